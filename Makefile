@@ -1,0 +1,29 @@
+.DEFAULT_GOAL := help
+.PHONY: help install start dev build test bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-8s %s\n", $$1, $$2}'
+
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch node_modules
+
+install: node_modules ## install dependencies (npm ci)
+
+build: node_modules ## bundle the web UI into dist/web
+	npm run --silent build
+
+start: build ## install, build and start Medora with the demo clinic at http://127.0.0.1:3000
+	npm start
+
+dev: node_modules ## rebuild the UI on change and run the server
+	npm run --silent dev & npm start; kill %1
+
+test: node_modules ## run every test: types, unit, integration (PGlite and TEST_DATABASE_URL), browser
+	npm test
+
+bench: build ## hospital-scale benchmark (pass ARGS="--scale small" for a quick run)
+	npm run --silent bench -- $(ARGS)
+
+clean: ## remove build output, coverage, test results and the embedded database
+	rm -rf dist coverage test-results data

@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import type { GetApp } from './main.ts';
+import { readStdin } from './output.ts';
+
+export function register(program: Command, getApp: GetApp): void {
+  const admin = program.command('admin').description('administrator accounts');
+  admin
+    .command('create')
+    .description('create an admin account (the password is read from stdin, never from the command line)')
+    .requiredOption('--email <email>', 'e-mail address to sign in with')
+    .requiredOption('--name <name>', 'full name')
+    .requiredOption('--password-stdin', 'read the password from standard input')
+    .action(async (opts: { email: string; name: string }) => {
+      const password = (await readStdin()).replace(/\r?\n$/, '');
+      const app = await getApp();
+      const user = await app.auth.createAdmin({ email: opts.email, name: opts.name, password });
+      console.log(`Created admin ${user.email} (id ${user.id}).`);
+    });
+}

@@ -1,0 +1,23 @@
+import { DomainError } from '../domain/shared/errors.ts';
+import { DatabaseLockedError } from '../db/db.ts';
+
+/** Prints `error: …` (and each bad field) to stderr and sets exit code 1; unknown errors keep their stack. */
+export function reportError(error: unknown): void {
+  if (error instanceof DomainError) {
+    console.error(`error: ${error.message}`);
+    for (const [field, problems] of Object.entries(error.fields ?? {})) {
+      for (const problem of problems) console.error(`  ${field}: ${problem}`);
+    }
+  } else if (error instanceof DatabaseLockedError) {
+    console.error(`error: ${error.message}`);
+  } else {
+    console.error(`error: ${(error as Error)?.stack ?? error}`);
+  }
+  process.exitCode = 1;
+}
+
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo } from '../demo/seed.ts';
+import { closeGracefully, createMedoraServer, listen } from '../http/server.ts';
+import { openRuntime } from '../runtime.ts';
+import type { GetApp } from './main.ts';
+
+export function register(program: Command, getApp: GetApp): void {
+  program
+    .command('serve')
+    .description('start the web server (migrates first; loads the demo clinic into an empty embedded database)')
+    .option('-p, --port <port>', 'port to listen on (default $PORT or 3000)')
+    .action(async (opts: { port?: string }) => {
+      const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
+      const { app } = await openRuntime(config);
+      if (!config.databaseUrl && config.seedDemo && (await isEmpty(app))) {
+        await seedDemo(app);
+        console.log(`Loaded the demo clinic. Sign in with password "${DEMO_PASSWORD}" as:`);
+        for (const account of DEMO_ACCOUNTS) console.log(`  ${account.role.padEnd(8)} ${account.email}`);
+      }
+      const server = createMedoraServer(app, { trustProxy: config.trustProxy });
+      const address = await listen(server, config.port, config.host);
+      const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
+      console.log(`Medora is running at http://${config.host}:${address.port} on the ${where}`);
+      const stop = async (signal: string) => {
+        console.log(`${signal}: finishing requests in flight, then stopping`);
+        await closeGracefully(server);
+        await app.db.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  program
+    .command('migrate')
+    .description('bring the database schema up to date')
+    .action(async () => {
+      await getApp();
+      console.log('Database schema is up to date.');
+    });
+
+  program
+    .command('seed')
+    .description('load data into the database')
+    .requiredOption('--demo', 'the demo clinic: accounts, catalogue, schedules, appointments, records and bills')
+    .action(async () => {
+      const app = await getApp();
+      if (!(await isEmpty(app))) throw new Error('The database already has users; the demo loads only into an empty database.');
+      await seedDemo(app);
+      console.log(`Loaded the demo clinic. Password for every demo account: ${DEMO_PASSWORD}`);
+    });
+}

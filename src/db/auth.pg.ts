@@ -1,0 +1,105 @@
+import type { AccountStore, LoginAttemptStore, SessionStore, UserRecord } from '../domain/auth/ports.ts';
+import type { Queryable, Row } from './db.ts';
+import { onUnique } from './sql-errors.ts';
+
+const USER_COLUMNS = `u.id, u.name, u.email, u.role, u.password_hash, u.active, u.profile_image_id,
+  p.id as patient_id, d.id as doctor_id`;
+const USER_FROM = `users u left join patients p on p.user_id = u.id left join doctors d on d.user_id = u.id`;
+
+const EMAIL_TAKEN = { users_email_key: { code: 'email_taken', field: 'email', message: 'This email is already registered' } };
+
+export function toUser(row: Row): UserRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    passwordHash: row.password_hash,
+    active: row.active,
+    profileImageId: row.profile_image_id,
+    patientId: row.patient_id ?? null,
+    doctorId: row.doctor_id ?? null,
+  };
+}
+
+export function accountStore(db: Queryable): AccountStore {
+  const findOne = async (where: string, param: unknown) => {
+    const [row] = await db.query(`select ${USER_COLUMNS} from ${USER_FROM} where ${where}`, [param]);
+    return row ? toUser(row) : undefined;
+  };
+  return {
+    findByEmail: (email) => findOne('lower(u.email) = lower($1)', email),
+    findById: (id) => findOne('u.id = $1', id),
+    createPatient: async (a) => {
+      // One statement, so the user never exists without its patient row.
+      const [row] = await onUnique(
+        () =>
+          db.query(
+            `with u as (
+               insert into users (name, email, password_hash, role) values ($1, $2, $3, 'patient')
+               returning id, name, email, role, password_hash, active, profile_image_id
+             ), p as (
+               insert into patients (user_id, phone, birthdate, gender) select id, $4, $5, $6 from u returning id, user_id
+             )
+             select u.*, p.id as patient_id, null::integer as doctor_id from u join p on p.user_id = u.id`,
+            [a.name, a.email, a.passwordHash, a.phone, a.birthdate, a.gender],
+          ),
+        EMAIL_TAKEN,
+      );
+      return toUser(row);
+    },
+    createAdmin: async (a) => {
+      const [row] = await onUnique(
+        () =>
+          db.query(
+            `insert into users (name, email, password_hash, role) values ($1, $2, $3, 'admin')
+             returning id, name, email, role, password_hash, active, profile_image_id`,
+            [a.name, a.email, a.passwordHash],
+          ),
+        EMAIL_TAKEN,
+      );
+      return toUser(row);
+    },
+  };
+}
+
+export function sessionStore(db: Queryable): SessionStore {
+  return {
+    create: async (s) => {
+      await db.query('insert into sessions (user_id, token_hash, expires_at) values ($1, $2, $3)', [s.userId, s.tokenHash, s.expiresAt]);
+    },
+    findUser: async (tokenHash, now) => {
+      const [row] = await db.query(
+        `select ${USER_COLUMNS} from sessions s join ${USER_FROM} on u.id = s.user_id
+         where s.token_hash = $1 and s.revoked_at is null and s.expires_at > $2 and u.active`,
+        [tokenHash, now],
+      );
+      return row ? toUser(row) : undefined;
+    },
+    revoke: async (tokenHash, now) => {
+      await db.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [tokenHash, now]);
+    },
+  };
+}
+
+export function loginAttemptStore(db: Queryable): LoginAttemptStore {
+  const count = async (sql: string, params: unknown[]) => (await db.query<{ n: number }>(sql, params))[0].n;
+  return {
+    failuresForPair: (email, ip, since) =>
+      count(
+        `select count(*)::int as n from login_attempts
+         where lower(email) = lower($1) and ip = $2 and attempted_at > $3 and not succeeded`,
+        [email, ip, since],
+      ),
+    failuresFromIp: (ip, since) =>
+      count(`select count(*)::int as n from login_attempts where ip = $1 and attempted_at > $2 and not succeeded`, [ip, since]),
+    record: async (a) => {
+      await db.query('insert into login_attempts (email, ip, succeeded, attempted_at) values ($1, $2, $3, $4)', [
+        a.email,
+        a.ip,
+        a.succeeded,
+        a.at,
+      ]);
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { mkdirSync, openSync, writeFileSync, readFileSync, unlinkSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+
+export type Row = Record<string, any>;
+
+/** What a store needs: run one statement, or several without parameters. */
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  exec(sql: string): Promise<void>;
+}
+
+/** The Db port: PGlite in a data folder, or a pg Pool against a PostgreSQL server. */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'pg';
+  /** All or nothing: `fn` gets a handle bound to one transaction. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+// Dates stay yyyy-MM-dd strings and int8 (counts, cents) becomes a number, on both drivers.
+const DATE_OID = 1082;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+const asNumber = (v: string) => Number(v);
+const asText = (v: string) => v;
+
+export async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const parsers = { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber };
+  let releaseLock = () => {};
+  let client: PGlite;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    releaseLock = acquireDataDirLock(dataDir);
+    client = new PGlite(join(dataDir, 'pglite'), { parsers });
+  } else {
+    client = new PGlite({ parsers });
+  }
+  try {
+    await client.waitReady;
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    query: async <T extends Row>(sql: string, params?: unknown[]) => (await q.query<T>(sql, params as any[])).rows,
+    exec: async (sql: string) => {
+      await q.exec(sql);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(client),
+    // PGlite is one connection: its transaction() queues every other query until this one ends.
+    transaction: (fn) => client.transaction((tx) => fn(wrap(tx as any))),
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+export async function openPostgres(url: string, opts: { schema?: string; max?: number } = {}): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+    types: {
+      getTypeParser: ((oid: number, format?: any) => {
+        if (oid === DATE_OID) return asText;
+        if (oid === INT8_OID || oid === NUMERIC_OID) return asNumber;
+        return pg.types.getTypeParser(oid, format);
+      }) as any,
+    },
+  });
+  // An idle client's error would otherwise crash the process; the next query reconnects.
+  pool.on('error', (error) => console.error(`database: idle client error: ${error.message}`));
+  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
+    query: async <T extends Row>(sql: string, params?: unknown[]) => (await q.query(sql, params)).rows as T[],
+    exec: async (sql: string) => {
+      await q.query(sql);
+    },
+  });
+  return {
+    kind: 'pg',
+    ...wrap(pool),
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn(wrap(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export function openDb(config: { databaseUrl?: string; dataDir: string }): Promise<Db> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+}
+
+/** A database error with its SQLSTATE, for adapters to translate (never by message text). */
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function constraintName(error: unknown): string | undefined {
+  return (error as { constraint?: string })?.constraint;
+}
+
+/** One process owns an embedded database; a second gets a clear error instead of a corrupted folder. */
+export function acquireDataDirLock(dataDir: string): () => void {
+  const path = join(dataDir, 'medora.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          unlinkSync(path);
+        } catch {}
+      };
+    } catch (error) {
+      if (sqlState(error) !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(path, 'utf8'));
+      if (holder && holder !== process.pid && isAlive(holder)) {
+        throw new DatabaseLockedError(dataDir, holder);
+      }
+      unlinkSync(path); // left behind by a process that has died
+    }
+  }
+  throw new DatabaseLockedError(dataDir, 0);
+}
+
+export class DatabaseLockedError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(
+      `The embedded database in ${dataDir} is in use by another Medora process${pid ? ` (pid ${pid}, probably a running server)` : ''}. ` +
+        'Stop that process and try again, or set DATABASE_URL to use a PostgreSQL server that several processes can share.',
+    );
+    this.name = 'DatabaseLockedError';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return sqlState(error) === 'EPERM';
+  }
+}

@@ -1,0 +1,42 @@
+import type { Actor, Role } from '../shared/actor.ts';
+import { fileUrl } from '../shared/files.ts';
+import type { UserRecord } from './ports.ts';
+
+export const SESSION_HOURS = 12;
+export const REMEMBERED_SESSION_DAYS = 30;
+
+// Brute force is stopped per (email, address) pair, so an attacker elsewhere cannot lock a patient out,
+// and per address across all emails, so one client cannot spray passwords at many accounts.
+export const LOGIN_WINDOW_MINUTES = 15;
+export const MAX_FAILURES_PER_PAIR = 10;
+export const MAX_FAILURES_PER_IP = 100;
+
+export interface PublicUser {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+  profile_image: string | null;
+}
+
+export function publicUser(user: UserRecord): PublicUser {
+  return { id: user.id, name: user.name, email: user.email, role: user.role, profile_image: fileUrl(user.profileImageId) };
+}
+
+export function actorOf(user: UserRecord, requestId?: string): Actor {
+  return {
+    userId: user.id,
+    role: user.role,
+    name: user.name,
+    patientId: user.patientId ?? undefined,
+    doctorId: user.doctorId ?? undefined,
+    requestId,
+  };
+}
+
+export function sessionExpiry(now: Date, remember: boolean): Date {
+  const ms = remember ? REMEMBERED_SESSION_DAYS * 86_400_000 : SESSION_HOURS * 3_600_000;
+  return new Date(now.getTime() + ms);
+}
+
+export const loginWindowStart = (now: Date) => new Date(now.getTime() - LOGIN_WINDOW_MINUTES * 60_000);

@@ -1,0 +1,68 @@
+import type { Gender, Role } from '../shared/actor.ts';
+import type { AuditLog } from '../audit/audit.ts';
+import type { Clock } from '../shared/clock.ts';
+
+export interface UserRecord {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+  passwordHash: string;
+  active: boolean;
+  profileImageId: number | null;
+  patientId: number | null;
+  doctorId: number | null;
+}
+
+export interface NewPatientAccount {
+  name: string;
+  email: string;
+  passwordHash: string;
+  phone: string;
+  birthdate: string;
+  gender: Gender;
+}
+
+/** Users with the patient or doctor row their role implies. */
+export interface AccountStore {
+  findByEmail(email: string): Promise<UserRecord | undefined>;
+  findById(id: number): Promise<UserRecord | undefined>;
+  /** Creates the user and its patient row together; a taken email is a conflict `email_taken`. */
+  createPatient(account: NewPatientAccount): Promise<UserRecord>;
+  createAdmin(account: { name: string; email: string; passwordHash: string }): Promise<UserRecord>;
+}
+
+export interface SessionStore {
+  create(session: { userId: number; tokenHash: string; expiresAt: Date }): Promise<void>;
+  /** The active user behind an unexpired, unrevoked session. */
+  findUser(tokenHash: string, now: Date): Promise<UserRecord | undefined>;
+  revoke(tokenHash: string, now: Date): Promise<void>;
+}
+
+export interface LoginAttemptStore {
+  failuresForPair(email: string, ip: string, since: Date): Promise<number>;
+  failuresFromIp(ip: string, since: Date): Promise<number>;
+  record(attempt: { email: string; ip: string; succeeded: boolean; at: Date }): Promise<void>;
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
+export interface TokenIssuer {
+  /** A new unguessable bearer token. */
+  issue(): string;
+  /** What is stored for a token: never the token itself. */
+  digest(token: string): string;
+}
+
+export interface AuthDeps {
+  accounts: AccountStore;
+  sessions: SessionStore;
+  loginAttempts: LoginAttemptStore;
+  hasher: PasswordHasher;
+  tokens: TokenIssuer;
+  audit: AuditLog;
+  clock: Clock;
+}

@@ -1,0 +1,57 @@
+/** The domain never reads the real time itself; it is handed a Clock. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function fixedClock(iso: string): Clock {
+  const at = new Date(iso);
+  return { now: () => new Date(at) };
+}
+
+/** The wall-clock date and time of `instant` in the clinic's IANA zone, as yyyy-MM-dd and HH:mm. */
+export function clinicDateTime(instant: Date, timeZone: string): { date: string; time: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+export function clinicToday(clock: Clock, timeZone: string): string {
+  return clinicDateTime(clock.now(), timeZone).date;
+}
+
+/** Whole days from `from` to `to` (both yyyy-MM-dd); negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** ISO weekday of a yyyy-MM-dd date: Monday 1 … Sunday 7. */
+export function isoWeekday(date: string): number {
+  const day = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return day === 0 ? 7 : day;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}

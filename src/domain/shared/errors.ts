@@ -1,0 +1,31 @@
+export type ErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many' | 'too_large';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** The one error type every layer throws; HTTP and CLI map `kind` once, clients branch on `code`. */
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly fields?: FieldErrors,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalid = (fields: FieldErrors, message = firstMessage(fields)) =>
+  new DomainError('invalid', 'invalid', message, fields);
+export const notFound = (what: string) => new DomainError('not_found', 'not_found', `${what} not found`);
+export const conflict = (code: string, message: string, fields?: FieldErrors) =>
+  new DomainError('conflict', code, message, fields);
+export const forbidden = (message = 'You are not allowed to do this') =>
+  new DomainError('forbidden', 'forbidden', message);
+export const unauthenticated = (message = 'Please sign in') =>
+  new DomainError('unauthenticated', 'unauthenticated', message);
+
+function firstMessage(fields: FieldErrors): string {
+  const [field, messages] = Object.entries(fields)[0] ?? ['input', ['is invalid']];
+  return `${field}: ${messages[0]}`;
+}

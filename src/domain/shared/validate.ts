@@ -1,0 +1,95 @@
+import { invalid, type FieldErrors } from './errors.ts';
+
+/**
+ * Collects field problems so one answer names every bad field:
+ *   const v = new Validator(input); const name = v.text('name', { max: 100 }); v.done();
+ */
+export class Validator {
+  readonly errors: FieldErrors = {};
+  constructor(private readonly input: Record<string, unknown>) {}
+
+  fail(field: string, message: string): void {
+    (this.errors[field] ??= []).push(message);
+  }
+
+  /** A required trimmed string (or optional with `optional: true`, then '' when absent). */
+  text(field: string, opts: { optional?: boolean; max?: number } = {}): string {
+    const raw = this.input[field];
+    if (raw === undefined || raw === null || raw === '') {
+      if (!opts.optional) this.fail(field, 'is required');
+      return '';
+    }
+    if (typeof raw !== 'string' && typeof raw !== 'number') {
+      this.fail(field, 'must be text');
+      return '';
+    }
+    const value = String(raw).trim();
+    if (!value && !opts.optional) this.fail(field, 'is required');
+    if (value.length > (opts.max ?? 255)) this.fail(field, `must be at most ${opts.max ?? 255} characters`);
+    return value;
+  }
+
+  email(field: string): string {
+    const value = this.text(field, { max: 254 });
+    if (value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) this.fail(field, 'must be a valid email address');
+    return value;
+  }
+
+  oneOf<T extends string>(field: string, options: readonly T[], opts: { optional?: boolean } = {}): T | undefined {
+    const value = this.text(field, opts);
+    if (!value) return undefined;
+    if (!(options as readonly string[]).includes(value)) {
+      this.fail(field, `must be one of ${options.join(', ')}`);
+      return undefined;
+    }
+    return value as T;
+  }
+
+  /** A positive integer id, given as a number or a numeric string. */
+  id(field: string, opts: { optional?: boolean } = {}): number | undefined {
+    const raw = this.input[field];
+    if (raw === undefined || raw === null || raw === '') {
+      if (!opts.optional) this.fail(field, 'is required');
+      return undefined;
+    }
+    const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(value) || value <= 0 || value > 2147483647) {
+      this.fail(field, 'must be a valid id');
+      return undefined;
+    }
+    return value;
+  }
+
+  /** A calendar date as yyyy-MM-dd that really exists. */
+  date(field: string, opts: { optional?: boolean } = {}): string | undefined {
+    const value = this.text(field, opts);
+    if (!value) return undefined;
+    if (!isCalendarDate(value)) {
+      this.fail(field, 'must be a date as yyyy-MM-dd');
+      return undefined;
+    }
+    return value;
+  }
+
+  boolean(field: string): boolean {
+    const raw = this.input[field];
+    return raw === true || raw === 'true' || raw === 'on' || raw === '1' || raw === 1;
+  }
+
+  /** Throws one `invalid` error naming every field that failed. */
+  done(): void {
+    if (Object.keys(this.errors).length > 0) throw invalid(this.errors);
+  }
+}
+
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+export function asRecord(input: unknown): Record<string, unknown> {
+  return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}

@@ -1,0 +1,44 @@
+import { DomainError, type ErrorKind } from '../domain/shared/errors.ts';
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 422,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many: 429,
+  too_large: 413,
+};
+
+/** An error of the HTTP edge itself (malformed JSON, unknown route) that no use case raised. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface ErrorAnswer {
+  status: number;
+  body: { message: string; code: string; errors?: Record<string, string[]> };
+  headers?: Record<string, string>;
+  /** Set when the error was not expected and must be logged. */
+  unexpected?: unknown;
+}
+
+/** The one place an error becomes a status and a body. */
+export function toErrorAnswer(error: unknown): ErrorAnswer {
+  if (error instanceof DomainError) {
+    const body: ErrorAnswer['body'] = { message: error.message, code: error.code };
+    if (error.fields) body.errors = error.fields;
+    return { status: STATUS[error.kind], body };
+  }
+  if (error instanceof HttpError) {
+    return { status: error.status, body: { message: error.message, code: error.code }, headers: error.headers };
+  }
+  return { status: 500, body: { message: 'Something went wrong on our side. Please try again.', code: 'internal' }, unexpected: error };
+}

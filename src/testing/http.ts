@@ -1,0 +1,94 @@
+import type { AddressInfo } from 'node:net';
+import { makeApp, type App } from '../app.ts';
+import { fixedClock, systemClock, type Clock } from '../domain/shared/clock.ts';
+import { createMedoraServer, closeGracefully } from '../http/server.ts';
+import type { TestDatabase } from './test-db.ts';
+
+export interface ApiAnswer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  app: App;
+  url: string;
+  /** fetch against the server: JSON in and out, an optional bearer token. */
+  api<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
+  close(): Promise<void>;
+}
+
+export const TEST_TZ = 'Europe/Berlin';
+
+/** The real server on port 0 over a fresh migrated database of `target`. */
+export async function startTestServer(
+  target: TestDatabase,
+  opts: { clock?: Clock; clinicTz?: string; clinicName?: string } = {},
+): Promise<TestServer> {
+  const database = await target.open();
+  const app = makeApp({
+    db: database.db,
+    clock: opts.clock ?? systemClock,
+    config: { clinicTz: opts.clinicTz ?? TEST_TZ, clinicName: opts.clinicName ?? 'Medora Test Clinic' },
+  });
+  const server = createMedoraServer(app, { log: () => {} });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    app,
+    url,
+    api: async (method, path, { token, body, headers = {} } = {}) => {
+      const isForm = body instanceof FormData;
+      const res = await fetch(url + path, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {}
+      return { status: res.status, body: parsed as any, headers: res.headers };
+    },
+    close: async () => {
+      await closeGracefully(server, 1000);
+      await database.drop();
+    },
+  };
+}
+
+export { fixedClock };
+
+let counter = 0;
+/** A unique e-mail per call, so tests never collide inside one database. */
+export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${Date.now()}.${++counter}@example.test`;
+
+export const PASSWORD = 'correct horse battery';
+
+/** Registers a patient through the API and signs in; returns the token and ids. */
+export async function signUpPatient(server: TestServer, overrides: Record<string, unknown> = {}) {
+  const email = (overrides.email as string) ?? uniqueEmail('patient');
+  const registered = await server.api('POST', '/api/patients/register', {
+    body: { name: 'Pat Tester', email, password: PASSWORD, phone: '+1 555 0101', birthdate: '1990-05-17', gender: 'female', ...overrides },
+  });
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+  return { ...(await signIn(server, email)), email };
+}
+
+/** Creates an admin through the use case (as `medora admin create` does) and signs in. */
+export async function signUpAdmin(server: TestServer) {
+  const email = uniqueEmail('admin');
+  await server.app.auth.createAdmin({ name: 'Ada Admin', email, password: PASSWORD });
+  return { ...(await signIn(server, email)), email };
+}
+
+export async function signIn(server: TestServer, email: string, password = PASSWORD) {
+  const login = await server.api('POST', '/api/login', { body: { email, password } });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { token: login.body.token as string, user: login.body.user as { id: number; name: string; email: string } };
+}

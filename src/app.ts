@@ -7,6 +7,34 @@ import { accountStore, loginAttemptStore, sessionStore } from './db/auth.pg.ts';
 import { auditLog } from './db/audit.pg.ts';
 import { argon2Hasher, bearerTokens } from './security.ts';
 import { fileStore } from './db/files.pg.ts';
+import * as recordsUseCases from './domain/records/use-cases.ts';
+import * as billingUseCases from './domain/billing/use-cases.ts';
+import * as auditUseCases from './domain/audit/use-cases.ts';
+import type { RecordsDeps } from './domain/records/ports.ts';
+import type { BillingDeps } from './domain/billing/ports.ts';
+import { diseaseLookup, doctorPatientStore, recordStore, visitAppointmentStore } from './db/records.pg.ts';
+import { billStore, idempotencyStore, paymentStore } from './db/billing.pg.ts';
+import { auditReader } from './db/audit.pg.ts';
+
+import * as catalogueUseCases from './domain/catalogue/use-cases.ts';
+import * as doctorUseCases from './domain/catalogue/doctor-use-cases.ts';
+import * as patientUseCases from './domain/patients/use-cases.ts';
+import * as reportUseCases from './domain/reports/use-cases.ts';
+import type { CatalogueDeps, DoctorDeps } from './domain/catalogue/ports.ts';
+import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTable } from './db/catalogue.pg.ts';
+import { patientDirectory } from './db/patients.pg.ts';
+import { dashboardQueries } from './db/reports.pg.ts';
+import * as schedulingUseCases from './domain/scheduling/use-cases.ts';
+import type { SchedulingDeps } from './domain/scheduling/ports.ts';
+import { appointmentStore, scheduleStore } from './db/scheduling.pg.ts';
+
+import { randomBytes } from 'node:crypto';
+import * as importUseCases from './domain/imports/use-cases.ts';
+import type { ImportDeps } from './domain/imports/ports.ts';
+import { billingReport } from './domain/reports/billing-report.ts';
+import { appointmentsReport } from './domain/reports/appointments-report.ts';
+import { importLookup } from './db/imports.pg.ts';
+import { billingReportQueries, dayAppointmentQueries } from './db/admin-reports.pg.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'>;
 
@@ -20,6 +48,95 @@ function bind<M extends Record<string, unknown>, D>(module: M, deps: D): Bound<M
       .filter(([, f]) => typeof f === 'function')
       .map(([name, f]) => [name, (...args: unknown[]) => (f as (...a: unknown[]) => unknown)(deps, ...args)]),
   ) as Bound<M>;
+}
+
+type Transactional<D> = D & { transaction<T>(fn: (tx: Transactional<D>) => Promise<T>): Promise<T> };
+
+/** Deps over `db` whose `transaction` hands `fn` the same deps bound to one transaction (reused if already inside one). */
+function transactional<D extends object>(db: Db, make: (q: Queryable) => D): Transactional<D> {
+  const inside = (tx: Queryable): Transactional<D> => {
+    const deps: Transactional<D> = { ...make(tx), transaction: (fn) => fn(deps) };
+    return deps;
+  };
+  return { ...make(db), transaction: (fn) => db.transaction((tx) => fn(inside(tx))) };
+}
+
+// Exported so a test can wrap one store to inject a failure in the middle of a transaction.
+export function recordsDeps(db: Db, clock: Clock, config: AppConfig): RecordsDeps {
+  return transactional(db, (q) => ({
+    appointments: visitAppointmentStore(q),
+    records: recordStore(q),
+    diseases: diseaseLookup(q),
+    patients: doctorPatientStore(q),
+    bills: billStore(q),
+    audit: auditLog(q),
+    clock,
+    timeZone: config.clinicTz,
+  }));
+}
+
+export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDeps {
+  return transactional(db, (q) => ({
+    bills: billStore(q),
+    payments: paymentStore(q),
+    idempotency: idempotencyStore(q),
+    audit: auditLog(q),
+    clock,
+    timeZone: config.clinicTz,
+    clinicName: config.clinicName,
+  }));
+}
+
+const catalogueDeps = (q: Queryable): CatalogueDeps => ({
+  departments: departmentTable(q),
+  specializations: specializationTable(q),
+  diseases: diseaseTable(q),
+  rooms: roomTable(q),
+  audit: auditLog(q),
+});
+
+export function doctorDeps(db: Db, clock: Clock, config: AppConfig): DoctorDeps {
+  return transactional(db, (q) => ({
+    doctors: doctorStore(q),
+    images: fileStore(q),
+    schedules: scheduleStore(q),
+    audit: auditLog(q),
+    hasher: argon2Hasher,
+    clock,
+    timeZone: config.clinicTz,
+  }));
+}
+
+// --- imports (CLI)
+/** A Db already inside a transaction: deps made from it join that transaction instead of starting one. */
+const joined = (db: Db, tx: Queryable): Db => ({ ...tx, kind: db.kind, transaction: (fn) => fn(tx), close: async () => {} });
+
+/** An import writes every row through the catalogue's own use cases, all bound to one transaction. */
+function importDeps(db: Db, clock: Clock, config: AppConfig): ImportDeps {
+  return {
+    lookup: importLookup(db),
+    hasher: argon2Hasher,
+    passwords: { generate: () => randomBytes(12).toString('base64url') },
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({
+          createDepartment: (body, actor) => catalogueUseCases.createDepartment(catalogueDeps(tx), body, actor),
+          createSpecialization: (body, actor) => catalogueUseCases.createSpecialization(catalogueDeps(tx), body, actor),
+          createDoctor: (body, passwordHash, actor) =>
+            doctorUseCases.createDoctor({ ...doctorDeps(joined(db, tx), clock, config), hasher: { hash: async () => passwordHash } }, body, actor),
+        }),
+      ),
+  };
+}
+
+export function schedulingDeps(db: Db, clock: Clock, config: AppConfig): SchedulingDeps {
+  return transactional(db, (q) => ({
+    schedules: scheduleStore(q),
+    appointments: appointmentStore(q),
+    audit: auditLog(q),
+    clock,
+    timeZone: config.clinicTz,
+  }));
 }
 
 /** The one composition root: every HTTP route and CLI command reaches the use cases through this. */
@@ -42,6 +159,19 @@ export function makeApp({ db, clock, config }: { db: Db; clock: Clock; config: A
     config,
     auth: bind(authUseCases, authDeps(db)),
     files: fileStore(db),
+    records: bind(recordsUseCases, recordsDeps(db, clock, config)),
+    billing: bind(billingUseCases, billingDeps(db, clock, config)),
+    audit: bind(auditUseCases, { auditRows: auditReader(db) }),
+    catalogue: bind(catalogueUseCases, catalogueDeps(db)),
+    doctors: bind(doctorUseCases, doctorDeps(db, clock, config)),
+    patients: bind(patientUseCases, { patients: patientDirectory(db), records: recordStore(db), audit: auditLog(db), clock, timeZone }),
+    scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),
+    reports: bind(reportUseCases, { dashboard: dashboardQueries(db), clock, timeZone }),
+    imports: bind(importUseCases, importDeps(db, clock, config)),
+    adminReports: bind(
+      { billingReport, appointmentsReport },
+      { billing: billingReportQueries(db), dayAppointments: dayAppointmentQueries(db), clock, timeZone },
+    ),
   };
 }
 

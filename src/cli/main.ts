@@ -4,6 +4,10 @@ import { openRuntime } from '../runtime.ts';
 import { reportError } from './output.ts';
 import { register as registerServer } from './server-commands.ts';
 import { register as registerAdmin } from './admin-commands.ts';
+import { register as registerCatalogue } from './catalogue-commands.ts';
+import { register as registerImport } from './import-commands.ts';
+import { register as registerReport } from './report-commands.ts';
+import { register as registerSchedules } from './schedule-commands.ts';
 
 export type GetApp = () => Promise<App>;
 
@@ -18,6 +22,10 @@ const getApp: GetApp = () => (opened ??= openRuntime().then((runtime) => runtime
 
 registerServer(program, getApp);
 registerAdmin(program, getApp);
+registerCatalogue(program, getApp);
+registerImport(program, getApp);
+registerSchedules(program, getApp);
+registerReport(program, getApp);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,6 @@
-import type { AuditLog } from '../domain/audit/audit.ts';
-import type { Queryable } from './db.ts';
+import type { AuditLog, AuditReader, AuditRow } from '../domain/audit/audit.ts';
+import { offsetOf } from '../domain/shared/pagination.ts';
+import type { Queryable, Row } from './db.ts';
 
 export function auditLog(db: Queryable): AuditLog {
   return {
@@ -18,6 +19,41 @@ export function auditLog(db: Queryable): AuditLog {
           e.details ? JSON.stringify(e.details) : null,
         ],
       );
+    },
+  };
+}
+
+export function toAuditRow(row: Row): AuditRow {
+  return {
+    id: row.id,
+    at: row.at,
+    actor: row.actor_user_id == null ? null : { id: row.actor_user_id, name: row.actor_name, role: row.actor_role },
+    action: row.action,
+    entity: row.entity,
+    entityId: row.entity_id,
+    patientId: row.patient_id,
+    requestId: row.request_id,
+    details: row.details,
+  };
+}
+
+export function auditReader(db: Queryable): AuditReader {
+  return {
+    list: async ({ patientId }, page) => {
+      const [where, filter] = patientId === undefined ? ['', []] : ['where a.patient_id = $1', [patientId]];
+      const [rows, [{ total }]] = await Promise.all([
+        db.query(
+          `select a.id, a.at, a.actor_user_id, u.name as actor_name, a.actor_role, a.action, a.entity, a.entity_id,
+                  a.patient_id, a.request_id, a.details
+           from audit_log a left join users u on u.id = a.actor_user_id
+           ${where}
+           order by a.at desc, a.id desc
+           limit $${filter.length + 1} offset $${filter.length + 2}`,
+          [...filter, page.perPage, offsetOf(page)],
+        ),
+        db.query<{ total: number }>(`select count(*)::int as total from audit_log a ${where}`, filter),
+      ]);
+      return { items: rows.map(toAuditRow), total, page: page.page, perPage: page.perPage };
     },
   };
 }

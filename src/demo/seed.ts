@@ -1,4 +1,6 @@
 import type { App } from '../app.ts';
+import type { Actor } from '../domain/shared/actor.ts';
+import { addDays, clinicToday, isoWeekday } from '../domain/shared/clock.ts';
 
 export const DEMO_PASSWORD = 'medora-demo';
 export const DEMO_ACCOUNTS = [
@@ -17,7 +19,8 @@ export async function isEmpty(app: App): Promise<boolean> {
  * so the demo obeys every rule the product does.
  */
 export async function seedDemo(app: App): Promise<void> {
-  await app.auth.createAdmin({ name: 'Ada Admin', email: 'admin@medora.test', password: DEMO_PASSWORD });
+  const admin = await app.auth.createAdmin({ name: 'Ada Admin', email: 'admin@medora.test', password: DEMO_PASSWORD });
+  await seedCatalogue(app, { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' });
   await app.auth.register({
     name: 'Paula Patient',
     email: 'patient@medora.test',
@@ -26,4 +29,190 @@ export async function seedDemo(app: App): Promise<void> {
     birthdate: '1988-04-12',
     gender: 'female',
   });
+  await seedAppointments(app);
+  await seedRecordedVisits(app);
+}
+
+// --- catalogue
+
+const DEMO_DEPARTMENTS = [
+  { name: 'Cardiology', description: 'Diagnosis and treatment of the heart and blood vessels.', specialization: 'Cardiologist' },
+  { name: 'Pharmacy', description: 'Dispensing, medication reviews and advice on interactions.', specialization: 'Clinical Pharmacist' },
+  { name: 'Emergency Care', description: 'Round-the-clock care for injuries and sudden illness.', specialization: 'Emergency Physician' },
+  { name: 'Genetics and Diagnostics', description: 'Laboratory testing, imaging and genetic counselling.', specialization: 'Geneticist' },
+  { name: 'Rehabilitation', description: 'Physiotherapy and recovery after surgery or injury.', specialization: 'Physiotherapist' },
+  { name: 'Preventive Health', description: 'Check-ups, screenings and vaccinations.', specialization: 'General Practitioner' },
+  { name: 'Neurology', description: 'Disorders of the brain, spine and nerves.', specialization: 'Neurologist' },
+  { name: 'Pediatrics', description: 'Care for infants, children and adolescents.', specialization: 'Pediatrician' },
+];
+
+const DEMO_DISEASES = [
+  { name: 'corona', description: 'COVID-19, infection with the SARS-CoV-2 coronavirus.' },
+  { name: 'Heart Disease', description: 'Coronary artery disease, heart failure and arrhythmias.' },
+  { name: 'Cancer', description: 'Malignant tumours of any organ.' },
+  { name: 'Influenza', description: 'Seasonal flu.' },
+  { name: 'Hypertension', description: 'Persistently raised blood pressure.' },
+  { name: 'Type 2 Diabetes', description: 'Insulin resistance with raised blood sugar.' },
+  { name: 'Asthma', description: 'Chronic inflammation of the airways.' },
+  { name: 'Migraine', description: 'Recurrent severe headaches.' },
+];
+
+// One doctor per department, in DEMO_DEPARTMENTS order; the first is the demo doctor account.
+const DEMO_DOCTORS = [
+  { name: 'Dr. Gregory House', email: 'doctor@medora.test', gender: 'male', birthdate: '1969-06-11', bio: 'Cardiologist with twenty years in interventional care.' },
+  { name: 'Dr. Lisa Cuddy', email: 'lisa.cuddy@medora.test', gender: 'female', birthdate: '1972-03-02', bio: 'Clinical pharmacist; runs the medication safety programme.' },
+  { name: 'Dr. John Carter', email: 'john.carter@medora.test', gender: 'male', birthdate: '1974-09-29', bio: 'Emergency physician and trauma team lead.' },
+  { name: 'Dr. Meredith Grey', email: 'meredith.grey@medora.test', gender: 'female', birthdate: '1979-09-27', bio: 'Clinical geneticist focused on hereditary cancers.' },
+  { name: 'Dr. Sam Okafor', email: 'sam.okafor@medora.test', gender: 'male', birthdate: '1983-01-15', bio: 'Physiotherapist for sports injuries and post-operative recovery.' },
+  { name: 'Dr. Priya Raman', email: 'priya.raman@medora.test', gender: 'female', birthdate: '1986-07-08', bio: 'General practitioner; screenings and travel vaccinations.' },
+  { name: 'Dr. Stephen Park', email: 'stephen.park@medora.test', gender: 'male', birthdate: '1977-11-18', bio: 'Neurologist treating migraine and epilepsy.' },
+  { name: 'Dr. Ana Souza', email: 'ana.souza@medora.test', gender: 'female', birthdate: '1981-04-23', bio: 'Pediatrician; newborn care and childhood asthma.' },
+];
+
+/** Departments with their rooms, specializations and one doctor each, diseases, all through the admin's use cases. */
+async function seedCatalogue(app: App, admin: Actor): Promise<void> {
+  for (const disease of DEMO_DISEASES) await app.catalogue.createDisease(disease, admin);
+  for (const [i, d] of DEMO_DEPARTMENTS.entries()) {
+    const department = await app.catalogue.createDepartment({ name: d.name, description: d.description }, admin);
+    for (const room of [1, 2]) await app.catalogue.createRoom({ name: `Room ${i + 1}0${room}`, department_id: department.id }, admin);
+    const specialization = await app.catalogue.createSpecialization({ name: d.specialization }, admin);
+    await app.doctors.createDoctor(
+      {
+        ...DEMO_DOCTORS[i],
+        password: DEMO_PASSWORD,
+        phone: `+1 555 02${String(i).padStart(2, '0')}`,
+        address: `${12 + i} Harbour Street, Springfield`,
+        specialization_id: specialization.id,
+        department_id: department.id,
+      },
+      admin,
+    );
+  }
+}
+
+// --- appointments
+
+const OTHER_DEMO_PATIENTS = [
+  { name: 'Omar Haddad', email: 'omar.haddad@medora.test', phone: '+1 555 0111', birthdate: '1975-02-03', gender: 'male' },
+  { name: 'Mei Lin', email: 'mei.lin@medora.test', phone: '+1 555 0112', birthdate: '1992-08-21', gender: 'female' },
+  { name: 'Lucas Brown', email: 'lucas.brown@medora.test', phone: '+1 555 0113', birthdate: '2001-12-09', gender: 'other' },
+];
+
+// Who sees whom in the coming days: [patient (0 is the demo patient), doctor (index in DEMO_DOCTORS), clinic
+// weekday from tomorrow (0 = the first), which of that day's free slots]. The demo doctor gets several.
+const UPCOMING_VISITS = [
+  [0, 0, 0, 2],
+  [0, 5, 2, 4],
+  [1, 0, 0, 0],
+  [1, 1, 1, 3],
+  [2, 0, 1, 1],
+  [2, 6, 0, 5],
+  [3, 0, 2, 0],
+  [3, 7, 1, 2],
+] as const;
+
+/** More patients, upcoming visits booked through the patients' own use case, and the demo patient's history. */
+async function seedAppointments(app: App): Promise<void> {
+  for (const patient of OTHER_DEMO_PATIENTS) await app.auth.register({ ...patient, password: DEMO_PASSWORD });
+  const patients = await app.db.query(
+    `select u.id as user_id, u.name, p.id as patient_id from users u join patients p on p.user_id = u.id
+     where u.email = any($1) order by array_position($1, u.email::text)`,
+    [['patient@medora.test', ...OTHER_DEMO_PATIENTS.map((p) => p.email)]],
+  );
+  const doctorIds = await demoDoctorIds(app);
+  const days = clinicWeekdays(addDays(clinicToday(app.clock, app.config.clinicTz), 1), 1, 3);
+  for (const [patientIndex, doctorIndex, day, nth] of UPCOMING_VISITS) {
+    const p = patients[patientIndex];
+    const actor: Actor = { userId: p.user_id, role: 'patient', name: p.name, patientId: p.patient_id, requestId: 'demo-seed' };
+    const { available_appointments: slots } = await app.scheduling.availableSlots(doctorIds[doctorIndex], { date: days[day] });
+    const free = slots.filter((slot) => slot.status === 'available');
+    await app.scheduling.book({ doctor_id: doctorIds[doctorIndex], schedule_id: free[nth % free.length].schedule_id, date: days[day] }, actor);
+  }
+  await seedPastAppointments(app, patients[0].patient_id, doctorIds);
+}
+
+/** The demo doctors' ids in DEMO_DOCTORS order. */
+async function demoDoctorIds(app: App): Promise<number[]> {
+  const rows = await app.db.query<{ id: number }>(
+    `select d.id from doctors d join users u on u.id = d.user_id where u.email = any($1) order by array_position($1, u.email::text)`,
+    [DEMO_DOCTORS.map((d) => d.email)],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** `count` Monday-to-Friday dates going from `from` by `step` days (1 forward, -1 back), `from` included if it is one. */
+function clinicWeekdays(from: string, step: 1 | -1, count: number): string[] {
+  const dates: string[] = [];
+  for (let date = from; dates.length < count; date = addDays(date, step)) if (isoWeekday(date) <= 5) dates.push(date);
+  return dates;
+}
+
+// The demo patient's past visits, oldest first, by doctor index: flu with the GP, then blood pressure with the
+// cardiologist twice, then a check-up with the GP — the order of seedRecordedVisits' DEMO_VISITS.
+const PAST_VISIT_DOCTORS = [5, 0, 0, 5];
+
+/**
+ * The demo patient's past appointments, two weeks apart, inserted as history: the booking use case refuses past
+ * dates. They stay `scheduled` here; seedRecordedVisits records each visit, which completes it.
+ */
+export async function seedPastAppointments(app: App, patientId: number, doctorIds: number[]): Promise<void> {
+  const today = clinicToday(app.clock, app.config.clinicTz);
+  const dates = PAST_VISIT_DOCTORS.map((_, i) => clinicWeekdays(addDays(today, -14 * (PAST_VISIT_DOCTORS.length - i)), -1, 1)[0]);
+  await app.db.query(
+    `insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
+     select $1, s.doctor_id, s.id, d.department_id, s.room_id, v.date, s.start_time, s.end_time
+     from unnest($2::integer[], $3::date[]) as v(doctor_id, date)
+     join doctors d on d.id = v.doctor_id
+     join lateral (
+       select id, doctor_id, room_id, start_time, end_time from schedules
+       where doctor_id = v.doctor_id and weekday = extract(isodow from v.date) and retired_at is null
+       order by start_time offset 2 limit 1
+     ) s on true`,
+    [patientId, PAST_VISIT_DOCTORS.map((i) => doctorIds[i]), dates],
+  );
+}
+
+// --- records and billing
+
+// In the order of the demo patient's past appointments (see PAST_VISIT_DOCTORS); diseases by catalogue name.
+const DEMO_VISITS = [
+  { disease: 'Influenza', diagnosis: 'Seasonal influenza, no complications', prescriptions: 'Rest, fluids, paracetamol 500 mg as needed', lab_tests: 'Rapid antigen test', service_type: 'General consultation', cost: '85.00' },
+  { disease: 'Hypertension', diagnosis: 'Elevated blood pressure on two readings', prescriptions: 'Low-salt diet; recheck in four weeks', lab_tests: 'Lipid panel, creatinine', service_type: 'Cardiology check-up', cost: '140.00' },
+  { disease: 'Hypertension', diagnosis: 'Blood pressure back within range', prescriptions: 'Continue the diet', lab_tests: '', service_type: 'Follow-up visit', cost: '45.50' },
+  { disease: 'Type 2 Diabetes', diagnosis: 'Fasting glucose slightly raised at the annual check-up; early type 2 diabetes', prescriptions: 'Diet and exercise plan; HbA1c in three months', lab_tests: 'Full blood count, HbA1c', service_type: 'Preventive health check', cost: '120.00' },
+];
+
+/**
+ * Records a visit for each of the demo patient's past scheduled appointments through the doctors' own use
+ * case (which completes the appointment and raises the bill), then pays every other bill as the patient,
+ * leaving a history of paid and unpaid bills.
+ */
+export async function seedRecordedVisits(app: App): Promise<void> {
+  const today = clinicToday(app.clock, app.config.clinicTz);
+  const [patient] = await app.db.query(
+    `select u.id as user_id, u.name, p.id as patient_id from users u join patients p on p.user_id = u.id where u.email = 'patient@medora.test'`,
+  );
+  const diseases = await app.db.query<{ id: number; name: string }>('select id, name from diseases where name = any($1)', [
+    DEMO_VISITS.map((v) => v.disease),
+  ]);
+  const diseaseId = (name: string) => diseases.find((d) => d.name === name)?.id;
+  if (!patient || DEMO_VISITS.some((v) => !diseaseId(v.disease))) {
+    throw new Error('seed: recorded visits need the demo patient and the demo diseases first');
+  }
+  const patientActor: Actor = { userId: patient.user_id, role: 'patient', name: patient.name, patientId: patient.patient_id, requestId: 'demo-seed' };
+
+  const appointments = await app.db.query(
+    `select a.id, a.date, a.doctor_id, d.user_id, u.name
+     from appointments a join doctors d on d.id = a.doctor_id join users u on u.id = d.user_id
+     where a.patient_id = $1 and a.status = 'scheduled' and a.date < $2
+     order by a.date, a.start_time`,
+    [patient.patient_id, today],
+  );
+  for (const [i, a] of appointments.entries()) {
+    const doctor: Actor = { userId: a.user_id, role: 'doctor', name: a.name, doctorId: a.doctor_id, requestId: 'demo-seed' };
+    const { disease, ...visit } = DEMO_VISITS[i % DEMO_VISITS.length];
+    const body = { ...visit, disease_id: diseaseId(disease), record_date: a.date };
+    const { billing } = await app.records.recordVisit({ appointmentId: a.id, body }, doctor);
+    if (billing && i % 2 === 0) await app.billing.payBill({ billingId: billing.id }, patientActor);
+  }
 }

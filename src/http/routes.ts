@@ -1,6 +1,6 @@
 import type { App } from '../app.ts';
 import { notFound } from '../domain/shared/errors.ts';
-import { created, ok } from './answers.ts';
+import { created, listOf, noContent, ok } from './answers.ts';
 import { route as r, type Route } from './router.ts';
 
 /** The whole API, one route a line; each handler parses, calls one use case and answers. */
@@ -25,5 +25,80 @@ export function apiRoutes(app: App): Route[] {
       return ok({ message: 'You have been signed out' });
     }),
     r('GET', '/api/user', 'user', async ({ actor }) => ok(await app.auth.currentUser(actor))),
+
+    // --- catalogue, patients and the admin dashboard
+    r('GET', '/api/admin/statistics', 'admin', async () => ok(await app.reports.statistics())),
+    r('GET', '/api/admin/top-doctor', 'admin', async () => ok(await app.reports.topDoctor())),
+    r('GET', '/api/admin/appointments-per-day', 'admin', async ({ query }) => ok(await app.reports.appointmentsPerDay(query))),
+    r('GET', '/api/admin/appointments', 'admin', async ({ query }) => listOf('appointments', await app.reports.listAllAppointments(query))),
+    r('GET', '/api/admin/billings', 'admin', async ({ query }) => listOf('billings', await app.reports.listAllBillings(query))),
+    r('GET', '/api/admin/patients', 'admin', async ({ query }) => listOf('patients', await app.patients.listPatients(query))),
+    r('GET', '/api/admin/patients/{id}', 'admin', async ({ params, actor }) => ok(await app.patients.showPatient(params.id, actor))),
+    r('GET', '/api/patient/profile', 'patient', async ({ actor }) => ok(await app.patients.myProfile(actor))),
+    r('PUT', '/api/patient/profile', 'patient', async ({ body, actor }) => ok(await app.patients.updateMyProfile(body, actor))),
+    r('GET', '/api/admin/departments', 'admin', async ({ query }) => listOf('departments', await app.catalogue.listDepartments(query))),
+    r('POST', '/api/admin/departments', 'admin', async ({ body, actor }) => created(await app.catalogue.createDepartment(body, actor))),
+    r('GET', '/api/admin/departments/{id}', 'admin', async ({ params }) => ok(await app.catalogue.getDepartment(params.id))),
+    r('PUT', '/api/admin/departments/{id}', 'admin', async ({ params, body, actor }) => ok(await app.catalogue.updateDepartment(params.id, body, actor))),
+    r('DELETE', '/api/admin/departments/{id}', 'admin', async ({ params, actor }) => {
+      await app.catalogue.deleteDepartment(params.id, actor);
+      return noContent();
+    }),
+    r('GET', '/api/admin/specializations', 'admin', async ({ query }) => listOf('specializations', await app.catalogue.listSpecializations(query))),
+    r('POST', '/api/admin/specializations', 'admin', async ({ body, actor }) => created(await app.catalogue.createSpecialization(body, actor))),
+    r('PUT', '/api/admin/specializations/{id}', 'admin', async ({ params, body, actor }) => ok(await app.catalogue.updateSpecialization(params.id, body, actor))),
+    r('DELETE', '/api/admin/specializations/{id}', 'admin', async ({ params, actor }) => {
+      await app.catalogue.deleteSpecialization(params.id, actor);
+      return noContent();
+    }),
+    r('GET', '/api/admin/diseases', 'admin', async ({ query }) => listOf('diseases', await app.catalogue.listDiseases(query))),
+    r('GET', '/api/diseases', ['doctor', 'admin'], async ({ query }) => listOf('diseases', await app.catalogue.listDiseases(query))),
+    r('POST', '/api/admin/diseases', 'admin', async ({ body, actor }) => created(await app.catalogue.createDisease(body, actor))),
+    r('PUT', '/api/admin/diseases/{id}', 'admin', async ({ params, body, actor }) => ok(await app.catalogue.updateDisease(params.id, body, actor))),
+    r('DELETE', '/api/admin/diseases/{id}', 'admin', async ({ params, actor }) => {
+      await app.catalogue.deleteDisease(params.id, actor);
+      return noContent();
+    }),
+    r('GET', '/api/admin/rooms', 'admin', async ({ query }) => listOf('rooms', await app.catalogue.listRooms(query))),
+    r('POST', '/api/admin/rooms', 'admin', async ({ body, actor }) => created(await app.catalogue.createRoom(body, actor))),
+    r('GET', '/api/admin/rooms/{id}', 'admin', async ({ params }) => ok(await app.catalogue.getRoom(params.id))),
+    r('PUT', '/api/admin/rooms/{id}', 'admin', async ({ params, body, actor }) => ok(await app.catalogue.updateRoom(params.id, body, actor))),
+    r('DELETE', '/api/admin/rooms/{id}', 'admin', async ({ params, actor }) => {
+      await app.catalogue.deleteRoom(params.id, actor);
+      return noContent();
+    }),
+    r('GET', '/api/admin/doctors', 'admin', async ({ query }) => listOf('doctors', await app.doctors.listDoctors(query))),
+    r('GET', '/api/doctors', 'user', async ({ query }) => listOf('doctors', await app.doctors.listDoctors(query))),
+    r('GET', '/api/patient/doctors', 'patient', async ({ query }) => listOf('doctors', await app.doctors.listDoctors(query))),
+    r('POST', '/api/admin/doctors', 'admin', async ({ body, actor }) => created(await app.doctors.createDoctor(body, actor))),
+    r('GET', '/api/admin/doctors/{id}', 'admin', async ({ params }) => ok(await app.doctors.getDoctor(params.id))),
+    r('GET', '/api/doctors/{id}', 'user', async ({ params }) => ok(await app.doctors.getDoctor(params.id))),
+    r('PUT', '/api/admin/doctors/{id}', 'admin', async ({ params, body, actor }) => ok(await app.doctors.updateDoctor(params.id, body, actor))),
+    r('DELETE', '/api/admin/doctors/{id}', 'admin', async ({ params, actor }) => ok(await app.doctors.deleteDoctor(params.id, actor))),
+
+    // --- scheduling and booking
+    r('GET', '/api/admin/doctors/{id}/schedule', 'admin', async ({ params }) => ok(await app.scheduling.getSchedule(params.id))),
+    r('PUT', '/api/admin/doctors/{id}/schedule', 'admin', async ({ params, body, actor }) => ok(await app.scheduling.replaceSchedule(params.id, body, actor))),
+    r('GET', '/api/appointments/available/{doctorId}', 'user', async ({ params, query }) => ok(await app.scheduling.availableSlots(params.doctorId, query))),
+    r('POST', '/api/appointments/book', 'patient', async ({ body, actor }) => created(await app.scheduling.book(body, actor))),
+    r('POST', '/api/patient/appointments/{id}/cancel', 'patient', async ({ params, actor }) => ok(await app.scheduling.cancelMyAppointment(params.id, actor))),
+    r('POST', '/api/admin/appointments/{id}/cancel', 'admin', async ({ params, actor }) => ok(await app.scheduling.cancelAppointment(params.id, actor))),
+    r('GET', '/api/patient/appointments', 'patient', async ({ query, actor }) => listOf('appointments', await app.scheduling.listMyAppointments(query, actor))),
+    r('GET', '/api/doctor/appointments', 'doctor', async ({ query, actor }) => listOf('appointments', await app.scheduling.listDoctorAppointments(query, actor))),
+
+    // --- records, billing and audit
+    r('POST', '/api/doctor/appointments/{id}/medical-record', 'doctor', async ({ params, body, actor }) =>
+      created(await app.records.recordVisit({ appointmentId: params.id, body }, actor)),
+    ),
+    r('GET', '/api/doctor/patients', 'doctor', async ({ query, actor }) => listOf('patients', await app.records.listMyPatients(query, actor))),
+    r('GET', '/api/doctor/patients/{id}', 'doctor', async ({ params, actor }) => ok(await app.records.showMyPatient(params.id, actor))),
+    r('GET', '/api/patient/billings', 'patient', async ({ query, actor }) => listOf('billings', await app.billing.listMyBills(query, actor))),
+    r('POST', '/api/patient/billings/{id}/pay', 'patient', async ({ params, headers, body, actor }) => {
+      const idempotencyKey = headers['idempotency-key'] as string | undefined; // node joins a repeated header into one string
+      const answer = await app.billing.payBill({ billingId: params.id, idempotencyKey, body }, actor);
+      return { status: answer.status, body: answer.body };
+    }),
+    r('GET', '/api/billings/{id}/receipt', ['patient', 'admin'], async ({ params, actor }) => ok(await app.billing.billReceipt(params.id, actor))),
+    r('GET', '/api/admin/audit', 'admin', async ({ query, actor }) => listOf('entries', await app.audit.listAuditEntries(query, actor))),
   ];
 }

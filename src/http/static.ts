@@ -23,8 +23,9 @@ const CONTENT_TYPES: Record<string, string> = {
 export async function serveStatic(root: string, path: string, res: ServerResponse, headOnly: boolean): Promise<void> {
   const file = await findFile(root, path);
   if (!file) {
-    res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end('The web UI is not built yet. Run "npm run build" (or "make start").\n');
+    const missingAsset = path.startsWith('/assets/');
+    res.writeHead(missingAsset ? 404 : 503, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(missingAsset ? 'Not found\n' : 'The web UI is not built yet. Run "npm run build" (or "make start").\n');
     return;
   }
   const body = await readFile(file);

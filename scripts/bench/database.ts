@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openPglite, openPostgres, type Db } from '../../src/db/db.ts';
+
+/** A database made for one bench run: where the servers find it, and how to remove it afterwards. */
+export interface BenchDatabase {
+  kind: 'pglite' | 'postgres';
+  /** What a child server needs in its environment to use this database. */
+  env: Record<string, string>;
+  open(): Promise<Db>;
+  /** PGlite belongs to one process: the bench must close its own handle before a server opens the folder. */
+  exclusive: boolean;
+  remove(): Promise<void>;
+}
+
+/**
+ * With a server URL, a new database `medora_bench_<random>` beside the one named (dropped at the end);
+ * without, an embedded database in a temporary DATA_DIR.
+ */
+export async function createBenchDatabase(serverUrl: string | undefined): Promise<BenchDatabase> {
+  if (!serverUrl) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'medora-bench-'));
+    return {
+      kind: 'pglite',
+      env: { DATA_DIR: dataDir },
+      open: () => openPglite(dataDir),
+      exclusive: true,
+      remove: () => rm(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `medora_bench_${randomBytes(5).toString('hex')}`;
+  await adminQuery(serverUrl, `create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind: 'postgres',
+    env: { DATABASE_URL: url.toString() },
+    open: () => openPostgres(url.toString()),
+    exclusive: false,
+    remove: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

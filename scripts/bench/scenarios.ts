@@ -1,0 +1,88 @@
+import type { Request } from 'autocannon';
+import { BENCH_PASSWORD, FIRST_NAMES, LAST_NAMES } from './dataset.ts';
+import type { Fixtures } from './fixtures.ts';
+import { consuming, cycling, type Scenario } from './load.ts';
+
+export const READ_P99_TARGET_MS = 50;
+export const BOOKING_P99_TARGET_MS = 100;
+
+const json = { 'content-type': 'application/json' };
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** What an admin types into the patient search: surnames, first names, part of an e-mail; a few pages deep. */
+export function patientSearches(): string[] {
+  const words = [...LAST_NAMES.slice(0, 12), ...FIRST_NAMES.slice(0, 8)].map((word) => word.toLowerCase());
+  return words.flatMap((word, i) => [`q=${word}&page=1`, `q=${word.slice(0, 4)}&page=${1 + (i % 3)}`]);
+}
+
+/** GET /api/doctors as patients browse it; the baseline is driven with the very same requests. */
+export function doctorsScenario(f: Fixtures): Scenario {
+  return {
+    name: 'GET /api/doctors',
+    method: 'GET',
+    path: '/api/doctors',
+    expectStatus: 200,
+    p99TargetMs: READ_P99_TARGET_MS,
+    next: cycling(f.patients, (p) => ({ method: 'GET', path: '/api/doctors', headers: bearer(p.token) })),
+  };
+}
+
+export function readScenarios(f: Fixtures): Scenario[] {
+  const read = (name: string, next: () => Request): Scenario => ({
+    name,
+    method: 'GET',
+    path: name.slice('GET '.length),
+    expectStatus: 200,
+    p99TargetMs: READ_P99_TARGET_MS,
+    next,
+  });
+  const admin = bearer(f.adminToken);
+  const doctorsAndPatients = f.doctorIds.map((id, i) => ({ id, token: f.patients[i % f.patients.length].token }));
+  return [
+    doctorsScenario(f),
+    read('GET /api/appointments/available/{id}',
+      cycling(doctorsAndPatients, (d) => ({ method: 'GET', path: `/api/appointments/available/${d.id}`, headers: bearer(d.token) }))),
+    read('GET /api/admin/patients?q=…',
+      cycling(patientSearches(), (query) => ({ method: 'GET', path: `/api/admin/patients?${query}`, headers: admin }))),
+    read('GET /api/admin/statistics', cycling([admin], (headers) => ({ method: 'GET', path: '/api/admin/statistics', headers }))),
+    read('GET /api/admin/top-doctor', cycling([admin], (headers) => ({ method: 'GET', path: '/api/admin/top-doctor', headers }))),
+    read('GET /api/patient/billings',
+      cycling(f.patients, (p) => ({ method: 'GET', path: '/api/patient/billings', headers: bearer(p.token) }))),
+    read('GET /api/doctor/patients/{id}',
+      cycling(f.doctorVisits, (v) => ({ method: 'GET', path: `/api/doctor/patients/${v.patientId}`, headers: bearer(v.token) }))),
+  ];
+}
+
+/** Every request takes a different free slot, so each is a real booking that must succeed. */
+export function bookingScenario(f: Fixtures): Scenario {
+  return {
+    name: 'POST /api/appointments/book',
+    method: 'POST',
+    path: '/api/appointments/book',
+    expectStatus: 201,
+    p99TargetMs: BOOKING_P99_TARGET_MS,
+    maxRequests: f.bookings.length,
+    next: consuming(f.bookings, (b) => ({
+      method: 'POST',
+      path: '/api/appointments/book',
+      headers: { ...json, ...bearer(b.token) },
+      body: b.body,
+    })),
+  };
+}
+
+/** Correct passwords only: failed sign-ins would be throttled per address after a hundred. */
+export function loginScenario(f: Fixtures): Scenario {
+  return {
+    name: 'POST /api/login',
+    method: 'POST',
+    path: '/api/login',
+    expectStatus: 200,
+    next: cycling(f.patients, (p) => ({
+      method: 'POST',
+      path: '/api/login',
+      headers: json,
+      body: JSON.stringify({ email: p.email, password: BENCH_PASSWORD }),
+    })),
+  };
+}

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface RunningServer {
+  name: string;
+  url: string;
+  pid: number;
+  /** Peak resident memory of the server process so far (VmHWM), in MiB. */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+/** The real Medora, as users start it: `node bin/medora.js serve`, with the demo clinic switched off. */
+export function startMedora(env: Record<string, string>, logFile: string): Promise<RunningServer> {
+  return startServer('medora', ['bin/medora.js', 'serve'], { ...env, SEED_DEMO: '0' }, logFile);
+}
+
+/** The bare node:http server that answers GET /api/doctors with Medora's own query and JSON. */
+export function startBaseline(env: Record<string, string>, logFile: string): Promise<RunningServer> {
+  return startServer('baseline', ['--import', 'tsx', 'scripts/bench/baseline-server.ts'], env, logFile);
+}
+
+async function startServer(name: string, args: string[], env: Record<string, string>, logFile: string): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // The server's request log goes to a file: cheap to write, and there when a run needs explaining.
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...databaseFreeEnv(), ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    await waitUntilHealthy(url, exited, logFile);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    name,
+    url,
+    pid: child.pid!,
+    peakRssMiB: () => peakRssMiB(child.pid!),
+    stop: () => stopChild(child, exited),
+  };
+}
+
+/** The parent's environment minus its own database choice, so a child uses exactly the bench database. */
+function databaseFreeEnv(): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _url, DATA_DIR: _dir, ...rest } = process.env;
+  return rest;
+}
+
+async function waitUntilHealthy(url: string, exited: Promise<number | null>, logFile: string): Promise<void> {
+  let died = false;
+  void exited.then(() => (died = true));
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline && !died) {
+    const healthy = await fetch(`${url}/api/health`).then((res) => res.ok, () => false);
+    if (healthy) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the server at ${url} did not become healthy${died ? ' (it exited)' : ''}; see ${logFile}`);
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(killer);
+}
+
+/** VmHWM from /proc: the most memory the process has held resident since it started. */
+export function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+  return Math.round((kib / 1024) * 10) / 10;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Bundles the web UI into dist/web: hashed, code-split ES modules plus the two stylesheets of the spec's
+ * path rule, an index.html naming them, and the static files of src/web/public.
+ * `--watch` rebuilds on change (npm run dev).
+ */
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const webSrc = path.join(root, 'src/web');
+const outDir = path.join(root, 'dist/web');
+const assetsDir = path.join(outDir, 'assets');
+/** Which sources went into which output file; the browser tests read it to prove what a page downloads. */
+const metafilePath = path.join(root, 'dist/web-meta.json');
+
+const watch = process.argv.includes('--watch');
+
+const entryPoints = {
+  main: path.join(webSrc, 'main.tsx'),
+  'main-styles': path.join(webSrc, 'styles/main.css'),
+  'app-styles': path.join(webSrc, 'styles/app.css'),
+};
+
+const options: BuildOptions = {
+  entryPoints,
+  outdir: outDir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: ['es2022', 'chrome111', 'firefox115', 'safari16'],
+  jsx: 'automatic',
+  minify: !watch,
+  sourcemap: watch ? 'linked' : false,
+  entryNames: 'assets/[name]-[hash]',
+  chunkNames: 'assets/[name]-[hash]',
+  assetNames: 'assets/[name]-[hash]',
+  define: { 'process.env.NODE_ENV': JSON.stringify(watch ? 'development' : 'production') },
+  metafile: true,
+  logLevel: 'info',
+  plugins: [finishPlugin()],
+};
+
+/** After every (re)build: write index.html and the metafile, and drop hashed files of earlier builds. */
+function finishPlugin(): Plugin {
+  return {
+    name: 'medora-finish',
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0 || !result.metafile) return;
+        await writeIndexHtml(result.metafile);
+        await writeFile(metafilePath, JSON.stringify(result.metafile));
+        await removeStaleAssets(result.metafile);
+        console.log(`web: ${Object.keys(result.metafile.outputs).length} files in ${path.relative(root, outDir)}`);
+      });
+    },
+  };
+}
+
+function outputFor(metafile: Metafile, entry: string): string {
+  const relativeEntry = path.relative(root, entry);
+  const found = Object.entries(metafile.outputs).find(([, out]) => out.entryPoint === relativeEntry);
+  if (!found) throw new Error(`no output for ${relativeEntry}`);
+  return '/' + path.relative(outDir, path.resolve(root, found[0])).split(path.sep).join('/');
+}
+
+async function writeIndexHtml(metafile: Metafile): Promise<void> {
+  const template = await readFile(path.join(webSrc, 'index.html'), 'utf8');
+  const html = template
+    .replace('{{main.js}}', outputFor(metafile, entryPoints.main))
+    .replace('{{main.css}}', outputFor(metafile, entryPoints['main-styles']))
+    .replace('{{app.css}}', outputFor(metafile, entryPoints['app-styles']));
+  await writeFile(path.join(outDir, 'index.html'), html);
+}
+
+async function removeStaleAssets(metafile: Metafile): Promise<void> {
+  const current = new Set(Object.keys(metafile.outputs).map((file) => path.resolve(root, file)));
+  for (const name of await readdir(assetsDir)) {
+    const file = path.join(assetsDir, name);
+    if (!current.has(file)) await rm(file);
+  }
+}
+
+await rm(outDir, { recursive: true, force: true });
+await mkdir(outDir, { recursive: true });
+await cp(path.join(webSrc, 'public'), outDir, { recursive: true });
+
+const ctx = await context(options);
+if (watch) {
+  await ctx.watch();
+} else {
+  await ctx.rebuild();
+  await ctx.dispose();
+}

@@ -1,0 +1,108 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cliDatabases, runCli, type CliDatabase } from '../testing/cli.ts';
+
+for (const target of cliDatabases()) {
+  describe(`${target.name}: medora catalogue and schedule commands`, () => {
+    let database: CliDatabase;
+    const medora = (...args: string[]) => runCli(args, { env: database.env });
+    const json = async (...args: string[]) => {
+      const run = await medora(...args, '--format', 'json');
+      assert.equal(run.code, 0, run.stderr);
+      return JSON.parse(run.stdout);
+    };
+
+    before(async () => {
+      database = await target.open();
+    });
+    after(() => database.drop());
+
+    it('adds, lists and removes departments through the same rules as the API', async () => {
+      const cardiology = await json('departments', 'add', '--name', 'Cardiology', '--description', 'Hearts');
+      assert.deepEqual(cardiology, { id: cardiology.id, name: 'Cardiology', description: 'Hearts' });
+      await json('departments', 'add', '--name', 'Neurology');
+      assert.deepEqual(
+        (await json('departments', 'list')).map((d: { name: string }) => d.name),
+        ['Cardiology', 'Neurology'],
+      );
+
+      const taken = await medora('departments', 'add', '--name', 'CARDIOLOGY');
+      assert.equal(taken.code, 1);
+      assert.match(taken.stderr, /^error: A department with this name already exists$/m);
+
+      await json('rooms', 'add', '--name', 'C-1', '--department-id', String(cardiology.id));
+      const inUse = await medora('departments', 'remove', String(cardiology.id));
+      assert.equal(inUse.code, 1);
+      assert.match(inUse.stderr, /^error: 1 room still belongs to this department$/m);
+
+      const neurology = (await json('departments', 'list', '--search', 'neuro'))[0];
+      const removed = await medora('departments', 'remove', String(neurology.id));
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.equal((await json('departments', 'list')).length, 1);
+    });
+
+    it('exits 1 naming the field for a bad value, and 2 for a missing option or unknown command', async () => {
+      const badRoom = await medora('rooms', 'add', '--name', 'X', '--department-id', 'abc');
+      assert.equal(badRoom.code, 1);
+      assert.match(badRoom.stderr, /department_id: must be a valid id/);
+      const blank = await medora('specializations', 'add', '--name', ' ');
+      assert.equal(blank.code, 1);
+      assert.match(blank.stderr, /name: is required/);
+      const missing = await medora('diseases', 'add');
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /required option '--name <name>' not specified/);
+      const unknown = await medora('wards', 'list');
+      assert.equal(unknown.code, 2);
+      const notFound = await medora('rooms', 'remove', '999');
+      assert.equal(notFound.code, 1);
+      assert.match(notFound.stderr, /^error: Room not found$/m);
+    });
+
+    it('adds a doctor with the password from stdin and sets their weekly slots by email', async () => {
+      const add = await runCli(['doctors', 'add', '--name', 'Dr. Who', '--email', 'who@x.test', '--gender', 'other', '--password-stdin', '--format', 'json'], {
+        env: database.env,
+        stdin: 'correct horse battery\n',
+      });
+      assert.equal(add.code, 0, add.stderr);
+      assert.equal(JSON.parse(add.stdout).email, 'who@x.test');
+      const badEmail = await runCli(['doctors', 'add', '--name', 'Dr. No', '--email', 'nope', '--password-stdin'], { env: database.env, stdin: 'pw-long-enough\n' });
+      assert.equal(badEmail.code, 1);
+      assert.match(badEmail.stderr, /email: must be a valid email address/);
+
+      const schedule = await json('schedules', 'set', 'WHO@x.test', '--days', 'mon-wed,fri', '--hours', '09:00-10:30', '--slot', '45');
+      assert.deepEqual(
+        schedule.slots.map((s: { weekday: number; start_time: string; end_time: string }) => `${s.weekday} ${s.start_time}-${s.end_time}`),
+        ['1 09:00-09:45', '1 09:45-10:30', '2 09:00-09:45', '2 09:45-10:30', '3 09:00-09:45', '3 09:45-10:30', '5 09:00-09:45', '5 09:45-10:30'],
+      );
+      assert.equal((await json('schedules', 'show', 'who@x.test')).slots.length, 8);
+
+      const badHours = await medora('schedules', 'set', 'who@x.test', '--days', 'sat', '--hours', '09:00-09:20', '--slot', '30');
+      assert.equal(badHours.code, 1);
+      assert.match(badHours.stderr, /slot: must fit between start_time and end_time/);
+      const badDays = await medora('schedules', 'set', 'who@x.test', '--days', 'someday', '--hours', '09:00-10:00', '--slot', '30');
+      assert.equal(badDays.code, 1);
+      assert.match(badDays.stderr, /days: must be weekdays such as mon-fri/);
+      const nobody = await medora('schedules', 'set', 'nobody@x.test', '--days', 'mon', '--hours', '09:00-10:00', '--slot', '30');
+      assert.equal(nobody.code, 1);
+      assert.match(nobody.stderr, /no active doctor signs in with nobody@x\.test/);
+    });
+
+    if (target.name === 'pglite') {
+      it('says the embedded database is held by another process and how to proceed', async () => {
+        // Holding the database open here stands in for a running server.
+        const run = await database.use(() => medora('departments', 'list'));
+        assert.equal(run.code, 1);
+        assert.match(run.stderr, /^error: The embedded database in .* is in use by another Medora process \(pid \d+, probably a running server\)/m);
+        assert.match(run.stderr, /Stop that process and try again, or set DATABASE_URL/);
+      });
+    }
+
+    it('keeps --help complete: every command group is listed', async () => {
+      const help = await medora('--help');
+      assert.equal(help.code, 0);
+      for (const command of ['serve', 'migrate', 'seed', 'admin', 'departments', 'specializations', 'diseases', 'rooms', 'doctors', 'schedules', 'import', 'report']) {
+        assert.match(help.stdout, new RegExp(`^  ${command}\\b`, 'm'));
+      }
+    });
+  });
+}

@@ -1,0 +1,11 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { toCsv } from './format.ts';
+
+describe('toCsv', () => {
+  it('writes a header of column keys and quotes only the values that need it', () => {
+    const columns = [{ key: 'name', header: 'Name' }, { key: 'note', header: 'Note' }, { key: 'cents', header: 'Amount', money: true }];
+    const csv = toCsv([{ name: 'Grey, M.', note: 'said "hi"\nbye', cents: 1050 }, { name: ' padded', note: null, cents: 0 }], columns);
+    assert.equal(csv, 'name,note,cents\r\n"Grey, M.","said ""hi""\nbye",1050\r\n" padded",,0\r\n');
+  });
+});

@@ -1,0 +1,66 @@
+import { Option } from 'commander';
+import Table from 'cli-table3';
+import { formatUsd } from '../domain/shared/money.ts';
+
+export type Format = 'table' | 'csv' | 'json';
+
+/** One output column: `key` in JSON and CSV, `header` over the table; `money` columns hold integer cents. */
+export interface Column {
+  key: string;
+  header: string;
+  money?: boolean;
+}
+
+export type Row = Record<string, unknown>;
+
+export const formatOption = () =>
+  new Option('--format <format>', 'output as a table, csv or json (default: table on a terminal, json otherwise)').choices([
+    'table',
+    'csv',
+    'json',
+  ]);
+
+/** A table for a person at a terminal; JSON when the output goes to a file or another program. */
+export const chosenFormat = (format: string | undefined): Format =>
+  (format as Format | undefined) ?? (process.stdout.isTTY ? 'table' : 'json');
+
+/**
+ * Prints rows in `format`: a table (USD amounts, an optional total row last), CSV with a header row of the
+ * column keys and cents as integers, or `json` (default: the rows themselves) with its keys as given.
+ */
+export function printRows(rows: readonly object[], columns: Column[], format: Format, opts: { json?: unknown; total?: object } = {}): void {
+  if (format === 'json') process.stdout.write(`${JSON.stringify(opts.json ?? rows, null, 2)}\n`);
+  else if (format === 'csv') process.stdout.write(toCsv(rows, columns));
+  else {
+    const table = new Table({ head: columns.map((c) => c.header), colAligns: columns.map((c) => (c.money ? 'right' : 'left')), style: tableStyle() });
+    for (const row of rows) table.push(columns.map((c) => cell((row as Row)[c.key], c)));
+    if (opts.total) table.push(columns.map((c, i) => (i === 0 ? 'Total' : cell((opts.total as Row)[c.key], c))));
+    console.log(rows.length === 0 && !opts.total ? '(none)' : table.toString());
+  }
+}
+
+/** Prints one record: a two-column table of header and value, or a one-row CSV, or `json`. */
+export function printRecord(record: object, columns: Column[], format: Format, json: unknown = record): void {
+  if (format !== 'table') return printRows([record], columns, format, { json });
+  const table = new Table({ style: tableStyle() });
+  for (const c of columns) table.push({ [c.header]: cell((record as Row)[c.key], c) });
+  console.log(table.toString());
+}
+
+function cell(value: unknown, column: Column): string {
+  if (value === null || value === undefined) return '';
+  return column.money ? formatUsd(Number(value)) : String(value);
+}
+
+export function toCsv(rows: readonly object[], columns: Column[]): string {
+  const line = (values: unknown[]) => `${values.map(csvValue).join(',')}\r\n`;
+  return line(columns.map((c) => c.key)) + rows.map((row) => line(columns.map((c) => (row as Row)[c.key]))).join('');
+}
+
+function csvValue(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+// cli-table3 colours headers and borders; escape codes belong on a terminal, not in a file or a pipe.
+const tableStyle = () => (process.stdout.isTTY ? {} : { head: [], border: [] });

@@ -1,0 +1,124 @@
+import { open, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import { formatOf, type ImportFormat } from '../domain/imports/parse.ts';
+import { DEPARTMENT_COLUMNS, DOCTOR_COLUMNS, type ImportResult, type ImportedCredential } from '../domain/imports/use-cases.ts';
+import { cliActor } from '../domain/shared/actor.ts';
+import { invalid } from '../domain/shared/errors.ts';
+import { toCsv } from './format.ts';
+import type { GetApp } from './main.ts';
+
+const FILE_HELP = 'a CSV file with a header row, or a JSON array of objects (by the .json extension)';
+const inputFormatOption = () => new Option('--input-format <format>', 'csv or json, when the file name does not say').choices(['csv', 'json']);
+
+async function readImportFile(path: string, formatOption: string | undefined): Promise<{ text: string; format: ImportFormat }> {
+  try {
+    return { text: await readFile(path, 'utf8'), format: (formatOption as ImportFormat | undefined) ?? formatOf(path) };
+  } catch (error) {
+    throw invalid({ file: [`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`] });
+  }
+}
+
+/** Progress on stderr, and only for a person watching a terminal; logs and cron mail stay clean. */
+function progressReporter(): ((step: string, done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  return (step, done, total) => process.stderr.write(`\r${step}: ${done}/${total}${done === total ? '\n' : ''}`);
+}
+
+function printSummary(result: ImportResult, noun: string, also: string[] = []): void {
+  const count = `${result.imported} ${noun}`;
+  console.log(result.dryRun ? `Dry run: every row is valid; ${count} would be imported. Nothing was written.` : `Imported ${count}.`);
+  for (const line of also) console.log(line);
+  if (result.skipped.length > 0) {
+    console.log(`Skipped ${result.skipped.length} already present:`);
+    for (const { where, reason } of result.skipped) console.log(`  ${where}: ${reason}`);
+  }
+}
+
+/**
+ * The credentials file is created (mode 600, never over an existing file) before anything is imported, so a
+ * path that cannot be written fails the import instead of leaving accounts nobody knows the password of.
+ */
+async function credentialsFile(path: string): Promise<{ save(c: ImportedCredential[]): Promise<void>; discard(): Promise<void>; close(): Promise<void> }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'wx', 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem = code === 'EEXIST' ? 'already exists; name a new file so earlier passwords are not overwritten' : `cannot be created (${code})`;
+    throw invalid({ 'credentials-out': [`${path} ${problem}`] });
+  }
+  return {
+    save: async (credentials) => {
+      const columns = ['name', 'email', 'password'].map((key) => ({ key, header: key }));
+      await handle.writeFile(toCsv(credentials, columns));
+      await handle.sync();
+    },
+    discard: async () => {
+      await handle.close();
+      await unlink(path);
+    },
+    close: () => handle.close(),
+  };
+}
+
+export function register(program: Command, getApp: GetApp): void {
+  const importCommand = program
+    .command('import')
+    .description('import catalogue data from a file: every row is checked first, and nothing is written unless all are good');
+
+  importCommand
+    .command('departments')
+    .description(`import departments (columns: ${DEPARTMENT_COLUMNS.join(', ')}); names that exist already are skipped`)
+    .argument('<file>', FILE_HELP)
+    .option('--dry-run', 'check every row and write nothing')
+    .addOption(inputFormatOption())
+    .action(async (path: string, opts: { dryRun?: boolean; inputFormat?: string }) => {
+      const file = await readImportFile(path, opts.inputFormat);
+      const app = await getApp();
+      const result = await app.imports.importDepartments(file, { dryRun: !!opts.dryRun, onProgress: progressReporter() }, cliActor('cli-import'));
+      printSummary(result, result.imported === 1 ? 'department' : 'departments');
+    });
+
+  importCommand
+    .command('doctors')
+    .description(
+      `import doctor accounts (columns: ${DOCTOR_COLUMNS.join(', ')}; name and email required), naming ` +
+        'specializations and departments by name; doctors whose email already has a doctor account are skipped',
+    )
+    .argument('<file>', FILE_HELP)
+    .option('--credentials-out <file>', 'new file (mode 600) that receives each new doctor\'s generated password; required unless --dry-run')
+    .option('--create-missing', 'create specializations and departments the file names but the catalogue lacks')
+    .option('--dry-run', 'check every row and write nothing')
+    .addOption(inputFormatOption())
+    .action(async function (this: Command, path: string, opts: { credentialsOut?: string; createMissing?: boolean; dryRun?: boolean; inputFormat?: string }) {
+      if (!opts.dryRun && !opts.credentialsOut) this.error("error: required option '--credentials-out <file>' not specified", { exitCode: 2 });
+      const file = await readImportFile(path, opts.inputFormat);
+      const app = await getApp();
+      const credentials = opts.dryRun ? undefined : await credentialsFile(opts.credentialsOut!);
+      try {
+        const result = await app.imports.importDoctors(
+          file,
+          {
+            dryRun: !!opts.dryRun,
+            createMissing: !!opts.createMissing,
+            onProgress: progressReporter(),
+            saveCredentials: async (list) => credentials!.save(list),
+          },
+          cliActor('cli-import'),
+        );
+        // A file of no passwords would only suggest there are some somewhere.
+        if (result.imported === 0) await credentials?.discard();
+        else await credentials?.close();
+        const created = [
+          ...result.createdSpecializations.map((name) => `specialization "${name}"`),
+          ...result.createdDepartments.map((name) => `department "${name}"`),
+        ];
+        const also = created.length > 0 ? [`${result.dryRun ? 'Would create' : 'Created'} ${created.join(', ')}.`] : [];
+        if (credentials && result.imported > 0) also.push(`Their passwords are in ${opts.credentialsOut} (readable only by you).`);
+        printSummary(result, result.imported === 1 ? 'doctor' : 'doctors', also);
+      } catch (error) {
+        await credentials?.discard();
+        throw error;
+      }
+    });
+}

@@ -1,0 +1,91 @@
+import type { Command } from 'commander';
+import { BILLING_GROUPS } from '../domain/reports/billing-report.ts';
+import { chosenFormat, formatOption, printRecord, printRows, type Column } from './format.ts';
+import type { GetApp } from './main.ts';
+
+const BILLING_COLUMNS: Column[] = [
+  { key: 'bills', header: 'Bills' },
+  { key: 'billed_cents', header: 'Billed', money: true },
+  { key: 'paid_cents', header: 'Paid', money: true },
+  { key: 'unpaid_cents', header: 'Unpaid', money: true },
+  { key: 'unpaid_0_30_cents', header: 'Unpaid 0–30 d', money: true },
+  { key: 'unpaid_31_60_cents', header: '31–60 d', money: true },
+  { key: 'unpaid_61_90_cents', header: '61–90 d', money: true },
+  { key: 'unpaid_over_90_cents', header: 'Over 90 d', money: true },
+];
+
+const GROUP_HEADERS = { department: 'Department', doctor: 'Doctor', day: 'Day' } as const;
+
+const APPOINTMENT_COLUMNS: Column[] = [
+  { key: 'doctor', header: 'Doctor' },
+  { key: 'start_time', header: 'From' },
+  { key: 'end_time', header: 'To' },
+  { key: 'patient', header: 'Patient' },
+  { key: 'patient_phone', header: 'Phone' },
+  { key: 'department', header: 'Department' },
+  { key: 'room', header: 'Room' },
+  { key: 'status', header: 'Status' },
+  { key: 'id', header: 'Appointment' },
+];
+
+const STATS_COLUMNS: Column[] = [
+  { key: 'appointment_count', header: 'Appointments' },
+  { key: 'patient_count', header: 'Patients' },
+  { key: 'doctor_count', header: 'Doctors' },
+  { key: 'average_diseases_per_doctor', header: 'Diseases per doctor' },
+  { key: 'top_doctor', header: 'Top doctor' },
+  { key: 'top_doctor_specialization', header: 'Top doctor: specialization' },
+  { key: 'top_doctor_completed_appointments', header: 'Top doctor: completed appointments' },
+  { key: 'top_doctor_patients', header: 'Top doctor: patients' },
+];
+
+export function register(program: Command, getApp: GetApp): void {
+  const report = program.command('report').description('reports for the office and for cron jobs');
+
+  report
+    .command('stats')
+    .description("the dashboard's statistics and top doctor (most completed appointments)")
+    .addOption(formatOption())
+    .action(async (opts: { format?: string }) => {
+      const app = await getApp();
+      const statistics = await app.reports.statistics();
+      const { top_doctor } = await app.reports.topDoctor();
+      const flat = {
+        ...statistics,
+        top_doctor: top_doctor?.name ?? null,
+        top_doctor_specialization: top_doctor?.specialization ?? null,
+        top_doctor_completed_appointments: top_doctor?.completed_appointments_count ?? null,
+        top_doctor_patients: top_doctor?.patient_count ?? null,
+      };
+      printRecord(flat, STATS_COLUMNS, chosenFormat(opts.format), { ...statistics, top_doctor });
+    });
+
+  report
+    .command('billing')
+    .description('bills issued, amount billed, paid and unpaid, and unpaid amounts by age (0–30, 31–60, 61–90, over 90 days as of today)')
+    .option('--from <date>', 'first billing date, yyyy-MM-dd (default: the first of this month)')
+    .option('--to <date>', 'last billing date, yyyy-MM-dd (default: today)')
+    .option('--by <group>', `one row per ${BILLING_GROUPS.join(', ')} (default: one row for the whole period)`)
+    .addOption(formatOption())
+    .action(async (opts: { from?: string; to?: string; by?: string; format?: string }) => {
+      const app = await getApp();
+      const result = await app.adminReports.billingReport({ from: opts.from, to: opts.to, by: opts.by });
+      const columns = result.by ? [{ key: result.by, header: GROUP_HEADERS[result.by] }, ...BILLING_COLUMNS] : BILLING_COLUMNS;
+      const format = chosenFormat(opts.format);
+      if (format === 'table') console.log(`Billing from ${result.from} to ${result.to}, unpaid amounts aged as of ${result.as_of}`);
+      printRows(result.rows, columns, format, { json: result, total: result.by ? result.total : undefined });
+    });
+
+  report
+    .command('appointments')
+    .description("the day's appointments per doctor, cancelled ones left out (for the morning print-out)")
+    .option('--date <date>', 'the day, yyyy-MM-dd (default: today)')
+    .addOption(formatOption())
+    .action(async (opts: { date?: string; format?: string }) => {
+      const app = await getApp();
+      const result = await app.adminReports.appointmentsReport({ date: opts.date });
+      const format = chosenFormat(opts.format);
+      if (format === 'table') console.log(`Appointments on ${result.date}`);
+      printRows(result.appointments, APPOINTMENT_COLUMNS, format, { json: result });
+    });
+}

@@ -1,0 +1,94 @@
+import type { DayAppointmentQueries } from '../domain/reports/appointments-report.ts';
+import type { BillingFigures, BillingGroup, BillingReportQueries } from '../domain/reports/billing-report.ts';
+import type { Queryable, Row } from './db.ts';
+
+// What each grouping groups by (an id, so two doctors of one name stay apart), labels with and sorts by.
+const GROUPINGS: Record<BillingGroup, { key: string; label: string; order: string }> = {
+  department: { key: 'dep.id', label: 'dep.name', order: 'lower(dep.name), dep.id' },
+  doctor: { key: 'm.doctor_id', label: 'du.name', order: 'lower(du.name), m.doctor_id' },
+  day: { key: 'b.billing_date', label: "to_char(b.billing_date, 'YYYY-MM-DD')", order: 'b.billing_date' },
+};
+
+const toFigures = (row: Row): BillingFigures => ({
+  bills: row.bills,
+  billed_cents: row.billed_cents,
+  paid_cents: row.paid_cents,
+  unpaid_cents: row.unpaid_cents,
+  unpaid_0_30_cents: row.unpaid_0_30_cents,
+  unpaid_31_60_cents: row.unpaid_31_60_cents,
+  unpaid_61_90_cents: row.unpaid_61_90_cents,
+  unpaid_over_90_cents: row.unpaid_over_90_cents,
+});
+
+export function billingReportQueries(db: Queryable): BillingReportQueries {
+  return {
+    billingFigures: async ({ from, to, asOf }, by) => {
+      const grouping = by && GROUPINGS[by];
+      // grouping sets: each group and the grand total come from one pass over the period's bills. An empty
+      // grouping set yields its row even when there are no bills, so the total is always there.
+      const groupBy = grouping ? `grouping sets ((${grouping.key}, ${grouping.label}), ())` : '()';
+      const unpaidAged = (condition: string) =>
+        `coalesce(sum(b.amount_cents) filter (where b.payment_status = 'unpaid' and $3::date - b.billing_date ${condition}), 0)`;
+      const rows = await db.query(
+        `select ${grouping ? `grouping(${grouping.key}) = 1` : 'true'} as is_total,
+                ${grouping ? grouping.label : 'null'} as label,
+                count(b.id)::int as bills,
+                coalesce(sum(b.amount_cents), 0) as billed_cents,
+                coalesce(sum(b.amount_cents) filter (where b.payment_status = 'paid'), 0) as paid_cents,
+                coalesce(sum(b.amount_cents) filter (where b.payment_status = 'unpaid'), 0) as unpaid_cents,
+                ${unpaidAged('<= 30')} as unpaid_0_30_cents,
+                ${unpaidAged('between 31 and 60')} as unpaid_31_60_cents,
+                ${unpaidAged('between 61 and 90')} as unpaid_61_90_cents,
+                ${unpaidAged('> 90')} as unpaid_over_90_cents
+         from billings b
+           left join medical_records m on m.id = b.medical_record_id
+           left join appointments a on a.id = m.appointment_id
+           left join doctors doc on doc.id = m.doctor_id
+           left join users du on du.id = doc.user_id
+           -- the department the visit was booked in; the doctor's own when the appointment names none
+           left join departments dep on dep.id = coalesce(a.department_id, doc.department_id)
+         where b.billing_date between $1::date and $2::date
+         group by ${groupBy}
+         order by is_total${grouping ? `, ${grouping.order}` : ''}`,
+        [from, to, asOf],
+      );
+      const total = rows.find((row) => row.is_total)!;
+      return {
+        groups: rows.filter((row) => !row.is_total).map((row) => ({ label: row.label, ...toFigures(row) })),
+        total: toFigures(total),
+      };
+    },
+  };
+}
+
+export function dayAppointmentQueries(db: Queryable): DayAppointmentQueries {
+  return {
+    appointmentsOn: async (date) => {
+      const rows = await db.query(
+        `select a.id, du.name as doctor, a.start_time, a.end_time, pu.name as patient, p.phone as patient_phone,
+                dep.name as department, r.name as room, a.status
+         from appointments a
+           join doctors d on d.id = a.doctor_id
+           join users du on du.id = d.user_id
+           join patients p on p.id = a.patient_id
+           join users pu on pu.id = p.user_id
+           left join departments dep on dep.id = a.department_id
+           left join rooms r on r.id = a.room_id
+         where a.date = $1::date and a.status <> 'cancelled'
+         order by lower(du.name), a.doctor_id, a.start_time`,
+        [date],
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        doctor: row.doctor,
+        start_time: row.start_time.slice(0, 5),
+        end_time: row.end_time.slice(0, 5),
+        patient: row.patient,
+        patient_phone: row.patient_phone,
+        department: row.department,
+        room: row.room,
+        status: row.status,
+      }));
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { Bill, Payment } from '../domain/billing/billing.ts';
+import type { BillStore, IdempotencyStore, PaymentStore } from '../domain/billing/ports.ts';
+import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
+import type { Queryable, Row } from './db.ts';
+
+const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
+  b.amount_cents, b.billing_date, b.payment_status`;
+const BILL_FROM = `billings b join patients p on p.id = b.patient_id join users u on u.id = p.user_id`;
+
+export function toBill(row: Row): Bill {
+  return {
+    id: row.id,
+    patient: { id: row.patient_id, name: row.patient_name, email: row.patient_email },
+    serviceDetails: row.service_details,
+    amountCents: row.amount_cents,
+    billingDate: row.billing_date,
+    paymentStatus: row.payment_status,
+  };
+}
+
+export function billStore(db: Queryable): BillStore {
+  const findOne = async (id: number) => {
+    const [row] = await db.query(`select ${BILL_COLUMNS} from ${BILL_FROM} where b.id = $1`, [id]);
+    return row ? toBill(row) : undefined;
+  };
+  return {
+    create: async (bill) => {
+      const [{ id }] = await db.query<{ id: number }>(
+        `insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date)
+         values ($1, $2, $3, $4, $5) returning id`,
+        [bill.patientId, bill.medicalRecordId, bill.serviceDetails, bill.amountCents, bill.billingDate],
+      );
+      return (await findOne(id))!;
+    },
+    find: findOne,
+    listForPatient: async (patientId, page) => {
+      const filter = [patientId, containsPattern(page.q)];
+      const where = `b.patient_id = $1 and lower(b.service_details) like $2`;
+      const [rows, [{ total }]] = await Promise.all([
+        db.query(
+          `select ${BILL_COLUMNS} from ${BILL_FROM} where ${where}
+           order by b.billing_date desc, b.id desc limit $3 offset $4`,
+          [...filter, page.perPage, offsetOf(page)],
+        ),
+        db.query<{ total: number }>(`select count(*)::int as total from billings b where ${where}`, filter),
+      ]);
+      return { items: rows.map(toBill), total, page: page.page, perPage: page.perPage };
+    },
+    markPaid: async (id) => {
+      const [row] = await db.query<{ id: number }>(
+        `update billings set payment_status = 'paid' where id = $1 and payment_status = 'unpaid' returning id`,
+        [id],
+      );
+      return row ? findOne(row.id) : undefined;
+    },
+  };
+}
+
+export function toPayment(row: Row): Payment {
+  return { id: row.id, billingId: row.billing_id, amountCents: row.amount_cents, method: row.method, paidAt: row.paid_at };
+}
+
+export function paymentStore(db: Queryable): PaymentStore {
+  return {
+    create: async (p) => {
+      const [row] = await db.query(
+        `insert into payments (billing_id, patient_id, amount_cents, method, paid_at) values ($1, $2, $3, $4, $5)
+         returning id, billing_id, amount_cents, method, paid_at`,
+        [p.billingId, p.patientId, p.amountCents, p.method, p.paidAt],
+      );
+      return toPayment(row);
+    },
+    findForBill: async (billingId) => {
+      const [row] = await db.query(`select id, billing_id, amount_cents, method, paid_at from payments where billing_id = $1`, [billingId]);
+      return row ? toPayment(row) : undefined;
+    },
+  };
+}
+
+export function idempotencyStore(db: Queryable): IdempotencyStore {
+  return {
+    find: async (userId, key) => {
+      const [row] = await db.query(`select request, status, body from idempotency_keys where user_id = $1 and key = $2`, [userId, key]);
+      return row ? { request: row.request, status: row.status, body: row.body } : undefined;
+    },
+    save: async (userId, key, answer) => {
+      await db.query(`insert into idempotency_keys (user_id, key, request, status, body) values ($1, $2, $3, $4, $5)`, [
+        userId,
+        key,
+        answer.request,
+        answer.status,
+        JSON.stringify(answer.body),
+      ]);
+    },
+  };
+}

@@ -1,0 +1,319 @@
+import type { Department, Disease, Doctor, Room, Specialization, Usage, UsageKind } from '../domain/catalogue/catalogue.ts';
+import type {
+  CatalogueTable,
+  DepartmentFields,
+  DiseaseFields,
+  DoctorStore,
+  RoomFields,
+  SpecializationFields,
+} from '../domain/catalogue/ports.ts';
+import { conflict, invalid } from '../domain/shared/errors.ts';
+import { fileUrl } from '../domain/shared/files.ts';
+import { constraintName, type Queryable, type Row } from './db.ts';
+import { listPage } from './list-page.ts';
+import { isForeignKeyViolation, onUnique } from './sql-errors.ts';
+
+const nameTaken = (message: string) => ({ code: 'name_taken', field: 'name', message });
+
+/** A foreign key naming a row that does not exist becomes a 422 on the field that named it. */
+async function onMissingReference<T>(run: () => Promise<T>, fieldByConstraint: Record<string, string>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const field = isForeignKeyViolation(error) ? fieldByConstraint[constraintName(error) ?? ''] : undefined;
+    if (field) throw invalid({ [field]: ['does not exist'] });
+    throw error;
+  }
+}
+
+/** Deletes one row; a foreign key refusing it means something started using it after its usage was counted. */
+async function deleteRow(db: Queryable, table: string, id: number): Promise<boolean> {
+  try {
+    return (await db.query(`delete from ${table} where id = $1 returning id`, [id])).length > 0;
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw conflict('in_use', 'Something started using this row just now; it was not deleted');
+    throw error;
+  }
+}
+
+/** How many rows of each kind point at `id`: `{doctors: ['doctors', 'department_id']}` counts doctors.department_id = id. */
+async function countUsage(db: Queryable, references: Partial<Record<UsageKind, [string, string]>>, id: number): Promise<Usage> {
+  const select = Object.entries(references).map(([kind, [table, column]]) => `(select count(*) from ${table} where ${column} = $1)::int as ${kind}`);
+  const [row] = await db.query(`select ${select.join(', ')}`, [id]);
+  return row as Usage;
+}
+
+export const toDepartment = (row: Row): Department => ({ id: row.id, name: row.name, description: row.description });
+
+export function departmentTable(db: Queryable): CatalogueTable<Department, DepartmentFields> {
+  const unique = { departments_name_key: nameTaken('A department with this name already exists') };
+  return {
+    list: (req) =>
+      listPage(
+        db,
+        req,
+        {
+          columns: 'id, name, description',
+          from: 'departments',
+          search: 'lower(name) like $1 or lower(description) like $1',
+          orderBy: 'lower(name), id',
+        },
+        toDepartment,
+      ),
+    find: async (id) => {
+      const [row] = await db.query('select id, name, description from departments where id = $1', [id]);
+      return row && toDepartment(row);
+    },
+    create: async (f) => {
+      const [row] = await onUnique(
+        () => db.query('insert into departments (name, description) values ($1, $2) returning id, name, description', [f.name, f.description]),
+        unique,
+      );
+      return toDepartment(row);
+    },
+    update: async (id, f) => {
+      const [row] = await onUnique(
+        () =>
+          db.query('update departments set name = $2, description = $3 where id = $1 returning id, name, description', [
+            id,
+            f.name,
+            f.description,
+          ]),
+        unique,
+      );
+      return row && toDepartment(row);
+    },
+    usage: (id) =>
+      countUsage(
+        db,
+        {
+          doctors: ['doctors', 'department_id'],
+          rooms: ['rooms', 'department_id'],
+          appointments: ['appointments', 'department_id'],
+        },
+        id,
+      ),
+    remove: (id) => deleteRow(db, 'departments', id),
+  };
+}
+
+export const toSpecialization = (row: Row): Specialization => ({ id: row.id, name: row.name });
+
+export function specializationTable(db: Queryable): CatalogueTable<Specialization, SpecializationFields> {
+  const unique = { specializations_name_key: nameTaken('A specialization with this name already exists') };
+  return {
+    list: (req) =>
+      listPage(db, req, { columns: 'id, name', from: 'specializations', search: 'lower(name) like $1', orderBy: 'lower(name), id' }, toSpecialization),
+    find: async (id) => {
+      const [row] = await db.query('select id, name from specializations where id = $1', [id]);
+      return row && toSpecialization(row);
+    },
+    create: async (f) => {
+      const [row] = await onUnique(() => db.query('insert into specializations (name) values ($1) returning id, name', [f.name]), unique);
+      return toSpecialization(row);
+    },
+    update: async (id, f) => {
+      const [row] = await onUnique(() => db.query('update specializations set name = $2 where id = $1 returning id, name', [id, f.name]), unique);
+      return row && toSpecialization(row);
+    },
+    usage: (id) => countUsage(db, { doctors: ['doctors', 'specialization_id'] }, id),
+    remove: (id) => deleteRow(db, 'specializations', id),
+  };
+}
+
+export const toDisease = (row: Row): Disease => ({ id: row.id, name: row.name, description: row.description });
+
+export function diseaseTable(db: Queryable): CatalogueTable<Disease, DiseaseFields> {
+  const unique = { diseases_name_key: nameTaken('A disease with this name already exists') };
+  return {
+    list: (req) =>
+      listPage(
+        db,
+        req,
+        {
+          columns: 'id, name, description',
+          from: 'diseases',
+          search: 'lower(name) like $1 or lower(description) like $1',
+          orderBy: 'lower(name), id',
+        },
+        toDisease,
+      ),
+    find: async (id) => {
+      const [row] = await db.query('select id, name, description from diseases where id = $1', [id]);
+      return row && toDisease(row);
+    },
+    create: async (f) => {
+      const [row] = await onUnique(
+        () => db.query('insert into diseases (name, description) values ($1, $2) returning id, name, description', [f.name, f.description]),
+        unique,
+      );
+      return toDisease(row);
+    },
+    update: async (id, f) => {
+      const [row] = await onUnique(
+        () => db.query('update diseases set name = $2, description = $3 where id = $1 returning id, name, description', [id, f.name, f.description]),
+        unique,
+      );
+      return row && toDisease(row);
+    },
+    usage: (id) => countUsage(db, { medical_records: ['medical_records', 'disease_id'] }, id),
+    remove: (id) => deleteRow(db, 'diseases', id),
+  };
+}
+
+const ROOM_COLUMNS = 'r.id, r.name, r.department_id, dep.name as department_name';
+const ROOM_FROM = 'rooms r join departments dep on dep.id = r.department_id';
+
+export const toRoom = (row: Row): Room => ({
+  id: row.id,
+  name: row.name,
+  department_id: row.department_id,
+  department: { id: row.department_id, name: row.department_name },
+});
+
+export function roomTable(db: Queryable): CatalogueTable<Room, RoomFields> {
+  const find = async (id: number) => {
+    const [row] = await db.query(`select ${ROOM_COLUMNS} from ${ROOM_FROM} where r.id = $1`, [id]);
+    return row && toRoom(row);
+  };
+  // Both the unique name and the department's existence are the database's to enforce.
+  const write = async (statement: () => Promise<Row[]>) => {
+    const [row] = await onUnique(() => onMissingReference(statement, { rooms_department_id_fkey: 'department_id' }), {
+      rooms_department_name_key: nameTaken('A room with this name already exists in this department'),
+    });
+    return row && find(row.id);
+  };
+  return {
+    list: (req) =>
+      listPage(
+        db,
+        req,
+        { columns: ROOM_COLUMNS, from: ROOM_FROM, search: 'lower(r.name) like $1 or lower(dep.name) like $1', orderBy: 'lower(dep.name), lower(r.name), r.id' },
+        toRoom,
+      ),
+    find,
+    create: async (f) => (await write(() => db.query('insert into rooms (name, department_id) values ($1, $2) returning id', [f.name, f.departmentId])))!,
+    update: (id, f) => write(() => db.query('update rooms set name = $2, department_id = $3 where id = $1 returning id', [id, f.name, f.departmentId])),
+    usage: (id) => countUsage(db, { schedule_slots: ['schedules', 'room_id'], appointments: ['appointments', 'room_id'] }, id),
+    remove: (id) => deleteRow(db, 'rooms', id),
+  };
+}
+
+const DOCTOR_COLUMNS = `d.id, d.phone, d.gender, d.bio, d.birthdate, d.address, d.photo_id,
+  u.id as user_id, u.name, u.email, u.profile_image_id,
+  d.specialization_id, s.name as specialization_name, d.department_id, dep.name as department_name`;
+const DOCTOR_FROM = `doctors d join users u on u.id = d.user_id
+  left join specializations s on s.id = d.specialization_id
+  left join departments dep on dep.id = d.department_id`;
+
+export function toDoctor(row: Row): Doctor {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    user: { id: row.user_id, name: row.name, email: row.email, profile_image: fileUrl(row.profile_image_id) },
+    phone: row.phone,
+    gender: row.gender,
+    specialization: row.specialization_id == null ? null : { id: row.specialization_id, name: row.specialization_name },
+    department: row.department_id == null ? null : { id: row.department_id, name: row.department_name },
+    bio: row.bio,
+    birthdate: row.birthdate,
+    address: row.address,
+    image: fileUrl(row.photo_id),
+  };
+}
+
+const DOCTOR_WRITE_ERRORS = {
+  unique: { users_email_key: { code: 'email_taken', field: 'email', message: 'This email is already registered' } },
+  missing: { doctors_specialization_id_fkey: 'specialization_id', doctors_department_id_fkey: 'department_id' },
+};
+const writeDoctor = <T>(statement: () => Promise<T>) =>
+  onUnique(() => onMissingReference(statement, DOCTOR_WRITE_ERRORS.missing), DOCTOR_WRITE_ERRORS.unique);
+
+export function doctorStore(db: Queryable): DoctorStore {
+  return {
+    list: (req) =>
+      listPage(
+        db,
+        req,
+        {
+          columns: DOCTOR_COLUMNS,
+          from: DOCTOR_FROM,
+          where: 'd.active',
+          search: 'lower(u.name) like $1 or lower(u.email) like $1 or lower(s.name) like $1 or lower(dep.name) like $1',
+          orderBy: 'lower(u.name), d.id',
+        },
+        toDoctor,
+      ),
+    find: async (id) => {
+      const [row] = await db.query(`select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where d.id = $1 and d.active`, [id]);
+      return row && toDoctor(row);
+    },
+    create: async (f) => {
+      // One statement, so the account never exists without its doctor row.
+      const [row] = await writeDoctor(() =>
+        db.query<{ id: number }>(
+          `with u as (
+             insert into users (name, email, password_hash, role, profile_image_id) values ($1, $2, $3, 'doctor', $4) returning id
+           )
+           insert into doctors (user_id, phone, gender, specialization_id, department_id, bio, birthdate, address, photo_id)
+           select id, $5, $6, $7, $8, $9, $10, $11, $4 from u
+           returning id`,
+          [f.name, f.email, f.passwordHash, f.photoId, f.phone, f.gender, f.specializationId, f.departmentId, f.bio, f.birthdate, f.address],
+        ),
+      );
+      return row.id;
+    },
+    update: async (id, f) => {
+      const [row] = await writeDoctor(() =>
+        db.query<{ replaced_photo_id: number | null }>(
+          `with old as (select id, user_id, photo_id from doctors where id = $1 and active),
+           d as (
+             update doctors set phone = $2, gender = $3, specialization_id = $4, department_id = $5, bio = $6, birthdate = $7,
+               address = $8, photo_id = coalesce($9::integer, doctors.photo_id)
+             from old where doctors.id = old.id
+             returning old.photo_id as replaced_photo_id, old.user_id
+           ),
+           u as (
+             update users set name = $10, email = $11, password_hash = coalesce($12::text, password_hash),
+               profile_image_id = coalesce($9::integer, profile_image_id), updated_at = now()
+             from d where users.id = d.user_id
+           )
+           select replaced_photo_id from d`,
+          [id, f.phone, f.gender, f.specializationId, f.departmentId, f.bio, f.birthdate, f.address, f.photoId ?? null, f.name, f.email, f.passwordHash ?? null],
+        ),
+      );
+      if (f.photoId && row?.replaced_photo_id) await db.query('delete from files where id = $1', [row.replaced_photo_id]);
+    },
+    lockAttachments: async (id, today) => {
+      // FOR UPDATE conflicts with the KEY SHARE lock a new appointment's foreign key check takes on the doctor,
+      // so no booking can slip in between these counts and the removal or deactivation that follows.
+      const [row] = await db.query(
+        `select
+           (select count(*) from appointments a where a.doctor_id = d.id and a.status = 'scheduled' and a.date >= $2)::int as upcoming,
+           exists (select 1 from appointments a where a.doctor_id = d.id)
+             or exists (select 1 from medical_records m where m.doctor_id = d.id) as has_history
+         from doctors d where d.id = $1 and d.active
+         for update of d`,
+        [id, today],
+      );
+      return row && { upcoming: row.upcoming, hasHistory: row.has_history };
+    },
+    remove: async (id) => {
+      await db.query('delete from schedules where doctor_id = $1', [id]);
+      const [gone] = await db.query('delete from doctors where id = $1 returning user_id, photo_id', [id]);
+      await db.query('delete from users where id = $1', [gone.user_id]);
+      if (gone.photo_id) await db.query('delete from files where id = $1', [gone.photo_id]);
+    },
+    deactivate: async (id, at) => {
+      // Retiring the weekly pattern takes the doctor out of booking; the rows stay for the appointments they hold.
+      await db.query(
+        `with d as (update doctors set active = false where id = $1 returning user_id),
+         u as (update users set active = false, updated_at = $2 where id in (select user_id from d)),
+         s as (update sessions set revoked_at = $2 where user_id in (select user_id from d) and revoked_at is null)
+         update schedules set retired_at = $2 where doctor_id = $1 and retired_at is null`,
+        [id, at],
+      );
+    },
+  };
+}

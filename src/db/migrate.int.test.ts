@@ -1,0 +1,79 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseLockedError, openPglite, openPostgres } from './db.ts';
+import { migrate, readMigrations } from './migrate.ts';
+import { testDatabases } from '../testing/test-db.ts';
+
+for (const target of testDatabases()) {
+  describe(`migrations on ${target.name}`, () => {
+    it('applies nothing twice and records every file', async () => {
+      const { db, drop } = await target.open();
+      try {
+        assert.deepEqual(await migrate(db), [], 'open() already migrated');
+        const rows = await db.query('select version, name from schema_migrations order by version');
+        assert.deepEqual(rows.map((r) => r.name), readMigrations().map((m) => m.name));
+      } finally {
+        await drop();
+      }
+    });
+
+    it('rolls back a failing file whole, bookkeeping included', async () => {
+      const { db, drop } = await target.open();
+      try {
+        const broken = { version: 9001, name: '9001_broken.sql', sql: 'create table half_done (id int); select * from no_such_table;' };
+        await assert.rejects(migrate(db, [broken]));
+        const [row] = await db.query(`select to_regclass('half_done') as t, (select count(*)::int from schema_migrations where version = 9001) as n`);
+        assert.equal(row.t, null);
+        assert.equal(row.n, 0);
+      } finally {
+        await drop();
+      }
+    });
+
+    it('keeps the case-insensitive email unique and the one-booking-per-slot index', async () => {
+      const { db, drop } = await target.open();
+      try {
+        await db.query(`insert into users (name, email, password_hash, role) values ('A', 'a@x.test', 'h', 'patient')`);
+        await assert.rejects(db.query(`insert into users (name, email, password_hash, role) values ('B', 'A@X.test', 'h', 'patient')`), { code: '23505' });
+        await assert.rejects(db.query(`insert into users (name, email, password_hash, role) values ('C', 'c@x.test', 'h', 'root')`), { code: '23514' });
+      } finally {
+        await drop();
+      }
+    });
+  });
+}
+
+describe('two instances starting together on one PostgreSQL database', { skip: !process.env.TEST_DATABASE_URL }, () => {
+  it('both come up and each migration runs once', async () => {
+    const postgres = testDatabases().find((t) => t.name === 'postgres')!;
+    const { schema, url, drop, db } = await postgres.open();
+    await db.exec(`drop schema ${schema} cascade; create schema ${schema}`);
+    const [a, b] = [await openPostgres(url!, { schema }), await openPostgres(url!, { schema })];
+    try {
+      const [appliedA, appliedB] = await Promise.all([migrate(a), migrate(b)]);
+      assert.equal(appliedA.length + appliedB.length, readMigrations().length);
+      const [{ n }] = await a.query('select count(*)::int as n from schema_migrations');
+      assert.equal(n, readMigrations().length);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await drop();
+    }
+  });
+});
+
+describe('the embedded database lock', () => {
+  it('refuses a second process-level opener with a clear message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'medora-lock-'));
+    const first = await openPglite(dir);
+    try {
+      await assert.rejects(openPglite(dir), (error: unknown) => error instanceof DatabaseLockedError && /in use by another Medora process/.test((error as Error).message));
+    } finally {
+      await first.close();
+    }
+    const again = await openPglite(dir);
+    await again.close();
+  });
+});

@@ -1,0 +1,114 @@
+import type { DiseaseLookup, DoctorPatientStore, RecordStore, VisitAppointmentStore } from '../domain/records/ports.ts';
+import type { MedicalRecord, PatientProfile } from '../domain/records/records.ts';
+import { invalid } from '../domain/shared/errors.ts';
+import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
+import type { Queryable, Row } from './db.ts';
+import { appointmentStore } from './scheduling.pg.ts';
+import { isForeignKeyViolation } from './sql-errors.ts';
+
+export function visitAppointmentStore(db: Queryable): VisitAppointmentStore {
+  const { lock, find } = appointmentStore(db);
+  return {
+    lock,
+    find,
+    markCompleted: async (id, at) => {
+      await db.query(`update appointments set status = 'completed', updated_at = $2 where id = $1`, [id, at]);
+    },
+  };
+}
+
+const RECORD_COLUMNS = `r.id, r.appointment_id, r.patient_id, r.disease_id, s.name as disease_name, r.diagnosis, r.lab_tests,
+  r.prescriptions, r.service_type, r.cost_cents, r.record_date, r.doctor_id, du.name as doctor_name`;
+const RECORD_FROM = `medical_records r left join diseases s on s.id = r.disease_id
+  join doctors d on d.id = r.doctor_id join users du on du.id = d.user_id`;
+
+export function toMedicalRecord(row: Row): MedicalRecord {
+  return {
+    id: row.id,
+    appointmentId: row.appointment_id,
+    patientId: row.patient_id,
+    disease: row.disease_name == null ? null : { id: row.disease_id, name: row.disease_name },
+    diagnosis: row.diagnosis,
+    labTests: row.lab_tests,
+    prescriptions: row.prescriptions,
+    serviceType: row.service_type,
+    costCents: row.cost_cents,
+    recordDate: row.record_date,
+    doctor: { id: row.doctor_id, name: row.doctor_name },
+  };
+}
+
+export function recordStore(db: Queryable): RecordStore {
+  return {
+    create: async (r) => {
+      let id: number;
+      try {
+        [{ id }] = await db.query<{ id: number }>(
+          `insert into medical_records
+             (appointment_id, patient_id, doctor_id, disease_id, diagnosis, lab_tests, prescriptions, service_type, cost_cents, record_date)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+          [r.appointmentId, r.patientId, r.doctorId, r.diseaseId, r.diagnosis, r.labTests, r.prescriptions, r.serviceType, r.costCents, r.recordDate],
+        );
+      } catch (error) {
+        // The disease was checked before the transaction; it can only vanish if an admin deleted it meanwhile.
+        if (isForeignKeyViolation(error)) throw invalid({ disease_id: ['does not exist'] });
+        throw error;
+      }
+      const [row] = await db.query(`select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.id = $1`, [id]);
+      return toMedicalRecord(row);
+    },
+    listForPatient: async (patientId) => {
+      const rows = await db.query(
+        `select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.patient_id = $1 order by r.record_date desc, r.id desc`,
+        [patientId],
+      );
+      return rows.map(toMedicalRecord);
+    },
+  };
+}
+
+export function diseaseLookup(db: Queryable): DiseaseLookup {
+  return {
+    exists: async (id) => (await db.query('select 1 from diseases where id = $1', [id])).length > 0,
+  };
+}
+
+const PATIENT_COLUMNS = `p.id, p.user_id, u.name, u.email, p.phone, p.photo_id, p.birthdate, p.gender, p.description`;
+const PATIENT_FROM = `patients p join users u on u.id = p.user_id`;
+// Cancelled bookings do not make someone a doctor's patient.
+const SEEN_BY_DOCTOR = `exists (select 1 from appointments a where a.doctor_id = $1 and a.patient_id = p.id and a.status <> 'cancelled')`;
+
+export function toPatientProfile(row: Row): PatientProfile {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    photoId: row.photo_id,
+    birthdate: row.birthdate,
+    gender: row.gender,
+    description: row.description,
+  };
+}
+
+export function doctorPatientStore(db: Queryable): DoctorPatientStore {
+  return {
+    list: async (doctorId, page) => {
+      const filter = [doctorId, containsPattern(page.q)];
+      const where = `${SEEN_BY_DOCTOR} and (lower(u.name) like $2 or lower(u.email) like $2 or lower(p.phone) like $2)`;
+      const [rows, [{ total }]] = await Promise.all([
+        db.query(
+          `select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where ${where} order by lower(u.name), p.id limit $3 offset $4`,
+          [...filter, page.perPage, offsetOf(page)],
+        ),
+        db.query<{ total: number }>(`select count(*)::int as total from ${PATIENT_FROM} where ${where}`, filter),
+      ]);
+      return { items: rows.map(toPatientProfile), total, page: page.page, perPage: page.perPage };
+    },
+    find: async (doctorId, patientId) => {
+      const [row] = await db.query(`select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where p.id = $2 and ${SEEN_BY_DOCTOR}`, [doctorId, patientId]);
+      return row ? toPatientProfile(row) : undefined;
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import type { AppointmentStore, ScheduleStore } from '../domain/scheduling/ports.ts';
+import { SLOT_TAKEN, defaultPattern, type Appointment, type SlotPlan, type WeeklySlot } from '../domain/scheduling/scheduling.ts';
+import { invalid } from '../domain/shared/errors.ts';
+import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
+import { constraintName, type Queryable, type Row } from './db.ts';
+import { isForeignKeyViolation, onUnique } from './sql-errors.ts';
+
+/** `time` columns arrive as HH:mm:ss; the API speaks HH:mm. */
+const hhmm = (time: string) => time.slice(0, 5);
+
+// --- weekly patterns
+
+const SLOT_COLUMNS = 's.id, s.doctor_id, s.weekday, s.start_time, s.end_time, s.retired_at, s.room_id, r.name as room_name';
+const SLOT_FROM = 'schedules s left join rooms r on r.id = s.room_id';
+
+export function toWeeklySlot(row: Row): WeeklySlot {
+  return {
+    id: row.id,
+    doctorId: row.doctor_id,
+    weekday: row.weekday,
+    startTime: hhmm(row.start_time),
+    endTime: hhmm(row.end_time),
+    room: row.room_id == null ? null : { id: row.room_id, name: row.room_name },
+    retired: row.retired_at != null,
+  };
+}
+
+/** A pattern as `$2`…`$5`: column arrays that `unnest` turns back into rows, so a whole week is one statement. */
+const PLANNED = 'unnest($2::smallint[], $3::time[], $4::time[], $5::integer[]) as w(weekday, start_time, end_time, room_id)';
+const planParams = (doctorId: number, plan: SlotPlan[]) => [
+  doctorId,
+  plan.map((s) => s.weekday),
+  plan.map((s) => s.startTime),
+  plan.map((s) => s.endTime),
+  plan.map((s) => s.roomId),
+];
+
+// The booking locks are FOR NO KEY UPDATE: they queue one doctor's (or one patient's) bookings behind each other
+// but leave alone the key-share locks of other writes' foreign-key checks (a medical record naming the doctor),
+// which a plain FOR UPDATE would block and could deadlock with.
+
+export function scheduleStore(db: Queryable): ScheduleStore {
+  const activeDoctor = async (doctorId: number, lock: string) =>
+    (await db.query(`select id from doctors where id = $1 and active ${lock}`, [doctorId])).length > 0;
+  return {
+    isActiveDoctor: (doctorId) => activeDoctor(doctorId, ''),
+    lockDoctor: (doctorId) => activeDoctor(doctorId, 'for no key update'),
+    currentSlots: async (doctorId, weekday) => {
+      const rows = await db.query(
+        `select ${SLOT_COLUMNS} from ${SLOT_FROM}
+         where s.doctor_id = $1 and s.retired_at is null and ($2::smallint is null or s.weekday = $2)
+         order by s.weekday, s.start_time`,
+        [doctorId, weekday ?? null],
+      );
+      return rows.map(toWeeklySlot);
+    },
+    find: async (scheduleId) => {
+      const [row] = await db.query(`select ${SLOT_COLUMNS} from ${SLOT_FROM} where s.id = $1`, [scheduleId]);
+      return row && toWeeklySlot(row);
+    },
+    replace: async (doctorId, plan, at) => {
+      try {
+        // The insert's subquery reads the snapshot from before the update, so slots kept unchanged are
+        // neither retired nor inserted twice.
+        await db.query(
+          `with wanted as (select * from ${PLANNED}),
+           retired as (
+             update schedules s set retired_at = $6
+             where s.doctor_id = $1 and s.retired_at is null
+               and not exists (
+                 select 1 from wanted w where w.weekday = s.weekday and w.start_time = s.start_time
+                   and w.end_time = s.end_time and w.room_id is not distinct from s.room_id)
+           )
+           insert into schedules (doctor_id, weekday, start_time, end_time, room_id)
+           select $1, w.weekday, w.start_time, w.end_time, w.room_id from wanted w
+           where not exists (
+             select 1 from schedules s where s.doctor_id = $1 and s.retired_at is null and s.weekday = w.weekday
+               and s.start_time = w.start_time and s.end_time = w.end_time and s.room_id is not distinct from w.room_id)`,
+          [...planParams(doctorId, plan), at],
+        );
+      } catch (error) {
+        if (isForeignKeyViolation(error) && constraintName(error) === 'schedules_room_id_fkey') throw invalid({ room_id: ['does not exist'] });
+        throw error;
+      }
+    },
+    createDefaultPattern: async (doctorId, departmentId) => {
+      await db.query(
+        `insert into schedules (doctor_id, weekday, start_time, end_time, room_id)
+         select $1, w.weekday, w.start_time, w.end_time, (select min(r.id) from rooms r where r.department_id = $6)
+         from ${PLANNED}`,
+        [...planParams(doctorId, defaultPattern()), departmentId],
+      );
+    },
+  };
+}
+
+// --- appointments
+
+/** The one appointment row every list reads (the admin's list too), mapped by `toAppointment`. */
+export const APPOINTMENT_COLUMNS = `a.id, a.date, a.start_time, a.end_time, a.status,
+  a.patient_id, pu.name as patient_name, pu.email as patient_email,
+  a.doctor_id, du.name as doctor_name, du.email as doctor_email,
+  a.department_id, dep.name as department_name, a.room_id, r.name as room_name`;
+export const APPOINTMENT_FROM = `appointments a
+  join patients p on p.id = a.patient_id join users pu on pu.id = p.user_id
+  join doctors d on d.id = a.doctor_id join users du on du.id = d.user_id
+  left join departments dep on dep.id = a.department_id left join rooms r on r.id = a.room_id`;
+/** Searches APPOINTMENT_FROM by patient or doctor name or email, department or room; `$n` is the contains-pattern. */
+export const appointmentSearch = (n: number) =>
+  `(lower(pu.name) like $${n} or lower(pu.email) like $${n} or lower(du.name) like $${n} or lower(du.email) like $${n}
+    or lower(dep.name) like $${n} or lower(r.name) like $${n})`;
+
+export function toAppointment(row: Row): Appointment {
+  return {
+    id: row.id,
+    date: row.date,
+    startTime: hhmm(row.start_time),
+    endTime: hhmm(row.end_time),
+    status: row.status,
+    patient: { id: row.patient_id, name: row.patient_name, email: row.patient_email },
+    doctor: { id: row.doctor_id, name: row.doctor_name, email: row.doctor_email },
+    department: row.department_id == null ? null : { id: row.department_id, name: row.department_name },
+    room: row.room_id == null ? null : { id: row.room_id, name: row.room_name },
+  };
+}
+
+export function appointmentStore(db: Queryable): AppointmentStore {
+  const findOne = async (id: number, lock = '') => {
+    const [row] = await db.query(`select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} where a.id = $1 ${lock}`, [id]);
+    return row && toAppointment(row);
+  };
+  return {
+    lockPatient: async (patientId) => {
+      await db.query('select id from patients where id = $1 for no key update', [patientId]);
+    },
+    bookedTimes: async (owner, date) => {
+      const [column, id] = 'doctorId' in owner ? ['doctor_id', owner.doctorId] : ['patient_id', owner.patientId];
+      const rows = await db.query(
+        `select start_time, end_time from appointments where ${column} = $1 and date = $2 and status <> 'cancelled'`,
+        [id, date],
+      );
+      return rows.map((row) => ({ startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) }));
+    },
+    insert: async (a) => {
+      const [row] = await onUnique(
+        () =>
+          db.query<{ id: number }>(
+            `insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
+             select $1, s.doctor_id, s.id, coalesce(d.department_id, r.department_id), s.room_id, $3, s.start_time, s.end_time
+             from schedules s join doctors d on d.id = s.doctor_id left join rooms r on r.id = s.room_id
+             where s.id = $2
+             returning id`,
+            [a.patientId, a.scheduleId, a.date],
+          ),
+        { appointments_slot_key: SLOT_TAKEN },
+      );
+      return row.id;
+    },
+    find: (id) => findOne(id),
+    lock: (id) => findOne(id, 'for update of a'),
+    cancel: async (id, at) => {
+      await db.query(`update appointments set status = 'cancelled', updated_at = $2 where id = $1`, [id, at]);
+    },
+    list: async (filter, req, today) => {
+      const params: unknown[] = [];
+      const param = (value: unknown) => `$${params.push(value)}`;
+      const conditions = [
+        filter.patientId !== undefined && `a.patient_id = ${param(filter.patientId)}`,
+        filter.doctorId !== undefined && `a.doctor_id = ${param(filter.doctorId)}`,
+        filter.status && `a.status = ${param(filter.status)}`,
+        req.q && appointmentSearch(params.push(containsPattern(req.q))),
+      ].filter(Boolean);
+      const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
+      const filterParams = [...params];
+      const t = param(today);
+      const [rows, [{ total }]] = await Promise.all([
+        db.query(
+          `select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} ${where}
+           order by a.date < ${t}, case when a.date >= ${t} then a.date end, case when a.date >= ${t} then a.start_time end,
+             a.date desc, a.start_time desc, a.id desc
+           limit ${param(req.perPage)} offset ${param(offsetOf(req))}`,
+          params,
+        ),
+        db.query<{ total: number }>(`select count(*)::int as total from ${req.q ? APPOINTMENT_FROM : 'appointments a'} ${where}`, filterParams),
+      ]);
+      return { items: rows.map(toAppointment), total, page: req.page, perPage: req.perPage };
+    },
+  };
+}

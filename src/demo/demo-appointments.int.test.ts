@@ -1,0 +1,40 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixedClock, startTestServer, type TestServer } from '../testing/http.ts';
+import { testDatabases } from '../testing/test-db.ts';
+import { seedDemo } from './seed.ts';
+
+for (const target of testDatabases()) {
+  describe(`demo appointments on ${target.name}`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer(target, { clock: fixedClock('2026-06-13T09:00:00Z') }); // a Saturday in Berlin
+      await seedDemo(server.app);
+    });
+    after(() => server.close());
+
+    it('gives every demo doctor the default week', async () => {
+      const rows = await server.app.db.query<{ slots: number }>(
+        'select count(s.id)::int as slots from doctors d left join schedules s on s.doctor_id = d.id and s.retired_at is null group by d.id',
+      );
+      assert.equal(rows.length, 8);
+      assert.ok(rows.every((r) => r.slots === 80));
+    });
+
+    it("books upcoming visits on the next weekdays and completes the demo patient's past ones", async () => {
+      const rows = await server.app.db.query<{ status: string; n: number; first: string; last: string }>(
+        `select status, count(*)::int as n, min(date)::text as first, max(date)::text as last
+         from appointments group by status order by status`,
+      );
+      assert.deepEqual(rows, [
+        { status: 'completed', n: 4, first: '2026-04-17', last: '2026-05-29' },
+        { status: 'scheduled', n: 8, first: '2026-06-15', last: '2026-06-17' },
+      ]);
+      const [{ n }] = await server.app.db.query<{ n: number }>(
+        `select count(*)::int as n from appointments a join doctors d on d.id = a.doctor_id join users u on u.id = d.user_id
+         where u.email = 'doctor@medora.test' and a.status = 'scheduled'`,
+      );
+      assert.equal(n, 4);
+    });
+  });
+}

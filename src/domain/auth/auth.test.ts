@@ -1,0 +1,133 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { DomainError } from '../shared/errors.ts';
+import { authenticate, createAdmin, login, logout, register } from './use-cases.ts';
+import { fakeAuthDeps, movableClock } from '../../testing/auth-fakes.ts';
+
+const patient = {
+  name: 'Jane Roe',
+  email: 'jane@example.test',
+  password: 'secret pass',
+  phone: '+1 555 0199',
+  birthdate: '1990-02-03',
+  gender: 'female',
+};
+const client = { ip: '10.0.0.7' };
+
+async function rejects(promise: Promise<unknown>, kind: string, code?: string): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof DomainError, `expected a DomainError, got ${error}`);
+    assert.equal(error.kind, kind);
+    if (code) assert.equal(error.code, code);
+    return error;
+  }
+  assert.fail('expected a rejection');
+}
+
+describe('register', () => {
+  it('always makes a patient, whatever role the body asks for', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    const user = await register(deps, { ...patient, role: 'admin' });
+    assert.equal(user.role, 'patient');
+  });
+
+  it('names every missing or bad field at once', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    const error = await rejects(register(deps, { email: 'not-an-email', gender: 'robot', birthdate: '2026-02-30' }), 'invalid');
+    assert.deepEqual(Object.keys(error.fields!).sort(), ['birthdate', 'email', 'gender', 'name', 'password', 'phone']);
+  });
+
+  it('refuses a birthdate in the future', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    const error = await rejects(register(deps, { ...patient, birthdate: '2030-01-01' }), 'invalid');
+    assert.ok(error.fields!.birthdate);
+  });
+
+  it('refuses an email already registered in another case', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    await register(deps, patient);
+    await rejects(register(deps, { ...patient, email: 'JANE@example.test' }), 'conflict', 'email_taken');
+  });
+});
+
+describe('login', () => {
+  it('opens a 12-hour session, or 30 days when remembered', async () => {
+    const clock = movableClock('2026-06-01T10:00:00Z');
+    const { deps, sessions } = fakeAuthDeps(clock);
+    await register(deps, patient);
+    const answer = await login(deps, { email: patient.email, password: patient.password }, client);
+    assert.equal(answer.role, 'patient');
+    assert.equal(sessions[0].expiresAt.toISOString(), '2026-06-01T22:00:00.000Z');
+    assert.equal(sessions[0].tokenHash, `digest:${answer.token}`, 'only the digest is stored');
+    await login(deps, { email: patient.email, password: patient.password, remember: true }, client);
+    assert.equal(sessions[1].expiresAt.toISOString(), '2026-07-01T10:00:00.000Z');
+  });
+
+  it('gives the same answer for an unknown email and a wrong password', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    await register(deps, patient);
+    const wrongPassword = await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
+    const unknownEmail = await rejects(login(deps, { email: 'ghost@example.test', password: 'nope' }, client), 'unauthenticated');
+    assert.equal(wrongPassword.message, unknownEmail.message);
+    assert.equal(wrongPassword.code, unknownEmail.code);
+  });
+
+  it('audits a login and a failed login', async () => {
+    const { deps, audit } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    await register(deps, patient);
+    await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
+    await login(deps, { email: patient.email, password: patient.password }, client);
+    assert.deepEqual(audit.map((e) => e.action), ['register', 'login_failed', 'login']);
+  });
+
+  it('locks one email from one address after 10 failures, until 15 minutes pass', async () => {
+    const clock = movableClock('2026-06-01T10:00:00Z');
+    const { deps } = fakeAuthDeps(clock);
+    await register(deps, patient);
+    for (let i = 0; i < 10; i++) await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
+    await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many');
+    const elsewhere = await login(deps, { email: patient.email, password: patient.password }, { ip: '10.0.0.8' });
+    assert.ok(elsewhere.token, 'another address is not locked out');
+    clock.advance(15 * 60_000 + 1);
+    assert.ok((await login(deps, { email: patient.email, password: patient.password }, client)).token);
+  });
+
+  it('stops one address after 100 failures across any emails', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    await register(deps, patient);
+    for (let i = 0; i < 100; i++) await rejects(login(deps, { email: `guess${i}@example.test`, password: 'x' }, client), 'unauthenticated');
+    await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many', 'too_many_attempts');
+  });
+});
+
+describe('sessions', () => {
+  it('ends a session at logout and at expiry', async () => {
+    const clock = movableClock('2026-06-01T10:00:00Z');
+    const { deps } = fakeAuthDeps(clock);
+    await register(deps, patient);
+    const first = await login(deps, { email: patient.email, password: patient.password }, client);
+    const actor = await authenticate(deps, first.token);
+    await logout(deps, first.token, actor);
+    await rejects(authenticate(deps, first.token), 'unauthenticated');
+
+    const second = await login(deps, { email: patient.email, password: patient.password }, client);
+    clock.advance(12 * 3_600_000 + 1);
+    await rejects(authenticate(deps, second.token), 'unauthenticated');
+  });
+
+  it('refuses a missing or unknown token', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    await rejects(authenticate(deps, undefined), 'unauthenticated');
+    await rejects(authenticate(deps, 'forged'), 'unauthenticated');
+  });
+});
+
+describe('createAdmin', () => {
+  it('refuses an email that already has an account', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    await createAdmin(deps, { name: 'A', email: 'a@example.test', password: 'pw' });
+    await rejects(createAdmin(deps, { name: 'B', email: 'A@example.test', password: 'pw' }), 'conflict', 'email_taken');
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { DomainError } from '../shared/errors.ts';
+import { billForVisit, billNumber, billingJson, pathId, receiptJson, type Bill } from './billing.ts';
+
+const bill: Bill = {
+  id: 42,
+  patient: { id: 5, name: 'Pat', email: 'pat@example.test' },
+  serviceDetails: 'X-ray',
+  amountCents: 12050,
+  billingDate: '2026-06-10',
+  paymentStatus: 'paid',
+};
+
+describe('billForVisit', () => {
+  it('bills the service type at the cost, dated the visit', () => {
+    const visit = { patientId: 5, medicalRecordId: 9, serviceType: 'X-ray', costCents: 12050, recordDate: '2026-06-10' };
+    assert.deepEqual(billForVisit(visit), { patientId: 5, medicalRecordId: 9, serviceDetails: 'X-ray', amountCents: 12050, billingDate: '2026-06-10' });
+  });
+
+  it('raises no bill for a free visit', () => {
+    assert.equal(billForVisit({ patientId: 5, medicalRecordId: 9, serviceType: 'Check', costCents: 0, recordDate: '2026-06-10' }), undefined);
+  });
+});
+
+describe('money in answers', () => {
+  it('gives every amount as a two-place decimal and as cents', () => {
+    const json = billingJson({ ...bill, amountCents: 5 });
+    assert.equal(json.amount, '0.05');
+    assert.equal(json.amount_cents, 5);
+  });
+
+  it('dates a receipt payment in the clinic zone, not UTC', () => {
+    const payment = { id: 1, billingId: 42, amountCents: 12050, method: 'card', paidAt: new Date('2026-06-10T22:30:00Z') };
+    const receipt = receiptJson(bill, payment, { name: 'Medora', timeZone: 'Europe/Berlin' });
+    assert.equal(receipt.payment_date, '2026-06-11');
+    assert.equal(receipt.bill_number, 'B-000042');
+    assert.equal(receipt.amount_paid, '120.50');
+  });
+
+  it('shows nothing paid on an unpaid bill', () => {
+    const receipt = receiptJson({ ...bill, paymentStatus: 'unpaid' }, undefined, { name: 'Medora', timeZone: 'Europe/Berlin' });
+    assert.equal(receipt.amount_paid_cents, 0);
+    assert.equal(receipt.payment_date, null);
+    assert.equal(receipt.payment_method, null);
+  });
+});
+
+describe('pathId', () => {
+  it('reads a positive integer and treats anything else as not found', () => {
+    assert.equal(pathId('17', 'Bill'), 17);
+    for (const raw of ['0', '-1', '1.5', 'abc', '99999999999']) {
+      assert.throws(() => pathId(raw, 'Bill'), (e: unknown) => e instanceof DomainError && e.kind === 'not_found', raw);
+    }
+  });
+});
+
+describe('billNumber', () => {
+  it('pads to six digits and grows beyond', () => {
+    assert.equal(billNumber(42), 'B-000042');
+    assert.equal(billNumber(1234567), 'B-1234567');
+  });
+});

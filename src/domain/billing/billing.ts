@@ -1,0 +1,101 @@
+import { clinicDateTime } from '../shared/clock.ts';
+import { notFound } from '../shared/errors.ts';
+import { centsToDecimal } from '../shared/money.ts';
+
+export type PaymentStatus = 'unpaid' | 'paid';
+
+export interface PersonRef {
+  id: number;
+  name: string;
+  email: string;
+}
+
+export interface Bill {
+  id: number;
+  patient: PersonRef;
+  serviceDetails: string;
+  amountCents: number;
+  billingDate: string;
+  paymentStatus: PaymentStatus;
+}
+
+export interface NewBill {
+  patientId: number;
+  medicalRecordId: number;
+  serviceDetails: string;
+  amountCents: number;
+  billingDate: string;
+}
+
+export interface Payment {
+  id: number;
+  billingId: number;
+  amountCents: number;
+  method: string;
+  paidAt: Date;
+}
+
+export const PAYMENT_METHODS = ['card', 'cash', 'bank_transfer', 'insurance'] as const;
+export const DEFAULT_PAYMENT_METHOD = 'card';
+export const CURRENCY = 'USD';
+
+/** The bill a recorded visit raises: the service at its cost, dated the visit; a free visit raises none. */
+export function billForVisit(visit: {
+  patientId: number;
+  medicalRecordId: number;
+  serviceType: string;
+  costCents: number;
+  recordDate: string;
+}): NewBill | undefined {
+  if (visit.costCents === 0) return undefined;
+  return {
+    patientId: visit.patientId,
+    medicalRecordId: visit.medicalRecordId,
+    serviceDetails: visit.serviceType,
+    amountCents: visit.costCents,
+    billingDate: visit.recordDate,
+  };
+}
+
+/** The number printed on a receipt, stable for a bill's lifetime. */
+export const billNumber = (billId: number) => `B-${String(billId).padStart(6, '0')}`;
+
+export function billingJson(bill: Bill) {
+  return {
+    id: bill.id,
+    patient: bill.patient,
+    service_details: bill.serviceDetails,
+    amount: centsToDecimal(bill.amountCents),
+    amount_cents: bill.amountCents,
+    billing_date: bill.billingDate,
+    payment_status: bill.paymentStatus,
+  };
+}
+export type BillingJson = ReturnType<typeof billingJson>;
+
+/** What a printed receipt shows; one bill is one itemized service. */
+export function receiptJson(bill: Bill, payment: Payment | undefined, clinic: { name: string; timeZone: string }) {
+  const paidCents = payment?.amountCents ?? 0;
+  return {
+    clinic_name: clinic.name,
+    bill_number: billNumber(bill.id),
+    patient: bill.patient,
+    billing_date: bill.billingDate,
+    items: [{ description: bill.serviceDetails, amount: centsToDecimal(bill.amountCents), amount_cents: bill.amountCents }],
+    total: centsToDecimal(bill.amountCents),
+    total_cents: bill.amountCents,
+    amount_paid: centsToDecimal(paidCents),
+    amount_paid_cents: paidCents,
+    payment_date: payment ? clinicDateTime(payment.paidAt, clinic.timeZone).date : null,
+    payment_method: payment?.method ?? null,
+    payment_status: bill.paymentStatus,
+    currency: CURRENCY,
+  };
+}
+
+/** An id from the path; anything but a positive integer names nothing, so it is simply not found. */
+export function pathId(raw: string | number, what: string): number {
+  const id = typeof raw === 'number' ? raw : /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2147483647) throw notFound(what);
+  return id;
+}

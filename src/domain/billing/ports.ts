@@ -1,0 +1,43 @@
+import type { AuditLog } from '../audit/audit.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Page, PageRequest } from '../shared/pagination.ts';
+import type { Bill, NewBill, Payment } from './billing.ts';
+
+export interface BillStore {
+  create(bill: NewBill): Promise<Bill>;
+  find(id: number): Promise<Bill | undefined>;
+  /** One patient's bills, newest first, searched by service. */
+  listForPatient(patientId: number, page: PageRequest): Promise<Page<Bill>>;
+  /** Marks the bill paid only if it is still unpaid; undefined when another payment got there first. */
+  markPaid(id: number): Promise<Bill | undefined>;
+}
+
+export interface PaymentStore {
+  /** A second payment for one bill is refused by the database (unique billing_id). */
+  create(payment: { billingId: number; patientId: number; amountCents: number; method: string; paidAt: Date }): Promise<Payment>;
+  findForBill(billingId: number): Promise<Payment | undefined>;
+}
+
+/** The first answer given to a request carrying an Idempotency-Key, kept per user and key. */
+export interface RememberedAnswer {
+  request: string;
+  status: number;
+  body: unknown;
+}
+
+export interface IdempotencyStore {
+  find(userId: number, key: string): Promise<RememberedAnswer | undefined>;
+  save(userId: number, key: string, answer: RememberedAnswer): Promise<void>;
+}
+
+export interface BillingDeps {
+  bills: BillStore;
+  payments: PaymentStore;
+  idempotency: IdempotencyStore;
+  audit: AuditLog;
+  clock: Clock;
+  timeZone: string;
+  clinicName: string;
+  /** All or nothing: `fn` gets the same ports bound to one transaction. */
+  transaction<T>(fn: (tx: BillingDeps) => Promise<T>): Promise<T>;
+}

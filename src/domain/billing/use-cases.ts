@@ -1,0 +1,89 @@
+import type { Actor } from '../shared/actor.ts';
+import { DomainError, conflict, forbidden, notFound } from '../shared/errors.ts';
+import { pageRequest, type Page } from '../shared/pagination.ts';
+import { Validator, asRecord } from '../shared/validate.ts';
+import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billingJson, pathId, receiptJson, type BillingJson } from './billing.ts';
+import type { BillingDeps, RememberedAnswer } from './ports.ts';
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+
+/** The signed-in patient's own bills, newest first. */
+export async function listMyBills(deps: BillingDeps, query: unknown, actor: Actor): Promise<Page<BillingJson>> {
+  const page = await deps.bills.listForPatient(ownPatientId(actor), pageRequest(asRecord(query)));
+  return { ...page, items: page.items.map(billingJson) };
+}
+
+export interface PayInput {
+  billingId: string | number;
+  idempotencyKey?: string;
+  body?: unknown;
+}
+
+/**
+ * Pays the patient's own unpaid bill in full. Exactly one payment per bill, however many requests race;
+ * a retry carrying the same Idempotency-Key gets the first answer back instead of a 409.
+ */
+export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor): Promise<RememberedAnswer> {
+  const patientId = ownPatientId(actor);
+  const billingId = pathId(input.billingId, 'Bill');
+  const v = new Validator(asRecord(input.body));
+  const method = v.oneOf('method', PAYMENT_METHODS, { optional: true }) ?? DEFAULT_PAYMENT_METHOD;
+  const key = input.idempotencyKey?.trim();
+  if (input.idempotencyKey !== undefined && (!key || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+    v.fail('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  }
+  v.done();
+  const request = `pay billing ${billingId}`;
+  const replay = (tx: BillingDeps) => (key ? rememberedAnswer(tx, actor.userId, key, request) : Promise.resolve(undefined));
+
+  return deps.transaction(async (tx) => {
+    const earlier = await replay(tx);
+    if (earlier) return earlier;
+    const bill = await tx.bills.find(billingId);
+    if (!bill || bill.patient.id !== patientId) throw notFound('Bill');
+    // The conditional update is the guard: of racing payers only one sees the bill still unpaid.
+    const paid = bill.paymentStatus === 'unpaid' ? await tx.bills.markPaid(bill.id) : undefined;
+    if (!paid) {
+      // A retry with the same key may have committed while this one waited on the bill's row lock.
+      const winner = await replay(tx);
+      if (winner) return winner;
+      throw conflict('bill_already_paid', 'This bill has already been paid');
+    }
+    const payment = await tx.payments.create({ billingId: bill.id, patientId, amountCents: bill.amountCents, method, paidAt: tx.clock.now() });
+    const answer = { request, status: 200, body: { message: 'Payment successful', billing: billingJson(paid) } };
+    if (key) await tx.idempotency.save(actor.userId, key, answer);
+    await tx.audit.record({
+      actor,
+      action: 'pay',
+      entity: 'billing',
+      entityId: bill.id,
+      patientId,
+      details: { payment_id: payment.id, amount_cents: payment.amountCents, method },
+    });
+    return answer;
+  });
+}
+
+async function rememberedAnswer(deps: BillingDeps, userId: number, key: string, request: string) {
+  const earlier = await deps.idempotency.find(userId, key);
+  if (earlier && earlier.request !== request) {
+    throw new DomainError('invalid', 'idempotency_key_reused', 'This Idempotency-Key was already used for another request', {
+      'Idempotency-Key': ['was already used for another request'],
+    });
+  }
+  return earlier;
+}
+
+/** What a printed receipt needs; the owning patient or an admin may see it. */
+export async function billReceipt(deps: BillingDeps, billingId: string | number, actor: Actor) {
+  const bill = await deps.bills.find(pathId(billingId, 'Bill'));
+  const mayRead = actor.role === 'admin' || (actor.role === 'patient' && bill?.patient.id === actor.patientId);
+  if (!bill || !mayRead) throw notFound('Bill');
+  const payment = bill.paymentStatus === 'paid' ? await deps.payments.findForBill(bill.id) : undefined;
+  return receiptJson(bill, payment, { name: deps.clinicName, timeZone: deps.timeZone });
+}
+
+function ownPatientId(actor: Actor): number {
+  if (actor.role !== 'patient' || !actor.patientId) throw forbidden('Only patients have bills to pay');
+  return actor.patientId;
+}

@@ -1,0 +1,118 @@
+import { pathId } from '../billing/billing.ts';
+import { GENDERS, type Actor } from '../shared/actor.ts';
+import { clinicToday } from '../shared/clock.ts';
+import { conflict, notFound } from '../shared/errors.ts';
+import { pageRequest } from '../shared/pagination.ts';
+import { Validator, asRecord } from '../shared/validate.ts';
+import { readPhoto, type Doctor, type Photo } from './catalogue.ts';
+import type { DoctorDeps, DoctorProfileFields, DoctorStore } from './ports.ts';
+
+const MAX_PASSWORD_LENGTH = 200;
+
+interface DoctorInput extends DoctorProfileFields {
+  password: string;
+  photo: Photo | undefined;
+}
+
+function readDoctor(input: Record<string, unknown>, today: string, opts: { passwordRequired: boolean }): DoctorInput {
+  const v = new Validator(input);
+  const fields = {
+    name: v.text('name', { max: 200 }),
+    email: v.email('email'),
+    password: v.text('password', { optional: !opts.passwordRequired, max: MAX_PASSWORD_LENGTH }),
+    phone: v.text('phone', { optional: true, max: 40 }),
+    gender: v.oneOf('gender', GENDERS, { optional: true }) ?? null,
+    specializationId: v.id('specialization_id', { optional: true }) ?? null,
+    departmentId: v.id('department_id', { optional: true }) ?? null,
+    bio: v.text('bio', { optional: true, max: 5000 }),
+    birthdate: v.date('birthdate', { optional: true }) ?? null,
+    address: v.text('address', { optional: true, max: 500 }),
+  };
+  if (fields.birthdate && (fields.birthdate >= today || fields.birthdate < '1900-01-01')) {
+    v.fail('birthdate', 'must be a real date in the past');
+  }
+  v.done();
+  return { ...fields, photo: readPhoto(input.photo) };
+}
+
+/** A doctor as the edit form holds them, so a PUT may send only the fields it changes. */
+function editableFields(doctor: Doctor): Record<string, unknown> {
+  return {
+    name: doctor.name,
+    email: doctor.email,
+    phone: doctor.phone,
+    gender: doctor.gender,
+    specialization_id: doctor.specialization?.id,
+    department_id: doctor.department?.id,
+    bio: doctor.bio,
+    birthdate: doctor.birthdate,
+    address: doctor.address,
+  };
+}
+
+/** Active doctors, searched by name, email, specialization or department. */
+export const listDoctors = (deps: DoctorDeps, query: Record<string, unknown>) => deps.doctors.list(pageRequest(query));
+
+async function foundDoctor(doctors: DoctorStore, id: number): Promise<Doctor> {
+  const doctor = await doctors.find(id);
+  if (!doctor) throw notFound('Doctor');
+  return doctor;
+}
+
+type RawId = string | number;
+
+export const getDoctor = (deps: DoctorDeps, id: RawId) => foundDoctor(deps.doctors, pathId(id, 'Doctor'));
+
+/** The doctor's account (role doctor), photo and doctor row, all or nothing. */
+export async function createDoctor(deps: DoctorDeps, body: unknown, actor: Actor): Promise<Doctor> {
+  const today = clinicToday(deps.clock, deps.timeZone);
+  const { password, photo, ...profile } = readDoctor(asRecord(body), today, { passwordRequired: true });
+  // Hashing is slow on purpose; done before the transaction so it holds no connection meanwhile.
+  const passwordHash = await deps.hasher.hash(password);
+  return deps.transaction(async (tx) => {
+    const photoId = photo ? await tx.images.save(photo.contentType, photo.bytes) : null;
+    const id = await tx.doctors.create({ ...profile, passwordHash, photoId });
+    await tx.schedules.createDefaultPattern(id, profile.departmentId);
+    await tx.audit.record({ actor, action: 'create', entity: 'doctor', entityId: id, requestId: actor.requestId });
+    return foundDoctor(tx.doctors, id);
+  });
+}
+
+/** Changes the fields sent; a new password or photo replaces the old one, an absent one keeps it. */
+export async function updateDoctor(deps: DoctorDeps, rawId: RawId, body: unknown, actor: Actor): Promise<Doctor> {
+  const id = pathId(rawId, 'Doctor');
+  const current = await foundDoctor(deps.doctors, id);
+  const today = clinicToday(deps.clock, deps.timeZone);
+  const { password, photo, ...profile } = readDoctor({ ...editableFields(current), ...asRecord(body) }, today, {
+    passwordRequired: false,
+  });
+  const passwordHash = password ? await deps.hasher.hash(password) : undefined;
+  return deps.transaction(async (tx) => {
+    const photoId = photo ? await tx.images.save(photo.contentType, photo.bytes) : undefined;
+    await tx.doctors.update(id, { ...profile, passwordHash, photoId });
+    await tx.audit.record({ actor, action: 'update', entity: 'doctor', entityId: id, requestId: actor.requestId });
+    return foundDoctor(tx.doctors, id);
+  });
+}
+
+/**
+ * Removes a doctor without losing history: refused while they still have scheduled appointments from today on;
+ * a doctor with past appointments or records is deactivated; one with nothing attached is erased.
+ */
+export async function deleteDoctor(deps: DoctorDeps, rawId: RawId, actor: Actor): Promise<{ result: 'removed' | 'deactivated' }> {
+  const id = pathId(rawId, 'Doctor');
+  const today = clinicToday(deps.clock, deps.timeZone);
+  return deps.transaction(async (tx) => {
+    const attached = await tx.doctors.lockAttachments(id, today);
+    if (!attached) throw notFound('Doctor');
+    if (attached.upcoming > 0) {
+      const appointments = attached.upcoming === 1 ? '1 scheduled appointment' : `${attached.upcoming} scheduled appointments`;
+      throw conflict('doctor_has_appointments', `This doctor still has ${appointments}; cancel them before deleting the doctor`);
+    }
+    const result = attached.hasHistory ? 'deactivated' : 'removed';
+    if (result === 'removed') await tx.doctors.remove(id);
+    else await tx.doctors.deactivate(id, deps.clock.now());
+    await tx.audit.record({ actor, action: 'delete', entity: 'doctor', entityId: id, requestId: actor.requestId, details: { result } });
+    return { result };
+  });
+}

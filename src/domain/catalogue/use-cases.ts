@@ -1,0 +1,134 @@
+import { pathId } from '../billing/billing.ts';
+import type { Actor } from '../shared/actor.ts';
+import { notFound } from '../shared/errors.ts';
+import { pageRequest } from '../shared/pagination.ts';
+import { Validator, asRecord } from '../shared/validate.ts';
+import { refuseWhenInUse } from './catalogue.ts';
+import type { CatalogueDeps, CatalogueTable, DepartmentFields, RoomFields, SpecializationFields } from './ports.ts';
+
+const NAME_MAX = 120;
+const DESCRIPTION_MAX = 2000;
+
+function nameAndDescription(body: unknown): DepartmentFields {
+  const v = new Validator(asRecord(body));
+  const name = v.text('name', { max: NAME_MAX });
+  const description = v.text('description', { optional: true, max: DESCRIPTION_MAX });
+  v.done();
+  return { name, description };
+}
+
+function specializationFields(body: unknown): SpecializationFields {
+  const v = new Validator(asRecord(body));
+  const name = v.text('name', { max: NAME_MAX });
+  v.done();
+  return { name };
+}
+
+function roomFields(body: unknown): RoomFields {
+  const v = new Validator(asRecord(body));
+  const name = v.text('name', { max: NAME_MAX });
+  const departmentId = v.id('department_id');
+  v.done();
+  return { name, departmentId: departmentId! };
+}
+
+type RawId = string | number;
+
+async function findOne<T, F>(table: CatalogueTable<T, F>, rawId: RawId, what: string): Promise<T> {
+  const row = await table.find(pathId(rawId, what));
+  if (!row) throw notFound(what);
+  return row;
+}
+
+const audited = (deps: CatalogueDeps, actor: Actor, action: string, entity: string, entityId: number) =>
+  deps.audit.record({ actor, action, entity, entityId, requestId: actor.requestId });
+
+async function create<T extends { id: number }, F>(
+  deps: CatalogueDeps,
+  table: CatalogueTable<T, F>,
+  fields: F,
+  what: string,
+  actor: Actor,
+): Promise<T> {
+  const row = await table.create(fields);
+  await audited(deps, actor, 'create', what.toLowerCase(), row.id);
+  return row;
+}
+
+async function update<T, F>(
+  deps: CatalogueDeps,
+  table: CatalogueTable<T, F>,
+  rawId: RawId,
+  fields: F,
+  what: string,
+  actor: Actor,
+): Promise<T> {
+  const id = pathId(rawId, what);
+  const row = await table.update(id, fields);
+  if (!row) throw notFound(what);
+  await audited(deps, actor, 'update', what.toLowerCase(), id);
+  return row;
+}
+
+/** Deletes a row nothing uses; otherwise a conflict `in_use` saying what still uses it. */
+async function removeUnused<T, F>(
+  deps: CatalogueDeps,
+  table: CatalogueTable<T, F>,
+  rawId: RawId,
+  what: string,
+  verb: { one: string; many: string },
+  actor: Actor,
+): Promise<void> {
+  const id = pathId(rawId, what);
+  refuseWhenInUse(await table.usage(id), verb, `this ${what.toLowerCase()}`);
+  if (!(await table.remove(id))) throw notFound(what);
+  await audited(deps, actor, 'delete', what.toLowerCase(), id);
+}
+
+const BELONG = { one: 'belongs to', many: 'belong to' };
+const USE = { one: 'uses', many: 'use' };
+
+// --- departments
+
+export const listDepartments = (deps: CatalogueDeps, query: Record<string, unknown>) => deps.departments.list(pageRequest(query));
+export const getDepartment = (deps: CatalogueDeps, id: RawId) => findOne(deps.departments, id, 'Department');
+export const createDepartment = (deps: CatalogueDeps, body: unknown, actor: Actor) =>
+  create(deps, deps.departments, nameAndDescription(body), 'Department', actor);
+export const updateDepartment = (deps: CatalogueDeps, id: RawId, body: unknown, actor: Actor) =>
+  update(deps, deps.departments, id, nameAndDescription(body), 'Department', actor);
+/** Refused while doctors, rooms or appointments still belong to the department. */
+export const deleteDepartment = (deps: CatalogueDeps, id: RawId, actor: Actor) =>
+  removeUnused(deps, deps.departments, id, 'Department', BELONG, actor);
+
+// --- specializations
+
+export const listSpecializations = (deps: CatalogueDeps, query: Record<string, unknown>) =>
+  deps.specializations.list(pageRequest(query));
+export const createSpecialization = (deps: CatalogueDeps, body: unknown, actor: Actor) =>
+  create(deps, deps.specializations, specializationFields(body), 'Specialization', actor);
+export const updateSpecialization = (deps: CatalogueDeps, id: RawId, body: unknown, actor: Actor) =>
+  update(deps, deps.specializations, id, specializationFields(body), 'Specialization', actor);
+/** Refused while a doctor still has the specialization. */
+export const deleteSpecialization = (deps: CatalogueDeps, id: RawId, actor: Actor) =>
+  removeUnused(deps, deps.specializations, id, 'Specialization', { one: 'has', many: 'have' }, actor);
+
+// --- diseases
+
+export const listDiseases = (deps: CatalogueDeps, query: Record<string, unknown>) => deps.diseases.list(pageRequest(query));
+export const createDisease = (deps: CatalogueDeps, body: unknown, actor: Actor) =>
+  create(deps, deps.diseases, nameAndDescription(body), 'Disease', actor);
+export const updateDisease = (deps: CatalogueDeps, id: RawId, body: unknown, actor: Actor) =>
+  update(deps, deps.diseases, id, nameAndDescription(body), 'Disease', actor);
+/** Refused while a medical record still names the disease. */
+export const deleteDisease = (deps: CatalogueDeps, id: RawId, actor: Actor) =>
+  removeUnused(deps, deps.diseases, id, 'Disease', { one: 'names', many: 'name' }, actor);
+
+// --- rooms
+
+export const listRooms = (deps: CatalogueDeps, query: Record<string, unknown>) => deps.rooms.list(pageRequest(query));
+export const getRoom = (deps: CatalogueDeps, id: RawId) => findOne(deps.rooms, id, 'Room');
+export const createRoom = (deps: CatalogueDeps, body: unknown, actor: Actor) => create(deps, deps.rooms, roomFields(body), 'Room', actor);
+export const updateRoom = (deps: CatalogueDeps, id: RawId, body: unknown, actor: Actor) =>
+  update(deps, deps.rooms, id, roomFields(body), 'Room', actor);
+/** Refused while schedule slots or appointments still use the room. */
+export const deleteRoom = (deps: CatalogueDeps, id: RawId, actor: Actor) => removeUnused(deps, deps.rooms, id, 'Room', USE, actor);

@@ -1,0 +1,104 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cliActor } from '../shared/actor.ts';
+import { invalid } from '../shared/errors.ts';
+import type { ImportDeps, ImportTx } from './ports.ts';
+import { importDoctors, type ImportedCredential } from './use-cases.ts';
+
+/** A catalogue in memory; a transaction works on a copy that replaces it only when it commits. */
+function fakeDeps(existing: { departments?: string[]; accounts?: Record<string, string> } = {}) {
+  let committed = { doctors: [] as Record<string, unknown>[], departments: [...(existing.departments ?? [])] };
+  const hashed: string[] = [];
+  const deps: ImportDeps = {
+    lookup: {
+      departmentIds: async (names) => new Map(committed.departments.map((n, i) => [n.toLowerCase(), i + 1] as const).filter(([n]) => names.includes(n))),
+      specializationIds: async () => new Map(),
+      accountRoles: async (emails) => new Map(Object.entries(existing.accounts ?? {}).filter(([e]) => emails.includes(e))),
+    },
+    hasher: { hash: async (password) => (hashed.push(password), `hash:${password}`) },
+    passwords: { generate: () => `pw-${hashed.length}-${Math.random()}` },
+    transaction: async (fn) => {
+      const working = structuredClone(committed);
+      const tx: ImportTx = {
+        createDepartment: async (body) => ({ id: working.departments.push(String(body.name)) }),
+        createSpecialization: async () => ({ id: 1 }),
+        createDoctor: async (body, passwordHash) => {
+          if (!String(body.email).includes('@')) throw invalid({ email: ['must be a valid email address'] });
+          return { id: working.doctors.push({ ...body, passwordHash }) };
+        },
+      };
+      const result = await fn(tx);
+      committed = working;
+      return result;
+    },
+  };
+  return { deps, hashed, committed: () => committed };
+}
+
+const run = (deps: ImportDeps, csv: string, options: { dryRun?: boolean; createMissing?: boolean } = {}) => {
+  const saved: ImportedCredential[][] = [];
+  const result = importDoctors(
+    deps,
+    { text: csv, format: 'csv' },
+    { dryRun: false, createMissing: false, ...options, saveCredentials: async (c) => void saved.push(c) },
+    cliActor(),
+  );
+  return { result, saved };
+};
+
+describe('importDoctors', () => {
+  it('writes every doctor with the hash of the password it hands to saveCredentials', async () => {
+    const fake = fakeDeps({ departments: ['Heart'] });
+    const { result, saved } = run(fake.deps, 'name,email,department\nA,a@x.test,heart\nB,b@x.test,\n');
+    assert.equal((await result).imported, 2);
+    const [credentials] = saved;
+    assert.deepEqual(credentials.map((c) => c.email), ['a@x.test', 'b@x.test']);
+    assert.deepEqual(
+      fake.committed().doctors.map((d) => [d.email, d.department_id, d.passwordHash]),
+      [
+        ['a@x.test', 1, `hash:${credentials[0].password}`],
+        ['b@x.test', undefined, `hash:${credentials[1].password}`],
+      ],
+    );
+  });
+
+  it('checks every row before hashing any password, and writes nothing when one is refused', async () => {
+    const fake = fakeDeps();
+    const { result, saved } = run(fake.deps, 'name,email\nA,a@x.test\nB,broken\nC,c@x.test\n');
+    await assert.rejects(result, (error: any) => {
+      assert.deepEqual(error.fields, { 'line 3: email': ['must be a valid email address'] });
+      return true;
+    });
+    assert.deepEqual(fake.hashed, []);
+    assert.deepEqual(saved, []);
+    assert.deepEqual(fake.committed().doctors, []);
+  });
+
+  it('skips doctors who exist and refuses an email another kind of account uses', async () => {
+    const fake = fakeDeps({ accounts: { 'old@x.test': 'doctor', 'pat@x.test': 'patient' } });
+    const skipped = await run(fake.deps, 'name,email\nOld,OLD@x.test\nNew,new@x.test\n').result;
+    assert.deepEqual(skipped.skipped, [{ where: 'line 2', reason: 'OLD@x.test is already a doctor' }]);
+    assert.equal(skipped.imported, 1);
+    await assert.rejects(run(fake.deps, 'name,email\nPat,pat@x.test\n').result, /Nothing was imported/);
+  });
+
+  it('creates a missing department once for all rows naming it, only when asked to', async () => {
+    const csv = 'name,email,department\nA,a@x.test,Lab\nB,b@x.test,LAB\n';
+    await assert.rejects(run(fakeDeps().deps, csv).result, (error: any) => {
+      assert.deepEqual(Object.keys(error.fields), ['line 2: department', 'line 3: department']);
+      return true;
+    });
+    const fake = fakeDeps();
+    const result = await run(fake.deps, csv, { createMissing: true }).result;
+    assert.deepEqual(result.createdDepartments, ['Lab']);
+    assert.deepEqual(fake.committed().departments, ['Lab']);
+    assert.deepEqual(fake.committed().doctors.map((d) => d.department_id), [1, 1]);
+  });
+
+  it('on a dry run hashes nothing, saves no credentials and commits nothing', async () => {
+    const fake = fakeDeps();
+    const { result, saved } = run(fake.deps, 'name,email\nA,a@x.test\n', { dryRun: true });
+    assert.deepEqual(await result, { dryRun: true, imported: 1, skipped: [], createdSpecializations: [], createdDepartments: [] });
+    assert.deepEqual([fake.hashed, saved, fake.committed().doctors], [[], [], []]);
+  });
+});

@@ -1,0 +1,41 @@
+import type { AuditLog } from '../audit/audit.ts';
+import type { RecordStore } from '../records/ports.ts';
+import type { PatientProfile } from '../records/records.ts';
+import type { Gender } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Page, PageRequest } from '../shared/pagination.ts';
+
+/** A row of the admin's patient list. */
+export interface PatientRow {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  gender: Gender | null;
+  birthdate: string | null;
+}
+
+export interface ProfileFields {
+  name: string;
+  email: string;
+  phone: string;
+  birthdate: string;
+  gender: Gender;
+}
+
+/** Every registered patient, as the admin and the patient themselves see them. */
+export interface PatientDirectory {
+  /** Searched by name, email or phone. */
+  list(req: PageRequest): Promise<Page<PatientRow>>;
+  find(id: number): Promise<(PatientProfile & { profileImageId: number | null }) | undefined>;
+  /** Changes the account and patient row together; a taken email is a conflict `email_taken`. */
+  update(id: number, fields: ProfileFields): Promise<void>;
+}
+
+export interface PatientsDeps {
+  patients: PatientDirectory;
+  records: Pick<RecordStore, 'listForPatient'>;
+  audit: AuditLog;
+  clock: Clock;
+  timeZone: string;
+}

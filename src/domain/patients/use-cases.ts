@@ -1,0 +1,67 @@
+import { pathId } from '../billing/billing.ts';
+import { patientDetailJson } from '../records/records.ts';
+import { GENDERS, type Actor } from '../shared/actor.ts';
+import { clinicToday } from '../shared/clock.ts';
+import { forbidden, notFound } from '../shared/errors.ts';
+import { fileUrl } from '../shared/files.ts';
+import { pageRequest } from '../shared/pagination.ts';
+import { Validator, asRecord } from '../shared/validate.ts';
+import type { PatientsDeps, ProfileFields } from './ports.ts';
+
+/** The admin's patient list, searched by name, email or phone. */
+export const listPatients = (deps: PatientsDeps, query: Record<string, unknown>) => deps.patients.list(pageRequest(query));
+
+/** One patient with every medical record, for an admin; reading someone's records is audited. */
+export async function showPatient(deps: PatientsDeps, rawId: string | number, actor: Actor) {
+  const id = pathId(rawId, 'Patient');
+  const patient = await deps.patients.find(id);
+  if (!patient) throw notFound('Patient');
+  const records = await deps.records.listForPatient(id);
+  await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: id, patientId: id, requestId: actor.requestId });
+  return patientDetailJson(patient, records);
+}
+
+/** The signed-in patient's own account and patient details. */
+export async function myProfile(deps: PatientsDeps, actor: Actor) {
+  const patient = await deps.patients.find(ownPatientId(actor));
+  if (!patient) throw notFound('Patient');
+  return {
+    user: { id: patient.userId, name: patient.name, email: patient.email, role: 'patient', profile_image: fileUrl(patient.profileImageId) },
+    patient: {
+      id: patient.id,
+      name: patient.name,
+      email: patient.email,
+      phone: patient.phone,
+      birthdate: patient.birthdate,
+      gender: patient.gender,
+      photo: fileUrl(patient.photoId),
+      description: patient.description,
+    },
+  };
+}
+
+/** The profile form: the same rules as signing up, and the email stays unique. */
+export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: Actor) {
+  const patientId = ownPatientId(actor);
+  const fields = readProfile(body, clinicToday(deps.clock, deps.timeZone));
+  await deps.patients.update(patientId, fields);
+  await deps.audit.record({ actor, action: 'update', entity: 'patient', entityId: patientId, patientId, requestId: actor.requestId });
+  return myProfile(deps, actor);
+}
+
+function readProfile(body: unknown, today: string): ProfileFields {
+  const v = new Validator(asRecord(body));
+  const name = v.text('name', { max: 200 });
+  const email = v.email('email');
+  const phone = v.text('phone', { max: 40 });
+  const birthdate = v.date('birthdate');
+  const gender = v.oneOf('gender', GENDERS);
+  if (birthdate && (birthdate >= today || birthdate < '1900-01-01')) v.fail('birthdate', 'must be a real date in the past');
+  v.done();
+  return { name, email, phone, birthdate: birthdate!, gender: gender! };
+}
+
+function ownPatientId(actor: Actor): number {
+  if (actor.role !== 'patient' || !actor.patientId) throw forbidden('Only patients have a patient profile');
+  return actor.patientId;
+}

@@ -1,0 +1,43 @@
+import type { AuditLog } from '../audit/audit.ts';
+import type { BillStore } from '../billing/ports.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Page, PageRequest } from '../shared/pagination.ts';
+import type { AppointmentStore } from '../scheduling/ports.ts';
+import type { MedicalRecord, NewMedicalRecord, PatientCard, PatientProfile } from './records.ts';
+
+/**
+ * Appointments as recording a visit sees them: scheduling's `lock` (the row locked until the transaction ends, so
+ * two submissions cannot both find it scheduled) and `find`, and the one transition records make.
+ */
+export interface VisitAppointmentStore extends Pick<AppointmentStore, 'lock' | 'find'> {
+  markCompleted(id: number, at: Date): Promise<void>;
+}
+
+export interface RecordStore {
+  create(record: NewMedicalRecord): Promise<MedicalRecord>;
+  /** Every record of the patient, by any doctor, newest first. */
+  listForPatient(patientId: number): Promise<MedicalRecord[]>;
+}
+
+export interface DiseaseLookup {
+  exists(id: number): Promise<boolean>;
+}
+
+/** Patients as one doctor may see them: only those who have had a (not cancelled) appointment with the doctor. */
+export interface DoctorPatientStore {
+  list(doctorId: number, page: PageRequest): Promise<Page<PatientCard>>;
+  find(doctorId: number, patientId: number): Promise<PatientProfile | undefined>;
+}
+
+export interface RecordsDeps {
+  appointments: VisitAppointmentStore;
+  records: RecordStore;
+  diseases: DiseaseLookup;
+  patients: DoctorPatientStore;
+  bills: BillStore;
+  audit: AuditLog;
+  clock: Clock;
+  timeZone: string;
+  /** All or nothing: `fn` gets the same ports bound to one transaction. */
+  transaction<T>(fn: (tx: RecordsDeps) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,144 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AuditEntry } from '../audit/audit.ts';
+import type { Bill } from '../billing/billing.ts';
+import type { Actor } from '../shared/actor.ts';
+import { fixedClock } from '../shared/clock.ts';
+import { DomainError } from '../shared/errors.ts';
+import type { RecordsDeps } from './ports.ts';
+import type { Appointment } from '../scheduling/scheduling.ts';
+import { readVisit, type MedicalRecord } from './records.ts';
+import { recordVisit } from './use-cases.ts';
+
+const TODAY = '2026-06-10';
+const knownDisease = async (id: number) => id === 7;
+const form = { disease_id: 7, diagnosis: 'Flu', service_type: 'Consultation', cost: '45.5' };
+const doctor: Actor = { userId: 1, role: 'doctor', name: 'Dr. Grey', doctorId: 3, requestId: 'req-1' };
+
+async function fieldsOf(promise: Promise<unknown>): Promise<string[]> {
+  const error = await promise.then(() => assert.fail('expected a rejection'), (e: unknown) => e);
+  assert.ok(error instanceof DomainError && error.kind === 'invalid');
+  return Object.keys(error.fields!).sort();
+}
+
+describe('readVisit', () => {
+  it('names disease, diagnosis and service type when missing', async () => {
+    assert.deepEqual(await fieldsOf(readVisit({}, TODAY, knownDisease)), ['diagnosis', 'disease_id', 'service_type']);
+  });
+
+  it('reads the cost as cents and dates the visit today by default', async () => {
+    const visit = await readVisit(form, TODAY, knownDisease);
+    assert.equal(visit.costCents, 4550);
+    assert.equal(visit.recordDate, TODAY);
+    assert.equal(visit.labTests, '');
+  });
+
+  it('takes a missing cost as a free visit', async () => {
+    assert.equal((await readVisit({ ...form, cost: '' }, TODAY, knownDisease)).costCents, 0);
+  });
+
+  it('refuses an unknown disease, a bad cost and a future date together', async () => {
+    const fields = await fieldsOf(readVisit({ ...form, disease_id: 8, cost: '1.234', record_date: '2026-06-11' }, TODAY, knownDisease));
+    assert.deepEqual(fields, ['cost', 'disease_id', 'record_date']);
+  });
+
+  it('refuses a cost above the ceiling', async () => {
+    assert.deepEqual(await fieldsOf(readVisit({ ...form, cost: 1_000_001 }, TODAY, knownDisease)), ['cost']);
+  });
+});
+
+/** Records deps over arrays; `transaction` runs in place, which is all a unit test of the rules needs. */
+function fakeRecordsDeps(appointment: Appointment) {
+  const records: MedicalRecord[] = [];
+  const bills: Bill[] = [];
+  const audit: AuditEntry[] = [];
+  const deps: RecordsDeps = {
+    clock: fixedClock('2026-06-10T10:00:00Z'),
+    timeZone: 'Europe/Berlin',
+    diseases: { exists: knownDisease },
+    appointments: {
+      lock: async (id) => (id === appointment.id ? { ...appointment } : undefined),
+      find: async (id) => (id === appointment.id ? { ...appointment } : undefined),
+      markCompleted: async () => void (appointment = { ...appointment, status: 'completed' }),
+    },
+    records: {
+      create: async (r) => {
+        const record = { ...r, id: records.length + 1, disease: { id: r.diseaseId, name: 'Flu' }, doctor: { id: r.doctorId, name: 'Dr. Grey' } };
+        records.push(record);
+        return record;
+      },
+      listForPatient: async (patientId) => records.filter((r) => r.patientId === patientId),
+    },
+    bills: {
+      create: async (b) => {
+        const bill: Bill = { id: bills.length + 1, patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' }, serviceDetails: b.serviceDetails, amountCents: b.amountCents, billingDate: b.billingDate, paymentStatus: 'unpaid' };
+        bills.push(bill);
+        return bill;
+      },
+      find: async () => undefined,
+      listForPatient: async () => assert.fail('not used'),
+      markPaid: async () => undefined,
+    },
+    patients: { list: async () => assert.fail('not used'), find: async () => undefined },
+    audit: { record: async (e) => void audit.push(e) },
+    transaction: (fn) => fn(deps),
+  };
+  return { deps, records, bills, audit };
+}
+
+const scheduled: Appointment = {
+  id: 11,
+  date: TODAY,
+  startTime: '09:00',
+  endTime: '09:30',
+  status: 'scheduled',
+  patient: { id: 5, name: 'Pat', email: 'pat@example.test' },
+  doctor: { id: 3, name: 'Dr. Grey', email: 'grey@example.test' },
+  department: null,
+  room: null,
+};
+
+describe('recordVisit', () => {
+  it('bills the service at its cost on the record date and audits each write with the request id', async () => {
+    const { deps, bills, audit } = fakeRecordsDeps(scheduled);
+    const answer = await recordVisit(deps, { appointmentId: '11', body: form }, doctor);
+    assert.equal(answer.appointment.status, 'completed');
+    assert.deepEqual(bills.map((b) => [b.patient.id, b.serviceDetails, b.amountCents, b.billingDate]), [[5, 'Consultation', 4550, TODAY]]);
+    assert.deepEqual(audit.map((e) => `${e.action} ${e.entity} ${e.patientId} ${e.actor?.requestId}`), [
+      'create medical_record 5 req-1',
+      'update appointment 5 req-1',
+      'create billing 5 req-1',
+    ]);
+  });
+
+  it('raises no bill for a free visit', async () => {
+    const { deps, bills, records } = fakeRecordsDeps(scheduled);
+    const answer = await recordVisit(deps, { appointmentId: 11, body: { ...form, cost: '0.00' } }, doctor);
+    assert.equal(answer.billing, null);
+    assert.equal(records.length, 1);
+    assert.equal(bills.length, 0);
+  });
+
+  it("treats another doctor's appointment as not found", async () => {
+    const { deps, records } = fakeRecordsDeps({ ...scheduled, doctor: { ...scheduled.doctor, id: 99 } });
+    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), { kind: 'not_found' });
+    assert.equal(records.length, 0);
+  });
+
+  it('refuses an appointment that is no longer scheduled', async () => {
+    const { deps } = fakeRecordsDeps({ ...scheduled, status: 'completed' });
+    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), { kind: 'conflict', code: 'not_scheduled' });
+  });
+
+  it('refuses a record dated before its appointment', async () => {
+    const { deps } = fakeRecordsDeps({ ...scheduled, date: '2026-06-09' });
+    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: { ...form, record_date: '2026-06-08' } }, doctor), { kind: 'invalid' });
+  });
+
+  it('lets only doctors record visits', async () => {
+    const { deps } = fakeRecordsDeps(scheduled);
+    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, { userId: 2, role: 'patient', name: 'Pat', patientId: 5 }), {
+      kind: 'forbidden',
+    });
+  });
+});

@@ -1,0 +1,69 @@
+import { billForVisit, billingJson, pathId } from '../billing/billing.ts';
+import type { Actor } from '../shared/actor.ts';
+import { clinicToday } from '../shared/clock.ts';
+import { conflict, forbidden, invalid, notFound } from '../shared/errors.ts';
+import { pageRequest, type Page } from '../shared/pagination.ts';
+import { asRecord } from '../shared/validate.ts';
+import { appointmentJson } from '../scheduling/scheduling.ts';
+import type { RecordsDeps } from './ports.ts';
+import { medicalRecordJson, patientCardJson, patientDetailJson, readVisit } from './records.ts';
+
+/**
+ * The appointment's own doctor records the visit. In one transaction the record is written, the appointment
+ * completed and its bill raised (none for a free visit); if any step fails nothing is written.
+ */
+export async function recordVisit(deps: RecordsDeps, input: { appointmentId: string | number; body: unknown }, actor: Actor) {
+  const doctorId = ownDoctorId(actor);
+  const appointmentId = pathId(input.appointmentId, 'Appointment');
+  const visit = await readVisit(input.body, clinicToday(deps.clock, deps.timeZone), deps.diseases.exists);
+
+  return deps.transaction(async (tx) => {
+    const appointment = await tx.appointments.lock(appointmentId);
+    // Another doctor's appointment is answered as missing, so its existence is not revealed.
+    if (!appointment || appointment.doctor.id !== doctorId) throw notFound('Appointment');
+    if (appointment.status !== 'scheduled') {
+      throw conflict('not_scheduled', `This appointment is ${appointment.status}; only a scheduled appointment can be recorded`);
+    }
+    if (visit.recordDate < appointment.date) throw invalid({ record_date: [`cannot be before the appointment date ${appointment.date}`] });
+
+    const patientId = appointment.patient.id;
+    const record = await tx.records.create({ ...visit, appointmentId, patientId, doctorId });
+    await tx.appointments.markCompleted(appointmentId, tx.clock.now());
+    const newBill = billForVisit({ ...visit, patientId, medicalRecordId: record.id });
+    const bill = newBill ? await tx.bills.create(newBill) : undefined;
+
+    const audited = { actor, patientId };
+    await tx.audit.record({ ...audited, action: 'create', entity: 'medical_record', entityId: record.id });
+    await tx.audit.record({ ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { status: 'completed' } });
+    if (bill) await tx.audit.record({ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } });
+
+    return {
+      medical_record: medicalRecordJson(record),
+      appointment: appointmentJson((await tx.appointments.find(appointmentId))!),
+      billing: bill ? billingJson(bill) : null,
+    };
+  });
+}
+
+/** The doctor's patients: everyone who has had an appointment with them, searched by name, email or phone. */
+export async function listMyPatients(deps: RecordsDeps, query: unknown, actor: Actor): Promise<Page<ReturnType<typeof patientCardJson>>> {
+  const page = await deps.patients.list(ownDoctorId(actor), pageRequest(asRecord(query)));
+  return { ...page, items: page.items.map(patientCardJson) };
+}
+
+/** One of the doctor's patients with every medical record; the read is audited. */
+export async function showMyPatient(deps: RecordsDeps, patientId: string | number, actor: Actor) {
+  const doctorId = ownDoctorId(actor);
+  const id = pathId(patientId, 'Patient');
+  // A patient who never saw this doctor is answered as missing, so the doctor cannot probe who is registered.
+  const patient = await deps.patients.find(doctorId, id);
+  if (!patient) throw notFound('Patient');
+  const records = await deps.records.listForPatient(id);
+  await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: id, patientId: id });
+  return patientDetailJson(patient, records);
+}
+
+function ownDoctorId(actor: Actor): number {
+  if (actor.role !== 'doctor' || !actor.doctorId) throw forbidden('Only doctors keep medical records');
+  return actor.doctorId;
+}

@@ -1,0 +1,192 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { clinicDateTime } from '../shared/clock.ts';
+import { DomainError } from '../shared/errors.ts';
+import {
+  dateOutOfRange,
+  defaultPattern,
+  findOverlap,
+  generateSlots,
+  hasStarted,
+  periodOf,
+  readPattern,
+  slotStatus,
+  type SlotPlan,
+} from './scheduling.ts';
+
+const span = (startTime: string, endTime: string) => ({ startTime, endTime });
+const slot = (weekday: number, startTime: string, endTime: string): SlotPlan => ({ weekday, startTime, endTime, roomId: null });
+
+function fieldErrors(fn: () => unknown): Record<string, string[]> {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof DomainError && error.kind === 'invalid', `expected an invalid error, got ${error}`);
+    return error.fields ?? {};
+  }
+  assert.fail('expected the input to be refused');
+}
+
+describe('generateSlots', () => {
+  it('cuts working hours into back-to-back slots on every given day', () => {
+    const slots = generateSlots({ days: [1, 3], startTime: '09:00', endTime: '10:30', slotMinutes: 30, roomId: 7 });
+    assert.deepEqual(slots, [
+      { weekday: 1, startTime: '09:00', endTime: '09:30', roomId: 7 },
+      { weekday: 1, startTime: '09:30', endTime: '10:00', roomId: 7 },
+      { weekday: 1, startTime: '10:00', endTime: '10:30', roomId: 7 },
+      { weekday: 3, startTime: '09:00', endTime: '09:30', roomId: 7 },
+      { weekday: 3, startTime: '09:30', endTime: '10:00', roomId: 7 },
+      { weekday: 3, startTime: '10:00', endTime: '10:30', roomId: 7 },
+    ]);
+  });
+
+  it('leaves a remainder too short for a whole slot free', () => {
+    const slots = generateSlots({ days: [2], startTime: '13:00', endTime: '14:50', slotMinutes: 45, roomId: null });
+    assert.deepEqual(
+      slots.map((s) => `${s.startTime}-${s.endTime}`),
+      ['13:00-13:45', '13:45-14:30'],
+    );
+  });
+
+  it('gives a new doctor Monday to Friday, 09:00 to 17:00, in 30-minute slots', () => {
+    const week = defaultPattern();
+    assert.equal(week.length, 5 * 16);
+    assert.deepEqual([...new Set(week.map((s) => s.weekday))], [1, 2, 3, 4, 5]);
+    assert.deepEqual(week[0], { weekday: 1, startTime: '09:00', endTime: '09:30', roomId: null });
+    assert.deepEqual(week.at(-1), { weekday: 5, startTime: '16:30', endTime: '17:00', roomId: null });
+  });
+});
+
+describe('findOverlap', () => {
+  it('finds two slots of one weekday that share time, in any order', () => {
+    const clash = findOverlap([slot(1, '10:00', '11:00'), slot(2, '09:00', '10:00'), slot(1, '09:30', '10:15')]);
+    assert.deepEqual(clash, [slot(1, '09:30', '10:15'), slot(1, '10:00', '11:00')]);
+  });
+
+  it('lets slots touch end to start and lets different weekdays share hours', () => {
+    assert.equal(findOverlap([slot(1, '09:00', '09:30'), slot(1, '09:30', '10:00'), slot(2, '09:00', '09:30')]), undefined);
+  });
+});
+
+describe('readPattern', () => {
+  it('reads working hours plus a slot length, as `medora schedules set` sends them', () => {
+    const plan = readPattern({ days: [6, '7'], start_time: '08:00', end_time: '09:00', slot_minutes: 20, room_id: 3 });
+    assert.equal(plan.length, 6);
+    assert.deepEqual(plan[3], { weekday: 7, startTime: '08:00', endTime: '08:20', roomId: 3 });
+  });
+
+  it('reads explicit slots, each with its own room', () => {
+    const plan = readPattern({ slots: [{ weekday: 2, start_time: '14:00', end_time: '14:45', room_id: 9 }, { weekday: 4, start_time: '08:15', end_time: '09:00' }] });
+    assert.deepEqual(plan, [
+      { weekday: 2, startTime: '14:00', endTime: '14:45', roomId: 9 },
+      { weekday: 4, startTime: '08:15', endTime: '09:00', roomId: null },
+    ]);
+  });
+
+  it('accepts an empty list of slots, for a doctor who takes no bookings', () => {
+    assert.deepEqual(readPattern({ slots: [] }), []);
+  });
+
+  it('refuses overlapping explicit slots and names both', () => {
+    const errors = fieldErrors(() =>
+      readPattern({ slots: [{ weekday: 1, start_time: '09:00', end_time: '10:00' }, { weekday: 1, start_time: '09:30', end_time: '10:30' }] }),
+    );
+    assert.deepEqual(errors, { slots: ['Monday 09:30–10:30 overlaps Monday 09:00–10:00'] });
+  });
+
+  it('names every bad field of every explicit slot', () => {
+    const errors = fieldErrors(() =>
+      readPattern({ slots: [{ weekday: 8, start_time: '9am', end_time: '10:00' }, { weekday: 1, start_time: '11:00', end_time: '10:00', room_id: 'x' }] }),
+    );
+    assert.deepEqual(errors, {
+      'slots[0].weekday': ['must be a weekday from 1 (Monday) to 7 (Sunday)'],
+      'slots[0].start_time': ['must be a time as HH:mm'],
+      'slots[1].end_time': ['must be after start_time'],
+      'slots[1].room_id': ['must be a valid id'],
+    });
+  });
+
+  it('names every bad field of working hours', () => {
+    assert.deepEqual(fieldErrors(() => readPattern({ days: [1, 1], start_time: '17:00', end_time: '09:00', slot_minutes: 0 })), {
+      days: ['must not repeat a weekday'],
+      end_time: ['must be after start_time'],
+      slot_minutes: ['must be a valid id'],
+    });
+    assert.deepEqual(fieldErrors(() => readPattern({ days: [], start_time: '09:00', end_time: '09:20', slot_minutes: 30 })), {
+      days: ['must list at least one weekday'],
+      slot_minutes: ['must fit between start_time and end_time'],
+    });
+    assert.deepEqual(fieldErrors(() => readPattern({ days: [0], start_time: '09:00', end_time: '10:00', slot_minutes: 600 })), {
+      days: ['each must be a weekday from 1 (Monday) to 7 (Sunday)'],
+      slot_minutes: ['must be between 5 and 480'],
+    });
+  });
+});
+
+describe('periodOf', () => {
+  it('puts a slot starting before noon in AM and one from noon on in PM', () => {
+    assert.deepEqual(['00:00', '11:59', '12:00', '12:30', '23:30'].map(periodOf), ['AM', 'AM', 'PM', 'PM', 'PM']);
+  });
+});
+
+describe('dateOutOfRange', () => {
+  it('allows today up to 60 days ahead', () => {
+    assert.equal(dateOutOfRange('2026-06-10', '2026-06-10'), undefined);
+    assert.equal(dateOutOfRange('2026-08-09', '2026-06-10'), undefined);
+  });
+
+  it('refuses a past date and one more than 60 days ahead', () => {
+    assert.equal(dateOutOfRange('2026-06-09', '2026-06-10'), 'must not be in the past');
+    assert.equal(dateOutOfRange('2026-08-10', '2026-06-10'), 'must be at most 60 days ahead');
+  });
+});
+
+describe('slotStatus', () => {
+  const now = { date: '2026-06-10', time: '10:15' };
+
+  it('marks a slot of today past once its start time has come', () => {
+    assert.equal(slotStatus(span('10:00', '10:30'), '2026-06-10', now, []), 'past');
+    assert.equal(slotStatus(span('10:15', '10:45'), '2026-06-10', now, []), 'past');
+    assert.equal(slotStatus(span('10:30', '11:00'), '2026-06-10', now, []), 'available');
+    assert.equal(slotStatus(span('08:00', '08:30'), '2026-06-11', now, []), 'available');
+  });
+
+  it('marks a slot booked when any appointment overlaps it, even one starting at another time', () => {
+    const bookings = [span('11:00', '11:30')];
+    assert.equal(slotStatus(span('11:00', '11:30'), '2026-06-11', now, bookings), 'booked');
+    assert.equal(slotStatus(span('10:45', '11:15'), '2026-06-11', now, bookings), 'booked');
+    assert.equal(slotStatus(span('11:30', '12:00'), '2026-06-11', now, bookings), 'available');
+  });
+
+  it('calls a past slot past even when it is booked', () => {
+    assert.equal(slotStatus(span('09:00', '09:30'), '2026-06-10', now, [span('09:00', '09:30')]), 'past');
+  });
+});
+
+describe('clinic time across daylight-saving changes', () => {
+  it('reads Berlin wall-clock time on the spring-forward day (2026-03-29, 02:00 → 03:00)', () => {
+    // 07:30 UTC is 09:30 in Berlin after the change; the winter offset would wrongly say 08:30.
+    const now = clinicDateTime(new Date('2026-03-29T07:30:00Z'), 'Europe/Berlin');
+    assert.deepEqual(now, { date: '2026-03-29', time: '09:30' });
+    assert.equal(slotStatus(span('09:00', '09:30'), '2026-03-29', now, []), 'past');
+    assert.equal(slotStatus(span('09:30', '10:00'), '2026-03-29', now, []), 'past');
+    assert.equal(slotStatus(span('10:00', '10:30'), '2026-03-29', now, []), 'available');
+  });
+
+  it("takes the clinic's date, not UTC's, around midnight of a DST day", () => {
+    // 23:30 UTC on 28 March is already 00:30 on the 29th in Berlin: today is the 29th, the 28th is past.
+    const now = clinicDateTime(new Date('2026-03-28T23:30:00Z'), 'Europe/Berlin');
+    assert.equal(now.date, '2026-03-29');
+    assert.equal(dateOutOfRange('2026-03-28', now.date), 'must not be in the past');
+    assert.equal(hasStarted('2026-03-29', '00:30', now), true);
+    assert.equal(hasStarted('2026-03-29', '09:00', now), false);
+  });
+
+  it('reads New York wall-clock time on the fall-back day (2026-11-01, 02:00 → 01:00)', () => {
+    // 14:00 UTC is 09:00 EST after the change; the summer offset would say 10:00.
+    const now = clinicDateTime(new Date('2026-11-01T14:00:00Z'), 'America/New_York');
+    assert.deepEqual(now, { date: '2026-11-01', time: '09:00' });
+    assert.equal(slotStatus(span('09:00', '09:30'), '2026-11-01', now, []), 'past');
+    assert.equal(slotStatus(span('09:30', '10:00'), '2026-11-01', now, []), 'available');
+  });
+});

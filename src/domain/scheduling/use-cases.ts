@@ -1,0 +1,189 @@
+import type { AuditEntry } from '../audit/audit.ts';
+import { pathId } from '../billing/billing.ts';
+import type { Actor } from '../shared/actor.ts';
+import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
+import { conflict, forbidden, invalid, notFound } from '../shared/errors.ts';
+import { pageRequest } from '../shared/pagination.ts';
+import { Validator, asRecord } from '../shared/validate.ts';
+import type { AppointmentFilter, SchedulingDeps, SchedulingTxDeps } from './ports.ts';
+import {
+  APPOINTMENT_STATUSES,
+  SLOT_TAKEN,
+  appointmentJson,
+  dateOutOfRange,
+  hasStarted,
+  overlaps,
+  periodOf,
+  readPattern,
+  slotStatus,
+  weeklySlotJson,
+  type Appointment,
+  type ClinicMoment,
+} from './scheduling.ts';
+
+type RawId = string | number;
+
+const nowInClinic = (deps: SchedulingDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
+
+/** `date` (default today) checked against the booking window, its problems added to `v`. */
+function readDate(v: Validator, today: string): string {
+  const date = v.date('date', { optional: true }) ?? today;
+  const problem = dateOutOfRange(date, today);
+  if (problem) v.fail('date', problem);
+  return date;
+}
+
+function patientOf(actor: Actor): number {
+  if (actor.patientId === undefined) throw forbidden('Only patients have appointments of their own');
+  return actor.patientId;
+}
+
+// --- weekly patterns (admin)
+
+const scheduleOf = async (tx: SchedulingTxDeps, doctorId: number) => ({
+  slots: (await tx.schedules.currentSlots(doctorId)).map(weeklySlotJson),
+});
+
+export async function getSchedule(deps: SchedulingDeps, rawDoctorId: RawId) {
+  const doctorId = pathId(rawDoctorId, 'Doctor');
+  if (!(await deps.schedules.isActiveDoctor(doctorId))) throw notFound('Doctor');
+  return scheduleOf(deps, doctorId);
+}
+
+/**
+ * Replaces a doctor's weekly pattern with explicit slots or working hours plus a slot length (`medora schedules
+ * set` sends the latter). Appointments already booked keep their slot and times.
+ */
+export async function replaceSchedule(deps: SchedulingDeps, rawDoctorId: RawId, body: unknown, actor: Actor) {
+  const doctorId = pathId(rawDoctorId, 'Doctor');
+  const plan = readPattern(body);
+  return deps.transaction(async (tx) => {
+    if (!(await tx.schedules.lockDoctor(doctorId))) throw notFound('Doctor');
+    await tx.schedules.replace(doctorId, plan, deps.clock.now());
+    await tx.audit.record({ actor, action: 'update', entity: 'schedule', entityId: doctorId, requestId: actor.requestId, details: { slots: plan.length } });
+    return scheduleOf(tx, doctorId);
+  });
+}
+
+// --- available slots and booking
+
+/** A doctor's slots on a date (default today), each available, booked or past, split AM/PM at noon. */
+export async function availableSlots(deps: SchedulingDeps, rawDoctorId: RawId, query: Record<string, unknown>) {
+  const doctorId = pathId(rawDoctorId, 'Doctor');
+  const now = nowInClinic(deps);
+  const v = new Validator(asRecord(query));
+  const date = readDate(v, now.date);
+  v.done();
+  if (!(await deps.schedules.isActiveDoctor(doctorId))) throw notFound('Doctor');
+  const [slots, bookings] = await Promise.all([
+    deps.schedules.currentSlots(doctorId, isoWeekday(date)),
+    deps.appointments.bookedTimes({ doctorId }, date),
+  ]);
+  return {
+    date,
+    available_appointments: slots.map((slot) => ({
+      schedule_id: slot.id,
+      start_time: slot.startTime,
+      end_time: slot.endTime,
+      status: slotStatus(slot, date, now, bookings),
+      period: periodOf(slot.startTime),
+    })),
+  };
+}
+
+/**
+ * Books a slot for the signed-in patient. The doctor's and the patient's rows are locked first, so the overlap
+ * checks below see every booking committed before; the slot's unique index stays the last word on a taken slot.
+ */
+export async function book(deps: SchedulingDeps, body: unknown, actor: Actor) {
+  const patientId = patientOf(actor);
+  const now = nowInClinic(deps);
+  const v = new Validator(asRecord(body));
+  const doctorId = v.id('doctor_id');
+  const scheduleId = v.id('schedule_id');
+  const date = readDate(v, now.date);
+  v.done();
+
+  const appointment = await deps.transaction(async (tx) => {
+    if (!(await tx.schedules.lockDoctor(doctorId!))) throw notFound('Doctor');
+    const slot = await tx.schedules.find(scheduleId!);
+    if (!slot || slot.doctorId !== doctorId || slot.retired) throw invalid({ schedule_id: ["is not one of this doctor's current slots"] });
+    if (slot.weekday !== isoWeekday(date)) throw invalid({ schedule_id: [`is not a slot on ${date}'s weekday`] });
+    if (hasStarted(date, slot.startTime, now)) throw invalid({ schedule_id: ['has already started; choose a later slot'] });
+    if ((await tx.appointments.bookedTimes({ doctorId: doctorId! }, date)).some((b) => overlaps(b, slot))) {
+      throw conflict(SLOT_TAKEN.code, SLOT_TAKEN.message, { [SLOT_TAKEN.field]: [SLOT_TAKEN.message] });
+    }
+    await tx.appointments.lockPatient(patientId);
+    if ((await tx.appointments.bookedTimes({ patientId }, date)).some((b) => overlaps(b, slot))) {
+      throw conflict('patient_busy', 'You already have an appointment at this time on that day', { schedule_id: ['overlaps another appointment of yours'] });
+    }
+    const id = await tx.appointments.insert({ patientId, scheduleId: scheduleId!, date });
+    await tx.audit.record(appointmentEntry('book', id, patientId, actor));
+    return (await tx.appointments.find(id))!;
+  });
+  return appointmentJson(appointment);
+}
+
+// --- cancelling
+
+const appointmentEntry = (action: string, id: number, patientId: number, actor: Actor): AuditEntry => ({
+  actor,
+  action,
+  entity: 'appointment',
+  entityId: id,
+  patientId,
+  requestId: actor.requestId,
+});
+
+/** Cancels the appointment if `refuse` finds nothing against it; its slot becomes bookable again. */
+async function cancelIf(deps: SchedulingDeps, rawId: RawId, actor: Actor, refuse: (a: Appointment, now: ClinicMoment) => void) {
+  const id = pathId(rawId, 'Appointment');
+  const now = nowInClinic(deps);
+  const appointment = await deps.transaction(async (tx) => {
+    const found = await tx.appointments.lock(id);
+    if (!found) throw notFound('Appointment');
+    refuse(found, now);
+    if (found.status !== 'scheduled') {
+      throw conflict('not_scheduled', `This appointment is ${found.status} and can no longer be cancelled`);
+    }
+    await tx.appointments.cancel(id, deps.clock.now());
+    await tx.audit.record(appointmentEntry('cancel', id, found.patient.id, actor));
+    return (await tx.appointments.find(id))!;
+  });
+  return appointmentJson(appointment);
+}
+
+/** A patient cancels their own appointment before it starts; anyone else's is not found. */
+export async function cancelMyAppointment(deps: SchedulingDeps, rawId: RawId, actor: Actor) {
+  const patientId = patientOf(actor);
+  return cancelIf(deps, rawId, actor, (a, now) => {
+    if (a.patient.id !== patientId) throw notFound('Appointment');
+    if (a.status === 'scheduled' && hasStarted(a.date, a.startTime, now)) {
+      throw conflict('appointment_started', 'This appointment has already started and can no longer be cancelled');
+    }
+  });
+}
+
+/** An admin cancels any scheduled appointment, past ones too (a visit that never happened). */
+export const cancelAppointment = (deps: SchedulingDeps, rawId: RawId, actor: Actor) => cancelIf(deps, rawId, actor, () => {});
+
+// --- lists
+
+async function appointmentPage(deps: SchedulingDeps, owner: AppointmentFilter, query: Record<string, unknown>) {
+  const v = new Validator(asRecord(query));
+  const status = v.oneOf('status', APPOINTMENT_STATUSES, { optional: true });
+  v.done();
+  const today = nowInClinic(deps).date;
+  const page = await deps.appointments.list({ ...owner, status }, pageRequest(query), today);
+  return { ...page, items: page.items.map(appointmentJson) };
+}
+
+/** The patient's own appointments, upcoming first; `q` searches doctor, department and room. */
+export const listMyAppointments = (deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) =>
+  appointmentPage(deps, { patientId: patientOf(actor) }, query);
+
+/** The doctor's own appointments, upcoming first; `q` searches the patient's name and email. */
+export async function listDoctorAppointments(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) {
+  if (actor.doctorId === undefined) throw forbidden('Only doctors have a list of their own appointments');
+  return appointmentPage(deps, { doctorId: actor.doctorId }, query);
+}

@@ -1,0 +1,168 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixedClock, signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
+import { clinicFixtures } from '../testing/records-fixtures.ts';
+import { testDatabases } from '../testing/test-db.ts';
+
+const NOW = '2026-06-10T10:00:00Z';
+
+for (const target of testDatabases()) {
+  describe(`bills and payments over HTTP on ${target.name}`, () => {
+    let server: TestServer;
+    let fx: ReturnType<typeof clinicFixtures>;
+    let doctor: Awaited<ReturnType<typeof fx.doctor>>;
+    let patient: Awaited<ReturnType<typeof fx.patient>>;
+    let otherPatient: Awaited<ReturnType<typeof fx.patient>>;
+    let diseaseId: number;
+
+    before(async () => {
+      server = await startTestServer(target, { clock: fixedClock(NOW), clinicName: 'St. Test Clinic' });
+      fx = clinicFixtures(server);
+      doctor = await fx.doctor();
+      patient = await fx.patient('Paula Patient');
+      otherPatient = await fx.patient('Oscar Other');
+      diseaseId = await fx.disease('Migraine');
+    });
+    after(() => server.close());
+
+    /** A bill raised the way the clinic raises them: a doctor records a visit with a cost. */
+    async function billFor(who: { patientId: number }, cost = '80.00', date = '2026-06-10', service = 'Consultation'): Promise<number> {
+      const appointmentId = await fx.appointment({ doctor, patientId: who.patientId, date });
+      const res = await server.api('POST', `/api/doctor/appointments/${appointmentId}/medical-record`, {
+        token: doctor.token,
+        body: { disease_id: diseaseId, diagnosis: 'Tension headache', service_type: service, cost, record_date: date },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.billing.id;
+    }
+    const pay = (billId: number, token: string, headers: Record<string, string> = {}) =>
+      server.api('POST', `/api/patient/billings/${billId}/pay`, { token, headers });
+
+    it("lists only the patient's own bills, newest first", async () => {
+      const older = await billFor(patient, '40.00', '2026-06-01', 'Blood test');
+      const newer = await billFor(patient, '55.25', '2026-06-09', 'Follow-up');
+      const foreign = await billFor(otherPatient);
+      const res = await server.api('GET', '/api/patient/billings', { token: patient.token });
+      assert.equal(res.status, 200);
+      const ids = res.body.billings.map((b: { id: number }) => b.id);
+      assert.ok(ids.indexOf(newer) < ids.indexOf(older));
+      assert.ok(!ids.includes(foreign));
+      assert.equal(res.body.billings.find((b: { id: number }) => b.id === newer).amount, '55.25');
+      const searched = await server.api('GET', '/api/patient/billings?q=blood', { token: patient.token });
+      assert.deepEqual(searched.body.billings.map((b: { id: number }) => b.id), [older]);
+      assert.equal((await server.api('GET', '/api/patient/billings', { token: doctor.token })).status, 403);
+    });
+
+    it('pays an own bill once, then answers 409 bill_already_paid', async () => {
+      const billId = await billFor(patient);
+      const first = await pay(billId, patient.token);
+      assert.equal(first.status, 200);
+      assert.equal(first.body.message, 'Payment successful');
+      assert.equal(first.body.billing.payment_status, 'paid');
+      assert.equal(first.body.billing.amount_cents, 8000);
+      const again = await pay(billId, patient.token);
+      assert.equal(again.status, 409);
+      assert.equal(again.body.code, 'bill_already_paid');
+      assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 1);
+    });
+
+    it("answers 404 for someone else's bill and for one that does not exist, and pays nothing", async () => {
+      const billId = await billFor(otherPatient);
+      const res = await pay(billId, patient.token);
+      assert.equal(res.status, 404);
+      assert.equal(res.body.code, 'not_found');
+      assert.equal((await pay(9_999_999, patient.token)).status, 404);
+      assert.equal((await server.api('POST', '/api/patient/billings/abc/pay', { token: patient.token })).status, 404);
+      assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 0);
+    });
+
+    it('makes exactly one payment when twenty pays race on one bill', async () => {
+      const billId = await billFor(patient);
+      const answers = await Promise.all(Array.from({ length: 20 }, () => pay(billId, patient.token)));
+      const statuses = answers.map((a) => a.status).sort();
+      assert.deepEqual(statuses, [200, ...Array(19).fill(409)]);
+      assert.ok(answers.filter((a) => a.status === 409).every((a) => a.body.code === 'bill_already_paid'));
+      assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 1);
+    });
+
+    it('replays the first answer to a retry with the same Idempotency-Key, even a racing one', async () => {
+      const billId = await billFor(patient);
+      const headers = { 'idempotency-key': `pay-${billId}-attempt` };
+      const answers = await Promise.all(Array.from({ length: 5 }, () => pay(billId, patient.token, headers)));
+      assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200]);
+      for (const a of answers) assert.deepEqual(a.body, answers[0].body);
+      const later = await pay(billId, patient.token, headers);
+      assert.equal(later.status, 200);
+      assert.deepEqual(later.body, answers[0].body);
+      assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 1);
+      assert.equal((await pay(billId, patient.token)).status, 409, 'without the key a repeat is still a conflict');
+    });
+
+    it('refuses an Idempotency-Key reused for another bill with 422', async () => {
+      const first = await billFor(patient);
+      const second = await billFor(patient);
+      const headers = { 'idempotency-key': `shared-key-${first}` };
+      assert.equal((await pay(first, patient.token, headers)).status, 200);
+      const reused = await pay(second, patient.token, headers);
+      assert.equal(reused.status, 422);
+      assert.equal(reused.body.code, 'idempotency_key_reused');
+      assert.equal(await fx.count('payments', 'billing_id = $1', [second]), 0);
+    });
+
+    it('records the payment method given, and refuses an unknown one', async () => {
+      const billId = await billFor(patient);
+      const bad = await server.api('POST', `/api/patient/billings/${billId}/pay`, { token: patient.token, body: { method: 'gold bars' } });
+      assert.equal(bad.status, 422);
+      assert.ok(bad.body.errors.method);
+      const cash = await server.api('POST', `/api/patient/billings/${billId}/pay`, { token: patient.token, body: { method: 'cash' } });
+      assert.equal(cash.status, 200);
+      const receipt = await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
+      assert.equal(receipt.body.payment_method, 'cash');
+    });
+
+    it('gives the owner and an admin a receipt, and no one else', async () => {
+      const billId = await billFor(patient, '120.50', '2026-06-08', 'X-ray');
+      const unpaid = await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
+      assert.equal(unpaid.status, 200);
+      assert.equal(unpaid.body.payment_status, 'unpaid');
+      assert.equal(unpaid.body.amount_paid, '0.00');
+      assert.equal(unpaid.body.payment_date, null);
+
+      assert.equal((await pay(billId, patient.token)).status, 200);
+      const admin = await signUpAdmin(server);
+      const receipt = await server.api('GET', `/api/billings/${billId}/receipt`, { token: admin.token });
+      assert.equal(receipt.status, 200);
+      assert.deepEqual(receipt.body, {
+        clinic_name: 'St. Test Clinic',
+        bill_number: `B-${String(billId).padStart(6, '0')}`,
+        patient: { id: patient.patientId, name: 'Paula Patient', email: patient.email },
+        billing_date: '2026-06-08',
+        items: [{ description: 'X-ray', amount: '120.50', amount_cents: 12050 }],
+        total: '120.50',
+        total_cents: 12050,
+        amount_paid: '120.50',
+        amount_paid_cents: 12050,
+        payment_date: '2026-06-10',
+        payment_method: 'card',
+        payment_status: 'paid',
+        currency: 'USD',
+      });
+      const stranger = await server.api('GET', `/api/billings/${billId}/receipt`, { token: otherPatient.token });
+      assert.equal(stranger.status, 404);
+      assert.equal(stranger.body.code, 'not_found');
+      assert.equal((await server.api('GET', `/api/billings/${billId}/receipt`, { token: doctor.token })).status, 403);
+    });
+
+    it('audits the payment against the patient', async () => {
+      const billId = await billFor(patient);
+      const paid = await pay(billId, patient.token);
+      const admin = await signUpAdmin(server);
+      const res = await server.api('GET', `/api/admin/audit?patient_id=${patient.patientId}`, { token: admin.token });
+      const entry = res.body.entries.find((e: { request_id: string }) => e.request_id === paid.headers.get('x-request-id'));
+      assert.equal(entry.action, 'pay');
+      assert.equal(entry.entity, 'billing');
+      assert.equal(entry.entity_id, String(billId));
+      assert.deepEqual(entry.actor, { id: patient.user.id, name: 'Paula Patient', role: 'patient' });
+    });
+  });
+}

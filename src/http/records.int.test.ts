@@ -1,0 +1,238 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { recordsDeps } from '../app.ts';
+import { recordVisit } from '../domain/records/use-cases.ts';
+import { fixedClock, signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
+import { clinicFixtures } from '../testing/records-fixtures.ts';
+import { testDatabases } from '../testing/test-db.ts';
+
+const NOW = '2026-06-10T10:00:00Z'; // 12:00 in the clinic's Europe/Berlin
+const TODAY = '2026-06-10';
+
+for (const target of testDatabases()) {
+  describe(`medical records over HTTP on ${target.name}`, () => {
+    let server: TestServer;
+    let fx: ReturnType<typeof clinicFixtures>;
+    let doctor: Awaited<ReturnType<typeof fx.doctor>>;
+    let otherDoctor: Awaited<ReturnType<typeof fx.doctor>>;
+    let patient: Awaited<ReturnType<typeof fx.patient>>;
+    let flu: number;
+
+    before(async () => {
+      server = await startTestServer(target, { clock: fixedClock(NOW) });
+      fx = clinicFixtures(server);
+      doctor = await fx.doctor('Dr. Meredith Grey');
+      otherDoctor = await fx.doctor('Dr. Derek Shepherd');
+      patient = await fx.patient('Paula Patient');
+      flu = await fx.disease('Influenza');
+    });
+    after(() => server.close());
+
+    const visit = (overrides: Record<string, unknown> = {}) => ({
+      disease_id: flu,
+      diagnosis: 'Seasonal flu',
+      lab_tests: 'Rapid antigen',
+      prescriptions: 'Rest, fluids',
+      service_type: 'Consultation',
+      cost: '120.50',
+      ...overrides,
+    });
+    const record = (appointmentId: number, body: unknown, token = doctor.token) =>
+      server.api('POST', `/api/doctor/appointments/${appointmentId}/medical-record`, { token, body });
+    const appointmentToday = (date = TODAY) => fx.appointment({ doctor, patientId: patient.patientId, date });
+
+    it('completes the appointment and raises exactly one unpaid bill', async () => {
+      const appointmentId = await appointmentToday();
+      const res = await record(appointmentId, visit());
+      assert.equal(res.status, 201);
+      assert.equal(res.body.medical_record.record_date, TODAY);
+      assert.equal(res.body.medical_record.cost, '120.50');
+      assert.equal(res.body.medical_record.cost_cents, 12050);
+      assert.deepEqual(res.body.medical_record.disease, { id: flu, name: 'Influenza' });
+      assert.deepEqual(res.body.medical_record.doctor, { id: doctor.doctorId, name: 'Dr. Meredith Grey' });
+      assert.equal(res.body.appointment.status, 'completed');
+      assert.equal(res.body.appointment.patient_name, 'Paula Patient');
+      assert.equal(await fx.appointmentStatus(appointmentId), 'completed');
+      assert.deepEqual(
+        { ...res.body.billing, id: undefined },
+        {
+          id: undefined,
+          patient: { id: patient.patientId, name: 'Paula Patient', email: patient.email },
+          service_details: 'Consultation',
+          amount: '120.50',
+          amount_cents: 12050,
+          billing_date: TODAY,
+          payment_status: 'unpaid',
+        },
+      );
+      assert.equal(await fx.count('billings', 'medical_record_id = $1', [res.body.medical_record.id]), 1);
+    });
+
+    it('refuses a second record of the same appointment with 409 not_scheduled', async () => {
+      const appointmentId = await appointmentToday();
+      assert.equal((await record(appointmentId, visit())).status, 201);
+      const again = await record(appointmentId, visit());
+      assert.equal(again.status, 409);
+      assert.equal(again.body.code, 'not_scheduled');
+      assert.equal(await fx.count('medical_records', 'appointment_id = $1', [appointmentId]), 1);
+    });
+
+    it('refuses a cancelled appointment with 409 not_scheduled', async () => {
+      const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date: TODAY, status: 'cancelled' });
+      const res = await record(appointmentId, visit());
+      assert.equal(res.status, 409);
+      assert.equal(res.body.code, 'not_scheduled');
+    });
+
+    it('writes nothing when the bill cannot be created after the record was inserted', async () => {
+      const appointmentId = await appointmentToday();
+      const deps = recordsDeps(server.app.db, server.app.clock, server.app.config);
+      const failingBills = {
+        ...deps,
+        transaction: <T>(fn: (tx: typeof deps) => Promise<T>) =>
+          deps.transaction((tx) => fn({ ...tx, bills: { ...tx.bills, create: () => Promise.reject(new Error('injected billing failure')) } })),
+      };
+      const original = server.app.records.recordVisit;
+      server.app.records.recordVisit = (input, actor) => recordVisit(failingBills, input, actor);
+      try {
+        const res = await record(appointmentId, visit());
+        assert.equal(res.status, 500);
+        assert.equal(res.body.code, 'internal');
+      } finally {
+        server.app.records.recordVisit = original;
+      }
+      assert.equal(await fx.count('medical_records', 'appointment_id = $1', [appointmentId]), 0);
+      assert.equal(await fx.count('billings', 'patient_id = $1 and medical_record_id not in (select id from medical_records)', [patient.patientId]), 0);
+      assert.equal(await fx.appointmentStatus(appointmentId), 'scheduled');
+      assert.equal((await record(appointmentId, visit())).status, 201, 'the appointment can still be recorded');
+    });
+
+    it("answers 404 to a doctor recording another doctor's appointment, and changes nothing", async () => {
+      const appointmentId = await appointmentToday();
+      const res = await record(appointmentId, visit(), otherDoctor.token);
+      assert.equal(res.status, 404);
+      assert.equal(res.body.code, 'not_found');
+      assert.equal(await fx.appointmentStatus(appointmentId), 'scheduled');
+      assert.equal((await record(999999, visit())).status, 404);
+    });
+
+    it('names every missing required field and an unknown disease with 422', async () => {
+      const appointmentId = await appointmentToday();
+      const missing = await record(appointmentId, { cost: '10' });
+      assert.equal(missing.status, 422);
+      assert.equal(missing.body.code, 'invalid');
+      assert.deepEqual(Object.keys(missing.body.errors).sort(), ['diagnosis', 'disease_id', 'service_type']);
+      const unknown = await record(appointmentId, visit({ disease_id: 987654 }));
+      assert.equal(unknown.status, 422);
+      assert.deepEqual(unknown.body.errors.disease_id, ['does not exist']);
+    });
+
+    it('refuses a negative, over-precise or too large cost and a future record date', async () => {
+      const appointmentId = await appointmentToday();
+      for (const cost of ['-5', '10.005', 'ten', '1000000.01']) {
+        const res = await record(appointmentId, visit({ cost }));
+        assert.equal(res.status, 422, `cost ${cost}`);
+        assert.ok(res.body.errors.cost, `cost ${cost}`);
+      }
+      const future = await record(appointmentId, visit({ record_date: '2026-06-11' }));
+      assert.equal(future.status, 422);
+      assert.ok(future.body.errors.record_date);
+      assert.equal(await fx.appointmentStatus(appointmentId), 'scheduled');
+    });
+
+    it('refuses to record a visit for an appointment that is still ahead', async () => {
+      const res = await record(await appointmentToday('2026-06-12'), visit());
+      assert.equal(res.status, 422);
+      assert.match(res.body.errors.record_date[0], /before the appointment date 2026-06-12/);
+    });
+
+    it('raises no bill for a free visit', async () => {
+      const appointmentId = await appointmentToday();
+      const res = await record(appointmentId, visit({ cost: 0 }));
+      assert.equal(res.status, 201);
+      assert.equal(res.body.billing, null);
+      assert.equal(await fx.count('billings', 'medical_record_id = $1', [res.body.medical_record.id]), 0);
+    });
+
+    it("lists the doctor's own patients, searchable, and hides everyone else", async () => {
+      const stranger = await fx.patient('Sam Stranger');
+      await fx.appointment({ doctor: otherDoctor, patientId: stranger.patientId, date: TODAY });
+      const all = await server.api('GET', '/api/doctor/patients', { token: doctor.token });
+      assert.equal(all.status, 200);
+      assert.deepEqual(all.body.patients, [{ id: patient.patientId, name: 'Paula Patient', phone: '+1 555 0101', email: patient.email, photo: null }]);
+      assert.equal(all.body.total, 1);
+      const searched = await server.api('GET', '/api/doctor/patients?q=paula&per_page=5', { token: doctor.token });
+      assert.equal(searched.body.patients.length, 1);
+      assert.equal(searched.body.per_page, 5);
+      const nobody = await server.api('GET', '/api/doctor/patients?q=stranger', { token: doctor.token });
+      assert.equal(nobody.body.total, 0);
+    });
+
+    it("shows a patient's records newest first with disease and doctor names, and 404 for a stranger", async () => {
+      const older = await appointmentToday('2026-06-01');
+      assert.equal((await record(older, visit({ record_date: '2026-06-02', diagnosis: 'Earlier flu' }))).status, 201);
+      const res = await server.api('GET', `/api/doctor/patients/${patient.patientId}`, { token: doctor.token });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.name, 'Paula Patient');
+      assert.deepEqual(res.body.user, { id: patient.user.id, name: 'Paula Patient', email: patient.email });
+      const dates = res.body.medical_records.map((r: { record_date: string }) => r.record_date);
+      assert.deepEqual(dates, [...dates].sort().reverse());
+      assert.equal(res.body.medical_records.at(-1).diagnosis, 'Earlier flu');
+      assert.equal(res.body.medical_records[0].doctor.name, 'Dr. Meredith Grey');
+
+      const stranger = await fx.patient('Nora Nobody');
+      const hidden = await server.api('GET', `/api/doctor/patients/${stranger.patientId}`, { token: doctor.token });
+      assert.equal(hidden.status, 404);
+      assert.equal(hidden.body.code, 'not_found');
+      const other = await server.api('GET', `/api/doctor/patients/${patient.patientId}`, { token: otherDoctor.token });
+      assert.equal(other.status, 404);
+      const asPatient = await server.api('GET', `/api/doctor/patients/${patient.patientId}`, { token: patient.token });
+      assert.equal(asPatient.status, 403);
+    });
+
+    it('leaves an audit row for every records read, visible to an admin by patient', async () => {
+      const read = await server.api('GET', `/api/doctor/patients/${patient.patientId}`, { token: doctor.token });
+      const requestId = read.headers.get('x-request-id');
+      const admin = await signUpAdmin(server);
+      const res = await server.api('GET', `/api/admin/audit?patient_id=${patient.patientId}`, { token: admin.token });
+      assert.equal(res.status, 200);
+      const entry = res.body.entries.find((e: { request_id: string }) => e.request_id === requestId);
+      assert.ok(entry, 'the read is audited with its request id');
+      assert.deepEqual(
+        { ...entry, id: undefined, at: undefined },
+        {
+          id: undefined,
+          at: undefined,
+          actor: { id: doctor.user.id, name: 'Dr. Meredith Grey', role: 'doctor' },
+          action: 'read_records',
+          entity: 'patient',
+          entity_id: String(patient.patientId),
+          patient_id: patient.patientId,
+          request_id: requestId,
+          details: null,
+        },
+      );
+      const actions = new Set(res.body.entries.map((e: { entity: string; action: string }) => `${e.action} ${e.entity}`));
+      for (const expected of ['create medical_record', 'update appointment', 'create billing']) assert.ok(actions.has(expected), expected);
+      assert.ok(res.body.entries.every((e: { patient_id: number }) => e.patient_id === patient.patientId));
+
+      const denied = await server.api('GET', `/api/admin/audit?patient_id=${patient.patientId}`, { token: doctor.token });
+      assert.equal(denied.status, 403);
+      const bad = await server.api('GET', '/api/admin/audit?patient_id=abc', { token: admin.token });
+      assert.equal(bad.status, 422);
+      assert.ok(bad.body.errors.patient_id);
+    });
+
+    it('lists logins and failed logins in the whole audit log', async () => {
+      const admin = await signUpAdmin(server);
+      await server.api('POST', '/api/login', { body: { email: patient.email, password: 'wrong password' } });
+      const res = await server.api('GET', '/api/admin/audit?per_page=200', { token: admin.token });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.entries[0].action, 'login_failed');
+      assert.equal(res.body.entries[0].actor, null);
+      assert.equal(res.body.entries[0].details.email, patient.email);
+      assert.ok(res.body.entries.some((e: { action: string; actor: { id: number } | null }) => e.action === 'login' && e.actor?.id === admin.user.id));
+      assert.ok(res.body.total >= res.body.entries.length);
+    });
+  });
+}

@@ -1,0 +1,166 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testDatabases } from '../testing/test-db.ts';
+import { PASSWORD, signIn, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
+import { makeApp } from '../app.ts';
+import { systemClock } from '../domain/shared/clock.ts';
+import { closeGracefully, createMedoraServer } from './server.ts';
+import type { AddressInfo } from 'node:net';
+
+for (const target of testDatabases()) {
+  describe(`HTTP foundation on ${target.name}`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer(target);
+    });
+    after(() => server.close());
+
+    it('answers health with the database state, a request id and security headers', async () => {
+      const res = await server.api('GET', '/api/health');
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, { status: 'ok', database: 'ok' });
+      assert.match(res.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
+      assert.match(res.headers.get('content-security-policy')!, /script-src 'self'.*frame-ancestors 'none'/);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    });
+
+    it('answers malformed JSON with 400, not 500', async () => {
+      const res = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
+      assert.equal(res.status, 400);
+      assert.equal((await res.json()).code, 'malformed_json');
+    });
+
+    it('refuses a body over the size limit with 413', async () => {
+      const res = await server.api('POST', '/api/patients/register', { body: { name: 'x'.repeat(1_100_000) } });
+      assert.equal(res.status, 413);
+      assert.equal(res.body.code, 'too_large');
+    });
+
+    it('answers an unknown API path with 404 and a wrong method with 405 and Allow', async () => {
+      assert.equal((await server.api('GET', '/api/nothing-here')).status, 404);
+      const wrongMethod = await server.api('DELETE', '/api/login');
+      assert.equal(wrongMethod.status, 405);
+      assert.equal(wrongMethod.headers.get('allow'), 'POST');
+    });
+
+    it('registers a patient even when the body asks to be admin', async () => {
+      const email = uniqueEmail('sneaky');
+      const res = await server.api('POST', '/api/patients/register', {
+        body: { name: 'Sneaky Sam', email, password: PASSWORD, phone: '555', birthdate: '1980-01-01', gender: 'male', role: 'admin' },
+      });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.user.role, 'patient');
+      const { token } = await signIn(server, email);
+      assert.equal((await server.api('GET', '/api/user', { token })).body.role, 'patient');
+    });
+
+    it('refuses a duplicate email in any case with 409', async () => {
+      const { email } = await signUpPatient(server);
+      const res = await server.api('POST', '/api/patients/register', {
+        body: { name: 'Twin', email: email.toUpperCase(), password: PASSWORD, phone: '1', birthdate: '1980-01-01', gender: 'other' },
+      });
+      assert.equal(res.status, 409);
+      assert.equal(res.body.code, 'email_taken');
+      assert.ok(res.body.errors.email);
+    });
+
+    it('names each missing or bad registration field with 422', async () => {
+      const res = await server.api('POST', '/api/patients/register', { body: { email: 'x', gender: 'unknown', birthdate: '1999-13-01' } });
+      assert.equal(res.status, 422);
+      assert.equal(res.body.code, 'invalid');
+      for (const field of ['name', 'email', 'password', 'phone', 'birthdate', 'gender']) assert.ok(res.body.errors[field], field);
+    });
+
+    it('signs in with user, token and role, and refuses a wrong password with the same 401 as an unknown email', async () => {
+      const { email } = await signUpPatient(server);
+      const ok = await server.api('POST', '/api/login', { body: { email, password: PASSWORD, remember: true } });
+      assert.equal(ok.status, 200);
+      assert.deepEqual(Object.keys(ok.body).sort(), ['role', 'token', 'user']);
+      assert.equal(ok.body.user.email, email);
+      const wrong = await server.api('POST', '/api/login', { body: { email, password: 'wrong' } });
+      const unknown = await server.api('POST', '/api/login', { body: { email: uniqueEmail('ghost'), password: 'wrong' } });
+      assert.equal(wrong.status, 401);
+      assert.deepEqual(wrong.body, unknown.body);
+    });
+
+    it('gives an admin created from the CLI use case a working token; a patient gets 403 on admin routes', async () => {
+      const admin = await signUpAdmin(server);
+      assert.equal((await server.api('GET', '/api/user', { token: admin.token })).body.role, 'admin');
+      const patient = await signUpPatient(server);
+      const res = await server.api('GET', '/api/admin/statistics', { token: patient.token });
+      assert.equal(res.status, 403);
+      assert.equal(res.body.code, 'forbidden');
+    });
+
+    it('answers 401 without a token, with a forged one, and after logout', async () => {
+      assert.equal((await server.api('GET', '/api/user')).status, 401);
+      assert.equal((await server.api('GET', '/api/user', { token: 'forged' })).status, 401);
+      assert.equal((await server.api('GET', '/api/patient/profile', { token: 'forged' })).status, 401);
+      const { token } = await signUpPatient(server);
+      assert.equal((await server.api('POST', '/api/logout', { token })).status, 200);
+      const after = await server.api('GET', '/api/user', { token });
+      assert.equal(after.status, 401);
+      assert.equal(after.body.code, 'unauthenticated');
+    });
+
+    it('answers 429 for an email and address pair after 10 failures, counted in the database', async () => {
+      const { email } = await signUpPatient(server);
+      for (let i = 0; i < 10; i++) assert.equal((await server.api('POST', '/api/login', { body: { email, password: 'bad' } })).status, 401);
+      const locked = await server.api('POST', '/api/login', { body: { email, password: PASSWORD } });
+      assert.equal(locked.status, 429);
+      assert.equal(locked.body.code, 'too_many_attempts');
+    });
+  });
+}
+
+describe('client address behind a proxy', () => {
+  it('counts failures per X-Forwarded-For hop only when TRUST_PROXY is on', async () => {
+    const [pglite] = testDatabases();
+    const database = await pglite.open();
+    const app = makeApp({ db: database.db, clock: systemClock, config: { clinicTz: 'UTC', clinicName: 'T' } });
+    const server = createMedoraServer(app, { trustProxy: true, log: () => {} });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/login`;
+    const attempt = (hop: string, password = 'bad') =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `${hop}, 10.9.9.9` }, body: JSON.stringify({ email: 'who@example.test', password }) });
+    try {
+      for (let i = 0; i < 10; i++) await attempt('203.0.113.5');
+      assert.equal((await attempt('203.0.113.5')).status, 429);
+      assert.equal((await attempt('198.51.100.7')).status, 401, 'another client is not locked out');
+    } finally {
+      await closeGracefully(server, 100);
+      await database.drop();
+    }
+  });
+});
+
+describe('static UI', () => {
+  it('serves files, falls back to index.html for client routes, and 404s a missing asset', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'medora-static-'));
+    mkdirSync(join(root, 'assets'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><title>Medora</title>');
+    writeFileSync(join(root, 'assets', 'app-abc123.js'), 'console.log(1)');
+    const [pglite] = testDatabases();
+    const database = await pglite.open();
+    const app = makeApp({ db: database.db, clock: systemClock, config: { clinicTz: 'UTC', clinicName: 'T' } });
+    const server = createMedoraServer(app, { staticDir: root, log: () => {} });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const asset = await fetch(`${base}/assets/app-abc123.js`);
+      assert.equal(asset.status, 200);
+      assert.match(asset.headers.get('cache-control')!, /immutable/);
+      const clientRoute = await fetch(`${base}/user/patient/bills`);
+      assert.equal(clientRoute.status, 200);
+      assert.match(await clientRoute.text(), /<title>Medora/);
+      assert.equal((await fetch(`${base}/assets/missing.js`)).status, 404);
+      assert.equal((await fetch(`${base}/../../etc/passwd`)).status, 200, 'a path outside the root gets the app shell, never the file');
+    } finally {
+      await closeGracefully(server, 100);
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,60 @@
+import { argon2Hasher } from '../security.ts';
+import { PASSWORD, signIn, signUpPatient, uniqueEmail, type TestServer } from './http.ts';
+
+/**
+ * Clinic rows for records and billing tests, inserted with plain SQL so these tests do not depend on the
+ * catalogue and scheduling use cases being written alongside them.
+ */
+export function clinicFixtures(server: TestServer) {
+  const db = server.app.db;
+  const one = async (sql: string, params: unknown[]) => (await db.query<{ id: number }>(sql, params))[0].id;
+  let passwordHash: Promise<string> | undefined;
+
+  return {
+    /** A doctor account with a weekly Monday slot, signed in. */
+    async doctor(name = 'Dr. Grey') {
+      const email = uniqueEmail('doctor');
+      passwordHash ??= argon2Hasher.hash(PASSWORD);
+      const userId = await one(`insert into users (name, email, password_hash, role) values ($1, $2, $3, 'doctor') returning id`, [
+        name,
+        email,
+        await passwordHash,
+      ]);
+      const doctorId = await one('insert into doctors (user_id) values ($1) returning id', [userId]);
+      const scheduleId = await one(
+        `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 1, '09:00', '09:30') returning id`,
+        [doctorId],
+      );
+      return { doctorId, scheduleId, name, ...(await signIn(server, email)) };
+    },
+
+    async patient(name = 'Pat Tester', email?: string) {
+      const signedIn = await signUpPatient(server, { name, ...(email ? { email } : {}) });
+      const patientId = await one('select id from patients where user_id = $1', [signedIn.user.id]);
+      return { ...signedIn, patientId, name };
+    },
+
+    async disease(name: string) {
+      return one('insert into diseases (name) values ($1) returning id', [name]);
+    },
+
+    /** An appointment on `date`; each call takes the next free start time, so many fit on one day. */
+    async appointment(a: { doctor: { doctorId: number; scheduleId: number }; patientId: number; date: string; status?: string }) {
+      const [{ n }] = await db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [a.doctor.doctorId]);
+      const start = `${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}`;
+      return one(
+        `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
+         values ($1, $2, $3, $4, $5::time, $5::time + interval '30 minutes', $6) returning id`,
+        [a.patientId, a.doctor.doctorId, a.doctor.scheduleId, a.date, start, a.status ?? 'scheduled'],
+      );
+    },
+
+    async appointmentStatus(id: number) {
+      return (await db.query<{ status: string }>('select status from appointments where id = $1', [id]))[0].status;
+    },
+
+    async count(table: 'medical_records' | 'billings' | 'payments', where: string, params: unknown[]) {
+      return (await db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${where}`, params))[0].n;
+    },
+  };
+}

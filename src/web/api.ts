@@ -1,0 +1,89 @@
+/**
+ * The only module that calls fetch. Adds the bearer token, turns error bodies into ApiError, and ends the
+ * session on a 401 to a signed-in call (a failed sign-in is also a 401 and is left to the login page).
+ */
+import { navigate } from 'wouter/use-browser-location';
+import type { FieldErrors } from './api-types.ts';
+import { endSession, token } from './auth.ts';
+import { routes } from './paths.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors: FieldErrors = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const bearer = token.value;
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  // A FormData body (a doctor's photo) sets its own multipart Content-Type with the boundary.
+  const isForm = options.body instanceof FormData;
+  if (options.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+
+  const response = await fetch(withQuery(path, options.query), {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: options.body === undefined || isForm ? (options.body as FormData | undefined) : JSON.stringify(options.body),
+  });
+  const body: unknown = response.status === 204 ? null : await response.json().catch(() => null);
+  if (response.ok) return body as T;
+
+  if (response.status === 401 && bearer) {
+    endSession();
+    navigate(routes.login, { replace: true });
+  }
+  throw toApiError(response.status, body);
+}
+
+function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+function toApiError(status: number, body: unknown): ApiError {
+  const { message, code, errors } = (body ?? {}) as { message?: string; code?: string; errors?: FieldErrors };
+  return new ApiError(status, code ?? 'error', message ?? `Request failed (${status})`, errors);
+}
+
+export const apiGet = <T>(path: string, query?: Query) => request<T>('GET', path, { query });
+export const apiPost = <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
+  request<T>('POST', path, { body, headers });
+export const apiPut = <T>(path: string, body: unknown) => request<T>('PUT', path, { body });
+export const apiDelete = <T>(path: string) => request<T>('DELETE', path);
+
+export interface ListQuery {
+  q: string;
+  page: number;
+  per_page: number;
+}
+
+export interface ListPage<Row> {
+  rows: Row[];
+  total: number;
+}
+
+/** One page of a list endpoint, whose answer names its items (`{"appointments": [...], "total": n}`). */
+export async function fetchList<Row>(path: string, itemsKey: string, query: ListQuery): Promise<ListPage<Row>> {
+  const answer = await apiGet<Record<string, unknown> & { total: number }>(path, { ...query });
+  return { rows: answer[itemsKey] as Row[], total: answer.total };
+}

@@ -1,0 +1,67 @@
+/** The sidebar menu of each role, as spec §2 lists them (Signout closes every menu). */
+import type { ComponentType } from 'react';
+import type { Role } from '../api-types.ts';
+import { routes } from '../paths.ts';
+import {
+  BillIcon,
+  BuildingIcon,
+  CalendarIcon,
+  ClipboardIcon,
+  DashboardIcon,
+  DoorIcon,
+  PillIcon,
+  StethoscopeIcon,
+  UserIcon,
+  UsersIcon,
+  VirusIcon,
+  type IconProps,
+} from './icons.tsx';
+
+export interface MenuLink {
+  label: string;
+  to: string;
+  icon: ComponentType<IconProps>;
+}
+
+export interface MenuGroup {
+  label: string;
+  icon: ComponentType<IconProps>;
+  links: Omit<MenuLink, 'icon'>[];
+}
+
+export type MenuItem = MenuLink | MenuGroup;
+
+export const isGroup = (item: MenuItem): item is MenuGroup => 'links' in item;
+
+export const roleMenus: Record<Role, MenuItem[]> = {
+  patient: [
+    { label: 'My Appointments', to: routes.patient.appointments, icon: CalendarIcon },
+    { label: 'All Doctors', to: routes.patient.doctors, icon: StethoscopeIcon },
+    { label: 'Profile', to: routes.patient.profile, icon: UserIcon },
+    { label: 'Book Appointment', to: routes.patient.book, icon: ClipboardIcon },
+    { label: 'Bills', to: routes.patient.bills, icon: BillIcon },
+  ],
+  admin: [
+    { label: 'Dashboard', to: routes.admin.dashboard, icon: DashboardIcon },
+    { label: 'Appointments', to: routes.admin.appointments, icon: CalendarIcon },
+    { label: 'Doctors', to: routes.admin.doctors, icon: StethoscopeIcon },
+    { label: 'Patients', to: routes.admin.patients, icon: UsersIcon },
+    { label: 'Specializations', to: routes.admin.specializations, icon: PillIcon },
+    {
+      label: 'Departments',
+      icon: BuildingIcon,
+      links: [
+        { label: 'Department List', to: routes.admin.departments },
+        { label: 'Add Department', to: routes.admin.createDepartment },
+      ],
+    },
+    { label: 'Diseases', to: routes.admin.diseases, icon: VirusIcon },
+    { label: 'Rooms', to: routes.admin.rooms, icon: DoorIcon },
+    { label: 'Bills', to: routes.admin.bills, icon: BillIcon },
+  ],
+  doctor: [
+    { label: 'Appointments', to: routes.doctor.appointments, icon: CalendarIcon },
+    { label: 'Manage Records', to: routes.doctor.manageRecords, icon: ClipboardIcon },
+    { label: 'My Patients', to: routes.doctor.myPatients, icon: UsersIcon },
+  ],
+};

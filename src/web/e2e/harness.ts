@@ -1,0 +1,121 @@
+/**
+ * Browser tests' harness: the real server (over a fresh embedded database) serving the built UI in
+ * dist/web, and Debian's Chromium driven by playwright-core. The test command builds the UI first.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { fixedClock, PASSWORD, startTestServer, uniqueEmail, type TestServer } from '../../testing/http.ts';
+import { testDatabases } from '../../testing/test-db.ts';
+
+export { PASSWORD, uniqueEmail, type TestServer };
+
+const root = path.resolve(import.meta.dirname, '../../..');
+export const RESULTS_DIR = path.join(root, 'test-results');
+export const DIST_WEB = path.join(root, 'dist/web');
+
+/**
+ * The clinic's "now" in these tests: Monday 2030-06-03, 08:00 in Europe/Berlin (the harness's clinic zone),
+ * so today's slots from 09:00 on are still open whenever the tests run. It is also later than the
+ * browser's real clock, so appointments booked for it are in the future for the page too.
+ */
+export const CLINIC_TODAY = '2030-06-03';
+const CLINIC_NOW = '2030-06-03T06:00:00Z';
+
+export async function startServer(): Promise<TestServer> {
+  const pglite = testDatabases().find((target) => target.name === 'pglite');
+  if (!pglite) throw new Error('no embedded database target');
+  return startTestServer(pglite, { clock: fixedClock(CLINIC_NOW) });
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Uncaught errors and CSP refusals seen so far; a test ends by asserting there were none. */
+  problems: string[];
+}
+
+/** A fresh browser context (no stored session) whose page reports script errors and CSP violations. */
+export async function openPage(browser: Browser, baseURL: string, viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
+  const context = await browser.newContext({ baseURL, viewport });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) problems.push(message.text());
+  });
+  return { page, problems };
+}
+
+export async function signInThroughUi(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/user/'));
+  await page.locator('.shell-main h1').waitFor();
+}
+
+const require = createRequire(import.meta.url);
+let axeSource: Promise<string> | undefined;
+
+/** axe-core's serious and critical findings on the page as it is now, one line each. */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the DevTools protocol: the page's CSP rightly refuses an injected inline <script>.
+  await page.evaluate(await axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  return violations;
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Writes a full-page screenshot at phone width (375 px) to test-results/<name>.png. */
+export async function phoneScreenshot(page: Page, name: string): Promise<string> {
+  const previous = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 812 });
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  if (previous) await page.setViewportSize(previous);
+  return file;
+}
+
+/** Which source files went into each built file (written by scripts/build.ts), keyed by URL path. */
+export async function builtSources(): Promise<Map<string, string[]>> {
+  const meta = JSON.parse(await readFile(path.join(root, 'dist/web-meta.json'), 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, unknown> }>;
+  };
+  return new Map(
+    Object.entries(meta.outputs).map(([file, output]) => [
+      `/${path.relative(DIST_WEB, path.join(root, file)).split(path.sep).join('/')}`,
+      Object.keys(output.inputs),
+    ]),
+  );
+}

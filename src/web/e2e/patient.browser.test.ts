@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CLINIC_TODAY,
+  launchBrowser,
+  openPage,
+  phoneScreenshot,
+  seriousAxeViolations,
+  signInThroughUi,
+  startServer,
+  type TestServer,
+} from './harness.ts';
+import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
+
+describe('the patient area in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let clinic: Clinic;
+  let patient: Account;
+  let page: Page;
+  let problems: string[];
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    clinic = await seedClinic(server);
+    await openDoctorEveryDay(server, clinic);
+    patient = await registerPatient(server, 'Pat Patient');
+    await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
+    await seedUnpaidBill(server, clinic, patient, '16:00', '120.50');
+    for (const time of ['10:00', '10:30', '11:00', '11:30']) await bookSlot(server, clinic, patient, time);
+    ({ page, problems } = await openPage(browser, server.url));
+    await signInThroughUi(page, patient.email);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const slot = (label: string) => page.getByRole('radio', { name: new RegExp(`^${label} –`) });
+
+  it('books a free slot of today, which then shows as booked', async () => {
+    await page.goto('/user/patient/book');
+    await page.getByRole('heading', { name: 'Select an Appointment' }).waitFor();
+    const book = page.getByRole('button', { name: 'Book', exact: true });
+    assert.equal(await book.isDisabled(), true);
+
+    await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+    await page.getByRole('group', { name: 'AM' }).waitFor();
+    await page.getByRole('group', { name: 'PM' }).waitFor();
+    assert.equal(await page.getByLabel('Date').inputValue(), CLINIC_TODAY);
+    assert.equal(await slot('4:00 PM').isDisabled(), true, 'a slot booked earlier cannot be chosen');
+    assert.equal(await book.isDisabled(), true, 'Book waits for a slot');
+
+    await slot('9:00 AM').check();
+    await book.click();
+    await page.getByRole('alert').getByText('Appointment booked successfully!').waitFor();
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="slot"][value]:disabled'));
+    assert.equal(await slot('9:00 AM').isDisabled(), true);
+    assert.match(await page.locator('label', { has: slot('9:00 AM') }).innerText(), /booked/i);
+    assert.equal(await book.isDisabled(), true);
+  });
+
+  it('explains a slot taken meanwhile and refreshes the slots', async () => {
+    await slot('9:30 AM').check();
+    const rival = await registerPatient(server, 'Quick Rival');
+    await bookSlot(server, clinic, rival, '09:30');
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    const alert = page.getByRole('alert');
+    await alert.locator('.alert-error').waitFor();
+    assert.match(await alert.innerText(), /\S/);
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLInputElement>('input[name="slot"]')].some((i) => i.disabled && i.closest('label')?.textContent?.startsWith('9:30')));
+  });
+
+  it('pages, searches and resizes the scheduled appointments table', async () => {
+    await page.goto('/user/patient');
+    await page.getByRole('heading', { name: 'Scheduled Appointments' }).waitFor();
+    const headers = await page.locator('thead th').allInnerTexts();
+    assert.deepEqual(headers.map((h) => h.trim().toLowerCase()), ['date', 'start time', 'end time', 'doctor', 'department', 'room', 'actions']);
+
+    const info = page.locator('.page-info');
+    await info.getByText('1 - 5 of 7').waitFor();
+    assert.equal(await page.locator('tbody tr').count(), 5);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await info.getByText('6 - 7 of 7').waitFor();
+    await page.getByLabel('Go to page').fill('1');
+    await info.getByText('1 - 5 of 7').waitFor();
+    await page.getByLabel('Rows per page').selectOption('10');
+    await info.getByText('1 - 7 of 7').waitFor();
+
+    await page.getByLabel('Search').fill('nobody like this');
+    await page.getByText('No appointments found.').waitFor();
+    await info.getByText('0 - 0 of 0').waitFor();
+    await page.getByLabel('Search').fill('Hopper');
+    await info.getByText('1 - 7 of 7').waitFor();
+  });
+
+  it('shows the date of an appointment and cancels it after a confirmation', async () => {
+    await page.goto('/user/patient');
+    await page.getByLabel('Rows per page').selectOption('10');
+    const row = page.locator('tbody tr', { has: page.locator('td[data-label="Start Time"]', { hasText: '09:00' }) });
+    await row.waitFor();
+    assert.equal(await row.locator('td[data-label="Doctor"]').innerText(), clinic.doctor.name);
+    assert.equal(await row.locator('td[data-label="Department"]').innerText(), 'Cardiology');
+
+    await row.getByRole('button', { name: 'View Details' }).click();
+    await page.getByRole('alert').getByText(`Appointment date: ${CLINIC_TODAY}`).waitFor();
+
+    // By keyboard: Enter opens the dialog, Escape closes it and gives the focus back.
+    const cancel = row.getByRole('button', { name: 'Cancel' });
+    await cancel.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/Are you sure you want to cancel this appointment/).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await cancel.evaluate((button) => button === document.activeElement), true);
+
+    await cancel.click();
+    await dialog.getByRole('button', { name: 'Cancel appointment' }).click();
+    await page.getByRole('alert').getByText('Appointment cancelled successfully').waitFor();
+    await row.getByText('Cancelled').waitFor();
+    assert.equal(await row.getByRole('button', { name: 'Cancel' }).count(), 0);
+  });
+
+  it('updates the profile and the header follows', async () => {
+    await page.goto('/user/patient/profile');
+    await page.getByRole('heading', { name: 'Patient Profile' }).waitFor();
+    const name = page.getByLabel('Name');
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('form input')?.value);
+    assert.equal(await name.inputValue(), 'Pat Patient');
+    assert.equal(await page.getByLabel('Gender').inputValue(), 'female');
+
+    await name.fill('Patricia Patient');
+    await page.getByLabel('Phone').fill('+1 555 0177');
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    await page.getByRole('alert').getByText('Your Profile has been updated').waitFor();
+    await page.getByRole('button', { name: /^Patricia Patient/ }).waitFor();
+
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('form input')?.value === 'Patricia Patient');
+    assert.equal(await page.getByLabel('Phone').inputValue(), '+1 555 0177');
+  });
+
+  it('opens a doctor profile from the Doctor List, with its fallbacks', async () => {
+    await page.goto('/user/patient/doctors');
+    await page.getByRole('heading', { name: 'Doctor List' }).waitFor();
+    await page.getByRole('link', { name: `Profile: ${clinic.doctor.name}` }).click();
+    await page.waitForURL(`**/user/patient/doctors/${clinic.doctor.id}`);
+    await page.getByRole('heading', { name: clinic.doctor.name }).waitFor();
+
+    const detail = async (term: string) => (await page.locator('dt', { hasText: term }).locator('+ dd').innerText()).trim();
+    assert.equal(await detail('Doctor ID'), String(clinic.doctor.id));
+    assert.equal(await detail('Specialization'), 'Cardiologist');
+    assert.equal(await detail('Department'), 'Cardiology');
+    assert.equal(await detail('Email'), clinic.doctor.email);
+    assert.equal(await detail('Birthdate'), 'N/A');
+    assert.equal(await detail('Address'), 'No address available');
+    await page.getByText('No biography available.').waitFor();
+  });
+
+  it('pays an unpaid bill, shows Paid and a printable receipt; a failed payment is explained', async () => {
+    await page.goto('/user/patient/bills');
+    await page.getByRole('heading', { name: 'Your Bills' }).waitFor();
+    const billRow = (amount: string) => page.locator('tbody tr', { has: page.getByText(amount, { exact: true }) });
+    await billRow('$120.50').waitFor();
+
+    await page.route('**/api/patient/billings/*/pay', (route) => route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }));
+    await billRow('$80.00').getByRole('button', { name: 'Pay' }).click();
+    await page.getByRole('alert').getByText('Error processing payment. Please try again.').waitFor();
+    await page.unroute('**/api/patient/billings/*/pay');
+
+    await billRow('$120.50').getByRole('button', { name: 'Pay' }).click();
+    await page.getByRole('alert').getByText('Payment successful').waitFor();
+    await billRow('$120.50').getByText('Paid', { exact: true }).waitFor();
+    assert.equal(await billRow('$120.50').getByRole('button', { name: 'Pay' }).count(), 0);
+    assert.equal(await billRow('$80.00').getByRole('button', { name: 'Pay' }).count(), 1);
+
+    await billRow('$120.50').getByRole('button', { name: /Receipt/ }).click();
+    const receipt = page.getByRole('dialog', { name: 'Receipt' });
+    await receipt.getByText('Medora Test Clinic').waitFor();
+    await receipt.getByText('$120.50').first().waitFor();
+    await receipt.getByRole('button', { name: 'Print' }).waitFor();
+    await page.keyboard.press('Escape');
+    await receipt.waitFor({ state: 'detached' });
+  });
+
+  it('finds no serious accessibility violation on any patient page, and screenshots each at phone width', async () => {
+    const pages: [string, string][] = [
+      ['appointments', '/user/patient'],
+      ['profile', '/user/patient/profile'],
+      ['book', '/user/patient/book'],
+      ['bills', '/user/patient/bills'],
+      ['doctors', '/user/patient/doctors'],
+      ['doctor-profile', `/user/patient/doctors/${clinic.doctor.id}`],
+    ];
+    for (const [name, url] of pages) {
+      await page.goto(url);
+      await page.locator('h1').waitFor();
+      await page.waitForLoadState('networkidle');
+      if (name === 'book') {
+        await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+        await page.getByRole('group', { name: 'AM' }).waitFor();
+      }
+      assert.deepEqual(await seriousAxeViolations(page), [], url);
+      await phoneScreenshot(page, `patient-${name}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+});

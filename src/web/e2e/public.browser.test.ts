@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import {
+  builtSources,
+  DIST_WEB,
+  launchBrowser,
+  openPage,
+  PASSWORD,
+  seriousAxeViolations,
+  startServer,
+  uniqueEmail,
+  type TestServer,
+} from './harness.ts';
+
+const ENTRY_BUDGET_GZIP_BYTES = 100 * 1024;
+const SIGNED_IN_SOURCES = /^src\/web\/(pages\/(admin|doctor|patient)\/|components\/app-shell)/;
+
+describe('public pages in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('counts the landing counters up to 85, 18, 12 and 150 in about a second', async () => {
+    const { page, problems } = await openPage(browser, server.url);
+    await page.goto('/');
+    const counters = page.locator('.counter-value');
+    await counters.first().waitFor();
+    const started = Date.now();
+    const early = (await counters.allTextContents()).map(Number);
+    assert.ok(early[3]! < 150, `the awards counter starts below 150, got ${early[3]}`);
+
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.counter-value')].map((el) => el.textContent).join() === '85,18,12,150',
+    );
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 2000, `counters finished after ${elapsed} ms`);
+    for (const label of ['Medical Experts', 'Departments', 'Research Labs', 'Awards']) {
+      assert.equal(await page.getByText(label, { exact: true }).count(), 1);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('has the hero, about and services anchors, the header links and the Profile dropdown', async () => {
+    const { page } = await openPage(browser, server.url);
+    await page.goto('/');
+    for (const id of ['hero', 'about', 'services']) await page.locator(`#${id}`).waitFor();
+    for (const service of ['Cardiology', 'Pharmacy', 'Emergency Care', 'Genetics and Diagnostics', 'Rehabilitation', 'Preventive Health']) {
+      await page.getByRole('heading', { name: service }).waitFor();
+    }
+    await page.getByRole('button', { name: 'Profile' }).click();
+    assert.equal(await page.getByRole('link', { name: 'Admin' }).getAttribute('href'), '/user/admin/dashboard');
+    assert.equal(await page.getByRole('link', { name: 'Patient' }).getAttribute('href'), '/user/patient');
+    assert.equal(await page.getByRole('link', { name: 'Doctor' }).getAttribute('href'), '/user/doctor');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.getByRole('link', { name: 'Admin' }).isVisible(), false);
+
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL('**/login');
+    await page.getByRole('heading', { name: 'Sign In' }).waitFor();
+  });
+
+  it('opens the navigation from the toggle on a phone', async () => {
+    const { page } = await openPage(browser, server.url, { width: 375, height: 812 });
+    await page.goto('/');
+    const signUp = page.getByRole('link', { name: 'Sign up' });
+    assert.equal(await signUp.isVisible(), false);
+    const toggle = page.getByRole('button', { name: 'Toggle navigation' });
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    await signUp.waitFor({ state: 'visible' });
+  });
+
+  it('stops a sign-up whose passwords differ, then one without the terms accepted', async () => {
+    const { page } = await openPage(browser, server.url);
+    await page.goto('/signup');
+    await page.getByText('We aim to make your life better').waitFor();
+    await page.getByText('Free access to our dashboard.').waitFor();
+    assert.equal(await page.getByLabel('Password', { exact: true }).getAttribute('placeholder'), '8+ characters required');
+
+    await fillSignUp(page, { email: uniqueEmail('mismatch'), confirm: 'something else' });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByRole('alert').getByText('Passwords do not match.').waitFor();
+
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByRole('alert').getByText('You must accept the terms and conditions.').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/signup');
+  });
+
+  it("shows the server's field problems next to their fields", async () => {
+    const email = uniqueEmail('taken');
+    await register(server, email);
+    const { page } = await openPage(browser, server.url);
+    await page.goto('/signup');
+    await fillSignUp(page, { email, acceptTerms: true });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    const emailInput = page.locator('input[type="email"][aria-invalid="true"]');
+    await emailInput.waitFor();
+    const problemId = await emailInput.getAttribute('aria-describedby');
+    assert.match(await page.locator(`[id="${problemId}"]`).innerText(), /already/);
+    assert.equal(new URL(page.url()).pathname, '/signup');
+  });
+
+  it('signs a new patient up and lands on /login, where the patient can sign in', async () => {
+    const email = uniqueEmail('new');
+    const { page, problems } = await openPage(browser, server.url);
+    await page.goto('/signup');
+    await fillSignUp(page, { email, acceptTerms: true });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.waitForURL('**/login');
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Remember me').check();
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/user/patient');
+    await page.getByRole('button', { name: /Sam Newcomer/ }).waitFor();
+    assert.deepEqual(problems, []);
+  });
+
+  it('explains a failed sign-in and offers the forgot-password page', async () => {
+    const { page } = await openPage(browser, server.url);
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('nobody@example.test');
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('alert').getByText('Login failed. Please check your credentials.').waitFor();
+
+    await page.getByRole('link', { name: 'Forgot Password?' }).click();
+    await page.getByText(/contact the clinic/).waitFor();
+  });
+
+  it('downloads no signed-in area code on / and /login, and stays under 100 KB gzip', async () => {
+    const sources = await builtSources();
+    for (const start of ['/', '/login']) {
+      const { page } = await openPage(browser, server.url);
+      const scripts: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      });
+      await page.goto(start);
+      await page.waitForLoadState('networkidle');
+
+      const signedInCode = scripts.flatMap((script) => (sources.get(script) ?? []).filter((source) => SIGNED_IN_SOURCES.test(source)));
+      assert.deepEqual(signedInCode, [], `${start} downloaded signed-in code`);
+
+      let gzipped = 0;
+      for (const script of scripts) gzipped += gzipSync(await readFile(path.join(DIST_WEB, script))).length;
+      assert.ok(gzipped <= ENTRY_BUDGET_GZIP_BYTES, `${start} downloads ${gzipped} bytes of gzipped JS`);
+    }
+  });
+
+  it('finds no serious or critical accessibility violation on the public pages', async () => {
+    const { page } = await openPage(browser, server.url);
+    for (const url of ['/', '/signup', '/login', '/login/forgot-password']) {
+      await page.goto(url);
+      await page.locator('h1').waitFor();
+      assert.deepEqual(await seriousAxeViolations(page), [], url);
+    }
+  });
+});
+
+async function fillSignUp(
+  page: import('playwright-core').Page,
+  { email, confirm = PASSWORD, acceptTerms = false }: { email: string; confirm?: string; acceptTerms?: boolean },
+) {
+  await page.getByLabel('First name').fill('Sam');
+  await page.getByLabel('Last name').fill('Newcomer');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password').fill(confirm);
+  await page.getByLabel('Phone Number').fill('+1 555 0199');
+  await page.getByLabel('Birthdate').fill('1991-04-12');
+  await page.getByLabel('Gender').selectOption('other');
+  if (acceptTerms) await page.getByLabel(/accept the terms/).check();
+}
+
+async function register(server: TestServer, email: string) {
+  const answer = await server.api('POST', '/api/patients/register', {
+    body: { name: 'Taken Already', email, password: PASSWORD, phone: '+1 555 0100', birthdate: '1980-01-01', gender: 'male' },
+  });
+  assert.equal(answer.status, 201);
+}

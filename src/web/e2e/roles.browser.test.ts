@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, seriousAxeViolations, signInThroughUi, startServer, type TestServer } from './harness.ts';
+import { registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+
+const menus = {
+  patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Bills', 'Signout'],
+  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Bills', 'Signout'],
+  doctor: ['Appointments', 'Manage Records', 'My Patients', 'Signout'],
+};
+
+describe('signed-in areas and the route guard in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let clinic: Clinic;
+  let patient: Account;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    clinic = await seedClinic(server);
+    patient = await registerPatient(server, 'Rita Roles');
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const signedIn = async (account: Account): Promise<Page> => {
+    const { page } = await openPage(browser, server.url);
+    await signInThroughUi(page, account.email);
+    return page;
+  };
+
+  it('lands each role in its own area after signing in', async () => {
+    assert.equal(new URL((await signedIn(clinic.admin)).url()).pathname, '/user/admin/dashboard');
+    const doctorPage = await signedIn(clinic.doctor);
+    await doctorPage.waitForURL('**/user/doctor/appointments');
+    assert.equal(new URL((await signedIn(patient)).url()).pathname, '/user/patient');
+  });
+
+  it('bounces each role from the other areas back to its own', async () => {
+    const bounces: [Account, string, string][] = [
+      [patient, '/user/admin/dashboard', '/user/patient'],
+      [patient, '/user/doctor/manage-records', '/user/patient'],
+      [clinic.doctor, '/user/patient/bills', '/user/doctor/appointments'],
+      [clinic.doctor, '/user/admin/departments', '/user/doctor/appointments'],
+      [clinic.admin, '/user/patient/book', '/user/admin/dashboard'],
+      [clinic.admin, '/user/doctor/my-patients', '/user/admin/dashboard'],
+    ];
+    for (const [account, from, to] of bounces) {
+      const page = await signedIn(account);
+      await page.goto(from);
+      await page.waitForURL(`**${to}`);
+      await page.locator('h1').waitFor();
+      await page.context().close();
+    }
+  });
+
+  it('sends a visitor without a token to /login', async () => {
+    const { page } = await openPage(browser, server.url);
+    await page.goto('/user/patient/bills');
+    await page.waitForURL('**/login');
+  });
+
+  it('signs out to /login when the stored token is no longer accepted', async () => {
+    const page = await signedIn(patient);
+    await page.evaluate(() => localStorage.setItem('medora.token', 'revoked-or-expired'));
+    await page.goto('/user/patient/profile');
+    await page.waitForURL('**/login');
+    assert.equal(await page.evaluate(() => localStorage.getItem('medora.token')), null);
+  });
+
+  it("shows the user's name, role, avatar and e-mail in the header, and Signout leads to /login", async () => {
+    const page = await signedIn(patient);
+    const account = page.getByRole('button', { name: 'Rita Roles Patient Profile' });
+    await account.waitFor();
+    assert.match((await page.locator('.shell-header img.avatar').getAttribute('src')) ?? '', /default-avatar/);
+    await account.click();
+    await page.getByText(patient.email).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Add personal account' }).getAttribute('href'), '/signup');
+    await page.locator('.account-panel').getByRole('button', { name: 'Signout' }).click();
+    await page.waitForURL('**/login');
+    await page.goto('/user/patient');
+    await page.waitForURL('**/login');
+  });
+
+  it('lists each role’s menu as the spec has it, with the Departments submenu for admins', async () => {
+    for (const [account, expected] of [
+      [patient, menus.patient],
+      [clinic.admin, menus.admin],
+      [clinic.doctor, menus.doctor],
+    ] as const) {
+      const page = await signedIn(account);
+      const sidebar = page.getByRole('navigation', { name: 'Main menu' });
+      const items = await sidebar.locator(':scope > ul > li > :is(a, button)').allInnerTexts();
+      assert.deepEqual(items.map((text) => text.trim()), expected);
+      await page.context().close();
+    }
+
+    const page = await signedIn(clinic.admin);
+    await page.getByRole('button', { name: 'Departments' }).click();
+    await page.getByRole('link', { name: 'Add Department' }).click();
+    await page.waitForURL('**/user/admin/departments/create');
+    await page.getByRole('link', { name: 'Department List' }).click();
+    await page.waitForURL('**/user/admin/departments');
+  });
+
+  it('toggles the sidebar from the header', async () => {
+    const page = await signedIn(patient);
+    const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
+    const sidebar = page.getByRole('navigation', { name: 'Main menu' });
+    assert.equal(await sidebar.isVisible(), true);
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await sidebar.isVisible(), false);
+    await toggle.click();
+    await sidebar.waitFor({ state: 'visible' });
+  });
+
+  it('finds no serious or critical accessibility violation in the shell of each role', async () => {
+    for (const account of [patient, clinic.admin, clinic.doctor]) {
+      const page = await signedIn(account);
+      await page.locator('h1').waitFor();
+      assert.deepEqual(await seriousAxeViolations(page), [], account.email);
+      await page.context().close();
+    }
+  });
+});

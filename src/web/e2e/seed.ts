@@ -1,0 +1,107 @@
+/** Test data made the way the clinic makes it: through the HTTP API (and the admin use case the CLI calls). */
+import { CLINIC_TODAY, PASSWORD, uniqueEmail, type TestServer } from './harness.ts';
+
+export interface Account {
+  email: string;
+  token: string;
+  name: string;
+}
+
+export interface Clinic {
+  admin: Account;
+  doctor: Account & { id: number };
+  diseaseId: number;
+}
+
+/** An admin, a department, a specialization, a disease and a doctor. */
+export async function seedClinic(server: TestServer): Promise<Clinic> {
+  const admin = await createAdmin(server);
+  const department = await call(server, 'POST', '/api/admin/departments', admin.token, { name: 'Cardiology', description: 'Heart care' });
+  const specialization = await call(server, 'POST', '/api/admin/specializations', admin.token, { name: 'Cardiologist' });
+  const disease = await call(server, 'POST', '/api/admin/diseases', admin.token, { name: 'Heart Disease', description: '' });
+
+  const doctorEmail = uniqueEmail('doctor');
+  const doctorName = 'Dr. Grace Hopper';
+  // No bio, birthdate or address: the doctor profile shows its fallbacks.
+  const doctor = await call(server, 'POST', '/api/admin/doctors', admin.token, {
+    name: doctorName,
+    email: doctorEmail,
+    password: PASSWORD,
+    phone: '+1 555 0142',
+    gender: 'female',
+    specialization_id: specialization.id,
+    department_id: department.id,
+  });
+  return {
+    admin,
+    doctor: { id: doctor.id, name: doctorName, ...(await signIn(server, doctorEmail)) },
+    diseaseId: disease.id,
+  };
+}
+
+/** The clinic's doctor works 09:00–17:00 in 30-minute slots every day of the week. */
+export async function openDoctorEveryDay(server: TestServer, clinic: Clinic): Promise<void> {
+  await call(server, 'PUT', `/api/admin/doctors/${clinic.doctor.id}/schedule`, clinic.admin.token, {
+    days: [1, 2, 3, 4, 5, 6, 7],
+    start_time: '09:00',
+    end_time: '17:00',
+    slot_minutes: 30,
+  });
+}
+
+export async function createAdmin(server: TestServer): Promise<Account> {
+  const email = uniqueEmail('admin');
+  await server.app.auth.createAdmin({ name: 'Ada Admin', email, password: PASSWORD });
+  return { name: 'Ada Admin', ...(await signIn(server, email)) };
+}
+
+export async function registerPatient(server: TestServer, name = 'Pat Tester'): Promise<Account> {
+  const email = uniqueEmail('patient');
+  await call(server, 'POST', '/api/patients/register', undefined, {
+    name,
+    email,
+    password: PASSWORD,
+    phone: '+1 555 0101',
+    birthdate: '1990-05-17',
+    gender: 'female',
+  });
+  return { name, ...(await signIn(server, email)) };
+}
+
+/** The patient books the doctor's slot starting at `startTime` (HH:mm) today. */
+export async function bookSlot(server: TestServer, clinic: Clinic, patient: Account, startTime: string): Promise<{ id: number }> {
+  const slots = await call(server, 'GET', `/api/appointments/available/${clinic.doctor.id}?date=${CLINIC_TODAY}`, patient.token);
+  const slot = slots.available_appointments.find((s: { start_time: string }) => s.start_time === startTime);
+  if (!slot) throw new Error(`no slot at ${startTime}`);
+  return call(server, 'POST', '/api/appointments/book', patient.token, {
+    doctor_id: clinic.doctor.id,
+    schedule_id: slot.schedule_id,
+    date: CLINIC_TODAY,
+  });
+}
+
+/** A visit at `startTime` today that the doctor records with `cost`, which raises an unpaid bill. */
+export async function seedUnpaidBill(server: TestServer, clinic: Clinic, patient: Account, startTime: string, cost: string) {
+  const appointment = await bookSlot(server, clinic, patient, startTime);
+  const visit = await call(server, 'POST', `/api/doctor/appointments/${appointment.id}/medical-record`, clinic.doctor.token, {
+    disease_id: clinic.diseaseId,
+    diagnosis: 'Mild arrhythmia',
+    lab_tests: 'ECG',
+    prescriptions: 'Rest',
+    service_type: 'Consultation',
+    cost,
+    record_date: CLINIC_TODAY,
+  });
+  return visit.billing as { id: number; amount: string };
+}
+
+async function signIn(server: TestServer, email: string): Promise<{ email: string; token: string }> {
+  const answer = await call(server, 'POST', '/api/login', undefined, { email, password: PASSWORD });
+  return { email, token: answer.token };
+}
+
+async function call(server: TestServer, method: string, path: string, token: string | undefined, body?: unknown) {
+  const answer = await server.api(method, path, { token, body });
+  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}

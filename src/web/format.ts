@@ -1,0 +1,15 @@
+/** How values read on screen. */
+
+const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** Amounts arrive as integer cents; the clinic bills in USD (spec §9). */
+export const usd = (cents: number) => usdFormat.format(cents / 100);
+
+/** 'HH:mm' → 'h:mm AM/PM'. */
+export function clockTime(time: string): string {
+  const [hours = 0, minutes = 0] = time.split(':').map(Number);
+  const suffix = hours < 12 ? 'AM' : 'PM';
+  return `${hours % 12 || 12}:${String(minutes).padStart(2, '0')} ${suffix}`;
+}
+
+export const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

@@ -1,0 +1,6 @@
+import { PageHeader } from '../../components/page-header.tsx';
+
+// The page body comes with issue 7 (Web UI, part 2).
+export default function DepartmentPage() {
+  return <PageHeader title="Department" />;
+}

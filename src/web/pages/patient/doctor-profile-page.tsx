@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { apiGet } from '../../api.ts';
+import type { Doctor } from '../../api-types.ts';
+import { PageHeader } from '../../components/page-header.tsx';
+import { images, endpoints, routes } from '../../paths.ts';
+
+export default function DoctorProfilePage() {
+  const { id } = useParams<{ id: string }>();
+  const [doctor, setDoctor] = useState<Doctor | null>(null);
+
+  useEffect(() => {
+    apiGet<Doctor>(endpoints.doctorProfile(id))
+      .then(setDoctor)
+      .catch((error: unknown) => console.error('doctor fetch failed', error));
+  }, [id]);
+
+  return (
+    <>
+      <PageHeader title="Doctor Profile">
+        <Link href={routes.patient.doctors} className="button button-small">
+          Back to Doctor List
+        </Link>
+      </PageHeader>
+      {doctor && (
+        <article className="card doctor-profile">
+          <img className="doctor-photo" src={doctor.image ?? doctor.user.profile_image ?? images.defaultAvatar} alt={doctor.name} width="160" height="160" />
+          <div>
+            <h2>{doctor.name}</h2>
+            <p className="doctor-bio">{doctor.bio || 'No biography available.'}</p>
+            <dl className="details">
+              <dt>Doctor ID</dt>
+              <dd>{doctor.id}</dd>
+              <dt>Specialization</dt>
+              <dd>{doctor.specialization?.name ?? 'N/A'}</dd>
+              <dt>Department</dt>
+              <dd>{doctor.department?.name ?? 'N/A'}</dd>
+              <dt>Phone</dt>
+              <dd>{doctor.phone || 'N/A'}</dd>
+              <dt>Email</dt>
+              <dd>{doctor.email}</dd>
+              <dt>Birthdate</dt>
+              <dd>{doctor.birthdate || 'N/A'}</dd>
+              <dt>Address</dt>
+              <dd>{doctor.address || 'No address available'}</dd>
+            </dl>
+          </div>
+        </article>
+      )}
+    </>
+  );
+}

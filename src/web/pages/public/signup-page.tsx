@@ -1,0 +1,136 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { Alert, failure, type AlertMessage } from '../../components/alert.tsx';
+import { ApiError } from '../../api.ts';
+import type { FieldErrors, Gender } from '../../api-types.ts';
+import { AuthLayout } from '../../components/auth-layout.tsx';
+import { Field } from '../../components/field.tsx';
+import { GenderSelect } from '../../components/gender-select.tsx';
+import { routes } from '../../paths.ts';
+import { register } from '../../session.ts';
+
+const emptyForm = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  password: '',
+  confirmPassword: '',
+  phone: '',
+  birthdate: '',
+  gender: '' as Gender | '',
+  acceptTerms: false,
+};
+
+export default function SignupPage() {
+  const [, navigate] = useLocation();
+  const [form, setForm] = useState(emptyForm);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [alert, setAlert] = useState<AlertMessage | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const set = <K extends keyof typeof emptyForm>(key: K, value: (typeof emptyForm)[K]) =>
+    setForm((was) => ({ ...was, [key]: value }));
+
+  // The form checks only what the spec has it check; the server validates every field and names the bad ones.
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setErrors({});
+    if (form.password !== form.confirmPassword) return setAlert(failure('Passwords do not match.'));
+    if (!form.acceptTerms) return setAlert(failure('You must accept the terms and conditions.'));
+    setAlert(null);
+    setBusy(true);
+    try {
+      await register({
+        name: `${form.firstName.trim()} ${form.lastName.trim()}`.trim(),
+        email: form.email,
+        password: form.password,
+        phone: form.phone,
+        birthdate: form.birthdate,
+        gender: form.gender as Gender,
+      });
+      navigate(routes.login);
+    } catch (error) {
+      console.error('registration failed', error);
+      setBusy(false);
+      if (error instanceof ApiError && Object.keys(error.errors).length > 0) setErrors(error.errors);
+      else setAlert(failure(error instanceof ApiError ? error.message : 'An error occurred. Please try again.'));
+    }
+  };
+
+  return (
+    <AuthLayout title="Sign Up">
+      <Alert message={alert} onDismiss={() => setAlert(null)} />
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <div className="form-grid">
+          <Field label="First name" errors={errors.name}>
+            {(control) => (
+              <input {...control} required autoComplete="given-name" value={form.firstName} onChange={(e) => set('firstName', e.target.value)} />
+            )}
+          </Field>
+          <Field label="Last name">
+            {(control) => (
+              <input {...control} required autoComplete="family-name" value={form.lastName} onChange={(e) => set('lastName', e.target.value)} />
+            )}
+          </Field>
+        </div>
+        <Field label="Email address" errors={errors.email}>
+          {(control) => (
+            <input {...control} type="email" required autoComplete="email" value={form.email} onChange={(e) => set('email', e.target.value)} />
+          )}
+        </Field>
+        <div className="form-grid">
+          <Field label="Password" errors={errors.password}>
+            {(control) => (
+              <input
+                {...control}
+                type="password"
+                required
+                autoComplete="new-password"
+                placeholder="8+ characters required"
+                value={form.password}
+                onChange={(e) => set('password', e.target.value)}
+              />
+            )}
+          </Field>
+          <Field label="Confirm password">
+            {(control) => (
+              <input
+                {...control}
+                type="password"
+                required
+                autoComplete="new-password"
+                value={form.confirmPassword}
+                onChange={(e) => set('confirmPassword', e.target.value)}
+              />
+            )}
+          </Field>
+        </div>
+        <div className="form-grid">
+          <Field label="Phone Number" errors={errors.phone}>
+            {(control) => (
+              <input {...control} type="tel" required autoComplete="tel" value={form.phone} onChange={(e) => set('phone', e.target.value)} />
+            )}
+          </Field>
+          <Field label="Birthdate" errors={errors.birthdate}>
+            {(control) => (
+              <input {...control} type="date" required autoComplete="bday" value={form.birthdate} onChange={(e) => set('birthdate', e.target.value)} />
+            )}
+          </Field>
+        </div>
+        <Field label="Gender" errors={errors.gender}>
+          {(control) => <GenderSelect control={control} required value={form.gender} onChange={(gender) => set('gender', gender)} />}
+        </Field>
+        <label className="checkbox">
+          <input type="checkbox" required checked={form.acceptTerms} onChange={(e) => set('acceptTerms', e.target.checked)} /> I accept the terms and
+          conditions
+        </label>
+        <button type="submit" className="button button-primary button-block" disabled={busy}>
+          Sign Up
+        </button>
+      </form>
+      <p className="auth-switch">
+        Already have an account? <Link href={routes.login}>Sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}

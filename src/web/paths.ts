@@ -1,0 +1,101 @@
+/** The only place URLs are spelled: the UI's routes (patterns with `:id` and builders) and the API's paths. */
+import type { Role } from '../domain/shared/actor.ts';
+
+type Id = number | string;
+
+export const routes = {
+  home: '/',
+  signup: '/signup',
+  login: '/login',
+  forgotPassword: '/login/forgot-password',
+  userArea: (role: Role) => `/user/${role}`,
+  admin: {
+    root: '/user/admin',
+    dashboard: '/user/admin/dashboard',
+    appointments: '/user/admin/appointments',
+    departments: '/user/admin/departments',
+    createDepartment: '/user/admin/departments/create',
+    editDepartment: '/user/admin/departments/edit/:id',
+    department: '/user/admin/departments/:id',
+    specializations: '/user/admin/specializations',
+    doctors: '/user/admin/doctors',
+    patients: '/user/admin/patients',
+    diseases: '/user/admin/diseases',
+    rooms: '/user/admin/rooms',
+    bills: '/user/admin/bills',
+    patientProfile: '/user/admin/patient/profile/:id',
+  },
+  patient: {
+    appointments: '/user/patient',
+    profile: '/user/patient/profile',
+    book: '/user/patient/book',
+    bills: '/user/patient/bills',
+    doctors: '/user/patient/doctors',
+    doctorProfile: '/user/patient/doctors/:id',
+  },
+  doctor: {
+    root: '/user/doctor',
+    appointments: '/user/doctor/appointments',
+    manageRecords: '/user/doctor/manage-records',
+    myPatients: '/user/doctor/my-patients',
+    patient: '/user/doctor/my-patients/:id',
+  },
+} as const;
+
+/** Fills the `:id` of a route pattern: `withId(routes.patient.doctorProfile, 7)`. */
+export const withId = (pattern: string, id: Id) => pattern.replace(':id', encodeURIComponent(String(id)));
+
+/** Paths beginning /signup, /login or /user use the app stylesheet; every other path the main one (spec §2). */
+export const usesAppStylesheet = (path: string) => /^\/(signup|login|user)(\/|$)/.test(path);
+
+export const images = {
+  defaultAvatar: '/images/default-avatar.svg',
+};
+
+export const endpoints = {
+  login: '/api/login',
+  logout: '/api/logout',
+  register: '/api/patients/register',
+  currentUser: '/api/user',
+  doctors: '/api/doctors',
+  doctorProfile: (id: Id) => `/api/doctors/${id}`,
+  availableSlots: (doctorId: Id) => `/api/appointments/available/${doctorId}`,
+  book: '/api/appointments/book',
+  receipt: (billId: Id) => `/api/billings/${billId}/receipt`,
+  diseases: '/api/diseases',
+  admin: {
+    statistics: '/api/admin/statistics',
+    topDoctor: '/api/admin/top-doctor',
+    appointmentsPerDay: '/api/admin/appointments-per-day',
+    patients: '/api/admin/patients',
+    patient: (id: Id) => `/api/admin/patients/${id}`,
+    appointments: '/api/admin/appointments',
+    cancelAppointment: (id: Id) => `/api/admin/appointments/${id}/cancel`,
+    departments: '/api/admin/departments',
+    department: (id: Id) => `/api/admin/departments/${id}`,
+    specializations: '/api/admin/specializations',
+    specialization: (id: Id) => `/api/admin/specializations/${id}`,
+    diseases: '/api/admin/diseases',
+    disease: (id: Id) => `/api/admin/diseases/${id}`,
+    rooms: '/api/admin/rooms',
+    room: (id: Id) => `/api/admin/rooms/${id}`,
+    doctors: '/api/admin/doctors',
+    doctor: (id: Id) => `/api/admin/doctors/${id}`,
+    doctorSchedule: (id: Id) => `/api/admin/doctors/${id}/schedule`,
+    billings: '/api/admin/billings',
+  },
+  patient: {
+    profile: '/api/patient/profile',
+    appointments: '/api/patient/appointments',
+    cancelAppointment: (id: Id) => `/api/patient/appointments/${id}/cancel`,
+    doctors: '/api/patient/doctors',
+    billings: '/api/patient/billings',
+    pay: (billId: Id) => `/api/patient/billings/${billId}/pay`,
+  },
+  doctor: {
+    appointments: '/api/doctor/appointments',
+    medicalRecord: (appointmentId: Id) => `/api/doctor/appointments/${appointmentId}/medical-record`,
+    patients: '/api/doctor/patients',
+    patient: (id: Id) => `/api/doctor/patients/${id}`,
+  },
+} as const;

@@ -5,9 +5,9 @@ import { DatabaseLockedError } from '../db/db.ts';
 export function reportError(error: unknown): void {
   if (error instanceof DomainError) {
     console.error(`error: ${error.message}`);
-    for (const [field, problems] of Object.entries(error.fields ?? {})) {
-      for (const problem of problems) console.error(`  ${field}: ${problem}`);
-    }
+    const problems = Object.entries(error.fields ?? {}).flatMap(([field, list]) => list.map((problem) => `${field}: ${problem}`));
+    // One problem is already the message itself; several are listed one a line.
+    if (problems.length > 1) for (const problem of problems) console.error(`  ${problem}`);
   } else if (error instanceof DatabaseLockedError) {
     console.error(`error: ${error.message}`);
   } else {

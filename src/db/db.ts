@@ -133,7 +133,8 @@ export function acquireDataDirLock(dataDir: string): () => void {
     } catch (error) {
       if (sqlState(error) !== 'EEXIST') throw error;
       const holder = Number(readFileSync(path, 'utf8'));
-      if (holder && holder !== process.pid && isAlive(holder)) {
+      // Our own pid counts too: two PGlite instances on one folder in one process corrupt it just the same.
+      if (holder && isAlive(holder)) {
         throw new DatabaseLockedError(dataDir, holder);
       }
       unlinkSync(path); // left behind by a process that has died

@@ -114,3 +114,96 @@ export interface Receipt {
 
 /** Field problems as the server names them: `{"email": ["is already taken"]}`. */
 export type FieldErrors = Record<string, string[]>;
+
+export interface Department {
+  id: number;
+  name: string;
+  description: string | null;
+}
+
+export interface Specialization {
+  id: number;
+  name: string;
+}
+
+export interface Disease {
+  id: number;
+  name: string;
+  description: string | null;
+}
+
+export interface Room {
+  id: number;
+  name: string;
+  department_id: number | null;
+  department: Named | null;
+}
+
+export interface PatientRow {
+  id: number;
+  name: string;
+  email: string;
+  phone: string | null;
+  gender: Gender | null;
+  birthdate: string | null;
+}
+
+export interface MedicalRecord {
+  id: number;
+  appointment_id: number;
+  disease: Named | null;
+  diagnosis: string | null;
+  lab_tests: string | null;
+  prescriptions: string | null;
+  service_type: string | null;
+  cost: string;
+  cost_cents: number;
+  record_date: string;
+  doctor: Named;
+}
+
+export interface PatientDetail {
+  id: number;
+  user: Person;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  birthdate: string | null;
+  gender: Gender | null;
+  photo: string | null;
+  description: string | null;
+  medical_records: MedicalRecord[];
+}
+
+/** A doctor's patient as the doctor's Patient List shows it. */
+export interface DoctorPatient {
+  id: number;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  photo: string | null;
+}
+
+export interface TopDoctor {
+  id: number;
+  name: string;
+  specialization: string | null;
+  patient_img: string | null;
+  completed_appointments_count: number;
+  patient_count: number;
+}
+
+export interface Statistics {
+  appointment_count: number;
+  patient_count: number;
+  doctor_count: number;
+  average_diseases_per_doctor: number | string;
+}
+
+export interface ScheduleSlot {
+  id: number;
+  weekday: number;
+  start_time: string;
+  end_time: string;
+  room: Named | null;
+}

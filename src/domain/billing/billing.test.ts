@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainError } from '../shared/errors.ts';
-import { billForVisit, billNumber, billingJson, pathId, receiptJson, type Bill } from './billing.ts';
+import { billForVisit, billNumber, billingJson, receiptJson, type Bill } from './billing.ts';
+import { pathId } from '../shared/validate.ts';
 
 const bill: Bill = {
   id: 42,

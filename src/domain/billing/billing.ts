@@ -1,5 +1,4 @@
 import { clinicDateTime } from '../shared/clock.ts';
-import { notFound } from '../shared/errors.ts';
 import { centsToDecimal } from '../shared/money.ts';
 
 export type PaymentStatus = 'unpaid' | 'paid';
@@ -91,11 +90,4 @@ export function receiptJson(bill: Bill, payment: Payment | undefined, clinic: { 
     payment_status: bill.paymentStatus,
     currency: CURRENCY,
   };
-}
-
-/** An id from the path; anything but a positive integer names nothing, so it is simply not found. */
-export function pathId(raw: string | number, what: string): number {
-  const id = typeof raw === 'number' ? raw : /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id <= 0 || id > 2147483647) throw notFound(what);
-  return id;
 }

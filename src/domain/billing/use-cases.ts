@@ -1,8 +1,8 @@
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, conflict, forbidden, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
-import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billingJson, pathId, receiptJson, type BillingJson } from './billing.ts';
+import { Validator, asRecord, pathId } from '../shared/validate.ts';
+import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billingJson, receiptJson, type BillingJson } from './billing.ts';
 import type { BillingDeps, RememberedAnswer } from './ports.ts';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 200;

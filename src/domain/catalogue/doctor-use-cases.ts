@@ -1,4 +1,4 @@
-import { pathId } from '../billing/billing.ts';
+import { pathId } from '../shared/validate.ts';
 import { GENDERS, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { conflict, notFound } from '../shared/errors.ts';

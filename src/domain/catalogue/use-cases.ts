@@ -1,8 +1,7 @@
-import { pathId } from '../billing/billing.ts';
 import type { Actor } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import { Validator, asRecord, pathId } from '../shared/validate.ts';
 import { refuseWhenInUse } from './catalogue.ts';
 import type { CatalogueDeps, CatalogueTable, DepartmentFields, RoomFields, SpecializationFields } from './ports.ts';
 

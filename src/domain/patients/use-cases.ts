@@ -1,11 +1,10 @@
-import { pathId } from '../billing/billing.ts';
 import { patientDetailJson } from '../records/records.ts';
 import { GENDERS, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { forbidden, notFound } from '../shared/errors.ts';
 import { fileUrl } from '../shared/files.ts';
 import { pageRequest } from '../shared/pagination.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import { Validator, asRecord, pathId } from '../shared/validate.ts';
 import type { PatientsDeps, ProfileFields } from './ports.ts';
 
 /** The admin's patient list, searched by name, email or phone. */

@@ -1,9 +1,9 @@
-import { billForVisit, billingJson, pathId } from '../billing/billing.ts';
+import { billForVisit, billingJson } from '../billing/billing.ts';
 import type { Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { conflict, forbidden, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
-import { asRecord } from '../shared/validate.ts';
+import { asRecord, pathId } from '../shared/validate.ts';
 import { appointmentJson } from '../scheduling/scheduling.ts';
 import type { RecordsDeps } from './ports.ts';
 import { medicalRecordJson, patientCardJson, patientDetailJson, readVisit } from './records.ts';

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../audit/audit.ts';
-import { pathId } from '../billing/billing.ts';
+import { pathId } from '../shared/validate.ts';
 import type { Actor } from '../shared/actor.ts';
 import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import { conflict, forbidden, invalid, notFound } from '../shared/errors.ts';

@@ -1,4 +1,4 @@
-import { invalid, type FieldErrors } from './errors.ts';
+import { invalid, notFound, type FieldErrors } from './errors.ts';
 
 /**
  * Collects field problems so one answer names every bad field:
@@ -92,4 +92,11 @@ export function isCalendarDate(value: string): boolean {
 
 export function asRecord(input: unknown): Record<string, unknown> {
   return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
+/** An id from the path; anything but a positive integer names nothing, so it is simply not found. */
+export function pathId(raw: string | number, what: string): number {
+  const id = typeof raw === 'number' ? raw : /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2147483647) throw notFound(what);
+  return id;
 }

@@ -1,0 +1,115 @@
+/**
+ * A patient's overview (admin and doctor areas): photo, facts and the medical record cards, each with the
+ * icon and colour of its disease (spec §2, Doctor area).
+ */
+import type { ComponentType } from 'react';
+import type { MedicalRecord, PatientDetail } from '../api-types.ts';
+import { capitalize, usd } from '../format.ts';
+import { images } from '../paths.ts';
+import { HeartBeatIcon, PrescriptionIcon, RibbonIcon, VirusIcon, type IconProps } from './icons.tsx';
+
+export type Tone = 'warning' | 'danger' | 'secondary';
+
+/** corona → virus, warning; Heart Disease → heart-beat, danger; Cancer → ribbon, warning; other → prescription, secondary. */
+export function diseaseLook(name: string | null | undefined): { Icon: ComponentType<IconProps>; tone: Tone } {
+  switch ((name ?? '').trim().toLowerCase()) {
+    case 'corona':
+      return { Icon: VirusIcon, tone: 'warning' };
+    case 'heart disease':
+      return { Icon: HeartBeatIcon, tone: 'danger' };
+    case 'cancer':
+      return { Icon: RibbonIcon, tone: 'warning' };
+    default:
+      return { Icon: PrescriptionIcon, tone: 'secondary' };
+  }
+}
+
+export function MedicalRecordCard({ record }: { record: MedicalRecord }) {
+  const { Icon, tone } = diseaseLook(record.disease?.name);
+  const disease = record.disease?.name || 'N/A';
+  return (
+    <li className={`record-card record-${tone}`}>
+      <span className={`record-icon tone-${tone}`}>
+        <Icon />
+      </span>
+      <div>
+        <h3 className="record-disease">{disease}</h3>
+        <p className="record-date">{record.record_date}</p>
+        <p className="record-diagnosis">{record.diagnosis || 'No diagnosis provided'}</p>
+        <dl className="details details-compact">
+          {record.lab_tests && (
+            <>
+              <dt>Lab tests</dt>
+              <dd>{record.lab_tests}</dd>
+            </>
+          )}
+          {record.prescriptions && (
+            <>
+              <dt>Prescriptions</dt>
+              <dd>{record.prescriptions}</dd>
+            </>
+          )}
+          {record.service_type && (
+            <>
+              <dt>Service</dt>
+              <dd>{record.service_type}</dd>
+            </>
+          )}
+          <dt>Cost</dt>
+          <dd>{usd(record.cost_cents)}</dd>
+          {record.doctor && (
+            <>
+              <dt>Doctor</dt>
+              <dd>{record.doctor.name}</dd>
+            </>
+          )}
+        </dl>
+      </div>
+    </li>
+  );
+}
+
+export function PatientOverview({ patient, showDescription = false }: { patient: PatientDetail; showDescription?: boolean }) {
+  const name = patient.name || patient.user?.name || 'No Name';
+  const email = patient.email || patient.user?.email || 'N/A';
+  return (
+    <>
+      <article className="card patient-overview">
+        <img className="doctor-photo" src={patient.photo ?? images.defaultAvatar} alt={`Photo of ${name}`} width="160" height="160" />
+        <div>
+          <h2>{name}</h2>
+          <dl className="details">
+            <dt>Patient ID</dt>
+            <dd>{patient.id}</dd>
+            <dt>Birthdate</dt>
+            <dd>{patient.birthdate || 'N/A'}</dd>
+            <dt>Gender</dt>
+            <dd>{patient.gender ? capitalize(patient.gender) : 'N/A'}</dd>
+            {showDescription && (
+              <>
+                <dt>Description</dt>
+                <dd>{patient.description || 'N/A'}</dd>
+              </>
+            )}
+            <dt>Phone</dt>
+            <dd>{patient.phone || 'N/A'}</dd>
+            <dt>Email</dt>
+            <dd>{email}</dd>
+          </dl>
+        </div>
+      </article>
+      <section className="records" aria-labelledby="records-heading">
+        <h2 id="records-heading">Medical Records</h2>
+        {patient.medical_records.length === 0 ? (
+          <p className="empty">No medical records found for this patient.</p>
+        ) : (
+          <ul className="record-grid">
+            {patient.medical_records.map((record) => (
+              <MedicalRecordCard key={record.id} record={record} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

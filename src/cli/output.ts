@@ -6,8 +6,9 @@ export function reportError(error: unknown): void {
   if (error instanceof DomainError) {
     console.error(`error: ${error.message}`);
     const problems = Object.entries(error.fields ?? {}).flatMap(([field, list]) => list.map((problem) => `${field}: ${problem}`));
-    // One problem is already the message itself; several are listed one a line.
-    if (problems.length > 1) for (const problem of problems) console.error(`  ${problem}`);
+    // A lone problem that the message already states is not printed twice.
+    const repeatsMessage = problems.length === 1 && error.message.includes(problems[0]);
+    if (!repeatsMessage) for (const problem of problems) console.error(`  ${problem}`);
   } else if (error instanceof DatabaseLockedError) {
     console.error(`error: ${error.message}`);
   } else {

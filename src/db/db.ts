@@ -2,6 +2,7 @@ import { mkdirSync, openSync, writeFileSync, readFileSync, unlinkSync, closeSync
 import { join } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 export type Row = Record<string, any>;
 
@@ -27,15 +28,15 @@ const asNumber = (v: string) => Number(v);
 const asText = (v: string) => v;
 
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const parsers = { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber };
+  const options = { parsers: { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber }, extensions: { pg_trgm } };
   let releaseLock = () => {};
   let client: PGlite;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireDataDirLock(dataDir);
-    client = new PGlite(join(dataDir, 'pglite'), { parsers });
+    client = new PGlite(join(dataDir, 'pglite'), options);
   } else {
-    client = new PGlite({ parsers });
+    client = new PGlite(options);
   }
   try {
     await client.waitReady;

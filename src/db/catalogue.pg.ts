@@ -43,59 +43,52 @@ async function countUsage(db: Queryable, references: Partial<Record<UsageKind, [
   return row as Usage;
 }
 
-export const toDepartment = (row: Row): Department => ({ id: row.id, name: row.name, description: row.description });
-
-export function departmentTable(db: Queryable): CatalogueTable<Department, DepartmentFields> {
-  const unique = { departments_name_key: nameTaken('A department with this name already exists') };
+/** Departments and diseases are the same shape: a unique name and a description. */
+function describedTable<T extends Department | Disease>(
+  db: Queryable,
+  table: 'departments' | 'diseases',
+  takenMessage: string,
+  usedBy: Partial<Record<UsageKind, [string, string]>>,
+): CatalogueTable<T, DepartmentFields | DiseaseFields> {
+  const unique = { [`${table}_name_key`]: nameTaken(takenMessage) };
+  const toRow = (row: Row) => ({ id: row.id, name: row.name, description: row.description }) as T;
   return {
     list: (req) =>
       listPage(
         db,
         req,
-        {
-          columns: 'id, name, description',
-          from: 'departments',
-          search: 'lower(name) like $1 or lower(description) like $1',
-          orderBy: 'lower(name), id',
-        },
-        toDepartment,
+        { columns: 'id, name, description', from: table, search: 'lower(name) like $1 or lower(description) like $1', orderBy: 'lower(name), id' },
+        toRow,
       ),
     find: async (id) => {
-      const [row] = await db.query('select id, name, description from departments where id = $1', [id]);
-      return row && toDepartment(row);
+      const [row] = await db.query(`select id, name, description from ${table} where id = $1`, [id]);
+      return row && toRow(row);
     },
     create: async (f) => {
       const [row] = await onUnique(
-        () => db.query('insert into departments (name, description) values ($1, $2) returning id, name, description', [f.name, f.description]),
+        () => db.query(`insert into ${table} (name, description) values ($1, $2) returning id, name, description`, [f.name, f.description]),
         unique,
       );
-      return toDepartment(row);
+      return toRow(row);
     },
     update: async (id, f) => {
       const [row] = await onUnique(
-        () =>
-          db.query('update departments set name = $2, description = $3 where id = $1 returning id, name, description', [
-            id,
-            f.name,
-            f.description,
-          ]),
+        () => db.query(`update ${table} set name = $2, description = $3 where id = $1 returning id, name, description`, [id, f.name, f.description]),
         unique,
       );
-      return row && toDepartment(row);
+      return row && toRow(row);
     },
-    usage: (id) =>
-      countUsage(
-        db,
-        {
-          doctors: ['doctors', 'department_id'],
-          rooms: ['rooms', 'department_id'],
-          appointments: ['appointments', 'department_id'],
-        },
-        id,
-      ),
-    remove: (id) => deleteRow(db, 'departments', id),
+    usage: (id) => countUsage(db, usedBy, id),
+    remove: (id) => deleteRow(db, table, id),
   };
 }
+
+export const departmentTable = (db: Queryable): CatalogueTable<Department, DepartmentFields> =>
+  describedTable(db, 'departments', 'A department with this name already exists', {
+    doctors: ['doctors', 'department_id'],
+    rooms: ['rooms', 'department_id'],
+    appointments: ['appointments', 'department_id'],
+  });
 
 export const toSpecialization = (row: Row): Specialization => ({ id: row.id, name: row.name });
 
@@ -121,45 +114,8 @@ export function specializationTable(db: Queryable): CatalogueTable<Specializatio
   };
 }
 
-export const toDisease = (row: Row): Disease => ({ id: row.id, name: row.name, description: row.description });
-
-export function diseaseTable(db: Queryable): CatalogueTable<Disease, DiseaseFields> {
-  const unique = { diseases_name_key: nameTaken('A disease with this name already exists') };
-  return {
-    list: (req) =>
-      listPage(
-        db,
-        req,
-        {
-          columns: 'id, name, description',
-          from: 'diseases',
-          search: 'lower(name) like $1 or lower(description) like $1',
-          orderBy: 'lower(name), id',
-        },
-        toDisease,
-      ),
-    find: async (id) => {
-      const [row] = await db.query('select id, name, description from diseases where id = $1', [id]);
-      return row && toDisease(row);
-    },
-    create: async (f) => {
-      const [row] = await onUnique(
-        () => db.query('insert into diseases (name, description) values ($1, $2) returning id, name, description', [f.name, f.description]),
-        unique,
-      );
-      return toDisease(row);
-    },
-    update: async (id, f) => {
-      const [row] = await onUnique(
-        () => db.query('update diseases set name = $2, description = $3 where id = $1 returning id, name, description', [id, f.name, f.description]),
-        unique,
-      );
-      return row && toDisease(row);
-    },
-    usage: (id) => countUsage(db, { medical_records: ['medical_records', 'disease_id'] }, id),
-    remove: (id) => deleteRow(db, 'diseases', id),
-  };
-}
+export const diseaseTable = (db: Queryable): CatalogueTable<Disease, DiseaseFields> =>
+  describedTable(db, 'diseases', 'A disease with this name already exists', { medical_records: ['medical_records', 'disease_id'] });
 
 const ROOM_COLUMNS = 'r.id, r.name, r.department_id, dep.name as department_name';
 const ROOM_FROM = 'rooms r join departments dep on dep.id = r.department_id';

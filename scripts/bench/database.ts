@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { openPglite, openPostgres, type Db } from '../../src/db/db.ts';
+import { openPglite, openPostgres, runOnConnection, type Db } from '../../src/db/db.ts';
 
 /** A database made for one bench run: where the servers find it, and how to remove it afterwards. */
 export interface BenchDatabase {
@@ -32,7 +31,7 @@ export async function createBenchDatabase(serverUrl: string | undefined): Promis
     };
   }
   const name = `medora_bench_${randomBytes(5).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${name}`);
+  await runOnConnection(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
@@ -40,16 +39,6 @@ export async function createBenchDatabase(serverUrl: string | undefined): Promis
     env: { DATABASE_URL: url.toString() },
     open: () => openPostgres(url.toString()),
     exclusive: false,
-    remove: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`),
+    remove: () => runOnConnection(serverUrl, `drop database if exists ${name} with (force)`),
   };
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }

@@ -104,6 +104,17 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
   };
 }
 
+/** One statement on a connection of its own, e.g. `create schema` or `drop database` outside any pool. */
+export async function runOnConnection(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 export function openDb(config: { databaseUrl?: string; dataDir: string }): Promise<Db> {
   return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
 }

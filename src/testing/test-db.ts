@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { openPglite, openPostgres, type Db } from '../db/db.ts';
+import { openPglite, openPostgres, runOnConnection, type Db } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 
 export interface TestDatabase {
@@ -27,7 +26,7 @@ export function testDatabases(): TestDatabase[] {
       name: 'postgres',
       open: async () => {
         const schema = `medora_test_${randomBytes(6).toString('hex')}`;
-        await adminQuery(url, `create schema ${schema}`);
+        await runOnConnection(url, `create schema ${schema}`);
         const db = await openPostgres(url, { schema });
         await migrate(db);
         return {
@@ -36,21 +35,11 @@ export function testDatabases(): TestDatabase[] {
           schema,
           drop: async () => {
             await db.close();
-            await adminQuery(url, `drop schema ${schema} cascade`);
+            await runOnConnection(url, `drop schema ${schema} cascade`);
           },
         };
       },
     });
   }
   return targets;
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }

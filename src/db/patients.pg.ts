@@ -25,8 +25,10 @@ export function patientDirectory(db: Queryable): PatientDirectory {
           columns: 'p.id, u.name, u.email, p.phone, p.gender, p.birthdate',
           from: PATIENT_FROM,
           countFrom: 'patients p',
-          // Name and email are matched inside users alone, so its trigram indexes can answer them.
-          search: 'p.user_id in (select id from users where lower(name) like $1 or lower(email) like $1) or lower(p.phone) like $1',
+          // Each branch is answered by its own trigram index (migration 0002); an OR across the join would scan.
+          search: `p.id in (
+            select sp.id from patients sp join users su on su.id = sp.user_id where (lower(su.name) || ' ' || lower(su.email)) like $1
+            union select sp.id from patients sp where lower(sp.phone) like $1)`,
           orderBy: 'p.id',
         },
         toPatientRow,

@@ -31,7 +31,8 @@ export async function parseBody(req: IncomingMessage): Promise<unknown> {
     const raw = await readBody(req, MULTIPART_LIMIT_BYTES);
     let form: FormData;
     try {
-      form = await new Request('http://medora.local/', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(raw) }).formData();
+      // The original header: the boundary is case-sensitive (browsers' boundaries are mixed case).
+      form = await new Request('http://medora.local/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? type }, body: new Uint8Array(raw) }).formData();
     } catch {
       throw new HttpError(400, 'malformed_body', 'The form data could not be read');
     }

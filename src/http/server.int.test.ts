@@ -39,6 +39,14 @@ for (const target of testDatabases()) {
       assert.equal(res.body.code, 'too_large');
     });
 
+    it('reads multipart bodies whose boundary is mixed case, as browsers send them', async () => {
+      const boundary = '----WebKitFormBoundaryAbCdEf012345';
+      const body = [`--${boundary}`, 'Content-Disposition: form-data; name="email"', '', 'nobody@example.test',
+        `--${boundary}`, 'Content-Disposition: form-data; name="password"', '', 'wrong', `--${boundary}--`, ''].join('\r\n');
+      const res = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+      assert.equal(res.status, 401, 'the fields were read, so the answer is about the credentials');
+    });
+
     it('answers an unknown API path with 404 and a wrong method with 405 and Allow', async () => {
       assert.equal((await server.api('GET', '/api/nothing-here')).status, 404);
       const wrongMethod = await server.api('DELETE', '/api/login');

@@ -1,6 +1,120 @@
+import { useEffect, useState } from 'react';
+import { useSearch } from 'wouter';
+import { apiGet, fetchList, type ListQuery } from '../../api.ts';
+import type { Billing, Receipt } from '../../api-types.ts';
+import { Alert, failure } from '../../components/alert.tsx';
+import { DataTable, type Column } from '../../components/data-table.tsx';
+import { Dialog } from '../../components/dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { ReceiptView } from '../../components/receipt-view.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { useAlert } from '../../components/use-alert.ts';
+import { usd } from '../../format.ts';
+import { endpoints, routes } from '../../paths.ts';
 
-// The page body comes with issue 7 (Web UI, part 2).
+const loadBills = (query: ListQuery) => fetchList<Billing>(endpoints.admin.billings, 'billings', query);
+
+/** The in-app address a Print opens in a new window: this page, showing only that bill's receipt, printing it. */
+export const receiptWindowUrl = (billId: number) => `${routes.admin.bills}?receipt=${billId}`;
+
 export default function AdminBillsPage() {
-  return <PageHeader title="Bills" />;
+  const receiptId = new URLSearchParams(useSearch()).get('receipt');
+  return receiptId ? <PrintReceipt billId={receiptId} /> : <BillsList />;
+}
+
+function BillsList() {
+  const [viewing, setViewing] = useState<Billing | null>(null);
+
+  const columns: Column<Billing>[] = [
+    { header: 'Bill', cell: (b) => `#${b.id}` },
+    { header: 'Patient', cell: (b) => b.patient.name },
+    { header: 'Email', cell: (b) => b.patient.email },
+    { header: 'Service', cell: (b) => b.service_details },
+    { header: 'Date', cell: (b) => b.billing_date },
+    { header: 'Amount', cell: (b) => usd(b.amount_cents) },
+    { header: 'Status', cell: (b) => <StatusBadge status={b.payment_status} /> },
+    {
+      header: 'Actions',
+      cell: (b) => (
+        <div className="row-actions">
+          <button type="button" className="button button-small" onClick={() => setViewing(b)} aria-label={`View bill #${b.id}`}>
+            View
+          </button>
+          <button
+            type="button"
+            className="button button-small button-primary"
+            aria-label={`Print bill #${b.id} (opens a new window)`}
+            onClick={() => window.open(receiptWindowUrl(b.id), '_blank', 'noopener')}
+          >
+            Print
+          </button>
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Bills" />
+      <DataTable label="Bills" columns={columns} load={loadBills} rowKey={(b) => b.id} emptyText="No bills found." />
+      <Dialog open={viewing !== null} title={viewing ? `Bill #${viewing.id}` : 'Bill'} onClose={() => setViewing(null)}>
+        {viewing && (
+          <dl className="details">
+            <dt>Patient</dt>
+            <dd>
+              {viewing.patient.name} ({viewing.patient.email})
+            </dd>
+            <dt>Service</dt>
+            <dd>{viewing.service_details}</dd>
+            <dt>Billing date</dt>
+            <dd>{viewing.billing_date}</dd>
+            <dt>Amount</dt>
+            <dd>{usd(viewing.amount_cents)}</dd>
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={viewing.payment_status} />
+            </dd>
+          </dl>
+        )}
+      </Dialog>
+    </>
+  );
+}
+
+function PrintReceipt({ billId }: { billId: string }) {
+  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const { alert, setAlert, dismiss } = useAlert();
+
+  useEffect(() => {
+    apiGet<Receipt>(endpoints.receipt(billId))
+      .then(setReceipt)
+      .catch((error: unknown) => {
+        console.error('receipt fetch failed', error);
+        setAlert(failure('The receipt could not be loaded. Please try again.'));
+      });
+  }, [billId, setAlert]);
+
+  useEffect(() => {
+    if (receipt) window.print();
+  }, [receipt]);
+
+  return (
+    <>
+      <PageHeader title="Receipt" />
+      <Alert message={alert} onDismiss={dismiss} />
+      <Dialog
+        open={receipt !== null}
+        title="Receipt"
+        onClose={() => window.close()}
+        className="dialog-receipt"
+        actions={
+          <button type="button" className="button button-primary" onClick={() => window.print()}>
+            Print
+          </button>
+        }
+      >
+        {receipt && <ReceiptView receipt={receipt} />}
+      </Dialog>
+    </>
+  );
 }

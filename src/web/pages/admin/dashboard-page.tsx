@@ -1,6 +1,146 @@
+import { useEffect, useState } from 'react';
+import { apiGet } from '../../api.ts';
+import type { Statistics, TopDoctor } from '../../api-types.ts';
+import { AwardIcon } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { endpoints, images } from '../../paths.ts';
+import { PatientTable } from './patient-table.tsx';
 
-// The page body comes with issue 7 (Web UI, part 2).
+interface DayCount {
+  date: string;
+  count: number;
+}
+
 export default function AdminDashboardPage() {
-  return <PageHeader title="Dashboard" />;
+  return (
+    <>
+      <PageHeader title="Dashboard" />
+      <div className="dashboard-grid">
+        <TopDoctorCard />
+        <HospitalityStatus />
+      </div>
+      <AppointmentsChart />
+      <section className="dashboard-section" aria-labelledby="patients-heading">
+        <h2 id="patients-heading">Patients</h2>
+        <PatientTable />
+      </section>
+    </>
+  );
+}
+
+/** 'Doctor Of the year', fetched when the card appears; empty with 0 and 0 until then. */
+function TopDoctorCard() {
+  const [doctor, setDoctor] = useState<TopDoctor | null>(null);
+  useEffect(() => {
+    apiGet<{ top_doctor: TopDoctor | null }>(endpoints.admin.topDoctor)
+      .then((answer) => setDoctor(answer.top_doctor))
+      .catch((error: unknown) => console.error('top doctor fetch failed', error));
+  }, []);
+
+  return (
+    <section className="card top-doctor" aria-labelledby="top-doctor-heading">
+      <h2 id="top-doctor-heading">
+        <AwardIcon className="award" /> Doctor Of the year
+      </h2>
+      <img className="avatar-large" src={doctor?.patient_img || images.defaultAvatar} alt={doctor ? `Photo of ${doctor.name}` : 'No doctor yet'} width="96" height="96" />
+      <p className="top-doctor-name">{doctor?.name ?? ''}</p>
+      <p className="top-doctor-specialization">{doctor?.specialization ?? ''}</p>
+      <dl className="counts">
+        <div>
+          <dt>Dates</dt>
+          <dd data-testid="top-doctor-dates">{doctor?.completed_appointments_count ?? 0}</dd>
+        </div>
+        <div>
+          <dt>Patient</dt>
+          <dd data-testid="top-doctor-patients">{doctor?.patient_count ?? 0}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function HospitalityStatus() {
+  const [stats, setStats] = useState<Statistics | null>(null);
+  useEffect(() => {
+    apiGet<Statistics>(endpoints.admin.statistics)
+      .then(setStats)
+      .catch((error: unknown) => console.error('statistics fetch failed', error));
+  }, []);
+  const items: [string, number | string][] = [
+    ['Total Appointment', stats?.appointment_count ?? 0],
+    ['Total Patients', stats?.patient_count ?? 0],
+    ['Total Doctor', stats?.doctor_count ?? 0],
+    ['Diseases By Doctor', stats?.average_diseases_per_doctor ?? 0],
+  ];
+  return (
+    <section className="card hospitality" aria-labelledby="status-heading">
+      <h2 id="status-heading">Hospitality Status</h2>
+      <dl className="stat-grid">
+        {items.map(([label, value]) => (
+          <div key={label} className="stat">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+const CHART_W = 720;
+const CHART_H = 220;
+const PAD = { top: 16, right: 12, bottom: 40, left: 36 };
+
+/** Appointments per day over the last 30 days, as an inline SVG bar chart with a title and description. */
+function AppointmentsChart() {
+  const [days, setDays] = useState<DayCount[]>([]);
+  useEffect(() => {
+    apiGet<{ days: DayCount[] }>(endpoints.admin.appointmentsPerDay, { days: 30 })
+      .then((answer) => setDays(answer.days))
+      .catch((error: unknown) => console.error('appointments per day fetch failed', error));
+  }, []);
+
+  const max = Math.max(1, ...days.map((d) => d.count));
+  const total = days.reduce((sum, d) => sum + d.count, 0);
+  const innerW = CHART_W - PAD.left - PAD.right;
+  const innerH = CHART_H - PAD.top - PAD.bottom;
+  const step = days.length > 0 ? innerW / days.length : innerW;
+  const busiest = days.reduce<DayCount | null>((best, d) => (!best || d.count > best.count ? d : best), null);
+  const description =
+    days.length === 0
+      ? 'No data yet.'
+      : `${total} appointments from ${days[0]!.date} to ${days[days.length - 1]!.date}; busiest day ${busiest!.date} with ${busiest!.count}.`;
+
+  return (
+    <section className="card chart-card" aria-labelledby="chart-heading">
+      <h2 id="chart-heading">Appointments per day (last 30 days)</h2>
+      <svg className="bar-chart" viewBox={`0 0 ${CHART_W} ${CHART_H}`} role="img" aria-labelledby="chart-title chart-desc">
+        <title id="chart-title">Appointments per day over the last 30 days</title>
+        <desc id="chart-desc">{description}</desc>
+        <line x1={PAD.left} y1={PAD.top + innerH} x2={CHART_W - PAD.right} y2={PAD.top + innerH} className="axis" />
+        <text x={PAD.left - 6} y={PAD.top + 4} className="axis-label" textAnchor="end">
+          {max}
+        </text>
+        <text x={PAD.left - 6} y={PAD.top + innerH} className="axis-label" textAnchor="end">
+          0
+        </text>
+        {days.map((d, i) => {
+          const h = (d.count / max) * innerH;
+          const x = PAD.left + i * step + step * 0.15;
+          return (
+            <g key={d.date}>
+              <rect x={x} y={PAD.top + innerH - h} width={step * 0.7} height={h} className="bar">
+                <title>{`${d.date}: ${d.count}`}</title>
+              </rect>
+              {i % 5 === 0 || i === days.length - 1 ? (
+                <text x={x + step * 0.35} y={CHART_H - PAD.bottom + 16} className="axis-label" textAnchor="middle">
+                  {d.date.slice(5)}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+    </section>
+  );
 }

@@ -1,6 +1,291 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ApiError, apiDelete, apiGet, apiPost, apiPut, fetchList, type ListQuery } from '../../api.ts';
+import type { Department, Doctor, FieldErrors, Gender, ScheduleSlot, Specialization } from '../../api-types.ts';
+import { Alert, failure, success } from '../../components/alert.tsx';
+import { useConfirm } from '../../components/confirm.tsx';
+import { DataTable, type Column } from '../../components/data-table.tsx';
+import { Dialog } from '../../components/dialog.tsx';
+import { Field } from '../../components/field.tsx';
+import { GenderSelect } from '../../components/gender-select.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { ALL, failureFor, useAlert } from '../../components/use-alert.ts';
+import { endpoints, images } from '../../paths.ts';
 
-// The page body comes with issue 7 (Web UI, part 2).
-export default function AdminDoctorsPage() {
-  return <PageHeader title="Doctors" />;
+const loadDoctors = (query: ListQuery) => fetchList<Doctor>(endpoints.admin.doctors, 'doctors', query);
+
+interface DoctorValues {
+  name: string;
+  email: string;
+  password: string;
+  phone: string;
+  gender: Gender | '';
+  specialization_id: string;
+  department_id: string;
+  bio: string;
+  birthdate: string;
+  address: string;
+}
+const EMPTY: DoctorValues = {
+  name: '',
+  email: '',
+  password: '',
+  phone: '',
+  gender: '',
+  specialization_id: '',
+  department_id: '',
+  bio: '',
+  birthdate: '',
+  address: '',
+};
+
+export default function DoctorsPage() {
+  const confirm = useConfirm();
+  const { alert, setAlert, dismiss } = useAlert();
+  const [reloadKey, setReloadKey] = useState(0);
+  const [showForm, setShowForm] = useState(false);
+  const [values, setValues] = useState<DoctorValues>(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [specializations, setSpecializations] = useState<Specialization[]>([]);
+  const [departments, setDepartments] = useState<Department[]>([]);
+  const [scheduleOf, setScheduleOf] = useState<Doctor | null>(null);
+  const photoRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!showForm) return;
+    fetchList<Specialization>(endpoints.admin.specializations, 'specializations', ALL)
+      .then((list) => setSpecializations(list.rows))
+      .catch((error: unknown) => console.error('specializations fetch failed', error));
+    fetchList<Department>(endpoints.admin.departments, 'departments', ALL)
+      .then((list) => setDepartments(list.rows))
+      .catch((error: unknown) => console.error('departments fetch failed', error));
+  }, [showForm]);
+
+  const set = <K extends keyof DoctorValues>(key: K, value: DoctorValues[K]) => setValues((was) => ({ ...was, [key]: value }));
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    const form = new FormData();
+    for (const [key, value] of Object.entries(values)) if (value !== '') form.append(key, value);
+    const photo = photoRef.current?.files?.[0];
+    if (photo) form.append('photo', photo);
+    try {
+      await apiPost(endpoints.admin.doctors, form);
+      setAlert(success('Doctor created successfully'));
+      setValues(EMPTY);
+      if (photoRef.current) photoRef.current.value = '';
+      setReloadKey((key) => key + 1);
+    } catch (error) {
+      console.error('doctor create failed', error);
+      if (error instanceof ApiError) setErrors(error.errors);
+      setAlert(failure('Failed to create doctor'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (doctor: Doctor) => {
+    if (!(await confirm({ message: 'Are you sure you want to delete this doctor?', confirmLabel: 'Delete' }))) return;
+    try {
+      await apiDelete(endpoints.admin.doctor(doctor.id));
+      setAlert(success('Doctor deleted successfully'));
+      setReloadKey((key) => key + 1);
+    } catch (error) {
+      console.error('doctor delete failed', error);
+      setAlert(failureFor(error, 'Failed to delete doctor'));
+    }
+  };
+
+  const columns: Column<Doctor>[] = [
+    {
+      header: 'Photo',
+      cell: (d) => <img className="avatar" src={d.image ?? d.user.profile_image ?? images.defaultAvatar} alt="" width="40" height="40" />,
+    },
+    { header: 'ID', cell: (d) => d.id },
+    { header: 'Name', cell: (d) => d.name },
+    { header: 'Email', cell: (d) => d.email },
+    { header: 'Specialization', cell: (d) => d.specialization?.name ?? '' },
+    { header: 'Department', cell: (d) => d.department?.name ?? '' },
+    { header: 'Phone', cell: (d) => d.phone ?? '' },
+    {
+      header: 'Actions',
+      cell: (d) => (
+        <div className="row-actions">
+          <button type="button" className="button button-small" onClick={() => setScheduleOf(d)} aria-label={`Schedule of ${d.name}`}>
+            Schedule
+          </button>
+          <button type="button" className="button button-small button-danger" onClick={() => remove(d)} aria-label={`Delete ${d.name}`}>
+            Delete
+          </button>
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Doctors">
+        <button type="button" className="button button-primary" aria-expanded={showForm} aria-controls="doctor-form" onClick={() => setShowForm(!showForm)}>
+          {showForm ? 'Hide Form' : 'Add Doctor'}
+        </button>
+      </PageHeader>
+      <Alert message={alert} onDismiss={dismiss} />
+      <form id="doctor-form" className="form card form-grid" hidden={!showForm} onSubmit={create} aria-label="New doctor">
+        <Field label="Name" errors={errors.name}>
+          {(control) => <input {...control} required value={values.name} onChange={(e) => set('name', e.target.value)} />}
+        </Field>
+        <Field label="Email" errors={errors.email}>
+          {(control) => <input {...control} type="email" required autoComplete="off" value={values.email} onChange={(e) => set('email', e.target.value)} />}
+        </Field>
+        <Field label="Password" errors={errors.password}>
+          {(control) => (
+            <input {...control} type="password" required autoComplete="new-password" value={values.password} onChange={(e) => set('password', e.target.value)} />
+          )}
+        </Field>
+        <Field label="Phone" errors={errors.phone}>
+          {(control) => <input {...control} type="tel" value={values.phone} onChange={(e) => set('phone', e.target.value)} />}
+        </Field>
+        <Field label="Gender" errors={errors.gender}>
+          {(control) => <GenderSelect control={control} value={values.gender} onChange={(gender) => set('gender', gender)} />}
+        </Field>
+        <Field label="Specialization" errors={errors.specialization_id}>
+          {(control) => (
+            <select {...control} value={values.specialization_id} onChange={(e) => set('specialization_id', e.target.value)}>
+              <option value="">Select specialization</option>
+              {specializations.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Department" errors={errors.department_id}>
+          {(control) => (
+            <select {...control} value={values.department_id} onChange={(e) => set('department_id', e.target.value)}>
+              <option value="">Select department</option>
+              {departments.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Birthdate" errors={errors.birthdate}>
+          {(control) => <input {...control} type="date" value={values.birthdate} onChange={(e) => set('birthdate', e.target.value)} />}
+        </Field>
+        <Field label="Address" errors={errors.address}>
+          {(control) => <input {...control} value={values.address} onChange={(e) => set('address', e.target.value)} />}
+        </Field>
+        <Field label="Photo" errors={errors.photo} hint="PNG, JPEG or WebP, at most 2 MB.">
+          {(control) => <input {...control} ref={photoRef} type="file" accept="image/png,image/jpeg,image/webp" />}
+        </Field>
+        <Field label="Bio" errors={errors.bio} className="field-wide">
+          {(control) => <textarea {...control} rows={3} value={values.bio} onChange={(e) => set('bio', e.target.value)} />}
+        </Field>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          Create Doctor
+        </button>
+      </form>
+      <DataTable label="Doctors" columns={columns} load={loadDoctors} rowKey={(d) => d.id} emptyText="No doctors found." reloadKey={reloadKey} />
+      {scheduleOf && <ScheduleDialog doctor={scheduleOf} onClose={() => setScheduleOf(null)} />}
+    </>
+  );
+}
+
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** A doctor's weekly working hours: the current slots, and a form that replaces them (days, hours, slot length). */
+function ScheduleDialog({ doctor, onClose }: { doctor: Doctor; onClose: () => void }) {
+  const [slots, setSlots] = useState<ScheduleSlot[] | null>(null);
+  const [days, setDays] = useState<number[]>([1, 2, 3, 4, 5]);
+  const [start, setStart] = useState('09:00');
+  const [end, setEnd] = useState('17:00');
+  const [minutes, setMinutes] = useState('30');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const { alert, setAlert, dismiss } = useAlert();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    apiGet<{ slots: ScheduleSlot[] }>(endpoints.admin.doctorSchedule(doctor.id))
+      .then((answer) => {
+        setSlots(answer.slots);
+        const worked = [...new Set(answer.slots.map((s) => s.weekday))].sort();
+        if (worked.length > 0) {
+          setDays(worked);
+          setStart(answer.slots.reduce((min, s) => (s.start_time < min ? s.start_time : min), '23:59'));
+          setEnd(answer.slots.reduce((max, s) => (s.end_time > max ? s.end_time : max), '00:00'));
+        }
+      })
+      .catch((error: unknown) => {
+        console.error('schedule fetch failed', error);
+        setSlots([]);
+      });
+  }, [doctor.id]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    try {
+      const answer = await apiPut<{ slots: ScheduleSlot[] }>(endpoints.admin.doctorSchedule(doctor.id), {
+        days,
+        start_time: start,
+        end_time: end,
+        slot_minutes: Number(minutes),
+      });
+      setSlots(answer.slots);
+      setAlert(success('Schedule saved successfully'));
+    } catch (error) {
+      console.error('schedule save failed', error);
+      if (error instanceof ApiError) {
+        setErrors(error.errors);
+        setAlert(failure(`Failed to save schedule: ${error.message}`));
+      } else setAlert(failure('Failed to save schedule'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const perDay = (weekday: number) => (slots ?? []).filter((s) => s.weekday === weekday).length;
+
+  return (
+    <Dialog open title={`Weekly schedule: ${doctor.name}`} onClose={onClose} className="dialog-wide">
+      <Alert message={alert} onDismiss={dismiss} />
+      <form className="form" onSubmit={save} aria-label="Working hours">
+        <fieldset className="weekdays">
+          <legend>Working days</legend>
+          {WEEKDAYS.map((day, index) => (
+            <label key={day} className="checkbox">
+              <input
+                type="checkbox"
+                checked={days.includes(index + 1)}
+                onChange={(e) => setDays(e.target.checked ? [...days, index + 1].sort() : days.filter((d) => d !== index + 1))}
+              />
+              {day}
+              <span className="muted"> ({perDay(index + 1)} slots)</span>
+            </label>
+          ))}
+        </fieldset>
+        {errors.days && <p className="field-error">{errors.days.join(' ')}</p>}
+        <div className="form-row">
+          <Field label="Start time" errors={errors.start_time}>
+            {(control) => <input {...control} type="time" required value={start} onChange={(e) => setStart(e.target.value)} />}
+          </Field>
+          <Field label="End time" errors={errors.end_time}>
+            {(control) => <input {...control} type="time" required value={end} onChange={(e) => setEnd(e.target.value)} />}
+          </Field>
+          <Field label="Slot minutes" errors={errors.slot_minutes}>
+            {(control) => <input {...control} type="number" min={5} max={240} required value={minutes} onChange={(e) => setMinutes(e.target.value)} />}
+          </Field>
+        </div>
+        <button type="submit" className="button button-primary" disabled={busy || days.length === 0}>
+          Save Schedule
+        </button>
+      </form>
+    </Dialog>
+  );
 }

@@ -1,6 +1,11 @@
 import { PageHeader } from '../../components/page-header.tsx';
+import { PatientTable } from './patient-table.tsx';
 
-// The page body comes with issue 7 (Web UI, part 2).
 export default function AdminPatientsPage() {
-  return <PageHeader title="Patients" />;
+  return (
+    <>
+      <PageHeader title="Patients" />
+      <PatientTable />
+    </>
+  );
 }

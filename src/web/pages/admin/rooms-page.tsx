@@ -1,6 +1,136 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ApiError, apiDelete, apiPost, apiPut, fetchList, type ListQuery } from '../../api.ts';
+import type { Department, FieldErrors, Room } from '../../api-types.ts';
+import { Alert, failure, success } from '../../components/alert.tsx';
+import { useConfirm } from '../../components/confirm.tsx';
+import { DataTable, type Column } from '../../components/data-table.tsx';
+import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { ALL, failureFor, useAlert } from '../../components/use-alert.ts';
+import { endpoints } from '../../paths.ts';
 
-// The page body comes with issue 7 (Web UI, part 2).
+const loadRooms = (query: ListQuery) => fetchList<Room>(endpoints.admin.rooms, 'rooms', query);
+
+interface RoomValues {
+  id: number | null;
+  name: string;
+  department_id: string;
+}
+const EMPTY: RoomValues = { id: null, name: '', department_id: '' };
+
 export default function RoomsPage() {
-  return <PageHeader title="Rooms" />;
+  const confirm = useConfirm();
+  const { alert, setAlert, dismiss } = useAlert();
+  const [reloadKey, setReloadKey] = useState(0);
+  const [departments, setDepartments] = useState<Department[]>([]);
+  const [values, setValues] = useState<RoomValues>(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const nameRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    fetchList<Department>(endpoints.admin.departments, 'departments', ALL)
+      .then((list) => setDepartments(list.rows))
+      .catch((error: unknown) => console.error('departments fetch failed', error));
+  }, []);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    const body = { name: values.name, department_id: values.department_id ? Number(values.department_id) : null };
+    try {
+      if (values.id === null) {
+        await apiPost(endpoints.admin.rooms, body);
+        setAlert(success('Room created successfully'));
+      } else {
+        await apiPut(endpoints.admin.room(values.id), body);
+        setAlert(success('Room updated successfully'));
+      }
+      setValues(EMPTY);
+      setReloadKey((key) => key + 1);
+    } catch (error) {
+      console.error('room save failed', error);
+      if (error instanceof ApiError) setErrors(error.errors);
+      setAlert(failure(values.id === null ? 'Failed to create room' : 'Failed to update room'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (room: Room) => {
+    if (!(await confirm({ message: 'Are you sure you want to delete this room?', confirmLabel: 'Delete' }))) return;
+    try {
+      await apiDelete(endpoints.admin.room(room.id));
+      setAlert(success('Room deleted successfully'));
+      if (values.id === room.id) setValues(EMPTY);
+      setReloadKey((key) => key + 1);
+    } catch (error) {
+      console.error('room delete failed', error);
+      setAlert(failureFor(error, 'Failed to delete room'));
+    }
+  };
+
+  const columns: Column<Room>[] = [
+    { header: 'ID', cell: (r) => r.id },
+    { header: 'Name', cell: (r) => r.name },
+    { header: 'Department', cell: (r) => r.department?.name ?? '' },
+    {
+      header: 'Actions',
+      cell: (r) => (
+        <div className="row-actions">
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={`Edit ${r.name}`}
+            onClick={() => {
+              setErrors({});
+              setValues({ id: r.id, name: r.name, department_id: r.department_id ? String(r.department_id) : '' });
+              nameRef.current?.focus();
+            }}
+          >
+            Edit
+          </button>
+          <button type="button" className="button button-small button-danger" onClick={() => remove(r)} aria-label={`Delete ${r.name}`}>
+            Delete
+          </button>
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Rooms" />
+      <Alert message={alert} onDismiss={dismiss} />
+      <form className="form card form-narrow" onSubmit={save} aria-label={values.id === null ? 'New room' : 'Edit room'}>
+        <Field label="Room name" errors={errors.name}>
+          {(control) => <input {...control} ref={nameRef} required value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} />}
+        </Field>
+        <Field label="Department" errors={errors.department_id}>
+          {(control) => (
+            <select {...control} required value={values.department_id} onChange={(e) => setValues({ ...values, department_id: e.target.value })}>
+              <option value="">Select department</option>
+              {departments.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <div className="form-row">
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {values.id === null ? 'Create Room' : 'Update Room'}
+          </button>
+          {values.id !== null && (
+            <button type="button" className="button" onClick={() => setValues(EMPTY)}>
+              Cancel Edit
+            </button>
+          )}
+        </div>
+      </form>
+      <DataTable label="Rooms" columns={columns} load={loadRooms} rowKey={(r) => r.id} emptyText="No rooms found." reloadKey={reloadKey} />
+    </>
+  );
 }

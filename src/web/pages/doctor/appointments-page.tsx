@@ -1,6 +1,30 @@
+import { fetchList, type ListQuery } from '../../api.ts';
+import type { Appointment } from '../../api-types.ts';
+import { DataTable, type Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { endpoints } from '../../paths.ts';
 
-// The page body comes with issue 7 (Web UI, part 2).
+const PAGE_SIZE = 10;
+const loadAppointments = (query: ListQuery) => fetchList<Appointment>(endpoints.doctor.appointments, 'appointments', query);
+
+const columns: Column<Appointment>[] = [
+  { header: 'ID', cell: (a) => a.id },
+  { header: 'Date', cell: (a) => a.date },
+  { header: 'Start Time', cell: (a) => a.start_time },
+  { header: 'End Time', cell: (a) => a.end_time },
+  { header: 'Patient Name', cell: (a) => a.patient_name },
+  { header: 'Patient Email', cell: (a) => a.patient_email },
+  { header: 'Department', cell: (a) => a.department_name ?? '' },
+  { header: 'Room', cell: (a) => a.room_name ?? '' },
+  { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
+];
+
 export default function DoctorAppointmentsPage() {
-  return <PageHeader title="Doctor's Appointments" />;
+  return (
+    <>
+      <PageHeader title="Doctor's Appointments" />
+      <DataTable label="Your appointments" columns={columns} load={loadAppointments} rowKey={(a) => a.id} pageSize={PAGE_SIZE} emptyText="No appointments found." />
+    </>
+  );
 }

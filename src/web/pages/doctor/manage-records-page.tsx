@@ -1,6 +1,167 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { ApiError, apiPost, fetchList, type ListQuery } from '../../api.ts';
+import type { Appointment, Disease, FieldErrors } from '../../api-types.ts';
+import { Alert, failure, success } from '../../components/alert.tsx';
+import { DataTable, type Column } from '../../components/data-table.tsx';
+import { Dialog } from '../../components/dialog.tsx';
+import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { ALL, useAlert } from '../../components/use-alert.ts';
+import { endpoints } from '../../paths.ts';
 
-// The page body comes with issue 7 (Web UI, part 2).
+const PAGE_SIZE = 10;
+const loadAppointments = (query: ListQuery) => fetchList<Appointment>(endpoints.doctor.appointments, 'appointments', query);
+
 export default function ManageRecordsPage() {
-  return <PageHeader title="Manage Records" />;
+  const { alert, setAlert, dismiss } = useAlert();
+  const [reloadKey, setReloadKey] = useState(0);
+  const [editing, setEditing] = useState<Appointment | null>(null);
+
+  const columns: Column<Appointment>[] = [
+    { header: 'ID', cell: (a) => a.id },
+    { header: 'Date', cell: (a) => a.date },
+    { header: 'Time', cell: (a) => `${a.start_time} – ${a.end_time}` },
+    { header: 'Patient Name', cell: (a) => a.patient_name },
+    { header: 'Patient Email', cell: (a) => a.patient_email },
+    { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
+    {
+      header: 'Actions',
+      cell: (a) =>
+        a.status === 'scheduled' ? (
+          <button type="button" className="button button-small button-primary" onClick={() => setEditing(a)} aria-label={`Edit Record of ${a.patient_name}, ${a.date} ${a.start_time}`}>
+            Edit Record
+          </button>
+        ) : null,
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Manage Records" />
+      <Alert message={alert} onDismiss={dismiss} />
+      <DataTable
+        label="Appointments"
+        columns={columns}
+        load={loadAppointments}
+        rowKey={(a) => a.id}
+        pageSize={PAGE_SIZE}
+        emptyText="No appointments found."
+        reloadKey={reloadKey}
+      />
+      {editing && (
+        <RecordDialog
+          appointment={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            setAlert(success('Medical record saved successfully'));
+            setReloadKey((key) => key + 1);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+interface RecordValues {
+  disease_id: string;
+  diagnosis: string;
+  lab_tests: string;
+  prescriptions: string;
+  service_type: string;
+  cost: string;
+  record_date: string;
+}
+
+function RecordDialog({ appointment, onClose, onSaved }: { appointment: Appointment; onClose: () => void; onSaved: () => void }) {
+  const [diseases, setDiseases] = useState<Disease[]>([]);
+  const [values, setValues] = useState<RecordValues>({
+    disease_id: '',
+    diagnosis: '',
+    lab_tests: '',
+    prescriptions: '',
+    service_type: '',
+    cost: '',
+    record_date: appointment.date,
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const { alert, setAlert, dismiss } = useAlert();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    fetchList<Disease>(endpoints.diseases, 'diseases', ALL)
+      .then((list) => setDiseases(list.rows))
+      .catch((error: unknown) => console.error('diseases fetch failed', error));
+  }, []);
+
+  const set = <K extends keyof RecordValues>(key: K, value: string) => setValues((was) => ({ ...was, [key]: value }));
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    try {
+      await apiPost(endpoints.doctor.medicalRecord(appointment.id), {
+        ...values,
+        disease_id: Number(values.disease_id),
+        cost: values.cost === '' ? '0' : values.cost,
+      });
+      onSaved();
+    } catch (error) {
+      console.error('medical record save failed', error);
+      if (error instanceof ApiError) setErrors(error.errors);
+      setAlert(failure('An error occurred while saving the medical record'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open title={`Medical record: ${appointment.patient_name}, ${appointment.date}`} onClose={onClose} className="dialog-wide">
+      <Alert message={alert} onDismiss={dismiss} />
+      <form className="form" onSubmit={save} aria-label="Medical record">
+        <Field label="Disease" errors={errors.disease_id}>
+          {(control) => (
+            <select {...control} required value={values.disease_id} onChange={(e) => set('disease_id', e.target.value)}>
+              <option value="">Select disease</option>
+              {diseases.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Diagnosis" errors={errors.diagnosis}>
+          {(control) => <textarea {...control} required rows={3} value={values.diagnosis} onChange={(e) => set('diagnosis', e.target.value)} />}
+        </Field>
+        <Field label="Lab tests" errors={errors.lab_tests}>
+          {(control) => <input {...control} value={values.lab_tests} onChange={(e) => set('lab_tests', e.target.value)} />}
+        </Field>
+        <Field label="Prescriptions" errors={errors.prescriptions}>
+          {(control) => <input {...control} value={values.prescriptions} onChange={(e) => set('prescriptions', e.target.value)} />}
+        </Field>
+        <Field label="Service type" errors={errors.service_type}>
+          {(control) => <input {...control} required value={values.service_type} onChange={(e) => set('service_type', e.target.value)} />}
+        </Field>
+        <div className="form-row">
+          <Field label="Cost (USD)" errors={errors.cost}>
+            {(control) => <input {...control} type="number" min="0" step="0.01" inputMode="decimal" value={values.cost} onChange={(e) => set('cost', e.target.value)} />}
+          </Field>
+          <Field label="Record date" errors={errors.record_date}>
+            {(control) => <input {...control} type="date" required value={values.record_date} onChange={(e) => set('record_date', e.target.value)} />}
+          </Field>
+        </div>
+        <div className="form-row">
+          <button type="submit" className="button button-primary" disabled={busy}>
+            Save Record
+          </button>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
 }

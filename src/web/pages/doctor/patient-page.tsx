@@ -1,6 +1,28 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { apiGet } from '../../api.ts';
+import type { PatientDetail } from '../../api-types.ts';
 import { PageHeader } from '../../components/page-header.tsx';
+import { PatientOverview } from '../../components/patient-overview.tsx';
+import { endpoints, routes } from '../../paths.ts';
 
-// The page body comes with issue 7 (Web UI, part 2).
 export default function DoctorPatientPage() {
-  return <PageHeader title="Patient Overview" />;
+  const { id } = useParams<{ id: string }>();
+  const [patient, setPatient] = useState<PatientDetail | null>(null);
+  useEffect(() => {
+    apiGet<PatientDetail>(endpoints.doctor.patient(id))
+      .then(setPatient)
+      .catch((error: unknown) => console.error('patient fetch failed', error));
+  }, [id]);
+
+  return (
+    <>
+      <PageHeader title="Patient Overview">
+        <Link href={routes.doctor.myPatients} className="button button-small">
+          Patient List
+        </Link>
+      </PageHeader>
+      {patient && <PatientOverview patient={patient} />}
+    </>
+  );
 }

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, signInThroughUi, startServer, type TestServer } from './harness.ts';
+import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
+
+describe('the doctor area in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let clinic: Clinic;
+  let heart: Account;
+  let fresh: Account;
+  let page: Page;
+  let problems: string[];
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    clinic = await seedClinic(server);
+    await openDoctorEveryDay(server, clinic);
+    await server.api('POST', '/api/admin/diseases', { token: clinic.admin.token, body: { name: 'corona', description: '' } });
+    heart = await registerPatient(server, 'Hector Heart');
+    await seedUnpaidBill(server, clinic, heart, '09:00', '50.00');
+    for (const time of ['09:30', '10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00']) await bookSlot(server, clinic, heart, time);
+    fresh = await registerPatient(server, 'Nora New');
+    await bookSlot(server, clinic, fresh, '15:00');
+    ({ page, problems } = await openPage(browser, server.url));
+    await signInThroughUi(page, clinic.doctor.email);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("lists the doctor's appointments read-only, 10 a page", async () => {
+    await page.goto('/user/doctor/appointments');
+    await page.getByRole('heading', { name: "Doctor's Appointments" }).waitFor();
+    await page.locator('.page-info').getByText('1 - 10 of 12').waitFor();
+    assert.equal(await page.locator('tbody button').count(), 0);
+  });
+
+  it('explains a failed save, then saves a record and shows the row completed', async () => {
+    await page.goto('/user/doctor/manage-records');
+    await page.getByLabel('Search').fill('Nora');
+    const row = page.locator('tbody tr', { hasText: 'Nora New' });
+    await page.locator('.page-info').getByText('1 - 1 of 1').waitFor();
+    await row.getByRole('button', { name: /^Edit Record/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('option', { hasText: 'corona' }).waitFor({ state: 'attached' });
+    await dialog.getByLabel('Disease').selectOption({ label: 'corona' });
+    await dialog.getByLabel('Diagnosis').fill('Mild fever');
+    await dialog.getByLabel('Service type').fill('Consultation');
+    await dialog.getByLabel('Cost (USD)').fill('40');
+
+    await page.route('**/medical-record', (route) => route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }));
+    await dialog.getByRole('button', { name: 'Save Record' }).click();
+    await dialog.getByRole('alert').getByText('An error occurred while saving the medical record').waitFor();
+    await page.unroute('**/medical-record');
+
+    await dialog.getByRole('button', { name: 'Save Record' }).click();
+    await page.getByRole('alert').getByText('Medical record saved successfully').waitFor();
+    await row.getByText('Completed').waitFor();
+    assert.equal(await row.getByRole('button', { name: /^Edit Record/ }).count(), 0);
+  });
+
+  it('shows patient cards and overviews with the disease icon colours and the empty text', async () => {
+    await page.goto('/user/doctor/my-patients');
+    await page.getByRole('heading', { name: 'Patient List' }).waitFor();
+    const card = page.locator('.profile-card', { hasText: 'Hector Heart' });
+    await card.getByText(/^Patient ID: \d+$/).waitFor();
+    await card.getByText('+1 555 0101').waitFor();
+    await card.getByRole('link', { name: 'View Profile: Hector Heart' }).click();
+    await page.waitForURL(/\/user\/doctor\/my-patients\/\d+$/);
+    const record = page.locator('.record-card', { hasText: 'Heart Disease' });
+    await record.waitFor();
+    assert.match((await record.getAttribute('class')) ?? '', /record-danger/);
+    await record.getByText('Mild arrhythmia').waitFor();
+
+    await page.goto('/user/doctor/my-patients');
+    await page.getByRole('link', { name: 'View Profile: Nora New' }).click();
+    const corona = page.locator('.record-card', { hasText: 'corona' });
+    await corona.waitFor();
+    assert.match((await corona.getAttribute('class')) ?? '', /record-warning/);
+
+    // A patient whose only visit is still scheduled has no records yet.
+    const other = await registerPatient(server, 'Otto Other');
+    await bookSlot(server, clinic, other, '16:00');
+    const list = await server.api('GET', '/api/doctor/patients?q=Otto', { token: clinic.doctor.token });
+    await page.goto(`/user/doctor/my-patients/${list.body.patients[0].id}`);
+    await page.getByText('No medical records found for this patient.').waitFor();
+    assert.deepEqual(problems, []);
+  });
+});

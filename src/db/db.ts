@@ -66,7 +66,8 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
-    options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+    // Short OLTP queries only pay for JIT compilation, which the planner may start on big counts.
+    options: ['-c jit=off', opts.schema && `-c search_path=${opts.schema}`].filter(Boolean).join(' '),
     types: {
       getTypeParser: ((oid: number, format?: any) => {
         if (oid === DATE_OID) return asText;

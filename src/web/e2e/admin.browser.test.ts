@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, signInThroughUi, startServer, type TestServer } from './harness.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
 import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 describe('the admin area in the browser', () => {
   let server: TestServer;
-  let browser: Browser;
   let clinic: Clinic;
   let patient: Account;
   let page: Page;
   let problems: string[];
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
+  serverAndBrowserPerSuite(async (started, browser) => {
+    server = started;
     clinic = await seedClinic(server);
     await openDoctorEveryDay(server, clinic);
     patient = await registerPatient(server, 'Paula Patient');
@@ -23,13 +21,7 @@ describe('the admin area in the browser', () => {
     for (const name of ['Dermatology', 'Neurology', 'Pediatrics', 'Radiology', 'Surgery']) {
       await server.api('POST', '/api/admin/departments', { token: clinic.admin.token, body: { name, description: '' } });
     }
-    ({ page, problems } = await openPage(browser, server.url));
-    await signInThroughUi(page, clinic.admin.email);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    ({ page, problems } = await openSignedInPage(browser, server.url, clinic.admin.email));
   });
 
   const alertText = (text: string) => page.getByRole('alert').getByText(text, { exact: true }).waitFor();

@@ -7,16 +7,15 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   PASSWORD,
-  launchBrowser,
   openPage,
   phoneScreenshot,
+  serverAndBrowserPerSuite,
   seriousAxeViolations,
   signInThroughUi,
-  startServer,
   uniqueEmail,
   type TestServer,
 } from './harness.ts';
@@ -42,9 +41,9 @@ describe('the clinic loop in the browser', () => {
   let doctorId = '';
   let photoFile = '';
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
+  serverAndBrowserPerSuite(async (started, launched) => {
+    server = started;
+    browser = launched;
     admin = await createAdmin(server);
     const dir = await mkdtemp(path.join(tmpdir(), 'medora-photo-'));
     photoFile = path.join(dir, 'curie.png');
@@ -53,11 +52,6 @@ describe('the clinic loop in the browser', () => {
     adminPage = watched.page;
     problems.push(watched.problems);
     await signInThroughUi(adminPage, admin.email);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   const alertText = (page: Page, text: string) => page.getByRole('alert').getByText(text, { exact: true }).waitFor();

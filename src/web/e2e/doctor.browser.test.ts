@@ -1,21 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, signInThroughUi, startServer, type TestServer } from './harness.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
 import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
 
 describe('the doctor area in the browser', () => {
   let server: TestServer;
-  let browser: Browser;
   let clinic: Clinic;
   let heart: Account;
   let fresh: Account;
   let page: Page;
   let problems: string[];
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
+  serverAndBrowserPerSuite(async (started, browser) => {
+    server = started;
     clinic = await seedClinic(server);
     await openDoctorEveryDay(server, clinic);
     await server.api('POST', '/api/admin/diseases', { token: clinic.admin.token, body: { name: 'corona', description: '' } });
@@ -24,13 +22,7 @@ describe('the doctor area in the browser', () => {
     for (const time of ['09:30', '10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00']) await bookSlot(server, clinic, heart, time);
     fresh = await registerPatient(server, 'Nora New');
     await bookSlot(server, clinic, fresh, '15:00');
-    ({ page, problems } = await openPage(browser, server.url));
-    await signInThroughUi(page, clinic.doctor.email);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    ({ page, problems } = await openSignedInPage(browser, server.url, clinic.doctor.email));
   });
 
   it("lists the doctor's appointments read-only, 10 a page", async () => {

@@ -5,6 +5,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { fixedClock, PASSWORD, startTestServer, uniqueEmail, type TestServer } from '../../testing/http.ts';
 import { testDatabases } from '../../testing/test-db.ts';
@@ -23,13 +24,13 @@ export const DIST_WEB = path.join(root, 'dist/web');
 export const CLINIC_TODAY = '2030-06-03';
 const CLINIC_NOW = '2030-06-03T06:00:00Z';
 
-export async function startServer(): Promise<TestServer> {
+async function startServer(): Promise<TestServer> {
   const pglite = testDatabases().find((target) => target.name === 'pglite');
   if (!pglite) throw new Error('no embedded database target');
   return startTestServer(pglite, { clock: fixedClock(CLINIC_NOW) });
 }
 
-export function launchBrowser(): Promise<Browser> {
+function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -41,6 +42,24 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
     ],
+  });
+}
+
+/**
+ * A suite's own server and browser: its `before` hook starts both and hands them to `setUp` (to keep and to
+ * seed the clinic with), its `after` hook closes them.
+ */
+export function serverAndBrowserPerSuite(setUp: (server: TestServer, browser: Browser) => Promise<void>): void {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    await setUp(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
   });
 }
 
@@ -69,6 +88,13 @@ export async function signInThroughUi(page: Page, email: string, password = PASS
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((url) => url.pathname.startsWith('/user/'));
   await page.locator('.shell-main h1').waitFor();
+}
+
+/** A fresh watched page (see `openPage`), signed in as `email` through the login form. */
+export async function openSignedInPage(browser: Browser, baseURL: string, email: string): Promise<WatchedPage> {
+  const watched = await openPage(browser, baseURL);
+  await signInThroughUi(watched.page, email);
+  return watched;
 }
 
 const require = createRequire(import.meta.url);

@@ -1,42 +1,32 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import {
   CLINIC_TODAY,
-  launchBrowser,
-  openPage,
+  openSignedInPage,
   phoneScreenshot,
+  serverAndBrowserPerSuite,
   seriousAxeViolations,
-  signInThroughUi,
-  startServer,
   type TestServer,
 } from './harness.ts';
 import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
 
 describe('the patient area in the browser', () => {
   let server: TestServer;
-  let browser: Browser;
   let clinic: Clinic;
   let patient: Account;
   let page: Page;
   let problems: string[];
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
+  serverAndBrowserPerSuite(async (started, browser) => {
+    server = started;
     clinic = await seedClinic(server);
     await openDoctorEveryDay(server, clinic);
     patient = await registerPatient(server, 'Pat Patient');
     await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
     await seedUnpaidBill(server, clinic, patient, '16:00', '120.50');
     for (const time of ['10:00', '10:30', '11:00', '11:30']) await bookSlot(server, clinic, patient, time);
-    ({ page, problems } = await openPage(browser, server.url));
-    await signInThroughUi(page, patient.email);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    ({ page, problems } = await openSignedInPage(browser, server.url, patient.email));
   });
 
   const slot = (label: string) => page.getByRole('radio', { name: new RegExp(`^${label} –`) });

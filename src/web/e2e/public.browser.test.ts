@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import {
   builtSources,
   DIST_WEB,
-  launchBrowser,
   openPage,
   PASSWORD,
+  serverAndBrowserPerSuite,
   seriousAxeViolations,
-  startServer,
   uniqueEmail,
   type TestServer,
 } from './harness.ts';
@@ -23,14 +22,9 @@ describe('public pages in the browser', () => {
   let server: TestServer;
   let browser: Browser;
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+  serverAndBrowserPerSuite(async (started, launched) => {
+    server = started;
+    browser = launched;
   });
 
   it('counts the landing counters up to 85, 18, 12 and 150 in about a second', async () => {

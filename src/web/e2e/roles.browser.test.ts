@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, seriousAxeViolations, signInThroughUi, startServer, type TestServer } from './harness.ts';
+import { openPage, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, type TestServer } from './harness.ts';
 import { registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const menus = {
@@ -16,21 +16,15 @@ describe('signed-in areas and the route guard in the browser', () => {
   let clinic: Clinic;
   let patient: Account;
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
+  serverAndBrowserPerSuite(async (started, launched) => {
+    server = started;
+    browser = launched;
     clinic = await seedClinic(server);
     patient = await registerPatient(server, 'Rita Roles');
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   const signedIn = async (account: Account): Promise<Page> => {
-    const { page } = await openPage(browser, server.url);
-    await signInThroughUi(page, account.email);
+    const { page } = await openSignedInPage(browser, server.url, account.email);
     return page;
   };
 

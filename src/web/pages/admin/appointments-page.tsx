@@ -1,39 +1,27 @@
 import { useState } from 'react';
-import { ApiError, apiPost, fetchList, type ListQuery } from '../../api.ts';
 import type { Appointment } from '../../api-types.ts';
-import { Alert, failure, success } from '../../components/alert.tsx';
-import { useConfirm } from '../../components/confirm.tsx';
-import { DataTable, type Column } from '../../components/data-table.tsx';
+import { Alert } from '../../components/alert.tsx';
+import { AppointmentTable, appointmentsAt } from '../../components/appointment-table.tsx';
+import type { Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
+import { useCancelAppointment } from '../../components/use-cancel-appointment.ts';
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 10;
-const loadAppointments = (query: ListQuery) => fetchList<Appointment>(endpoints.admin.appointments, 'appointments', query);
+const loadAppointments = appointmentsAt(endpoints.admin.appointments);
 
 export default function AdminAppointmentsPage() {
-  const confirm = useConfirm();
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
 
-  const cancel = async (appointment: Appointment) => {
-    const confirmed = await confirm({
-      title: 'Cancel appointment',
-      message: `Are you sure you want to cancel appointment #${appointment.id} of ${appointment.patient_name} on ${appointment.date} at ${appointment.start_time}?`,
-      confirmLabel: 'Cancel appointment',
-      cancelLabel: 'Keep it',
-    });
-    if (!confirmed) return;
-    try {
-      await apiPost(endpoints.admin.cancelAppointment(appointment.id));
-      setAlert(success('Appointment cancelled successfully'));
-      setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('cancel failed', error);
-      setAlert(failure(error instanceof ApiError ? error.message : 'Failed to cancel appointment'));
-    }
-  };
+  const cancel = useCancelAppointment({
+    path: endpoints.admin.cancelAppointment,
+    question: (a) => `Are you sure you want to cancel appointment #${a.id} of ${a.patient_name} on ${a.date} at ${a.start_time}?`,
+    setAlert,
+    onCancelled: () => setReloadKey((key) => key + 1),
+  });
 
   const columns: Column<Appointment>[] = [
     { header: 'Appointment ID', cell: (a) => a.id },
@@ -67,15 +55,7 @@ export default function AdminAppointmentsPage() {
     <>
       <PageHeader title="Appointments" />
       <Alert message={alert} onDismiss={dismiss} />
-      <DataTable
-        label="Appointments"
-        columns={columns}
-        load={loadAppointments}
-        rowKey={(a) => a.id}
-        pageSize={PAGE_SIZE}
-        emptyText="No appointments found."
-        reloadKey={reloadKey}
-      />
+      <AppointmentTable label="Appointments" columns={columns} load={loadAppointments} pageSize={PAGE_SIZE} reloadKey={reloadKey} />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { Alert, failure } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ReceiptView } from '../../components/receipt-view.tsx';
+import { ReceiptDialog } from '../../components/receipt-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { usd } from '../../format.ts';
@@ -102,19 +102,7 @@ function PrintReceipt({ billId }: { billId: string }) {
     <>
       <PageHeader title="Receipt" />
       <Alert message={alert} onDismiss={dismiss} />
-      <Dialog
-        open={receipt !== null}
-        title="Receipt"
-        onClose={() => window.close()}
-        className="dialog-receipt"
-        actions={
-          <button type="button" className="button button-primary" onClick={() => window.print()}>
-            Print
-          </button>
-        }
-      >
-        {receipt && <ReceiptView receipt={receipt} />}
-      </Dialog>
+      <ReceiptDialog receipt={receipt} onClose={() => window.close()} />
     </>
   );
 }

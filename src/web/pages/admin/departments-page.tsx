@@ -1,33 +1,27 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { apiDelete, fetchList, type ListQuery } from '../../api.ts';
+import { fetchList, type ListQuery } from '../../api.ts';
 import type { Department } from '../../api-types.ts';
-import { Alert, success } from '../../components/alert.tsx';
-import { useConfirm } from '../../components/confirm.tsx';
+import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { failureFor, useAlert } from '../../components/use-alert.ts';
+import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
+import { useAlert } from '../../components/use-alert.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
 const PAGE_SIZE = 5;
 const loadDepartments = (query: ListQuery) => fetchList<Department>(endpoints.admin.departments, 'departments', query);
 
 export default function DepartmentsPage() {
-  const confirm = useConfirm();
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
 
-  const remove = async (department: Department) => {
-    if (!(await confirm({ message: 'Are you sure you want to delete this department?', confirmLabel: 'Delete' }))) return;
-    try {
-      await apiDelete(endpoints.admin.department(department.id));
-      setAlert(success('Department deleted successfully'));
-      setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('department delete failed', error);
-      setAlert(failureFor(error, 'Failed to delete department'));
-    }
-  };
+  const remove = useRowDelete<Department>({
+    noun: 'department',
+    path: endpoints.admin.department,
+    setAlert,
+    onDeleted: () => setReloadKey((key) => key + 1),
+  });
 
   const columns: Column<Department>[] = [
     { header: 'ID', cell: (d) => d.id },
@@ -40,9 +34,7 @@ export default function DepartmentsPage() {
           <Link href={withId(routes.admin.editDepartment, d.id)} className="button button-small" aria-label={`Edit ${d.name}`}>
             Edit
           </Link>
-          <button type="button" className="button button-small button-danger" onClick={() => remove(d)} aria-label={`Delete ${d.name}`}>
-            Delete
-          </button>
+          <DeleteButton name={d.name} onClick={() => remove(d)} />
         </div>
       ),
     },

@@ -1,54 +1,40 @@
-import { useState, type FormEvent } from 'react';
-import { ApiError, apiDelete, apiPost, fetchList, type ListQuery } from '../../api.ts';
-import type { Disease, FieldErrors } from '../../api-types.ts';
-import { Alert, failure, success } from '../../components/alert.tsx';
-import { useConfirm } from '../../components/confirm.tsx';
+import { useState } from 'react';
+import { apiPost, fetchList, type ListQuery } from '../../api.ts';
+import type { Disease } from '../../api-types.ts';
+import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { failureFor, useAlert } from '../../components/use-alert.ts';
+import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
+import { useAlert } from '../../components/use-alert.ts';
+import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints } from '../../paths.ts';
 
 const loadDiseases = (query: ListQuery) => fetchList<Disease>(endpoints.admin.diseases, 'diseases', query);
 const EMPTY = { name: '', description: '' };
 
 export default function DiseasesPage() {
-  const confirm = useConfirm();
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
   const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    try {
-      await apiPost(endpoints.admin.diseases, values);
-      setAlert(success('Disease Created Successfully'));
+  const { errors, busy, create } = useCreateForm({
+    noun: 'disease',
+    createdText: 'Disease Created Successfully',
+    send: () => apiPost(endpoints.admin.diseases, values),
+    setAlert,
+    onCreated: () => {
       setValues(EMPTY);
       setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('disease create failed', error);
-      if (error instanceof ApiError) setErrors(error.errors);
-      setAlert(failure('Failed to create disease'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
-  const remove = async (disease: Disease) => {
-    if (!(await confirm({ message: 'Are you sure you want to delete this disease?', confirmLabel: 'Delete' }))) return;
-    try {
-      await apiDelete(endpoints.admin.disease(disease.id));
-      setAlert(success('Disease deleted successfully'));
-      setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('disease delete failed', error);
-      setAlert(failureFor(error, 'Failed to delete disease'));
-    }
-  };
+  const remove = useRowDelete<Disease>({
+    noun: 'disease',
+    path: endpoints.admin.disease,
+    setAlert,
+    onDeleted: () => setReloadKey((key) => key + 1),
+  });
 
   const columns: Column<Disease>[] = [
     { header: 'ID', cell: (d) => d.id },
@@ -57,9 +43,7 @@ export default function DiseasesPage() {
     {
       header: 'Actions',
       cell: (d) => (
-        <button type="button" className="button button-small button-danger" onClick={() => remove(d)} aria-label={`Delete ${d.name}`}>
-          Delete
-        </button>
+        <DeleteButton name={d.name} onClick={() => remove(d)} />
       ),
     },
   ];

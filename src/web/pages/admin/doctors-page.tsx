@@ -1,14 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, apiDelete, apiGet, apiPost, apiPut, fetchList, type ListQuery } from '../../api.ts';
+import { ApiError, apiGet, apiPost, apiPut, fetchList, type ListQuery } from '../../api.ts';
 import type { Department, Doctor, FieldErrors, Gender, ScheduleSlot, Specialization } from '../../api-types.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
-import { useConfirm } from '../../components/confirm.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { Field } from '../../components/field.tsx';
 import { GenderSelect } from '../../components/gender-select.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ALL, failureFor, useAlert } from '../../components/use-alert.ts';
+import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
+import { ALL, useAlert } from '../../components/use-alert.ts';
+import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints, images } from '../../paths.ts';
 
 const loadDoctors = (query: ListQuery) => fetchList<Doctor>(endpoints.admin.doctors, 'doctors', query);
@@ -39,13 +40,10 @@ const EMPTY: DoctorValues = {
 };
 
 export default function DoctorsPage() {
-  const confirm = useConfirm();
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
   const [showForm, setShowForm] = useState(false);
   const [values, setValues] = useState<DoctorValues>(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
   const [specializations, setSpecializations] = useState<Specialization[]>([]);
   const [departments, setDepartments] = useState<Department[]>([]);
   const [scheduleOf, setScheduleOf] = useState<Doctor | null>(null);
@@ -63,40 +61,30 @@ export default function DoctorsPage() {
 
   const set = <K extends keyof DoctorValues>(key: K, value: DoctorValues[K]) => setValues((was) => ({ ...was, [key]: value }));
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    const form = new FormData();
-    for (const [key, value] of Object.entries(values)) if (value !== '') form.append(key, value);
-    const photo = photoRef.current?.files?.[0];
-    if (photo) form.append('photo', photo);
-    try {
-      await apiPost(endpoints.admin.doctors, form);
-      setAlert(success('Doctor created successfully'));
+  const { errors, busy, create } = useCreateForm({
+    noun: 'doctor',
+    createdText: 'Doctor created successfully',
+    send: () => {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(values)) if (value !== '') form.append(key, value);
+      const photo = photoRef.current?.files?.[0];
+      if (photo) form.append('photo', photo);
+      return apiPost(endpoints.admin.doctors, form);
+    },
+    setAlert,
+    onCreated: () => {
       setValues(EMPTY);
       if (photoRef.current) photoRef.current.value = '';
       setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('doctor create failed', error);
-      if (error instanceof ApiError) setErrors(error.errors);
-      setAlert(failure('Failed to create doctor'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
-  const remove = async (doctor: Doctor) => {
-    if (!(await confirm({ message: 'Are you sure you want to delete this doctor?', confirmLabel: 'Delete' }))) return;
-    try {
-      await apiDelete(endpoints.admin.doctor(doctor.id));
-      setAlert(success('Doctor deleted successfully'));
-      setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('doctor delete failed', error);
-      setAlert(failureFor(error, 'Failed to delete doctor'));
-    }
-  };
+  const remove = useRowDelete<Doctor>({
+    noun: 'doctor',
+    path: endpoints.admin.doctor,
+    setAlert,
+    onDeleted: () => setReloadKey((key) => key + 1),
+  });
 
   const columns: Column<Doctor>[] = [
     {
@@ -116,9 +104,7 @@ export default function DoctorsPage() {
           <button type="button" className="button button-small" onClick={() => setScheduleOf(d)} aria-label={`Schedule of ${d.name}`}>
             Schedule
           </button>
-          <button type="button" className="button button-small button-danger" onClick={() => remove(d)} aria-label={`Delete ${d.name}`}>
-            Delete
-          </button>
+          <DeleteButton name={d.name} onClick={() => remove(d)} />
         </div>
       ),
     },

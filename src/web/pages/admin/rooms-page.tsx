@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, apiDelete, apiPost, apiPut, fetchList, type ListQuery } from '../../api.ts';
+import { ApiError, apiPost, apiPut, fetchList, type ListQuery } from '../../api.ts';
 import type { Department, FieldErrors, Room } from '../../api-types.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
-import { useConfirm } from '../../components/confirm.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ALL, failureFor, useAlert } from '../../components/use-alert.ts';
+import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
+import { ALL, useAlert } from '../../components/use-alert.ts';
 import { endpoints } from '../../paths.ts';
 
 const loadRooms = (query: ListQuery) => fetchList<Room>(endpoints.admin.rooms, 'rooms', query);
@@ -19,7 +19,6 @@ interface RoomValues {
 const EMPTY: RoomValues = { id: null, name: '', department_id: '' };
 
 export default function RoomsPage() {
-  const confirm = useConfirm();
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
   const [departments, setDepartments] = useState<Department[]>([]);
@@ -58,18 +57,15 @@ export default function RoomsPage() {
     }
   };
 
-  const remove = async (room: Room) => {
-    if (!(await confirm({ message: 'Are you sure you want to delete this room?', confirmLabel: 'Delete' }))) return;
-    try {
-      await apiDelete(endpoints.admin.room(room.id));
-      setAlert(success('Room deleted successfully'));
+  const remove = useRowDelete<Room>({
+    noun: 'room',
+    path: endpoints.admin.room,
+    setAlert,
+    onDeleted: (room) => {
       if (values.id === room.id) setValues(EMPTY);
       setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('room delete failed', error);
-      setAlert(failureFor(error, 'Failed to delete room'));
-    }
-  };
+    },
+  });
 
   const columns: Column<Room>[] = [
     { header: 'ID', cell: (r) => r.id },
@@ -91,9 +87,7 @@ export default function RoomsPage() {
           >
             Edit
           </button>
-          <button type="button" className="button button-small button-danger" onClick={() => remove(r)} aria-label={`Delete ${r.name}`}>
-            Delete
-          </button>
+          <DeleteButton name={r.name} onClick={() => remove(r)} />
         </div>
       ),
     },

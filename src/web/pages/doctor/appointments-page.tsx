@@ -1,12 +1,12 @@
-import { fetchList, type ListQuery } from '../../api.ts';
 import type { Appointment } from '../../api-types.ts';
-import { DataTable, type Column } from '../../components/data-table.tsx';
+import { AppointmentTable, appointmentsAt } from '../../components/appointment-table.tsx';
+import type { Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 10;
-const loadAppointments = (query: ListQuery) => fetchList<Appointment>(endpoints.doctor.appointments, 'appointments', query);
+const loadAppointments = appointmentsAt(endpoints.doctor.appointments);
 
 const columns: Column<Appointment>[] = [
   { header: 'ID', cell: (a) => a.id },
@@ -24,7 +24,7 @@ export default function DoctorAppointmentsPage() {
   return (
     <>
       <PageHeader title="Doctor's Appointments" />
-      <DataTable label="Your appointments" columns={columns} load={loadAppointments} rowKey={(a) => a.id} pageSize={PAGE_SIZE} emptyText="No appointments found." />
+      <AppointmentTable label="Your appointments" columns={columns} load={loadAppointments} pageSize={PAGE_SIZE} />
     </>
   );
 }

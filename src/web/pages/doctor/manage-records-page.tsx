@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, apiPost, fetchList, type ListQuery } from '../../api.ts';
+import { ApiError, apiPost, fetchList } from '../../api.ts';
 import type { Appointment, Disease, FieldErrors } from '../../api-types.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
-import { DataTable, type Column } from '../../components/data-table.tsx';
+import { AppointmentTable, appointmentsAt } from '../../components/appointment-table.tsx';
+import type { Column } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -11,7 +12,7 @@ import { ALL, useAlert } from '../../components/use-alert.ts';
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 10;
-const loadAppointments = (query: ListQuery) => fetchList<Appointment>(endpoints.doctor.appointments, 'appointments', query);
+const loadAppointments = appointmentsAt(endpoints.doctor.appointments);
 
 export default function ManageRecordsPage() {
   const { alert, setAlert, dismiss } = useAlert();
@@ -40,15 +41,7 @@ export default function ManageRecordsPage() {
     <>
       <PageHeader title="Manage Records" />
       <Alert message={alert} onDismiss={dismiss} />
-      <DataTable
-        label="Appointments"
-        columns={columns}
-        load={loadAppointments}
-        rowKey={(a) => a.id}
-        pageSize={PAGE_SIZE}
-        emptyText="No appointments found."
-        reloadKey={reloadKey}
-      />
+      <AppointmentTable label="Appointments" columns={columns} load={loadAppointments} pageSize={PAGE_SIZE} reloadKey={reloadKey} />
       {editing && (
         <RecordDialog
           appointment={editing}

@@ -1,43 +1,31 @@
 import { useState } from 'react';
-import { ApiError, apiPost, fetchList, type ListQuery } from '../../api.ts';
 import type { Appointment } from '../../api-types.ts';
-import { Alert, failure, info, success, type AlertMessage } from '../../components/alert.tsx';
-import { useConfirm } from '../../components/confirm.tsx';
-import { DataTable, type Column } from '../../components/data-table.tsx';
+import { Alert, info, type AlertMessage } from '../../components/alert.tsx';
+import { AppointmentTable, appointmentsAt } from '../../components/appointment-table.tsx';
+import type { Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { useCancelAppointment } from '../../components/use-cancel-appointment.ts';
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 5;
 
-const loadAppointments = (query: ListQuery) => fetchList<Appointment>(endpoints.patient.appointments, 'appointments', query);
+const loadAppointments = appointmentsAt(endpoints.patient.appointments);
 
 /** Only a scheduled appointment that has not started yet can be cancelled; the server has the last word. */
 const isCancellable = (appointment: Appointment) =>
   appointment.status === 'scheduled' && new Date(`${appointment.date}T${appointment.start_time}`) > new Date();
 
 export default function PatientAppointmentsPage() {
-  const confirm = useConfirm();
   const [alert, setAlert] = useState<AlertMessage | null>(null);
   const [reloadKey, setReloadKey] = useState(0);
 
-  const cancel = async (appointment: Appointment) => {
-    const confirmed = await confirm({
-      title: 'Cancel appointment',
-      message: `Are you sure you want to cancel this appointment on ${appointment.date} at ${appointment.start_time}?`,
-      confirmLabel: 'Cancel appointment',
-      cancelLabel: 'Keep it',
-    });
-    if (!confirmed) return;
-    try {
-      await apiPost(endpoints.patient.cancelAppointment(appointment.id));
-      setAlert(success('Appointment cancelled successfully'));
-      setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('cancel failed', error);
-      setAlert(failure(error instanceof ApiError ? error.message : 'Failed to cancel appointment'));
-    }
-  };
+  const cancel = useCancelAppointment({
+    path: endpoints.patient.cancelAppointment,
+    question: (a) => `Are you sure you want to cancel this appointment on ${a.date} at ${a.start_time}?`,
+    setAlert,
+    onCancelled: () => setReloadKey((key) => key + 1),
+  });
 
   const columns: Column<Appointment>[] = [
     { header: 'Date', cell: (a) => a.date },
@@ -69,15 +57,7 @@ export default function PatientAppointmentsPage() {
     <>
       <PageHeader title="Scheduled Appointments" />
       <Alert message={alert} onDismiss={() => setAlert(null)} />
-      <DataTable
-        label="Your appointments"
-        columns={columns}
-        load={loadAppointments}
-        rowKey={(a) => a.id}
-        pageSize={PAGE_SIZE}
-        emptyText="No appointments found."
-        reloadKey={reloadKey}
-      />
+      <AppointmentTable label="Your appointments" columns={columns} load={loadAppointments} pageSize={PAGE_SIZE} reloadKey={reloadKey} />
     </>
   );
 }

@@ -3,9 +3,8 @@ import { apiGet, apiPost, fetchList, type ListQuery } from '../../api.ts';
 import type { Billing, Receipt } from '../../api-types.ts';
 import { Alert, failure, success, type AlertMessage } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
-import { Dialog } from '../../components/dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ReceiptView } from '../../components/receipt-view.tsx';
+import { ReceiptDialog } from '../../components/receipt-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { usd } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
@@ -82,19 +81,7 @@ export default function BillsPage() {
         emptyText="No bills found."
         reloadKey={reloadKey}
       />
-      <Dialog
-        open={receipt !== null}
-        title="Receipt"
-        onClose={() => setReceipt(null)}
-        className="dialog-receipt"
-        actions={
-          <button type="button" className="button button-primary" onClick={() => window.print()}>
-            Print
-          </button>
-        }
-      >
-        {receipt && <ReceiptView receipt={receipt} />}
-      </Dialog>
+      <ReceiptDialog receipt={receipt} onClose={() => setReceipt(null)} />
     </>
   );
 }

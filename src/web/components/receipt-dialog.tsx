@@ -1,0 +1,22 @@
+import type { Receipt } from '../api-types.ts';
+import { Dialog } from './dialog.tsx';
+import { ReceiptView } from './receipt-view.tsx';
+
+/** A bill's receipt in a dialog, open while there is one, with a Print button. */
+export function ReceiptDialog({ receipt, onClose }: { receipt: Receipt | null; onClose: () => void }) {
+  return (
+    <Dialog
+      open={receipt !== null}
+      title="Receipt"
+      onClose={onClose}
+      className="dialog-receipt"
+      actions={
+        <button type="button" className="button button-primary" onClick={() => window.print()}>
+          Print
+        </button>
+      }
+    >
+      {receipt && <ReceiptView receipt={receipt} />}
+    </Dialog>
+  );
+}

@@ -1,0 +1,43 @@
+import { apiDelete } from '../api.ts';
+import { success, type AlertMessage } from './alert.tsx';
+import { useConfirm } from './confirm.tsx';
+import { failureFor } from './use-alert.ts';
+
+interface Named {
+  id: number;
+  name: string;
+}
+
+interface RowDeleteOptions<Row> {
+  /** What a row is, singular and lower case: "disease", "room". */
+  noun: string;
+  path: (id: number) => string;
+  setAlert: (message: AlertMessage) => void;
+  onDeleted: (row: Row) => void;
+}
+
+/** Deleting a table row once the user confirms, with the outcome in the page's alert. */
+export function useRowDelete<Row extends Named>({ noun, path, setAlert, onDeleted }: RowDeleteOptions<Row>) {
+  const confirm = useConfirm();
+  const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
+  return async (row: Row) => {
+    if (!(await confirm({ message: `Are you sure you want to delete this ${noun}?`, confirmLabel: 'Delete' }))) return;
+    try {
+      await apiDelete(path(row.id));
+      setAlert(success(`${Noun} deleted successfully`));
+      onDeleted(row);
+    } catch (error) {
+      console.error(`${noun} delete failed`, error);
+      setAlert(failureFor(error, `Failed to delete ${noun}`));
+    }
+  };
+}
+
+/** The "Delete" button of a table row, named for the row it deletes. */
+export function DeleteButton({ name, onClick }: { name: string; onClick: () => void }) {
+  return (
+    <button type="button" className="button button-small button-danger" onClick={onClick} aria-label={`Delete ${name}`}>
+      Delete
+    </button>
+  );
+}

@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react';
+import { fetchList, type ListPage } from '../api.ts';
+import { useDelayed } from './use-delayed.ts';
+
+const ROWS_PER_STEP = 12;
+const SEARCH_DELAY_MS = 400;
+
+export interface SearchedList<Row> {
+  search: string;
+  setSearch: (text: string) => void;
+  list: ListPage<Row>;
+  showMore: () => void;
+}
+
+/**
+ * A list searched as the user types (debounced) that grows by "Show more".
+ * "Show more" widens the one page asked for, so the list is always a single consistent answer;
+ * an answer that arrives after a newer request was made is dropped.
+ */
+export function useSearchedList<Row>(path: string, itemsKey: string): SearchedList<Row> {
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const [pages, setPages] = useState(1);
+  const [list, setList] = useState<ListPage<Row>>({ rows: [], total: 0 });
+
+  useDelayed(search, SEARCH_DELAY_MS, (text) => {
+    setQ(text.trim());
+    setPages(1);
+  });
+
+  useEffect(() => {
+    let current = true;
+    fetchList<Row>(path, itemsKey, { q, page: 1, per_page: pages * ROWS_PER_STEP })
+      .then((next) => current && setList(next))
+      .catch((error: unknown) => console.error(`${itemsKey} fetch failed`, error));
+    return () => {
+      current = false;
+    };
+  }, [path, itemsKey, q, pages]);
+
+  return { search, setSearch, list, showMore: () => setPages(pages + 1) };
+}

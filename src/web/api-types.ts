@@ -2,6 +2,7 @@
 import type { Gender, Role } from '../domain/shared/actor.ts';
 
 export type { Gender, Role };
+export type { Department, Disease, Specialization } from '../domain/catalogue/catalogue.ts';
 
 export interface User {
   id: number;
@@ -114,23 +115,6 @@ export interface Receipt {
 
 /** Field problems as the server names them: `{"email": ["is already taken"]}`. */
 export type FieldErrors = Record<string, string[]>;
-
-export interface Department {
-  id: number;
-  name: string;
-  description: string | null;
-}
-
-export interface Specialization {
-  id: number;
-  name: string;
-}
-
-export interface Disease {
-  id: number;
-  name: string;
-  description: string | null;
-}
 
 export interface Room {
   id: number;

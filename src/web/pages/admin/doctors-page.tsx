@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
+import { NamedSelect } from '../../components/named-select.tsx';
 import { endpoints, images } from '../../paths.ts';
 
 const loadDoctors = (query: ListQuery) => fetchList<Doctor>(endpoints.admin.doctors, 'doctors', query);
@@ -138,26 +139,18 @@ export default function DoctorsPage() {
         </Field>
         <Field label="Specialization" errors={errors.specialization_id}>
           {(control) => (
-            <select {...control} value={values.specialization_id} onChange={(e) => set('specialization_id', e.target.value)}>
-              <option value="">Select specialization</option>
-              {specializations.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
+            <NamedSelect
+              control={control}
+              placeholder="Select specialization"
+              options={specializations}
+              value={values.specialization_id}
+              onChange={(id) => set('specialization_id', id)}
+            />
           )}
         </Field>
         <Field label="Department" errors={errors.department_id}>
           {(control) => (
-            <select {...control} value={values.department_id} onChange={(e) => set('department_id', e.target.value)}>
-              <option value="">Select department</option>
-              {departments.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
+            <NamedSelect control={control} placeholder="Select department" options={departments} value={values.department_id} onChange={(id) => set('department_id', id)} />
           )}
         </Field>
         <Field label="Birthdate" errors={errors.birthdate}>

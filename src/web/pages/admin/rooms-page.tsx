@@ -7,6 +7,7 @@ import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
+import { NamedSelect } from '../../components/named-select.tsx';
 import { endpoints } from '../../paths.ts';
 
 const loadRooms = (query: ListQuery) => fetchList<Room>(endpoints.admin.rooms, 'rooms', query);
@@ -103,14 +104,14 @@ export default function RoomsPage() {
         </Field>
         <Field label="Department" errors={errors.department_id}>
           {(control) => (
-            <select {...control} required value={values.department_id} onChange={(e) => setValues({ ...values, department_id: e.target.value })}>
-              <option value="">Select department</option>
-              {departments.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
+            <NamedSelect
+              control={control}
+              required
+              placeholder="Select department"
+              options={departments}
+              value={values.department_id}
+              onChange={(id) => setValues({ ...values, department_id: id })}
+            />
           )}
         </Field>
         <div className="form-row">

@@ -9,6 +9,7 @@ import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
+import { NamedSelect } from '../../components/named-select.tsx';
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 10;
@@ -116,14 +117,7 @@ function RecordDialog({ appointment, onClose, onSaved }: { appointment: Appointm
       <form className="form" onSubmit={save} aria-label="Medical record">
         <Field label="Disease" errors={errors.disease_id}>
           {(control) => (
-            <select {...control} required value={values.disease_id} onChange={(e) => set('disease_id', e.target.value)}>
-              <option value="">Select disease</option>
-              {diseases.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
+            <NamedSelect control={control} required placeholder="Select disease" options={diseases} value={values.disease_id} onChange={(id) => set('disease_id', id)} />
           )}
         </Field>
         <Field label="Diagnosis" errors={errors.diagnosis}>

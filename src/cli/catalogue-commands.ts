@@ -145,7 +145,7 @@ async function allItems<T>(list: (query: Record<string, unknown>) => Promise<Pag
   for (let page = 1; ; page++) {
     const result = await list({ q, page, per_page: MAX_PER_PAGE });
     items.push(...result.items);
-    if (result.items.length < MAX_PER_PAGE || items.length >= result.total) return items;
+    if (result.items.length < MAX_PER_PAGE) return items;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { AuditLog, AuditReader, AuditRow } from '../domain/audit/audit.ts';
 import { offsetOf } from '../domain/shared/pagination.ts';
 import type { Queryable, Row } from './db.ts';
+import { pageWithTotal } from './list-page.ts';
 
 export function auditLog(db: Queryable): AuditLog {
   return {
@@ -41,19 +42,21 @@ export function auditReader(db: Queryable): AuditReader {
   return {
     list: async ({ patientId }, page) => {
       const [where, filter] = patientId === undefined ? ['', []] : ['where a.patient_id = $1', [patientId]];
-      const [rows, [{ total }]] = await Promise.all([
-        db.query(
-          `select a.id, a.at, a.actor_user_id, u.name as actor_name, a.actor_role, a.action, a.entity, a.entity_id,
-                  a.patient_id, a.request_id, a.details
-           from audit_log a left join users u on u.id = a.actor_user_id
-           ${where}
-           order by a.at desc, a.id desc
-           limit $${filter.length + 1} offset $${filter.length + 2}`,
-          [...filter, page.perPage, offsetOf(page)],
-        ),
-        db.query<{ total: number }>(`select count(*)::int as total from audit_log a ${where}`, filter),
-      ]);
-      return { items: rows.map(toAuditRow), total, page: page.page, perPage: page.perPage };
+      return pageWithTotal(
+        db,
+        page,
+        {
+          sql: `select a.id, a.at, a.actor_user_id, u.name as actor_name, a.actor_role, a.action, a.entity, a.entity_id,
+                       a.patient_id, a.request_id, a.details
+                from audit_log a left join users u on u.id = a.actor_user_id
+                ${where}
+                order by a.at desc, a.id desc
+                limit $${filter.length + 1} offset $${filter.length + 2}`,
+          params: [...filter, page.perPage, offsetOf(page)],
+        },
+        { sql: `from audit_log a ${where}`, params: filter },
+        toAuditRow,
+      );
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Bill, Payment } from '../domain/billing/billing.ts';
 import type { BillStore, IdempotencyStore, PaymentStore } from '../domain/billing/ports.ts';
 import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
 import type { Queryable, Row } from './db.ts';
+import { pageWithTotal } from './list-page.ts';
 
 const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
   b.amount_cents, b.billing_date, b.payment_status`;
@@ -36,15 +37,17 @@ export function billStore(db: Queryable): BillStore {
     listForPatient: async (patientId, page) => {
       const filter = [patientId, containsPattern(page.q)];
       const where = `b.patient_id = $1 and lower(b.service_details) like $2`;
-      const [rows, [{ total }]] = await Promise.all([
-        db.query(
-          `select ${BILL_COLUMNS} from ${BILL_FROM} where ${where}
-           order by b.billing_date desc, b.id desc limit $3 offset $4`,
-          [...filter, page.perPage, offsetOf(page)],
-        ),
-        db.query<{ total: number }>(`select count(*)::int as total from billings b where ${where}`, filter),
-      ]);
-      return { items: rows.map(toBill), total, page: page.page, perPage: page.perPage };
+      return pageWithTotal(
+        db,
+        page,
+        {
+          sql: `select ${BILL_COLUMNS} from ${BILL_FROM} where ${where}
+                order by b.billing_date desc, b.id desc limit $3 offset $4`,
+          params: [...filter, page.perPage, offsetOf(page)],
+        },
+        { sql: `from billings b where ${where}`, params: filter },
+        toBill,
+      );
     },
     markPaid: async (id) => {
       const [row] = await db.query<{ id: number }>(

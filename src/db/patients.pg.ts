@@ -25,10 +25,9 @@ export function patientDirectory(db: Queryable): PatientDirectory {
           columns: 'p.id, u.name, u.email, p.phone, p.gender, p.birthdate',
           from: PATIENT_FROM,
           countFrom: 'patients p',
-          // Each branch is answered by its own trigram index (migration 0002); an OR across the join would scan.
-          search: `p.id in (
-            select sp.id from patients sp join users su on su.id = sp.user_id where (lower(su.name) || ' ' || lower(su.email)) like $1
-            union select sp.id from patients sp where lower(sp.phone) like $1)`,
+          // patients.search_text holds name, e-mail and phone, with a trigram index (migration 0003).
+          search: 'p.search_text like $1',
+          searchWithinCountFrom: true,
           orderBy: 'p.id',
         },
         toPatientRow,

@@ -3,6 +3,7 @@ import type { MedicalRecord, PatientProfile } from '../domain/records/records.ts
 import { invalid } from '../domain/shared/errors.ts';
 import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
 import type { Queryable, Row } from './db.ts';
+import { pageWithTotal } from './list-page.ts';
 import { appointmentStore } from './scheduling.pg.ts';
 import { isForeignKeyViolation } from './sql-errors.ts';
 
@@ -97,14 +98,16 @@ export function doctorPatientStore(db: Queryable): DoctorPatientStore {
     list: async (doctorId, page) => {
       const filter = [doctorId, containsPattern(page.q)];
       const where = `${SEEN_BY_DOCTOR} and (lower(u.name) like $2 or lower(u.email) like $2 or lower(p.phone) like $2)`;
-      const [rows, [{ total }]] = await Promise.all([
-        db.query(
-          `select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where ${where} order by lower(u.name), p.id limit $3 offset $4`,
-          [...filter, page.perPage, offsetOf(page)],
-        ),
-        db.query<{ total: number }>(`select count(*)::int as total from ${PATIENT_FROM} where ${where}`, filter),
-      ]);
-      return { items: rows.map(toPatientProfile), total, page: page.page, perPage: page.perPage };
+      return pageWithTotal(
+        db,
+        page,
+        {
+          sql: `select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where ${where} order by lower(u.name), p.id limit $3 offset $4`,
+          params: [...filter, page.perPage, offsetOf(page)],
+        },
+        { sql: `from ${PATIENT_FROM} where ${where}`, params: filter },
+        toPatientProfile,
+      );
     },
     find: async (doctorId, patientId) => {
       const [row] = await db.query(`select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where p.id = $2 and ${SEEN_BY_DOCTOR}`, [doctorId, patientId]);

@@ -3,6 +3,7 @@ import { SLOT_TAKEN, defaultPattern, type Appointment, type SlotPlan, type Weekl
 import { invalid } from '../domain/shared/errors.ts';
 import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
 import { constraintName, type Queryable, type Row } from './db.ts';
+import { pageWithTotal } from './list-page.ts';
 import { isForeignKeyViolation, onUnique } from './sql-errors.ts';
 
 /** `time` columns arrive as HH:mm:ss; the API speaks HH:mm. */
@@ -173,17 +174,19 @@ export function appointmentStore(db: Queryable): AppointmentStore {
       const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
       const filterParams = [...params];
       const t = param(today);
-      const [rows, [{ total }]] = await Promise.all([
-        db.query(
-          `select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} ${where}
-           order by a.date < ${t}, case when a.date >= ${t} then a.date end, case when a.date >= ${t} then a.start_time end,
-             a.date desc, a.start_time desc, a.id desc
-           limit ${param(req.perPage)} offset ${param(offsetOf(req))}`,
+      return pageWithTotal(
+        db,
+        req,
+        {
+          sql: `select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} ${where}
+                order by a.date < ${t}, case when a.date >= ${t} then a.date end, case when a.date >= ${t} then a.start_time end,
+                  a.date desc, a.start_time desc, a.id desc
+                limit ${param(req.perPage)} offset ${param(offsetOf(req))}`,
           params,
-        ),
-        db.query<{ total: number }>(`select count(*)::int as total from ${req.q ? APPOINTMENT_FROM : 'appointments a'} ${where}`, filterParams),
-      ]);
-      return { items: rows.map(toAppointment), total, page: req.page, perPage: req.perPage };
+        },
+        { sql: `from ${req.q ? APPOINTMENT_FROM : 'appointments a'} ${where}`, params: filterParams },
+        toAppointment,
+      );
     },
   };
 }

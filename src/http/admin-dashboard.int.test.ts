@@ -228,6 +228,11 @@ for (const target of testDatabases()) {
           { ...body, id: undefined, photo: undefined, description: undefined },
         );
         assert.equal((await get('/api/user', me.token)).body.email, email);
+
+        const found = async (q: string) => (await get(`/api/admin/patients?q=${encodeURIComponent(q)}`)).body.patients.map((p: { id: number }) => p.id);
+        assert.deepEqual(await found('olga owner'), [shown.body.patient.id], 'the admin search sees the new name');
+        assert.deepEqual(await found('7946 0000'), [shown.body.patient.id], 'and the new phone');
+        assert.deepEqual(await found(me.email), [], 'and no longer the old e-mail');
       });
 
       it('refuses an email another account has, and names bad fields', async () => {

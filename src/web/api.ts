@@ -80,10 +80,14 @@ export interface ListQuery {
 export interface ListPage<Row> {
   rows: Row[];
   total: number;
+  /** More rows than `total` match: the server stops counting ten pages past the one asked for. */
+  totalIsLowerBound: boolean;
 }
+
+export const EMPTY_LIST: ListPage<never> = { rows: [], total: 0, totalIsLowerBound: false };
 
 /** One page of a list endpoint, whose answer names its items (`{"appointments": [...], "total": n}`). */
 export async function fetchList<Row>(path: string, itemsKey: string, query: ListQuery): Promise<ListPage<Row>> {
-  const answer = await apiGet<Record<string, unknown> & { total: number }>(path, { ...query });
-  return { rows: answer[itemsKey] as Row[], total: answer.total };
+  const answer = await apiGet<Record<string, unknown> & { total: number; total_is_lower_bound: boolean }>(path, { ...query });
+  return { rows: answer[itemsKey] as Row[], total: answer.total, totalIsLowerBound: answer.total_is_lower_bound };
 }

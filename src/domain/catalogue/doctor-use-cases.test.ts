@@ -45,7 +45,7 @@ function fakeDoctorDeps(attachments: DoctorAttachments = { upcoming: 0, hasHisto
     images: { save: async () => saved.push(saved.length + 1) },
     schedules: { createDefaultPattern: async (doctorId, departmentId) => void defaultPatterns.push({ doctorId, departmentId }) },
     doctors: {
-      list: async () => ({ items: doctors.filter((d) => d.state === 'active').map(toDoctor), total: 0, page: 1, perPage: 50 }),
+      list: async () => ({ items: doctors.filter((d) => d.state === 'active').map(toDoctor), total: 0, totalIsLowerBound: false, page: 1, perPage: 50 }),
       find: async (id) => doctors.filter((d) => d.id === id && d.state === 'active').map(toDoctor)[0],
       create: async (f) => {
         doctors.push({ ...f, id: doctors.length + 1, state: 'active' });

@@ -9,6 +9,8 @@ export interface PageRequest {
 export interface Page<T> {
   items: T[];
   total: number;
+  /** The list has more rows than `total`, which counts only so far (see the adapters' count limit). */
+  totalIsLowerBound: boolean;
   page: number;
   perPage: number;
 }

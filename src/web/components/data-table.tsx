@@ -3,7 +3,7 @@
  * debounced search box, a page-size choice, '{first} - {last} of {total}' and a page jump.
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import type { ListPage, ListQuery } from '../api.ts';
+import { EMPTY_LIST, type ListPage, type ListQuery } from '../api.ts';
 import { useDelayed } from './use-delayed.ts';
 
 export interface Column<Row> {
@@ -42,7 +42,7 @@ export function DataTable<Row>({
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(pageSize);
   const [jump, setJump] = useState('');
-  const [result, setResult] = useState<ListPage<Row>>({ rows: [], total: 0 });
+  const [result, setResult] = useState<ListPage<Row>>(EMPTY_LIST);
   const [loading, setLoading] = useState(true);
   const loadRef = useRef(load);
   loadRef.current = load;
@@ -74,7 +74,7 @@ export function DataTable<Row>({
       .catch((error: unknown) => {
         // List fetch failures leave the table empty (spec §8).
         console.error(`${label}: loading failed`, error);
-        if (current) setResult({ rows: [], total: 0 });
+        if (current) setResult(EMPTY_LIST);
       })
       .finally(() => current && setLoading(false));
     return () => {
@@ -133,6 +133,7 @@ export function DataTable<Row>({
       <nav className="data-table-pager" aria-label={`${label} pages`}>
         <p className="page-info" aria-live="polite">
           {first} - {last} of {result.total}
+          {result.totalIsLowerBound && '+'}
         </p>
         <div className="pager-group">
           <label htmlFor={`${id}-size`}>Rows per page</label>

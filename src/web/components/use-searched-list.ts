@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { fetchList, type ListPage } from '../api.ts';
+import { EMPTY_LIST, fetchList, type ListPage } from '../api.ts';
 import { useDelayed } from './use-delayed.ts';
 
 const ROWS_PER_STEP = 12;
@@ -21,7 +21,7 @@ export function useSearchedList<Row>(path: string, itemsKey: string): SearchedLi
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [pages, setPages] = useState(1);
-  const [list, setList] = useState<ListPage<Row>>({ rows: [], total: 0 });
+  const [list, setList] = useState<ListPage<Row>>(EMPTY_LIST);
 
   useDelayed(search, SEARCH_DELAY_MS, (text) => {
     setQ(text.trim());

@@ -1,5 +1,4 @@
 import type { AuditLog, AuditReader, AuditRow } from '../domain/audit/audit.ts';
-import { offsetOf } from '../domain/shared/pagination.ts';
 import type { Queryable, Row } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 
@@ -46,15 +45,13 @@ export function auditReader(db: Queryable): AuditReader {
         db,
         page,
         {
-          sql: `select a.id, a.at, a.actor_user_id, u.name as actor_name, a.actor_role, a.action, a.entity, a.entity_id,
-                       a.patient_id, a.request_id, a.details
-                from audit_log a left join users u on u.id = a.actor_user_id
-                ${where}
-                order by a.at desc, a.id desc
-                limit $${filter.length + 1} offset $${filter.length + 2}`,
-          params: [...filter, page.perPage, offsetOf(page)],
+          columns: `a.id, a.at, a.actor_user_id, u.name as actor_name, a.actor_role, a.action, a.entity, a.entity_id,
+                    a.patient_id, a.request_id, a.details`,
+          rowsOf: `from audit_log a left join users u on u.id = a.actor_user_id ${where}`,
+          countOf: `from audit_log a ${where}`,
+          orderBy: 'a.at desc, a.id desc',
+          params: filter,
         },
-        { sql: `from audit_log a ${where}`, params: filter },
         toAuditRow,
       );
     },

@@ -1,6 +1,6 @@
 import type { Bill, Payment } from '../domain/billing/billing.ts';
 import type { BillStore, IdempotencyStore, PaymentStore } from '../domain/billing/ports.ts';
-import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
+import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable, Row } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 
@@ -41,11 +41,12 @@ export function billStore(db: Queryable): BillStore {
         db,
         page,
         {
-          sql: `select ${BILL_COLUMNS} from ${BILL_FROM} where ${where}
-                order by b.billing_date desc, b.id desc limit $3 offset $4`,
-          params: [...filter, page.perPage, offsetOf(page)],
+          columns: BILL_COLUMNS,
+          rowsOf: `from ${BILL_FROM} where ${where}`,
+          countOf: `from billings b where ${where}`,
+          orderBy: 'b.billing_date desc, b.id desc',
+          params: filter,
         },
-        { sql: `from billings b where ${where}`, params: filter },
         toBill,
       );
     },

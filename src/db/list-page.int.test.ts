@@ -3,11 +3,7 @@ import assert from 'node:assert/strict';
 import { testDatabases } from '../testing/test-db.ts';
 import { PAGES_COUNTED_AHEAD, pageWithTotal } from './list-page.ts';
 
-const numbers = (upTo: number) => ({ sql: `from generate_series(1, ${upTo}) n`, params: [] });
-const pageOf = (upTo: number, page: number, perPage: number) => ({
-  sql: `select n from generate_series(1, ${upTo}) n order by n limit $1 offset $2`,
-  params: [perPage, (page - 1) * perPage],
-});
+const numbersUpTo = (upTo: number) => ({ columns: 'n', rowsOf: 'from generate_series(1, $1::int) n', orderBy: 'n', params: [upTo] });
 
 for (const target of testDatabases()) {
   describe(`a page and its total on ${target.name}`, () => {
@@ -15,7 +11,7 @@ for (const target of testDatabases()) {
       const { db, drop } = await target.open();
       try {
         const list = (upTo: number, page: number, perPage: number) =>
-          pageWithTotal(db, { q: '', page, perPage }, pageOf(upTo, page, perPage), numbers(upTo), (row) => row.n as number);
+          pageWithTotal(db, { q: '', page, perPage }, numbersUpTo(upTo), (row) => row.n as number);
 
         assert.deepEqual(await list(50, 1, 5), { items: [1, 2, 3, 4, 5], total: 50, totalIsLowerBound: false, page: 1, perPage: 5 });
         assert.equal(PAGES_COUNTED_AHEAD, 10);

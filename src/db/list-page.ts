@@ -7,32 +7,43 @@ import type { Queryable, Row } from './db.ts';
  */
 export const PAGES_COUNTED_AHEAD = 10;
 
-export interface Statement {
-  sql: string;
+export interface PagedQuery {
+  columns: string;
+  /** `from … where …` of the listed rows, on `$1`… of `params`. */
+  rowsOf: string;
+  /** The same rows with fewer joins, when `rowsOf` joins only to fetch names (inner joins are never pruned). */
+  countOf?: string;
+  /** The order; `param` binds a value the ordering alone needs. */
+  orderBy: string | ((param: (value: unknown) => string) => string);
   params: unknown[];
 }
 
 /**
- * One page and its total, queried side by side. `rowsOf` is the `from … where …` that is counted; the
- * total is its own count so a page past the end still reports how many rows there are.
+ * One page and its total in one statement: on a loaded server every round trip to the database costs more
+ * than a count that stops early. The total rides along as a column, so only an empty page (an empty list, or
+ * a page past the end) asks for it again on its own — a page past the end still says how many rows there are.
  */
-export async function pageWithTotal<T>(
-  db: Queryable,
-  req: PageRequest,
-  page: Statement,
-  rowsOf: Statement,
-  toItem: (row: Row) => T,
-): Promise<Page<T>> {
+export async function pageWithTotal<T>(db: Queryable, req: PageRequest, query: PagedQuery, toItem: (row: Row) => T): Promise<Page<T>> {
   const countLimit = offsetOf(req) + req.perPage * PAGES_COUNTED_AHEAD;
-  const [rows, [{ counted }]] = await Promise.all([
-    db.query(page.sql, page.params),
-    db.query<{ counted: number }>(
-      `select count(*)::int as counted from (select 1 ${rowsOf.sql} limit $${rowsOf.params.length + 1}) up_to_limit`,
-      [...rowsOf.params, countLimit + 1],
-    ),
-  ]);
-  const totalIsLowerBound = counted > countLimit;
-  return { items: rows.map(toItem), total: totalIsLowerBound ? countLimit : counted, totalIsLowerBound, page: req.page, perPage: req.perPage };
+  const params = [...query.params];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const counted = `select count(*)::int from (select 1 ${query.countOf ?? query.rowsOf} limit ${param(countLimit + 1)}) up_to_limit`;
+  const countParams = [...params];
+  const orderBy = typeof query.orderBy === 'string' ? query.orderBy : query.orderBy(param);
+  const rows = await db.query(
+    `select ${query.columns}, (${counted}) as list_total ${query.rowsOf}
+     order by ${orderBy} limit ${param(req.perPage)} offset ${param(offsetOf(req))}`,
+    params,
+  );
+  const counts = rows.length > 0 ? rows[0].list_total : (await db.query<{ count: number }>(counted, countParams))[0].count;
+  const totalIsLowerBound = counts > countLimit;
+  return {
+    items: rows.map(toItem),
+    total: totalIsLowerBound ? countLimit : counts,
+    totalIsLowerBound,
+    page: req.page,
+    perPage: req.perPage,
+  };
 }
 
 export interface ListQuery {
@@ -54,15 +65,11 @@ export function listPage<T>(db: Queryable, req: PageRequest, list: ListQuery, to
   const conditions = [list.where, req.q && `(${list.search})`].filter(Boolean);
   const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
   const params = req.q ? [containsPattern(req.q)] : [];
+  const countFrom = req.q && !list.searchWithinCountFrom ? list.from : (list.countFrom ?? list.from);
   return pageWithTotal(
     db,
     req,
-    {
-      sql: `select ${list.columns} from ${list.from} ${where} order by ${list.orderBy}
-            limit $${params.length + 1} offset $${params.length + 2}`,
-      params: [...params, req.perPage, offsetOf(req)],
-    },
-    { sql: `from ${req.q && !list.searchWithinCountFrom ? list.from : (list.countFrom ?? list.from)} ${where}`, params },
+    { columns: list.columns, rowsOf: `from ${list.from} ${where}`, countOf: `from ${countFrom} ${where}`, orderBy: list.orderBy, params },
     toItem,
   );
 }

@@ -1,7 +1,7 @@
 import type { DiseaseLookup, DoctorPatientStore, RecordStore, VisitAppointmentStore } from '../domain/records/ports.ts';
 import type { MedicalRecord, PatientProfile } from '../domain/records/records.ts';
 import { invalid } from '../domain/shared/errors.ts';
-import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
+import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable, Row } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 import { appointmentStore } from './scheduling.pg.ts';
@@ -101,11 +101,7 @@ export function doctorPatientStore(db: Queryable): DoctorPatientStore {
       return pageWithTotal(
         db,
         page,
-        {
-          sql: `select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where ${where} order by lower(u.name), p.id limit $3 offset $4`,
-          params: [...filter, page.perPage, offsetOf(page)],
-        },
-        { sql: `from ${PATIENT_FROM} where ${where}`, params: filter },
+        { columns: PATIENT_COLUMNS, rowsOf: `from ${PATIENT_FROM} where ${where}`, orderBy: 'lower(u.name), p.id', params: filter },
         toPatientProfile,
       );
     },

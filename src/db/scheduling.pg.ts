@@ -1,7 +1,7 @@
 import type { AppointmentStore, ScheduleStore } from '../domain/scheduling/ports.ts';
 import { SLOT_TAKEN, defaultPattern, type Appointment, type SlotPlan, type WeeklySlot } from '../domain/scheduling/scheduling.ts';
 import { invalid } from '../domain/shared/errors.ts';
-import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
+import { containsPattern } from '../domain/shared/pagination.ts';
 import { constraintName, type Queryable, type Row } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 import { isForeignKeyViolation, onUnique } from './sql-errors.ts';
@@ -172,19 +172,20 @@ export function appointmentStore(db: Queryable): AppointmentStore {
         req.q && appointmentSearch(params.push(containsPattern(req.q))),
       ].filter(Boolean);
       const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
-      const filterParams = [...params];
-      const t = param(today);
       return pageWithTotal(
         db,
         req,
         {
-          sql: `select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} ${where}
-                order by a.date < ${t}, case when a.date >= ${t} then a.date end, case when a.date >= ${t} then a.start_time end,
-                  a.date desc, a.start_time desc, a.id desc
-                limit ${param(req.perPage)} offset ${param(offsetOf(req))}`,
+          columns: APPOINTMENT_COLUMNS,
+          rowsOf: `from ${APPOINTMENT_FROM} ${where}`,
+          countOf: `from ${req.q ? APPOINTMENT_FROM : 'appointments a'} ${where}`,
+          orderBy: (orderParam) => {
+            const t = orderParam(today);
+            return `a.date < ${t}, case when a.date >= ${t} then a.date end, case when a.date >= ${t} then a.start_time end,
+                    a.date desc, a.start_time desc, a.id desc`;
+          },
           params,
         },
-        { sql: `from ${req.q ? APPOINTMENT_FROM : 'appointments a'} ${where}`, params: filterParams },
         toAppointment,
       );
     },

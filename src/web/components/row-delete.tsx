@@ -14,17 +14,19 @@ interface RowDeleteOptions<Row> {
   path: (id: number) => string;
   setAlert: (message: AlertMessage) => void;
   onDeleted: (row: Row) => void;
+  /** What to say when the server's answer tells more than "deleted", e.g. a doctor kept for their history. */
+  outcome?: (answer: unknown) => string | undefined;
 }
 
 /** Deleting a table row once the user confirms, with the outcome in the page's alert. */
-export function useRowDelete<Row extends Named>({ noun, path, setAlert, onDeleted }: RowDeleteOptions<Row>) {
+export function useRowDelete<Row extends Named>({ noun, path, setAlert, onDeleted, outcome }: RowDeleteOptions<Row>) {
   const confirm = useConfirm();
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
   return async (row: Row) => {
     if (!(await confirm({ message: `Are you sure you want to delete this ${noun}?`, confirmLabel: 'Delete' }))) return;
     try {
-      await apiDelete(path(row.id));
-      setAlert(success(`${Noun} deleted successfully`));
+      const answer = await apiDelete(path(row.id));
+      setAlert(success(outcome?.(answer) ?? `${Noun} deleted successfully`));
       onDeleted(row);
     } catch (error) {
       console.error(`${noun} delete failed`, error);

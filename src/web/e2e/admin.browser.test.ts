@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
+import { PASSWORD, openSignedInPage, serverAndBrowserPerSuite, uniqueEmail, type TestServer } from './harness.ts';
 import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 describe('the admin area in the browser', () => {
@@ -95,6 +95,25 @@ describe('the admin area in the browser', () => {
     const refusal = page.getByRole('alert').locator('.alert-error');
     await refusal.waitFor();
     assert.match(await refusal.innerText(), /^Failed to delete doctor: \S/);
+  });
+
+  it('deactivates a doctor who has history instead of deleting them, and says so', async () => {
+    const admin = { token: clinic.admin.token };
+    const name = 'Dr. Alan Turing';
+    const created = await server.api('POST', '/api/admin/doctors', {
+      ...admin,
+      body: { name, email: uniqueEmail('turing'), password: PASSWORD, phone: '+1 555 0199', gender: 'male' },
+    });
+    const doctorId = created.body.id;
+    await server.api('PUT', `/api/admin/doctors/${doctorId}/schedule`, { ...admin, body: { days: [1, 2, 3, 4, 5, 6, 7], start_time: '09:00', end_time: '10:00', slot_minutes: 30 } });
+    const booked = await bookSlot(server, { ...clinic, doctor: { ...clinic.doctor, id: doctorId } }, patient, '09:00');
+    assert.equal((await server.api('POST', `/api/patient/appointments/${booked.id}/cancel`, { token: patient.token })).status, 200);
+
+    await page.goto('/user/admin/doctors');
+    await page.getByRole('button', { name: `Delete ${name}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await alertText('Doctor deactivated: their appointments and records are kept, and they can no longer sign in');
+    await page.getByRole('button', { name: `Delete ${name}` }).waitFor({ state: 'detached' });
   });
 
   it('shows "No bills found." while there are none, and the empty top doctor', async () => {

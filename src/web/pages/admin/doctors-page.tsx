@@ -85,6 +85,10 @@ export default function DoctorsPage() {
     path: endpoints.admin.doctor,
     setAlert,
     onDeleted: () => setReloadKey((key) => key + 1),
+    outcome: (answer) =>
+      (answer as { result?: string } | null)?.result === 'deactivated'
+        ? 'Doctor deactivated: their appointments and records are kept, and they can no longer sign in'
+        : undefined,
   });
 
   const columns: Column<Doctor>[] = [

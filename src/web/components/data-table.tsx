@@ -1,6 +1,7 @@
 /**
  * The one table: the server pages, searches and counts (q, page, per_page); this shows one page with a
- * debounced search box, a page-size choice, '{first} - {last} of {total}' and a page jump.
+ * debounced search box, a page-size choice, '{first} - {last} of {total}' and a page jump. A total the server
+ * counted only so far shows as '100+'; paging towards it counts further.
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { EMPTY_LIST, type ListPage, type ListQuery } from '../api.ts';
@@ -161,6 +162,7 @@ export function DataTable<Row>({
           </button>
           <span className="page-number">
             Page {page} of {pageCount}
+            {result.totalIsLowerBound && '+'}
           </span>
           <button type="button" className="button button-small" onClick={() => setPage(page + 1)} disabled={page >= pageCount} aria-label="Next page">
             ›

@@ -106,14 +106,33 @@ describe('the admin area in the browser', () => {
     });
     const doctorId = created.body.id;
     await server.api('PUT', `/api/admin/doctors/${doctorId}/schedule`, { ...admin, body: { days: [1, 2, 3, 4, 5, 6, 7], start_time: '09:00', end_time: '10:00', slot_minutes: 30 } });
-    const booked = await bookSlot(server, { ...clinic, doctor: { ...clinic.doctor, id: doctorId } }, patient, '09:00');
-    assert.equal((await server.api('POST', `/api/patient/appointments/${booked.id}/cancel`, { token: patient.token })).status, 200);
+    const visitor = await registerPatient(server, 'Vic Visitor');
+    const booked = await bookSlot(server, { ...clinic, doctor: { ...clinic.doctor, id: doctorId } }, visitor, '09:00');
+    assert.equal((await server.api('POST', `/api/patient/appointments/${booked.id}/cancel`, { token: visitor.token })).status, 200);
 
     await page.goto('/user/admin/doctors');
     await page.getByRole('button', { name: `Delete ${name}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await alertText('Doctor deactivated: their appointments and records are kept, and they can no longer sign in');
     await page.getByRole('button', { name: `Delete ${name}` }).waitFor({ state: 'detached' });
+  });
+
+  it('says "+" after a total the server counted only so far, and pages on past it', async () => {
+    const row = (id: number) => ({ id, name: `Patient ${id}`, email: `p${id}@medora.test`, phone: '1', gender: 'other', birthdate: '1990-01-01' });
+    await page.route('**/api/admin/patients?*', (route) => {
+      const asked = new URL(route.request().url());
+      const [number, perPage] = [Number(asked.searchParams.get('page')), Number(asked.searchParams.get('per_page'))];
+      const ids = Array.from({ length: perPage }, (_, i) => (number - 1) * perPage + i + 1);
+      const total = (number - 1) * perPage + perPage * 10;
+      return route.fulfill({ json: { patients: ids.map(row), total, total_is_lower_bound: true, page: number, per_page: perPage } });
+    });
+    await page.goto('/user/admin/patients');
+    await info().getByText('1 - 10 of 100+').waitFor();
+    await page.getByText('Page 1 of 10+').waitFor();
+    await page.getByLabel('Go to page').fill('10');
+    await info().getByText('91 - 100 of 190+').waitFor();
+    await page.getByText('Page 10 of 19+').waitFor();
+    await page.unroute('**/api/admin/patients?*');
   });
 
   it('shows "No bills found." while there are none, and the empty top doctor', async () => {

@@ -102,10 +102,12 @@ export const APPOINTMENT_COLUMNS = `a.id, a.date, a.start_time, a.end_time, a.st
   a.patient_id, pu.name as patient_name, pu.email as patient_email,
   a.doctor_id, du.name as doctor_name, du.email as doctor_email,
   a.department_id, dep.name as department_name, a.room_id, r.name as room_name`;
-export const APPOINTMENT_FROM = `appointments a
+/** Appointments of `source` (the table, or rows an insert returns) as `a`, with the names they show. */
+const appointmentsFrom = (source: string) => `${source} a
   join patients p on p.id = a.patient_id join users pu on pu.id = p.user_id
   join doctors d on d.id = a.doctor_id join users du on du.id = d.user_id
   left join departments dep on dep.id = a.department_id left join rooms r on r.id = a.room_id`;
+export const APPOINTMENT_FROM = appointmentsFrom('appointments');
 /** Searches APPOINTMENT_FROM by patient or doctor name or email, department or room; `$n` is the contains-pattern. */
 export const appointmentSearch = (n: number) =>
   `(lower(pu.name) like $${n} or lower(pu.email) like $${n} or lower(du.name) like $${n} or lower(du.email) like $${n}
@@ -145,17 +147,19 @@ export function appointmentStore(db: Queryable): AppointmentStore {
     insert: async (a) => {
       const [row] = await onUnique(
         () =>
-          db.query<{ id: number }>(
-            `insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
-             select $1, s.doctor_id, s.id, coalesce(d.department_id, r.department_id), s.room_id, $3, s.start_time, s.end_time
-             from schedules s join doctors d on d.id = s.doctor_id left join rooms r on r.id = s.room_id
-             where s.id = $2
-             returning id`,
+          db.query(
+            `with inserted as (
+               insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
+               select $1, s.doctor_id, s.id, coalesce(d.department_id, r.department_id), s.room_id, $3, s.start_time, s.end_time
+               from schedules s join doctors d on d.id = s.doctor_id left join rooms r on r.id = s.room_id
+               where s.id = $2
+               returning *)
+             select ${APPOINTMENT_COLUMNS} from ${appointmentsFrom('inserted')}`,
             [a.patientId, a.scheduleId, a.date],
           ),
         { appointments_slot_key: SLOT_TAKEN },
       );
-      return row.id;
+      return toAppointment(row);
     },
     find: (id) => findOne(id),
     lock: (id) => findOne(id, 'for update of a'),

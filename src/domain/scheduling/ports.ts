@@ -47,9 +47,9 @@ export interface AppointmentStore {
   bookedTimes(owner: { doctorId: number } | { patientId: number }, date: string): Promise<TimeSpan[]>;
   /**
    * Books the slot on `date`, copying its times, room and the doctor's department; the slot index makes a
-   * slot someone else holds a conflict `slot_taken`.
+   * slot someone else holds a conflict `slot_taken`. Answers the new appointment as `find` shows it.
    */
-  insert(appointment: NewAppointment): Promise<number>;
+  insert(appointment: NewAppointment): Promise<Appointment>;
   find(id: number): Promise<Appointment | undefined>;
   /** The appointment with its row locked until the transaction ends. */
   lock(id: number): Promise<Appointment | undefined>;

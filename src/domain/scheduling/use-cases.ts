@@ -117,9 +117,9 @@ export async function book(deps: SchedulingDeps, body: unknown, actor: Actor) {
     if ((await tx.appointments.bookedTimes({ patientId }, date)).some((b) => overlaps(b, slot))) {
       throw conflict('patient_busy', 'You already have an appointment at this time on that day', { schedule_id: ['overlaps another appointment of yours'] });
     }
-    const id = await tx.appointments.insert({ patientId, scheduleId: scheduleId!, date });
-    await tx.audit.record(appointmentEntry('book', id, patientId, actor));
-    return (await tx.appointments.find(id))!;
+    const booked = await tx.appointments.insert({ patientId, scheduleId: scheduleId!, date });
+    await tx.audit.record(appointmentEntry('book', booked.id, patientId, actor));
+    return booked;
   });
   return appointmentJson(appointment);
 }

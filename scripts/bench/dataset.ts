@@ -40,7 +40,7 @@ const SPECIALIZATIONS = ['Cardiologist', 'Clinical Pharmacist', 'Emergency Physi
   'Physiotherapist', 'General Practitioner', 'Neurologist', 'Oncologist', 'Pediatrician', 'Orthopedic Surgeon',
   'Dermatologist', 'Radiologist', 'Gastroenterologist', 'Pulmonologist', 'Nephrologist', 'Ophthalmologist',
   'Psychiatrist', 'Endocrinologist', 'Rheumatologist', 'Urologist', 'Allergist', 'Anesthesiologist', 'Internist'];
-// Tables whose triggers keep the dashboard figures (migrations/0001_init.sql).
+// Tables whose triggers keep the dashboard figures (migrations/0001_init.sql) and the patients' search text (0003).
 const COUNTED_TABLES = ['patients', 'appointments', 'medical_records'];
 const SERVICE_TYPES = ['Consultation', 'Follow-up', 'Lab work', 'Imaging', 'Minor procedure', 'Vaccination'];
 
@@ -121,10 +121,12 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
            'Fifteen years of clinical practice.', date '1960-01-01' + ${hash('g', 32)} % 12000, g || ' Hospital Road'
     from generate_series(1, ${size.doctors}) g`);
   counts.patients = await step('patients', `
-    insert into patients (id, user_id, phone, birthdate, gender)
-    select g, 1 + ${size.doctors} + g, '+1 555 2' || lpad(g::text, 7, '0'), date '1935-01-01' + ${hash('g', 41)} % 30000,
-           case when ${hash('g', 42)} % 100 < 48 then 'male' when ${hash('g', 42)} % 100 < 96 then 'female' else 'other' end
-    from generate_series(1, ${size.patients}) g`);
+    insert into patients (id, user_id, phone, birthdate, gender, search_text)
+    select g, u.id, phone, date '1935-01-01' + ${hash('g', 41)} % 30000,
+           case when ${hash('g', 42)} % 100 < 48 then 'male' when ${hash('g', 42)} % 100 < 96 then 'female' else 'other' end,
+           patient_search_text(u.name, u.email, phone)
+    from generate_series(1, ${size.patients}) g join users u on u.id = 1 + ${size.doctors} + g,
+         lateral (select '+1 555 2' || lpad(g::text, 7, '0') as phone) ph`);
   // Schedule row of (doctor d, weekday w, slot k) has id (d-1)*7*slots + (w-1)*slots + k + 1.
   counts.schedules = await step('schedules', `
     insert into schedules (id, doctor_id, weekday, start_time, end_time, room_id)

@@ -9,6 +9,8 @@ import { makeApp } from '../app.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { closeGracefully, createMedoraServer } from './server.ts';
 import type { AddressInfo } from 'node:net';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 
 for (const target of testDatabases()) {
   describe(`HTTP foundation on ${target.name}`, () => {
@@ -166,6 +168,23 @@ describe('static UI', () => {
       assert.match(await clientRoute.text(), /<title>Medora/);
       assert.equal((await fetch(`${base}/assets/missing.js`)).status, 404);
       assert.equal((await fetch(`${base}/../../etc/passwd`)).status, 200, 'a path outside the root gets the app shell, never the file');
+
+      // fetch() asks for gzip and unpacks it; node:http shows the bytes as sent.
+      const raw = (encoding?: string) =>
+        new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+          get(`${base}/assets/app-abc123.js`, { headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk) => chunks.push(chunk)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          }).on('error', reject);
+        });
+      const zipped = await raw('br, gzip;q=0.8');
+      assert.equal(zipped.headers['content-encoding'], 'gzip');
+      assert.equal(zipped.headers.vary, 'accept-encoding');
+      assert.equal(gunzipSync(zipped.body).toString(), 'console.log(1)');
+      const plain = await raw();
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.body.toString(), 'console.log(1)');
+      assert.equal((await raw('gzip;q=0')).headers['content-encoding'], undefined);
     } finally {
       await closeGracefully(server, 100);
       await database.drop();

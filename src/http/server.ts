@@ -43,7 +43,7 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
       if (path === '/api' || path.startsWith('/api/')) {
         await handleApi(app, routes, req, res, { requestId, trustProxy: options.trustProxy ?? false });
       } else if (req.method === 'GET' || req.method === 'HEAD') {
-        await serveStatic(staticDir, path, res, req.method === 'HEAD');
+        await serveStatic(staticDir, path, req, res, req.method === 'HEAD');
       } else {
         send(res, { status: 405, body: { message: 'Method not allowed', code: 'method_not_allowed' }, headers: { allow: 'GET, HEAD' } });
       }

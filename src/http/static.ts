@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -16,11 +18,15 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** Text compresses to a quarter or less; images are compressed already. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.map', '.txt']);
+
 /**
  * Serves the built UI: a file when one matches, otherwise index.html so the client router takes the path.
- * Hashed files under /assets never change, so browsers keep them for a year.
+ * Hashed files under /assets never change, so browsers keep them for a year. Text goes gzipped to a browser
+ * that accepts it, so the UI arrives at its measured weight without a compressing proxy in front.
  */
-export async function serveStatic(root: string, path: string, res: ServerResponse, headOnly: boolean): Promise<void> {
+export async function serveStatic(root: string, path: string, req: { headers: IncomingHttpHeaders }, res: ServerResponse, headOnly: boolean): Promise<void> {
   const file = await findFile(root, path);
   if (!file) {
     const missingAsset = path.startsWith('/assets/');
@@ -28,14 +34,42 @@ export async function serveStatic(root: string, path: string, res: ServerRespons
     res.end(missingAsset ? 'Not found\n' : 'The web UI is not built yet. Run "npm run build" (or "make start").\n');
     return;
   }
-  const body = await readFile(file);
+  const compressible = COMPRESSIBLE.has(extname(file));
+  const gzipped = compressible && acceptsGzip(req.headers['accept-encoding']);
+  const body = gzipped ? await gzippedFile(file) : await readFile(file);
   const immutable = path.startsWith('/assets/');
   res.writeHead(200, {
     'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
     'content-length': body.length,
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ...(compressible && { vary: 'accept-encoding' }),
+    ...(gzipped && { 'content-encoding': 'gzip' }),
   });
   res.end(headOnly ? undefined : body);
+}
+
+/** `gzip` listed in Accept-Encoding, unless with q=0. */
+export function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((item) => {
+    const [coding, ...params] = item.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith('q='));
+    return coding === 'gzip' && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
+const compressGzip = promisify(gzip);
+/** Each file is compressed once per version on disk (a rebuild changes its size or time). */
+const gzipCache = new Map<string, { version: string; body: Promise<Buffer> }>();
+
+async function gzippedFile(file: string): Promise<Buffer> {
+  const info = await stat(file);
+  const version = `${info.size}:${info.mtimeMs}`;
+  const cached = gzipCache.get(file);
+  if (cached?.version === version) return cached.body;
+  const body = readFile(file).then((content) => compressGzip(content, { level: 9 }));
+  gzipCache.set(file, { version, body });
+  body.catch(() => gzipCache.delete(file));
+  return body;
 }
 
 async function findFile(root: string, path: string): Promise<string | undefined> {

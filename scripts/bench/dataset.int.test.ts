@@ -1,0 +1,36 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { patientDirectory } from '../../src/db/patients.pg.ts';
+import { testDatabases } from '../../src/testing/test-db.ts';
+import { generateHospital } from './dataset.ts';
+import { hospitalSize } from './scale.ts';
+
+for (const target of testDatabases()) {
+  describe(`the bench hospital generator on ${target.name}`, () => {
+    it('fills every table, with the dashboard counters and the patient search as the triggers would keep them', async () => {
+      const { db, drop } = await target.open();
+      try {
+        const size = hospitalSize(0.0001);
+        const counts = await generateHospital(db, { size, today: '2026-11-23', passwordHash: 'not-a-real-hash', progress: () => {} });
+        assert.equal(counts.doctors, size.doctors);
+        assert.equal(counts.patients, size.patients);
+        assert.equal(counts.appointments, size.appointments);
+        assert.ok(counts.medical_records > 0 && counts.billings === counts.medical_records);
+
+        const [stats] = await db.query('select patients from clinic_stats');
+        assert.equal(stats.patients, size.patients);
+        const [stale] = await db.query(
+          `select count(*)::int as n from patients p join users u on u.id = p.user_id
+           where p.search_text is distinct from patient_search_text(u.name, u.email, p.phone)`,
+        );
+        assert.equal(stale.n, 0);
+
+        const [someone] = await db.query('select p.id, u.email from patients p join users u on u.id = p.user_id order by p.id desc limit 1');
+        const found = await patientDirectory(db).list({ q: someone.email, page: 1, perPage: 10 });
+        assert.deepEqual(found.items.map((p) => p.id), [someone.id]);
+      } finally {
+        await drop();
+      }
+    });
+  });
+}

@@ -195,6 +195,7 @@ export function doctorStore(db: Queryable): DoctorStore {
         {
           columns: DOCTOR_COLUMNS,
           from: DOCTOR_FROM,
+          countFrom: 'doctors d',
           where: 'd.active',
           search: 'lower(u.name) like $1 or lower(u.email) like $1 or lower(s.name) like $1 or lower(dep.name) like $1',
           orderBy: 'lower(u.name), d.id',

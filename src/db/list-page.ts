@@ -27,19 +27,19 @@ export async function pageWithTotal<T>(db: Queryable, req: PageRequest, query: P
   const countLimit = offsetOf(req) + req.perPage * PAGES_COUNTED_AHEAD;
   const params = [...query.params];
   const param = (value: unknown) => `$${params.push(value)}`;
-  const counted = `select count(*)::int from (select 1 ${query.countOf ?? query.rowsOf} limit ${param(countLimit + 1)}) up_to_limit`;
+  const countSql = `select count(*)::int as counted from (select 1 ${query.countOf ?? query.rowsOf} limit ${param(countLimit + 1)}) up_to_limit`;
   const countParams = [...params];
   const orderBy = typeof query.orderBy === 'string' ? query.orderBy : query.orderBy(param);
   const rows = await db.query(
-    `select ${query.columns}, (${counted}) as list_total ${query.rowsOf}
+    `select ${query.columns}, (${countSql}) as list_total ${query.rowsOf}
      order by ${orderBy} limit ${param(req.perPage)} offset ${param(offsetOf(req))}`,
     params,
   );
-  const counts = rows.length > 0 ? rows[0].list_total : (await db.query<{ count: number }>(counted, countParams))[0].count;
-  const totalIsLowerBound = counts > countLimit;
+  const counted: number = rows.length > 0 ? rows[0].list_total : (await db.query<{ counted: number }>(countSql, countParams))[0].counted;
+  const totalIsLowerBound = counted > countLimit;
   return {
     items: rows.map(toItem),
-    total: totalIsLowerBound ? countLimit : counts,
+    total: totalIsLowerBound ? countLimit : counted,
     totalIsLowerBound,
     page: req.page,
     perPage: req.perPage,

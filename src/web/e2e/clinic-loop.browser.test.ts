@@ -337,7 +337,8 @@ describe('the clinic loop in the browser', () => {
     assert.match(await refusal.innerText(), /^Failed to delete department: .*\S/);
     await row(page, DEPARTMENT).waitFor();
 
-    await deleteRow('/user/admin/doctors', 'Doctors', DOCTOR, 'doctor', 'Doctor deleted successfully');
+    // The doctor has seen patients in this loop, so they are deactivated and their history kept.
+    await deleteRow('/user/admin/doctors', 'Doctors', DOCTOR, 'doctor', 'Doctor deactivated: their appointments and records are kept, and they can no longer sign in');
     await page.getByText('No doctors found.').waitFor();
   });
 

@@ -49,7 +49,7 @@ export async function serveStatic(root: string, path: string, req: { headers: In
 }
 
 /** `gzip` listed in Accept-Encoding, unless with q=0. */
-export function acceptsGzip(header: string | undefined): boolean {
+function acceptsGzip(header: string | undefined): boolean {
   return (header ?? '').split(',').some((item) => {
     const [coding, ...params] = item.split(';').map((part) => part.trim().toLowerCase());
     const q = params.find((param) => param.startsWith('q='));

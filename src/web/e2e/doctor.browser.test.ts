@@ -81,6 +81,11 @@ describe('the doctor area in the browser', () => {
     const list = await server.api('GET', '/api/doctor/patients?q=Otto', { token: clinic.doctor.token });
     await page.goto(`/user/doctor/my-patients/${list.body.patients[0].id}`);
     await page.getByText('No medical records found for this patient.').waitFor();
+
+    // A patient imported without a phone (the column's default is empty) shows the fallback.
+    await server.app.db.query(`update patients set phone = '' where id = $1`, [list.body.patients[0].id]);
+    await page.goto('/user/doctor/my-patients');
+    await page.locator('.profile-card', { hasText: 'Otto Other' }).getByText('No Phone', { exact: true }).waitFor();
     assert.deepEqual(problems, []);
   });
 });

@@ -107,14 +107,13 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
 }
 
 /**
- * A statement with parameters runs as a named prepared statement, parsed once per connection: planning the
- * same few dozen statements again on every request cost more than running them (GET /api/doctors went
- * from 960 to 2,400 statements/s in pgbench). Every statement is a constant text with `$n` parameters, so
- * the names are a small fixed set; PostgreSQL still plans each execution with its values until it finds
- * that a generic plan is as good.
+ * Every `query` runs as a named prepared statement, parsed once per connection: planning the same few dozen
+ * statements again on every request cost more than running them (the doctors page went from 960 to 2,400
+ * statements/s in pgbench, the top doctor from 1,000 to 2,200). Statements are constant texts with `$n`
+ * parameters, so the names are a small fixed set; PostgreSQL still plans a statement for each execution's
+ * values until it finds that a generic plan is as good. Scripts of several statements go through `exec`.
  */
 function preparedOnce(sql: string, params: unknown[] | undefined): pg.QueryConfig {
-  if (!params || params.length === 0) return { text: sql };
   let name = statementNames.get(sql);
   if (!name) {
     name = `medora_${createHash('sha1').update(sql).digest('hex')}`;

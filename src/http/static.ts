@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
@@ -27,16 +28,17 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.map', '
  * that accepts it, so the UI arrives at its measured weight without a compressing proxy in front.
  */
 export async function serveStatic(root: string, path: string, req: { headers: IncomingHttpHeaders }, res: ServerResponse, headOnly: boolean): Promise<void> {
-  const file = await findFile(root, path);
-  if (!file) {
+  const found = await findFile(root, path);
+  if (!found) {
     const missingAsset = path.startsWith('/assets/');
     res.writeHead(missingAsset ? 404 : 503, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(missingAsset ? 'Not found\n' : 'The web UI is not built yet. Run "npm run build" (or "make start").\n');
     return;
   }
+  const { file, info } = found;
   const compressible = COMPRESSIBLE.has(extname(file));
   const gzipped = compressible && acceptsGzip(req.headers['accept-encoding']);
-  const body = gzipped ? await gzippedFile(file) : await readFile(file);
+  const body = gzipped ? await gzippedFile(file, info) : await readFile(file);
   const immutable = path.startsWith('/assets/');
   res.writeHead(200, {
     'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
@@ -61,8 +63,7 @@ const compressGzip = promisify(gzip);
 /** Each file is compressed once per version on disk (a rebuild changes its size or time). */
 const gzipCache = new Map<string, { version: string; body: Promise<Buffer> }>();
 
-async function gzippedFile(file: string): Promise<Buffer> {
-  const info = await stat(file);
+async function gzippedFile(file: string, info: Stats): Promise<Buffer> {
   const version = `${info.size}:${info.mtimeMs}`;
   const cached = gzipCache.get(file);
   if (cached?.version === version) return cached.body;
@@ -72,7 +73,7 @@ async function gzippedFile(file: string): Promise<Buffer> {
   return body;
 }
 
-async function findFile(root: string, path: string): Promise<string | undefined> {
+async function findFile(root: string, path: string): Promise<{ file: string; info: Stats } | undefined> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);
@@ -81,17 +82,18 @@ async function findFile(root: string, path: string): Promise<string | undefined>
   }
   const candidate = normalize(join(root, decoded));
   const inside = candidate.startsWith(normalize(root + sep));
-  if (inside && (await isFile(candidate))) return candidate;
+  const asked = inside ? await fileAt(candidate) : undefined;
+  if (asked) return asked;
   // An unknown asset is a real 404 for the browser, not the app shell.
   if (decoded.startsWith('/assets/')) return undefined;
-  const index = join(root, 'index.html');
-  return (await isFile(index)) ? index : undefined;
+  return fileAt(join(root, 'index.html'));
 }
 
-async function isFile(path: string): Promise<boolean> {
+async function fileAt(file: string): Promise<{ file: string; info: Stats } | undefined> {
   try {
-    return (await stat(path)).isFile();
+    const info = await stat(file);
+    return info.isFile() ? { file, info } : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

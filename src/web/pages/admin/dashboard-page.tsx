@@ -3,6 +3,7 @@ import { apiGet } from '../../api.ts';
 import type { Statistics, TopDoctor } from '../../api-types.ts';
 import { AwardIcon } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useFetched } from '../../components/use-fetched.ts';
 import { endpoints, images } from '../../paths.ts';
 import { PatientTable } from './patient-table.tsx';
 
@@ -60,12 +61,7 @@ function TopDoctorCard() {
 }
 
 function HospitalityStatus() {
-  const [stats, setStats] = useState<Statistics | null>(null);
-  useEffect(() => {
-    apiGet<Statistics>(endpoints.admin.statistics)
-      .then(setStats)
-      .catch((error: unknown) => console.error('statistics fetch failed', error));
-  }, []);
+  const stats = useFetched<Statistics>(endpoints.admin.statistics, 'statistics');
   const items: [string, number | string][] = [
     ['Total Appointment', stats?.appointment_count ?? 0],
     ['Total Patients', stats?.patient_count ?? 0],

@@ -1,18 +1,12 @@
-import { useEffect, useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { apiGet } from '../../api.ts';
 import type { Department } from '../../api-types.ts';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useFetched } from '../../components/use-fetched.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
 export default function DepartmentPage() {
   const { id } = useParams<{ id: string }>();
-  const [department, setDepartment] = useState<Department | null>(null);
-  useEffect(() => {
-    apiGet<Department>(endpoints.admin.department(id))
-      .then(setDepartment)
-      .catch((error: unknown) => console.error('department fetch failed', error));
-  }, [id]);
+  const department = useFetched<Department>(endpoints.admin.department(id), 'department');
 
   return (
     <>

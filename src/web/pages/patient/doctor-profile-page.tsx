@@ -1,19 +1,12 @@
-import { useEffect, useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { apiGet } from '../../api.ts';
 import type { Doctor } from '../../api-types.ts';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useFetched } from '../../components/use-fetched.ts';
 import { images, endpoints, routes } from '../../paths.ts';
 
 export default function DoctorProfilePage() {
   const { id } = useParams<{ id: string }>();
-  const [doctor, setDoctor] = useState<Doctor | null>(null);
-
-  useEffect(() => {
-    apiGet<Doctor>(endpoints.doctorProfile(id))
-      .then(setDoctor)
-      .catch((error: unknown) => console.error('doctor fetch failed', error));
-  }, [id]);
+  const doctor = useFetched<Doctor>(endpoints.doctorProfile(id), 'doctor');
 
   return (
     <>

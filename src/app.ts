@@ -5,6 +5,7 @@ import * as authUseCases from './domain/auth/use-cases.ts';
 import type { AuthDeps } from './domain/auth/ports.ts';
 import { accountStore, loginAttemptStore, sessionStore } from './db/auth.pg.ts';
 import { auditLog } from './db/audit.pg.ts';
+import { cachedSessionStore } from './db/session-cache.ts';
 import { argon2Hasher, bearerTokens } from './security.ts';
 import { fileStore } from './db/files.pg.ts';
 import * as recordsUseCases from './domain/records/use-cases.ts';
@@ -109,7 +110,7 @@ export function doctorDeps(db: Db, clock: Clock, config: AppConfig): DoctorDeps 
 
 // --- imports (CLI)
 /** A Db already inside a transaction: deps made from it join that transaction instead of starting one. */
-const joined = (db: Db, tx: Queryable): Db => ({ ...tx, kind: db.kind, transaction: (fn) => fn(tx), close: async () => {} });
+const joined = (db: Db, tx: Queryable): Db => ({ ...tx, kind: db.kind, transaction: (fn) => fn(tx), listen: db.listen, close: async () => {} });
 
 /** An import writes every row through the catalogue's own use cases, all bound to one transaction. */
 function importDeps(db: Db, clock: Clock, config: AppConfig): ImportDeps {
@@ -142,22 +143,24 @@ export function schedulingDeps(db: Db, clock: Clock, config: AppConfig): Schedul
 /** The one composition root: every HTTP route and CLI command reaches the use cases through this. */
 export function makeApp({ db, clock, config }: { db: Db; clock: Clock; config: AppConfig }) {
   const timeZone = config.clinicTz;
-  const authDeps = (q: Queryable): AuthDeps & { timeZone: string } => ({
-    accounts: accountStore(q),
-    sessions: sessionStore(q),
-    loginAttempts: loginAttemptStore(q),
+  const sessions = cachedSessionStore(sessionStore(db));
+  const authDeps: AuthDeps & { timeZone: string } = {
+    accounts: accountStore(db),
+    sessions,
+    loginAttempts: loginAttemptStore(db),
     hasher: argon2Hasher,
     tokens: bearerTokens,
-    audit: auditLog(q),
+    audit: auditLog(db),
     clock,
     timeZone,
-  });
+  };
 
   return {
     db,
     clock,
     config,
-    auth: bind(authUseCases, authDeps(db)),
+    sessions,
+    auth: bind(authUseCases, authDeps),
     files: fileStore(db),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
     billing: bind(billingUseCases, billingDeps(db, clock, config)),

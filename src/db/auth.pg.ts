@@ -63,19 +63,27 @@ export function accountStore(db: Queryable): AccountStore {
   };
 }
 
-export function sessionStore(db: Queryable): SessionStore {
+/** A session's user with the session's end, which a cache of lookups must respect. */
+export interface SessionLookup {
+  user: UserRecord;
+  expiresAt: Date;
+}
+
+export function sessionStore(db: Queryable): SessionStore & { findSession(tokenHash: string, now: Date): Promise<SessionLookup | undefined> } {
+  const findSession = async (tokenHash: string, now: Date) => {
+    const [row] = await db.query(
+      `select ${USER_COLUMNS}, s.expires_at from sessions s join ${USER_FROM} on u.id = s.user_id
+       where s.token_hash = $1 and s.revoked_at is null and s.expires_at > $2 and u.active`,
+      [tokenHash, now],
+    );
+    return row ? { user: toUser(row), expiresAt: row.expires_at as Date } : undefined;
+  };
   return {
     create: async (s) => {
       await db.query('insert into sessions (user_id, token_hash, expires_at) values ($1, $2, $3)', [s.userId, s.tokenHash, s.expiresAt]);
     },
-    findUser: async (tokenHash, now) => {
-      const [row] = await db.query(
-        `select ${USER_COLUMNS} from sessions s join ${USER_FROM} on u.id = s.user_id
-         where s.token_hash = $1 and s.revoked_at is null and s.expires_at > $2 and u.active`,
-        [tokenHash, now],
-      );
-      return row ? toUser(row) : undefined;
-    },
+    findSession,
+    findUser: async (tokenHash, now) => (await findSession(tokenHash, now))?.user,
     revoke: async (tokenHash, now) => {
       await db.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [tokenHash, now]);
     },

@@ -18,7 +18,17 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'pg';
   /** All or nothing: `fn` gets a handle bound to one transaction. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Hears NOTIFY on `channel` until `close()`; see NoticeListener for when notices may have been missed. */
+  listen(channel: string, listener: NoticeListener): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface NoticeListener {
+  /** Listening has begun: every notice committed from now on arrives. */
+  live(): void;
+  /** The listening connection was lost; notices may be missed until `live` is called again. */
+  lost(): void;
+  notice(payload: string): void;
 }
 
 // Dates stay yyyy-MM-dd strings and int8 (counts, cents) becomes a number, on both drivers.
@@ -56,6 +66,11 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
     ...wrap(client),
     // PGlite is one connection: its transaction() queues every other query until this one ends.
     transaction: (fn) => client.transaction((tx) => fn(wrap(tx as any))),
+    // One connection in this process: a notice arrives with the result of the statement that commits it.
+    listen: async (channel, listener) => {
+      await client.listen(channel, (payload) => listener.notice(payload));
+      listener.live();
+    },
     close: async () => {
       await client.close();
       releaseLock();
@@ -85,6 +100,7 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
       await q.query(sql);
     },
   });
+  const listening = new Set<NoticeConnection>();
   return {
     kind: 'pg',
     ...wrap(pool),
@@ -102,7 +118,63 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
         client.release();
       }
     },
-    close: () => pool.end(),
+    listen: async (channel, listener) => {
+      const connection = listenOnOwnConnection(url, channel, listener);
+      listening.add(connection);
+      await connection.started;
+    },
+    close: async () => {
+      await Promise.all([...listening].map((connection) => connection.stop()));
+      await pool.end();
+    },
+  };
+}
+
+interface NoticeConnection {
+  /** Settles once the first attempt to listen has succeeded or failed. */
+  started: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const RELISTEN_AFTER_MS = 1000;
+
+/** LISTEN on a client outside the pool, connecting again a second after it is lost, until stopped. */
+function listenOnOwnConnection(url: string, channel: string, listener: NoticeListener): NoticeConnection {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const drop = (attempt: pg.Client) => {
+    if (client !== attempt) return;
+    client = undefined;
+    listener.lost();
+    if (!stopped) retry = setTimeout(connect, RELISTEN_AFTER_MS).unref();
+  };
+  const connect = async () => {
+    // Named so an operator (and a test) can tell this connection from the pool's in pg_stat_activity.
+    const attempt = new pg.Client({ connectionString: url, application_name: `medora notices (pid ${process.pid})` });
+    client = attempt;
+    attempt.on('notification', (message) => listener.notice(message.payload ?? ''));
+    attempt.on('error', () => drop(attempt));
+    attempt.on('end', () => drop(attempt));
+    try {
+      await attempt.connect();
+      await attempt.query(`listen ${channel}`);
+      if (client === attempt) listener.live();
+    } catch (error) {
+      if (!stopped) console.error(`database: cannot listen on ${channel}, trying again: ${(error as Error).message}`);
+      drop(attempt);
+      await attempt.end().catch(() => {});
+    }
+  };
+  return {
+    started: connect(),
+    stop: async () => {
+      stopped = true;
+      clearTimeout(retry);
+      const last = client;
+      client = undefined;
+      await last?.end().catch(() => {});
+    },
   };
 }
 

@@ -370,6 +370,7 @@ for (const target of testDatabases()) {
       it('deactivates a doctor with past appointments: history kept, sessions ended, gone from lists', async () => {
         const doctor = await createDoctor({ name: 'Dr. Retiring Soon' });
         const session = await signIn(server, doctor.email);
+        assert.equal((await server.api('GET', '/api/user', { token: session.token })).status, 200);
         await appointment(doctor.id, '2026-05-01', 'completed');
 
         const res = await api('DELETE', `/api/admin/doctors/${doctor.id}`);

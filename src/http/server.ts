@@ -32,6 +32,7 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
   const routes = apiRoutes(app);
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
   const log = options.log ?? ((line: string) => console.log(line));
+  void app.sessions.watch(app.db);
 
   return createServer(async (req, res) => {
     const started = performance.now();
@@ -72,17 +73,25 @@ async function handleApi(
   // Public routes are typed to take no actor (PublicHandler), so none is made up for them.
   const actor = needsSignIn(route.access) ? await app.auth.authenticate(token, opts.requestId) : undefined;
   if (actor) checkRole(route.access, actor);
-  const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? {} : await parseBody(req);
-  const answer = await route.handler({
-    params,
-    query: Object.fromEntries(url.searchParams),
-    body,
-    actor: actor as Actor,
-    token,
-    headers: req.headers,
-    ip: clientIp(req, opts.trustProxy),
-    requestId: opts.requestId,
-  });
+  const reads = method === 'GET' || method === 'HEAD';
+  const body = reads || method === 'DELETE' ? {} : await parseBody(req);
+  let answer: Answer;
+  try {
+    answer = await route.handler({
+      params,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      actor: actor as Actor,
+      token,
+      headers: req.headers,
+      ip: clientIp(req, opts.trustProxy),
+      requestId: opts.requestId,
+    });
+  } finally {
+    // The database's notice of a sign-out or a deactivation reaches this server a moment after the commit;
+    // forgetting now means the next request here already sees it.
+    if (!reads) app.sessions.forgetAll();
+  }
   send(res, answer, method === 'HEAD');
 }
 

@@ -1,0 +1,174 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { UserRecord } from '../domain/auth/ports.ts';
+import type { SessionLookup } from './auth.pg.ts';
+import type { Db, NoticeListener } from './db.ts';
+import { AUTH_CHANNEL, cachedSessionStore } from './session-cache.ts';
+
+const NOW = new Date('2026-06-01T10:00:00Z');
+const later = (ms: number) => new Date(NOW.getTime() + ms);
+
+const user = (id: number): UserRecord => ({
+  id,
+  name: `User ${id}`,
+  email: `user${id}@example.test`,
+  role: 'patient',
+  passwordHash: 'x',
+  active: true,
+  profileImageId: null,
+  patientId: id,
+  doctorId: null,
+});
+
+/** A session table in memory that counts its lookups; `hold()` keeps the next lookup waiting until released. */
+function fakeSessions() {
+  const sessions = new Map<string, SessionLookup>([
+    ['token-a', { user: user(1), expiresAt: later(3_600_000) }],
+    ['token-b', { user: user(2), expiresAt: later(3_600_000) }],
+  ]);
+  let lookups = 0;
+  let held: Promise<void> | undefined;
+  const store = {
+    create: async () => {},
+    findSession: async (tokenHash: string, now: Date) => {
+      lookups++;
+      await held;
+      const session = sessions.get(tokenHash);
+      return session && session.expiresAt > now ? session : undefined;
+    },
+    findUser: async () => assert.fail('the cache asks for the session, with its end'),
+    revoke: async (tokenHash: string) => void sessions.delete(tokenHash),
+  };
+  return {
+    store,
+    sessions,
+    lookups: () => lookups,
+    hold() {
+      let release!: () => void;
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
+  };
+}
+
+/** A Db whose only use here is `listen`: the test plays the database's notices. */
+function fakeNotices() {
+  let listener: NoticeListener | undefined;
+  const db = {
+    listen: async (channel: string, l: NoticeListener) => {
+      assert.equal(channel, AUTH_CHANNEL);
+      listener = l;
+    },
+  } as unknown as Db;
+  return { db, get listener() {
+    assert.ok(listener, 'watch() has not listened');
+    return listener;
+  } };
+}
+
+async function watchedCache(options?: { maxEntries: number; maxAgeMs: number }) {
+  const fake = fakeSessions();
+  const notices = fakeNotices();
+  const cache = cachedSessionStore(fake.store, options);
+  await cache.watch(notices.db);
+  notices.listener.live();
+  return { ...fake, cache, notices };
+}
+
+describe('cached session lookups', () => {
+  it('asks the database every time until it hears its notices', async () => {
+    const fake = fakeSessions();
+    const cache = cachedSessionStore(fake.store);
+    assert.equal((await cache.findUser('token-a', NOW))?.id, 1);
+    assert.equal((await cache.findUser('token-a', NOW))?.id, 1);
+    assert.equal(fake.lookups(), 2);
+  });
+
+  it('answers a repeated lookup from memory once it hears them', async () => {
+    const { cache, lookups } = await watchedCache();
+    await cache.findUser('token-a', NOW);
+    assert.equal((await cache.findUser('token-a', later(1000)))?.id, 1);
+    assert.equal(lookups(), 1);
+  });
+
+  it('never remembers a token that has no session', async () => {
+    const { cache, lookups, sessions } = await watchedCache();
+    assert.equal(await cache.findUser('token-new', NOW), undefined);
+    sessions.set('token-new', { user: user(3), expiresAt: later(60_000) });
+    assert.equal((await cache.findUser('token-new', NOW))?.id, 3);
+    assert.equal(lookups(), 2);
+  });
+
+  it("forgets a user's sessions when the database says the user changed, and only theirs", async () => {
+    const { cache, lookups, sessions, notices } = await watchedCache();
+    await cache.findUser('token-a', NOW);
+    await cache.findUser('token-b', NOW);
+    sessions.delete('token-a'); // e.g. the doctor was deactivated
+    notices.listener.notice('1');
+    assert.equal(await cache.findUser('token-a', NOW), undefined);
+    assert.equal((await cache.findUser('token-b', NOW))?.id, 2);
+    assert.equal(lookups(), 3);
+  });
+
+  it('does not keep a lookup that was under way when a notice arrived', async () => {
+    const { cache, lookups, notices, hold } = await watchedCache();
+    const release = hold();
+    const racing = cache.findUser('token-a', NOW);
+    notices.listener.notice('7'); // any notice: the lookup may have read the state from before it
+    release();
+    assert.equal((await racing)?.id, 1);
+    await cache.findUser('token-a', NOW);
+    assert.equal(lookups(), 2);
+  });
+
+  it('forgets everything and stops remembering while the listening connection is down', async () => {
+    const { cache, lookups, notices } = await watchedCache();
+    await cache.findUser('token-a', NOW);
+    notices.listener.lost();
+    await cache.findUser('token-a', NOW);
+    await cache.findUser('token-a', NOW);
+    assert.equal(lookups(), 3);
+    notices.listener.live();
+    await cache.findUser('token-a', NOW);
+    await cache.findUser('token-a', NOW);
+    assert.equal(lookups(), 4);
+  });
+
+  it('does not answer for a session past its end', async () => {
+    const { cache, sessions } = await watchedCache();
+    sessions.set('token-short', { user: user(3), expiresAt: later(5_000) });
+    assert.equal((await cache.findUser('token-short', NOW))?.id, 3);
+    assert.equal(await cache.findUser('token-short', later(5_000)), undefined);
+  });
+
+  it('asks again once a remembered lookup is older than its bound', async () => {
+    const { cache, lookups } = await watchedCache({ maxEntries: 10, maxAgeMs: 30_000 });
+    await cache.findUser('token-a', NOW);
+    await cache.findUser('token-a', later(29_999));
+    await cache.findUser('token-a', later(30_000));
+    assert.equal(lookups(), 2);
+  });
+
+  it('forgets a token it revokes, and everything on forgetAll', async () => {
+    const { cache, lookups } = await watchedCache();
+    await cache.findUser('token-a', NOW);
+    await cache.findUser('token-b', NOW);
+    await cache.revoke('token-a', NOW);
+    assert.equal(await cache.findUser('token-a', NOW), undefined);
+    cache.forgetAll();
+    assert.equal((await cache.findUser('token-b', NOW))?.id, 2);
+    assert.equal(lookups(), 4);
+  });
+
+  it('keeps at most maxEntries lookups, dropping the oldest', async () => {
+    const { cache, lookups } = await watchedCache({ maxEntries: 1, maxAgeMs: 60_000 });
+    await cache.findUser('token-a', NOW);
+    await cache.findUser('token-b', NOW);
+    await cache.findUser('token-b', NOW);
+    await cache.findUser('token-a', NOW);
+    assert.equal(lookups(), 3);
+  });
+});

@@ -1,0 +1,82 @@
+import type { SessionStore } from '../domain/auth/ports.ts';
+import type { SessionLookup } from './auth.pg.ts';
+import type { Db } from './db.ts';
+
+/** The channel migration 0004's triggers notify, with the id of the user whose sign-in may have changed. */
+export const AUTH_CHANNEL = 'medora_auth';
+
+export interface SessionCache {
+  /** Starts hearing the database's notices; nothing is cached until they are heard. */
+  watch(db: Db): Promise<void>;
+  /** Forgets every session, e.g. after a write this server answered, so its effect holds for the next request. */
+  forgetAll(): void;
+}
+
+export interface SessionCacheOptions {
+  maxEntries: number;
+  /** A bound on how long a lookup is trusted, should a notice ever go astray. */
+  maxAgeMs: number;
+}
+
+const DEFAULTS: SessionCacheOptions = { maxEntries: 10_000, maxAgeMs: 60_000 };
+
+interface Entry extends SessionLookup {
+  cachedAt: number;
+}
+
+/**
+ * Every signed-in request looks up its session, and that round trip was the largest part of a cheap read.
+ * This remembers lookups, but only while it is sure to hear of changes: the database notifies the user's id
+ * when a session or account changes (migration 0004), and while the listening connection is down nothing is
+ * kept. A lookup that was under way when a notice arrived is not kept either, as it may have read the state
+ * from before the change; one that read it just before and returns just after is dropped by the notice itself.
+ */
+export function cachedSessionStore(
+  store: SessionStore & { findSession(tokenHash: string, now: Date): Promise<SessionLookup | undefined> },
+  options: SessionCacheOptions = DEFAULTS,
+): SessionStore & SessionCache {
+  const entries = new Map<string, Entry>();
+  let hearing = false;
+  // Moves on with every forgetting, so a lookup can tell whether one happened while it waited.
+  let generation = 0;
+
+  const forget = (drop: (entry: Entry) => boolean) => {
+    generation++;
+    for (const [tokenHash, entry] of entries) if (drop(entry)) entries.delete(tokenHash);
+  };
+  const forgetAll = () => forget(() => true);
+  const keep = (tokenHash: string, lookup: SessionLookup, now: Date) => {
+    if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
+    entries.set(tokenHash, { ...lookup, cachedAt: now.getTime() });
+  };
+
+  return {
+    create: store.create,
+    findUser: async (tokenHash, now) => {
+      const entry = entries.get(tokenHash);
+      if (entry && entry.expiresAt > now && now.getTime() - entry.cachedAt < options.maxAgeMs) return entry.user;
+      entries.delete(tokenHash);
+      const seen = generation;
+      const lookup = await store.findSession(tokenHash, now);
+      if (lookup && hearing && seen === generation) keep(tokenHash, lookup, now);
+      return lookup?.user;
+    },
+    revoke: async (tokenHash, now) => {
+      await store.revoke(tokenHash, now);
+      generation++;
+      entries.delete(tokenHash);
+    },
+    watch: (db) =>
+      db.listen(AUTH_CHANNEL, {
+        live: () => {
+          hearing = true;
+        },
+        lost: () => {
+          hearing = false;
+          forgetAll();
+        },
+        notice: (userId) => forget((entry) => String(entry.user.id) === userId),
+      }),
+    forgetAll,
+  };
+}

@@ -1,0 +1,114 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { makeApp } from '../app.ts';
+import { openPostgres } from '../db/db.ts';
+import { systemClock } from '../domain/shared/clock.ts';
+import { testDatabases } from '../testing/test-db.ts';
+import { signUpPatient, startTestServer, type TestServer } from '../testing/http.ts';
+import { closeGracefully, createMedoraServer } from './server.ts';
+
+const LISTENER = `medora notices (pid ${process.pid})`;
+
+/** Asks until the token is refused: another server hears of a change a moment after it commits. */
+async function refusedWithin(url: string, token: string, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const res = await fetch(`${url}/api/user`, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status === 401) return;
+    assert.equal(res.status, 200);
+    if (Date.now() > deadline) assert.fail(`token still accepted after ${ms} ms`);
+    await sleep(20);
+  }
+}
+
+for (const target of testDatabases()) {
+  describe(`remembered sessions on ${target.name}`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer(target);
+    });
+    after(() => server.close());
+
+    const userStatus = async (token: string) => (await server.api('GET', '/api/user', { token })).status;
+    const sql = (text: string, params: unknown[] = []) => server.app.db.query(text, params);
+
+    it('answers a known token from memory, and hears when another program revokes its session', async () => {
+      const patient = await signUpPatient(server);
+      assert.equal(await userStatus(patient.token), 200);
+      // Without the notice the server cannot know: that it still answers shows the lookup was remembered.
+      await server.app.db.exec('alter table sessions disable trigger sessions_auth_changed');
+      try {
+        await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
+        assert.equal(await userStatus(patient.token), 200);
+      } finally {
+        await server.app.db.exec('alter table sessions enable trigger sessions_auth_changed');
+      }
+      await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
+      await refusedWithin(server.url, patient.token);
+    });
+
+    it('refuses a user deactivated by another program, keeping other users signed in', async () => {
+      const [leaving, staying] = [await signUpPatient(server), await signUpPatient(server)];
+      assert.equal(await userStatus(leaving.token), 200);
+      assert.equal(await userStatus(staying.token), 200);
+      await sql('update users set active = false where id = $1', [leaving.user.id]);
+      await refusedWithin(server.url, leaving.token);
+      assert.equal(await userStatus(staying.token), 200);
+    });
+
+    it('refuses a token on the very next request after signing out', async () => {
+      const patient = await signUpPatient(server);
+      assert.equal(await userStatus(patient.token), 200);
+      assert.equal((await server.api('POST', '/api/logout', { token: patient.token })).status, 200);
+      assert.equal(await userStatus(patient.token), 401);
+    });
+
+    it('on PostgreSQL, a second server hears a sign-out on the first', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+      const [{ schema }] = await sql('select current_schema() as schema');
+      const secondDb = await openPostgres(process.env.TEST_DATABASE_URL!, { schema });
+      const second = createMedoraServer(makeApp({ db: secondDb, clock: systemClock, config: server.app.config }), { log: () => {} });
+      await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
+      const secondUrl = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
+      try {
+        const patient = await signUpPatient(server);
+        for (let i = 0; i < 2; i++) {
+          const res = await fetch(`${secondUrl}/api/user`, { headers: { authorization: `Bearer ${patient.token}` } });
+          assert.equal(res.status, 200);
+        }
+        assert.equal((await server.api('POST', '/api/logout', { token: patient.token })).status, 200);
+        await refusedWithin(secondUrl, patient.token);
+      } finally {
+        await closeGracefully(second, 1000);
+        await secondDb.close();
+      }
+    });
+
+    it('on PostgreSQL, remembers nothing while its listening connection is down, and listens again', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+      const listenerPid = async () =>
+        (await sql('select pid from pg_stat_activity where application_name = $1', [LISTENER]))[0]?.pid as number | undefined;
+      const patient = await signUpPatient(server);
+      assert.equal(await userStatus(patient.token), 200);
+      const first = await listenerPid();
+      assert.ok(first, 'the server listens on a connection of its own');
+
+      await sql('select pg_terminate_backend($1)', [first]);
+      while ((await listenerPid()) === first) await sleep(20);
+      await sleep(100); // for the server to see its connection close
+      // No server hears this notice; the server must not answer from what it remembered.
+      await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
+      assert.equal(await userStatus(patient.token), 401);
+
+      const deadline = Date.now() + 5000;
+      while (!(await listenerPid())) {
+        assert.ok(Date.now() < deadline, 'the server listens again within seconds');
+        await sleep(50);
+      }
+      const again = await signUpPatient(server);
+      assert.equal(await userStatus(again.token), 200);
+      await sql('update sessions set revoked_at = now() where user_id = $1', [again.user.id]);
+      await refusedWithin(server.url, again.token);
+    });
+  });
+}

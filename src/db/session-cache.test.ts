@@ -152,15 +152,24 @@ describe('cached session lookups', () => {
     assert.equal(lookups(), 2);
   });
 
-  it('forgets a token it revokes, and everything on forgetAll', async () => {
+  it('forgets a token it revokes', async () => {
     const { cache, lookups } = await watchedCache();
     await cache.findUser('token-a', NOW);
-    await cache.findUser('token-b', NOW);
     await cache.revoke('token-a', NOW);
     assert.equal(await cache.findUser('token-a', NOW), undefined);
-    cache.forgetAll();
-    assert.equal((await cache.findUser('token-b', NOW))?.id, 2);
-    assert.equal(lookups(), 4);
+    assert.equal(lookups(), 2);
+  });
+
+  it("after a write forgets the writer's own sessions, and an admin's write everyone's", async () => {
+    const { cache, lookups } = await watchedCache();
+    const both = () => Promise.all([cache.findUser('token-a', NOW), cache.findUser('token-b', NOW)]);
+    await both();
+    cache.forgetAfterWriteBy({ role: 'patient', userId: 1 });
+    await both();
+    assert.equal(lookups(), 3, "only user 1's session was looked up again");
+    cache.forgetAfterWriteBy({ role: 'admin', userId: 99 });
+    await both();
+    assert.equal(lookups(), 5);
   });
 
   it('keeps at most maxEntries lookups, dropping the oldest', async () => {

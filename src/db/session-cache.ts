@@ -1,5 +1,6 @@
 import type { SessionStore } from '../domain/auth/ports.ts';
 import type { SessionLookup } from './auth.pg.ts';
+import type { Actor } from '../domain/shared/actor.ts';
 import type { Db } from './db.ts';
 
 /** The channel migration 0004's triggers notify, with the id of the user whose sign-in may have changed. */
@@ -8,8 +9,11 @@ export const AUTH_CHANNEL = 'medora_auth';
 export interface SessionCache {
   /** Starts hearing the database's notices; nothing is cached until they are heard. */
   watch(db: Db): Promise<void>;
-  /** Forgets every session, e.g. after a write this server answered, so its effect holds for the next request. */
-  forgetAll(): void;
+  /**
+   * Forgets what a write this server answered may have changed, so its effect holds for the next request here
+   * without waiting for the notice: an admin's write may change anyone's account, anyone else's only their own.
+   */
+  forgetAfterWriteBy(actor: Pick<Actor, 'role' | 'userId'>): void;
 }
 
 export interface SessionCacheOptions {
@@ -45,6 +49,7 @@ export function cachedSessionStore(
     for (const [tokenHash, entry] of entries) if (drop(entry)) entries.delete(tokenHash);
   };
   const forgetAll = () => forget(() => true);
+  const forgetUser = (userId: string | number) => forget((entry) => String(entry.user.id) === String(userId));
   const keep = (tokenHash: string, lookup: SessionLookup, now: Date) => {
     if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
     entries.set(tokenHash, { ...lookup, cachedAt: now.getTime() });
@@ -75,8 +80,8 @@ export function cachedSessionStore(
           hearing = false;
           forgetAll();
         },
-        notice: (userId) => forget((entry) => String(entry.user.id) === userId),
+        notice: forgetUser,
       }),
-    forgetAll,
+    forgetAfterWriteBy: (actor) => (actor.role === 'admin' ? forgetAll() : forgetUser(actor.userId)),
   };
 }

@@ -88,9 +88,9 @@ async function handleApi(
       requestId: opts.requestId,
     });
   } finally {
-    // The database's notice of a sign-out or a deactivation reaches this server a moment after the commit;
-    // forgetting now means the next request here already sees it.
-    if (!reads) app.sessions.forgetAll();
+    // The database's notice of a change reaches this server a moment after the commit; forgetting now means
+    // the next request here already sees it (a deactivated doctor's, say).
+    if (!reads && actor) app.sessions.forgetAfterWriteBy(actor);
   }
   send(res, answer, method === 'HEAD');
 }

@@ -49,10 +49,8 @@ export async function pageWithTotal<T>(db: Queryable, req: PageRequest, query: P
 export interface ListQuery {
   columns: string;
   from: string;
-  /** What to count when `from` joins only to fetch names (inner joins are never pruned): always when nothing is searched. */
+  /** What to count, when nothing is searched, if `from` joins only to fetch names (inner joins are never pruned). */
   countFrom?: string;
-  /** `search` reads only the tables of `countFrom`, so a searched count needs no joins either. */
-  searchWithinCountFrom?: boolean;
   /** A condition every row must meet, without parameters. */
   where?: string;
   /** A condition on `$1`, the lower-cased contains-pattern of `q`; applied only when `q` is given. */
@@ -65,7 +63,7 @@ export function listPage<T>(db: Queryable, req: PageRequest, list: ListQuery, to
   const conditions = [list.where, req.q && `(${list.search})`].filter(Boolean);
   const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
   const params = req.q ? [containsPattern(req.q)] : [];
-  const countFrom = req.q && !list.searchWithinCountFrom ? list.from : (list.countFrom ?? list.from);
+  const countFrom = req.q ? list.from : (list.countFrom ?? list.from);
   return pageWithTotal(
     db,
     req,

@@ -22,12 +22,14 @@ export function patientDirectory(db: Queryable): PatientDirectory {
         db,
         req,
         {
-          columns: 'p.id, u.name, u.email, p.phone, p.gender, p.birthdate',
-          from: PATIENT_FROM,
-          countFrom: 'patients p',
+          // Names come from users by subqueries, which PostgreSQL runs only for the rows of the page. A join
+          // would run for every match whenever the planner sorts the matches, as it does when it expects few
+          // (a long name): 1,800 lookups for one page of "rodriguez".
+          columns: `p.id, (select u.name from users u where u.id = p.user_id) as name,
+            (select u.email from users u where u.id = p.user_id) as email, p.phone, p.gender, p.birthdate`,
+          from: 'patients p',
           // patients.search_text holds name, e-mail and phone, with a trigram index (migration 0003).
           search: 'p.search_text like $1',
-          searchWithinCountFrom: true,
           orderBy: 'p.id',
         },
         toPatientRow,

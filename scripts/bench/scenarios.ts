@@ -10,10 +10,16 @@ const json = { 'content-type': 'application/json' };
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** What an admin types into the patient search: surnames, first names, part of an e-mail; a few pages deep. */
-export function patientSearches(): string[] {
+export function patientSearches(perPage: number): string[] {
   const words = [...LAST_NAMES.slice(0, 12), ...FIRST_NAMES.slice(0, 8)].map((word) => word.toLowerCase());
-  return words.flatMap((word, i) => [`q=${word}&page=1`, `q=${word.slice(0, 4)}&page=${1 + (i % 3)}`]);
+  return words.flatMap((word, i) => [`q=${word}&page=1`, `q=${word.slice(0, 4)}&page=${1 + (i % 3)}`].map((q) => `${q}&per_page=${perPage}`));
 }
+
+/** The admin's patient table asks for 10 rows a page unless they pick more; the API's default is 50. */
+const PATIENT_PAGE_SIZES = [
+  { perPage: 10, label: '10 a page, as the admin screen asks' },
+  { perPage: 50, label: '50 a page, the API default' },
+];
 
 /** GET /api/doctors as patients browse it; the baseline is driven with the very same requests. */
 export function doctorsScenario(f: Fixtures): Scenario {
@@ -28,10 +34,10 @@ export function doctorsScenario(f: Fixtures): Scenario {
 }
 
 export function readScenarios(f: Fixtures): Scenario[] {
-  const read = (name: string, next: () => Request): Scenario => ({
-    name,
+  const read = (path: string, next: () => Request, variant?: string): Scenario => ({
+    name: `GET ${path}${variant ? ` (${variant})` : ''}`,
     method: 'GET',
-    path: name.slice('GET '.length),
+    path,
     expectStatus: 200,
     p99TargetMs: READ_P99_TARGET_MS,
     next,
@@ -40,15 +46,16 @@ export function readScenarios(f: Fixtures): Scenario[] {
   const doctorsAndPatients = f.doctorIds.map((id, i) => ({ id, token: f.patients[i % f.patients.length].token }));
   return [
     doctorsScenario(f),
-    read('GET /api/appointments/available/{id}',
+    read('/api/appointments/available/{id}',
       cycling(doctorsAndPatients, (d) => ({ method: 'GET', path: `/api/appointments/available/${d.id}`, headers: bearer(d.token) }))),
-    read('GET /api/admin/patients?q=…',
-      cycling(patientSearches(), (query) => ({ method: 'GET', path: `/api/admin/patients?${query}`, headers: admin }))),
-    read('GET /api/admin/statistics', cycling([admin], (headers) => ({ method: 'GET', path: '/api/admin/statistics', headers }))),
-    read('GET /api/admin/top-doctor', cycling([admin], (headers) => ({ method: 'GET', path: '/api/admin/top-doctor', headers }))),
-    read('GET /api/patient/billings',
+    ...PATIENT_PAGE_SIZES.map(({ perPage, label }) =>
+      read('/api/admin/patients?q=…',
+        cycling(patientSearches(perPage), (query) => ({ method: 'GET', path: `/api/admin/patients?${query}`, headers: admin })), label)),
+    read('/api/admin/statistics', cycling([admin], (headers) => ({ method: 'GET', path: '/api/admin/statistics', headers }))),
+    read('/api/admin/top-doctor', cycling([admin], (headers) => ({ method: 'GET', path: '/api/admin/top-doctor', headers }))),
+    read('/api/patient/billings',
       cycling(f.patients, (p) => ({ method: 'GET', path: '/api/patient/billings', headers: bearer(p.token) }))),
-    read('GET /api/doctor/patients/{id}',
+    read('/api/doctor/patients/{id}',
       cycling(f.doctorVisits, (v) => ({ method: 'GET', path: `/api/doctor/patients/${v.patientId}`, headers: bearer(v.token) }))),
   ];
 }

@@ -1,20 +1,23 @@
-import type { AccountStore, LoginAttemptStore, SessionStore, UserRecord } from '../domain/auth/ports.ts';
+import type { AccountStore, LoginAttemptStore, SessionStore, SessionUser, UserRecord } from '../domain/auth/ports.ts';
 import type { Queryable, Row } from './db.ts';
 import { onUnique } from './sql-errors.ts';
 
-const USER_COLUMNS = `u.id, u.name, u.email, u.role, u.password_hash, u.active, u.profile_image_id,
-  p.id as patient_id, d.id as doctor_id`;
+const SESSION_USER_COLUMNS = 'u.id, u.name, u.email, u.role, u.active, u.profile_image_id, p.id as patient_id, d.id as doctor_id';
+const USER_COLUMNS = `${SESSION_USER_COLUMNS}, u.password_hash`;
 const USER_FROM = `users u left join patients p on p.user_id = u.id left join doctors d on d.user_id = u.id`;
 
 const EMAIL_TAKEN = { users_email_key: { code: 'email_taken', field: 'email', message: 'This email is already registered' } };
 
 export function toUser(row: Row): UserRecord {
+  return { ...toSessionUser(row), passwordHash: row.password_hash };
+}
+
+function toSessionUser(row: Row): SessionUser {
   return {
     id: row.id,
     name: row.name,
     email: row.email,
     role: row.role,
-    passwordHash: row.password_hash,
     active: row.active,
     profileImageId: row.profile_image_id,
     patientId: row.patient_id ?? null,
@@ -65,18 +68,18 @@ export function accountStore(db: Queryable): AccountStore {
 
 /** A session's user with the session's end, which a cache of lookups must respect. */
 export interface SessionLookup {
-  user: UserRecord;
+  user: SessionUser;
   expiresAt: Date;
 }
 
 export function sessionStore(db: Queryable): SessionStore & { findSession(tokenHash: string, now: Date): Promise<SessionLookup | undefined> } {
   const findSession = async (tokenHash: string, now: Date) => {
     const [row] = await db.query(
-      `select ${USER_COLUMNS}, s.expires_at from sessions s join ${USER_FROM} on u.id = s.user_id
+      `select ${SESSION_USER_COLUMNS}, s.expires_at from sessions s join ${USER_FROM} on u.id = s.user_id
        where s.token_hash = $1 and s.revoked_at is null and s.expires_at > $2 and u.active`,
       [tokenHash, now],
     );
-    return row ? { user: toUser(row), expiresAt: row.expires_at as Date } : undefined;
+    return row ? { user: toSessionUser(row), expiresAt: row.expires_at as Date } : undefined;
   };
   return {
     create: async (s) => {

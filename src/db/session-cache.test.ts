@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { UserRecord } from '../domain/auth/ports.ts';
+import type { SessionUser } from '../domain/auth/ports.ts';
 import type { SessionLookup } from './auth.pg.ts';
 import type { Db, NoticeListener } from './db.ts';
 import { AUTH_CHANNEL, cachedSessionStore } from './session-cache.ts';
@@ -8,12 +8,11 @@ import { AUTH_CHANNEL, cachedSessionStore } from './session-cache.ts';
 const NOW = new Date('2026-06-01T10:00:00Z');
 const later = (ms: number) => new Date(NOW.getTime() + ms);
 
-const user = (id: number): UserRecord => ({
+const user = (id: number): SessionUser => ({
   id,
   name: `User ${id}`,
   email: `user${id}@example.test`,
   role: 'patient',
-  passwordHash: 'x',
   active: true,
   profileImageId: null,
   patientId: id,

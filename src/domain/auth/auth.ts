@@ -1,6 +1,6 @@
 import type { Actor, Role } from '../shared/actor.ts';
 import { fileUrl } from '../shared/files.ts';
-import type { UserRecord } from './ports.ts';
+import type { SessionUser, UserRecord } from './ports.ts';
 
 export const SESSION_HOURS = 12;
 export const REMEMBERED_SESSION_DAYS = 30;
@@ -23,7 +23,7 @@ export function publicUser(user: UserRecord): PublicUser {
   return { id: user.id, name: user.name, email: user.email, role: user.role, profile_image: fileUrl(user.profileImageId) };
 }
 
-export function actorOf(user: UserRecord, requestId?: string): Actor {
+export function actorOf(user: SessionUser, requestId?: string): Actor {
   return {
     userId: user.id,
     role: user.role,

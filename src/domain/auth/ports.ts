@@ -14,6 +14,9 @@ export interface UserRecord {
   doctorId: number | null;
 }
 
+/** Who is behind a session: everything but the password hash, which a signed-in request never needs. */
+export type SessionUser = Omit<UserRecord, 'passwordHash'>;
+
 export interface NewPatientAccount {
   name: string;
   email: string;
@@ -35,7 +38,7 @@ export interface AccountStore {
 export interface SessionStore {
   create(session: { userId: number; tokenHash: string; expiresAt: Date }): Promise<void>;
   /** The active user behind an unexpired, unrevoked session. */
-  findUser(tokenHash: string, now: Date): Promise<UserRecord | undefined>;
+  findUser(tokenHash: string, now: Date): Promise<SessionUser | undefined>;
   revoke(tokenHash: string, now: Date): Promise<void>;
 }
 

@@ -13,6 +13,11 @@ export interface PagedQuery {
   rowsOf: string;
   /** The same rows with fewer joins, when `rowsOf` joins only to fetch names (inner joins are never pruned). */
   countOf?: string;
+  /**
+   * Instead of `rowsOf` when the page's keys are cheaper to find on their own (from a covering index, say):
+   * `from …` of the page's rows, applying `limit` and `offset` itself.
+   */
+  pageOf?: (limit: string, offset: string) => string;
   /** The order; `param` binds a value the ordering alone needs. */
   orderBy: string | ((param: (value: unknown) => string) => string);
   params: unknown[];
@@ -30,11 +35,9 @@ export async function pageWithTotal<T>(db: Queryable, req: PageRequest, query: P
   const countSql = `select count(*)::int as counted from (select 1 ${query.countOf ?? query.rowsOf} limit ${param(countLimit + 1)}) up_to_limit`;
   const countParams = [...params];
   const orderBy = typeof query.orderBy === 'string' ? query.orderBy : query.orderBy(param);
-  const rows = await db.query(
-    `select ${query.columns}, (${countSql}) as list_total ${query.rowsOf}
-     order by ${orderBy} limit ${param(req.perPage)} offset ${param(offsetOf(req))}`,
-    params,
-  );
+  const [limit, offset] = [param(req.perPage), param(offsetOf(req))];
+  const page = query.pageOf ? `${query.pageOf(limit, offset)} order by ${orderBy}` : `${query.rowsOf} order by ${orderBy} limit ${limit} offset ${offset}`;
+  const rows = await db.query(`select ${query.columns}, (${countSql}) as list_total ${page}`, params);
   const counted: number = rows.length > 0 ? rows[0].list_total : (await db.query<{ counted: number }>(countSql, countParams))[0].counted;
   const totalIsLowerBound = counted > countLimit;
   return {

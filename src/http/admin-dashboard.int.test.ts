@@ -187,6 +187,15 @@ for (const target of testDatabases()) {
         ]);
         assert.equal((await get(`/api/admin/patients?q=${encodeURIComponent(all.body.patients[0].phone)}`)).body.total, 1);
         assert.equal((await get('/api/admin/patients?q=quin')).body.patients[0].id, patients.Quin.patientId);
+        const searchedPage = await get('/api/admin/patients?q=PATIENT&per_page=2&page=2');
+        assert.deepEqual([searchedPage.body.total, searchedPage.body.patients.map((p: { name: string }) => p.name)], [3, ['Rob Patient']]);
+        assert.deepEqual((await get('/api/admin/patients?q=patient&per_page=2&page=3')).body, {
+          patients: [],
+          total: 3,
+          total_is_lower_bound: false,
+          page: 3,
+          per_page: 2,
+        });
         assert.equal((await get('/api/admin/patients', patients.Pia.token)).status, 403);
         assert.equal((await server.api('GET', '/api/admin/patients')).status, 401);
       });

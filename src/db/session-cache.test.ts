@@ -112,6 +112,16 @@ describe('cached session lookups', () => {
     assert.equal(lookups(), 3);
   });
 
+  it("forgets everyone's sessions when the database says a table was emptied", async () => {
+    const { cache, lookups, notices } = await watchedCache();
+    await cache.findUser('token-a', NOW);
+    await cache.findUser('token-b', NOW);
+    notices.listener.notice('*');
+    await cache.findUser('token-a', NOW);
+    await cache.findUser('token-b', NOW);
+    assert.equal(lookups(), 4);
+  });
+
   it('does not keep a lookup that was under way when a notice arrived', async () => {
     const { cache, lookups, notices, hold } = await watchedCache();
     const release = hold();

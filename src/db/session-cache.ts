@@ -5,6 +5,8 @@ import type { Db } from './db.ts';
 
 /** The channel migration 0004's triggers notify, with the id of the user whose sign-in may have changed. */
 export const AUTH_CHANNEL = 'medora_auth';
+/** The notice of a truncated table: every user may have changed. */
+const EVERYONE = '*';
 
 export interface SessionCache {
   /** Starts hearing the database's notices; nothing is cached until they are heard. */
@@ -80,7 +82,7 @@ export function cachedSessionStore(
           hearing = false;
           forgetAll();
         },
-        notice: forgetUser,
+        notice: (payload) => (payload === EVERYONE ? forgetAll() : forgetUser(payload)),
       }),
     forgetAfterWriteBy: (actor) => (actor.role === 'admin' ? forgetAll() : forgetUser(actor.userId)),
   };

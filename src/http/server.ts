@@ -32,6 +32,7 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
   const routes = apiRoutes(app);
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
   const log = options.log ?? ((line: string) => console.log(line));
+  // Session lookups are remembered once the database's notices are heard; until then each is asked for.
   void app.sessions.watch(app.db);
 
   return createServer(async (req, res) => {

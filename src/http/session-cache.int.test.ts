@@ -58,6 +58,13 @@ for (const target of testDatabases()) {
       assert.equal(await userStatus(staying.token), 200);
     });
 
+    it('refuses every token once another program empties the sessions table', async () => {
+      const patient = await signUpPatient(server);
+      assert.equal(await userStatus(patient.token), 200);
+      await server.app.db.exec('truncate sessions');
+      await refusedWithin(server.url, patient.token);
+    });
+
     it('refuses a token on the very next request after signing out', async () => {
       const patient = await signUpPatient(server);
       assert.equal(await userStatus(patient.token), 200);

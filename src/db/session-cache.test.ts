@@ -133,6 +133,20 @@ describe('cached session lookups', () => {
     assert.equal(lookups(), 2);
   });
 
+  it('does not keep a lookup that was under way when listening began', async () => {
+    const fake = fakeSessions();
+    const notices = fakeNotices();
+    const cache = cachedSessionStore(fake.store);
+    await cache.watch(notices.db);
+    const release = fake.hold();
+    const racing = cache.findUser('token-a', NOW);
+    notices.listener.live(); // a notice sent before this was never heard
+    release();
+    await racing;
+    await cache.findUser('token-a', NOW);
+    assert.equal(fake.lookups(), 2);
+  });
+
   it('forgets everything and stops remembering while the listening connection is down', async () => {
     const { cache, lookups, notices } = await watchedCache();
     await cache.findUser('token-a', NOW);

@@ -20,11 +20,14 @@ export interface SessionCache {
 
 export interface SessionCacheOptions {
   maxEntries: number;
-  /** A bound on how long a lookup is trusted, should a notice ever go astray. */
+  /**
+   * How long a lookup is trusted at most, should a notice ever go astray: a listening connection that died
+   * without closing is not noticed at once. An active user's session is then looked up once in this time.
+   */
   maxAgeMs: number;
 }
 
-const DEFAULTS: SessionCacheOptions = { maxEntries: 10_000, maxAgeMs: 60_000 };
+const DEFAULTS: SessionCacheOptions = { maxEntries: 10_000, maxAgeMs: 10_000 };
 
 interface Entry extends SessionLookup {
   cachedAt: number;
@@ -77,6 +80,7 @@ export function cachedSessionStore(
       db.listen(AUTH_CHANNEL, {
         live: () => {
           hearing = true;
+          forgetAll(); // a lookup under way may have read a change whose notice came before listening began
         },
         lost: () => {
           hearing = false;

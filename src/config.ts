@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isValidTimeZone } from './domain/shared/clock.ts';
 
 export interface Config {
@@ -5,6 +6,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** Connections each process keeps to DATABASE_URL. */
+  databasePoolSize: number;
   clinicTz: string;
   clinicName: string;
   seedDemo: boolean;
@@ -17,14 +20,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   const clinicTz = env.CLINIC_TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (!isValidTimeZone(clinicTz)) throw new Error(`CLINIC_TZ must be an IANA time zone such as Europe/Berlin, got "${clinicTz}"`);
+  const databasePoolSize = Number(env.DATABASE_POOL_SIZE || defaultPoolSize());
+  if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) {
+    throw new Error(`DATABASE_POOL_SIZE must be a whole number of connections, got "${env.DATABASE_POOL_SIZE}"`);
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
     dataDir: env.DATA_DIR || './data',
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize,
     clinicTz,
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
     seedDemo: env.SEED_DEMO !== '0',
     trustProxy: env.TRUST_PROXY === '1',
   };
+}
+
+/**
+ * Twice the cores, as PostgreSQL's wiki advises for a database on the same machine: more connections than
+ * that only take turns on the CPU. On 2 cores, 4 connections answered broad patient searches at 32 concurrent
+ * requests with p99 33–38 ms where 10 took 44–53 ms, and no endpoint got slower.
+ */
+function defaultPoolSize(): number {
+  return 2 * availableParallelism();
 }

@@ -206,8 +206,8 @@ export async function runOnConnection(url: string, sql: string): Promise<void> {
   }
 }
 
-export function openDb(config: { databaseUrl?: string; dataDir: string }): Promise<Db> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+export function openDb(config: { databaseUrl?: string; databasePoolSize: number; dataDir: string }): Promise<Db> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePoolSize }) : openPglite(config.dataDir);
 }
 
 /** A database error with its SQLSTATE, for adapters to translate (never by message text). */

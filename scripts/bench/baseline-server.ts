@@ -1,9 +1,10 @@
 /**
  * The ceiling for this stack on this machine: bare node:http on the same database driver, answering
- * GET /api/doctors with exactly the SQL Medora runs for it — the session lookup of the bearer token, then the
- * catalogue's page and count — through Medora's own stores and mapper, in the same list shape. What it leaves
- * out is the framework: routing, validation, security headers, request ids and the request log.
- * The bench starts it like Medora, from PORT and DATABASE_URL or DATA_DIR.
+ * GET /api/doctors with the SQL a request needs when nothing is remembered — the session lookup of the bearer
+ * token, then the catalogue's page and count — through Medora's own stores and mapper, in the same list shape.
+ * What it leaves out is the framework: routing, validation, security headers, request ids and the request log.
+ * Medora remembers session lookups (src/db/session-cache.ts), which is why it can serve more than this.
+ * The bench starts it like Medora, from PORT, DATABASE_URL or DATA_DIR and DATABASE_POOL_SIZE.
  */
 import { createServer } from 'node:http';
 import { loadConfig } from '../../src/config.ts';

@@ -4,7 +4,8 @@
  * token, then the catalogue's page and count — through Medora's own stores and mapper, in the same list shape.
  * What it leaves out is the framework: routing, validation, security headers, request ids and the request log.
  * Medora remembers session lookups (src/db/session-cache.ts), which is why it can serve more than this.
- * The bench starts it like Medora, from PORT, DATABASE_URL or DATA_DIR and DATABASE_POOL_SIZE.
+ * The bench starts it like Medora, from PORT and DATABASE_URL or DATA_DIR; its pool has pg's default of 10
+ * connections, as a bare server of a few lines would.
  */
 import { createServer } from 'node:http';
 import { loadConfig } from '../../src/config.ts';
@@ -16,8 +17,9 @@ import { listOf } from '../../src/http/answers.ts';
 import { bearerToken } from '../../src/http/parse.ts';
 import { bearerTokens } from '../../src/security.ts';
 
+const PG_DEFAULT_POOL_SIZE = 10;
 const config = loadConfig();
-const db = await openDb(config);
+const db = await openDb({ ...config, databasePoolSize: PG_DEFAULT_POOL_SIZE });
 const sessions = sessionStore(db);
 const doctors = doctorStore(db);
 

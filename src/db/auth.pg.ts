@@ -72,7 +72,12 @@ export interface SessionLookup {
   expiresAt: Date;
 }
 
-export function sessionStore(db: Queryable): SessionStore & { findSession(tokenHash: string, now: Date): Promise<SessionLookup | undefined> } {
+/** The sessions table: the port, and the lookup with the session's end that a cache needs. */
+export interface SessionTable extends SessionStore {
+  findSession(tokenHash: string, now: Date): Promise<SessionLookup | undefined>;
+}
+
+export function sessionStore(db: Queryable): SessionTable {
   const findSession = async (tokenHash: string, now: Date) => {
     const [row] = await db.query(
       `select ${SESSION_USER_COLUMNS}, s.expires_at from sessions s join ${USER_FROM} on u.id = s.user_id

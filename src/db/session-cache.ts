@@ -1,5 +1,5 @@
 import type { SessionStore } from '../domain/auth/ports.ts';
-import type { SessionLookup } from './auth.pg.ts';
+import type { SessionLookup, SessionTable } from './auth.pg.ts';
 import type { Actor } from '../domain/shared/actor.ts';
 import type { Db } from './db.ts';
 
@@ -41,7 +41,7 @@ interface Entry extends SessionLookup {
  * from before the change; one that read it just before and returns just after is dropped by the notice itself.
  */
 export function cachedSessionStore(
-  store: SessionStore & { findSession(tokenHash: string, now: Date): Promise<SessionLookup | undefined> },
+  store: SessionTable,
   options: SessionCacheOptions = DEFAULTS,
 ): SessionStore & SessionCache {
   const entries = new Map<string, Entry>();
@@ -54,7 +54,7 @@ export function cachedSessionStore(
     for (const [tokenHash, entry] of entries) if (drop(entry)) entries.delete(tokenHash);
   };
   const forgetAll = () => forget(() => true);
-  const forgetUser = (userId: string | number) => forget((entry) => String(entry.user.id) === String(userId));
+  const forgetUser = (userId: number) => forget((entry) => entry.user.id === userId);
   const keep = (tokenHash: string, lookup: SessionLookup, now: Date) => {
     if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
     entries.set(tokenHash, { ...lookup, cachedAt: now.getTime() });
@@ -86,7 +86,7 @@ export function cachedSessionStore(
           hearing = false;
           forgetAll();
         },
-        notice: (payload) => (payload === EVERYONE ? forgetAll() : forgetUser(payload)),
+        notice: (payload) => (payload === EVERYONE ? forgetAll() : forgetUser(Number(payload))),
       }),
     forgetAfterWriteBy: (actor) => (actor.role === 'admin' ? forgetAll() : forgetUser(actor.userId)),
   };

@@ -1,5 +1,3 @@
-import { useEffect, useState } from 'react';
-import { apiGet } from '../../api.ts';
 import type { Statistics, TopDoctor } from '../../api-types.ts';
 import { AwardIcon } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -31,12 +29,7 @@ export default function AdminDashboardPage() {
 
 /** 'Doctor Of the year', fetched when the card appears; empty with 0 and 0 until then. */
 function TopDoctorCard() {
-  const [doctor, setDoctor] = useState<TopDoctor | null>(null);
-  useEffect(() => {
-    apiGet<{ top_doctor: TopDoctor | null }>(endpoints.admin.topDoctor)
-      .then((answer) => setDoctor(answer.top_doctor))
-      .catch((error: unknown) => console.error('top doctor fetch failed', error));
-  }, []);
+  const doctor = useFetched<{ top_doctor: TopDoctor | null }>(endpoints.admin.topDoctor, 'top doctor')?.top_doctor ?? null;
 
   return (
     <section className="card top-doctor" aria-labelledby="top-doctor-heading">
@@ -89,12 +82,7 @@ const PAD = { top: 16, right: 12, bottom: 40, left: 36 };
 
 /** Appointments per day over the last 30 days, as an inline SVG bar chart with a title and description. */
 function AppointmentsChart() {
-  const [days, setDays] = useState<DayCount[]>([]);
-  useEffect(() => {
-    apiGet<{ days: DayCount[] }>(endpoints.admin.appointmentsPerDay, { days: 30 })
-      .then((answer) => setDays(answer.days))
-      .catch((error: unknown) => console.error('appointments per day fetch failed', error));
-  }, []);
+  const days = useFetched<{ days: DayCount[] }>(endpoints.admin.appointmentsPerDay, 'appointments per day', { days: 30 })?.days ?? [];
 
   const max = Math.max(1, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);

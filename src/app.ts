@@ -110,7 +110,7 @@ export function doctorDeps(db: Db, clock: Clock, config: AppConfig): DoctorDeps 
 
 // --- imports (CLI)
 /** A Db already inside a transaction: deps made from it join that transaction instead of starting one. */
-const joined = (db: Db, tx: Queryable): Db => ({ ...tx, kind: db.kind, transaction: (fn) => fn(tx), listen: db.listen, close: async () => {} });
+const joined = (db: Db, tx: Queryable): Db => ({ ...db, ...tx, transaction: (fn) => fn(tx), close: async () => {} });
 
 /** An import writes every row through the catalogue's own use cases, all bound to one transaction. */
 function importDeps(db: Db, clock: Clock, config: AppConfig): ImportDeps {
@@ -140,6 +140,9 @@ export function schedulingDeps(db: Db, clock: Clock, config: AppConfig): Schedul
   }));
 }
 
+/** A load balancer takes an instance out of rotation when its database does not answer within this. */
+const READY_WITHIN_MS = 1000;
+
 /** The one composition root: every HTTP route and CLI command reaches the use cases through this. */
 export function makeApp({ db, clock, config }: { db: Db; clock: Clock; config: AppConfig }) {
   const timeZone = config.clinicTz;
@@ -160,6 +163,7 @@ export function makeApp({ db, clock, config }: { db: Db; clock: Clock; config: A
     clock,
     config,
     sessions,
+    health: { ready: () => db.ready(READY_WITHIN_MS) },
     auth: bind(authUseCases, authDeps),
     files: fileStore(db),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { isValidTimeZone } from './domain/shared/clock.ts';
+import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/db.ts';
 
 export interface Config {
   port: number;
@@ -12,7 +13,14 @@ export interface Config {
   clinicName: string;
   seedDemo: boolean;
   trustProxy: boolean;
+  /** Bounds on every wait for the database (the server's; see `cliTimeouts` for the command line's). */
+  timeouts: DbTimeouts;
+  /** How long SIGTERM lets requests in flight finish before their statements are cancelled. */
+  shutdownGraceMs: number;
 }
+
+/** Reports over a year of a hospital may run for minutes; the command line waits that long for one statement. */
+export const CLI_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
 /** Reads the environment once; a bad value stops start-up with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -24,6 +32,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) {
     throw new Error(`DATABASE_POOL_SIZE must be a whole number of connections, got "${env.DATABASE_POOL_SIZE}"`);
   }
+  const whole = (name: string, fallback: number, min = 1) => {
+    const raw = env[name];
+    const value = raw === undefined || raw === '' ? fallback : Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+    return value;
+  };
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -34,6 +48,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
     seedDemo: env.SEED_DEMO !== '0',
     trustProxy: env.TRUST_PROXY === '1',
+    timeouts: {
+      acquireMs: whole('DATABASE_ACQUIRE_TIMEOUT_MS', DEFAULT_TIMEOUTS.acquireMs),
+      statementMs: whole('DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_TIMEOUTS.statementMs),
+      lockMs: whole('DATABASE_LOCK_TIMEOUT_MS', DEFAULT_TIMEOUTS.lockMs),
+      idleInTransactionMs: whole('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_TIMEOUTS.idleInTransactionMs),
+    },
+    shutdownGraceMs: whole('SHUTDOWN_GRACE_MS', 10_000, 0),
   };
 }
 

@@ -18,7 +18,7 @@ const program = new Command('medora')
 
 // Commands open the database only when they need it, and the same one for the whole run.
 let opened: Promise<App> | undefined;
-const getApp: GetApp = () => (opened ??= openRuntime().then((runtime) => runtime.app));
+const getApp: GetApp = () => (opened ??= openRuntime(undefined, { longStatements: true }).then((runtime) => runtime.app));
 
 registerServer(program, getApp);
 registerAdmin(program, getApp);

@@ -5,6 +5,9 @@ import { closeGracefully, createMedoraServer, listen } from '../http/server.ts';
 import { openRuntime } from '../runtime.ts';
 import type { GetApp } from './main.ts';
 
+/** What a stop may take past the grace period: cancelling statements, closing sockets and the database. */
+const SHUTDOWN_SLACK_MS = 2000;
+
 export function register(program: Command, getApp: GetApp): void {
   program
     .command('serve')
@@ -23,8 +26,13 @@ export function register(program: Command, getApp: GetApp): void {
       const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
       console.log(`Medora is running at http://${config.host}:${address.port} on the ${where}`);
       const stop = async (signal: string) => {
-        console.log(`${signal}: finishing requests in flight, then stopping`);
-        await closeGracefully(server);
+        console.log(`${signal}: finishing requests in flight (at most ${config.shutdownGraceMs} ms), then stopping`);
+        // Whatever the database does, the process is gone soon after the grace period.
+        setTimeout(() => {
+          console.error('Stopped without closing the database: it did not let go in time.');
+          process.exit(1);
+        }, config.shutdownGraceMs + SHUTDOWN_SLACK_MS).unref();
+        await closeGracefully(server, config.shutdownGraceMs);
         await app.db.close();
         process.exit(0);
       };

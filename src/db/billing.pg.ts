@@ -1,8 +1,10 @@
 import type { Bill, Payment } from '../domain/billing/billing.ts';
 import type { BillStore, IdempotencyStore, PaymentStore } from '../domain/billing/ports.ts';
+import { idempotencyKeyReused } from '../domain/billing/billing.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable, Row } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
+import { UNIQUE_VIOLATION, sqlState } from './sql-errors.ts';
 
 const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
   b.amount_cents, b.billing_date, b.payment_status`;
@@ -88,13 +90,19 @@ export function idempotencyStore(db: Queryable): IdempotencyStore {
       return row ? { request: row.request, status: row.status, body: row.body } : undefined;
     },
     save: async (userId, key, answer) => {
-      await db.query(`insert into idempotency_keys (user_id, key, request, status, body) values ($1, $2, $3, $4, $5)`, [
-        userId,
-        key,
-        answer.request,
-        answer.status,
-        JSON.stringify(answer.body),
-      ]);
+      try {
+        await db.query(`insert into idempotency_keys (user_id, key, request, status, body) values ($1, $2, $3, $4, $5)`, [
+          userId,
+          key,
+          answer.request,
+          answer.status,
+          JSON.stringify(answer.body),
+        ]);
+      } catch (error) {
+        // Two requests with one key on two bills both found the key unused; the later insert loses the race.
+        if (sqlState(error) === UNIQUE_VIOLATION) throw idempotencyKeyReused();
+        throw error;
+      }
     },
   };
 }

@@ -9,9 +9,9 @@ import type {
 } from '../domain/catalogue/ports.ts';
 import { conflict, invalid } from '../domain/shared/errors.ts';
 import { fileUrl } from '../domain/shared/files.ts';
-import { constraintName, type Queryable, type Row } from './db.ts';
+import type { Queryable, Row } from './db.ts';
 import { listPage } from './list-page.ts';
-import { isForeignKeyViolation, onUnique } from './sql-errors.ts';
+import { constraintName, isForeignKeyViolation, onUnique } from './sql-errors.ts';
 
 const nameTaken = (message: string) => ({ code: 'name_taken', field: 'name', message });
 

@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { DomainError, unavailable } from '../domain/shared/errors.ts';
+import { asUnavailable, databaseBusy, databaseUnavailable, sqlState } from './sql-errors.ts';
 
 export type Row = Record<string, any>;
 
@@ -20,6 +22,13 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Hears NOTIFY on `channel` until `close()`; see NoticeListener for when notices may have been missed. */
   listen(channel: string, listener: NoticeListener): Promise<void>;
+  /** Whether the database answers `select 1` within `timeoutMs`, without queueing behind the requests' connections. */
+  ready(timeoutMs: number): Promise<boolean>;
+  /**
+   * For a bounded shutdown: from now on nothing commits and no statement starts, and statements under way are
+   * cancelled, so their transactions roll back.
+   */
+  interrupt(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,6 +40,18 @@ export interface NoticeListener {
   notice(payload: string): void;
 }
 
+/** Every wait on the database is bounded; each is configurable (README, `loadConfig`). */
+export interface DbTimeouts {
+  /** Waiting for a pooled connection (or the embedded database's turn), connecting included. */
+  acquireMs: number;
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+}
+
+// A screen that waits longer than a few seconds is a screen a receptionist reloads; say so sooner instead.
+export const DEFAULT_TIMEOUTS: DbTimeouts = { acquireMs: 3000, statementMs: 5000, lockMs: 2000, idleInTransactionMs: 10_000 };
+
 // Dates stay yyyy-MM-dd strings and int8 (counts, cents) becomes a number, on both drivers.
 const DATE_OID = 1082;
 const INT8_OID = 20;
@@ -38,7 +59,9 @@ const NUMERIC_OID = 1700;
 const asNumber = (v: string) => Number(v);
 const asText = (v: string) => v;
 
-export async function openPglite(dataDir: string | undefined): Promise<Db> {
+const shuttingDown = () => unavailable('shutting_down', 'Medora is restarting. Please try again in a moment.');
+
+export async function openPglite(dataDir: string | undefined, timeouts: DbTimeouts = DEFAULT_TIMEOUTS): Promise<Db> {
   const options = { parsers: { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber }, extensions: { pg_trgm } };
   let releaseLock = () => {};
   let client: PGlite;
@@ -55,21 +78,47 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
     releaseLock();
     throw error;
   }
+  // PGlite runs one statement at a time and cannot cancel one, so the wait is bounded before a statement is
+  // handed to it: a request that gives up has sent nothing that could commit later.
+  const turns = new Turns();
+  let interrupted = false;
+  const inTurn = async <T>(timeoutMs: number, fn: () => Promise<T>): Promise<T> => {
+    if (interrupted) throw shuttingDown();
+    const done = await turns.take(timeoutMs);
+    try {
+      if (interrupted) throw shuttingDown();
+      return await fn();
+    } finally {
+      done();
+    }
+  };
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     query: async <T extends Row>(sql: string, params?: unknown[]) => (await q.query<T>(sql, params as any[])).rows,
     exec: async (sql: string) => {
       await q.exec(sql);
     },
   });
+  const direct = wrap(client);
   return {
     kind: 'pglite',
-    ...wrap(client),
-    // PGlite is one connection: its transaction() queues every other query until this one ends.
-    transaction: (fn) => client.transaction((tx) => fn(wrap(tx as any))),
+    query: (sql, params) => inTurn(timeouts.acquireMs, () => direct.query(sql, params)),
+    exec: (sql) => inTurn(timeouts.acquireMs, () => direct.exec(sql)),
+    transaction: (fn) =>
+      inTurn(timeouts.acquireMs, () =>
+        client.transaction(async (tx) => {
+          const result = await fn(wrap(tx as any));
+          if (interrupted) throw shuttingDown();
+          return result;
+        }),
+      ),
     // One connection in this process: a notice arrives with the result of the statement that commits it.
     listen: async (channel, listener) => {
       await client.listen(channel, (payload) => listener.notice(payload));
       listener.live();
+    },
+    ready: (timeoutMs) => inTurn(timeoutMs, () => direct.query('select 1')).then(() => true, () => false),
+    interrupt: async () => {
+      interrupted = true;
     },
     close: async () => {
       await client.close();
@@ -78,12 +127,44 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   };
 }
 
-export async function openPostgres(url: string, opts: { schema?: string; max?: number } = {}): Promise<Db> {
+/** A first-come queue for the embedded database's one connection, where a waiter gives up after its timeout. */
+class Turns {
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Resolves with the function that ends this turn, or rejects 503 when the turn does not come in time. */
+  take(timeoutMs: number): Promise<() => void> {
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const previous = this.tail;
+    this.tail = previous.then(() => ended);
+    return new Promise((resolve, reject) => {
+      let gaveUp = false;
+      const timer = setTimeout(() => {
+        gaveUp = true;
+        end(); // the queue moves on past this waiter once its predecessor is done
+        reject(databaseBusy());
+      }, timeoutMs);
+      void previous.then(() => {
+        clearTimeout(timer);
+        if (!gaveUp) resolve(end);
+      });
+    });
+  }
+}
+
+export interface PostgresOptions {
+  schema?: string;
+  max?: number;
+  timeouts?: DbTimeouts;
+}
+
+export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
+  const timeouts = opts.timeouts ?? DEFAULT_TIMEOUTS;
+  const connection = connectionConfig(url, timeouts, opts.schema);
   const pool = new pg.Pool({
-    connectionString: url,
+    ...connection,
     max: opts.max ?? 10,
-    // Short OLTP queries only pay for JIT compilation, which the planner may start on big counts.
-    options: ['-c jit=off', opts.schema && `-c search_path=${opts.schema}`].filter(Boolean).join(' '),
+    connectionTimeoutMillis: timeouts.acquireMs,
     types: {
       getTypeParser: ((oid: number, format?: any) => {
         if (oid === DATE_OID) return asText;
@@ -92,42 +173,153 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
       }) as any,
     },
   });
-  // An idle client's error would otherwise crash the process; the next query reconnects.
-  pool.on('error', (error) => console.error(`database: idle client error: ${error.message}`));
-  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
-    query: async <T extends Row>(sql: string, params?: unknown[]) => (await q.query(preparedOnce(sql, params))).rows as T[],
+  // An idle client's error would otherwise crash the process; the pool drops it and the next query reconnects.
+  pool.on('error', (error) => console.error(`database: idle connection lost: ${error.message}`));
+  let interrupted = false;
+  const checkedOut = new Set<pg.PoolClient>();
+
+  /**
+   * Runs `fn` on a client of its own. While checked out, a client's `error` event (the server ended the
+   * connection) is heard here, so it fails this one request instead of the process; a broken client is
+   * discarded rather than returned to the pool.
+   */
+  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    if (interrupted) throw shuttingDown();
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      // pg-pool's own wait for a free connection ends in an error without a code.
+      throw sqlState(error) ? driverFailure(error) : databaseBusy();
+    }
+    let broken: Error | undefined;
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
+    checkedOut.add(client);
+    try {
+      return await fn(client);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'database_unavailable') broken ??= error;
+      throw error;
+    } finally {
+      checkedOut.delete(client);
+      client.removeListener('error', onError);
+      client.release(broken);
+    }
+  };
+  const wrap = (client: pg.PoolClient): Queryable => ({
+    query: async <T extends Row>(sql: string, params?: unknown[]) => {
+      try {
+        return (await client.query(preparedOnce(sql, params))).rows as T[];
+      } catch (error) {
+        throw driverFailure(error);
+      }
+    },
     exec: async (sql: string) => {
-      await q.query(sql);
+      try {
+        await client.query(sql);
+      } catch (error) {
+        throw driverFailure(error);
+      }
     },
   });
   const listening = new Set<NoticeConnection>();
   return {
     kind: 'pg',
-    ...wrap(pool),
-    transaction: async (fn) => {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const result = await fn(wrap(client));
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    query: (sql, params) => withClient((client) => wrap(client).query(sql, params)),
+    exec: (sql) => withClient((client) => wrap(client).exec(sql)),
+    transaction: (fn) =>
+      withClient(async (client) => {
+        const tx = wrap(client);
+        await tx.exec('begin');
+        try {
+          const result = await fn(tx);
+          // A request abandoned at shutdown must not commit after its client was told it failed.
+          if (interrupted) throw shuttingDown();
+          await tx.exec('commit');
+          return result;
+        } catch (error) {
+          await client.query('rollback').catch(() => {});
+          throw error;
+        }
+      }),
     listen: async (channel, listener) => {
-      const connection = listenOnOwnConnection(url, channel, listener);
-      listening.add(connection);
-      await connection.started;
+      const notices = listenOnOwnConnection(connection, channel, listener);
+      listening.add(notices);
+      await notices.started;
+    },
+    ready: (timeoutMs) => answersWithin(connection, timeoutMs),
+    interrupt: async () => {
+      interrupted = true;
+      const pids = [...checkedOut].map(backendPid).filter((pid) => pid > 0);
+      if (pids.length > 0) await cancelBackends(connection, pids);
     },
     close: async () => {
-      await Promise.all([...listening].map((connection) => connection.stop()));
+      await Promise.all([...listening].map((notices) => notices.stop()));
       await pool.end();
     },
   };
+}
+
+/** A driver error as the app sees it: outages and timeouts become 503s; SQL errors keep their SQLSTATE. */
+function driverFailure(error: unknown): unknown {
+  const translated = asUnavailable(error);
+  if (translated !== error || error instanceof pg.DatabaseError) return translated;
+  // pg's own errors ("Connection terminated unexpectedly", "not queryable") carry no code: the connection is gone.
+  return databaseUnavailable();
+}
+
+/**
+ * The connection settings every client of this process uses. libpq's `options` may also come in the URL (a
+ * schema's search_path, say); pg lets the URL's win, so ours are added to it rather than set beside it.
+ */
+function connectionConfig(url: string, timeouts: DbTimeouts, schema?: string): pg.ClientConfig {
+  const parsed = new URL(url);
+  const fromUrl = parsed.searchParams.get('options');
+  parsed.searchParams.delete('options');
+  const options = [
+    fromUrl,
+    // Short OLTP queries only pay for JIT compilation, which the planner may start on big counts.
+    '-c jit=off',
+    `-c statement_timeout=${timeouts.statementMs}`,
+    `-c lock_timeout=${timeouts.lockMs}`,
+    `-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
+    schema && `-c search_path=${schema}`,
+  ];
+  return {
+    connectionString: parsed.toString(),
+    options: options.filter(Boolean).join(' '),
+    application_name: `medora (pid ${process.pid})`,
+    keepAlive: true,
+  };
+}
+
+const backendPid = (client: pg.PoolClient) => (client as unknown as { processID: number | null }).processID ?? 0;
+
+/** `select 1` on a connection of its own, so a full pool cannot make the answer wait. */
+async function answersWithin(connection: pg.ClientConfig, timeoutMs: number): Promise<boolean> {
+  return onConnection(connection, timeoutMs, (client) => client.query('select 1')).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Asks the server to cancel the statements of these backends; their transactions roll back. */
+async function cancelBackends(connection: pg.ClientConfig, pids: number[]): Promise<void> {
+  await onConnection(connection, 1000, (client) => client.query('select pg_cancel_backend(pid) from unnest($1::int[]) as pid', [pids])).catch(
+    (error) => console.error(`database: could not cancel statements at shutdown: ${(error as Error).message}`),
+  );
+}
+
+async function onConnection<T>(connection: pg.ClientConfig, timeoutMs: number, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ ...connection, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return await fn(client);
+  } finally {
+    void client.end().catch(() => {});
+  }
 }
 
 interface NoticeConnection {
@@ -139,7 +331,7 @@ interface NoticeConnection {
 const RELISTEN_AFTER_MS = 1000;
 
 /** LISTEN on a client outside the pool, connecting again a second after it is lost, until stopped. */
-function listenOnOwnConnection(url: string, channel: string, listener: NoticeListener): NoticeConnection {
+function listenOnOwnConnection(connection: pg.ClientConfig, channel: string, listener: NoticeListener): NoticeConnection {
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -151,7 +343,7 @@ function listenOnOwnConnection(url: string, channel: string, listener: NoticeLis
   };
   const connect = async () => {
     // Named so an operator (and a test) can tell this connection from the pool's in pg_stat_activity.
-    const attempt = new pg.Client({ connectionString: url, application_name: `medora notices (pid ${process.pid})` });
+    const attempt = new pg.Client({ ...connection, application_name: `medora notices (pid ${process.pid})` });
     client = attempt;
     attempt.on('notification', (message) => listener.notice(message.payload ?? ''));
     attempt.on('error', () => drop(attempt));
@@ -206,18 +398,10 @@ export async function runOnConnection(url: string, sql: string): Promise<void> {
   }
 }
 
-export function openDb(config: { databaseUrl?: string; databasePoolSize: number; dataDir: string }): Promise<Db> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePoolSize }) : openPglite(config.dataDir);
-}
-
-/** A database error with its SQLSTATE, for adapters to translate (never by message text). */
-export function sqlState(error: unknown): string | undefined {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-export function constraintName(error: unknown): string | undefined {
-  return (error as { constraint?: string })?.constraint;
+export function openDb(config: { databaseUrl?: string; databasePoolSize: number; dataDir: string; timeouts: DbTimeouts }): Promise<Db> {
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl, { max: config.databasePoolSize, timeouts: config.timeouts })
+    : openPglite(config.dataDir, config.timeouts);
 }
 
 /** One process owns an embedded database; a second gets a clear error instead of a corrupted folder. */

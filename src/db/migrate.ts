@@ -47,3 +47,15 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
   }
   return applied;
 }
+
+/**
+ * Migrations the database has and this code does not know: a newer release ran here first. Medora starts anyway
+ * and the caller warns: in a rolling deploy old and new instances share the database, and migrations are written
+ * expand-then-contract (nothing an older release reads is dropped in the release that stops reading it), so the
+ * older code still works, and refusing to start would make every rollback an outage.
+ */
+export async function newerMigrations(db: Db, migrations = readMigrations()): Promise<string[]> {
+  const known = migrations.map((migration) => migration.version);
+  const rows = await db.query<{ name: string }>('select name from schema_migrations where version <> all($1::int[]) order by version', [known]);
+  return rows.map((row) => row.name);
+}

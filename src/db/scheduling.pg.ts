@@ -2,9 +2,9 @@ import type { AppointmentStore, ScheduleStore } from '../domain/scheduling/ports
 import { SLOT_TAKEN, defaultPattern, type Appointment, type SlotPlan, type WeeklySlot } from '../domain/scheduling/scheduling.ts';
 import { invalid } from '../domain/shared/errors.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
-import { constraintName, type Queryable, type Row } from './db.ts';
+import type { Queryable, Row } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
-import { isForeignKeyViolation, onUnique } from './sql-errors.ts';
+import { constraintName, isForeignKeyViolation, onUnique } from './sql-errors.ts';
 
 /** `time` columns arrive as HH:mm:ss; the API speaks HH:mm. */
 const hhmm = (time: string) => time.slice(0, 5);

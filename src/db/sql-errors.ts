@@ -1,8 +1,42 @@
-import { DomainError, conflict } from '../domain/shared/errors.ts';
-import { sqlState, constraintName } from './db.ts';
+import { DomainError, conflict, unavailable } from '../domain/shared/errors.ts';
 
 export const UNIQUE_VIOLATION = '23505';
 export const FOREIGN_KEY_VIOLATION = '23503';
+
+/** A database error with its SQLSTATE (or a socket error with its code), for adapters to translate — never by message text. */
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function constraintName(error: unknown): string | undefined {
+  return (error as { constraint?: string })?.constraint;
+}
+
+const QUERY_CANCELED = '57014'; // statement_timeout, or a cancel at shutdown
+const LOCK_NOT_AVAILABLE = '55P03'; // lock_timeout
+// admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
+const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'ENOENT']);
+
+export const databaseUnavailable = () =>
+  unavailable('database_unavailable', 'The database is not reachable right now. Please try again in a moment.');
+export const databaseBusy = () =>
+  unavailable('database_busy', 'The database is busy right now. Please try again in a moment.');
+
+/**
+ * The one decision of which database failures mean "try again later" (503) rather than a bug: the connection
+ * classes of SQLSTATE, the server going away, socket errors, and the statement and lock timeouts.
+ * Anything else is returned as it is, for the adapter's own translation or as a 500.
+ */
+export function asUnavailable(error: unknown): unknown {
+  if (error instanceof DomainError) return error;
+  const state = sqlState(error);
+  if (state === QUERY_CANCELED) return unavailable('database_timeout', 'The database took too long to answer. Please try again.');
+  if (state === LOCK_NOT_AVAILABLE) return databaseBusy();
+  if (state && (state.startsWith('08') || SERVER_GONE.has(state) || SOCKET_CODES.has(state))) return databaseUnavailable();
+  return error;
+}
 
 /**
  * Runs a statement and turns a unique violation into a conflict with the caller's code and field,

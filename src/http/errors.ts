@@ -8,7 +8,11 @@ const STATUS: Record<ErrorKind, number> = {
   conflict: 409,
   too_many: 429,
   too_large: 413,
+  unavailable: 503,
 };
+
+/** Seconds a client should wait before trying again after a 503: the database is usually back within that. */
+export const RETRY_UNAVAILABLE_AFTER_S = 2;
 
 /** An error of the HTTP edge itself (malformed JSON, unknown route) that no use case raised. */
 export class HttpError extends Error {
@@ -35,7 +39,8 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof DomainError) {
     const body: ErrorAnswer['body'] = { message: error.message, code: error.code };
     if (error.fields) body.errors = error.fields;
-    return { status: STATUS[error.kind], body };
+    const headers: Record<string, string> = error.kind === 'unavailable' ? { 'retry-after': String(RETRY_UNAVAILABLE_AFTER_S) } : {};
+    return { status: STATUS[error.kind], body, headers };
   }
   if (error instanceof HttpError) {
     return { status: error.status, body: { message: error.message, code: error.code }, headers: error.headers };

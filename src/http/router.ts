@@ -48,13 +48,20 @@ export function match(routes: Route[], method: string, path: string): { route: R
     const found = candidate.pattern.exec(path);
     if (!found) continue;
     if (candidate.method === method || (method === 'HEAD' && candidate.method === 'GET')) {
-      const params = Object.fromEntries(Object.entries(found.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
-      return { route: candidate, params };
+      return { route: candidate, params: decodeParams(found.groups ?? {}) };
     }
     allowed.add(candidate.method);
   }
   if (allowed.size > 0) throw new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed here`, { Allow: [...allowed].join(', ') });
   throw new HttpError(404, 'not_found', `No API route ${path}`);
+}
+
+function decodeParams(groups: Record<string, string>): Record<string, string> {
+  try {
+    return Object.fromEntries(Object.entries(groups).map(([name, value]) => [name, decodeURIComponent(value)]));
+  } catch {
+    throw new HttpError(400, 'malformed_url', 'The address has a malformed percent-escape');
+  }
 }
 
 export function needsSignIn(access: Access): boolean {

@@ -1,18 +1,23 @@
 import type { App } from '../app.ts';
 import { notFound } from '../domain/shared/errors.ts';
+import { pathId } from '../domain/shared/validate.ts';
+import { RETRY_UNAVAILABLE_AFTER_S } from './errors.ts';
 import { created, listOf, noContent, ok } from './answers.ts';
 import { route as r, type Route } from './router.ts';
 
 /** The whole API, one route a line; each handler parses, calls one use case and answers. */
 export function apiRoutes(app: App): Route[] {
+  const readiness = async () =>
+    (await app.health.ready())
+      ? ok({ status: 'ok', database: 'ok' })
+      : { status: 503, body: { status: 'degraded', database: 'unavailable' }, headers: { 'retry-after': String(RETRY_UNAVAILABLE_AFTER_S) } };
   return [
     // --- platform
-    r('GET', '/api/health', 'public', async () => {
-      const up = await app.db.query('select 1').then(() => true, () => false);
-      return up ? ok({ status: 'ok', database: 'ok' }) : { status: 503, body: { status: 'degraded', database: 'unavailable' } };
-    }),
+    r('GET', '/api/health/live', 'public', async () => ok({ status: 'ok' })),
+    r('GET', '/api/health/ready', 'public', readiness),
+    r('GET', '/api/health', 'public', readiness),
     r('GET', '/api/files/{id}', 'public', async ({ params }) => {
-      const file = /^\d+$/.test(params.id) ? await app.files.find(Number(params.id)) : undefined;
+      const file = await app.files.find(pathId(params.id, 'File'));
       if (!file) throw notFound('File');
       return { body: file.bytes, headers: { 'content-type': file.contentType, 'cache-control': 'public, max-age=86400' } };
     }),

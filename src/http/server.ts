@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../app.ts';
 import type { Actor } from '../domain/shared/actor.ts';
+import { asRecord, refuseUnstorableText } from '../domain/shared/validate.ts';
 import { toErrorAnswer } from './errors.ts';
 import { bearerToken, clientIp, parseBody } from './parse.ts';
 import { checkRole, match, needsSignIn, type Answer, type Route } from './router.ts';
@@ -28,22 +29,34 @@ export interface ServerOptions {
   log?: (line: string) => void;
 }
 
+/** What a shutdown needs of a server: the requests still being handled, and the database to interrupt. */
+const lifecycles = new WeakMap<Server, { handling: Set<Promise<void>>; db: App['db'] }>();
+
 export function createMedoraServer(app: App, options: ServerOptions = {}): Server {
   const routes = apiRoutes(app);
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
   const log = options.log ?? ((line: string) => console.log(line));
   // Session lookups are remembered once the database's notices are heard; until then each is asked for.
   void app.sessions.watch(app.db);
+  const handling = new Set<Promise<void>>();
 
-  return createServer(async (req, res) => {
+  const server = createServer((req, res) => {
+    const handled = handle(req, res);
+    handling.add(handled);
+    void handled.finally(() => handling.delete(handled));
+  });
+  lifecycles.set(server, { handling, db: app.db });
+  return server;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const requestId = randomUUID();
     res.setHeader('x-request-id', requestId);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const { path, search } = splitTarget(req.url);
     try {
       if (path === '/api' || path.startsWith('/api/')) {
-        await handleApi(app, routes, req, res, { requestId, trustProxy: options.trustProxy ?? false });
+        await handleApi(app, routes, req, res, { path, search, requestId, trustProxy: options.trustProxy ?? false });
       } else if (req.method === 'GET' || req.method === 'HEAD') {
         await serveStatic(staticDir, path, req, res, req.method === 'HEAD');
       } else {
@@ -57,7 +70,16 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     } finally {
       log(`${req.method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms rid=${requestId}`);
     }
-  });
+  }
+}
+
+/**
+ * The request target's path and query, taken apart by hand: `new URL` would read `//host/…` as another host.
+ * The path stays percent-encoded; the router decodes each parameter.
+ */
+function splitTarget(target = '/'): { path: string; search: string } {
+  const at = target.indexOf('?');
+  return at < 0 ? { path: target, search: '' } : { path: target.slice(0, at), search: target.slice(at + 1) };
 }
 
 async function handleApi(
@@ -65,22 +87,24 @@ async function handleApi(
   routes: Route[],
   req: IncomingMessage,
   res: ServerResponse,
-  opts: { requestId: string; trustProxy: boolean },
+  opts: { path: string; search: string; requestId: string; trustProxy: boolean },
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
   const method = req.method ?? 'GET';
-  const { route, params } = match(routes, method, url.pathname);
+  const { route, params } = match(routes, method, opts.path);
   const token = bearerToken(req.headers.authorization);
   // Public routes are typed to take no actor (PublicHandler), so none is made up for them.
   const actor = needsSignIn(route.access) ? await app.auth.authenticate(token, opts.requestId) : undefined;
   if (actor) checkRole(route.access, actor);
   const reads = method === 'GET' || method === 'HEAD';
   const body = reads || method === 'DELETE' ? {} : await parseBody(req);
+  const query = Object.fromEntries(new URLSearchParams(opts.search));
+  refuseUnstorableText(query);
+  refuseUnstorableText(asRecord(body));
   let answer: Answer;
   try {
     answer = await route.handler({
       params,
-      query: Object.fromEntries(url.searchParams),
+      query,
       body,
       actor: actor as Actor,
       token,
@@ -120,14 +144,42 @@ export async function listen(server: Server, port: number, host: string): Promis
   return server.address() as AddressInfo;
 }
 
-export function closeGracefully(server: Server, graceMs = 10_000): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), graceMs);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
+/**
+ * Stops accepting and lets the requests in flight finish for `graceMs`. Past that, the database is interrupted
+ * first — their statements cancelled, nothing of theirs commits — and only then are their sockets closed, so no
+ * write commits after its client saw the connection reset. Resolves within grace + 1.2 s, whatever the database
+ * does.
+ */
+export async function closeGracefully(server: Server, graceMs = 10_000): Promise<void> {
+  const lifecycle = lifecycles.get(server);
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A keep-alive connection becomes idle when its last request is answered; it is closed then.
+  const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
+  server.closeIdleConnections();
+  const handling = lifecycle?.handling ?? new Set();
+  // A request may still arrive on a keep-alive connection until it is closed, so wait until none is left.
+  const drained = async () => {
+    while (handling.size > 0) await Promise.allSettled([...handling]);
+  };
+  try {
+    if (!(await within(graceMs, drained()))) {
+      await within(500, lifecycle?.db.interrupt() ?? Promise.resolve());
+      server.closeAllConnections();
+      await within(500, drained());
+    }
+    await within(200, closed);
+  } finally {
+    clearInterval(closeIdle);
+  }
+}
+
+/** Whether `work` settled within `ms`; it is not waited for past that. */
+async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,4 +1,5 @@
 import { clinicDateTime } from '../shared/clock.ts';
+import { DomainError } from '../shared/errors.ts';
 import { centsToDecimal } from '../shared/money.ts';
 
 export type PaymentStatus = 'unpaid' | 'paid';
@@ -91,3 +92,9 @@ export function receiptJson(bill: Bill, payment: Payment | undefined, clinic: { 
     currency: CURRENCY,
   };
 }
+
+/** One Idempotency-Key names one request; using it for another is the client's mistake, not a conflict. */
+export const idempotencyKeyReused = () =>
+  new DomainError('invalid', 'idempotency_key_reused', 'This Idempotency-Key was already used for another request', {
+    'Idempotency-Key': ['was already used for another request'],
+  });

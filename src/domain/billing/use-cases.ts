@@ -1,8 +1,8 @@
 import type { Actor } from '../shared/actor.ts';
-import { DomainError, conflict, forbidden, notFound } from '../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
-import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billingJson, receiptJson, type BillingJson } from './billing.ts';
+import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billingJson, idempotencyKeyReused, receiptJson, type BillingJson } from './billing.ts';
 import type { BillingDeps, RememberedAnswer } from './ports.ts';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
@@ -66,11 +66,7 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
 
 async function rememberedAnswer(deps: BillingDeps, userId: number, key: string, request: string) {
   const earlier = await deps.idempotency.find(userId, key);
-  if (earlier && earlier.request !== request) {
-    throw new DomainError('invalid', 'idempotency_key_reused', 'This Idempotency-Key was already used for another request', {
-      'Idempotency-Key': ['was already used for another request'],
-    });
-  }
+  if (earlier && earlier.request !== request) throw idempotencyKeyReused();
   return earlier;
 }
 

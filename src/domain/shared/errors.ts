@@ -1,4 +1,12 @@
-export type ErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many' | 'too_large';
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'too_many'
+  | 'too_large'
+  | 'unavailable';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -24,6 +32,8 @@ export const forbidden = (message = 'You are not allowed to do this') =>
   new DomainError('forbidden', 'forbidden', message);
 export const unauthenticated = (message = 'Please sign in') =>
   new DomainError('unauthenticated', 'unauthenticated', message);
+/** The database cannot answer now (down, overloaded, a lock or statement timeout); the client may retry. */
+export const unavailable = (code: string, message: string) => new DomainError('unavailable', code, message);
 
 function firstMessage(fields: FieldErrors): string {
   const [field, messages] = Object.entries(fields)[0] ?? ['input', ['is invalid']];

@@ -24,6 +24,10 @@ export class Validator {
       return '';
     }
     const value = String(raw).trim();
+    if (!isStorableText(value)) {
+      this.fail(field, UNSTORABLE);
+      return '';
+    }
     if (!value && !opts.optional) this.fail(field, 'is required');
     if (value.length > (opts.max ?? 255)) this.fail(field, `must be at most ${opts.max ?? 255} characters`);
     return value;
@@ -80,6 +84,35 @@ export class Validator {
   done(): void {
     if (Object.keys(this.errors).length > 0) throw invalid(this.errors);
   }
+}
+
+const UNSTORABLE = 'contains a character that cannot be stored (a NUL or an unpaired surrogate)';
+
+/** PostgreSQL text holds neither NUL nor invalid UTF-16 (what JSON's lone `\ud800` escapes decode to). */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE_CHARACTER.test(value);
+}
+const UNSTORABLE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Refuses input with text that no column can store, naming the first such field (`items[2].name`), so it is
+ * a 422 before anything is hashed or written rather than a database error.
+ */
+export function refuseUnstorableText(input: Record<string, unknown>): void {
+  const found = findUnstorable(input, '');
+  if (found !== undefined) throw invalid({ [found || 'body']: [UNSTORABLE] });
+}
+
+function findUnstorable(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return isStorableText(value) ? undefined : path;
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const keyPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (!isStorableText(key)) return keyPath;
+    const found = findUnstorable(inner, keyPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 export function isCalendarDate(value: string): boolean {

@@ -28,6 +28,8 @@ export type Access = 'public' | 'user' | Role | Role[];
 
 export interface Route {
   method: string;
+  /** As written in routes.ts, `{name}` for each parameter. */
+  path: string;
   pattern: RegExp;
   access: Access;
   handler: Handler;
@@ -38,7 +40,7 @@ export function route(method: string, path: string, access: 'public', handler: P
 export function route(method: string, path: string, access: Exclude<Access, 'public'>, handler: Handler): Route;
 export function route(method: string, path: string, access: Access, handler: Handler): Route {
   const source = path.replace(/[.+?^$()[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
-  return { method, pattern: new RegExp(`^${source}$`), access, handler };
+  return { method, path, pattern: new RegExp(`^${source}$`), access, handler };
 }
 
 /** The route for a method and path: 404 when no path matches, 405 with Allow when only the method is wrong. */

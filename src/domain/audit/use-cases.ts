@@ -1,5 +1,5 @@
-import type { Actor } from '../shared/actor.ts';
-import { forbidden } from '../shared/errors.ts';
+import { requireAdmin, type Actor } from '../shared/actor.ts';
+
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 import type { AuditReader, AuditRow } from './audit.ts';
@@ -22,7 +22,7 @@ export interface AuditEntryJson {
 
 /** Admins see who read or changed data, newest first, optionally only about one patient. */
 export async function listAuditEntries(deps: AuditDeps, query: unknown, actor: Actor): Promise<Page<AuditEntryJson>> {
-  if (actor.role !== 'admin') throw forbidden();
+  requireAdmin(actor);
   const input = asRecord(query);
   const v = new Validator(input);
   const patientId = v.id('patient_id', { optional: true });

@@ -27,14 +27,11 @@ export async function register(
   const email = v.email('email');
   const password = v.text('password', { max: MAX_PASSWORD_LENGTH });
   const phone = v.text('phone', { max: 40 });
-  const birthdate = v.date('birthdate');
+  const birthdate = v.birthdate('birthdate', clinicToday(deps.clock, deps.timeZone));
   const gender = v.oneOf('gender', GENDERS);
-  if (birthdate && (birthdate >= clinicToday(deps.clock, deps.timeZone) || birthdate < '1900-01-01')) {
-    v.fail('birthdate', 'must be a real date in the past');
-  }
   v.done();
   const passwordHash = await deps.hasher.hash(password);
-  const user = await deps.accounts.createPatient({ name, email, passwordHash, phone, birthdate: birthdate!, gender: gender! });
+  const user = await deps.accounts.createPatient({ name, email, passwordHash, phone, birthdate, gender });
   await deps.audit.record({
     actor: actorOf(user, requestId),
     action: 'register',

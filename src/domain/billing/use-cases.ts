@@ -1,5 +1,5 @@
-import type { Actor } from '../shared/actor.ts';
-import { conflict, forbidden, notFound } from '../shared/errors.ts';
+import { ownPatientId, type Actor } from '../shared/actor.ts';
+import { conflict, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
 import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billingJson, idempotencyKeyReused, receiptJson, type BillingJson } from './billing.ts';
@@ -9,7 +9,7 @@ const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
 /** The signed-in patient's own bills, newest first. */
 export async function listMyBills(deps: BillingDeps, query: unknown, actor: Actor): Promise<Page<BillingJson>> {
-  const page = await deps.bills.listForPatient(ownPatientId(actor), pageRequest(asRecord(query)));
+  const page = await deps.bills.listForPatient(patientOf(actor), pageRequest(asRecord(query)));
   return { ...page, items: page.items.map(billingJson) };
 }
 
@@ -24,7 +24,7 @@ export interface PayInput {
  * a retry carrying the same Idempotency-Key gets the first answer back instead of a 409.
  */
 export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor): Promise<RememberedAnswer> {
-  const patientId = ownPatientId(actor);
+  const patientId = patientOf(actor);
   const billingId = pathId(input.billingId, 'Bill');
   const v = new Validator(asRecord(input.body));
   const method = v.oneOf('method', PAYMENT_METHODS, { optional: true }) ?? DEFAULT_PAYMENT_METHOD;
@@ -79,7 +79,4 @@ export async function billReceipt(deps: BillingDeps, billingId: string | number,
   return receiptJson(bill, payment, { name: deps.clinicName, timeZone: deps.timeZone });
 }
 
-function ownPatientId(actor: Actor): number {
-  if (actor.role !== 'patient' || !actor.patientId) throw forbidden('Only patients have bills to pay');
-  return actor.patientId;
-}
+const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have bills to pay');

@@ -1,9 +1,8 @@
-import { pathId } from '../shared/validate.ts';
 import { GENDERS, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { readPhoto, type Doctor, type Photo } from './catalogue.ts';
 import type { DoctorDeps, DoctorProfileFields, DoctorStore } from './ports.ts';
 
@@ -25,12 +24,9 @@ function readDoctor(input: Record<string, unknown>, today: string, opts: { passw
     specializationId: v.id('specialization_id', { optional: true }) ?? null,
     departmentId: v.id('department_id', { optional: true }) ?? null,
     bio: v.text('bio', { optional: true, max: 5000 }),
-    birthdate: v.date('birthdate', { optional: true }) ?? null,
+    birthdate: v.birthdate('birthdate', today, { optional: true }) ?? null,
     address: v.text('address', { optional: true, max: 500 }),
   };
-  if (fields.birthdate && (fields.birthdate >= today || fields.birthdate < '1900-01-01')) {
-    v.fail('birthdate', 'must be a real date in the past');
-  }
   v.done();
   return { ...fields, photo: readPhoto(input.photo) };
 }
@@ -59,7 +55,6 @@ async function foundDoctor(doctors: DoctorStore, id: number): Promise<Doctor> {
   return doctor;
 }
 
-type RawId = string | number;
 
 export const getDoctor = (deps: DoctorDeps, id: RawId) => foundDoctor(deps.doctors, pathId(id, 'Doctor'));
 

@@ -1,7 +1,7 @@
 import type { Actor } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
-import { Validator, asRecord, pathId } from '../shared/validate.ts';
+import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { refuseWhenInUse } from './catalogue.ts';
 import type { CatalogueDeps, CatalogueTable, DepartmentFields, RoomFields, SpecializationFields } from './ports.ts';
 
@@ -28,10 +28,9 @@ function roomFields(body: unknown): RoomFields {
   const name = v.text('name', { max: NAME_MAX });
   const departmentId = v.id('department_id');
   v.done();
-  return { name, departmentId: departmentId! };
+  return { name, departmentId };
 }
 
-type RawId = string | number;
 
 async function findOne<T, F>(table: CatalogueTable<T, F>, rawId: RawId, what: string): Promise<T> {
   const row = await table.find(pathId(rawId, what));

@@ -1,7 +1,7 @@
 import { patientDetailJson } from '../records/records.ts';
-import { GENDERS, type Actor } from '../shared/actor.ts';
+import { GENDERS, ownPatientId, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
-import { forbidden, notFound } from '../shared/errors.ts';
+import { notFound } from '../shared/errors.ts';
 import { fileUrl } from '../shared/files.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
@@ -22,7 +22,7 @@ export async function showPatient(deps: PatientsDeps, rawId: string | number, ac
 
 /** The signed-in patient's own account and patient details. */
 export async function myProfile(deps: PatientsDeps, actor: Actor) {
-  const patient = await deps.patients.find(ownPatientId(actor));
+  const patient = await deps.patients.find(patientOf(actor));
   if (!patient) throw notFound('Patient');
   return {
     user: { id: patient.userId, name: patient.name, email: patient.email, role: 'patient', profile_image: fileUrl(patient.profileImageId) },
@@ -41,7 +41,7 @@ export async function myProfile(deps: PatientsDeps, actor: Actor) {
 
 /** The profile form: the same rules as signing up, and the email stays unique. */
 export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: Actor) {
-  const patientId = ownPatientId(actor);
+  const patientId = patientOf(actor);
   const fields = readProfile(body, clinicToday(deps.clock, deps.timeZone));
   await deps.patients.update(patientId, fields);
   await deps.audit.record({ actor, action: 'update', entity: 'patient', entityId: patientId, patientId, requestId: actor.requestId });
@@ -53,14 +53,10 @@ function readProfile(body: unknown, today: string): ProfileFields {
   const name = v.text('name', { max: 200 });
   const email = v.email('email');
   const phone = v.text('phone', { max: 40 });
-  const birthdate = v.date('birthdate');
+  const birthdate = v.birthdate('birthdate', today);
   const gender = v.oneOf('gender', GENDERS);
-  if (birthdate && (birthdate >= today || birthdate < '1900-01-01')) v.fail('birthdate', 'must be a real date in the past');
   v.done();
-  return { name, email, phone, birthdate: birthdate!, gender: gender! };
+  return { name, email, phone, birthdate, gender };
 }
 
-function ownPatientId(actor: Actor): number {
-  if (actor.role !== 'patient' || !actor.patientId) throw forbidden('Only patients have a patient profile');
-  return actor.patientId;
-}
+const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have a patient profile');

@@ -71,7 +71,7 @@ export async function readVisit(body: unknown, today: string, diseaseKnown: (id:
   if (recordDate > today) v.fail('record_date', 'cannot be in the future');
   if (diseaseId !== undefined && !(await diseaseKnown(diseaseId))) v.fail('disease_id', 'does not exist');
   v.done();
-  return { diseaseId: diseaseId!, diagnosis, labTests, prescriptions, serviceType, costCents, recordDate };
+  return { diseaseId, diagnosis, labTests, prescriptions, serviceType, costCents, recordDate };
 }
 
 function readCost(v: Validator, raw: unknown): number {

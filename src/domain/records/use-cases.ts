@@ -1,7 +1,7 @@
 import { billForVisit, billingJson } from '../billing/billing.ts';
-import type { Actor } from '../shared/actor.ts';
+import { ownDoctorId, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
-import { conflict, forbidden, invalid, notFound } from '../shared/errors.ts';
+import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { asRecord, pathId } from '../shared/validate.ts';
 import { appointmentJson } from '../scheduling/scheduling.ts';
@@ -13,7 +13,7 @@ import { medicalRecordJson, patientCardJson, patientDetailJson, readVisit } from
  * completed and its bill raised (none for a free visit); if any step fails nothing is written.
  */
 export async function recordVisit(deps: RecordsDeps, input: { appointmentId: string | number; body: unknown }, actor: Actor) {
-  const doctorId = ownDoctorId(actor);
+  const doctorId = doctorOf(actor);
   const appointmentId = pathId(input.appointmentId, 'Appointment');
   const visit = await readVisit(input.body, clinicToday(deps.clock, deps.timeZone), deps.diseases.exists);
 
@@ -47,13 +47,13 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
 
 /** The doctor's patients: everyone who has had an appointment with them, searched by name, email or phone. */
 export async function listMyPatients(deps: RecordsDeps, query: unknown, actor: Actor): Promise<Page<ReturnType<typeof patientCardJson>>> {
-  const page = await deps.patients.list(ownDoctorId(actor), pageRequest(asRecord(query)));
+  const page = await deps.patients.list(doctorOf(actor), pageRequest(asRecord(query)));
   return { ...page, items: page.items.map(patientCardJson) };
 }
 
 /** One of the doctor's patients with every medical record; the read is audited. */
 export async function showMyPatient(deps: RecordsDeps, patientId: string | number, actor: Actor) {
-  const doctorId = ownDoctorId(actor);
+  const doctorId = doctorOf(actor);
   const id = pathId(patientId, 'Patient');
   // A patient who never saw this doctor is answered as missing, so the doctor cannot probe who is registered.
   const patient = await deps.patients.find(doctorId, id);
@@ -63,7 +63,4 @@ export async function showMyPatient(deps: RecordsDeps, patientId: string | numbe
   return patientDetailJson(patient, records);
 }
 
-function ownDoctorId(actor: Actor): number {
-  if (actor.role !== 'doctor' || !actor.doctorId) throw forbidden('Only doctors keep medical records');
-  return actor.doctorId;
-}
+const doctorOf = (actor: Actor) => ownDoctorId(actor, 'Only doctors keep medical records');

@@ -109,47 +109,51 @@ export function readPattern(body: unknown): SlotPlan[] {
   return plan;
 }
 
-function readTime(v: Validator, field: string): string | undefined {
+function readTime(v: Validator, field: string): string {
   const value = v.text(field);
-  if (TIME.test(value)) return value;
-  if (value) v.fail(field, 'must be a time as HH:mm');
-  return undefined;
+  if (value && !TIME.test(value)) v.fail(field, 'must be a time as HH:mm');
+  return value;
 }
 
-/** start_time and end_time of one span, end after start; undefined when either is bad. */
-function readSpan(v: Validator): TimeSpan | undefined {
-  const [startTime, endTime] = [readTime(v, 'start_time'), readTime(v, 'end_time')];
-  if (!startTime || !endTime) return undefined;
-  if (endTime <= startTime) {
-    v.fail('end_time', 'must be after start_time');
-    return undefined;
-  }
-  return { startTime, endTime };
+/** start_time and end_time of one span, end after start (a placeholder once a problem is recorded in `v`). */
+function readSpan(v: Validator): TimeSpan {
+  const span = { startTime: readTime(v, 'start_time'), endTime: readTime(v, 'end_time') };
+  if (!v.failed('start_time') && !v.failed('end_time') && span.endTime <= span.startTime) v.fail('end_time', 'must be after start_time');
+  return span;
 }
 
 const WEEKDAY_RULE = 'must be a weekday from 1 (Monday) to 7 (Sunday)';
 
-function toWeekday(raw: unknown): number | undefined {
+function isWeekday(raw: unknown): raw is number {
+  return typeof raw === 'number' && Number.isInteger(raw) && raw >= 1 && raw <= 7;
+}
+
+/** A weekday given as a number or a one-digit string; 0, an impossible day, when it is neither. */
+function toWeekday(raw: unknown): number {
   const day = typeof raw === 'string' && /^\d$/.test(raw) ? Number(raw) : raw;
-  return typeof day === 'number' && Number.isInteger(day) && day >= 1 && day <= 7 ? day : undefined;
+  return isWeekday(day) ? day : 0;
 }
 
 function readWorkingHours(input: Record<string, unknown>): SlotPlan[] {
   const v = new Validator(input);
   const days = Array.isArray(input.days) ? input.days.map(toWeekday) : [];
   if (days.length === 0) v.fail('days', 'must list at least one weekday');
-  else if (days.includes(undefined)) v.fail('days', `each ${WEEKDAY_RULE}`);
+  else if (!days.every(isWeekday)) v.fail('days', `each ${WEEKDAY_RULE}`);
   else if (new Set(days).size !== days.length) v.fail('days', 'must not repeat a weekday');
   const span = readSpan(v);
   const slotMinutes = v.id('slot_minutes');
   const roomId = v.id('room_id', { optional: true }) ?? null;
-  if (slotMinutes !== undefined && (slotMinutes < MIN_SLOT_MINUTES || slotMinutes > MAX_SLOT_MINUTES)) {
+  if (!v.failed('slot_minutes')) checkSlotLength(v, slotMinutes, span);
+  v.done();
+  return generateSlots({ days, ...span, slotMinutes, roomId });
+}
+
+function checkSlotLength(v: Validator, slotMinutes: number, span: TimeSpan): void {
+  if (slotMinutes < MIN_SLOT_MINUTES || slotMinutes > MAX_SLOT_MINUTES) {
     v.fail('slot_minutes', `must be between ${MIN_SLOT_MINUTES} and ${MAX_SLOT_MINUTES}`);
-  } else if (span && slotMinutes && slotMinutes > minutesOf(span.endTime) - minutesOf(span.startTime)) {
+  } else if (!v.failed('start_time') && !v.failed('end_time') && slotMinutes > minutesOf(span.endTime) - minutesOf(span.startTime)) {
     v.fail('slot_minutes', 'must fit between start_time and end_time');
   }
-  v.done();
-  return generateSlots({ days: days as number[], ...span!, slotMinutes: slotMinutes!, roomId });
 }
 
 function readExplicitSlots(raw: unknown): SlotPlan[] {
@@ -160,11 +164,11 @@ function readExplicitSlots(raw: unknown): SlotPlan[] {
     const input = asRecord(item);
     const v = new Validator(input);
     const weekday = toWeekday(input.weekday);
-    if (weekday === undefined) v.fail('weekday', WEEKDAY_RULE);
+    if (!isWeekday(weekday)) v.fail('weekday', WEEKDAY_RULE);
     const span = readSpan(v);
     const roomId = v.id('room_id', { optional: true }) ?? null;
     for (const [field, messages] of Object.entries(v.errors)) errors[`slots[${i}].${field}`] = messages;
-    return { weekday: weekday!, ...span!, roomId };
+    return { weekday, ...span, roomId };
   });
   if (Object.keys(errors).length > 0) throw invalid(errors);
   return plan;

@@ -1,10 +1,9 @@
 import type { AuditEntry } from '../audit/audit.ts';
-import { pathId } from '../shared/validate.ts';
-import type { Actor } from '../shared/actor.ts';
+import { ownDoctorId, ownPatientId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
-import { conflict, forbidden, invalid, notFound } from '../shared/errors.ts';
+import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import type { AppointmentFilter, SchedulingDeps, SchedulingTxDeps } from './ports.ts';
 import {
   APPOINTMENT_STATUSES,
@@ -21,7 +20,6 @@ import {
   type ClinicMoment,
 } from './scheduling.ts';
 
-type RawId = string | number;
 
 const nowInClinic = (deps: SchedulingDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
 
@@ -33,10 +31,7 @@ function readDate(v: Validator, today: string): string {
   return date;
 }
 
-function patientOf(actor: Actor): number {
-  if (actor.patientId === undefined) throw forbidden('Only patients have appointments of their own');
-  return actor.patientId;
-}
+const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have appointments of their own');
 
 // --- weekly patterns (admin)
 
@@ -105,19 +100,19 @@ export async function book(deps: SchedulingDeps, body: unknown, actor: Actor) {
   v.done();
 
   const appointment = await deps.transaction(async (tx) => {
-    if (!(await tx.schedules.lockDoctor(doctorId!))) throw notFound('Doctor');
-    const slot = await tx.schedules.find(scheduleId!);
+    if (!(await tx.schedules.lockDoctor(doctorId))) throw notFound('Doctor');
+    const slot = await tx.schedules.find(scheduleId);
     if (!slot || slot.doctorId !== doctorId || slot.retired) throw invalid({ schedule_id: ["is not one of this doctor's current slots"] });
     if (slot.weekday !== isoWeekday(date)) throw invalid({ schedule_id: [`is not a slot on ${date}'s weekday`] });
     if (hasStarted(date, slot.startTime, now)) throw invalid({ schedule_id: ['has already started; choose a later slot'] });
-    if ((await tx.appointments.bookedTimes({ doctorId: doctorId! }, date)).some((b) => overlaps(b, slot))) {
+    if ((await tx.appointments.bookedTimes({ doctorId }, date)).some((b) => overlaps(b, slot))) {
       throw conflict(SLOT_TAKEN.code, SLOT_TAKEN.message, { [SLOT_TAKEN.field]: [SLOT_TAKEN.message] });
     }
     await tx.appointments.lockPatient(patientId);
     if ((await tx.appointments.bookedTimes({ patientId }, date)).some((b) => overlaps(b, slot))) {
       throw conflict('patient_busy', 'You already have an appointment at this time on that day', { schedule_id: ['overlaps another appointment of yours'] });
     }
-    const booked = await tx.appointments.insert({ patientId, scheduleId: scheduleId!, date });
+    const booked = await tx.appointments.insert({ patientId, scheduleId, date });
     await tx.audit.record(appointmentEntry('book', booked.id, patientId, actor));
     return booked;
   });
@@ -184,6 +179,5 @@ export const listMyAppointments = (deps: SchedulingDeps, query: Record<string, u
 
 /** The doctor's own appointments, upcoming first; `q` searches the patient's name and email. */
 export async function listDoctorAppointments(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) {
-  if (actor.doctorId === undefined) throw forbidden('Only doctors have a list of their own appointments');
-  return appointmentPage(deps, { doctorId: actor.doctorId }, query);
+  return appointmentPage(deps, { doctorId: ownDoctorId(actor, 'Only doctors have a list of their own appointments') }, query);
 }

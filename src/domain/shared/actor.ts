@@ -1,3 +1,5 @@
+import { forbidden } from './errors.ts';
+
 export const ROLES = ['patient', 'doctor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -16,3 +18,22 @@ export interface Actor {
 
 /** The CLI acts as an admin of its own. */
 export const cliActor = (requestId = 'cli'): Actor => ({ userId: 0, role: 'admin', name: 'medora cli', requestId });
+
+// The one meaning of "acting as": the role and the row it implies, both present. Each message says what the
+// caller was after, since a wrong-role request is refused by the router first and reaches these only from the CLI.
+
+/** The actor's own patient id, or 403 with `message` for anyone who is not a patient. */
+export function ownPatientId(actor: Actor, message: string): number {
+  if (actor.role !== 'patient' || actor.patientId === undefined) throw forbidden(message);
+  return actor.patientId;
+}
+
+/** The actor's own doctor id, or 403 with `message` for anyone who is not a doctor. */
+export function ownDoctorId(actor: Actor, message: string): number {
+  if (actor.role !== 'doctor' || actor.doctorId === undefined) throw forbidden(message);
+  return actor.doctorId;
+}
+
+export function requireAdmin(actor: Actor): void {
+  if (actor.role !== 'admin') throw forbidden();
+}

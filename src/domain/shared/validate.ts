@@ -39,40 +39,66 @@ export class Validator {
     return value;
   }
 
-  oneOf<T extends string>(field: string, options: readonly T[], opts: { optional?: boolean } = {}): T | undefined {
+  // A required field that fails returns a placeholder of its type: `done()` throws before anyone can use it, so
+  // callers get plain typed values rather than `T | undefined` to assert away.
+
+  oneOf<T extends string>(field: string, options: readonly [T, ...T[]]): T;
+  oneOf<T extends string>(field: string, options: readonly T[], opts: { optional: true }): T | undefined;
+  oneOf<T extends string>(field: string, options: readonly [T, ...T[]] | readonly T[], opts: { optional?: boolean } = {}): T | undefined {
     const value = this.text(field, opts);
-    if (!value) return undefined;
+    const placeholder = opts.optional ? undefined : options[0];
+    if (!value) return placeholder;
     if (!(options as readonly string[]).includes(value)) {
       this.fail(field, `must be one of ${options.join(', ')}`);
-      return undefined;
+      return placeholder;
     }
     return value as T;
   }
 
   /** A positive integer id, given as a number or a numeric string. */
+  id(field: string): number;
+  id(field: string, opts: { optional: true }): number | undefined;
   id(field: string, opts: { optional?: boolean } = {}): number | undefined {
+    const placeholder = opts.optional ? undefined : 0;
     const raw = this.input[field];
     if (raw === undefined || raw === null || raw === '') {
       if (!opts.optional) this.fail(field, 'is required');
-      return undefined;
+      return placeholder;
     }
     const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
     if (!Number.isSafeInteger(value) || value <= 0 || value > 2147483647) {
       this.fail(field, 'must be a valid id');
-      return undefined;
+      return placeholder;
     }
     return value;
   }
 
   /** A calendar date as yyyy-MM-dd that really exists. */
+  date(field: string): string;
+  date(field: string, opts: { optional: true }): string | undefined;
   date(field: string, opts: { optional?: boolean } = {}): string | undefined {
     const value = this.text(field, opts);
-    if (!value) return undefined;
+    const placeholder = opts.optional ? undefined : '';
+    if (!value) return placeholder;
     if (!isCalendarDate(value)) {
       this.fail(field, 'must be a date as yyyy-MM-dd');
-      return undefined;
+      return placeholder;
     }
     return value;
+  }
+
+  /** A date of birth: a real date after 1900 and before the clinic's `today`. */
+  birthdate(field: string, today: string): string;
+  birthdate(field: string, today: string, opts: { optional: true }): string | undefined;
+  birthdate(field: string, today: string, opts: { optional?: boolean } = {}): string | undefined {
+    const value = opts.optional ? this.date(field, { optional: true }) : this.date(field);
+    if (value && (value >= today || value < '1900-01-01')) this.fail(field, 'must be a real date in the past');
+    return value;
+  }
+
+  /** Whether a problem was already found with `field`, so a rule that builds on it can stay quiet. */
+  failed(field: string): boolean {
+    return field in this.errors;
   }
 
   boolean(field: string): boolean {
@@ -127,8 +153,11 @@ export function asRecord(input: unknown): Record<string, unknown> {
   return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
 }
 
+/** An id as a route's path or a command's argument gives it. */
+export type RawId = string | number;
+
 /** An id from the path; anything but a positive integer names nothing, so it is simply not found. */
-export function pathId(raw: string | number, what: string): number {
+export function pathId(raw: RawId, what: string): number {
   const id = typeof raw === 'number' ? raw : /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(id) || id <= 0 || id > 2147483647) throw notFound(what);
   return id;

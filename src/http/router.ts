@@ -3,8 +3,12 @@ import type { Actor, Role } from '../domain/shared/actor.ts';
 import { forbidden } from '../domain/shared/errors.ts';
 import { HttpError } from './errors.ts';
 
-export interface RequestContext {
-  params: Record<string, string>;
+/** `'/api/doctors/{id}/schedule'` → `'id'`: a route's parameters are known from its path. */
+type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
+export type PathParams<P extends string> = { [Name in ParamNames<P>]: string };
+
+export interface RequestContext<Params = Record<string, string>> {
+  params: Params;
   query: Record<string, string>;
   body: unknown;
   /** The signed-in user; present on every route that names a role. */
@@ -21,8 +25,8 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export type Handler = (ctx: RequestContext) => Promise<Answer>;
-export type PublicHandler = (ctx: Omit<RequestContext, 'actor'>) => Promise<Answer>;
+export type Handler<Params = Record<string, string>> = (ctx: RequestContext<Params>) => Promise<Answer>;
+export type PublicHandler<Params = Record<string, string>> = (ctx: Omit<RequestContext<Params>, 'actor'>) => Promise<Answer>;
 /** Who may call: nobody signed in needed, any signed-in user, or the listed roles. */
 export type Access = 'public' | 'user' | Role | Role[];
 
@@ -36,11 +40,12 @@ export interface Route {
 }
 
 /** `/api/doctors/{id}` → a regex with a named group per parameter. */
-export function route(method: string, path: string, access: 'public', handler: PublicHandler): Route;
-export function route(method: string, path: string, access: Exclude<Access, 'public'>, handler: Handler): Route;
-export function route(method: string, path: string, access: Access, handler: Handler): Route {
+export function route<P extends string>(method: string, path: P, access: 'public', handler: PublicHandler<PathParams<P>>): Route;
+export function route<P extends string>(method: string, path: P, access: Exclude<Access, 'public'>, handler: Handler<PathParams<P>>): Route;
+export function route<P extends string>(method: string, path: P, access: Access, handler: Handler<PathParams<P>>): Route {
   const source = path.replace(/[.+?^$()[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
-  return { method, path, pattern: new RegExp(`^${source}$`), access, handler };
+  // The pattern has a named group for each parameter of `path`, so a match always carries them all.
+  return { method, path, pattern: new RegExp(`^${source}$`), access, handler: handler as Handler };
 }
 
 /** The route for a method and path: 404 when no path matches, 405 with Allow when only the method is wrong. */

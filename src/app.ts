@@ -21,7 +21,7 @@ import * as catalogueUseCases from './domain/catalogue/use-cases.ts';
 import * as doctorUseCases from './domain/catalogue/doctor-use-cases.ts';
 import * as patientUseCases from './domain/patients/use-cases.ts';
 import * as reportUseCases from './domain/reports/use-cases.ts';
-import type { CatalogueDeps, DoctorDeps } from './domain/catalogue/ports.ts';
+import type { DoctorDeps, DoctorTxDeps } from './domain/catalogue/ports.ts';
 import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTable } from './db/catalogue.pg.ts';
 import { patientDirectory } from './db/patients.pg.ts';
 import { dashboardQueries } from './db/reports.pg.ts';
@@ -55,11 +55,13 @@ type Transactional<D> = D & { transaction<T>(fn: (tx: Transactional<D>) => Promi
 
 /** Deps over `db` whose `transaction` hands `fn` the same deps bound to one transaction (reused if already inside one). */
 function transactional<D extends object>(db: Db, make: (q: Queryable) => D): Transactional<D> {
-  const inside = (tx: Queryable): Transactional<D> => {
-    const deps: Transactional<D> = { ...make(tx), transaction: (fn) => fn(deps) };
-    return deps;
-  };
-  return { ...make(db), transaction: (fn) => db.transaction((tx) => fn(inside(tx))) };
+  return { ...make(db), transaction: (fn) => db.transaction((tx) => fn(insideTransaction(tx, make))) };
+}
+
+/** Deps bound to a transaction already open, whose `transaction` joins it. */
+function insideTransaction<D extends object>(tx: Queryable, make: (q: Queryable) => D): Transactional<D> {
+  const deps: Transactional<D> = { ...make(tx), transaction: (fn) => fn(deps) };
+  return deps;
 }
 
 // Exported so a test can wrap one store to inject a failure in the middle of a transaction.
@@ -88,7 +90,7 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
   }));
 }
 
-const catalogueDeps = (q: Queryable): CatalogueDeps => ({
+const catalogueStores = (q: Queryable) => ({
   departments: departmentTable(q),
   specializations: specializationTable(q),
   diseases: diseaseTable(q),
@@ -96,22 +98,18 @@ const catalogueDeps = (q: Queryable): CatalogueDeps => ({
   audit: auditLog(q),
 });
 
+const doctorStores = (q: Queryable): DoctorTxDeps => ({
+  doctors: doctorStore(q),
+  images: fileStore(q),
+  schedules: scheduleStore(q),
+  audit: auditLog(q),
+});
+
 export function doctorDeps(db: Db, clock: Clock, config: AppConfig): DoctorDeps {
-  return transactional(db, (q) => ({
-    doctors: doctorStore(q),
-    images: fileStore(q),
-    schedules: scheduleStore(q),
-    audit: auditLog(q),
-    hasher: argon2Hasher,
-    clock,
-    timeZone: config.clinicTz,
-  }));
+  return transactional(db, (q) => ({ ...doctorStores(q), hasher: argon2Hasher, clock, timeZone: config.clinicTz }));
 }
 
 // --- imports (CLI)
-/** A Db already inside a transaction: deps made from it join that transaction instead of starting one. */
-const joined = (db: Db, tx: Queryable): Db => ({ ...db, ...tx, transaction: (fn) => fn(tx), close: async () => {} });
-
 /** An import writes every row through the catalogue's own use cases, all bound to one transaction. */
 function importDeps(db: Db, clock: Clock, config: AppConfig): ImportDeps {
   return {
@@ -121,10 +119,10 @@ function importDeps(db: Db, clock: Clock, config: AppConfig): ImportDeps {
     transaction: (fn) =>
       db.transaction((tx) =>
         fn({
-          createDepartment: (body, actor) => catalogueUseCases.createDepartment(catalogueDeps(tx), body, actor),
-          createSpecialization: (body, actor) => catalogueUseCases.createSpecialization(catalogueDeps(tx), body, actor),
+          createDepartment: (body, actor) => catalogueUseCases.createDepartment(insideTransaction(tx, catalogueStores), body, actor),
+          createSpecialization: (body, actor) => catalogueUseCases.createSpecialization(insideTransaction(tx, catalogueStores), body, actor),
           createDoctor: (body, passwordHash, actor) =>
-            doctorUseCases.createDoctor({ ...doctorDeps(joined(db, tx), clock, config), hasher: { hash: async () => passwordHash } }, body, actor),
+            doctorUseCases.createDoctorHashed({ ...doctorStores(tx), clock, timeZone: config.clinicTz }, body, passwordHash, actor),
         }),
       ),
   };
@@ -169,7 +167,7 @@ export function makeApp({ db, clock, config }: { db: Db; clock: Clock; config: A
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
     billing: bind(billingUseCases, billingDeps(db, clock, config)),
     audit: bind(auditUseCases, { auditRows: auditReader(db) }),
-    catalogue: bind(catalogueUseCases, catalogueDeps(db)),
+    catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
     doctors: bind(doctorUseCases, doctorDeps(db, clock, config)),
     patients: bind(patientUseCases, { patients: patientDirectory(db), records: recordStore(db), audit: auditLog(db), clock, timeZone }),
     scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),

@@ -5,7 +5,10 @@ import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable, Row } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 import { appointmentStore } from './scheduling.pg.ts';
-import { isForeignKeyViolation } from './sql-errors.ts';
+import { constraintName, isForeignKeyViolation } from './sql-errors.ts';
+
+// The record's own key to its disease, and the per-doctor disease tally its trigger writes in the same statement.
+const DISEASE_KEYS = new Set(['medical_records_disease_id_fkey', 'doctor_disease_records_disease_id_fkey']);
 
 export function visitAppointmentStore(db: Queryable): VisitAppointmentStore {
   const { lock, find } = appointmentStore(db);
@@ -52,7 +55,7 @@ export function recordStore(db: Queryable): RecordStore {
         );
       } catch (error) {
         // The disease was checked before the transaction; it can only vanish if an admin deleted it meanwhile.
-        if (isForeignKeyViolation(error)) throw invalid({ disease_id: ['does not exist'] });
+        if (isForeignKeyViolation(error) && DISEASE_KEYS.has(constraintName(error) ?? '')) throw invalid({ disease_id: ['does not exist'] });
         throw error;
       }
       const [row] = await db.query(`select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.id = $1`, [id]);

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { readPhoto, type Doctor, type Photo } from './catalogue.ts';
-import type { DoctorDeps, DoctorProfileFields, DoctorStore } from './ports.ts';
+import type { DoctorDeps, DoctorProfileFields, DoctorStore, DoctorTxDeps } from './ports.ts';
 
 const MAX_PASSWORD_LENGTH = 200;
 
@@ -60,17 +60,32 @@ export const getDoctor = (deps: DoctorDeps, id: RawId) => foundDoctor(deps.docto
 
 /** The doctor's account (role doctor), photo and doctor row, all or nothing. */
 export async function createDoctor(deps: DoctorDeps, body: unknown, actor: Actor): Promise<Doctor> {
-  const today = clinicToday(deps.clock, deps.timeZone);
-  const { password, photo, ...profile } = readDoctor(asRecord(body), today, { passwordRequired: true });
+  const fields = readNewDoctor(deps, body);
   // Hashing is slow on purpose; done before the transaction so it holds no connection meanwhile.
-  const passwordHash = await deps.hasher.hash(password);
-  return deps.transaction(async (tx) => {
-    const photoId = photo ? await tx.images.save(photo.contentType, photo.bytes) : null;
-    const id = await tx.doctors.create({ ...profile, passwordHash, photoId });
-    await tx.schedules.createDefaultPattern(id, profile.departmentId);
-    await tx.audit.record({ actor, action: 'create', entity: 'doctor', entityId: id, requestId: actor.requestId });
-    return foundDoctor(tx.doctors, id);
-  });
+  const passwordHash = await deps.hasher.hash(fields.password);
+  return deps.transaction((tx) => insertDoctor(tx, fields, passwordHash, actor));
+}
+
+/** The same doctor as `createDoctor`, inside the caller's transaction, its password hashed beforehand (the import's way). */
+export async function createDoctorHashed(
+  deps: DoctorTxDeps & Pick<DoctorDeps, 'clock' | 'timeZone'>,
+  body: unknown,
+  passwordHash: string,
+  actor: Actor,
+): Promise<Doctor> {
+  return insertDoctor(deps, readNewDoctor(deps, body), passwordHash, actor);
+}
+
+const readNewDoctor = (deps: Pick<DoctorDeps, 'clock' | 'timeZone'>, body: unknown) =>
+  readDoctor(asRecord(body), clinicToday(deps.clock, deps.timeZone), { passwordRequired: true });
+
+async function insertDoctor(tx: DoctorTxDeps, fields: ReturnType<typeof readNewDoctor>, passwordHash: string, actor: Actor): Promise<Doctor> {
+  const { password: _hashedAlready, photo, ...profile } = fields;
+  const photoId = photo ? await tx.images.save(photo.contentType, photo.bytes) : null;
+  const id = await tx.doctors.create({ ...profile, passwordHash, photoId });
+  await tx.schedules.createDefaultPattern(id, profile.departmentId);
+  await tx.audit.record({ actor, action: 'create', entity: 'doctor', entityId: id, requestId: actor.requestId });
+  return foundDoctor(tx.doctors, id);
 }
 
 /** Changes the fields sent; a new password or photo replaces the old one, an absent one keeps it. */

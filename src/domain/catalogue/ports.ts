@@ -39,6 +39,8 @@ export interface CatalogueDeps {
   diseases: CatalogueTable<Disease, DiseaseFields>;
   rooms: CatalogueTable<Room, RoomFields>;
   audit: AuditLog;
+  /** All or nothing: a write and its audit row; `fn` gets the same ports bound to one transaction. */
+  transaction<T>(fn: (tx: CatalogueDeps) => Promise<T>): Promise<T>;
 }
 
 export interface DoctorProfileFields {

@@ -28,13 +28,7 @@ function inOptionNames(error: unknown): unknown {
   return invalid(fields);
 }
 
-/** The active doctor signing in with `email`, found through the same search the doctor list uses. */
-async function doctorByEmail(app: App, email: string): Promise<number> {
-  const { items } = await app.doctors.listDoctors({ q: email.trim() });
-  const doctor = items.find((d) => d.email.toLowerCase() === email.trim().toLowerCase());
-  if (!doctor) throw invalid({ doctor: [`no active doctor signs in with ${email}`] });
-  return doctor.id;
-}
+const doctorByEmail = async (app: App, email: string) => (await app.doctors.getDoctorByEmail(email)).id;
 
 const SLOT_COLUMNS: Column[] = [
   { key: 'weekday', header: 'Day' },

@@ -86,17 +86,16 @@ export function paymentStore(db: Queryable): PaymentStore {
 export function idempotencyStore(db: Queryable): IdempotencyStore {
   return {
     find: async (userId, key) => {
-      const [row] = await db.query(`select request, status, body from idempotency_keys where user_id = $1 and key = $2`, [userId, key]);
-      return row ? { request: row.request, status: row.status, body: row.body } : undefined;
+      const [row] = await db.query(`select request, body from idempotency_keys where user_id = $1 and key = $2`, [userId, key]);
+      return row ? { request: row.request, result: row.body } : undefined;
     },
     save: async (userId, key, answer) => {
       try {
-        await db.query(`insert into idempotency_keys (user_id, key, request, status, body) values ($1, $2, $3, $4, $5)`, [
+        await db.query(`insert into idempotency_keys (user_id, key, request, body) values ($1, $2, $3, $4)`, [
           userId,
           key,
           answer.request,
-          answer.status,
-          JSON.stringify(answer.body),
+          JSON.stringify(answer.result),
         ]);
       } catch (error) {
         // Two requests with one key on two bills both found the key unused; the later insert loses the race.

@@ -204,7 +204,11 @@ export function doctorStore(db: Queryable): DoctorStore {
       ),
     find: async (id) => {
       const [row] = await db.query(`select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where d.id = $1 and d.active`, [id]);
-      return row && toDoctor(row);
+      return row ? toDoctor(row) : undefined;
+    },
+    findByEmail: async (email) => {
+      const [row] = await db.query(`select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where lower(u.email) = lower($1) and d.active`, [email]);
+      return row ? toDoctor(row) : undefined;
     },
     create: async (f) => {
       // One statement, so the account never exists without its doctor row.

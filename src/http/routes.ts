@@ -100,8 +100,7 @@ export function apiRoutes(app: App): Route[] {
     r('GET', '/api/patient/billings', 'patient', async ({ query, actor }) => listOf('billings', await app.billing.listMyBills(query, actor))),
     r('POST', '/api/patient/billings/{id}/pay', 'patient', async ({ params, headers, body, actor }) => {
       const idempotencyKey = headers['idempotency-key'] as string | undefined; // node joins a repeated header into one string
-      const answer = await app.billing.payBill({ billingId: params.id, idempotencyKey, body }, actor);
-      return { status: answer.status, body: answer.body };
+      return ok(await app.billing.payBill({ billingId: params.id, idempotencyKey, body }, actor));
     }),
     r('GET', '/api/billings/{id}/receipt', ['patient', 'admin'], async ({ params, actor }) => ok(await app.billing.billReceipt(params.id, actor))),
     r('GET', '/api/admin/audit', 'admin', async ({ query, actor }) => listOf('entries', await app.audit.listAuditEntries(query, actor))),

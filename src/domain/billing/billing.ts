@@ -93,6 +93,12 @@ export function receiptJson(bill: Bill, payment: Payment | undefined, clinic: { 
   };
 }
 
+/** What paying a bill answers, the same to a retry with the same Idempotency-Key. */
+export interface PaymentResult {
+  message: string;
+  billing: BillingJson;
+}
+
 /** One Idempotency-Key names one request; using it for another is the client's mistake, not a conflict. */
 export const idempotencyKeyReused = () =>
   new DomainError('invalid', 'idempotency_key_reused', 'This Idempotency-Key was already used for another request', {

@@ -1,3 +1,4 @@
+import type { PaymentResult } from './billing.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
@@ -18,11 +19,10 @@ export interface PaymentStore {
   findForBill(billingId: number): Promise<Payment | undefined>;
 }
 
-/** The first answer given to a request carrying an Idempotency-Key, kept per user and key. */
+/** The first result of a request carrying an Idempotency-Key, kept per user and key. */
 export interface RememberedAnswer {
   request: string;
-  status: number;
-  body: unknown;
+  result: PaymentResult;
 }
 
 export interface IdempotencyStore {

@@ -2,8 +2,8 @@ import { ownPatientId, type Actor } from '../shared/actor.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
-import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billingJson, idempotencyKeyReused, receiptJson, type BillingJson } from './billing.ts';
-import type { BillingDeps, RememberedAnswer } from './ports.ts';
+import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billingJson, idempotencyKeyReused, receiptJson, type BillingJson, type PaymentResult } from './billing.ts';
+import type { BillingDeps } from './ports.ts';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
@@ -23,7 +23,7 @@ export interface PayInput {
  * Pays the patient's own unpaid bill in full. Exactly one payment per bill, however many requests race;
  * a retry carrying the same Idempotency-Key gets the first answer back instead of a 409.
  */
-export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor): Promise<RememberedAnswer> {
+export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor): Promise<PaymentResult> {
   const patientId = patientOf(actor);
   const billingId = pathId(input.billingId, 'Bill');
   const v = new Validator(asRecord(input.body));
@@ -38,7 +38,7 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
 
   return deps.transaction(async (tx) => {
     const earlier = await replay(tx);
-    if (earlier) return earlier;
+    if (earlier) return earlier.result;
     const bill = await tx.bills.find(billingId);
     if (!bill || bill.patient.id !== patientId) throw notFound('Bill');
     // The conditional update is the guard: of racing payers only one sees the bill still unpaid.
@@ -46,12 +46,12 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
     if (!paid) {
       // A retry with the same key may have committed while this one waited on the bill's row lock.
       const winner = await replay(tx);
-      if (winner) return winner;
+      if (winner) return winner.result;
       throw conflict('bill_already_paid', 'This bill has already been paid');
     }
     const payment = await tx.payments.create({ billingId: bill.id, patientId, amountCents: bill.amountCents, method, paidAt: tx.clock.now() });
-    const answer = { request, status: 200, body: { message: 'Payment successful', billing: billingJson(paid) } };
-    if (key) await tx.idempotency.save(actor.userId, key, answer);
+    const result = { message: 'Payment successful', billing: billingJson(paid) };
+    if (key) await tx.idempotency.save(actor.userId, key, { request, result });
     await tx.audit.record({
       actor,
       action: 'pay',
@@ -60,7 +60,7 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
       patientId,
       details: { payment_id: payment.id, amount_cents: payment.amountCents, method },
     });
-    return answer;
+    return result;
   });
 }
 

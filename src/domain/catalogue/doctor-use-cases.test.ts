@@ -47,6 +47,7 @@ function fakeDoctorDeps(attachments: DoctorAttachments = { upcoming: 0, hasHisto
     doctors: {
       list: async () => ({ items: doctors.filter((d) => d.state === 'active').map(toDoctor), total: 0, totalIsLowerBound: false, page: 1, perPage: 50 }),
       find: async (id) => doctors.filter((d) => d.id === id && d.state === 'active').map(toDoctor)[0],
+      findByEmail: async (email) => doctors.filter((d) => d.email.toLowerCase() === email.toLowerCase() && d.state === 'active').map(toDoctor)[0],
       create: async (f) => {
         doctors.push({ ...f, id: doctors.length + 1, state: 'active' });
         return doctors.length;

@@ -1,6 +1,6 @@
 import { GENDERS, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
-import { conflict, notFound } from '../shared/errors.ts';
+import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { readPhoto, type Doctor, type Photo } from './catalogue.ts';
@@ -57,6 +57,13 @@ async function foundDoctor(doctors: DoctorStore, id: number): Promise<Doctor> {
 
 
 export const getDoctor = (deps: DoctorDeps, id: RawId) => foundDoctor(deps.doctors, pathId(id, 'Doctor'));
+
+/** The active doctor signing in with `email`: how the command line names a doctor. */
+export async function getDoctorByEmail(deps: DoctorDeps, email: string): Promise<Doctor> {
+  const doctor = await deps.doctors.findByEmail(email.trim());
+  if (!doctor) throw invalid({ doctor: [`no active doctor signs in with ${email}`] });
+  return doctor;
+}
 
 /** The doctor's account (role doctor), photo and doctor row, all or nothing. */
 export async function createDoctor(deps: DoctorDeps, body: unknown, actor: Actor): Promise<Doctor> {

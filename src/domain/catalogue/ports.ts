@@ -67,6 +67,8 @@ export interface DoctorAttachments {
 export interface DoctorStore {
   list(req: PageRequest): Promise<Page<Doctor>>;
   find(id: number): Promise<Doctor | undefined>;
+  /** The active doctor signing in with `email`, in any letter case. */
+  findByEmail(email: string): Promise<Doctor | undefined>;
   /** The user (role doctor) and the doctor row; a taken email is a conflict `email_taken`. */
   create(fields: DoctorProfileFields & { passwordHash: string; photoId: number | null }): Promise<number>;
   update(id: number, fields: DoctorProfileFields & { passwordHash?: string; photoId?: number }): Promise<void>;

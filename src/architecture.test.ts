@@ -1,0 +1,91 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SRC = fileURLToPath(new URL('.', import.meta.url));
+
+/** The order written in docs/architecture.md: a domain module imports only those before it. */
+export const DOMAIN_ORDER = ['audit', 'auth', 'scheduling', 'catalogue', 'billing', 'records', 'patients', 'reports', 'imports'];
+
+export interface Import {
+  /** The importing file, relative to src/. */
+  from: string;
+  /** The imported file relative to src/, or the package. */
+  to: string;
+  local: boolean;
+  typeOnly: boolean;
+}
+
+const IO_PACKAGES = /^(node:|pg$|@electric-sql\/|react|argon2$)/;
+
+/** The rule an import breaks, or undefined when it keeps them all. */
+export function brokenRule({ from, to, local, typeOnly }: Import): string | undefined {
+  if (/\.test\.tsx?$/.test(from) || from.startsWith('testing/') || from.startsWith('web/e2e/')) return undefined;
+  const [layer, module] = from.split('/');
+  const [toLayer, toModule] = local ? to.split('/') : [];
+  if (layer === 'domain' && !local && IO_PACKAGES.test(to)) return `the domain does no I/O (${to})`;
+  if (layer === 'domain' && module && module !== 'shared') {
+    if (toLayer !== undefined && toLayer !== 'domain') return `the domain imports no ${toLayer}`;
+    if (toLayer === 'domain' && toModule && toModule !== 'shared' && toModule !== module) {
+      const [mine, theirs] = [DOMAIN_ORDER.indexOf(module), DOMAIN_ORDER.indexOf(toModule)];
+      if (mine < 0 || theirs < 0) return `${module} or ${toModule} is missing from docs/architecture.md's order`;
+      if (theirs > mine) return `${module} comes before ${toModule} in docs/architecture.md's order`;
+    }
+  }
+  if (layer === 'domain' && module === 'shared' && toLayer !== undefined && toLayer !== 'domain') return `domain/shared imports no ${toLayer}`;
+  if (layer === 'db' && ['http', 'cli', 'web', 'app.ts'].includes(toLayer ?? '')) return `db imports no ${toLayer}`;
+  if (layer === 'http' && ['cli', 'web', 'db'].includes(toLayer ?? '')) return `http imports no ${toLayer}`;
+  if (layer === 'cli' && toLayer === 'web') return 'cli imports no web';
+  if (layer === 'web' && toLayer !== undefined && toLayer !== 'web') {
+    if (!typeOnly || !['domain', 'http'].includes(toLayer)) return `web imports only types from domain and http (${to})`;
+  }
+  return undefined;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const IMPORT = /^\s*(import|export)\s+(type\s+)?[^'";]*?\s*from\s+'([^']+)'/gm;
+
+export function importsOf(file: string, text: string): Import[] {
+  const from = relative(SRC, file);
+  return [...text.matchAll(IMPORT)].map((found) => {
+    const spec = found[3] ?? '';
+    const local = spec.startsWith('.');
+    return { from, to: local ? relative(SRC, resolve(dirname(file), spec)) : spec, local, typeOnly: Boolean(found[2]) };
+  });
+}
+
+describe('the import order of docs/architecture.md', () => {
+  it('holds for every import in src/', () => {
+    const broken = sourceFiles(SRC)
+      .flatMap((file) => importsOf(file, readFileSync(file, 'utf8')))
+      .map((found) => ({ found, rule: brokenRule(found) }))
+      .filter(({ rule }) => rule !== undefined)
+      .map(({ found, rule }) => `${found.from} → ${found.to}: ${rule}`);
+    assert.deepEqual(broken, []);
+  });
+
+  it('catches a forbidden import when one is added', () => {
+    const added = (from: string, spec: string, typeOnly = false) => {
+      const [found] = importsOf(join(SRC, from), `${typeOnly ? 'import type' : 'import'} { x } from '${spec}';`);
+      assert.ok(found);
+      return brokenRule(found);
+    };
+    assert.match(added('domain/audit/use-cases.ts', '../billing/billing.ts') ?? '', /audit comes before billing/);
+    assert.match(added('domain/scheduling/use-cases.ts', '../../db/db.ts') ?? '', /domain imports no db/);
+    assert.match(added('domain/records/records.ts', 'node:fs') ?? '', /no I\/O/);
+    assert.match(added('db/auth.pg.ts', '../http/server.ts') ?? '', /db imports no http/);
+    assert.match(added('http/routes.ts', '../db/db.ts') ?? '', /http imports no db/);
+    assert.match(added('web/api.ts', '../domain/billing/billing.ts') ?? '', /web imports only types/);
+    assert.equal(added('web/api.ts', '../domain/billing/billing.ts', true), undefined);
+    assert.equal(added('domain/records/use-cases.ts', '../billing/billing.ts'), undefined);
+  });
+});

@@ -39,11 +39,19 @@ import { billingReportQueries, dayAppointmentQueries } from './db/admin-reports.
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'>;
 
-/** Binds a module's use cases to their dependencies: `(deps, ...args) => r` becomes `(...args) => r`. */
+/** A module's use cases bound to their dependencies: `(deps, ...args) => r` becomes `(...args) => r`. */
 type Bound<M> = {
-  [K in keyof M]: M[K] extends (deps: any, ...args: infer A) => infer R ? (...args: A) => R : never;
+  [K in keyof M as M[K] extends (...args: never[]) => unknown ? K : never]: M[K] extends (deps: never, ...args: infer A) => infer R
+    ? (...args: A) => R
+    : never;
 };
-function bind<M extends Record<string, unknown>, D>(module: M, deps: D): Bound<M> {
+/** `M` itself when `deps` has every port each of its use cases asks for; otherwise the use case that lacks one is `never`. */
+type GivenAll<M, D> = {
+  [K in keyof M]: M[K] extends (deps: infer Needed, ...args: never[]) => unknown ? ([D] extends [Needed] ? M[K] : never) : M[K];
+};
+
+/** Binds a module's use cases to `deps`; a module bound without one of its ports does not compile. */
+function bind<M extends GivenAll<M, D>, D>(module: M, deps: D): Bound<M> {
   return Object.fromEntries(
     Object.entries(module)
       .filter(([, f]) => typeof f === 'function')

@@ -35,6 +35,7 @@ import type { ImportDeps } from './domain/imports/ports.ts';
 import { billingReport } from './domain/reports/billing-report.ts';
 import { appointmentsReport } from './domain/reports/appointments-report.ts';
 import { importLookup } from './db/imports.pg.ts';
+import { demoStore } from './db/demo.pg.ts';
 import { billingReportQueries, dayAppointmentQueries } from './db/admin-reports.pg.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'>;
@@ -170,6 +171,7 @@ export function makeApp({ db, clock, config }: { db: Db; clock: Clock; config: A
     config,
     sessions,
     health: { ready: () => db.ready(READY_WITHIN_MS) },
+    demo: demoStore(db),
     auth: bind(authUseCases, authDeps),
     files: fileStore(db),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),

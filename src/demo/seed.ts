@@ -9,10 +9,7 @@ export const DEMO_ACCOUNTS = [
   { role: 'patient', email: 'patient@medora.test' },
 ] as const;
 
-export async function isEmpty(app: App): Promise<boolean> {
-  const [{ n }] = await app.db.query<{ n: number }>('select count(*)::int as n from users');
-  return n === 0;
-}
+export const isEmpty = async (app: App): Promise<boolean> => !(await app.demo.hasUsers());
 
 /**
  * Fills an empty database with a small, believable clinic through the same use cases users reach,
@@ -114,30 +111,17 @@ const UPCOMING_VISITS = [
 /** More patients, upcoming visits booked through the patients' own use case, and the demo patient's history. */
 async function seedAppointments(app: App): Promise<void> {
   for (const patient of OTHER_DEMO_PATIENTS) await app.auth.register({ ...patient, password: DEMO_PASSWORD });
-  const patients = await app.db.query(
-    `select u.id as user_id, u.name, p.id as patient_id from users u join patients p on p.user_id = u.id
-     where u.email = any($1) order by array_position($1, u.email::text)`,
-    [['patient@medora.test', ...OTHER_DEMO_PATIENTS.map((p) => p.email)]],
-  );
-  const doctorIds = await demoDoctorIds(app);
+  const patients = await app.demo.patients(['patient@medora.test', ...OTHER_DEMO_PATIENTS.map((p) => p.email)]);
+  const doctorIds = await app.demo.doctorIds(DEMO_DOCTORS.map((d) => d.email));
   const days = clinicWeekdays(addDays(clinicToday(app.clock, app.config.clinicTz), 1), 1, 3);
   for (const [patientIndex, doctorIndex, day, nth] of UPCOMING_VISITS) {
     const p = patients[patientIndex];
-    const actor: Actor = { userId: p.user_id, role: 'patient', name: p.name, patientId: p.patient_id, requestId: 'demo-seed' };
+    const actor: Actor = { userId: p.userId, role: 'patient', name: p.name, patientId: p.id, requestId: 'demo-seed' };
     const { available_appointments: slots } = await app.scheduling.availableSlots(doctorIds[doctorIndex], { date: days[day] });
     const free = slots.filter((slot) => slot.status === 'available');
     await app.scheduling.book({ doctor_id: doctorIds[doctorIndex], schedule_id: free[nth % free.length].schedule_id, date: days[day] }, actor);
   }
-  await seedPastAppointments(app, patients[0].patient_id, doctorIds);
-}
-
-/** The demo doctors' ids in DEMO_DOCTORS order. */
-async function demoDoctorIds(app: App): Promise<number[]> {
-  const rows = await app.db.query<{ id: number }>(
-    `select d.id from doctors d join users u on u.id = d.user_id where u.email = any($1) order by array_position($1, u.email::text)`,
-    [DEMO_DOCTORS.map((d) => d.email)],
-  );
-  return rows.map((r) => r.id);
+  await seedPastAppointments(app, patients[0].id, doctorIds);
 }
 
 /** `count` Monday-to-Friday dates going from `from` by `step` days (1 forward, -1 back), `from` included if it is one. */
@@ -158,17 +142,9 @@ const PAST_VISIT_DOCTORS = [5, 0, 0, 5];
 export async function seedPastAppointments(app: App, patientId: number, doctorIds: number[]): Promise<void> {
   const today = clinicToday(app.clock, app.config.clinicTz);
   const dates = PAST_VISIT_DOCTORS.map((_, i) => clinicWeekdays(addDays(today, -14 * (PAST_VISIT_DOCTORS.length - i)), -1, 1)[0]);
-  await app.db.query(
-    `insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
-     select $1, s.doctor_id, s.id, d.department_id, s.room_id, v.date, s.start_time, s.end_time
-     from unnest($2::integer[], $3::date[]) as v(doctor_id, date)
-     join doctors d on d.id = v.doctor_id
-     join lateral (
-       select id, doctor_id, room_id, start_time, end_time from schedules
-       where doctor_id = v.doctor_id and weekday = extract(isodow from v.date) and retired_at is null
-       order by start_time offset 2 limit 1
-     ) s on true`,
-    [patientId, PAST_VISIT_DOCTORS.map((i) => doctorIds[i]), dates],
+  await app.demo.insertPastAppointments(
+    patientId,
+    PAST_VISIT_DOCTORS.map((i, n) => ({ doctorId: doctorIds[i], date: dates[n] })),
   );
 }
 
@@ -189,27 +165,17 @@ const DEMO_VISITS = [
  */
 export async function seedRecordedVisits(app: App): Promise<void> {
   const today = clinicToday(app.clock, app.config.clinicTz);
-  const [patient] = await app.db.query(
-    `select u.id as user_id, u.name, p.id as patient_id from users u join patients p on p.user_id = u.id where u.email = 'patient@medora.test'`,
-  );
-  const diseases = await app.db.query<{ id: number; name: string }>('select id, name from diseases where name = any($1)', [
-    DEMO_VISITS.map((v) => v.disease),
-  ]);
-  const diseaseId = (name: string) => diseases.find((d) => d.name === name)?.id;
-  if (!patient || DEMO_VISITS.some((v) => !diseaseId(v.disease))) {
+  const [patient] = await app.demo.patients(['patient@medora.test']);
+  const diseaseIds = await app.demo.diseaseIds(DEMO_VISITS.map((v) => v.disease));
+  if (!patient || DEMO_VISITS.some((v) => !diseaseIds.has(v.disease))) {
     throw new Error('seed: recorded visits need the demo patient and the demo diseases first');
   }
-  const patientActor: Actor = { userId: patient.user_id, role: 'patient', name: patient.name, patientId: patient.patient_id, requestId: 'demo-seed' };
+  const diseaseId = (name: string) => diseaseIds.get(name);
+  const patientActor: Actor = { userId: patient.userId, role: 'patient', name: patient.name, patientId: patient.id, requestId: 'demo-seed' };
 
-  const appointments = await app.db.query(
-    `select a.id, a.date, a.doctor_id, d.user_id, u.name
-     from appointments a join doctors d on d.id = a.doctor_id join users u on u.id = d.user_id
-     where a.patient_id = $1 and a.status = 'scheduled' and a.date < $2
-     order by a.date, a.start_time`,
-    [patient.patient_id, today],
-  );
+  const appointments = await app.demo.unrecordedVisits(patient.id, today);
   for (const [i, a] of appointments.entries()) {
-    const doctor: Actor = { userId: a.user_id, role: 'doctor', name: a.name, doctorId: a.doctor_id, requestId: 'demo-seed' };
+    const doctor: Actor = { userId: a.doctor.userId, role: 'doctor', name: a.doctor.name, doctorId: a.doctor.id, requestId: 'demo-seed' };
     const { disease, ...visit } = DEMO_VISITS[i % DEMO_VISITS.length];
     const body = { ...visit, disease_id: diseaseId(disease), record_date: a.date };
     const { billing } = await app.records.recordVisit({ appointmentId: a.id, body }, doctor);

@@ -1,0 +1,79 @@
+import type { Queryable } from './db.ts';
+
+/** A demo account as the seed acts for it. */
+export interface DemoPerson {
+  userId: number;
+  name: string;
+  /** The patient's or doctor's row. */
+  id: number;
+}
+
+export interface DemoVisit {
+  id: number;
+  date: string;
+  doctor: DemoPerson;
+}
+
+/**
+ * What loading the demo clinic needs beyond the use cases: finding the accounts it made by e-mail, and writing
+ * past appointments as history (booking refuses past dates, rightly).
+ */
+export function demoStore(db: Queryable) {
+  return {
+    async hasUsers(): Promise<boolean> {
+      const rows = await db.query<{ one: number }>('select 1 as one from users limit 1');
+      return rows.length > 0;
+    },
+
+    /** Patients by e-mail, in the order given. */
+    async patients(emails: string[]): Promise<DemoPerson[]> {
+      return db.query<DemoPerson & Record<string, unknown>>(
+        `select u.id as "userId", u.name, p.id from users u join patients p on p.user_id = u.id
+         where u.email = any($1) order by array_position($1, u.email::text)`,
+        [emails],
+      );
+    },
+
+    /** Doctors' ids by e-mail, in the order given. */
+    async doctorIds(emails: string[]): Promise<number[]> {
+      const rows = await db.query<{ id: number }>(
+        `select d.id from doctors d join users u on u.id = d.user_id where u.email = any($1) order by array_position($1, u.email::text)`,
+        [emails],
+      );
+      return rows.map((row) => row.id);
+    },
+
+    async diseaseIds(names: string[]): Promise<Map<string, number>> {
+      const rows = await db.query<{ id: number; name: string }>('select id, name from diseases where name = any($1)', [names]);
+      return new Map(rows.map((row) => [row.name, row.id]));
+    },
+
+    /** One past appointment per (doctor, date), in that doctor's third slot of the date's weekday. */
+    async insertPastAppointments(patientId: number, visits: { doctorId: number; date: string }[]): Promise<void> {
+      await db.query(
+        `insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
+         select $1, s.doctor_id, s.id, d.department_id, s.room_id, v.date, s.start_time, s.end_time
+         from unnest($2::integer[], $3::date[]) as v(doctor_id, date)
+         join doctors d on d.id = v.doctor_id
+         join lateral (
+           select id, doctor_id, room_id, start_time, end_time from schedules
+           where doctor_id = v.doctor_id and weekday = extract(isodow from v.date) and retired_at is null
+           order by start_time offset 2 limit 1
+         ) s on true`,
+        [patientId, visits.map((v) => v.doctorId), visits.map((v) => v.date)],
+      );
+    },
+
+    /** The patient's appointments before `today` still scheduled, oldest first, with their doctors. */
+    async unrecordedVisits(patientId: number, today: string): Promise<DemoVisit[]> {
+      const rows = await db.query<{ id: number; date: string; doctor_id: number; user_id: number; name: string }>(
+        `select a.id, a.date, a.doctor_id, d.user_id, u.name
+         from appointments a join doctors d on d.id = a.doctor_id join users u on u.id = d.user_id
+         where a.patient_id = $1 and a.status = 'scheduled' and a.date < $2
+         order by a.date, a.start_time`,
+        [patientId, today],
+      );
+      return rows.map((row) => ({ id: row.id, date: row.date, doctor: { userId: row.user_id, name: row.name, id: row.doctor_id } }));
+    },
+  };
+}

@@ -239,20 +239,7 @@ if (url) {
       const db = await openPostgres(dbUrl);
       const server = await startTestServer({ name: 'seed', open: async () => ({ db, url: dbUrl, drop: async () => {} }) });
       const yesterday = clinicDateTime(new Date(Date.now() - 86_400_000), TEST_TZ).date;
-      const fx = clinicFixtures(server);
-      const doctor = await fx.doctor();
-      const patient = await fx.patient();
-      const diseaseId = await fx.disease('Migraine');
-      const bills: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date: yesterday });
-        const res = await server.api('POST', `/api/doctor/appointments/${appointmentId}/medical-record`, {
-          token: doctor.token,
-          body: { disease_id: diseaseId, diagnosis: 'Aura', service_type: 'Consultation', cost: '30.00', record_date: yesterday },
-        });
-        assert.equal(res.status, 201, JSON.stringify(res.body));
-        bills.push(res.body.billing.id);
-      }
+      const { patient, bills } = await unpaidBills(server, 3, yesterday);
       await server.close();
       const holder = new pg.Client({ connectionString: dbUrl });
       await holder.connect();
@@ -317,19 +304,7 @@ if (url) {
     it('answers 422 idempotency_key_reused to the loser of one key raced on two bills', async () => {
       const server = await startTestServer(ownDatabase(), { clock: fixedClock(NOW) });
       try {
-        const fx = clinicFixtures(server);
-        const doctor = await fx.doctor();
-        const patient = await fx.patient();
-        const diseaseId = await fx.disease('Asthma');
-        const bills: number[] = [];
-        for (let i = 0; i < 2; i++) {
-          const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date: TODAY });
-          const res = await server.api('POST', `/api/doctor/appointments/${appointmentId}/medical-record`, {
-            token: doctor.token,
-            body: { disease_id: diseaseId, diagnosis: 'Wheeze', service_type: 'Consultation', cost: '20.00', record_date: TODAY },
-          });
-          bills.push(res.body.billing.id);
-        }
+        const { patient, bills } = await unpaidBills(server, 2, TODAY);
         for (let round = 0; round < 5; round++) {
           const key = `race-${round}-${randomBytes(4).toString('hex')}`;
           const before = await paidCount(server.app.db, bills);
@@ -348,6 +323,25 @@ if (url) {
       }
     });
   });
+}
+
+/** A patient with `n` unpaid bills, raised as the clinic raises them: a doctor records each visit of `date`. */
+async function unpaidBills(server: TestServer, n: number, date: string) {
+  const fx = clinicFixtures(server);
+  const doctor = await fx.doctor();
+  const patient = await fx.patient();
+  const diseaseId = await fx.disease(`Migraine ${uniqueEmail()}`);
+  const bills: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date });
+    const res = await server.api('POST', `/api/doctor/appointments/${appointmentId}/medical-record`, {
+      token: doctor.token,
+      body: { disease_id: diseaseId, diagnosis: 'Aura', service_type: 'Consultation', cost: '30.00', record_date: date },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    bills.push(res.body.billing.id);
+  }
+  return { patient, bills };
 }
 
 async function paidCount(db: Db, bills: number[]): Promise<number> {

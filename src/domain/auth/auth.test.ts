@@ -33,6 +33,22 @@ describe('register', () => {
     assert.equal(user.role, 'patient');
   });
 
+  it('refuses a password that is short, too long or among the most common, and keeps one as typed', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    for (const [password, problem] of [
+      ['seven77', /at least 8 characters/],
+      ['password1', /most common passwords/],
+      ['PassWord1', /most common passwords/],
+      ['x'.repeat(129), /at most 128 characters/],
+    ] as const) {
+      const error = await rejects(register(deps, { ...patient, email: `${password.length}@example.test`, password }), 'invalid');
+      assert.match(error.fields?.password?.[0] ?? '', problem);
+    }
+    await register(deps, { ...patient, password: '  spaced words  ' });
+    await rejects(login(deps, { email: patient.email, password: 'spaced words' }, client), 'unauthenticated');
+    assert.ok(await login(deps, { email: patient.email, password: '  spaced words  ' }, client));
+  });
+
   it('names every missing or bad field at once', async () => {
     const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
     const error = await rejects(register(deps, { email: 'not-an-email', gender: 'robot', birthdate: '2026-02-30' }), 'invalid');
@@ -127,7 +143,7 @@ describe('sessions', () => {
 describe('createAdmin', () => {
   it('refuses an email that already has an account', async () => {
     const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
-    await createAdmin(deps, { name: 'A', email: 'a@example.test', password: 'pw' });
-    await rejects(createAdmin(deps, { name: 'B', email: 'A@example.test', password: 'pw' }), 'conflict', 'email_taken');
+    await createAdmin(deps, { name: 'A', email: 'a@example.test', password: 'long enough pw' });
+    await rejects(createAdmin(deps, { name: 'B', email: 'A@example.test', password: 'long enough pw' }), 'conflict', 'email_taken');
   });
 });

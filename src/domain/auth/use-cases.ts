@@ -11,9 +11,9 @@ import {
   sessionExpiry,
   type PublicUser,
 } from './auth.ts';
+import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
 import type { AuthDeps } from './ports.ts';
 
-export const MAX_PASSWORD_LENGTH = 200;
 const BAD_CREDENTIALS = 'Invalid email or password';
 
 /** A patient signs up; the role is always patient whatever the body says. */
@@ -25,7 +25,7 @@ export async function register(
   const v = new Validator(asRecord(body));
   const name = v.text('name', { max: 200 });
   const email = v.email('email');
-  const password = v.text('password', { max: MAX_PASSWORD_LENGTH });
+  const password = newPassword(v, 'password');
   const phone = v.text('phone', { max: 40 });
   const birthdate = v.birthdate('birthdate', clinicToday(deps.clock, deps.timeZone));
   const gender = v.oneOf('gender', GENDERS);
@@ -56,7 +56,7 @@ export async function login(deps: AuthDeps, body: unknown, client: { ip: string;
   const input = asRecord(body);
   const v = new Validator(input);
   const email = v.text('email', { max: 254 });
-  const password = v.text('password', { max: MAX_PASSWORD_LENGTH });
+  const password = v.untrimmed('password', { max: MAX_SIGN_IN_PASSWORD_LENGTH });
   const remember = v.boolean('remember');
   v.done();
   const now = deps.clock.now();
@@ -134,7 +134,7 @@ export async function createAdmin(deps: AuthDeps, body: unknown): Promise<Public
   const v = new Validator(asRecord(body));
   const name = v.text('name', { max: 200 });
   const email = v.email('email');
-  const password = v.text('password', { max: MAX_PASSWORD_LENGTH });
+  const password = newPassword(v, 'password');
   v.done();
   if (await deps.accounts.findByEmail(email)) throw conflict('email_taken', `An account with email ${email} already exists`, { email: ['is already taken'] });
   const user = await deps.accounts.createAdmin({ name, email, passwordHash: await deps.hasher.hash(password) });

@@ -4,9 +4,9 @@ import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { readPhoto, type Doctor, type Photo } from './catalogue.ts';
+import { newPassword } from '../auth/passwords.ts';
 import type { DoctorDeps, DoctorProfileFields, DoctorStore, DoctorTxDeps } from './ports.ts';
 
-const MAX_PASSWORD_LENGTH = 200;
 
 interface DoctorInput extends DoctorProfileFields {
   password: string;
@@ -18,7 +18,7 @@ function readDoctor(input: Record<string, unknown>, today: string, opts: { passw
   const fields = {
     name: v.text('name', { max: 200 }),
     email: v.email('email'),
-    password: v.text('password', { optional: !opts.passwordRequired, max: MAX_PASSWORD_LENGTH }),
+    password: newPassword(v, 'password', { optional: !opts.passwordRequired }),
     phone: v.text('phone', { optional: true, max: 40 }),
     gender: v.oneOf('gender', GENDERS, { optional: true }) ?? null,
     specializationId: v.id('specialization_id', { optional: true }) ?? null,

@@ -33,6 +33,22 @@ export class Validator {
     return value;
   }
 
+  /** Text exactly as given, spaces included (a password); '' when absent and optional. */
+  untrimmed(field: string, opts: { optional?: boolean; max: number }): string {
+    const raw = this.input[field];
+    if (raw === undefined || raw === null || raw === '') {
+      if (!opts.optional) this.fail(field, 'is required');
+      return '';
+    }
+    if (typeof raw !== 'string') {
+      this.fail(field, 'must be text');
+      return '';
+    }
+    if (!isStorableText(raw)) this.fail(field, UNSTORABLE);
+    else if ([...raw].length > opts.max) this.fail(field, `must be at most ${opts.max} characters`);
+    return raw;
+  }
+
   email(field: string): string {
     const value = this.text(field, { max: 254 });
     if (value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) this.fail(field, 'must be a valid email address');

@@ -12,7 +12,8 @@ export interface Config {
   clinicTz: string;
   clinicName: string;
   seedDemo: boolean;
-  trustProxy: boolean;
+  /** Proxies of our own in front of the server, whose X-Forwarded-For entries are believed. */
+  trustProxy: number;
   /** Bounds on every wait for the database (the server's; see `cliTimeouts` for the command line's). */
   timeouts: DbTimeouts;
   /** How long SIGTERM lets requests in flight finish before their statements are cancelled. */
@@ -47,7 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clinicTz,
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
     seedDemo: env.SEED_DEMO !== '0',
-    trustProxy: env.TRUST_PROXY === '1',
+    trustProxy: whole('TRUST_PROXY', 0, 0),
     timeouts: {
       acquireMs: whole('DATABASE_ACQUIRE_TIMEOUT_MS', DEFAULT_TIMEOUTS.acquireMs),
       statementMs: whole('DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_TIMEOUTS.statementMs),

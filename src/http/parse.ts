@@ -58,9 +58,15 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-/** The client's address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+/**
+ * The client's address behind `trustedHops` proxies of our own: each appends the address it was reached from to
+ * X-Forwarded-For, so the one `trustedHops` places from the right was written by our outermost proxy. Entries
+ * further left are whatever the client sent, and are never believed.
+ */
+export function clientIp(req: IncomingMessage, trustedHops: number): string {
+  const socket = req.socket.remoteAddress ?? 'unknown';
   const forwarded = req.headers['x-forwarded-for'];
-  if (trustProxy && typeof forwarded === 'string' && forwarded.trim()) return forwarded.split(',')[0].trim();
-  return req.socket.remoteAddress ?? 'unknown';
+  if (trustedHops === 0 || typeof forwarded !== 'string') return socket;
+  const chain = [...forwarded.split(',').map((hop) => hop.trim()), socket];
+  return chain[Math.max(0, chain.length - 1 - trustedHops)] || socket;
 }

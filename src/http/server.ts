@@ -25,7 +25,8 @@ const SECURITY_HEADERS = {
 
 export interface ServerOptions {
   staticDir?: string;
-  trustProxy?: boolean;
+  /** How many proxies of our own stand in front (TRUST_PROXY); 0 believes no X-Forwarded-For. */
+  trustProxy?: number;
   log?: (line: string) => void;
 }
 
@@ -56,7 +57,7 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     const { path, search } = splitTarget(req.url);
     try {
       if (path === '/api' || path.startsWith('/api/')) {
-        await handleApi(app, routes, req, res, { path, search, requestId, trustProxy: options.trustProxy ?? false });
+        await handleApi(app, routes, req, res, { path, search, requestId, trustProxy: options.trustProxy ?? 0 });
       } else if (req.method === 'GET' || req.method === 'HEAD') {
         await serveStatic(staticDir, path, req, res, req.method === 'HEAD');
       } else {
@@ -87,7 +88,7 @@ async function handleApi(
   routes: Route[],
   req: IncomingMessage,
   res: ServerResponse,
-  opts: { path: string; search: string; requestId: string; trustProxy: boolean },
+  opts: { path: string; search: string; requestId: string; trustProxy: number },
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const { route, params } = match(routes, method, opts.path);

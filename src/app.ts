@@ -3,7 +3,7 @@ import type { Db, Queryable } from './db/db.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import * as authUseCases from './domain/auth/use-cases.ts';
 import type { AuthDeps } from './domain/auth/ports.ts';
-import { accountStore, loginAttemptStore, sessionStore } from './db/auth.pg.ts';
+import { accountStore, sessionStore, throttleStore } from './db/auth.pg.ts';
 import { auditLog } from './db/audit.pg.ts';
 import { cachedSessionStore } from './db/session-cache.ts';
 import { argon2Hasher, bearerTokens } from './security.ts';
@@ -26,7 +26,7 @@ import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTa
 import { patientDirectory } from './db/patients.pg.ts';
 import { dashboardQueries } from './db/reports.pg.ts';
 import * as schedulingUseCases from './domain/scheduling/use-cases.ts';
-import type { SchedulingDeps } from './domain/scheduling/ports.ts';
+import { DEFAULT_BOOKING_LIMITS, type SchedulingDeps } from './domain/scheduling/ports.ts';
 import { appointmentStore, scheduleStore } from './db/scheduling.pg.ts';
 
 import { randomBytes } from 'node:crypto';
@@ -38,7 +38,7 @@ import { importLookup } from './db/imports.pg.ts';
 import { demoStore } from './db/demo.pg.ts';
 import { billingReportQueries, dayAppointmentQueries } from './db/admin-reports.pg.ts';
 
-export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'>;
+export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits'>>;
 
 /** A module's use cases bound to their dependencies: `(deps, ...args) => r` becomes `(...args) => r`. */
 type Bound<M> = {
@@ -144,6 +144,7 @@ export function schedulingDeps(db: Db, clock: Clock, config: AppConfig): Schedul
     audit: auditLog(q),
     clock,
     timeZone: config.clinicTz,
+    bookingLimits: config.bookingLimits ?? DEFAULT_BOOKING_LIMITS,
   }));
 }
 
@@ -157,7 +158,7 @@ export function makeApp({ db, clock, config }: { db: Db; clock: Clock; config: A
   const authDeps: AuthDeps & { timeZone: string } = {
     accounts: accountStore(db),
     sessions,
-    loginAttempts: loginAttemptStore(db),
+    throttle: throttleStore(db),
     hasher: argon2Hasher,
     tokens: bearerTokens,
     audit: auditLog(db),

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isValidTimeZone } from './domain/shared/clock.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/db.ts';
+import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './domain/scheduling/ports.ts';
 
 export interface Config {
   port: number;
@@ -16,6 +17,8 @@ export interface Config {
   trustProxy: number;
   /** Bounds on every wait for the database (the server's; see `cliTimeouts` for the command line's). */
   timeouts: DbTimeouts;
+  /** What one patient may book for themselves. */
+  bookingLimits: BookingLimits;
   /** How long SIGTERM lets requests in flight finish before their statements are cancelled. */
   shutdownGraceMs: number;
 }
@@ -56,6 +59,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleInTransactionMs: whole('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_TIMEOUTS.idleInTransactionMs),
     },
     shutdownGraceMs: whole('SHUTDOWN_GRACE_MS', 10_000, 0),
+    bookingLimits: {
+      perDoctorPerDay: whole('BOOKING_MAX_PER_DOCTOR_PER_DAY', DEFAULT_BOOKING_LIMITS.perDoctorPerDay),
+      upcoming: whole('BOOKING_MAX_UPCOMING', DEFAULT_BOOKING_LIMITS.upcoming),
+    },
   };
 }
 

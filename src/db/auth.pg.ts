@@ -1,5 +1,6 @@
-import type { AccountStore, LoginAttemptStore, SessionStore, SessionUser, UserRecord } from '../domain/auth/ports.ts';
-import type { Queryable, Row } from './db.ts';
+import type { AccountStore, SessionStore, SessionUser, Throttle, UserRecord } from '../domain/auth/ports.ts';
+import { inNewWindow } from '../domain/auth/throttle.ts';
+import type { Db, Queryable, Row } from './db.ts';
 import { onUnique } from './sql-errors.ts';
 
 const SESSION_USER_COLUMNS = 'u.id, u.name, u.email, u.role, u.active, u.profile_image_id, p.id as patient_id, d.id as doctor_id';
@@ -98,24 +99,34 @@ export function sessionStore(db: Queryable): SessionTable {
   };
 }
 
-export function loginAttemptStore(db: Queryable): LoginAttemptStore {
-  const count = async (sql: string, params: unknown[]) => (await db.query<{ n: number }>(sql, params))[0].n;
+/** Throttle counts, one row a key, locked while an attempt is reserved so racing attempts count one by one. */
+export function throttleStore(db: Db): Throttle {
   return {
-    failuresForPair: (email, ip, since) =>
-      count(
-        `select count(*)::int as n from login_attempts
-         where lower(email) = lower($1) and ip = $2 and attempted_at > $3 and not succeeded`,
-        [email, ip, since],
-      ),
-    failuresFromIp: (ip, since) =>
-      count(`select count(*)::int as n from login_attempts where ip = $1 and attempted_at > $2 and not succeeded`, [ip, since]),
-    record: async (a) => {
-      await db.query('insert into login_attempts (email, ip, succeeded, attempted_at) values ($1, $2, $3, $4)', [
-        a.email,
-        a.ip,
-        a.succeeded,
-        a.at,
-      ]);
+    reserve: (keys, now, wait) =>
+      db.transaction(async (tx) => {
+        // Sorted, so two attempts locking the same keys take them in one order and never deadlock.
+        const names = keys.map((k) => k.key).sort();
+        await tx.query('insert into throttle (key) select unnest($1::text[]) order by 1 on conflict (key) do nothing', [names]);
+        const rows = await tx.query<{ key: string; failures: number; last_failure_at: Date | null }>(
+          'select key, failures, last_failure_at from throttle where key = any($1) order by key for update',
+          [names],
+        );
+        const buckets = new Map(rows.map((row) => [row.key, { failures: row.failures, lastFailureAt: row.last_failure_at }]));
+        const seconds = wait(buckets);
+        if (seconds > 0) return seconds;
+        const restarting = keys.filter((k) => inNewWindow(buckets.get(k.key) ?? { failures: 0, lastFailureAt: null }, k.rule, now)).map((k) => k.key);
+        await tx.query(
+          `update throttle set failures = case when key = any($2) then 1 else failures + 1 end, last_failure_at = $3 where key = any($1)`,
+          [names, restarting, now],
+        );
+        // Keys nobody has tried for a day say nothing any more; a scan of made-up e-mails must not grow the table forever.
+        if (Math.random() < PRUNE_ONE_IN) await tx.query(`delete from throttle where last_failure_at < $1`, [new Date(now.getTime() - 86_400_000)]);
+        return 0;
+      }),
+    succeeded: async (cleared, forgiven) => {
+      await db.query('delete from throttle where key = any($1)', [cleared]);
+      await db.query('update throttle set failures = greatest(failures - 1, 0) where key = any($1)', [forgiven]);
     },
   };
 }
+const PRUNE_ONE_IN = 0.01;

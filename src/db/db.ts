@@ -175,14 +175,15 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   });
   // An idle client's error would otherwise crash the process; the pool drops it and the next query reconnects.
   pool.on('error', (error) => console.error(`database: idle connection lost: ${error.message}`));
+  // Every client hears its own `error` (the server ended the connection) from birth, not only while checked out:
+  // the message ending it can arrive in the very packet that completes its connection, before a caller could
+  // listen. The error then fails the one request using that client, never the process.
+  const lost = new WeakMap<pg.PoolClient, Error>();
+  pool.on('connect', (client) => client.on('error', (error) => lost.set(client, error)));
   let interrupted = false;
   const checkedOut = new Set<pg.PoolClient>();
 
-  /**
-   * Runs `fn` on a client of its own. While checked out, a client's `error` event (the server ended the
-   * connection) is heard here, so it fails this one request instead of the process; a broken client is
-   * discarded rather than returned to the pool.
-   */
+  /** Runs `fn` on a client of its own; a broken client is discarded rather than returned to the pool. */
   const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     if (interrupted) throw shuttingDown();
     let client: pg.PoolClient;
@@ -193,18 +194,15 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       throw sqlState(error) ? driverFailure(error) : databaseBusy();
     }
     let broken: Error | undefined;
-    const onError = (error: Error) => (broken = error);
-    client.on('error', onError);
     checkedOut.add(client);
     try {
       return await fn(client);
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'database_unavailable') broken ??= error;
+      if (error instanceof DomainError && error.code === 'database_unavailable') broken = error;
       throw error;
     } finally {
       checkedOut.delete(client);
-      client.removeListener('error', onError);
-      client.release(broken);
+      client.release(lost.get(client) ?? broken);
     }
   };
   const wrap = (client: pg.PoolClient): Queryable => ({

@@ -144,6 +144,14 @@ export function appointmentStore(db: Queryable): AppointmentStore {
       );
       return rows.map((row) => ({ startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) }));
     },
+    patientBookings: async (patientId, doctorId, date, today) => {
+      const [row] = await db.query<{ with_doctor_that_day: number; upcoming: number }>(
+        `select count(*) filter (where doctor_id = $2 and date = $3)::int as with_doctor_that_day, count(*)::int as upcoming
+         from appointments where patient_id = $1 and status = 'scheduled' and date >= $4`,
+        [patientId, doctorId, date, today],
+      );
+      return { withDoctorThatDay: row?.with_doctor_that_day ?? 0, upcoming: row?.upcoming ?? 0 };
+    },
     insert: async (a) => {
       const [row] = await onUnique(
         () =>

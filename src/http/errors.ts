@@ -39,7 +39,10 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof DomainError) {
     const body: ErrorAnswer['body'] = { message: error.message, code: error.code };
     if (error.fields) body.errors = error.fields;
-    const headers: Record<string, string> = error.kind === 'unavailable' ? { 'retry-after': String(RETRY_UNAVAILABLE_AFTER_S) } : {};
+    const headers: Record<string, string> = {};
+    if (error.kind === 'unavailable') headers['retry-after'] = String(RETRY_UNAVAILABLE_AFTER_S);
+    if (error.kind === 'too_many') headers['retry-after'] = String(Math.max(1, error.retryAfterSeconds ?? 60));
+    if (error.kind === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
     return { status: STATUS[error.kind], body, headers };
   }
   if (error instanceof HttpError) {

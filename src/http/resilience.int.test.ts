@@ -8,7 +8,7 @@ import { openPglite, openPostgres, runOnConnection, type Db } from '../db/db.ts'
 import { migrate } from '../db/migrate.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import { clinicDateTime } from '../domain/shared/clock.ts';
-import { fixedClock, PASSWORD, signIn, startTestServer, TEST_TZ, uniqueEmail, type TestServer } from '../testing/http.ts';
+import { fixedClock, PASSWORD, signUpPatient, startTestServer, TEST_TZ, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
@@ -44,7 +44,7 @@ for (const target of testDatabases()) {
     it('answers 404 to ids beyond a database integer, on public and signed-in routes alike', async () => {
       assert.equal((await server.api('GET', '/api/files/2147483648')).status, 404);
       assert.equal((await server.api('GET', '/api/files/99999999999999999999999')).status, 404);
-      const { token } = await signUp(server);
+      const { token } = await signUpPatient(server);
       assert.equal((await server.api('GET', '/api/doctors/2147483648', { token })).status, 404);
       assert.equal((await server.api('GET', '/api/appointments/available/-1', { token })).status, 404);
     });
@@ -67,23 +67,13 @@ for (const target of testDatabases()) {
       });
       assert.equal(raw.status, 422);
       assert.ok(((await raw.json()) as { errors: Record<string, string[]> }).errors.email);
-      const { token } = await signUp(server);
+      const { token } = await signUpPatient(server);
       const search = await server.api('GET', '/api/doctors?q=%00', { token });
       assert.equal(search.status, 422);
       assert.ok(search.body.errors.q);
       assert.equal((await server.api('GET', '/api/doctors', { token })).status, 200, 'the server still serves');
     });
   });
-}
-
-/** A patient with a session; sign-up through the API as a person would. */
-async function signUp(server: TestServer) {
-  const email = uniqueEmail('patient');
-  const res = await server.api('POST', '/api/patients/register', {
-    body: { name: 'Pat Tester', email, password: PASSWORD, phone: '1', birthdate: '1990-01-01', gender: 'female' },
-  });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return signIn(server, email);
 }
 
 describe('the embedded database bounds the wait for its one connection', () => {
@@ -143,7 +133,7 @@ if (url) {
         const visits: number[] = [];
         for (let i = 0; i < 10; i++) visits.push(await fx.appointment({ doctor, patientId: (await fx.patient()).patientId, date: TODAY }));
         const booked = await server.app.doctors.createDoctor({ name: 'Dr. Booked', email: uniqueEmail('doctor'), password: PASSWORD }, ADMIN);
-        const patients = await Promise.all(Array.from({ length: 20 }, () => signUp(server)));
+        const patients = await Promise.all(Array.from({ length: 20 }, () => signUpPatient(server)));
         const slots: { schedule_id: number; date: string }[] = [];
         for (const date of ['2026-06-11', '2026-06-12']) {
           const res = await server.api('GET', `/api/appointments/available/${booked.id}?date=${date}`, { token: patients[0].token });
@@ -207,7 +197,7 @@ if (url) {
       const holder = new pg.Client({ connectionString: dbUrl });
       await holder.connect();
       try {
-        const patient = await signUp(server);
+        const patient = await signUpPatient(server);
         await server.api('GET', '/api/doctors', { token: patient.token }); // the session is remembered before the lock
         await holder.query('begin');
         await holder.query('lock table appointments in access exclusive mode');

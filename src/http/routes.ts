@@ -23,7 +23,7 @@ export function apiRoutes(app: App): Route[] {
     }),
 
     // --- accounts
-    r('POST', '/api/patients/register', 'public', async ({ body, requestId }) => created({ user: await app.auth.register(body, requestId) })),
+    r('POST', '/api/patients/register', 'public', async ({ body, ip, requestId }) => created({ user: await app.auth.register(body, { ip, requestId }) })),
     r('POST', '/api/login', 'public', async ({ body, ip, requestId }) => ok(await app.auth.login(body, { ip, requestId }))),
     r('POST', '/api/logout', 'user', async ({ token, actor }) => {
       await app.auth.logout(token!, actor);

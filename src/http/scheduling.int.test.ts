@@ -226,6 +226,27 @@ for (const target of testDatabases()) {
         assert.equal((await slotAt(doctor.id, patient.token, THURSDAY, '11:00')).status, 'booked');
       });
 
+      it('refuses a second visit with one doctor on one day, and an 11th upcoming visit, with 409 booking_limit', async () => {
+        const doctor = await fx.doctor('Dr. Capped');
+        const [patient] = await fx.patients(1);
+        const first = await slotAt(doctor.id, patient.token, THURSDAY, '09:00');
+        assert.equal((await book(patient.token, { doctor_id: doctor.id, schedule_id: first.schedule_id, date: THURSDAY })).status, 201);
+        const second = await slotAt(doctor.id, patient.token, THURSDAY, '15:00');
+        const refused = await book(patient.token, { doctor_id: doctor.id, schedule_id: second.schedule_id, date: THURSDAY });
+        assert.equal(refused.status, 409);
+        assert.equal(refused.body.code, 'booking_limit');
+        assert.match(refused.body.message, /already have an appointment with this doctor on that day/);
+
+        const others = await Promise.all(Array.from({ length: 10 }, (_, i) => fx.doctor(`Dr. Other ${i}`)));
+        const answers = [];
+        for (const [i, other] of others.entries()) {
+          const slot = await slotAt(other.id, patient.token, FRIDAY, `${String(9 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`);
+          answers.push((await book(patient.token, { doctor_id: other.id, schedule_id: slot.schedule_id, date: FRIDAY })).body);
+        }
+        assert.equal(answers.filter((a) => a.code === undefined).length, 9, 'nine more make ten upcoming');
+        assert.equal(answers.at(-1)?.code, 'booking_limit');
+      });
+
       it('refuses a taken slot with 409 slot_taken and an overlapping visit of the same patient with 409 patient_busy', async () => {
         const [first, second] = [await fx.doctor(), await fx.doctor()];
         const [patient, other] = await fx.patients(2);
@@ -363,10 +384,11 @@ for (const target of testDatabases()) {
       });
 
       it('refuses to cancel a completed appointment or, for a patient, one that has started', async () => {
-        const doctor = await fx.doctor();
+        // Two doctors: one patient books one visit a day with each doctor at most.
+        const [first, second] = [await fx.doctor(), await fx.doctor()];
         const [patient] = await fx.patients(1);
         const [completed, started] = await Promise.all(
-          ['16:30', '10:00'].map(async (start) => {
+          ([[first, '16:30'], [second, '10:00']] as const).map(async ([doctor, start]) => {
             const slot = await slotAt(doctor.id, patient.token, THURSDAY, start);
             return (await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY })).body.id;
           }),
@@ -395,15 +417,16 @@ for (const target of testDatabases()) {
     describe('lists', () => {
       it("lists a patient's own appointments upcoming first, then past ones latest first", async () => {
         const doctor = await fx.doctor('Dr. Lister');
+        const colleague = await fx.doctor('Dr. Colleague');
         const [patient] = await fx.patients(1);
         const ids: Record<string, number> = {};
-        for (const [date, start] of [
-          [FRIDAY, '09:00'],
-          [THURSDAY, '15:30'],
-          [THURSDAY, '09:00'],
-        ]) {
-          const slot = await slotAt(doctor.id, patient.token, date, start);
-          ids[`${date} ${start}`] = (await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date })).body.id;
+        for (const [date, start, withDoctor] of [
+          [FRIDAY, '09:00', doctor],
+          [THURSDAY, '15:30', doctor],
+          [THURSDAY, '09:00', colleague],
+        ] as const) {
+          const slot = await slotAt(withDoctor.id, patient.token, date, start);
+          ids[`${date} ${start}`] = (await book(patient.token, { doctor_id: withDoctor.id, schedule_id: slot.schedule_id, date })).body.id;
         }
         await server.app.db.query(
           `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)

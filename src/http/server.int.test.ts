@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testDatabases } from '../testing/test-db.ts';
-import { PASSWORD, signIn, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
+import { fixedClock, PASSWORD, signIn, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { makeApp } from '../app.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { closeGracefully, createMedoraServer } from './server.ts';
@@ -122,6 +122,31 @@ for (const target of testDatabases()) {
       const locked = await server.api('POST', '/api/login', { body: { email, password: PASSWORD } });
       assert.equal(locked.status, 429);
       assert.equal(locked.body.code, 'too_many_attempts');
+      assert.ok(Number(locked.headers.get('retry-after')) >= 1);
+    });
+
+    it('checks at most 10 of 50 parallel wrong passwords, refuses the rest with Retry-After, and lets another account in', async () => {
+      // A stopped clock: the doubling wait after the tenth never runs out while the burst is being answered.
+      const stopped = await startTestServer(target, { clock: fixedClock(new Date().toISOString()) });
+      try {
+        const { email } = await signUpPatient(stopped);
+        const other = await signUpPatient(stopped);
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, () => stopped.api('POST', '/api/login', { body: { email, password: 'wrong guess' } })),
+        );
+        const statuses = answers.map((a) => a.status);
+        assert.equal(statuses.filter((s) => s === 401).length, 10, statuses.join(','));
+        for (const refused of answers.filter((a) => a.status === 429)) assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+        assert.equal((await stopped.api('POST', '/api/login', { body: { email: other.email, password: PASSWORD } })).status, 200);
+      } finally {
+        await stopped.close();
+      }
+    });
+
+    it('answers 401 with WWW-Authenticate: Bearer', async () => {
+      const res = await server.api('GET', '/api/user', { token: 'not-a-session' });
+      assert.equal(res.status, 401);
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer');
     });
   });
 }

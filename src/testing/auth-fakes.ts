@@ -1,5 +1,6 @@
 import type { AuditEntry, AuditLog } from '../domain/audit/audit.ts';
 import type { AuthDeps, UserRecord } from '../domain/auth/ports.ts';
+import { inNewWindow, type Bucket } from '../domain/auth/throttle.ts';
 import { conflict } from '../domain/shared/errors.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 
@@ -7,7 +8,7 @@ import type { Clock } from '../domain/shared/clock.ts';
 export function fakeAuthDeps(clock: Clock) {
   const users: UserRecord[] = [];
   const sessions: { userId: number; tokenHash: string; expiresAt: Date; revoked: boolean }[] = [];
-  const attempts: { email: string; ip: string; succeeded: boolean; at: Date }[] = [];
+  const buckets = new Map<string, Bucket>();
   const audit: AuditEntry[] = [];
   let tokenCount = 0;
 
@@ -41,14 +42,26 @@ export function fakeAuthDeps(clock: Clock) {
       },
       revoke: async (tokenHash) => sessions.filter((s) => s.tokenHash === tokenHash).forEach((s) => (s.revoked = true)),
     },
-    loginAttempts: {
-      failuresForPair: async (email, ip, since) =>
-        attempts.filter((a) => !a.succeeded && a.email.toLowerCase() === email.toLowerCase() && a.ip === ip && a.at > since).length,
-      failuresFromIp: async (ip, since) => attempts.filter((a) => !a.succeeded && a.ip === ip && a.at > since).length,
-      record: async (a) => void attempts.push(a),
+    throttle: {
+      reserve: async (keys, now, wait) => {
+        const seconds = wait(new Map(keys.flatMap((k) => (buckets.has(k.key) ? [[k.key, buckets.get(k.key) as Bucket]] : []))));
+        if (seconds > 0) return seconds;
+        for (const k of keys) {
+          const bucket = buckets.get(k.key) ?? { failures: 0, lastFailureAt: null };
+          buckets.set(k.key, { failures: inNewWindow(bucket, k.rule, now) ? 1 : bucket.failures + 1, lastFailureAt: now });
+        }
+        return 0;
+      },
+      succeeded: async (cleared, forgiven) => {
+        for (const key of cleared) buckets.delete(key);
+        for (const key of forgiven) {
+          const bucket = buckets.get(key);
+          if (bucket) buckets.set(key, { ...bucket, failures: Math.max(0, bucket.failures - 1) });
+        }
+      },
     },
   };
-  return { deps, users, sessions, attempts, audit };
+  return { deps, users, sessions, buckets, audit };
 }
 
 /** A clock the test moves forward by hand. */

@@ -31,7 +31,8 @@ export async function startTestServer(
     clock: opts.clock ?? systemClock,
     config: { clinicTz: opts.clinicTz ?? TEST_TZ, clinicName: opts.clinicName ?? 'Medora Test Clinic' },
   });
-  const server = createMedoraServer(app, { log: () => {} });
+  // Behind one trusted proxy, so a test can sign up many patients, each from an address of their own.
+  const server = createMedoraServer(app, { log: () => {}, trustProxy: 1 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -65,6 +66,9 @@ export async function startTestServer(
 export { fixedClock };
 
 let counter = 0;
+let clients = 0;
+/** An address of the benchmark range 198.18.0.0/15 per call, as if each sign-up came from another client. */
+const nextClientAddress = () => `198.18.${Math.floor(++clients / 250) % 250}.${clients % 250}`;
 /** A unique e-mail per call, so tests never collide inside one database. */
 export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${Date.now()}.${++counter}@example.test`;
 
@@ -75,6 +79,7 @@ export async function signUpPatient(server: TestServer, overrides: Record<string
   const email = (overrides.email as string) ?? uniqueEmail('patient');
   const registered = await server.api('POST', '/api/patients/register', {
     body: { name: 'Pat Tester', email, password: PASSWORD, phone: '+1 555 0101', birthdate: '1990-05-17', gender: 'female', ...overrides },
+    headers: { 'x-forwarded-for': nextClientAddress() },
   });
   if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
   return { ...(await signIn(server, email)), email };

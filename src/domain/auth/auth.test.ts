@@ -98,23 +98,56 @@ describe('login', () => {
     assert.deepEqual(audit.map((e) => e.action), ['register', 'login_failed', 'login']);
   });
 
-  it('locks one email from one address after 10 failures, until 15 minutes pass', async () => {
+  it('slows one email from one address after 10 failures with a doubling wait, and says how long', async () => {
     const clock = movableClock('2026-06-01T10:00:00Z');
     const { deps } = fakeAuthDeps(clock);
     await register(deps, patient);
     for (let i = 0; i < 10; i++) await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
-    await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many');
+    const refused = await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many', 'too_many_attempts');
+    assert.equal(refused.retryAfterSeconds, 1);
     const elsewhere = await login(deps, { email: patient.email, password: patient.password }, { ip: '10.0.0.8' });
     assert.ok(elsewhere.token, 'another address is not locked out');
-    clock.advance(15 * 60_000 + 1);
+    clock.advance(1000);
+    await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
+    assert.equal((await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'too_many')).retryAfterSeconds, 2);
+    clock.advance(2000);
+    assert.ok((await login(deps, { email: patient.email, password: patient.password }, client)).token, 'the right password after the wait');
+    for (let i = 0; i < 10; i++) await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
+  });
+
+  it('slows an address spraying many emails for at most 30 seconds, so a colleague behind it still signs in', async () => {
+    const clock = movableClock('2026-06-01T10:00:00Z');
+    const { deps } = fakeAuthDeps(clock);
+    await register(deps, patient);
+    for (let i = 0; i < 100; i++) await rejects(login(deps, { email: `guess${i}@example.test`, password: 'x' }, client), 'unauthenticated');
+    // The sprayer keeps going, each time as soon as it may: the wait grows, but never past 30 seconds.
+    for (let i = 0; i < 8; i++) {
+      const waited = await rejects(login(deps, { email: `more${i}@example.test`, password: 'x' }, client), 'too_many');
+      assert.ok((waited.retryAfterSeconds ?? 0) <= 30, `waited ${waited.retryAfterSeconds}`);
+      clock.advance((waited.retryAfterSeconds ?? 0) * 1000);
+      await rejects(login(deps, { email: `more${i}@example.test`, password: 'x' }, client), 'unauthenticated');
+    }
+    const colleague = await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many');
+    assert.equal(colleague.retryAfterSeconds, 30);
+    clock.advance(30_000);
     assert.ok((await login(deps, { email: patient.email, password: patient.password }, client)).token);
   });
 
-  it('stops one address after 100 failures across any emails', async () => {
-    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+  it('keeps a typed e-mail in the audit only when it names an account', async () => {
+    const { deps, audit } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
     await register(deps, patient);
-    for (let i = 0; i < 100; i++) await rejects(login(deps, { email: `guess${i}@example.test`, password: 'x' }, client), 'unauthenticated');
-    await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many', 'too_many_attempts');
+    await rejects(login(deps, { email: 'stranger@example.test', password: 'x' }, client), 'unauthenticated');
+    await rejects(login(deps, { email: patient.email.toUpperCase(), password: 'x' }, client), 'unauthenticated');
+    const failures = audit.filter((e) => e.action === 'login_failed').map((e) => e.details);
+    assert.deepEqual(failures, [{ ip: client.ip }, { email: patient.email, ip: client.ip }]);
+  });
+
+  it('slows sign-ups from one address after twenty', async () => {
+    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    for (let i = 0; i < 20; i++) await register(deps, { ...patient, email: `family${i}@example.test` }, { ip: client.ip });
+    const refused = await rejects(register(deps, { ...patient, email: 'sixth@example.test' }, { ip: client.ip }), 'too_many');
+    assert.equal(refused.retryAfterSeconds, 10);
+    await register(deps, { ...patient, email: 'elsewhere@example.test' }, { ip: '10.9.9.9' });
   });
 });
 

@@ -5,11 +5,6 @@ import type { SessionUser, UserRecord } from './ports.ts';
 export const SESSION_HOURS = 12;
 export const REMEMBERED_SESSION_DAYS = 30;
 
-// Brute force is stopped per (email, address) pair, so an attacker elsewhere cannot lock a patient out,
-// and per address across all emails, so one client cannot spray passwords at many accounts.
-export const LOGIN_WINDOW_MINUTES = 15;
-export const MAX_FAILURES_PER_PAIR = 10;
-export const MAX_FAILURES_PER_IP = 100;
 
 export interface PublicUser {
   id: number;
@@ -39,4 +34,3 @@ export function sessionExpiry(now: Date, remember: boolean): Date {
   return new Date(now.getTime() + ms);
 }
 
-export const loginWindowStart = (now: Date) => new Date(now.getTime() - LOGIN_WINDOW_MINUTES * 60_000);

@@ -1,3 +1,4 @@
+import type { Bucket, ThrottleRule } from './throttle.ts';
 import type { Gender, Role } from '../shared/actor.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -42,10 +43,21 @@ export interface SessionStore {
   revoke(tokenHash: string, now: Date): Promise<void>;
 }
 
-export interface LoginAttemptStore {
-  failuresForPair(email: string, ip: string, since: Date): Promise<number>;
-  failuresFromIp(ip: string, since: Date): Promise<number>;
-  record(attempt: { email: string; ip: string; succeeded: boolean; at: Date }): Promise<void>;
+export interface ThrottleKey {
+  key: string;
+  rule: ThrottleRule;
+}
+
+/** Failure counts per key ('login:<email>|<address>'), shared by every instance. */
+export interface Throttle {
+  /**
+   * Counts an attempt against every key before it is checked (so racing attempts all count), unless `wait`
+   * says one must wait first; then nothing is counted and the longest wait in seconds is answered. Atomic
+   * across callers and instances.
+   */
+  reserve(keys: ThrottleKey[], now: Date, wait: (buckets: Map<string, Bucket>) => number): Promise<number>;
+  /** The attempt succeeded: `cleared` keys forget their failures; `forgiven` ones stop counting this attempt. */
+  succeeded(cleared: string[], forgiven: string[]): Promise<void>;
 }
 
 export interface PasswordHasher {
@@ -63,7 +75,7 @@ export interface TokenIssuer {
 export interface AuthDeps {
   accounts: AccountStore;
   sessions: SessionStore;
-  loginAttempts: LoginAttemptStore;
+  throttle: Throttle;
   hasher: PasswordHasher;
   tokens: TokenIssuer;
   audit: AuditLog;

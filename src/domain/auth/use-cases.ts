@@ -3,16 +3,21 @@ import { clinicToday } from '../shared/clock.ts';
 import { DomainError, conflict, unauthenticated } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 import {
-  MAX_FAILURES_PER_IP,
-  MAX_FAILURES_PER_PAIR,
   actorOf,
-  loginWindowStart,
   publicUser,
   sessionExpiry,
   type PublicUser,
 } from './auth.ts';
 import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
-import type { AuthDeps } from './ports.ts';
+import type { AuthDeps, ThrottleKey } from './ports.ts';
+import {
+  LOGIN_PER_ACCOUNT_AND_ADDRESS,
+  LOGIN_PER_ADDRESS,
+  REGISTER_PER_ADDRESS,
+  secondsToWait,
+  tooManyAttempts,
+  waitMessage,
+} from './throttle.ts';
 
 const BAD_CREDENTIALS = 'Invalid email or password';
 
@@ -20,8 +25,10 @@ const BAD_CREDENTIALS = 'Invalid email or password';
 export async function register(
   deps: AuthDeps & { timeZone: string },
   body: unknown,
-  requestId?: string,
+  /** Where the sign-up came from; sign-ups from the web are throttled per address, the demo seed's are not. */
+  client: { ip?: string; requestId?: string } = {},
 ): Promise<PublicUser> {
+  const requestId = client.requestId;
   const v = new Validator(asRecord(body));
   const name = v.text('name', { max: 200 });
   const email = v.email('email');
@@ -30,6 +37,9 @@ export async function register(
   const birthdate = v.birthdate('birthdate', clinicToday(deps.clock, deps.timeZone));
   const gender = v.oneOf('gender', GENDERS);
   v.done();
+  if (client.ip !== undefined) {
+    await reserveAttempt(deps, [{ key: `register:${client.ip}`, rule: REGISTER_PER_ADDRESS }], 'Too many accounts were made from this address.');
+  }
   const passwordHash = await deps.hasher.hash(password);
   const user = await deps.accounts.createPatient({ name, email, passwordHash, phone, birthdate, gender });
   await deps.audit.record({
@@ -60,26 +70,28 @@ export async function login(deps: AuthDeps, body: unknown, client: { ip: string;
   const remember = v.boolean('remember');
   v.done();
   const now = deps.clock.now();
-  await refuseWhenThrottled(deps, email, client.ip, now);
+  const [pair, address] = loginKeys(email, client.ip);
+  // Counted before the slow hash, so parallel guesses cannot all slip in under the limit.
+  await reserveAttempt(deps, [pair, address], 'Too many failed sign-in attempts.');
 
   const user = await deps.accounts.findByEmail(email);
   const passwordOk = user ? await deps.hasher.verify(user.passwordHash, password) : await verifyNothing(deps);
   if (!user || !passwordOk || !user.active) {
-    await deps.loginAttempts.record({ email, ip: client.ip, succeeded: false, at: now });
     await deps.audit.record({
       actor: null,
       action: 'login_failed',
       entity: 'user',
       entityId: user?.id,
       requestId: client.requestId,
-      details: { email, ip: client.ip },
+      // Whatever a stranger typed is not kept: only an e-mail that names an account says something.
+      details: user ? { email: user.email, ip: client.ip } : { ip: client.ip },
     });
     throw new DomainError('unauthenticated', 'invalid_credentials', BAD_CREDENTIALS);
   }
+  await deps.throttle.succeeded([pair.key], [address.key]);
 
   const token = deps.tokens.issue();
   await deps.sessions.create({ userId: user.id, tokenHash: deps.tokens.digest(token), expiresAt: sessionExpiry(now, remember) });
-  await deps.loginAttempts.record({ email, ip: client.ip, succeeded: true, at: now });
   await deps.audit.record({
     actor: actorOf(user, client.requestId),
     action: 'login',
@@ -91,15 +103,18 @@ export async function login(deps: AuthDeps, body: unknown, client: { ip: string;
   return { user: publicUser(user), token, role: user.role };
 }
 
-async function refuseWhenThrottled(deps: AuthDeps, email: string, ip: string, now: Date): Promise<void> {
-  const since = loginWindowStart(now);
-  const [pair, fromIp] = await Promise.all([
-    deps.loginAttempts.failuresForPair(email, ip, since),
-    deps.loginAttempts.failuresFromIp(ip, since),
-  ]);
-  if (pair >= MAX_FAILURES_PER_PAIR || fromIp >= MAX_FAILURES_PER_IP) {
-    throw new DomainError('too_many', 'too_many_attempts', 'Too many failed sign-in attempts. Please wait 15 minutes and try again.');
-  }
+const loginKeys = (email: string, ip: string): [ThrottleKey, ThrottleKey] => [
+  { key: `login:${email.toLowerCase()}|${ip}`, rule: LOGIN_PER_ACCOUNT_AND_ADDRESS },
+  { key: `login:${ip}`, rule: LOGIN_PER_ADDRESS },
+];
+
+/** Counts this attempt against `keys`, or refuses it with 429 and the seconds to wait while one must wait. */
+async function reserveAttempt(deps: AuthDeps, keys: ThrottleKey[], refusal: string): Promise<void> {
+  const now = deps.clock.now();
+  const wait = await deps.throttle.reserve(keys, now, (buckets) =>
+    Math.max(0, ...keys.map((k) => secondsToWait(buckets.get(k.key) ?? { failures: 0, lastFailureAt: null }, k.rule, now))),
+  );
+  if (wait > 0) throw tooManyAttempts(wait, `${refusal} ${waitMessage(wait)}`);
 }
 
 // Hash anyway for an unknown email, so the answer takes as long as for a wrong password.

@@ -45,6 +45,8 @@ export interface AppointmentStore {
   lockPatient(patientId: number): Promise<void>;
   /** The times of the doctor's or the patient's appointments on `date` that are not cancelled. */
   bookedTimes(owner: { doctorId: number } | { patientId: number }, date: string): Promise<TimeSpan[]>;
+  /** The patient's scheduled appointments on `date` with `doctorId`, and from `today` on with anyone. */
+  patientBookings(patientId: number, doctorId: number, date: string, today: string): Promise<{ withDoctorThatDay: number; upcoming: number }>;
   /**
    * Books the slot on `date`, copying its times, room and the doctor's department; the slot index makes a
    * slot someone else holds a conflict `slot_taken`. Answers the new appointment as `find` shows it.
@@ -64,8 +66,17 @@ export interface SchedulingTxDeps {
   audit: AuditLog;
 }
 
+/** How much one patient may book for themselves, so nobody holds a doctor's whole week (staff are not capped). */
+export interface BookingLimits {
+  perDoctorPerDay: number;
+  upcoming: number;
+}
+
+export const DEFAULT_BOOKING_LIMITS: BookingLimits = { perDoctorPerDay: 1, upcoming: 10 };
+
 export interface SchedulingDeps extends SchedulingTxDeps {
   clock: Clock;
+  bookingLimits: BookingLimits;
   /** The clinic's IANA zone: "today", "past" and AM/PM are its wall clock. */
   timeZone: string;
   /** All or nothing: `fn` gets the same ports bound to one transaction. */

@@ -4,7 +4,7 @@ import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
-import type { AppointmentFilter, SchedulingDeps, SchedulingTxDeps } from './ports.ts';
+import type { AppointmentFilter, BookingLimits, SchedulingDeps, SchedulingTxDeps } from './ports.ts';
 import {
   APPOINTMENT_STATUSES,
   SLOT_TAKEN,
@@ -86,6 +86,18 @@ export async function availableSlots(deps: SchedulingDeps, rawDoctorId: RawId, q
   };
 }
 
+function refuseOverLimit(booked: { withDoctorThatDay: number; upcoming: number }, limits: BookingLimits): void {
+  if (booked.withDoctorThatDay >= limits.perDoctorPerDay) {
+    const visits = limits.perDoctorPerDay === 1 ? 'an appointment' : `${limits.perDoctorPerDay} appointments`;
+    throw conflict('booking_limit', `You already have ${visits} with this doctor on that day`, { schedule_id: ['is over your booking limit'] });
+  }
+  if (booked.upcoming >= limits.upcoming) {
+    throw conflict('booking_limit', `You already have ${limits.upcoming} upcoming appointments; cancel one before booking another`, {
+      schedule_id: ['is over your booking limit'],
+    });
+  }
+}
+
 /**
  * Books a slot for the signed-in patient. The doctor's and the patient's rows are locked first, so the overlap
  * checks below see every booking committed before; the slot's unique index stays the last word on a taken slot.
@@ -112,6 +124,7 @@ export async function book(deps: SchedulingDeps, body: unknown, actor: Actor) {
     if ((await tx.appointments.bookedTimes({ patientId }, date)).some((b) => overlaps(b, slot))) {
       throw conflict('patient_busy', 'You already have an appointment at this time on that day', { schedule_id: ['overlaps another appointment of yours'] });
     }
+    refuseOverLimit(await tx.appointments.patientBookings(patientId, doctorId, date, now.date), deps.bookingLimits);
     const booked = await tx.appointments.insert({ patientId, scheduleId, date });
     await tx.audit.record(appointmentEntry('book', booked.id, patientId, actor));
     return booked;

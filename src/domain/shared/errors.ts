@@ -17,6 +17,8 @@ export class DomainError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: FieldErrors,
+    /** For `too_many`: when the caller may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DomainError';

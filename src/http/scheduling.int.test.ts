@@ -422,8 +422,8 @@ for (const target of testDatabases()) {
         const ids: Record<string, number> = {};
         for (const [date, start, withDoctor] of [
           [FRIDAY, '09:00', doctor],
-          [THURSDAY, '15:30', doctor],
-          [THURSDAY, '09:00', colleague],
+          [THURSDAY, '15:30', colleague],
+          [THURSDAY, '09:00', doctor],
         ] as const) {
           const slot = await slotAt(withDoctor.id, patient.token, date, start);
           ids[`${date} ${start}`] = (await book(patient.token, { doctor_id: withDoctor.id, schedule_id: slot.schedule_id, date })).body.id;

@@ -17,8 +17,8 @@ export interface Bucket {
   lastFailureAt: Date | null;
 }
 
-// One account from one address: ten tries, then 1 s, 2 s, 4 s … up to 15 minutes between guesses.
-export const LOGIN_PER_ACCOUNT_AND_ADDRESS: ThrottleRule = { free: 10, baseSeconds: 1, maxSeconds: 15 * 60, windowMinutes: 15 };
+// One account from one address: ten tries, then 5 s, 10 s, 20 s … up to 15 minutes between guesses.
+export const LOGIN_PER_ACCOUNT_AND_ADDRESS: ThrottleRule = { free: 10, baseSeconds: 5, maxSeconds: 15 * 60, windowMinutes: 15 };
 // One address across accounts (password spraying). A clinic behind one NAT shares an address, so this only
 // slows the address down, for 30 seconds at most: a colleague's correct password is never kept out for long.
 export const LOGIN_PER_ADDRESS: ThrottleRule = { free: 100, baseSeconds: 1, maxSeconds: 30, windowMinutes: 15 };

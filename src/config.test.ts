@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
+
+const pick = ({ backupTime, backupKeep }: Config) => ({ backupTime, backupKeep });
 
 describe('configuration from the environment', () => {
   it('keeps twice the cores as database connections unless told otherwise', () => {
@@ -14,5 +16,13 @@ describe('configuration from the environment', () => {
     assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', DATABASE_POOL_SIZE: 'many' }), /DATABASE_POOL_SIZE/);
     assert.throws(() => loadConfig({ PORT: '70000' }), /PORT must be a port number/);
     assert.throws(() => loadConfig({ CLINIC_TZ: 'Mars/Olympus' }), /CLINIC_TZ must be an IANA time zone/);
+    assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', BACKUP_TIME: '2:30' }), /BACKUP_TIME must be a time of day as HH:MM \(24-hour clock\), got "2:30"/);
+    assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', BACKUP_TIME: '24:00' }), /BACKUP_TIME/);
+    assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', BACKUP_KEEP: '-1' }), /BACKUP_KEEP must be a whole number of at least 0, got "-1"/);
+  });
+
+  it('backs the embedded database up at 02:30 clinic time and keeps 7, unless told otherwise', () => {
+    assert.deepEqual(pick(loadConfig({ CLINIC_TZ: 'UTC' })), { backupTime: '02:30', backupKeep: 7 });
+    assert.deepEqual(pick(loadConfig({ CLINIC_TZ: 'UTC', BACKUP_TIME: '23:05', BACKUP_KEEP: '0' })), { backupTime: '23:05', backupKeep: 0 });
   });
 });

@@ -21,6 +21,10 @@ export interface Config {
   bookingLimits: BookingLimits;
   /** How long SIGTERM lets requests in flight finish before their statements are cancelled. */
   shutdownGraceMs: number;
+  /** When the embedded server backs itself up each night, HH:mm on the clinic's clock. */
+  backupTime: string;
+  /** Nightly backups kept in DATA_DIR/backups; 0 turns them off. */
+  backupKeep: number;
 }
 
 /** Reports over a year of a hospital may run for minutes; the command line waits that long for one statement. */
@@ -42,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
     return value;
   };
+  const backupTime = env.BACKUP_TIME || '02:30';
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(backupTime)) throw new Error(`BACKUP_TIME must be a time of day as HH:MM (24-hour clock), got "${env.BACKUP_TIME}"`);
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -63,6 +69,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perDoctorPerDay: whole('BOOKING_MAX_PER_DOCTOR_PER_DAY', DEFAULT_BOOKING_LIMITS.perDoctorPerDay),
       upcoming: whole('BOOKING_MAX_UPCOMING', DEFAULT_BOOKING_LIMITS.upcoming),
     },
+    backupTime,
+    // 0 turns nightly backups off.
+    backupKeep: whole('BACKUP_KEEP', 7, 0),
   };
 }
 

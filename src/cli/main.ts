@@ -8,6 +8,7 @@ import { register as registerCatalogue } from './catalogue-commands.ts';
 import { register as registerImport } from './import-commands.ts';
 import { register as registerReport } from './report-commands.ts';
 import { register as registerSchedules } from './schedule-commands.ts';
+import { register as registerBackup } from './backup-commands.ts';
 
 export type GetApp = () => Promise<App>;
 
@@ -26,6 +27,7 @@ registerCatalogue(program, getApp);
 registerImport(program, getApp);
 registerSchedules(program, getApp);
 registerReport(program, getApp);
+registerBackup(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,6 @@
 import { DomainError } from '../domain/shared/errors.ts';
-import { DatabaseLockedError } from '../db/db.ts';
+import { DatabaseLockedError } from '../db/data-dir-lock.ts';
+import { BackupError } from '../db/backup.ts';
 
 /** Prints `error: …` (and each bad field) to stderr and sets exit code 1; unknown errors keep their stack. */
 export function reportError(error: unknown): void {
@@ -9,7 +10,7 @@ export function reportError(error: unknown): void {
     // A lone problem that the message already states is not printed twice.
     const repeatsMessage = problems.length === 1 && error.message.includes(problems[0]);
     if (!repeatsMessage) for (const problem of problems) console.error(`  ${problem}`);
-  } else if (error instanceof DatabaseLockedError) {
+  } else if (error instanceof DatabaseLockedError || error instanceof BackupError) {
     console.error(`error: ${error.message}`);
   } else {
     console.error(`error: ${(error as Error)?.stack ?? error}`);

@@ -3,6 +3,7 @@ import { loadConfig } from '../config.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo } from '../demo/seed.ts';
 import { closeGracefully, createMedoraServer, listen } from '../http/server.ts';
 import { openRuntime } from '../runtime.ts';
+import { serveEmbedded } from '../db/embedded.ts';
 import type { GetApp } from './main.ts';
 
 /** What a stop may take past the grace period: cancelling statements, closing sockets and the database. */
@@ -15,7 +16,9 @@ export function register(program: Command, getApp: GetApp): void {
     .option('-p, --port <port>', 'port to listen on (default $PORT or 3000)')
     .action(async (opts: { port?: string }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
-      const { app } = await openRuntime(config);
+      // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
+      const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => console.log(line));
+      const { app } = await openRuntime(config, { opened: embedded?.db });
       if (!config.databaseUrl && config.seedDemo && (await isEmpty(app))) {
         await seedDemo(app);
         console.log(`Loaded the demo clinic. Sign in with password "${DEMO_PASSWORD}" as:`);
@@ -25,6 +28,9 @@ export function register(program: Command, getApp: GetApp): void {
       const address = await listen(server, config.port, config.host);
       const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
       console.log(`Medora is running at http://${config.host}:${address.port} on the ${where}`);
+      if (embedded && config.backupKeep > 0) {
+        embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
+      }
       const stop = async (signal: string) => {
         console.log(`${signal}: finishing requests in flight (at most ${config.shutdownGraceMs} ms), then stopping`);
         // Whatever the database does, the process is gone soon after the grace period.

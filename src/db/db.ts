@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, writeFileSync, readFileSync, unlinkSync, closeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -6,6 +6,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { DomainError, unavailable } from '../domain/shared/errors.ts';
 import { asUnavailable, databaseBusy, databaseUnavailable, sqlState } from './sql-errors.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+import { openEmbedded } from './embedded.ts';
 
 export type Row = Record<string, any>;
 
@@ -61,23 +63,35 @@ const asText = (v: string) => v;
 
 const shuttingDown = () => unavailable('shutting_down', 'Medora is restarting. Please try again in a moment.');
 
-export async function openPglite(dataDir: string | undefined, timeouts: DbTimeouts = DEFAULT_TIMEOUTS): Promise<Db> {
-  const options = { parsers: { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber }, extensions: { pg_trgm } };
-  let releaseLock = () => {};
-  let client: PGlite;
-  if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
-    releaseLock = acquireDataDirLock(dataDir);
-    client = new PGlite(join(dataDir, 'pglite'), options);
-  } else {
-    client = new PGlite(options);
-  }
+/** The Db port on PGlite, with what the server needs to share it: turns for other clients, and their NOTIFYs. */
+export interface PgliteDb extends Db {
+  /** Resolves once no statement or transaction of this Db runs, nor will until the returned function is called. */
+  takeTurn(timeoutMs: number): Promise<() => void>;
+  deliverNotice(channel: string, payload: string): void;
+}
+
+/** PGlite in `dataDir/pglite` (in memory without one), the folder locked for this process as a command's. */
+export async function openPglite(dataDir: string | undefined, timeouts: DbTimeouts = DEFAULT_TIMEOUTS): Promise<PgliteDb> {
+  if (!dataDir) return pgliteDb(await createPglite(undefined), timeouts, () => {});
+  mkdirSync(dataDir, { recursive: true });
+  const lock = await acquireDataDirLock(dataDir, 'command');
   try {
-    await client.waitReady;
+    return pgliteDb(await createPglite(join(dataDir, 'pglite')), timeouts, () => lock.release());
   } catch (error) {
-    releaseLock();
+    lock.release();
     throw error;
   }
+}
+
+/** PGlite in the folder `path` (PGDATA), or in memory without one. */
+export async function createPglite(path: string | undefined): Promise<PGlite> {
+  const options = { parsers: { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber }, extensions: { pg_trgm } };
+  const client = path ? new PGlite(path, options) : new PGlite(options);
+  await client.waitReady;
+  return client;
+}
+
+export function pgliteDb(client: PGlite, timeouts: DbTimeouts, afterClose: () => void): PgliteDb {
   // PGlite runs one statement at a time and cannot cancel one, so the wait is bounded before a statement is
   // handed to it: a request that gives up has sent nothing that could commit later.
   const turns = new Turns();
@@ -99,6 +113,7 @@ export async function openPglite(dataDir: string | undefined, timeouts: DbTimeou
     },
   });
   const direct = wrap(client);
+  const listeners = new Map<string, NoticeListener[]>();
   return {
     kind: 'pglite',
     query: (sql, params) => inTurn(timeouts.acquireMs, () => direct.query(sql, params)),
@@ -114,7 +129,20 @@ export async function openPglite(dataDir: string | undefined, timeouts: DbTimeou
     // One connection in this process: a notice arrives with the result of the statement that commits it.
     listen: async (channel, listener) => {
       await client.listen(channel, (payload) => listener.notice(payload));
+      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
       listener.live();
+    },
+    takeTurn: async (timeoutMs) => {
+      const done = await turns.take(timeoutMs);
+      // PGlite's own transaction mutex too, which LISTEN takes without a turn of ours.
+      return new Promise((granted, failed) => {
+        client
+          ._runExclusiveTransaction(() => new Promise<void>((release) => granted(() => (release(), done()))))
+          .catch((error) => (done(), failed(error)));
+      });
+    },
+    deliverNotice: (channel, payload) => {
+      for (const listener of listeners.get(channel) ?? []) listener.notice(payload);
     },
     ready: (timeoutMs) => inTurn(timeoutMs, () => direct.query('select 1')).then(() => true, () => false),
     interrupt: async () => {
@@ -122,7 +150,7 @@ export async function openPglite(dataDir: string | undefined, timeouts: DbTimeou
     },
     close: async () => {
       await client.close();
-      releaseLock();
+      afterClose();
     },
   };
 }
@@ -396,53 +424,9 @@ export async function runOnConnection(url: string, sql: string): Promise<void> {
   }
 }
 
+/** For commands: PostgreSQL, or the embedded database — through the running server when there is one. */
 export function openDb(config: { databaseUrl?: string; databasePoolSize: number; dataDir: string; timeouts: DbTimeouts }): Promise<Db> {
   return config.databaseUrl
     ? openPostgres(config.databaseUrl, { max: config.databasePoolSize, timeouts: config.timeouts })
-    : openPglite(config.dataDir, config.timeouts);
-}
-
-/** One process owns an embedded database; a second gets a clear error instead of a corrupted folder. */
-export function acquireDataDirLock(dataDir: string): () => void {
-  const path = join(dataDir, 'medora.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeFileSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          unlinkSync(path);
-        } catch {}
-      };
-    } catch (error) {
-      if (sqlState(error) !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(path, 'utf8'));
-      // Our own pid counts too: two PGlite instances on one folder in one process corrupt it just the same.
-      if (holder && isAlive(holder)) {
-        throw new DatabaseLockedError(dataDir, holder);
-      }
-      unlinkSync(path); // left behind by a process that has died
-    }
-  }
-  throw new DatabaseLockedError(dataDir, 0);
-}
-
-export class DatabaseLockedError extends Error {
-  constructor(dataDir: string, pid: number) {
-    super(
-      `The embedded database in ${dataDir} is in use by another Medora process${pid ? ` (pid ${pid}, probably a running server)` : ''}. ` +
-        'Stop that process and try again, or set DATABASE_URL to use a PostgreSQL server that several processes can share.',
-    );
-    this.name = 'DatabaseLockedError';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return sqlState(error) === 'EPERM';
-  }
+    : openEmbedded(config.dataDir, config.timeouts);
 }

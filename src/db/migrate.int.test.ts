@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseLockedError, openPglite, openPostgres } from './db.ts';
+import { openPglite, openPostgres } from './db.ts';
+import { DatabaseLockedError } from './data-dir-lock.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { testDatabases } from '../testing/test-db.ts';
 

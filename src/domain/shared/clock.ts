@@ -55,3 +55,14 @@ export function isValidTimeZone(timeZone: string): boolean {
     return false;
   }
 }
+
+/** The instant at which the clinic's wall clock shows `date` and `time` (HH:mm); in a DST gap, an hour either side. */
+export function clinicInstant(date: string, time: string, timeZone: string): Date {
+  const wall = Date.parse(`${date}T${time}:00Z`);
+  const offsetAt = (instant: number) => {
+    const local = clinicDateTime(new Date(instant), timeZone);
+    return Date.parse(`${local.date}T${local.time}:00Z`) - Math.floor(instant / 60_000) * 60_000;
+  };
+  // The offset at the wall time read as UTC is off by the offset itself near a change; asking again settles it.
+  return new Date(wall - offsetAt(wall - offsetAt(wall)));
+}

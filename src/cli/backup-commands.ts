@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { statSync } from 'node:fs';
+import { loadConfig } from '../config.ts';
+import { clinicDateTime } from '../domain/shared/clock.ts';
+import { openPostgres } from '../db/db.ts';
+import { backupPostgres, BackupError, describeCounts, restorePostgres, tableCounts, writeAtomically, type TableCount } from '../db/backup.ts';
+import { backupEmbedded, restoreEmbedded } from '../db/embedded.ts';
+
+export function register(program: Command): void {
+  program
+    .command('backup')
+    .description('write a consistent snapshot of the database to a file, also while the server runs')
+    .option('--out <file>', 'the file to write (default medora-<date>-<time>.sql.gz, or .dump on PostgreSQL, in this folder)')
+    .action(async (opts: { out?: string }) => {
+      const config = loadConfig();
+      const started = performance.now();
+      const { date, time } = clinicDateTime(new Date(), config.clinicTz);
+      const out = opts.out ?? `medora-${date}-${time.replace(':', '')}.${config.databaseUrl ? 'dump' : 'sql.gz'}`;
+      if (config.databaseUrl) await backupPostgres(config.databaseUrl, out);
+      else writeAtomically(out, await backupEmbedded(config.dataDir));
+      console.log(`Wrote ${out}: ${megabytes(statSync(out).size)} in ${seconds(started)}.`);
+    });
+
+  program
+    .command('restore')
+    .description('load a backup into an empty database (the embedded one with the server stopped)')
+    .argument('<file>', 'a file written by medora backup')
+    .option('--force', 'replace a database that holds data; says what it replaces')
+    .action(async (file: string, opts: { force?: boolean }) => {
+      const config = loadConfig();
+      const started = performance.now();
+      statSync(file); // a missing file is named before anything else happens
+      if (!config.databaseUrl) {
+        const result = await restoreEmbedded(config.dataDir, file, { force: opts.force ?? false });
+        if (result.keptAt) console.log(`Replaced a database with ${describeCounts(result.replaced)}; it is kept in ${result.keptAt}.`);
+        console.log(`Restored ${file} in ${seconds(started)}: ${describeCounts(result.restored) || 'no rows'}.`);
+        return;
+      }
+      const replaced = await countsAt(config.databaseUrl);
+      if (replaced.length > 0 && !opts.force) {
+        throw new BackupError(`The database is not empty (${describeCounts(replaced)}); add --force to replace it`);
+      }
+      if (replaced.length > 0) console.log(`Replacing a database with ${describeCounts(replaced)}.`);
+      await restorePostgres(config.databaseUrl, file);
+      console.log(`Restored ${file} in ${seconds(started)}: ${describeCounts(await countsAt(config.databaseUrl)) || 'no rows'}.`);
+    });
+}
+
+async function countsAt(url: string): Promise<TableCount[]> {
+  const db = await openPostgres(url, { max: 1 });
+  try {
+    return await tableCounts(db);
+  } finally {
+    await db.close();
+  }
+}
+
+const megabytes = (bytes: number) => (bytes < 1_000_000 ? `${Math.ceil(bytes / 1000)} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`);
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;

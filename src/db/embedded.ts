@@ -1,0 +1,199 @@
+import { connect } from 'node:net';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPglite, DEFAULT_TIMEOUTS, openPglite, openPostgres, pgliteDb, type Db, type DbTimeouts, type PgliteDb } from './db.ts';
+import { acquireDataDirLock, DatabaseLockedError } from './data-dir-lock.ts';
+import { serveEmbeddedSocket, SOCKET_FILE } from './embedded-socket.ts';
+import { SharedBackend } from './shared-backend.ts';
+import { scheduleNightlyBackups } from './nightly-backup.ts';
+import {
+  BACKUP_SOCKET_FILE,
+  BackupError,
+  describeCounts,
+  dumpEmbedded,
+  readEmbeddedBackup,
+  requestBackup,
+  serveBackups,
+  tableCounts,
+  type TableCount,
+} from './backup.ts';
+
+/** The embedded database as `medora serve` holds it; closing the Db stops its sockets and nightly backups too. */
+export interface EmbeddedServer {
+  db: Db;
+  /** Nightly backups into DATA_DIR/backups (see scheduleNightlyBackups). */
+  backUpNightly(opts: { time: string; keep: number; timeZone: string }): void;
+}
+
+// A server that has locked the folder opens its socket within seconds, once PGlite has read the folder.
+const SERVER_START_WAIT_MS = 30_000;
+// Through the server every statement takes its turn on one backend; more connections would only wait in line.
+const SOCKET_POOL_SIZE = 2;
+
+/**
+ * Opens DATA_DIR for the server, which alone opens the folder, and lets other processes in: PostgreSQL's wire
+ * protocol on `DATA_DIR/.s.PGSQL.5432` for the CLI, psql and pg_dump, and backups on `DATA_DIR/medora.sock`.
+ * A second server, or a command that opened the folder itself, is refused with the holder's pid.
+ */
+export async function serveEmbedded(dataDir: string, timeouts: DbTimeouts, log: (line: string) => void): Promise<EmbeddedServer> {
+  mkdirSync(dataDir, { recursive: true });
+  const lock = await acquireDataDirLock(dataDir, 'server', () => accepts(join(dataDir, SOCKET_FILE)));
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const pglite = await createPglite(join(dataDir, 'pglite'));
+    const inner = pgliteDb(pglite, timeouts, () => lock.release());
+    stops.push(() => inner.close());
+    const backend = new SharedBackend(pglite, inner);
+    const socket = await serveEmbeddedSocket(backend, dataDir, { onNotice: inner.deliverNotice, log });
+    stops.unshift(() => socket.close());
+    const backup = () => dumpEmbedded(backend);
+    const control = await serveBackups(dataDir, backup, log);
+    stops.unshift(() => control.close());
+    const close = async () => {
+      for (const stop of stops) await stop();
+    };
+    const backUpNightly = (opts: { time: string; keep: number; timeZone: string }) => {
+      const nightly = scheduleNightlyBackups({ ...opts, dir: join(dataDir, 'backups'), backup, log });
+      stops.unshift(() => nightly.stop());
+    };
+    return { db: { ...inner, close }, backUpNightly };
+  } catch (error) {
+    for (const stop of stops) await stop().catch(() => {});
+    if (stops.length === 0) lock.release();
+    throw error;
+  }
+}
+
+/**
+ * For every other command: through the running server when there is one, so the CLI works unchanged while
+ * `medora serve` runs; otherwise the folder itself, locked for the command's run.
+ */
+export async function openEmbedded(dataDir: string, timeouts: DbTimeouts = DEFAULT_TIMEOUTS): Promise<Db> {
+  const socketPath = join(dataDir, SOCKET_FILE);
+  if (await accepts(socketPath)) return throughServer(dataDir, timeouts);
+  try {
+    return await openPglite(dataDir, timeouts);
+  } catch (error) {
+    if (!(error instanceof DatabaseLockedError) || error.holder?.role !== 'server') throw error;
+    if (await waitUntilAccepting(socketPath, SERVER_START_WAIT_MS)) return throughServer(dataDir, timeouts);
+    throw new DatabaseLockedError(dataDir, error.holder, `The server does not answer on ${socketPath}; stop it and try again.`);
+  }
+}
+
+/** A gzipped SQL dump: made by the running server, or from the folder itself when none runs. */
+export async function backupEmbedded(dataDir: string): Promise<Buffer> {
+  const backupSocket = join(dataDir, BACKUP_SOCKET_FILE);
+  if (await accepts(backupSocket)) return requestBackup(dataDir);
+  if (!existsSync(join(dataDir, 'pglite'))) throw new BackupError(`There is no embedded database in ${dataDir} to back up`);
+  try {
+    return await withFolder(dataDir, (pglite, db) => dumpEmbedded(new SharedBackend(pglite, db)));
+  } catch (error) {
+    if (!(error instanceof DatabaseLockedError) || error.holder?.role !== 'server') throw error;
+    if (await waitUntilAccepting(backupSocket, SERVER_START_WAIT_MS)) return requestBackup(dataDir);
+    throw error;
+  }
+}
+
+export interface EmbeddedRestore {
+  replaced: TableCount[];
+  restored: TableCount[];
+  /** Where the replaced database was moved, when there was one with data. */
+  keptAt?: string;
+}
+
+/**
+ * Restores an embedded backup into DATA_DIR, which no server may be using. The dump is loaded into a new folder
+ * beside the database, which takes its place only once complete; a database with data is replaced only with
+ * `force`, and is kept beside it rather than deleted.
+ */
+export async function restoreEmbedded(dataDir: string, file: string, opts: { force: boolean }): Promise<EmbeddedRestore> {
+  const sql = readEmbeddedBackup(file);
+  if (await accepts(join(dataDir, SOCKET_FILE))) {
+    throw new BackupError(`A Medora server is running on ${dataDir}; stop it first, as a restore replaces the database it serves`);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const lock = await acquireDataDirLock(dataDir, 'command');
+  try {
+    const current = join(dataDir, 'pglite');
+    const replaced = existsSync(current) ? await countsIn(current) : [];
+    if (replaced.length > 0 && !opts.force) {
+      throw new BackupError(`The embedded database in ${dataDir} is not empty (${describeCounts(replaced)}); add --force to replace it`);
+    }
+    const incoming = join(dataDir, 'pglite.restoring');
+    rmSync(incoming, { recursive: true, force: true });
+    const db = pgliteDb(await createPglite(incoming), DEFAULT_TIMEOUTS, () => {});
+    let restored: TableCount[];
+    try {
+      await db.exec(sql);
+      // The dump empties search_path for its own statements.
+      await db.exec('reset all');
+      restored = await tableCounts(db);
+    } finally {
+      await db.close();
+    }
+    let keptAt: string | undefined;
+    if (replaced.length > 0) {
+      keptAt = join(dataDir, `pglite.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      renameSync(current, keptAt);
+    } else {
+      rmSync(current, { recursive: true, force: true });
+    }
+    renameSync(incoming, current);
+    return { replaced, restored, keptAt };
+  } finally {
+    lock.release();
+  }
+}
+
+async function countsIn(path: string): Promise<TableCount[]> {
+  const db = pgliteDb(await createPglite(path), DEFAULT_TIMEOUTS, () => {});
+  try {
+    return await tableCounts(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function withFolder<T>(dataDir: string, fn: (pglite: PGlite, db: PgliteDb) => Promise<T>): Promise<T> {
+  const lock = await acquireDataDirLock(dataDir, 'command');
+  try {
+    const pglite = await createPglite(join(dataDir, 'pglite'));
+    const db = pgliteDb(pglite, DEFAULT_TIMEOUTS, () => {});
+    try {
+      return await fn(pglite, db);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+function throughServer(dataDir: string, timeouts: DbTimeouts): Promise<Db> {
+  // A host that is a directory is a Unix socket directory to pg, as to libpq.
+  return openPostgres(`postgres://postgres@${encodeURIComponent(resolve(dataDir))}/postgres`, { max: SOCKET_POOL_SIZE, timeouts });
+}
+
+function accepts(path: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((answer) => {
+    const socket = connect(path);
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      answer(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function waitUntilAccepting(path: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await accepts(path)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+}

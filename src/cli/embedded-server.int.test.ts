@@ -1,0 +1,169 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { openEmbedded } from '../db/embedded.ts';
+import { tableCounts } from '../db/backup.ts';
+import { runCli } from '../testing/cli.ts';
+import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
+
+const DEMO_ADMIN = { email: 'admin@medora.test', password: 'medora-demo' };
+const REQUESTS_PER_SECOND = 20;
+
+/** Counts the admin screens show, as a server answers them. */
+async function screenCounts(url: string, token: string) {
+  const total = async (path: string) => {
+    const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(res.status, 200, path);
+    return ((await res.json()) as { total: number }).total;
+  };
+  return {
+    departments: await total('/api/admin/departments?per_page=200'),
+    patients: await total('/api/admin/patients'),
+    appointments: await total('/api/admin/appointments'),
+    billings: await total('/api/admin/billings'),
+    doctors: await total('/api/admin/doctors'),
+  };
+}
+
+async function signIn(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_ADMIN) });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** GETs the departments list 20 times a second until stopped; every answer's status and total, in order. */
+function departmentsLoad(url: string, token: string) {
+  const answers: Promise<{ status: number; total?: number }>[] = [];
+  const timer = setInterval(() => {
+    answers.push(
+      fetch(`${url}/api/admin/departments?per_page=200`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) }).then(
+        async (res) => ({ status: res.status, total: res.ok ? ((await res.json()) as { total: number }).total : undefined }),
+        () => ({ status: 0 }),
+      ),
+    );
+  }, 1000 / REQUESTS_PER_SECOND);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      return Promise.all(answers);
+    },
+  };
+}
+
+async function psql(dataDir: string, sql: string): Promise<string> {
+  const { stdout } = await promisify(execFile)('psql', ['-h', dataDir, '-U', 'postgres', '-Atq', '-c', sql], { timeout: 30_000 });
+  return stdout.trim();
+}
+
+const psqlInstalled = await promisify(execFile)('psql', ['--version']).then(
+  () => true,
+  () => false,
+);
+
+describe('the embedded database while medora serve runs', () => {
+  let dataDir: string;
+  let restoredDir: string;
+  let server: ServerProcess;
+  let token: string;
+  const backupFile = () => join(dataDir, 'under-load.sql.gz');
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'medora-served-'));
+    restoredDir = await mkdtemp(join(tmpdir(), 'medora-restored-'));
+    server = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: '1', BACKUP_KEEP: '0' });
+    token = await signIn(server.url);
+  });
+
+  after(async () => {
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(restoredDir, { recursive: true, force: true });
+  });
+
+  it('runs a report, an addition and a backup from other processes while 20 requests a second hit the server', async () => {
+    const before = await screenCounts(server.url, token);
+    const load = departmentsLoad(server.url, token);
+    const env = { DATA_DIR: dataDir };
+    const [report, added, backup] = await Promise.all([
+      runCli(['report', 'billing', '--from', '2000-01-01', '--to', '2100-12-31', '--by', 'department', '--format', 'json'], { env }),
+      runCli(['departments', 'add', '--name', 'Radiology'], { env }),
+      runCli(['backup', '--out', backupFile()], { env }),
+    ]);
+    const answers = await load.stop();
+
+    assert.equal(report.code, 0, report.stderr);
+    assert.equal(JSON.parse(report.stdout).total.bills, before.billings, 'the report counts every bill the server lists');
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal(JSON.parse(added.stdout).name, 'Radiology');
+    assert.equal(backup.code, 0, backup.stderr);
+    assert.match(backup.stdout, /^Wrote .*under-load\.sql\.gz: \d+ kB in \d+\.\d s\.\n$/);
+    assert.ok((await stat(backupFile())).size > 1000);
+
+    assert.ok(answers.length >= 10, `only ${answers.length} requests were sent`);
+    assert.deepEqual(
+      answers.filter((answer) => answer.status !== 200),
+      [],
+      'every request is answered',
+    );
+    // Before the addition commits there are the demo's departments, after it one more, and never the reverse.
+    const totals = answers.map((answer) => answer.total!);
+    assert.ok(totals.every((total) => total === before.departments || total === before.departments + 1), totals.join(','));
+    const firstAfter = totals.indexOf(before.departments + 1);
+    if (firstAfter >= 0) assert.ok(totals.slice(firstAfter).every((total) => total === before.departments + 1), totals.join(','));
+    assert.equal((await screenCounts(server.url, token)).departments, before.departments + 1);
+  });
+
+  it('lets psql in through the socket in DATA_DIR, which only its owner may open', { skip: !psqlInstalled && 'psql is not installed' }, async () => {
+    const socket = await stat(join(dataDir, '.s.PGSQL.5432'));
+    assert.equal(socket.mode & 0o777, 0o600);
+    assert.equal(await psql(dataDir, `select name from departments where name = 'Radiology'`), 'Radiology');
+    // A setting psql makes stays in its own session; the server's unqualified queries go on working.
+    assert.equal(await psql(dataDir, `set search_path = ''; select count(*) > 0 from public.users`), 't');
+    assert.equal((await screenCounts(server.url, token)).departments > 0, true);
+  });
+
+  it('refuses a second server on the same folder, naming the first, and a restore under the running one', async () => {
+    const second = await serveRefused({ DATA_DIR: dataDir });
+    assert.equal(second.exit, '1');
+    assert.match(second.output, new RegExp(`error: The embedded database in .* is in use by another Medora process \\(the server, pid ${server.pid}\\)`));
+    const restore = await runCli(['restore', '--force', backupFile()], { env: { DATA_DIR: dataDir } });
+    assert.equal(restore.code, 1);
+    assert.match(restore.stderr, /^error: A Medora server is running on .*; stop it first, as a restore replaces the database it serves\n$/);
+  });
+
+  it('restores the backup into a fresh folder, where a server answers with the same counts', async () => {
+    const restored = await runCli(['restore', backupFile()], { env: { DATA_DIR: restoredDir } });
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.match(restored.stdout, /^Restored .* in \d+\.\d s: .*\d+ users/m);
+
+    // The backup ran alongside the addition: it holds Radiology or not, and everything else as the server has it.
+    const hasRadiology = gunzipSync(await readFile(backupFile())).toString('utf8').includes("'Radiology'");
+    const expected = await screenCounts(server.url, token);
+    if (!hasRadiology) expected.departments -= 1;
+    const original = await openEmbedded(dataDir);
+    const originalTables = await tableCounts(original).finally(() => original.close());
+
+    const second = await startServerProcess({ DATA_DIR: restoredDir, BACKUP_KEEP: '0' });
+    try {
+      const copy = await openEmbedded(restoredDir);
+      const copyTables = await tableCounts(copy).finally(() => copy.close());
+      const unchanged = (counts: typeof copyTables) => counts.filter(({ table }) => !['departments', 'audit_log'].includes(table));
+      assert.deepEqual(unchanged(copyTables), unchanged(originalTables));
+      assert.deepEqual(await screenCounts(second.url, await signIn(second.url)), expected);
+    } finally {
+      await second.stop();
+    }
+
+    const again = await runCli(['restore', backupFile()], { env: { DATA_DIR: restoredDir } });
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /^error: The embedded database in .* is not empty \(.*\d+ users.*\); add --force to replace it\n$/);
+    const forced = await runCli(['restore', '--force', backupFile()], { env: { DATA_DIR: restoredDir } });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.match(forced.stdout, /^Replaced a database with .*\d+ users.*; it is kept in .*pglite\.replaced-/);
+  });
+});

@@ -20,7 +20,11 @@ export class DatabaseLockedError extends Error {
     hint = 'Stop that process and try again, or set DATABASE_URL to use a PostgreSQL server that several processes can share.',
   ) {
     const who = !holder ? '' : holder.role === 'server' ? ` (the server, pid ${holder.pid})` : ` (a medora command, pid ${holder.pid})`;
-    super(`The embedded database in ${dataDir} is in use by another Medora process${who}. ${hint}`);
+    super(
+      holder?.pid === process.pid
+        ? `The embedded database in ${dataDir} is open in this process already (pid ${holder.pid}).`
+        : `The embedded database in ${dataDir} is in use by another Medora process${who}. ${hint}`,
+    );
     this.name = 'DatabaseLockedError';
   }
 }
@@ -63,7 +67,6 @@ export async function acquireDataDirLock(
     }
     const found = readLock(path);
     if (found && (isAlive(found.holder, found.writtenAt) || (await stillServing()))) {
-      if (found.raw === content) throw new DatabaseLockedError(dataDir, found.holder, 'This process has it open already.');
       throw new DatabaseLockedError(dataDir, found.holder);
     }
     unlinkQuietly(path); // left behind by a process that has died

@@ -70,7 +70,7 @@ describe('the embedded database lock', () => {
     const dir = mkdtempSync(join(tmpdir(), 'medora-lock-'));
     const first = await openPglite(dir);
     try {
-      await assert.rejects(openPglite(dir), (error: unknown) => error instanceof DatabaseLockedError && /in use by another Medora process/.test((error as Error).message));
+      await assert.rejects(openPglite(dir), (error: unknown) => error instanceof DatabaseLockedError && /is open in this process already/.test((error as Error).message));
     } finally {
       await first.close();
     }

@@ -1,0 +1,126 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { gunzipSync } from 'node:zlib';
+import { serveEmbedded, backupEmbedded, type EmbeddedServer } from './embedded.ts';
+import { IDLE_IN_TRANSACTION_MS } from './embedded-socket.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the embedded database shared through its socket', () => {
+  let dir: string;
+  let server: EmbeddedServer;
+  const clients: pg.Client[] = [];
+  const log: string[] = [];
+
+  const connect = async () => {
+    const client = new pg.Client({ host: dir, user: 'postgres', database: 'postgres' });
+    client.on('error', () => {}); // a client the server disconnects on purpose
+    await client.connect();
+    clients.push(client);
+    return client;
+  };
+  const serverRows = async () => (await server.db.query<{ v: string }>('select v from t order by id')).map((row) => row.v);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'medora-socket-'));
+    server = await serveEmbedded(dir, (line) => log.push(line));
+    await server.db.exec('create table t (id integer generated always as identity primary key, v text not null)');
+  });
+
+  after(async () => {
+    await Promise.all(clients.map((client) => client.end().catch(() => {})));
+    await server.db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps a client's open transaction and the server's statements apart, both ways", async () => {
+    const client = await connect();
+    await client.query('begin');
+    await client.query(`insert into t (v) values ('client, uncommitted')`);
+    // Were it let in now, the server's statement would run inside the client's transaction and see its row.
+    const seen = serverRows();
+    await sleep(200);
+    await client.query('rollback');
+    assert.deepEqual(await seen, []);
+
+    const serverTransaction = server.db
+      .transaction(async (tx) => {
+        await tx.query(`insert into t (v) values ('server')`);
+        await sleep(200);
+        throw new Error('the server changes its mind');
+      })
+      .catch((error: Error) => error.message);
+    await sleep(50);
+    await client.query(`insert into t (v) values ('client')`);
+    assert.equal(await serverTransaction, 'the server changes its mind');
+    assert.deepEqual(await serverRows(), ['client']);
+  });
+
+  it("keeps a client's settings to itself, across its statements", async () => {
+    const client = await connect();
+    await client.query(`set search_path = ''`);
+    await client.query(`set statement_timeout = '7s'`);
+    assert.deepEqual(await serverRows(), ['client'], 'the server still finds t without a schema');
+    assert.equal((await server.db.query<{ s: string }>("select current_setting('statement_timeout') as s"))[0].s, '0');
+    assert.equal((await client.query('show search_path')).rows[0].search_path, '""');
+    assert.equal((await client.query('show statement_timeout')).rows[0].statement_timeout, '7s');
+    assert.equal((await (await connect()).query('show search_path')).rows[0].search_path, 'public');
+  });
+
+  it("keeps prepared statements apart, and drops a client's when it goes", async () => {
+    const [a, b] = [await connect(), await connect()];
+    const named = (text: string) => ({ name: 'same_name', text });
+    assert.deepEqual((await a.query(named(`select 'a' as who`))).rows, [{ who: 'a' }]);
+    assert.deepEqual((await b.query(named(`select 'b' as who`))).rows, [{ who: 'b' }]);
+    assert.deepEqual((await a.query(named(`select 'a' as who`))).rows, [{ who: 'a' }]);
+    await a.query(`prepare by_sql as select 1 as one`);
+    await a.end();
+    await sleep(100);
+    const c = await connect();
+    await c.query(`prepare by_sql as select 2 as two`);
+    assert.deepEqual((await c.query('execute by_sql')).rows, [{ two: 2 }]);
+  });
+
+  it("hands a client's NOTIFY to the server's listeners, not back to the client", async () => {
+    const heard: string[] = [];
+    await server.db.listen('medora_test', { live: () => {}, lost: () => {}, notice: (payload) => heard.push(payload) });
+    const client = await connect();
+    const clientHeard: string[] = [];
+    client.on('notification', (message) => clientHeard.push(message.payload ?? ''));
+    await client.query(`select pg_notify('medora_test', 'from the socket')`);
+    assert.deepEqual(heard, ['from the socket']);
+    assert.deepEqual(clientHeard, []);
+  });
+
+  it('disconnects a client idle inside a transaction, rolls it back and lets the server go on', async () => {
+    const client = await connect();
+    const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+    await client.query('begin');
+    await client.query(`insert into t (v) values ('idle')`);
+    const started = Date.now();
+    const rows = await serverRows();
+    assert.ok(Date.now() - started >= IDLE_IN_TRANSACTION_MS - 100, 'the server waited for the transaction');
+    assert.deepEqual(rows, ['client']);
+    await ended;
+  });
+
+  it('backs up while a client holds a transaction, without its uncommitted rows, and leaves the server writable', async () => {
+    const client = await connect();
+    await client.query('begin');
+    await client.query(`insert into t (v) values ('not yet')`);
+    const backup = backupEmbedded(dir);
+    await sleep(200);
+    await client.query('rollback');
+    const sql = gunzipSync(await backup).toString('utf8');
+    assert.match(sql, /INSERT INTO public\.t .*'client'/s);
+    assert.doesNotMatch(sql, /not yet/);
+    // pg_dump ends in a read-only transaction with search_path emptied; none of it may reach the server.
+    await server.db.query(`insert into t (v) values ('after the backup')`);
+    assert.deepEqual(await serverRows(), ['client', 'after the backup']);
+    assert.equal((await server.db.query<{ search_path: string }>('show search_path'))[0].search_path, 'public');
+  });
+});

@@ -11,7 +11,9 @@ export interface ServerProcess {
   pid: number;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
-  /** Sends `signal` and waits (bounded) until the process has exited; resolves to its exit code or signal. */
+  /** Resolves to the exit code, or the signal that ended it. */
+  exited: Promise<string>;
+  /** Sends `signal` and waits (bounded) until the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<string>;
 }
 
@@ -48,7 +50,7 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       if (!url) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);
-      resolve({ url, pid: child.pid!, output, stop: (signal = 'SIGTERM') => stop(child, signal, exited) });
+      resolve({ url, pid: child.pid!, output, exited, stop: (signal = 'SIGTERM') => stop(child, signal, exited) });
     };
     child.stdout!.on('data', onData);
     void exited.then((how) => {

@@ -1,0 +1,137 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { openPglite } from './db.ts';
+import { migrate } from './migrate.ts';
+import { backupEmbedded } from './embedded.ts';
+import { scheduleNightlyBackups } from './nightly-backup.ts';
+import { startServerProcess } from '../testing/server-process.ts';
+
+const COMPLETE = '-- PostgreSQL database dump complete';
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+
+/** Resolves once `check` holds, polling; rejects after `timeoutMs`. */
+async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('nightly backups', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'medora-nightly-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('backs up on start when the newest backup is over a day old, then keeps the newest ones', async () => {
+    const backups = join(dir, 'first');
+    mkdirSync(backups);
+    for (const name of ['medora-2026-01-01-0230.sql.gz', 'medora-2026-01-02-0230.sql.gz', '.medora-2026-01-03-0230.sql.gz.partial', 'notes.txt']) {
+      writeFileSync(join(backups, name), name);
+      utimesSync(join(backups, name), daysAgo(3), daysAgo(3));
+    }
+    const lines: string[] = [];
+    const nightly = scheduleNightlyBackups({
+      dir: backups,
+      time: '02:30',
+      keep: 2,
+      timeZone: 'Europe/Berlin',
+      now: () => new Date('2026-11-24T12:00:00Z'),
+      backup: async () => gzipSync(COMPLETE),
+      log: (line) => lines.push(line),
+    });
+    await until(() => lines.length > 0, 10_000, 'a backup');
+    await nightly.stop();
+    assert.deepEqual(readdirSync(backups).sort(), ['medora-2026-01-02-0230.sql.gz', 'medora-2026-11-24-1300.sql.gz', 'notes.txt']);
+    assert.match(lines[0], /^backup: wrote .*medora-2026-11-24-1300\.sql\.gz \(\d+ bytes\) in \d+ ms; removed 1 older$/);
+  });
+
+  it('logs a failed backup and tries again, and the schedule goes on', async () => {
+    const backups = join(dir, 'failing');
+    const lines: string[] = [];
+    let calls = 0;
+    const nightly = scheduleNightlyBackups({
+      dir: backups,
+      time: '02:30',
+      keep: 7,
+      timeZone: 'UTC',
+      retryAfterMs: 20,
+      backup: async () => {
+        calls += 1;
+        if (calls < 3) throw new Error('the disk is full');
+        return gzipSync(COMPLETE);
+      },
+      log: (line) => lines.push(line),
+    });
+    await until(() => lines.length === 3, 10_000, 'two failures and a backup');
+    await nightly.stop();
+    assert.match(lines[0], /^backup: failed \(attempt 1 of 3\): the disk is full; trying again in 0 min$/);
+    assert.match(lines[1], /^backup: failed \(attempt 2 of 3\): the disk is full; trying again/);
+    assert.match(lines[2], /^backup: wrote /);
+    assert.equal(readdirSync(backups).length, 1);
+  });
+
+  it('leaves the earlier backups whole and no partial file under a backup name when the server is killed mid-backup', async () => {
+    const dataDir = join(dir, 'served');
+    const backups = join(dataDir, 'backups');
+    const db = await openPglite(dataDir);
+    await migrate(db);
+    await db.close();
+    // Two earlier backups, of the database while still small, three days old so that the server backs up on start.
+    const earlier = await backupEmbedded(dataDir);
+    mkdirSync(backups);
+    const earlierNames = ['medora-2026-01-01-0230.sql.gz', 'medora-2026-01-02-0230.sql.gz'];
+    for (const name of earlierNames) {
+      writeFileSync(join(backups, name), earlier);
+      utimesSync(join(backups, name), daysAgo(3), daysAgo(3));
+    }
+    // Then 10 MB of photos, so that writing the next backup takes a moment (some 50 ms) to be caught in.
+    const big = await openPglite(dataDir);
+    for (let i = 0; i < 5; i++) await big.query(`insert into files (content_type, bytes) values ('image/png', $1)`, [randomBytes(2 * 1024 * 1024)]);
+    await big.close();
+
+    let killed = false;
+    let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+    const watcher = watch(backups, (_event, name) => {
+      if (!killed && server && name?.endsWith('.partial') && existsSync(join(backups, name))) {
+        killed = true;
+        process.kill(server.pid, 'SIGKILL');
+      }
+    });
+    try {
+      server = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: '0', BACKUP_KEEP: '7' });
+      const served = server;
+      await until(() => killed || /backup: wrote/.test(served.output()), 120_000, 'the backup on start');
+      assert.ok(killed, `the backup was written before it could be interrupted:\n${served.output()}`);
+      assert.equal(await served.exited, 'SIGKILL');
+    } finally {
+      watcher.close();
+      await server?.stop();
+    }
+
+    const files = readdirSync(backups);
+    assert.ok(files.some((name) => /^\.medora-.*\.partial$/.test(name)), `killed while writing: ${files.join(', ')}`);
+    for (const name of earlierNames) assert.deepEqual(readFileSync(join(backups, name)), earlier, `${name} is intact`);
+    for (const name of files.filter((file) => !file.startsWith('.'))) {
+      assert.ok(gunzipSync(readFileSync(join(backups, name))).toString('utf8').includes(COMPLETE), `${name} is a whole backup`);
+    }
+
+    // The next start clears the leftover and backs up again.
+    const again = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: '0', BACKUP_KEEP: '7' });
+    try {
+      await until(() => /backup: wrote/.test(again.output()), 120_000, 'the backup after the restart');
+    } finally {
+      await again.stop();
+    }
+    const after = readdirSync(backups);
+    assert.deepEqual(after.filter((name) => name.startsWith('.')), []);
+    assert.equal(after.length, 3);
+  });
+});

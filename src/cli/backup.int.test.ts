@@ -1,0 +1,92 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { makeApp } from '../app.ts';
+import { openPostgres, runOnConnection } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import { tableCounts, type TableCount } from '../db/backup.ts';
+import { seedDemo } from '../demo/seed.ts';
+import { systemClock } from '../domain/shared/clock.ts';
+import { runCli } from '../testing/cli.ts';
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABASE_URL is not set' }, () => {
+  const names = [`medora_backup_${randomBytes(4).toString('hex')}`, `medora_restore_${randomBytes(4).toString('hex')}`];
+  const urlOf = (database: string) => {
+    const url = new URL(serverUrl!);
+    url.pathname = `/${database}`;
+    return url.toString();
+  };
+  const [source, target] = names.map(urlOf);
+  let dir: string;
+  const file = () => join(dir, 'clinic.dump');
+
+  const countsAt = async (url: string): Promise<TableCount[]> => {
+    const db = await openPostgres(url, { max: 1 });
+    return tableCounts(db).finally(() => db.close());
+  };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'medora-pg-backup-'));
+    for (const name of names) await runOnConnection(serverUrl!, `create database ${name}`);
+    const db = await openPostgres(source, { max: 2 });
+    try {
+      await migrate(db);
+      await seedDemo(makeApp({ db, clock: systemClock, config: { clinicTz: 'Europe/Berlin', clinicName: 'Backup Clinic' } }));
+    } finally {
+      await db.close();
+    }
+  });
+
+  after(async () => {
+    for (const name of names) await runOnConnection(serverUrl!, `drop database if exists ${name} with (force)`);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("round-trips a seeded database through pg_dump's custom format", async () => {
+    const backup = await runCli(['backup', '--out', file()], { env: { DATABASE_URL: source } });
+    assert.equal(backup.code, 0, backup.stderr);
+    assert.match(backup.stdout, /^Wrote .*clinic\.dump: \d+ kB in \d+\.\d s\.\n$/);
+    assert.equal((await readFile(file())).subarray(0, 5).toString('latin1'), 'PGDMP');
+
+    const restore = await runCli(['restore', file()], { env: { DATABASE_URL: target } });
+    assert.equal(restore.code, 0, restore.stderr);
+    const counts = await countsAt(source);
+    assert.ok(counts.find(({ table }) => table === 'appointments')!.rows > 0);
+    assert.deepEqual(await countsAt(target), counts);
+    assert.match(restore.stdout, /^Restored .*clinic\.dump in \d+\.\d s: .*\d+ appointments/);
+  });
+
+  it('refuses to restore over data unless forced, and then says what it replaces', async () => {
+    const refused = await runCli(['restore', file()], { env: { DATABASE_URL: target } });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^error: The database is not empty \(.*\d+ users.*\); add --force to replace it\n$/);
+    const forced = await runCli(['restore', '--force', file()], { env: { DATABASE_URL: target } });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.match(forced.stdout, /^Replacing a database with .*\d+ users.*\.\nRestored /);
+    assert.deepEqual(await countsAt(target), await countsAt(source));
+  });
+
+  it('refuses an embedded backup, and says when pg_dump is missing', async () => {
+    const embedded = join(dir, 'embedded.sql.gz');
+    await writeFile(embedded, gzipSync('-- PostgreSQL database dump\n'));
+    const wrongKind = await runCli(['restore', '--force', embedded], { env: { DATABASE_URL: target } });
+    assert.equal(wrongKind.code, 1);
+    assert.match(wrongKind.stderr, /is not a pg_dump custom-format backup of PostgreSQL but of an embedded database; restore it with DATABASE_URL unset/);
+
+    const missing = await runCli(['backup', '--out', join(dir, 'never.dump')], { env: { DATABASE_URL: source, PATH: dir } });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^error: pg_dump is not installed; install PostgreSQL's client tools/);
+  });
+
+  it('exits 2 on a usage error', async () => {
+    const usage = await runCli(['restore'], { env: { DATABASE_URL: target } });
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /missing required argument 'file'/);
+  });
+});

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { openEmbedded } from '../db/embedded.ts';
 import { tableCounts } from '../db/backup.ts';
+import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { runCli } from '../testing/cli.ts';
 import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
 
@@ -64,6 +65,21 @@ const psqlInstalled = await promisify(execFile)('psql', ['--version']).then(
   () => true,
   () => false,
 );
+
+describe('a server on a folder that a command has open itself', () => {
+  it('refuses to start, naming the command', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'medora-held-'));
+    const lock = await acquireDataDirLock(dataDir, 'command');
+    try {
+      const refused = await serveRefused({ DATA_DIR: dataDir });
+      assert.equal(refused.exit, '1');
+      assert.match(refused.output, new RegExp(`error: The embedded database in .* is in use by another Medora process \\(a medora command, pid ${process.pid}\\)`));
+    } finally {
+      lock.release();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('the embedded database while medora serve runs', () => {
   let dataDir: string;

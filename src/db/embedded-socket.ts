@@ -58,8 +58,14 @@ export async function serveEmbeddedSocket(
   };
 }
 
+// sockaddr_un's sun_path: 108 bytes on Linux, the last for the terminating zero.
+const MAX_SOCKET_PATH = 107;
+
 /** Binds with umask 0177, so the socket is never reachable by others, not even between bind and chmod. */
 export function listenPrivately(server: Server, path: string): Promise<void> {
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
+    return Promise.reject(new Error(`${path} is too long for a Unix socket (${MAX_SOCKET_PATH} bytes at most): choose a DATA_DIR with a shorter path`));
+  }
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     const umask = process.umask(0o177);

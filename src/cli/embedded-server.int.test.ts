@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { openEmbedded } from '../db/embedded.ts';
+import { DEFAULT_TIMEOUTS } from '../db/db.ts';
 import { tableCounts } from '../db/backup.ts';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { runCli } from '../testing/cli.ts';
@@ -14,6 +15,8 @@ import { serveRefused, startServerProcess, type ServerProcess } from '../testing
 
 const DEMO_ADMIN = { email: 'admin@medora.test', password: 'medora-demo' };
 const REQUESTS_PER_SECOND = 20;
+// The test's own connections wait as long as a slow machine needs; the server's answers are what is tested.
+const PATIENT = { ...DEFAULT_TIMEOUTS, acquireMs: 60_000 };
 
 /** Counts the admin screens show, as a server answers them. */
 async function screenCounts(url: string, token: string) {
@@ -161,12 +164,12 @@ describe('the embedded database while medora serve runs', () => {
     const hasRadiology = gunzipSync(await readFile(backupFile())).toString('utf8').includes("'Radiology'");
     const expected = await screenCounts(server.url, token);
     if (!hasRadiology) expected.departments -= 1;
-    const original = await openEmbedded(dataDir);
+    const original = await openEmbedded(dataDir, PATIENT);
     const originalTables = await tableCounts(original).finally(() => original.close());
 
     const second = await startServerProcess({ DATA_DIR: restoredDir, BACKUP_KEEP: '0' });
     try {
-      const copy = await openEmbedded(restoredDir);
+      const copy = await openEmbedded(restoredDir, PATIENT);
       const copyTables = await tableCounts(copy).finally(() => copy.close());
       const unchanged = (counts: typeof copyTables) => counts.filter(({ table }) => !['departments', 'audit_log'].includes(table));
       assert.deepEqual(unchanged(copyTables), unchanged(originalTables));

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { gunzipSync } from 'node:zlib';
 import { serveEmbedded, backupEmbedded, type EmbeddedServer } from './embedded.ts';
-import { IDLE_IN_TRANSACTION_MS } from './embedded-socket.ts';
 import { DEFAULT_TIMEOUTS } from './db.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const IDLE_IN_TRANSACTION_MS = 2000;
 
 describe('the embedded database shared through its socket', () => {
   let dir: string;
@@ -28,7 +28,7 @@ describe('the embedded database shared through its socket', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'medora-socket-'));
-    server = await serveEmbedded(dir, DEFAULT_TIMEOUTS, (line) => log.push(line));
+    server = await serveEmbedded(dir, { ...DEFAULT_TIMEOUTS, idleInTransactionMs: IDLE_IN_TRANSACTION_MS }, (line) => log.push(line));
     await server.db.exec('create table t (id integer generated always as identity primary key, v text not null)');
   });
 

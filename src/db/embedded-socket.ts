@@ -7,16 +7,20 @@ import { mayChangeSession, type Session, type SharedBackend } from './shared-bac
 /** PostgreSQL's name for its socket inside the socket directory, so `psql -h DATA_DIR` and libpq find it. */
 export const SOCKET_FILE = '.s.PGSQL.5432';
 
-/**
- * A client in a transaction holds the whole database, the server's requests included, so it may not sit idle:
- * after this long without a message it is disconnected and its transaction rolled back.
- */
-export const IDLE_IN_TRANSACTION_MS = 5000;
-
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 3;
+
+interface SocketOptions {
+  /**
+   * A client in a transaction holds the whole database, the server's requests included, so it may not sit idle:
+   * after this long without a message it is disconnected and its transaction rolled back.
+   */
+  idleInTransactionMs: number;
+  onNotice(channel: string, payload: string): void;
+  log(line: string): void;
+}
 
 export interface EmbeddedSocket {
   path: string;
@@ -30,11 +34,7 @@ export interface EmbeddedSocket {
  * connection, since every connection shares PGlite's one backend. `onNotice` hears the NOTIFYs that clients'
  * commits raise, which the server listens for; the clients themselves do not get them.
  */
-export async function serveEmbeddedSocket(
-  backend: SharedBackend,
-  dir: string,
-  opts: { onNotice(channel: string, payload: string): void; log(line: string): void },
-): Promise<EmbeddedSocket> {
+export async function serveEmbeddedSocket(backend: SharedBackend, dir: string, opts: SocketOptions): Promise<EmbeddedSocket> {
   const path = join(dir, SOCKET_FILE);
   const parameters = await serverParameters(backend);
   const connections = new Set<Connection>();
@@ -109,7 +109,7 @@ class Connection {
     private readonly socket: Socket,
     private readonly backend: SharedBackend,
     private readonly parameters: [string, string][],
-    private readonly opts: { onNotice(channel: string, payload: string): void; log(line: string): void },
+    private readonly opts: SocketOptions,
   ) {
     this.session = backend.newSession();
     socket.on('data', (data) => {
@@ -257,11 +257,11 @@ class Connection {
     } else {
       // Mid-transaction, or mid-way through an extended query until its Sync: the turn goes on.
       this.idleTimer = setTimeout(() => {
-        const text = `terminating connection: idle for ${IDLE_IN_TRANSACTION_MS / 1000} s inside a transaction, while the Medora server waited for the database`;
+        const text = `terminating connection: idle for ${this.opts.idleInTransactionMs / 1000} s inside a transaction, while the Medora server waited for the database`;
         this.socket.end(errorMessage('FATAL', '25P03', text));
         // Whether or not the client answers the end, its transaction must not hold the database any longer.
         this.socket.destroySoon();
-      }, IDLE_IN_TRANSACTION_MS);
+      }, this.opts.idleInTransactionMs);
     }
   }
 

@@ -45,7 +45,7 @@ export async function serveEmbedded(dataDir: string, timeouts: DbTimeouts, log: 
     const inner = pgliteDb(pglite, timeouts, () => lock.release());
     stops.push(() => inner.close());
     const backend = new SharedBackend(pglite, inner);
-    const socket = await serveEmbeddedSocket(backend, dataDir, { onNotice: inner.deliverNotice, log });
+    const socket = await serveEmbeddedSocket(backend, dataDir, { idleInTransactionMs: timeouts.idleInTransactionMs, onNotice: inner.deliverNotice, log });
     stops.unshift(() => socket.close());
     const backup = () => dumpEmbedded(backend);
     const control = await serveBackups(dataDir, backup, log);

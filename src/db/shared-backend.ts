@@ -78,7 +78,8 @@ export class SharedBackend {
   async end(session: Session, protocolStatements: Iterable<string>, changed: boolean): Promise<void> {
     if (this.pglite.isInTransaction()) await this.query('rollback');
     if (changed) await this.remember(session);
-    const names = [...protocolStatements, ...session.sqlPrepared];
+    const existing = new Set((await this.query('select name from pg_prepared_statements')).map((row) => row.name!));
+    const names = [...protocolStatements, ...session.sqlPrepared].filter((name) => existing.has(name));
     if (names.length > 0) await this.query(names.map((name) => `deallocate ${identifier(name)}`).join('; '));
     for (const name of session.sqlPrepared) this.forget(session, name);
     session.settings = [];

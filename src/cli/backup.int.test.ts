@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -53,6 +53,7 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stdout, /^Wrote .*clinic\.dump: \d+ kB in \d+\.\d s\.\n$/);
     assert.equal((await readFile(file())).subarray(0, 5).toString('latin1'), 'PGDMP');
+    assert.equal((await stat(file())).mode & 0o777, 0o600, 'a dump holds password hashes: its owner alone reads it');
 
     const restore = await runCli(['restore', file()], { env: { DATABASE_URL: target } });
     assert.equal(restore.code, 0, restore.stderr);

@@ -121,7 +121,9 @@ describe('the embedded database while medora serve runs', () => {
     assert.equal(JSON.parse(added.stdout).name, 'Radiology');
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stdout, /^Wrote .*under-load\.sql\.gz: \d+ kB in \d+\.\d s\.\n$/);
-    assert.ok((await stat(backupFile())).size > 1000);
+    const written = await stat(backupFile());
+    assert.ok(written.size > 1000);
+    assert.equal(written.mode & 0o777, 0o600, 'a backup holds password hashes: its owner alone reads it');
 
     assert.ok(answers.length >= 10, `only ${answers.length} requests were sent`);
     assert.deepEqual(

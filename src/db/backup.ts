@@ -161,6 +161,9 @@ export function readEmbeddedBackup(file: string): string {
 export async function backupPostgres(url: string, out: string): Promise<void> {
   const temporary = partialName(out);
   try {
+    // Created first, for the owner alone: pg_dump keeps an existing file's mode, and a dump holds password hashes.
+    rmSync(temporary, { force: true });
+    closeSync(openSync(temporary, 'wx', 0o600));
     // A dump waits for no lock longer than this: a long migration or a stuck transaction fails the backup instead.
     await runTool('pg_dump', ['--format=custom', '--lock-wait-timeout=30s', `--file=${temporary}`, `--dbname=${url}`]);
     renameSync(temporary, out);

@@ -3,7 +3,8 @@
  * session on a 401 to a signed-in call (a failed sign-in is also a 401 and is left to the login page).
  */
 import { navigate } from 'wouter/use-browser-location';
-import type { FieldErrors } from './api-types.ts';
+import type { ListJson } from '../http/answers.ts';
+import type { FieldErrors } from '../domain/shared/errors.ts';
 import { endSession, token } from './auth.ts';
 import { routes } from './paths.ts';
 
@@ -25,6 +26,7 @@ interface RequestOptions {
   query?: Query;
   body?: unknown;
   headers?: Record<string, string>;
+  signal?: AbortSignal;
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -39,6 +41,7 @@ async function request<T>(method: string, path: string, options: RequestOptions 
     method,
     headers,
     credentials: 'same-origin',
+    signal: options.signal,
     body: options.body === undefined || isForm ? (options.body as FormData | undefined) : JSON.stringify(options.body),
   });
   const body: unknown = response.status === 204 ? null : await response.json().catch(() => null);
@@ -65,7 +68,7 @@ function toApiError(status: number, body: unknown): ApiError {
   return new ApiError(status, code ?? 'error', message ?? `Request failed (${status})`, errors);
 }
 
-export const apiGet = <T>(path: string, query?: Query) => request<T>('GET', path, { query });
+export const apiGet = <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>('GET', path, { query, signal });
 export const apiPost = <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
   request<T>('POST', path, { body, headers });
 export const apiPut = <T>(path: string, body: unknown) => request<T>('PUT', path, { body });
@@ -87,7 +90,13 @@ export interface ListPage<Row> {
 export const EMPTY_LIST: ListPage<never> = { rows: [], total: 0, totalIsLowerBound: false };
 
 /** One page of a list endpoint, whose answer names its items (`{"appointments": [...], "total": n}`). */
-export async function fetchList<Row>(path: string, itemsKey: string, query: ListQuery): Promise<ListPage<Row>> {
-  const answer = await apiGet<Record<string, unknown> & { total: number; total_is_lower_bound: boolean }>(path, { ...query });
-  return { rows: answer[itemsKey] as Row[], total: answer.total, totalIsLowerBound: answer.total_is_lower_bound };
+export async function fetchList<Row>(path: string, itemsKey: string, query: ListQuery, signal?: AbortSignal): Promise<ListPage<Row>> {
+  const answer = await apiGet<ListJson<string, Row>>(path, { ...query }, signal);
+  return { rows: answer[itemsKey], total: answer.total, totalIsLowerBound: answer.total_is_lower_bound };
 }
+
+/** The loader of one list endpoint, for a DataTable: `listAt<BillingJson>(endpoints.admin.billings, 'billings')`. */
+export const listAt =
+  <Row>(path: string, itemsKey: string) =>
+  (query: ListQuery, signal?: AbortSignal) =>
+    fetchList<Row>(path, itemsKey, query, signal);

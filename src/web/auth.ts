@@ -3,7 +3,9 @@
  * keeps the session; the user is fetched again when the signed-in header appears.
  */
 import { computed, signal } from '@preact/signals-react';
-import type { LoginAnswer, Role, User } from './api-types.ts';
+import type { PublicUser } from '../domain/auth/auth.ts';
+import type { LoginJson } from '../domain/auth/use-cases.ts';
+import type { Role } from '../domain/shared/actor.ts';
 
 const TOKEN_KEY = 'medora.token';
 const ROLE_KEY = 'medora.role';
@@ -12,10 +14,10 @@ const storedRole = localStorage.getItem(ROLE_KEY);
 
 export const token = signal<string | null>(localStorage.getItem(TOKEN_KEY));
 export const role = signal<Role | null>(isRole(storedRole) ? storedRole : null);
-export const user = signal<User | null>(null);
+export const user = signal<PublicUser | null>(null);
 export const isAuthenticated = computed(() => token.value !== null && role.value !== null);
 
-export function startSession(answer: LoginAnswer): void {
+export function startSession(answer: LoginJson): void {
   localStorage.setItem(TOKEN_KEY, answer.token);
   localStorage.setItem(ROLE_KEY, answer.role);
   token.value = answer.token;

@@ -5,7 +5,7 @@
 import { lazy, Suspense, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import type { Role } from './api-types.ts';
+import type { Role } from '../domain/shared/actor.ts';
 import { role, token } from './auth.ts';
 import { routes } from './paths.ts';
 import { applyStylesheetFor } from './stylesheet.ts';

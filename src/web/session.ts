@@ -1,7 +1,9 @@
 /** Signing in and out: the API calls that start or end the session held in auth.ts. */
 import { navigate } from 'wouter/use-browser-location';
+import type { PublicUser } from '../domain/auth/auth.ts';
+import type { LoginJson } from '../domain/auth/use-cases.ts';
+import type { Gender, Role } from '../domain/shared/actor.ts';
 import { apiGet, apiPost } from './api.ts';
-import type { Gender, LoginAnswer, Role, User } from './api-types.ts';
 import { endSession, startSession, user } from './auth.ts';
 import { endpoints, routes } from './paths.ts';
 
@@ -21,7 +23,7 @@ export interface Registration {
 }
 
 export async function signIn(credentials: Credentials): Promise<Role> {
-  const answer = await apiPost<LoginAnswer>(endpoints.login, credentials);
+  const answer = await apiPost<LoginJson>(endpoints.login, credentials);
   startSession(answer);
   return answer.role;
 }
@@ -45,7 +47,7 @@ export async function signOut(): Promise<void> {
 /** Refreshes the signed-in user; a failed fetch signs the user out (spec §4). */
 export async function loadCurrentUser(): Promise<void> {
   try {
-    user.value = await apiGet<User>(endpoints.currentUser);
+    user.value = await apiGet<PublicUser>(endpoints.currentUser);
   } catch (error) {
     console.error('current user fetch failed', error);
     endSession();

@@ -1,4 +1,4 @@
-import { GENDERS, type Actor } from '../shared/actor.ts';
+import { GENDERS, type Actor, type Role } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { DomainError, conflict, unauthenticated } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
@@ -61,8 +61,14 @@ export interface LoginInput {
   requestId?: string;
 }
 
+export interface LoginJson {
+  user: PublicUser;
+  token: string;
+  role: Role;
+}
+
 /** Checks the password and opens a session; every wrong email or password gets the same answer. */
-export async function login(deps: AuthDeps, body: unknown, client: { ip: string; requestId?: string }) {
+export async function login(deps: AuthDeps, body: unknown, client: { ip: string; requestId?: string }): Promise<LoginJson> {
   const input = asRecord(body);
   const v = new Validator(input);
   const email = v.text('email', { max: 254 });

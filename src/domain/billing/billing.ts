@@ -92,6 +92,7 @@ export function receiptJson(bill: Bill, payment: Payment | undefined, clinic: { 
     currency: CURRENCY,
   };
 }
+export type ReceiptJson = ReturnType<typeof receiptJson>;
 
 /** What paying a bill answers, the same to a retry with the same Idempotency-Key. */
 export interface PaymentResult {

@@ -112,11 +112,15 @@ export async function updateDoctor(deps: DoctorDeps, rawId: RawId, body: unknown
   });
 }
 
+export interface DoctorDeletionJson {
+  result: 'removed' | 'deactivated';
+}
+
 /**
  * Removes a doctor without losing history: refused while they still have scheduled appointments from today on;
  * a doctor with past appointments or records is deactivated; one with nothing attached is erased.
  */
-export async function deleteDoctor(deps: DoctorDeps, rawId: RawId, actor: Actor): Promise<{ result: 'removed' | 'deactivated' }> {
+export async function deleteDoctor(deps: DoctorDeps, rawId: RawId, actor: Actor): Promise<DoctorDeletionJson> {
   const id = pathId(rawId, 'Doctor');
   const today = clinicToday(deps.clock, deps.timeZone);
   return deps.transaction(async (tx) => {

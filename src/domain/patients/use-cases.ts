@@ -1,5 +1,5 @@
 import { patientDetailJson } from '../records/records.ts';
-import { GENDERS, ownPatientId, type Actor } from '../shared/actor.ts';
+import { GENDERS, ownPatientId, type Actor, type Gender } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
 import { fileUrl } from '../shared/files.ts';
@@ -20,8 +20,22 @@ export async function showPatient(deps: PatientsDeps, rawId: string | number, ac
   return patientDetailJson(patient, records);
 }
 
+export interface MyProfileJson {
+  user: { id: number; name: string; email: string; role: 'patient'; profile_image: string | null };
+  patient: {
+    id: number;
+    name: string;
+    email: string;
+    phone: string;
+    birthdate: string | null;
+    gender: Gender | null;
+    photo: string | null;
+    description: string;
+  };
+}
+
 /** The signed-in patient's own account and patient details. */
-export async function myProfile(deps: PatientsDeps, actor: Actor) {
+export async function myProfile(deps: PatientsDeps, actor: Actor): Promise<MyProfileJson> {
   const patient = await deps.patients.find(patientOf(actor));
   if (!patient) throw notFound('Patient');
   return {

@@ -100,10 +100,12 @@ export function medicalRecordJson(r: MedicalRecord) {
     doctor: r.doctor,
   };
 }
+export type MedicalRecordJson = ReturnType<typeof medicalRecordJson>;
 
 export function patientCardJson(p: PatientCard) {
   return { id: p.id, name: p.name, phone: p.phone, email: p.email, photo: fileUrl(p.photoId) };
 }
+export type PatientCardJson = ReturnType<typeof patientCardJson>;
 
 /** The patient detail of docs/api.md: profile fields and every medical record, newest first. */
 export function patientDetailJson(p: PatientProfile, records: MedicalRecord[]) {
@@ -120,3 +122,4 @@ export function patientDetailJson(p: PatientProfile, records: MedicalRecord[]) {
     medical_records: records.map(medicalRecordJson),
   };
 }
+export type PatientDetailJson = ReturnType<typeof patientDetailJson>;

@@ -6,7 +6,7 @@ import { pageRequest, type Page } from '../shared/pagination.ts';
 import { asRecord, pathId } from '../shared/validate.ts';
 import { appointmentJson } from '../scheduling/scheduling.ts';
 import type { RecordsDeps } from './ports.ts';
-import { medicalRecordJson, patientCardJson, patientDetailJson, readVisit } from './records.ts';
+import { medicalRecordJson, patientCardJson, patientDetailJson, readVisit, type PatientCardJson } from './records.ts';
 
 /**
  * The appointment's own doctor records the visit. In one transaction the record is written, the appointment
@@ -46,7 +46,7 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
 }
 
 /** The doctor's patients: everyone who has had an appointment with them, searched by name, email or phone. */
-export async function listMyPatients(deps: RecordsDeps, query: unknown, actor: Actor): Promise<Page<ReturnType<typeof patientCardJson>>> {
+export async function listMyPatients(deps: RecordsDeps, query: unknown, actor: Actor): Promise<Page<PatientCardJson>> {
   const page = await deps.patients.list(doctorOf(actor), pageRequest(asRecord(query)));
   return { ...page, items: page.items.map(patientCardJson) };
 }

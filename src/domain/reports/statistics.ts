@@ -50,6 +50,7 @@ export function topDoctorJson(row: TopDoctorRow | undefined) {
     },
   };
 }
+export type TopDoctorJson = ReturnType<typeof topDoctorJson>;
 
 export interface DayCount {
   date: string;

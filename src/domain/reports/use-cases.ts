@@ -4,14 +4,18 @@ import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 import { appointmentJson } from '../scheduling/scheduling.ts';
 import type { ReportsDeps } from './ports.ts';
-import { MAX_CHART_DAYS, statisticsOf, topDoctorJson, zeroFilledDays } from './statistics.ts';
+import { MAX_CHART_DAYS, statisticsOf, topDoctorJson, zeroFilledDays, type DayCount } from './statistics.ts';
 
 export const statistics = async (deps: ReportsDeps) => statisticsOf(await deps.dashboard.counts());
 
 export const topDoctor = async (deps: ReportsDeps) => topDoctorJson(await deps.dashboard.topDoctor());
 
+export interface AppointmentsPerDayJson {
+  days: DayCount[];
+}
+
 /** Booked appointments per clinic date over the last `days` days (default 30) up to today, zero-filled. */
-export async function appointmentsPerDay(deps: ReportsDeps, query: Record<string, unknown>) {
+export async function appointmentsPerDay(deps: ReportsDeps, query: Record<string, unknown>): Promise<AppointmentsPerDayJson> {
   const v = new Validator(asRecord(query));
   const days = v.id('days', { optional: true }) ?? 30;
   if (days > MAX_CHART_DAYS) v.fail('days', `must be at most ${MAX_CHART_DAYS}`);

@@ -56,7 +56,8 @@ const timeOf = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart
 export const overlaps = (a: TimeSpan, b: TimeSpan) => a.startTime < b.endTime && b.startTime < a.endTime;
 
 /** The spec's booking page splits slots at noon: a start hour below 12 is AM. */
-export const periodOf = (time: string): 'AM' | 'PM' => (minutesOf(time) < 12 * 60 ? 'AM' : 'PM');
+export type Period = 'AM' | 'PM';
+export const periodOf = (time: string): Period => (minutesOf(time) < 12 * 60 ? 'AM' : 'PM');
 
 // --- weekly patterns
 
@@ -210,6 +211,7 @@ export const weeklySlotJson = (s: WeeklySlot) => ({
   end_time: s.endTime,
   room: s.room,
 });
+export type WeeklySlotJson = ReturnType<typeof weeklySlotJson>;
 
 /** The appointment of docs/api.md, nested and with the flat names the tables show; every list answers this. */
 export function appointmentJson(a: Appointment) {
@@ -231,3 +233,4 @@ export function appointmentJson(a: Appointment) {
     room_name: a.room?.name ?? null,
   };
 }
+export type AppointmentJson = ReturnType<typeof appointmentJson>;

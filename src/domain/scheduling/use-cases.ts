@@ -18,6 +18,9 @@ import {
   weeklySlotJson,
   type Appointment,
   type ClinicMoment,
+  type Period,
+  type SlotStatus,
+  type WeeklySlotJson,
 } from './scheduling.ts';
 
 
@@ -35,7 +38,12 @@ const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have appo
 
 // --- weekly patterns (admin)
 
-const scheduleOf = async (tx: SchedulingTxDeps, doctorId: number) => ({
+/** A doctor's weekly pattern, as the admin's schedule dialog shows it. */
+export interface ScheduleJson {
+  slots: WeeklySlotJson[];
+}
+
+const scheduleOf = async (tx: SchedulingTxDeps, doctorId: number): Promise<ScheduleJson> => ({
   slots: (await tx.schedules.currentSlots(doctorId)).map(weeklySlotJson),
 });
 
@@ -62,8 +70,25 @@ export async function replaceSchedule(deps: SchedulingDeps, rawDoctorId: RawId, 
 
 // --- available slots and booking
 
+export interface SlotJson {
+  schedule_id: number;
+  start_time: string;
+  end_time: string;
+  status: SlotStatus;
+  period: Period;
+}
+
+export interface AvailableSlotsJson {
+  date: string;
+  available_appointments: SlotJson[];
+}
+
 /** A doctor's slots on a date (default today), each available, booked or past, split AM/PM at noon. */
-export async function availableSlots(deps: SchedulingDeps, rawDoctorId: RawId, query: Record<string, unknown>) {
+export async function availableSlots(
+  deps: SchedulingDeps,
+  rawDoctorId: RawId,
+  query: Record<string, unknown>,
+): Promise<AvailableSlotsJson> {
   const doctorId = pathId(rawDoctorId, 'Doctor');
   const now = nowInClinic(deps);
   const v = new Validator(asRecord(query));
@@ -76,7 +101,7 @@ export async function availableSlots(deps: SchedulingDeps, rawDoctorId: RawId, q
   ]);
   return {
     date,
-    available_appointments: slots.map((slot) => ({
+    available_appointments: slots.map((slot): SlotJson => ({
       schedule_id: slot.id,
       start_time: slot.startTime,
       end_time: slot.endTime,

@@ -1,6 +1,6 @@
 /** The signed-in layout shared by every role: header, the role's sidebar menu and the page. */
 import { useEffect, useState, type ReactNode } from 'react';
-import type { Role } from '../api-types.ts';
+import type { Role } from '../../domain/shared/actor.ts';
 import { ConfirmProvider } from './confirm.tsx';
 import { ShellHeader } from './shell-header.tsx';
 import { Sidebar } from './sidebar.tsx';

@@ -1,14 +1,11 @@
-import { fetchList, type ListPage, type ListQuery } from '../api.ts';
-import type { Appointment } from '../api-types.ts';
+import type { AppointmentJson } from '../../domain/scheduling/scheduling.ts';
+import type { ListPage, ListQuery } from '../api.ts';
 import { DataTable, type Column } from './data-table.tsx';
-
-/** The loader of an appointments list endpoint, for `AppointmentTable`. */
-export const appointmentsAt = (path: string) => (query: ListQuery) => fetchList<Appointment>(path, 'appointments', query);
 
 interface AppointmentTableProps {
   label: string;
-  columns: Column<Appointment>[];
-  load: (query: ListQuery) => Promise<ListPage<Appointment>>;
+  columns: Column<AppointmentJson>[];
+  load: (query: ListQuery, signal: AbortSignal) => Promise<ListPage<AppointmentJson>>;
   pageSize: number;
   reloadKey?: number;
 }

@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { EMPTY_LIST, type ListPage, type ListQuery } from '../api.ts';
 import { useDelayed } from './use-delayed.ts';
+import { useLatestRequest } from './use-latest-request.ts';
 
 export interface Column<Row> {
   header: string;
@@ -16,7 +17,7 @@ interface DataTableProps<Row> {
   /** The table's caption and accessible name. */
   label: string;
   columns: Column<Row>[];
-  load: (query: ListQuery) => Promise<ListPage<Row>>;
+  load: (query: ListQuery, signal: AbortSignal) => Promise<ListPage<Row>>;
   rowKey: (row: Row) => string | number;
   pageSize?: number;
   emptyText?: string;
@@ -47,6 +48,7 @@ export function DataTable<Row>({
   const [loading, setLoading] = useState(true);
   const loadRef = useRef(load);
   loadRef.current = load;
+  const latest = useLatestRequest();
 
   useDelayed(search, SEARCH_DELAY_MS, (text) => {
     setQ(text.trim());
@@ -61,27 +63,24 @@ export function DataTable<Row>({
   });
 
   useEffect(() => {
-    let current = true;
     setLoading(true);
-    loadRef
-      .current({ q, page, per_page: perPage })
-      .then((next) => {
-        if (!current) return;
+    latest.start(
+      (signal) => loadRef.current({ q, page, per_page: perPage }, signal),
+      (next) => {
         // A page emptied by a delete or cancel steps back to the last page that still has rows.
         const lastPage = Math.max(1, Math.ceil(next.total / perPage));
         if (next.rows.length === 0 && page > lastPage) setPage(lastPage);
         else setResult(next);
-      })
-      .catch((error: unknown) => {
+        setLoading(false);
+      },
+      (error) => {
         // List fetch failures leave the table empty (spec §8).
         console.error(`${label}: loading failed`, error);
-        if (current) setResult(EMPTY_LIST);
-      })
-      .finally(() => current && setLoading(false));
-    return () => {
-      current = false;
-    };
-  }, [q, page, perPage, reloadKey, label]);
+        setResult(EMPTY_LIST);
+        setLoading(false);
+      },
+    );
+  }, [latest, q, page, perPage, reloadKey, label]);
 
   const first = result.total === 0 ? 0 : (page - 1) * perPage + 1;
   const last = Math.min(page * perPage, result.total);

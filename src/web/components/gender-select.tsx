@@ -1,4 +1,4 @@
-import type { Gender } from '../api-types.ts';
+import type { Gender } from '../../domain/shared/actor.ts';
 import type { ControlProps } from './field.tsx';
 
 const GENDERS: { value: Gender; label: string }[] = [

@@ -3,7 +3,7 @@
  * icon and colour of its disease (spec §2, Doctor area).
  */
 import type { ComponentType } from 'react';
-import type { MedicalRecord, PatientDetail } from '../api-types.ts';
+import type { MedicalRecordJson, PatientDetailJson } from '../../domain/records/records.ts';
 import { capitalize, usd } from '../format.ts';
 import { images } from '../paths.ts';
 import { HeartBeatIcon, PrescriptionIcon, RibbonIcon, VirusIcon, type IconProps } from './icons.tsx';
@@ -24,7 +24,7 @@ export function diseaseLook(name: string | null | undefined): { Icon: ComponentT
   }
 }
 
-export function MedicalRecordCard({ record }: { record: MedicalRecord }) {
+export function MedicalRecordCard({ record }: { record: MedicalRecordJson }) {
   const { Icon, tone } = diseaseLook(record.disease?.name);
   const disease = record.disease?.name || 'N/A';
   return (
@@ -69,7 +69,7 @@ export function MedicalRecordCard({ record }: { record: MedicalRecord }) {
   );
 }
 
-export function PatientOverview({ patient, showDescription = false }: { patient: PatientDetail; showDescription?: boolean }) {
+export function PatientOverview({ patient, showDescription = false }: { patient: PatientDetailJson; showDescription?: boolean }) {
   const name = patient.name || patient.user?.name || 'No Name';
   const email = patient.email || patient.user?.email || 'N/A';
   return (

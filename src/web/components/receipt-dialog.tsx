@@ -1,9 +1,9 @@
-import type { Receipt } from '../api-types.ts';
+import type { ReceiptJson } from '../../domain/billing/billing.ts';
 import { Dialog } from './dialog.tsx';
 import { ReceiptView } from './receipt-view.tsx';
 
 /** A bill's receipt in a dialog, open while there is one, with a Print button. */
-export function ReceiptDialog({ receipt, onClose }: { receipt: Receipt | null; onClose: () => void }) {
+export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptJson | null; onClose: () => void }) {
   return (
     <Dialog
       open={receipt !== null}

@@ -1,8 +1,8 @@
 /** A bill's receipt as the server words it (GET /api/billings/{id}/receipt), laid out for printing. */
-import type { Receipt } from '../api-types.ts';
+import type { ReceiptJson } from '../../domain/billing/billing.ts';
 import { capitalize, usd } from '../format.ts';
 
-export function ReceiptView({ receipt }: { receipt: Receipt }) {
+export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
   return (
     <div className="receipt">
       <p className="receipt-clinic">{receipt.clinic_name}</p>

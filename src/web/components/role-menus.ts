@@ -1,6 +1,6 @@
 /** The sidebar menu of each role, as spec §2 lists them (Signout closes every menu). */
 import type { ComponentType } from 'react';
-import type { Role } from '../api-types.ts';
+import type { Role } from '../../domain/shared/actor.ts';
 import { routes } from '../paths.ts';
 import {
   BillIcon,

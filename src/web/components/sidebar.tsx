@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { Role } from '../api-types.ts';
+import type { Role } from '../../domain/shared/actor.ts';
 import { signOut } from '../session.ts';
 import { ChevronDownIcon, SignOutIcon } from './icons.tsx';
 import { isGroup, roleMenus, type MenuGroup } from './role-menus.ts';

@@ -1,12 +1,13 @@
-import { ApiError, apiPost } from '../api.ts';
-import type { Appointment } from '../api-types.ts';
-import { failure, success, type AlertMessage } from './alert.tsx';
+import type { AppointmentJson } from '../../domain/scheduling/scheduling.ts';
+import { apiPost } from '../api.ts';
+import { success, type AlertMessage } from './alert.tsx';
 import { useConfirm } from './confirm.tsx';
+import { serverFailure } from './use-alert.ts';
 
 interface CancelAppointmentOptions {
   path: (id: number) => string;
   /** The question put to the user before cancelling. */
-  question: (appointment: Appointment) => string;
+  question: (appointment: AppointmentJson) => string;
   setAlert: (message: AlertMessage) => void;
   onCancelled: () => void;
 }
@@ -14,7 +15,7 @@ interface CancelAppointmentOptions {
 /** Cancelling an appointment once the user confirms; a refusal shows the server's own reason. */
 export function useCancelAppointment({ path, question, setAlert, onCancelled }: CancelAppointmentOptions) {
   const confirm = useConfirm();
-  return async (appointment: Appointment) => {
+  return async (appointment: AppointmentJson) => {
     const confirmed = await confirm({
       title: 'Cancel appointment',
       message: question(appointment),
@@ -28,7 +29,7 @@ export function useCancelAppointment({ path, question, setAlert, onCancelled }: 
       onCancelled();
     } catch (error) {
       console.error('cancel failed', error);
-      setAlert(failure(error instanceof ApiError ? error.message : 'Failed to cancel appointment'));
+      setAlert(serverFailure(error, 'Failed to cancel appointment'));
     }
   };
 }

@@ -1,7 +1,6 @@
-import { useState, type FormEvent } from 'react';
-import { ApiError } from '../api.ts';
-import type { FieldErrors } from '../api-types.ts';
+import type { FormEvent } from 'react';
 import { failure, success, type AlertMessage } from './alert.tsx';
+import { useSubmit } from './use-submit.ts';
 
 interface CreateFormOptions {
   /** What the form creates, singular and lower case: "disease", "doctor". */
@@ -12,26 +11,20 @@ interface CreateFormOptions {
   onCreated: () => void;
 }
 
-/** A create form's submit: busy while `send` runs; on failure the server's field errors and a failure alert. */
+/** A create form's submit: on success the created alert, on failure the server's field errors and a failure alert. */
 export function useCreateForm({ noun, createdText, send, setAlert, onCreated }: CreateFormOptions) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, run } = useSubmit(`${noun} create`);
 
-  const create = async (event: FormEvent) => {
+  const create = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    try {
-      await send();
-      setAlert(success(createdText));
-      onCreated();
-    } catch (error) {
-      console.error(`${noun} create failed`, error);
-      if (error instanceof ApiError) setErrors(error.errors);
-      setAlert(failure(`Failed to create ${noun}`));
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      async () => {
+        await send();
+        setAlert(success(createdText));
+        onCreated();
+      },
+      () => setAlert(failure(`Failed to create ${noun}`)),
+    );
   };
 
   return { errors, busy, create };

@@ -157,6 +157,12 @@ describe('public pages in the browser', () => {
     }
   });
 
+  it('bundles no server module: the web imports the server JSON types as types only, which the build erases', async () => {
+    const sources = [...(await builtSources()).values()].flat();
+    const serverCode = sources.filter((source) => !source.startsWith('src/web/') && !source.startsWith('node_modules/'));
+    assert.deepEqual([...new Set(serverCode)], []);
+  });
+
   it('finds no serious or critical accessibility violation on the public pages', async () => {
     const { page } = await openPage(browser, server.url);
     for (const url of ['/', '/signup', '/login', '/login/forgot-password']) {

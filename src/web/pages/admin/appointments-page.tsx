@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import type { Appointment } from '../../api-types.ts';
+import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
+import { listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
-import { AppointmentTable, appointmentsAt } from '../../components/appointment-table.tsx';
+import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -10,7 +11,7 @@ import { useCancelAppointment } from '../../components/use-cancel-appointment.ts
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 10;
-const loadAppointments = appointmentsAt(endpoints.admin.appointments);
+const loadAppointments = listAt<AppointmentJson>(endpoints.admin.appointments, 'appointments');
 
 export default function AdminAppointmentsPage() {
   const { alert, setAlert, dismiss } = useAlert();
@@ -23,7 +24,7 @@ export default function AdminAppointmentsPage() {
     onCancelled: () => setReloadKey((key) => key + 1),
   });
 
-  const columns: Column<Appointment>[] = [
+  const columns: Column<AppointmentJson>[] = [
     { header: 'Appointment ID', cell: (a) => a.id },
     { header: 'Patient Name', cell: (a) => a.patient_name },
     { header: 'Patient Email', cell: (a) => a.patient_email },

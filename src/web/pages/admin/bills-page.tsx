@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
-import { apiGet, fetchList, type ListQuery } from '../../api.ts';
-import type { Billing, Receipt } from '../../api-types.ts';
+import type { BillingJson, ReceiptJson } from '../../../domain/billing/billing.ts';
+import { apiGet, listAt } from '../../api.ts';
 import { Alert, failure } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -12,7 +12,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { usd } from '../../format.ts';
 import { endpoints, routes } from '../../paths.ts';
 
-const loadBills = (query: ListQuery) => fetchList<Billing>(endpoints.admin.billings, 'billings', query);
+const loadBills = listAt<BillingJson>(endpoints.admin.billings, 'billings');
 
 /** The in-app address a Print opens in a new window: this page, showing only that bill's receipt, printing it. */
 export const receiptWindowUrl = (billId: number) => `${routes.admin.bills}?receipt=${billId}`;
@@ -23,9 +23,9 @@ export default function AdminBillsPage() {
 }
 
 function BillsList() {
-  const [viewing, setViewing] = useState<Billing | null>(null);
+  const [viewing, setViewing] = useState<BillingJson | null>(null);
 
-  const columns: Column<Billing>[] = [
+  const columns: Column<BillingJson>[] = [
     { header: 'Bill', cell: (b) => `#${b.id}` },
     { header: 'Patient', cell: (b) => b.patient.name },
     { header: 'Email', cell: (b) => b.patient.email },
@@ -82,11 +82,11 @@ function BillsList() {
 }
 
 function PrintReceipt({ billId }: { billId: string }) {
-  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const [receipt, setReceipt] = useState<ReceiptJson | null>(null);
   const { alert, setAlert, dismiss } = useAlert();
 
   useEffect(() => {
-    apiGet<Receipt>(endpoints.receipt(billId))
+    apiGet<ReceiptJson>(endpoints.receipt(billId))
       .then(setReceipt)
       .catch((error: unknown) => {
         console.error('receipt fetch failed', error);

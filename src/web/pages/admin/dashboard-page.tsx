@@ -1,14 +1,10 @@
-import type { Statistics, TopDoctor } from '../../api-types.ts';
+import type { DayCount, Statistics, TopDoctorJson } from '../../../domain/reports/statistics.ts';
+import type { AppointmentsPerDayJson } from '../../../domain/reports/use-cases.ts';
 import { AwardIcon } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched } from '../../components/use-fetched.ts';
 import { endpoints, images } from '../../paths.ts';
 import { PatientTable } from './patient-table.tsx';
-
-interface DayCount {
-  date: string;
-  count: number;
-}
 
 export default function AdminDashboardPage() {
   return (
@@ -29,7 +25,7 @@ export default function AdminDashboardPage() {
 
 /** 'Doctor Of the year', fetched when the card appears; empty with 0 and 0 until then. */
 function TopDoctorCard() {
-  const doctor = useFetched<{ top_doctor: TopDoctor | null }>(endpoints.admin.topDoctor, 'top doctor')?.top_doctor ?? null;
+  const doctor = useFetched<TopDoctorJson>(endpoints.admin.topDoctor, 'top doctor')?.top_doctor ?? null;
 
   return (
     <section className="card top-doctor" aria-labelledby="top-doctor-heading">
@@ -55,7 +51,7 @@ function TopDoctorCard() {
 
 function HospitalityStatus() {
   const stats = useFetched<Statistics>(endpoints.admin.statistics, 'statistics');
-  const items: [string, number | string][] = [
+  const items: [string, number][] = [
     ['Total Appointment', stats?.appointment_count ?? 0],
     ['Total Patients', stats?.patient_count ?? 0],
     ['Total Doctor', stats?.doctor_count ?? 0],
@@ -82,7 +78,7 @@ const PAD = { top: 16, right: 12, bottom: 40, left: 36 };
 
 /** Appointments per day over the last 30 days, as an inline SVG bar chart with a title and description. */
 function AppointmentsChart() {
-  const days = useFetched<{ days: DayCount[] }>(endpoints.admin.appointmentsPerDay, 'appointments per day', { days: 30 })?.days ?? [];
+  const days = useFetched<AppointmentsPerDayJson>(endpoints.admin.appointmentsPerDay, 'appointments per day', { days: 30 })?.days ?? [];
 
   const max = Math.max(1, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);

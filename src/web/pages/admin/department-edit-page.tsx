@@ -1,18 +1,19 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { ApiError, apiGet, apiPut } from '../../api.ts';
-import type { Department, FieldErrors } from '../../api-types.ts';
-import { Alert, failure, success, type AlertMessage } from '../../components/alert.tsx';
+import type { Department } from '../../../domain/catalogue/catalogue.ts';
+import { apiGet, apiPut } from '../../api.ts';
+import { Alert, failure, success } from '../../components/alert.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useAlert } from '../../components/use-alert.ts';
+import { hasFieldErrors, useSubmit } from '../../components/use-submit.ts';
 import { endpoints, routes } from '../../paths.ts';
 import { DepartmentForm, type DepartmentValues } from './department-form.tsx';
 
 export default function DepartmentEditPage() {
   const { id } = useParams<{ id: string }>();
   const [values, setValues] = useState<DepartmentValues | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [alert, setAlert] = useState<AlertMessage | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { alert, setAlert, dismiss } = useAlert();
+  const { busy, errors, run } = useSubmit('department update');
 
   useEffect(() => {
     apiGet<Department>(endpoints.admin.department(id))
@@ -23,23 +24,14 @@ export default function DepartmentEditPage() {
       });
   }, [id]);
 
-  const submit = async () => {
-    if (!values) return;
-    setBusy(true);
-    setErrors({});
-    try {
-      await apiPut(endpoints.admin.department(id), values);
-      setAlert(success('Department updated successfully'));
-    } catch (error) {
-      console.error('department update failed', error);
-      if (error instanceof ApiError && Object.keys(error.errors).length > 0) {
-        setErrors(error.errors);
-        setAlert(null);
-      } else setAlert(failure('Update failed'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () =>
+    run(
+      async () => {
+        await apiPut(endpoints.admin.department(id), values);
+        setAlert(success('Department updated successfully'));
+      },
+      (error) => setAlert(hasFieldErrors(error) ? null : failure('Update failed')),
+    );
 
   return (
     <>
@@ -48,7 +40,7 @@ export default function DepartmentEditPage() {
           Department List
         </Link>
       </PageHeader>
-      <Alert message={alert} onDismiss={() => setAlert(null)} />
+      <Alert message={alert} onDismiss={dismiss} />
       {values && <DepartmentForm values={values} errors={errors} busy={busy} submitLabel="Update Department" onChange={setValues} onSubmit={submit} />}
     </>
   );

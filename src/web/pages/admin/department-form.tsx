@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import type { FieldErrors } from '../../api-types.ts';
+import type { FieldErrors } from '../../../domain/shared/errors.ts';
 import { Field } from '../../components/field.tsx';
 
 export interface DepartmentValues {

@@ -1,5 +1,5 @@
 import { Link, useParams } from 'wouter';
-import type { Department } from '../../api-types.ts';
+import type { Department } from '../../../domain/catalogue/catalogue.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched } from '../../components/use-fetched.ts';
 import { endpoints, routes, withId } from '../../paths.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { fetchList, type ListQuery } from '../../api.ts';
-import type { Department } from '../../api-types.ts';
+import type { Department } from '../../../domain/catalogue/catalogue.ts';
+import { listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -10,7 +10,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
 const PAGE_SIZE = 5;
-const loadDepartments = (query: ListQuery) => fetchList<Department>(endpoints.admin.departments, 'departments', query);
+const loadDepartments = listAt<Department>(endpoints.admin.departments, 'departments');
 
 export default function DepartmentsPage() {
   const { alert, setAlert, dismiss } = useAlert();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { apiPost, fetchList, type ListQuery } from '../../api.ts';
-import type { Disease } from '../../api-types.ts';
+import type { Disease } from '../../../domain/catalogue/catalogue.ts';
+import { apiPost, listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
@@ -10,7 +10,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints } from '../../paths.ts';
 
-const loadDiseases = (query: ListQuery) => fetchList<Disease>(endpoints.admin.diseases, 'diseases', query);
+const loadDiseases = listAt<Disease>(endpoints.admin.diseases, 'diseases');
 const EMPTY = { name: '', description: '' };
 
 export default function DiseasesPage() {

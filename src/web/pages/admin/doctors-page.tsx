@@ -1,6 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, apiGet, apiPost, apiPut, fetchList, type ListQuery } from '../../api.ts';
-import type { Department, Doctor, FieldErrors, Gender, ScheduleSlot, Specialization } from '../../api-types.ts';
+import type { Department, Doctor, Specialization } from '../../../domain/catalogue/catalogue.ts';
+import type { DoctorDeletionJson } from '../../../domain/catalogue/doctor-use-cases.ts';
+import type { WeeklySlotJson } from '../../../domain/scheduling/scheduling.ts';
+import type { ScheduleJson } from '../../../domain/scheduling/use-cases.ts';
+import type { Gender } from '../../../domain/shared/actor.ts';
+import { ApiError, apiGet, apiPost, apiPut, fetchList, listAt } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -11,9 +15,10 @@ import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
 import { NamedSelect } from '../../components/named-select.tsx';
+import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints, images } from '../../paths.ts';
 
-const loadDoctors = (query: ListQuery) => fetchList<Doctor>(endpoints.admin.doctors, 'doctors', query);
+const loadDoctors = listAt<Doctor>(endpoints.admin.doctors, 'doctors');
 
 interface DoctorValues {
   name: string;
@@ -80,13 +85,13 @@ export default function DoctorsPage() {
     },
   });
 
-  const remove = useRowDelete<Doctor>({
+  const remove = useRowDelete<Doctor, DoctorDeletionJson>({
     noun: 'doctor',
     path: endpoints.admin.doctor,
     setAlert,
     onDeleted: () => setReloadKey((key) => key + 1),
     outcome: (answer) =>
-      (answer as { result?: string } | null)?.result === 'deactivated'
+      answer.result === 'deactivated'
         ? 'Doctor deactivated: their appointments and records are kept, and they can no longer sign in'
         : undefined,
   });
@@ -183,17 +188,16 @@ const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Satur
 
 /** A doctor's weekly working hours: the current slots, and a form that replaces them (days, hours, slot length). */
 function ScheduleDialog({ doctor, onClose }: { doctor: Doctor; onClose: () => void }) {
-  const [slots, setSlots] = useState<ScheduleSlot[] | null>(null);
+  const [slots, setSlots] = useState<WeeklySlotJson[] | null>(null);
   const [days, setDays] = useState<number[]>([1, 2, 3, 4, 5]);
   const [start, setStart] = useState('09:00');
   const [end, setEnd] = useState('17:00');
   const [minutes, setMinutes] = useState('30');
-  const [errors, setErrors] = useState<FieldErrors>({});
   const { alert, setAlert, dismiss } = useAlert();
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, run } = useSubmit('schedule save');
 
   useEffect(() => {
-    apiGet<{ slots: ScheduleSlot[] }>(endpoints.admin.doctorSchedule(doctor.id))
+    apiGet<ScheduleJson>(endpoints.admin.doctorSchedule(doctor.id))
       .then((answer) => {
         setSlots(answer.slots);
         const worked = [...new Set(answer.slots.map((s) => s.weekday))].sort();
@@ -209,28 +213,21 @@ function ScheduleDialog({ doctor, onClose }: { doctor: Doctor; onClose: () => vo
       });
   }, [doctor.id]);
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    try {
-      const answer = await apiPut<{ slots: ScheduleSlot[] }>(endpoints.admin.doctorSchedule(doctor.id), {
-        days,
-        start_time: start,
-        end_time: end,
-        slot_minutes: Number(minutes),
-      });
-      setSlots(answer.slots);
-      setAlert(success('Schedule saved successfully'));
-    } catch (error) {
-      console.error('schedule save failed', error);
-      if (error instanceof ApiError) {
-        setErrors(error.errors);
-        setAlert(failure(`Failed to save schedule: ${error.message}`));
-      } else setAlert(failure('Failed to save schedule'));
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      async () => {
+        const answer = await apiPut<ScheduleJson>(endpoints.admin.doctorSchedule(doctor.id), {
+          days,
+          start_time: start,
+          end_time: end,
+          slot_minutes: Number(minutes),
+        });
+        setSlots(answer.slots);
+        setAlert(success('Schedule saved successfully'));
+      },
+      (error) => setAlert(failure(error instanceof ApiError ? `Failed to save schedule: ${error.message}` : 'Failed to save schedule')),
+    );
   };
 
   const perDay = (weekday: number) => (slots ?? []).filter((s) => s.weekday === weekday).length;

@@ -1,12 +1,12 @@
 /** The admin's searchable patient list (dashboard and Patients page): View opens the patient overview. */
 import { Link } from 'wouter';
-import { fetchList, type ListQuery } from '../../api.ts';
-import type { PatientRow } from '../../api-types.ts';
+import type { PatientRow } from '../../../domain/patients/ports.ts';
+import { listAt } from '../../api.ts';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { capitalize } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
-const loadPatients = (query: ListQuery) => fetchList<PatientRow>(endpoints.admin.patients, 'patients', query);
+const loadPatients = listAt<PatientRow>(endpoints.admin.patients, 'patients');
 
 const columns: Column<PatientRow>[] = [
   { header: 'ID', cell: (p) => p.id },

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, apiPost, apiPut, fetchList, type ListQuery } from '../../api.ts';
-import type { Department, FieldErrors, Room } from '../../api-types.ts';
+import type { Department, Room } from '../../../domain/catalogue/catalogue.ts';
+import { apiPost, apiPut, fetchList, listAt } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
@@ -8,9 +8,10 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
 import { NamedSelect } from '../../components/named-select.tsx';
+import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints } from '../../paths.ts';
 
-const loadRooms = (query: ListQuery) => fetchList<Room>(endpoints.admin.rooms, 'rooms', query);
+const loadRooms = listAt<Room>(endpoints.admin.rooms, 'rooms');
 
 interface RoomValues {
   id: number | null;
@@ -24,8 +25,7 @@ export default function RoomsPage() {
   const [reloadKey, setReloadKey] = useState(0);
   const [departments, setDepartments] = useState<Department[]>([]);
   const [values, setValues] = useState<RoomValues>(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useSubmit('room save');
   const nameRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -34,28 +34,23 @@ export default function RoomsPage() {
       .catch((error: unknown) => console.error('departments fetch failed', error));
   }, []);
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setErrors({});
     const body = { name: values.name, department_id: values.department_id ? Number(values.department_id) : null };
-    try {
-      if (values.id === null) {
-        await apiPost(endpoints.admin.rooms, body);
-        setAlert(success('Room created successfully'));
-      } else {
-        await apiPut(endpoints.admin.room(values.id), body);
-        setAlert(success('Room updated successfully'));
-      }
-      setValues(EMPTY);
-      setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('room save failed', error);
-      if (error instanceof ApiError) setErrors(error.errors);
-      setAlert(failure(values.id === null ? 'Failed to create room' : 'Failed to update room'));
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      async () => {
+        if (values.id === null) {
+          await apiPost(endpoints.admin.rooms, body);
+          setAlert(success('Room created successfully'));
+        } else {
+          await apiPut(endpoints.admin.room(values.id), body);
+          setAlert(success('Room updated successfully'));
+        }
+        setValues(EMPTY);
+        setReloadKey((key) => key + 1);
+      },
+      () => setAlert(failure(values.id === null ? 'Failed to create room' : 'Failed to update room')),
+    );
   };
 
   const remove = useRowDelete<Room>({

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { apiPost, fetchList, type ListQuery } from '../../api.ts';
-import type { Specialization } from '../../api-types.ts';
+import type { Specialization } from '../../../domain/catalogue/catalogue.ts';
+import { apiPost, listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
@@ -10,7 +10,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints } from '../../paths.ts';
 
-const loadSpecializations = (query: ListQuery) => fetchList<Specialization>(endpoints.admin.specializations, 'specializations', query);
+const loadSpecializations = listAt<Specialization>(endpoints.admin.specializations, 'specializations');
 
 export default function SpecializationsPage() {
   const { alert, setAlert, dismiss } = useAlert();

@@ -1,14 +1,15 @@
-import type { Appointment } from '../../api-types.ts';
-import { AppointmentTable, appointmentsAt } from '../../components/appointment-table.tsx';
+import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
+import { listAt } from '../../api.ts';
+import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 10;
-const loadAppointments = appointmentsAt(endpoints.doctor.appointments);
+const loadAppointments = listAt<AppointmentJson>(endpoints.doctor.appointments, 'appointments');
 
-const columns: Column<Appointment>[] = [
+const columns: Column<AppointmentJson>[] = [
   { header: 'ID', cell: (a) => a.id },
   { header: 'Date', cell: (a) => a.date },
   { header: 'Start Time', cell: (a) => a.start_time },

@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, apiPost, fetchList } from '../../api.ts';
-import type { Appointment, Disease, FieldErrors } from '../../api-types.ts';
+import type { Disease } from '../../../domain/catalogue/catalogue.ts';
+import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
+import { apiPost, fetchList, listAt } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
-import { AppointmentTable, appointmentsAt } from '../../components/appointment-table.tsx';
+import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { Field } from '../../components/field.tsx';
@@ -10,17 +11,18 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
 import { NamedSelect } from '../../components/named-select.tsx';
+import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 10;
-const loadAppointments = appointmentsAt(endpoints.doctor.appointments);
+const loadAppointments = listAt<AppointmentJson>(endpoints.doctor.appointments, 'appointments');
 
 export default function ManageRecordsPage() {
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
-  const [editing, setEditing] = useState<Appointment | null>(null);
+  const [editing, setEditing] = useState<AppointmentJson | null>(null);
 
-  const columns: Column<Appointment>[] = [
+  const columns: Column<AppointmentJson>[] = [
     { header: 'ID', cell: (a) => a.id },
     { header: 'Date', cell: (a) => a.date },
     { header: 'Time', cell: (a) => `${a.start_time} – ${a.end_time}` },
@@ -68,7 +70,7 @@ interface RecordValues {
   record_date: string;
 }
 
-function RecordDialog({ appointment, onClose, onSaved }: { appointment: Appointment; onClose: () => void; onSaved: () => void }) {
+function RecordDialog({ appointment, onClose, onSaved }: { appointment: AppointmentJson; onClose: () => void; onSaved: () => void }) {
   const [diseases, setDiseases] = useState<Disease[]>([]);
   const [values, setValues] = useState<RecordValues>({
     disease_id: '',
@@ -79,9 +81,8 @@ function RecordDialog({ appointment, onClose, onSaved }: { appointment: Appointm
     cost: '',
     record_date: appointment.date,
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
   const { alert, setAlert, dismiss } = useAlert();
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, run } = useSubmit('medical record save');
 
   useEffect(() => {
     fetchList<Disease>(endpoints.diseases, 'diseases', ALL)
@@ -91,24 +92,19 @@ function RecordDialog({ appointment, onClose, onSaved }: { appointment: Appointm
 
   const set = <K extends keyof RecordValues>(key: K, value: string) => setValues((was) => ({ ...was, [key]: value }));
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    try {
-      await apiPost(endpoints.doctor.medicalRecord(appointment.id), {
-        ...values,
-        disease_id: Number(values.disease_id),
-        cost: values.cost === '' ? '0' : values.cost,
-      });
-      onSaved();
-    } catch (error) {
-      console.error('medical record save failed', error);
-      if (error instanceof ApiError) setErrors(error.errors);
-      setAlert(failure('An error occurred while saving the medical record'));
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      async () => {
+        await apiPost(endpoints.doctor.medicalRecord(appointment.id), {
+          ...values,
+          disease_id: Number(values.disease_id),
+          cost: values.cost === '' ? '0' : values.cost,
+        });
+        onSaved();
+      },
+      () => setAlert(failure('An error occurred while saving the medical record')),
+    );
   };
 
   return (

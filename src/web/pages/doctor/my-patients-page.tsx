@@ -1,11 +1,11 @@
-import type { DoctorPatient } from '../../api-types.ts';
+import type { PatientCardJson } from '../../../domain/records/records.ts';
 import { ProfileCard } from '../../components/profile-card.tsx';
 import { SearchedCardGrid } from '../../components/searched-card-grid.tsx';
 import { useSearchedList } from '../../components/use-searched-list.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
 export default function MyPatientsPage() {
-  const searched = useSearchedList<DoctorPatient>(endpoints.doctor.patients, 'patients');
+  const searched = useSearchedList<PatientCardJson>(endpoints.doctor.patients, 'patients');
   return (
     <SearchedCardGrid
       title="Patient List"

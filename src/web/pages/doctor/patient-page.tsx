@@ -1,5 +1,5 @@
 import { Link, useParams } from 'wouter';
-import type { PatientDetail } from '../../api-types.ts';
+import type { PatientDetailJson } from '../../../domain/records/records.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched } from '../../components/use-fetched.ts';
 import { PatientOverview } from '../../components/patient-overview.tsx';
@@ -7,7 +7,7 @@ import { endpoints, routes } from '../../paths.ts';
 
 export default function DoctorPatientPage() {
   const { id } = useParams<{ id: string }>();
-  const patient = useFetched<PatientDetail>(endpoints.doctor.patient(id), 'patient');
+  const patient = useFetched<PatientDetailJson>(endpoints.doctor.patient(id), 'patient');
 
   return (
     <>

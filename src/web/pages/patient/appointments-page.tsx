@@ -1,23 +1,25 @@
 import { useState } from 'react';
-import type { Appointment } from '../../api-types.ts';
-import { Alert, info, type AlertMessage } from '../../components/alert.tsx';
-import { AppointmentTable, appointmentsAt } from '../../components/appointment-table.tsx';
+import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
+import { listAt } from '../../api.ts';
+import { Alert, info } from '../../components/alert.tsx';
+import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { useAlert } from '../../components/use-alert.ts';
 import { useCancelAppointment } from '../../components/use-cancel-appointment.ts';
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 5;
 
-const loadAppointments = appointmentsAt(endpoints.patient.appointments);
+const loadAppointments = listAt<AppointmentJson>(endpoints.patient.appointments, 'appointments');
 
 /** Only a scheduled appointment that has not started yet can be cancelled; the server has the last word. */
-const isCancellable = (appointment: Appointment) =>
+const isCancellable = (appointment: AppointmentJson) =>
   appointment.status === 'scheduled' && new Date(`${appointment.date}T${appointment.start_time}`) > new Date();
 
 export default function PatientAppointmentsPage() {
-  const [alert, setAlert] = useState<AlertMessage | null>(null);
+  const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
 
   const cancel = useCancelAppointment({
@@ -27,7 +29,7 @@ export default function PatientAppointmentsPage() {
     onCancelled: () => setReloadKey((key) => key + 1),
   });
 
-  const columns: Column<Appointment>[] = [
+  const columns: Column<AppointmentJson>[] = [
     { header: 'Date', cell: (a) => a.date },
     { header: 'Start Time', cell: (a) => a.start_time },
     { header: 'End Time', cell: (a) => a.end_time },
@@ -56,7 +58,7 @@ export default function PatientAppointmentsPage() {
   return (
     <>
       <PageHeader title="Scheduled Appointments" />
-      <Alert message={alert} onDismiss={() => setAlert(null)} />
+      <Alert message={alert} onDismiss={dismiss} />
       <AppointmentTable label="Your appointments" columns={columns} load={loadAppointments} pageSize={PAGE_SIZE} reloadKey={reloadKey} />
     </>
   );

@@ -1,49 +1,33 @@
 import { useState } from 'react';
-import { apiGet, apiPost, fetchList, type ListQuery } from '../../api.ts';
-import type { Billing, Receipt } from '../../api-types.ts';
+import type { BillingJson, PaymentResult, ReceiptJson } from '../../../domain/billing/billing.ts';
+import { apiGet, apiPost, listAt } from '../../api.ts';
 import { Alert, failure, success, type AlertMessage } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ReceiptDialog } from '../../components/receipt-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { useAlert } from '../../components/use-alert.ts';
+import { useSubmit } from '../../components/use-submit.ts';
 import { usd } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
-const loadBills = (query: ListQuery) => fetchList<Billing>(endpoints.patient.billings, 'billings', query);
+const loadBills = listAt<BillingJson>(endpoints.patient.billings, 'billings');
 
 export default function BillsPage() {
-  const [alert, setAlert] = useState<AlertMessage | null>(null);
+  const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
-  const [paying, setPaying] = useState<number | null>(null);
-  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const [receipt, setReceipt] = useState<ReceiptJson | null>(null);
 
-  const pay = async (bill: Billing) => {
-    setPaying(bill.id);
+  const openReceipt = async (bill: BillingJson) => {
     try {
-      // One key per click: a retried request is not charged twice.
-      const answer = await apiPost<{ message: string }>(endpoints.patient.pay(bill.id), undefined, {
-        'Idempotency-Key': crypto.randomUUID(),
-      });
-      setAlert(success(answer.message));
-      setReloadKey((key) => key + 1);
-    } catch (error) {
-      console.error('payment failed', error);
-      setAlert(failure('Error processing payment. Please try again.'));
-    } finally {
-      setPaying(null);
-    }
-  };
-
-  const openReceipt = async (bill: Billing) => {
-    try {
-      setReceipt(await apiGet<Receipt>(endpoints.receipt(bill.id)));
+      setReceipt(await apiGet<ReceiptJson>(endpoints.receipt(bill.id)));
     } catch (error) {
       console.error('receipt fetch failed', error);
       setAlert(failure('The receipt could not be loaded. Please try again.'));
     }
   };
 
-  const columns: Column<Billing>[] = [
+  const columns: Column<BillingJson>[] = [
     { header: 'Bill', cell: (b) => `#${b.id}` },
     { header: 'Service', cell: (b) => b.service_details },
     { header: 'Date', cell: (b) => b.billing_date },
@@ -54,9 +38,7 @@ export default function BillsPage() {
         b.payment_status === 'paid' ? (
           <StatusBadge status="paid" />
         ) : (
-          <button type="button" className="button button-small button-primary" disabled={paying === b.id} onClick={() => pay(b)}>
-            Pay
-          </button>
+          <PayButton bill={b} setAlert={setAlert} onPaid={() => setReloadKey((key) => key + 1)} />
         ),
     },
     {
@@ -72,7 +54,7 @@ export default function BillsPage() {
   return (
     <>
       <PageHeader title="Your Bills" />
-      <Alert message={alert} onDismiss={() => setAlert(null)} />
+      <Alert message={alert} onDismiss={dismiss} />
       <DataTable
         label="Your bills"
         columns={columns}
@@ -83,5 +65,31 @@ export default function BillsPage() {
       />
       <ReceiptDialog receipt={receipt} onClose={() => setReceipt(null)} />
     </>
+  );
+}
+
+interface PayButtonProps {
+  bill: BillingJson;
+  setAlert: (message: AlertMessage) => void;
+  onPaid: () => void;
+}
+
+/** An unpaid bill's Pay button, disabled while its payment runs. */
+function PayButton({ bill, setAlert, onPaid }: PayButtonProps) {
+  const { busy, run } = useSubmit('payment');
+  const pay = () =>
+    run(
+      async () => {
+        // One key per click: a retried request is not charged twice.
+        const answer = await apiPost<PaymentResult>(endpoints.patient.pay(bill.id), undefined, { 'Idempotency-Key': crypto.randomUUID() });
+        setAlert(success(answer.message));
+        onPaid();
+      },
+      () => setAlert(failure('Error processing payment. Please try again.')),
+    );
+  return (
+    <button type="button" className="button button-small button-primary" disabled={busy} onClick={pay}>
+      Pay
+    </button>
   );
 }

@@ -1,17 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
-import { ApiError, apiGet, apiPost } from '../../api.ts';
-import type { AvailableSlots, Doctor, Slot } from '../../api-types.ts';
-import { Alert, failure, success, type AlertMessage } from '../../components/alert.tsx';
+import { useEffect, useState } from 'react';
+import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
+import type { Period } from '../../../domain/scheduling/scheduling.ts';
+import type { AvailableSlotsJson, SlotJson } from '../../../domain/scheduling/use-cases.ts';
+import { apiGet, apiPost, fetchList } from '../../api.ts';
+import { Alert, failure, success } from '../../components/alert.tsx';
 import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { ALL, serverFailure, useAlert } from '../../components/use-alert.ts';
+import { useLatestRequest } from '../../components/use-latest-request.ts';
+import { useSubmit } from '../../components/use-submit.ts';
 import { capitalize, clockTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
-/** The most doctors one request may list (docs/api.md); a clinic's roster fits in it. */
-const MAX_PER_PAGE = 200;
-const NOON = 12;
-
-const isMorning = (slot: Slot) => Number(slot.start_time.split(':')[0]) < NOON;
+const PERIODS: Period[] = ['AM', 'PM'];
 
 export default function BookPage() {
   const [doctors, setDoctors] = useState<Doctor[]>([]);
@@ -19,55 +20,56 @@ export default function BookPage() {
   // Empty until the server answers with the clinic's today: the browser's own date may be another day.
   const [date, setDate] = useState('');
   const [today, setToday] = useState('');
-  const [slots, setSlots] = useState<Slot[] | null>(null);
-  const [selected, setSelected] = useState<Slot | null>(null);
-  const [alert, setAlert] = useState<AlertMessage | null>(null);
-  const [busy, setBusy] = useState(false);
-  const latestRequest = useRef(0);
+  const [slots, setSlots] = useState<SlotJson[] | null>(null);
+  const [selected, setSelected] = useState<SlotJson | null>(null);
+  const { alert, setAlert, dismiss } = useAlert();
+  const { busy, run } = useSubmit('booking');
+  const slotsRequest = useLatestRequest();
 
   useEffect(() => {
-    apiGet<{ doctors: Doctor[] }>(endpoints.doctors, { per_page: MAX_PER_PAGE })
-      .then((answer) => setDoctors(answer.doctors))
+    fetchList<Doctor>(endpoints.doctors, 'doctors', ALL)
+      .then((list) => setDoctors(list.rows))
       .catch((error: unknown) => console.error('doctors fetch failed', error));
   }, []);
 
   /** Loads a doctor's slots for `day`, or for the clinic's today when no day is given yet. */
-  const loadSlots = async (forDoctor: string, day: string) => {
-    const request = ++latestRequest.current;
+  const loadSlots = (forDoctor: string, day: string) => {
     setSelected(null);
-    if (!forDoctor) return setSlots(null);
-    try {
-      const answer = await apiGet<AvailableSlots>(endpoints.availableSlots(forDoctor), { date: day || undefined });
-      if (request !== latestRequest.current) return;
-      setSlots(answer.available_appointments);
-      setDate(answer.date);
-      if (!day) setToday(answer.date);
-    } catch (error) {
-      console.error('slots fetch failed', error);
-      if (request === latestRequest.current) setSlots([]);
+    if (!forDoctor) {
+      slotsRequest.abort();
+      return setSlots(null);
     }
+    slotsRequest.start(
+      (signal) => apiGet<AvailableSlotsJson>(endpoints.availableSlots(forDoctor), { date: day || undefined }, signal),
+      (answer) => {
+        setSlots(answer.available_appointments);
+        setDate(answer.date);
+        if (!day) setToday(answer.date);
+      },
+      (error) => {
+        console.error('slots fetch failed', error);
+        setSlots([]);
+      },
+    );
   };
 
   const book = async () => {
     if (!doctorId || !selected?.schedule_id) return setAlert(failure('Please select a valid time slot.'));
-    setBusy(true);
-    try {
-      await apiPost(endpoints.book, { doctor_id: Number(doctorId), schedule_id: selected.schedule_id, date });
-      setAlert(success('Appointment booked successfully!'));
-    } catch (error) {
+    await run(
+      async () => {
+        await apiPost(endpoints.book, { doctor_id: Number(doctorId), schedule_id: selected.schedule_id, date });
+        setAlert(success('Appointment booked successfully!'));
+      },
       // A slot taken meanwhile (409 slot_taken) or a clash with the patient's own visit is worded by the server.
-      console.error('booking failed', error);
-      setAlert(failure(error instanceof ApiError ? error.message : 'Booking failed. Please try again.'));
-    } finally {
-      setBusy(false);
-      await loadSlots(doctorId, date);
-    }
+      (error) => setAlert(serverFailure(error, 'Booking failed. Please try again.')),
+    );
+    loadSlots(doctorId, date);
   };
 
   return (
     <>
       <PageHeader title="Select an Appointment" />
-      <Alert message={alert} onDismiss={() => setAlert(null)} />
+      <Alert message={alert} onDismiss={dismiss} />
       <div className="card booking">
         <div className="form-grid">
           <Field label="Doctor">
@@ -77,7 +79,7 @@ export default function BookPage() {
                 value={doctorId}
                 onChange={(event) => {
                   setDoctorId(event.target.value);
-                  void loadSlots(event.target.value, date);
+                  loadSlots(event.target.value, date);
                 }}
               >
                 <option value="">Choose a doctor</option>
@@ -100,7 +102,7 @@ export default function BookPage() {
                 disabled={!doctorId}
                 onChange={(event) => {
                   setDate(event.target.value);
-                  void loadSlots(doctorId, event.target.value);
+                  loadSlots(doctorId, event.target.value);
                 }}
               />
             )}
@@ -110,8 +112,9 @@ export default function BookPage() {
         {slots && slots.length === 0 && <p className="empty">No time slots on this day.</p>}
         {slots && slots.length > 0 && (
           <div className="slot-groups">
-            <SlotGroup legend="AM" slots={slots.filter(isMorning)} selected={selected} onSelect={setSelected} />
-            <SlotGroup legend="PM" slots={slots.filter((slot) => !isMorning(slot))} selected={selected} onSelect={setSelected} />
+            {PERIODS.map((period) => (
+              <SlotGroup key={period} legend={period} slots={slots.filter((slot) => slot.period === period)} selected={selected} onSelect={setSelected} />
+            ))}
           </div>
         )}
 
@@ -124,10 +127,10 @@ export default function BookPage() {
 }
 
 interface SlotGroupProps {
-  legend: string;
-  slots: Slot[];
-  selected: Slot | null;
-  onSelect: (slot: Slot) => void;
+  legend: Period;
+  slots: SlotJson[];
+  selected: SlotJson | null;
+  onSelect: (slot: SlotJson) => void;
 }
 
 function SlotGroup({ legend, slots, selected, onSelect }: SlotGroupProps) {

@@ -1,5 +1,5 @@
 import { Link, useParams } from 'wouter';
-import type { Doctor } from '../../api-types.ts';
+import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched } from '../../components/use-fetched.ts';
 import { images, endpoints, routes } from '../../paths.ts';

@@ -1,4 +1,4 @@
-import type { Doctor } from '../../api-types.ts';
+import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
 import { ProfileCard } from '../../components/profile-card.tsx';
 import { SearchedCardGrid } from '../../components/searched-card-grid.tsx';
 import { useSearchedList } from '../../components/use-searched-list.ts';

@@ -1,11 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import type { MyProfileJson } from '../../../domain/patients/use-cases.ts';
+import type { Gender } from '../../../domain/shared/actor.ts';
 import { ApiError, apiGet, apiPut } from '../../api.ts';
-import type { FieldErrors, Gender, PatientProfile } from '../../api-types.ts';
 import { user } from '../../auth.ts';
-import { Alert, failure, success, type AlertMessage } from '../../components/alert.tsx';
+import { Alert, failure, success } from '../../components/alert.tsx';
 import { Field } from '../../components/field.tsx';
 import { GenderSelect } from '../../components/gender-select.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useAlert } from '../../components/use-alert.ts';
+import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints } from '../../paths.ts';
 
 interface ProfileForm {
@@ -16,7 +19,7 @@ interface ProfileForm {
   gender: Gender | '';
 }
 
-const toForm = ({ patient }: PatientProfile): ProfileForm => ({
+const toForm = ({ patient }: MyProfileJson): ProfileForm => ({
   name: patient.name,
   email: patient.email,
   phone: patient.phone ?? '',
@@ -26,12 +29,11 @@ const toForm = ({ patient }: PatientProfile): ProfileForm => ({
 
 export default function PatientProfilePage() {
   const [form, setForm] = useState<ProfileForm | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [alert, setAlert] = useState<AlertMessage | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { alert, setAlert, dismiss } = useAlert();
+  const { busy, errors, run } = useSubmit('profile update');
 
   useEffect(() => {
-    apiGet<PatientProfile>(endpoints.patient.profile)
+    apiGet<MyProfileJson>(endpoints.patient.profile)
       .then((profile) => setForm(toForm(profile)))
       .catch((error: unknown) => console.error('profile fetch failed', error));
   }, []);
@@ -39,31 +41,25 @@ export default function PatientProfilePage() {
   const set = <K extends keyof ProfileForm>(key: K, value: ProfileForm[K]) =>
     setForm((was) => (was ? { ...was, [key]: value } : was));
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!form) return;
-    setBusy(true);
-    setErrors({});
-    try {
-      const saved = await apiPut<PatientProfile>(endpoints.patient.profile, form);
-      user.value = saved.user;
-      setForm(toForm(saved));
-      setAlert(success('Your Profile has been updated'));
-    } catch (error) {
-      console.error('profile update failed', error);
-      if (error instanceof ApiError) {
-        setErrors(error.errors);
-        setAlert(failure(error.message));
-      }
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      async () => {
+        const saved = await apiPut<MyProfileJson>(endpoints.patient.profile, form);
+        user.value = saved.user;
+        setForm(toForm(saved));
+        setAlert(success('Your Profile has been updated'));
+      },
+      (error) => {
+        if (error instanceof ApiError) setAlert(failure(error.message));
+      },
+    );
   };
 
   return (
     <>
       <PageHeader title="Patient Profile" />
-      <Alert message={alert} onDismiss={() => setAlert(null)} />
+      <Alert message={alert} onDismiss={dismiss} />
       {form && (
         <form className="form card form-narrow" onSubmit={onSubmit}>
           <Field label="Name" errors={errors.name}>

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { Alert, failure, type AlertMessage } from '../../components/alert.tsx';
+import { Alert, failure } from '../../components/alert.tsx';
 import { AuthLayout } from '../../components/auth-layout.tsx';
 import { Field } from '../../components/field.tsx';
+import { useAlert } from '../../components/use-alert.ts';
+import { useSubmit } from '../../components/use-submit.ts';
 import { routes } from '../../paths.ts';
 import { landingFor, signIn } from '../../session.ts';
 
@@ -11,26 +13,24 @@ export default function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [alert, setAlert] = useState<AlertMessage | null>(null);
+  const { alert, setAlert, dismiss } = useAlert();
+  const { busy, run } = useSubmit('login');
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
     setAlert(null);
-    try {
-      const role = await signIn({ email, password, remember });
-      navigate(landingFor(role), { replace: true });
-    } catch (error) {
-      console.error('login failed', error);
-      setAlert(failure('Login failed. Please check your credentials.'));
-      setBusy(false);
-    }
+    return run(
+      async () => {
+        const role = await signIn({ email, password, remember });
+        navigate(landingFor(role), { replace: true });
+      },
+      () => setAlert(failure('Login failed. Please check your credentials.')),
+    );
   };
 
   return (
     <AuthLayout title="Sign In">
-      <Alert message={alert} onDismiss={() => setAlert(null)} />
+      <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={onSubmit}>
         <Field label="Email">
           {(control) => (

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { Alert, failure, type AlertMessage } from '../../components/alert.tsx';
-import { ApiError } from '../../api.ts';
-import type { FieldErrors, Gender } from '../../api-types.ts';
+import type { Gender } from '../../../domain/shared/actor.ts';
+import { Alert, failure } from '../../components/alert.tsx';
 import { AuthLayout } from '../../components/auth-layout.tsx';
 import { Field } from '../../components/field.tsx';
 import { GenderSelect } from '../../components/gender-select.tsx';
+import { serverFailure, useAlert } from '../../components/use-alert.ts';
+import { hasFieldErrors, useSubmit } from '../../components/use-submit.ts';
 import { routes } from '../../paths.ts';
 import { register } from '../../session.ts';
 
@@ -24,42 +25,38 @@ const emptyForm = {
 export default function SignupPage() {
   const [, navigate] = useLocation();
   const [form, setForm] = useState(emptyForm);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [alert, setAlert] = useState<AlertMessage | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { alert, setAlert, dismiss } = useAlert();
+  const { busy, errors, setErrors, run } = useSubmit('registration');
 
   const set = <K extends keyof typeof emptyForm>(key: K, value: (typeof emptyForm)[K]) =>
     setForm((was) => ({ ...was, [key]: value }));
 
   // The form checks only what the spec has it check; the server validates every field and names the bad ones.
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setErrors({});
     if (form.password !== form.confirmPassword) return setAlert(failure('Passwords do not match.'));
     if (!form.acceptTerms) return setAlert(failure('You must accept the terms and conditions.'));
     setAlert(null);
-    setBusy(true);
-    try {
-      await register({
-        name: `${form.firstName.trim()} ${form.lastName.trim()}`.trim(),
-        email: form.email,
-        password: form.password,
-        phone: form.phone,
-        birthdate: form.birthdate,
-        gender: form.gender as Gender,
-      });
-      navigate(routes.login);
-    } catch (error) {
-      console.error('registration failed', error);
-      setBusy(false);
-      if (error instanceof ApiError && Object.keys(error.errors).length > 0) setErrors(error.errors);
-      else setAlert(failure(error instanceof ApiError ? error.message : 'An error occurred. Please try again.'));
-    }
+    return run(
+      async () => {
+        await register({
+          name: `${form.firstName.trim()} ${form.lastName.trim()}`.trim(),
+          email: form.email,
+          password: form.password,
+          phone: form.phone,
+          birthdate: form.birthdate,
+          gender: form.gender as Gender,
+        });
+        navigate(routes.login);
+      },
+      (error) => setAlert(hasFieldErrors(error) ? null : serverFailure(error, 'An error occurred. Please try again.')),
+    );
   };
 
   return (
     <AuthLayout title="Sign Up">
-      <Alert message={alert} onDismiss={() => setAlert(null)} />
+      <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={onSubmit} noValidate>
         <div className="form-grid">
           <Field label="First name" errors={errors.name}>

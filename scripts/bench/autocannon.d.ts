@@ -42,6 +42,8 @@ declare module 'autocannon' {
 
   export interface Instance extends PromiseLike<Result> {
     stop(): void;
+    /** Every answer, with its latency in milliseconds (fractional, from process.hrtime). */
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void): this;
   }
 
   function autocannon(options: Options): Instance;

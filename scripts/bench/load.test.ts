@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Result } from 'autocannon';
-import { consuming, cycling, summarize, type Scenario } from './load.ts';
+import { combine, consuming, cycling, percentiles, summarize, type Scenario } from './load.ts';
 
 const scenario: Scenario = { name: 'POST /x', method: 'POST', path: '/x', expectStatus: 201, next: () => ({}) };
 const histogram = { average: 0, mean: 0, min: 1, max: 40, total: 0, p50: 3, p90: 9, p99: 20 };
@@ -22,6 +22,36 @@ describe('summarize', () => {
     assert.equal(m.requestsPerSecond, 100);
     assert.equal(m.errors, 8);
     assert.deepEqual([m.p50Ms, m.p99Ms, m.maxMs], [3, 20, 40]);
+  });
+
+  it('takes percentiles from the latencies of every answer when it has them, to the hundredth of a millisecond', () => {
+    const result: Result = {
+      duration: 1,
+      errors: 0,
+      timeouts: 0,
+      non2xx: 0,
+      statusCodeStats: { '201': { count: 4 } },
+      latency: histogram,
+      requests: { ...histogram, sent: 4 },
+    };
+    const m = summarize(scenario, 4, result, undefined, [2.5, 1.25, 7.125, 3]);
+    assert.deepEqual([m.p50Ms, m.p99Ms, m.maxMs], [2.5, 7.13, 7.13]);
+  });
+});
+
+describe('combining turns', () => {
+  it('adds requests and seconds up and takes percentiles over every answer of every turn', () => {
+    const turn = (requests: number, latenciesMs: number[], codes: Record<string, number>) =>
+      ({ ...scenario, connections: 2, seconds: 5, requests, requestsPerSecond: requests / 5, p50Ms: 0, p99Ms: 0, maxMs: 0, errors: 0, statusCodes: codes, latenciesMs });
+    const m = combine([turn(500, [1, 2, 3], { '201': 500 }), turn(1500, [4, 5, 6, 7], { '201': 1499, '500': 1 })]);
+    assert.deepEqual([m.requests, m.seconds, m.requestsPerSecond], [2000, 10, 200]);
+    assert.deepEqual(m.statusCodes, { '201': 1999, '500': 1 });
+    assert.deepEqual([m.p50Ms, m.maxMs], [4, 7]);
+  });
+
+  it('finds nearest-rank percentiles', () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => 100 - i);
+    assert.deepEqual(percentiles(hundred), { p50Ms: 50, p99Ms: 99, maxMs: 100 });
   });
 });
 

@@ -10,8 +10,6 @@ export interface Scenario {
   next: () => Request;
   /** For scenarios that use up their data (bookings): how many requests there is data for. */
   maxRequests?: number;
-  /** Targets checked in the report, in milliseconds. */
-  p99TargetMs?: number;
 }
 
 export interface Measurement {
@@ -30,7 +28,8 @@ export interface Measurement {
   statusCodes: Record<string, number>;
   /** The body of the first unexpected answer, to tell what went wrong. */
   firstError?: string;
-  p99TargetMs?: number;
+  /** Every answer's latency in ms, as measured (not rounded into a histogram's buckets); not written out. */
+  latenciesMs: number[];
 }
 
 export interface LoadOptions {
@@ -51,7 +50,7 @@ export async function runLoad(baseUrl: string, scenario: Scenario, options: Load
   // A connection builds its next request before the run ends; keeping one per connection in reserve means
   // a scenario with limited data never has to send a request twice.
   const maxOverallRequests = scenario.maxRequests === undefined ? undefined : Math.max(1, scenario.maxRequests - 2 * options.connections);
-  const result = await autocannon({
+  const instance = autocannon({
     url: baseUrl,
     connections: Math.min(options.connections, maxOverallRequests ?? Infinity),
     duration: options.seconds,
@@ -59,11 +58,16 @@ export async function runLoad(baseUrl: string, scenario: Scenario, options: Load
     timeout: 10,
     requests: [request],
   });
-  return summarize(scenario, options.connections, result, firstError);
+  const latenciesMs: number[] = [];
+  instance.on('response', (_client, _status, _bytes, responseTimeMs) => latenciesMs.push(responseTimeMs));
+  return summarize(scenario, options.connections, await instance, firstError, latenciesMs);
 }
 
-/** autocannon's result in the bench's terms: every answer but the expected status counts as an error. */
-export function summarize(scenario: Scenario, connections: number, result: Result, firstError?: string): Measurement {
+/**
+ * autocannon's result in the bench's terms: every answer but the expected status counts as an error. With the
+ * latencies of every answer, percentiles are exact; without, autocannon's whole-millisecond histogram is used.
+ */
+export function summarize(scenario: Scenario, connections: number, result: Result, firstError?: string, latenciesMs?: number[]): Measurement {
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
   const answered = Object.values(statusCodes).reduce((sum, n) => sum + n, 0);
   const unexpected = answered - (statusCodes[String(scenario.expectStatus)] ?? 0);
@@ -75,14 +79,41 @@ export function summarize(scenario: Scenario, connections: number, result: Resul
     seconds: result.duration,
     requests: answered,
     requestsPerSecond: round(answered / result.duration, 1),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    maxMs: result.latency.max,
+    ...(latenciesMs && latenciesMs.length > 0 ? percentiles(latenciesMs) : { p50Ms: result.latency.p50, p99Ms: result.latency.p99, maxMs: result.latency.max }),
     errors: unexpected + result.errors + result.timeouts,
     statusCodes,
     firstError,
-    p99TargetMs: scenario.p99TargetMs,
+    latenciesMs: latenciesMs ?? [],
   };
+}
+
+/** Several runs of one scenario as one: requests and seconds add up, percentiles are of all their answers. */
+export function combine(runs: Measurement[]): Measurement {
+  if (runs.length === 0) throw new Error('nothing to combine');
+  const [first] = runs;
+  const seconds = runs.reduce((sum, m) => sum + m.seconds, 0);
+  const requests = runs.reduce((sum, m) => sum + m.requests, 0);
+  const statusCodes: Record<string, number> = {};
+  for (const m of runs) for (const [code, n] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const latenciesMs = runs.flatMap((m) => m.latenciesMs);
+  return {
+    ...first,
+    seconds: round(seconds, 2),
+    requests,
+    requestsPerSecond: round(requests / seconds, 1),
+    ...(latenciesMs.length > 0 ? percentiles(latenciesMs) : { p50Ms: first.p50Ms, p99Ms: Math.max(...runs.map((m) => m.p99Ms)), maxMs: Math.max(...runs.map((m) => m.maxMs)) }),
+    errors: runs.reduce((sum, m) => sum + m.errors, 0),
+    statusCodes,
+    firstError: runs.find((m) => m.firstError)?.firstError,
+    latenciesMs,
+  };
+}
+
+/** Nearest-rank percentiles, to a hundredth of a millisecond. */
+export function percentiles(latenciesMs: number[]): { p50Ms: number; p99Ms: number; maxMs: number } {
+  const sorted = Float64Array.from(latenciesMs).sort();
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+  return { p50Ms: round(at(0.5), 2), p99Ms: round(at(0.99), 2), maxMs: round(sorted[sorted.length - 1], 2) };
 }
 
 export const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;

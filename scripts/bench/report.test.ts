@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Measurement } from './load.ts';
-import { checkTargets, resultsJson, type BenchRun } from './report.ts';
+import { checkTargets, growthRows, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
 
 const measurement = (name: string, over: Partial<Measurement> = {}): Measurement => ({
   name,
@@ -16,22 +16,30 @@ const measurement = (name: string, over: Partial<Measurement> = {}): Measurement
   maxMs: 60,
   errors: 0,
   statusCodes: { '200': 10_000 },
-  p99TargetMs: 50,
+  latenciesMs: [],
   ...over,
+});
+
+const pair = (name: string, medora: Partial<Measurement> = {}, twin: Partial<Measurement> = {}): ReadPair => ({
+  name,
+  medora: measurement(name, medora),
+  twin: measurement(name, { requestsPerSecond: 1050, p50Ms: 9, ...twin }),
 });
 
 const run = (over: Partial<BenchRun> = {}): BenchRun => ({
   startedAt: '2025-01-01T00:00:00.000Z',
-  scale: 1,
   database: 'postgres',
   machine: { cpus: 2, node: '20', platform: 'linux-x64' },
   clinicTimeZone: 'Etc/GMT',
-  dataset: { counts: { appointments: 1_000_000 }, seconds: 60 },
-  load: { connections: 32, seconds: 10 },
-  baseline: measurement('baseline GET /api/doctors', { requestsPerSecond: 1200 }),
-  endpoints: [measurement('GET /api/doctors'), measurement('POST /api/appointments/book', { p99Ms: 80, p99TargetMs: 100 })],
-  loginBurst: { login: measurement('POST /api/login', { p99TargetMs: undefined }), read: measurement('GET /api/doctors') },
-  peakRssMiB: { medora: 180, baseline: 90 },
+  load: { connections: 32, seconds: 5, rounds: 4 },
+  scales: [
+    { scale: 0.01, dataset: { counts: { appointments: 10_000 }, seconds: 2 }, reads: [pair('GET /api/doctors', { p50Ms: 8 }), pair('GET /api/admin/statistics', { p50Ms: 5 })] },
+    { scale: 0.1, dataset: { counts: { appointments: 100_000 }, seconds: 9 }, reads: [pair('GET /api/doctors', { p50Ms: 9 }), pair('GET /api/admin/statistics', { p50Ms: 5 })] },
+    { scale: 1, dataset: { counts: { appointments: 1_000_000 }, seconds: 90 }, reads: [pair('GET /api/doctors'), pair('GET /api/admin/statistics', { p50Ms: 6 })] },
+  ],
+  writes: [measurement('POST /api/appointments/book', { p99Ms: 80 })],
+  loginBurst: { login: measurement('POST /api/login'), read: measurement('GET /api/doctors') },
+  peakRssMiB: { medora: 180, twins: 90 },
   ui: [{ page: '/', files: [], jsBytes: 250_000, jsGzipBytes: 82_000, cssBytes: 0, cssGzipBytes: 0 }],
   ...over,
 });
@@ -40,32 +48,68 @@ describe('checkTargets', () => {
   it('meets every target of a run within them', () => {
     const checks = checkTargets(run());
     assert.ok(checks.every((c) => c.met), JSON.stringify(checks.filter((c) => !c.met)));
-    assert.equal(checks.find((c) => c.target.includes('baseline'))?.actual, '0.83 ×');
+    assert.equal(checks.find((c) => c.target.startsWith('GET /api/doctors: Medora'))?.actual, '0.95 ×');
+    assert.equal(checks.find((c) => c.target.startsWith('GET /api/doctors: p50'))?.actual, '1.25 ×');
   });
 
-  it('misses the baseline ratio, a slow p99, any unexpected answer, a heavy page and a fat server', () => {
-    const slow = run({
-      baseline: measurement('baseline GET /api/doctors', { requestsPerSecond: 2000 }),
-      endpoints: [measurement('GET /api/doctors', { p99Ms: 50, errors: 3 })],
-      ui: [{ page: '/login', files: [], jsBytes: 0, jsGzipBytes: 100_001, cssBytes: 0, cssGzipBytes: 0 }],
-      peakRssMiB: { medora: 301, baseline: 90 },
-    });
-    const missed = checkTargets(slow).filter((c) => !c.met).map((c) => c.target);
-    assert.deepEqual(missed, [
-      'GET /api/doctors ≥ 0.8 × baseline',
-      'GET /api/doctors p99 < 50 ms',
-      'GET /api/doctors no unexpected answers',
+  it('misses a slow endpoint against its twin, a steep growth, any unexpected answer, a heavy page and a fat server', () => {
+    const slow = run();
+    slow.scales[2] = {
+      ...slow.scales[2],
+      reads: [pair('GET /api/doctors', { requestsPerSecond: 800, p50Ms: 13 }), pair('GET /api/admin/statistics', { p50Ms: 6 }, { errors: 2 })],
+    };
+    slow.ui = [{ page: '/login', files: [], jsBytes: 0, jsGzipBytes: 100_001, cssBytes: 0, cssGzipBytes: 0 }];
+    slow.peakRssMiB = { medora: 301, twins: 90 };
+    const missed = checkTargets(slow).filter((c) => !c.met);
+    assert.deepEqual(missed.map((c) => c.target), [
+      'GET /api/doctors: Medora ≥ 0.9 × its twin at 100 %',
+      'GET /api/doctors: p50 at 100 % ≤ 1.5 × p50 at 1 %',
+      'no unexpected answers, on Medora or a twin',
       'JS for /login ≤ 100 KB gzip',
       'server peak RSS ≤ 300 MiB',
     ]);
+    assert.equal(missed[2].actual, 'twin GET /api/admin/statistics at 100 %: 2');
+  });
+
+  it('checks no growth when the run has one scale only, and reports no p99 as a target', () => {
+    const one = run();
+    one.scales = [one.scales[2]];
+    const checks = checkTargets(one);
+    assert.ok(!checks.some((c) => c.target.includes('p50 at') || c.target.includes('p99')));
+    assert.equal(growthRows(one)[0].growth, undefined);
   });
 });
 
-describe('resultsJson', () => {
-  it('writes the baseline ratio and each endpoint in snake_case', () => {
+describe('the tables', () => {
+  it('gives each read its p50 at every scale and how much it grew, for Medora and its twin', () => {
+    const [doctors] = growthRows(run());
+    assert.deepEqual(doctors.p50Ms, [8, 9, 10]);
+    assert.equal(doctors.growth, 1.25);
+    assert.equal(doctors.twinGrowth, 1);
+  });
+
+  it('writes the ratio table, the growth table and each measurement in snake_case', () => {
     const json = JSON.parse(resultsJson(run(), checkTargets(run())));
-    assert.equal(json.baseline_ratio, 0.833);
-    assert.equal(json.endpoints[1].p99_ms, 80);
-    assert.equal(json.endpoints[0].requests_per_sec, 1000);
+    assert.equal(json.ratio_table.scale, 1);
+    assert.deepEqual(json.ratio_table.rows[0], {
+      endpoint: 'GET /api/doctors',
+      medora_req_per_sec: 1000,
+      twin_req_per_sec: 1050,
+      ratio: 0.952,
+      p50_ms: 10,
+      p99_ms: 30,
+      twin_p50_ms: 9,
+      twin_p99_ms: 30,
+    });
+    assert.deepEqual(json.growth_table.rows[1], { endpoint: 'GET /api/admin/statistics', p50_ms: [5, 5, 6], growth: 1.2, twin_p50_ms: [9, 9, 9], twin_growth: 1 });
+    assert.equal(json.reads[0].endpoints[0].twin.requests_per_sec, 1050);
+    assert.equal(json.writes[0].p99_ms, 80);
+    assert.ok(!('latencies_ms' in json.writes[0]) && !('latenciesMs' in json.writes[0]));
+  });
+
+  it('renders both tables as plain text', () => {
+    const text = renderReport(run(), checkTargets(run()));
+    assert.match(text, /p50 at 1 %.*p50 at 10 %.*p50 at 100 %.*growth/);
+    assert.match(text, /GET \/api\/doctors\s*│\s*1000\s*│\s*1050\s*│\s*0\.95 ×/);
   });
 });

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { earlyMorningZone } from './clinic-zone.ts';
 import { clinicDateTime } from '../../src/domain/shared/clock.ts';
-import { hospitalSize, parseScale, slotCapacity, slotStride } from './scale.ts';
+import { hospitalSize, parseScale, parseScales, slotCapacity, slotStride } from './scale.ts';
 
 describe('hospital size', () => {
   it('is the issue hospital at full scale and one percent of its people at small scale', () => {
@@ -17,6 +17,12 @@ describe('hospital size', () => {
   it('refuses a scale that is not a share of the full hospital', () => {
     for (const bad of ['0', '-1', '2', 'huge']) assert.throws(() => parseScale(bad), /--scale/);
     assert.equal(parseScale('0.1'), 0.1);
+  });
+
+  it('reads a series of scales, smallest first and each once', () => {
+    assert.deepEqual(parseScales('full'), [1]);
+    assert.deepEqual(parseScales('1, 0.1,small,0.01'), [0.01, 0.1, 1]);
+    assert.throws(() => parseScales('0.1,2'), /--scale/);
   });
 
   it('walks every slot of the calendar exactly once with its stride', () => {

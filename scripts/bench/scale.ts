@@ -34,6 +34,15 @@ const FULL: HospitalSize = {
 export const SCALES = { full: 1, small: 0.01 } as const;
 export type ScaleName = keyof typeof SCALES;
 
+/** `--growth`: the reads at 1 %, 10 % and 100 % of the hospital, to see how latency grows with the data. */
+export const GROWTH_SCALES = [0.01, 0.1, 1];
+
+/** `--scale full`, `--scale 0.1` or a series such as `--scale 0.01,0.1,1`: distinct shares, smallest first. */
+export function parseScales(value: string): number[] {
+  const scales = value.split(',').map((part) => parseScale(part.trim()));
+  return [...new Set(scales)].sort((a, b) => a - b);
+}
+
 /** `--scale small` or `--scale 0.1`: the share of the full-size hospital, between 0 (exclusive) and 1. */
 export function parseScale(value: string): number {
   if (value in SCALES) return SCALES[value as ScaleName];

@@ -19,9 +19,9 @@ export function startMedora(env: Record<string, string>, logFile: string): Promi
   return startServer('medora', ['bin/medora.js', 'serve'], { ...env, SEED_DEMO: '0' }, logFile);
 }
 
-/** The bare node:http server that answers GET /api/doctors with Medora's own query and JSON. */
-export function startBaseline(env: Record<string, string>, logFile: string): Promise<RunningServer> {
-  return startServer('baseline', ['--import', 'tsx', 'scripts/bench/baseline-server.ts'], env, logFile);
+/** The bare node:http twins of the read endpoints (twins.ts): Medora's statements and JSON, no framework. */
+export function startTwins(env: Record<string, string>, logFile: string): Promise<RunningServer> {
+  return startServer('twins', ['--import', 'tsx', 'scripts/bench/twin-server.ts'], env, logFile);
 }
 
 async function startServer(name: string, args: string[], env: Record<string, string>, logFile: string): Promise<RunningServer> {

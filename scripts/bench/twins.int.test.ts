@@ -1,0 +1,55 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { makeApp } from '../../src/app.ts';
+import { clinicDateTime, systemClock } from '../../src/domain/shared/clock.ts';
+import { closeGracefully, createMedoraServer } from '../../src/http/server.ts';
+import { testDatabases } from '../../src/testing/test-db.ts';
+import { generateHospital } from './dataset.ts';
+import { loadFixtures } from './fixtures.ts';
+import { hospitalSize } from './scale.ts';
+import { readScenarios } from './scenarios.ts';
+import { createTwinServer } from './twins.ts';
+
+const TIME_ZONE = 'Etc/GMT';
+
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+for (const target of testDatabases()) {
+  describe(`the bench's bare twins on ${target.name}`, () => {
+    it('answer every read the bench drives with the status and JSON Medora answers', async () => {
+      const { db, drop } = await target.open();
+      const today = clinicDateTime(new Date(), TIME_ZONE).date;
+      await generateHospital(db, { size: hospitalSize(0.0001), today, passwordHash: 'not-a-real-hash', progress: () => {} });
+      const fixtures = await loadFixtures(db, today, 10);
+      const app = makeApp({ db, clock: systemClock, config: { clinicTz: TIME_ZONE, clinicName: 'Bench Clinic' } });
+      const medora = createMedoraServer(app, { log: () => {} });
+      const twins = createTwinServer(db, { timeZone: TIME_ZONE });
+      try {
+        const [medoraUrl, twinUrl] = [await listening(medora), await listening(twins)];
+        for (const scenario of readScenarios(fixtures)) {
+          for (let i = 0; i < 3; i++) {
+            const { method, path, headers } = scenario.next();
+            const ask = (base: string) => fetch(`${base}${path}`, { method, headers });
+            const [fromMedora, fromTwin] = [await ask(medoraUrl), await ask(twinUrl)];
+            assert.equal(fromMedora.status, scenario.expectStatus, `${scenario.name}: ${path}`);
+            assert.equal(fromTwin.status, fromMedora.status, `${scenario.name}: ${path}`);
+            assert.equal(fromTwin.headers.get('content-type'), fromMedora.headers.get('content-type'));
+            assert.deepEqual(await fromTwin.json(), await fromMedora.json(), `${scenario.name}: ${path}`);
+          }
+        }
+        const anonymous = await fetch(`${twinUrl}/api/doctors`);
+        assert.equal(anonymous.status, 401);
+      } finally {
+        twins.close();
+        twins.closeIdleConnections();
+        await closeGracefully(medora, 100);
+        await drop();
+      }
+    });
+  });
+}

@@ -1,0 +1,158 @@
+/**
+ * The bare twins: one plain node:http server that answers each read endpoint of the bench as a few lines of
+ * hand-written code would, so Medora's figure for an endpoint divided by its twin's is the cost of the framework
+ * alone. A twin runs the very statements Medora runs — it calls the same adapters (src/db/*.pg.ts), so the SQL
+ * cannot drift — on a pool of the same size, remembers sessions as Medora does (a Map with the same bound and
+ * age), and answers the same JSON through the same domain mappers. What it leaves out is Medora's framework:
+ * the route table, role checks, input validation, security headers, request ids and the access log.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { actorOf } from '../../src/domain/auth/auth.ts';
+import { auditLog } from '../../src/db/audit.pg.ts';
+import { sessionStore, type SessionLookup } from '../../src/db/auth.pg.ts';
+import { billStore } from '../../src/db/billing.pg.ts';
+import { doctorStore } from '../../src/db/catalogue.pg.ts';
+import type { Db } from '../../src/db/db.ts';
+import { patientDirectory } from '../../src/db/patients.pg.ts';
+import { doctorPatientStore, recordStore } from '../../src/db/records.pg.ts';
+import { dashboardQueries } from '../../src/db/reports.pg.ts';
+import { appointmentStore, scheduleStore } from '../../src/db/scheduling.pg.ts';
+import type { SessionUser } from '../../src/domain/auth/ports.ts';
+import { billingJson } from '../../src/domain/billing/billing.ts';
+import { patientDetailJson } from '../../src/domain/records/records.ts';
+import { statisticsOf, topDoctorJson } from '../../src/domain/reports/statistics.ts';
+import { periodOf, slotStatus } from '../../src/domain/scheduling/scheduling.ts';
+import { clinicDateTime, isoWeekday } from '../../src/domain/shared/clock.ts';
+import { DEFAULT_PER_PAGE, type Page } from '../../src/domain/shared/pagination.ts';
+import { bearerToken } from '../../src/http/parse.ts';
+import { bearerTokens } from '../../src/security.ts';
+
+/** Medora's session cache keeps at most this many lookups, each for at most this long (src/db/session-cache.ts). */
+export const SESSION_CACHE = { maxEntries: 10_000, maxAgeMs: 10_000 };
+
+interface Ask {
+  user: SessionUser;
+  path: string;
+  search: string;
+}
+type Reply = { status: number; body: unknown };
+
+/** The bare twin of every read endpoint the bench drives, and `/api/health` for the bench to wait on. */
+export function createTwinServer(db: Db, opts: { timeZone: string; now?: () => Date }): Server {
+  const now = opts.now ?? (() => new Date());
+  const sessions = rememberedSessions(sessionStore(db).findSession);
+  const doctors = doctorStore(db);
+  const schedules = scheduleStore(db);
+  const appointments = appointmentStore(db);
+  const patients = patientDirectory(db);
+  const dashboard = dashboardQueries(db);
+  const bills = billStore(db);
+  const treated = doctorPatientStore(db);
+  const records = recordStore(db);
+  const audit = auditLog(db);
+  let requests = 0;
+
+  const firstPage = { q: '', page: 1, perPage: DEFAULT_PER_PAGE };
+  const list = (name: string, page: Page<unknown>): Reply => ({
+    status: 200,
+    body: { [name]: page.items, total: page.total, total_is_lower_bound: page.totalIsLowerBound, page: page.page, per_page: page.perPage },
+  });
+  const notFound: Reply = { status: 404, body: { message: 'Not found', code: 'not_found' } };
+
+  const reads: { prefix: string; exact: boolean; answer: (ask: Ask) => Promise<Reply> }[] = [
+    { prefix: '/api/doctors', exact: true, answer: async () => list('doctors', await doctors.list(firstPage)) },
+    {
+      prefix: '/api/appointments/available/',
+      exact: false,
+      answer: async ({ path }) => {
+        const doctorId = Number(path.slice('/api/appointments/available/'.length));
+        const at = clinicDateTime(now(), opts.timeZone);
+        if (!(await schedules.isActiveDoctor(doctorId))) return notFound;
+        const [slots, booked] = await Promise.all([
+          schedules.currentSlots(doctorId, isoWeekday(at.date)),
+          appointments.bookedTimes({ doctorId }, at.date),
+        ]);
+        const available_appointments = slots.map((slot) => ({
+          schedule_id: slot.id,
+          start_time: slot.startTime,
+          end_time: slot.endTime,
+          status: slotStatus(slot, at.date, at, booked),
+          period: periodOf(slot.startTime),
+        }));
+        return { status: 200, body: { date: at.date, available_appointments } };
+      },
+    },
+    {
+      prefix: '/api/admin/patients',
+      exact: true,
+      answer: async ({ search }) => {
+        const query = new URLSearchParams(search);
+        const page = { q: query.get('q') ?? '', page: Number(query.get('page') ?? 1), perPage: Number(query.get('per_page') ?? DEFAULT_PER_PAGE) };
+        return list('patients', await patients.list(page));
+      },
+    },
+    { prefix: '/api/admin/statistics', exact: true, answer: async () => ({ status: 200, body: statisticsOf(await dashboard.counts()) }) },
+    { prefix: '/api/admin/top-doctor', exact: true, answer: async () => ({ status: 200, body: topDoctorJson(await dashboard.topDoctor()) }) },
+    {
+      prefix: '/api/patient/billings',
+      exact: true,
+      answer: async ({ user }) => {
+        const page = await bills.listForPatient(user.patientId!, firstPage);
+        return list('billings', { ...page, items: page.items.map(billingJson) });
+      },
+    },
+    {
+      prefix: '/api/doctor/patients/',
+      exact: false,
+      answer: async ({ user, path }) => {
+        const patientId = Number(path.slice('/api/doctor/patients/'.length));
+        const patient = await treated.find(user.doctorId!, patientId);
+        if (!patient) return notFound;
+        const history = await records.listForPatient(patientId);
+        const actor = actorOf(user, `twin-${++requests}`);
+        await audit.record({ actor, action: 'read_records', entity: 'patient', entityId: patientId, patientId });
+        return { status: 200, body: patientDetailJson(patient, history) };
+      },
+    },
+  ];
+
+  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const answer = ({ status, body }: Reply) => {
+      const payload = Buffer.from(JSON.stringify(body));
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': payload.length });
+      res.end(payload);
+    };
+    try {
+      const url = req.url ?? '/';
+      const at = url.indexOf('?');
+      const path = at < 0 ? url : url.slice(0, at);
+      const search = at < 0 ? '' : url.slice(at + 1);
+      if (path === '/api/health') return answer({ status: 200, body: { status: 'ok' } });
+      const read = reads.find((r) => (r.exact ? path === r.prefix : path.startsWith(r.prefix)));
+      if (!read) return answer(notFound);
+      const token = bearerToken(req.headers.authorization);
+      const user = token && (await sessions(bearerTokens.digest(token), now()));
+      if (!user) return answer({ status: 401, body: { message: 'Please sign in', code: 'unauthenticated' } });
+      answer(await read.answer({ user, path, search }));
+    } catch (error) {
+      console.error(error);
+      answer({ status: 500, body: { message: 'Internal error', code: 'internal' } });
+    }
+  });
+}
+
+/** Session lookups remembered in a Map of the cache's bound, oldest dropped first, each trusted for the cache's age. */
+function rememberedSessions(find: (tokenHash: string, now: Date) => Promise<SessionLookup | undefined>) {
+  const remembered = new Map<string, SessionLookup & { cachedAt: number }>();
+  return async (tokenHash: string, now: Date): Promise<SessionUser | undefined> => {
+    const entry = remembered.get(tokenHash);
+    if (entry && entry.expiresAt > now && now.getTime() - entry.cachedAt < SESSION_CACHE.maxAgeMs) return entry.user;
+    remembered.delete(tokenHash);
+    const lookup = await find(tokenHash, now);
+    if (lookup) {
+      if (remembered.size >= SESSION_CACHE.maxEntries) remembered.delete(remembered.keys().next().value!);
+      remembered.set(tokenHash, { ...lookup, cachedAt: now.getTime() });
+    }
+    return lookup?.user;
+  };
+}

@@ -1,9 +1,9 @@
 /**
- * `npm run bench [-- --scale small | --growth] [--duration 5] [--rounds 4] [--connections 32]`: for each scale,
- * generates a hospital in a fresh database (DATABASE_URL's server, else embedded), starts Medora and its bare
- * twins (twins.ts) on it and drives every read endpoint on both, turn and turn about, so each ratio compares two
- * servers under the same load from the rest of the machine. At the largest scale it then drives the writes and
- * sign-ins, weighs the built UI, and writes the tables and bench/results.json.
+ * `npm run bench [-- --scale small | --scale 0.01,0.1,1 | --growth] [--duration 3] [--rounds 6] [--connections 32]`:
+ * for each scale, generates a hospital in a fresh database (DATABASE_URL's server, else embedded), starts Medora
+ * and its bare twins (twins.ts) on it and drives every read endpoint on each, in rounds of turns, so each ratio
+ * compares servers under the same load from the rest of the machine. At the largest scale it then drives the
+ * writes and sign-ins, weighs the built UI, and writes the tables and bench/results.json.
  * Every load targets 127.0.0.1 and is bounded in time.
  */
 import { spawnSync } from 'node:child_process';
@@ -13,31 +13,27 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { migrate } from '../../src/db/migrate.ts';
 import { clinicDateTime } from '../../src/domain/shared/clock.ts';
-import { argon2Hasher } from '../../src/security.ts';
 import { earlyMorningZone } from './clinic-zone.ts';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
-import { BENCH_PASSWORD, generateHospital } from './dataset.ts';
-import { loadFixtures, type Fixtures } from './fixtures.ts';
+import type { Fixtures } from './fixtures.ts';
+import { prepareHospital, type Hospital } from './hospital.ts';
 import { combine, round, runLoad, type LoadOptions, type Measurement, type Scenario } from './load.ts';
-import { checkTargets, percent, renderReport, resultsJson, type BenchRun, type ReadPair, type ScaleRun } from './report.ts';
-import { GROWTH_SCALES, hospitalSize, parseScales } from './scale.ts';
+import { checkTargets, percent, ratioOf, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
+import { GROWTH_SCALES, parseScales } from './scale.ts';
 import { bookingScenario, doctorsScenario, loginScenario, readScenarios } from './scenarios.ts';
 import { startMedora, startTwins, type RunningServer } from './servers.ts';
 import { measureUiWeight } from './ui-weight.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// More than any 10-second booking run gets through on this hardware; the rest of today's slots stay free.
-const MAX_BOOKINGS = 20_000;
 const WARMUP_SECONDS = 1;
 
 const options = new Command('bench')
   .description('hospital-scale benchmark of the Medora HTTP API, each read endpoint against a bare node:http twin')
   .option('--scale <scales>', '"full" (300 doctors, 100,000 patients, 1,000,000 appointments), "small" (1 %), a fraction, or a comma-separated series', 'full')
   .option('--growth', `the reads at ${GROWTH_SCALES.map(percent).join(', ')} of the hospital, to see how latency grows (same as --scale ${GROWTH_SCALES.join(',')})`)
-  .option('--duration <seconds>', 'load time of one turn on one server', '5')
-  .option('--rounds <n>', 'turns per read endpoint on each server, alternating which goes first', '4')
+  .option('--duration <seconds>', 'load time of one turn on one server', '3')
+  .option('--rounds <n>', 'rounds per read endpoint, each a turn on Medora and one on its twin, alternating which goes first', '6')
   .option('--connections <n>', 'concurrent connections', '32')
   .option('--output <file>', 'where to write the results', 'bench/results.json')
   .parse()
@@ -54,36 +50,27 @@ const today = clinicDateTime(startedAt, clinicTimeZone).date;
 buildUiIfMissing();
 
 const logDir = await mkdtemp(join(tmpdir(), 'medora-bench-logs-'));
+// Every scale's hospital stays until the end: on PostgreSQL their servers take turns in the same rounds.
+const databases: BenchDatabase[] = [];
+const hospitals: { scale: number; database: BenchDatabase; hospital: Hospital }[] = [];
 let failed = false;
 try {
-  const done: ScaleRun[] = [];
-  let top: Omit<BenchRun, 'startedAt' | 'database' | 'machine' | 'clinicTimeZone' | 'load' | 'scales' | 'ui'> | undefined;
-  let kind: BenchDatabase['kind'] = 'pglite';
-  for (const [i, scale] of scales.entries()) {
-    const last = i === scales.length - 1;
+  for (const scale of scales) {
     const database = await createBenchDatabase(process.env.DATABASE_URL);
-    kind = database.kind;
-    try {
-      log(`Generating the hospital (${percent(scale)}) in a fresh ${database.kind} database; clinic day ${today} in ${clinicTimeZone}`);
-      const { counts, seconds, fixtures } = await prepare(database, scale);
-      const env = { ...database.env, CLINIC_TZ: clinicTimeZone };
-      const logs = (name: string) => join(logDir, `${name}-${scale}.log`);
-      const result = await measureScale(database, env, fixtures, logs, last);
-      done.push({ scale, dataset: { counts, seconds }, reads: result.reads });
-      if (result.rest) top = result.rest;
-    } finally {
-      await database.remove();
-    }
+    databases.push(database);
+    log(`Generating the hospital (${percent(scale)}) in a fresh ${database.kind} database; clinic day ${today} in ${clinicTimeZone}`);
+    hospitals.push({ scale, database, hospital: await prepareHospital(database, scale, today, log) });
   }
-
+  const kind = hospitals[0].database.kind;
+  const { reads, rest } = kind === 'postgres' ? await measureSideBySide() : await measureOneAtATime();
   const run: BenchRun = {
     startedAt: startedAt.toISOString(),
     database: kind,
     machine: { cpus: availableParallelism(), node: process.versions.node, platform: `${process.platform}-${process.arch}` },
     clinicTimeZone,
     load: { ...load, rounds },
-    scales: done,
-    ...top!,
+    scales: hospitals.map(({ scale, hospital }, i) => ({ scale, dataset: { counts: hospital.counts, seconds: hospital.seconds }, reads: reads[i] })),
+    ...rest,
     ui: measureUiWeight(ROOT),
   };
   const checks = checkTargets(run);
@@ -97,107 +84,125 @@ try {
   log(`bench failed: ${(error as Error)?.stack ?? error}\nserver logs are in ${logDir}`);
   process.exitCode = 1;
 } finally {
+  for (const database of databases) await database.remove();
   if (!failed) await rm(logDir, { recursive: true, force: true });
 }
 
-/** Schema, hospital and fixtures; the bench's own handle is closed before any server opens the database. */
-async function prepare(target: BenchDatabase, scale: number): Promise<{ counts: Record<string, number>; seconds: number; fixtures: Fixtures }> {
-  const db = await target.open();
-  try {
-    await migrate(db);
-    const started = performance.now();
-    const counts = await generateHospital(db, {
-      size: hospitalSize(scale),
-      today,
-      passwordHash: await argon2Hasher.hash(BENCH_PASSWORD),
-      progress: log,
-    });
-    const seconds = round((performance.now() - started) / 1000, 1);
-    const fixtures = await loadFixtures(db, today, MAX_BOOKINGS);
-    log(`  ${fixtures.bookings.length} free slots of today ready to book; ${seconds} s in all`);
-    return { counts, seconds, fixtures };
-  } finally {
-    await db.close();
-  }
-}
-
 type Rest = Pick<BenchRun, 'writes' | 'loginBurst' | 'peakRssMiB'>;
+interface Side {
+  scale: number;
+  medora: RunningServer;
+  twins: RunningServer;
+  scenarios: Scenario[];
+}
 
 /**
- * The reads on Medora and on the twins and, at the last scale, the writes on Medora. On PostgreSQL both servers
- * run side by side and each read alternates between them, so a neighbour's burst on the machine falls on both;
- * the embedded database belongs to one process, so there the twins go first and Medora after.
+ * PostgreSQL: Medora and the twins of every scale run side by side, and each read endpoint is driven in rounds,
+ * each server taking one turn a round (the order reversed every other round). A neighbour's burst on the shared
+ * machine then falls on all of them alike, and each ratio — Medora over its twin, a large hospital over a small
+ * one — is taken within a round. At the largest scale the writes follow, on Medora alone.
  */
-async function measureScale(
-  database: BenchDatabase,
-  env: Record<string, string>,
-  fixtures: Fixtures,
-  logs: (name: string) => string,
-  last: boolean,
-): Promise<{ reads: ReadPair[]; rest?: Rest }> {
-  const scenarios = readScenarios(fixtures);
-  if (!database.exclusive) {
-    const twins = await startTwins(env, logs('twins'));
-    const medora = await startMedora(env, logs('medora')).catch(async (error) => {
-      await twins.stop();
-      throw error;
-    });
+async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }> {
+  const sides: Side[] = [];
+  try {
+    for (const { scale, database, hospital } of hospitals) {
+      const env = { ...database.env, CLINIC_TZ: clinicTimeZone };
+      const twins = await startTwins(env, join(logDir, `twins-${scale}.log`));
+      const medora = await startMedora(env, join(logDir, `medora-${scale}.log`)).catch(async (error) => {
+        await twins.stop();
+        throw error;
+      });
+      sides.push({ scale, medora, twins, scenarios: readScenarios(hospital.fixtures) });
+    }
+    const reads: ReadPair[][] = sides.map(() => []);
+    for (const [j, { name }] of sides[0].scenarios.entries()) {
+      const turns = sides.flatMap((side, i) => (['twin', 'medora'] as const).map((who) => ({ i, who, server: who === 'twin' ? side.twins : side.medora, scenario: side.scenarios[j] })));
+      for (const turn of turns) await runLoad(turn.server.url, turn.scenario, { ...load, seconds: WARMUP_SECONDS });
+      const measured = turns.map(() => [] as Measurement[]);
+      for (let round = 0; round < rounds; round++) {
+        const order = round % 2 === 0 ? turns : [...turns].reverse();
+        for (const turn of order) measured[turns.indexOf(turn)].push(await runLoad(turn.server.url, turn.scenario, load));
+      }
+      log(`  ${name}`);
+      sides.forEach((side, i) => {
+        const pair = readPair(name, measured[2 * i + 1], measured[2 * i]);
+        log(`    at ${percent(side.scale).padEnd(6)} ${describePair(pair)}`);
+        reads[i].push(pair);
+      });
+    }
+    const top = sides[sides.length - 1];
+    const { fixtures } = hospitals[hospitals.length - 1].hospital;
+    log(`Writes and sign-ins at ${percent(top.scale)}`);
+    return { reads, rest: await measureWrites(top.medora, fixtures, Math.max(...sides.map((side) => side.twins.peakRssMiB()))) };
+  } finally {
+    await Promise.all(sides.flatMap((side) => [side.medora.stop(), side.twins.stop()]));
+  }
+}
+
+/**
+ * The embedded database belongs to one process, so there the twins take their turns first and Medora after,
+ * scale by scale: the ratios are then only as steady as the machine.
+ */
+async function measureOneAtATime(): Promise<{ reads: ReadPair[][]; rest: Rest }> {
+  const reads: ReadPair[][] = [];
+  let rest: Rest | undefined;
+  for (const [i, { scale, database, hospital }] of hospitals.entries()) {
+    const env = { ...database.env, CLINIC_TZ: clinicTimeZone };
+    const scenarios = readScenarios(hospital.fixtures);
+    const twinTurns: Measurement[][] = [];
+    const twins = await startTwins(env, join(logDir, `twins-${scale}.log`));
     try {
-      const reads: ReadPair[] = [];
-      for (const scenario of scenarios) reads.push(await measurePair(scenario, medora, twins));
-      return { reads, rest: last ? await measureWrites(medora, fixtures, twins.peakRssMiB()) : undefined };
+      for (const scenario of scenarios) twinTurns.push(await measureTurns(twins, scenario));
     } finally {
-      await Promise.all([medora.stop(), twins.stop()]);
+      await twins.stop();
+    }
+    const medora = await startMedora(env, join(logDir, `medora-${scale}.log`));
+    try {
+      log(`  at ${percent(scale)}`);
+      reads.push(
+        await sequence(scenarios, async (scenario, j) => {
+          const pair = readPair(scenario.name, await measureTurns(medora, scenario), twinTurns[j]);
+          log(`    ${scenario.name.padEnd(44)} ${describePair(pair)}`);
+          return pair;
+        }),
+      );
+      if (i === hospitals.length - 1) rest = await measureWrites(medora, hospital.fixtures, twins.peakRssMiB());
+    } finally {
+      await medora.stop();
     }
   }
-  const twinRuns = new Map<string, Measurement>();
-  const twins = await startTwins(env, logs('twins'));
-  try {
-    for (const scenario of scenarios) twinRuns.set(scenario.name, await measureTurns(twins, scenario));
-  } finally {
-    await twins.stop();
-  }
-  const twinRss = twins.peakRssMiB();
-  const medora = await startMedora(env, logs('medora'));
-  try {
-    const reads: ReadPair[] = [];
-    for (const scenario of scenarios) {
-      const pair = { name: scenario.name, medora: await measureTurns(medora, scenario), twin: twinRuns.get(scenario.name)! };
-      logPair(pair);
-      reads.push(pair);
-    }
-    return { reads, rest: last ? await measureWrites(medora, fixtures, twinRss) : undefined };
-  } finally {
-    await medora.stop();
-  }
+  return { reads, rest: rest! };
 }
 
-/** `rounds` turns on each server, the first going first in odd rounds and second in even ones. */
-async function measurePair(scenario: Scenario, medora: RunningServer, twins: RunningServer): Promise<ReadPair> {
-  await runLoad(twins.url, scenario, { ...load, seconds: WARMUP_SECONDS });
-  await runLoad(medora.url, scenario, { ...load, seconds: WARMUP_SECONDS });
-  const turns = { medora: [] as Measurement[], twin: [] as Measurement[] };
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? (['twin', 'medora'] as const) : (['medora', 'twin'] as const);
-    for (const who of order) turns[who].push(await runLoad((who === 'twin' ? twins : medora).url, scenario, load));
-  }
-  const pair = { name: scenario.name, medora: combine(turns.medora), twin: combine(turns.twin) };
-  logPair(pair);
-  return pair;
+async function sequence<T, R>(items: T[], fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (const [i, item] of items.entries()) results.push(await fn(item, i));
+  return results;
 }
 
-async function measureTurns(server: RunningServer, scenario: Scenario): Promise<Measurement> {
+async function measureTurns(server: RunningServer, scenario: Scenario): Promise<Measurement[]> {
   await runLoad(server.url, scenario, { ...load, seconds: WARMUP_SECONDS });
   const turns: Measurement[] = [];
   for (let round = 0; round < rounds; round++) turns.push(await runLoad(server.url, scenario, load));
-  return combine(turns);
+  return turns;
 }
 
-function logPair({ name, medora, twin }: ReadPair): void {
+function readPair(name: string, medora: Measurement[], twin: Measurement[]): ReadPair {
+  return {
+    name,
+    medora: combine(medora),
+    twin: combine(twin),
+    roundRatios: medora.map((m, r) => m.requestsPerSecond / twin[r].requestsPerSecond),
+    roundP50Ms: { medora: medora.map((m) => m.p50Ms), twin: twin.map((m) => m.p50Ms) },
+  };
+}
+
+function describePair(pair: ReadPair): string {
+  const { medora, twin } = pair;
   const errors = medora.errors + twin.errors;
-  log(`  ${name.padEnd(44)} Medora ${String(medora.requestsPerSecond).padStart(7)} req/s p50 ${medora.p50Ms} ms` +
-    `  twin ${String(twin.requestsPerSecond).padStart(7)} req/s p50 ${twin.p50Ms} ms  ratio ${round(medora.requestsPerSecond / twin.requestsPerSecond, 2)}` +
-    (errors ? `  errors ${errors}: ${(medora.firstError ?? twin.firstError ?? '').slice(0, 160)}` : ''));
+  return `Medora ${String(medora.requestsPerSecond).padStart(7)} req/s p50 ${medora.p50Ms} ms, twin ${String(twin.requestsPerSecond).padStart(7)} req/s ` +
+    `p50 ${twin.p50Ms} ms, ratio ${round(ratioOf(pair), 2)} (rounds ${pair.roundRatios.map((r) => round(r, 2)).join(' ')})` +
+    (errors ? `  errors ${errors}: ${(medora.firstError ?? twin.firstError ?? '').slice(0, 160)}` : '');
 }
 
 /** Bookings and sign-ins on Medora alone: their cost is argon2 and the transaction, not the framework. */

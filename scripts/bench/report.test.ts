@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Measurement } from './load.ts';
-import { checkTargets, growthRows, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
+import { checkTargets, growthRows, median, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
 
 const measurement = (name: string, over: Partial<Measurement> = {}): Measurement => ({
   name,
@@ -20,11 +20,18 @@ const measurement = (name: string, over: Partial<Measurement> = {}): Measurement
   ...over,
 });
 
-const pair = (name: string, medora: Partial<Measurement> = {}, twin: Partial<Measurement> = {}): ReadPair => ({
-  name,
-  medora: measurement(name, medora),
-  twin: measurement(name, { requestsPerSecond: 1050, p50Ms: 9, ...twin }),
-});
+const pair = (name: string, medora: Partial<Measurement> = {}, twin: Partial<Measurement> = {}): ReadPair => {
+  const m = measurement(name, medora);
+  const t = measurement(name, { requestsPerSecond: 1050, p50Ms: 9, ...twin });
+  const ratio = m.requestsPerSecond / t.requestsPerSecond;
+  return {
+    name,
+    medora: m,
+    twin: t,
+    roundRatios: [ratio * 1.1, ratio, ratio * 0.5],
+    roundP50Ms: { medora: [m.p50Ms, m.p50Ms * 0.9, m.p50Ms * 3], twin: [t.p50Ms, t.p50Ms, t.p50Ms] },
+  };
+};
 
 const run = (over: Partial<BenchRun> = {}): BenchRun => ({
   startedAt: '2025-01-01T00:00:00.000Z',
@@ -88,6 +95,14 @@ describe('the tables', () => {
     assert.equal(doctors.twinGrowth, 1);
   });
 
+  it('takes the growth from the rounds, the median of the largest scale\'s p50 over the smallest\'s in each', () => {
+    const grown = run();
+    const [small, , large] = grown.scales;
+    small.reads[0].roundP50Ms.medora = [10, 10, 10];
+    large.reads[0].roundP50Ms.medora = [12, 40, 13];
+    assert.equal(growthRows(grown)[0].growth, 1.3);
+  });
+
   it('writes the ratio table, the growth table and each measurement in snake_case', () => {
     const json = JSON.parse(resultsJson(run(), checkTargets(run())));
     assert.equal(json.ratio_table.scale, 1);
@@ -105,6 +120,11 @@ describe('the tables', () => {
     assert.equal(json.reads[0].endpoints[0].twin.requests_per_sec, 1050);
     assert.equal(json.writes[0].p99_ms, 80);
     assert.ok(!('latencies_ms' in json.writes[0]) && !('latenciesMs' in json.writes[0]));
+  });
+
+  it('takes the median of the rounds\' ratios, so one disturbed round does not move it', () => {
+    assert.equal(median([0.9, 0.2, 0.95]), 0.9);
+    assert.equal(median([1, 0.5, 0.9, 0.95]), 0.925);
   });
 
   it('renders both tables as plain text', () => {

@@ -16,6 +16,10 @@ export interface ReadPair {
   name: string;
   medora: Measurement;
   twin: Measurement;
+  /** Medora's requests per second over the twin's in each round, the two turns of a round back to back. */
+  roundRatios: number[];
+  /** The p50 of each round's turn, for the growth from one scale to another measured in the same rounds. */
+  roundP50Ms: { medora: number[]; twin: number[] };
 }
 
 /** The reads at one size of the hospital. */
@@ -46,7 +50,18 @@ export interface TargetCheck {
   met: boolean;
 }
 
-export const ratioOf = (pair: ReadPair) => (pair.twin.requestsPerSecond > 0 ? round(pair.medora.requestsPerSecond / pair.twin.requestsPerSecond, 3) : 0);
+/**
+ * The median of the rounds' ratios: a neighbour's burst on a shared machine that falls on one turn moves one
+ * round's ratio, not the result, as it would move a ratio of totals.
+ */
+export const ratioOf = (pair: ReadPair) => round(median(pair.roundRatios), 3);
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
 export const percent = (scale: number) => `${round(scale * 100, 2)} %`;
 const largest = (run: BenchRun) => run.scales[run.scales.length - 1];
 
@@ -60,17 +75,26 @@ export interface GrowthRow {
   twinGrowth?: number;
 }
 
-/** How each read's p50 grows from the smallest hospital of the run to the largest. */
+/**
+ * How each read's p50 grows from the smallest hospital of the run to the largest: the median, over the rounds,
+ * of the largest hospital's p50 over the smallest's in the same round (the scales take their turns in each round).
+ */
 export function growthRows(run: BenchRun): GrowthRow[] {
-  const grown = (p50s: (number | undefined)[]) => {
-    const [first, last] = [p50s[0], p50s[p50s.length - 1]];
-    return run.scales.length > 1 && first && last !== undefined ? round(last / first, 2) : undefined;
+  const grown = (first: number[] | undefined, last: number[] | undefined) => {
+    if (run.scales.length < 2 || !first || !last) return undefined;
+    const rounds = Math.min(first.length, last.length);
+    return rounds === 0 ? undefined : round(median(Array.from({ length: rounds }, (_, r) => last[r] / first[r])), 2);
   };
   return largest(run).reads.map(({ name }) => {
     const at = run.scales.map((s) => s.reads.find((pair) => pair.name === name));
-    const p50Ms = at.map((pair) => pair?.medora.p50Ms);
-    const twinP50Ms = at.map((pair) => pair?.twin.p50Ms);
-    return { name, p50Ms, twinP50Ms, growth: grown(p50Ms), twinGrowth: grown(twinP50Ms) };
+    const [first, last] = [at[0], at[at.length - 1]];
+    return {
+      name,
+      p50Ms: at.map((pair) => pair?.medora.p50Ms),
+      twinP50Ms: at.map((pair) => pair?.twin.p50Ms),
+      growth: grown(first?.roundP50Ms.medora, last?.roundP50Ms.medora),
+      twinGrowth: grown(first?.roundP50Ms.twin, last?.roundP50Ms.twin),
+    };
   });
 }
 
@@ -142,8 +166,8 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
   for (const c of checks) targets.push([c.target, c.actual, c.met ? 'met' : 'MISSED']);
 
   return [
-    `Medora bench: ${run.database}, ${run.load.connections} connections, each read ${run.load.rounds} × ${run.load.seconds} s on Medora and ` +
-      `on its twin in turn; ${run.machine.cpus} CPUs, Node ${run.machine.node}`,
+    `Medora bench: ${run.database}, ${run.load.connections} connections, each read ${run.load.rounds} rounds of ${run.load.seconds} s on Medora and ` +
+      `${run.load.seconds} s on its twin; ratio = median of the rounds' ratios; ${run.machine.cpus} CPUs, Node ${run.machine.node}`,
     ...run.scales.map((s) => `dataset at ${percent(s.scale)}: ${Object.entries(s.dataset.counts).map(([k, n]) => `${n} ${k}`).join(', ')} (${s.dataset.seconds} s)`),
     `Reads at ${percent(top.scale)}: Medora against its bare twin`,
     ratios.toString(),
@@ -208,7 +232,14 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
       },
       reads: run.scales.map((s) => ({
         scale: s.scale,
-        endpoints: s.reads.map((pair) => ({ name: pair.name, ratio: ratioOf(pair), medora: measurement(pair.medora), twin: measurement(pair.twin) })),
+        endpoints: s.reads.map((pair) => ({
+          name: pair.name,
+          ratio: ratioOf(pair),
+          round_ratios: pair.roundRatios.map((r) => round(r, 3)),
+          round_p50_ms: pair.roundP50Ms,
+          medora: measurement(pair.medora),
+          twin: measurement(pair.twin),
+        })),
       })),
       writes: run.writes.map(measurement),
       login_burst: { login: measurement(run.loginBurst.login), read: measurement(run.loginBurst.read) },

@@ -15,13 +15,13 @@ export interface RunningServer {
 }
 
 /** The real Medora, as users start it: `node bin/medora.js serve`, with the demo clinic switched off. */
-export function startMedora(env: Record<string, string>, logFile: string): Promise<RunningServer> {
-  return startServer('medora', ['bin/medora.js', 'serve'], { ...env, SEED_DEMO: '0' }, logFile);
+export function startMedora(env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Promise<RunningServer> {
+  return startServer('medora', [...nodeArgs, 'bin/medora.js', 'serve'], { ...env, SEED_DEMO: '0' }, logFile);
 }
 
 /** The bare node:http twins of the read endpoints (twins.ts): Medora's statements and JSON, no framework. */
-export function startTwins(env: Record<string, string>, logFile: string): Promise<RunningServer> {
-  return startServer('twins', ['--import', 'tsx', 'scripts/bench/twin-server.ts'], env, logFile);
+export function startTwins(env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Promise<RunningServer> {
+  return startServer('twins', [...nodeArgs, '--import', 'tsx', 'scripts/bench/twin-server.ts'], env, logFile);
 }
 
 async function startServer(name: string, args: string[], env: Record<string, string>, logFile: string): Promise<RunningServer> {

@@ -35,6 +35,10 @@ export interface Route {
   /** As written in routes.ts, `{name}` for each parameter. */
   path: string;
   pattern: RegExp;
+  /** The path up to its first parameter: a request path that does not start with it cannot match. */
+  prefix: string;
+  /** Whether the path has parameters; one without matches only itself. */
+  parameterized: boolean;
   access: Access;
   handler: Handler;
 }
@@ -44,22 +48,32 @@ export function route<P extends string>(method: string, path: P, access: 'public
 export function route<P extends string>(method: string, path: P, access: Exclude<Access, 'public'>, handler: Handler<PathParams<P>>): Route;
 export function route<P extends string>(method: string, path: P, access: Access, handler: Handler<PathParams<P>>): Route {
   const source = path.replace(/[.+?^$()[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
+  const parameterized = path.includes('{');
+  const prefix = parameterized ? path.slice(0, path.indexOf('{')) : path;
   // The pattern has a named group for each parameter of `path`, so a match always carries them all.
-  return { method, path, pattern: new RegExp(`^${source}$`), access, handler: handler as Handler };
+  return { method, path, pattern: new RegExp(`^${source}$`), prefix, parameterized, access, handler: handler as Handler };
 }
 
-/** The route for a method and path: 404 when no path matches, 405 with Allow when only the method is wrong. */
+/**
+ * The route for a method and path: 404 when no path matches, 405 with Allow when only the method is wrong.
+ * Every request walks the table, so a route is ruled out by comparing strings before any regex runs: a path
+ * without parameters must equal the request's, one with them must be its prefix.
+ */
 export function match(routes: Route[], method: string, path: string): { route: Route; params: Record<string, string> } {
-  const allowed = new Set<string>();
+  let allowed: Set<string> | undefined;
   for (const candidate of routes) {
-    const found = candidate.pattern.exec(path);
-    if (!found) continue;
-    if (candidate.method === method || (method === 'HEAD' && candidate.method === 'GET')) {
-      return { route: candidate, params: decodeParams(found.groups ?? {}) };
+    let found: RegExpExecArray | null = null;
+    if (candidate.parameterized) {
+      if (!path.startsWith(candidate.prefix) || !(found = candidate.pattern.exec(path))) continue;
+    } else if (candidate.path !== path) {
+      continue;
     }
-    allowed.add(candidate.method);
+    if (candidate.method === method || (method === 'HEAD' && candidate.method === 'GET')) {
+      return { route: candidate, params: found?.groups ? decodeParams(found.groups) : {} };
+    }
+    (allowed ??= new Set()).add(candidate.method);
   }
-  if (allowed.size > 0) throw new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed here`, { Allow: [...allowed].join(', ') });
+  if (allowed) throw new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed here`, { Allow: [...allowed].join(', ') });
   throw new HttpError(404, 'not_found', `No API route ${path}`);
 }
 

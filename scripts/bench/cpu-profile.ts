@@ -1,0 +1,72 @@
+/** Where a server's CPU time went, from a V8 `.cpuprofile` (node --cpu-prof): self time by function and by part. */
+import { readFileSync } from 'node:fs';
+
+/** CPU time the process has used so far (user and system, all its threads), in microseconds, from /proc. */
+export function cpuTimeUs(pid: number): number {
+  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux this runs on
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+}
+
+export interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+export interface SelfTime {
+  name: string;
+  /** Samples that found this function itself running (not what it called). */
+  samples: number;
+}
+
+/** The parts of a request a profile is split into, by where the running code lives; the first that fits wins. */
+export const PARTS: { part: string; test: (url: string, fn: string) => boolean }[] = [
+  { part: 'idle', test: (_url, fn) => fn === '(idle)' },
+  { part: 'garbage collection', test: (_url, fn) => fn === '(garbage collector)' },
+  { part: 'V8 and native (program)', test: (_url, fn) => fn === '(program)' },
+  { part: 'Medora http (src/http)', test: (url) => url.includes('/src/http/') },
+  { part: 'Medora use cases (src/domain)', test: (url) => url.includes('/src/domain/') },
+  { part: 'Medora adapters (src/db)', test: (url) => url.includes('/src/db/') },
+  { part: 'Medora other (src/*)', test: (url) => url.includes('/src/') },
+  { part: 'bench twins', test: (url) => url.includes('/scripts/bench/') },
+  { part: 'pg driver', test: (url) => /node_modules\/(pg|pg-[a-z-]+|pgpass|postgres-[a-z-]+)\//.test(url) },
+  { part: 'other packages', test: (url) => url.includes('node_modules/') },
+  { part: 'node http', test: (url) => /node:(_http|http|internal\/http|internal\/streams|stream|net|internal\/stream_base)/.test(url) },
+  { part: 'node console and fs', test: (url) => /node:(internal\/console|internal\/fs|fs|internal\/util\/inspect)/.test(url) },
+  { part: 'node other', test: (url) => url.startsWith('node:') },
+  { part: 'other', test: () => true },
+];
+
+/**
+ * Samples per function (`name file`) and per part, busiest first, idle left out. Samples are counted rather than
+ * their time deltas summed: on a machine shared with other work a delta also holds the time the process waited
+ * for a CPU, charged to whatever happened to run before; a count is the share of the process's own running time.
+ */
+export function selfTimes(profile: CpuProfile): { functions: SelfTime[]; parts: SelfTime[]; busySamples: number } {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const functions = new Map<string, number>();
+  const parts = new Map<string, number>();
+  let busySamples = 0;
+  for (const id of profile.samples) {
+    const { functionName, url } = byNode.get(id)!.callFrame;
+    const fn = functionName || '(anonymous)';
+    const part = PARTS.find((p) => p.test(url, fn))!.part;
+    if (part === 'idle') continue;
+    busySamples++;
+    // tsx compiles each module to one line, so a line number says nothing; the file does.
+    const name = url ? `${fn} ${shortUrl(url)}` : fn;
+    functions.set(name, (functions.get(name) ?? 0) + 1);
+    parts.set(part, (parts.get(part) ?? 0) + 1);
+  }
+  const sorted = (m: Map<string, number>) => [...m].map(([name, samples]) => ({ name, samples })).sort((a, b) => b.samples - a.samples);
+  return { functions: sorted(functions), parts: sorted(parts), busySamples };
+}
+
+function shortUrl(url: string): string {
+  const at = url.search(/\/(src|scripts|node_modules)\//);
+  return at >= 0 ? url.slice(at + 1) : url.replace(/^file:\/\//, '');
+}

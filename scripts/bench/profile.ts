@@ -1,0 +1,116 @@
+/**
+ * `node --import tsx scripts/bench/profile.ts [--scale small] [--endpoint /api/doctors] [--seconds 15]`: where
+ * Medora's CPU time per request goes, next to its bare twin's. Both servers run under `node --cpu-prof`; only the
+ * samples taken while the load ran count (V8's profile clock is the monotonic clock of process.hrtime). The
+ * process's CPU time over the load (/proc), divided by the requests answered, is shared out by the samples.
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Table from 'cli-table3';
+import { Command } from 'commander';
+import { clinicDateTime } from '../../src/domain/shared/clock.ts';
+import { earlyMorningZone } from './clinic-zone.ts';
+import { cpuTimeUs, selfTimes, type CpuProfile } from './cpu-profile.ts';
+import { createBenchDatabase } from './database.ts';
+import { prepareHospital } from './hospital.ts';
+import { round, runLoad, type Measurement, type Scenario } from './load.ts';
+import { parseScale } from './scale.ts';
+import { readScenarios } from './scenarios.ts';
+import { startMedora, startTwins, type RunningServer } from './servers.ts';
+
+const options = new Command('profile')
+  .description("CPU time per request of Medora and of its bare twin on one read endpoint")
+  .option('--scale <scale>', 'share of the full hospital', 'small')
+  .option('--endpoint <text>', 'the read scenario whose name contains this', 'GET /api/doctors')
+  .option('--seconds <n>', 'profiled load time on each server', '15')
+  .option('--connections <n>', 'concurrent connections', '32')
+  .option('--top <n>', 'functions to list', '30')
+  .option('--keep <dir>', 'keep the .cpuprofile files in this folder (open them in Chrome DevTools)')
+  .parse()
+  .opts<{ scale: string; endpoint: string; seconds: string; connections: string; top: string; keep?: string }>();
+
+const log = (line: string) => console.error(line);
+const now = new Date();
+const zone = earlyMorningZone(now);
+const today = clinicDateTime(now, zone).date;
+const load = { seconds: Number(options.seconds), connections: Number(options.connections) };
+const profileDir = options.keep ?? (await mkdtemp(join(tmpdir(), 'medora-profile-')));
+await mkdir(profileDir, { recursive: true });
+const database = await createBenchDatabase(process.env.DATABASE_URL);
+try {
+  const { fixtures } = await prepareHospital(database, parseScale(options.scale), today, log);
+  const scenario = readScenarios(fixtures).find((s) => s.name.includes(options.endpoint));
+  if (!scenario) throw new Error(`no read scenario is named like "${options.endpoint}"`);
+  const env = { ...database.env, CLINIC_TZ: zone };
+  const twin = await profiled('twin', scenario, (args) => startTwins(env, join(profileDir, 'twin.log'), args));
+  const medora = await profiled('medora', scenario, (args) => startMedora(env, join(profileDir, 'medora.log'), args));
+
+  // The process's CPU time per request, shared out by the profile's samples.
+  const perRequest = (samples: number, of: typeof medora) => round((samples / of.times.busySamples) * of.cpuUsPerRequest, 1);
+  const parts = new Table({ head: ['part (self time)', 'Medora µs/req', 'twin µs/req'], style: { head: [], border: [] } });
+  const names = [...new Set([...medora.times.parts, ...twin.times.parts].map((p) => p.name))];
+  const samplesOf = (list: { name: string; samples: number }[], name: string) => list.find((p) => p.name === name)?.samples ?? 0;
+  for (const name of names) parts.push([name, perRequest(samplesOf(medora.times.parts, name), medora), perRequest(samplesOf(twin.times.parts, name), twin)]);
+  parts.push(['CPU in all (/proc, every thread)', round(medora.cpuUsPerRequest, 1), round(twin.cpuUsPerRequest, 1)]);
+
+  // Where Medora spends more than its twin, function by function: the framework's cost per request.
+  const top = new Table({ head: ['function (self time)', 'Medora µs/req', 'twin µs/req', 'Medora more by'], style: { head: [], border: [] } });
+  const functions = [...new Set([...medora.times.functions, ...twin.times.functions].map((f) => f.name))].map((name) => {
+    const [m, t] = [perRequest(samplesOf(medora.times.functions, name), medora), perRequest(samplesOf(twin.times.functions, name), twin)];
+    return { name, m, t, more: round(m - t, 1) };
+  });
+  for (const f of functions.sort((a, b) => b.more - a.more).slice(0, Number(options.top))) top.push([f.name.slice(0, 100), f.m, f.t, f.more]);
+  console.log(`${scenario.name} at ${options.scale}, ${load.connections} connections × ${load.seconds} s on each server`);
+  console.log(`Medora ${medora.load.requestsPerSecond} req/s, twin ${twin.load.requestsPerSecond} req/s`);
+  console.log(parts.toString());
+  console.log(top.toString());
+  if (options.keep) log(`profiles are in ${profileDir}`);
+} finally {
+  await database.remove();
+  if (!options.keep) await rm(profileDir, { recursive: true, force: true });
+}
+
+/** Starts a server under --cpu-prof, warms it, loads it, stops it and reads the profile of the loaded window. */
+async function profiled(name: string, scenario: Scenario, start: (nodeArgs: string[]) => Promise<RunningServer>) {
+  const dir = join(profileDir, name);
+  await rm(dir, { recursive: true, force: true });
+  const server = await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '250']);
+  let measured: Measurement;
+  let window: [number, number];
+  let cpuUs: number;
+  try {
+    await runLoad(server.url, scenario, { ...load, seconds: 3 });
+    const [from, cpuFrom] = [monotonicUs(), cpuTimeUs(server.pid)];
+    measured = await runLoad(server.url, scenario, load);
+    [window, cpuUs] = [[from, monotonicUs()], cpuTimeUs(server.pid) - cpuFrom];
+  } finally {
+    await server.stop();
+  }
+  // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the main thread (tsx's loader has one of its own).
+  const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0');
+  if (!file) throw new Error(`${name} wrote no CPU profile into ${dir}`);
+  const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
+  log(`  ${name}: ${measured.requestsPerSecond} req/s, p50 ${measured.p50Ms} ms`);
+  return { load: measured, cpuUsPerRequest: cpuUs / measured.requests, times: selfTimes(within(profile, window)) };
+}
+
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+/** The profile's samples taken inside `[from, to]` (µs of the monotonic clock). */
+function within(profile: CpuProfile, [from, to]: [number, number]): CpuProfile {
+  const samples: number[] = [];
+  const timeDeltas: number[] = [0];
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i];
+    const next = profile.timeDeltas[i + 1];
+    if (at >= from && at <= to && next !== undefined) {
+      samples.push(id);
+      timeDeltas.push(next);
+    }
+  });
+  return { ...profile, samples, timeDeltas };
+}

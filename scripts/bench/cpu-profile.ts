@@ -1,14 +1,4 @@
 /** Where a server's CPU time went, from a V8 `.cpuprofile` (node --cpu-prof): self time by function and by part. */
-import { readFileSync } from 'node:fs';
-
-/** CPU time the process has used so far (user and system, all its threads), in microseconds, from /proc. */
-export function cpuTimeUs(pid: number): number {
-  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux this runs on
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
-}
-
 export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
   samples: number[];

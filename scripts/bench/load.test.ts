@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Result } from 'autocannon';
-import { combine, consuming, cycling, percentiles, summarize, type Scenario } from './load.ts';
+import { combine, consuming, cpuPerRequestUs, cycling, percentiles, summarize, type Scenario } from './load.ts';
 
 const scenario: Scenario = { name: 'POST /x', method: 'POST', path: '/x', expectStatus: 201, next: () => ({}) };
 const histogram = { average: 0, mean: 0, min: 1, max: 40, total: 0, p50: 3, p90: 9, p99: 20 };
@@ -47,6 +47,9 @@ describe('combining turns', () => {
     assert.deepEqual([m.requests, m.seconds, m.requestsPerSecond], [2000, 10, 200]);
     assert.deepEqual(m.statusCodes, { '201': 1999, '500': 1 });
     assert.deepEqual([m.p50Ms, m.maxMs], [4, 7]);
+    assert.equal(m.serverCpuUs, undefined, 'no CPU time unless every turn measured it');
+    const cpu = combine([{ ...turn(500, [1], {}), serverCpuUs: 100_000 }, { ...turn(1500, [2], {}), serverCpuUs: 300_000 }]);
+    assert.equal(cpuPerRequestUs(cpu), 200);
   });
 
   it('finds nearest-rank percentiles', () => {

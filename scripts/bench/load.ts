@@ -30,6 +30,8 @@ export interface Measurement {
   firstError?: string;
   /** Every answer's latency in ms, as measured (not rounded into a histogram's buckets); not written out. */
   latenciesMs: number[];
+  /** CPU time the server used meanwhile, in microseconds, when it was asked. */
+  serverCpuUs?: number;
 }
 
 export interface LoadOptions {
@@ -37,8 +39,12 @@ export interface LoadOptions {
   seconds: number;
 }
 
-/** Drives `baseUrl` with one scenario for a fixed time (or until its data runs out) and summarises the run. */
-export async function runLoad(baseUrl: string, scenario: Scenario, options: LoadOptions): Promise<Measurement> {
+/**
+ * Drives `baseUrl` with one scenario for a fixed time (or until its data runs out) and summarises the run; with
+ * `serverCpuUs`, the server's CPU time too.
+ */
+export async function runLoad(baseUrl: string, scenario: Scenario, options: LoadOptions, serverCpuUs?: () => number): Promise<Measurement> {
+  const cpuBefore = serverCpuUs?.();
   let firstError: string | undefined;
   const request: Request = {
     method: scenario.method,
@@ -60,7 +66,8 @@ export async function runLoad(baseUrl: string, scenario: Scenario, options: Load
   });
   const latenciesMs: number[] = [];
   instance.on('response', (_client, _status, _bytes, responseTimeMs) => latenciesMs.push(responseTimeMs));
-  return summarize(scenario, options.connections, await instance, firstError, latenciesMs);
+  const measured = summarize(scenario, options.connections, await instance, firstError, latenciesMs);
+  return serverCpuUs ? { ...measured, serverCpuUs: serverCpuUs() - cpuBefore! } : measured;
 }
 
 /**
@@ -106,8 +113,12 @@ export function combine(runs: Measurement[]): Measurement {
     statusCodes,
     firstError: runs.find((m) => m.firstError)?.firstError,
     latenciesMs,
+    serverCpuUs: runs.every((m) => m.serverCpuUs !== undefined) ? runs.reduce((sum, m) => sum + m.serverCpuUs!, 0) : undefined,
   };
 }
+
+/** The server's CPU time per answered request, in microseconds, when it was measured. */
+export const cpuPerRequestUs = (m: Measurement) => (m.serverCpuUs === undefined || m.requests === 0 ? undefined : round(m.serverCpuUs / m.requests, 1));
 
 /** Nearest-rank percentiles, to a hundredth of a millisecond. */
 export function percentiles(latenciesMs: number[]): { p50Ms: number; p99Ms: number; maxMs: number } {

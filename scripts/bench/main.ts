@@ -18,7 +18,7 @@ import { earlyMorningZone } from './clinic-zone.ts';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import type { Fixtures } from './fixtures.ts';
 import { prepareHospital, type Hospital } from './hospital.ts';
-import { combine, round, runLoad, type LoadOptions, type Measurement, type Scenario } from './load.ts';
+import { combine, cpuPerRequestUs, round, runLoad, type LoadOptions, type Measurement, type Scenario } from './load.ts';
 import { checkTargets, percent, ratioOf, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
 import { GROWTH_SCALES, parseScales } from './scale.ts';
 import { bookingScenario, doctorsScenario, loginScenario, readScenarios } from './scenarios.ts';
@@ -32,8 +32,8 @@ const options = new Command('bench')
   .description('hospital-scale benchmark of the Medora HTTP API, each read endpoint against a bare node:http twin')
   .option('--scale <scales>', '"full" (300 doctors, 100,000 patients, 1,000,000 appointments), "small" (1 %), a fraction, or a comma-separated series', 'full')
   .option('--growth', `the reads at ${GROWTH_SCALES.map(percent).join(', ')} of the hospital, to see how latency grows (same as --scale ${GROWTH_SCALES.join(',')})`)
-  .option('--duration <seconds>', 'load time of one turn on one server', '3')
-  .option('--rounds <n>', 'rounds per read endpoint, each a turn on Medora and one on its twin, alternating which goes first', '6')
+  .option('--duration <seconds>', 'load time of one turn on one server', '2')
+  .option('--rounds <n>', 'rounds per read endpoint, each a turn on Medora and one on its twin, alternating which goes first', '10')
   .option('--connections <n>', 'concurrent connections', '32')
   .option('--output <file>', 'where to write the results', 'bench/results.json')
   .parse()
@@ -121,7 +121,7 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
       const measured = turns.map(() => [] as Measurement[]);
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? turns : [...turns].reverse();
-        for (const turn of order) measured[turns.indexOf(turn)].push(await runLoad(turn.server.url, turn.scenario, load));
+        for (const turn of order) measured[turns.indexOf(turn)].push(await runLoad(turn.server.url, turn.scenario, load, turn.server.cpuTimeUs));
       }
       log(`  ${name}`);
       sides.forEach((side, i) => {
@@ -183,7 +183,7 @@ async function sequence<T, R>(items: T[], fn: (item: T, i: number) => Promise<R>
 async function measureTurns(server: RunningServer, scenario: Scenario): Promise<Measurement[]> {
   await runLoad(server.url, scenario, { ...load, seconds: WARMUP_SECONDS });
   const turns: Measurement[] = [];
-  for (let round = 0; round < rounds; round++) turns.push(await runLoad(server.url, scenario, load));
+  for (let round = 0; round < rounds; round++) turns.push(await runLoad(server.url, scenario, load, server.cpuTimeUs));
   return turns;
 }
 
@@ -201,7 +201,8 @@ function describePair(pair: ReadPair): string {
   const { medora, twin } = pair;
   const errors = medora.errors + twin.errors;
   return `Medora ${String(medora.requestsPerSecond).padStart(7)} req/s p50 ${medora.p50Ms} ms, twin ${String(twin.requestsPerSecond).padStart(7)} req/s ` +
-    `p50 ${twin.p50Ms} ms, ratio ${round(ratioOf(pair), 2)} (rounds ${pair.roundRatios.map((r) => round(r, 2)).join(' ')})` +
+    `p50 ${twin.p50Ms} ms, ratio ${round(ratioOf(pair), 2)} (rounds ${pair.roundRatios.map((r) => round(r, 2)).join(' ')}), ` +
+    `CPU µs/req ${cpuPerRequestUs(medora)} / ${cpuPerRequestUs(twin)}` +
     (errors ? `  errors ${errors}: ${(medora.firstError ?? twin.firstError ?? '').slice(0, 160)}` : '');
 }
 

@@ -11,7 +11,7 @@ import Table from 'cli-table3';
 import { Command } from 'commander';
 import { clinicDateTime } from '../../src/domain/shared/clock.ts';
 import { earlyMorningZone } from './clinic-zone.ts';
-import { cpuTimeUs, selfTimes, type CpuProfile } from './cpu-profile.ts';
+import { selfTimes, type CpuProfile } from './cpu-profile.ts';
 import { createBenchDatabase } from './database.ts';
 import { prepareHospital } from './hospital.ts';
 import { round, runLoad, type Measurement, type Scenario } from './load.ts';
@@ -81,9 +81,9 @@ async function profiled(name: string, scenario: Scenario, start: (nodeArgs: stri
   let cpuUs: number;
   try {
     await runLoad(server.url, scenario, { ...load, seconds: 3 });
-    const [from, cpuFrom] = [monotonicUs(), cpuTimeUs(server.pid)];
+    const [from, cpuFrom] = [monotonicUs(), server.cpuTimeUs()];
     measured = await runLoad(server.url, scenario, load);
-    [window, cpuUs] = [[from, monotonicUs()], cpuTimeUs(server.pid) - cpuFrom];
+    [window, cpuUs] = [[from, monotonicUs()], server.cpuTimeUs() - cpuFrom];
   } finally {
     await server.stop();
   }

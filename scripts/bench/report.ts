@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { round, type Measurement } from './load.ts';
+import { cpuPerRequestUs, round, type Measurement } from './load.ts';
 import type { PageWeight } from './ui-weight.ts';
 
 export const TARGETS = {
@@ -142,10 +142,20 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
   // Plain text: the table also lands in files and CI logs, where colour codes are noise.
   const style = { head: [], border: [] };
   const top = largest(run);
-  const ratios = new Table({ head: ['endpoint', 'Medora req/s', 'twin req/s', 'ratio', 'p50 ms', 'p99 ms', 'twin p50', 'twin p99'], style });
+  const ratios = new Table({ head: ['endpoint', 'Medora req/s', 'twin req/s', 'ratio', 'p50 ms', 'p99 ms', 'twin p50', 'twin p99', 'CPU µs/req'], style });
   for (const pair of top.reads) {
     const { medora, twin } = pair;
-    ratios.push([pair.name, medora.requestsPerSecond, twin.requestsPerSecond, `${round(ratioOf(pair), 2)} ×`, medora.p50Ms, medora.p99Ms, twin.p50Ms, twin.p99Ms]);
+    ratios.push([
+      pair.name,
+      medora.requestsPerSecond,
+      twin.requestsPerSecond,
+      `${round(ratioOf(pair), 2)} ×`,
+      medora.p50Ms,
+      medora.p99Ms,
+      twin.p50Ms,
+      twin.p99Ms,
+      `${cpuPerRequestUs(medora) ?? '–'} / ${cpuPerRequestUs(twin) ?? '–'}`,
+    ]);
   }
 
   const ms = (n: number | undefined) => (n === undefined ? '–' : n);
@@ -167,7 +177,8 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
 
   return [
     `Medora bench: ${run.database}, ${run.load.connections} connections, each read ${run.load.rounds} rounds of ${run.load.seconds} s on Medora and ` +
-      `${run.load.seconds} s on its twin; ratio = median of the rounds' ratios; ${run.machine.cpus} CPUs, Node ${run.machine.node}`,
+      `${run.load.seconds} s on its twin; ratio = median of the rounds' req/s ratios; CPU µs/req = the server process's CPU time ` +
+      `(every thread) per answer, Medora / twin; ${run.machine.cpus} CPUs, Node ${run.machine.node}`,
     ...run.scales.map((s) => `dataset at ${percent(s.scale)}: ${Object.entries(s.dataset.counts).map(([k, n]) => `${n} ${k}`).join(', ')} (${s.dataset.seconds} s)`),
     `Reads at ${percent(top.scale)}: Medora against its bare twin`,
     ratios.toString(),
@@ -193,6 +204,7 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
     p50_ms: m.p50Ms,
     p99_ms: m.p99Ms,
     max_ms: m.maxMs,
+    ...(m.serverCpuUs !== undefined ? { server_cpu_us_per_req: cpuPerRequestUs(m) } : {}),
     errors: m.errors,
     status_codes: m.statusCodes,
     ...(m.firstError ? { first_error: m.firstError } : {}),
@@ -218,6 +230,8 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
           p99_ms: pair.medora.p99Ms,
           twin_p50_ms: pair.twin.p50Ms,
           twin_p99_ms: pair.twin.p99Ms,
+          cpu_us_per_req: cpuPerRequestUs(pair.medora) ?? null,
+          twin_cpu_us_per_req: cpuPerRequestUs(pair.twin) ?? null,
         })),
       },
       growth_table: {

@@ -11,6 +11,8 @@ export interface RunningServer {
   pid: number;
   /** Peak resident memory of the server process so far (VmHWM), in MiB. */
   peakRssMiB(): number;
+  /** CPU time the server process has used so far, in microseconds. */
+  cpuTimeUs(): number;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ async function startServer(name: string, args: string[], env: Record<string, str
     url,
     pid: child.pid!,
     peakRssMiB: () => peakRssMiB(child.pid!),
+    cpuTimeUs: () => cpuTimeUs(child.pid!),
     stop: () => stopChild(child, exited),
   };
 }
@@ -81,6 +84,14 @@ export function peakRssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = Number(/^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1]);
   return Math.round((kib / 1024) * 10) / 10;
+}
+
+/** CPU time a process has used so far (user and system, all its threads), in microseconds, from /proc. */
+export function cpuTimeUs(pid: number): number {
+  // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux this runs on
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
 }
 
 function freePort(): Promise<number> {

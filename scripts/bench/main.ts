@@ -1,15 +1,15 @@
 /**
  * `npm run bench [-- --scale small | --scale 0.01,0.1,1 | --growth] [--duration 3] [--rounds 6] [--connections 32]`:
  * for each scale, generates a hospital in a fresh database (DATABASE_URL's server, else embedded), starts Medora
- * and its bare twins (twins.ts) on it and drives every read endpoint on each, in rounds of turns, so each ratio
- * compares servers under the same load from the rest of the machine. At the largest scale it then drives the
- * writes and sign-ins, weighs the built UI, and writes the tables and bench/results.json.
+ * and its bare twins (twins.ts) on it and drives every read endpoint on all of them at once, in rounds, so each
+ * ratio compares servers under the same load from the rest of the machine. At the largest scale it then drives
+ * the writes and sign-ins, weighs the built UI, and writes the tables and bench/results.json.
  * Every load targets 127.0.0.1 and is bounded in time.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -32,8 +32,8 @@ const options = new Command('bench')
   .description('hospital-scale benchmark of the Medora HTTP API, each read endpoint against a bare node:http twin')
   .option('--scale <scales>', '"full" (300 doctors, 100,000 patients, 1,000,000 appointments), "small" (1 %), a fraction, or a comma-separated series', 'full')
   .option('--growth', `the reads at ${GROWTH_SCALES.map(percent).join(', ')} of the hospital, to see how latency grows (same as --scale ${GROWTH_SCALES.join(',')})`)
-  .option('--duration <seconds>', 'load time of one turn on one server', '2')
-  .option('--rounds <n>', 'rounds per read endpoint, each a turn on Medora and one on its twin, alternating which goes first', '10')
+  .option('--duration <seconds>', 'load time of one round', '3')
+  .option('--rounds <n>', 'rounds per read endpoint, each loading Medora and its twin (at every scale) at the same time', '10')
   .option('--connections <n>', 'concurrent connections', '32')
   .option('--output <file>', 'where to write the results', 'bench/results.json')
   .parse()
@@ -45,12 +45,13 @@ const rounds = positiveInt(options.rounds, '--rounds');
 const log = (line: string) => console.error(line);
 
 const startedAt = new Date();
+const startLoad = loadavg().map((n) => round(n, 2));
 const clinicTimeZone = earlyMorningZone(startedAt);
 const today = clinicDateTime(startedAt, clinicTimeZone).date;
 buildUiIfMissing();
 
 const logDir = await mkdtemp(join(tmpdir(), 'medora-bench-logs-'));
-// Every scale's hospital stays until the end: on PostgreSQL their servers take turns in the same rounds.
+// Every scale's hospital stays until the end: on PostgreSQL all their servers are loaded in the same rounds.
 const databases: BenchDatabase[] = [];
 const hospitals: { scale: number; database: BenchDatabase; hospital: Hospital }[] = [];
 let failed = false;
@@ -66,9 +67,14 @@ try {
   const run: BenchRun = {
     startedAt: startedAt.toISOString(),
     database: kind,
-    machine: { cpus: availableParallelism(), node: process.versions.node, platform: `${process.platform}-${process.arch}` },
+    machine: {
+      cpus: availableParallelism(),
+      node: process.versions.node,
+      platform: `${process.platform}-${process.arch}`,
+      loadAverage: { start: startLoad, end: loadavg().map((n) => round(n, 2)) },
+    },
     clinicTimeZone,
-    load: { ...load, rounds },
+    load: { ...load, rounds, together: kind === 'postgres' },
     scales: hospitals.map(({ scale, hospital }, i) => ({ scale, dataset: { counts: hospital.counts, seconds: hospital.seconds }, reads: reads[i] })),
     ...rest,
     ui: measureUiWeight(ROOT),
@@ -97,10 +103,10 @@ interface Side {
 }
 
 /**
- * PostgreSQL: Medora and the twins of every scale run side by side, and each read endpoint is driven in rounds,
- * each server taking one turn a round (the order reversed every other round). A neighbour's burst on the shared
- * machine then falls on all of them alike, and each ratio — Medora over its twin, a large hospital over a small
- * one — is taken within a round. At the largest scale the writes follow, on Medora alone.
+ * PostgreSQL: Medora and the twins of every scale run side by side, and each read endpoint is driven in rounds
+ * in which every one of those servers is loaded at the same time, each with its own connections. Whatever else
+ * the shared machine does then falls on all of them alike, and each ratio — Medora over its twin, a large
+ * hospital over a small one — is taken within one round. At the largest scale the writes follow, on Medora alone.
  */
 async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }> {
   const sides: Side[] = [];
@@ -116,16 +122,15 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
     }
     const reads: ReadPair[][] = sides.map(() => []);
     for (const [j, { name }] of sides[0].scenarios.entries()) {
-      const turns = sides.flatMap((side, i) => (['twin', 'medora'] as const).map((who) => ({ i, who, server: who === 'twin' ? side.twins : side.medora, scenario: side.scenarios[j] })));
-      for (const turn of turns) await runLoad(turn.server.url, turn.scenario, { ...load, seconds: WARMUP_SECONDS });
-      const measured = turns.map(() => [] as Measurement[]);
-      for (let round = 0; round < rounds; round++) {
-        const order = round % 2 === 0 ? turns : [...turns].reverse();
-        for (const turn of order) measured[turns.indexOf(turn)].push(await runLoad(turn.server.url, turn.scenario, load, turn.server.cpuTimeUs));
-      }
+      const servers = sides.flatMap((side) => [side.medora, side.twins].map((server) => ({ server, scenario: side.scenarios[j] })));
+      const together = (seconds: number) =>
+        Promise.all(servers.map(({ server, scenario }) => runLoad(server.url, scenario, { ...load, seconds }, server.cpuTimeUs)));
+      await together(WARMUP_SECONDS);
+      const turns: Measurement[][] = [];
+      for (let round = 0; round < rounds; round++) turns.push(await together(load.seconds));
       log(`  ${name}`);
       sides.forEach((side, i) => {
-        const pair = readPair(name, measured[2 * i + 1], measured[2 * i]);
+        const pair = readPair(name, turns.map((r) => r[2 * i]), turns.map((r) => r[2 * i + 1]));
         log(`    at ${percent(side.scale).padEnd(6)} ${describePair(pair)}`);
         reads[i].push(pair);
       });

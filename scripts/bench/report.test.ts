@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Measurement } from './load.ts';
-import { checkTargets, growthRows, median, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
+import { checkTargets, growthRows, median, quantile, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
 
 const measurement = (name: string, over: Partial<Measurement> = {}): Measurement => ({
   name,
@@ -38,7 +38,7 @@ const run = (over: Partial<BenchRun> = {}): BenchRun => ({
   database: 'postgres',
   machine: { cpus: 2, node: '20', platform: 'linux-x64' },
   clinicTimeZone: 'Etc/GMT',
-  load: { connections: 32, seconds: 5, rounds: 4 },
+  load: { connections: 32, seconds: 5, rounds: 4, together: true },
   scales: [
     { scale: 0.01, dataset: { counts: { appointments: 10_000 }, seconds: 2 }, reads: [pair('GET /api/doctors', { p50Ms: 8 }), pair('GET /api/admin/statistics', { p50Ms: 5 })] },
     { scale: 0.1, dataset: { counts: { appointments: 100_000 }, seconds: 9 }, reads: [pair('GET /api/doctors', { p50Ms: 9 }), pair('GET /api/admin/statistics', { p50Ms: 5 })] },
@@ -111,6 +111,7 @@ describe('the tables', () => {
       medora_req_per_sec: 1000,
       twin_req_per_sec: 1050,
       ratio: 0.952,
+      ratio_middle_half: [0.71, 1],
       p50_ms: 10,
       p99_ms: 30,
       twin_p50_ms: 9,
@@ -127,6 +128,8 @@ describe('the tables', () => {
   it('takes the median of the rounds\' ratios, so one disturbed round does not move it', () => {
     assert.equal(median([0.9, 0.2, 0.95]), 0.9);
     assert.equal(median([1, 0.5, 0.9, 0.95]), 0.925);
+    assert.equal(quantile([4, 1, 3, 2, 5], 0.25), 2);
+    assert.equal(quantile([1, 2], 0.75), 1.75);
   });
 
   it('renders both tables as plain text', () => {

@@ -32,9 +32,11 @@ export interface ScaleRun {
 export interface BenchRun {
   startedAt: string;
   database: 'postgres' | 'pglite';
-  machine: { cpus: number; node: string; platform: string };
+  /** The load averages (1, 5, 15 min) when the run started and ended: what else the machine was doing. */
+  machine: { cpus: number; node: string; platform: string; loadAverage?: { start: number[]; end: number[] } };
   clinicTimeZone: string;
-  load: { connections: number; seconds: number; rounds: number };
+  /** `together`: each round loads every server at once (PostgreSQL); otherwise one server after another (PGlite). */
+  load: { connections: number; seconds: number; rounds: number; together: boolean };
   /** Smallest first; the writes, the login burst and the memory figures are of the last, the largest. */
   scales: ScaleRun[];
   writes: Measurement[];
@@ -56,12 +58,19 @@ export interface TargetCheck {
  */
 export const ratioOf = (pair: ReadPair) => round(median(pair.roundRatios), 3);
 
-export function median(values: number[]): number {
+export const median = (values: number[]) => quantile(values, 0.5);
+
+/** The `q` quantile, interpolated between the two nearest values; 0 for no values. */
+export function quantile(values: number[], q: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (sorted.length - 1) * q;
+  const below = Math.floor(at);
+  return sorted[below] + (sorted[Math.ceil(at)] - sorted[below]) * (at - below);
 }
+
+/** The middle half of the rounds' ratios, to show how much the machine moved them. */
+export const ratioSpread = (pair: ReadPair): [number, number] => [round(quantile(pair.roundRatios, 0.25), 2), round(quantile(pair.roundRatios, 0.75), 2)];
 export const percent = (scale: number) => `${round(scale * 100, 2)} %`;
 const largest = (run: BenchRun) => run.scales[run.scales.length - 1];
 
@@ -142,7 +151,7 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
   // Plain text: the table also lands in files and CI logs, where colour codes are noise.
   const style = { head: [], border: [] };
   const top = largest(run);
-  const ratios = new Table({ head: ['endpoint', 'Medora req/s', 'twin req/s', 'ratio', 'p50 ms', 'p99 ms', 'twin p50', 'twin p99', 'CPU µs/req'], style });
+  const ratios = new Table({ head: ['endpoint', 'Medora req/s', 'twin req/s', 'ratio', 'middle half', 'p50 ms', 'p99 ms', 'twin p50', 'twin p99', 'CPU µs/req'], style });
   for (const pair of top.reads) {
     const { medora, twin } = pair;
     ratios.push([
@@ -150,6 +159,7 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
       medora.requestsPerSecond,
       twin.requestsPerSecond,
       `${round(ratioOf(pair), 2)} ×`,
+      ratioSpread(pair).join('–'),
       medora.p50Ms,
       medora.p99Ms,
       twin.p50Ms,
@@ -176,9 +186,12 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
   for (const c of checks) targets.push([c.target, c.actual, c.met ? 'met' : 'MISSED']);
 
   return [
-    `Medora bench: ${run.database}, ${run.load.connections} connections, each read ${run.load.rounds} rounds of ${run.load.seconds} s on Medora and ` +
-      `${run.load.seconds} s on its twin; ratio = median of the rounds' req/s ratios; CPU µs/req = the server process's CPU time ` +
-      `(every thread) per answer, Medora / twin; ${run.machine.cpus} CPUs, Node ${run.machine.node}`,
+    `Medora bench: ${run.database}, ${run.machine.cpus} CPUs, Node ${run.machine.node}` +
+      (run.machine.loadAverage ? `, load average ${run.machine.loadAverage.start[0]} at the start and ${run.machine.loadAverage.end[0]} at the end` : '') +
+      `. Each read: ${run.load.rounds} rounds of ` +
+      `${run.load.seconds} s, ${run.load.connections} connections to each server, ` +
+      (run.load.together ? 'Medora and its twin (at every scale) loaded at the same time' : 'the twin\'s rounds first, then Medora\'s') +
+      `; ratio and growth = medians of the rounds' ratios; CPU µs/req = the server's CPU time (all threads) per answer, Medora / twin`,
     ...run.scales.map((s) => `dataset at ${percent(s.scale)}: ${Object.entries(s.dataset.counts).map(([k, n]) => `${n} ${k}`).join(', ')} (${s.dataset.seconds} s)`),
     `Reads at ${percent(top.scale)}: Medora against its bare twin`,
     ratios.toString(),
@@ -214,7 +227,12 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
     {
       started_at: run.startedAt,
       database: run.database,
-      machine: run.machine,
+      machine: {
+        cpus: run.machine.cpus,
+        node: run.machine.node,
+        platform: run.machine.platform,
+        ...(run.machine.loadAverage ? { load_average: run.machine.loadAverage } : {}),
+      },
       clinic_time_zone: run.clinicTimeZone,
       load: run.load,
       scales: run.scales.map((s) => s.scale),
@@ -226,6 +244,7 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
           medora_req_per_sec: pair.medora.requestsPerSecond,
           twin_req_per_sec: pair.twin.requestsPerSecond,
           ratio: ratioOf(pair),
+          ratio_middle_half: ratioSpread(pair),
           p50_ms: pair.medora.p50Ms,
           p99_ms: pair.medora.p99Ms,
           twin_p50_ms: pair.twin.p50Ms,

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { batchedLines } from './server.ts';
+import { asyncFdWriter, batchedLines } from './server.ts';
 import { HttpError } from './errors.ts';
 import { match, route } from './router.ts';
 
@@ -31,6 +31,52 @@ describe('the access log batch', () => {
     log.flush();
     t.mock.timers.tick(100);
     assert.deepEqual(written, ['12345\n67890\n', 'error\n']);
+  });
+});
+
+describe('the access log writer', () => {
+  /** A file descriptor whose writes complete when the test says, each taking at most `max` bytes. */
+  function fakeFd(max = Infinity) {
+    const pending: { chunk: Buffer; done: (error: NodeJS.ErrnoException | null, written: number) => void }[] = [];
+    const written: string[] = [];
+    const fs = {
+      write: (_fd: number, chunk: Buffer, _offset: number, _length: number, _position: null, done: (e: NodeJS.ErrnoException | null, n: number) => void) =>
+        pending.push({ chunk, done }),
+      writeSync: (_fd: number, chunk: Buffer) => written.push(`sync:${chunk}`),
+    };
+    const complete = (error?: string) => {
+      const { chunk, done } = pending.shift()!;
+      if (error) return done(Object.assign(new Error(error), { code: error }), 0);
+      const n = Math.min(max, chunk.length);
+      written.push(chunk.subarray(0, n).toString());
+      done(null, n);
+    };
+    return { fs: fs as unknown as Parameters<typeof asyncFdWriter>[1], pending, written, complete };
+  }
+
+  it('writes chunks in order, one at a time, and the rest of a partial write next', () => {
+    const fd = fakeFd(3);
+    const writer = asyncFdWriter(1, fd.fs);
+    writer.write('abcde');
+    writer.write('fg');
+    assert.equal(fd.pending.length, 1, 'one write at a time');
+    fd.complete();
+    fd.complete();
+    fd.complete();
+    assert.deepEqual(fd.written, ['abc', 'de', 'fg']);
+    assert.equal(fd.pending.length, 0);
+  });
+
+  it('drops a chunk the descriptor refuses, and at exit writes synchronously what was not handed over', () => {
+    const fd = fakeFd();
+    const writer = asyncFdWriter(1, fd.fs);
+    writer.write('one');
+    writer.write('two');
+    fd.complete('EPIPE');
+    assert.deepEqual(fd.written, []);
+    writer.write('three');
+    writer.drainSync();
+    assert.deepEqual(fd.written, ['sync:three'], '"two" is being written by the thread pool, "three" waited behind it');
   });
 });
 

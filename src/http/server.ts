@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { write, writeSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../app.ts';
@@ -33,7 +34,7 @@ const ACCESS_LOG_MAX_CHARS = 64 * 1024;
 /**
  * Lines written in batches: at most `flushMs` after the first waiting one, at once when a batch grows past
  * `maxChars`, and whenever `flush()` is called. A write per request — console.log's synchronous write to a file
- * or pipe — took a tenth of a cheap read's CPU time.
+ * or pipe — took a tenth of a cheap read's CPU time, and stalled every request while the disk was busy.
  */
 export function batchedLines(write: (chunk: string) => void, flushMs = ACCESS_LOG_FLUSH_MS, maxChars = ACCESS_LOG_MAX_CHARS) {
   let waiting: string[] = [];
@@ -58,12 +59,63 @@ export function batchedLines(write: (chunk: string) => void, flushMs = ACCESS_LO
   return { line, flush };
 }
 
+/**
+ * Chunks written to a file descriptor in order, one write at a time on libuv's thread pool: a write to a file or
+ * pipe can block for a long while (a disk busy with the database's writes, a slow reader), and the event loop
+ * must not wait with it. `drainSync` writes out what has not been handed over yet, for the process's exit.
+ */
+export function asyncFdWriter(fd: number, fs: Pick<typeof import('node:fs'), 'write' | 'writeSync'> = { write, writeSync }) {
+  const queue: Buffer[] = [];
+  let writing = false;
+  const next = (): void => {
+    const chunk = queue[0];
+    if (!chunk) {
+      writing = false;
+      return;
+    }
+    writing = true;
+    fs.write(fd, chunk, 0, chunk.length, null, (error, written) => {
+      if (error && (error as NodeJS.ErrnoException).code === 'EAGAIN') {
+        setTimeout(next, 10).unref();
+        return;
+      }
+      // Past an error (the log's reader went away) the chunk is dropped: a request never fails for its log line.
+      if (error || written >= chunk.length) queue.shift();
+      else queue[0] = chunk.subarray(written);
+      next();
+    });
+  };
+  return {
+    write(chunk: string) {
+      queue.push(Buffer.from(chunk));
+      if (!writing) next();
+    },
+    drainSync() {
+      // The chunk being written belongs to the thread pool; what waits behind it is written here.
+      for (const chunk of queue.splice(writing ? 1 : 0)) {
+        try {
+          fs.writeSync(fd, chunk);
+        } catch {
+          return;
+        }
+      }
+    },
+  };
+}
+
 let stdoutLines: ReturnType<typeof batchedLines> | undefined;
-/** One batch for every server of the process on stdout, written out on exit too (stdout writes are synchronous then). */
+/**
+ * One batch for every server of the process, on stdout: written asynchronously to a file or pipe, through
+ * process.stdout to a terminal; what is left is written out when the process exits.
+ */
 function stdoutLog(): ReturnType<typeof batchedLines> {
   if (!stdoutLines) {
-    const lines = batchedLines((chunk) => process.stdout.write(chunk));
-    process.once('exit', lines.flush);
+    const fd = process.stdout.isTTY ? undefined : asyncFdWriter(1);
+    const lines = batchedLines(fd ? fd.write : (chunk) => process.stdout.write(chunk));
+    process.once('exit', () => {
+      lines.flush();
+      fd?.drainSync();
+    });
     stdoutLines = lines;
   }
   return stdoutLines;

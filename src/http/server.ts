@@ -34,7 +34,7 @@ const ACCESS_LOG_MAX_CHARS = 64 * 1024;
 /**
  * Lines written in batches: at most `flushMs` after the first waiting one, at once when a batch grows past
  * `maxChars`, and whenever `flush()` is called. A write per request — console.log's synchronous write to a file
- * or pipe — took a tenth of a cheap read's CPU time, and stalled every request while the disk was busy.
+ * or pipe — took a tenth of a cheap read's CPU time, and a write that waits on a busy disk stalls every request.
  */
 export function batchedLines(write: (chunk: string) => void, flushMs = ACCESS_LOG_FLUSH_MS, maxChars = ACCESS_LOG_MAX_CHARS) {
   let waiting: string[] = [];

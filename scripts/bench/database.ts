@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPglite, openPostgres, runOnConnection, type Db } from '../../src/db/db.ts';
+import { CLI_STATEMENT_TIMEOUT_MS } from '../../src/config.ts';
+import { DEFAULT_TIMEOUTS, openPglite, openPostgres, runOnConnection, type Db } from '../../src/db/db.ts';
+
+// Generating a million appointments is one statement per table: on a busy machine it takes longer than a
+// request may, so the bench's own handle waits as long as the command line's reports do.
+const GENERATOR_TIMEOUTS = { ...DEFAULT_TIMEOUTS, statementMs: CLI_STATEMENT_TIMEOUT_MS, lockMs: 60_000, idleInTransactionMs: 60_000 };
 
 /** A database made for one bench run: where the servers find it, and how to remove it afterwards. */
 export interface BenchDatabase {
@@ -25,7 +30,7 @@ export async function createBenchDatabase(serverUrl: string | undefined): Promis
     return {
       kind: 'pglite',
       env: { DATA_DIR: dataDir },
-      open: () => openPglite(dataDir),
+      open: () => openPglite(dataDir, GENERATOR_TIMEOUTS),
       exclusive: true,
       remove: () => rm(dataDir, { recursive: true, force: true }),
     };
@@ -37,7 +42,7 @@ export async function createBenchDatabase(serverUrl: string | undefined): Promis
   return {
     kind: 'postgres',
     env: { DATABASE_URL: url.toString() },
-    open: () => openPostgres(url.toString()),
+    open: () => openPostgres(url.toString(), { timeouts: GENERATOR_TIMEOUTS }),
     exclusive: false,
     remove: () => runOnConnection(serverUrl, `drop database if exists ${name} with (force)`),
   };

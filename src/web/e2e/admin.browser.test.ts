@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PASSWORD, openSignedInPage, serverAndBrowserPerSuite, uniqueEmail, type TestServer } from './harness.ts';
-import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, type Clinic } from './seed.ts';
 
 describe('the admin area in the browser', () => {
   let server: TestServer;
   let clinic: Clinic;
-  let patient: Account;
   let page: Page;
   let problems: string[];
 
@@ -15,9 +14,9 @@ describe('the admin area in the browser', () => {
     server = started;
     clinic = await seedClinic(server);
     await openDoctorEveryDay(server, clinic);
-    patient = await registerPatient(server, 'Paula Patient');
+    // Twelve patients of one name, as a patient books one visit a day with a doctor.
     const times = ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00', '14:30'];
-    for (const time of times) await bookSlot(server, clinic, patient, time);
+    for (const time of times) await bookSlot(server, clinic, await registerPatient(server, 'Paula Patient'), time);
     for (const name of ['Dermatology', 'Neurology', 'Pediatrics', 'Radiology', 'Surgery']) {
       await server.api('POST', '/api/admin/departments', { token: clinic.admin.token, body: { name, description: '' } });
     }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
-import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
+import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
 
 describe('the doctor area in the browser', () => {
   let server: TestServer;
@@ -19,7 +19,8 @@ describe('the doctor area in the browser', () => {
     await server.api('POST', '/api/admin/diseases', { token: clinic.admin.token, body: { name: 'corona', description: '' } });
     heart = await registerPatient(server, 'Hector Heart');
     await seedUnpaidBill(server, clinic, heart, '09:00', '50.00');
-    for (const time of ['09:30', '10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00']) await bookSlot(server, clinic, heart, time);
+    const times = ['09:30', '10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00'];
+    for (const [index, time] of times.entries()) await bookSlot(server, clinic, heart, time, daysAhead(index + 1));
     fresh = await registerPatient(server, 'Nora New');
     await bookSlot(server, clinic, fresh, '15:00');
     ({ page, problems } = await openSignedInPage(browser, server.url, clinic.doctor.email));

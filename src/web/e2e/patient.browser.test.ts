@@ -9,7 +9,7 @@ import {
   seriousAxeViolations,
   type TestServer,
 } from './harness.ts';
-import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
+import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
 
 describe('the patient area in the browser', () => {
   let server: TestServer;
@@ -25,7 +25,8 @@ describe('the patient area in the browser', () => {
     patient = await registerPatient(server, 'Pat Patient');
     await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
     await seedUnpaidBill(server, clinic, patient, '16:00', '120.50');
-    for (const time of ['10:00', '10:30', '11:00', '11:30']) await bookSlot(server, clinic, patient, time);
+    // Recorded visits are no longer scheduled, so today stays free for the booking page; the rest come later.
+    for (const [index, time] of ['10:00', '10:30', '11:00', '11:30'].entries()) await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
     ({ page, problems } = await openSignedInPage(browser, server.url, patient.email));
   });
 

@@ -1,4 +1,5 @@
 /** Test data made the way the clinic makes it: through the HTTP API (and the admin use case the CLI calls). */
+import { addDays } from '../../domain/shared/clock.ts';
 import { CLINIC_TODAY, PASSWORD, uniqueEmail, type TestServer } from './harness.ts';
 
 export interface Account {
@@ -68,15 +69,18 @@ export async function registerPatient(server: TestServer, name = 'Pat Tester'): 
   return { name, ...(await signIn(server, email)) };
 }
 
-/** The patient books the doctor's slot starting at `startTime` (HH:mm) today. */
-export async function bookSlot(server: TestServer, clinic: Clinic, patient: Account, startTime: string): Promise<{ id: number }> {
-  const slots = await call(server, 'GET', `/api/appointments/available/${clinic.doctor.id}?date=${CLINIC_TODAY}`, patient.token);
+/** `days` after the clinic's today: a patient books one visit a day with a doctor (the booking limit). */
+export const daysAhead = (days: number) => addDays(CLINIC_TODAY, days);
+
+/** The patient books the doctor's slot starting at `startTime` (HH:mm) on `date`, by default today. */
+export async function bookSlot(server: TestServer, clinic: Clinic, patient: Account, startTime: string, date = CLINIC_TODAY): Promise<{ id: number }> {
+  const slots = await call(server, 'GET', `/api/appointments/available/${clinic.doctor.id}?date=${date}`, patient.token);
   const slot = slots.available_appointments.find((s: { start_time: string }) => s.start_time === startTime);
   if (!slot) throw new Error(`no slot at ${startTime}`);
   return call(server, 'POST', '/api/appointments/book', patient.token, {
     doctor_id: clinic.doctor.id,
     schedule_id: slot.schedule_id,
-    date: CLINIC_TODAY,
+    date,
   });
 }
 

@@ -1,11 +1,13 @@
 /**
  * Bundles the web UI into dist/web: hashed, code-split ES modules plus the two stylesheets of the spec's
- * path rule, an index.html naming them, and the static files of src/web/public.
- * `--watch` rebuilds on change (npm run dev).
+ * path rule, an index.html naming them, and the static files of src/web/public. Then the command line into
+ * dist/cli (scripts/cli-bundle.js). `--watch` rebuilds the UI on change (npm run dev); bin/medora.js rebuilds
+ * the command line itself when its sources change.
  */
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { buildCli, CLI_BUNDLE } from './cli-bundle.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const webSrc = path.join(root, 'src/web');
@@ -91,4 +93,6 @@ if (watch) {
 } else {
   await ctx.rebuild();
   await ctx.dispose();
+  await buildCli();
+  console.log(`cli: ${path.relative(root, CLI_BUNDLE)}`);
 }

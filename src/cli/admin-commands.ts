@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { GetApp } from './main.ts';
-import { readStdin } from './output.ts';
+import { writeLine, type Cli } from './context.ts';
+import { readPassword } from './output.ts';
 
-export function register(program: Command, getApp: GetApp): void {
+export function register(program: Command, { getApp, io }: Cli): void {
   const admin = program.command('admin').description('administrator accounts');
   admin
     .command('create')
@@ -11,9 +11,9 @@ export function register(program: Command, getApp: GetApp): void {
     .requiredOption('--name <name>', 'full name')
     .requiredOption('--password-stdin', 'read the password from standard input')
     .action(async (opts: { email: string; name: string }) => {
-      const password = (await readStdin()).replace(/\r?\n$/, '');
+      const password = await readPassword(io.stdin);
       const app = await getApp();
       const user = await app.auth.createAdmin({ email: opts.email, name: opts.name, password });
-      console.log(`Created admin ${user.email} (id ${user.id}).`);
+      writeLine(io.stdout, `Created admin ${user.email} (id ${user.id}).`);
     });
 }

@@ -5,8 +5,9 @@ import { clinicDateTime } from '../domain/shared/clock.ts';
 import { openPostgres } from '../db/db.ts';
 import { backupPostgres, BackupError, describeCounts, restorePostgres, tableCounts, writeAtomically, type TableCount } from '../db/backup.ts';
 import { backupEmbedded, restoreEmbedded } from '../db/embedded.ts';
+import { writeLine, type Cli } from './context.ts';
 
-export function register(program: Command): void {
+export function register(program: Command, { io }: Cli): void {
   program
     .command('backup')
     .description('write a consistent snapshot of the database to a file, also while the server runs')
@@ -18,7 +19,7 @@ export function register(program: Command): void {
       const out = opts.out ?? `medora-${date}-${time.replace(':', '')}.${config.databaseUrl ? 'dump' : 'sql.gz'}`;
       if (config.databaseUrl) await backupPostgres(config.databaseUrl, out);
       else writeAtomically(out, await backupEmbedded(config.dataDir));
-      console.log(`Wrote ${out}: ${megabytes(statSync(out).size)} in ${seconds(started)}.`);
+      writeLine(io.stdout, `Wrote ${out}: ${megabytes(statSync(out).size)} in ${seconds(started)}.`);
     });
 
   program
@@ -32,17 +33,17 @@ export function register(program: Command): void {
       statSync(file); // a missing file is named before anything else happens
       if (!config.databaseUrl) {
         const result = await restoreEmbedded(config.dataDir, file, { force: opts.force ?? false });
-        if (result.keptAt) console.log(`Replaced a database with ${describeCounts(result.replaced)}; it is kept in ${result.keptAt}.`);
-        console.log(`Restored ${file} in ${seconds(started)}: ${describeCounts(result.restored) || 'no rows'}.`);
+        if (result.keptAt) writeLine(io.stdout, `Replaced a database with ${describeCounts(result.replaced)}; it is kept in ${result.keptAt}.`);
+        writeLine(io.stdout, `Restored ${file} in ${seconds(started)}: ${describeCounts(result.restored) || 'no rows'}.`);
         return;
       }
       const replaced = await countsAt(config.databaseUrl);
       if (replaced.length > 0 && !opts.force) {
         throw new BackupError(`The database is not empty (${describeCounts(replaced)}); add --force to replace it`);
       }
-      if (replaced.length > 0) console.log(`Replacing a database with ${describeCounts(replaced)}.`);
+      if (replaced.length > 0) writeLine(io.stdout, `Replacing a database with ${describeCounts(replaced)}.`);
       await restorePostgres(config.databaseUrl, file);
-      console.log(`Restored ${file} in ${seconds(started)}: ${describeCounts(await countsAt(config.databaseUrl)) || 'no rows'}.`);
+      writeLine(io.stdout, `Restored ${file} in ${seconds(started)}: ${describeCounts(await countsAt(config.databaseUrl)) || 'no rows'}.`);
     });
 }
 

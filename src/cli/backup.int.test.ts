@@ -11,7 +11,7 @@ import { migrate } from '../db/migrate.ts';
 import { tableCounts, type TableCount } from '../db/backup.ts';
 import { seedDemo } from '../demo/seed.ts';
 import { systemClock } from '../domain/shared/clock.ts';
-import { runCli } from '../testing/cli.ts';
+import { spawnMedora } from '../testing/cli.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
@@ -49,13 +49,13 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
   });
 
   it("round-trips a seeded database through pg_dump's custom format", async () => {
-    const backup = await runCli(['backup', '--out', file()], { env: { DATABASE_URL: source } });
+    const backup = await spawnMedora(['backup', '--out', file()], { env: { DATABASE_URL: source } });
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stdout, /^Wrote .*clinic\.dump: \d+ kB in \d+\.\d s\.\n$/);
     assert.equal((await readFile(file())).subarray(0, 5).toString('latin1'), 'PGDMP');
     assert.equal((await stat(file())).mode & 0o777, 0o600, 'a dump holds password hashes: its owner alone reads it');
 
-    const restore = await runCli(['restore', file()], { env: { DATABASE_URL: target } });
+    const restore = await spawnMedora(['restore', file()], { env: { DATABASE_URL: target } });
     assert.equal(restore.code, 0, restore.stderr);
     const counts = await countsAt(source);
     assert.ok(counts.find(({ table }) => table === 'appointments')!.rows > 0);
@@ -64,10 +64,10 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
   });
 
   it('refuses to restore over data unless forced, and then says what it replaces', async () => {
-    const refused = await runCli(['restore', file()], { env: { DATABASE_URL: target } });
+    const refused = await spawnMedora(['restore', file()], { env: { DATABASE_URL: target } });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /^error: The database is not empty \(.*\d+ users.*\); add --force to replace it\n$/);
-    const forced = await runCli(['restore', '--force', file()], { env: { DATABASE_URL: target } });
+    const forced = await spawnMedora(['restore', '--force', file()], { env: { DATABASE_URL: target } });
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /^Replacing a database with .*\d+ users.*\.\nRestored /);
     assert.deepEqual(await countsAt(target), await countsAt(source));
@@ -76,17 +76,17 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
   it('refuses an embedded backup, and says when pg_dump is missing', async () => {
     const embedded = join(dir, 'embedded.sql.gz');
     await writeFile(embedded, gzipSync('-- PostgreSQL database dump\n'));
-    const wrongKind = await runCli(['restore', '--force', embedded], { env: { DATABASE_URL: target } });
+    const wrongKind = await spawnMedora(['restore', '--force', embedded], { env: { DATABASE_URL: target } });
     assert.equal(wrongKind.code, 1);
     assert.match(wrongKind.stderr, /is not a pg_dump custom-format backup of PostgreSQL but of an embedded database; restore it with DATABASE_URL unset/);
 
-    const missing = await runCli(['backup', '--out', join(dir, 'never.dump')], { env: { DATABASE_URL: source, PATH: dir } });
+    const missing = await spawnMedora(['backup', '--out', join(dir, 'never.dump')], { env: { DATABASE_URL: source, PATH: dir } });
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /^error: pg_dump is not installed; install PostgreSQL's client tools/);
   });
 
   it('exits 2 on a usage error', async () => {
-    const usage = await runCli(['restore'], { env: { DATABASE_URL: target } });
+    const usage = await spawnMedora(['restore'], { env: { DATABASE_URL: target } });
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /missing required argument 'file'/);
   });

@@ -4,8 +4,8 @@ import type { Department, Disease, Doctor, Room, Specialization } from '../domai
 import { cliActor, type Actor } from '../domain/shared/actor.ts';
 import { MAX_PER_PAGE, type Page } from '../domain/shared/pagination.ts';
 import { chosenFormat, formatOption, printRecord, printRows, type Column, type Row } from './format.ts';
-import type { GetApp } from './main.ts';
-import { readStdin } from './output.ts';
+import { writeLine, type Cli } from './context.ts';
+import { readPassword } from './output.ts';
 
 /** An option of `add`: `--department-id <id>` fills the API field `department_id`, so messages name the same field. */
 interface Field {
@@ -22,9 +22,9 @@ interface CatalogueGroup<T> {
   row(item: T): Row;
   list(app: App, query: Record<string, unknown>): Promise<Page<T>>;
   fields: Field[];
-  /** `add` reads an initial password from stdin, never from the command line where `ps` and history would keep it. */
+  /** `add` reads an initial password from stdin. */
   passwordFromStdin?: boolean;
-  add(app: App, body: Record<string, unknown>, actor: Actor): Promise<T>;
+  add(app: App, body: Record<string, unknown>, actor: Actor, password: string | undefined): Promise<T>;
   remove(app: App, id: string, actor: Actor): Promise<string>;
 }
 
@@ -125,10 +125,7 @@ const doctors: CatalogueGroup<Doctor> = {
     { key: 'bio', arg: '<text>', description: 'short biography' },
   ],
   passwordFromStdin: true,
-  add: async (app, body, actor) => {
-    const password = (await readStdin()).replace(/\r?\n$/, '');
-    return app.doctors.createDoctor({ ...body, password }, actor);
-  },
+  add: (app, body, actor, password) => app.doctors.createDoctor({ ...body, password }, actor),
   remove: async (app, id, actor) => {
     const { result } = await app.doctors.deleteDoctor(id, actor);
     return result === 'removed'
@@ -152,7 +149,7 @@ async function allItems<T>(list: (query: Record<string, unknown>) => Promise<Pag
 const optionName = (key: string) => key.replace(/_/g, '-');
 const optionProperty = (key: string) => key.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 
-function registerGroup<T>(program: Command, getApp: GetApp, group: CatalogueGroup<T>): void {
+function registerGroup<T>(program: Command, { getApp, io }: Cli, group: CatalogueGroup<T>): void {
   const command = program.command(group.name).description(`list, add and remove ${group.name}`);
 
   command
@@ -163,7 +160,7 @@ function registerGroup<T>(program: Command, getApp: GetApp, group: CatalogueGrou
     .action(async (opts: { search?: string; format?: string }) => {
       const app = await getApp();
       const items = await allItems((query) => group.list(app, query), opts.search);
-      printRows(items.map(group.row), group.columns, chosenFormat(opts.format));
+      printRows(io.stdout, items.map(group.row), group.columns, chosenFormat(opts.format, io.stdout));
     });
 
   const add = command.command('add').description(`add a ${group.singular}`);
@@ -177,9 +174,10 @@ function registerGroup<T>(program: Command, getApp: GetApp, group: CatalogueGrou
   }
   add.addOption(formatOption()).action(async (opts: Record<string, string | undefined>) => {
     const body = Object.fromEntries(group.fields.map((field) => [field.key, opts[optionProperty(field.key)]]));
+    const password = group.passwordFromStdin ? await readPassword(io.stdin) : undefined;
     const app = await getApp();
-    const created = await group.add(app, body, cliActor());
-    printRecord(group.row(created), group.columns, chosenFormat(opts.format));
+    const created = await group.add(app, body, cliActor(), password);
+    printRecord(io.stdout, group.row(created), group.columns, chosenFormat(opts.format, io.stdout));
   });
 
   command
@@ -188,10 +186,10 @@ function registerGroup<T>(program: Command, getApp: GetApp, group: CatalogueGrou
     .argument('<id>', `the ${group.singular}'s id (see \`medora ${group.name} list\`)`)
     .action(async (id: string) => {
       const app = await getApp();
-      console.log(await group.remove(app, id, cliActor()));
+      writeLine(io.stdout, await group.remove(app, id, cliActor()));
     });
 }
 
-export function register(program: Command, getApp: GetApp): void {
-  for (const group of CATALOGUE_GROUPS) registerGroup(program, getApp, group);
+export function register(program: Command, cli: Cli): void {
+  for (const group of CATALOGUE_GROUPS) registerGroup(program, cli, group);
 }

@@ -1,11 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliDatabases, runCli, type CliDatabase } from '../testing/cli.ts';
+import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
+import { testDatabases } from '../testing/test-db.ts';
 
-for (const target of cliDatabases()) {
+for (const target of testDatabases()) {
   describe(`${target.name}: medora catalogue and schedule commands`, () => {
     let database: CliDatabase;
-    const medora = (...args: string[]) => runCli(args, { env: database.env });
+    const medora = (...args: string[]) => database.medora(args);
     const json = async (...args: string[]) => {
       const run = await medora(...args, '--format', 'json');
       assert.equal(run.code, 0, run.stderr);
@@ -13,7 +14,7 @@ for (const target of cliDatabases()) {
     };
 
     before(async () => {
-      database = await target.open();
+      database = await openCliDatabase(target);
     });
     after(() => database.drop());
 
@@ -59,13 +60,13 @@ for (const target of cliDatabases()) {
     });
 
     it('adds a doctor with the password from stdin and sets their weekly slots by email', async () => {
-      const add = await runCli(['doctors', 'add', '--name', 'Dr. Who', '--email', 'who@x.test', '--gender', 'other', '--password-stdin', '--format', 'json'], {
-        env: database.env,
-        stdin: 'correct horse battery\n',
-      });
+      const add = await database.medora(
+        ['doctors', 'add', '--name', 'Dr. Who', '--email', 'who@x.test', '--gender', 'other', '--password-stdin', '--format', 'json'],
+        'correct horse battery\n',
+      );
       assert.equal(add.code, 0, add.stderr);
       assert.equal(JSON.parse(add.stdout).email, 'who@x.test');
-      const badEmail = await runCli(['doctors', 'add', '--name', 'Dr. No', '--email', 'nope', '--password-stdin'], { env: database.env, stdin: 'pw-long-enough\n' });
+      const badEmail = await database.medora(['doctors', 'add', '--name', 'Dr. No', '--email', 'nope', '--password-stdin'], 'pw-long-enough\n');
       assert.equal(badEmail.code, 1);
       assert.match(badEmail.stderr, /email: must be a valid email address/);
 
@@ -85,24 +86,6 @@ for (const target of cliDatabases()) {
       const nobody = await medora('schedules', 'set', 'nobody@x.test', '--days', 'mon', '--hours', '09:00-10:00', '--slot', '30');
       assert.equal(nobody.code, 1);
       assert.match(nobody.stderr, /no active doctor signs in with nobody@x\.test/);
-    });
-
-    if (target.name === 'pglite') {
-      it('says the embedded database is held by another command and how to proceed', async () => {
-        // This process holds the folder as a command that opened it itself does; a server would let the CLI in.
-        const run = await database.use(() => medora('departments', 'list'));
-        assert.equal(run.code, 1);
-        assert.match(run.stderr, new RegExp(`^error: The embedded database in .* is in use by another Medora process \\(a medora command, pid ${process.pid}\\)`, 'm'));
-        assert.match(run.stderr, /Stop that process and try again, or set DATABASE_URL/);
-      });
-    }
-
-    it('keeps --help complete: every command group is listed', async () => {
-      const help = await medora('--help');
-      assert.equal(help.code, 0);
-      for (const command of ['serve', 'migrate', 'seed', 'admin', 'departments', 'specializations', 'diseases', 'rooms', 'doctors', 'schedules', 'import', 'report', 'backup', 'restore']) {
-        assert.match(help.stdout, new RegExp(`^  ${command}\\b`, 'm'));
-      }
     });
   });
 }

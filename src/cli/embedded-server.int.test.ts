@@ -10,7 +10,7 @@ import { openEmbedded } from '../db/embedded.ts';
 import { DEFAULT_TIMEOUTS } from '../db/db.ts';
 import { tableCounts } from '../db/backup.ts';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
-import { runCli } from '../testing/cli.ts';
+import { spawnMedora } from '../testing/cli.ts';
 import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
 
 const DEMO_ADMIN = { email: 'admin@medora.test', password: 'medora-demo' };
@@ -109,9 +109,9 @@ describe('the embedded database while medora serve runs', () => {
     const load = departmentsLoad(server.url, token);
     const env = { DATA_DIR: dataDir };
     const [report, added, backup] = await Promise.all([
-      runCli(['report', 'billing', '--from', '2000-01-01', '--to', '2100-12-31', '--by', 'department', '--format', 'json'], { env }),
-      runCli(['departments', 'add', '--name', 'Radiology'], { env }),
-      runCli(['backup', '--out', backupFile()], { env }),
+      spawnMedora(['report', 'billing', '--from', '2000-01-01', '--to', '2100-12-31', '--by', 'department', '--format', 'json'], { env }),
+      spawnMedora(['departments', 'add', '--name', 'Radiology'], { env }),
+      spawnMedora(['backup', '--out', backupFile()], { env }),
     ]);
     const answers = await load.stop();
 
@@ -152,13 +152,13 @@ describe('the embedded database while medora serve runs', () => {
     const second = await serveRefused({ DATA_DIR: dataDir });
     assert.equal(second.exit, '1');
     assert.match(second.output, new RegExp(`error: The embedded database in .* is in use by another Medora process \\(the server, pid ${server.pid}\\)`));
-    const restore = await runCli(['restore', '--force', backupFile()], { env: { DATA_DIR: dataDir } });
+    const restore = await spawnMedora(['restore', '--force', backupFile()], { env: { DATA_DIR: dataDir } });
     assert.equal(restore.code, 1);
     assert.match(restore.stderr, /^error: A Medora server is running on .*; stop it first, as a restore replaces the database it serves\n$/);
   });
 
   it('restores the backup into a fresh folder, where a server answers with the same counts', async () => {
-    const restored = await runCli(['restore', backupFile()], { env: { DATA_DIR: restoredDir } });
+    const restored = await spawnMedora(['restore', backupFile()], { env: { DATA_DIR: restoredDir } });
     assert.equal(restored.code, 0, restored.stderr);
     assert.match(restored.stdout, /^Restored .* in \d+\.\d s: .*\d+ users/m);
 
@@ -180,10 +180,10 @@ describe('the embedded database while medora serve runs', () => {
       await second.stop();
     }
 
-    const again = await runCli(['restore', backupFile()], { env: { DATA_DIR: restoredDir } });
+    const again = await spawnMedora(['restore', backupFile()], { env: { DATA_DIR: restoredDir } });
     assert.equal(again.code, 1);
     assert.match(again.stderr, /^error: The embedded database in .* is not empty \(.*\d+ users.*\); add --force to replace it\n$/);
-    const forced = await runCli(['restore', '--force', backupFile()], { env: { DATA_DIR: restoredDir } });
+    const forced = await spawnMedora(['restore', '--force', backupFile()], { env: { DATA_DIR: restoredDir } });
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /^Replaced a database with .*\d+ users.*; it is kept in .*pglite\.replaced-/);
   });

@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import Table from 'cli-table3';
 import { formatUsd } from '../domain/shared/money.ts';
+import { writeLine, type Output } from './context.ts';
 
 export type Format = 'table' | 'csv' | 'json';
 
@@ -21,30 +22,30 @@ export const formatOption = () =>
   ]);
 
 /** A table for a person at a terminal; JSON when the output goes to a file or another program. */
-export const chosenFormat = (format: string | undefined): Format =>
-  (format as Format | undefined) ?? (process.stdout.isTTY ? 'table' : 'json');
+export const chosenFormat = (format: string | undefined, out: Output): Format =>
+  (format as Format | undefined) ?? (out.isTTY ? 'table' : 'json');
 
 /**
  * Prints rows in `format`: a table (USD amounts, an optional total row last), CSV with a header row of the
  * column keys and cents as integers, or `json` (default: the rows themselves) with its keys as given.
  */
-export function printRows(rows: readonly object[], columns: Column[], format: Format, opts: { json?: unknown; total?: object } = {}): void {
-  if (format === 'json') process.stdout.write(`${JSON.stringify(opts.json ?? rows, null, 2)}\n`);
-  else if (format === 'csv') process.stdout.write(toCsv(rows, columns));
+export function printRows(out: Output, rows: readonly object[], columns: Column[], format: Format, opts: { json?: unknown; total?: object } = {}): void {
+  if (format === 'json') writeLine(out, JSON.stringify(opts.json ?? rows, null, 2));
+  else if (format === 'csv') out.write(toCsv(rows, columns));
   else {
-    const table = new Table({ head: columns.map((c) => c.header), colAligns: columns.map((c) => (c.money ? 'right' : 'left')), style: tableStyle() });
+    const table = new Table({ head: columns.map((c) => c.header), colAligns: columns.map((c) => (c.money ? 'right' : 'left')), style: tableStyle(out) });
     for (const row of rows) table.push(columns.map((c) => cell((row as Row)[c.key], c)));
     if (opts.total) table.push(columns.map((c, i) => (i === 0 ? 'Total' : cell((opts.total as Row)[c.key], c))));
-    console.log(rows.length === 0 && !opts.total ? '(none)' : table.toString());
+    writeLine(out, rows.length === 0 && !opts.total ? '(none)' : table.toString());
   }
 }
 
 /** Prints one record: a two-column table of header and value, or a one-row CSV, or `json`. */
-export function printRecord(record: object, columns: Column[], format: Format, json: unknown = record): void {
-  if (format !== 'table') return printRows([record], columns, format, { json });
-  const table = new Table({ style: tableStyle() });
+export function printRecord(out: Output, record: object, columns: Column[], format: Format, json: unknown = record): void {
+  if (format !== 'table') return printRows(out, [record], columns, format, { json });
+  const table = new Table({ style: tableStyle(out) });
   for (const c of columns) table.push({ [c.header]: cell((record as Row)[c.key], c) });
-  console.log(table.toString());
+  writeLine(out, table.toString());
 }
 
 function cell(value: unknown, column: Column): string {
@@ -63,4 +64,4 @@ function csvValue(value: unknown): string {
 }
 
 // cli-table3 colours headers and borders; escape codes belong on a terminal, not in a file or a pipe.
-const tableStyle = () => (process.stdout.isTTY ? {} : { head: [], border: [] });
+const tableStyle = (out: Output) => (out.isTTY ? {} : { head: [], border: [] });

@@ -5,7 +5,7 @@ import { DEPARTMENT_COLUMNS, DOCTOR_COLUMNS, type ImportResult, type ImportedCre
 import { cliActor } from '../domain/shared/actor.ts';
 import { invalid } from '../domain/shared/errors.ts';
 import { toCsv } from './format.ts';
-import type { GetApp } from './main.ts';
+import { writeLine, type Cli, type Output } from './context.ts';
 
 const FILE_HELP = 'a CSV file with a header row, or a JSON array of objects (by the .json extension)';
 const inputFormatOption = () => new Option('--input-format <format>', 'csv or json, when the file name does not say').choices(['csv', 'json']);
@@ -19,18 +19,18 @@ async function readImportFile(path: string, formatOption: string | undefined): P
 }
 
 /** Progress on stderr, and only for a person watching a terminal; logs and cron mail stay clean. */
-function progressReporter(): ((step: string, done: number, total: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  return (step, done, total) => process.stderr.write(`\r${step}: ${done}/${total}${done === total ? '\n' : ''}`);
+function progressReporter(stderr: Output): ((step: string, done: number, total: number) => void) | undefined {
+  if (!stderr.isTTY) return undefined;
+  return (step, done, total) => stderr.write(`\r${step}: ${done}/${total}${done === total ? '\n' : ''}`);
 }
 
-function printSummary(result: ImportResult, noun: string, also: string[] = []): void {
+function printSummary(out: Output, result: ImportResult, noun: string, also: string[] = []): void {
   const count = `${result.imported} ${noun}`;
-  console.log(result.dryRun ? `Dry run: every row is valid; ${count} would be imported. Nothing was written.` : `Imported ${count}.`);
-  for (const line of also) console.log(line);
+  writeLine(out, result.dryRun ? `Dry run: every row is valid; ${count} would be imported. Nothing was written.` : `Imported ${count}.`);
+  for (const line of also) writeLine(out, line);
   if (result.skipped.length > 0) {
-    console.log(`Skipped ${result.skipped.length} already present:`);
-    for (const { where, reason } of result.skipped) console.log(`  ${where}: ${reason}`);
+    writeLine(out, `Skipped ${result.skipped.length} already present:`);
+    for (const { where, reason } of result.skipped) writeLine(out, `  ${where}: ${reason}`);
   }
 }
 
@@ -61,7 +61,7 @@ async function credentialsFile(path: string): Promise<{ save(c: ImportedCredenti
   };
 }
 
-export function register(program: Command, getApp: GetApp): void {
+export function register(program: Command, { getApp, io }: Cli): void {
   const importCommand = program
     .command('import')
     .description('import catalogue data from a file: every row is checked first, and nothing is written unless all are good');
@@ -75,8 +75,8 @@ export function register(program: Command, getApp: GetApp): void {
     .action(async (path: string, opts: { dryRun?: boolean; inputFormat?: string }) => {
       const file = await readImportFile(path, opts.inputFormat);
       const app = await getApp();
-      const result = await app.imports.importDepartments(file, { dryRun: !!opts.dryRun, onProgress: progressReporter() }, cliActor('cli-import'));
-      printSummary(result, result.imported === 1 ? 'department' : 'departments');
+      const result = await app.imports.importDepartments(file, { dryRun: !!opts.dryRun, onProgress: progressReporter(io.stderr) }, cliActor('cli-import'));
+      printSummary(io.stdout, result, result.imported === 1 ? 'department' : 'departments');
     });
 
   importCommand
@@ -101,7 +101,7 @@ export function register(program: Command, getApp: GetApp): void {
           {
             dryRun: !!opts.dryRun,
             createMissing: !!opts.createMissing,
-            onProgress: progressReporter(),
+            onProgress: progressReporter(io.stderr),
             saveCredentials: async (list) => credentials!.save(list),
           },
           cliActor('cli-import'),
@@ -115,7 +115,7 @@ export function register(program: Command, getApp: GetApp): void {
         ];
         const also = created.length > 0 ? [`${result.dryRun ? 'Would create' : 'Created'} ${created.join(', ')}.`] : [];
         if (credentials && result.imported > 0) also.push(`Their passwords are in ${opts.credentialsOut} (readable only by you).`);
-        printSummary(result, result.imported === 1 ? 'doctor' : 'doctors', also);
+        printSummary(io.stdout, result, result.imported === 1 ? 'doctor' : 'doctors', also);
       } catch (error) {
         await credentials?.discard();
         throw error;

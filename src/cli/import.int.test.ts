@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { argon2Hasher } from '../security.ts';
-import { cliDatabases, runCli, type CliDatabase } from '../testing/cli.ts';
+import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
+import { testDatabases } from '../testing/test-db.ts';
 
 const SPECIALIZATIONS = ['Cardiology', 'Dermatology', 'Neurology', 'Pediatrics', 'Oncology'];
 const DEPARTMENTS = ['Heart Centre', 'Skin Clinic', 'Brain Unit', "Children's Ward"];
@@ -28,14 +29,13 @@ function staffCsv(count: number, tag: string, edit: (i: number, cells: string[])
   return lines.join('\n') + '\n';
 }
 
-const count = (database: CliDatabase, sql: string) =>
-  database.use(async (db) => (await db.query<{ n: number }>(`select count(*)::int as n from ${sql}`))[0].n);
+const count = async (database: CliDatabase, sql: string) => (await database.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`))[0].n;
 
-for (const target of cliDatabases()) {
+for (const target of testDatabases()) {
   describe(`${target.name}: medora import`, () => {
     let database: CliDatabase;
     let dir: string;
-    const medora = (...args: string[]) => runCli(args, { env: database.env });
+    const medora = (...args: string[]) => database.medora(args);
     const file = async (name: string, text: string) => {
       const path = join(dir, name);
       await writeFile(path, text);
@@ -43,7 +43,7 @@ for (const target of cliDatabases()) {
     };
 
     before(async () => {
-      database = await target.open();
+      database = await openCliDatabase(target);
       dir = await mkdtemp(join(tmpdir(), 'medora-import-'));
       await medora('specializations', 'add', '--name', 'Cardiology');
     });
@@ -79,11 +79,9 @@ for (const target of cliDatabases()) {
       const [, email, password] = /^".*",(.*),(.*)$/.exec(lines[1])!;
       assert.equal(email, 'staff.0@hospital.test');
       assert.ok(!run.stdout.includes(password) && !run.stderr.includes(password), 'passwords are never printed');
-      const [{ hash }] = await database.use((db) => db.query(`select password_hash as hash from users where email = $1`, [email]));
+      const [{ hash }] = await database.db.query(`select password_hash as hash from users where email = $1`, [email]);
       assert.ok(await argon2Hasher.verify(hash, password), 'the written password signs the doctor in');
-      const [doctor] = await database.use((db) =>
-        db.query(`select u.name, d.bio from doctors d join users u on u.id = d.user_id where u.email = 'staff.1@hospital.test'`),
-      );
+      const [doctor] = await database.db.query(`select u.name, d.bio from doctors d join users u on u.id = d.user_id where u.email = 'staff.1@hospital.test'`);
       assert.deepEqual(doctor, { name: 'Dr. staff 1, MD', bio: 'Says "hello",\nthen listens' });
     });
 

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { App } from '../app.ts';
 import { openRuntime } from '../runtime.ts';
+import type { Cli, CliIo, Output } from './context.ts';
 import { reportError } from './output.ts';
 import { register as registerServer } from './server-commands.ts';
 import { register as registerAdmin } from './admin-commands.ts';
@@ -10,34 +11,47 @@ import { register as registerReport } from './report-commands.ts';
 import { register as registerSchedules } from './schedule-commands.ts';
 import { register as registerBackup } from './backup-commands.ts';
 
-export type GetApp = () => Promise<App>;
+// Help and version are not failures; every other complaint of commander's is a usage error.
+const NOT_FAILURES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
-const program = new Command('medora')
-  .description('Medora clinic management: web server, database and administration from the terminal')
-  .showHelpAfterError()
-  .exitOverride();
+// Commander's own default: the terminal's width, or 80 columns into a file or a pipe.
+const helpWidth = (out: Output) => (out.isTTY && out.columns) || 80;
 
-// Commands open the database only when they need it, and the same one for the whole run.
-let opened: Promise<App> | undefined;
-const getApp: GetApp = () => (opened ??= openRuntime(undefined, { longStatements: true }).then((runtime) => runtime.app));
+/** Runs `medora …args` against `cli`'s app and terminal, and answers the exit code: 0, 1 refused or failed, 2 usage. */
+export async function medora(args: readonly string[], cli: Cli): Promise<number> {
+  const { stdout, stderr } = cli.io;
+  const program = new Command('medora')
+    .description('Medora clinic management: web server, database and administration from the terminal')
+    .configureOutput({
+      writeOut: (text) => stdout.write(text),
+      writeErr: (text) => stderr.write(text),
+      getOutHelpWidth: () => helpWidth(stdout),
+      getErrHelpWidth: () => helpWidth(stderr),
+    })
+    .showHelpAfterError()
+    .exitOverride();
 
-registerServer(program, getApp);
-registerAdmin(program, getApp);
-registerCatalogue(program, getApp);
-registerImport(program, getApp);
-registerSchedules(program, getApp);
-registerReport(program, getApp);
-registerBackup(program);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // Help and version are not failures; every other commander complaint is a usage error.
-    process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 2;
-  } else {
-    reportError(error);
+  for (const register of [registerServer, registerAdmin, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup]) {
+    register(program, cli);
   }
-} finally {
-  if (opened) await (await opened.catch(() => undefined))?.db.close();
+
+  try {
+    await program.parseAsync(args, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return NOT_FAILURES.has(error.code) ? 0 : 2;
+    reportError(error, stderr);
+    return 1;
+  }
+}
+
+/** `medora` as a process: commands open the configured database when they need it, and it is closed at the end. */
+export async function main(args: readonly string[], io: CliIo): Promise<number> {
+  let opened: Promise<App> | undefined;
+  const getApp = () => (opened ??= openRuntime(undefined, { longStatements: true }).then((runtime) => runtime.app));
+  try {
+    return await medora(args, { getApp, io });
+  } finally {
+    if (opened) await (await opened.catch(() => undefined))?.db.close();
+  }
 }

@@ -1,25 +1,26 @@
 import { DomainError } from '../domain/shared/errors.ts';
 import { DatabaseLockedError } from '../db/data-dir-lock.ts';
 import { BackupError } from '../db/backup.ts';
+import { writeLine, type Output } from './context.ts';
 
-/** Prints `error: …` (and each bad field) to stderr and sets exit code 1; unknown errors keep their stack. */
-export function reportError(error: unknown): void {
+/** Prints `error: …` (and each bad field) to `stderr`; unknown errors keep their stack. */
+export function reportError(error: unknown, stderr: Output): void {
   if (error instanceof DomainError) {
-    console.error(`error: ${error.message}`);
+    writeLine(stderr, `error: ${error.message}`);
     const problems = Object.entries(error.fields ?? {}).flatMap(([field, list]) => list.map((problem) => `${field}: ${problem}`));
     // A lone problem that the message already states is not printed twice.
     const repeatsMessage = problems.length === 1 && error.message.includes(problems[0]);
-    if (!repeatsMessage) for (const problem of problems) console.error(`  ${problem}`);
+    if (!repeatsMessage) for (const problem of problems) writeLine(stderr, `  ${problem}`);
   } else if (error instanceof DatabaseLockedError || error instanceof BackupError) {
-    console.error(`error: ${error.message}`);
+    writeLine(stderr, `error: ${error.message}`);
   } else {
-    console.error(`error: ${(error as Error)?.stack ?? error}`);
+    writeLine(stderr, `error: ${(error as Error)?.stack ?? error}`);
   }
-  process.exitCode = 1;
 }
 
-export async function readStdin(): Promise<string> {
+/** A password piped in on stdin (never an argument, where `ps` and shell history would keep it), without its line break. */
+export async function readPassword(stdin: AsyncIterable<string | Uint8Array>): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  for await (const chunk of stdin) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }

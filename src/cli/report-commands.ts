@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { BILLING_GROUPS } from '../domain/reports/billing-report.ts';
 import { chosenFormat, formatOption, printRecord, printRows, type Column } from './format.ts';
-import type { GetApp } from './main.ts';
+import { writeLine, type Cli } from './context.ts';
 
 const BILLING_COLUMNS: Column[] = [
   { key: 'bills', header: 'Bills' },
@@ -39,7 +39,7 @@ const STATS_COLUMNS: Column[] = [
   { key: 'top_doctor_patients', header: 'Top doctor: patients' },
 ];
 
-export function register(program: Command, getApp: GetApp): void {
+export function register(program: Command, { getApp, io }: Cli): void {
   const report = program.command('report').description('reports for the office and for cron jobs');
 
   report
@@ -57,7 +57,7 @@ export function register(program: Command, getApp: GetApp): void {
         top_doctor_completed_appointments: top_doctor?.completed_appointments_count ?? null,
         top_doctor_patients: top_doctor?.patient_count ?? null,
       };
-      printRecord(flat, STATS_COLUMNS, chosenFormat(opts.format), { ...statistics, top_doctor });
+      printRecord(io.stdout, flat, STATS_COLUMNS, chosenFormat(opts.format, io.stdout), { ...statistics, top_doctor });
     });
 
   report
@@ -71,9 +71,9 @@ export function register(program: Command, getApp: GetApp): void {
       const app = await getApp();
       const result = await app.adminReports.billingReport({ from: opts.from, to: opts.to, by: opts.by });
       const columns = result.by ? [{ key: result.by, header: GROUP_HEADERS[result.by] }, ...BILLING_COLUMNS] : BILLING_COLUMNS;
-      const format = chosenFormat(opts.format);
-      if (format === 'table') console.log(`Billing from ${result.from} to ${result.to}, unpaid amounts aged as of ${result.as_of}`);
-      printRows(result.rows, columns, format, { json: result, total: result.by ? result.total : undefined });
+      const format = chosenFormat(opts.format, io.stdout);
+      if (format === 'table') writeLine(io.stdout, `Billing from ${result.from} to ${result.to}, unpaid amounts aged as of ${result.as_of}`);
+      printRows(io.stdout, result.rows, columns, format, { json: result, total: result.by ? result.total : undefined });
     });
 
   report
@@ -84,8 +84,8 @@ export function register(program: Command, getApp: GetApp): void {
     .action(async (opts: { date?: string; format?: string }) => {
       const app = await getApp();
       const result = await app.adminReports.appointmentsReport({ date: opts.date });
-      const format = chosenFormat(opts.format);
-      if (format === 'table') console.log(`Appointments on ${result.date}`);
-      printRows(result.appointments, APPOINTMENT_COLUMNS, format, { json: result });
+      const format = chosenFormat(opts.format, io.stdout);
+      if (format === 'table') writeLine(io.stdout, `Appointments on ${result.date}`);
+      printRows(io.stdout, result.appointments, APPOINTMENT_COLUMNS, format, { json: result });
     });
 }

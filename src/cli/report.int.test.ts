@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Db } from '../db/db.ts';
 import { parseImport } from '../domain/imports/parse.ts';
 import { addDays, clinicToday, systemClock } from '../domain/shared/clock.ts';
-import { CLI_TZ, cliDatabases, runCli, type CliDatabase } from '../testing/cli.ts';
+import { CLI_TZ, openCliDatabase, type CliDatabase } from '../testing/cli.ts';
+import { testDatabases } from '../testing/test-db.ts';
 
 const today = clinicToday(systemClock, CLI_TZ);
 const ago = (days: number) => addDays(today, -days);
@@ -98,10 +99,10 @@ const TOTAL = figures({
   unpaid_over_90_cents: 3000,
 });
 
-for (const target of cliDatabases()) {
+for (const target of testDatabases()) {
   describe(`${target.name}: medora report`, () => {
     let database: CliDatabase;
-    const medora = (...args: string[]) => runCli(args, { env: database.env });
+    const medora = (...args: string[]) => database.medora(args);
     const json = async (...args: string[]) => {
       const run = await medora(...args);
       assert.equal(run.code, 0, run.stderr);
@@ -109,8 +110,8 @@ for (const target of cliDatabases()) {
     };
 
     before(async () => {
-      database = await target.open();
-      await database.use(loadFixture);
+      database = await openCliDatabase(target);
+      await loadFixture(database.db);
     });
     after(() => database.drop());
 

@@ -3,7 +3,7 @@ import type { App } from '../app.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import { DomainError, invalid, type FieldErrors } from '../domain/shared/errors.ts';
 import { chosenFormat, formatOption, printRows, type Column } from './format.ts';
-import type { GetApp } from './main.ts';
+import type { Cli, Output } from './context.ts';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
@@ -37,17 +37,21 @@ const SLOT_COLUMNS: Column[] = [
   { key: 'room', header: 'Room' },
 ];
 
-function printSchedule(schedule: { slots: { weekday: number; start_time: string; end_time: string; room: { name: string } | null }[] }, format: string | undefined): void {
-  const chosen = chosenFormat(format);
+function printSchedule(
+  out: Output,
+  schedule: { slots: { weekday: number; start_time: string; end_time: string; room: { name: string } | null }[] },
+  format: string | undefined,
+): void {
+  const chosen = chosenFormat(format, out);
   const rows = schedule.slots.map((s) => ({
     ...s,
     weekday: chosen === 'table' ? WEEKDAYS[s.weekday - 1] : s.weekday,
     room: chosen === 'json' ? s.room : (s.room?.name ?? null),
   }));
-  printRows(rows, SLOT_COLUMNS, chosen, { json: { slots: rows } });
+  printRows(out, rows, SLOT_COLUMNS, chosen, { json: { slots: rows } });
 }
 
-export function register(program: Command, getApp: GetApp): void {
+export function register(program: Command, { getApp, io }: Cli): void {
   const schedules = program.command('schedules').description("doctors' weekly patterns of bookable slots");
 
   schedules
@@ -57,7 +61,7 @@ export function register(program: Command, getApp: GetApp): void {
     .addOption(formatOption())
     .action(async (email: string, opts: { format?: string }) => {
       const app = await getApp();
-      printSchedule(await app.scheduling.getSchedule(await doctorByEmail(app, email)), opts.format);
+      printSchedule(io.stdout, await app.scheduling.getSchedule(await doctorByEmail(app, email)), opts.format);
     });
 
   schedules
@@ -82,6 +86,6 @@ export function register(program: Command, getApp: GetApp): void {
       const schedule = await app.scheduling.replaceSchedule(doctorId, body, cliActor()).catch((error) => {
         throw inOptionNames(error);
       });
-      printSchedule(schedule, opts.format);
+      printSchedule(io.stdout, schedule, opts.format);
     });
 }

@@ -4,12 +4,12 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo } from '../demo/seed.ts
 import { closeGracefully, createMedoraServer, listen } from '../http/server.ts';
 import { openRuntime } from '../runtime.ts';
 import { serveEmbedded } from '../db/embedded.ts';
-import type { GetApp } from './main.ts';
+import { writeLine, type Cli } from './context.ts';
 
 /** What a stop may take past the grace period: cancelling statements, closing sockets and the database. */
 const SHUTDOWN_SLACK_MS = 2000;
 
-export function register(program: Command, getApp: GetApp): void {
+export function register(program: Command, { getApp, io }: Cli): void {
   program
     .command('serve')
     .description('start the web server (migrates first; loads the demo clinic into an empty embedded database)')
@@ -17,25 +17,25 @@ export function register(program: Command, getApp: GetApp): void {
     .action(async (opts: { port?: string }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
-      const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => console.log(line));
+      const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
       const { app } = await openRuntime(config, { opened: embedded?.db });
       if (!config.databaseUrl && config.seedDemo && (await isEmpty(app))) {
         await seedDemo(app);
-        console.log(`Loaded the demo clinic. Sign in with password "${DEMO_PASSWORD}" as:`);
-        for (const account of DEMO_ACCOUNTS) console.log(`  ${account.role.padEnd(8)} ${account.email}`);
+        writeLine(io.stdout, `Loaded the demo clinic. Sign in with password "${DEMO_PASSWORD}" as:`);
+        for (const account of DEMO_ACCOUNTS) writeLine(io.stdout, `  ${account.role.padEnd(8)} ${account.email}`);
       }
       const server = createMedoraServer(app, { trustProxy: config.trustProxy });
       const address = await listen(server, config.port, config.host);
       const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
-      console.log(`Medora is running at http://${config.host}:${address.port} on the ${where}`);
+      writeLine(io.stdout, `Medora is running at http://${config.host}:${address.port} on the ${where}`);
       if (embedded && config.backupKeep > 0) {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
       }
       const stop = async (signal: string) => {
-        console.log(`${signal}: finishing requests in flight (at most ${config.shutdownGraceMs} ms), then stopping`);
+        writeLine(io.stdout, `${signal}: finishing requests in flight (at most ${config.shutdownGraceMs} ms), then stopping`);
         // Whatever the database does, the process is gone soon after the grace period.
         setTimeout(() => {
-          console.error('Stopped without closing the database: it did not let go in time.');
+          writeLine(io.stderr, 'Stopped without closing the database: it did not let go in time.');
           process.exit(1);
         }, config.shutdownGraceMs + SHUTDOWN_SLACK_MS).unref();
         await closeGracefully(server, config.shutdownGraceMs);
@@ -51,7 +51,7 @@ export function register(program: Command, getApp: GetApp): void {
     .description('bring the database schema up to date')
     .action(async () => {
       await getApp();
-      console.log('Database schema is up to date.');
+      writeLine(io.stdout, 'Database schema is up to date.');
     });
 
   program
@@ -62,6 +62,6 @@ export function register(program: Command, getApp: GetApp): void {
       const app = await getApp();
       if (!(await isEmpty(app))) throw new Error('The database already has users; the demo loads only into an empty database.');
       await seedDemo(app);
-      console.log(`Loaded the demo clinic. Password for every demo account: ${DEMO_PASSWORD}`);
+      writeLine(io.stdout, `Loaded the demo clinic. Password for every demo account: ${DEMO_PASSWORD}`);
     });
 }

@@ -1,12 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openPglite, openPostgres } from './db.ts';
 import { DatabaseLockedError } from './data-dir-lock.ts';
 import { migrate, readMigrations } from './migrate.ts';
-import { testDatabases } from '../testing/test-db.ts';
+import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 
 for (const target of testDatabases()) {
   describe(`migrations on ${target.name}`, () => {
@@ -50,9 +47,9 @@ for (const target of testDatabases()) {
 describe('two instances starting together on one PostgreSQL database', { skip: !process.env.TEST_DATABASE_URL }, () => {
   it('both come up and each migration runs once', async () => {
     const postgres = testDatabases().find((t) => t.name === 'postgres')!;
-    const { schema, url, drop, db } = await postgres.open();
-    await db.exec(`drop schema ${schema} cascade; create schema ${schema}`);
-    const [a, b] = [await openPostgres(url!, { schema }), await openPostgres(url!, { schema })];
+    const { url, drop, db } = await postgres.open();
+    await db.exec('drop schema public cascade; create schema public');
+    const [a, b] = [await openPostgres(url!), await openPostgres(url!)];
     try {
       const [appliedA, appliedB] = await Promise.all([migrate(a), migrate(b)]);
       assert.equal(appliedA.length + appliedB.length, readMigrations().length);
@@ -67,14 +64,18 @@ describe('two instances starting together on one PostgreSQL database', { skip: !
 
 describe('the embedded database lock', () => {
   it('refuses a second process-level opener with a clear message', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'medora-lock-'));
-    const first = await openPglite(dir);
+    const { dataDir, remove } = await embeddedDataDir();
     try {
-      await assert.rejects(openPglite(dir), (error: unknown) => error instanceof DatabaseLockedError && /is open in this process already/.test((error as Error).message));
+      const first = await openPglite(dataDir);
+      try {
+        await assert.rejects(openPglite(dataDir), (error: unknown) => error instanceof DatabaseLockedError && /is open in this process already/.test((error as Error).message));
+      } finally {
+        await first.close();
+      }
+      const again = await openPglite(dataDir);
+      await again.close();
     } finally {
-      await first.close();
+      await remove();
     }
-    const again = await openPglite(dir);
-    await again.close();
   });
 });

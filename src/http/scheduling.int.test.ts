@@ -480,8 +480,7 @@ for (const target of testDatabases()) {
     });
 
     it('keeps one booking when two server instances on one database race for a slot', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
-      const [{ schema }] = await server.app.db.query<{ schema: string }>('select current_schema() as schema');
-      const secondDb = await openPostgres(process.env.TEST_DATABASE_URL!, { schema });
+      const secondDb = await openPostgres(server.databaseUrl!);
       const second = createMedoraServer(makeApp({ db: secondDb, clock: fixedClock(NOW), config: server.app.config }), { log: () => {} });
       await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
       try {

@@ -73,8 +73,7 @@ for (const target of testDatabases()) {
     });
 
     it('on PostgreSQL, a second server hears a sign-out on the first', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
-      const [{ schema }] = await sql('select current_schema() as schema');
-      const secondDb = await openPostgres(process.env.TEST_DATABASE_URL!, { schema });
+      const secondDb = await openPostgres(server.databaseUrl!);
       const second = createMedoraServer(makeApp({ db: secondDb, clock: systemClock, config: server.app.config }), { log: () => {} });
       await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
       const secondUrl = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;

@@ -13,6 +13,8 @@ export interface ApiAnswer<T = any> {
 export interface TestServer {
   app: App;
   url: string;
+  /** The PostgreSQL database's URL, for a second instance on the same database (undefined on PGlite). */
+  databaseUrl?: string;
   /** fetch against the server: JSON in and out, an optional bearer token. */
   api<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startTestServer(
   return {
     app,
     url,
+    databaseUrl: database.url,
     api: async (method, path, { token, body, headers = {} } = {}) => {
       const isForm = body instanceof FormData;
       const res = await fetch(url + path, {

@@ -1,45 +1,145 @@
-import { randomBytes } from 'node:crypto';
-import { openPglite, openPostgres, runOnConnection, type Db } from '../db/db.ts';
-import { migrate } from '../db/migrate.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openPglite, openPostgres, runOnConnection, sqlState, type Db } from '../db/db.ts';
+import { migrate, readMigrations } from '../db/migrate.ts';
 
-export interface TestDatabase {
-  name: string;
-  /** A migrated, empty database of its own; `drop()` closes it and removes what it made. */
-  open(): Promise<{ db: Db; url?: string; schema?: string; drop(): Promise<void> }>;
+export interface OpenedTestDatabase {
+  db: Db;
+  /** The PostgreSQL database's own URL, for a second connection pool or a `medora` process. */
+  url?: string;
+  /** Closes the database and removes it. */
+  drop(): Promise<void>;
 }
 
-/** PGlite always; the PostgreSQL server too when TEST_DATABASE_URL is set. Each open() is a fresh schema. */
+export interface TestDatabase {
+  name: 'pglite' | 'postgres';
+  /** A migrated, empty database of its own. */
+  open(): Promise<OpenedTestDatabase>;
+}
+
+/**
+ * PGlite always; the PostgreSQL server too when TEST_DATABASE_URL is set. Each open() copies a database that
+ * was migrated once (per version of the migrations) instead of migrating anew: creating and migrating an
+ * embedded database takes seconds, copying one a fraction of that.
+ */
 export function testDatabases(): TestDatabase[] {
-  const targets: TestDatabase[] = [
-    {
-      name: 'pglite',
-      open: async () => {
-        const db = await openPglite(undefined);
-        await migrate(db);
-        return { db, drop: () => db.close() };
-      },
-    },
-  ];
+  const targets: TestDatabase[] = [{ name: 'pglite', open: openEmbedded }];
   const url = process.env.TEST_DATABASE_URL;
-  if (url) {
-    targets.push({
-      name: 'postgres',
-      open: async () => {
-        const schema = `medora_test_${randomBytes(6).toString('hex')}`;
-        await runOnConnection(url, `create schema ${schema}`);
-        const db = await openPostgres(url, { schema });
-        await migrate(db);
-        return {
-          db,
-          url,
-          schema,
-          drop: async () => {
-            await db.close();
-            await runOnConnection(url, `drop schema ${schema} cascade`);
-          },
-        };
-      },
-    });
-  }
+  if (url) targets.push({ name: 'postgres', open: () => openOnServer(url) });
   return targets;
+}
+
+/** Builds both templates ahead of a parallel run, so test files do not all build them at once. */
+export async function prepareTemplates(): Promise<void> {
+  await pgliteTemplate();
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) await (await openOnServer(url)).drop();
+}
+
+/** Names the templates after the migrations (and PGlite's release, whose data folder format may change). */
+function templateKey(): string {
+  const hash = createHash('sha1');
+  for (const migration of readMigrations()) hash.update(`${migration.name}\0${migration.sql}\0`);
+  const pglitePackage = join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '../package.json');
+  hash.update(JSON.parse(readFileSync(pglitePackage, 'utf8')).version);
+  return hash.digest('hex').slice(0, 12);
+}
+
+const TEMPLATE_KEY = templateKey();
+const PGLITE_TEMPLATE = join(tmpdir(), 'medora-test-templates', `pglite-${TEMPLATE_KEY}`);
+const POSTGRES_TEMPLATE = `medora_template_${TEMPLATE_KEY}`;
+
+/** An embedded database's DATA_DIR holding a copy of the migrated template, for `openPglite` or a `medora` process. */
+export async function embeddedDataDir(): Promise<{ dataDir: string; remove(): Promise<void> }> {
+  const template = await pgliteTemplate();
+  const dataDir = await mkdtemp(join(tmpdir(), 'medora-test-'));
+  await cp(template, join(dataDir, 'pglite'), { recursive: true });
+  return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
+}
+
+async function openEmbedded(): Promise<OpenedTestDatabase> {
+  const { dataDir, remove } = await embeddedDataDir();
+  const db = await openPglite(dataDir);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await remove();
+    },
+  };
+}
+
+/**
+ * The migrated PGlite data folder, built once in the temporary directory: in a folder of its own, then renamed
+ * into place, so a test file never copies half a template and a concurrent builder's work is merely discarded.
+ */
+async function pgliteTemplate(): Promise<string> {
+  if (existsSync(PGLITE_TEMPLATE)) return PGLITE_TEMPLATE;
+  await mkdir(dirname(PGLITE_TEMPLATE), { recursive: true });
+  const building = await mkdtemp(join(dirname(PGLITE_TEMPLATE), 'building-'));
+  const db = await openPglite(building);
+  try {
+    await migrate(db);
+  } finally {
+    await db.close();
+  }
+  await rename(join(building, 'pglite'), PGLITE_TEMPLATE).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST' && error.code !== 'ENOTEMPTY') throw error;
+  });
+  await rm(building, { recursive: true, force: true });
+  return PGLITE_TEMPLATE;
+}
+
+const withDatabase = (url: string, name: string) => {
+  const copy = new URL(url);
+  copy.pathname = `/${name}`;
+  return copy.toString();
+};
+
+/**
+ * The migrated template database on the server, built under a temporary name and renamed when complete.
+ * A database per test file, rather than a schema, also keeps one file's NOTIFYs from reaching another's
+ * listeners when files run in parallel.
+ */
+async function postgresTemplate(url: string): Promise<void> {
+  const building = `medora_building_${randomBytes(6).toString('hex')}`;
+  await runOnConnection(url, `create database ${building}`);
+  try {
+    const db = await openPostgres(withDatabase(url, building), { max: 1 });
+    try {
+      await migrate(db);
+    } finally {
+      await db.close();
+    }
+    await runOnConnection(url, `alter database ${building} rename to ${POSTGRES_TEMPLATE}`);
+  } catch (error) {
+    await runOnConnection(url, `drop database if exists ${building}`);
+    // 42P04: another test file finished the template first.
+    if (sqlState(error) !== '42P04') throw error;
+  }
+}
+
+async function openOnServer(url: string): Promise<OpenedTestDatabase> {
+  const name = `medora_test_${randomBytes(6).toString('hex')}`;
+  const create = () => runOnConnection(url, `create database ${name} template ${POSTGRES_TEMPLATE}`);
+  await create().catch(async (error) => {
+    // 3D000: no template yet for these migrations.
+    if (sqlState(error) !== '3D000') throw error;
+    await postgresTemplate(url);
+    await create();
+  });
+  const databaseUrl = withDatabase(url, name);
+  const db = await openPostgres(databaseUrl);
+  return {
+    db,
+    url: databaseUrl,
+    drop: async () => {
+      await db.close();
+      await runOnConnection(url, `drop database ${name} with (force)`);
+    },
+  };
 }

@@ -1,0 +1,74 @@
+/**
+ * The real `medora` process, as cron and an admin's shell start it: the esbuild bundle behind bin/medora.js, the
+ * database from the environment, exit codes and output through real pipes. Every command's behaviour is tested
+ * in process by the other CLI tests; these check the wiring around them.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPglite } from '../db/db.ts';
+import { spawnMedora } from '../testing/cli.ts';
+import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
+
+const EMPTY_STATS = { appointment_count: 0, patient_count: 0, doctor_count: 0, average_diseases_per_doctor: 0, top_doctor: null };
+
+describe('the medora process', () => {
+  it('describes every command group in --help', async () => {
+    const help = await spawnMedora(['--help'], { env: {} });
+    assert.equal(help.code, 0, help.stderr);
+    for (const command of ['serve', 'migrate', 'seed', 'admin', 'departments', 'specializations', 'diseases', 'rooms', 'doctors', 'schedules', 'import', 'report', 'backup', 'restore']) {
+      assert.match(help.stdout, new RegExp(`^  ${command}\\b`, 'm'));
+    }
+  });
+
+  it('exits 2 for a usage error, before opening any database', async () => {
+    const run = await spawnMedora(['report', 'billing', '--since', '2026-01-01'], { env: { DATA_DIR: '/nonexistent/medora' } });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /unknown option '--since'/);
+  });
+
+  describe('on an embedded database in DATA_DIR', () => {
+    let dataDir: string;
+    let remove: () => Promise<void>;
+    before(async () => {
+      ({ dataDir, remove } = await embeddedDataDir());
+    });
+    after(() => remove());
+
+    it('prints a report as JSON into a pipe', async () => {
+      const run = await spawnMedora(['report', 'stats'], { env: { DATA_DIR: dataDir } });
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), EMPTY_STATS);
+    });
+
+    it('exits 1 naming the field of a refused value', async () => {
+      const run = await spawnMedora(['report', 'billing', '--from', '2026-02-30'], { env: { DATA_DIR: dataDir } });
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /^error: from: must be a date as yyyy-MM-dd$/m);
+    });
+
+    it('says the database is held by another command and how to proceed', async () => {
+      // This process holds the folder as a command that opened it itself does; a server would let the CLI in.
+      const held = await openPglite(dataDir);
+      try {
+        const run = await spawnMedora(['departments', 'list'], { env: { DATA_DIR: dataDir } });
+        assert.equal(run.code, 1);
+        assert.match(run.stderr, new RegExp(`^error: The embedded database in .* is in use by another Medora process \\(a medora command, pid ${process.pid}\\)`, 'm'));
+        assert.match(run.stderr, /Stop that process and try again, or set DATABASE_URL/);
+      } finally {
+        await held.close();
+      }
+    });
+  });
+
+  const postgres = testDatabases().find((target) => target.name === 'postgres');
+  it('prints a report from the PostgreSQL database in DATABASE_URL', { skip: !postgres && 'needs TEST_DATABASE_URL' }, async () => {
+    const database = await postgres!.open();
+    try {
+      const run = await spawnMedora(['report', 'stats'], { env: { DATABASE_URL: database.url! } });
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), EMPTY_STATS);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { openPglite, openPostgres, runOnConnection, sqlState, type Db } from '../db/db.ts';
 import { migrate, readMigrations } from '../db/migrate.ts';
 
@@ -40,15 +42,20 @@ export async function prepareTemplates(): Promise<void> {
   if (url) await (await openOnServer(url)).drop();
 }
 
+// PGlite starts in a time that grows with its buffer pool, 128 MB by default; a test's database is small.
+const PGLITE_TEST_SETTINGS = 'shared_buffers = 16MB';
+
 /** Names the templates after the migrations (and PGlite's release, whose data folder format may change). */
 function templateKey(): string {
   const hash = createHash('sha1');
   for (const migration of readMigrations()) hash.update(`${migration.name}\0${migration.sql}\0`);
   const pglitePackage = join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '../package.json');
   hash.update(JSON.parse(readFileSync(pglitePackage, 'utf8')).version);
+  hash.update(PGLITE_TEST_SETTINGS);
   return hash.digest('hex').slice(0, 12);
 }
 
+const execFileAsync = promisify(execFile);
 const TEMPLATE_KEY = templateKey();
 const PGLITE_TEMPLATE = join(tmpdir(), 'medora-test-templates', `pglite-${TEMPLATE_KEY}`);
 const POSTGRES_TEMPLATE = `medora_template_${TEMPLATE_KEY}`;
@@ -57,7 +64,8 @@ const POSTGRES_TEMPLATE = `medora_template_${TEMPLATE_KEY}`;
 export async function embeddedDataDir(): Promise<{ dataDir: string; remove(): Promise<void> }> {
   const template = await pgliteTemplate();
   const dataDir = await mkdtemp(join(tmpdir(), 'medora-test-'));
-  await cp(template, join(dataDir, 'pglite'), { recursive: true });
+  // cp(1) copies the template's thousand files for a fraction of the CPU time node's fs.cp takes.
+  await execFileAsync('cp', ['-R', template, join(dataDir, 'pglite')]);
   return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
 }
 
@@ -87,6 +95,7 @@ async function pgliteTemplate(): Promise<string> {
   } finally {
     await db.close();
   }
+  await appendFile(join(building, 'pglite', 'postgresql.conf'), `\n${PGLITE_TEST_SETTINGS}\n`);
   await rename(join(building, 'pglite'), PGLITE_TEMPLATE).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST' && error.code !== 'ENOTEMPTY') throw error;
   });

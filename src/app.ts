@@ -2,7 +2,7 @@ import type { Config } from './config.ts';
 import type { Db, Queryable } from './db/db.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import * as authUseCases from './domain/auth/use-cases.ts';
-import type { AuthDeps } from './domain/auth/ports.ts';
+import type { AuthDeps, PasswordHasher } from './domain/auth/ports.ts';
 import { accountStore, sessionStore, throttleStore } from './db/auth.pg.ts';
 import { auditLog } from './db/audit.pg.ts';
 import { cachedSessionStore } from './db/session-cache.ts';
@@ -114,16 +114,16 @@ const doctorStores = (q: Queryable): DoctorTxDeps => ({
   audit: auditLog(q),
 });
 
-export function doctorDeps(db: Db, clock: Clock, config: AppConfig): DoctorDeps {
-  return transactional(db, (q) => ({ ...doctorStores(q), hasher: argon2Hasher, clock, timeZone: config.clinicTz }));
+export function doctorDeps(db: Db, clock: Clock, config: AppConfig, hasher: PasswordHasher): DoctorDeps {
+  return transactional(db, (q) => ({ ...doctorStores(q), hasher, clock, timeZone: config.clinicTz }));
 }
 
 // --- imports (CLI)
 /** An import writes every row through the catalogue's own use cases, all bound to one transaction. */
-function importDeps(db: Db, clock: Clock, config: AppConfig): ImportDeps {
+function importDeps(db: Db, clock: Clock, config: AppConfig, hasher: PasswordHasher): ImportDeps {
   return {
     lookup: importLookup(db),
-    hasher: argon2Hasher,
+    hasher,
     passwords: { generate: () => randomBytes(12).toString('base64url') },
     transaction: (fn) =>
       db.transaction((tx) =>
@@ -151,15 +151,18 @@ export function schedulingDeps(db: Db, clock: Clock, config: AppConfig): Schedul
 /** A load balancer takes an instance out of rotation when its database does not answer within this. */
 const READY_WITHIN_MS = 1000;
 
-/** The one composition root: every HTTP route and CLI command reaches the use cases through this. */
-export function makeApp({ db, clock, config }: { db: Db; clock: Clock; config: AppConfig }) {
+/**
+ * The one composition root: every HTTP route and CLI command reaches the use cases through this. Passwords are
+ * hashed at argon2's full cost unless a test asks for less: thousands of sign-ups would otherwise take minutes.
+ */
+export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; clock: Clock; config: AppConfig; hasher?: PasswordHasher }) {
   const timeZone = config.clinicTz;
   const sessions = cachedSessionStore(sessionStore(db));
   const authDeps: AuthDeps & { timeZone: string } = {
     accounts: accountStore(db),
     sessions,
     throttle: throttleStore(db),
-    hasher: argon2Hasher,
+    hasher,
     tokens: bearerTokens,
     audit: auditLog(db),
     clock,
@@ -179,11 +182,11 @@ export function makeApp({ db, clock, config }: { db: Db; clock: Clock; config: A
     billing: bind(billingUseCases, billingDeps(db, clock, config)),
     audit: bind(auditUseCases, { auditRows: auditReader(db) }),
     catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
-    doctors: bind(doctorUseCases, doctorDeps(db, clock, config)),
+    doctors: bind(doctorUseCases, doctorDeps(db, clock, config, hasher)),
     patients: bind(patientUseCases, { patients: patientDirectory(db), records: recordStore(db), audit: auditLog(db), clock, timeZone }),
     scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), clock, timeZone }),
-    imports: bind(importUseCases, importDeps(db, clock, config)),
+    imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     adminReports: bind(
       { billingReport, appointmentsReport },
       { billing: billingReportQueries(db), dayAppointments: dayAppointmentQueries(db), clock, timeZone },

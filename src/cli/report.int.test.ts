@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import type { Db } from '../db/db.ts';
 import { parseImport } from '../domain/imports/parse.ts';
 import { addDays, clinicToday, systemClock } from '../domain/shared/clock.ts';
-import { CLI_TZ, openCliDatabase, type CliDatabase } from '../testing/cli.ts';
+import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
+import { TEST_TZ } from '../testing/test-app.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
-const today = clinicToday(systemClock, CLI_TZ);
+const today = clinicToday(systemClock, TEST_TZ);
 const ago = (days: number) => addDays(today, -days);
 
 /**

@@ -1,14 +1,13 @@
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { makeApp } from '../app.ts';
 import { medora } from '../cli/main.ts';
 import type { Db } from '../db/db.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import type { TestDatabase } from './test-db.ts';
+import { makeTestApp, TEST_TZ } from './test-app.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
-export const CLI_TZ = 'Europe/Berlin';
 
 export interface CliRun {
   code: number;
@@ -26,7 +25,7 @@ export interface CliDatabase {
 
 export async function openCliDatabase(target: TestDatabase): Promise<CliDatabase> {
   const { db, drop } = await target.open();
-  const app = makeApp({ db, clock: systemClock, config: { clinicTz: CLI_TZ, clinicName: 'Medora Test Clinic' } });
+  const app = makeTestApp(db, { clock: systemClock, clinicTz: TEST_TZ });
   return {
     db,
     medora: async (args, stdin = '') => {
@@ -45,7 +44,7 @@ export async function openCliDatabase(target: TestDatabase): Promise<CliDatabase
 export function spawnMedora(args: string[], { env }: { env: Record<string, string> }): Promise<CliRun> {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...inherited, CLINIC_TZ: CLI_TZ, ...env },
+    env: { ...inherited, CLINIC_TZ: TEST_TZ, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { makeApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { fixedClock, systemClock, type Clock } from '../domain/shared/clock.ts';
 import { createMedoraServer, closeGracefully } from '../http/server.ts';
 import type { TestDatabase } from './test-db.ts';
+import { makeTestApp, TEST_TZ } from './test-app.ts';
 
 export interface ApiAnswer<T = any> {
   status: number;
@@ -20,19 +21,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export const TEST_TZ = 'Europe/Berlin';
-
 /** The real server on port 0 over a fresh migrated database of `target`. */
 export async function startTestServer(
   target: TestDatabase,
   opts: { clock?: Clock; clinicTz?: string; clinicName?: string } = {},
 ): Promise<TestServer> {
   const database = await target.open();
-  const app = makeApp({
-    db: database.db,
-    clock: opts.clock ?? systemClock,
-    config: { clinicTz: opts.clinicTz ?? TEST_TZ, clinicName: opts.clinicName ?? 'Medora Test Clinic' },
-  });
+  const app = makeTestApp(database.db, { ...opts, clock: opts.clock ?? systemClock });
   // Behind one trusted proxy, so a test can sign up many patients, each from an address of their own.
   const server = createMedoraServer(app, { log: () => {}, trustProxy: 1 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,7 +61,7 @@ export async function startTestServer(
   };
 }
 
-export { fixedClock };
+export { fixedClock, TEST_TZ };
 
 let counter = 0;
 let clients = 0;

@@ -1,4 +1,4 @@
-import { argon2Hasher } from '../security.ts';
+import { testHasher } from './test-app.ts';
 import { PASSWORD, signIn, signUpPatient, uniqueEmail, type TestServer } from './http.ts';
 
 /**
@@ -14,7 +14,7 @@ export function clinicFixtures(server: TestServer) {
     /** A doctor account with a weekly Monday slot, signed in. */
     async doctor(name = 'Dr. Grey') {
       const email = uniqueEmail('doctor');
-      passwordHash ??= argon2Hasher.hash(PASSWORD);
+      passwordHash ??= testHasher.hash(PASSWORD);
       const userId = await one(`insert into users (name, email, password_hash, role) values ($1, $2, $3, 'doctor') returning id`, [
         name,
         email,

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { openPglite, openPostgres, runOnConnection, sqlState, type Db } from '../db/db.ts';
+import { openPglite, openPostgres, runOnConnection, type Db } from '../db/db.ts';
+import { sqlState } from '../db/sql-errors.ts';
 import { migrate, readMigrations } from '../db/migrate.ts';
 
 export interface OpenedTestDatabase {
@@ -18,7 +19,7 @@ export interface OpenedTestDatabase {
 }
 
 export interface TestDatabase {
-  name: 'pglite' | 'postgres';
+  name: string;
   /** A migrated, empty database of its own. */
   open(): Promise<OpenedTestDatabase>;
 }

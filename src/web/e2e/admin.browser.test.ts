@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { PASSWORD, openSignedInPage, serverAndBrowserPerSuite, uniqueEmail, type TestServer } from './harness.ts';
+import { PASSWORD, openSignedInPage, serverAndBrowserPerSuite, settled, uniqueEmail, type TestServer } from './harness.ts';
 import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, type Clinic } from './seed.ts';
 
 describe('the admin area in the browser', () => {
@@ -20,7 +20,7 @@ describe('the admin area in the browser', () => {
     for (const name of ['Dermatology', 'Neurology', 'Pediatrics', 'Radiology', 'Surgery']) {
       await server.api('POST', '/api/admin/departments', { token: clinic.admin.token, body: { name, description: '' } });
     }
-    ({ page, problems } = await openSignedInPage(browser, server.url, clinic.admin.email));
+    ({ page, problems } = await openSignedInPage(browser, server, clinic.admin.email));
   });
 
   const alertText = (text: string) => page.getByRole('alert').getByText(text, { exact: true }).waitFor();
@@ -138,7 +138,7 @@ describe('the admin area in the browser', () => {
     await page.goto('/user/admin/bills');
     await page.getByText('No bills found.').waitFor();
     await page.goto('/user/admin/dashboard');
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     assert.equal(await page.getByTestId('top-doctor-dates').innerText(), '0');
     await page.locator('svg.bar-chart title', { hasText: 'Appointments per day' }).waitFor({ state: 'attached' });
     assert.match((await page.locator('svg.bar-chart desc').textContent()) ?? '', /^11 appointments/);

@@ -15,6 +15,7 @@ import {
   phoneScreenshot,
   serverAndBrowserPerSuite,
   seriousAxeViolations,
+  settled,
   signInThroughUi,
   uniqueEmail,
   type TestServer,
@@ -172,7 +173,7 @@ describe('the clinic loop in the browser', () => {
   it('shows an empty Doctor Of the year before any visit', async () => {
     const page = adminPage;
     await go(page, '/user/admin/dashboard', 'Dashboard');
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     assert.equal((await page.locator('.top-doctor-name').innerText()).trim(), '');
     assert.equal(await page.getByTestId('top-doctor-dates').innerText(), '0');
     assert.equal(await page.getByTestId('top-doctor-patients').innerText(), '0');
@@ -393,7 +394,7 @@ async function stat(page: Page, label: string, value: string) {
 async function audit(page: Page, url: string | null, name: string) {
   if (url) await page.goto(url);
   await page.locator('h1').waitFor();
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   assert.deepEqual(await seriousAxeViolations(page), [], url ?? name);
   await phoneScreenshot(page, name);
 }

@@ -23,7 +23,7 @@ describe('the doctor area in the browser', () => {
     for (const [index, time] of times.entries()) await bookSlot(server, clinic, heart, time, daysAhead(index + 1));
     fresh = await registerPatient(server, 'Nora New');
     await bookSlot(server, clinic, fresh, '15:00');
-    ({ page, problems } = await openSignedInPage(browser, server.url, clinic.doctor.email));
+    ({ page, problems } = await openSignedInPage(browser, server, clinic.doctor.email));
   });
 
   it("lists the doctor's appointments read-only, 10 a page", async () => {

@@ -7,6 +7,7 @@ import {
   phoneScreenshot,
   serverAndBrowserPerSuite,
   seriousAxeViolations,
+  settled,
   type TestServer,
 } from './harness.ts';
 import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
@@ -27,7 +28,7 @@ describe('the patient area in the browser', () => {
     await seedUnpaidBill(server, clinic, patient, '16:00', '120.50');
     // Recorded visits are no longer scheduled, so today stays free for the booking page; the rest come later.
     for (const [index, time] of ['10:00', '10:30', '11:00', '11:30'].entries()) await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
-    ({ page, problems } = await openSignedInPage(browser, server.url, patient.email));
+    ({ page, problems } = await openSignedInPage(browser, server, patient.email));
   });
 
   const slot = (label: string) => page.getByRole('radio', { name: new RegExp(`^${label} –`) });
@@ -190,7 +191,7 @@ describe('the patient area in the browser', () => {
     for (const [name, url] of pages) {
       await page.goto(url);
       await page.locator('h1').waitFor();
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       if (name === 'book') {
         await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
         await page.getByRole('group', { name: 'AM' }).waitFor();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { openPage, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, type TestServer } from './harness.ts';
+import { openPage, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, signInThroughUi, type TestServer } from './harness.ts';
 import { registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const menus = {
@@ -24,15 +24,20 @@ describe('signed-in areas and the route guard in the browser', () => {
   });
 
   const signedIn = async (account: Account): Promise<Page> => {
-    const { page } = await openSignedInPage(browser, server.url, account.email);
+    const { page } = await openSignedInPage(browser, server, account.email);
     return page;
   };
 
-  it('lands each role in its own area after signing in', async () => {
-    assert.equal(new URL((await signedIn(clinic.admin)).url()).pathname, '/user/admin/dashboard');
-    const doctorPage = await signedIn(clinic.doctor);
+  it('lands each role in its own area after signing in through the form', async () => {
+    const throughForm = async (account: Account) => {
+      const { page } = await openPage(browser, server.url);
+      await signInThroughUi(page, account.email);
+      return page;
+    };
+    assert.equal(new URL((await throughForm(clinic.admin)).url()).pathname, '/user/admin/dashboard');
+    const doctorPage = await throughForm(clinic.doctor);
     await doctorPage.waitForURL('**/user/doctor/appointments');
-    assert.equal(new URL((await signedIn(patient)).url()).pathname, '/user/patient');
+    assert.equal(new URL((await throughForm(patient)).url()).pathname, '/user/patient');
   });
 
   it('bounces each role from the other areas back to its own', async () => {

@@ -10,7 +10,7 @@ node_modules: package.json package-lock.json
 
 install: node_modules ## install dependencies (npm ci)
 
-build: node_modules ## bundle the web UI into dist/web
+build: node_modules ## bundle the web UI into dist/web and the command line into dist/cli
 	npm run --silent build
 
 start: build ## install, build and start Medora with the demo clinic at http://127.0.0.1:3000

@@ -1,12 +1,15 @@
 import type { Config } from './config.ts';
 import type { Db, Queryable } from './db/db.ts';
 import type { Clock } from './domain/shared/clock.ts';
+import type { Actor } from './domain/shared/actor.ts';
 import * as authUseCases from './domain/auth/use-cases.ts';
-import type { AuthDeps, PasswordHasher } from './domain/auth/ports.ts';
-import { accountStore, sessionStore, throttleStore } from './db/auth.pg.ts';
+import * as passwordUseCases from './domain/auth/password-use-cases.ts';
+import * as mfaUseCases from './domain/auth/mfa-use-cases.ts';
+import type { AuthDeps, AuthStores, PasswordHasher, SessionStore } from './domain/auth/ports.ts';
+import { accountStore, challengeStore, mfaStore, passwordResetStore, sessionStore, throttleStore } from './db/auth.pg.ts';
 import { auditLog } from './db/audit.pg.ts';
 import { cachedSessionStore } from './db/session-cache.ts';
-import { argon2Hasher, bearerTokens } from './security.ts';
+import { argon2Hasher, bearerTokens, totp } from './security.ts';
 import { fileStore } from './db/files.pg.ts';
 import * as recordsUseCases from './domain/records/use-cases.ts';
 import * as billingUseCases from './domain/billing/use-cases.ts';
@@ -38,7 +41,7 @@ import { importLookup } from './db/imports.pg.ts';
 import { demoStore } from './db/demo.pg.ts';
 import { billingReportQueries, dayAppointmentQueries } from './db/admin-reports.pg.ts';
 
-export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits'>>;
+export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits' | 'requireMfa'>>;
 
 /** A module's use cases bound to their dependencies: `(deps, ...args) => r` becomes `(...args) => r`. */
 type Bound<M> = {
@@ -148,6 +151,16 @@ export function schedulingDeps(db: Db, clock: Clock, config: AppConfig): Schedul
   }));
 }
 
+/** Sign-in's stores over `q`; outside a transaction, sessions are looked up through the server's cache. */
+const authStores = (db: Db, cached: SessionStore) => (q: Queryable): AuthStores => ({
+  accounts: accountStore(q),
+  sessions: q === db ? cached : sessionStore(q),
+  resets: passwordResetStore(q),
+  mfa: mfaStore(q),
+  challenges: challengeStore(q),
+  audit: auditLog(q),
+});
+
 /** A load balancer takes an instance out of rotation when its database does not answer within this. */
 const READY_WITHIN_MS = 1000;
 
@@ -159,14 +172,15 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
   const timeZone = config.clinicTz;
   const sessions = cachedSessionStore(sessionStore(db));
   const authDeps: AuthDeps & { timeZone: string } = {
-    accounts: accountStore(db),
-    sessions,
+    ...transactional(db, authStores(db, sessions)),
     throttle: throttleStore(db),
     hasher,
     tokens: bearerTokens,
-    audit: auditLog(db),
+    totp,
     clock,
     timeZone,
+    clinicName: config.clinicName,
+    requireMfa: config.requireMfa ?? [],
   };
 
   return {
@@ -177,13 +191,20 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
     health: { ready: () => db.ready(READY_WITHIN_MS) },
     demo: demoStore(db),
     auth: bind(authUseCases, authDeps),
+    passwords: bind(passwordUseCases, authDeps),
+    mfa: bind(mfaUseCases, authDeps),
     files: fileStore(db),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
     billing: bind(billingUseCases, billingDeps(db, clock, config)),
     audit: bind(auditUseCases, { auditRows: auditReader(db) }),
     catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
     doctors: bind(doctorUseCases, doctorDeps(db, clock, config, hasher)),
-    patients: bind(patientUseCases, { patients: patientDirectory(db), records: recordStore(db), audit: auditLog(db), clock, timeZone }),
+    patients: bind(patientUseCases, {
+      ...transactional(db, (q) => ({ patients: patientDirectory(q), records: recordStore(q), audit: auditLog(q) })),
+      confirmPassword: (actor: Actor, password: string) => passwordUseCases.confirmPassword(authDeps, actor, password),
+      clock,
+      timeZone,
+    }),
     scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),

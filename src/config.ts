@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { isValidTimeZone } from './domain/shared/clock.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/db.ts';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './domain/scheduling/ports.ts';
+import type { Role } from './domain/shared/actor.ts';
 
 export interface Config {
   port: number;
@@ -25,6 +26,10 @@ export interface Config {
   backupTime: string;
   /** Nightly backups kept in DATA_DIR/backups; 0 turns them off. */
   backupKeep: number;
+  /** Roles that must sign in with a second factor (REQUIRE_MFA=admin,doctor). */
+  requireMfa: Role[];
+  /** Where users reach Medora, for links made outside a request (the CLI's reset links). */
+  publicUrl: string;
 }
 
 /** Reports over a year of a hospital may run for minutes; the command line waits that long for one statement. */
@@ -48,9 +53,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const backupTime = env.BACKUP_TIME || '02:30';
   if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(backupTime)) throw new Error(`BACKUP_TIME must be a time of day as HH:MM (24-hour clock), got "${env.BACKUP_TIME}"`);
+  const requireMfa = (env.REQUIRE_MFA ?? '').split(',').map((role) => role.trim()).filter(Boolean);
+  const staff = requireMfa.filter((role): role is Role => role === 'admin' || role === 'doctor');
+  if (staff.length !== requireMfa.length) throw new Error(`REQUIRE_MFA lists staff roles, admin and doctor, separated by commas; got "${env.REQUIRE_MFA}"`);
+  const host = env.HOST || '127.0.0.1';
+  const publicUrl = (env.PUBLIC_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+$/.test(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) origin such as https://clinic.example.org, got "${env.PUBLIC_URL}"`);
   return {
     port,
-    host: env.HOST || '127.0.0.1',
+    host,
     dataDir: env.DATA_DIR || './data',
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize,
@@ -72,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backupTime,
     // 0 turns nightly backups off.
     backupKeep: whole('BACKUP_KEEP', 7, 0),
+    requireMfa: staff,
+    publicUrl,
   };
 }
 

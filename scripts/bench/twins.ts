@@ -9,7 +9,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { actorOf } from '../../src/domain/auth/auth.ts';
 import { auditLog } from '../../src/db/audit.pg.ts';
-import { sessionStore, type SessionLookup } from '../../src/db/auth.pg.ts';
+import { sessionStore } from '../../src/db/auth.pg.ts';
+import type { SessionLookup } from '../../src/domain/auth/ports.ts';
 import { billStore } from '../../src/db/billing.pg.ts';
 import { doctorStore } from '../../src/db/catalogue.pg.ts';
 import type { Db } from '../../src/db/db.ts';

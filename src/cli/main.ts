@@ -5,6 +5,7 @@ import type { Cli, CliIo, Output } from './context.ts';
 import { reportError } from './output.ts';
 import { register as registerServer } from './server-commands.ts';
 import { register as registerAdmin } from './admin-commands.ts';
+import { register as registerUsers } from './user-commands.ts';
 import { register as registerCatalogue } from './catalogue-commands.ts';
 import { register as registerImport } from './import-commands.ts';
 import { register as registerReport } from './report-commands.ts';
@@ -31,7 +32,7 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
     .showHelpAfterError()
     .exitOverride();
 
-  for (const register of [registerServer, registerAdmin, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup]) {
+  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup]) {
     register(program, cli);
   }
 

@@ -1,4 +1,14 @@
-import type { AccountStore, SessionStore, SessionUser, Throttle, UserRecord } from '../domain/auth/ports.ts';
+import type {
+  AccountStore,
+  ChallengeStore,
+  MfaStore,
+  PasswordResetStore,
+  SessionLookup,
+  SessionStore,
+  SessionUser,
+  Throttle,
+  UserRecord,
+} from '../domain/auth/ports.ts';
 import { inNewWindow } from '../domain/auth/throttle.ts';
 import type { Db, Queryable, Row } from './db.ts';
 import { onUnique } from './sql-errors.ts';
@@ -64,37 +74,141 @@ export function accountStore(db: Queryable): AccountStore {
       );
       return toUser(row);
     },
+    setPassword: async (userId, passwordHash) => {
+      // Migration 0009's trigger ends the user's sessions in the same statement.
+      await db.query('update users set password_hash = $2, updated_at = now() where id = $1', [userId, passwordHash]);
+    },
   };
 }
 
-/** A session's user with the session's end, which a cache of lookups must respect. */
-export interface SessionLookup {
-  user: SessionUser;
-  expiresAt: Date;
-}
-
-/** The sessions table: the port, and the lookup with the session's end that a cache needs. */
-export interface SessionTable extends SessionStore {
-  findSession(tokenHash: string, now: Date): Promise<SessionLookup | undefined>;
-}
-
-export function sessionStore(db: Queryable): SessionTable {
-  const findSession = async (tokenHash: string, now: Date) => {
+export function sessionStore(db: Queryable): SessionStore {
+  const findSession = async (tokenHash: string, now: Date): Promise<SessionLookup | undefined> => {
     const [row] = await db.query(
-      `select ${SESSION_USER_COLUMNS}, s.expires_at from sessions s join ${USER_FROM} on u.id = s.user_id
+      `select ${SESSION_USER_COLUMNS}, s.expires_at, s.persistent from sessions s join ${USER_FROM} on u.id = s.user_id
        where s.token_hash = $1 and s.revoked_at is null and s.expires_at > $2 and u.active`,
       [tokenHash, now],
     );
-    return row ? { user: toSessionUser(row), expiresAt: row.expires_at as Date } : undefined;
+    return row ? { user: toSessionUser(row), expiresAt: row.expires_at as Date, persistent: row.persistent as boolean } : undefined;
   };
   return {
     create: async (s) => {
-      await db.query('insert into sessions (user_id, token_hash, expires_at) values ($1, $2, $3)', [s.userId, s.tokenHash, s.expiresAt]);
+      await db.query('insert into sessions (user_id, token_hash, expires_at, persistent) values ($1, $2, $3, $4)', [
+        s.userId,
+        s.tokenHash,
+        s.expiresAt,
+        s.persistent,
+      ]);
     },
     findSession,
     findUser: async (tokenHash, now) => (await findSession(tokenHash, now))?.user,
     revoke: async (tokenHash, now) => {
       await db.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [tokenHash, now]);
+    },
+    revokeAll: async (userId, now) => {
+      await db.query('update sessions set revoked_at = $2 where user_id = $1 and revoked_at is null', [userId, now]);
+    },
+  };
+}
+
+export function passwordResetStore(db: Queryable): PasswordResetStore {
+  return {
+    issue: async (r) => {
+      await db.query('update password_resets set used_at = now() where user_id = $1 and used_at is null', [r.userId]);
+      await db.query('insert into password_resets (user_id, token_hash, expires_at, created_by) values ($1, $2, $3, $4)', [
+        r.userId,
+        r.tokenHash,
+        r.expiresAt,
+        r.createdBy,
+      ]);
+    },
+    use: async (tokenHash, now) => {
+      const [row] = await db.query<{ user_id: number }>(
+        'update password_resets set used_at = $2 where token_hash = $1 and used_at is null and expires_at > $2 returning user_id',
+        [tokenHash, now],
+      );
+      return row?.user_id;
+    },
+  };
+}
+
+export function mfaStore(db: Queryable): MfaStore {
+  return {
+    find: async (userId) => {
+      const [row] = await db.query<{ secret: string; confirmed_at: Date | null }>('select secret, confirmed_at from mfa_totp where user_id = $1', [userId]);
+      return row && { secret: row.secret, confirmed: row.confirmed_at !== null };
+    },
+    begin: async (userId, secret) => {
+      const rows = await db.query(
+        `insert into mfa_totp (user_id, secret) values ($1, $2)
+         on conflict (user_id) do update set secret = excluded.secret, created_at = now() where mfa_totp.confirmed_at is null
+         returning user_id`,
+        [userId, secret],
+      );
+      return rows.length > 0;
+    },
+    confirm: async (userId, step, codeHashes, now) => {
+      await db.query('update mfa_totp set confirmed_at = $3, last_step = $2 where user_id = $1', [userId, step, now]);
+      await replaceCodes(db, userId, codeHashes);
+    },
+    acceptStep: async (userId, step) => {
+      const rows = await db.query(
+        'update mfa_totp set last_step = $2 where user_id = $1 and confirmed_at is not null and (last_step is null or last_step < $2) returning user_id',
+        [userId, step],
+      );
+      return rows.length > 0;
+    },
+    useRecoveryCode: async (userId, codeHash, now) => {
+      const rows = await db.query(
+        `update mfa_recovery_codes set used_at = $3
+         where id = (select id from mfa_recovery_codes where user_id = $1 and code_hash = $2 and used_at is null limit 1 for update)
+         returning id`,
+        [userId, codeHash, now],
+      );
+      return rows.length > 0;
+    },
+    replaceRecoveryCodes: (userId, codeHashes) => replaceCodes(db, userId, codeHashes),
+    recoveryCodesLeft: async (userId) => {
+      const [row] = await db.query<{ left: number }>('select count(*)::int as left from mfa_recovery_codes where user_id = $1 and used_at is null', [userId]);
+      return row?.left ?? 0;
+    },
+    remove: async (userId) => {
+      await db.query('delete from mfa_recovery_codes where user_id = $1', [userId]);
+      const rows = await db.query('delete from mfa_totp where user_id = $1 returning user_id', [userId]);
+      return rows.length > 0;
+    },
+  };
+}
+
+async function replaceCodes(db: Queryable, userId: number, codeHashes: string[]): Promise<void> {
+  await db.query('delete from mfa_recovery_codes where user_id = $1', [userId]);
+  await db.query('insert into mfa_recovery_codes (user_id, code_hash) select $1, unnest($2::text[])', [userId, codeHashes]);
+}
+
+export function challengeStore(db: Queryable): ChallengeStore {
+  return {
+    create: async (c) => {
+      await db.query('insert into sign_in_challenges (token_hash, user_id, persistent, expires_at) values ($1, $2, $3, $4)', [
+        c.tokenHash,
+        c.userId,
+        c.persistent,
+        c.expiresAt,
+      ]);
+      // Challenges a day past their end say nothing any more.
+      await db.query(`delete from sign_in_challenges where expires_at < now() - interval '1 day'`);
+    },
+    find: async (tokenHash, now) => {
+      const [row] = await db.query<{ user_id: number; persistent: boolean }>(
+        'select user_id, persistent from sign_in_challenges where token_hash = $1 and used_at is null and expires_at > $2',
+        [tokenHash, now],
+      );
+      return row && { userId: row.user_id, persistent: row.persistent };
+    },
+    finish: async (tokenHash, now) => {
+      const rows = await db.query(
+        'update sign_in_challenges set used_at = $2 where token_hash = $1 and used_at is null and expires_at > $2 returning user_id',
+        [tokenHash, now],
+      );
+      return rows.length > 0;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionUser } from '../domain/auth/ports.ts';
-import type { SessionLookup } from './auth.pg.ts';
+import type { SessionLookup } from '../domain/auth/ports.ts';
 import type { Db, NoticeListener } from './db.ts';
 import { AUTH_CHANNEL, cachedSessionStore } from './session-cache.ts';
 
@@ -22,8 +22,8 @@ const user = (id: number): SessionUser => ({
 /** A session table in memory that counts its lookups; `hold()` keeps the next lookup waiting until released. */
 function fakeSessions() {
   const sessions = new Map<string, SessionLookup>([
-    ['token-a', { user: user(1), expiresAt: later(3_600_000) }],
-    ['token-b', { user: user(2), expiresAt: later(3_600_000) }],
+    ['token-a', { user: user(1), expiresAt: later(3_600_000), persistent: false }],
+    ['token-b', { user: user(2), expiresAt: later(3_600_000), persistent: false }],
   ]);
   let lookups = 0;
   let held: Promise<void> | undefined;
@@ -37,6 +37,9 @@ function fakeSessions() {
     },
     findUser: async () => assert.fail('the cache asks for the session, with its end'),
     revoke: async (tokenHash: string) => void sessions.delete(tokenHash),
+    revokeAll: async (userId: number) => {
+      for (const [tokenHash, session] of sessions) if (session.user.id === userId) sessions.delete(tokenHash);
+    },
   };
   return {
     store,
@@ -96,7 +99,7 @@ describe('cached session lookups', () => {
   it('never remembers a token that has no session', async () => {
     const { cache, lookups, sessions } = await watchedCache();
     assert.equal(await cache.findUser('token-new', NOW), undefined);
-    sessions.set('token-new', { user: user(3), expiresAt: later(60_000) });
+    sessions.set('token-new', { user: user(3), expiresAt: later(60_000), persistent: false });
     assert.equal((await cache.findUser('token-new', NOW))?.id, 3);
     assert.equal(lookups(), 2);
   });
@@ -162,7 +165,7 @@ describe('cached session lookups', () => {
 
   it('does not answer for a session past its end', async () => {
     const { cache, sessions } = await watchedCache();
-    sessions.set('token-short', { user: user(3), expiresAt: later(5_000) });
+    sessions.set('token-short', { user: user(3), expiresAt: later(5_000), persistent: false });
     assert.equal((await cache.findUser('token-short', NOW))?.id, 3);
     assert.equal(await cache.findUser('token-short', later(5_000)), undefined);
   });

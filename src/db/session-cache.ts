@@ -1,5 +1,4 @@
-import type { SessionStore } from '../domain/auth/ports.ts';
-import type { SessionLookup, SessionTable } from './auth.pg.ts';
+import type { SessionLookup, SessionStore } from '../domain/auth/ports.ts';
 import type { Actor } from '../domain/shared/actor.ts';
 import type { Db } from './db.ts';
 
@@ -41,7 +40,7 @@ interface Entry extends SessionLookup {
  * from before the change; one that read it just before and returns just after is dropped by the notice itself.
  */
 export function cachedSessionStore(
-  store: SessionTable,
+  store: SessionStore,
   options: SessionCacheOptions = DEFAULTS,
 ): SessionStore & SessionCache {
   const entries = new Map<string, Entry>();
@@ -71,10 +70,15 @@ export function cachedSessionStore(
       if (lookup && hearing && seen === generation) keep(tokenHash, lookup, now);
       return lookup?.user;
     },
+    findSession: store.findSession,
     revoke: async (tokenHash, now) => {
       await store.revoke(tokenHash, now);
       generation++;
       entries.delete(tokenHash);
+    },
+    revokeAll: async (userId, now) => {
+      await store.revokeAll(userId, now);
+      forgetUser(userId);
     },
     watch: (db) =>
       db.listen(AUTH_CHANNEL, {

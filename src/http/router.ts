@@ -13,7 +13,12 @@ export interface RequestContext<Params = Record<string, string>> {
   body: unknown;
   /** The signed-in user; present on every route that names a role. */
   actor: Actor;
+  /** The session token, from the Authorization header or the browser's cookie. */
   token?: string;
+  /** Where the token came from: a sign-in through the cookie answers with a cookie, one through a token with a token. */
+  session?: 'cookie' | 'bearer';
+  /** Whether the client reached Medora over HTTPS (directly, or at a trusted proxy). */
+  https: boolean;
   headers: IncomingHttpHeaders;
   ip: string;
   requestId: string;
@@ -40,6 +45,8 @@ export interface Route {
   /** Whether the path has parameters; one without matches only itself. */
   parameterized: boolean;
   access: Access;
+  /** The route starts a browser session in a cookie, so it is refused from other sites like a cookie's writes. */
+  setsCookie: boolean;
   handler: Handler;
 }
 
@@ -51,8 +58,11 @@ export function route<P extends string>(method: string, path: P, access: Access,
   const parameterized = path.includes('{');
   const prefix = parameterized ? path.slice(0, path.indexOf('{')) : path;
   // The pattern has a named group for each parameter of `path`, so a match always carries them all.
-  return { method, path, pattern: new RegExp(`^${source}$`), prefix, parameterized, access, handler: handler as Handler };
+  return { method, path, pattern: new RegExp(`^${source}$`), prefix, parameterized, access, setsCookie: false, handler: handler as Handler };
 }
+
+/** A public route that signs the browser in: it answers with the session cookie. */
+export const cookieSignIn = (route: Route): Route => ({ ...route, setsCookie: true });
 
 /**
  * The route for a method and path: 404 when no path matches, 405 with Allow when only the method is wrong.

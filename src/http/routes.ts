@@ -3,7 +3,9 @@ import { notFound } from '../domain/shared/errors.ts';
 import { pathId } from '../domain/shared/validate.ts';
 import { RETRY_UNAVAILABLE_AFTER_S } from './errors.ts';
 import { created, listOf, noContent, ok } from './answers.ts';
-import { route as r, type Route } from './router.ts';
+import { cookieSignIn, route as r, type Route } from './router.ts';
+import { sessionAnswer, signedOutAnswer, type Holder } from './session-answers.ts';
+import { resetPasswordLink } from '../links.ts';
 
 /** The whole API, one route a line; each handler parses, calls one use case and answers. */
 export function apiRoutes(app: App): Route[] {
@@ -11,6 +13,8 @@ export function apiRoutes(app: App): Route[] {
     (await app.health.ready())
       ? ok({ status: 'ok', database: 'ok' })
       : { status: 503, body: { status: 'degraded', database: 'unavailable' }, headers: { 'retry-after': String(RETRY_UNAVAILABLE_AFTER_S) } };
+  const browser = (https: boolean): Holder => ({ kind: 'cookie', https, now: app.clock.now() });
+  const holder = (session: 'cookie' | 'bearer' | undefined, https: boolean): Holder => (session === 'cookie' ? browser(https) : { kind: 'bearer' });
   return [
     // --- platform
     r('GET', '/api/health/live', 'public', async () => ok({ status: 'ok' })),
@@ -24,12 +28,38 @@ export function apiRoutes(app: App): Route[] {
 
     // --- accounts
     r('POST', '/api/patients/register', 'public', async ({ body, ip, requestId }) => created({ user: await app.auth.register(body, { ip, requestId }) })),
+    // API and CLI clients get a bearer token; the browser signs in through /api/session and gets a cookie.
     r('POST', '/api/login', 'public', async ({ body, ip, requestId }) => ok(await app.auth.login(body, { ip, requestId }))),
-    r('POST', '/api/logout', 'user', async ({ token, actor }) => {
-      await app.auth.logout(token!, actor);
-      return ok({ message: 'You have been signed out' });
+    r('POST', '/api/login/mfa', 'public', async ({ body, ip, requestId }) => ok(await app.mfa.completeSignIn(body, { ip, requestId }))),
+    r('POST', '/api/login/mfa/setup', 'public', async ({ body }) => ok(await app.mfa.beginMfaAtSignIn(body))),
+    cookieSignIn(r('POST', '/api/session', 'public', async ({ body, ip, requestId, https }) => sessionAnswer(await app.auth.login(body, { ip, requestId }), browser(https)))),
+    cookieSignIn(r('POST', '/api/session/mfa', 'public', async ({ body, ip, requestId, https }) => sessionAnswer(await app.mfa.completeSignIn(body, { ip, requestId }), browser(https)))),
+    r('POST', '/api/logout', 'user', async ({ token, actor, session, https }) => {
+      await app.auth.logout(token ?? '', actor);
+      return signedOutAnswer('You have been signed out', holder(session, https));
+    }),
+    r('POST', '/api/logout/everywhere', 'user', async ({ actor, session, https }) => {
+      await app.auth.logoutEverywhere(actor);
+      return signedOutAnswer('You have been signed out on every device', holder(session, https));
     }),
     r('GET', '/api/user', 'user', async ({ actor }) => ok(await app.auth.currentUser(actor))),
+    r('PUT', '/api/user/password', 'user', async ({ body, token, actor, session, https, ip, requestId }) =>
+      sessionAnswer(await app.passwords.changePassword(body, token ?? '', actor, { ip, requestId }), holder(session, https)),
+    ),
+    r('POST', '/api/password-reset', 'public', async ({ body, ip, requestId }) => ok(await app.passwords.resetPassword(body, { ip, requestId }))),
+    r('POST', '/api/admin/password-resets', 'admin', async ({ body, actor, https, headers }) => {
+      const link = await app.passwords.issueResetLink(body, actor);
+      return created({ ...link, url: resetPasswordLink(`${https ? 'https' : 'http'}://${headers.host}`, link.token) });
+    }),
+    r('GET', '/api/user/mfa', 'user', async ({ actor }) => ok(await app.mfa.mfaStatus(actor))),
+    r('POST', '/api/user/mfa', 'user', async ({ actor }) => ok(await app.mfa.beginMfa(actor))),
+    r('POST', '/api/user/mfa/confirm', 'user', async ({ body, actor }) => ok(await app.mfa.confirmMfa(body, actor))),
+    r('POST', '/api/user/mfa/disable', 'user', async ({ body, actor }) => {
+      await app.mfa.disableMfa(body, actor);
+      return ok({ message: 'Two-step sign-in is off' });
+    }),
+    r('POST', '/api/user/mfa/recovery-codes', 'user', async ({ body, actor }) => ok(await app.mfa.renewRecoveryCodes(body, actor))),
+    r('POST', '/api/admin/mfa-resets', 'admin', async ({ body, actor }) => ok(await app.mfa.resetUserMfa(body, actor))),
 
     // --- catalogue, patients and the admin dashboard
     r('GET', '/api/admin/statistics', 'admin', async () => ok(await app.reports.statistics())),

@@ -8,6 +8,7 @@ import type { Actor } from '../domain/shared/actor.ts';
 import { asRecord, refuseUnstorableText } from '../domain/shared/validate.ts';
 import { toErrorAnswer } from './errors.ts';
 import { bearerToken, clientIp, parseBody } from './parse.ts';
+import { isHttps, refuseCrossSite, sessionCookie } from './session-cookie.ts';
 import { checkRole, match, needsSignIn, type Answer, type Route } from './router.ts';
 import { apiRoutes } from './routes.ts';
 import { serveStatic } from './static.ts';
@@ -198,7 +199,12 @@ async function handleApi(
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const { route, params } = match(routes, method, opts.path);
-  const token = bearerToken(req.headers.authorization);
+  const https = isHttps(req, opts.trustProxy);
+  const bearer = bearerToken(req.headers.authorization);
+  const cookie = bearer ? undefined : sessionCookie(req, https);
+  // A write through the browser's cookie, or a sign-in that sets it, must come from Medora's own pages.
+  if (cookie || route.setsCookie) refuseCrossSite(req, https);
+  const token = bearer ?? cookie;
   // Public routes are typed to take no actor (PublicHandler), so none is made up for them.
   const actor = needsSignIn(route.access) ? await app.auth.authenticate(token, opts.requestId) : undefined;
   if (actor) checkRole(route.access, actor);
@@ -215,6 +221,8 @@ async function handleApi(
       body,
       actor: actor as Actor,
       token,
+      session: token === undefined ? undefined : cookie ? 'cookie' : 'bearer',
+      https,
       headers: req.headers,
       ip: clientIp(req, opts.trustProxy),
       requestId: opts.requestId,

@@ -1,5 +1,5 @@
 import type { AuditEntry, AuditLog } from '../domain/audit/audit.ts';
-import type { AuthDeps, UserRecord } from '../domain/auth/ports.ts';
+import type { AuthDeps, AuthStores, NewSession, SignInChallenge, UserRecord } from '../domain/auth/ports.ts';
 import { inNewWindow, type Bucket } from '../domain/auth/throttle.ts';
 import { conflict } from '../domain/shared/errors.ts';
 import type { Clock } from '../domain/shared/clock.ts';
@@ -7,7 +7,11 @@ import type { Clock } from '../domain/shared/clock.ts';
 /** In-memory auth ports: a fast hasher, predictable tokens, and everything kept in arrays to inspect. */
 export function fakeAuthDeps(clock: Clock) {
   const users: UserRecord[] = [];
-  const sessions: { userId: number; tokenHash: string; expiresAt: Date; revoked: boolean }[] = [];
+  const sessions: (NewSession & { revoked: boolean })[] = [];
+  const resets: { userId: number; tokenHash: string; expiresAt: Date; used: boolean }[] = [];
+  const factors = new Map<number, { secret: string; confirmed: boolean; lastStep: number }>();
+  const recoveryCodes: { userId: number; codeHash: string; used: boolean }[] = [];
+  const challenges: (SignInChallenge & { tokenHash: string; expiresAt: Date; used: boolean })[] = [];
   const buckets = new Map<string, Bucket>();
   const audit: AuditEntry[] = [];
   let tokenCount = 0;
@@ -21,26 +25,107 @@ export function fakeAuthDeps(clock: Clock) {
   };
   const auditLog: AuditLog = { record: async (e) => void audit.push(e) };
 
-  const deps: AuthDeps & { timeZone: string } = {
-    clock,
-    timeZone: 'Europe/Berlin',
+  const findSession = async (tokenHash: string, now: Date) => {
+    const s = sessions.find((x) => x.tokenHash === tokenHash && !x.revoked && x.expiresAt > now);
+    const user = s && users.find((u) => u.id === s.userId);
+    return s && user?.active ? { user, expiresAt: s.expiresAt, persistent: s.persistent } : undefined;
+  };
+  const revokeAll = (userId: number) => sessions.filter((s) => s.userId === userId).forEach((s) => (s.revoked = true));
+  const replaceCodes = (userId: number, codeHashes: string[]) => {
+    for (let i = recoveryCodes.length - 1; i >= 0; i--) if (recoveryCodes[i]?.userId === userId) recoveryCodes.splice(i, 1);
+    recoveryCodes.push(...codeHashes.map((codeHash) => ({ userId, codeHash, used: false })));
+  };
+  const stores: AuthStores = {
     audit: auditLog,
-    hasher: { hash: async (p) => `hashed:${p}`, verify: async (h, p) => h === `hashed:${p}` },
-    tokens: { issue: () => `token-${++tokenCount}`, digest: (t) => `digest:${t}` },
     accounts: {
       findByEmail: async (email) => users.find((u) => u.email.toLowerCase() === email.toLowerCase()),
       findById: async (id) => users.find((u) => u.id === id),
       createPatient: async (a) => addUser({ ...a, role: 'patient', patientId: users.length + 100 }),
       createAdmin: async (a) => addUser({ ...a, role: 'admin' }),
+      setPassword: async (userId, passwordHash) => {
+        const user = users.find((u) => u.id === userId);
+        if (user) user.passwordHash = passwordHash;
+        revokeAll(userId); // as migration 0009's trigger does
+      },
     },
     sessions: {
       create: async (s) => void sessions.push({ ...s, revoked: false }),
-      findUser: async (tokenHash, now) => {
-        const s = sessions.find((x) => x.tokenHash === tokenHash && !x.revoked && x.expiresAt > now);
-        const user = s && users.find((u) => u.id === s.userId);
-        return user?.active ? user : undefined;
-      },
+      findSession,
+      findUser: async (tokenHash, now) => (await findSession(tokenHash, now))?.user,
       revoke: async (tokenHash) => sessions.filter((s) => s.tokenHash === tokenHash).forEach((s) => (s.revoked = true)),
+      revokeAll: async (userId) => revokeAll(userId),
+    },
+    resets: {
+      issue: async (r) => {
+        resets.filter((x) => x.userId === r.userId).forEach((x) => (x.used = true));
+        resets.push({ ...r, used: false });
+      },
+      use: async (tokenHash, now) => {
+        const reset = resets.find((x) => x.tokenHash === tokenHash && !x.used && x.expiresAt > now);
+        if (reset) reset.used = true;
+        return reset?.userId;
+      },
+    },
+    mfa: {
+      find: async (userId) => factors.get(userId),
+      begin: async (userId, secret) => {
+        if (factors.get(userId)?.confirmed) return false;
+        factors.set(userId, { secret, confirmed: false, lastStep: -1 });
+        return true;
+      },
+      confirm: async (userId, step, codeHashes) => {
+        const factor = factors.get(userId);
+        if (factor) factors.set(userId, { ...factor, confirmed: true, lastStep: step });
+        replaceCodes(userId, codeHashes);
+      },
+      acceptStep: async (userId, step) => {
+        const factor = factors.get(userId);
+        if (!factor?.confirmed || factor.lastStep >= step) return false;
+        factor.lastStep = step;
+        return true;
+      },
+      useRecoveryCode: async (userId, codeHash) => {
+        const code = recoveryCodes.find((c) => c.userId === userId && c.codeHash === codeHash && !c.used);
+        if (code) code.used = true;
+        return code !== undefined;
+      },
+      replaceRecoveryCodes: async (userId, codeHashes) => replaceCodes(userId, codeHashes),
+      recoveryCodesLeft: async (userId) => recoveryCodes.filter((c) => c.userId === userId && !c.used).length,
+      remove: async (userId) => {
+        replaceCodes(userId, []);
+        return factors.delete(userId);
+      },
+    },
+    challenges: {
+      create: async (c) => void challenges.push({ ...c, used: false }),
+      find: async (tokenHash, now) => challenges.find((c) => c.tokenHash === tokenHash && !c.used && c.expiresAt > now),
+      finish: async (tokenHash, now) => {
+        const challenge = challenges.find((c) => c.tokenHash === tokenHash && !c.used && c.expiresAt > now);
+        if (challenge) challenge.used = true;
+        return challenge !== undefined;
+      },
+    },
+  };
+
+  const deps: AuthDeps & { timeZone: string } = {
+    ...stores,
+    // In memory there is nothing to roll back; the tests that need rollback run against a database.
+    transaction: (fn) => fn(stores),
+    clock,
+    timeZone: 'Europe/Berlin',
+    clinicName: 'Test Clinic',
+    requireMfa: [],
+    hasher: { hash: async (p) => `hashed:${p}`, verify: async (h, p) => h === `hashed:${p}` },
+    tokens: { issue: () => `token-${++tokenCount}`, digest: (t) => `digest:${t}`, recoveryCode: () => `code-${++tokenCount}` },
+    // A code is the secret's name and the step: "secret-1:123" is right at step 123 only.
+    totp: {
+      newSecret: () => `secret-${++tokenCount}`,
+      uri: (secret, account, issuer) => `otpauth://totp/${issuer}:${account}?secret=${secret}`,
+      qrSvg: async (uri) => `<svg>${uri}</svg>`,
+      stepOf: (secret, code, now) => {
+        const step = Math.floor(now.getTime() / 30_000);
+        return [step - 1, step, step + 1].find((s) => code === fakeTotpCode(secret, s));
+      },
     },
     throttle: {
       reserve: async (keys, now, wait) => {
@@ -61,7 +146,14 @@ export function fakeAuthDeps(clock: Clock) {
       },
     },
   };
-  return { deps, users, sessions, buckets, audit };
+  return { deps, users, sessions, buckets, audit, resets, factors, recoveryCodes };
+}
+
+/** What the fake authenticator shows for `secret` at time step `step`: six digits, as a real one. */
+export function fakeTotpCode(secret: string, step: number): string {
+  let n = step;
+  for (const ch of secret) n = (n * 31 + ch.charCodeAt(0)) % 1_000_000;
+  return String(n).padStart(6, '0');
 }
 
 /** A clock the test moves forward by hand. */

@@ -1,11 +1,12 @@
 /**
- * The only module that calls fetch. Adds the bearer token, turns error bodies into ApiError, and ends the
- * session on a 401 to a signed-in call (a failed sign-in is also a 401 and is left to the login page).
+ * The only module that calls fetch. The session rides in its HttpOnly cookie; this turns error bodies into
+ * ApiError and ends the session on a 401 to a signed-in call (a failed sign-in is also a 401 and is left to the
+ * login page).
  */
 import { navigate } from 'wouter/use-browser-location';
 import type { ListJson } from '../http/answers.ts';
 import type { FieldErrors } from '../domain/shared/errors.ts';
-import { endSession, token } from './auth.ts';
+import { endSession, role } from './auth.ts';
 import { routes } from './paths.ts';
 
 export class ApiError extends Error {
@@ -30,9 +31,7 @@ interface RequestOptions {
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const bearer = token.value;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  if (bearer) headers.Authorization = `Bearer ${bearer}`;
   // A FormData body (a doctor's photo) sets its own multipart Content-Type with the boundary.
   const isForm = options.body instanceof FormData;
   if (options.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
@@ -47,7 +46,7 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   const body: unknown = response.status === 204 ? null : await response.json().catch(() => null);
   if (response.ok) return body as T;
 
-  if (response.status === 401 && bearer) {
+  if (response.status === 401 && role.value !== null) {
     endSession();
     navigate(routes.login, { replace: true });
   }

@@ -1,5 +1,6 @@
 /** The only place URLs are spelled: the UI's routes (patterns with `:id` and builders) and the API's paths. */
 import type { Role } from '../domain/shared/actor.ts';
+import { RESET_PASSWORD_PATH } from '../links.ts';
 
 type Id = number | string;
 
@@ -8,7 +9,10 @@ export const routes = {
   signup: '/signup',
   login: '/login',
   forgotPassword: '/login/forgot-password',
+  resetPassword: RESET_PASSWORD_PATH,
   userArea: (role: Role) => `/user/${role}`,
+  /** Each role's own sign-in and security page, inside its area. */
+  account: (role: Role) => `/user/${role}/account`,
   admin: {
     root: '/user/admin',
     dashboard: '/user/admin/dashboard',
@@ -45,16 +49,25 @@ export const routes = {
 /** Fills the `:id` of a route pattern: `withId(routes.patient.doctorProfile, 7)`. */
 export const withId = (pattern: string, id: Id) => pattern.replace(':id', encodeURIComponent(String(id)));
 
-/** Paths beginning /signup, /login or /user use the app stylesheet; every other path the main one (spec §2). */
-export const usesAppStylesheet = (path: string) => /^\/(signup|login|user)(\/|$)/.test(path);
+/** Paths beginning /signup, /login, /reset-password or /user use the app stylesheet; every other path the main one (spec §2). */
+export const usesAppStylesheet = (path: string) => /^\/(signup|login|reset-password|user)(\/|$)/.test(path);
 
 export const images = {
   defaultAvatar: '/images/default-avatar.svg',
 };
 
 export const endpoints = {
-  login: '/api/login',
+  session: '/api/session',
+  sessionMfa: '/api/session/mfa',
+  loginMfaSetup: '/api/login/mfa/setup',
   logout: '/api/logout',
+  logoutEverywhere: '/api/logout/everywhere',
+  password: '/api/user/password',
+  passwordReset: '/api/password-reset',
+  mfa: '/api/user/mfa',
+  mfaConfirm: '/api/user/mfa/confirm',
+  mfaDisable: '/api/user/mfa/disable',
+  mfaRecoveryCodes: '/api/user/mfa/recovery-codes',
   register: '/api/patients/register',
   currentUser: '/api/user',
   doctors: '/api/doctors',
@@ -83,6 +96,8 @@ export const endpoints = {
     doctor: (id: Id) => `/api/admin/doctors/${id}`,
     doctorSchedule: (id: Id) => `/api/admin/doctors/${id}/schedule`,
     billings: '/api/admin/billings',
+    passwordResets: '/api/admin/password-resets',
+    mfaResets: '/api/admin/mfa-resets',
   },
   patient: {
     profile: '/api/patient/profile',

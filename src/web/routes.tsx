@@ -6,7 +6,7 @@ import { lazy, Suspense, useLayoutEffect, type ComponentType, type LazyExoticCom
 import { useSignals } from '@preact/signals-react/runtime';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import type { Role } from '../domain/shared/actor.ts';
-import { role, token } from './auth.ts';
+import { role } from './auth.ts';
 import { routes } from './paths.ts';
 import { applyStylesheetFor } from './stylesheet.ts';
 
@@ -16,6 +16,8 @@ const LandingPage = lazy(() => import('./pages/public/landing-page.tsx'));
 const SignupPage = lazy(() => import('./pages/public/signup-page.tsx'));
 const LoginPage = lazy(() => import('./pages/public/login-page.tsx'));
 const ForgotPasswordPage = lazy(() => import('./pages/public/forgot-password-page.tsx'));
+const ResetPasswordPage = lazy(() => import('./pages/public/reset-password-page.tsx'));
+const AccountPage = lazy(() => import('./pages/account-page.tsx'));
 const NotFoundPage = lazy(() => import('./pages/public/not-found-page.tsx'));
 const AppShell = lazy(() => import('./components/app-shell.tsx'));
 
@@ -68,6 +70,7 @@ export function App() {
         <Route path={routes.signup} component={SignupPage} />
         <Route path={routes.login} component={LoginPage} />
         <Route path={routes.forgotPassword} component={ForgotPasswordPage} />
+        <Route path={routes.resetPassword} component={ResetPasswordPage} />
         <Route path="/user/*?" component={SignedInArea} />
         <Route component={NotFoundPage} />
       </Switch>
@@ -75,11 +78,11 @@ export function App() {
   );
 }
 
-/** The client-side guard of spec §4: no token → /login; a role outside its area → /user/{role}. */
+/** The client-side guard of spec §4: not signed in → /login; a role outside its area → /user/{role}. */
 function SignedInArea() {
   useSignals();
   const [location] = useLocation();
-  const currentRole = token.value ? role.value : null;
+  const currentRole = role.value;
   if (!currentRole) return <Redirect to={routes.login} replace />;
   const area = location.split('/')[2];
   if (area !== currentRole) return <Redirect to={routes.userArea(currentRole)} replace />;
@@ -96,6 +99,7 @@ function SignedInArea() {
           {Object.entries(areaPages[currentRole]).map(([path, page]) => (
             <Route key={path} path={path} component={page} />
           ))}
+          <Route path={routes.account(currentRole)} component={AccountPage} />
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>

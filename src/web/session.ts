@@ -1,7 +1,8 @@
 /** Signing in and out: the API calls that start or end the session held in auth.ts. */
 import { navigate } from 'wouter/use-browser-location';
 import type { PublicUser } from '../domain/auth/auth.ts';
-import type { LoginJson } from '../domain/auth/use-cases.ts';
+import type { MfaSetupJson } from '../domain/auth/mfa-use-cases.ts';
+import type { LoginJson, SessionJson } from '../domain/auth/use-cases.ts';
 import type { Gender, Role } from '../domain/shared/actor.ts';
 import { apiGet, apiPost } from './api.ts';
 import { endSession, startSession, user } from './auth.ts';
@@ -22,11 +23,30 @@ export interface Registration {
   gender: Gender;
 }
 
-export async function signIn(credentials: Credentials): Promise<Role> {
-  const answer = await apiPost<LoginJson>(endpoints.login, credentials);
+/** A browser session: the server set its cookie, and the body holds everything but the token. */
+type BrowserSession = Omit<SessionJson, 'token'> & { recovery_codes?: string[] };
+type BrowserSignIn = Exclude<LoginJson, SessionJson> | BrowserSession;
+
+/** What a sign-in step led to: the user is in, or a second factor is asked for. */
+export type SignInStep = { kind: 'signed-in'; role: Role; recoveryCodes?: string[] } | { kind: 'mfa'; mfa: 'verify' | 'enrol'; challenge: string };
+
+function stepOf(answer: BrowserSignIn): SignInStep {
+  if ('mfa' in answer) return { kind: 'mfa', mfa: answer.mfa, challenge: answer.challenge };
   startSession(answer);
-  return answer.role;
+  return { kind: 'signed-in', role: answer.role, recoveryCodes: answer.recovery_codes };
 }
+
+export async function signIn(credentials: Credentials): Promise<SignInStep> {
+  return stepOf(await apiPost<BrowserSignIn>(endpoints.session, credentials));
+}
+
+/** The second step: a code from the authenticator, or a recovery code. */
+export async function completeSignIn(challenge: string, code: { code: string } | { recovery_code: string }): Promise<SignInStep> {
+  return stepOf(await apiPost<BrowserSignIn>(endpoints.sessionMfa, { challenge, ...code }));
+}
+
+/** The authenticator to scan when the clinic requires one and the user has none yet. */
+export const mfaSetupAtSignIn = (challenge: string) => apiPost<MfaSetupJson>(endpoints.loginMfaSetup, { challenge });
 
 export async function register(registration: Registration): Promise<void> {
   await apiPost(endpoints.register, registration);
@@ -42,6 +62,13 @@ export async function signOut(): Promise<void> {
     endSession();
     navigate(routes.login, { replace: true });
   }
+}
+
+/** Ends every session of the user, this one too, and goes to /login. */
+export async function signOutEverywhere(): Promise<void> {
+  await apiPost(endpoints.logoutEverywhere);
+  endSession();
+  navigate(routes.login, { replace: true });
 }
 
 /** Refreshes the signed-in user; a failed fetch signs the user out (spec §4). */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainError } from '../shared/errors.ts';
-import { authenticate, createAdmin, login, logout, register } from './use-cases.ts';
+import { authenticate, createAdmin, login, logout, register, type LoginJson, type SessionJson } from './use-cases.ts';
 import { fakeAuthDeps, movableClock } from '../../testing/auth-fakes.ts';
 
 const patient = {
@@ -13,6 +13,12 @@ const patient = {
   gender: 'female',
 };
 const client = { ip: '10.0.0.7' };
+
+/** The answer of a sign-in that opened a session (no second factor asked for). */
+function opened(answer: LoginJson): SessionJson {
+  assert.ok('token' in answer, 'a session, not a second-factor challenge');
+  return answer;
+}
 
 async function rejects(promise: Promise<unknown>, kind: string, code?: string): Promise<DomainError> {
   try {
@@ -73,7 +79,7 @@ describe('login', () => {
     const clock = movableClock('2026-06-01T10:00:00Z');
     const { deps, sessions } = fakeAuthDeps(clock);
     await register(deps, patient);
-    const answer = await login(deps, { email: patient.email, password: patient.password }, client);
+    const answer = opened(await login(deps, { email: patient.email, password: patient.password }, client));
     assert.equal(answer.role, 'patient');
     assert.equal(sessions[0].expiresAt.toISOString(), '2026-06-01T22:00:00.000Z');
     assert.equal(sessions[0].tokenHash, `digest:${answer.token}`, 'only the digest is stored');
@@ -105,13 +111,13 @@ describe('login', () => {
     for (let i = 0; i < 10; i++) await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
     const refused = await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many', 'too_many_attempts');
     assert.equal(refused.retryAfterSeconds, 5);
-    const elsewhere = await login(deps, { email: patient.email, password: patient.password }, { ip: '10.0.0.8' });
+    const elsewhere = opened(await login(deps, { email: patient.email, password: patient.password }, { ip: '10.0.0.8' }));
     assert.ok(elsewhere.token, 'another address is not locked out');
     clock.advance(5000);
     await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
     assert.equal((await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'too_many')).retryAfterSeconds, 10);
     clock.advance(10_000);
-    assert.ok((await login(deps, { email: patient.email, password: patient.password }, client)).token, 'the right password after the wait');
+    assert.ok(opened(await login(deps, { email: patient.email, password: patient.password }, client)).token, 'the right password after the wait');
     for (let i = 0; i < 10; i++) await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
   });
 
@@ -130,7 +136,7 @@ describe('login', () => {
     const colleague = await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many');
     assert.equal(colleague.retryAfterSeconds, 30);
     clock.advance(30_000);
-    assert.ok((await login(deps, { email: patient.email, password: patient.password }, client)).token);
+    assert.ok(opened(await login(deps, { email: patient.email, password: patient.password }, client)).token);
   });
 
   it('keeps a typed e-mail in the audit only when it names an account', async () => {
@@ -156,12 +162,12 @@ describe('sessions', () => {
     const clock = movableClock('2026-06-01T10:00:00Z');
     const { deps } = fakeAuthDeps(clock);
     await register(deps, patient);
-    const first = await login(deps, { email: patient.email, password: patient.password }, client);
+    const first = opened(await login(deps, { email: patient.email, password: patient.password }, client));
     const actor = await authenticate(deps, first.token);
     await logout(deps, first.token, actor);
     await rejects(authenticate(deps, first.token), 'unauthenticated');
 
-    const second = await login(deps, { email: patient.email, password: patient.password }, client);
+    const second = opened(await login(deps, { email: patient.email, password: patient.password }, client));
     clock.advance(12 * 3_600_000 + 1);
     await rejects(authenticate(deps, second.token), 'unauthenticated');
   });

@@ -1,6 +1,6 @@
 import type { Actor, Role } from '../shared/actor.ts';
 import { fileUrl } from '../shared/files.ts';
-import type { SessionUser, UserRecord } from './ports.ts';
+import type { SessionUser } from './ports.ts';
 
 export const SESSION_HOURS = 12;
 export const REMEMBERED_SESSION_DAYS = 30;
@@ -14,7 +14,7 @@ export interface PublicUser {
   profile_image: string | null;
 }
 
-export function publicUser(user: UserRecord): PublicUser {
+export function publicUser(user: SessionUser): PublicUser {
   return { id: user.id, name: user.name, email: user.email, role: user.role, profile_image: fileUrl(user.profileImageId) };
 }
 

@@ -34,13 +34,72 @@ export interface AccountStore {
   /** Creates the user and its patient row together; a taken email is a conflict `email_taken`. */
   createPatient(account: NewPatientAccount): Promise<UserRecord>;
   createAdmin(account: { name: string; email: string; passwordHash: string }): Promise<UserRecord>;
+  /** Sets a new password hash; every session of the user ends with it (the database sees to that). */
+  setPassword(userId: number, passwordHash: string): Promise<void>;
+}
+
+export interface NewSession {
+  userId: number;
+  tokenHash: string;
+  expiresAt: Date;
+  /** Remembered: the browser keeps its cookie after it closes. */
+  persistent: boolean;
+}
+
+/** A live session: who is behind it and when it ends. */
+export interface SessionLookup {
+  user: SessionUser;
+  expiresAt: Date;
+  persistent: boolean;
 }
 
 export interface SessionStore {
-  create(session: { userId: number; tokenHash: string; expiresAt: Date }): Promise<void>;
+  create(session: NewSession): Promise<void>;
   /** The active user behind an unexpired, unrevoked session. */
   findUser(tokenHash: string, now: Date): Promise<SessionUser | undefined>;
+  findSession(tokenHash: string, now: Date): Promise<SessionLookup | undefined>;
   revoke(tokenHash: string, now: Date): Promise<void>;
+  /** Ends every session of the user ("sign out everywhere"). */
+  revokeAll(userId: number, now: Date): Promise<void>;
+}
+
+/** One-time links to set a new password, kept as digests. */
+export interface PasswordResetStore {
+  /** Stores a new link; the user's earlier unused links stop working. */
+  issue(reset: { userId: number; tokenHash: string; expiresAt: Date; createdBy: number | null }): Promise<void>;
+  /** Marks the link used and answers its user, if it is unused and unexpired; atomic, so a link works once. */
+  use(tokenHash: string, now: Date): Promise<number | undefined>;
+}
+
+/** A user's TOTP authenticator and recovery codes. */
+export interface MfaStore {
+  find(userId: number): Promise<{ secret: string; confirmed: boolean } | undefined>;
+  /** Keeps a new secret awaiting its first code; refused (false) while a confirmed one exists. */
+  begin(userId: number, secret: string): Promise<boolean>;
+  /** The first code was right: the authenticator counts from now, with these recovery codes in place of any old ones. */
+  confirm(userId: number, step: number, recoveryCodeHashes: string[], now: Date): Promise<void>;
+  /** Accepts a code's time step once: false when it, or a later one, was accepted before. */
+  acceptStep(userId: number, step: number): Promise<boolean>;
+  /** Uses up a recovery code: false when it is not one of the user's unused codes. */
+  useRecoveryCode(userId: number, codeHash: string, now: Date): Promise<boolean>;
+  replaceRecoveryCodes(userId: number, codeHashes: string[]): Promise<void>;
+  recoveryCodesLeft(userId: number): Promise<number>;
+  /** Removes the authenticator and its codes; false when there was none. */
+  remove(userId: number): Promise<boolean>;
+}
+
+/** A sign-in whose password was right, waiting for the second factor. */
+export interface SignInChallenge {
+  userId: number;
+  persistent: boolean;
+}
+
+export interface ChallengeStore {
+  create(challenge: SignInChallenge & { tokenHash: string; expiresAt: Date }): Promise<void>;
+  /** The unused, unexpired challenge behind a digest. */
+  find(tokenHash: string, now: Date): Promise<SignInChallenge | undefined>;
+  /** Uses the challenge up; false when another request did first. */
+  finish(tokenHash: string, now: Date): Promise<boolean>;
 }
 
 export interface ThrottleKey {
@@ -70,14 +129,39 @@ export interface TokenIssuer {
   issue(): string;
   /** What is stored for a token: never the token itself. */
   digest(token: string): string;
+  /** A single-use MFA recovery code, short enough to type from paper. */
+  recoveryCode(): string;
 }
 
-export interface AuthDeps {
+/** RFC 6238 codes, by a maintained library (src/security.ts). */
+export interface Totp {
+  newSecret(): string;
+  /** The otpauth:// address an authenticator app reads from the QR code. */
+  uri(secret: string, account: string, issuer: string): string;
+  /** The QR code of `uri` as an SVG document. */
+  qrSvg(uri: string): Promise<string>;
+  /** The time step `code` belongs to, within one step of `now`; undefined when it is wrong. */
+  stepOf(secret: string, code: string, now: Date): number | undefined;
+}
+
+/** The stores a sign-in's writes go through, all in one transaction. */
+export interface AuthStores {
   accounts: AccountStore;
   sessions: SessionStore;
+  resets: PasswordResetStore;
+  mfa: MfaStore;
+  challenges: ChallengeStore;
+  audit: AuditLog;
+}
+
+export interface AuthDeps extends AuthStores {
+  transaction<T>(fn: (tx: AuthStores) => Promise<T>): Promise<T>;
   throttle: Throttle;
   hasher: PasswordHasher;
   tokens: TokenIssuer;
-  audit: AuditLog;
+  totp: Totp;
   clock: Clock;
+  clinicName: string;
+  /** Roles that must sign in with a second factor (REQUIRE_MFA). */
+  requireMfa: readonly Role[];
 }

@@ -26,6 +26,13 @@ export const LOGIN_PER_ADDRESS: ThrottleRule = { free: 100, baseSeconds: 1, maxS
 // is slowed from 10 s to an hour between them.
 export const REGISTER_PER_ADDRESS: ThrottleRule = { free: 20, baseSeconds: 10, maxSeconds: 60 * 60, windowMinutes: 60 };
 
+// A signed-in user's current password (to change it or the sign-in e-mail), and a second factor's codes: the
+// same backoff as one account from one address, whatever the address.
+export const PASSWORD_CHECKS_PER_ACCOUNT: ThrottleRule = LOGIN_PER_ACCOUNT_AND_ADDRESS;
+export const MFA_CODES_PER_ACCOUNT: ThrottleRule = { free: 5, baseSeconds: 5, maxSeconds: 15 * 60, windowMinutes: 15 };
+// Reset links used from one address; a link is unguessable, so this only bounds the hashing a script can cause.
+export const RESETS_PER_ADDRESS: ThrottleRule = REGISTER_PER_ADDRESS;
+
 /** Seconds before `bucket` allows another attempt under `rule`; 0 when it may go now. */
 export function secondsToWait(bucket: Bucket, rule: ThrottleRule, now: Date): number {
   if (!bucket.lastFailureAt || inNewWindow(bucket, rule, now)) return 0;

@@ -9,7 +9,7 @@ import {
   type PublicUser,
 } from './auth.ts';
 import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
-import type { AuthDeps, ThrottleKey } from './ports.ts';
+import type { AuthDeps, AuthStores, SessionUser, ThrottleKey } from './ports.ts';
 import {
   LOGIN_PER_ACCOUNT_AND_ADDRESS,
   LOGIN_PER_ADDRESS,
@@ -41,41 +41,52 @@ export async function register(
     await reserveAttempt(deps, [{ key: `register:${client.ip}`, rule: REGISTER_PER_ADDRESS }], 'Too many accounts were made from this address.');
   }
   const passwordHash = await deps.hasher.hash(password);
-  const user = await deps.accounts.createPatient({ name, email, passwordHash, phone, birthdate, gender });
-  await deps.audit.record({
-    actor: actorOf(user, requestId),
-    action: 'register',
-    entity: 'patient',
-    entityId: user.patientId,
-    patientId: user.patientId,
-    requestId,
+  const user = await deps.transaction(async (tx) => {
+    const account = await tx.accounts.createPatient({ name, email, passwordHash, phone, birthdate, gender });
+    await tx.audit.record({
+      actor: actorOf(account, requestId),
+      action: 'register',
+      entity: 'patient',
+      entityId: account.patientId,
+      patientId: account.patientId,
+      requestId,
+    });
+    return account;
   });
   return publicUser(user);
 }
 
-export interface LoginInput {
-  email: string;
-  password: string;
-  remember: boolean;
+/** An open session, as a sign-in answers it; the HTTP edge moves the token into a cookie for the browser. */
+export interface SessionJson {
+  user: PublicUser;
+  token: string;
+  role: Role;
+  /** Remembered: the session outlives the browser. */
+  persistent: boolean;
+  expires_at: string;
+}
+
+/** The password was right and a second factor must follow: a code (`verify`) or, first, an authenticator (`enrol`). */
+export interface MfaChallengeJson {
+  mfa: 'verify' | 'enrol';
+  challenge: string;
+}
+
+export type LoginJson = SessionJson | MfaChallengeJson;
+
+export interface Client {
   ip: string;
   requestId?: string;
 }
 
-export interface LoginJson {
-  user: PublicUser;
-  token: string;
-  role: Role;
-}
-
-/** Checks the password and opens a session; every wrong email or password gets the same answer. */
-export async function login(deps: AuthDeps, body: unknown, client: { ip: string; requestId?: string }): Promise<LoginJson> {
+/** Checks the password; opens a session, or a challenge when the account has or needs a second factor. */
+export async function login(deps: AuthDeps, body: unknown, client: Client): Promise<LoginJson> {
   const input = asRecord(body);
   const v = new Validator(input);
   const email = v.text('email', { max: 254 });
   const password = v.untrimmed('password', { max: MAX_SIGN_IN_PASSWORD_LENGTH });
   const remember = v.boolean('remember');
   v.done();
-  const now = deps.clock.now();
   const [pair, address] = loginKeys(email, client.ip);
   // Counted before the slow hash, so parallel guesses cannot all slip in under the limit.
   await reserveAttempt(deps, [pair, address], 'Too many failed sign-in attempts.');
@@ -96,17 +107,42 @@ export async function login(deps: AuthDeps, body: unknown, client: { ip: string;
   }
   await deps.throttle.succeeded([pair.key], [address.key]);
 
+  const factor = await deps.mfa.find(user.id);
+  if (factor?.confirmed || deps.requireMfa.includes(user.role)) {
+    const challenge = deps.tokens.issue();
+    const expiresAt = new Date(deps.clock.now().getTime() + CHALLENGE_MINUTES * 60_000);
+    await deps.challenges.create({ tokenHash: deps.tokens.digest(challenge), userId: user.id, persistent: remember, expiresAt });
+    return { mfa: factor?.confirmed ? 'verify' : 'enrol', challenge };
+  }
+  return deps.transaction((tx) => openSession(deps, tx, user, remember, client));
+}
+
+/** A sign-in's second step has this long after its password was checked. */
+export const CHALLENGE_MINUTES = 10;
+
+/** A new session for `user`, with its audit row, inside the caller's transaction. */
+export async function openSession(
+  deps: Pick<AuthDeps, 'tokens' | 'clock'>,
+  tx: AuthStores,
+  user: SessionUser,
+  persistent: boolean,
+  client: Client,
+  via: 'password' | 'totp' | 'recovery_code' | 'password_change' = 'password',
+): Promise<SessionJson> {
   const token = deps.tokens.issue();
-  await deps.sessions.create({ userId: user.id, tokenHash: deps.tokens.digest(token), expiresAt: sessionExpiry(now, remember) });
-  await deps.audit.record({
-    actor: actorOf(user, client.requestId),
-    action: 'login',
-    entity: 'user',
-    entityId: user.id,
-    requestId: client.requestId,
-    details: { ip: client.ip, remember },
-  });
-  return { user: publicUser(user), token, role: user.role };
+  const expiresAt = sessionExpiry(deps.clock.now(), persistent);
+  await tx.sessions.create({ userId: user.id, tokenHash: deps.tokens.digest(token), expiresAt, persistent });
+  if (via !== 'password_change') {
+    await tx.audit.record({
+      actor: actorOf(user, client.requestId),
+      action: 'login',
+      entity: 'user',
+      entityId: user.id,
+      requestId: client.requestId,
+      details: { ip: client.ip, remember: persistent, via },
+    });
+  }
+  return { user: publicUser(user), token, role: user.role, persistent, expires_at: expiresAt.toISOString() };
 }
 
 const loginKeys = (email: string, ip: string): [ThrottleKey, ThrottleKey] => [
@@ -115,7 +151,7 @@ const loginKeys = (email: string, ip: string): [ThrottleKey, ThrottleKey] => [
 ];
 
 /** Counts this attempt against `keys`, or refuses it with 429 and the seconds to wait while one must wait. */
-async function reserveAttempt(deps: AuthDeps, keys: ThrottleKey[], refusal: string): Promise<void> {
+export async function reserveAttempt(deps: Pick<AuthDeps, 'throttle' | 'clock'>, keys: ThrottleKey[], refusal: string): Promise<void> {
   const now = deps.clock.now();
   const wait = await deps.throttle.reserve(keys, now, (buckets) =>
     Math.max(0, ...keys.map((k) => secondsToWait(buckets.get(k.key) ?? { failures: 0, lastFailureAt: null }, k.rule, now))),
@@ -131,7 +167,7 @@ async function verifyNothing(deps: AuthDeps): Promise<false> {
   return false;
 }
 
-/** The signed-in actor behind a bearer token, or an `unauthenticated` error. */
+/** The signed-in actor behind a session token, or an `unauthenticated` error. */
 export async function authenticate(deps: AuthDeps, token: string | undefined, requestId?: string): Promise<Actor> {
   if (!token) throw unauthenticated();
   const user = await deps.sessions.findUser(deps.tokens.digest(token), deps.clock.now());
@@ -140,8 +176,18 @@ export async function authenticate(deps: AuthDeps, token: string | undefined, re
 }
 
 export async function logout(deps: AuthDeps, token: string, actor: Actor): Promise<void> {
-  await deps.sessions.revoke(deps.tokens.digest(token), deps.clock.now());
-  await deps.audit.record({ actor, action: 'logout', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+  await deps.transaction(async (tx) => {
+    await tx.sessions.revoke(deps.tokens.digest(token), deps.clock.now());
+    await tx.audit.record({ actor, action: 'logout', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+  });
+}
+
+/** Ends every session of the actor, this one included: a phone left somewhere, a shared computer. */
+export async function logoutEverywhere(deps: AuthDeps, actor: Actor): Promise<void> {
+  await deps.transaction(async (tx) => {
+    await tx.sessions.revokeAll(actor.userId, deps.clock.now());
+    await tx.audit.record({ actor, action: 'logout_everywhere', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+  });
 }
 
 export async function currentUser(deps: AuthDeps, actor: Actor): Promise<PublicUser> {

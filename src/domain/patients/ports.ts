@@ -1,7 +1,7 @@
 import type { AuditLog } from '../audit/audit.ts';
 import type { RecordStore } from '../records/ports.ts';
 import type { PatientProfile } from '../records/records.ts';
-import type { Gender } from '../shared/actor.ts';
+import type { Actor, Gender } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 
@@ -32,10 +32,16 @@ export interface PatientDirectory {
   update(id: number, fields: ProfileFields): Promise<void>;
 }
 
-export interface PatientsDeps {
+export interface PatientsStores {
   patients: PatientDirectory;
   records: Pick<RecordStore, 'listForPatient'>;
   audit: AuditLog;
+}
+
+export interface PatientsDeps extends PatientsStores {
+  transaction<T>(fn: (tx: PatientsStores) => Promise<T>): Promise<T>;
+  /** The actor's current password, or 422 naming `current_password` (the auth module's check). */
+  confirmPassword(actor: Actor, password: string): Promise<void>;
   clock: Clock;
   timeZone: string;
 }

@@ -53,12 +53,35 @@ export async function myProfile(deps: PatientsDeps, actor: Actor): Promise<MyPro
   };
 }
 
-/** The profile form: the same rules as signing up, and the email stays unique. */
+/**
+ * The profile form: the same rules as signing up, and the email stays unique. A new sign-in e-mail needs the
+ * current password, so a session left open somewhere cannot take the account over.
+ */
 export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: Actor) {
   const patientId = patientOf(actor);
   const fields = readProfile(body, clinicToday(deps.clock, deps.timeZone));
-  await deps.patients.update(patientId, fields);
-  await deps.audit.record({ actor, action: 'update', entity: 'patient', entityId: patientId, patientId, requestId: actor.requestId });
+  const current = await deps.patients.find(patientId);
+  if (!current) throw notFound('Patient');
+  const emailChanged = current.email.toLowerCase() !== fields.email.toLowerCase();
+  if (emailChanged) {
+    const password = asRecord(body).current_password;
+    await deps.confirmPassword(actor, typeof password === 'string' ? password : '');
+  }
+  await deps.transaction(async (tx) => {
+    await tx.patients.update(patientId, fields);
+    await tx.audit.record({ actor, action: 'update', entity: 'patient', entityId: patientId, patientId, requestId: actor.requestId });
+    if (emailChanged) {
+      await tx.audit.record({
+        actor,
+        action: 'email_changed',
+        entity: 'user',
+        entityId: actor.userId,
+        patientId,
+        requestId: actor.requestId,
+        details: { from: current.email, to: fields.email },
+      });
+    }
+  });
   return myProfile(deps, actor);
 }
 

@@ -9,6 +9,7 @@ import {
   ClipboardIcon,
   DashboardIcon,
   DoorIcon,
+  LockIcon,
   PillIcon,
   StethoscopeIcon,
   UserIcon,
@@ -40,6 +41,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Profile', to: routes.patient.profile, icon: UserIcon },
     { label: 'Book Appointment', to: routes.patient.book, icon: ClipboardIcon },
     { label: 'Bills', to: routes.patient.bills, icon: BillIcon },
+    { label: 'Sign-in & Security', to: routes.account('patient'), icon: LockIcon },
   ],
   admin: [
     { label: 'Dashboard', to: routes.admin.dashboard, icon: DashboardIcon },
@@ -58,10 +60,12 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Diseases', to: routes.admin.diseases, icon: VirusIcon },
     { label: 'Rooms', to: routes.admin.rooms, icon: DoorIcon },
     { label: 'Bills', to: routes.admin.bills, icon: BillIcon },
+    { label: 'Sign-in & Security', to: routes.account('admin'), icon: LockIcon },
   ],
   doctor: [
     { label: 'Appointments', to: routes.doctor.appointments, icon: CalendarIcon },
     { label: 'Manage Records', to: routes.doctor.manageRecords, icon: ClipboardIcon },
     { label: 'My Patients', to: routes.doctor.myPatients, icon: UsersIcon },
+    { label: 'Sign-in & Security', to: routes.account('doctor'), icon: LockIcon },
   ],
 };

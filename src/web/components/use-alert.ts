@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { ApiError } from '../api.ts';
 import { failure, type AlertMessage } from './alert.tsx';
 
-/** A page's one message. */
-export function useAlert() {
-  const [alert, setAlert] = useState<AlertMessage | null>(null);
+/** A page's one message, perhaps one to show from the start. */
+export function useAlert(initial: AlertMessage | null = null) {
+  const [alert, setAlert] = useState<AlertMessage | null>(initial);
   return { alert, setAlert, dismiss: () => setAlert(null) };
 }
 

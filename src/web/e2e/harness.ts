@@ -103,19 +103,19 @@ export async function signInThroughUi(page: Page, email: string, password = PASS
 }
 
 /**
- * A fresh watched page (see `openPage`) signed in as `email` and showing the role's first page. The token comes
- * from the API and sits in localStorage where the login form leaves it; signing in through the form is tested
- * on its own, and costs every other test a page load and a navigation.
+ * A fresh watched page (see `openPage`) signed in as `email` and showing the role's first page. The session comes
+ * from the API and sits where the login form leaves it: the token in the HttpOnly cookie, the role in
+ * localStorage. Signing in through the form is tested on its own, and costs every other test a page load.
  */
 export async function openSignedInPage(browser: Browser, server: TestServer, email: string): Promise<WatchedPage> {
   const login = await server.api('POST', '/api/login', { body: { email, password: PASSWORD } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
   const { token, role } = login.body as { token: string; role: string };
-  const localStorage = [
-    { name: 'medora.token', value: token },
-    { name: 'medora.role', value: role },
-  ];
-  const watched = await openPage(browser, server.url, undefined, { cookies: [], origins: [{ origin: server.url, localStorage }] });
+  const cookies = [{ name: 'medora_session', value: token, url: server.url, httpOnly: true, sameSite: 'Lax' as const, expires: -1 }];
+  const watched = await openPage(browser, server.url, undefined, {
+    cookies: cookies.map(({ url, ...cookie }) => ({ ...cookie, domain: new URL(url).hostname, path: '/', secure: false })),
+    origins: [{ origin: server.url, localStorage: [{ name: 'medora.role', value: role }] }],
+  });
   await watched.page.goto(`/user/${role}`);
   await watched.page.locator('.shell-main h1').waitFor();
   return watched;

@@ -64,12 +64,12 @@ describe('signed-in areas and the route guard in the browser', () => {
     await page.waitForURL('**/login');
   });
 
-  it('signs out to /login when the stored token is no longer accepted', async () => {
+  it('signs out to /login when the session cookie is no longer accepted', async () => {
     const page = await signedIn(patient);
-    await page.evaluate(() => localStorage.setItem('medora.token', 'revoked-or-expired'));
+    await page.context().clearCookies();
     await page.goto('/user/patient/profile');
     await page.waitForURL('**/login');
-    assert.equal(await page.evaluate(() => localStorage.getItem('medora.token')), null);
+    assert.equal(await page.evaluate(() => localStorage.getItem('medora.role')), null);
   });
 
   it("shows the user's name, role, avatar and e-mail in the header, and Signout leads to /login", async () => {

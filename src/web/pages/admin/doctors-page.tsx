@@ -12,6 +12,7 @@ import { Field } from '../../components/field.tsx';
 import { GenderSelect } from '../../components/gender-select.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
+import { SignInHelp } from '../../components/sign-in-help.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
 import { NamedSelect } from '../../components/named-select.tsx';
@@ -114,6 +115,7 @@ export default function DoctorsPage() {
           <button type="button" className="button button-small" onClick={() => setScheduleOf(d)} aria-label={`Schedule of ${d.name}`}>
             Schedule
           </button>
+          <SignInHelp name={d.name} email={d.email} staff />
           <DeleteButton name={d.name} onClick={() => remove(d)} />
         </div>
       ),

@@ -3,6 +3,7 @@ import type { PatientDetailJson } from '../../../domain/records/records.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched } from '../../components/use-fetched.ts';
 import { PatientOverview } from '../../components/patient-overview.tsx';
+import { SignInHelp } from '../../components/sign-in-help.tsx';
 import { endpoints, routes } from '../../paths.ts';
 
 export default function AdminPatientProfilePage() {
@@ -12,6 +13,7 @@ export default function AdminPatientProfilePage() {
   return (
     <>
       <PageHeader title="Patient Overview">
+        {patient && <SignInHelp name={patient.name} email={patient.email} />}
         <Link href={routes.admin.patients} className="button button-small">
           Patients
         </Link>

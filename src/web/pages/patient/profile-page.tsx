@@ -29,12 +29,19 @@ const toForm = ({ patient }: MyProfileJson): ProfileForm => ({
 
 export default function PatientProfilePage() {
   const [form, setForm] = useState<ProfileForm | null>(null);
+  // A new sign-in e-mail needs the current password; the field appears once the e-mail is changed.
+  const [savedEmail, setSavedEmail] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
+  const emailChanged = form !== null && form.email.trim().toLowerCase() !== savedEmail.toLowerCase();
   const { alert, setAlert, dismiss } = useAlert();
   const { busy, errors, run } = useSubmit('profile update');
 
   useEffect(() => {
     apiGet<MyProfileJson>(endpoints.patient.profile)
-      .then((profile) => setForm(toForm(profile)))
+      .then((profile) => {
+        setForm(toForm(profile));
+        setSavedEmail(profile.patient.email);
+      })
       .catch((error: unknown) => console.error('profile fetch failed', error));
   }, []);
 
@@ -45,9 +52,11 @@ export default function PatientProfilePage() {
     event.preventDefault();
     return run(
       async () => {
-        const saved = await apiPut<MyProfileJson>(endpoints.patient.profile, form);
+        const saved = await apiPut<MyProfileJson>(endpoints.patient.profile, emailChanged ? { ...form, current_password: currentPassword } : form);
         user.value = saved.user;
         setForm(toForm(saved));
+        setSavedEmail(saved.patient.email);
+        setCurrentPassword('');
         setAlert(success('Your Profile has been updated'));
       },
       (error) => {
@@ -70,6 +79,20 @@ export default function PatientProfilePage() {
               <input {...control} type="email" required autoComplete="email" value={form.email} onChange={(e) => set('email', e.target.value)} />
             )}
           </Field>
+          {emailChanged && (
+            <Field label="Current password" errors={errors.current_password} hint="Needed to change the e-mail you sign in with.">
+              {(control) => (
+                <input
+                  {...control}
+                  type="password"
+                  required
+                  autoComplete="current-password"
+                  value={currentPassword}
+                  onChange={(e) => setCurrentPassword(e.target.value)}
+                />
+              )}
+            </Field>
+          )}
           <Field label="Phone" errors={errors.phone}>
             {(control) => <input {...control} type="tel" autoComplete="tel" value={form.phone} onChange={(e) => set('phone', e.target.value)} />}
           </Field>

@@ -6,8 +6,8 @@ export default function ForgotPasswordPage() {
   return (
     <AuthLayout title="Forgot Password?">
       <p>
-        Passwords are reset by the clinic. Please contact the clinic's front desk, in person or by phone, and we will
-        help you sign in again.
+        Passwords are reset by the clinic. Please contact the clinic's front desk, in person or by phone: they will give
+        you a link, valid for 30 minutes, where you choose a new password.
       </p>
       <p className="auth-switch">
         <Link href={routes.login}>Back to Sign In</Link>

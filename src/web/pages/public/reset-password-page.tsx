@@ -1,0 +1,57 @@
+/** Where a reset link leads: the token comes in the address's fragment, which never reaches a server log. */
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { ApiError, apiPost } from '../../api.ts';
+import { Alert, failure } from '../../components/alert.tsx';
+import { AuthLayout } from '../../components/auth-layout.tsx';
+import { Field } from '../../components/field.tsx';
+import { useAlert } from '../../components/use-alert.ts';
+import { useSubmit } from '../../components/use-submit.ts';
+import { endpoints, routes } from '../../paths.ts';
+
+const tokenFromAddress = () => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
+
+export default function ResetPasswordPage() {
+  const [, navigate] = useLocation();
+  const [token] = useState(tokenFromAddress);
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const { alert, setAlert, dismiss } = useAlert(token ? null : failure('This link is incomplete. Ask the front desk for a new one.'));
+  const { busy, errors, run } = useSubmit('password reset');
+  const mismatch = repeat !== '' && repeat !== password;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mismatch) return;
+    setAlert(null);
+    return run(
+      async () => {
+        await apiPost(endpoints.passwordReset, { token, password });
+        navigate(routes.login, { replace: true, state: { notice: 'Your new password is set. Sign in with it.' } });
+      },
+      (error) => setAlert(failure(error instanceof ApiError && !errors.password ? error.message : 'The password could not be set.')),
+    );
+  };
+
+  return (
+    <AuthLayout title="Choose a new password">
+      <Alert message={alert} onDismiss={dismiss} />
+      <form className="form" onSubmit={onSubmit}>
+        <Field label="New password" errors={errors.password} hint="At least 8 characters; not a common password.">
+          {(control) => (
+            <input {...control} type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={password} onChange={(e) => setPassword(e.target.value)} />
+          )}
+        </Field>
+        <Field label="Repeat the new password" errors={mismatch ? ['The passwords do not match'] : undefined}>
+          {(control) => <input {...control} type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />}
+        </Field>
+        <button type="submit" className="button button-primary button-block" disabled={busy || !token}>
+          Set password
+        </button>
+      </form>
+      <p className="auth-switch">
+        <Link href={routes.login}>Back to Sign In</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -88,7 +88,8 @@ for (const target of testDatabases()) {
       const { email } = await signUpPatient(server);
       const ok = await server.api('POST', '/api/login', { body: { email, password: PASSWORD, remember: true } });
       assert.equal(ok.status, 200);
-      assert.deepEqual(Object.keys(ok.body).sort(), ['role', 'token', 'user']);
+      assert.deepEqual(Object.keys(ok.body).sort(), ['expires_at', 'persistent', 'role', 'token', 'user']);
+      assert.equal(ok.body.persistent, true);
       assert.equal(ok.body.user.email, email);
       const wrong = await server.api('POST', '/api/login', { body: { email, password: 'wrong' } });
       const unknown = await server.api('POST', '/api/login', { body: { email: uniqueEmail('ghost'), password: 'wrong' } });

@@ -37,7 +37,7 @@ export function sessionCookie(req: IncomingMessage, https: boolean): string | un
 export function setSessionCookie(token: string, opts: { https: boolean; persistent: boolean; expiresAt: Date; now: Date }): string {
   const parts = [`${opts.https ? SECURE_NAME : PLAIN_NAME}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
   if (opts.https) parts.push('Secure');
-  if (opts.persistent) parts.push(`Max-Age=${Math.max(0, Math.floor((opts.expiresAt.getTime() - opts.now.getTime()) / 1000))}`);
+  if (opts.persistent) parts.push(`Max-Age=${Math.max(0, Math.round((opts.expiresAt.getTime() - opts.now.getTime()) / 1000))}`);
   return parts.join('; ');
 }
 

@@ -3,6 +3,7 @@ import type { App } from '../app.ts';
 import { fixedClock, systemClock, type Clock } from '../domain/shared/clock.ts';
 import { createMedoraServer, closeGracefully } from '../http/server.ts';
 import type { TestDatabase } from './test-db.ts';
+import type { Role } from '../domain/shared/actor.ts';
 import { makeTestApp, TEST_TZ } from './test-app.ts';
 
 export interface ApiAnswer<T = any> {
@@ -24,7 +25,7 @@ export interface TestServer {
 /** The real server on port 0 over a fresh migrated database of `target`. */
 export async function startTestServer(
   target: TestDatabase,
-  opts: { clock?: Clock; clinicTz?: string; clinicName?: string } = {},
+  opts: { clock?: Clock; clinicTz?: string; clinicName?: string; requireMfa?: Role[] } = {},
 ): Promise<TestServer> {
   const database = await target.open();
   const app = makeTestApp(database.db, { ...opts, clock: opts.clock ?? systemClock });

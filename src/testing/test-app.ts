@@ -1,6 +1,7 @@
 import { makeApp, type App } from '../app.ts';
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../domain/shared/clock.ts';
+import type { Role } from '../domain/shared/actor.ts';
 import { argon2HasherAt } from '../security.ts';
 
 export const TEST_TZ = 'Europe/Berlin';
@@ -12,11 +13,11 @@ export const TEST_TZ = 'Europe/Berlin';
 export const testHasher = argon2HasherAt({ memoryCost: 64, timeCost: 1 });
 
 /** The app over a test's database, as the server and the CLI compose it, with the cheap hasher. */
-export function makeTestApp(db: Db, opts: { clock: Clock; clinicTz?: string; clinicName?: string }): App {
+export function makeTestApp(db: Db, opts: { clock: Clock; clinicTz?: string; clinicName?: string; requireMfa?: Role[] }): App {
   return makeApp({
     db,
     clock: opts.clock,
-    config: { clinicTz: opts.clinicTz ?? TEST_TZ, clinicName: opts.clinicName ?? 'Medora Test Clinic' },
+    config: { clinicTz: opts.clinicTz ?? TEST_TZ, clinicName: opts.clinicName ?? 'Medora Test Clinic', requireMfa: opts.requireMfa },
     hasher: testHasher,
   });
 }

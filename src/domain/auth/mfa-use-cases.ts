@@ -129,7 +129,6 @@ export async function completeSignIn(deps: AuthDeps, body: unknown, client: Clie
   if (enrolling && step === undefined) throw invalid({ code: [factor ? 'is not the code your authenticator shows' : 'Set up your authenticator first'] });
 
   const answer = await deps.transaction(async (tx) => {
-    if (!(await tx.challenges.finish(challengeHash, now))) throw challengeExpired();
     let recovery_codes: string[] | undefined;
     if (enrolling && step !== undefined) {
       recovery_codes = await enable(deps, tx, user.id, step);
@@ -138,6 +137,8 @@ export async function completeSignIn(deps: AuthDeps, body: unknown, client: Clie
     } else if (!(await tx.mfa.useRecoveryCode(user.id, digestCode(deps, recoveryCode), now))) {
       throw wrongCode('recovery_code');
     }
+    // Used up last, so a wrong code leaves the challenge for the next try; a race for it rolls the code back.
+    if (!(await tx.challenges.finish(challengeHash, now))) throw challengeExpired();
     const session = await openSession(deps, tx, user, persistent, client, code ? 'totp' : 'recovery_code');
     if (recovery_codes) {
       await tx.audit.record({ actor: actorOf(user, client.requestId), action: 'mfa_enabled', entity: 'user', entityId: user.id, requestId: client.requestId });

@@ -230,7 +230,7 @@ for (const target of testDatabases()) {
 
         const email = uniqueEmail('olga');
         const body = { name: 'Olga Owner', email, phone: '+44 20 7946 0000', birthdate: '1985-01-02', gender: 'other' };
-        const updated = await server.api('PUT', '/api/patient/profile', { token: me.token, body });
+        const updated = await server.api('PUT', '/api/patient/profile', { token: me.token, body: { ...body, current_password: PASSWORD } });
         assert.equal(updated.status, 200);
         assert.deepEqual(
           { ...updated.body.patient, id: undefined, photo: undefined, description: undefined },
@@ -247,7 +247,7 @@ for (const target of testDatabases()) {
       it('refuses an email another account has, and names bad fields', async () => {
         const me = await signUpPatient(server);
         const other = await signUpPatient(server);
-        const base = { name: 'Me', phone: '1', birthdate: '1990-01-01', gender: 'male' };
+        const base = { name: 'Me', phone: '1', birthdate: '1990-01-01', gender: 'male', current_password: PASSWORD };
         const taken = await server.api('PUT', '/api/patient/profile', { token: me.token, body: { ...base, email: other.email } });
         assert.equal(taken.status, 409);
         assert.equal(taken.body.code, 'email_taken');

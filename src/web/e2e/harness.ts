@@ -22,7 +22,7 @@ export const DIST_WEB = path.join(root, 'dist/web');
  * browser's real clock, so appointments booked for it are in the future for the page too.
  */
 export const CLINIC_TODAY = '2030-06-03';
-const CLINIC_NOW = '2030-06-03T06:00:00Z';
+export const CLINIC_NOW = '2030-06-03T06:00:00Z';
 
 async function startServer(): Promise<TestServer> {
   const pglite = testDatabases().find((target) => target.name === 'pglite');

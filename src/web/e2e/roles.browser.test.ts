@@ -5,9 +5,9 @@ import { openPage, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolati
 import { registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const menus = {
-  patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Bills', 'Signout'],
-  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Bills', 'Signout'],
-  doctor: ['Appointments', 'Manage Records', 'My Patients', 'Signout'],
+  patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Bills', 'Sign-in & Security', 'Signout'],
+  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Bills', 'Sign-in & Security', 'Signout'],
+  doctor: ['Appointments', 'Manage Records', 'My Patients', 'Sign-in & Security', 'Signout'],
 };
 
 describe('signed-in areas and the route guard in the browser', () => {

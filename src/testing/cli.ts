@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { medora } from '../cli/main.ts';
 import type { Db } from '../db/db.ts';
+import type { App } from '../app.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import type { TestDatabase } from './test-db.ts';
 import { makeTestApp, TEST_TZ } from './test-app.ts';
@@ -18,6 +19,8 @@ export interface CliRun {
 /** A migrated, empty database of `target`, and `medora` commands run against it in this process. */
 export interface CliDatabase {
   db: Db;
+  /** The app the commands run against, to check what they did through the use cases. */
+  app: App;
   /** `medora ...args` with `stdin` piped in; stdout and stderr are captured as pipes (not terminals), like cron's. */
   medora(args: string[], stdin?: string): Promise<CliRun>;
   drop(): Promise<void>;
@@ -28,6 +31,7 @@ export async function openCliDatabase(target: TestDatabase): Promise<CliDatabase
   const app = makeTestApp(db, { clock: systemClock, clinicTz: TEST_TZ });
   return {
     db,
+    app,
     medora: async (args, stdin = '') => {
       let [stdout, stderr] = ['', ''];
       const code = await medora(args, {

@@ -21,7 +21,7 @@ export interface BenchDatabase {
 }
 
 /**
- * With a server URL, a new database `medora_bench_<random>` beside the one named (dropped at the end);
+ * With a server URL, a new database `bench_medora_<random>` beside the one named (dropped at the end);
  * without, an embedded database in a temporary DATA_DIR.
  */
 export async function createBenchDatabase(serverUrl: string | undefined): Promise<BenchDatabase> {
@@ -35,7 +35,7 @@ export async function createBenchDatabase(serverUrl: string | undefined): Promis
       remove: () => rm(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `medora_bench_${randomBytes(5).toString('hex')}`;
+  const name = `bench_medora_${randomBytes(5).toString('hex')}`;
   await runOnConnection(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

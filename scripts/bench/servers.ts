@@ -94,13 +94,24 @@ export function cpuTimeUs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The bench's servers listen in this range, away from the ports of a developer's own servers. */
+export const BENCH_PORTS = { first: 47000, last: 47999 } as const;
+
+/** A port of BENCH_PORTS that nothing listens on, tried from a random start so two benches rarely collide. */
+async function freePort(): Promise<number> {
+  const span = BENCH_PORTS.last - BENCH_PORTS.first + 1;
+  const start = Math.floor(Math.random() * span);
+  for (let i = 0; i < span; i++) {
+    const port = BENCH_PORTS.first + ((start + i) % span);
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`no free port in ${BENCH_PORTS.first}-${BENCH_PORTS.last}`);
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
 /** Where a server's CPU time went, from a V8 `.cpuprofile` (node --cpu-prof): self time by function and by part. */
 export interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number }; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
   startTime: number;
@@ -11,6 +15,34 @@ export interface SelfTime {
   name: string;
   /** Samples that found this function itself running (not what it called). */
   samples: number;
+}
+
+/** The source file a position of the running code comes from (through a bundle's source map), else `url`. */
+export type Locate = (url: string, line: number, column: number) => string;
+
+/**
+ * A Locate that reads the source map beside each bundle it meets (`<file>.map`, as esbuild's `linked` writes
+ * it): positions in dist/cli/medora.js then name their file under src/.
+ */
+export function sourceMapLocator(): Locate {
+  const maps = new Map<string, SourceMap | undefined>();
+  const mapOf = (url: string) => {
+    if (!maps.has(url)) {
+      let map: SourceMap | undefined;
+      try {
+        map = url.startsWith('file://') ? new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8'))) : undefined;
+      } catch {
+        map = undefined;
+      }
+      maps.set(url, map);
+    }
+    return maps.get(url);
+  };
+  return (url, line, column) => {
+    const map = mapOf(url);
+    const entry = map?.findEntry(line, column) as { originalSource?: string } | undefined;
+    return entry?.originalSource ? new URL(entry.originalSource, url).href : url;
+  };
 }
 
 /** The parts of a request a profile is split into, by where the running code lives; the first that fits wins. */
@@ -36,13 +68,20 @@ export const PARTS: { part: string; test: (url: string, fn: string) => boolean }
  * their time deltas summed: on a machine shared with other work a delta also holds the time the process waited
  * for a CPU, charged to whatever happened to run before; a count is the share of the process's own running time.
  */
-export function selfTimes(profile: CpuProfile): { functions: SelfTime[]; parts: SelfTime[]; busySamples: number } {
+export function selfTimes(profile: CpuProfile, locate: Locate = (url) => url): { functions: SelfTime[]; parts: SelfTime[]; busySamples: number } {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  // Medora runs as one esbuild bundle and the twin from its sources: a function is named by its source file in both.
+  const sourceOf = new Map<number, string>();
+  for (const node of profile.nodes) {
+    const { url, lineNumber, columnNumber } = node.callFrame;
+    sourceOf.set(node.id, url ? locate(url, lineNumber, columnNumber ?? 0) : url);
+  }
   const functions = new Map<string, number>();
   const parts = new Map<string, number>();
   let busySamples = 0;
   for (const id of profile.samples) {
-    const { functionName, url } = byNode.get(id)!.callFrame;
+    const { functionName } = byNode.get(id)!.callFrame;
+    const url = sourceOf.get(id)!;
     const fn = functionName || '(anonymous)';
     const part = PARTS.find((p) => p.test(url, fn))!.part;
     if (part === 'idle') continue;

@@ -11,7 +11,7 @@ import Table from 'cli-table3';
 import { Command } from 'commander';
 import { clinicDateTime } from '../../src/domain/shared/clock.ts';
 import { earlyMorningZone } from './clinic-zone.ts';
-import { selfTimes, type CpuProfile } from './cpu-profile.ts';
+import { selfTimes, sourceMapLocator, type CpuProfile } from './cpu-profile.ts';
 import { createBenchDatabase } from './database.ts';
 import { prepareHospital } from './hospital.ts';
 import { round, runLoad, type Measurement, type Scenario } from './load.ts';
@@ -92,7 +92,7 @@ async function profiled(name: string, scenario: Scenario, start: (nodeArgs: stri
   if (!file) throw new Error(`${name} wrote no CPU profile into ${dir}`);
   const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
   log(`  ${name}: ${measured.requestsPerSecond} req/s, p50 ${measured.p50Ms} ms`);
-  return { load: measured, cpuUsPerRequest: cpuUs / measured.requests, times: selfTimes(within(profile, window)) };
+  return { load: measured, cpuUsPerRequest: cpuUs / measured.requests, times: selfTimes(within(profile, window), sourceMapLocator()) };
 }
 
 function monotonicUs(): number {

@@ -1,8 +1,9 @@
 /**
- * `node --import tsx scripts/bench/profile.ts [--scale small] [--endpoint /api/doctors] [--seconds 15]`: where
+ * `node --import tsx scripts/bench/profile.ts [--scale small] [--endpoint /api/doctors] [--seconds 15] [--together]`: where
  * Medora's CPU time per request goes, next to its bare twin's. Both servers run under `node --cpu-prof`; only the
  * samples taken while the load ran count (V8's profile clock is the monotonic clock of process.hrtime). The
  * process's CPU time over the load (/proc), divided by the requests answered, is shared out by the samples.
+ * With `--together` both servers are loaded at the same time, as the bench loads them; otherwise one after the other.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,9 +27,10 @@ const options = new Command('profile')
   .option('--seconds <n>', 'profiled load time on each server', '15')
   .option('--connections <n>', 'concurrent connections', '32')
   .option('--top <n>', 'functions to list', '30')
+  .option('--together', 'load Medora and the twin at the same time, as the bench does')
   .option('--keep <dir>', 'keep the .cpuprofile files in this folder (open them in Chrome DevTools)')
   .parse()
-  .opts<{ scale: string; endpoint: string; seconds: string; connections: string; top: string; keep?: string }>();
+  .opts<{ scale: string; endpoint: string; seconds: string; connections: string; top: string; together?: boolean; keep?: string }>();
 
 const log = (line: string) => console.error(line);
 const now = new Date();
@@ -43,8 +45,11 @@ try {
   const scenario = readScenarios(fixtures).find((s) => s.name.includes(options.endpoint));
   if (!scenario) throw new Error(`no read scenario is named like "${options.endpoint}"`);
   const env = { ...database.env, CLINIC_TZ: zone };
-  const twin = await profiled('twin', scenario, (args) => startTwins(env, join(profileDir, 'twin.log'), args));
-  const medora = await profiled('medora', scenario, (args) => startMedora(env, join(profileDir, 'medora.log'), args));
+  const startTwin = (args: string[]) => startTwins(env, join(profileDir, 'twin.log'), args);
+  const startMedoraProfiled = (args: string[]) => startMedora(env, join(profileDir, 'medora.log'), args);
+  const [twin, medora] = options.together
+    ? await profiledTogether(scenario, [['twin', startTwin], ['medora', startMedoraProfiled]])
+    : [await profiled('twin', scenario, startTwin), await profiled('medora', scenario, startMedoraProfiled)];
 
   // The process's CPU time per request, shared out by the profile's samples.
   const perRequest = (samples: number, of: typeof medora) => round((samples / of.times.busySamples) * of.cpuUsPerRequest, 1);
@@ -71,28 +76,43 @@ try {
   if (!options.keep) await rm(profileDir, { recursive: true, force: true });
 }
 
+type Start = (nodeArgs: string[]) => Promise<RunningServer>;
+
 /** Starts a server under --cpu-prof, warms it, loads it, stops it and reads the profile of the loaded window. */
-async function profiled(name: string, scenario: Scenario, start: (nodeArgs: string[]) => Promise<RunningServer>) {
-  const dir = join(profileDir, name);
-  await rm(dir, { recursive: true, force: true });
-  const server = await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '250']);
-  let measured: Measurement;
+async function profiled(name: string, scenario: Scenario, start: Start) {
+  return (await profiledTogether(scenario, [[name, start]]))[0];
+}
+
+/** Like `profiled`, for several servers loaded at the same time. */
+async function profiledTogether(scenario: Scenario, starts: [string, Start][]) {
+  const servers: { name: string; dir: string; server: RunningServer }[] = [];
+  let measured: Measurement[];
   let window: [number, number];
-  let cpuUs: number;
+  let cpuUs: number[];
   try {
-    await runLoad(server.url, scenario, { ...load, seconds: 3 });
-    const [from, cpuFrom] = [monotonicUs(), server.cpuTimeUs()];
-    measured = await runLoad(server.url, scenario, load);
-    [window, cpuUs] = [[from, monotonicUs()], server.cpuTimeUs() - cpuFrom];
+    for (const [name, start] of starts) {
+      const dir = join(profileDir, name);
+      await rm(dir, { recursive: true, force: true });
+      servers.push({ name, dir, server: await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '250']) });
+    }
+    await Promise.all(servers.map(({ server }) => runLoad(server.url, scenario, { ...load, seconds: 3 })));
+    const [from, cpuFrom] = [monotonicUs(), servers.map(({ server }) => server.cpuTimeUs())];
+    measured = await Promise.all(servers.map(({ server }) => runLoad(server.url, scenario, load)));
+    [window, cpuUs] = [[from, monotonicUs()], servers.map(({ server }, i) => server.cpuTimeUs() - cpuFrom[i]!)];
   } finally {
-    await server.stop();
+    await Promise.all(servers.map(({ server }) => server.stop()));
   }
-  // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the main thread (tsx's loader has one of its own).
-  const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0');
-  if (!file) throw new Error(`${name} wrote no CPU profile into ${dir}`);
-  const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
-  log(`  ${name}: ${measured.requestsPerSecond} req/s, p50 ${measured.p50Ms} ms`);
-  return { load: measured, cpuUsPerRequest: cpuUs / measured.requests, times: selfTimes(within(profile, window), sourceMapLocator()) };
+  return Promise.all(
+    servers.map(async ({ name, dir }, i) => {
+      // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the main thread (tsx's loader has one of its own).
+      const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0');
+      if (!file) throw new Error(`${name} wrote no CPU profile into ${dir}`);
+      const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
+      const m = measured[i]!;
+      log(`  ${name}: ${m.requestsPerSecond} req/s, p50 ${m.p50Ms} ms`);
+      return { load: m, cpuUsPerRequest: cpuUs[i]! / m.requests, times: selfTimes(within(profile, window), sourceMapLocator()) };
+    }),
+  );
 }
 
 function monotonicUs(): number {

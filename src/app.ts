@@ -40,8 +40,22 @@ import { appointmentsReport } from './domain/reports/appointments-report.ts';
 import { importLookup } from './db/imports.pg.ts';
 import { demoStore } from './db/demo.pg.ts';
 import { billingReportQueries, dayAppointmentQueries } from './db/admin-reports.pg.ts';
+import { linkTokenStore, outboxStore } from './db/outbox.pg.ts';
+import type { Clinic } from './domain/notifications/message.ts';
+import type { Notifying } from './domain/notifications/ports.ts';
+import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 
-export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits' | 'requireMfa'>>;
+export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours'>>;
+
+/** The clinic as its messages present it. */
+export const clinicOf = (config: AppConfig): Clinic => ({
+  name: config.clinicName,
+  timeZone: config.clinicTz,
+  mailFrom: config.mailFrom ?? 'no-reply@medora.local',
+});
+
+/** The outbox and its one-time links over `q`, for a module whose writes send messages. */
+const notifying = (q: Queryable): Notifying => ({ outbox: outboxStore(q), links: linkTokenStore(q, bearerTokens) });
 
 /** A module's use cases bound to their dependencies: `(deps, ...args) => r` becomes `(...args) => r`. */
 type Bound<M> = {
@@ -85,8 +99,10 @@ export function recordsDeps(db: Db, clock: Clock, config: AppConfig): RecordsDep
     patients: doctorPatientStore(q),
     bills: billStore(q),
     audit: auditLog(q),
+    outbox: outboxStore(q),
     clock,
     timeZone: config.clinicTz,
+    clinic: clinicOf(config),
   }));
 }
 
@@ -96,6 +112,8 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
     payments: paymentStore(q),
     idempotency: idempotencyStore(q),
     audit: auditLog(q),
+    outbox: outboxStore(q),
+    clinic: clinicOf(config),
     clock,
     timeZone: config.clinicTz,
     clinicName: config.clinicName,
@@ -145,9 +163,12 @@ export function schedulingDeps(db: Db, clock: Clock, config: AppConfig): Schedul
     schedules: scheduleStore(q),
     appointments: appointmentStore(q),
     audit: auditLog(q),
+    ...notifying(q),
     clock,
     timeZone: config.clinicTz,
     bookingLimits: config.bookingLimits ?? DEFAULT_BOOKING_LIMITS,
+    clinic: clinicOf(config),
+    reminderHours: config.reminderHours ?? DEFAULT_REMINDER_HOURS,
   }));
 }
 

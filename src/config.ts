@@ -3,6 +3,7 @@ import { isValidTimeZone } from './domain/shared/clock.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/db.ts';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './domain/scheduling/ports.ts';
 import type { Role } from './domain/shared/actor.ts';
+import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 
 export interface Config {
   port: number;
@@ -28,8 +29,18 @@ export interface Config {
   backupKeep: number;
   /** Roles that must sign in with a second factor (REQUIRE_MFA=admin,doctor). */
   requireMfa: Role[];
-  /** Where users reach Medora, for links made outside a request (the CLI's reset links). */
+  /** Where users reach Medora, for links made outside a request (e-mails, the CLI's reset links). */
   publicUrl: string;
+  /** The mail server messages go through; none keeps them in the outbox, marked not sent. */
+  smtpUrl?: string;
+  /** The address messages come from. */
+  mailFrom: string;
+  /** How long before a visit its reminder goes out. */
+  reminderHours: number;
+  /** How often the mail worker looks for due messages. */
+  outboxPollMs: number;
+  /** How long a claimed message is its worker's; a worker that died mid-send loses it to another after this. */
+  outboxLeaseMs: number;
 }
 
 /** Reports over a year of a hospital may run for minutes; the command line waits that long for one statement. */
@@ -59,6 +70,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const publicUrl = (env.PUBLIC_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+$/.test(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) origin such as https://clinic.example.org, got "${env.PUBLIC_URL}"`);
+  const mailFrom = env.MAIL_FROM || `no-reply@${new URL(publicUrl).hostname}`;
+  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(mailFrom)) throw new Error(`MAIL_FROM must be a bare e-mail address such as clinic@example.org, got "${env.MAIL_FROM}"`);
+  if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL)) throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${env.SMTP_URL}"`);
   return {
     port,
     host,
@@ -85,6 +99,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backupKeep: whole('BACKUP_KEEP', 7, 0),
     requireMfa: staff,
     publicUrl,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom,
+    reminderHours: whole('REMINDER_HOURS', DEFAULT_REMINDER_HOURS),
+    outboxPollMs: whole('OUTBOX_POLL_MS', 2000, 50),
+    outboxLeaseMs: whole('OUTBOX_LEASE_MS', 120_000, 1000),
   };
 }
 

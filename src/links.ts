@@ -1,8 +1,14 @@
-/** Addresses of the UI's pages that the server and the command line hand out. */
+/** Addresses of the UI's pages that the server, the mail worker and the command line hand out. */
 export const RESET_PASSWORD_PATH = '/reset-password';
+export const VERIFY_EMAIL_PATH = '/verify-email';
+export const CANCEL_APPOINTMENT_PATH = '/appointments/cancel';
 
 /**
- * A reset link: the token rides in the fragment, which browsers never send to a server, so it stays out of
- * access logs, proxies and Referer headers.
+ * Links with a one-time token: it rides in the fragment, which browsers never send to a server, so it stays out
+ * of access logs, proxies and Referer headers.
  */
-export const resetPasswordLink = (origin: string, token: string) => `${origin}${RESET_PASSWORD_PATH}#token=${encodeURIComponent(token)}`;
+const withToken = (origin: string, path: string, token: string) => `${origin}${path}#token=${encodeURIComponent(token)}`;
+
+export const resetPasswordLink = (origin: string, token: string) => withToken(origin, RESET_PASSWORD_PATH, token);
+export const verifyEmailLink = (origin: string, token: string) => withToken(origin, VERIFY_EMAIL_PATH, token);
+export const cancelAppointmentLink = (origin: string, token: string) => withToken(origin, CANCEL_APPOINTMENT_PATH, token);

@@ -4,6 +4,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo } from '../demo/seed.ts
 import { closeGracefully, createMedoraServer, listen } from '../http/server.ts';
 import { openRuntime } from '../runtime.ts';
 import { serveEmbedded } from '../db/embedded.ts';
+import { startMailWorker } from '../mail/start.ts';
 import { writeLine, type Cli } from './context.ts';
 
 /** What a stop may take past the grace period: cancelling statements, closing sockets and the database. */
@@ -28,6 +29,8 @@ export function register(program: Command, { getApp, io }: Cli): void {
       const address = await listen(server, config.port, config.host);
       const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
       writeLine(io.stdout, `Medora is running at http://${config.host}:${address.port} on the ${where}`);
+      const mail = startMailWorker(app, config, (line) => writeLine(io.stderr, line));
+      if (!config.smtpUrl) writeLine(io.stdout, 'No SMTP_URL: e-mails are kept in the outbox, marked not sent (admin → Messages).');
       if (embedded && config.backupKeep > 0) {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
       }
@@ -39,11 +42,27 @@ export function register(program: Command, { getApp, io }: Cli): void {
           process.exit(1);
         }, config.shutdownGraceMs + SHUTDOWN_SLACK_MS).unref();
         await closeGracefully(server, config.shutdownGraceMs);
+        await mail.stop();
         await app.db.close();
         process.exit(0);
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+    });
+
+  program
+    .command('worker')
+    .description('send the outbox\'s e-mails in a process of its own (medora serve sends them too); stops on SIGTERM')
+    .action(async () => {
+      const config = loadConfig();
+      const app = await getApp();
+      const mail = startMailWorker(app, config, (line) => writeLine(io.stderr, line));
+      writeLine(io.stdout, config.smtpUrl ? 'Sending the outbox\'s e-mails.' : 'No SMTP_URL: due e-mails are marked not sent.');
+      await new Promise<void>((resolve) => {
+        const stop = () => void mail.stop().then(resolve);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
     });
 
   program

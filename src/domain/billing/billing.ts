@@ -1,3 +1,4 @@
+import type { BilledVisit } from '../notifications/templates.ts';
 import { clinicDateTime } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
 import { centsToDecimal } from '../shared/money.ts';
@@ -18,6 +19,15 @@ export interface Bill {
   billingDate: string;
   paymentStatus: PaymentStatus;
 }
+
+/** A bill as its messages tell it. */
+export const billedVisit = (bill: Bill): BilledVisit => ({
+  billId: bill.id,
+  amountCents: bill.amountCents,
+  serviceDetails: bill.serviceDetails,
+  billingDate: bill.billingDate,
+  patientName: bill.patient.name,
+});
 
 export interface NewBill {
   patientId: number;

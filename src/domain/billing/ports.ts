@@ -1,3 +1,5 @@
+import type { Clinic } from '../notifications/message.ts';
+import type { Outbox } from '../notifications/ports.ts';
 import type { PaymentResult } from './billing.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -31,6 +33,8 @@ export interface IdempotencyStore {
 }
 
 export interface BillingDeps {
+  outbox: Outbox;
+  clinic: Clinic;
   bills: BillStore;
   payments: PaymentStore;
   idempotency: IdempotencyStore;

@@ -2,8 +2,9 @@ import { ownPatientId, type Actor } from '../shared/actor.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
-import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billingJson, idempotencyKeyReused, receiptJson, type BillingJson, type PaymentResult } from './billing.ts';
+import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billedVisit, billingJson, idempotencyKeyReused, receiptJson, type BillingJson, type PaymentResult } from './billing.ts';
 import type { BillingDeps } from './ports.ts';
+import { paymentReceipt } from '../notifications/templates.ts';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
@@ -60,6 +61,8 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
       patientId,
       details: { payment_id: payment.id, amount_cents: payment.amountCents, method },
     });
+    const receipt = { ...billedVisit(paid), method, paymentId: payment.id };
+    await tx.outbox.enqueue(paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId: actor.userId }, tx.clock.now()));
     return result;
   });
 }

@@ -1,3 +1,5 @@
+import type { Clinic } from '../notifications/message.ts';
+import type { Outbox } from '../notifications/ports.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { BillStore } from '../billing/ports.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -30,6 +32,8 @@ export interface DoctorPatientStore {
 }
 
 export interface RecordsDeps {
+  outbox: Outbox;
+  clinic: Clinic;
   appointments: VisitAppointmentStore;
   records: RecordStore;
   diseases: DiseaseLookup;

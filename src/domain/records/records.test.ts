@@ -5,6 +5,7 @@ import type { Bill } from '../billing/billing.ts';
 import type { Actor } from '../shared/actor.ts';
 import { fixedClock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
+import type { Message } from '../notifications/message.ts';
 import type { RecordsDeps } from './ports.ts';
 import type { Appointment } from '../scheduling/scheduling.ts';
 import { readVisit, type MedicalRecord } from './records.ts';
@@ -52,7 +53,10 @@ function fakeRecordsDeps(appointment: Appointment) {
   const records: MedicalRecord[] = [];
   const bills: Bill[] = [];
   const audit: AuditEntry[] = [];
+  const messages: Message[] = [];
   const deps: RecordsDeps = {
+    outbox: { enqueue: async (m) => void messages.push(m), withdraw: async () => {} },
+    clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', mailFrom: 'clinic@example.test' },
     clock: fixedClock('2026-06-10T10:00:00Z'),
     timeZone: 'Europe/Berlin',
     diseases: { exists: knownDisease },
@@ -83,7 +87,7 @@ function fakeRecordsDeps(appointment: Appointment) {
     audit: { record: async (e) => void audit.push(e) },
     transaction: (fn) => fn(deps),
   };
-  return { deps, records, bills, audit };
+  return { deps, records, bills, audit, messages };
 }
 
 const scheduled: Appointment = {
@@ -100,8 +104,9 @@ const scheduled: Appointment = {
 
 describe('recordVisit', () => {
   it('bills the service at its cost on the record date and audits each write with the request id', async () => {
-    const { deps, bills, audit } = fakeRecordsDeps(scheduled);
+    const { deps, bills, audit, messages } = fakeRecordsDeps(scheduled);
     const answer = await recordVisit(deps, { appointmentId: '11', body: form }, doctor);
+    assert.deepEqual(messages.map((m) => [m.kind, m.to, m.subject]), [['bill_issued', 'pat@example.test', 'Your bill of $45.50']]);
     assert.equal(answer.appointment.status, 'completed');
     assert.deepEqual(bills.map((b) => [b.patient.id, b.serviceDetails, b.amountCents, b.billingDate]), [[5, 'Consultation', 4550, TODAY]]);
     assert.deepEqual(audit.map((e) => `${e.action} ${e.entity} ${e.patientId} ${e.actor?.requestId}`), [
@@ -112,9 +117,10 @@ describe('recordVisit', () => {
   });
 
   it('raises no bill for a free visit', async () => {
-    const { deps, bills, records } = fakeRecordsDeps(scheduled);
+    const { deps, bills, records, messages } = fakeRecordsDeps(scheduled);
     const answer = await recordVisit(deps, { appointmentId: 11, body: { ...form, cost: '0.00' } }, doctor);
     assert.equal(answer.billing, null);
+    assert.equal(messages.length, 0, 'and sends none');
     assert.equal(records.length, 1);
     assert.equal(bills.length, 0);
   });

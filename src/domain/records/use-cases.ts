@@ -1,10 +1,11 @@
-import { billForVisit, billingJson } from '../billing/billing.ts';
+import { billForVisit, billedVisit, billingJson } from '../billing/billing.ts';
 import { ownDoctorId, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { asRecord, pathId } from '../shared/validate.ts';
 import { appointmentJson } from '../scheduling/scheduling.ts';
+import { billIssued } from '../notifications/templates.ts';
 import type { RecordsDeps } from './ports.ts';
 import { medicalRecordJson, patientCardJson, patientDetailJson, readVisit, type PatientCardJson } from './records.ts';
 
@@ -35,7 +36,10 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
     const audited = { actor, patientId };
     await tx.audit.record({ ...audited, action: 'create', entity: 'medical_record', entityId: record.id });
     await tx.audit.record({ ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { status: 'completed' } });
-    if (bill) await tx.audit.record({ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } });
+    if (bill) {
+      await tx.audit.record({ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } });
+      await tx.outbox.enqueue(billIssued(deps.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
+    }
 
     return {
       medical_record: medicalRecordJson(record),

@@ -1,4 +1,6 @@
 import type { AuditLog } from '../audit/audit.ts';
+import type { Notifying } from '../notifications/ports.ts';
+import type { NoticeSettings } from './notices.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { Appointment, AppointmentStatus, SlotPlan, TimeSpan, WeeklySlot } from './scheduling.ts';
@@ -60,7 +62,7 @@ export interface AppointmentStore {
   list(filter: AppointmentFilter, req: PageRequest, today: string): Promise<Page<Appointment>>;
 }
 
-export interface SchedulingTxDeps {
+export interface SchedulingTxDeps extends Notifying {
   schedules: ScheduleStore;
   appointments: AppointmentStore;
   audit: AuditLog;
@@ -74,7 +76,7 @@ export interface BookingLimits {
 
 export const DEFAULT_BOOKING_LIMITS: BookingLimits = { perDoctorPerDay: 1, upcoming: 10 };
 
-export interface SchedulingDeps extends SchedulingTxDeps {
+export interface SchedulingDeps extends SchedulingTxDeps, NoticeSettings {
   clock: Clock;
   bookingLimits: BookingLimits;
   /** The clinic's IANA zone: "today", "past" and AM/PM are its wall clock. */

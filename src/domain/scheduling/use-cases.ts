@@ -4,6 +4,7 @@ import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
+import { noticeBooked, noticeCancelled } from './notices.ts';
 import type { AppointmentFilter, BookingLimits, SchedulingDeps, SchedulingTxDeps } from './ports.ts';
 import {
   APPOINTMENT_STATUSES,
@@ -152,6 +153,7 @@ export async function book(deps: SchedulingDeps, body: unknown, actor: Actor) {
     refuseOverLimit(await tx.appointments.patientBookings(patientId, doctorId, date, now.date), deps.bookingLimits);
     const booked = await tx.appointments.insert({ patientId, scheduleId, date });
     await tx.audit.record(appointmentEntry('book', booked.id, patientId, actor));
+    await noticeBooked(deps, tx, booked, deps.clock.now());
     return booked;
   });
   return appointmentJson(appointment);
@@ -181,6 +183,7 @@ async function cancelIf(deps: SchedulingDeps, rawId: RawId, actor: Actor, refuse
     }
     await tx.appointments.cancel(id, deps.clock.now());
     await tx.audit.record(appointmentEntry('cancel', id, found.patient.id, actor));
+    await noticeCancelled(deps, tx, found, deps.clock.now());
     return (await tx.appointments.find(id))!;
   });
   return appointmentJson(appointment);

@@ -1,0 +1,195 @@
+import type { Attachment, MessageKind } from '../domain/notifications/message.ts';
+import type { LinkTokens, Outbox } from '../domain/notifications/ports.ts';
+import type { Page, PageRequest } from '../domain/shared/pagination.ts';
+import type { Queryable } from './db.ts';
+import { pageWithTotal } from './list-page.ts';
+
+export type MessageStatus = 'pending' | 'sending' | 'sent' | 'not_sent' | 'dead' | 'cancelled' | 'skipped';
+
+/** A message as a worker sends it. */
+export interface ClaimedMessage {
+  id: number;
+  kind: MessageKind;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: Attachment[];
+  linkToken: string | null;
+  /** This attempt included. */
+  attempts: number;
+}
+
+/** A message as the admin's Messages screen shows it: everything but the link's token. */
+export interface MessageRow {
+  id: number;
+  kind: MessageKind;
+  recipient: string;
+  subject: string;
+  status: MessageStatus;
+  attempts: number;
+  sendAfter: Date;
+  lastError: string | null;
+  sentAt: Date | null;
+  createdAt: Date;
+  text: string;
+  attachments: string[];
+}
+
+interface OutboxRow {
+  id: string | number;
+  kind: MessageKind;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  attachments: Attachment[];
+  link_token: string | null;
+  attempts: number;
+  status: MessageStatus;
+  send_after: Date;
+  last_error: string | null;
+  sent_at: Date | null;
+  created_at: Date;
+}
+
+export function outboxStore(db: Queryable): Outbox {
+  return {
+    enqueue: async (m) => {
+      await db.query(
+        `insert into outbox (kind, dedupe_key, recipient, recipient_user_id, appointment_id, subject, text_body, html_body, attachments, link_token, send_after)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         on conflict (dedupe_key) do nothing`,
+        [m.kind, m.dedupeKey, m.to, m.userId, m.appointmentId, m.subject, m.text, m.html, JSON.stringify(m.attachments), m.linkToken ?? null, m.sendAfter],
+      );
+    },
+    withdraw: async (appointmentId, kinds) => {
+      await db.query(
+        `update outbox set status = 'cancelled', link_token = null, last_error = 'withdrawn: the appointment changed'
+         where appointment_id = $1 and kind = any($2) and status = 'pending'`,
+        [appointmentId, kinds],
+      );
+    },
+  };
+}
+
+/** What a worker does with the outbox: claim what is due, and record how each attempt went. */
+export interface OutboxQueue {
+  /**
+   * Up to `limit` due messages, leased until `leaseUntil`: pending ones whose time has come, and ones whose
+   * sender's lease ran out (a worker that died mid-send). SKIP LOCKED lets workers in other processes take others.
+   */
+  claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]>;
+  /** A reminder still wanted: its visit still scheduled, the patient's reminders on and the address verified. */
+  reminderWanted(id: number): Promise<boolean>;
+  sent(id: number, at: Date): Promise<void>;
+  retry(id: number, at: Date, error: string): Promise<void>;
+  /** Given up for good: dead (failed), not_sent (no mail server), skipped (no longer wanted). */
+  close(id: number, status: 'dead' | 'not_sent' | 'skipped', reason: string): Promise<void>;
+  list(filter: { status?: MessageStatus; q?: string }, page: PageRequest): Promise<Page<MessageRow>>;
+}
+
+export function outboxQueue(db: Queryable): OutboxQueue {
+  return {
+    claim: async (now, leaseUntil, limit) => {
+      const rows = await db.query<OutboxRow>(
+        `update outbox set status = 'sending', lease_until = $2, attempts = attempts + 1
+         where id in (
+           select id from outbox
+           where (status = 'pending' and send_after <= $1) or (status = 'sending' and lease_until <= $1)
+           order by send_after, id limit $3 for update skip locked)
+         returning *`,
+        [now, leaseUntil, limit],
+      );
+      return rows.map((r) => ({
+        id: Number(r.id),
+        kind: r.kind,
+        to: r.recipient,
+        subject: r.subject,
+        text: r.text_body,
+        html: r.html_body,
+        attachments: r.attachments,
+        linkToken: r.link_token,
+        attempts: r.attempts,
+      }));
+    },
+    reminderWanted: async (id) => {
+      const rows = await db.query(
+        `select 1 from outbox o
+         join appointments a on a.id = o.appointment_id and a.status = 'scheduled'
+         join patients p on p.id = a.patient_id and p.reminders
+         join users u on u.id = p.user_id and u.email_verified_at is not null and lower(u.email) = lower(o.recipient)
+         where o.id = $1`,
+        [id],
+      );
+      return rows.length > 0;
+    },
+    sent: async (id, at) => {
+      await db.query(`update outbox set status = 'sent', sent_at = $2, lease_until = null, link_token = null, last_error = null where id = $1`, [id, at]);
+    },
+    retry: async (id, at, error) => {
+      await db.query(`update outbox set status = 'pending', send_after = $2, lease_until = null, last_error = $3 where id = $1`, [id, at, error]);
+    },
+    close: async (id, status, reason) => {
+      await db.query(`update outbox set status = $2, lease_until = null, link_token = null, last_error = $3 where id = $1`, [id, status, reason]);
+    },
+    list: (filter, page) =>
+      pageWithTotal(
+        db,
+        page,
+        {
+          columns: 'id, kind, recipient, subject, status, attempts, send_after, last_error, sent_at, created_at, text_body, attachments',
+          rowsOf: `from outbox where ($1::text is null or status = $1) and ($2::text is null or recipient ilike $2 or subject ilike $2)`,
+          params: [filter.status ?? null, filter.q ? `%${filter.q.replace(/[\\%_]/g, '\\$&')}%` : null],
+          orderBy: 'created_at desc, id desc',
+        },
+        (row) => {
+          const r = row as OutboxRow;
+          return {
+            id: Number(r.id),
+            kind: r.kind,
+            recipient: r.recipient,
+            subject: r.subject,
+            status: r.status,
+            attempts: r.attempts,
+            sendAfter: r.send_after,
+            lastError: r.last_error,
+            sentAt: r.sent_at,
+            createdAt: r.created_at,
+            text: r.text_body,
+            attachments: r.attachments.map((a) => a.filename),
+          };
+        },
+      ),
+  };
+}
+
+/** Tokens of one-time links: random, stored as their SHA-256 digest. */
+export function linkTokenStore(db: Queryable, tokens: { issue(): string; digest(token: string): string }): LinkTokens {
+  const find = async (kind: string, token: string, now: Date, use: boolean) => {
+    const rows = await db.query<{ user_id: number | null; appointment_id: number | null; email: string | null }>(
+      use
+        ? `update action_tokens set used_at = $3 where token_hash = $1 and kind = $2 and used_at is null and expires_at > $3 returning user_id, appointment_id, email`
+        : `select user_id, appointment_id, email from action_tokens where token_hash = $1 and kind = $2 and used_at is null and expires_at > $3`,
+      [tokens.digest(token), kind, now],
+    );
+    const [row] = rows;
+    return row && { userId: row.user_id, appointmentId: row.appointment_id, email: row.email };
+  };
+  return {
+    issue: async (link) => {
+      const token = tokens.issue();
+      await db.query('insert into action_tokens (token_hash, kind, user_id, appointment_id, email, expires_at) values ($1, $2, $3, $4, $5, $6)', [
+        tokens.digest(token),
+        link.kind,
+        link.userId,
+        link.appointmentId,
+        link.email,
+        link.expiresAt,
+      ]);
+      return token;
+    },
+    use: (kind, token, now) => find(kind, token, now, true),
+    peek: (kind, token, now) => find(kind, token, now, false),
+  };
+}

@@ -1,0 +1,25 @@
+import type { Message, MessageKind } from './message.ts';
+
+/** Messages written in the transaction of their event. */
+export interface Outbox {
+  /** Stores the message to be sent; one already stored under its dedupe key stays as it is. */
+  enqueue(message: Message): Promise<void>;
+  /** Withdraws the appointment's messages of `kinds` not sent yet (a cancelled visit's reminder). */
+  withdraw(appointmentId: number, kinds: MessageKind[]): Promise<void>;
+}
+
+/** One-time links in messages besides password resets; only their digests are kept. */
+export interface LinkTokens {
+  /** A new token for the link; it works once, until `expiresAt`. */
+  issue(link: { kind: 'verify_email' | 'cancel_appointment'; userId: number | null; appointmentId: number | null; email: string | null; expiresAt: Date }): Promise<string>;
+  /** Uses the token up and answers what it was for, if it is unused and unexpired. */
+  use(kind: 'verify_email' | 'cancel_appointment', token: string, now: Date): Promise<{ userId: number | null; appointmentId: number | null; email: string | null } | undefined>;
+  /** What the token is for, without using it (a confirmation page shows the visit first). */
+  peek(kind: 'verify_email' | 'cancel_appointment', token: string, now: Date): Promise<{ userId: number | null; appointmentId: number | null; email: string | null } | undefined>;
+}
+
+/** What messages need of the clinic and of their deps, alongside the outbox. */
+export interface Notifying {
+  outbox: Outbox;
+  links: LinkTokens;
+}

@@ -1,0 +1,226 @@
+/** Every message Medora sends, built from the event that causes it. */
+import { clinicInstant } from '../shared/clock.ts';
+import { centsToDecimal } from '../shared/money.ts';
+import { calendar, type CalendarVisit } from './ics.ts';
+import { render, type Clinic, type Message } from './message.ts';
+
+/** A visit as messages tell it. */
+export interface Visit {
+  appointmentId: number;
+  date: string;
+  startTime: string;
+  endTime: string;
+  patient: { name: string; email: string };
+  doctor: { name: string; email: string };
+  room: string | null;
+  department: string | null;
+}
+
+export interface Recipient {
+  email: string;
+  userId: number | null;
+}
+
+/** "Tuesday 3 June 2030 at 09:00", in the clinic's own words and zone. */
+export function when(visit: Pick<Visit, 'date' | 'startTime'>): string {
+  const day = new Date(`${visit.date}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return `${day} at ${visit.startTime.slice(0, 5)}`;
+}
+
+const where = (visit: Visit) => [visit.room && `room ${visit.room}`, visit.department].filter(Boolean).join(', ');
+
+function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Clinic): CalendarVisit {
+  return {
+    appointmentId: visit.appointmentId,
+    date: visit.date,
+    startTime: visit.startTime,
+    endTime: visit.endTime,
+    summary: `Appointment with ${visit.doctor.name}`,
+    description: `Your appointment at ${clinic.name} with ${visit.doctor.name}.`,
+    location: [clinic.name, where(visit)].filter(Boolean).join(', '),
+    status,
+    attendee: visit.patient,
+    sequence: status === 'CANCELLED' ? 1 : 0,
+  };
+}
+
+const invitation = (clinic: Clinic, visit: Visit, method: 'REQUEST' | 'CANCEL', now: Date) => ({
+  filename: method === 'REQUEST' ? 'appointment.ics' : 'cancelled-appointment.ics',
+  contentType: `text/calendar; charset=utf-8; method=${method}`,
+  content: calendar(clinic, [calendarVisit(visit, method === 'REQUEST' ? 'CONFIRMED' : 'CANCELLED', clinic)], { method, now }),
+});
+
+const toPatient = (visit: Visit, patient: Recipient) => ({ to: patient.email, userId: patient.userId, appointmentId: visit.appointmentId });
+
+export function bookingConfirmation(clinic: Clinic, visit: Visit, patient: Recipient, now: Date): Message {
+  return {
+    kind: 'booking_confirmation',
+    dedupeKey: `booking_confirmation:appointment:${visit.appointmentId}`,
+    ...toPatient(visit, patient),
+    subject: `Your appointment on ${when(visit)}`,
+    ...render(clinic, {
+      greeting: `Dear ${visit.patient.name},`,
+      paragraphs: [
+        `your appointment with ${visit.doctor.name} is booked for ${when(visit)} (until ${visit.endTime.slice(0, 5)}).`,
+        ...(where(visit) ? [`Please come to ${where(visit)}.`] : []),
+        'The attached calendar file adds it to your calendar. If you cannot come, please cancel it in Medora so someone else can have the time.',
+      ],
+    }),
+    attachments: [invitation(clinic, visit, 'REQUEST', now)],
+    sendAfter: now,
+  };
+}
+
+export function cancellationForPatient(clinic: Clinic, visit: Visit, patient: Recipient, now: Date): Message {
+  return {
+    kind: 'cancellation',
+    dedupeKey: `cancellation:appointment:${visit.appointmentId}:patient`,
+    ...toPatient(visit, patient),
+    subject: `Cancelled: your appointment on ${when(visit)}`,
+    ...render(clinic, {
+      greeting: `Dear ${visit.patient.name},`,
+      paragraphs: [`your appointment with ${visit.doctor.name} on ${when(visit)} is cancelled.`, 'You are welcome to book another time in Medora.'],
+    }),
+    attachments: [invitation(clinic, visit, 'CANCEL', now)],
+    sendAfter: now,
+  };
+}
+
+export function cancellationForDoctor(clinic: Clinic, visit: Visit, doctor: Recipient, now: Date): Message {
+  return {
+    kind: 'cancellation',
+    dedupeKey: `cancellation:appointment:${visit.appointmentId}:doctor`,
+    to: doctor.email,
+    userId: doctor.userId,
+    appointmentId: visit.appointmentId,
+    subject: `Cancelled: ${visit.patient.name} on ${when(visit)}`,
+    ...render(clinic, {
+      greeting: `Dear ${visit.doctor.name},`,
+      paragraphs: [`the appointment of ${visit.patient.name} on ${when(visit)} is cancelled; the time is free again.`],
+    }),
+    attachments: [],
+    sendAfter: now,
+  };
+}
+
+/** A day before, as most clinics remind. */
+export const DEFAULT_REMINDER_HOURS = 24;
+
+/** When the reminder `hours` before the visit goes out, or none when that time has passed: a booking made the day before needs none. */
+export function reminderTime(visit: Pick<Visit, 'date' | 'startTime'>, hours: number, timeZone: string, now: Date): Date | undefined {
+  const sendAfter = new Date(visitStart(visit, timeZone).getTime() - hours * 3_600_000);
+  return sendAfter > now ? sendAfter : undefined;
+}
+
+export const visitStart = (visit: Pick<Visit, 'date' | 'startTime'>, timeZone: string) => clinicInstant(visit.date, visit.startTime.slice(0, 5), timeZone);
+
+/** The reminder, whose link cancels the visit in one click (after a confirmation page). */
+export function reminder(clinic: Clinic, visit: Visit, patient: Recipient, sendAfter: Date, cancelToken: string): Message {
+  return {
+    kind: 'reminder',
+    dedupeKey: `reminder:appointment:${visit.appointmentId}`,
+    ...toPatient(visit, patient),
+    subject: `Reminder: your appointment on ${when(visit)}`,
+    ...render(clinic, {
+      greeting: `Dear ${visit.patient.name},`,
+      paragraphs: [
+        `a reminder of your appointment with ${visit.doctor.name} on ${when(visit)}.`,
+        ...(where(visit) ? [`Please come to ${where(visit)}.`] : []),
+        'If you cannot come, please cancel it, so someone else can have the time.',
+      ],
+      action: { label: 'Cancel this appointment' },
+    }),
+    attachments: [],
+    sendAfter,
+    linkToken: cancelToken,
+  };
+}
+
+export interface BilledVisit {
+  billId: number;
+  amountCents: number;
+  serviceDetails: string;
+  billingDate: string;
+  patientName: string;
+}
+
+export function billIssued(clinic: Clinic, bill: BilledVisit, patient: Recipient, now: Date): Message {
+  return {
+    kind: 'bill_issued',
+    dedupeKey: `bill_issued:bill:${bill.billId}`,
+    to: patient.email,
+    userId: patient.userId,
+    appointmentId: null,
+    subject: `Your bill of $${centsToDecimal(bill.amountCents)}`,
+    ...render(clinic, {
+      greeting: `Dear ${bill.patientName},`,
+      paragraphs: [
+        `thank you for your visit. Your bill of ${bill.billingDate} is $${centsToDecimal(bill.amountCents)}: ${bill.serviceDetails}.`,
+        'You can pay it under Bills in Medora, or at the front desk.',
+      ],
+    }),
+    attachments: [],
+    sendAfter: now,
+  };
+}
+
+export function paymentReceipt(clinic: Clinic, bill: BilledVisit & { method: string; paymentId: number }, patient: Recipient, now: Date): Message {
+  return {
+    kind: 'payment_receipt',
+    dedupeKey: `payment_receipt:payment:${bill.paymentId}`,
+    to: patient.email,
+    userId: patient.userId,
+    appointmentId: null,
+    subject: `Receipt: $${centsToDecimal(bill.amountCents)} paid`,
+    ...render(clinic, {
+      greeting: `Dear ${bill.patientName},`,
+      paragraphs: [
+        `we received your payment of $${centsToDecimal(bill.amountCents)} by ${bill.method.replace('_', ' ')} for bill #${bill.billId} (${bill.serviceDetails}).`,
+        'The full receipt is under Bills in Medora. Thank you.',
+      ],
+    }),
+    attachments: [],
+    sendAfter: now,
+  };
+}
+
+export function passwordResetMessage(clinic: Clinic, resetId: number, user: Recipient & { name: string }, minutes: number, token: string, now: Date): Message {
+  return {
+    kind: 'password_reset',
+    dedupeKey: `password_reset:reset:${resetId}`,
+    to: user.email,
+    userId: user.userId,
+    appointmentId: null,
+    subject: `Choose a new password for ${clinic.name}`,
+    ...render(clinic, {
+      greeting: `Dear ${user.name},`,
+      paragraphs: [
+        `someone, we hope you, asked to choose a new password for your Medora account. The link works once, for ${minutes} minutes.`,
+        'If it was not you, ignore this message: your password stays as it is.',
+      ],
+      action: { label: 'Choose a new password' },
+    }),
+    attachments: [],
+    sendAfter: now,
+    linkToken: token,
+  };
+}
+
+export function emailVerification(clinic: Clinic, user: Recipient & { name: string }, token: string, now: Date): Message {
+  return {
+    kind: 'email_verification',
+    dedupeKey: `email_verification:${user.userId}:${user.email.toLowerCase()}:${now.getTime()}`,
+    to: user.email,
+    userId: user.userId,
+    appointmentId: null,
+    subject: `Confirm your e-mail address for ${clinic.name}`,
+    ...render(clinic, {
+      greeting: `Dear ${user.name},`,
+      paragraphs: ['please confirm that this is your e-mail address, so we can send you appointment reminders.'],
+      action: { label: 'Confirm my e-mail address' },
+    }),
+    attachments: [],
+    sendAfter: now,
+    linkToken: token,
+  };
+}

@@ -1,0 +1,28 @@
+import type { App } from '../app.ts';
+import type { Config } from '../config.ts';
+import { outboxQueue } from '../db/outbox.pg.ts';
+import type { MessageKind } from '../domain/notifications/message.ts';
+import { cancelAppointmentLink, resetPasswordLink, verifyEmailLink } from '../links.ts';
+import { smtpTransport } from './smtp.ts';
+import { startOutboxWorker, type OutboxWorker } from './worker.ts';
+
+/** The address of a message's link: where the token leads, at the clinic's public address. */
+export function messageLink(publicUrl: string, kind: MessageKind, token: string): string {
+  if (kind === 'password_reset') return resetPasswordLink(publicUrl, token);
+  if (kind === 'email_verification') return verifyEmailLink(publicUrl, token);
+  return cancelAppointmentLink(publicUrl, token);
+}
+
+/** The mail worker of `medora serve` and `medora worker`, as the configuration asks. */
+export function startMailWorker(app: App, config: Config, log: (line: string) => void): OutboxWorker {
+  return startOutboxWorker({
+    queue: outboxQueue(app.db),
+    transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : undefined,
+    clock: app.clock,
+    from: `"${config.clinicName.replace(/"/g, "'")}" <${config.mailFrom}>`,
+    linkFor: (kind, token) => messageLink(config.publicUrl, kind, token),
+    pollMs: config.outboxPollMs,
+    leaseMs: config.outboxLeaseMs,
+    log,
+  });
+}

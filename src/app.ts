@@ -40,7 +40,8 @@ import { appointmentsReport } from './domain/reports/appointments-report.ts';
 import { importLookup } from './db/imports.pg.ts';
 import { demoStore } from './db/demo.pg.ts';
 import { billingReportQueries, dayAppointmentQueries } from './db/admin-reports.pg.ts';
-import { linkTokenStore, outboxStore } from './db/outbox.pg.ts';
+import { linkTokenStore, messageLog, outboxStore } from './db/outbox.pg.ts';
+import * as notificationUseCases from './domain/notifications/use-cases.ts';
 import type { Clinic } from './domain/notifications/message.ts';
 import type { Notifying } from './domain/notifications/ports.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
@@ -229,6 +230,7 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
     scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
+    notifications: bind(notificationUseCases, { messages: messageLog(db) }),
     adminReports: bind(
       { billingReport, appointmentsReport },
       { billing: billingReportQueries(db), dayAppointments: dayAppointmentQueries(db), clock, timeZone },

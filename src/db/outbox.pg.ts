@@ -1,10 +1,7 @@
 import type { Attachment, MessageKind } from '../domain/notifications/message.ts';
-import type { LinkTokens, Outbox } from '../domain/notifications/ports.ts';
-import type { Page, PageRequest } from '../domain/shared/pagination.ts';
+import type { LinkTokens, MessageLog, MessageStatus, Outbox } from '../domain/notifications/ports.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
-
-export type MessageStatus = 'pending' | 'sending' | 'sent' | 'not_sent' | 'dead' | 'cancelled' | 'skipped';
 
 /** A message as a worker sends it. */
 export interface ClaimedMessage {
@@ -18,22 +15,6 @@ export interface ClaimedMessage {
   linkToken: string | null;
   /** This attempt included. */
   attempts: number;
-}
-
-/** A message as the admin's Messages screen shows it: everything but the link's token. */
-export interface MessageRow {
-  id: number;
-  kind: MessageKind;
-  recipient: string;
-  subject: string;
-  status: MessageStatus;
-  attempts: number;
-  sendAfter: Date;
-  lastError: string | null;
-  sentAt: Date | null;
-  createdAt: Date;
-  text: string;
-  attachments: string[];
 }
 
 interface OutboxRow {
@@ -86,7 +67,6 @@ export interface OutboxQueue {
   retry(id: number, at: Date, error: string): Promise<void>;
   /** Given up for good: dead (failed), not_sent (no mail server), skipped (no longer wanted). */
   close(id: number, status: 'dead' | 'not_sent' | 'skipped', reason: string): Promise<void>;
-  list(filter: { status?: MessageStatus; q?: string }, page: PageRequest): Promise<Page<MessageRow>>;
 }
 
 export function outboxQueue(db: Queryable): OutboxQueue {
@@ -133,6 +113,12 @@ export function outboxQueue(db: Queryable): OutboxQueue {
     close: async (id, status, reason) => {
       await db.query(`update outbox set status = $2, lease_until = null, link_token = null, last_error = $3 where id = $1`, [id, status, reason]);
     },
+  };
+}
+
+/** Every message, newest first, for the admin's Messages screen. */
+export function messageLog(db: Queryable): MessageLog {
+  return {
     list: (filter, page) =>
       pageWithTotal(
         db,

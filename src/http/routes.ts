@@ -133,6 +133,7 @@ export function apiRoutes(app: App): Route[] {
       return ok(await app.billing.payBill({ billingId: params.id, idempotencyKey, body }, actor));
     }),
     r('GET', '/api/billings/{id}/receipt', ['patient', 'admin'], async ({ params, actor }) => ok(await app.billing.billReceipt(params.id, actor))),
+    r('GET', '/api/admin/messages', 'admin', async ({ query, actor }) => listOf('messages', await app.notifications.listMessages(query, actor))),
     r('GET', '/api/admin/audit', 'admin', async ({ query, actor }) => listOf('entries', await app.audit.listAuditEntries(query, actor))),
   ];
 }

@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { Message, MessageKind } from './message.ts';
 
 /** Messages written in the transaction of their event. */
@@ -22,4 +23,27 @@ export interface LinkTokens {
 export interface Notifying {
   outbox: Outbox;
   links: LinkTokens;
+}
+
+export const MESSAGE_STATUSES = ['pending', 'sending', 'sent', 'not_sent', 'dead', 'cancelled', 'skipped'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** A message as the admin's Messages screen shows it: everything but its link's token. */
+export interface MessageRow {
+  id: number;
+  kind: MessageKind;
+  recipient: string;
+  subject: string;
+  status: MessageStatus;
+  attempts: number;
+  sendAfter: Date;
+  lastError: string | null;
+  sentAt: Date | null;
+  createdAt: Date;
+  text: string;
+  attachments: string[];
+}
+
+export interface MessageLog {
+  list(filter: { status?: MessageStatus; q?: string }, page: PageRequest): Promise<Page<MessageRow>>;
 }

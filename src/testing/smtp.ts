@@ -1,0 +1,61 @@
+/** A real SMTP server in the test process: what Medora's mail worker sends arrives here and is parsed back. */
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/** How the server answers a message: accept it, or refuse it with an SMTP reply code (451 try later, 550 never). */
+export type Verdict = { accept: true } | { accept: false; code: number; message: string };
+
+export interface TestSmtp {
+  url: string;
+  received: ParsedMail[];
+  /** Decides each message's answer; by default every message is accepted. */
+  verdict: (attempt: number) => Verdict;
+  /** Messages offered so far, refused ones included. */
+  attempts(): number;
+  /** Resolves once `count` messages have been accepted, or fails after `ms`. */
+  waitFor(count: number, ms?: number): Promise<ParsedMail[]>;
+  close(): Promise<void>;
+}
+
+export async function startTestSmtp(): Promise<TestSmtp> {
+  const received: ParsedMail[] = [];
+  let attempts = 0;
+  const state: TestSmtp = {
+    url: '',
+    received,
+    verdict: () => ({ accept: true }),
+    attempts: () => attempts,
+    waitFor: async (count, ms = 10_000) => {
+      const until = Date.now() + ms;
+      while (received.length < count) {
+        if (Date.now() > until) throw new Error(`expected ${count} messages within ${ms} ms, got ${received.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return received;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      attempts++;
+      const verdict = state.verdict(attempts);
+      simpleParser(stream)
+        .then((mail) => {
+          if (!verdict.accept) {
+            const error = Object.assign(new Error(verdict.message), { responseCode: verdict.code });
+            return callback(error);
+          }
+          received.push(mail);
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  return state;
+}

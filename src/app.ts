@@ -181,6 +181,7 @@ const authStores = (db: Db, cached: SessionStore) => (q: Queryable): AuthStores 
   mfa: mfaStore(q),
   challenges: challengeStore(q),
   audit: auditLog(q),
+  ...notifying(q),
 });
 
 /** A load balancer takes an instance out of rotation when its database does not answer within this. */
@@ -201,7 +202,7 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
     totp,
     clock,
     timeZone,
-    clinicName: config.clinicName,
+    clinic: clinicOf(config),
     requireMfa: config.requireMfa ?? [],
   };
 
@@ -222,10 +223,11 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
     catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
     doctors: bind(doctorUseCases, doctorDeps(db, clock, config, hasher)),
     patients: bind(patientUseCases, {
-      ...transactional(db, (q) => ({ patients: patientDirectory(q), records: recordStore(q), audit: auditLog(q) })),
+      ...transactional(db, (q) => ({ patients: patientDirectory(q), records: recordStore(q), audit: auditLog(q), ...notifying(q) })),
       confirmPassword: (actor: Actor, password: string) => passwordUseCases.confirmPassword(authDeps, actor, password),
       clock,
       timeZone,
+      clinic: clinicOf(config),
     }),
     scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), clock, timeZone }),

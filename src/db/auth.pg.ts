@@ -66,13 +66,17 @@ export function accountStore(db: Queryable): AccountStore {
       const [row] = await onUnique(
         () =>
           db.query(
-            `insert into users (name, email, password_hash, role) values ($1, $2, $3, 'admin')
+            `insert into users (name, email, password_hash, role, email_verified_at) values ($1, $2, $3, 'admin', now())
              returning id, name, email, role, password_hash, active, profile_image_id`,
             [a.name, a.email, a.passwordHash],
           ),
         EMAIL_TAKEN,
       );
       return toUser(row);
+    },
+    markVerified: async (userId, email, at) => {
+      const rows = await db.query('update users set email_verified_at = $3 where id = $1 and lower(email) = lower($2) returning id', [userId, email, at]);
+      return rows.length > 0;
     },
     setPassword: async (userId, passwordHash) => {
       // Migration 0009's trigger ends the user's sessions in the same statement.
@@ -114,12 +118,12 @@ export function passwordResetStore(db: Queryable): PasswordResetStore {
   return {
     issue: async (r) => {
       await db.query('update password_resets set used_at = now() where user_id = $1 and used_at is null', [r.userId]);
-      await db.query('insert into password_resets (user_id, token_hash, expires_at, created_by) values ($1, $2, $3, $4)', [
-        r.userId,
-        r.tokenHash,
-        r.expiresAt,
-        r.createdBy,
-      ]);
+      const [row] = await db.query<{ id: number }>(
+        'insert into password_resets (user_id, token_hash, expires_at, created_by) values ($1, $2, $3, $4) returning id',
+        [r.userId, r.tokenHash, r.expiresAt, r.createdBy],
+      );
+      if (!row) throw new Error('insert returned no row');
+      return row.id;
     },
     use: async (tokenHash, now) => {
       const [row] = await db.query<{ user_id: number }>(

@@ -215,7 +215,7 @@ export function doctorStore(db: Queryable): DoctorStore {
       const [row] = await writeDoctor(() =>
         db.query<{ id: number }>(
           `with u as (
-             insert into users (name, email, password_hash, role, profile_image_id) values ($1, $2, $3, 'doctor', $4) returning id
+             insert into users (name, email, password_hash, role, profile_image_id, email_verified_at) values ($1, $2, $3, 'doctor', $4, now()) returning id
            )
            insert into doctors (user_id, phone, gender, specialization_id, department_id, bio, birthdate, address, photo_id)
            select id, $5, $6, $7, $8, $9, $10, $11, $4 from u

@@ -40,19 +40,22 @@ export function patientDirectory(db: Queryable): PatientDirectory {
     },
     find: async (id) => {
       const [row] = await db.query(
-        `select p.id, p.user_id, u.name, u.email, u.profile_image_id, p.phone, p.photo_id, p.birthdate, p.gender, p.description
+        `select p.id, p.user_id, u.name, u.email, u.profile_image_id, u.email_verified_at, p.phone, p.photo_id, p.birthdate, p.gender,
+                p.description, p.reminders
          from ${PATIENT_FROM} where p.id = $1`,
         [id],
       );
-      return row && { ...toPatientProfile(row), profileImageId: row.profile_image_id };
+      return row && { ...toPatientProfile(row), profileImageId: row.profile_image_id, reminders: row.reminders, emailVerified: row.email_verified_at !== null };
     },
     update: async (id, f) => {
       await onUnique(
         () =>
           db.query(
-            `with p as (update patients set phone = $2, birthdate = $3, gender = $4 where id = $1 returning user_id)
-             update users set name = $5, email = $6, updated_at = now() from p where users.id = p.user_id`,
-            [id, f.phone, f.birthdate, f.gender, f.name, f.email],
+            `with p as (update patients set phone = $2, birthdate = $3, gender = $4, reminders = $7 where id = $1 returning user_id)
+             update users set name = $5, email = $6, updated_at = now(),
+               email_verified_at = case when lower(users.email) = lower($6) then users.email_verified_at end
+             from p where users.id = p.user_id`,
+            [id, f.phone, f.birthdate, f.gender, f.name, f.email, f.reminders],
           ),
         { users_email_key: { code: 'email_taken', field: 'email', message: 'This email is already registered' } },
       );

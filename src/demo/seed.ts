@@ -111,7 +111,9 @@ const UPCOMING_VISITS = [
 /** More patients, upcoming visits booked through the patients' own use case, and the demo patient's history. */
 async function seedAppointments(app: App): Promise<void> {
   for (const patient of OTHER_DEMO_PATIENTS) await app.auth.register({ ...patient, password: DEMO_PASSWORD });
-  const patients = await app.demo.patients(['patient@medora.test', ...OTHER_DEMO_PATIENTS.map((p) => p.email)]);
+  const emails = ['patient@medora.test', ...OTHER_DEMO_PATIENTS.map((p) => p.email)];
+  await app.demo.markVerified(emails);
+  const patients = await app.demo.patients(emails);
   const doctorIds = await app.demo.doctorIds(DEMO_DOCTORS.map((d) => d.email));
   const days = clinicWeekdays(addDays(clinicToday(app.clock, app.config.clinicTz), 1), 1, 3);
   for (const [patientIndex, doctorIndex, day, nth] of UPCOMING_VISITS) {

@@ -47,6 +47,9 @@ export function apiRoutes(app: App): Route[] {
       sessionAnswer(await app.passwords.changePassword(body, token ?? '', actor, { ip, requestId }), holder(session, https)),
     ),
     r('POST', '/api/password-reset', 'public', async ({ body, ip, requestId }) => ok(await app.passwords.resetPassword(body, { ip, requestId }))),
+    r('POST', '/api/password-reset-requests', 'public', async ({ body, ip, requestId }) => ({ status: 202, body: await app.passwords.requestPasswordReset(body, { ip, requestId }) })),
+    r('POST', '/api/email-verification', 'public', async ({ body }) => ok(await app.auth.verifyEmail(body))),
+    r('POST', '/api/user/email-verification', 'user', async ({ actor }) => ok(await app.auth.resendVerification(actor))),
     r('POST', '/api/admin/password-resets', 'admin', async ({ body, actor, https, headers }) => {
       const link = await app.passwords.issueResetLink(body, actor);
       return created({ ...link, url: resetPasswordLink(`${https ? 'https' : 'http'}://${headers.host}`, link.token) });
@@ -117,6 +120,8 @@ export function apiRoutes(app: App): Route[] {
     r('GET', '/api/appointments/available/{doctorId}', 'user', async ({ params, query }) => ok(await app.scheduling.availableSlots(params.doctorId, query))),
     r('POST', '/api/appointments/book', 'patient', async ({ body, actor }) => created(await app.scheduling.book(body, actor))),
     r('POST', '/api/patient/appointments/{id}/cancel', 'patient', async ({ params, actor }) => ok(await app.scheduling.cancelMyAppointment(params.id, actor))),
+    r('POST', '/api/appointment-links/preview', 'public', async ({ body }) => ok(await app.scheduling.previewCancelLink(body))),
+    r('POST', '/api/appointment-links/cancel', 'public', async ({ body }) => ok(await app.scheduling.cancelByLink(body))),
     r('POST', '/api/admin/appointments/{id}/cancel', 'admin', async ({ params, actor }) => ok(await app.scheduling.cancelAppointment(params.id, actor))),
     r('GET', '/api/patient/appointments', 'patient', async ({ query, actor }) => listOf('appointments', await app.scheduling.listMyAppointments(query, actor))),
     r('GET', '/api/doctor/appointments', 'doctor', async ({ query, actor }) => listOf('appointments', await app.scheduling.listDoctorAppointments(query, actor))),

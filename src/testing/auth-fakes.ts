@@ -1,4 +1,5 @@
 import type { AuditEntry, AuditLog } from '../domain/audit/audit.ts';
+import type { Message } from '../domain/notifications/message.ts';
 import type { AuthDeps, AuthStores, NewSession, SignInChallenge, UserRecord } from '../domain/auth/ports.ts';
 import { inNewWindow, type Bucket } from '../domain/auth/throttle.ts';
 import { conflict } from '../domain/shared/errors.ts';
@@ -11,6 +12,8 @@ export function fakeAuthDeps(clock: Clock) {
   const resets: { userId: number; tokenHash: string; expiresAt: Date; used: boolean }[] = [];
   const factors = new Map<number, { secret: string; confirmed: boolean; lastStep: number }>();
   const recoveryCodes: { userId: number; codeHash: string; used: boolean }[] = [];
+  const messages: Message[] = [];
+  const verified = new Set<number>();
   const challenges: (SignInChallenge & { tokenHash: string; expiresAt: Date; used: boolean })[] = [];
   const buckets = new Map<string, Bucket>();
   const audit: AuditEntry[] = [];
@@ -35,13 +38,34 @@ export function fakeAuthDeps(clock: Clock) {
     for (let i = recoveryCodes.length - 1; i >= 0; i--) if (recoveryCodes[i]?.userId === userId) recoveryCodes.splice(i, 1);
     recoveryCodes.push(...codeHashes.map((codeHash) => ({ userId, codeHash, used: false })));
   };
+  const links: { kind: string; token: string; userId: number | null; appointmentId: number | null; email: string | null; expiresAt: Date; used: boolean }[] = [];
+  const findLink = (kind: string, token: string, now: Date) => links.find((l) => l.kind === kind && l.token === token && !l.used && l.expiresAt > now);
   const stores: AuthStores = {
     audit: auditLog,
+    outbox: { enqueue: async (m) => void messages.push(m), withdraw: async () => {} },
+    links: {
+      issue: async (link) => {
+        const token = `link-${++tokenCount}`;
+        links.push({ ...link, token, used: false });
+        return token;
+      },
+      use: async (kind, token, now) => {
+        const link = findLink(kind, token, now);
+        if (link) link.used = true;
+        return link;
+      },
+      peek: async (kind, token, now) => findLink(kind, token, now),
+    },
     accounts: {
       findByEmail: async (email) => users.find((u) => u.email.toLowerCase() === email.toLowerCase()),
       findById: async (id) => users.find((u) => u.id === id),
       createPatient: async (a) => addUser({ ...a, role: 'patient', patientId: users.length + 100 }),
       createAdmin: async (a) => addUser({ ...a, role: 'admin' }),
+      markVerified: async (userId, email) => {
+        const user = users.find((u) => u.id === userId && u.email.toLowerCase() === email.toLowerCase());
+        if (user) verified.add(user.id);
+        return user !== undefined;
+      },
       setPassword: async (userId, passwordHash) => {
         const user = users.find((u) => u.id === userId);
         if (user) user.passwordHash = passwordHash;
@@ -58,7 +82,7 @@ export function fakeAuthDeps(clock: Clock) {
     resets: {
       issue: async (r) => {
         resets.filter((x) => x.userId === r.userId).forEach((x) => (x.used = true));
-        resets.push({ ...r, used: false });
+        return resets.push({ ...r, used: false });
       },
       use: async (tokenHash, now) => {
         const reset = resets.find((x) => x.tokenHash === tokenHash && !x.used && x.expiresAt > now);
@@ -113,7 +137,7 @@ export function fakeAuthDeps(clock: Clock) {
     transaction: (fn) => fn(stores),
     clock,
     timeZone: 'Europe/Berlin',
-    clinicName: 'Test Clinic',
+    clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', mailFrom: 'desk@clinic.test' },
     requireMfa: [],
     hasher: { hash: async (p) => `hashed:${p}`, verify: async (h, p) => h === `hashed:${p}` },
     tokens: { issue: () => `token-${++tokenCount}`, digest: (t) => `digest:${t}`, recoveryCode: () => `code-${++tokenCount}` },
@@ -146,7 +170,7 @@ export function fakeAuthDeps(clock: Clock) {
       },
     },
   };
-  return { deps, users, sessions, buckets, audit, resets, factors, recoveryCodes };
+  return { deps, users, sessions, buckets, audit, resets, factors, recoveryCodes, messages, verified };
 }
 
 /** What the fake authenticator shows for `secret` at time step `step`: six digits, as a real one. */

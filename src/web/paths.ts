@@ -1,6 +1,6 @@
 /** The only place URLs are spelled: the UI's routes (patterns with `:id` and builders) and the API's paths. */
 import type { Role } from '../domain/shared/actor.ts';
-import { RESET_PASSWORD_PATH } from '../links.ts';
+import { CANCEL_APPOINTMENT_PATH, RESET_PASSWORD_PATH, VERIFY_EMAIL_PATH } from '../links.ts';
 
 type Id = number | string;
 
@@ -10,6 +10,8 @@ export const routes = {
   login: '/login',
   forgotPassword: '/login/forgot-password',
   resetPassword: RESET_PASSWORD_PATH,
+  verifyEmail: VERIFY_EMAIL_PATH,
+  cancelAppointment: CANCEL_APPOINTMENT_PATH,
   userArea: (role: Role) => `/user/${role}`,
   /** Each role's own sign-in and security page, inside its area. */
   account: (role: Role) => `/user/${role}/account`,
@@ -49,8 +51,8 @@ export const routes = {
 /** Fills the `:id` of a route pattern: `withId(routes.patient.doctorProfile, 7)`. */
 export const withId = (pattern: string, id: Id) => pattern.replace(':id', encodeURIComponent(String(id)));
 
-/** Paths beginning /signup, /login, /reset-password or /user use the app stylesheet; every other path the main one (spec §2). */
-export const usesAppStylesheet = (path: string) => /^\/(signup|login|reset-password|user)(\/|$)/.test(path);
+/** Paths of the sign-in pages, the pages e-mail links open, and /user use the app stylesheet; every other path the main one (spec §2). */
+export const usesAppStylesheet = (path: string) => /^\/(signup|login|reset-password|verify-email|appointments|user)(\/|$)/.test(path);
 
 export const images = {
   defaultAvatar: '/images/default-avatar.svg',
@@ -64,6 +66,11 @@ export const endpoints = {
   logoutEverywhere: '/api/logout/everywhere',
   password: '/api/user/password',
   passwordReset: '/api/password-reset',
+  passwordResetRequests: '/api/password-reset-requests',
+  emailVerification: '/api/email-verification',
+  resendVerification: '/api/user/email-verification',
+  appointmentLinkPreview: '/api/appointment-links/preview',
+  appointmentLinkCancel: '/api/appointment-links/cancel',
   mfa: '/api/user/mfa',
   mfaConfirm: '/api/user/mfa/confirm',
   mfaDisable: '/api/user/mfa/disable',

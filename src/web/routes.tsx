@@ -17,6 +17,8 @@ const SignupPage = lazy(() => import('./pages/public/signup-page.tsx'));
 const LoginPage = lazy(() => import('./pages/public/login-page.tsx'));
 const ForgotPasswordPage = lazy(() => import('./pages/public/forgot-password-page.tsx'));
 const ResetPasswordPage = lazy(() => import('./pages/public/reset-password-page.tsx'));
+const VerifyEmailPage = lazy(() => import('./pages/public/verify-email-page.tsx'));
+const CancelAppointmentPage = lazy(() => import('./pages/public/cancel-appointment-page.tsx'));
 const AccountPage = lazy(() => import('./pages/account-page.tsx'));
 const NotFoundPage = lazy(() => import('./pages/public/not-found-page.tsx'));
 const AppShell = lazy(() => import('./components/app-shell.tsx'));
@@ -71,6 +73,8 @@ export function App() {
         <Route path={routes.login} component={LoginPage} />
         <Route path={routes.forgotPassword} component={ForgotPasswordPage} />
         <Route path={routes.resetPassword} component={ResetPasswordPage} />
+        <Route path={routes.verifyEmail} component={VerifyEmailPage} />
+        <Route path={routes.cancelAppointment} component={CancelAppointmentPage} />
         <Route path="/user/*?" component={SignedInArea} />
         <Route component={NotFoundPage} />
       </Switch>

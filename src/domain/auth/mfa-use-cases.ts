@@ -163,7 +163,7 @@ async function challengeOf(deps: AuthDeps, body: unknown): Promise<{ user: Sessi
 async function newAuthenticator(deps: AuthDeps, user: SessionUser): Promise<MfaSetupJson> {
   const secret = deps.totp.newSecret();
   if (!(await deps.mfa.begin(user.id, secret))) throw conflict('mfa_enabled', 'Two-step sign-in is already on');
-  const uri = deps.totp.uri(secret, user.email, deps.clinicName);
+  const uri = deps.totp.uri(secret, user.email, deps.clinic.name);
   return { secret, otpauth_uri: uri, qr_svg: await deps.totp.qrSvg(uri) };
 }
 

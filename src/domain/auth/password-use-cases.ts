@@ -4,7 +4,8 @@ import { Validator, asRecord } from '../shared/validate.ts';
 import { actorOf } from './auth.ts';
 import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
 import type { AuthDeps } from './ports.ts';
-import { PASSWORD_CHECKS_PER_ACCOUNT, RESETS_PER_ADDRESS } from './throttle.ts';
+import { PASSWORD_CHECKS_PER_ACCOUNT, RESET_REQUESTS_PER_ACCOUNT, RESETS_PER_ADDRESS } from './throttle.ts';
+import { passwordResetMessage } from '../notifications/templates.ts';
 import { openSession, reserveAttempt, type Client, type SessionJson } from './use-cases.ts';
 
 /** A staff reset link works this long, once. */
@@ -63,7 +64,7 @@ export async function issueResetLink(deps: AuthDeps, body: unknown, actor: Actor
   const user = await deps.accounts.findByEmail(email);
   if (!user) throw notFound('User');
   const token = deps.tokens.issue();
-  const expiresAt = new Date(deps.clock.now().getTime() + RESET_LINK_MINUTES * 60_000);
+  const expiresAt = resetExpiry(deps.clock.now());
   await deps.transaction(async (tx) => {
     await tx.resets.issue({ userId: user.id, tokenHash: deps.tokens.digest(token), expiresAt, createdBy: actor.userId || null });
     await tx.audit.record({
@@ -77,6 +78,47 @@ export async function issueResetLink(deps: AuthDeps, body: unknown, actor: Actor
   });
   return { token, expires_at: expiresAt.toISOString(), user: { name: user.name, email: user.email, role: user.role } };
 }
+
+export const RESET_REQUESTED = 'If an account uses this address, we have sent it a link to choose a new password. It works for 30 minutes.';
+
+/**
+ * "Forgot password": a reset link by e-mail. The answer is the same whether or not the address has an account,
+ * and requests are counted per address and per account, so nobody learns who is registered or floods an inbox.
+ */
+export async function requestPasswordReset(deps: AuthDeps, body: unknown, client: Client): Promise<{ message: string }> {
+  const v = new Validator(asRecord(body));
+  const email = v.text('email', { max: 254 });
+  v.done();
+  await reserveAttempt(
+    deps,
+    [
+      { key: `reset:${client.ip}`, rule: RESETS_PER_ADDRESS },
+      { key: `reset-request:${email.toLowerCase()}`, rule: RESET_REQUESTS_PER_ACCOUNT },
+    ],
+    'Too many password reset requests.',
+  );
+  const user = await deps.accounts.findByEmail(email);
+  if (user?.active) {
+    const token = deps.tokens.issue();
+    const now = deps.clock.now();
+    await deps.transaction(async (tx) => {
+      const resetId = await tx.resets.issue({ userId: user.id, tokenHash: deps.tokens.digest(token), expiresAt: resetExpiry(now), createdBy: null });
+      await tx.outbox.enqueue(passwordResetMessage(deps.clinic, resetId, { email: user.email, userId: user.id, name: user.name }, RESET_LINK_MINUTES, token, now));
+      await tx.audit.record({
+        actor: null,
+        action: 'password_reset_requested',
+        entity: 'user',
+        entityId: user.id,
+        patientId: user.patientId,
+        requestId: client.requestId,
+        details: { ip: client.ip },
+      });
+    });
+  }
+  return { message: RESET_REQUESTED };
+}
+
+const resetExpiry = (now: Date) => new Date(now.getTime() + RESET_LINK_MINUTES * 60_000);
 
 /** Sets the password a reset link was issued for; the link is used up and every session of the user ends. */
 export async function resetPassword(deps: AuthDeps, body: unknown, client: Client): Promise<{ email: string }> {

@@ -2,6 +2,8 @@ import type { Bucket, ThrottleRule } from './throttle.ts';
 import type { Gender, Role } from '../shared/actor.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { Clinic } from '../notifications/message.ts';
+import type { Notifying } from '../notifications/ports.ts';
 
 export interface UserRecord {
   id: number;
@@ -36,6 +38,8 @@ export interface AccountStore {
   createAdmin(account: { name: string; email: string; passwordHash: string }): Promise<UserRecord>;
   /** Sets a new password hash; every session of the user ends with it (the database sees to that). */
   setPassword(userId: number, passwordHash: string): Promise<void>;
+  /** The user's address is verified, if it is still `email` (a link to an old address verifies nothing). */
+  markVerified(userId: number, email: string, at: Date): Promise<boolean>;
 }
 
 export interface NewSession {
@@ -65,8 +69,8 @@ export interface SessionStore {
 
 /** One-time links to set a new password, kept as digests. */
 export interface PasswordResetStore {
-  /** Stores a new link; the user's earlier unused links stop working. */
-  issue(reset: { userId: number; tokenHash: string; expiresAt: Date; createdBy: number | null }): Promise<void>;
+  /** Stores a new link and answers its id; the user's earlier unused links stop working. */
+  issue(reset: { userId: number; tokenHash: string; expiresAt: Date; createdBy: number | null }): Promise<number>;
   /** Marks the link used and answers its user, if it is unused and unexpired; atomic, so a link works once. */
   use(tokenHash: string, now: Date): Promise<number | undefined>;
 }
@@ -145,7 +149,7 @@ export interface Totp {
 }
 
 /** The stores a sign-in's writes go through, all in one transaction. */
-export interface AuthStores {
+export interface AuthStores extends Notifying {
   accounts: AccountStore;
   sessions: SessionStore;
   resets: PasswordResetStore;
@@ -161,7 +165,7 @@ export interface AuthDeps extends AuthStores {
   tokens: TokenIssuer;
   totp: Totp;
   clock: Clock;
-  clinicName: string;
+  clinic: Clinic;
   /** Roles that must sign in with a second factor (REQUIRE_MFA). */
   requireMfa: readonly Role[];
 }

@@ -10,10 +10,12 @@ import {
 } from './auth.ts';
 import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
 import type { AuthDeps, AuthStores, SessionUser, ThrottleKey } from './ports.ts';
+import { sendVerification } from './verification.ts';
 import {
   LOGIN_PER_ACCOUNT_AND_ADDRESS,
   LOGIN_PER_ADDRESS,
   REGISTER_PER_ADDRESS,
+  VERIFICATIONS_PER_ACCOUNT,
   secondsToWait,
   tooManyAttempts,
   waitMessage,
@@ -51,6 +53,7 @@ export async function register(
       patientId: account.patientId,
       requestId,
     });
+    await sendVerification(deps, tx, account, deps.clock.now());
     return account;
   });
   return publicUser(user);
@@ -206,4 +209,31 @@ export async function createAdmin(deps: AuthDeps, body: unknown): Promise<Public
   if (await deps.accounts.findByEmail(email)) throw conflict('email_taken', `An account with email ${email} already exists`, { email: ['is already taken'] });
   const user = await deps.accounts.createAdmin({ name, email, passwordHash: await deps.hasher.hash(password) });
   return publicUser(user);
+}
+
+/** Follows a verification link: the address it was sent to is verified, if it is still the account's. */
+export async function verifyEmail(deps: AuthDeps, body: unknown): Promise<{ email: string }> {
+  const v = new Validator(asRecord(body));
+  const token = v.text('token', { max: 200 });
+  v.done();
+  const now = deps.clock.now();
+  return deps.transaction(async (tx) => {
+    const link = await tx.links.use('verify_email', token, now);
+    if (!link?.userId || !link.email || !(await tx.accounts.markVerified(link.userId, link.email, now))) {
+      throw new DomainError('invalid', 'verification_link_invalid', VERIFICATION_INVALID, { token: [VERIFICATION_INVALID] });
+    }
+    await tx.audit.record({ actor: null, action: 'email_verified', entity: 'user', entityId: link.userId, details: { email: link.email } });
+    return { email: link.email };
+  });
+}
+
+const VERIFICATION_INVALID = 'This link has expired, was used already, or is for an address the account no longer has. Sign in to send a new one.';
+
+/** Sends the signed-in user a new verification link (the old one expired, or the message went astray). */
+export async function resendVerification(deps: AuthDeps, actor: Actor): Promise<{ email: string }> {
+  const user = await deps.accounts.findById(actor.userId);
+  if (!user) throw unauthenticated();
+  await reserveAttempt(deps, [{ key: `verify:${user.id}`, rule: VERIFICATIONS_PER_ACCOUNT }], 'Too many verification messages.');
+  await deps.transaction((tx) => sendVerification(deps, tx, user, deps.clock.now()));
+  return { email: user.email };
 }

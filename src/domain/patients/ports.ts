@@ -1,4 +1,6 @@
 import type { AuditLog } from '../audit/audit.ts';
+import type { Clinic } from '../notifications/message.ts';
+import type { Notifying } from '../notifications/ports.ts';
 import type { RecordStore } from '../records/ports.ts';
 import type { PatientProfile } from '../records/records.ts';
 import type { Actor, Gender } from '../shared/actor.ts';
@@ -21,18 +23,23 @@ export interface ProfileFields {
   phone: string;
   birthdate: string;
   gender: Gender;
+  /** E-mail reminders before visits; transactional messages go whatever this says. */
+  reminders: boolean;
 }
 
 /** Every registered patient, as the admin and the patient themselves see them. */
 export interface PatientDirectory {
   /** Searched by name, email or phone. */
   list(req: PageRequest): Promise<Page<PatientRow>>;
-  find(id: number): Promise<(PatientProfile & { profileImageId: number | null }) | undefined>;
-  /** Changes the account and patient row together; a taken email is a conflict `email_taken`. */
+  find(id: number): Promise<(PatientProfile & { profileImageId: number | null; reminders: boolean; emailVerified: boolean }) | undefined>;
+  /**
+   * Changes the account and patient row together; a taken email is a conflict `email_taken`. A new address is
+   * unverified until its link is followed.
+   */
   update(id: number, fields: ProfileFields): Promise<void>;
 }
 
-export interface PatientsStores {
+export interface PatientsStores extends Notifying {
   patients: PatientDirectory;
   records: Pick<RecordStore, 'listForPatient'>;
   audit: AuditLog;
@@ -44,4 +51,5 @@ export interface PatientsDeps extends PatientsStores {
   confirmPassword(actor: Actor, password: string): Promise<void>;
   clock: Clock;
   timeZone: string;
+  clinic: Clinic;
 }

@@ -5,6 +5,7 @@ import { notFound } from '../shared/errors.ts';
 import { fileUrl } from '../shared/files.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
+import { sendVerification } from '../auth/verification.ts';
 import type { PatientsDeps, ProfileFields } from './ports.ts';
 
 /** The admin's patient list, searched by name, email or phone. */
@@ -31,6 +32,8 @@ export interface MyProfileJson {
     gender: Gender | null;
     photo: string | null;
     description: string;
+    reminders: boolean;
+    email_verified: boolean;
   };
 }
 
@@ -49,6 +52,8 @@ export async function myProfile(deps: PatientsDeps, actor: Actor): Promise<MyPro
       gender: patient.gender,
       photo: fileUrl(patient.photoId),
       description: patient.description,
+      reminders: patient.reminders,
+      email_verified: patient.emailVerified,
     },
   };
 }
@@ -59,9 +64,9 @@ export async function myProfile(deps: PatientsDeps, actor: Actor): Promise<MyPro
  */
 export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: Actor) {
   const patientId = patientOf(actor);
-  const fields = readProfile(body, clinicToday(deps.clock, deps.timeZone));
   const current = await deps.patients.find(patientId);
   if (!current) throw notFound('Patient');
+  const fields = readProfile(body, clinicToday(deps.clock, deps.timeZone), current.reminders);
   const emailChanged = current.email.toLowerCase() !== fields.email.toLowerCase();
   if (emailChanged) {
     const password = asRecord(body).current_password;
@@ -80,20 +85,23 @@ export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: 
         requestId: actor.requestId,
         details: { from: current.email, to: fields.email },
       });
+      await sendVerification(deps, tx, { id: actor.userId, name: fields.name, email: fields.email }, deps.clock.now());
     }
   });
   return myProfile(deps, actor);
 }
 
-function readProfile(body: unknown, today: string): ProfileFields {
-  const v = new Validator(asRecord(body));
+function readProfile(body: unknown, today: string, reminders: boolean): ProfileFields {
+  const input = asRecord(body);
+  const v = new Validator(input);
   const name = v.text('name', { max: 200 });
   const email = v.email('email');
   const phone = v.text('phone', { max: 40 });
   const birthdate = v.birthdate('birthdate', today);
   const gender = v.oneOf('gender', GENDERS);
   v.done();
-  return { name, email, phone, birthdate, gender };
+  // Absent, the choice stays as it was: older clients send the profile without it.
+  return { name, email, phone, birthdate, gender, reminders: 'reminders' in input ? v.boolean('reminders') : reminders };
 }
 
 const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have a patient profile');

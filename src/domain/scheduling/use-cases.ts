@@ -1,7 +1,7 @@
 import type { AuditEntry } from '../audit/audit.ts';
 import { ownDoctorId, ownPatientId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
-import { conflict, invalid, notFound } from '../shared/errors.ts';
+import { DomainError, conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { noticeBooked, noticeCancelled } from './notices.ts';
@@ -161,13 +161,14 @@ export async function book(deps: SchedulingDeps, body: unknown, actor: Actor) {
 
 // --- cancelling
 
-const appointmentEntry = (action: string, id: number, patientId: number, actor: Actor): AuditEntry => ({
+const appointmentEntry = (action: string, id: number, patientId: number, actor: Actor | null, details?: Record<string, unknown>): AuditEntry => ({
   actor,
   action,
   entity: 'appointment',
   entityId: id,
   patientId,
-  requestId: actor.requestId,
+  requestId: actor?.requestId,
+  details,
 });
 
 /** Cancels the appointment if `refuse` finds nothing against it; its slot becomes bookable again. */
@@ -178,26 +179,71 @@ async function cancelIf(deps: SchedulingDeps, rawId: RawId, actor: Actor, refuse
     const found = await tx.appointments.lock(id);
     if (!found) throw notFound('Appointment');
     refuse(found, now);
-    if (found.status !== 'scheduled') {
-      throw conflict('not_scheduled', `This appointment is ${found.status} and can no longer be cancelled`);
-    }
-    await tx.appointments.cancel(id, deps.clock.now());
-    await tx.audit.record(appointmentEntry('cancel', id, found.patient.id, actor));
-    await noticeCancelled(deps, tx, found, deps.clock.now());
-    return (await tx.appointments.find(id))!;
+    return cancelLocked(deps, tx, found, actor);
   });
   return appointmentJson(appointment);
 }
+
+/** Cancels an appointment whose row the transaction holds, with its audit row and its messages. */
+async function cancelLocked(deps: SchedulingDeps, tx: SchedulingTxDeps, found: Appointment, actor: Actor | null, details?: Record<string, unknown>) {
+  if (found.status !== 'scheduled') {
+    throw conflict('not_scheduled', `This appointment is ${found.status} and can no longer be cancelled`);
+  }
+  await tx.appointments.cancel(found.id, deps.clock.now());
+  await tx.audit.record(appointmentEntry('cancel', found.id, found.patient.id, actor, details));
+  await noticeCancelled(deps, tx, found, deps.clock.now());
+  const cancelled = await tx.appointments.find(found.id);
+  if (!cancelled) throw notFound('Appointment');
+  return cancelled;
+}
+
+const refuseStarted = (a: Appointment, now: ClinicMoment) => {
+  if (a.status === 'scheduled' && hasStarted(a.date, a.startTime, now)) {
+    throw conflict('appointment_started', 'This appointment has already started and can no longer be cancelled');
+  }
+};
 
 /** A patient cancels their own appointment before it starts; anyone else's is not found. */
 export async function cancelMyAppointment(deps: SchedulingDeps, rawId: RawId, actor: Actor) {
   const patientId = patientOf(actor);
   return cancelIf(deps, rawId, actor, (a, now) => {
     if (a.patient.id !== patientId) throw notFound('Appointment');
-    if (a.status === 'scheduled' && hasStarted(a.date, a.startTime, now)) {
-      throw conflict('appointment_started', 'This appointment has already started and can no longer be cancelled');
-    }
+    refuseStarted(a, now);
   });
+}
+
+// --- the reminder's one-click cancel link
+
+const LINK_INVALID = 'This link has expired or was used already. Sign in to see your appointments.';
+const linkInvalid = () => new DomainError('invalid', 'cancel_link_invalid', LINK_INVALID, { token: [LINK_INVALID] });
+
+function readLinkToken(body: unknown): string {
+  const v = new Validator(asRecord(body));
+  const token = v.text('token', { max: 200 });
+  v.done();
+  return token;
+}
+
+/** What a cancel link would cancel, shown on its confirmation page before anything changes. */
+export async function previewCancelLink(deps: SchedulingDeps, body: unknown) {
+  const link = await deps.links.peek('cancel_appointment', readLinkToken(body), deps.clock.now());
+  const appointment = link?.appointmentId ? await deps.appointments.find(link.appointmentId) : undefined;
+  if (!appointment || appointment.status !== 'scheduled') throw linkInvalid();
+  return { appointment: appointmentJson(appointment) };
+}
+
+/** Follows a reminder's cancel link: once, before the visit starts, without signing in. */
+export async function cancelByLink(deps: SchedulingDeps, body: unknown) {
+  const token = readLinkToken(body);
+  const now = nowInClinic(deps);
+  const appointment = await deps.transaction(async (tx) => {
+    const link = await tx.links.use('cancel_appointment', token, deps.clock.now());
+    const found = link?.appointmentId ? await tx.appointments.lock(link.appointmentId) : undefined;
+    if (!found || found.status !== 'scheduled') throw linkInvalid();
+    refuseStarted(found, now);
+    return cancelLocked(deps, tx, found, null, { via: 'reminder link' });
+  });
+  return { appointment: appointmentJson(appointment) };
 }
 
 /** An admin cancels any scheduled appointment, past ones too (a visit that never happened). */

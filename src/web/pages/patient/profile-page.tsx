@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { MyProfileJson } from '../../../domain/patients/use-cases.ts';
 import type { Gender } from '../../../domain/shared/actor.ts';
-import { ApiError, apiGet, apiPut } from '../../api.ts';
+import { ApiError, apiGet, apiPost, apiPut } from '../../api.ts';
 import { user } from '../../auth.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { Field } from '../../components/field.tsx';
@@ -17,6 +17,7 @@ interface ProfileForm {
   phone: string;
   birthdate: string;
   gender: Gender | '';
+  reminders: boolean;
 }
 
 const toForm = ({ patient }: MyProfileJson): ProfileForm => ({
@@ -25,12 +26,14 @@ const toForm = ({ patient }: MyProfileJson): ProfileForm => ({
   phone: patient.phone ?? '',
   birthdate: patient.birthdate ?? '',
   gender: patient.gender ?? '',
+  reminders: patient.reminders,
 });
 
 export default function PatientProfilePage() {
   const [form, setForm] = useState<ProfileForm | null>(null);
   // A new sign-in e-mail needs the current password; the field appears once the e-mail is changed.
   const [savedEmail, setSavedEmail] = useState('');
+  const [verified, setVerified] = useState(true);
   const [currentPassword, setCurrentPassword] = useState('');
   const emailChanged = form !== null && form.email.trim().toLowerCase() !== savedEmail.toLowerCase();
   const { alert, setAlert, dismiss } = useAlert();
@@ -41,12 +44,18 @@ export default function PatientProfilePage() {
       .then((profile) => {
         setForm(toForm(profile));
         setSavedEmail(profile.patient.email);
+        setVerified(profile.patient.email_verified);
       })
       .catch((error: unknown) => console.error('profile fetch failed', error));
   }, []);
 
   const set = <K extends keyof ProfileForm>(key: K, value: ProfileForm[K]) =>
     setForm((was) => (was ? { ...was, [key]: value } : was));
+
+  const resend = () =>
+    apiPost<{ email: string }>(endpoints.resendVerification)
+      .then(({ email }) => setAlert(success(`We sent a new confirmation link to ${email}.`)))
+      .catch((error: unknown) => setAlert(failure(error instanceof ApiError ? error.message : 'The link could not be sent.')));
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -56,8 +65,9 @@ export default function PatientProfilePage() {
         user.value = saved.user;
         setForm(toForm(saved));
         setSavedEmail(saved.patient.email);
+        setVerified(saved.patient.email_verified);
         setCurrentPassword('');
-        setAlert(success('Your Profile has been updated'));
+        setAlert(success(saved.patient.email_verified ? 'Your Profile has been updated' : `Your Profile has been updated. We sent a link to ${saved.patient.email} to confirm it.`));
       },
       (error) => {
         if (error instanceof ApiError) setAlert(failure(error.message));
@@ -79,6 +89,14 @@ export default function PatientProfilePage() {
               <input {...control} type="email" required autoComplete="email" value={form.email} onChange={(e) => set('email', e.target.value)} />
             )}
           </Field>
+          {!verified && !emailChanged && (
+            <p className="field-hint">
+              This address is not confirmed yet, so no reminders go to it.{' '}
+              <button type="button" className="link-button" onClick={() => void resend()}>
+                Send the confirmation link again
+              </button>
+            </p>
+          )}
           {emailChanged && (
             <Field label="Current password" errors={errors.current_password} hint="Needed to change the e-mail you sign in with.">
               {(control) => (
@@ -102,6 +120,9 @@ export default function PatientProfilePage() {
           <Field label="Gender" errors={errors.gender}>
             {(control) => <GenderSelect control={control} value={form.gender} onChange={(gender) => set('gender', gender)} />}
           </Field>
+          <label className="checkbox">
+            <input type="checkbox" checked={form.reminders} onChange={(e) => set('reminders', e.target.checked)} /> E-mail me a reminder before each visit
+          </label>
           <button type="submit" className="button button-primary" disabled={busy}>
             Update Profile
           </button>

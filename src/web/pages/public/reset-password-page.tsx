@@ -8,8 +8,8 @@ import { Field } from '../../components/field.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints, routes } from '../../paths.ts';
+import { tokenFromAddress } from '../../token-link.ts';
 
-const tokenFromAddress = () => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
 
 export default function ResetPasswordPage() {
   const [, navigate] = useLocation();

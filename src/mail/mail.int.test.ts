@@ -78,6 +78,9 @@ for (const target of testDatabases()) {
     async function booked(date: string) {
       const doctor = await fixtures.doctor('Dr. Ada Lovelace');
       const patient = await fixtures.patient('Mia Meyer');
+      // The sign-up's verification message goes first, so each test sees the booking's messages alone.
+      await worker.runOnce();
+      smtp.received.length = 0;
       const res = await server.api('POST', '/api/appointments/book', { token: patient.token, body: { doctor_id: doctor.doctorId, schedule_id: doctor.scheduleId, date } });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return { doctor, patient, appointmentId: res.body.id as number };
@@ -154,9 +157,9 @@ for (const target of testDatabases()) {
     });
 
     it('tries again after 451 twice and delivers on the third attempt', async () => {
+      await booked('2030-03-25');
       let refused = 0;
       smtp.verdict = () => (refused++ < 2 ? { accept: false, code: 451, message: 'Try again later' } : { accept: true });
-      await booked('2030-03-25');
       await worker.runOnce();
       assert.equal(smtp.received.length, 0);
       let [row] = await server.app.db.query<{ status: string; attempts: number; last_error: string }>(`select status, attempts, last_error from outbox where kind = 'booking_confirmation' order by id desc limit 1`);
@@ -173,8 +176,8 @@ for (const target of testDatabases()) {
     });
 
     it('dead-letters a message the server always rejects, and the Messages list shows why', async () => {
-      smtp.verdict = () => ({ accept: false, code: 550, message: 'No such mailbox here' });
       const { patient } = await booked('2030-03-25');
+      smtp.verdict = () => ({ accept: false, code: 550, message: 'No such mailbox here' });
       await worker.runOnce();
       const admin = await signUpAdmin(server);
       const list = await server.api('GET', `/api/admin/messages?status=dead&q=${encodeURIComponent(patient.email)}`, { token: admin.token });
@@ -210,6 +213,83 @@ for (const target of testDatabases()) {
       } finally {
         await other.close();
       }
+    });
+
+    /** The token of the link in the newest message to `email` whose subject matches. */
+    const linkIn = async (email: string, subject: RegExp) => {
+      await worker.runOnce();
+      const mail = [...smtp.received].reverse().find((m) => subject.test(m.subject ?? '') && (m.text ?? '').length > 0 && JSON.stringify(m.to).includes(email));
+      assert.ok(mail, `a message "${subject}" to ${email}`);
+      const token = /#token=([\w%-]+)/.exec(mail.text ?? '')?.[1];
+      assert.ok(token, mail.text);
+      return decodeURIComponent(token);
+    };
+
+    it('sends a reset link for "Forgot password" without saying whether the address has an account', async () => {
+      const patient = await fixtures.patient('Rosa Reset');
+      const known = await server.api('POST', '/api/password-reset-requests', { body: { email: patient.email.toUpperCase() } });
+      const unknown = await server.api('POST', '/api/password-reset-requests', { body: { email: 'nobody-here@example.test' } });
+      assert.equal(known.status, 202);
+      assert.deepEqual(known.body, unknown.body);
+      const token = await linkIn(patient.email, /^Choose a new password/);
+      assert.equal(smtp.received.filter((m) => /new password/.test(m.subject ?? '')).length, 1, 'nothing to the unknown address');
+      const reset = await server.api('POST', '/api/password-reset', { body: { token, password: 'rosa picked a new one' } });
+      assert.equal(reset.status, 200);
+      assert.equal((await server.api('GET', '/api/user', { token: patient.token })).status, 401, 'old sessions end');
+      assert.equal((await server.api('POST', '/api/login', { body: { email: patient.email, password: 'rosa picked a new one' } })).status, 200);
+      const stored = await server.app.db.query<{ text_body: string }>(`select text_body from outbox where kind = 'password_reset'`);
+      assert.ok(stored.every((m) => !m.text_body.includes(token)), 'the token is never stored in the message');
+    });
+
+    it('throttles reset requests per account', async () => {
+      const patient = await fixtures.patient('Tina Throttle');
+      const ask = () => server.api('POST', '/api/password-reset-requests', { body: { email: patient.email }, headers: { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 200)}` } });
+      for (let i = 0; i < 3; i++) assert.equal((await ask()).status, 202);
+      const refused = await ask();
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    });
+
+    it('verifies a new sign-up by its link, after which reminders go to it', async () => {
+      const patient = await fixtures.patient('Vera Verify');
+      const profile = async () => (await server.api('GET', '/api/patient/profile', { token: patient.token })).body.patient;
+      assert.equal((await profile()).email_verified, false);
+      const token = await linkIn(patient.email, /^Confirm your e-mail address/);
+      const verified = await server.api('POST', '/api/email-verification', { body: { token } });
+      assert.equal(verified.status, 200);
+      assert.equal((await profile()).email_verified, true);
+      assert.equal((await server.api('POST', '/api/email-verification', { body: { token } })).status, 422, 'a link works once');
+    });
+
+    it("cancels from the reminder's link after showing the visit, once", async () => {
+      const { patient, appointmentId } = await booked('2030-03-25');
+      await server.app.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
+      await worker.runOnce();
+      clock.set('2030-03-24T09:00:00Z');
+      const token = await linkIn(patient.email, /^Reminder/);
+      const preview = await server.api('POST', '/api/appointment-links/preview', { body: { token } });
+      assert.equal(preview.status, 200);
+      assert.equal(preview.body.appointment.id, appointmentId);
+      assert.equal(preview.body.appointment.status, 'scheduled', 'looking changes nothing');
+      const cancelled = await server.api('POST', '/api/appointment-links/cancel', { body: { token } });
+      assert.equal(cancelled.status, 200);
+      assert.equal(cancelled.body.appointment.status, 'cancelled');
+      assert.equal((await server.api('POST', '/api/appointment-links/cancel', { body: { token } })).status, 422);
+      assert.equal((await server.api('POST', '/api/appointment-links/preview', { body: { token: 'made-up' } })).status, 422);
+    });
+
+    it('sends no reminder to a patient who turned reminders off', async () => {
+      const { patient } = await booked('2030-03-25');
+      await server.app.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
+      const current = (await server.api('GET', '/api/patient/profile', { token: patient.token })).body.patient;
+      const off = await server.api('PUT', '/api/patient/profile', { token: patient.token, body: { ...current, reminders: false } });
+      assert.equal(off.status, 200);
+      assert.equal(off.body.patient.reminders, false);
+      await worker.runOnce();
+      smtp.received.length = 0;
+      clock.set('2030-03-24T09:00:00Z');
+      await worker.runOnce();
+      assert.equal(smtp.received.filter((m) => /^Reminder/.test(m.subject ?? '')).length, 0);
     });
 
     const optionsFor = (db: Parameters<typeof outboxQueue>[0]) => ({

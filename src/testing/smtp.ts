@@ -3,14 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/** How the server answers a message: accept it, or refuse it with an SMTP reply code (451 try later, 550 never). */
-export type Verdict = { accept: true } | { accept: false; code: number; message: string };
+/**
+ * How the server answers a message: accept it, refuse it with an SMTP reply code (451 try later, 550 never), or
+ * never answer (a sender that dies meanwhile has not delivered it).
+ */
+export type Verdict = { accept: true } | { accept: false; code: number; message: string } | { hold: true };
 
 export interface TestSmtp {
   url: string;
   received: ParsedMail[];
-  /** Decides each message's answer; by default every message is accepted. */
-  verdict: (attempt: number) => Verdict;
+  /** Decides each message's answer, seeing the message; by default every message is accepted. */
+  verdict: (attempt: number, mail: ParsedMail) => Verdict;
   /** Messages offered so far, refused ones included. */
   attempts(): number;
   /** Resolves once `count` messages have been accepted, or fails after `ms`. */
@@ -42,9 +45,11 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     logger: false,
     onData(stream, _session, callback) {
       attempts++;
-      const verdict = state.verdict(attempts);
+      const attempt = attempts;
       simpleParser(stream)
         .then((mail) => {
+          const verdict = state.verdict(attempt, mail);
+          if ('hold' in verdict) return;
           if (!verdict.accept) {
             const error = Object.assign(new Error(verdict.message), { responseCode: verdict.code });
             return callback(error);

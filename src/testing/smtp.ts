@@ -18,6 +18,8 @@ export interface TestSmtp {
   attempts(): number;
   /** Resolves once `count` messages have been accepted, or fails after `ms`. */
   waitFor(count: number, ms?: number): Promise<ParsedMail[]>;
+  /** The first accepted message `matches` finds, once it has arrived; fails after `ms`. */
+  waitForMessage(matches: (mail: ParsedMail) => boolean, ms?: number): Promise<ParsedMail>;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,15 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return received;
+    },
+    waitForMessage: async (matches, ms = 10_000) => {
+      const until = Date.now() + ms;
+      for (;;) {
+        const found = received.find(matches);
+        if (found) return found;
+        if (Date.now() > until) throw new Error(`no matching message within ${ms} ms among ${received.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -6,6 +6,11 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { CLINIC_NOW, openPage, openSignedInPage, PASSWORD, serverAndBrowserPerSuite, signInThroughUi, type TestServer } from './harness.ts';
 import { registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+import { outboxQueue } from '../../db/outbox.pg.ts';
+import { messageLink } from '../../mail/start.ts';
+import { smtpTransport } from '../../mail/smtp.ts';
+import { startOutboxWorker } from '../../mail/worker.ts';
+import { startTestSmtp } from '../../testing/smtp.ts';
 
 /** What an authenticator app shows at the server's clock (the suite's fixed "now"), `steps` periods later. */
 const codeAt = (secret: string, steps: number) =>
@@ -96,6 +101,42 @@ describe('accounts in the browser', () => {
     await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
     return page;
   }
+
+  it('resets a forgotten password through the e-mailed link', async () => {
+    const patient = await registerPatient(server, 'Fiona Forgot');
+    const smtp = await startTestSmtp();
+    const worker = startOutboxWorker(
+      {
+        queue: outboxQueue(server.app.db),
+        transport: smtpTransport(smtp.url),
+        clock: server.app.clock,
+        from: 'desk@clinic.test',
+        linkFor: (kind, token) => messageLink(server.url, kind, token),
+        pollMs: 50,
+        leaseMs: 60_000,
+      },
+    );
+    try {
+      const { page } = await openPage(browser, server.url);
+      await page.goto('/login');
+      await page.getByRole('link', { name: 'Forgot Password?' }).click();
+      await page.getByLabel('Email').fill(patient.email);
+      await page.getByRole('button', { name: 'Send me a link' }).click();
+      await page.getByText('If an account uses this address, we have sent it a link').waitFor();
+      const reset = await smtp.waitForMessage((m) => m.subject?.startsWith('Choose a new password') === true && JSON.stringify(m.to).includes(patient.email));
+      const link = /https?:\/\/\S+\/reset-password#token=\S+/.exec(reset?.text ?? '')?.[0];
+      assert.ok(link, reset?.text);
+      await page.goto(link);
+      await page.getByLabel('New password', { exact: true }).fill('fiona remembers this');
+      await page.getByLabel('Repeat the new password').fill('fiona remembers this');
+      await page.getByRole('button', { name: 'Set password' }).click();
+      await page.getByText('Your new password is set. Sign in with it.').waitFor();
+      await signInThroughUi(page, patient.email, 'fiona remembers this');
+    } finally {
+      await worker.stop();
+      await smtp.close();
+    }
+  });
 
   it("gives an admin a reset link that sets the patient's new password", async () => {
     const patient = await registerPatient(server, 'Rhea Reset');

@@ -37,8 +37,12 @@ export async function buildCli() {
   const startedAt = new Date();
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [entry],
-    outfile: CLI_BUNDLE,
+    entryPoints: { medora: entry },
+    outdir: path.dirname(CLI_BUNDLE),
+    // Each command's dynamic imports become chunks of their own, loaded when that command runs.
+    splitting: true,
+    // Beside the entry, two folders deep like the sources, so their relative paths (migrations, dist/web) still hold.
+    chunkNames: '[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -49,8 +53,8 @@ export async function buildCli() {
     write: false,
     logLevel: 'warning',
   });
-  mkdirSync(path.dirname(CLI_BUNDLE), { recursive: true });
   for (const file of result.outputFiles) {
+    mkdirSync(path.dirname(file.path), { recursive: true });
     const temporary = `${file.path}.${process.pid}.tmp`;
     writeFileSync(temporary, file.contents);
     renameSync(temporary, file.path);

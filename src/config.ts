@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { isValidTimeZone } from './domain/shared/clock.ts';
-import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/db.ts';
+import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/timeouts.ts';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './domain/scheduling/ports.ts';
 import type { Role } from './domain/shared/actor.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';

@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { clinicDateTime } from '../domain/shared/clock.ts';
-import { openPostgres } from '../db/db.ts';
-import { backupPostgres, BackupError, describeCounts, restorePostgres, tableCounts, writeAtomically, type TableCount } from '../db/backup.ts';
-import { backupEmbedded, restoreEmbedded } from '../db/embedded.ts';
+import { BackupError } from '../db/backup-error.ts';
+import type { TableCount } from '../db/backup.ts';
 import { writeLine, type Cli } from './context.ts';
 
+// The database and dump tools load when a command runs, so `medora --help` does not wait for them.
 export function register(program: Command, { io }: Cli): void {
   program
     .command('backup')
@@ -14,6 +14,7 @@ export function register(program: Command, { io }: Cli): void {
     .option('--out <file>', 'the file to write (default medora-<date>-<time>.sql.gz, or .dump on PostgreSQL, in this folder)')
     .action(async (opts: { out?: string }) => {
       const config = loadConfig();
+      const [{ backupPostgres, writeAtomically }, { backupEmbedded }] = await Promise.all([import('../db/backup.ts'), import('../db/embedded.ts')]);
       const started = performance.now();
       const { date, time } = clinicDateTime(new Date(), config.clinicTz);
       const out = opts.out ?? `medora-${date}-${time.replace(':', '')}.${config.databaseUrl ? 'dump' : 'sql.gz'}`;
@@ -29,6 +30,7 @@ export function register(program: Command, { io }: Cli): void {
     .option('--force', 'replace a database that holds data; says what it replaces')
     .action(async (file: string, opts: { force?: boolean }) => {
       const config = loadConfig();
+      const [{ describeCounts, restorePostgres }, { restoreEmbedded }] = await Promise.all([import('../db/backup.ts'), import('../db/embedded.ts')]);
       const started = performance.now();
       statSync(file); // a missing file is named before anything else happens
       if (!config.databaseUrl) {
@@ -48,6 +50,7 @@ export function register(program: Command, { io }: Cli): void {
 }
 
 async function countsAt(url: string): Promise<TableCount[]> {
+  const [{ openPostgres }, { tableCounts }] = await Promise.all([import('../db/db.ts'), import('../db/backup.ts')]);
   const db = await openPostgres(url, { max: 1 });
   try {
     return await tableCounts(db);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { openEmbedded } from '../db/embedded.ts';
-import { DEFAULT_TIMEOUTS } from '../db/db.ts';
+import { DEFAULT_TIMEOUTS } from '../db/timeouts.ts';
 import { tableCounts } from '../db/backup.ts';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { spawnMedora } from '../testing/cli.ts';

@@ -1,6 +1,5 @@
 import { Command, CommanderError } from 'commander';
 import type { App } from '../app.ts';
-import { openRuntime } from '../runtime.ts';
 import type { Cli, CliIo, Output } from './context.ts';
 import { reportError } from './output.ts';
 import { register as registerServer } from './server-commands.ts';
@@ -49,7 +48,8 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
 /** `medora` as a process: commands open the configured database when they need it, and it is closed at the end. */
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
   let opened: Promise<App> | undefined;
-  const getApp = () => (opened ??= openRuntime(undefined, { longStatements: true }).then((runtime) => runtime.app));
+  // The app, and the database drivers with it, load only for a command that needs them.
+  const getApp = () => (opened ??= import('../runtime.ts').then(({ openRuntime }) => openRuntime(undefined, { longStatements: true })).then((runtime) => runtime.app));
   try {
     return await medora(args, { getApp, io });
   } finally {

@@ -1,6 +1,6 @@
 import { DomainError } from '../domain/shared/errors.ts';
 import { DatabaseLockedError } from '../db/data-dir-lock.ts';
-import { BackupError } from '../db/backup.ts';
+import { BackupError } from '../db/backup-error.ts';
 import { writeLine, type Output } from './context.ts';
 
 /** Prints `error: …` (and each bad field) to `stderr`; unknown errors keep their stack. */

@@ -1,10 +1,5 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo } from '../demo/seed.ts';
-import { closeGracefully, createMedoraServer, listen } from '../http/server.ts';
-import { openRuntime } from '../runtime.ts';
-import { serveEmbedded } from '../db/embedded.ts';
-import { startMailWorker } from '../mail/start.ts';
 import { writeLine, type Cli } from './context.ts';
 
 /** What a stop may take past the grace period: cancelling statements, closing sockets and the database. */
@@ -17,6 +12,9 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .option('-p, --port <port>', 'port to listen on (default $PORT or 3000)')
     .action(async (opts: { port?: string }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
+      // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
+      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { closeGracefully, createMedoraServer, listen }, { openRuntime }, { serveEmbedded }, { startMailWorker }] =
+        await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts')]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
       const { app } = await openRuntime(config, { opened: embedded?.db });
@@ -55,6 +53,7 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .description('send the outbox\'s e-mails in a process of its own (medora serve sends them too); stops on SIGTERM')
     .action(async () => {
       const config = loadConfig();
+      const { startMailWorker } = await import('../mail/start.ts');
       const app = await getApp();
       const mail = startMailWorker(app, config, (line) => writeLine(io.stderr, line));
       writeLine(io.stdout, config.smtpUrl ? 'Sending the outbox\'s e-mails.' : 'No SMTP_URL: due e-mails are marked not sent.');
@@ -78,6 +77,7 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .description('load data into the database')
     .requiredOption('--demo', 'the demo clinic: accounts, catalogue, schedules, appointments, records and bills')
     .action(async () => {
+      const { DEMO_PASSWORD, isEmpty, seedDemo } = await import('../demo/seed.ts');
       const app = await getApp();
       if (!(await isEmpty(app))) throw new Error('The database already has users; the demo loads only into an empty database.');
       await seedDemo(app);

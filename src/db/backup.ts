@@ -7,12 +7,10 @@ import type { PGlite } from '@electric-sql/pglite';
 import { pgDump } from '@electric-sql/pglite-tools/pg_dump';
 import type { Queryable } from './db.ts';
 import { listenPrivately } from './embedded-socket.ts';
+import { BackupError } from './backup-error.ts';
 import type { SharedBackend } from './shared-backend.ts';
 
 /** A backup or restore that cannot be done, with a message for the operator. */
-export class BackupError extends Error {
-  override name = 'BackupError';
-}
 
 /** The embedded server's socket for backups, next to its database socket. */
 export const BACKUP_SOCKET_FILE = 'medora.sock';

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { DomainError, unavailable } from '../domain/shared/errors.ts';
@@ -41,18 +42,6 @@ export interface NoticeListener {
   lost(): void;
   notice(payload: string): void;
 }
-
-/** Every wait on the database is bounded; each is configurable (README, `loadConfig`). */
-export interface DbTimeouts {
-  /** Waiting for a pooled connection (or the embedded database's turn), connecting included. */
-  acquireMs: number;
-  statementMs: number;
-  lockMs: number;
-  idleInTransactionMs: number;
-}
-
-// A screen that waits longer than a few seconds is a screen a receptionist reloads; say so sooner instead.
-export const DEFAULT_TIMEOUTS: DbTimeouts = { acquireMs: 3000, statementMs: 5000, lockMs: 2000, idleInTransactionMs: 10_000 };
 
 // Dates stay yyyy-MM-dd strings and int8 (counts, cents) becomes a number, on both drivers.
 const DATE_OID = 1082;

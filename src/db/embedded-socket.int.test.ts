@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { gunzipSync } from 'node:zlib';
 import { serveEmbedded, backupEmbedded, type EmbeddedServer } from './embedded.ts';
-import { DEFAULT_TIMEOUTS } from './db.ts';
+import { DEFAULT_TIMEOUTS } from './timeouts.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const IDLE_IN_TRANSACTION_MS = 2000;

@@ -2,14 +2,15 @@ import { connect } from 'node:net';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { createPglite, DEFAULT_TIMEOUTS, openPglite, openPostgres, pgliteDb, type Db, type DbTimeouts, type PgliteDb } from './db.ts';
+import { createPglite, openPglite, openPostgres, pgliteDb, type Db, type PgliteDb } from './db.ts';
+import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
 import { acquireDataDirLock, DatabaseLockedError } from './data-dir-lock.ts';
 import { serveEmbeddedSocket, SOCKET_FILE } from './embedded-socket.ts';
 import { SharedBackend } from './shared-backend.ts';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
+import { BackupError } from './backup-error.ts';
 import {
   BACKUP_SOCKET_FILE,
-  BackupError,
   describeCounts,
   dumpEmbedded,
   readEmbeddedBackup,

@@ -1,0 +1,11 @@
+/** Every wait on the database is bounded; each is configurable (README, `loadConfig`). */
+export interface DbTimeouts {
+  /** Waiting for a pooled connection (or the embedded database's turn), connecting included. */
+  acquireMs: number;
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+}
+
+// A screen that waits longer than a few seconds is a screen a receptionist reloads; say so sooner instead.
+export const DEFAULT_TIMEOUTS: DbTimeouts = { acquireMs: 3000, statementMs: 5000, lockMs: 2000, idleInTransactionMs: 10_000 };

@@ -25,3 +25,10 @@ export function present<T>(value: T | null | undefined, what = 'value'): T {
   assert.ok(value != null, `expected a ${what}`);
   return value;
 }
+
+/** The two elements of `items`; fails the test unless there are exactly two. */
+export function two<T>(items: readonly T[], what = 'element'): [T, T] {
+  const [a, b, ...rest] = items;
+  assert.ok(a !== undefined && b !== undefined && rest.length === 0, `expected exactly two ${what}s, got ${items.length}`);
+  return [a, b];
+}

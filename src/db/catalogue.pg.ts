@@ -58,18 +58,19 @@ function describedTable(
   usedBy: Partial<Record<UsageKind, [string, string]>>,
 ): CatalogueTable<DescribedRow, DepartmentFields | DiseaseFields> {
   const unique = { [`${table}_name_key`]: nameTaken(takenMessage) };
-  const toRow = (row: DescribedRow): DescribedRow => ({ id: row.id, name: row.name, description: row.description });
+  // Copies the columns, leaving out what else the statement selected (a list page's total).
+  const toDescribed = (row: DescribedRow): DescribedRow => ({ id: row.id, name: row.name, description: row.description });
   return {
     list: (req) =>
       listPage(
         db,
         req,
         { columns: 'id, name, description', from: table, search: 'lower(name) like $1 or lower(description) like $1', orderBy: 'lower(name), id' },
-        toRow,
+        toDescribed,
       ),
     find: async (id) => {
       const [row] = await db.query<DescribedRow>(`select id, name, description from ${table} where id = $1`, [id]);
-      return row && toRow(row);
+      return row && toDescribed(row);
     },
     create: async (f) => {
       const rows = await onUnique(
@@ -80,7 +81,7 @@ function describedTable(
           ]),
         unique,
       );
-      return toRow(onlyRow(rows));
+      return toDescribed(onlyRow(rows));
     },
     update: async (id, f) => {
       const [row] = await onUnique(
@@ -92,7 +93,7 @@ function describedTable(
           ]),
         unique,
       );
-      return row && toRow(row);
+      return row && toDescribed(row);
     },
     usage: (id) => countUsage(db, usedBy, id),
     remove: (id) => deleteRow(db, table, id),

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { patientDirectory } from '../../src/db/patients.pg.ts';
+import { only, present } from '../../src/testing/assert.ts';
 import { testDatabases } from '../../src/testing/test-db.ts';
 import { generateHospital } from './dataset.ts';
 import { hospitalSize } from './scale.ts';
@@ -15,17 +16,21 @@ for (const target of testDatabases()) {
         assert.equal(counts.doctors, size.doctors);
         assert.equal(counts.patients, size.patients);
         assert.equal(counts.appointments, size.appointments);
-        assert.ok(counts.medical_records > 0 && counts.billings === counts.medical_records);
+        assert.ok(present(counts.medical_records) > 0 && counts.billings === counts.medical_records);
 
-        const [stats] = await db.query('select patients from clinic_stats');
+        const stats = only(await db.query<{ patients: number }>('select patients from clinic_stats'));
         assert.equal(stats.patients, size.patients);
-        const [stale] = await db.query(
-          `select count(*)::int as n from patients p join users u on u.id = p.user_id
-           where p.search_text is distinct from patient_search_text(u.name, u.email, p.phone)`,
+        const stale = only(
+          await db.query<{ n: number }>(
+            `select count(*)::int as n from patients p join users u on u.id = p.user_id
+             where p.search_text is distinct from patient_search_text(u.name, u.email, p.phone)`,
+          ),
         );
         assert.equal(stale.n, 0);
 
-        const [someone] = await db.query('select p.id, u.email from patients p join users u on u.id = p.user_id order by p.id desc limit 1');
+        const someone = only(
+          await db.query<{ id: number; email: string }>('select p.id, u.email from patients p join users u on u.id = p.user_id order by p.id desc limit 1'),
+        );
         const found = await patientDirectory(db).list({ q: someone.email, page: 1, perPage: 10 });
         assert.deepEqual(found.items.map((p) => p.id), [someone.id]);
       } finally {

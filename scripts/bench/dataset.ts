@@ -8,6 +8,7 @@
  * "Random" choices are `hashint4` of the row number: the same hospital on PostgreSQL 15 and PGlite, run after run.
  */
 import type { Queryable } from '../../src/db/db.ts';
+import { onlyRow } from '../../src/db/rows.ts';
 import { slotCapacity, slotStride, type HospitalSize } from './scale.ts';
 
 export const BENCH_PASSWORD = 'bench-password';
@@ -73,8 +74,9 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
   const step = async (label: string, sql: string, params: unknown[] = []) => {
     const started = performance.now();
     const rows = await db.query<{ n: number }>(`with inserted as (${sql} returning 1) select count(*)::int as n from inserted`, params);
-    progress(`  ${label.padEnd(16)} ${String(rows[0].n).padStart(9)} rows  ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return rows[0].n;
+    const { n } = onlyRow(rows);
+    progress(`  ${label.padEnd(16)} ${String(n).padStart(9)} rows  ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return n;
   };
 
   const timed = async (label: string, work: () => Promise<unknown>) => {

@@ -5,6 +5,7 @@
  * and measure nothing the login run does not.
  */
 import type { Queryable } from '../../src/db/db.ts';
+import { onlyRow } from '../../src/db/rows.ts';
 import { isoWeekday } from '../../src/domain/shared/clock.ts';
 import { bearerTokens } from '../../src/security.ts';
 import { ADMIN_EMAIL } from './dataset.ts';
@@ -36,7 +37,7 @@ const DOCTORS_WITH_SESSIONS = 30;
 const PATIENTS_PER_DOCTOR = 10;
 
 export async function loadFixtures(db: Queryable, today: string, maxBookings: number): Promise<Fixtures> {
-  const [{ id: adminId }] = await db.query<{ id: number }>('select id from users where lower(email) = lower($1)', [ADMIN_EMAIL]);
+  const { id: adminId } = onlyRow(await db.query<{ id: number }>('select id from users where lower(email) = lower($1)', [ADMIN_EMAIL]));
   const patients = await db.query<{ id: number; user_id: number; email: string }>(
     `select p.id, p.user_id, u.email from patients p join users u on u.id = p.user_id
      where p.id % greatest(1, (select count(*) from patients) / $1) = 0 order by p.id limit $1`,

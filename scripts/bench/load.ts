@@ -96,13 +96,14 @@ export function summarize(scenario: Scenario, connections: number, result: Resul
 
 /** Several runs of one scenario as one: requests and seconds add up, percentiles are of all their answers. */
 export function combine(runs: Measurement[]): Measurement {
-  if (runs.length === 0) throw new Error('nothing to combine');
   const [first] = runs;
+  if (!first) throw new Error('nothing to combine');
   const seconds = runs.reduce((sum, m) => sum + m.seconds, 0);
   const requests = runs.reduce((sum, m) => sum + m.requests, 0);
   const statusCodes: Record<string, number> = {};
   for (const m of runs) for (const [code, n] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
   const latenciesMs = runs.flatMap((m) => m.latenciesMs);
+  const cpuTimesUs = runs.map((m) => m.serverCpuUs);
   return {
     ...first,
     seconds: round(seconds, 2),
@@ -113,7 +114,7 @@ export function combine(runs: Measurement[]): Measurement {
     statusCodes,
     firstError: runs.find((m) => m.firstError)?.firstError,
     latenciesMs,
-    serverCpuUs: runs.every((m) => m.serverCpuUs !== undefined) ? runs.reduce((sum, m) => sum + m.serverCpuUs!, 0) : undefined,
+    serverCpuUs: cpuTimesUs.every((us) => us !== undefined) ? cpuTimesUs.reduce((sum, us) => sum + us, 0) : undefined,
   };
 }
 
@@ -123,8 +124,9 @@ export const cpuPerRequestUs = (m: Measurement) => (m.serverCpuUs === undefined 
 /** Nearest-rank percentiles, to a hundredth of a millisecond. */
 export function percentiles(latenciesMs: number[]): { p50Ms: number; p99Ms: number; maxMs: number } {
   const sorted = Float64Array.from(latenciesMs).sort();
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-  return { p50Ms: round(at(0.5), 2), p99Ms: round(at(0.99), 2), maxMs: round(sorted[sorted.length - 1], 2) };
+  // Of no latencies at all, every percentile is NaN.
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+  return { p50Ms: round(at(0.5), 2), p99Ms: round(at(0.99), 2), maxMs: round(at(1), 2) };
 }
 
 export const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
@@ -133,7 +135,7 @@ export const round = (n: number, places: number) => Math.round(n * 10 ** places)
 export function cycling<T>(items: T[], toRequest: (item: T) => Request): () => Request {
   if (items.length === 0) throw new Error('a scenario needs at least one item to send');
   let i = 0;
-  return () => toRequest(items[i++ % items.length]);
+  return () => toRequest(nth(items, i++ % items.length));
 }
 
 /** Like `cycling`, but each item is sent once: for requests that change the data, such as a booking. */
@@ -141,5 +143,12 @@ export function consuming<T>(items: T[], toRequest: (item: T) => Request): () =>
   if (items.length === 0) throw new Error('a scenario needs at least one item to send');
   let i = 0;
   // Past the end only a connection's reserve request is built, and it is never sent (see maxOverallRequests).
-  return () => toRequest(items[Math.min(i++, items.length - 1)]);
+  return () => toRequest(nth(items, Math.min(i++, items.length - 1)));
+}
+
+/** `items[i]`, which the caller keeps in range. */
+export function nth<T>(items: T[], i: number): T {
+  const item = items[i];
+  if (item === undefined) throw new RangeError(`there is no item ${i} of ${items.length}`);
+  return item;
 }

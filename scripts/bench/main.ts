@@ -19,7 +19,7 @@ import { earlyMorningZone } from './clinic-zone.ts';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import type { Fixtures } from './fixtures.ts';
 import { prepareHospital, type Hospital } from './hospital.ts';
-import { combine, cpuPerRequestUs, round, runLoad, type LoadOptions, type Measurement, type Scenario } from './load.ts';
+import { combine, cpuPerRequestUs, nth, round, runLoad, type LoadOptions, type Measurement, type Scenario } from './load.ts';
 import { checkTargets, percent, ratioOf, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
 import { GROWTH_SCALES, parseScales } from './scale.ts';
 import { bookingScenario, doctorsScenario, loginScenario, readScenarios } from './scenarios.ts';
@@ -63,7 +63,7 @@ try {
     log(`Generating the hospital (${percent(scale)}) in a fresh ${database.kind} database; clinic day ${today} in ${clinicTimeZone}`);
     hospitals.push({ scale, database, hospital: await prepareHospital(database, scale, today, log) });
   }
-  const kind = hospitals[0].database.kind;
+  const kind = nth(hospitals, 0).database.kind;
   const { reads, rest } = kind === 'postgres' ? await measureSideBySide() : await measureOneAtATime();
   const run: BenchRun = {
     startedAt: startedAt.toISOString(),
@@ -76,7 +76,7 @@ try {
     },
     clinicTimeZone,
     load: { ...load, rounds, together: kind === 'postgres' },
-    scales: hospitals.map(({ scale, hospital }, i) => ({ scale, dataset: { counts: hospital.counts, seconds: hospital.seconds }, reads: reads[i] })),
+    scales: hospitals.map(({ scale, hospital }, i) => ({ scale, dataset: { counts: hospital.counts, seconds: hospital.seconds }, reads: nth(reads, i) })),
     ...rest,
     ui: measureUiWeight(ROOT),
   };
@@ -122,8 +122,8 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
       sides.push({ scale, medora, twins, scenarios: readScenarios(hospital.fixtures) });
     }
     const reads: ReadPair[][] = sides.map(() => []);
-    for (const [j, { name }] of sides[0].scenarios.entries()) {
-      const servers = sides.flatMap((side) => [side.medora, side.twins].map((server) => ({ server, scenario: side.scenarios[j] })));
+    for (const [j, { name }] of nth(sides, 0).scenarios.entries()) {
+      const servers = sides.flatMap((side) => [side.medora, side.twins].map((server) => ({ server, scenario: nth(side.scenarios, j) })));
       const together = (seconds: number) =>
         Promise.all(servers.map(({ server, scenario }) => runLoad(server.url, scenario, { ...load, seconds }, server.cpuTimeUs)));
       await together(WARMUP_SECONDS);
@@ -131,13 +131,13 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
       for (let round = 0; round < rounds; round++) turns.push(await together(load.seconds));
       log(`  ${name}`);
       sides.forEach((side, i) => {
-        const pair = readPair(name, turns.map((r) => r[2 * i]), turns.map((r) => r[2 * i + 1]));
+        const pair = readPair(name, turns.map((r) => nth(r, 2 * i)), turns.map((r) => nth(r, 2 * i + 1)));
         log(`    at ${percent(side.scale).padEnd(6)} ${describePair(pair)}`);
-        reads[i].push(pair);
+        nth(reads, i).push(pair);
       });
     }
-    const top = sides[sides.length - 1];
-    const { fixtures } = hospitals[hospitals.length - 1].hospital;
+    const top = nth(sides, sides.length - 1);
+    const { fixtures } = nth(hospitals, hospitals.length - 1).hospital;
     log(`Writes and sign-ins at ${percent(top.scale)}`);
     return { reads, rest: await measureWrites(top.medora, fixtures, Math.max(...sides.map((side) => side.twins.peakRssMiB()))) };
   } finally {
@@ -167,7 +167,7 @@ async function measureOneAtATime(): Promise<{ reads: ReadPair[][]; rest: Rest }>
       log(`  at ${percent(scale)}`);
       reads.push(
         await sequence(scenarios, async (scenario, j) => {
-          const pair = readPair(scenario.name, await measureTurns(medora, scenario), twinTurns[j]);
+          const pair = readPair(scenario.name, await measureTurns(medora, scenario), nth(twinTurns, j));
           log(`    ${scenario.name.padEnd(44)} ${describePair(pair)}`);
           return pair;
         }),
@@ -177,7 +177,8 @@ async function measureOneAtATime(): Promise<{ reads: ReadPair[][]; rest: Rest }>
       await medora.stop();
     }
   }
-  return { reads, rest: rest! };
+  if (!rest) throw new Error('no scale was measured');
+  return { reads, rest };
 }
 
 async function sequence<T, R>(items: T[], fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
@@ -198,7 +199,7 @@ function readPair(name: string, medora: Measurement[], twin: Measurement[]): Rea
     name,
     medora: combine(medora),
     twin: combine(twin),
-    roundRatios: medora.map((m, r) => m.requestsPerSecond / twin[r].requestsPerSecond),
+    roundRatios: medora.map((m, r) => m.requestsPerSecond / nth(twin, r).requestsPerSecond),
     roundP50Ms: { medora: medora.map((m) => m.p50Ms), twin: twin.map((m) => m.p50Ms) },
   };
 }

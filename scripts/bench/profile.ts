@@ -15,7 +15,7 @@ import { earlyMorningZone } from './clinic-zone.ts';
 import { selfTimes, sourceMapLocator, type CpuProfile } from './cpu-profile.ts';
 import { createBenchDatabase } from './database.ts';
 import { prepareHospital } from './hospital.ts';
-import { round, runLoad, type Measurement, type Scenario } from './load.ts';
+import { nth, round, runLoad, type Measurement, type Scenario } from './load.ts';
 import { parseScale } from './scale.ts';
 import { readScenarios } from './scenarios.ts';
 import { startMedora, startTwins, type RunningServer } from './servers.ts';
@@ -47,9 +47,10 @@ try {
   const env = { ...database.env, CLINIC_TZ: zone };
   const startTwin = (args: string[]) => startTwins(env, join(profileDir, 'twin.log'), args);
   const startMedoraProfiled = (args: string[]) => startMedora(env, join(profileDir, 'medora.log'), args);
-  const [twin, medora] = options.together
+  const profiles = options.together
     ? await profiledTogether(scenario, [['twin', startTwin], ['medora', startMedoraProfiled]])
     : [await profiled('twin', scenario, startTwin), await profiled('medora', scenario, startMedoraProfiled)];
+  const [twin, medora] = [nth(profiles, 0), nth(profiles, 1)];
 
   // The process's CPU time per request, shared out by the profile's samples.
   const perRequest = (samples: number, of: typeof medora) => round((samples / of.times.busySamples) * of.cpuUsPerRequest, 1);
@@ -80,7 +81,7 @@ type Start = (nodeArgs: string[]) => Promise<RunningServer>;
 
 /** Starts a server under --cpu-prof, warms it, loads it, stops it and reads the profile of the loaded window. */
 async function profiled(name: string, scenario: Scenario, start: Start) {
-  return (await profiledTogether(scenario, [[name, start]]))[0];
+  return nth(await profiledTogether(scenario, [[name, start]]), 0);
 }
 
 /** Like `profiled`, for several servers loaded at the same time. */
@@ -125,7 +126,7 @@ function within(profile: CpuProfile, [from, to]: [number, number]): CpuProfile {
   const timeDeltas: number[] = [0];
   let at = profile.startTime;
   profile.samples.forEach((id, i) => {
-    at += profile.timeDeltas[i];
+    at += profile.timeDeltas[i] ?? 0;
     const next = profile.timeDeltas[i + 1];
     if (at >= from && at <= to && next !== undefined) {
       samples.push(id);

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Measurement } from './load.ts';
 import { checkTargets, growthRows, median, quantile, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
+import { at, first } from '../../src/testing/assert.ts';
 
 const measurement = (name: string, over: Partial<Measurement> = {}): Measurement => ({
   name,
@@ -62,7 +63,7 @@ describe('checkTargets', () => {
   it('misses a slow endpoint against its twin, a steep growth, any unexpected answer, a heavy page and a fat server', () => {
     const slow = run();
     slow.scales[2] = {
-      ...slow.scales[2],
+      ...at(slow.scales, 2),
       reads: [pair('GET /api/doctors', { requestsPerSecond: 800, p50Ms: 13 }), pair('GET /api/admin/statistics', { p50Ms: 6 }, { errors: 2 })],
     };
     slow.ui = [{ page: '/login', files: [], jsBytes: 0, jsGzipBytes: 100_001, cssBytes: 0, cssGzipBytes: 0 }];
@@ -75,21 +76,21 @@ describe('checkTargets', () => {
       'JS for /login ≤ 100 KB gzip',
       'server peak RSS ≤ 300 MiB',
     ]);
-    assert.equal(missed[2].actual, 'twin GET /api/admin/statistics at 100 %: 2');
+    assert.equal(at(missed, 2).actual, 'twin GET /api/admin/statistics at 100 %: 2');
   });
 
   it('checks no growth when the run has one scale only, and reports no p99 as a target', () => {
     const one = run();
-    one.scales = [one.scales[2]];
+    one.scales = [at(one.scales, 2)];
     const checks = checkTargets(one);
     assert.ok(!checks.some((c) => c.target.includes('p50 at') || c.target.includes('p99')));
-    assert.equal(growthRows(one)[0].growth, undefined);
+    assert.equal(first(growthRows(one)).growth, undefined);
   });
 });
 
 describe('the tables', () => {
   it('gives each read its p50 at every scale and how much it grew, for Medora and its twin', () => {
-    const [doctors] = growthRows(run());
+    const doctors = first(growthRows(run()));
     assert.deepEqual(doctors.p50Ms, [8, 9, 10]);
     assert.equal(doctors.growth, 1.25);
     assert.equal(doctors.twinGrowth, 1);
@@ -97,10 +98,9 @@ describe('the tables', () => {
 
   it('takes the growth from the rounds, the median of the largest scale\'s p50 over the smallest\'s in each', () => {
     const grown = run();
-    const [small, , large] = grown.scales;
-    small.reads[0].roundP50Ms.medora = [10, 10, 10];
-    large.reads[0].roundP50Ms.medora = [12, 40, 13];
-    assert.equal(growthRows(grown)[0].growth, 1.3);
+    first(at(grown.scales, 0).reads).roundP50Ms.medora = [10, 10, 10];
+    first(at(grown.scales, 2).reads).roundP50Ms.medora = [12, 40, 13];
+    assert.equal(first(growthRows(grown)).growth, 1.3);
   });
 
   it('writes the ratio table, the growth table and each measurement in snake_case', () => {

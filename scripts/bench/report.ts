@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { cpuPerRequestUs, round, type Measurement } from './load.ts';
+import { cpuPerRequestUs, nth, round, type Measurement } from './load.ts';
 import type { PageWeight } from './ui-weight.ts';
 
 export const TARGETS = {
@@ -66,13 +66,13 @@ export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (sorted.length - 1) * q;
   const below = Math.floor(at);
-  return sorted[below] + (sorted[Math.ceil(at)] - sorted[below]) * (at - below);
+  return nth(sorted, below) + (nth(sorted, Math.ceil(at)) - nth(sorted, below)) * (at - below);
 }
 
 /** The middle half of the rounds' ratios, to show how much the machine moved them. */
 export const ratioSpread = (pair: ReadPair): [number, number] => [round(quantile(pair.roundRatios, 0.25), 2), round(quantile(pair.roundRatios, 0.75), 2)];
 export const percent = (scale: number) => `${round(scale * 100, 2)} %`;
-const largest = (run: BenchRun) => run.scales[run.scales.length - 1];
+const largest = (run: BenchRun) => nth(run.scales, run.scales.length - 1);
 
 export interface GrowthRow {
   name: string;
@@ -92,7 +92,7 @@ export function growthRows(run: BenchRun): GrowthRow[] {
   const grown = (first: number[] | undefined, last: number[] | undefined) => {
     if (run.scales.length < 2 || !first || !last) return undefined;
     const rounds = Math.min(first.length, last.length);
-    return rounds === 0 ? undefined : round(median(Array.from({ length: rounds }, (_, r) => last[r] / first[r])), 2);
+    return rounds === 0 ? undefined : round(median(Array.from({ length: rounds }, (_, r) => nth(last, r) / nth(first, r))), 2);
   };
   return largest(run).reads.map(({ name }) => {
     const at = run.scales.map((s) => s.reads.find((pair) => pair.name === name));
@@ -116,7 +116,7 @@ export function checkTargets(run: BenchRun): TargetCheck[] {
     checks.push({ target: `${pair.name}: Medora ≥ ${TARGETS.twinRatio} × its twin at ${percent(top.scale)}`, actual: `${round(ratio, 2)} ×`, met: ratio >= TARGETS.twinRatio });
   }
   if (run.scales.length > 1) {
-    const from = percent(run.scales[0].scale);
+    const from = percent(nth(run.scales, 0).scale);
     for (const row of growthRows(run)) {
       checks.push({
         target: `${row.name}: p50 at ${percent(top.scale)} ≤ ${TARGETS.p50Growth} × p50 at ${from}`,

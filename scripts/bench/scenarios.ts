@@ -1,7 +1,7 @@
 import type { Request } from 'autocannon';
 import { BENCH_PASSWORD, FIRST_NAMES, LAST_NAMES } from './dataset.ts';
 import type { Fixtures } from './fixtures.ts';
-import { consuming, cycling, type Scenario } from './load.ts';
+import { consuming, cycling, nth, type Scenario } from './load.ts';
 
 const json = { 'content-type': 'application/json' };
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -39,7 +39,7 @@ export function readScenarios(f: Fixtures): Scenario[] {
     next,
   });
   const admin = bearer(f.adminToken);
-  const doctorsAndPatients = f.doctorIds.map((id, i) => ({ id, token: f.patients[i % f.patients.length].token }));
+  const doctorsAndPatients = f.doctorIds.map((id, i) => ({ id, token: nth(f.patients, i % f.patients.length).token }));
   return [
     doctorsScenario(f),
     read('/api/appointments/available/{id}',

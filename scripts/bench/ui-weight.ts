@@ -40,7 +40,7 @@ export function pageFiles(outputs: BuildOutputs, htmlFiles: string[], lazyModule
   };
   htmlFiles.forEach(visit);
   for (const module of lazyModules) {
-    const chunk = Object.keys(outputs).find((file) => outputs[file].entryPoint === module);
+    const chunk = Object.entries(outputs).find(([, output]) => output.entryPoint === module)?.[0];
     if (!chunk) throw new Error(`the build has no chunk for ${module}; has routes.tsx changed?`);
     visit(chunk);
   }

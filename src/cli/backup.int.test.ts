@@ -12,17 +12,19 @@ import { tableCounts, type TableCount } from '../db/backup.ts';
 import { seedDemo } from '../demo/seed.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { spawnMedora } from '../testing/cli.ts';
+import { present } from '../testing/assert.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
 describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABASE_URL is not set' }, () => {
-  const names = [`medora_backup_${randomBytes(4).toString('hex')}`, `medora_restore_${randomBytes(4).toString('hex')}`];
+  const [sourceName, targetName] = [`medora_backup_${randomBytes(4).toString('hex')}`, `medora_restore_${randomBytes(4).toString('hex')}`];
+  const names = [sourceName, targetName];
   const urlOf = (database: string) => {
     const url = new URL(serverUrl!);
     url.pathname = `/${database}`;
     return url.toString();
   };
-  const [source, target] = names.map(urlOf);
+  const [source, target] = [urlOf(sourceName), urlOf(targetName)];
   let dir: string;
   const file = () => join(dir, 'clinic.dump');
 
@@ -58,7 +60,7 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     const restore = await spawnMedora(['restore', file()], { env: { DATABASE_URL: target } });
     assert.equal(restore.code, 0, restore.stderr);
     const counts = await countsAt(source);
-    assert.ok(counts.find(({ table }) => table === 'appointments')!.rows > 0);
+    assert.ok(present(counts.find(({ table }) => table === 'appointments')).rows > 0);
     assert.deepEqual(await countsAt(target), counts);
     assert.match(restore.stdout, /^Restored .*clinic\.dump in \d+\.\d s: .*\d+ appointments/);
   });

@@ -91,10 +91,12 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .option('--dry-run', 'check every row and write nothing')
     .addOption(inputFormatOption())
     .action(async function (this: Command, path: string, opts: { credentialsOut?: string; createMissing?: boolean; dryRun?: boolean; inputFormat?: string }) {
-      if (!opts.dryRun && !opts.credentialsOut) this.error("error: required option '--credentials-out <file>' not specified", { exitCode: 2 });
+      const credentialsOut = opts.dryRun
+        ? undefined
+        : (opts.credentialsOut ?? this.error("error: required option '--credentials-out <file>' not specified", { exitCode: 2 }));
       const file = await readImportFile(path, opts.inputFormat);
       const app = await getApp();
-      const credentials = opts.dryRun ? undefined : await credentialsFile(opts.credentialsOut!);
+      const credentials = credentialsOut === undefined ? undefined : await credentialsFile(credentialsOut);
       try {
         const result = await app.imports.importDoctors(
           file,
@@ -102,7 +104,8 @@ export function register(program: Command, { getApp, io }: Cli): void {
             dryRun: !!opts.dryRun,
             createMissing: !!opts.createMissing,
             onProgress: progressReporter(io.stderr),
-            saveCredentials: async (list) => credentials!.save(list),
+            // A dry run never saves: it hands out no passwords.
+            saveCredentials: credentials ? (list) => credentials.save(list) : async () => {},
           },
           cliActor('cli-import'),
         );

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { argon2Hasher } from '../security.ts';
 import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { at, only, present } from '../testing/assert.ts';
 
 const SPECIALIZATIONS = ['Cardiology', 'Dermatology', 'Neurology', 'Pediatrics', 'Oncology'];
 const DEPARTMENTS = ['Heart Centre', 'Skin Clinic', 'Brain Unit', "Children's Ward"];
@@ -19,9 +20,9 @@ function staffCsv(count: number, tag: string, edit: (i: number, cells: string[])
       `"Dr. ${tag} ${i}, MD"`,
       `${tag}.${i}@hospital.test`,
       `+1 555 ${String(i).padStart(4, '0')}`,
-      ['male', 'female', 'other'][i % 3],
-      SPECIALIZATIONS[i % SPECIALIZATIONS.length].toLowerCase(), // names match case-insensitively
-      DEPARTMENTS[i % DEPARTMENTS.length],
+      at(['male', 'female', 'other'], i % 3),
+      at(SPECIALIZATIONS, i % SPECIALIZATIONS.length).toLowerCase(), // names match case-insensitively
+      at(DEPARTMENTS, i % DEPARTMENTS.length),
       '"Says ""hello"",\nthen listens"',
     ];
     lines.push(edit(i, cells).join(','));
@@ -29,7 +30,7 @@ function staffCsv(count: number, tag: string, edit: (i: number, cells: string[])
   return lines.join('\n') + '\n';
 }
 
-const count = async (database: CliDatabase, sql: string) => (await database.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`))[0].n;
+const count = async (database: CliDatabase, sql: string) => only(await database.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`)).n;
 
 for (const target of testDatabases()) {
   describe(`${target.name}: medora import`, () => {
@@ -51,7 +52,7 @@ for (const target of testDatabases()) {
 
     it('imports nothing from a file with one bad line and names the line', async () => {
       // Each doctor is a multi-line CSV record (the bio), so doctor i starts on file line 2 + 2i.
-      const csv = staffCsv(500, 'bad', (i, cells) => (i === 137 ? [cells[0], 'not-an-email', ...cells.slice(2)] : cells));
+      const csv = staffCsv(500, 'bad', (i, cells) => (i === 137 ? cells.with(1, 'not-an-email') : cells));
       const credentials = join(dir, 'bad-credentials.csv');
       const run = await medora('import', 'doctors', await file('bad.csv', csv), '--create-missing', '--credentials-out', credentials);
       assert.equal(run.code, 1, run.stderr);
@@ -74,12 +75,13 @@ for (const target of testDatabases()) {
 
       assert.equal((await stat(credentials)).mode & 0o777, 0o600);
       const lines = (await readFile(credentials, 'utf8')).trim().split('\r\n');
-      assert.equal(lines[0], 'name,email,password');
+      assert.equal(at(lines, 0), 'name,email,password');
       assert.equal(lines.length, 501);
-      const [, email, password] = /^".*",(.*),(.*)$/.exec(lines[1])!;
+      const match = /^".*",(.*),(.*)$/.exec(at(lines, 1));
+      const [email, password] = [present(match?.[1]), present(match?.[2])];
       assert.equal(email, 'staff.0@hospital.test');
       assert.ok(!run.stdout.includes(password) && !run.stderr.includes(password), 'passwords are never printed');
-      const [{ hash }] = await database.db.query(`select password_hash as hash from users where email = $1`, [email]);
+      const { hash } = only(await database.db.query<{ hash: string }>(`select password_hash as hash from users where email = $1`, [email]));
       assert.ok(await argon2Hasher.verify(hash, password), 'the written password signs the doctor in');
       const [doctor] = await database.db.query(`select u.name, d.bio from doctors d join users u on u.id = d.user_id where u.email = 'staff.1@hospital.test'`);
       assert.deepEqual(doctor, { name: 'Dr. staff 1, MD', bio: 'Says "hello",\nthen listens' });

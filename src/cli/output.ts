@@ -9,7 +9,8 @@ export function reportError(error: unknown, stderr: Output): void {
     writeLine(stderr, `error: ${error.message}`);
     const problems = Object.entries(error.fields ?? {}).flatMap(([field, list]) => list.map((problem) => `${field}: ${problem}`));
     // A lone problem that the message already states is not printed twice.
-    const repeatsMessage = problems.length === 1 && error.message.includes(problems[0]);
+    const [lone, ...others] = problems;
+    const repeatsMessage = lone !== undefined && others.length === 0 && error.message.includes(lone);
     if (!repeatsMessage) for (const problem of problems) writeLine(stderr, `  ${problem}`);
   } else if (error instanceof DatabaseLockedError || error instanceof BackupError) {
     writeLine(stderr, `error: ${error.message}`);

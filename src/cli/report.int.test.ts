@@ -6,6 +6,7 @@ import { addDays, clinicToday, systemClock } from '../domain/shared/clock.ts';
 import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
 import { TEST_TZ } from '../testing/test-app.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { only } from '../testing/assert.ts';
 
 const today = clinicToday(systemClock, TEST_TZ);
 const ago = (days: number) => addDays(today, -days);
@@ -26,7 +27,7 @@ const BILLS = [
 ] as const;
 
 async function loadFixture(db: Db): Promise<void> {
-  const one = async (sql: string, params: unknown[] = []) => (await db.query<{ id: number }>(sql, params))[0].id;
+  const one = async (sql: string, params: unknown[] = []) => only(await db.query<{ id: number }>(sql, params)).id;
   const user = (name: string, email: string, role: string) =>
     one(`insert into users (name, email, password_hash, role) values ($1, $2, 'x', $3) returning id`, [name, email, role]);
   const cardiology = await one(`insert into departments (name) values ('Cardiology') returning id`);

@@ -1,6 +1,7 @@
-import type { DayAppointmentQueries } from '../domain/reports/appointments-report.ts';
+import type { DayAppointment, DayAppointmentQueries } from '../domain/reports/appointments-report.ts';
 import type { BillingFigures, BillingGroup, BillingReportQueries } from '../domain/reports/billing-report.ts';
-import type { Queryable, Row } from './db.ts';
+import type { Queryable } from './db.ts';
+import { onlyRow } from './rows.ts';
 
 // What each grouping groups by (an id, so two doctors of one name stay apart), labels with and sorts by.
 const GROUPINGS: Record<BillingGroup, { key: string; label: string; order: string }> = {
@@ -9,7 +10,13 @@ const GROUPINGS: Record<BillingGroup, { key: string; label: string; order: strin
   day: { key: 'b.billing_date', label: "to_char(b.billing_date, 'YYYY-MM-DD')", order: 'b.billing_date' },
 };
 
-const toFigures = (row: Row): BillingFigures => ({
+/** A row of the billing report: one group's figures, or the grand total's. */
+interface BillingFiguresRow extends BillingFigures {
+  is_total: boolean;
+  label: string | null;
+}
+
+const toFigures = (row: BillingFiguresRow): BillingFigures => ({
   bills: row.bills,
   billed_cents: row.billed_cents,
   paid_cents: row.paid_cents,
@@ -29,7 +36,7 @@ export function billingReportQueries(db: Queryable): BillingReportQueries {
       const groupBy = grouping ? `grouping sets ((${grouping.key}, ${grouping.label}), ())` : '()';
       const unpaidAged = (condition: string) =>
         `coalesce(sum(b.amount_cents) filter (where b.payment_status = 'unpaid' and $3::date - b.billing_date ${condition}), 0)`;
-      const rows = await db.query(
+      const rows = await db.query<BillingFiguresRow>(
         `select ${grouping ? `grouping(${grouping.key}) = 1` : 'true'} as is_total,
                 ${grouping ? grouping.label : 'null'} as label,
                 count(b.id)::int as bills,
@@ -52,10 +59,9 @@ export function billingReportQueries(db: Queryable): BillingReportQueries {
          order by is_total${grouping ? `, ${grouping.order}` : ''}`,
         [from, to, asOf],
       );
-      const total = rows.find((row) => row.is_total)!;
       return {
         groups: rows.filter((row) => !row.is_total).map((row) => ({ label: row.label, ...toFigures(row) })),
-        total: toFigures(total),
+        total: toFigures(onlyRow(rows.filter((row) => row.is_total))),
       };
     },
   };
@@ -64,7 +70,8 @@ export function billingReportQueries(db: Queryable): BillingReportQueries {
 export function dayAppointmentQueries(db: Queryable): DayAppointmentQueries {
   return {
     appointmentsOn: async (date) => {
-      const rows = await db.query(
+      // DayAppointment's fields, but times as the time column gives them (HH:mm:ss).
+      const rows = await db.query<DayAppointment>(
         `select a.id, du.name as doctor, a.start_time, a.end_time, pu.name as patient, p.phone as patient_phone,
                 dep.name as department, r.name as room, a.status
          from appointments a

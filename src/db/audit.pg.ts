@@ -1,5 +1,5 @@
 import type { AuditLog, AuditReader, AuditRow } from '../domain/audit/audit.ts';
-import type { Queryable, Row } from './db.ts';
+import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 
 export function auditLog(db: Queryable): AuditLog {
@@ -23,7 +23,22 @@ export function auditLog(db: Queryable): AuditLog {
   };
 }
 
-export function toAuditRow(row: Row): AuditRow {
+/** A row of the audit list: the entry and its actor's current name (null once the account is gone). */
+interface AuditLogRow {
+  id: number;
+  at: Date;
+  actor_user_id: number | null;
+  actor_name: string | null;
+  actor_role: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  patient_id: number | null;
+  request_id: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export function toAuditRow(row: AuditLogRow): AuditRow {
   return {
     id: row.id,
     at: row.at,

@@ -10,7 +10,9 @@ import type {
   UserRecord,
 } from '../domain/auth/ports.ts';
 import { inNewWindow } from '../domain/auth/throttle.ts';
-import type { Db, Queryable, Row } from './db.ts';
+import type { Role } from '../domain/shared/actor.ts';
+import type { Db, Queryable } from './db.ts';
+import { onlyRow } from './rows.ts';
 import { onUnique } from './sql-errors.ts';
 
 const SESSION_USER_COLUMNS = 'u.id, u.name, u.email, u.role, u.active, u.profile_image_id, p.id as patient_id, d.id as doctor_id';
@@ -19,11 +21,28 @@ const USER_FROM = `users u left join patients p on p.user_id = u.id left join do
 
 const EMAIL_TAKEN = { users_email_key: { code: 'email_taken', field: 'email', message: 'This email is already registered' } };
 
-export function toUser(row: Row): UserRecord {
+/** A row of SESSION_USER_COLUMNS; patient_id and doctor_id are null but for that role. */
+interface SessionUserRow {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+  active: boolean;
+  profile_image_id: number | null;
+  patient_id: number | null;
+  doctor_id: number | null;
+}
+
+/** A row of USER_COLUMNS. */
+interface UserRow extends SessionUserRow {
+  password_hash: string;
+}
+
+export function toUser(row: UserRow): UserRecord {
   return { ...toSessionUser(row), passwordHash: row.password_hash };
 }
 
-function toSessionUser(row: Row): SessionUser {
+function toSessionUser(row: SessionUserRow): SessionUser {
   return {
     id: row.id,
     name: row.name,
@@ -31,14 +50,14 @@ function toSessionUser(row: Row): SessionUser {
     role: row.role,
     active: row.active,
     profileImageId: row.profile_image_id,
-    patientId: row.patient_id ?? null,
-    doctorId: row.doctor_id ?? null,
+    patientId: row.patient_id,
+    doctorId: row.doctor_id,
   };
 }
 
 export function accountStore(db: Queryable): AccountStore {
   const findOne = async (where: string, param: unknown) => {
-    const [row] = await db.query(`select ${USER_COLUMNS} from ${USER_FROM} where ${where}`, [param]);
+    const [row] = await db.query<UserRow>(`select ${USER_COLUMNS} from ${USER_FROM} where ${where}`, [param]);
     return row ? toUser(row) : undefined;
   };
   return {
@@ -46,9 +65,9 @@ export function accountStore(db: Queryable): AccountStore {
     findById: (id) => findOne('u.id = $1', id),
     createPatient: async (a) => {
       // One statement, so the user never exists without its patient row.
-      const [row] = await onUnique(
+      const rows = await onUnique(
         () =>
-          db.query(
+          db.query<UserRow>(
             `with u as (
                insert into users (name, email, password_hash, role) values ($1, $2, $3, 'patient')
                returning id, name, email, role, password_hash, active, profile_image_id
@@ -60,19 +79,20 @@ export function accountStore(db: Queryable): AccountStore {
           ),
         EMAIL_TAKEN,
       );
-      return toUser(row);
+      return toUser(onlyRow(rows));
     },
     createAdmin: async (a) => {
-      const [row] = await onUnique(
+      const rows = await onUnique(
         () =>
-          db.query(
+          db.query<UserRow>(
             `insert into users (name, email, password_hash, role, email_verified_at) values ($1, $2, $3, 'admin', now())
-             returning id, name, email, role, password_hash, active, profile_image_id`,
+             returning id, name, email, role, password_hash, active, profile_image_id,
+               null::integer as patient_id, null::integer as doctor_id`,
             [a.name, a.email, a.passwordHash],
           ),
         EMAIL_TAKEN,
       );
-      return toUser(row);
+      return toUser(onlyRow(rows));
     },
     markVerified: async (userId, email, at) => {
       const rows = await db.query('update users set email_verified_at = $3 where id = $1 and lower(email) = lower($2) returning id', [userId, email, at]);
@@ -87,12 +107,12 @@ export function accountStore(db: Queryable): AccountStore {
 
 export function sessionStore(db: Queryable): SessionStore {
   const findSession = async (tokenHash: string, now: Date): Promise<SessionLookup | undefined> => {
-    const [row] = await db.query(
+    const [row] = await db.query<SessionUserRow & { expires_at: Date; persistent: boolean }>(
       `select ${SESSION_USER_COLUMNS}, s.expires_at, s.persistent from sessions s join ${USER_FROM} on u.id = s.user_id
        where s.token_hash = $1 and s.revoked_at is null and s.expires_at > $2 and u.active`,
       [tokenHash, now],
     );
-    return row ? { user: toSessionUser(row), expiresAt: row.expires_at as Date, persistent: row.persistent as boolean } : undefined;
+    return row ? { user: toSessionUser(row), expiresAt: row.expires_at, persistent: row.persistent } : undefined;
   };
   return {
     create: async (s) => {

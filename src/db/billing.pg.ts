@@ -1,16 +1,29 @@
-import type { Bill, Payment } from '../domain/billing/billing.ts';
+import type { Bill, Payment, PaymentResult, PaymentStatus } from '../domain/billing/billing.ts';
 import type { BillStore, IdempotencyStore, PaymentStore } from '../domain/billing/ports.ts';
 import { idempotencyKeyReused } from '../domain/billing/billing.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
-import type { Queryable, Row } from './db.ts';
+import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
+import { onlyRow, readBack } from './rows.ts';
 import { UNIQUE_VIOLATION, sqlState } from './sql-errors.ts';
 
 const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
   b.amount_cents, b.billing_date, b.payment_status`;
 const BILL_FROM = `billings b join patients p on p.id = b.patient_id join users u on u.id = p.user_id`;
 
-export function toBill(row: Row): Bill {
+/** A row of BILL_COLUMNS. */
+interface BillRow {
+  id: number;
+  patient_id: number;
+  patient_name: string;
+  patient_email: string;
+  service_details: string;
+  amount_cents: number;
+  billing_date: string;
+  payment_status: PaymentStatus;
+}
+
+export function toBill(row: BillRow): Bill {
   return {
     id: row.id,
     patient: { id: row.patient_id, name: row.patient_name, email: row.patient_email },
@@ -23,17 +36,17 @@ export function toBill(row: Row): Bill {
 
 export function billStore(db: Queryable): BillStore {
   const findOne = async (id: number) => {
-    const [row] = await db.query(`select ${BILL_COLUMNS} from ${BILL_FROM} where b.id = $1`, [id]);
+    const [row] = await db.query<BillRow>(`select ${BILL_COLUMNS} from ${BILL_FROM} where b.id = $1`, [id]);
     return row ? toBill(row) : undefined;
   };
   return {
     create: async (bill) => {
-      const [{ id }] = await db.query<{ id: number }>(
+      const rows = await db.query<{ id: number }>(
         `insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date)
          values ($1, $2, $3, $4, $5) returning id`,
         [bill.patientId, bill.medicalRecordId, bill.serviceDetails, bill.amountCents, bill.billingDate],
       );
-      return (await findOne(id))!;
+      return readBack(await findOne(onlyRow(rows).id), 'A bill');
     },
     find: findOne,
     listForPatient: async (patientId, page) => {
@@ -62,22 +75,31 @@ export function billStore(db: Queryable): BillStore {
   };
 }
 
-export function toPayment(row: Row): Payment {
+/** A row of payments. */
+interface PaymentRow {
+  id: number;
+  billing_id: number;
+  amount_cents: number;
+  method: string;
+  paid_at: Date;
+}
+
+export function toPayment(row: PaymentRow): Payment {
   return { id: row.id, billingId: row.billing_id, amountCents: row.amount_cents, method: row.method, paidAt: row.paid_at };
 }
 
 export function paymentStore(db: Queryable): PaymentStore {
   return {
     create: async (p) => {
-      const [row] = await db.query(
+      const rows = await db.query<PaymentRow>(
         `insert into payments (billing_id, patient_id, amount_cents, method, paid_at) values ($1, $2, $3, $4, $5)
          returning id, billing_id, amount_cents, method, paid_at`,
         [p.billingId, p.patientId, p.amountCents, p.method, p.paidAt],
       );
-      return toPayment(row);
+      return toPayment(onlyRow(rows));
     },
     findForBill: async (billingId) => {
-      const [row] = await db.query(`select id, billing_id, amount_cents, method, paid_at from payments where billing_id = $1`, [billingId]);
+      const [row] = await db.query<PaymentRow>(`select id, billing_id, amount_cents, method, paid_at from payments where billing_id = $1`, [billingId]);
       return row ? toPayment(row) : undefined;
     },
   };
@@ -86,7 +108,11 @@ export function paymentStore(db: Queryable): PaymentStore {
 export function idempotencyStore(db: Queryable): IdempotencyStore {
   return {
     find: async (userId, key) => {
-      const [row] = await db.query(`select request, body from idempotency_keys where user_id = $1 and key = $2`, [userId, key]);
+      // body is the jsonb `save` wrote from a PaymentResult.
+      const [row] = await db.query<{ request: string; body: PaymentResult }>(`select request, body from idempotency_keys where user_id = $1 and key = $2`, [
+        userId,
+        key,
+      ]);
       return row ? { request: row.request, result: row.body } : undefined;
     },
     save: async (userId, key, answer) => {

@@ -7,10 +7,12 @@ import type {
   RoomFields,
   SpecializationFields,
 } from '../domain/catalogue/ports.ts';
+import type { Gender } from '../domain/shared/actor.ts';
 import { conflict, invalid } from '../domain/shared/errors.ts';
 import { fileUrl } from '../domain/shared/files.ts';
-import type { Queryable, Row } from './db.ts';
+import type { Queryable } from './db.ts';
 import { listPage } from './list-page.ts';
+import { namedOrNull, onlyRow, readBack } from './rows.ts';
 import { constraintName, isForeignKeyViolation, onUnique } from './sql-errors.ts';
 
 const nameTaken = (message: string) => ({ code: 'name_taken', field: 'name', message });
@@ -39,44 +41,59 @@ async function deleteRow(db: Queryable, table: string, id: number): Promise<bool
 /** How many rows of each kind point at `id`: `{doctors: ['doctors', 'department_id']}` counts doctors.department_id = id. */
 async function countUsage(db: Queryable, references: Partial<Record<UsageKind, [string, string]>>, id: number): Promise<Usage> {
   const select = Object.entries(references).map(([kind, [table, column]]) => `(select count(*) from ${table} where ${column} = $1)::int as ${kind}`);
-  const [row] = await db.query(`select ${select.join(', ')}`, [id]);
-  return row as Usage;
+  return onlyRow(await db.query<Usage>(`select ${select.join(', ')}`, [id]));
 }
 
-/** Departments and diseases are the same shape: a unique name and a description. */
-function describedTable<T extends Department | Disease>(
+/** A row of departments or diseases, which are the same shape: a unique name and a description. */
+interface DescribedRow {
+  id: number;
+  name: string;
+  description: string;
+}
+
+function describedTable(
   db: Queryable,
   table: 'departments' | 'diseases',
   takenMessage: string,
   usedBy: Partial<Record<UsageKind, [string, string]>>,
-): CatalogueTable<T, DepartmentFields | DiseaseFields> {
+): CatalogueTable<DescribedRow, DepartmentFields | DiseaseFields> {
   const unique = { [`${table}_name_key`]: nameTaken(takenMessage) };
-  const toRow = (row: Row) => ({ id: row.id, name: row.name, description: row.description }) as T;
+  // Copies the columns, leaving out what else the statement selected (a list page's total).
+  const toDescribed = (row: DescribedRow): DescribedRow => ({ id: row.id, name: row.name, description: row.description });
   return {
     list: (req) =>
       listPage(
         db,
         req,
         { columns: 'id, name, description', from: table, search: 'lower(name) like $1 or lower(description) like $1', orderBy: 'lower(name), id' },
-        toRow,
+        toDescribed,
       ),
     find: async (id) => {
-      const [row] = await db.query(`select id, name, description from ${table} where id = $1`, [id]);
-      return row && toRow(row);
+      const [row] = await db.query<DescribedRow>(`select id, name, description from ${table} where id = $1`, [id]);
+      return row && toDescribed(row);
     },
     create: async (f) => {
-      const [row] = await onUnique(
-        () => db.query(`insert into ${table} (name, description) values ($1, $2) returning id, name, description`, [f.name, f.description]),
+      const rows = await onUnique(
+        () =>
+          db.query<DescribedRow>(`insert into ${table} (name, description) values ($1, $2) returning id, name, description`, [
+            f.name,
+            f.description,
+          ]),
         unique,
       );
-      return toRow(row);
+      return toDescribed(onlyRow(rows));
     },
     update: async (id, f) => {
       const [row] = await onUnique(
-        () => db.query(`update ${table} set name = $2, description = $3 where id = $1 returning id, name, description`, [id, f.name, f.description]),
+        () =>
+          db.query<DescribedRow>(`update ${table} set name = $2, description = $3 where id = $1 returning id, name, description`, [
+            id,
+            f.name,
+            f.description,
+          ]),
         unique,
       );
-      return row && toRow(row);
+      return row && toDescribed(row);
     },
     usage: (id) => countUsage(db, usedBy, id),
     remove: (id) => deleteRow(db, table, id),
@@ -90,7 +107,13 @@ export const departmentTable = (db: Queryable): CatalogueTable<Department, Depar
     appointments: ['appointments', 'department_id'],
   });
 
-export const toSpecialization = (row: Row): Specialization => ({ id: row.id, name: row.name });
+/** A row of specializations. */
+interface SpecializationRow {
+  id: number;
+  name: string;
+}
+
+export const toSpecialization = (row: SpecializationRow): Specialization => ({ id: row.id, name: row.name });
 
 export function specializationTable(db: Queryable): CatalogueTable<Specialization, SpecializationFields> {
   const unique = { specializations_name_key: nameTaken('A specialization with this name already exists') };
@@ -98,15 +121,21 @@ export function specializationTable(db: Queryable): CatalogueTable<Specializatio
     list: (req) =>
       listPage(db, req, { columns: 'id, name', from: 'specializations', search: 'lower(name) like $1', orderBy: 'lower(name), id' }, toSpecialization),
     find: async (id) => {
-      const [row] = await db.query('select id, name from specializations where id = $1', [id]);
+      const [row] = await db.query<SpecializationRow>('select id, name from specializations where id = $1', [id]);
       return row && toSpecialization(row);
     },
     create: async (f) => {
-      const [row] = await onUnique(() => db.query('insert into specializations (name) values ($1) returning id, name', [f.name]), unique);
-      return toSpecialization(row);
+      const rows = await onUnique(
+        () => db.query<SpecializationRow>('insert into specializations (name) values ($1) returning id, name', [f.name]),
+        unique,
+      );
+      return toSpecialization(onlyRow(rows));
     },
     update: async (id, f) => {
-      const [row] = await onUnique(() => db.query('update specializations set name = $2 where id = $1 returning id, name', [id, f.name]), unique);
+      const [row] = await onUnique(
+        () => db.query<SpecializationRow>('update specializations set name = $2 where id = $1 returning id, name', [id, f.name]),
+        unique,
+      );
       return row && toSpecialization(row);
     },
     usage: (id) => countUsage(db, { doctors: ['doctors', 'specialization_id'] }, id),
@@ -120,7 +149,15 @@ export const diseaseTable = (db: Queryable): CatalogueTable<Disease, DiseaseFiel
 const ROOM_COLUMNS = 'r.id, r.name, r.department_id, dep.name as department_name';
 const ROOM_FROM = 'rooms r join departments dep on dep.id = r.department_id';
 
-export const toRoom = (row: Row): Room => ({
+/** A row of ROOM_COLUMNS. */
+interface RoomRow {
+  id: number;
+  name: string;
+  department_id: number;
+  department_name: string;
+}
+
+export const toRoom = (row: RoomRow): Room => ({
   id: row.id,
   name: row.name,
   department_id: row.department_id,
@@ -129,11 +166,11 @@ export const toRoom = (row: Row): Room => ({
 
 export function roomTable(db: Queryable): CatalogueTable<Room, RoomFields> {
   const find = async (id: number) => {
-    const [row] = await db.query(`select ${ROOM_COLUMNS} from ${ROOM_FROM} where r.id = $1`, [id]);
+    const [row] = await db.query<RoomRow>(`select ${ROOM_COLUMNS} from ${ROOM_FROM} where r.id = $1`, [id]);
     return row && toRoom(row);
   };
   // Both the unique name and the department's existence are the database's to enforce.
-  const write = async (statement: () => Promise<Row[]>) => {
+  const write = async (statement: () => Promise<{ id: number }[]>) => {
     const [row] = await onUnique(() => onMissingReference(statement, { rooms_department_id_fkey: 'department_id' }), {
       rooms_department_name_key: nameTaken('A room with this name already exists in this department'),
     });
@@ -148,8 +185,14 @@ export function roomTable(db: Queryable): CatalogueTable<Room, RoomFields> {
         toRoom,
       ),
     find,
-    create: async (f) => (await write(() => db.query('insert into rooms (name, department_id) values ($1, $2) returning id', [f.name, f.departmentId])))!,
-    update: (id, f) => write(() => db.query('update rooms set name = $2, department_id = $3 where id = $1 returning id', [id, f.name, f.departmentId])),
+    create: async (f) => {
+      const room = await write(() =>
+        db.query<{ id: number }>('insert into rooms (name, department_id) values ($1, $2) returning id', [f.name, f.departmentId]),
+      );
+      return readBack(room, 'A room');
+    },
+    update: (id, f) =>
+      write(() => db.query<{ id: number }>('update rooms set name = $2, department_id = $3 where id = $1 returning id', [id, f.name, f.departmentId])),
     usage: (id) => countUsage(db, { schedule_slots: ['schedules', 'room_id'], appointments: ['appointments', 'room_id'] }, id),
     remove: (id) => deleteRow(db, 'rooms', id),
   };
@@ -162,7 +205,26 @@ const DOCTOR_FROM = `doctors d join users u on u.id = d.user_id
   left join specializations s on s.id = d.specialization_id
   left join departments dep on dep.id = d.department_id`;
 
-export function toDoctor(row: Row): Doctor {
+/** A row of DOCTOR_COLUMNS. */
+interface DoctorRow {
+  id: number;
+  phone: string;
+  gender: Gender | null;
+  bio: string;
+  birthdate: string | null;
+  address: string;
+  photo_id: number | null;
+  user_id: number;
+  name: string;
+  email: string;
+  profile_image_id: number | null;
+  specialization_id: number | null;
+  specialization_name: string | null;
+  department_id: number | null;
+  department_name: string | null;
+}
+
+export function toDoctor(row: DoctorRow): Doctor {
   return {
     id: row.id,
     name: row.name,
@@ -170,8 +232,8 @@ export function toDoctor(row: Row): Doctor {
     user: { id: row.user_id, name: row.name, email: row.email, profile_image: fileUrl(row.profile_image_id) },
     phone: row.phone,
     gender: row.gender,
-    specialization: row.specialization_id == null ? null : { id: row.specialization_id, name: row.specialization_name },
-    department: row.department_id == null ? null : { id: row.department_id, name: row.department_name },
+    specialization: namedOrNull(row.specialization_id, row.specialization_name),
+    department: namedOrNull(row.department_id, row.department_name),
     bio: row.bio,
     birthdate: row.birthdate,
     address: row.address,
@@ -203,16 +265,16 @@ export function doctorStore(db: Queryable): DoctorStore {
         toDoctor,
       ),
     find: async (id) => {
-      const [row] = await db.query(`select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where d.id = $1 and d.active`, [id]);
+      const [row] = await db.query<DoctorRow>(`select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where d.id = $1 and d.active`, [id]);
       return row ? toDoctor(row) : undefined;
     },
     findByEmail: async (email) => {
-      const [row] = await db.query(`select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where lower(u.email) = lower($1) and d.active`, [email]);
+      const [row] = await db.query<DoctorRow>(`select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where lower(u.email) = lower($1) and d.active`, [email]);
       return row ? toDoctor(row) : undefined;
     },
     create: async (f) => {
       // One statement, so the account never exists without its doctor row.
-      const [row] = await writeDoctor(() =>
+      const rows = await writeDoctor(() =>
         db.query<{ id: number }>(
           `with u as (
              insert into users (name, email, password_hash, role, profile_image_id, email_verified_at) values ($1, $2, $3, 'doctor', $4, now()) returning id
@@ -223,7 +285,7 @@ export function doctorStore(db: Queryable): DoctorStore {
           [f.name, f.email, f.passwordHash, f.photoId, f.phone, f.gender, f.specializationId, f.departmentId, f.bio, f.birthdate, f.address],
         ),
       );
-      return row.id;
+      return onlyRow(rows).id;
     },
     update: async (id, f) => {
       const [row] = await writeDoctor(() =>
@@ -249,7 +311,7 @@ export function doctorStore(db: Queryable): DoctorStore {
     lockAttachments: async (id, today) => {
       // FOR UPDATE conflicts with the KEY SHARE lock a new appointment's foreign key check takes on the doctor,
       // so no booking can slip in between these counts and the removal or deactivation that follows.
-      const [row] = await db.query(
+      const [row] = await db.query<{ upcoming: number; has_history: boolean }>(
         `select
            (select count(*) from appointments a where a.doctor_id = d.id and a.status = 'scheduled' and a.date >= $2)::int as upcoming,
            exists (select 1 from appointments a where a.doctor_id = d.id)
@@ -262,7 +324,10 @@ export function doctorStore(db: Queryable): DoctorStore {
     },
     remove: async (id) => {
       await db.query('delete from schedules where doctor_id = $1', [id]);
-      const [gone] = await db.query('delete from doctors where id = $1 returning user_id, photo_id', [id]);
+      // lockAttachments found the doctor and locked it in this transaction, so the row is there to delete.
+      const gone = onlyRow(
+        await db.query<{ user_id: number; photo_id: number | null }>('delete from doctors where id = $1 returning user_id, photo_id', [id]),
+      );
       await db.query('delete from users where id = $1', [gone.user_id]);
       if (gone.photo_id) await db.query('delete from files where id = $1', [gone.photo_id]);
     },

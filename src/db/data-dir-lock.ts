@@ -100,8 +100,8 @@ function parseHolder(raw: string): LockHolder {
   if (/^\d+$/.test(raw.trim())) return { pid: Number(raw), role: 'server' };
   try {
     const parsed = JSON.parse(raw) as Partial<LockHolder>;
-    if (Number.isInteger(parsed.pid) && (parsed.role === 'server' || parsed.role === 'command')) {
-      return { pid: parsed.pid!, role: parsed.role, start: parsed.start, boot: parsed.boot };
+    if (typeof parsed.pid === 'number' && Number.isInteger(parsed.pid) && (parsed.role === 'server' || parsed.role === 'command')) {
+      return { pid: parsed.pid, role: parsed.role, start: parsed.start, boot: parsed.boot };
     }
   } catch {}
   // Unreadable (a disk filled up while writing, say): nobody can be shown to hold it.

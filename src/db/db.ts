@@ -10,11 +10,15 @@ import { asUnavailable, databaseBusy, databaseUnavailable, sqlState } from './sq
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { openEmbedded } from './embedded.ts';
 
-export type Row = Record<string, any>;
+/** A row whose shape the query did not name: each column must be checked before use. */
+export type Row = Record<string, unknown>;
 
-/** What a store needs: run one statement, or several without parameters. */
+/**
+ * What a store needs: run one statement, or several without parameters.
+ * `T` names the columns the statement selects; neither driver checks it, so it sits beside the SQL it describes.
+ */
 export interface Queryable {
-  query<T extends Row = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T extends object = Row>(sql: string, params?: unknown[]): Promise<T[]>;
   exec(sql: string): Promise<void>;
 }
 
@@ -96,7 +100,7 @@ export function pgliteDb(client: PGlite, timeouts: DbTimeouts, afterClose: () =>
     }
   };
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
-    query: async <T extends Row>(sql: string, params?: unknown[]) => (await q.query<T>(sql, params as any[])).rows,
+    query: async <T extends object>(sql: string, params?: unknown[]) => (await q.query<T>(sql, params as any[])).rows,
     exec: async (sql: string) => {
       await q.exec(sql);
     },
@@ -223,7 +227,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     }
   };
   const wrap = (client: pg.PoolClient): Queryable => ({
-    query: async <T extends Row>(sql: string, params?: unknown[]) => {
+    query: async <T extends object>(sql: string, params?: unknown[]) => {
       try {
         return (await client.query(preparedOnce(sql, params))).rows as T[];
       } catch (error) {

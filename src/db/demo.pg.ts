@@ -32,7 +32,7 @@ export function demoStore(db: Queryable) {
 
     /** Patients by e-mail, in the order given. */
     async patients(emails: string[]): Promise<DemoPerson[]> {
-      return db.query<DemoPerson & Record<string, unknown>>(
+      return db.query<DemoPerson>(
         `select u.id as "userId", u.name, p.id from users u join patients p on p.user_id = u.id
          where u.email = any($1) order by array_position($1, u.email::text)`,
         [emails],

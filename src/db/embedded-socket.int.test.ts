@@ -7,6 +7,7 @@ import pg from 'pg';
 import { gunzipSync } from 'node:zlib';
 import { serveEmbedded, backupEmbedded, type EmbeddedServer } from './embedded.ts';
 import { DEFAULT_TIMEOUTS } from './timeouts.ts';
+import { only } from '../testing/assert.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const IDLE_IN_TRANSACTION_MS = 2000;
@@ -66,7 +67,7 @@ describe('the embedded database shared through its socket', () => {
     await client.query(`set search_path = ''`);
     await client.query(`set statement_timeout = '7s'`);
     assert.deepEqual(await serverRows(), ['client'], 'the server still finds t without a schema');
-    assert.equal((await server.db.query<{ s: string }>("select current_setting('statement_timeout') as s"))[0].s, '0');
+    assert.equal(only(await server.db.query<{ s: string }>("select current_setting('statement_timeout') as s")).s, '0');
     assert.equal((await client.query('show search_path')).rows[0].search_path, '""');
     assert.equal((await client.query('show statement_timeout')).rows[0].statement_timeout, '7s');
     assert.equal((await (await connect()).query('show search_path')).rows[0].search_path, 'public');
@@ -122,6 +123,6 @@ describe('the embedded database shared through its socket', () => {
     // pg_dump ends in a read-only transaction with search_path emptied; none of it may reach the server.
     await server.db.query(`insert into t (v) values ('after the backup')`);
     assert.deepEqual(await serverRows(), ['client', 'after the backup']);
-    assert.equal((await server.db.query<{ search_path: string }>('show search_path'))[0].search_path, 'public');
+    assert.equal(only(await server.db.query<{ search_path: string }>('show search_path')).search_path, 'public');
   });
 });

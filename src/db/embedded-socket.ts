@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { unlinkSync } from 'node:fs';
-import { mayChangeSession, type Session, type SharedBackend } from './shared-backend.ts';
+import { mayChangeSession, settingPairs, type Session, type SharedBackend } from './shared-backend.ts';
 
 /** PostgreSQL's name for its socket inside the socket directory, so `psql -h DATA_DIR` and libpq find it. */
 export const SOCKET_FILE = '.s.PGSQL.5432';
@@ -83,11 +83,11 @@ export function listenPrivately(server: Server, path: string): Promise<void> {
 async function serverParameters(backend: SharedBackend): Promise<[string, string][]> {
   const release = await backend.takeTurn();
   try {
-    const rows = await backend.query(
+    const rows = await backend.query<'name' | 'setting'>(
       `select name, setting from pg_settings where name in ('server_version', 'server_encoding', 'client_encoding',
          'DateStyle', 'IntervalStyle', 'TimeZone', 'integer_datetimes', 'standard_conforming_strings')`,
     );
-    return [...rows.map((row): [string, string] => [row.name!, row.setting ?? '']), ['is_superuser', 'on']];
+    return [...settingPairs(rows), ['is_superuser', 'on']];
   } finally {
     release();
   }
@@ -167,9 +167,11 @@ class Connection {
       // PGlite runs one statement at a time to its end; there is nothing to cancel.
       this.socket.end();
     } else if (code >> 16 === PROTOCOL_3) {
+      // The startup packet is name, value, name, value …, each ending in a zero byte.
       const fields = packet.toString('utf8').split('\0');
-      const user = fields[fields.indexOf('user') + 1] || 'postgres';
-      const applicationName = fields.includes('application_name') ? fields[fields.indexOf('application_name') + 1] : '';
+      const parameter = (name: string) => (fields.includes(name) ? fields[fields.indexOf(name) + 1] : undefined);
+      const user = parameter('user') || 'postgres';
+      const applicationName = parameter('application_name') ?? '';
       const parameters: [string, string][] = [...this.parameters, ['session_authorization', user], ['application_name', applicationName]];
       this.socket.write(
         Buffer.concat([
@@ -194,7 +196,7 @@ class Connection {
     while (this.buffer.length - offset >= 5) {
       const length = this.buffer.readInt32BE(offset + 1) + 1;
       if (this.buffer.length - offset < length) break;
-      const type = String.fromCharCode(this.buffer[offset]);
+      const type = String.fromCharCode(this.buffer.readUInt8(offset));
       const body = this.buffer.subarray(offset + 5, offset + length);
       offset += length;
       if (type === 'X') {
@@ -281,7 +283,7 @@ class Connection {
         kept.push(output.subarray(keptFrom, offset));
         keptFrom = offset + length;
       } else if (type === 0x5a /* Z */) {
-        status = String.fromCharCode(output[offset + 5]);
+        status = String.fromCharCode(output.readUInt8(offset + 5));
       }
       offset += length;
     }

@@ -11,7 +11,7 @@ for (const target of testDatabases()) {
       const { db, drop } = await target.open();
       try {
         const list = (upTo: number, page: number, perPage: number) =>
-          pageWithTotal(db, { q: '', page, perPage }, numbersUpTo(upTo), (row) => row.n as number);
+          pageWithTotal(db, { q: '', page, perPage }, numbersUpTo(upTo), (row: { n: number }) => row.n);
 
         assert.deepEqual(await list(50, 1, 5), { items: [1, 2, 3, 4, 5], total: 50, totalIsLowerBound: false, page: 1, perPage: 5 });
         assert.equal(PAGES_COUNTED_AHEAD, 10);

@@ -1,5 +1,6 @@
 import { containsPattern, offsetOf, type Page, type PageRequest } from '../domain/shared/pagination.ts';
-import type { Queryable, Row } from './db.ts';
+import type { Queryable } from './db.ts';
+import { onlyRow } from './rows.ts';
 
 /**
  * Counting stops this many pages past the one asked for. A search that matches 50,000 rows would
@@ -28,7 +29,12 @@ export interface PagedQuery {
  * than a count that stops early. The total rides along as a column, so only an empty page (an empty list, or
  * a page past the end) asks for it again on its own — a page past the end still says how many rows there are.
  */
-export async function pageWithTotal<T>(db: Queryable, req: PageRequest, query: PagedQuery, toItem: (row: Row) => T): Promise<Page<T>> {
+export async function pageWithTotal<R extends object, T>(
+  db: Queryable,
+  req: PageRequest,
+  query: PagedQuery,
+  toItem: (row: R) => T,
+): Promise<Page<T>> {
   const countLimit = offsetOf(req) + req.perPage * PAGES_COUNTED_AHEAD;
   const params = [...query.params];
   const param = (value: unknown) => `$${params.push(value)}`;
@@ -37,8 +43,8 @@ export async function pageWithTotal<T>(db: Queryable, req: PageRequest, query: P
   const orderBy = typeof query.orderBy === 'string' ? query.orderBy : query.orderBy(param);
   const [limit, offset] = [param(req.perPage), param(offsetOf(req))];
   const page = query.pageOf ? `${query.pageOf(limit, offset)} order by ${orderBy}` : `${query.rowsOf} order by ${orderBy} limit ${limit} offset ${offset}`;
-  const rows = await db.query(`select ${query.columns}, (${countSql}) as list_total ${page}`, params);
-  const counted: number = rows.length > 0 ? rows[0].list_total : (await db.query<{ counted: number }>(countSql, countParams))[0].counted;
+  const rows = await db.query<R & { list_total: number }>(`select ${query.columns}, (${countSql}) as list_total ${page}`, params);
+  const counted = rows[0]?.list_total ?? onlyRow(await db.query<{ counted: number }>(countSql, countParams)).counted;
   const totalIsLowerBound = counted > countLimit;
   return {
     items: rows.map(toItem),
@@ -62,7 +68,7 @@ export interface ListQuery {
 }
 
 /** One page of a searched list and its total, both in SQL. */
-export function listPage<T>(db: Queryable, req: PageRequest, list: ListQuery, toItem: (row: Row) => T): Promise<Page<T>> {
+export function listPage<R extends object, T>(db: Queryable, req: PageRequest, list: ListQuery, toItem: (row: R) => T): Promise<Page<T>> {
   const conditions = [list.where, req.q && `(${list.search})`].filter(Boolean);
   const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
   const params = req.q ? [containsPattern(req.q)] : [];

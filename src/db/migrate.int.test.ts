@@ -4,6 +4,7 @@ import { openPglite, openPostgres } from './db.ts';
 import { DatabaseLockedError } from './data-dir-lock.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
+import { only } from '../testing/assert.ts';
 
 for (const target of testDatabases()) {
   describe(`migrations on ${target.name}`, () => {
@@ -23,7 +24,7 @@ for (const target of testDatabases()) {
       try {
         const broken = { version: 9001, name: '9001_broken.sql', sql: 'create table half_done (id int); select * from no_such_table;' };
         await assert.rejects(migrate(db, [broken]));
-        const [row] = await db.query(`select to_regclass('half_done') as t, (select count(*)::int from schema_migrations where version = 9001) as n`);
+        const row = only(await db.query(`select to_regclass('half_done') as t, (select count(*)::int from schema_migrations where version = 9001) as n`));
         assert.equal(row.t, null);
         assert.equal(row.n, 0);
       } finally {
@@ -53,7 +54,7 @@ describe('two instances starting together on one PostgreSQL database', { skip: !
     try {
       const [appliedA, appliedB] = await Promise.all([migrate(a), migrate(b)]);
       assert.equal(appliedA.length + appliedB.length, readMigrations().length);
-      const [{ n }] = await a.query('select count(*)::int as n from schema_migrations');
+      const { n } = only(await a.query('select count(*)::int as n from schema_migrations'));
       assert.equal(n, readMigrations().length);
     } finally {
       await Promise.all([a.close(), b.close()]);

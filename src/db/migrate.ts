@@ -30,8 +30,8 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
     applied_at timestamptz not null default now()
   )`).catch(async (error) => {
     // Two instances creating the table at the same moment: the loser sees it exist afterwards.
-    const [{ exists }] = await db.query<{ exists: boolean }>(`select to_regclass('schema_migrations') is not null as exists`);
-    if (!exists) throw error;
+    const [row] = await db.query<{ exists: boolean }>(`select to_regclass('schema_migrations') is not null as exists`);
+    if (!row?.exists) throw error;
   });
   const applied: string[] = [];
   for (const migration of migrations) {

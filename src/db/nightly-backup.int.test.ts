@@ -10,6 +10,7 @@ import { migrate } from './migrate.ts';
 import { backupEmbedded } from './embedded.ts';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
 import { startServerProcess } from '../testing/server-process.ts';
+import { at } from '../testing/assert.ts';
 
 const COMPLETE = '-- PostgreSQL database dump complete';
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
@@ -50,7 +51,7 @@ describe('nightly backups', () => {
     await until(() => lines.length > 0, 10_000, 'a backup');
     await nightly.stop();
     assert.deepEqual(readdirSync(backups).sort(), ['medora-2026-01-02-0230.sql.gz', 'medora-2026-11-24-1300.sql.gz', 'notes.txt']);
-    assert.match(lines[0], /^backup: wrote .*medora-2026-11-24-1300\.sql\.gz \(\d+ bytes\) in \d+ ms; removed 1 older$/);
+    assert.match(at(lines, 0), /^backup: wrote .*medora-2026-11-24-1300\.sql\.gz \(\d+ bytes\) in \d+ ms; removed 1 older$/);
   });
 
   it('logs a failed backup and tries again, and the schedule goes on', async () => {
@@ -72,9 +73,9 @@ describe('nightly backups', () => {
     });
     await until(() => lines.length === 3, 10_000, 'two failures and a backup');
     await nightly.stop();
-    assert.match(lines[0], /^backup: failed \(attempt 1 of 3\): the disk is full; trying again in 0 min$/);
-    assert.match(lines[1], /^backup: failed \(attempt 2 of 3\): the disk is full; trying again/);
-    assert.match(lines[2], /^backup: wrote /);
+    assert.match(at(lines, 0), /^backup: failed \(attempt 1 of 3\): the disk is full; trying again in 0 min$/);
+    assert.match(at(lines, 1), /^backup: failed \(attempt 2 of 3\): the disk is full; trying again/);
+    assert.match(at(lines, 2), /^backup: wrote /);
     assert.equal(readdirSync(backups).length, 1);
   });
 

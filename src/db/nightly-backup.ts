@@ -52,7 +52,9 @@ export function scheduleNightlyBackups(opts: NightlyBackupOptions): NightlyBacku
   const untilNext = () => {
     const today = clinicDateTime(now(), opts.timeZone).date;
     const next = [today, addDays(today, 1)].map((date) => clinicInstant(date, opts.time, opts.timeZone)).find((instant) => instant > now());
-    return next!.getTime() - now().getTime();
+    // Tomorrow's time of day is always ahead, so only a broken clock gets here.
+    if (!next) throw new Error(`no backup time at ${opts.time} after ${now().toISOString()}`);
+    return next.getTime() - now().getTime();
   };
   const backUp = async (attempt: number) => {
     const started = performance.now();

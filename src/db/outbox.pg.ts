@@ -34,6 +34,9 @@ interface OutboxRow {
   created_at: Date;
 }
 
+/** A row of the outbox list: a message without its HTML body and link token. */
+type OutboxListRow = Omit<OutboxRow, 'html_body' | 'link_token'>;
+
 export function outboxStore(db: Queryable): Outbox {
   return {
     enqueue: async (m) => {
@@ -129,23 +132,20 @@ export function messageLog(db: Queryable): MessageLog {
           params: [filter.status ?? null, filter.q ? `%${filter.q.replace(/[\\%_]/g, '\\$&')}%` : null],
           orderBy: 'created_at desc, id desc',
         },
-        (row) => {
-          const r = row as OutboxRow;
-          return {
-            id: Number(r.id),
-            kind: r.kind,
-            recipient: r.recipient,
-            subject: r.subject,
-            status: r.status,
-            attempts: r.attempts,
-            sendAfter: r.send_after,
-            lastError: r.last_error,
-            sentAt: r.sent_at,
-            createdAt: r.created_at,
-            text: r.text_body,
-            attachments: r.attachments.map((a) => a.filename),
-          };
-        },
+        (r: OutboxListRow) => ({
+          id: Number(r.id),
+          kind: r.kind,
+          recipient: r.recipient,
+          subject: r.subject,
+          status: r.status,
+          attempts: r.attempts,
+          sendAfter: r.send_after,
+          lastError: r.last_error,
+          sentAt: r.sent_at,
+          createdAt: r.created_at,
+          text: r.text_body,
+          attachments: r.attachments.map((a) => a.filename),
+        }),
       ),
   };
 }

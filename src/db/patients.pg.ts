@@ -1,13 +1,14 @@
 import type { PatientDirectory, PatientRow } from '../domain/patients/ports.ts';
-import type { Queryable, Row } from './db.ts';
+import type { Queryable } from './db.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import { pageWithTotal } from './list-page.ts';
-import { toPatientProfile } from './records.pg.ts';
+import { toPatientProfile, type PatientProfileRow } from './records.pg.ts';
 import { onUnique } from './sql-errors.ts';
 
 const PATIENT_FROM = 'patients p join users u on u.id = p.user_id';
 
-export const toPatientRow = (row: Row): PatientRow => ({
+// The list's columns are PatientRow's fields by name; copying them leaves out the page's list_total.
+export const toPatientRow = (row: PatientRow): PatientRow => ({
   id: row.id,
   name: row.name,
   email: row.email,
@@ -15,6 +16,13 @@ export const toPatientRow = (row: Row): PatientRow => ({
   gender: row.gender,
   birthdate: row.birthdate,
 });
+
+/** A patient's profile with what their account adds, for the patient's own page. */
+interface PatientAccountRow extends PatientProfileRow {
+  profile_image_id: number | null;
+  email_verified_at: Date | null;
+  reminders: boolean;
+}
 
 export function patientDirectory(db: Queryable): PatientDirectory {
   return {
@@ -39,7 +47,7 @@ export function patientDirectory(db: Queryable): PatientDirectory {
       );
     },
     find: async (id) => {
-      const [row] = await db.query(
+      const [row] = await db.query<PatientAccountRow>(
         `select p.id, p.user_id, u.name, u.email, u.profile_image_id, u.email_verified_at, p.phone, p.photo_id, p.birthdate, p.gender,
                 p.description, p.reminders
          from ${PATIENT_FROM} where p.id = $1`,

@@ -1,9 +1,11 @@
 import type { DiseaseLookup, DoctorPatientStore, RecordStore, VisitAppointmentStore } from '../domain/records/ports.ts';
 import type { MedicalRecord, PatientProfile } from '../domain/records/records.ts';
+import type { Gender } from '../domain/shared/actor.ts';
 import { invalid } from '../domain/shared/errors.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
-import type { Queryable, Row } from './db.ts';
+import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
+import { namedOrNull, onlyRow } from './rows.ts';
 import { appointmentStore } from './scheduling.pg.ts';
 import { constraintName, isForeignKeyViolation } from './sql-errors.ts';
 
@@ -26,12 +28,29 @@ const RECORD_COLUMNS = `r.id, r.appointment_id, r.patient_id, r.disease_id, s.na
 const RECORD_FROM = `medical_records r left join diseases s on s.id = r.disease_id
   join doctors d on d.id = r.doctor_id join users du on du.id = d.user_id`;
 
-export function toMedicalRecord(row: Row): MedicalRecord {
+/** A row of RECORD_COLUMNS; the disease's name is null once the disease is gone. */
+interface MedicalRecordRow {
+  id: number;
+  appointment_id: number;
+  patient_id: number;
+  disease_id: number;
+  disease_name: string | null;
+  diagnosis: string;
+  lab_tests: string;
+  prescriptions: string;
+  service_type: string;
+  cost_cents: number;
+  record_date: string;
+  doctor_id: number;
+  doctor_name: string;
+}
+
+export function toMedicalRecord(row: MedicalRecordRow): MedicalRecord {
   return {
     id: row.id,
     appointmentId: row.appointment_id,
     patientId: row.patient_id,
-    disease: row.disease_name == null ? null : { id: row.disease_id, name: row.disease_name },
+    disease: namedOrNull(row.disease_id, row.disease_name),
     diagnosis: row.diagnosis,
     labTests: row.lab_tests,
     prescriptions: row.prescriptions,
@@ -45,9 +64,9 @@ export function toMedicalRecord(row: Row): MedicalRecord {
 export function recordStore(db: Queryable): RecordStore {
   return {
     create: async (r) => {
-      let id: number;
+      let inserted: { id: number }[];
       try {
-        [{ id }] = await db.query<{ id: number }>(
+        inserted = await db.query<{ id: number }>(
           `insert into medical_records
              (appointment_id, patient_id, doctor_id, disease_id, diagnosis, lab_tests, prescriptions, service_type, cost_cents, record_date)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
@@ -58,11 +77,12 @@ export function recordStore(db: Queryable): RecordStore {
         if (isForeignKeyViolation(error) && DISEASE_KEYS.has(constraintName(error) ?? '')) throw invalid({ disease_id: ['does not exist'] });
         throw error;
       }
-      const [row] = await db.query(`select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.id = $1`, [id]);
-      return toMedicalRecord(row);
+      const { id } = onlyRow(inserted);
+      const rows = await db.query<MedicalRecordRow>(`select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.id = $1`, [id]);
+      return toMedicalRecord(onlyRow(rows));
     },
     listForPatient: async (patientId) => {
-      const rows = await db.query(
+      const rows = await db.query<MedicalRecordRow>(
         `select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.patient_id = $1 order by r.record_date desc, r.id desc`,
         [patientId],
       );
@@ -82,7 +102,20 @@ const PATIENT_FROM = `patients p join users u on u.id = p.user_id`;
 // Cancelled bookings do not make someone a doctor's patient.
 const SEEN_BY_DOCTOR = `exists (select 1 from appointments a where a.doctor_id = $1 and a.patient_id = p.id and a.status <> 'cancelled')`;
 
-export function toPatientProfile(row: Row): PatientProfile {
+/** A row of PATIENT_COLUMNS. */
+export interface PatientProfileRow {
+  id: number;
+  user_id: number;
+  name: string;
+  email: string;
+  phone: string;
+  photo_id: number | null;
+  birthdate: string | null;
+  gender: Gender | null;
+  description: string;
+}
+
+export function toPatientProfile(row: PatientProfileRow): PatientProfile {
   return {
     id: row.id,
     userId: row.user_id,
@@ -109,7 +142,10 @@ export function doctorPatientStore(db: Queryable): DoctorPatientStore {
       );
     },
     find: async (doctorId, patientId) => {
-      const [row] = await db.query(`select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where p.id = $2 and ${SEEN_BY_DOCTOR}`, [doctorId, patientId]);
+      const [row] = await db.query<PatientProfileRow>(`select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where p.id = $2 and ${SEEN_BY_DOCTOR}`, [
+        doctorId,
+        patientId,
+      ]);
       return row ? toPatientProfile(row) : undefined;
     },
   };

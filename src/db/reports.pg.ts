@@ -1,15 +1,33 @@
 import type { DashboardQueries } from '../domain/reports/ports.ts';
 import type { Queryable } from './db.ts';
+import { onlyRow } from './rows.ts';
 import { toBill } from './billing.pg.ts';
 import { listPage } from './list-page.ts';
 import { APPOINTMENT_COLUMNS, APPOINTMENT_FROM, appointmentSearch, toAppointment } from './scheduling.pg.ts';
+
+interface ClinicCountsRow {
+  appointments: number;
+  patients: number;
+  active_doctors: number;
+  doctor_disease_pairs: number;
+}
+
+/** The doctor with the most completed appointments, with the figures their doctor_stats row keeps. */
+interface TopDoctorStatsRow {
+  id: number;
+  name: string;
+  specialization: string | null;
+  image_id: number | null;
+  appointments: number;
+  patients: number;
+}
 
 // Statistics and the top doctor read the figures the schema's triggers keep per doctor (doctor_stats, clinic_stats)
 // instead of counting a million appointments per request; recount_dashboard() rebuilds them from the rows.
 export function dashboardQueries(db: Queryable): DashboardQueries {
   return {
     counts: async () => {
-      const [row] = await db.query(
+      const rows = await db.query<ClinicCountsRow>(
         `select
            (select coalesce(sum(booked), 0) from doctor_stats)::int as appointments,
            (select patients from clinic_stats) as patients,
@@ -17,6 +35,7 @@ export function dashboardQueries(db: Queryable): DashboardQueries {
            (select coalesce(sum(s.diseases), 0) from doctor_stats s join doctors d on d.id = s.doctor_id where d.active)::int
              as doctor_disease_pairs`,
       );
+      const row = onlyRow(rows);
       return {
         appointments: row.appointments,
         patients: row.patients,
@@ -25,7 +44,7 @@ export function dashboardQueries(db: Queryable): DashboardQueries {
       };
     },
     topDoctor: async () => {
-      const [row] = await db.query(
+      const [row] = await db.query<TopDoctorStatsRow>(
         `select d.id, u.name, s.name as specialization, coalesce(d.photo_id, u.profile_image_id) as image_id,
                 c.completed as appointments, c.patients
          from doctor_stats c join doctors d on d.id = c.doctor_id join users u on u.id = d.user_id

@@ -1,9 +1,17 @@
 import type { AppointmentStore, ScheduleStore } from '../domain/scheduling/ports.ts';
-import { SLOT_TAKEN, defaultPattern, type Appointment, type SlotPlan, type WeeklySlot } from '../domain/scheduling/scheduling.ts';
+import {
+  SLOT_TAKEN,
+  defaultPattern,
+  type Appointment,
+  type AppointmentStatus,
+  type SlotPlan,
+  type WeeklySlot,
+} from '../domain/scheduling/scheduling.ts';
 import { invalid } from '../domain/shared/errors.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
-import type { Queryable, Row } from './db.ts';
+import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
+import { namedOrNull, onlyRow } from './rows.ts';
 import { constraintName, isForeignKeyViolation, onUnique } from './sql-errors.ts';
 
 /** `time` columns arrive as HH:mm:ss; the API speaks HH:mm. */
@@ -14,14 +22,26 @@ const hhmm = (time: string) => time.slice(0, 5);
 const SLOT_COLUMNS = 's.id, s.doctor_id, s.weekday, s.start_time, s.end_time, s.retired_at, s.room_id, r.name as room_name';
 const SLOT_FROM = 'schedules s left join rooms r on r.id = s.room_id';
 
-export function toWeeklySlot(row: Row): WeeklySlot {
+/** A row of SLOT_COLUMNS. */
+interface WeeklySlotRow {
+  id: number;
+  doctor_id: number;
+  weekday: number;
+  start_time: string;
+  end_time: string;
+  retired_at: Date | null;
+  room_id: number | null;
+  room_name: string | null;
+}
+
+export function toWeeklySlot(row: WeeklySlotRow): WeeklySlot {
   return {
     id: row.id,
     doctorId: row.doctor_id,
     weekday: row.weekday,
     startTime: hhmm(row.start_time),
     endTime: hhmm(row.end_time),
-    room: row.room_id == null ? null : { id: row.room_id, name: row.room_name },
+    room: namedOrNull(row.room_id, row.room_name),
     retired: row.retired_at != null,
   };
 }
@@ -47,7 +67,7 @@ export function scheduleStore(db: Queryable): ScheduleStore {
     isActiveDoctor: (doctorId) => activeDoctor(doctorId, ''),
     lockDoctor: (doctorId) => activeDoctor(doctorId, 'for no key update'),
     currentSlots: async (doctorId, weekday) => {
-      const rows = await db.query(
+      const rows = await db.query<WeeklySlotRow>(
         `select ${SLOT_COLUMNS} from ${SLOT_FROM}
          where s.doctor_id = $1 and s.retired_at is null and ($2::smallint is null or s.weekday = $2)
          order by s.weekday, s.start_time`,
@@ -56,7 +76,7 @@ export function scheduleStore(db: Queryable): ScheduleStore {
       return rows.map(toWeeklySlot);
     },
     find: async (scheduleId) => {
-      const [row] = await db.query(`select ${SLOT_COLUMNS} from ${SLOT_FROM} where s.id = $1`, [scheduleId]);
+      const [row] = await db.query<WeeklySlotRow>(`select ${SLOT_COLUMNS} from ${SLOT_FROM} where s.id = $1`, [scheduleId]);
       return row && toWeeklySlot(row);
     },
     replace: async (doctorId, plan, at) => {
@@ -113,7 +133,26 @@ export const appointmentSearch = (n: number) =>
   `(lower(pu.name) like $${n} or lower(pu.email) like $${n} or lower(du.name) like $${n} or lower(du.email) like $${n}
     or lower(dep.name) like $${n} or lower(r.name) like $${n})`;
 
-export function toAppointment(row: Row): Appointment {
+/** A row of APPOINTMENT_COLUMNS. */
+export interface AppointmentRow {
+  id: number;
+  date: string;
+  start_time: string;
+  end_time: string;
+  status: AppointmentStatus;
+  patient_id: number;
+  patient_name: string;
+  patient_email: string;
+  doctor_id: number;
+  doctor_name: string;
+  doctor_email: string;
+  department_id: number | null;
+  department_name: string | null;
+  room_id: number | null;
+  room_name: string | null;
+}
+
+export function toAppointment(row: AppointmentRow): Appointment {
   return {
     id: row.id,
     date: row.date,
@@ -122,14 +161,14 @@ export function toAppointment(row: Row): Appointment {
     status: row.status,
     patient: { id: row.patient_id, name: row.patient_name, email: row.patient_email },
     doctor: { id: row.doctor_id, name: row.doctor_name, email: row.doctor_email },
-    department: row.department_id == null ? null : { id: row.department_id, name: row.department_name },
-    room: row.room_id == null ? null : { id: row.room_id, name: row.room_name },
+    department: namedOrNull(row.department_id, row.department_name),
+    room: namedOrNull(row.room_id, row.room_name),
   };
 }
 
 export function appointmentStore(db: Queryable): AppointmentStore {
   const findOne = async (id: number, lock = '') => {
-    const [row] = await db.query(`select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} where a.id = $1 ${lock}`, [id]);
+    const [row] = await db.query<AppointmentRow>(`select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} where a.id = $1 ${lock}`, [id]);
     return row && toAppointment(row);
   };
   return {
@@ -138,24 +177,25 @@ export function appointmentStore(db: Queryable): AppointmentStore {
     },
     bookedTimes: async (owner, date) => {
       const [column, id] = 'doctorId' in owner ? ['doctor_id', owner.doctorId] : ['patient_id', owner.patientId];
-      const rows = await db.query(
+      const rows = await db.query<{ start_time: string; end_time: string }>(
         `select start_time, end_time from appointments where ${column} = $1 and date = $2 and status <> 'cancelled'`,
         [id, date],
       );
       return rows.map((row) => ({ startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) }));
     },
     patientBookings: async (patientId, doctorId, date, today) => {
-      const [row] = await db.query<{ with_doctor_that_day: number; upcoming: number }>(
+      const rows = await db.query<{ with_doctor_that_day: number; upcoming: number }>(
         `select count(*) filter (where doctor_id = $2 and date = $3)::int as with_doctor_that_day, count(*)::int as upcoming
          from appointments where patient_id = $1 and status = 'scheduled' and date >= $4`,
         [patientId, doctorId, date, today],
       );
-      return { withDoctorThatDay: row?.with_doctor_that_day ?? 0, upcoming: row?.upcoming ?? 0 };
+      const row = onlyRow(rows);
+      return { withDoctorThatDay: row.with_doctor_that_day, upcoming: row.upcoming };
     },
     insert: async (a) => {
-      const [row] = await onUnique(
+      const rows = await onUnique(
         () =>
-          db.query(
+          db.query<AppointmentRow>(
             `with inserted as (
                insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
                select $1, s.doctor_id, s.id, coalesce(d.department_id, r.department_id), s.room_id, $3, s.start_time, s.end_time
@@ -167,7 +207,7 @@ export function appointmentStore(db: Queryable): AppointmentStore {
           ),
         { appointments_slot_key: SLOT_TAKEN },
       );
-      return toAppointment(row);
+      return toAppointment(onlyRow(rows));
     },
     find: (id) => findOne(id),
     lock: (id) => findOne(id, 'for update of a'),

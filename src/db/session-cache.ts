@@ -55,7 +55,8 @@ export function cachedSessionStore(
   const forgetAll = () => forget(() => true);
   const forgetUser = (userId: number) => forget((entry) => entry.user.id === userId);
   const keep = (tokenHash: string, lookup: SessionLookup, now: Date) => {
-    if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
+    const oldest = entries.keys().next();
+    if (entries.size >= options.maxEntries && !oldest.done) entries.delete(oldest.value);
     entries.set(tokenHash, { ...lookup, cachedAt: now.getTime() });
   };
 

@@ -42,14 +42,16 @@ export class SharedBackend {
     return Buffer.concat(chunks);
   }
 
-  /** One simple-protocol statement as rows of text; only during the caller's turn. */
-  async query(sql: string): Promise<Record<string, string | null>[]> {
+  /** One simple-protocol statement as rows of text (`C` names its columns); only during the caller's turn. */
+  async query<C extends string = string>(sql: string): Promise<Record<C, string | null>[]> {
     const { messages } = await this.pglite.runExclusive(() => this.pglite.execProtocol(protocol.serialize.query(sql)));
     let columns: string[] = [];
-    const rows: Record<string, string | null>[] = [];
+    const rows: Record<C, string | null>[] = [];
     for (const message of messages) {
       if (message instanceof protocol.messages.RowDescriptionMessage) columns = message.fields.map((field) => field.name);
-      if (message instanceof protocol.messages.DataRowMessage) rows.push(Object.fromEntries(columns.map((name, i) => [name, message.fields[i]])));
+      if (message instanceof protocol.messages.DataRowMessage) {
+        rows.push(Object.fromEntries(columns.map((name, i) => [name, message.fields[i] ?? null])) as Record<C, string | null>);
+      }
     }
     return rows;
   }
@@ -78,7 +80,7 @@ export class SharedBackend {
   async end(session: Session, protocolStatements: Iterable<string>, changed: boolean): Promise<void> {
     if (this.pglite.isInTransaction()) await this.query('rollback');
     if (changed) await this.remember(session);
-    const existing = new Set((await this.query('select name from pg_prepared_statements')).map((row) => row.name!));
+    const existing = new Set((await this.query<'name'>('select name from pg_prepared_statements')).flatMap((row) => row.name ?? []));
     const names = [...protocolStatements, ...session.sqlPrepared].filter((name) => existing.has(name));
     if (names.length > 0) await this.query(names.map((name) => `deallocate ${identifier(name)}`).join('; '));
     for (const name of session.sqlPrepared) this.forget(session, name);
@@ -87,9 +89,10 @@ export class SharedBackend {
   }
 
   private async remember(session: Session): Promise<void> {
-    const settings = await this.query(`select name, setting from pg_settings where source = 'session' and name not like 'transaction\\_%'`);
-    session.settings = settings.map((row) => [row.name!, row.setting ?? '']);
-    const prepared = new Set((await this.query('select name from pg_prepared_statements where from_sql')).map((row) => row.name!));
+    session.settings = settingPairs(
+      await this.query<'name' | 'setting'>(`select name, setting from pg_settings where source = 'session' and name not like 'transaction\\_%'`),
+    );
+    const prepared = new Set((await this.query<'name'>('select name from pg_prepared_statements where from_sql')).flatMap((row) => row.name ?? []));
     for (const name of session.sqlPrepared) if (!prepared.has(name)) this.forget(session, name);
     for (const name of prepared) {
       if (!this.preparedBy.has(name)) {
@@ -112,3 +115,7 @@ export function mayChangeSession(sql: string): boolean {
 
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** `name, setting` rows of pg_settings as pairs; pg_settings names every row, so none is dropped in practice. */
+export const settingPairs = (rows: Record<'name' | 'setting', string | null>[]): [string, string][] =>
+  rows.flatMap((row): [string, string][] => (row.name === null ? [] : [[row.name, row.setting ?? '']]));

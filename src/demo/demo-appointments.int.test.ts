@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { fixedClock, startTestServer, type TestServer } from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { seedDemo } from './seed.ts';
+import { only } from '../testing/assert.ts';
 
 for (const target of testDatabases()) {
   describe(`demo appointments on ${target.name}`, () => {
@@ -30,10 +31,10 @@ for (const target of testDatabases()) {
         { status: 'completed', n: 4, first: '2026-04-17', last: '2026-05-29' },
         { status: 'scheduled', n: 8, first: '2026-06-15', last: '2026-06-17' },
       ]);
-      const [{ n }] = await server.app.db.query<{ n: number }>(
+      const { n } = only(await server.app.db.query<{ n: number }>(
         `select count(*)::int as n from appointments a join doctors d on d.id = a.doctor_id join users u on u.id = d.user_id
          where u.email = 'doctor@medora.test' and a.status = 'scheduled'`,
-      );
+      ));
       assert.equal(n, 4);
     });
   });

@@ -116,14 +116,22 @@ async function seedAppointments(app: App): Promise<void> {
   const patients = await app.demo.patients(emails);
   const doctorIds = await app.demo.doctorIds(DEMO_DOCTORS.map((d) => d.email));
   const days = clinicWeekdays(addDays(clinicToday(app.clock, app.config.clinicTz), 1), 1, 3);
-  for (const [patientIndex, doctorIndex, day, nth] of UPCOMING_VISITS) {
-    const p = patients[patientIndex];
+  for (const [patientIndex, doctorIndex, day, slotIndex] of UPCOMING_VISITS) {
+    const p = nth(patients, patientIndex, 'patient');
+    const [doctorId, date] = [nth(doctorIds, doctorIndex, 'doctor'), nth(days, day, 'day')];
     const actor: Actor = { userId: p.userId, role: 'patient', name: p.name, patientId: p.id, requestId: 'demo-seed' };
-    const { available_appointments: slots } = await app.scheduling.availableSlots(doctorIds[doctorIndex], { date: days[day] });
+    const { available_appointments: slots } = await app.scheduling.availableSlots(doctorId, { date });
     const free = slots.filter((slot) => slot.status === 'available');
-    await app.scheduling.book({ doctor_id: doctorIds[doctorIndex], schedule_id: free[nth % free.length].schedule_id, date: days[day] }, actor);
+    await app.scheduling.book({ doctor_id: doctorId, schedule_id: nth(free, slotIndex % free.length, 'free slot').schedule_id, date }, actor);
   }
-  await seedPastAppointments(app, patients[0].id, doctorIds);
+  await seedPastAppointments(app, nth(patients, 0, 'patient').id, doctorIds);
+}
+
+/** The `index`th of `items`: the demo's tables name things by position, so a missing one is a bug in them. */
+function nth<T>(items: readonly T[], index: number, what: string): T {
+  const item = items[index];
+  if (item === undefined) throw new Error(`seed: there is no ${what} number ${index}`);
+  return item;
 }
 
 /** `count` Monday-to-Friday dates going from `from` by `step` days (1 forward, -1 back), `from` included if it is one. */
@@ -143,10 +151,12 @@ const PAST_VISIT_DOCTORS = [5, 0, 0, 5];
  */
 export async function seedPastAppointments(app: App, patientId: number, doctorIds: number[]): Promise<void> {
   const today = clinicToday(app.clock, app.config.clinicTz);
-  const dates = PAST_VISIT_DOCTORS.map((_, i) => clinicWeekdays(addDays(today, -14 * (PAST_VISIT_DOCTORS.length - i)), -1, 1)[0]);
   await app.demo.insertPastAppointments(
     patientId,
-    PAST_VISIT_DOCTORS.map((i, n) => ({ doctorId: doctorIds[i], date: dates[n] })),
+    PAST_VISIT_DOCTORS.map((doctorIndex, i) => ({
+      doctorId: nth(doctorIds, doctorIndex, 'doctor'),
+      date: nth(clinicWeekdays(addDays(today, -14 * (PAST_VISIT_DOCTORS.length - i)), -1, 1), 0, 'weekday'),
+    })),
   );
 }
 
@@ -178,7 +188,7 @@ export async function seedRecordedVisits(app: App): Promise<void> {
   const appointments = await app.demo.unrecordedVisits(patient.id, today);
   for (const [i, a] of appointments.entries()) {
     const doctor: Actor = { userId: a.doctor.userId, role: 'doctor', name: a.doctor.name, doctorId: a.doctor.id, requestId: 'demo-seed' };
-    const { disease, ...visit } = DEMO_VISITS[i % DEMO_VISITS.length];
+    const { disease, ...visit } = nth(DEMO_VISITS, i % DEMO_VISITS.length, 'demo visit');
     const body = { ...visit, disease_id: diseaseId(disease), record_date: a.date };
     const { billing } = await app.records.recordVisit({ appointmentId: a.id, body }, doctor);
     if (billing && i % 2 === 0) await app.billing.payBill({ billingId: billing.id }, patientActor);

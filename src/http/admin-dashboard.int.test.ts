@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PASSWORD, fixedClock, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { only, present } from '../testing/assert.ts';
 
 const NOW = '2026-06-10T21:30:00Z'; // already 23:30 on June 10th in the clinic's Europe/Berlin
 const TODAY = '2026-06-10';
@@ -18,7 +19,7 @@ for (const target of testDatabases()) {
     after(() => server.close());
 
     const get = (path: string, token = admin) => server.api('GET', path, { token });
-    const one = async (sql: string, params: unknown[]) => (await server.app.db.query<{ id: number }>(sql, params))[0].id;
+    const one = async (sql: string, params: unknown[]) => only(await server.app.db.query<{ id: number }>(sql, params)).id;
 
     it('answers zeros and no top doctor for an empty clinic', async () => {
       assert.deepEqual((await get('/api/admin/statistics')).body, {
@@ -33,13 +34,15 @@ for (const target of testDatabases()) {
     describe('on a hand-counted clinic', () => {
       const doctors: Record<string, { id: number; email: string }> = {};
       const patients: Record<string, { patientId: number; token: string; email: string }> = {};
+      const doctorNamed = (name: string) => present(doctors[name], `doctor ${name}`);
+      const patientNamed = (name: string) => present(patients[name], `patient ${name}`);
       let cardiology: number;
       let diseases: { flu: number; asthma: number };
 
       /** An appointment of `doctor` with `patient` on `date`, and optionally its medical record naming `disease`. */
       const visit = async (doctor: string, patient: string, date: string, status: string, disease?: number) => {
-        const doctorId = doctors[doctor].id;
-        const [{ n }] = await server.app.db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [doctorId]);
+        const doctorId = doctorNamed(doctor).id;
+        const { n } = only(await server.app.db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [doctorId]));
         const scheduleId = await one(
           `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 1, '08:00'::time + $2 * interval '30 minutes', '08:30'::time + $2 * interval '30 minutes') returning id`,
           [doctorId, n],
@@ -47,13 +50,13 @@ for (const target of testDatabases()) {
         const appointmentId = await one(
           `insert into appointments (patient_id, doctor_id, schedule_id, department_id, date, start_time, end_time, status)
            select $1, $2, s.id, $4, $5, s.start_time, s.end_time, $6 from schedules s where s.id = $3 returning id`,
-          [patients[patient].patientId, doctorId, scheduleId, cardiology, date, status],
+          [patientNamed(patient).patientId, doctorId, scheduleId, cardiology, date, status],
         );
         if (disease) {
           await server.app.db.query(
             `insert into medical_records (appointment_id, patient_id, doctor_id, disease_id, diagnosis, service_type, cost_cents, record_date)
              values ($1, $2, $3, $4, 'Observed', 'Consultation', 5000, $5)`,
-            [appointmentId, patients[patient].patientId, doctorId, disease, date],
+            [appointmentId, patientNamed(patient).patientId, doctorId, disease, date],
           );
         }
         return appointmentId;
@@ -91,7 +94,7 @@ for (const target of testDatabases()) {
         // Dan: 5 completed and a record, then deactivated: history, but no longer counted or crowned.
         for (const date of ['2026-06-02', '2026-06-03', '2026-06-05', '2026-06-06']) await visit('Dan', 'Rob', date, 'completed');
         await visit('Dan', 'Pia', '2026-06-07', 'completed', diseases.flu);
-        const deleted = await server.api('DELETE', `/api/admin/doctors/${doctors.Dan.id}`, { token: admin });
+        const deleted = await server.api('DELETE', `/api/admin/doctors/${doctorNamed('Dan').id}`, { token: admin });
         assert.deepEqual(deleted.body, { result: 'deactivated' });
       });
 
@@ -105,7 +108,7 @@ for (const target of testDatabases()) {
       it('crowns the active doctor with most completed appointments, ties broken by more patients', async () => {
         const res = await get('/api/admin/top-doctor');
         assert.deepEqual(res.body, {
-          top_doctor: { id: doctors.Ben.id, name: 'Dr. Ben', specialization: 'Cardiologist', patient_img: null, completed_appointments_count: 3, patient_count: 3 },
+          top_doctor: { id: doctorNamed('Ben').id, name: 'Dr. Ben', specialization: 'Cardiologist', patient_img: null, completed_appointments_count: 3, patient_count: 3 },
         });
       });
 
@@ -141,21 +144,21 @@ for (const target of testDatabases()) {
         assert.match(first.start_time, /^\d\d:\d\d$/);
         assert.deepEqual(first.department, { id: cardiology, name: 'Cardiology' });
 
-        const byPatient = await get(`/api/admin/appointments?q=${encodeURIComponent(patients.Quin.email)}`);
+        const byPatient = await get(`/api/admin/appointments?q=${encodeURIComponent(patientNamed('Quin').email)}`);
         assert.equal(byPatient.body.total, 3);
-        assert.ok(byPatient.body.appointments.every((a: { patient_email: string }) => a.patient_email === patients.Quin.email));
+        assert.ok(byPatient.body.appointments.every((a: { patient_email: string }) => a.patient_email === patientNamed('Quin').email));
         assert.equal((await get('/api/admin/appointments?q=dr.%20cat')).body.total, 3);
         assert.equal((await get('/api/admin/appointments?q=cardio')).body.total, 14);
-        assert.equal((await get('/api/admin/appointments', patients.Pia.token)).status, 403);
+        assert.equal((await get('/api/admin/appointments', patientNamed('Pia').token)).status, 403);
       });
 
       it('lists every bill newest first, searched by patient or service', async () => {
         for (const [patient, service, date] of [
           ['Pia', 'ECG', '2026-06-01'],
           ['Quin', 'Spirometry', '2026-06-09'],
-        ]) {
+        ] as const) {
           await server.app.db.query(`insert into billings (patient_id, service_details, amount_cents, billing_date) values ($1, $2, 12050, $3)`, [
-            patients[patient].patientId,
+            patientNamed(patient).patientId,
             service,
             date,
           ]);
@@ -167,7 +170,7 @@ for (const target of testDatabases()) {
         );
         assert.deepEqual(all.body.billings[0], {
           id: all.body.billings[0].id,
-          patient: { id: patients.Quin.patientId, name: 'Quin Patient', email: patients.Quin.email },
+          patient: { id: patientNamed('Quin').patientId, name: 'Quin Patient', email: patientNamed('Quin').email },
           service_details: 'Spirometry',
           amount: '120.50',
           amount_cents: 12050,
@@ -183,10 +186,10 @@ for (const target of testDatabases()) {
         const all = await get('/api/admin/patients?per_page=2&page=2');
         assert.equal(all.body.total, 3);
         assert.deepEqual(all.body.patients, [
-          { id: patients.Rob.patientId, name: 'Rob Patient', email: patients.Rob.email, phone: all.body.patients[0].phone, gender: 'female', birthdate: '1990-05-17' },
+          { id: patientNamed('Rob').patientId, name: 'Rob Patient', email: patientNamed('Rob').email, phone: all.body.patients[0].phone, gender: 'female', birthdate: '1990-05-17' },
         ]);
         assert.equal((await get(`/api/admin/patients?q=${encodeURIComponent(all.body.patients[0].phone)}`)).body.total, 1);
-        assert.equal((await get('/api/admin/patients?q=quin')).body.patients[0].id, patients.Quin.patientId);
+        assert.equal((await get('/api/admin/patients?q=quin')).body.patients[0].id, patientNamed('Quin').patientId);
         const searchedPage = await get('/api/admin/patients?q=PATIENT&per_page=2&page=2');
         assert.deepEqual([searchedPage.body.total, searchedPage.body.patients.map((p: { name: string }) => p.name)], [3, ['Rob Patient']]);
         assert.deepEqual((await get('/api/admin/patients?q=patient&per_page=2&page=3')).body, {
@@ -196,12 +199,12 @@ for (const target of testDatabases()) {
           page: 3,
           per_page: 2,
         });
-        assert.equal((await get('/api/admin/patients', patients.Pia.token)).status, 403);
+        assert.equal((await get('/api/admin/patients', patientNamed('Pia').token)).status, 403);
         assert.equal((await server.api('GET', '/api/admin/patients')).status, 401);
       });
 
       it('shows a patient with every medical record to an admin, and audits the read', async () => {
-        const id = patients.Pia.patientId;
+        const id = patientNamed('Pia').patientId;
         const res = await get(`/api/admin/patients/${id}`);
         assert.equal(res.status, 200);
         assert.equal(res.body.name, 'Pia Patient');

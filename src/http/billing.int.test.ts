@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { fixedClock, signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { first } from '../testing/assert.ts';
 
 const NOW = '2026-06-10T10:00:00Z';
 
@@ -90,10 +91,11 @@ for (const target of testDatabases()) {
       const headers = { 'idempotency-key': `pay-${billId}-attempt` };
       const answers = await Promise.all(Array.from({ length: 5 }, () => pay(billId, patient.token, headers)));
       assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200]);
-      for (const a of answers) assert.deepEqual(a.body, answers[0].body);
+      const firstAnswer = first(answers);
+      for (const a of answers) assert.deepEqual(a.body, firstAnswer.body);
       const later = await pay(billId, patient.token, headers);
       assert.equal(later.status, 200);
-      assert.deepEqual(later.body, answers[0].body);
+      assert.deepEqual(later.body, firstAnswer.body);
       assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 1);
       assert.equal((await pay(billId, patient.token)).status, 409, 'without the key a repeat is still a conflict');
     });

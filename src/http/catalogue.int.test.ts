@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { MAX_IMAGE_BYTES } from '../domain/shared/files.ts';
 import { PASSWORD, fixedClock, signIn, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { only } from '../testing/assert.ts';
 
 const NOW = '2026-06-10T10:00:00Z'; // 12:00 in the clinic's Europe/Berlin
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -29,7 +30,7 @@ for (const target of testDatabases()) {
 
     const api = (method: string, path: string, body?: unknown, token = admin) => server.api(method, path, { token, body });
     const count = async (sql: string, params: unknown[] = []) =>
-      (await server.app.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params))[0].n;
+      only(await server.app.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params)).n;
     const create = async (path: string, body: unknown) => {
       const res = await api('POST', path, body);
       assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -42,11 +43,11 @@ for (const target of testDatabases()) {
     };
     /** A booking of the doctor on `date`, inserted directly: scheduling has its own tests. */
     const appointment = async (doctorId: number, date: string, status = 'scheduled') => {
-      const [{ patient_id }] = await server.app.db.query('select min(id) as patient_id from patients');
-      const [{ id: scheduleId }] = await server.app.db.query(
+      const { patient_id } = only(await server.app.db.query('select min(id) as patient_id from patients'));
+      const { id: scheduleId } = only(await server.app.db.query(
         `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 3, '09:00', '09:30') returning id`,
         [doctorId],
-      );
+      ));
       await server.app.db.query(
         `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
          values ($1, $2, $3, $4, '09:00', '09:30', $5)`,

@@ -11,6 +11,7 @@ import { clinicDateTime } from '../domain/shared/clock.ts';
 import { fixedClock, PASSWORD, signUpPatient, startTestServer, TEST_TZ, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { at, first, only } from '../testing/assert.ts';
 
 const NOW = '2026-06-10T18:00:00Z'; // Wednesday 20:00 in Europe/Berlin: today's fixture visits have all begun
 const TODAY = '2026-06-10';
@@ -136,14 +137,14 @@ if (url) {
         const patients = await Promise.all(Array.from({ length: 20 }, () => signUpPatient(server)));
         const slots: { schedule_id: number; date: string }[] = [];
         for (const date of ['2026-06-11', '2026-06-12']) {
-          const res = await server.api('GET', `/api/appointments/available/${booked.id}?date=${date}`, { token: patients[0].token });
+          const res = await server.api('GET', `/api/appointments/available/${booked.id}?date=${date}`, { token: first(patients).token });
           slots.push(...res.body.available_appointments.filter((s: { status: string }) => s.status === 'available').map((s: { schedule_id: number }) => ({ schedule_id: s.schedule_id, date })));
         }
         assert.ok(slots.length >= 20);
 
         const writes = [
           ...patients.map((p, i) =>
-            server.api('POST', '/api/appointments/book', { token: p.token, body: { doctor_id: booked.id, schedule_id: slots[i].schedule_id, date: slots[i].date } }),
+            server.api('POST', '/api/appointments/book', { token: p.token, body: { doctor_id: booked.id, ...at(slots, i, 'free slot') } }),
           ),
           ...visits.map((id) =>
             server.api('POST', `/api/doctor/appointments/${id}/medical-record`, {
@@ -167,23 +168,23 @@ if (url) {
         }
 
         await new Promise((resolve) => setTimeout(resolve, 200));
-        assert.equal((await server.api('GET', '/api/doctors', { token: patients[0].token })).status, 200, 'serves again without a restart');
-        const [check] = await server.app.db.query<{ records: number; bills: number; completed: number; orphans: number }>(
+        assert.equal((await server.api('GET', '/api/doctors', { token: first(patients).token })).status, 200, 'serves again without a restart');
+        const check = only(await server.app.db.query<{ records: number; bills: number; completed: number; orphans: number }>(
           `select (select count(*)::int from medical_records) as records,
                   (select count(*)::int from billings) as bills,
                   (select count(*)::int from appointments where status = 'completed') as completed,
                   (select count(*)::int from appointments a where a.status = 'completed'
                      and not exists (select 1 from medical_records r where r.appointment_id = a.id)) as orphans`,
-        );
+        ));
         assert.equal(check.records, check.bills, 'each record has its bill');
         assert.equal(check.records, check.completed, 'each record completed its visit');
         assert.equal(check.orphans, 0);
         const recorded = answers.slice(20).filter((a) => a.status === 201).length;
         assert.equal(check.records, recorded, 'a 201 means written, anything else means not written');
-        const [{ booked: bookings }] = await server.app.db.query<{ booked: number }>(
+        const { booked: bookings } = only(await server.app.db.query<{ booked: number }>(
           'select count(*)::int as booked from appointments where doctor_id = $1',
           [booked.id],
-        );
+        ));
         assert.equal(bookings, answers.slice(0, 20).filter((a) => a.status === 201).length);
         assert.deepEqual(crashes, []);
       } finally {
@@ -252,7 +253,7 @@ if (url) {
           child.stdout.on('data', (chunk) => {
             output += chunk;
             const found = /running at (http:\/\/[\d.]+:\d+)/.exec(output);
-            if (found) resolve(found[1]);
+            if (found?.[1]) resolve(found[1]);
           });
           child.on('exit', () => reject(new Error(`the server stopped: ${output}`)));
           setTimeout(() => reject(new Error(`the server did not start: ${output}`)), 30_000).unref();
@@ -267,10 +268,10 @@ if (url) {
         );
         await waitUntil(async () => {
           // Not on the holder: pg_stat_activity keeps one snapshot for the whole of a transaction.
-          const [{ n }] = await db.query<{ n: number }>(
+          const { n } = only(await db.query<{ n: number }>(
             `select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'`,
             [name],
-          );
+          ));
           return n === bills.length;
         });
         const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -335,7 +336,7 @@ async function unpaidBills(server: TestServer, n: number, date: string) {
 }
 
 async function paidCount(db: Db, bills: number[]): Promise<number> {
-  const [{ n }] = await db.query<{ n: number }>(`select count(*)::int as n from billings where payment_status = 'paid' and id = any($1::int[])`, [bills]);
+  const { n } = only(await db.query<{ n: number }>(`select count(*)::int as n from billings where payment_status = 'paid' and id = any($1::int[])`, [bills]));
   return n;
 }
 

@@ -6,6 +6,7 @@ import { openPostgres } from '../db/db.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import { bearerTokens } from '../security.ts';
 import { PASSWORD, fixedClock, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
+import { at, first, only, two } from '../testing/assert.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { closeGracefully, createMedoraServer } from './server.ts';
 
@@ -58,7 +59,7 @@ function clinic(server: TestServer) {
          select user_id, token_hash, $3 from unnest($1::int[], $2::text[]) as s(user_id, token_hash)`,
         [rows.map((r) => r.user_id), tokens.map(bearerTokens.digest), new Date(Date.parse(NOW) + 86_400_000)],
       );
-      return rows.map((r, i) => ({ patientId: r.patient_id, name: r.name, token: tokens[i] }));
+      return rows.map((r, i) => ({ patientId: r.patient_id, name: r.name, token: at(tokens, i, 'token') }));
     },
   };
 }
@@ -113,10 +114,10 @@ for (const target of testDatabases()) {
           ['1 09:00-09:30', '1 09:30-10:00', '6 09:00-09:30', '6 09:30-10:00'],
         );
         assert.equal(res.body.slots[0].id, before[0].id);
-        const [{ retired }] = await server.app.db.query<{ retired: number }>(
+        const { retired } = only(await server.app.db.query<{ retired: number }>(
           'select count(*)::int as retired from schedules where doctor_id = $1 and retired_at is not null',
           [doctor.id],
-        );
+        ));
         assert.equal(retired, 78);
       });
 
@@ -143,7 +144,7 @@ for (const target of testDatabases()) {
 
       it('lets only admins read or change a pattern', async () => {
         const doctor = await fx.doctor();
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         const res = await server.api('GET', `/api/admin/doctors/${doctor.id}/schedule`, { token: patient.token });
         assert.equal(res.status, 403);
         assert.equal(res.body.code, 'forbidden');
@@ -153,7 +154,7 @@ for (const target of testDatabases()) {
     describe('available slots', () => {
       it("answers today's slots by default: started ones past, later ones available, split AM/PM", async () => {
         const doctor = await fx.doctor();
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         const res = await server.api('GET', `/api/appointments/available/${doctor.id}`, { token: patient.token });
         assert.equal(res.status, 200);
         assert.equal(res.body.date, TODAY);
@@ -173,7 +174,7 @@ for (const target of testDatabases()) {
 
       it('refuses a past date, one more than 60 days ahead and a malformed one', async () => {
         const doctor = await fx.doctor();
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         for (const [date, message] of [
           ['2026-06-09', 'must not be in the past'],
           ['2026-08-10', 'must be at most 60 days ahead'],
@@ -188,7 +189,7 @@ for (const target of testDatabases()) {
 
       it('answers 404 for an unknown or deactivated doctor', async () => {
         const doctor = await fx.doctor();
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         await server.app.db.query('update doctors set active = false where id = $1', [doctor.id]);
         for (const id of [doctor.id, 999999, 'abc']) {
           const res = await server.api('GET', `/api/appointments/available/${id}`, { token: patient.token });
@@ -202,7 +203,7 @@ for (const target of testDatabases()) {
       it('books a free slot and copies date, times, department and room into the appointment', async () => {
         const department = await fx.department();
         const doctor = await fx.doctor('Dr. Booked', department.id);
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         const slot = await slotAt(doctor.id, patient.token, THURSDAY, '11:00');
         const res = await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY });
         assert.equal(res.status, 201);
@@ -228,7 +229,7 @@ for (const target of testDatabases()) {
 
       it('refuses a second visit with one doctor on one day, and an 11th upcoming visit, with 409 booking_limit', async () => {
         const doctor = await fx.doctor('Dr. Capped');
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         const first = await slotAt(doctor.id, patient.token, THURSDAY, '09:00');
         assert.equal((await book(patient.token, { doctor_id: doctor.id, schedule_id: first.schedule_id, date: THURSDAY })).status, 201);
         const second = await slotAt(doctor.id, patient.token, THURSDAY, '15:00');
@@ -249,7 +250,7 @@ for (const target of testDatabases()) {
 
       it('refuses a taken slot with 409 slot_taken and an overlapping visit of the same patient with 409 patient_busy', async () => {
         const [first, second] = [await fx.doctor(), await fx.doctor()];
-        const [patient, other] = await fx.patients(2);
+        const [patient, other] = two(await fx.patients(2));
         const slot = await slotAt(first.id, patient.token, THURSDAY, '14:00');
         assert.equal((await book(patient.token, { doctor_id: first.id, schedule_id: slot.schedule_id, date: THURSDAY })).status, 201);
 
@@ -266,7 +267,7 @@ for (const target of testDatabases()) {
 
       it("refuses a slot of another doctor, of another weekday, a retired one and one that has started, with 422", async () => {
         const [doctor, other] = [await fx.doctor(), await fx.doctor()];
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         const othersSlot = await slotAt(other.id, patient.token, THURSDAY, '11:00');
         const thursdaySlot = await slotAt(doctor.id, patient.token, THURSDAY, '11:00');
         const startedSlot = await slotAt(doctor.id, patient.token, TODAY, '10:00');
@@ -289,7 +290,7 @@ for (const target of testDatabases()) {
 
       it('names every missing field, refuses dates outside the window, and answers 404 for an unknown doctor', async () => {
         const doctor = await fx.doctor();
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         const empty = await book(patient.token, {});
         assert.equal(empty.status, 422);
         assert.deepEqual(Object.keys(empty.body.errors).sort(), ['doctor_id', 'schedule_id']);
@@ -313,7 +314,7 @@ for (const target of testDatabases()) {
 
       it('shows a new slot booked when an appointment kept from the old pattern overlaps it, and refuses to book it', async () => {
         const doctor = await fx.doctor();
-        const [patient, other] = await fx.patients(2);
+        const [patient, other] = two(await fx.patients(2));
         const old = await slotAt(doctor.id, patient.token, THURSDAY, '10:30');
         const booked = await book(patient.token, { doctor_id: doctor.id, schedule_id: old.schedule_id, date: THURSDAY });
         assert.equal(booked.status, 201);
@@ -328,7 +329,7 @@ for (const target of testDatabases()) {
             ['11:30', 'available'],
           ],
         );
-        const clash = await book(other.token, { doctor_id: doctor.id, schedule_id: slots[1].schedule_id, date: THURSDAY });
+        const clash = await book(other.token, { doctor_id: doctor.id, schedule_id: at(slots, 1).schedule_id, date: THURSDAY });
         assert.equal(clash.status, 409);
         assert.equal(clash.body.code, 'slot_taken');
 
@@ -342,7 +343,7 @@ for (const target of testDatabases()) {
       it('lets exactly one of 50 concurrent bookings of one slot through', async () => {
         const doctor = await fx.doctor();
         const patients = await fx.patients(50);
-        const slot = await slotAt(doctor.id, patients[0].token, THURSDAY, '15:00');
+        const slot = await slotAt(doctor.id, first(patients).token, THURSDAY, '15:00');
         const answers = await Promise.all(
           patients.map((p) => book(p.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY })),
         );
@@ -350,10 +351,10 @@ for (const target of testDatabases()) {
           answers.map((a) => `${a.status} ${a.body.code ?? ''}`.trim()).sort(),
           ['201', ...Array(49).fill('409 slot_taken')],
         );
-        const [{ n }] = await server.app.db.query<{ n: number }>(
+        const { n } = only(await server.app.db.query<{ n: number }>(
           'select count(*)::int as n from appointments where doctor_id = $1 and date = $2',
           [doctor.id, THURSDAY],
-        );
+        ));
         assert.equal(n, 1);
       });
     });
@@ -361,7 +362,7 @@ for (const target of testDatabases()) {
     describe('cancelling', () => {
       it('frees the slot for someone else, and hides the appointment from other patients', async () => {
         const doctor = await fx.doctor();
-        const [patient, other] = await fx.patients(2);
+        const [patient, other] = two(await fx.patients(2));
         const slot = await slotAt(doctor.id, patient.token, THURSDAY, '16:00');
         const booked = await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY });
 
@@ -386,7 +387,7 @@ for (const target of testDatabases()) {
       it('refuses to cancel a completed appointment or, for a patient, one that has started', async () => {
         // Two doctors: one patient books one visit a day with each doctor at most.
         const [first, second] = [await fx.doctor(), await fx.doctor()];
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         const [completed, started] = await Promise.all(
           ([[first, '16:30'], [second, '10:00']] as const).map(async ([doctor, start]) => {
             const slot = await slotAt(doctor.id, patient.token, THURSDAY, start);
@@ -418,7 +419,7 @@ for (const target of testDatabases()) {
       it("lists a patient's own appointments upcoming first, then past ones latest first", async () => {
         const doctor = await fx.doctor('Dr. Lister');
         const colleague = await fx.doctor('Dr. Colleague');
-        const [patient] = await fx.patients(1);
+        const patient = only(await fx.patients(1));
         const ids: Record<string, number> = {};
         for (const [date, start, withDoctor] of [
           [FRIDAY, '09:00', doctor],
@@ -455,7 +456,7 @@ for (const target of testDatabases()) {
 
       it("lists only the doctor's own appointments, filtered by status and searched by patient name", async () => {
         const [doctor, other] = [await fx.doctor(), await fx.doctor()];
-        const [ann, bob] = await fx.patients(2);
+        const [ann, bob] = two(await fx.patients(2));
         await server.app.db.query(`update users set name = 'Ann Able' where id = (select user_id from patients where id = $1)`, [ann.patientId]);
         const bookAt = async (d: typeof doctor, p: typeof ann, start: string) => {
           const slot = await slotAt(d.id, p.token, THURSDAY, start);
@@ -486,7 +487,7 @@ for (const target of testDatabases()) {
       try {
         const doctor = await fx.doctor();
         const patients = await fx.patients(20);
-        const slot = await slotAt(doctor.id, patients[0].token, FRIDAY, '13:00');
+        const slot = await slotAt(doctor.id, first(patients).token, FRIDAY, '13:00');
         const urls = [server.url, `http://127.0.0.1:${(second.address() as AddressInfo).port}`];
         const answers = await Promise.all(
           patients.map(async (p, i) => {
@@ -499,10 +500,10 @@ for (const target of testDatabases()) {
           }),
         );
         assert.deepEqual(answers.sort(), [201, ...Array(19).fill(409)]);
-        const [{ n }] = await server.app.db.query<{ n: number }>(
+        const { n } = only(await server.app.db.query<{ n: number }>(
           `select count(*)::int as n from appointments where doctor_id = $1 and date = $2 and status <> 'cancelled'`,
           [doctor.id, FRIDAY],
-        );
+        ));
         assert.equal(n, 1);
       } finally {
         await closeGracefully(second, 1000);

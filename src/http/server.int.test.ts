@@ -11,6 +11,7 @@ import { closeGracefully, createMedoraServer } from './server.ts';
 import type { AddressInfo } from 'node:net';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import { first } from '../testing/assert.ts';
 
 for (const target of testDatabases()) {
   describe(`HTTP foundation on ${target.name}`, () => {
@@ -160,7 +161,7 @@ for (const target of testDatabases()) {
 
 describe('client address behind a proxy', () => {
   it('counts failures per address our proxy wrote, whatever the client forges to its left', async () => {
-    const [pglite] = testDatabases();
+    const pglite = first(testDatabases());
     const database = await pglite.open();
     const app = makeApp({ db: database.db, clock: systemClock, config: { clinicTz: 'UTC', clinicName: 'T' } });
     const server = createMedoraServer(app, { trustProxy: 1, log: () => {} });
@@ -190,7 +191,7 @@ describe('static UI', () => {
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Medora</title>');
     writeFileSync(join(root, 'assets', 'app-abc123.js'), 'console.log(1)');
-    const [pglite] = testDatabases();
+    const pglite = first(testDatabases());
     const database = await pglite.open();
     const app = makeApp({ db: database.db, clock: systemClock, config: { clinicTz: 'UTC', clinicName: 'T' } });
     const server = createMedoraServer(app, { staticDir: root, log: () => {} });

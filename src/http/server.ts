@@ -241,7 +241,7 @@ function send(res: ServerResponse, requestId: string, answer: Answer, headOnly =
   const json = !(answer.body instanceof Uint8Array) && answer.body !== undefined && status !== 204;
   const headers: (string | number)[] = [...SECURITY_HEADER_LIST, 'x-request-id', requestId];
   if (!answer.headers?.['cache-control']) headers.push('cache-control', 'no-store');
-  for (const name in answer.headers) if (!(json && name === 'content-type')) headers.push(name, answer.headers[name]);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) if (!(json && name === 'content-type')) headers.push(name, value);
   let payload: Buffer | undefined;
   if (answer.body instanceof Uint8Array) {
     payload = Buffer.from(answer.body);

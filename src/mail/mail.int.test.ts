@@ -90,7 +90,7 @@ for (const target of testDatabases()) {
       for (const [date, utc] of [
         ['2030-03-25', '2030-03-25T08:00:00.000Z'], // Monday, winter time (UTC+1)
         ['2030-04-01', '2030-04-01T07:00:00.000Z'], // Monday, summer time (UTC+2)
-      ]) {
+      ] as const) {
         smtp.received.length = 0;
         const { patient } = await booked(date);
         await worker.runOnce();

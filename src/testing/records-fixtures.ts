@@ -1,3 +1,4 @@
+import { only } from './assert.ts';
 import { testHasher } from './test-app.ts';
 import { PASSWORD, signIn, signUpPatient, uniqueEmail, type TestServer } from './http.ts';
 
@@ -7,7 +8,7 @@ import { PASSWORD, signIn, signUpPatient, uniqueEmail, type TestServer } from '.
  */
 export function clinicFixtures(server: TestServer) {
   const db = server.app.db;
-  const one = async (sql: string, params: unknown[]) => (await db.query<{ id: number }>(sql, params))[0].id;
+  const one = async (sql: string, params: unknown[]) => only(await db.query<{ id: number }>(sql, params), 'row').id;
   let passwordHash: Promise<string> | undefined;
 
   return {
@@ -40,7 +41,7 @@ export function clinicFixtures(server: TestServer) {
 
     /** An appointment on `date`; each call takes the next free start time, so many fit on one day. */
     async appointment(a: { doctor: { doctorId: number; scheduleId: number }; patientId: number; date: string; status?: string }) {
-      const [{ n }] = await db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [a.doctor.doctorId]);
+      const { n } = only(await db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [a.doctor.doctorId]));
       const start = `${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}`;
       return one(
         `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
@@ -50,11 +51,11 @@ export function clinicFixtures(server: TestServer) {
     },
 
     async appointmentStatus(id: number) {
-      return (await db.query<{ status: string }>('select status from appointments where id = $1', [id]))[0].status;
+      return only(await db.query<{ status: string }>('select status from appointments where id = $1', [id]), 'appointment').status;
     },
 
     async count(table: 'medical_records' | 'billings' | 'payments', where: string, params: unknown[]) {
-      return (await db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${where}`, params))[0].n;
+      return only(await db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${where}`, params)).n;
     },
   };
 }

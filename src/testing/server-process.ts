@@ -1,5 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { present } from './assert.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
 // PGlite's first start writes a new cluster, which alone takes 10 s or more on a busy two-core machine.
@@ -18,7 +20,7 @@ export interface ServerProcess {
 }
 
 interface Spawned {
-  child: ChildProcess;
+  child: ChildProcessByStdio<null, Readable, Readable>;
   output(): string;
   /** The exit code, or the signal that ended it. */
   exited: Promise<string>;
@@ -31,8 +33,8 @@ function spawnServe(env: Record<string, string>): Spawned {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? String(code))));
   return { child, output: () => output, exited };
 }
@@ -49,10 +51,10 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       const url = /Medora is running at (http:\/\/\S+)/.exec(output())?.[1];
       if (!url) return;
       clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      resolve({ url, pid: child.pid!, output, exited, stop: (signal = 'SIGTERM') => stop(child, signal, exited) });
+      child.stdout.off('data', onData);
+      resolve({ url, pid: present(child.pid, 'server pid'), output, exited, stop: (signal = 'SIGTERM') => stop(child, signal, exited) });
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     void exited.then((how) => {
       clearTimeout(timer);
       reject(new Error(`the server exited (${how}) before it started:\n${output()}`));

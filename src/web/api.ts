@@ -91,7 +91,9 @@ export const EMPTY_LIST: ListPage<never> = { rows: [], total: 0, totalIsLowerBou
 /** One page of a list endpoint, whose answer names its items (`{"appointments": [...], "total": n}`). */
 export async function fetchList<Row>(path: string, itemsKey: string, query: ListQuery, signal?: AbortSignal): Promise<ListPage<Row>> {
   const answer = await apiGet<ListJson<string, Row>>(path, { ...query }, signal);
-  return { rows: answer[itemsKey], total: answer.total, totalIsLowerBound: answer.total_is_lower_bound };
+  const rows = answer[itemsKey];
+  if (!rows) throw new Error(`${path} answered without "${itemsKey}"`);
+  return { rows, total: answer.total, totalIsLowerBound: answer.total_is_lower_bound };
 }
 
 /** The loader of one list endpoint, for a DataTable: `listAt<BillingJson>(endpoints.admin.billings, 'billings')`. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { DomainError } from '../shared/errors.ts';
 import { authenticate, createAdmin, login, logout, register, type LoginJson, type SessionJson } from './use-cases.ts';
 import { fakeAuthDeps, movableClock } from '../../testing/auth-fakes.ts';
+import { at, present } from '../../testing/assert.ts';
 
 const patient = {
   name: 'Jane Roe',
@@ -58,13 +59,13 @@ describe('register', () => {
   it('names every missing or bad field at once', async () => {
     const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
     const error = await rejects(register(deps, { email: 'not-an-email', gender: 'robot', birthdate: '2026-02-30' }), 'invalid');
-    assert.deepEqual(Object.keys(error.fields!).sort(), ['birthdate', 'email', 'gender', 'name', 'password', 'phone']);
+    assert.deepEqual(Object.keys(present(error.fields)).sort(), ['birthdate', 'email', 'gender', 'name', 'password', 'phone']);
   });
 
   it('refuses a birthdate in the future', async () => {
     const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
     const error = await rejects(register(deps, { ...patient, birthdate: '2030-01-01' }), 'invalid');
-    assert.ok(error.fields!.birthdate);
+    assert.ok(error.fields?.birthdate);
   });
 
   it('refuses an email already registered in another case', async () => {
@@ -81,10 +82,10 @@ describe('login', () => {
     await register(deps, patient);
     const answer = opened(await login(deps, { email: patient.email, password: patient.password }, client));
     assert.equal(answer.role, 'patient');
-    assert.equal(sessions[0].expiresAt.toISOString(), '2026-06-01T22:00:00.000Z');
-    assert.equal(sessions[0].tokenHash, `digest:${answer.token}`, 'only the digest is stored');
+    assert.equal(at(sessions, 0).expiresAt.toISOString(), '2026-06-01T22:00:00.000Z');
+    assert.equal(at(sessions, 0).tokenHash, `digest:${answer.token}`, 'only the digest is stored');
     await login(deps, { email: patient.email, password: patient.password, remember: true }, client);
-    assert.equal(sessions[1].expiresAt.toISOString(), '2026-07-01T10:00:00.000Z');
+    assert.equal(at(sessions, 1).expiresAt.toISOString(), '2026-07-01T10:00:00.000Z');
   });
 
   it('gives the same answer for an unknown email and a wrong password', async () => {

@@ -61,7 +61,7 @@ export function refuseWhenInUse(usage: Usage, verb: { one: string; many: string 
   const used = (Object.entries(usage) as [UsageKind, number][]).filter(([, count]) => count > 0);
   if (used.length === 0) return;
   const parts = used.map(([kind, count]) => `${count} ${USAGE_NOUNS[kind][count === 1 ? 0 : 1]}`);
-  const single = used.length === 1 && used[0][1] === 1;
+  const single = used.length === 1 && used[0]?.[1] === 1;
   const listed = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
   throw conflict('in_use', `${listed} still ${single ? verb.one : verb.many} ${what}`);
 }

@@ -7,6 +7,7 @@ import { DomainError } from '../shared/errors.ts';
 import type { Doctor } from './catalogue.ts';
 import { createDoctor, deleteDoctor, updateDoctor } from './doctor-use-cases.ts';
 import type { DoctorAttachments, DoctorDeps, DoctorProfileFields } from './ports.ts';
+import { first, present } from '../../testing/assert.ts';
 
 const ADMIN: Actor = { userId: 1, role: 'admin', name: 'Ada Admin', requestId: 'test' };
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
@@ -56,8 +57,8 @@ function fakeDoctorDeps(attachments: DoctorAttachments = { upcoming: 0, hasHisto
         doctors = doctors.map((d) => (d.id === id ? { ...d, ...f, passwordHash: f.passwordHash ?? d.passwordHash, photoId: f.photoId ?? d.photoId } : d));
       },
       lockAttachments: async (id) => (doctors.some((d) => d.id === id && d.state === 'active') ? attachments : undefined),
-      remove: async (id) => void (doctors.find((d) => d.id === id)!.state = 'removed'),
-      deactivate: async (id) => void (doctors.find((d) => d.id === id)!.state = 'deactivated'),
+      remove: async (id) => void (present(doctors.find((d) => d.id === id), 'doctor').state = 'removed'),
+      deactivate: async (id) => void (present(doctors.find((d) => d.id === id), 'doctor').state = 'deactivated'),
     },
     transaction: async (fn) => {
       calls.push('transaction');
@@ -81,7 +82,7 @@ describe('createDoctor', () => {
     const doctor = await createDoctor(fake.deps, form({ photo: { filename: 'me.png', bytes: PNG } }), ADMIN);
     assert.deepEqual(fake.calls, ['hash', 'transaction']);
     assert.equal(doctor.image, '/api/files/1');
-    assert.equal(fake.audit[0].action, 'create');
+    assert.equal(first(fake.audit).action, 'create');
   });
 
   it("gives the new doctor the default weekly pattern in their department's rooms", async () => {

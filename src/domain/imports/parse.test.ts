@@ -2,9 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainError } from '../shared/errors.ts';
 import { formatOf, parseImport } from './parse.ts';
+import { first } from '../../testing/assert.ts';
 
 const COLUMNS = ['name', 'email', 'department_name'];
-const fieldsOf = (error: unknown) => (assert.ok(error instanceof DomainError), error.fields);
+/** The first message an invalid-file error gives for `field`. */
+const messageOf = (error: unknown, field: string) => {
+  assert.ok(error instanceof DomainError);
+  return first(error.fields?.[field] ?? [], `message for ${field}`);
+};
 
 describe('parseImport (CSV)', () => {
   it('reads quoted values with commas, doubled quotes and line breaks, naming each row by the line it starts on', () => {
@@ -20,13 +25,13 @@ describe('parseImport (CSV)', () => {
   });
 
   it('refuses unknown columns, a row with more values than the header, and an unclosed quote', () => {
-    assert.throws(() => parseImport('name,mail\nA,a@x\n', 'csv', COLUMNS), (e) => /unknown column "mail"/.test(fieldsOf(e)!.file[0]));
-    assert.throws(() => parseImport('name\nA,extra\n', 'csv', COLUMNS), (e) => /has 2 values/.test(fieldsOf(e)!['line 2'][0]));
-    assert.throws(() => parseImport('name\n"A\n', 'csv', COLUMNS), (e) => /never closed/.test(fieldsOf(e)!['line 2'][0]));
+    assert.throws(() => parseImport('name,mail\nA,a@x\n', 'csv', COLUMNS), (e) => /unknown column "mail"/.test(messageOf(e, 'file')));
+    assert.throws(() => parseImport('name\nA,extra\n', 'csv', COLUMNS), (e) => /has 2 values/.test(messageOf(e, 'line 2')));
+    assert.throws(() => parseImport('name\n"A\n', 'csv', COLUMNS), (e) => /never closed/.test(messageOf(e, 'line 2')));
   });
 
   it('refuses a file with no rows', () => {
-    assert.throws(() => parseImport('name,email\n\n', 'csv', COLUMNS), (e) => /no rows/.test(fieldsOf(e)!.file[0]));
+    assert.throws(() => parseImport('name,email\n\n', 'csv', COLUMNS), (e) => /no rows/.test(messageOf(e, 'file')));
   });
 });
 
@@ -39,9 +44,9 @@ describe('parseImport (JSON)', () => {
   });
 
   it('refuses malformed JSON, a non-array and a non-object item', () => {
-    assert.throws(() => parseImport('[{', 'json', COLUMNS), (e) => /is not valid JSON/.test(fieldsOf(e)!.file[0]));
-    assert.throws(() => parseImport('{"name":"A"}', 'json', COLUMNS), (e) => /JSON array/.test(fieldsOf(e)!.file[0]));
-    assert.throws(() => parseImport('[{"name":"A"},"B"]', 'json', COLUMNS), (e) => fieldsOf(e)!['item 2'][0] === 'must be an object');
+    assert.throws(() => parseImport('[{', 'json', COLUMNS), (e) => /is not valid JSON/.test(messageOf(e, 'file')));
+    assert.throws(() => parseImport('{"name":"A"}', 'json', COLUMNS), (e) => /JSON array/.test(messageOf(e, 'file')));
+    assert.throws(() => parseImport('[{"name":"A"},"B"]', 'json', COLUMNS), (e) => messageOf(e, 'item 2') === 'must be an object');
   });
 });
 

@@ -4,6 +4,7 @@ import { cliActor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import type { ImportDeps, ImportTx } from './ports.ts';
 import { importDoctors, type ImportedCredential } from './use-cases.ts';
+import { at, only } from '../../testing/assert.ts';
 
 /** A catalogue in memory; a transaction works on a copy that replaces it only when it commits. */
 function fakeDeps(existing: { departments?: string[]; accounts?: Record<string, string> } = {}) {
@@ -51,13 +52,13 @@ describe('importDoctors', () => {
     const fake = fakeDeps({ departments: ['Heart'] });
     const { result, saved } = run(fake.deps, 'name,email,department\nA,a@x.test,heart\nB,b@x.test,\n');
     assert.equal((await result).imported, 2);
-    const [credentials] = saved;
+    const credentials = only(saved, 'saved list');
     assert.deepEqual(credentials.map((c) => c.email), ['a@x.test', 'b@x.test']);
     assert.deepEqual(
       fake.committed().doctors.map((d) => [d.email, d.department_id, d.passwordHash]),
       [
-        ['a@x.test', 1, `hash:${credentials[0].password}`],
-        ['b@x.test', undefined, `hash:${credentials[1].password}`],
+        ['a@x.test', 1, `hash:${at(credentials, 0).password}`],
+        ['b@x.test', undefined, `hash:${at(credentials, 1).password}`],
       ],
     );
   });

@@ -53,7 +53,7 @@ export async function importDepartments(deps: ImportDeps, file: ImportFile, opti
   const existing = await deps.lookup.departmentIds(unique.map((row) => key(row.fields.name)).filter(Boolean));
   const skipped = unique
     .filter((row) => existing.has(key(row.fields.name)))
-    .map((row) => ({ where: row.where, reason: `department "${row.fields.name.trim()}" already exists` }));
+    .map((row) => ({ where: row.where, reason: `department "${trimmed(row.fields.name)}" already exists` }));
   const fresh = unique.filter((row) => !existing.has(key(row.fields.name)));
   problems.throwIfAny();
 
@@ -86,7 +86,7 @@ export async function importDoctors(
   const fresh: ImportRow[] = [];
   for (const row of unique) {
     const role = roles.get(key(row.fields.email));
-    if (role === 'doctor') skipped.push({ where: row.where, reason: `${row.fields.email.trim()} is already a doctor` });
+    if (role === 'doctor') skipped.push({ where: row.where, reason: `${trimmed(row.fields.email)} is already a doctor` });
     else if (role) problems.add(row.where, 'email', `already belongs to a ${role} account`);
     else fresh.push(row);
   }
@@ -94,34 +94,34 @@ export async function importDoctors(
   const departments = await resolveNames(fresh, 'department', deps.lookup.departmentIds, options.createMissing, problems);
   problems.throwIfAny();
 
-  const credentials = fresh.map((row) => ({
-    name: (row.fields.name ?? '').trim(),
-    email: (row.fields.email ?? '').trim(),
-    password: deps.passwords.generate(),
+  const accounts: NewAccount[] = fresh.map((row) => ({
+    row,
+    credential: { name: trimmed(row.fields.name), email: trimmed(row.fields.email), password: deps.passwords.generate() },
+    passwordHash: '',
   }));
-  const writeAll = (hashes: string[], dryRun: boolean) =>
+  const writeAll = (accounts: NewAccount[], dryRun: boolean) =>
     inOneTransaction(deps, dryRun, async (tx) => {
       const refusals = new RowProblems();
       const specializationIds = await withCreated(specializations, (name) => tx.createSpecialization({ name }, actor), refusals);
       const departmentIds = await withCreated(departments, (name) => tx.createDepartment({ name }, actor), refusals);
-      for (const [i, row] of fresh.entries()) {
+      for (const [i, { row, credential, passwordHash }] of accounts.entries()) {
         const { specialization, department, ...profile } = row.fields;
         const body = {
           ...profile,
-          password: credentials[i].password,
+          password: credential.password,
           specialization_id: specialization && specializationIds.get(key(specialization)),
           department_id: department && departmentIds.get(key(department)),
         };
         await tx
-          .createDoctor(body, hashes[i], actor)
+          .createDoctor(body, passwordHash, actor)
           .catch((error) => refusals.addRefusal(row.where, error, { specialization_id: 'specialization', department_id: 'department' }));
-        options.onProgress?.(dryRun ? 'checking doctors' : 'importing doctors', i + 1, fresh.length);
+        options.onProgress?.(dryRun ? 'checking doctors' : 'importing doctors', i + 1, accounts.length);
       }
       refusals.throwIfAny();
-      if (!dryRun) await options.saveCredentials(credentials);
+      if (!dryRun) await options.saveCredentials(accounts.map((account) => account.credential));
       return {
         dryRun,
-        imported: fresh.length,
+        imported: accounts.length,
         skipped,
         createdSpecializations: [...specializations.missing.values()].map((m) => m.name),
         createdDepartments: [...departments.missing.values()].map((m) => m.name),
@@ -131,15 +131,26 @@ export async function importDoctors(
   // Every row is checked in a rolled-back transaction before any password is hashed: hashing is slow on purpose
   // (tens of ms each), so a typo on line 480 is reported in seconds, and the real transaction is not held open
   // while hashing. The check stores no real hash, as it is never committed.
-  const checked = await writeAll(credentials.map(() => ''), true);
+  const checked = await writeAll(accounts, true);
   if (options.dryRun) return checked;
-  const hashes = await mapConcurrently(credentials, HASH_CONCURRENCY, (c) => deps.hasher.hash(c.password), (done) =>
-    options.onProgress?.('hashing passwords', done, credentials.length),
+  const hashed = await mapConcurrently(
+    accounts,
+    HASH_CONCURRENCY,
+    async (account) => ({ ...account, passwordHash: await deps.hasher.hash(account.credential.password) }),
+    (done) => options.onProgress?.('hashing passwords', done, accounts.length),
   );
-  return writeAll(hashes, false);
+  return writeAll(hashed, false);
 }
 
-const key = (value: string | undefined) => (value ?? '').trim().toLowerCase();
+/** A doctor about to be created: its row, the password handed out, and that password's hash once computed. */
+interface NewAccount {
+  row: ImportRow;
+  credential: ImportedCredential;
+  passwordHash: string;
+}
+
+const trimmed = (value: string | undefined) => (value ?? '').trim();
+const key = (value: string | undefined) => trimmed(value).toLowerCase();
 
 /** Every problem of every row, thrown together as one error whose fields read "line 7: email". */
 class RowProblems {
@@ -197,7 +208,7 @@ async function resolveNames(
   const ids = await lookup([...new Set(named.map((row) => key(row.fields[column])))]);
   const missing: NameResolution['missing'] = new Map();
   for (const row of named) {
-    const name = row.fields[column].trim();
+    const name = trimmed(row.fields[column]);
     if (ids.has(key(name)) || missing.has(key(name))) continue;
     if (createMissing) missing.set(key(name), { name, where: row.where });
     else problems.add(row.where, column, `there is no ${column} named "${name}"`);
@@ -242,12 +253,12 @@ async function inOneTransaction<T>(deps: ImportDeps, dryRun: boolean, fn: (tx: I
 
 async function mapConcurrently<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>, onDone: (done: number) => void): Promise<R[]> {
   const results: R[] = new Array(items.length);
-  let next = 0;
+  // One iterator shared by the workers hands each item to exactly one of them.
+  const queue = items.entries();
   let done = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
+    for (const [i, item] of queue) {
+      results[i] = await fn(item);
       onDone(++done);
     }
   };

@@ -10,6 +10,7 @@ import type { RecordsDeps } from './ports.ts';
 import type { Appointment } from '../scheduling/scheduling.ts';
 import { readVisit, type MedicalRecord } from './records.ts';
 import { recordVisit } from './use-cases.ts';
+import { present } from '../../testing/assert.ts';
 
 const TODAY = '2026-06-10';
 const knownDisease = async (id: number) => id === 7;
@@ -19,7 +20,7 @@ const doctor: Actor = { userId: 1, role: 'doctor', name: 'Dr. Grey', doctorId: 3
 async function fieldsOf(promise: Promise<unknown>): Promise<string[]> {
   const error = await promise.then(() => assert.fail('expected a rejection'), (e: unknown) => e);
   assert.ok(error instanceof DomainError && error.kind === 'invalid');
-  return Object.keys(error.fields!).sort();
+  return Object.keys(present(error.fields)).sort();
 }
 
 describe('readVisit', () => {

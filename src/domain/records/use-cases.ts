@@ -41,9 +41,12 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
       await tx.outbox.enqueue(billIssued(deps.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
     }
 
+    // Locked above, so it is still there; read back with its completed status.
+    const completed = await tx.appointments.find(appointmentId);
+    if (!completed) throw notFound('Appointment');
     return {
       medical_record: medicalRecordJson(record),
-      appointment: appointmentJson((await tx.appointments.find(appointmentId))!),
+      appointment: appointmentJson(completed),
       billing: bill ? billingJson(bill) : null,
     };
   });

@@ -88,9 +88,9 @@ export const defaultPattern = (): SlotPlan[] => generateSlots({ ...DEFAULT_WORKI
 /** The first two slots of a pattern that overlap on the same weekday, or undefined. */
 export function findOverlap(plan: SlotPlan[]): [SlotPlan, SlotPlan] | undefined {
   const sorted = [...plan].sort((a, b) => a.weekday - b.weekday || a.startTime.localeCompare(b.startTime));
-  for (let i = 1; i < sorted.length; i++) {
-    const [before, after] = [sorted[i - 1], sorted[i]];
-    if (before.weekday === after.weekday && overlaps(before, after)) return [before, after];
+  for (const [i, after] of sorted.entries()) {
+    const before = sorted[i - 1];
+    if (before && before.weekday === after.weekday && overlaps(before, after)) return [before, after];
   }
   return undefined;
 }

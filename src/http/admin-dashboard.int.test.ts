@@ -237,7 +237,7 @@ for (const target of testDatabases()) {
         assert.equal(updated.status, 200);
         assert.deepEqual(
           { ...updated.body.patient, id: undefined, photo: undefined, description: undefined },
-          { ...body, id: undefined, photo: undefined, description: undefined },
+          { ...body, id: undefined, photo: undefined, description: undefined, reminders: true, email_verified: false },
         );
         assert.equal((await get('/api/user', me.token)).body.email, email);
 

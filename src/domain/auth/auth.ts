@@ -1,6 +1,8 @@
-import type { Actor, Role } from '../shared/actor.ts';
+import { requireAdmin, type Actor, type Role } from '../shared/actor.ts';
+import { notFound } from '../shared/errors.ts';
+import { Validator, asRecord } from '../shared/validate.ts';
 import { fileUrl } from '../shared/files.ts';
-import type { SessionUser } from './ports.ts';
+import type { AccountStore, SessionUser, UserRecord } from './ports.ts';
 
 export const SESSION_HOURS = 12;
 export const REMEMBERED_SESSION_DAYS = 30;
@@ -34,3 +36,14 @@ export function sessionExpiry(now: Date, remember: boolean): Date {
   return new Date(now.getTime() + ms);
 }
 
+
+/** The account an admin names by e-mail (`{ "email": … }`) to help with its sign-in; 404 when there is none. */
+export async function accountNamedBy(accounts: Pick<AccountStore, 'findByEmail'>, body: unknown, actor: Actor): Promise<UserRecord> {
+  requireAdmin(actor);
+  const v = new Validator(asRecord(body));
+  const email = v.text('email', { max: 254 });
+  v.done();
+  const user = await accounts.findByEmail(email);
+  if (!user) throw notFound('User');
+  return user;
+}

@@ -1,7 +1,7 @@
-import { requireAdmin, type Actor } from '../shared/actor.ts';
+import type { Actor } from '../shared/actor.ts';
 import { DomainError, conflict, forbidden, invalid, notFound } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import { actorOf } from './auth.ts';
+import { accountNamedBy, actorOf } from './auth.ts';
 import { confirmPassword } from './password-use-cases.ts';
 import { MAX_SIGN_IN_PASSWORD_LENGTH } from './passwords.ts';
 import type { AuthDeps, SessionUser } from './ports.ts';
@@ -85,12 +85,7 @@ export async function renewRecoveryCodes(deps: AuthDeps, body: unknown, actor: A
 
 /** An admin removes a user's authenticator (a lost phone, no codes left); the user signs in with the password again. */
 export async function resetUserMfa(deps: AuthDeps, body: unknown, actor: Actor): Promise<{ email: string }> {
-  requireAdmin(actor);
-  const v = new Validator(asRecord(body));
-  const email = v.text('email', { max: 254 });
-  v.done();
-  const user = await deps.accounts.findByEmail(email);
-  if (!user) throw notFound('User');
+  const user = await accountNamedBy(deps.accounts, body, actor);
   await deps.transaction(async (tx) => {
     if (!(await tx.mfa.remove(user.id))) throw conflict('mfa_not_enabled', `${user.email} has no two-step sign-in to reset`);
     await tx.audit.record({ actor, action: 'mfa_reset', entity: 'user', entityId: user.id, requestId: actor.requestId });

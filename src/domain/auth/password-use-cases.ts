@@ -1,7 +1,7 @@
-import { requireAdmin, type Actor, type Role } from '../shared/actor.ts';
-import { DomainError, invalid, notFound } from '../shared/errors.ts';
+import type { Actor, Role } from '../shared/actor.ts';
+import { DomainError, invalid } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import { actorOf } from './auth.ts';
+import { accountNamedBy, actorOf } from './auth.ts';
 import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
 import type { AuthDeps } from './ports.ts';
 import { PASSWORD_CHECKS_PER_ACCOUNT, RESET_REQUESTS_PER_ACCOUNT, RESETS_PER_ADDRESS } from './throttle.ts';
@@ -57,12 +57,7 @@ export interface ResetLinkJson {
  * new password. An earlier unused link of the user stops working.
  */
 export async function issueResetLink(deps: AuthDeps, body: unknown, actor: Actor): Promise<ResetLinkJson> {
-  requireAdmin(actor);
-  const v = new Validator(asRecord(body));
-  const email = v.text('email', { max: 254 });
-  v.done();
-  const user = await deps.accounts.findByEmail(email);
-  if (!user) throw notFound('User');
+  const user = await accountNamedBy(deps.accounts, body, actor);
   const token = deps.tokens.issue();
   const expiresAt = resetExpiry(deps.clock.now());
   await deps.transaction(async (tx) => {

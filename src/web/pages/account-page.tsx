@@ -10,6 +10,7 @@ import { Alert, failure, success, type AlertMessage } from '../components/alert.
 import { useConfirm } from '../components/confirm.tsx';
 import { Field } from '../components/field.tsx';
 import { MfaEnrolment, RecoveryCodes } from '../components/mfa-enrolment.tsx';
+import { NewPasswordFields, useNewPassword } from '../components/new-password-fields.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useAlert } from '../components/use-alert.ts';
 import { hasFieldErrors, useSubmit } from '../components/use-submit.ts';
@@ -43,22 +44,19 @@ interface SectionProps {
 
 function ChangePassword({ setAlert }: SectionProps) {
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const next = useNewPassword();
   const { busy, errors, run } = useSubmit('password change');
-  const mismatch = repeat !== '' && repeat !== next;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (mismatch) return;
+    if (next.mismatch) return;
     setAlert(null);
     return run(
       async () => {
         // The server ends every session and opens this one anew, in a new cookie.
-        startSession(await apiPut<{ user: PublicUser; role: Role }>(endpoints.password, { current_password: current, new_password: next }));
+        startSession(await apiPut<{ user: PublicUser; role: Role }>(endpoints.password, { current_password: current, new_password: next.password }));
         setCurrent('');
-        setNext('');
-        setRepeat('');
+        next.clear();
         setAlert(success('Your password has been changed. You were signed out everywhere else.'));
       },
       complain(setAlert, 'Your password could not be changed.'),
@@ -72,14 +70,7 @@ function ChangePassword({ setAlert }: SectionProps) {
         <Field label="Current password" errors={errors.current_password}>
           {(control) => <input {...control} type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />}
         </Field>
-        <Field label="New password" errors={errors.new_password} hint="At least 8 characters; not a common password.">
-          {(control) => (
-            <input {...control} type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={next} onChange={(e) => setNext(e.target.value)} />
-          )}
-        </Field>
-        <Field label="Repeat the new password" errors={mismatch ? ['The passwords do not match'] : undefined}>
-          {(control) => <input {...control} type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />}
-        </Field>
+        <NewPasswordFields state={next} errors={errors.new_password} />
         <button type="submit" className="button button-primary" disabled={busy}>
           Change password
         </button>

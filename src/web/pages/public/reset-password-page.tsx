@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter';
 import { ApiError, apiPost } from '../../api.ts';
 import { Alert, failure } from '../../components/alert.tsx';
 import { AuthLayout } from '../../components/auth-layout.tsx';
-import { Field } from '../../components/field.tsx';
+import { NewPasswordFields, useNewPassword } from '../../components/new-password-fields.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints, routes } from '../../paths.ts';
@@ -14,19 +14,17 @@ import { tokenFromAddress } from '../../token-link.ts';
 export default function ResetPasswordPage() {
   const [, navigate] = useLocation();
   const [token] = useState(tokenFromAddress);
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const password = useNewPassword();
   const { alert, setAlert, dismiss } = useAlert(token ? null : failure('This link is incomplete. Ask the front desk for a new one.'));
   const { busy, errors, run } = useSubmit('password reset');
-  const mismatch = repeat !== '' && repeat !== password;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (mismatch) return;
+    if (password.mismatch) return;
     setAlert(null);
     return run(
       async () => {
-        await apiPost(endpoints.passwordReset, { token, password });
+        await apiPost(endpoints.passwordReset, { token, password: password.password });
         navigate(routes.login, { replace: true, state: { notice: 'Your new password is set. Sign in with it.' } });
       },
       (error) => setAlert(failure(error instanceof ApiError && !errors.password ? error.message : 'The password could not be set.')),
@@ -37,14 +35,7 @@ export default function ResetPasswordPage() {
     <AuthLayout title="Choose a new password">
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={onSubmit}>
-        <Field label="New password" errors={errors.password} hint="At least 8 characters; not a common password.">
-          {(control) => (
-            <input {...control} type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={password} onChange={(e) => setPassword(e.target.value)} />
-          )}
-        </Field>
-        <Field label="Repeat the new password" errors={mismatch ? ['The passwords do not match'] : undefined}>
-          {(control) => <input {...control} type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />}
-        </Field>
+        <NewPasswordFields state={password} errors={errors.password} />
         <button type="submit" className="button button-primary button-block" disabled={busy || !token}>
           Set password
         </button>

@@ -119,6 +119,14 @@ for (const target of testDatabases()) {
       assert.equal((await server.api('POST', '/api/user/calendar-feed')).status, 401);
     });
 
+    it("stops answering a deactivated account's feed", async () => {
+      const doctorUrl = await makeFeed(doctor.token);
+      assert.equal((await read(doctorUrl)).status, 200);
+      await server.app.db.query('update doctors set active = false where id = $1', [doctor.doctorId]);
+      assert.equal((await read(doctorUrl)).status, 404);
+      await server.app.db.query('update doctors set active = true where id = $1', [doctor.doctorId]);
+    });
+
     it('answers 404 to a token it never made', async () => {
       for (const token of ['x'.repeat(43), 'not-a-token', '%2e%2e']) {
         const res = await server.api('GET', `/api/calendar/${token}.ics`);

@@ -132,7 +132,7 @@ export interface ServerOptions {
 }
 
 /** A request's path as the log writes it: a calendar feed's address is its only key, so its token is masked. */
-export const loggedPath = (path: string) => (path.startsWith(CALENDAR_FEED_PREFIX) ? `${CALENDAR_FEED_PREFIX}[token]` : path);
+const loggedPath = (path: string) => (path.startsWith(CALENDAR_FEED_PREFIX) ? `${CALENDAR_FEED_PREFIX}[token]` : path);
 
 /** What a shutdown needs of a server: the requests still being handled, and the database to interrupt. */
 const lifecycles = new WeakMap<Server, { handling: Set<Promise<void>>; db: App['db'] }>();

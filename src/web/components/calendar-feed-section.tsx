@@ -56,11 +56,16 @@ export function CalendarFeedSection({ namesPatients, setAlert }: CalendarFeedSec
       setAlert(success('The calendar feed is off.'));
     }, complain(setAlert, 'The calendar feed could not be turned off.'));
   };
-  const copy = () =>
-    void navigator.clipboard
-      ?.writeText(url ?? '')
-      .then(() => setAlert(success('The calendar address is copied.')))
-      .catch(() => setAlert(failure('Copying did not work here: select the address and copy it yourself.')));
+  const copy = async () => {
+    try {
+      // The clipboard is there only on HTTPS and localhost; elsewhere the address is selected to copy by hand.
+      if (!navigator.clipboard) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(url ?? '');
+      setAlert(success('The calendar address is copied.'));
+    } catch {
+      setAlert(failure('Copying did not work here: select the address and copy it yourself.'));
+    }
+  };
 
   return (
     <section className="card account-section" aria-labelledby="calendar-feed-heading">
@@ -81,7 +86,7 @@ export function CalendarFeedSection({ namesPatients, setAlert }: CalendarFeedSec
       )}
       <div className="form-actions">
         {url && (
-          <button type="button" className="button button-primary" onClick={copy}>
+          <button type="button" className="button button-primary" onClick={() => void copy()}>
             Copy address
           </button>
         )}

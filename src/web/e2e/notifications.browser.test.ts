@@ -50,6 +50,10 @@ describe('messages and calendar feeds in the browser', () => {
     const pending = table.locator('tbody tr');
     assert.equal(await pending.count(), 1);
     assert.match((await pending.textContent()) ?? '', /Reminder: your appointment/);
+    await pending.getByRole('button', { name: /^View message/ }).click();
+    const reminderText = (await page.getByRole('dialog').getByLabel('Message text').textContent()) ?? '';
+    assert.match(reminderText, /Cancel this appointment: \[a one-time link, filled in when sent\]/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     await page.getByLabel('Status').selectOption({ label: 'Not sent' });
     await settled(page);

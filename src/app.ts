@@ -42,6 +42,8 @@ import { demoStore } from './db/demo.pg.ts';
 import { billingReportQueries, dayAppointmentQueries } from './db/admin-reports.pg.ts';
 import { linkTokenStore, messageLog, outboxStore } from './db/outbox.pg.ts';
 import * as notificationUseCases from './domain/notifications/use-cases.ts';
+import * as feedUseCases from './domain/notifications/feed-use-cases.ts';
+import { calendarFeedStore } from './db/calendar-feeds.pg.ts';
 import type { Clinic } from './domain/notifications/message.ts';
 import type { Notifying } from './domain/notifications/ports.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
@@ -233,6 +235,11 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),
+    calendarFeeds: bind(feedUseCases, {
+      ...transactional(db, (q) => ({ feeds: calendarFeedStore(q, bearerTokens), audit: auditLog(q) })),
+      clock,
+      clinic: clinicOf(config),
+    }),
     adminReports: bind(
       { billingReport, appointmentsReport },
       { billing: billingReportQueries(db), dayAppointments: dayAppointmentQueries(db), clock, timeZone },

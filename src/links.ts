@@ -12,3 +12,10 @@ const withToken = (origin: string, path: string, token: string) => `${origin}${p
 export const resetPasswordLink = (origin: string, token: string) => withToken(origin, RESET_PASSWORD_PATH, token);
 export const verifyEmailLink = (origin: string, token: string) => withToken(origin, VERIFY_EMAIL_PATH, token);
 export const cancelAppointmentLink = (origin: string, token: string) => withToken(origin, CANCEL_APPOINTMENT_PATH, token);
+
+/**
+ * A calendar feed's private address. Calendar applications cannot carry a token in a fragment or a header, so it
+ * is in the path, which the server's access log masks (CALENDAR_FEED_PREFIX).
+ */
+export const CALENDAR_FEED_PREFIX = '/api/calendar/';
+export const calendarFeedLink = (origin: string, token: string) => `${origin}${CALENDAR_FEED_PREFIX}${encodeURIComponent(token)}.ics`;

@@ -5,7 +5,7 @@ import { RETRY_UNAVAILABLE_AFTER_S } from './errors.ts';
 import { created, listOf, noContent, ok } from './answers.ts';
 import { cookieSignIn, route as r, type Route } from './router.ts';
 import { sessionAnswer, signedOutAnswer, type Holder } from './session-answers.ts';
-import { resetPasswordLink } from '../links.ts';
+import { calendarFeedLink, resetPasswordLink } from '../links.ts';
 
 /** The whole API, one route a line; each handler parses, calls one use case and answers. */
 export function apiRoutes(app: App): Route[] {
@@ -14,6 +14,7 @@ export function apiRoutes(app: App): Route[] {
       ? ok({ status: 'ok', database: 'ok' })
       : { status: 503, body: { status: 'degraded', database: 'unavailable' }, headers: { 'retry-after': String(RETRY_UNAVAILABLE_AFTER_S) } };
   const browser = (https: boolean): Holder => ({ kind: 'cookie', https, now: app.clock.now() });
+  const origin = (https: boolean, headers: { host?: string }) => `${https ? 'https' : 'http'}://${headers.host}`;
   const holder = (session: 'cookie' | 'bearer' | undefined, https: boolean): Holder => (session === 'cookie' ? browser(https) : { kind: 'bearer' });
   return [
     // --- platform
@@ -52,7 +53,7 @@ export function apiRoutes(app: App): Route[] {
     r('POST', '/api/user/email-verification', 'user', async ({ actor }) => ok(await app.auth.resendVerification(actor))),
     r('POST', '/api/admin/password-resets', 'admin', async ({ body, actor, https, headers }) => {
       const link = await app.passwords.issueResetLink(body, actor);
-      return created({ ...link, url: resetPasswordLink(`${https ? 'https' : 'http'}://${headers.host}`, link.token) });
+      return created({ ...link, url: resetPasswordLink(origin(https, headers), link.token) });
     }),
     r('GET', '/api/user/mfa', 'user', async ({ actor }) => ok(await app.mfa.mfaStatus(actor))),
     r('POST', '/api/user/mfa', 'user', async ({ actor }) => ok(await app.mfa.beginMfa(actor))),
@@ -138,6 +139,19 @@ export function apiRoutes(app: App): Route[] {
       return ok(await app.billing.payBill({ billingId: params.id, idempotencyKey, body }, actor));
     }),
     r('GET', '/api/billings/{id}/receipt', ['patient', 'admin'], async ({ params, actor }) => ok(await app.billing.billReceipt(params.id, actor))),
+    r('GET', '/api/user/calendar-feed', ['doctor', 'patient'], async ({ actor }) => ok(await app.calendarFeeds.calendarFeedStatus(actor))),
+    r('POST', '/api/user/calendar-feed', ['doctor', 'patient'], async ({ actor, https, headers }) => {
+      const feed = await app.calendarFeeds.makeCalendarFeed(actor);
+      return created({ url: calendarFeedLink(origin(https, headers), feed.token), created_at: feed.created_at });
+    }),
+    r('DELETE', '/api/user/calendar-feed', ['doctor', 'patient'], async ({ actor }) => {
+      await app.calendarFeeds.turnOffCalendarFeed(actor);
+      return noContent();
+    }),
+    r('GET', '/api/calendar/{token}.ics', 'public', async ({ params }) => ({
+      body: Buffer.from(await app.calendarFeeds.calendarFeed(params.token)),
+      headers: { 'content-type': 'text/calendar; charset=utf-8', 'cache-control': 'private, no-cache' },
+    })),
     r('GET', '/api/admin/messages', 'admin', async ({ query, actor }) => listOf('messages', await app.notifications.listMessages(query, actor))),
     r('GET', '/api/admin/audit', 'admin', async ({ query, actor }) => listOf('entries', await app.audit.listAuditEntries(query, actor))),
   ];

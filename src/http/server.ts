@@ -12,6 +12,7 @@ import { isHttps, refuseCrossSite, sessionCookie } from './session-cookie.ts';
 import { checkRole, match, needsSignIn, type Answer, type Route } from './router.ts';
 import { apiRoutes } from './routes.ts';
 import { serveStatic } from './static.ts';
+import { CALENDAR_FEED_PREFIX } from '../links.ts';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
@@ -130,6 +131,9 @@ export interface ServerOptions {
   log?: (line: string) => void;
 }
 
+/** A request's path as the log writes it: a calendar feed's address is its only key, so its token is masked. */
+const loggedPath = (path: string) => (path.startsWith(CALENDAR_FEED_PREFIX) ? `${CALENDAR_FEED_PREFIX}[token]` : path);
+
 /** What a shutdown needs of a server: the requests still being handled, and the database to interrupt. */
 const lifecycles = new WeakMap<Server, { handling: Set<Promise<void>>; db: App['db'] }>();
 
@@ -172,11 +176,11 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
       }
     } catch (error) {
       const answer = toErrorAnswer(error);
-      if (answer.unexpected) logNow(`error rid=${requestId} ${req.method} ${path}: ${(answer.unexpected as Error)?.stack ?? answer.unexpected}`);
+      if (answer.unexpected) logNow(`error rid=${requestId} ${req.method} ${loggedPath(path)}: ${(answer.unexpected as Error)?.stack ?? answer.unexpected}`);
       if (!res.headersSent) send(res, requestId, answer);
       else res.destroy();
     } finally {
-      log(`${req.method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms rid=${requestId}`);
+      log(`${req.method} ${loggedPath(path)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms rid=${requestId}`);
     }
   }
 }

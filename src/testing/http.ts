@@ -25,12 +25,12 @@ export interface TestServer {
 /** The real server on port 0 over a fresh migrated database of `target`. */
 export async function startTestServer(
   target: TestDatabase,
-  opts: { clock?: Clock; clinicTz?: string; clinicName?: string; requireMfa?: Role[] } = {},
+  opts: { clock?: Clock; clinicTz?: string; clinicName?: string; requireMfa?: Role[]; log?: (line: string) => void } = {},
 ): Promise<TestServer> {
   const database = await target.open();
   const app = makeTestApp(database.db, { ...opts, clock: opts.clock ?? systemClock });
   // Behind one trusted proxy, so a test can sign up many patients, each from an address of their own.
-  const server = createMedoraServer(app, { log: () => {}, trustProxy: 1 });
+  const server = createMedoraServer(app, { log: opts.log ?? (() => {}), trustProxy: 1 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -73,11 +73,12 @@ export const apiPost = <T>(path: string, body?: unknown, headers?: Record<string
 export const apiPut = <T>(path: string, body: unknown) => request<T>('PUT', path, { body });
 export const apiDelete = <T>(path: string) => request<T>('DELETE', path);
 
-export interface ListQuery {
+// A type, not an interface, so that it is a Query too (an interface has no index signature).
+export type ListQuery = {
   q: string;
   page: number;
   per_page: number;
-}
+};
 
 export interface ListPage<Row> {
   rows: Row[];
@@ -88,8 +89,8 @@ export interface ListPage<Row> {
 
 export const EMPTY_LIST: ListPage<never> = { rows: [], total: 0, totalIsLowerBound: false };
 
-/** One page of a list endpoint, whose answer names its items (`{"appointments": [...], "total": n}`). */
-export async function fetchList<Row>(path: string, itemsKey: string, query: ListQuery, signal?: AbortSignal): Promise<ListPage<Row>> {
+/** One page of a list endpoint, whose answer names its items (`{"appointments": [...], "total": n}`); `query` may add its filters. */
+export async function fetchList<Row>(path: string, itemsKey: string, query: ListQuery & Query, signal?: AbortSignal): Promise<ListPage<Row>> {
   const answer = await apiGet<ListJson<string, Row>>(path, { ...query }, signal);
   const rows = answer[itemsKey];
   if (!rows) throw new Error(`${path} answered without "${itemsKey}"`);

@@ -29,6 +29,7 @@ export const routes = {
     diseases: '/user/admin/diseases',
     rooms: '/user/admin/rooms',
     bills: '/user/admin/bills',
+    messages: '/user/admin/messages',
     patientProfile: '/user/admin/patient/profile/:id',
   },
   patient: {
@@ -75,6 +76,7 @@ export const endpoints = {
   mfaConfirm: '/api/user/mfa/confirm',
   mfaDisable: '/api/user/mfa/disable',
   mfaRecoveryCodes: '/api/user/mfa/recovery-codes',
+  calendarFeed: '/api/user/calendar-feed',
   register: '/api/patients/register',
   currentUser: '/api/user',
   doctors: '/api/doctors',
@@ -105,6 +107,7 @@ export const endpoints = {
     billings: '/api/admin/billings',
     passwordResets: '/api/admin/password-resets',
     mfaResets: '/api/admin/mfa-resets',
+    messages: '/api/admin/messages',
   },
   patient: {
     profile: '/api/patient/profile',

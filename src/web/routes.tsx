@@ -37,6 +37,7 @@ const areaPages: Record<Role, Record<string, Page>> = {
     [routes.admin.diseases]: lazy(() => import('./pages/admin/diseases-page.tsx')),
     [routes.admin.rooms]: lazy(() => import('./pages/admin/rooms-page.tsx')),
     [routes.admin.bills]: lazy(() => import('./pages/admin/bills-page.tsx')),
+    [routes.admin.messages]: lazy(() => import('./pages/admin/messages-page.tsx')),
     [routes.admin.patientProfile]: lazy(() => import('./pages/admin/patient-profile-page.tsx')),
   },
   doctor: {

@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from '../shared/pagination.ts';
+import type { DoctorFeedVisit, FeedOwner, FeedVisit } from './feed.ts';
 import type { Message, MessageKind } from './message.ts';
 
 /** Messages written in the transaction of their event. */
@@ -46,4 +47,18 @@ export interface MessageRow {
 
 export interface MessageLog {
   list(filter: { status?: MessageStatus; q?: string }, page: PageRequest): Promise<Page<MessageRow>>;
+}
+
+/** Private calendar addresses, one per user; only each token's digest is kept. */
+export interface CalendarFeedStore {
+  /** A new token for the user's feed; the one they had stops working. */
+  replace(userId: number, at: Date): Promise<string>;
+  /** Turns the user's feed off; false when they had none. */
+  remove(userId: number): Promise<boolean>;
+  find(userId: number): Promise<{ createdAt: Date } | undefined>;
+  /** Whose feed `token` opens, if its owner is an active doctor or patient. */
+  ownerOf(token: string): Promise<FeedOwner | undefined>;
+  /** The doctor's appointments from `from` to `to` (clinic dates, both included), in time order. */
+  doctorVisits(doctorId: number, from: string, to: string): Promise<DoctorFeedVisit[]>;
+  patientVisits(patientId: number, from: string, to: string): Promise<FeedVisit[]>;
 }

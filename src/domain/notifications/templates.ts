@@ -27,7 +27,8 @@ export function when(visit: Pick<Visit, 'date' | 'startTime'>): string {
   return `${day} at ${visit.startTime.slice(0, 5)}`;
 }
 
-const where = (visit: Visit) => [visit.room && `room ${visit.room}`, visit.department].filter(Boolean).join(', ');
+/** "room 4, Cardiology": where a visit takes place, as messages and calendars say it. */
+export const where = (visit: Pick<Visit, 'room' | 'department'>) => [visit.room && `room ${visit.room}`, visit.department].filter(Boolean).join(', ');
 
 function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Clinic): CalendarVisit {
   return {

@@ -1,6 +1,7 @@
 import { requireAdmin, type Actor } from '../shared/actor.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
+import { LINK_PLACEHOLDER } from './message.ts';
 import { MESSAGE_STATUSES, type MessageLog, type MessageRow } from './ports.ts';
 
 export interface MessageJson {
@@ -29,7 +30,8 @@ const messageJson = (m: MessageRow): MessageJson => ({
   last_error: m.lastError,
   sent_at: m.sentAt?.toISOString() ?? null,
   created_at: m.createdAt.toISOString(),
-  body: m.text,
+  // The stored body holds the placeholder, never the token: the screen says what goes there.
+  body: m.text.replaceAll(LINK_PLACEHOLDER, '[a one-time link, filled in when sent]'),
   attachments: m.attachments,
 });
 

@@ -23,6 +23,10 @@ interface DataTableProps<Row> {
   emptyText?: string;
   /** Change it to fetch the current page again, e.g. after a row was cancelled or deleted. */
   reloadKey?: number;
+  /** The page's own controls beside the search box, such as a status filter. */
+  filters?: ReactNode;
+  /** Change it when `load` filters differently: the table loads again from the first page. */
+  filterKey?: string;
 }
 
 const PAGE_SIZES = [10, 20, 30, 40, 50];
@@ -37,6 +41,8 @@ export function DataTable<Row>({
   pageSize = 10,
   emptyText = 'No records found.',
   reloadKey = 0,
+  filters,
+  filterKey = '',
 }: DataTableProps<Row>) {
   const id = useId();
   const [search, setSearch] = useState('');
@@ -56,6 +62,8 @@ export function DataTable<Row>({
   });
 
   const pageCount = Math.max(1, Math.ceil(result.total / perPage));
+
+  useEffect(() => setPage(1), [filterKey]);
 
   useDelayed(jump, PAGE_JUMP_DELAY_MS, (text) => {
     const wanted = Number(text);
@@ -80,7 +88,7 @@ export function DataTable<Row>({
         setLoading(false);
       },
     );
-  }, [latest, q, page, perPage, reloadKey, label]);
+  }, [latest, q, page, perPage, reloadKey, filterKey, label]);
 
   const first = result.total === 0 ? 0 : (page - 1) * perPage + 1;
   const last = Math.min(page * perPage, result.total);
@@ -97,6 +105,7 @@ export function DataTable<Row>({
           onChange={(event) => setSearch(event.target.value)}
           placeholder="Search…"
         />
+        {filters}
       </div>
       <div className="table-scroll" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
         <table aria-busy={loading}>

@@ -10,6 +10,7 @@ import {
   DashboardIcon,
   DoorIcon,
   LockIcon,
+  MailIcon,
   PillIcon,
   StethoscopeIcon,
   UserIcon,
@@ -60,6 +61,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Diseases', to: routes.admin.diseases, icon: VirusIcon },
     { label: 'Rooms', to: routes.admin.rooms, icon: DoorIcon },
     { label: 'Bills', to: routes.admin.bills, icon: BillIcon },
+    { label: 'Messages', to: routes.admin.messages, icon: MailIcon },
     { label: 'Sign-in & Security', to: routes.account('admin'), icon: LockIcon },
   ],
   doctor: [

@@ -1,11 +1,13 @@
 /**
- * Every user's own sign-in settings: a new password, signing out everywhere, and for staff the authenticator
- * of two-step sign-in with its recovery codes.
+ * Every user's own sign-in settings: a new password, signing out everywhere, for staff the authenticator
+ * of two-step sign-in with its recovery codes, and for doctors and patients their private calendar feed.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { MfaSetupJson, MfaStatusJson } from '../../domain/auth/mfa-use-cases.ts';
 import { ApiError, apiGet, apiPost, apiPut } from '../api.ts';
-import { startSession } from '../auth.ts';
+import { useSignals } from '@preact/signals-react/runtime';
+import { role, startSession } from '../auth.ts';
+import { CalendarFeedSection } from '../components/calendar-feed-section.tsx';
 import { Alert, failure, success, type AlertMessage } from '../components/alert.tsx';
 import { useConfirm } from '../components/confirm.tsx';
 import { Field } from '../components/field.tsx';
@@ -24,7 +26,9 @@ const complain = (setAlert: (m: AlertMessage) => void, fallback: string) => (err
 };
 
 export default function AccountPage() {
+  useSignals();
   const { alert, setAlert, dismiss } = useAlert();
+  const currentRole = role.value;
   return (
     <>
       <PageHeader title="Sign-in & Security" />
@@ -32,6 +36,7 @@ export default function AccountPage() {
       <div className="account-sections">
         <ChangePassword setAlert={setAlert} />
         <TwoStepSignIn setAlert={setAlert} />
+        {(currentRole === 'doctor' || currentRole === 'patient') && <CalendarFeedSection namesPatients={currentRole === 'doctor'} setAlert={setAlert} />}
         <SignOutEverywhere setAlert={setAlert} />
       </div>
     </>

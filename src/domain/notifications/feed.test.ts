@@ -1,0 +1,41 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixedClock } from '../shared/clock.ts';
+import { doctorFeed, feedWindow, patientFeed, type DoctorFeedVisit } from './feed.ts';
+
+const clinic = { name: 'Lakeside Clinic', timeZone: 'Europe/Berlin', mailFrom: 'desk@lakeside.test' };
+const now = new Date('2030-03-20T10:00:00Z');
+const visit = (status: DoctorFeedVisit['status']): DoctorFeedVisit => ({
+  appointmentId: 7,
+  date: '2030-04-01',
+  startTime: '08:30',
+  endTime: '09:00',
+  status,
+  doctorName: 'Dr. Ada Lovelace',
+  patientName: 'Mia Meyer',
+  room: '4',
+  department: 'Cardiology',
+});
+
+describe('calendar feeds', () => {
+  it("covers 30 days back to 180 ahead of the clinic's today", () => {
+    // 23:30 UTC on 31 December is already 1 January in Berlin.
+    assert.deepEqual(feedWindow(fixedClock('2030-12-31T23:30:00Z'), 'Europe/Berlin'), { from: '2030-12-02', to: '2031-06-30' });
+  });
+
+  it("names the patient in the doctor's feed, and nobody but the doctor in the patient's", () => {
+    assert.match(doctorFeed(clinic, 'Dr. Ada Lovelace', [visit('scheduled')], now), /SUMMARY:Mia Meyer\r\n/);
+    const own = patientFeed(clinic, [visit('scheduled')], now);
+    assert.match(own, /SUMMARY:Appointment with Dr\. Ada Lovelace\r\n/);
+    assert.doesNotMatch(own, /Mia|Meyer/);
+  });
+
+  it('keeps a cancelled visit as a cancelled event with the cancellation e-mail’s sequence', () => {
+    const text = patientFeed(clinic, [visit('cancelled')], now);
+    assert.match(text, /UID:appointment-7@lakeside\.test\r\n/);
+    assert.match(text, /STATUS:CANCELLED\r\n/);
+    assert.match(text, /SEQUENCE:1\r\n/);
+    assert.match(text, /SUMMARY:Cancelled: Appointment with Dr\. Ada Lovelace\r\n/);
+    assert.match(text, /LOCATION:Lakeside Clinic\\, room 4\\, Cardiology\r\n/);
+  });
+});

@@ -14,11 +14,12 @@ import { fileStore } from './db/files.pg.ts';
 import * as recordsUseCases from './domain/records/use-cases.ts';
 import * as billingUseCases from './domain/billing/use-cases.ts';
 import * as auditUseCases from './domain/audit/use-cases.ts';
+import { DEFAULT_ANONYMOUS_RETENTION_DAYS } from './domain/audit/audit.ts';
 import type { RecordsDeps } from './domain/records/ports.ts';
 import type { BillingDeps } from './domain/billing/ports.ts';
 import { diseaseLookup, doctorPatientStore, recordStore, visitAppointmentStore } from './db/records.pg.ts';
 import { billStore, idempotencyStore, paymentStore } from './db/billing.pg.ts';
-import { auditReader } from './db/audit.pg.ts';
+import { auditReader, auditTrail } from './db/audit.pg.ts';
 
 import * as catalogueUseCases from './domain/catalogue/use-cases.ts';
 import * as doctorUseCases from './domain/catalogue/doctor-use-cases.ts';
@@ -48,7 +49,7 @@ import type { Clinic } from './domain/notifications/message.ts';
 import type { Notifying } from './domain/notifications/ports.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 
-export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours'>>;
+export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'auditAnonymousRetentionDays'>>;
 
 /** The clinic as its messages present it. */
 export const clinicOf = (config: AppConfig): Clinic => ({
@@ -221,7 +222,14 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
     files: fileStore(db),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
     billing: bind(billingUseCases, billingDeps(db, clock, config)),
-    audit: bind(auditUseCases, { auditRows: auditReader(db) }),
+    audit: bind(auditUseCases, {
+      auditRows: auditReader(db),
+      audit: auditLog(db),
+      trail: auditTrail(db),
+      clock,
+      timeZone,
+      anonymousRetentionDays: config.auditAnonymousRetentionDays ?? DEFAULT_ANONYMOUS_RETENTION_DAYS,
+    }),
     catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
     doctors: bind(doctorUseCases, doctorDeps(db, clock, config, hasher)),
     patients: bind(patientUseCases, {

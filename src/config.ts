@@ -4,6 +4,7 @@ import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/timeouts.ts';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './domain/scheduling/ports.ts';
 import type { Role } from './domain/shared/actor.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
+import { DEFAULT_ANONYMOUS_RETENTION_DAYS } from './domain/audit/audit.ts';
 
 export interface Config {
   port: number;
@@ -41,6 +42,8 @@ export interface Config {
   outboxPollMs: number;
   /** How long a claimed message is its worker's; a worker that died mid-send loses it to another after this. */
   outboxLeaseMs: number;
+  /** Days the audit trail keeps failed sign-ins that name no account. */
+  auditAnonymousRetentionDays: number;
 }
 
 /** Reports over a year of a hospital may run for minutes; the command line waits that long for one statement. */
@@ -104,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reminderHours: whole('REMINDER_HOURS', DEFAULT_REMINDER_HOURS),
     outboxPollMs: whole('OUTBOX_POLL_MS', 2000, 50),
     outboxLeaseMs: whole('OUTBOX_LEASE_MS', 120_000, 1000),
+    auditAnonymousRetentionDays: whole('AUDIT_ANONYMOUS_RETENTION_DAYS', DEFAULT_ANONYMOUS_RETENTION_DAYS),
   };
 }
 

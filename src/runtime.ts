@@ -28,3 +28,24 @@ export async function openRuntime(
     throw error;
   }
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Prunes the audit trail's anonymous sign-in failures now and every day after, while the server runs. Every
+ * instance on one database may do it: a second pruning finds nothing left to delete. A failure is logged and
+ * tried again the next day.
+ */
+export function pruneAuditDaily(app: App, log: (line: string) => void): { stop(): void } {
+  const prune = async () => {
+    try {
+      const { removed, olderThanDays } = await app.audit.pruneAnonymousFailures();
+      if (removed > 0) log(`audit: removed ${removed} anonymous failed sign-in(s) older than ${olderThanDays} days`);
+    } catch (error) {
+      log(`audit: pruning failed: ${(error as Error).message}; trying again tomorrow`);
+    }
+  };
+  void prune();
+  const timer = setInterval(prune, DAY_MS).unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -10,6 +10,7 @@ import { register as registerImport } from './import-commands.ts';
 import { register as registerReport } from './report-commands.ts';
 import { register as registerSchedules } from './schedule-commands.ts';
 import { register as registerBackup } from './backup-commands.ts';
+import { register as registerAudit } from './audit-commands.ts';
 
 // Help and version are not failures; every other complaint of commander's is a usage error.
 const NOT_FAILURES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -31,7 +32,7 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
     .showHelpAfterError()
     .exitOverride();
 
-  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup]) {
+  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup, registerAudit]) {
     register(program, cli);
   }
 

@@ -13,7 +13,7 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .action(async (opts: { port?: string }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
       // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
-      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { closeGracefully, createMedoraServer, listen }, { openRuntime }, { serveEmbedded }, { startMailWorker }] =
+      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { closeGracefully, createMedoraServer, listen }, { openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }] =
         await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts')]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
@@ -32,7 +32,9 @@ export function register(program: Command, { getApp, io }: Cli): void {
       if (embedded && config.backupKeep > 0) {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
       }
+      const pruning = pruneAuditDaily(app, (line) => writeLine(io.stdout, line));
       const stop = async (signal: string) => {
+        pruning.stop();
         writeLine(io.stdout, `${signal}: finishing requests in flight (at most ${config.shutdownGraceMs} ms), then stopping`);
         // Whatever the database does, the process is gone soon after the grace period.
         setTimeout(() => {

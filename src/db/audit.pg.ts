@@ -1,7 +1,9 @@
-import type { AuditLog, AuditReader, AuditRow } from '../domain/audit/audit.ts';
+import type { AuditFilter, AuditLog, AuditReader, AuditRow, AuditTrail, ChainCheck } from '../domain/audit/audit.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
+import { onlyRow } from './rows.ts';
 
+/** The database chains each row as it is inserted (migration 0008); the writer only says what happened. */
 export function auditLog(db: Queryable): AuditLog {
   return {
     record: async (e) => {
@@ -52,23 +54,109 @@ export function toAuditRow(row: AuditLogRow): AuditRow {
   };
 }
 
+const COLUMNS = `a.id, a.at, a.actor_user_id, u.name as actor_name, a.actor_role, a.action, a.entity, a.entity_id,
+                 a.patient_id, a.request_id, a.details`;
+
+/** `where …` over `a` for `filter`, its values appended to `params`. */
+function whereOf(filter: AuditFilter, params: unknown[]): string {
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const conditions = [
+    filter.userId !== undefined && `a.actor_user_id = ${param(filter.userId)}`,
+    filter.patientId !== undefined && `a.patient_id = ${param(filter.patientId)}`,
+    filter.action !== undefined && `a.action = ${param(filter.action)}`,
+    filter.since !== undefined && `a.at >= ${param(filter.since)}`,
+    filter.until !== undefined && `a.at < ${param(filter.until)}`,
+  ].filter(Boolean);
+  return conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
+}
+
 export function auditReader(db: Queryable): AuditReader {
   return {
-    list: async ({ patientId }, page) => {
-      const [where, filter] = patientId === undefined ? ['', []] : ['where a.patient_id = $1', [patientId]];
+    list: async (filter, page) => {
+      const params: unknown[] = [];
+      const where = whereOf(filter, params);
       return pageWithTotal(
         db,
         page,
         {
-          columns: `a.id, a.at, a.actor_user_id, u.name as actor_name, a.actor_role, a.action, a.entity, a.entity_id,
-                    a.patient_id, a.request_id, a.details`,
+          columns: COLUMNS,
           rowsOf: `from audit_log a left join users u on u.id = a.actor_user_id ${where}`,
           countOf: `from audit_log a ${where}`,
           orderBy: 'a.at desc, a.id desc',
-          params: filter,
+          params,
         },
         toAuditRow,
       );
+    },
+    rows: async (filter, limit) => {
+      const params: unknown[] = [];
+      const where = whereOf(filter, params);
+      const rows = await db.query<AuditLogRow>(
+        `select ${COLUMNS} from audit_log a left join users u on u.id = a.actor_user_id ${where}
+         order by a.at desc, a.id desc limit $${params.push(limit)}`,
+        params,
+      );
+      return rows.map(toAuditRow);
+    },
+  };
+}
+
+// The hash the first row of the chain links to.
+const GENESIS = Buffer.alloc(32);
+
+/** The chain's integrity check and the retention of anonymous rows, both in SQL over the whole table. */
+export function auditTrail(db: Queryable): AuditTrail {
+  return {
+    verify: async () => {
+      const { rows } = onlyRow(await db.query<{ rows: number }>('select count(*)::int as rows from audit_log where seq is not null'));
+      const broken = (brokenAt: number | null, reason: string): ChainCheck => ({ intact: false, rows, brokenAt, reason });
+
+      // Each row against its predecessor's stored hash: a changed row fails its own check, a removed one leaves
+      // a gap in seq, one slipped in repeats a seq or fails its check.
+      const [link] = await db.query<{ id: number; seq: number; prev_seq: number | null; hash_ok: boolean }>(
+        `select id, seq, prev_seq, hash_ok from (
+           select a.id, a.seq, lag(a.seq) over w as prev_seq,
+                  a.hash is not distinct from audit_row_hash(coalesce(lag(a.hash) over w, $1), a.seq, a) as hash_ok
+           from audit_log a where a.seq is not null window w as (order by a.seq, a.id)
+         ) chain
+         where seq <> coalesce(prev_seq, 0) + 1 or not hash_ok
+         order by seq, id limit 1`,
+        [GENESIS],
+      );
+      if (link) {
+        const { id, seq } = link;
+        const prev = link.prev_seq ?? 0;
+        if (seq === prev) return broken(id, `row ${id} was inserted: it repeats seq ${seq}`);
+        if (seq > prev + 1) return broken(id, `${seq - prev - 1} row(s) before row ${id} were removed (seq ${prev + 1} to ${seq - 1})`);
+        return broken(id, `row ${id} was changed: its hash does not match its contents and the previous row's hash`);
+      }
+
+      // The head remembers the last link, so rows removed from the end are missed too.
+      const ends = onlyRow(await db.query<{ head_seq: number | null; head_ok: boolean; last_id: number | null; last_seq: number | null }>(
+        `select h.seq as head_seq, h.hash is not distinct from l.hash as head_ok, l.id as last_id, l.seq as last_seq
+         from (select 1) one
+         left join audit_chain_head h on true
+         left join lateral (select id, seq, hash from audit_log where seq is not null order by seq desc limit 1) l on true`,
+      ));
+      if (ends.head_seq === null) return broken(null, 'the chain head (audit_chain_head) is missing');
+      const [headSeq, lastSeq, lastId] = [ends.head_seq, ends.last_seq ?? 0, ends.last_id];
+      if (headSeq > lastSeq) return broken(lastId, `${headSeq - lastSeq} row(s) after the last one were removed (seq ${lastSeq + 1} to ${headSeq})`);
+      if (headSeq < lastSeq || (lastSeq > 0 && !ends.head_ok)) return broken(lastId, `row ${lastId} does not match the chain head`);
+
+      const [outsider] = await db.query<{ id: number }>(
+        `select id from audit_log where seq is null and not audit_is_anonymous(action, actor_user_id, entity_id) order by id limit 1`,
+      );
+      if (outsider) return broken(outsider.id, `row ${outsider.id} is outside the chain but is not an anonymous sign-in failure`);
+      return { intact: true, rows };
+    },
+    pruneAnonymous: async (before) => {
+      const pruned = await db.query<{ n: number }>(
+        `with pruned as (
+           delete from audit_log where seq is null and audit_is_anonymous(action, actor_user_id, entity_id) and at < $1 returning 1
+         ) select count(*)::int as n from pruned`,
+        [before],
+      );
+      return onlyRow(pruned).n;
     },
   };
 }

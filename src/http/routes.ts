@@ -154,5 +154,10 @@ export function apiRoutes(app: App): Route[] {
     })),
     r('GET', '/api/admin/messages', 'admin', async ({ query, actor }) => listOf('messages', await app.notifications.listMessages(query, actor))),
     r('GET', '/api/admin/audit', 'admin', async ({ query, actor }) => listOf('entries', await app.audit.listAuditEntries(query, actor))),
+    r('GET', '/api/admin/audit.csv', 'admin', async ({ query, actor }) => {
+      const { filename, csv } = await app.audit.exportAuditCsv(query, actor);
+      const headers = { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' };
+      return { body: Buffer.from(csv), headers };
+    }),
   ];
 }

@@ -1,11 +1,18 @@
 import { requireAdmin, type Actor } from '../shared/actor.ts';
-
+import { addDays, clinicInstant, clinicToday, type Clock } from '../shared/clock.ts';
+import { csvRecord } from '../shared/csv.ts';
+import { invalid } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import type { AuditReader, AuditRow } from './audit.ts';
+import type { AuditFilter, AuditLog, AuditReader, AuditRow, AuditTrail, ChainCheck } from './audit.ts';
 
 export interface AuditDeps {
   auditRows: AuditReader;
+  audit: AuditLog;
+  trail: AuditTrail;
+  clock: Clock;
+  timeZone: string;
+  anonymousRetentionDays: number;
 }
 
 export interface AuditEntryJson {
@@ -20,15 +27,83 @@ export interface AuditEntryJson {
   details: Record<string, unknown> | null;
 }
 
-/** Admins see who read or changed data, newest first, optionally only about one patient. */
+/** A CSV export holds at most this many rows; a wider one is refused so one request cannot hold the server for long. */
+export const MAX_EXPORT_ROWS = 100_000;
+
+/** Filters as the query names them, for the audit entry of reading the trail. */
+type FilterJson = Record<string, string | number>;
+
+/** `user_id`, `patient_id`, `action` and the clinic dates `from`–`to` (both included); a bad one is a 422 naming it. */
+function readFilter(query: Record<string, unknown>, timeZone: string): { filter: AuditFilter; asGiven: FilterJson } {
+  const v = new Validator(query);
+  const userId = v.id('user_id', { optional: true });
+  const patientId = v.id('patient_id', { optional: true });
+  const action = v.text('action', { optional: true, max: 50 }) || undefined;
+  if (action && !/^[a-z_]+$/.test(action)) v.fail('action', 'must be an action such as read_records');
+  const from = v.date('from', { optional: true });
+  const to = v.date('to', { optional: true });
+  if (from && to && to < from) v.fail('to', 'must not be before from');
+  v.done();
+  const filter: AuditFilter = {
+    userId,
+    patientId,
+    action,
+    since: from ? clinicInstant(from, '00:00', timeZone) : undefined,
+    until: to ? clinicInstant(addDays(to, 1), '00:00', timeZone) : undefined,
+  };
+  const given = { user_id: userId, patient_id: patientId, action, from, to };
+  const asGiven = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as FilterJson;
+  return { filter, asGiven };
+}
+
+/** Admins see who read or changed data, newest first, filtered; reading the trail is itself audited. */
 export async function listAuditEntries(deps: AuditDeps, query: unknown, actor: Actor): Promise<Page<AuditEntryJson>> {
   requireAdmin(actor);
   const input = asRecord(query);
-  const v = new Validator(input);
-  const patientId = v.id('patient_id', { optional: true });
-  v.done();
-  const page = await deps.auditRows.list({ patientId }, pageRequest(input));
+  const { filter, asGiven } = readFilter(input, deps.timeZone);
+  const request = pageRequest(input);
+  const page = await deps.auditRows.list(filter, request);
+  await deps.audit.record({ actor, action: 'list', entity: 'audit_log', details: { ...asGiven, page: request.page, per_page: request.perPage } });
   return { ...page, items: page.items.map(auditEntryJson) };
+}
+
+const CSV_COLUMNS = ['id', 'at', 'actor_id', 'actor_name', 'actor_role', 'action', 'entity', 'entity_id', 'patient_id', 'request_id', 'details'];
+
+/** The filtered trail as a CSV file, newest first; the export is audited with its filters and size. */
+export async function exportAuditCsv(deps: AuditDeps, query: unknown, actor: Actor): Promise<{ filename: string; csv: string }> {
+  requireAdmin(actor);
+  const { filter, asGiven } = readFilter(asRecord(query), deps.timeZone);
+  const rows = await deps.auditRows.rows(filter, MAX_EXPORT_ROWS + 1);
+  if (rows.length > MAX_EXPORT_ROWS) {
+    throw invalid({ from: [`matches more than ${MAX_EXPORT_ROWS} entries; choose a shorter date range or more filters`] });
+  }
+  await deps.audit.record({ actor, action: 'export', entity: 'audit_log', details: { ...asGiven, rows: rows.length } });
+  const csv = csvRecord(CSV_COLUMNS) + rows.map(csvRow).join('');
+  return { filename: `medora-audit-${clinicToday(deps.clock, deps.timeZone)}.csv`, csv };
+}
+
+const csvRow = (row: AuditRow) =>
+  csvRecord([
+    row.id,
+    row.at.toISOString(),
+    row.actor?.id,
+    row.actor?.name,
+    row.actor?.role,
+    row.action,
+    row.entity,
+    row.entityId,
+    row.patientId,
+    row.requestId,
+    row.details ? JSON.stringify(row.details) : null,
+  ]);
+
+/** `medora audit verify`: whether every chained row is as written and none is missing or slipped in. */
+export const verifyTrail = (deps: AuditDeps): Promise<ChainCheck> => deps.trail.verify();
+
+/** Failed sign-ins that named no account are kept `anonymousRetentionDays`; deletes the older ones. */
+export async function pruneAnonymousFailures(deps: AuditDeps): Promise<{ removed: number; olderThanDays: number }> {
+  const days = deps.anonymousRetentionDays;
+  return { removed: await deps.trail.pruneAnonymous(new Date(deps.clock.now().getTime() - days * 86_400_000)), olderThanDays: days };
 }
 
 function auditEntryJson(row: AuditRow): AuditEntryJson {

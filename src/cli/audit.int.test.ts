@@ -1,0 +1,59 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { auditLog } from '../db/audit.pg.ts';
+import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
+import { testDatabases } from '../testing/test-db.ts';
+
+const admin = { userId: 1, role: 'admin' as const, name: 'Ada' };
+
+for (const target of testDatabases()) {
+  describe(`${target.name}: medora audit`, () => {
+    let database: CliDatabase;
+    const medora = (...args: string[]) => database.medora(args);
+    const ids = async () => (await database.db.query<{ id: number }>('select id from audit_log where seq is not null order by seq')).map((r) => r.id);
+    /** As a superuser could: the append-only trigger off for one statement. */
+    const tamper = (sql: string, params: unknown[]) =>
+      database.db.transaction(async (tx) => {
+        await tx.exec('alter table audit_log disable trigger audit_log_append_only');
+        await tx.query(sql, params);
+        await tx.exec('alter table audit_log enable trigger audit_log_append_only');
+      });
+
+    before(async () => {
+      database = await openCliDatabase(target);
+      for (const n of [1, 2, 3, 4]) await auditLog(database.db).record({ actor: admin, action: 'read_records', entity: 'patient', entityId: n, patientId: n });
+    });
+    after(() => database.drop());
+
+    it('verifies an untouched trail, and again after pruning old anonymous failures', async () => {
+      const clean = await medora('audit', 'verify');
+      assert.deepEqual(clean, { code: 0, stdout: 'OK: 4 audit rows, chain intact.\n', stderr: '' });
+
+      await database.db.query(`insert into audit_log (at, action, entity) values (now() - interval '91 days', 'login_failed', 'user'), (now(), 'login_failed', 'user')`);
+      const pruned = await medora('audit', 'prune');
+      assert.deepEqual(pruned, { code: 0, stdout: 'Removed 1 anonymous failed sign-in(s) older than 90 days.\n', stderr: '' });
+      assert.equal((await medora('audit', 'verify')).code, 0);
+    });
+
+    it('names a row a superuser changed, then the row after one removed, and exits 1', async () => {
+      const [, second, third] = await ids();
+      await tamper(`update audit_log set actor_user_id = 99 where id = $1`, [second]);
+      const changed = await medora('audit', 'verify');
+      assert.equal(changed.code, 1);
+      assert.equal(changed.stderr, `error: audit trail broken at row ${second}: row ${second} was changed: its hash does not match its contents and the previous row's hash\n`);
+
+      await tamper('delete from audit_log where id = $1', [second]);
+      const removed = await medora('audit', 'verify');
+      assert.equal(removed.code, 1);
+      assert.equal(removed.stderr, `error: audit trail broken at row ${third}: 1 row(s) before row ${third} were removed (seq 2 to 2)\n`);
+    });
+
+    it('is listed in the help', async () => {
+      const help = await medora('--help');
+      assert.match(help.stdout, /audit\s+the audit trail: its integrity and retention/);
+      const audit = await medora('audit', '--help');
+      assert.match(audit.stdout, /verify\s+recompute the hash chain/);
+      assert.match(audit.stdout, /prune\s+delete failed sign-ins that named no account/);
+    });
+  });
+}

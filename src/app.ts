@@ -240,7 +240,7 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
       clinic: clinicOf(config),
     }),
     scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),
-    reports: bind(reportUseCases, { dashboard: dashboardQueries(db), clock, timeZone }),
+    reports: bind(reportUseCases, { dashboard: dashboardQueries(db), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),
     calendarFeeds: bind(feedUseCases, {

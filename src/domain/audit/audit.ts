@@ -87,6 +87,12 @@ export function refusal(what: string, actor: Actor, target: { entity: string; en
   });
 }
 
+/** `refusal`, once recorded in `audit`: to throw where no transaction would roll the record back. */
+export async function recorded(audit: AuditLog, refusal: Refusal): Promise<Refusal> {
+  await audit.record(refusal.entry);
+  return refusal;
+}
+
 /** Runs `fn`; a refusal it throws is recorded in `audit`, outside any transaction `fn` ran, and thrown on. */
 export async function recordingRefusals<T>(audit: AuditLog, fn: () => Promise<T>): Promise<T> {
   try {

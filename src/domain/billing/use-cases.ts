@@ -1,3 +1,4 @@
+import { recorded, recordingRefusals, refusal } from '../audit/audit.ts';
 import { ownPatientId, type Actor } from '../shared/actor.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
@@ -37,11 +38,11 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
   const request = `pay billing ${billingId}`;
   const replay = (tx: BillingDeps) => (key ? rememberedAnswer(tx, actor.userId, key, request) : Promise.resolve(undefined));
 
-  return deps.transaction(async (tx) => {
+  return recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
     const earlier = await replay(tx);
     if (earlier) return earlier.result;
     const bill = await tx.bills.find(billingId);
-    if (!bill || bill.patient.id !== patientId) throw notFound('Bill');
+    if (!bill || bill.patient.id !== patientId) throw refusal('Bill', actor, { entity: 'billing', entityId: billingId, patientId: bill?.patient.id, attempt: 'pay' });
     // The conditional update is the guard: of racing payers only one sees the bill still unpaid.
     const paid = bill.paymentStatus === 'unpaid' ? await tx.bills.markPaid(bill.id) : undefined;
     if (!paid) {
@@ -64,7 +65,7 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
     const receipt = { ...billedVisit(paid), method, paymentId: payment.id };
     await tx.outbox.enqueue(paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId: actor.userId }, tx.clock.now()));
     return result;
-  });
+  }));
 }
 
 async function rememberedAnswer(deps: BillingDeps, userId: number, key: string, request: string) {
@@ -73,12 +74,17 @@ async function rememberedAnswer(deps: BillingDeps, userId: number, key: string, 
   return earlier;
 }
 
-/** What a printed receipt needs; the owning patient or an admin may see it. */
+/** What a printed receipt needs; the owning patient or an admin may see it. An admin's read and a refusal are audited. */
 export async function billReceipt(deps: BillingDeps, billingId: string | number, actor: Actor) {
-  const bill = await deps.bills.find(pathId(billingId, 'Bill'));
-  const mayRead = actor.role === 'admin' || (actor.role === 'patient' && bill?.patient.id === actor.patientId);
-  if (!bill || !mayRead) throw notFound('Bill');
+  const id = pathId(billingId, 'Bill');
+  const bill = await deps.bills.find(id);
+  const ownBill = actor.role === 'patient' && bill !== undefined && bill.patient.id === actor.patientId;
+  if (actor.role !== 'admin' && !ownBill) {
+    throw await recorded(deps.audit, refusal('Bill', actor, { entity: 'billing', entityId: id, patientId: bill?.patient.id, attempt: 'receipt' }));
+  }
+  if (!bill) throw notFound('Bill');
   const payment = bill.paymentStatus === 'paid' ? await deps.payments.findForBill(bill.id) : undefined;
+  if (actor.role === 'admin') await deps.audit.record({ actor, action: 'read_receipt', entity: 'billing', entityId: id, patientId: bill.patient.id });
   return receiptJson(bill, payment, { name: deps.clinicName, timeZone: deps.timeZone });
 }
 

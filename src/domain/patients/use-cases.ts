@@ -1,3 +1,4 @@
+import { listEntry } from '../audit/audit.ts';
 import { patientDetailJson } from '../records/records.ts';
 import { GENDERS, ownPatientId, type Actor, type Gender } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
@@ -8,8 +9,13 @@ import { Validator, asRecord, pathId } from '../shared/validate.ts';
 import { sendVerification } from '../auth/verification.ts';
 import type { PatientsDeps, ProfileFields } from './ports.ts';
 
-/** The admin's patient list, searched by name, email or phone. */
-export const listPatients = (deps: PatientsDeps, query: Record<string, unknown>) => deps.patients.list(pageRequest(query));
+/** The admin's patient list, searched by name, email or phone; every page read is audited. */
+export async function listPatients(deps: PatientsDeps, query: Record<string, unknown>, actor: Actor) {
+  const request = pageRequest(query);
+  const page = await deps.patients.list(request);
+  await deps.audit.record(listEntry(actor, 'patient', request));
+  return page;
+}
 
 /** One patient with every medical record, for an admin; reading someone's records is audited. */
 export async function showPatient(deps: PatientsDeps, rawId: string | number, actor: Actor) {

@@ -9,7 +9,7 @@ import type { Message } from '../notifications/message.ts';
 import type { RecordsDeps } from './ports.ts';
 import type { Appointment } from '../scheduling/scheduling.ts';
 import { readVisit, type MedicalRecord } from './records.ts';
-import { recordVisit } from './use-cases.ts';
+import { recordVisit, showMyPatient } from './use-cases.ts';
 import { present } from '../../testing/assert.ts';
 
 const TODAY = '2026-06-10';
@@ -126,10 +126,21 @@ describe('recordVisit', () => {
     assert.equal(bills.length, 0);
   });
 
-  it("treats another doctor's appointment as not found", async () => {
-    const { deps, records } = fakeRecordsDeps({ ...scheduled, doctor: { ...scheduled.doctor, id: 99 } });
-    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), { kind: 'not_found' });
+  it("treats another doctor's appointment as not found, like a missing one, and audits both attempts", async () => {
+    const { deps, records, audit } = fakeRecordsDeps({ ...scheduled, doctor: { ...scheduled.doctor, id: 99 } });
+    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), { kind: 'not_found', message: 'Appointment not found' });
+    await assert.rejects(recordVisit(deps, { appointmentId: 12, body: form }, doctor), { kind: 'not_found', message: 'Appointment not found' });
     assert.equal(records.length, 0);
+    assert.deepEqual(audit.map((e) => [e.action, e.entity, e.entityId, e.patientId, e.actor?.userId, e.details]), [
+      ['refused', 'appointment', 11, 5, doctor.userId, { attempt: 'record_visit' }],
+      ['refused', 'appointment', 12, null, doctor.userId, { attempt: 'record_visit' }],
+    ]);
+  });
+
+  it("audits a doctor's attempt on a patient they never saw, answered as not found", async () => {
+    const { deps, audit } = fakeRecordsDeps(scheduled);
+    await assert.rejects(showMyPatient(deps, '5', doctor), { kind: 'not_found', message: 'Patient not found' });
+    assert.deepEqual(audit.map((e) => [e.action, e.entity, e.entityId, e.details]), [['refused', 'patient', 5, { attempt: 'read_records' }]]);
   });
 
   it('refuses an appointment that is no longer scheduled', async () => {

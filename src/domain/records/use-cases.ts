@@ -1,3 +1,4 @@
+import { listEntry, recorded, recordingRefusals, refusal } from '../audit/audit.ts';
 import { billForVisit, billedVisit, billingJson } from '../billing/billing.ts';
 import { ownDoctorId, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
@@ -18,10 +19,12 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
   const appointmentId = pathId(input.appointmentId, 'Appointment');
   const visit = await readVisit(input.body, clinicToday(deps.clock, deps.timeZone), deps.diseases.exists);
 
-  return deps.transaction(async (tx) => {
+  return recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
     const appointment = await tx.appointments.lock(appointmentId);
     // Another doctor's appointment is answered as missing, so its existence is not revealed.
-    if (!appointment || appointment.doctor.id !== doctorId) throw notFound('Appointment');
+    if (!appointment || appointment.doctor.id !== doctorId) {
+      throw refusal('Appointment', actor, { entity: 'appointment', entityId: appointmentId, patientId: appointment?.patient.id, attempt: 'record_visit' });
+    }
     if (appointment.status !== 'scheduled') {
       throw conflict('not_scheduled', `This appointment is ${appointment.status}; only a scheduled appointment can be recorded`);
     }
@@ -49,12 +52,14 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
       appointment: appointmentJson(completed),
       billing: bill ? billingJson(bill) : null,
     };
-  });
+  }));
 }
 
-/** The doctor's patients: everyone who has had an appointment with them, searched by name, email or phone. */
+/** The doctor's patients: everyone who has had an appointment with them, searched by name, email or phone; audited. */
 export async function listMyPatients(deps: RecordsDeps, query: unknown, actor: Actor): Promise<Page<PatientCardJson>> {
-  const page = await deps.patients.list(doctorOf(actor), pageRequest(asRecord(query)));
+  const request = pageRequest(asRecord(query));
+  const page = await deps.patients.list(doctorOf(actor), request);
+  await deps.audit.record(listEntry(actor, 'patient', request));
   return { ...page, items: page.items.map(patientCardJson) };
 }
 
@@ -64,7 +69,7 @@ export async function showMyPatient(deps: RecordsDeps, patientId: string | numbe
   const id = pathId(patientId, 'Patient');
   // A patient who never saw this doctor is answered as missing, so the doctor cannot probe who is registered.
   const patient = await deps.patients.find(doctorId, id);
-  if (!patient) throw notFound('Patient');
+  if (!patient) throw await recorded(deps.audit, refusal('Patient', actor, { entity: 'patient', entityId: id, attempt: 'read_records' }));
   const records = await deps.records.listForPatient(id);
   await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: id, patientId: id });
   return patientDetailJson(patient, records);

@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit/audit.ts';
 import type { Bill } from '../billing/billing.ts';
 import type { Appointment } from '../scheduling/scheduling.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -18,6 +19,7 @@ export interface DashboardQueries {
 
 export interface ReportsDeps {
   dashboard: DashboardQueries;
+  audit: AuditLog;
   clock: Clock;
   timeZone: string;
 }

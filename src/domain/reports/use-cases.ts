@@ -1,4 +1,6 @@
+import { listEntry } from '../audit/audit.ts';
 import { billingJson } from '../billing/billing.ts';
+import type { Actor } from '../shared/actor.ts';
 import { addDays, clinicToday } from '../shared/clock.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
@@ -25,12 +27,18 @@ export async function appointmentsPerDay(deps: ReportsDeps, query: Record<string
   return { days: zeroFilledDays(first, days, await deps.dashboard.appointmentsByDate(first, today)) };
 }
 
-export async function listAllAppointments(deps: ReportsDeps, query: Record<string, unknown>) {
-  const page = await deps.dashboard.appointments(pageRequest(query));
+/** Every appointment, for an admin; every page read is audited. */
+export async function listAllAppointments(deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) {
+  const request = pageRequest(query);
+  const page = await deps.dashboard.appointments(request);
+  await deps.audit.record(listEntry(actor, 'appointment', request));
   return { ...page, items: page.items.map(appointmentJson) };
 }
 
-export async function listAllBillings(deps: ReportsDeps, query: Record<string, unknown>) {
-  const page = await deps.dashboard.billings(pageRequest(query));
+/** Every bill, for an admin; every page read is audited. */
+export async function listAllBillings(deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) {
+  const request = pageRequest(query);
+  const page = await deps.dashboard.billings(request);
+  await deps.audit.record(listEntry(actor, 'billing', request));
   return { ...page, items: page.items.map(billingJson) };
 }

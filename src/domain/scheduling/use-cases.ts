@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../audit/audit.ts';
+import { listEntry, recordingRefusals, refusal, type AuditEntry } from '../audit/audit.ts';
 import { ownDoctorId, ownPatientId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import { DomainError, conflict, invalid, notFound } from '../shared/errors.ts';
@@ -171,16 +171,16 @@ const appointmentEntry = (action: string, id: number, patientId: number, actor: 
   details,
 });
 
-/** Cancels the appointment if `refuse` finds nothing against it; its slot becomes bookable again. */
-async function cancelIf(deps: SchedulingDeps, rawId: RawId, actor: Actor, refuse: (a: Appointment, now: ClinicMoment) => void) {
+/** Cancels the appointment if `refuse` finds nothing against it (or its absence); its slot becomes bookable again. */
+async function cancelIf(deps: SchedulingDeps, rawId: RawId, actor: Actor, refuse: (id: number, a: Appointment | undefined, now: ClinicMoment) => void) {
   const id = pathId(rawId, 'Appointment');
   const now = nowInClinic(deps);
-  const appointment = await deps.transaction(async (tx) => {
+  const appointment = await recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
     const found = await tx.appointments.lock(id);
+    refuse(id, found, now);
     if (!found) throw notFound('Appointment');
-    refuse(found, now);
     return cancelLocked(deps, tx, found, actor);
-  });
+  }));
   return appointmentJson(appointment);
 }
 
@@ -206,8 +206,10 @@ const refuseStarted = (a: Appointment, now: ClinicMoment) => {
 /** A patient cancels their own appointment before it starts; anyone else's is not found. */
 export async function cancelMyAppointment(deps: SchedulingDeps, rawId: RawId, actor: Actor) {
   const patientId = patientOf(actor);
-  return cancelIf(deps, rawId, actor, (a, now) => {
-    if (a.patient.id !== patientId) throw notFound('Appointment');
+  return cancelIf(deps, rawId, actor, (id, a, now) => {
+    if (a?.patient.id !== patientId) {
+      throw refusal('Appointment', actor, { entity: 'appointment', entityId: id, patientId: a?.patient.id, attempt: 'cancel' });
+    }
     refuseStarted(a, now);
   });
 }
@@ -251,12 +253,15 @@ export const cancelAppointment = (deps: SchedulingDeps, rawId: RawId, actor: Act
 
 // --- lists
 
-async function appointmentPage(deps: SchedulingDeps, owner: AppointmentFilter, query: Record<string, unknown>) {
+/** A page of `owner`'s appointments; `audited` names the staff member whose reading of it is recorded. */
+async function appointmentPage(deps: SchedulingDeps, owner: AppointmentFilter, query: Record<string, unknown>, audited?: Actor) {
   const v = new Validator(asRecord(query));
   const status = v.oneOf('status', APPOINTMENT_STATUSES, { optional: true });
   v.done();
   const today = nowInClinic(deps).date;
-  const page = await deps.appointments.list({ ...owner, status }, pageRequest(query), today);
+  const request = pageRequest(query);
+  const page = await deps.appointments.list({ ...owner, status }, request, today);
+  if (audited) await deps.audit.record(listEntry(audited, 'appointment', request, { status }));
   return { ...page, items: page.items.map(appointmentJson) };
 }
 
@@ -264,7 +269,7 @@ async function appointmentPage(deps: SchedulingDeps, owner: AppointmentFilter, q
 export const listMyAppointments = (deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) =>
   appointmentPage(deps, { patientId: patientOf(actor) }, query);
 
-/** The doctor's own appointments, upcoming first; `q` searches the patient's name and email. */
+/** The doctor's own appointments, upcoming first; `q` searches the patient's name and email. Audited. */
 export async function listDoctorAppointments(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) {
-  return appointmentPage(deps, { doctorId: ownDoctorId(actor, 'Only doctors have a list of their own appointments') }, query);
+  return appointmentPage(deps, { doctorId: ownDoctorId(actor, 'Only doctors have a list of their own appointments') }, query, actor);
 }

@@ -73,6 +73,14 @@ export const apiPost = <T>(path: string, body?: unknown, headers?: Record<string
 export const apiPut = <T>(path: string, body: unknown) => request<T>('PUT', path, { body });
 export const apiDelete = <T>(path: string) => request<T>('DELETE', path);
 
+/** A file the API answers (a CSV export), named as its Content-Disposition says. */
+export async function apiDownload(path: string, query?: Query): Promise<{ blob: Blob; filename: string }> {
+  const response = await fetch(withQuery(path, query), { credentials: 'same-origin' });
+  if (!response.ok) throw toApiError(response.status, await response.json().catch(() => null));
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
+  return { blob: await response.blob(), filename };
+}
+
 // A type, not an interface, so that it is a Query too (an interface has no index signature).
 export type ListQuery = {
   q: string;

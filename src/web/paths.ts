@@ -31,6 +31,7 @@ export const routes = {
     bills: '/user/admin/bills',
     messages: '/user/admin/messages',
     patientProfile: '/user/admin/patient/profile/:id',
+    audit: '/user/admin/audit',
   },
   patient: {
     appointments: '/user/patient',
@@ -108,6 +109,8 @@ export const endpoints = {
     passwordResets: '/api/admin/password-resets',
     mfaResets: '/api/admin/mfa-resets',
     messages: '/api/admin/messages',
+    audit: '/api/admin/audit',
+    auditCsv: '/api/admin/audit.csv',
   },
   patient: {
     profile: '/api/patient/profile',

@@ -39,6 +39,7 @@ const areaPages: Record<Role, Record<string, Page>> = {
     [routes.admin.bills]: lazy(() => import('./pages/admin/bills-page.tsx')),
     [routes.admin.messages]: lazy(() => import('./pages/admin/messages-page.tsx')),
     [routes.admin.patientProfile]: lazy(() => import('./pages/admin/patient-profile-page.tsx')),
+    [routes.admin.audit]: lazy(() => import('./pages/admin/audit-page.tsx')),
   },
   doctor: {
     [routes.doctor.appointments]: lazy(() => import('./pages/doctor/appointments-page.tsx')),

@@ -27,6 +27,8 @@ interface DataTableProps<Row> {
   filters?: ReactNode;
   /** Change it when `load` filters differently: the table loads again from the first page. */
   filterKey?: string;
+  /** Whether the list has a search box (its endpoint searches `q`). */
+  searchable?: boolean;
 }
 
 const PAGE_SIZES = [10, 20, 30, 40, 50];
@@ -43,6 +45,7 @@ export function DataTable<Row>({
   reloadKey = 0,
   filters,
   filterKey = '',
+  searchable = true,
 }: DataTableProps<Row>) {
   const id = useId();
   const [search, setSearch] = useState('');
@@ -96,17 +99,23 @@ export function DataTable<Row>({
 
   return (
     <div className="data-table">
-      <div className="data-table-toolbar">
-        <label htmlFor={`${id}-search`}>Search</label>
-        <input
-          id={`${id}-search`}
-          type="search"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          placeholder="Search…"
-        />
-        {filters}
-      </div>
+      {(searchable || filters) && (
+        <div className="data-table-toolbar">
+          {searchable && (
+            <>
+              <label htmlFor={`${id}-search`}>Search</label>
+              <input
+                id={`${id}-search`}
+                type="search"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+                placeholder="Search…"
+              />
+            </>
+          )}
+          {filters}
+        </div>
+      )}
       <div className="table-scroll" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
         <table aria-busy={loading}>
           <caption id={`${id}-caption`}>{label}</caption>

@@ -12,6 +12,7 @@ import {
   LockIcon,
   MailIcon,
   PillIcon,
+  ShieldIcon,
   StethoscopeIcon,
   UserIcon,
   UsersIcon,
@@ -62,6 +63,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Rooms', to: routes.admin.rooms, icon: DoorIcon },
     { label: 'Bills', to: routes.admin.bills, icon: BillIcon },
     { label: 'Messages', to: routes.admin.messages, icon: MailIcon },
+    { label: 'Audit trail', to: routes.admin.audit, icon: ShieldIcon },
     { label: 'Sign-in & Security', to: routes.account('admin'), icon: LockIcon },
   ],
   doctor: [

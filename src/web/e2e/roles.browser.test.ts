@@ -6,7 +6,7 @@ import { registerPatient, seedClinic, type Account, type Clinic } from './seed.t
 
 const menus = {
   patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Bills', 'Sign-in & Security', 'Signout'],
-  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Bills', 'Messages', 'Sign-in & Security', 'Signout'],
+  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Bills', 'Messages', 'Audit trail', 'Sign-in & Security', 'Signout'],
   doctor: ['Appointments', 'Manage Records', 'My Patients', 'Sign-in & Security', 'Signout'],
 };
 

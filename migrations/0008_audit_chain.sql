@@ -44,25 +44,44 @@ begin
   insert into audit_chain_head (seq, hash) values (n, prev);
 end $$;
 
-create function audit_log_chain() returns trigger language plpgsql as $$
+-- A row joins the chain when its transaction commits, not when it is inserted: the head row stays locked from
+-- then until the commit, so a transaction that audits early and works on (an import of many doctors) does not
+-- hold every other audited request back meanwhile. Within a transaction, rows join in the order written.
+create function audit_log_unchained() returns trigger language plpgsql as $$
 begin
-  if audit_is_anonymous(new.action, new.actor_user_id, new.entity_id) then
-    new.seq := null;
-    new.hash := null;
-  else
-    update audit_chain_head h set seq = h.seq + 1, hash = audit_row_hash(h.hash, h.seq + 1, new)
-      returning h.seq, h.hash into new.seq, new.hash;
-  end if;
+  new.seq := null;
+  new.hash := null;
   return new;
 end $$;
 
-create trigger audit_log_chain before insert on audit_log for each row execute function audit_log_chain();
+create trigger audit_log_unchained before insert on audit_log for each row execute function audit_log_unchained();
+
+create function audit_log_chain() returns trigger language plpgsql as $$
+declare
+  link audit_chain_head;
+begin
+  if not audit_is_anonymous(new.action, new.actor_user_id, new.entity_id) then
+    update audit_chain_head h set seq = h.seq + 1, hash = audit_row_hash(h.hash, h.seq + 1, new) returning h.* into link;
+    update audit_log set seq = link.seq, hash = link.hash where id = new.id;
+  end if;
+  return null;
+end $$;
+
+create constraint trigger audit_log_chain after insert on audit_log deferrable initially deferred
+  for each row execute function audit_log_chain();
 
 -- Retention (`medora audit prune`, and daily in `medora serve`) chooses how old; the database allows it no more.
+-- The one update allowed is the chain's own: a row's seq and hash set once, its contents unchanged.
 create function audit_log_refuse_change() returns trigger language plpgsql as $$
 begin
   if tg_op = 'DELETE' and old.seq is null and audit_is_anonymous(old.action, old.actor_user_id, old.entity_id) then
     return old;
+  end if;
+  if tg_op = 'UPDATE' and old.seq is null and old.hash is null and new.seq is not null and new.hash is not null
+     and (new.id, new.at, new.actor_user_id, new.actor_role, new.action, new.entity, new.entity_id, new.patient_id, new.request_id, new.details)
+         is not distinct from
+         (old.id, old.at, old.actor_user_id, old.actor_role, old.action, old.entity, old.entity_id, old.patient_id, old.request_id, old.details) then
+    return new;
   end if;
   raise exception 'audit_log is append-only: % refused', tg_op using errcode = 'insufficient_privilege';
 end $$;

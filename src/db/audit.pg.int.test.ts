@@ -82,10 +82,10 @@ for (const target of testDatabases()) {
       try {
         for (let n = 1; n <= 3; n++) await auditLog(forged.db).record(read(n));
         await forged.db.transaction(async (tx) => {
-          await tx.exec('alter table audit_log disable trigger audit_log_chain');
+          await tx.exec('alter table audit_log disable trigger audit_log_unchained, disable trigger audit_log_chain');
           await tx.query(`insert into audit_log (action, entity, seq, hash) values ('create', 'billing', 4, '\\x00')`);
           await tx.query(`insert into audit_log (actor_user_id, action, entity) values (7, 'read_records', 'patient')`);
-          await tx.exec('alter table audit_log enable trigger audit_log_chain');
+          await tx.exec('alter table audit_log enable trigger audit_log_unchained, enable trigger audit_log_chain');
         });
         const check = await auditTrail(forged.db).verify();
         assert.equal(check.intact, false);
@@ -131,7 +131,7 @@ for (const target of testDatabases()) {
       }
     });
 
-    it('forms one chain from many concurrent writers on separate connections', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+    it('forms one chain from concurrent writers on separate connections, in the order they commit', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
       const concurrent = await target.open();
       const second = await openPostgres(concurrent.url!);
       try {
@@ -139,6 +139,24 @@ for (const target of testDatabases()) {
           Array.from({ length: 60 }, (_, n) => (n % 2 ? concurrent.db : second).transaction((tx) => auditLog(tx).record(read(n + 1)))),
         );
         assert.deepEqual(await auditTrail(concurrent.db).verify(), { intact: true, rows: 60 });
+
+        // A transaction still at work after writing its row holds nobody up: rows join the chain as they commit.
+        let release = () => {};
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let written = () => {};
+        const inserted = new Promise<void>((resolve) => (written = resolve));
+        const slow = concurrent.db.transaction(async (tx) => {
+          await auditLog(tx).record(read(61));
+          written();
+          await held;
+        });
+        await inserted;
+        await second.transaction((tx) => auditLog(tx).record(read(62)));
+        release();
+        await slow;
+        const order = await concurrent.db.query<{ entity_id: string }>('select entity_id from audit_log where seq > 60 order by seq');
+        assert.deepEqual(order.map((r) => r.entity_id), ['62', '61']);
+        assert.deepEqual(await auditTrail(concurrent.db).verify(), { intact: true, rows: 62 });
       } finally {
         await second.close();
         await concurrent.drop();

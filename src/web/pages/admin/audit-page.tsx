@@ -20,7 +20,31 @@ interface Filters {
 const NO_FILTERS: Filters = { user_id: '', patient_id: '', action: '', from: '', to: '' };
 
 // Offered as suggestions; the server accepts any action the trail holds.
-const ACTIONS = ['read_records', 'read_receipt', 'list', 'refused', 'export', 'create', 'update', 'delete', 'book', 'cancel', 'pay', 'register', 'login', 'login_failed', 'logout'];
+const ACTIONS = [
+  'read_records',
+  'read_receipt',
+  'list',
+  'refused',
+  'export',
+  'create',
+  'update',
+  'delete',
+  'book',
+  'cancel',
+  'pay',
+  'register',
+  'login',
+  'login_failed',
+  'logout',
+  'logout_everywhere',
+  'password_changed',
+  'password_reset_issued',
+  'password_reset',
+  'email_changed',
+  'mfa_enabled',
+  'mfa_disabled',
+  'mfa_reset',
+];
 
 const FIELDS: { name: keyof Filters; label: string; type: 'number' | 'text' | 'date' }[] = [
   { name: 'user_id', label: 'User ID', type: 'number' },

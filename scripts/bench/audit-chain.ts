@@ -26,9 +26,8 @@ try {
       Array.from({ length: writers }, async () => {
         while (next < rows) {
           const n = next++;
-          await db.transaction((tx) =>
-            auditLog(tx).record({ actor: { userId: 1, role: 'admin', name: 'bench' }, action: 'read_records', entity: 'patient', entityId: n, patientId: n }),
-          );
+          const actor = { userId: 1, role: 'admin' as const, name: 'bench' };
+          await db.transaction((tx) => auditLog(tx).record({ actor, action: 'read_records', entity: 'patient', entityId: n, patientId: n }));
         }
       }),
     );

@@ -9,7 +9,10 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .description('recompute the hash chain of the audit trail; names the first changed, removed or inserted row (exit 1)')
     .action(async () => {
       const check = await (await getApp()).audit.verifyTrail();
-      if (!check.intact) throw new DomainError('conflict', 'audit_chain_broken', `audit trail broken${check.brokenAt === null ? '' : ` at row ${check.brokenAt}`}: ${check.reason}`);
+      if (!check.intact) {
+        const where = check.brokenAt === null ? '' : ` at row ${check.brokenAt}`;
+        throw new DomainError('conflict', 'audit_chain_broken', `audit trail broken${where}: ${check.reason}`);
+      }
       writeLine(io.stdout, `OK: ${check.rows} audit rows, chain intact.`);
     });
   audit

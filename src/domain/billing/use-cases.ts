@@ -42,7 +42,9 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
     const earlier = await replay(tx);
     if (earlier) return earlier.result;
     const bill = await tx.bills.find(billingId);
-    if (!bill || bill.patient.id !== patientId) throw refusal('Bill', actor, { entity: 'billing', entityId: billingId, patientId: bill?.patient.id, attempt: 'pay' });
+    if (!bill || bill.patient.id !== patientId) {
+      throw refusal('Bill', actor, { entity: 'billing', entityId: billingId, patientId: bill?.patient.id, attempt: 'pay' });
+    }
     // The conditional update is the guard: of racing payers only one sees the bill still unpaid.
     const paid = bill.paymentStatus === 'unpaid' ? await tx.bills.markPaid(bill.id) : undefined;
     if (!paid) {

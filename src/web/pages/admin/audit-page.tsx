@@ -150,7 +150,16 @@ export default function AdminAuditPage() {
           </button>
         </div>
       </form>
-      <DataTable label="Audit trail" columns={columns} load={load} rowKey={(e) => e.id} pageSize={20} reloadKey={reloadKey} searchable={false} emptyText="No audit entries match." />
+      <DataTable
+        label="Audit trail"
+        columns={columns}
+        load={load}
+        rowKey={(e) => e.id}
+        pageSize={20}
+        reloadKey={reloadKey}
+        searchable={false}
+        emptyText="No audit entries match."
+      />
     </>
   );
 }

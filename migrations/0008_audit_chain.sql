@@ -78,6 +78,7 @@ begin
     return old;
   end if;
   if tg_op = 'UPDATE' and old.seq is null and old.hash is null and new.seq is not null and new.hash is not null
+     and not audit_is_anonymous(old.action, old.actor_user_id, old.entity_id)
      and (new.id, new.at, new.actor_user_id, new.actor_role, new.action, new.entity, new.entity_id, new.patient_id, new.request_id, new.details)
          is not distinct from
          (old.id, old.at, old.actor_user_id, old.actor_role, old.action, old.entity, old.entity_id, old.patient_id, old.request_id, old.details) then

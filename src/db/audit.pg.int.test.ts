@@ -44,6 +44,10 @@ for (const target of testDatabases()) {
       await assert.rejects(db.query(`update audit_log set action = 'nothing' where id = $1`, [first]), { code: '42501', message: /append-only: UPDATE refused/ });
       await assert.rejects(db.query('delete from audit_log where id = $1', [first]), { code: '42501', message: /append-only: DELETE refused/ });
       await assert.rejects(db.exec('truncate audit_log'), { code: '42501' });
+      await assert.rejects(db.query(`update audit_log set seq = 99, hash = '\\x00' where id = $1`, [first]), { code: '42501' });
+      await auditLog(db).record(anonymousFailure);
+      // The chain's own update, which sets seq and hash once, cannot pull an anonymous failure into the chain.
+      await assert.rejects(db.query(`update audit_log set seq = 6, hash = '\\x00' where seq is null`), { code: '42501' });
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
     });
 

@@ -94,15 +94,20 @@ export default function AdminAuditPage() {
     [applied, showProblem],
   );
 
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
+  const showDraft = () => {
     dismiss();
     setApplied(draft);
     setReloadKey((key) => key + 1);
   };
 
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    showDraft();
+  };
+
+  // The file holds what the table shows: the filters as typed apply to both.
   const download = async () => {
-    dismiss();
+    showDraft();
     try {
       const { blob, filename } = await apiDownload(endpoints.admin.auditCsv, { ...draft });
       setErrors({});

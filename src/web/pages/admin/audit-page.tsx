@@ -162,6 +162,7 @@ export default function AdminAuditPage() {
         rowKey={(e) => e.id}
         pageSize={20}
         reloadKey={reloadKey}
+        filterKey={JSON.stringify(applied)}
         searchable={false}
         emptyText="No audit entries match."
       />

@@ -1,6 +1,6 @@
 -- The audit trail becomes tamper-evident: each row carries `seq`, its place in one chain, and `hash`, a SHA-256
--- over the previous row's hash and a canonical encoding of the row. Rows are never updated; the only rows ever
--- deleted are anonymous sign-in failures past their retention, which is why they stay outside the chain.
+-- over the previous row's hash and a canonical encoding of the row. A row's contents never change; the only rows
+-- ever deleted are anonymous sign-in failures past their retention, which is why they stay outside the chain.
 
 alter table audit_log add column seq bigint, add column hash bytea;
 create unique index audit_log_seq_idx on audit_log (seq);
@@ -21,15 +21,15 @@ language sql stable as $$
   )::text, 'UTF8'))
 $$;
 
--- The chain's last link. Updating this one row is the lock that orders concurrent inserts, from any number of
--- server instances, into one chain: a second inserter waits until the first commits, then reads its hash.
+-- The chain's last link. Updating this one row is the lock that orders concurrent commits, from any number of
+-- server instances, into one chain: a second committer waits until the first has committed, then reads its hash.
 create table audit_chain_head (
   one_row boolean primary key default true check (one_row),
   seq bigint not null,
   hash bytea not null
 );
 
--- Existing rows join the chain in the order they were written.
+-- Existing rows join the chain in the order they were written, one at a time as each link needs the one before.
 do $$
 declare
   prev bytea := '\x0000000000000000000000000000000000000000000000000000000000000000';

@@ -26,7 +26,7 @@ import * as patientUseCases from './domain/patients/use-cases.ts';
 import * as reportUseCases from './domain/reports/use-cases.ts';
 import type { DoctorDeps, DoctorTxDeps } from './domain/catalogue/ports.ts';
 import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTable } from './db/catalogue.pg.ts';
-import { patientDirectory } from './db/patients.pg.ts';
+import { patientDirectory, patientVisitStore } from './db/patients.pg.ts';
 import { dashboardQueries } from './db/reports.pg.ts';
 import * as schedulingUseCases from './domain/scheduling/use-cases.ts';
 import { DEFAULT_BOOKING_LIMITS, type SchedulingDeps } from './domain/scheduling/ports.ts';
@@ -225,7 +225,7 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
     catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
     doctors: bind(doctorUseCases, doctorDeps(db, clock, config, hasher)),
     patients: bind(patientUseCases, {
-      ...transactional(db, (q) => ({ patients: patientDirectory(q), records: recordStore(q), audit: auditLog(q), ...notifying(q) })),
+      ...transactional(db, (q) => ({ patients: patientDirectory(q), visits: patientVisitStore(q), records: recordStore(q), audit: auditLog(q), ...notifying(q) })),
       confirmPassword: (actor: Actor, password: string) => passwordUseCases.confirmPassword(authDeps, actor, password),
       clock,
       timeZone,

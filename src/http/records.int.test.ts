@@ -223,6 +223,47 @@ for (const target of testDatabases()) {
       assert.ok(bad.body.errors.patient_id);
     });
 
+    it("shows a patient their own visits newest first with doctor, findings and bill, never another patient's, and audits the read", async () => {
+      const me = await fx.patient('Mona Mine');
+      const stranger = await fx.patient('Sven Stranger');
+      const older = await fx.appointment({ doctor, patientId: me.patientId, date: '2026-06-01' });
+      assert.equal((await record(older, visit({ diagnosis: 'Old cough', cost: 0, record_date: '2026-06-01' }))).status, 201);
+      const newer = await fx.appointment({ doctor: otherDoctor, patientId: me.patientId, date: '2026-06-09' });
+      const billed = await record(newer, visit({ diagnosis: 'Bronchitis', prescriptions: 'Antibiotics', lab_tests: 'Chest X-ray' }), otherDoctor.token);
+      assert.equal(billed.status, 201);
+      const foreign = await fx.appointment({ doctor, patientId: stranger.patientId, date: '2026-06-09' });
+      assert.equal((await record(foreign, visit({ diagnosis: 'Secret diagnosis' }))).status, 201);
+
+      const res = await server.api('GET', '/api/patient/records', { token: me.token });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.records.map((r: { diagnosis: string }) => r.diagnosis), ['Bronchitis', 'Old cough']);
+      assert.deepEqual(
+        { ...res.body.records[0], id: undefined, start_time: undefined },
+        {
+          id: undefined,
+          start_time: undefined,
+          date: '2026-06-09',
+          doctor: { id: otherDoctor.doctorId, name: 'Dr. Derek Shepherd' },
+          disease: { id: flu, name: 'Influenza' },
+          diagnosis: 'Bronchitis',
+          prescriptions: 'Antibiotics',
+          lab_tests: 'Chest X-ray',
+          service_type: 'Consultation',
+          bill: { id: billed.body.billing.id, amount: '120.50', amount_cents: 12050, payment_status: 'unpaid' },
+        },
+      );
+      assert.equal(res.body.records[1].bill, null, 'a free visit has no bill');
+      assert.ok(!JSON.stringify(res.body).includes('Secret diagnosis'));
+
+      const admin = await signUpAdmin(server);
+      const audit = await server.api('GET', `/api/admin/audit?patient_id=${me.patientId}`, { token: admin.token });
+      const read = audit.body.entries.find((e: { request_id: string }) => e.request_id === res.headers.get('x-request-id'));
+      assert.deepEqual([read?.action, read?.entity, read?.actor.id], ['read_records', 'patient', me.user.id]);
+
+      for (const token of [doctor.token, admin.token]) assert.equal((await server.api('GET', '/api/patient/records', { token })).status, 403);
+      assert.equal((await server.api('GET', '/api/patient/records')).status, 401);
+    });
+
     it('lists logins and failed logins in the whole audit log', async () => {
       const admin = await signUpAdmin(server);
       await server.api('POST', '/api/login', { body: { email: patient.email, password: 'wrong password' } });

@@ -74,6 +74,7 @@ export function apiRoutes(app: App): Route[] {
     r('GET', '/api/admin/patients', 'admin', async ({ query }) => listOf('patients', await app.patients.listPatients(query))),
     r('GET', '/api/admin/patients/{id}', 'admin', async ({ params, actor }) => ok(await app.patients.showPatient(params.id, actor))),
     r('GET', '/api/patient/profile', 'patient', async ({ actor }) => ok(await app.patients.myProfile(actor))),
+    r('GET', '/api/patient/records', 'patient', async ({ actor }) => ok(await app.patients.myRecords(actor))),
     r('PUT', '/api/patient/profile', 'patient', async ({ body, actor }) => ok(await app.patients.updateMyProfile(body, actor))),
     r('GET', '/api/admin/departments', 'admin', async ({ query }) => listOf('departments', await app.catalogue.listDepartments(query))),
     r('POST', '/api/admin/departments', 'admin', async ({ body, actor }) => created(await app.catalogue.createDepartment(body, actor))),

@@ -48,7 +48,7 @@ import type { Clinic } from './domain/notifications/message.ts';
 import type { Notifying } from './domain/notifications/ports.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 
-export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours'>>;
+export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'clinicAddress' | 'clinicPhone'>>;
 
 /** The clinic as its messages present it. */
 export const clinicOf = (config: AppConfig): Clinic => ({
@@ -119,7 +119,7 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
     clinic: clinicOf(config),
     clock,
     timeZone: config.clinicTz,
-    clinicName: config.clinicName,
+    clinicContact: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '', timeZone: config.clinicTz },
   }));
 }
 

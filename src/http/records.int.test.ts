@@ -6,7 +6,7 @@ import { fixedClock, signUpAdmin, startTestServer, type TestServer } from '../te
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
-const NOW = '2026-06-10T10:00:00Z'; // 12:00 in the clinic's Europe/Berlin
+const NOW = '2026-06-10T18:00:00Z'; // 20:00 in the clinic's Europe/Berlin: today's fixture visits have all begun
 const TODAY = '2026-06-10';
 
 for (const target of testDatabases()) {
@@ -140,10 +140,23 @@ for (const target of testDatabases()) {
       assert.equal(await fx.appointmentStatus(appointmentId), 'scheduled');
     });
 
-    it('refuses to record a visit for an appointment that is still ahead', async () => {
-      const res = await record(await appointmentToday('2026-06-12'), visit());
-      assert.equal(res.status, 422);
-      assert.match(res.body.errors.record_date[0], /before the appointment date 2026-06-12/);
+    it('refuses with 409 visit_not_started to record a visit that has not begun, today or later', async () => {
+      for (const [date, start] of [['2026-06-12', '09:00'], [TODAY, '20:30']] as const) {
+        const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date, start });
+        const res = await record(appointmentId, visit());
+        assert.equal(res.status, 409);
+        assert.equal(res.body.code, 'visit_not_started');
+        assert.equal(res.body.message, `This visit can be recorded from ${start} on ${date}`);
+        assert.equal(await fx.appointmentStatus(appointmentId), 'scheduled');
+      }
+    });
+
+    it("says in the doctor's list which visits have begun", async () => {
+      const begun = await fx.appointment({ doctor, patientId: patient.patientId, date: TODAY, start: '20:00' });
+      const ahead = await fx.appointment({ doctor, patientId: patient.patientId, date: TODAY, start: '21:00' });
+      const res = await server.api('GET', '/api/doctor/appointments?per_page=200', { token: doctor.token });
+      const started = (id: number) => res.body.appointments.find((a: { id: number }) => a.id === id)?.has_started;
+      assert.deepEqual([started(begun), started(ahead)], [true, false]);
     });
 
     it('raises no bill for a free visit', async () => {

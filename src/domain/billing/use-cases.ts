@@ -2,7 +2,18 @@ import { ownPatientId, type Actor } from '../shared/actor.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
-import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billedVisit, billingJson, idempotencyKeyReused, receiptJson, type BillingJson, type PaymentResult } from './billing.ts';
+import {
+  DEFAULT_PAYMENT_METHOD,
+  PAYMENT_METHODS,
+  billedVisit,
+  billingJson,
+  idempotencyKeyReused,
+  receiptJson,
+  type BalanceJson,
+  type BillingJson,
+  type PaymentResult,
+} from './billing.ts';
+import { centsToDecimal } from '../shared/money.ts';
 import type { BillingDeps } from './ports.ts';
 import { paymentReceipt } from '../notifications/templates.ts';
 
@@ -12,6 +23,12 @@ const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 export async function listMyBills(deps: BillingDeps, query: unknown, actor: Actor): Promise<Page<BillingJson>> {
   const page = await deps.bills.listForPatient(patientOf(actor), pageRequest(asRecord(query)));
   return { ...page, items: page.items.map(billingJson) };
+}
+
+/** What the signed-in patient still owes over all their unpaid bills. */
+export async function myBalance(deps: BillingDeps, actor: Actor): Promise<BalanceJson> {
+  const { cents, count } = await deps.bills.outstandingFor(patientOf(actor));
+  return { outstanding: centsToDecimal(cents), outstanding_cents: cents, unpaid_bills: count };
 }
 
 export interface PayInput {
@@ -79,7 +96,7 @@ export async function billReceipt(deps: BillingDeps, billingId: string | number,
   const mayRead = actor.role === 'admin' || (actor.role === 'patient' && bill?.patient.id === actor.patientId);
   if (!bill || !mayRead) throw notFound('Bill');
   const payment = bill.paymentStatus === 'paid' ? await deps.payments.findForBill(bill.id) : undefined;
-  return receiptJson(bill, payment, { name: deps.clinicName, timeZone: deps.timeZone });
+  return receiptJson(bill, payment, await deps.bills.visitOf(bill.id), deps.clinicContact);
 }
 
 const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have bills to pay');

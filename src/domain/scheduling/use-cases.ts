@@ -19,6 +19,7 @@ import {
   weeklySlotJson,
   type Appointment,
   type ClinicMoment,
+  type ListedAppointmentJson,
   type Period,
   type SlotStatus,
   type WeeklySlotJson,
@@ -255,9 +256,9 @@ async function appointmentPage(deps: SchedulingDeps, owner: AppointmentFilter, q
   const v = new Validator(asRecord(query));
   const status = v.oneOf('status', APPOINTMENT_STATUSES, { optional: true });
   v.done();
-  const today = nowInClinic(deps).date;
-  const page = await deps.appointments.list({ ...owner, status }, pageRequest(query), today);
-  return { ...page, items: page.items.map(appointmentJson) };
+  const now = nowInClinic(deps);
+  const page = await deps.appointments.list({ ...owner, status }, pageRequest(query), now.date);
+  return { ...page, items: page.items.map((a): ListedAppointmentJson => ({ ...appointmentJson(a), has_started: hasStarted(a.date, a.startTime, now) })) };
 }
 
 /** The patient's own appointments, upcoming first; `q` searches doctor, department and room. */

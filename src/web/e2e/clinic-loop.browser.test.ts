@@ -229,10 +229,17 @@ describe('the clinic loop in the browser', () => {
     await page.context().close();
   }));
 
-  it('the patient sees the unpaid bill and pays it', async () => {
+  it('the patient reads the record the doctor saved, then sees the unpaid bill and pays it', async () => {
     const { page, problems: seen } = await openPage(browser, server.url);
     problems.push(seen);
     await signInThroughUi(page, patient.email);
+    await go(page, '/user/patient/records', 'My Records');
+    const record = page.locator('.visit-record');
+    await record.getByRole('heading', { name: `· ${DOCTOR}` }).waitFor();
+    for (const text of [DISEASE, 'Early stage, good prognosis', 'Biopsy', 'Radiotherapy']) await record.getByText(text, { exact: true }).waitFor();
+    await record.getByText('$150.00').waitFor();
+    assert.deepEqual(await seriousAxeViolations(page), []);
+
     await go(page, '/user/patient/bills', 'Your Bills');
     const bill = page.locator('tbody tr', { has: page.getByText('$150.00', { exact: true }) });
     await bill.getByRole('button', { name: /^Pay/ }).click();

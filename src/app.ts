@@ -27,7 +27,7 @@ import * as patientUseCases from './domain/patients/use-cases.ts';
 import * as reportUseCases from './domain/reports/use-cases.ts';
 import type { DoctorDeps, DoctorTxDeps } from './domain/catalogue/ports.ts';
 import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTable } from './db/catalogue.pg.ts';
-import { patientDirectory } from './db/patients.pg.ts';
+import { patientDirectory, patientVisitStore } from './db/patients.pg.ts';
 import { dashboardQueries } from './db/reports.pg.ts';
 import * as schedulingUseCases from './domain/scheduling/use-cases.ts';
 import { DEFAULT_BOOKING_LIMITS, type SchedulingDeps } from './domain/scheduling/ports.ts';
@@ -49,7 +49,8 @@ import type { Clinic } from './domain/notifications/message.ts';
 import type { Notifying } from './domain/notifications/ports.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 
-export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> & Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'auditAnonymousRetentionDays'>>;
+export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
+  Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'auditAnonymousRetentionDays' | 'clinicAddress' | 'clinicPhone'>>;
 
 /** The clinic as its messages present it. */
 export const clinicOf = (config: AppConfig): Clinic => ({
@@ -120,7 +121,7 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
     clinic: clinicOf(config),
     clock,
     timeZone: config.clinicTz,
-    clinicName: config.clinicName,
+    clinicContact: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '', timeZone: config.clinicTz },
   }));
 }
 
@@ -233,7 +234,7 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
     catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
     doctors: bind(doctorUseCases, doctorDeps(db, clock, config, hasher)),
     patients: bind(patientUseCases, {
-      ...transactional(db, (q) => ({ patients: patientDirectory(q), records: recordStore(q), audit: auditLog(q), ...notifying(q) })),
+      ...transactional(db, (q) => ({ patients: patientDirectory(q), visits: patientVisitStore(q), records: recordStore(q), audit: auditLog(q), ...notifying(q) })),
       confirmPassword: (actor: Actor, password: string) => passwordUseCases.confirmPassword(authDeps, actor, password),
       clock,
       timeZone,

@@ -21,6 +21,12 @@ describe('configuration from the environment', () => {
     assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', BACKUP_KEEP: '-1' }), /BACKUP_KEEP must be a whole number of at least 0, got "-1"/);
   });
 
+  it('prints no clinic address or phone unless told them', () => {
+    assert.deepEqual([loadConfig({ CLINIC_TZ: 'UTC' }).clinicAddress, loadConfig({ CLINIC_TZ: 'UTC' }).clinicPhone], ['', '']);
+    const told = loadConfig({ CLINIC_TZ: 'UTC', CLINIC_ADDRESS: ' 1 Harbour Road ', CLINIC_PHONE: '+1 555 0100' });
+    assert.deepEqual([told.clinicAddress, told.clinicPhone], ['1 Harbour Road', '+1 555 0100']);
+  });
+
   it('backs the embedded database up at 02:30 clinic time and keeps 7, unless told otherwise', () => {
     assert.deepEqual(pick(loadConfig({ CLINIC_TZ: 'UTC' })), { backupTime: '02:30', backupKeep: 7 });
     assert.deepEqual(pick(loadConfig({ CLINIC_TZ: 'UTC', BACKUP_TIME: '23:05', BACKUP_KEEP: '0' })), { backupTime: '23:05', backupKeep: 0 });

@@ -15,6 +15,9 @@ export interface Config {
   databasePoolSize: number;
   clinicTz: string;
   clinicName: string;
+  /** Printed with the clinic's name on receipts and invoices; empty when unset. */
+  clinicAddress: string;
+  clinicPhone: string;
   seedDemo: boolean;
   /** Proxies of our own in front of the server, whose X-Forwarded-For entries are believed. */
   trustProxy: number;
@@ -84,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize,
     clinicTz,
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
+    clinicAddress: env.CLINIC_ADDRESS?.trim() ?? '',
+    clinicPhone: env.CLINIC_PHONE?.trim() ?? '',
     seedDemo: env.SEED_DEMO !== '0',
     trustProxy: whole('TRUST_PROXY', 0, 0),
     timeouts: {

@@ -65,6 +65,26 @@ export function billStore(db: Queryable): BillStore {
         toBill,
       );
     },
+    outstandingFor: async (patientId) => {
+      const rows = await db.query<{ cents: number; count: number }>(
+        `select coalesce(sum(amount_cents), 0)::bigint as cents, count(*)::int as count
+           from billings where patient_id = $1 and payment_status = 'unpaid'`,
+        [patientId],
+      );
+      return onlyRow(rows);
+    },
+    visitOf: async (id) => {
+      const [row] = await db.query<{ doctor_name: string; visit_date: string }>(
+        `select du.name as doctor_name, a.date as visit_date
+           from billings b
+           join medical_records r on r.id = b.medical_record_id
+           join appointments a on a.id = r.appointment_id
+           join doctors d on d.id = r.doctor_id join users du on du.id = d.user_id
+          where b.id = $1`,
+        [id],
+      );
+      return row && { doctorName: row.doctor_name, visitDate: row.visit_date };
+    },
     markPaid: async (id) => {
       const [row] = await db.query<{ id: number }>(
         `update billings set payment_status = 'paid' where id = $1 and payment_status = 'unpaid' returning id`,

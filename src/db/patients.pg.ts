@@ -1,4 +1,7 @@
-import type { PatientDirectory, PatientRow } from '../domain/patients/ports.ts';
+import type { PatientDirectory, PatientRow, PatientVisitStore } from '../domain/patients/ports.ts';
+import type { PatientVisit } from '../domain/patients/visits.ts';
+import type { PaymentStatus } from '../domain/billing/billing.ts';
+import { namedOrNull } from './rows.ts';
 import type { Queryable } from './db.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import { pageWithTotal } from './list-page.ts';
@@ -67,6 +70,58 @@ export function patientDirectory(db: Queryable): PatientDirectory {
           ),
         { users_email_key: { code: 'email_taken', field: 'email', message: 'This email is already registered' } },
       );
+    },
+  };
+}
+
+interface PatientVisitRow {
+  id: number;
+  visit_date: string;
+  start_time: string;
+  doctor_id: number;
+  doctor_name: string;
+  disease_id: number | null;
+  disease_name: string | null;
+  diagnosis: string;
+  prescriptions: string;
+  lab_tests: string;
+  service_type: string;
+  bill_id: number | null;
+  amount_cents: number | null;
+  payment_status: PaymentStatus | null;
+}
+
+function toPatientVisit(row: PatientVisitRow): PatientVisit {
+  return {
+    recordId: row.id,
+    visitDate: row.visit_date,
+    startTime: row.start_time.slice(0, 5),
+    doctor: { id: row.doctor_id, name: row.doctor_name },
+    disease: namedOrNull(row.disease_id, row.disease_name),
+    diagnosis: row.diagnosis,
+    prescriptions: row.prescriptions,
+    labTests: row.lab_tests,
+    serviceType: row.service_type,
+    bill: row.bill_id === null ? null : { id: row.bill_id, amountCents: row.amount_cents ?? 0, status: row.payment_status ?? 'unpaid' },
+  };
+}
+
+export function patientVisitStore(db: Queryable): PatientVisitStore {
+  return {
+    listForPatient: async (patientId) => {
+      const rows = await db.query<PatientVisitRow>(
+        `select r.id, a.date as visit_date, a.start_time, r.doctor_id, du.name as doctor_name, r.disease_id, s.name as disease_name,
+                r.diagnosis, r.prescriptions, r.lab_tests, r.service_type, b.id as bill_id, b.amount_cents, b.payment_status
+           from medical_records r
+           join appointments a on a.id = r.appointment_id
+           join doctors d on d.id = r.doctor_id join users du on du.id = d.user_id
+           left join diseases s on s.id = r.disease_id
+           left join billings b on b.medical_record_id = r.id
+          where r.patient_id = $1
+          order by a.date desc, a.start_time desc, r.id desc`,
+        [patientId],
+      );
+      return rows.map(toPatientVisit);
     },
   };
 }

@@ -5,7 +5,7 @@ import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { first } from '../testing/assert.ts';
 
-const NOW = '2026-06-10T10:00:00Z';
+const NOW = '2026-06-10T18:00:00Z'; // 20:00 in the clinic's Europe/Berlin: today's fixture visits have all begun
 
 for (const target of testDatabases()) {
   describe(`bills and payments over HTTP on ${target.name}`, () => {
@@ -17,7 +17,7 @@ for (const target of testDatabases()) {
     let diseaseId: number;
 
     before(async () => {
-      server = await startTestServer(target, { clock: fixedClock(NOW), clinicName: 'St. Test Clinic' });
+      server = await startTestServer(target, { clock: fixedClock(NOW), clinicName: 'St. Test Clinic', clinicAddress: '1 Harbour Road', clinicPhone: '+1 555 0100' });
       fx = clinicFixtures(server);
       doctor = await fx.doctor();
       patient = await fx.patient('Paula Patient');
@@ -122,7 +122,7 @@ for (const target of testDatabases()) {
       assert.equal(receipt.body.payment_method, 'cash');
     });
 
-    it('gives the owner and an admin a receipt, and no one else', async () => {
+    it("gives the owner and an admin a receipt with the clinic's address and phone, the doctor and the visit date, and no one else", async () => {
       const billId = await billFor(patient, '120.50', '2026-06-08', 'X-ray');
       const unpaid = await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
       assert.equal(unpaid.status, 200);
@@ -136,8 +136,11 @@ for (const target of testDatabases()) {
       assert.equal(receipt.status, 200);
       assert.deepEqual(receipt.body, {
         clinic_name: 'St. Test Clinic',
+        clinic: { name: 'St. Test Clinic', address: '1 Harbour Road', phone: '+1 555 0100' },
         bill_number: `B-${String(billId).padStart(6, '0')}`,
         patient: { id: patient.patientId, name: 'Paula Patient', email: patient.email },
+        doctor_name: 'Dr. Grey',
+        visit_date: '2026-06-08',
         billing_date: '2026-06-08',
         items: [{ description: 'X-ray', amount: '120.50', amount_cents: 12050 }],
         total: '120.50',
@@ -153,6 +156,21 @@ for (const target of testDatabases()) {
       assert.equal(stranger.status, 404);
       assert.equal(stranger.body.code, 'not_found');
       assert.equal((await server.api('GET', `/api/billings/${billId}/receipt`, { token: doctor.token })).status, 403);
+    });
+
+    it("answers the patient's outstanding balance over their unpaid bills only", async () => {
+      const fresh = await fx.patient('Bea Balance');
+      const none = await server.api('GET', '/api/patient/balance', { token: fresh.token });
+      assert.deepEqual(none.body, { outstanding: '0.00', outstanding_cents: 0, unpaid_bills: 0 });
+      const paid = await billFor(fresh, '10.00');
+      await billFor(fresh, '20.25');
+      await billFor(fresh, '5.50');
+      await billFor(otherPatient, '99.00');
+      assert.equal((await pay(paid, fresh.token)).status, 200);
+      const res = await server.api('GET', '/api/patient/balance', { token: fresh.token });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, { outstanding: '25.75', outstanding_cents: 2575, unpaid_bills: 2 });
+      assert.equal((await server.api('GET', '/api/patient/balance', { token: doctor.token })).status, 403);
     });
 
     it('audits the payment against the patient', async () => {

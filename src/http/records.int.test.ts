@@ -6,7 +6,7 @@ import { fixedClock, signUpAdmin, startTestServer, type TestServer } from '../te
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
-const NOW = '2026-06-10T10:00:00Z'; // 12:00 in the clinic's Europe/Berlin
+const NOW = '2026-06-10T18:00:00Z'; // 20:00 in the clinic's Europe/Berlin: today's fixture visits have all begun
 const TODAY = '2026-06-10';
 
 for (const target of testDatabases()) {
@@ -140,10 +140,23 @@ for (const target of testDatabases()) {
       assert.equal(await fx.appointmentStatus(appointmentId), 'scheduled');
     });
 
-    it('refuses to record a visit for an appointment that is still ahead', async () => {
-      const res = await record(await appointmentToday('2026-06-12'), visit());
-      assert.equal(res.status, 422);
-      assert.match(res.body.errors.record_date[0], /before the appointment date 2026-06-12/);
+    it('refuses with 409 visit_not_started to record a visit that has not begun, today or later', async () => {
+      for (const [date, start] of [['2026-06-12', '09:00'], [TODAY, '20:30']] as const) {
+        const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date, start });
+        const res = await record(appointmentId, visit());
+        assert.equal(res.status, 409);
+        assert.equal(res.body.code, 'visit_not_started');
+        assert.equal(res.body.message, `This visit can be recorded from ${start} on ${date}`);
+        assert.equal(await fx.appointmentStatus(appointmentId), 'scheduled');
+      }
+    });
+
+    it("says in the doctor's list which visits have begun", async () => {
+      const begun = await fx.appointment({ doctor, patientId: patient.patientId, date: TODAY, start: '20:00' });
+      const ahead = await fx.appointment({ doctor, patientId: patient.patientId, date: TODAY, start: '21:00' });
+      const res = await server.api('GET', '/api/doctor/appointments?per_page=200', { token: doctor.token });
+      const started = (id: number) => res.body.appointments.find((a: { id: number }) => a.id === id)?.has_started;
+      assert.deepEqual([started(begun), started(ahead)], [true, false]);
     });
 
     it('raises no bill for a free visit', async () => {
@@ -221,6 +234,47 @@ for (const target of testDatabases()) {
       const bad = await server.api('GET', '/api/admin/audit?patient_id=abc', { token: admin.token });
       assert.equal(bad.status, 422);
       assert.ok(bad.body.errors.patient_id);
+    });
+
+    it("shows a patient their own visits newest first with doctor, findings and bill, never another patient's, and audits the read", async () => {
+      const me = await fx.patient('Mona Mine');
+      const stranger = await fx.patient('Sven Stranger');
+      const older = await fx.appointment({ doctor, patientId: me.patientId, date: '2026-06-01' });
+      assert.equal((await record(older, visit({ diagnosis: 'Old cough', cost: 0, record_date: '2026-06-01' }))).status, 201);
+      const newer = await fx.appointment({ doctor: otherDoctor, patientId: me.patientId, date: '2026-06-09' });
+      const billed = await record(newer, visit({ diagnosis: 'Bronchitis', prescriptions: 'Antibiotics', lab_tests: 'Chest X-ray' }), otherDoctor.token);
+      assert.equal(billed.status, 201);
+      const foreign = await fx.appointment({ doctor, patientId: stranger.patientId, date: '2026-06-09' });
+      assert.equal((await record(foreign, visit({ diagnosis: 'Secret diagnosis' }))).status, 201);
+
+      const res = await server.api('GET', '/api/patient/records', { token: me.token });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.records.map((r: { diagnosis: string }) => r.diagnosis), ['Bronchitis', 'Old cough']);
+      assert.deepEqual(
+        { ...res.body.records[0], id: undefined, start_time: undefined },
+        {
+          id: undefined,
+          start_time: undefined,
+          date: '2026-06-09',
+          doctor: { id: otherDoctor.doctorId, name: 'Dr. Derek Shepherd' },
+          disease: { id: flu, name: 'Influenza' },
+          diagnosis: 'Bronchitis',
+          prescriptions: 'Antibiotics',
+          lab_tests: 'Chest X-ray',
+          service_type: 'Consultation',
+          bill: { id: billed.body.billing.id, amount: '120.50', amount_cents: 12050, payment_status: 'unpaid' },
+        },
+      );
+      assert.equal(res.body.records[1].bill, null, 'a free visit has no bill');
+      assert.ok(!JSON.stringify(res.body).includes('Secret diagnosis'));
+
+      const admin = await signUpAdmin(server);
+      const audit = await server.api('GET', `/api/admin/audit?patient_id=${me.patientId}`, { token: admin.token });
+      const read = audit.body.entries.find((e: { request_id: string }) => e.request_id === res.headers.get('x-request-id'));
+      assert.deepEqual([read?.action, read?.entity, read?.actor.id], ['read_records', 'patient', me.user.id]);
+
+      for (const token of [doctor.token, admin.token]) assert.equal((await server.api('GET', '/api/patient/records', { token })).status, 403);
+      assert.equal((await server.api('GET', '/api/patient/records')).status, 401);
     });
 
     it('lists logins and failed logins in the whole audit log', async () => {

@@ -74,6 +74,7 @@ export function apiRoutes(app: App): Route[] {
     r('GET', '/api/admin/patients', 'admin', async ({ query, actor }) => listOf('patients', await app.patients.listPatients(query, actor))),
     r('GET', '/api/admin/patients/{id}', 'admin', async ({ params, actor }) => ok(await app.patients.showPatient(params.id, actor))),
     r('GET', '/api/patient/profile', 'patient', async ({ actor }) => ok(await app.patients.myProfile(actor))),
+    r('GET', '/api/patient/records', 'patient', async ({ actor }) => ok(await app.patients.myRecords(actor))),
     r('PUT', '/api/patient/profile', 'patient', async ({ body, actor }) => ok(await app.patients.updateMyProfile(body, actor))),
     r('GET', '/api/admin/departments', 'admin', async ({ query }) => listOf('departments', await app.catalogue.listDepartments(query))),
     r('POST', '/api/admin/departments', 'admin', async ({ body, actor }) => created(await app.catalogue.createDepartment(body, actor))),
@@ -134,6 +135,7 @@ export function apiRoutes(app: App): Route[] {
     r('GET', '/api/doctor/patients', 'doctor', async ({ query, actor }) => listOf('patients', await app.records.listMyPatients(query, actor))),
     r('GET', '/api/doctor/patients/{id}', 'doctor', async ({ params, actor }) => ok(await app.records.showMyPatient(params.id, actor))),
     r('GET', '/api/patient/billings', 'patient', async ({ query, actor }) => listOf('billings', await app.billing.listMyBills(query, actor))),
+    r('GET', '/api/patient/balance', 'patient', async ({ actor }) => ok(await app.billing.myBalance(actor))),
     r('POST', '/api/patient/billings/{id}/pay', 'patient', async ({ params, headers, body, actor }) => {
       const idempotencyKey = headers['idempotency-key'] as string | undefined; // node joins a repeated header into one string
       return ok(await app.billing.payBill({ billingId: params.id, idempotencyKey, body }, actor));

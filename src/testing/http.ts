@@ -25,7 +25,7 @@ export interface TestServer {
 /** The real server on port 0 over a fresh migrated database of `target`. */
 export async function startTestServer(
   target: TestDatabase,
-  opts: { clock?: Clock; clinicTz?: string; clinicName?: string; requireMfa?: Role[]; log?: (line: string) => void } = {},
+  opts: { clock?: Clock; clinicTz?: string; clinicName?: string; clinicAddress?: string; clinicPhone?: string; requireMfa?: Role[]; log?: (line: string) => void } = {},
 ): Promise<TestServer> {
   const database = await target.open();
   const app = makeTestApp(database.db, { ...opts, clock: opts.clock ?? systemClock });

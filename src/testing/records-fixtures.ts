@@ -39,10 +39,10 @@ export function clinicFixtures(server: TestServer) {
       return one('insert into diseases (name) values ($1) returning id', [name]);
     },
 
-    /** An appointment on `date`; each call takes the next free start time, so many fit on one day. */
-    async appointment(a: { doctor: { doctorId: number; scheduleId: number }; patientId: number; date: string; status?: string }) {
+    /** An appointment on `date` at `start`; by default each call takes the next free start time, so many fit on one day. */
+    async appointment(a: { doctor: { doctorId: number; scheduleId: number }; patientId: number; date: string; status?: string; start?: string }) {
       const { n } = only(await db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [a.doctor.doctorId]));
-      const start = `${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}`;
+      const start = a.start ?? `${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}`;
       return one(
         `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
          values ($1, $2, $3, $4, $5::time, $5::time + interval '30 minutes', $6) returning id`,

@@ -13,11 +13,20 @@ export const TEST_TZ = 'Europe/Berlin';
 export const testHasher = argon2HasherAt({ memoryCost: 64, timeCost: 1 });
 
 /** The app over a test's database, as the server and the CLI compose it, with the cheap hasher. */
-export function makeTestApp(db: Db, opts: { clock: Clock; clinicTz?: string; clinicName?: string; requireMfa?: Role[] }): App {
+export function makeTestApp(
+  db: Db,
+  opts: { clock: Clock; clinicTz?: string; clinicName?: string; clinicAddress?: string; clinicPhone?: string; requireMfa?: Role[] },
+): App {
   return makeApp({
     db,
     clock: opts.clock,
-    config: { clinicTz: opts.clinicTz ?? TEST_TZ, clinicName: opts.clinicName ?? 'Medora Test Clinic', requireMfa: opts.requireMfa },
+    config: {
+      clinicTz: opts.clinicTz ?? TEST_TZ,
+      clinicName: opts.clinicName ?? 'Medora Test Clinic',
+      clinicAddress: opts.clinicAddress ?? '12 Test Street, Testville',
+      clinicPhone: opts.clinicPhone ?? '+1 555 0199',
+      requireMfa: opts.requireMfa,
+    },
     hasher: testHasher,
   });
 }

@@ -13,3 +13,8 @@ export function clockTime(time: string): string {
 }
 
 export const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+const dayMonthFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', timeZone: 'UTC' });
+
+/** 'yyyy-MM-dd' → '3 June'. */
+export const dayMonth = (date: string) => dayMonthFormat.format(new Date(`${date}T00:00:00Z`));

@@ -38,6 +38,7 @@ export const routes = {
     profile: '/user/patient/profile',
     book: '/user/patient/book',
     bills: '/user/patient/bills',
+    records: '/user/patient/records',
     doctors: '/user/patient/doctors',
     doctorProfile: '/user/patient/doctors/:id',
   },
@@ -118,6 +119,8 @@ export const endpoints = {
     cancelAppointment: (id: Id) => `/api/patient/appointments/${id}/cancel`,
     doctors: '/api/patient/doctors',
     billings: '/api/patient/billings',
+    balance: '/api/patient/balance',
+    records: '/api/patient/records',
     pay: (billId: Id) => `/api/patient/billings/${billId}/pay`,
   },
   doctor: {

@@ -52,6 +52,7 @@ const areaPages: Record<Role, Record<string, Page>> = {
     [routes.patient.profile]: lazy(() => import('./pages/patient/profile-page.tsx')),
     [routes.patient.book]: lazy(() => import('./pages/patient/book-page.tsx')),
     [routes.patient.bills]: lazy(() => import('./pages/patient/bills-page.tsx')),
+    [routes.patient.records]: lazy(() => import('./pages/patient/records-page.tsx')),
     [routes.patient.doctors]: lazy(() => import('./pages/patient/doctors-page.tsx')),
     [routes.patient.doctorProfile]: lazy(() => import('./pages/patient/doctor-profile-page.tsx')),
   },

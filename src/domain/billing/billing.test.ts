@@ -24,6 +24,9 @@ describe('billForVisit', () => {
   });
 });
 
+const clinic = { name: 'Medora', address: '1 Harbour Road, Springfield', phone: '+1 555 0100', timeZone: 'Europe/Berlin' };
+const visit = { doctorName: 'Dr. Grey', visitDate: '2026-06-09' };
+
 describe('money in answers', () => {
   it('gives every amount as a two-place decimal and as cents', () => {
     const json = billingJson({ ...bill, amountCents: 5 });
@@ -33,14 +36,20 @@ describe('money in answers', () => {
 
   it('dates a receipt payment in the clinic zone, not UTC', () => {
     const payment = { id: 1, billingId: 42, amountCents: 12050, method: 'card', paidAt: new Date('2026-06-10T22:30:00Z') };
-    const receipt = receiptJson(bill, payment, { name: 'Medora', timeZone: 'Europe/Berlin' });
+    const receipt = receiptJson(bill, payment, visit, clinic);
     assert.equal(receipt.payment_date, '2026-06-11');
     assert.equal(receipt.bill_number, 'B-000042');
     assert.equal(receipt.amount_paid, '120.50');
   });
 
+  it("heads a receipt with the clinic's name, address and phone, and names the visit's doctor and date", () => {
+    const receipt = receiptJson(bill, undefined, visit, clinic);
+    assert.deepEqual(receipt.clinic, { name: 'Medora', address: '1 Harbour Road, Springfield', phone: '+1 555 0100' });
+    assert.deepEqual([receipt.doctor_name, receipt.visit_date], ['Dr. Grey', '2026-06-09']);
+  });
+
   it('shows nothing paid on an unpaid bill', () => {
-    const receipt = receiptJson({ ...bill, paymentStatus: 'unpaid' }, undefined, { name: 'Medora', timeZone: 'Europe/Berlin' });
+    const receipt = receiptJson({ ...bill, paymentStatus: 'unpaid' }, undefined, visit, clinic);
     assert.equal(receipt.amount_paid_cents, 0);
     assert.equal(receipt.payment_date, null);
     assert.equal(receipt.payment_method, null);

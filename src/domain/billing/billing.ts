@@ -83,13 +83,39 @@ export function billingJson(bill: Bill) {
 }
 export type BillingJson = ReturnType<typeof billingJson>;
 
-/** What a printed receipt shows; one bill is one itemized service. */
-export function receiptJson(bill: Bill, payment: Payment | undefined, clinic: { name: string; timeZone: string }) {
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** The patient's outstanding balance: every unpaid bill together. */
+export interface BalanceJson {
+  outstanding: string;
+  outstanding_cents: number;
+  unpaid_bills: number;
+}
+
+/** Who issues receipts and invoices, as printed at their top; address and phone may be unset (empty). */
+export interface ClinicContact {
+  name: string;
+  address: string;
+  phone: string;
+  timeZone: string;
+}
+
+/** The visit a bill charges for: who saw the patient and on which day. */
+export interface BilledVisitOf {
+  doctorName: string;
+  visitDate: string;
+}
+
+/** What a printed receipt (paid) or invoice (unpaid) shows; one bill is one itemized service. */
+export function receiptJson(bill: Bill, payment: Payment | undefined, visit: BilledVisitOf | undefined, clinic: ClinicContact) {
   const paidCents = payment?.amountCents ?? 0;
   return {
     clinic_name: clinic.name,
+    clinic: { name: clinic.name, address: clinic.address, phone: clinic.phone },
     bill_number: billNumber(bill.id),
     patient: bill.patient,
+    doctor_name: visit?.doctorName ?? null,
+    visit_date: visit?.visitDate ?? null,
     billing_date: bill.billingDate,
     items: [{ description: bill.serviceDetails, amount: centsToDecimal(bill.amountCents), amount_cents: bill.amountCents }],
     total: centsToDecimal(bill.amountCents),

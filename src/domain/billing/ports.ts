@@ -4,7 +4,7 @@ import type { PaymentResult } from './billing.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import type { Bill, NewBill, Payment } from './billing.ts';
+import type { BilledVisitOf, Bill, ClinicContact, NewBill, Payment } from './billing.ts';
 
 export interface BillStore {
   create(bill: NewBill): Promise<Bill>;
@@ -13,6 +13,10 @@ export interface BillStore {
   listForPatient(patientId: number, page: PageRequest): Promise<Page<Bill>>;
   /** Marks the bill paid only if it is still unpaid; undefined when another payment got there first. */
   markPaid(id: number): Promise<Bill | undefined>;
+  /** What the patient still owes: the sum and number of their unpaid bills. */
+  outstandingFor(patientId: number): Promise<{ cents: number; count: number }>;
+  /** The recorded visit the bill charges for. */
+  visitOf(id: number): Promise<BilledVisitOf | undefined>;
 }
 
 export interface PaymentStore {
@@ -41,7 +45,8 @@ export interface BillingDeps {
   audit: AuditLog;
   clock: Clock;
   timeZone: string;
-  clinicName: string;
+  /** The clinic as its receipts name it. */
+  clinicContact: ClinicContact;
   /** All or nothing: `fn` gets the same ports bound to one transaction. */
   transaction<T>(fn: (tx: BillingDeps) => Promise<T>): Promise<T>;
 }

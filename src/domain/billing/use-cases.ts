@@ -3,7 +3,18 @@ import { ownPatientId, type Actor } from '../shared/actor.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
-import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, billedVisit, billingJson, idempotencyKeyReused, receiptJson, type BillingJson, type PaymentResult } from './billing.ts';
+import {
+  DEFAULT_PAYMENT_METHOD,
+  PAYMENT_METHODS,
+  billedVisit,
+  billingJson,
+  idempotencyKeyReused,
+  receiptJson,
+  type BalanceJson,
+  type BillingJson,
+  type PaymentResult,
+} from './billing.ts';
+import { centsToDecimal } from '../shared/money.ts';
 import type { BillingDeps } from './ports.ts';
 import { paymentReceipt } from '../notifications/templates.ts';
 
@@ -13,6 +24,12 @@ const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 export async function listMyBills(deps: BillingDeps, query: unknown, actor: Actor): Promise<Page<BillingJson>> {
   const page = await deps.bills.listForPatient(patientOf(actor), pageRequest(asRecord(query)));
   return { ...page, items: page.items.map(billingJson) };
+}
+
+/** What the signed-in patient still owes over all their unpaid bills. */
+export async function myBalance(deps: BillingDeps, actor: Actor): Promise<BalanceJson> {
+  const { cents, count } = await deps.bills.outstandingFor(patientOf(actor));
+  return { outstanding: centsToDecimal(cents), outstanding_cents: cents, unpaid_bills: count };
 }
 
 export interface PayInput {
@@ -87,7 +104,7 @@ export async function billReceipt(deps: BillingDeps, billingId: string | number,
   if (!bill) throw notFound('Bill');
   const payment = bill.paymentStatus === 'paid' ? await deps.payments.findForBill(bill.id) : undefined;
   if (actor.role === 'admin') await deps.audit.record({ actor, action: 'read_receipt', entity: 'billing', entityId: id, patientId: bill.patient.id });
-  return receiptJson(bill, payment, { name: deps.clinicName, timeZone: deps.timeZone });
+  return receiptJson(bill, payment, await deps.bills.visitOf(bill.id), deps.clinicContact);
 }
 
 const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have bills to pay');

@@ -6,6 +6,7 @@ import type { PatientProfile } from '../records/records.ts';
 import type { Actor, Gender } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
+import type { PatientVisit } from './visits.ts';
 
 /** A row of the admin's patient list. */
 export interface PatientRow {
@@ -39,8 +40,14 @@ export interface PatientDirectory {
   update(id: number, fields: ProfileFields): Promise<void>;
 }
 
+/** The patient's own recorded visits, newest first, each with its bill. */
+export interface PatientVisitStore {
+  listForPatient(patientId: number): Promise<PatientVisit[]>;
+}
+
 export interface PatientsStores extends Notifying {
   patients: PatientDirectory;
+  visits: PatientVisitStore;
   records: Pick<RecordStore, 'listForPatient'>;
   audit: AuditLog;
 }

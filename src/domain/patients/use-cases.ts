@@ -8,6 +8,7 @@ import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
 import { sendVerification } from '../auth/verification.ts';
 import type { PatientsDeps, ProfileFields } from './ports.ts';
+import { patientVisitJson, type PatientVisitJson } from './visits.ts';
 
 /** The admin's patient list, searched by name, email or phone; every page read is audited. */
 export async function listPatients(deps: PatientsDeps, query: Record<string, unknown>, actor: Actor) {
@@ -25,6 +26,14 @@ export async function showPatient(deps: PatientsDeps, rawId: string | number, ac
   const records = await deps.records.listForPatient(id);
   await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: id, patientId: id, requestId: actor.requestId });
   return patientDetailJson(patient, records);
+}
+
+/** The signed-in patient's own visits with their records and bills, newest first; the read is audited. */
+export async function myRecords(deps: PatientsDeps, actor: Actor): Promise<{ records: PatientVisitJson[] }> {
+  const patientId = patientOf(actor);
+  const visits = await deps.visits.listForPatient(patientId);
+  await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: patientId, patientId, requestId: actor.requestId });
+  return { records: visits.map(patientVisitJson) };
 }
 
 export interface MyProfileJson {

@@ -83,6 +83,8 @@ function fakeRecordsDeps(appointment: Appointment) {
       find: async () => undefined,
       listForPatient: async () => assert.fail('not used'),
       markPaid: async () => undefined,
+      visitOf: async () => undefined,
+      outstandingFor: async () => assert.fail('not used'),
     },
     patients: { list: async () => assert.fail('not used'), find: async () => undefined },
     audit: { record: async (e) => void audit.push(e) },
@@ -146,6 +148,21 @@ describe('recordVisit', () => {
   it('refuses an appointment that is no longer scheduled', async () => {
     const { deps } = fakeRecordsDeps({ ...scheduled, status: 'completed' });
     await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), { kind: 'conflict', code: 'not_scheduled' });
+  });
+
+  it('refuses a visit that has not begun yet, saying from when it can be recorded', async () => {
+    const { deps, records } = fakeRecordsDeps({ ...scheduled, startTime: '14:30' });
+    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), {
+      kind: 'conflict',
+      code: 'visit_not_started',
+      message: 'This visit can be recorded from 14:30 on 2026-06-10',
+    });
+    assert.equal(records.length, 0);
+  });
+
+  it('records a visit from its start time on (12:00 in Berlin)', async () => {
+    const { deps } = fakeRecordsDeps({ ...scheduled, startTime: '12:00' });
+    assert.equal((await recordVisit(deps, { appointmentId: 11, body: form }, doctor)).appointment.status, 'completed');
   });
 
   it('refuses a record dated before its appointment', async () => {

@@ -1,11 +1,11 @@
 import { listEntry, recorded, recordingRefusals, refusal } from '../audit/audit.ts';
 import { billForVisit, billedVisit, billingJson } from '../billing/billing.ts';
 import { ownDoctorId, type Actor } from '../shared/actor.ts';
-import { clinicToday } from '../shared/clock.ts';
+import { clinicDateTime, clinicToday } from '../shared/clock.ts';
 import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { asRecord, pathId } from '../shared/validate.ts';
-import { appointmentJson } from '../scheduling/scheduling.ts';
+import { appointmentJson, hasStarted } from '../scheduling/scheduling.ts';
 import { billIssued } from '../notifications/templates.ts';
 import type { RecordsDeps } from './ports.ts';
 import { medicalRecordJson, patientCardJson, patientDetailJson, readVisit, type PatientCardJson } from './records.ts';
@@ -27,6 +27,11 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
     }
     if (appointment.status !== 'scheduled') {
       throw conflict('not_scheduled', `This appointment is ${appointment.status}; only a scheduled appointment can be recorded`);
+    }
+    // A visit is recorded once it has begun: before that there is nothing to write down, and its bill would
+    // be dated before the visit took place.
+    if (!hasStarted(appointment.date, appointment.startTime, clinicDateTime(tx.clock.now(), deps.timeZone))) {
+      throw conflict('visit_not_started', `This visit can be recorded from ${appointment.startTime} on ${appointment.date}`);
     }
     if (visit.recordDate < appointment.date) throw invalid({ record_date: [`cannot be before the appointment date ${appointment.date}`] });
 

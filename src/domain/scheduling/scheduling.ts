@@ -234,3 +234,5 @@ export function appointmentJson(a: Appointment) {
   };
 }
 export type AppointmentJson = ReturnType<typeof appointmentJson>;
+/** An appointment in the patient's and the doctor's lists, which also say whether it has begun by the clinic's clock. */
+export type ListedAppointmentJson = AppointmentJson & { has_started: boolean };

@@ -19,6 +19,7 @@ import {
   weeklySlotJson,
   type Appointment,
   type ClinicMoment,
+  type ListedAppointmentJson,
   type Period,
   type SlotStatus,
   type WeeklySlotJson,
@@ -258,11 +259,11 @@ async function appointmentPage(deps: SchedulingDeps, owner: AppointmentFilter, q
   const v = new Validator(asRecord(query));
   const status = v.oneOf('status', APPOINTMENT_STATUSES, { optional: true });
   v.done();
-  const today = nowInClinic(deps).date;
+  const now = nowInClinic(deps);
   const request = pageRequest(query);
-  const page = await deps.appointments.list({ ...owner, status }, request, today);
+  const page = await deps.appointments.list({ ...owner, status }, request, now.date);
   if (audited) await deps.audit.record(listEntry(audited, 'appointment', request, { status }));
-  return { ...page, items: page.items.map(appointmentJson) };
+  return { ...page, items: page.items.map((a): ListedAppointmentJson => ({ ...appointmentJson(a), has_started: hasStarted(a.date, a.startTime, now) })) };
 }
 
 /** The patient's own appointments, upcoming first; `q` searches doctor, department and room. */

@@ -2,15 +2,15 @@ import type { AppointmentJson } from '../../domain/scheduling/scheduling.ts';
 import type { ListPage, ListQuery } from '../api.ts';
 import { DataTable, type Column } from './data-table.tsx';
 
-interface AppointmentTableProps {
+interface AppointmentTableProps<A extends AppointmentJson> {
   label: string;
-  columns: Column<AppointmentJson>[];
-  load: (query: ListQuery, signal: AbortSignal) => Promise<ListPage<AppointmentJson>>;
+  columns: Column<A>[];
+  load: (query: ListQuery, signal: AbortSignal) => Promise<ListPage<A>>;
   pageSize: number;
   reloadKey?: number;
 }
 
 /** A role's appointments as a server-paged table. */
-export function AppointmentTable({ label, columns, load, pageSize, reloadKey }: AppointmentTableProps) {
+export function AppointmentTable<A extends AppointmentJson>({ label, columns, load, pageSize, reloadKey }: AppointmentTableProps<A>) {
   return <DataTable label={label} columns={columns} load={load} rowKey={(a) => a.id} pageSize={pageSize} emptyText="No appointments found." reloadKey={reloadKey} />;
 }

@@ -1,13 +1,13 @@
 import type { ReceiptJson } from '../../domain/billing/billing.ts';
 import { Dialog } from './dialog.tsx';
-import { ReceiptView } from './receipt-view.tsx';
+import { ReceiptView, receiptKind } from './receipt-view.tsx';
 
-/** A bill's receipt in a dialog, open while there is one, with a Print button. */
+/** A bill's receipt (or, unpaid, its invoice) in a dialog, open while there is one, with a Print button. */
 export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptJson | null; onClose: () => void }) {
   return (
     <Dialog
       open={receipt !== null}
-      title="Receipt"
+      title={receipt ? receiptKind(receipt) : 'Receipt'}
       onClose={onClose}
       className="dialog-receipt"
       actions={

@@ -1,18 +1,36 @@
-/** A bill's receipt as the server words it (GET /api/billings/{id}/receipt), laid out for printing. */
+/**
+ * A bill's receipt (paid) or invoice (unpaid) as the server words it (GET /api/billings/{id}/receipt), headed by
+ * the clinic's name, address and phone, and laid out for printing on A4 or Letter.
+ */
 import type { ReceiptJson } from '../../domain/billing/billing.ts';
 import { capitalize, usd } from '../format.ts';
 
+export const receiptKind = (receipt: ReceiptJson) => (receipt.payment_status === 'paid' ? 'Receipt' : 'Invoice');
+
 export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
+  const { clinic } = receipt;
   return (
     <div className="receipt">
-      <p className="receipt-clinic">{receipt.clinic_name}</p>
+      <header className="receipt-header">
+        <address className="receipt-from">
+          <span className="receipt-clinic">{clinic.name}</span>
+          {clinic.address && <span>{clinic.address}</span>}
+          {clinic.phone && <span>Phone: {clinic.phone}</span>}
+        </address>
+        <p className="receipt-kind">
+          {receiptKind(receipt)}
+          <span>{receipt.bill_number}</span>
+        </p>
+      </header>
       <dl className="details">
-        <dt>Bill number</dt>
-        <dd>{receipt.bill_number}</dd>
         <dt>Patient</dt>
         <dd>
           {receipt.patient.name} ({receipt.patient.email})
         </dd>
+        <dt>Doctor</dt>
+        <dd>{receipt.doctor_name ?? 'N/A'}</dd>
+        <dt>Visit date</dt>
+        <dd>{receipt.visit_date ?? 'N/A'}</dd>
         <dt>Billing date</dt>
         <dd>{receipt.billing_date}</dd>
         <dt>Status</dt>
@@ -22,7 +40,7 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
             <dt>Paid on</dt>
             <dd>
               {receipt.payment_date}
-              {receipt.payment_method && ` (${receipt.payment_method})`}
+              {receipt.payment_method && ` (${receipt.payment_method.replace('_', ' ')})`}
             </dd>
           </>
         )}
@@ -53,6 +71,10 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
           <tr>
             <th scope="row">Amount paid</th>
             <td className="amount">{usd(receipt.amount_paid_cents)}</td>
+          </tr>
+          <tr>
+            <th scope="row">Balance due</th>
+            <td className="amount">{usd(receipt.total_cents - receipt.amount_paid_cents)}</td>
           </tr>
         </tfoot>
       </table>

@@ -12,6 +12,7 @@ import {
   LockIcon,
   MailIcon,
   PillIcon,
+  PrescriptionIcon,
   ShieldIcon,
   StethoscopeIcon,
   UserIcon,
@@ -43,6 +44,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Profile', to: routes.patient.profile, icon: UserIcon },
     { label: 'Book Appointment', to: routes.patient.book, icon: ClipboardIcon },
     { label: 'Bills', to: routes.patient.bills, icon: BillIcon },
+    { label: 'My Records', to: routes.patient.records, icon: PrescriptionIcon },
     { label: 'Sign-in & Security', to: routes.account('patient'), icon: LockIcon },
   ],
   admin: [

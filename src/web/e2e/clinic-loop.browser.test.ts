@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   PASSWORD,
+  atClinicTime,
   openPage,
   phoneScreenshot,
   serverAndBrowserPerSuite,
@@ -194,7 +195,7 @@ describe('the clinic loop in the browser', () => {
     await page.context().close();
   });
 
-  it('the doctor records the visit with a cost; the row then shows completed', async () => {
+  it('the doctor records the visit with a cost once it has begun; the row then shows completed', () => atClinicTime('09:00', async () => {
     const { page, problems: seen } = await openPage(browser, server.url);
     problems.push(seen);
     await signInThroughUi(page, doctorEmail);
@@ -226,15 +227,23 @@ describe('the clinic loop in the browser', () => {
     assert.match((await card.getAttribute('class')) ?? '', /record-warning/, 'Cancer shows as a warning');
     await card.locator('.record-icon svg').waitFor();
     await page.context().close();
-  });
+  }));
 
-  it('the patient sees the unpaid bill and pays it', async () => {
+  it('the patient reads the record the doctor saved, then sees the unpaid bill and pays it', async () => {
     const { page, problems: seen } = await openPage(browser, server.url);
     problems.push(seen);
     await signInThroughUi(page, patient.email);
+    await go(page, '/user/patient/records', 'My Records');
+    const record = page.locator('.visit-record');
+    await record.getByRole('heading', { name: `· ${DOCTOR}` }).waitFor();
+    for (const text of [DISEASE, 'Early stage, good prognosis', 'Biopsy', 'Radiotherapy']) await record.getByText(text, { exact: true }).waitFor();
+    await record.getByText('$150.00').waitFor();
+    assert.deepEqual(await seriousAxeViolations(page), []);
+
     await go(page, '/user/patient/bills', 'Your Bills');
     const bill = page.locator('tbody tr', { has: page.getByText('$150.00', { exact: true }) });
-    await bill.getByRole('button', { name: 'Pay' }).click();
+    await bill.getByRole('button', { name: /^Pay/ }).click();
+    await page.getByRole('dialog', { name: 'Confirm payment' }).getByRole('button', { name: 'Pay $150.00' }).click();
     await alertText(page, 'Payment successful');
     await bill.getByText('Paid', { exact: true }).waitFor();
     await page.context().close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
+import { atClinicTime, openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
 import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
 
 describe('the doctor area in the browser', () => {
@@ -33,7 +33,16 @@ describe('the doctor area in the browser', () => {
     assert.equal(await page.locator('tbody button').count(), 0);
   });
 
-  it('explains a failed save, then saves a record and shows the row completed', async () => {
+  it('offers Edit Record only once a visit has begun, and says from when for later ones', async () => {
+    await page.goto('/user/doctor/manage-records');
+    await page.getByLabel('Search').fill('Nora');
+    const row = page.locator('tbody tr', { hasText: 'Nora New' });
+    await page.locator('.page-info').getByText('1 - 1 of 1').waitFor();
+    await row.getByText('From 15:00 on 3 June').waitFor();
+    assert.equal(await row.getByRole('button', { name: /^Edit Record/ }).count(), 0);
+  });
+
+  it('explains a failed save, then saves a record and shows the row completed', () => atClinicTime('15:00', async () => {
     await page.goto('/user/doctor/manage-records');
     await page.getByLabel('Search').fill('Nora');
     const row = page.locator('tbody tr', { hasText: 'Nora New' });
@@ -55,7 +64,7 @@ describe('the doctor area in the browser', () => {
     await page.getByRole('alert').getByText('Medical record saved successfully').waitFor();
     await row.getByText('Completed').waitFor();
     assert.equal(await row.getByRole('button', { name: /^Edit Record/ }).count(), 0);
-  });
+  }));
 
   it('shows patient cards and overviews with the disease icon colours and the empty text', async () => {
     await page.goto('/user/doctor/my-patients');

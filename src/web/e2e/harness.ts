@@ -7,7 +7,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
-import { fixedClock, PASSWORD, startTestServer, uniqueEmail, type TestServer } from '../../testing/http.ts';
+import { PASSWORD, startTestServer, TEST_TZ, uniqueEmail, type TestServer } from '../../testing/http.ts';
+import { clinicInstant, type Clock } from '../../domain/shared/clock.ts';
 import { testDatabases } from '../../testing/test-db.ts';
 
 export { PASSWORD, uniqueEmail, type TestServer };
@@ -24,10 +25,24 @@ export const DIST_WEB = path.join(root, 'dist/web');
 export const CLINIC_TODAY = '2030-06-03';
 export const CLINIC_NOW = '2030-06-03T06:00:00Z';
 
+let clinicNow = new Date(CLINIC_NOW);
+/** The server's clock: CLINIC_NOW, except while `atClinicTime` lets a visit of today begin. */
+const clinicClock: Clock = { now: () => new Date(clinicNow) };
+
+/** Runs `fn` with the server's clock at `time` (HH:mm) of CLINIC_TODAY, as when a visit has begun, then puts it back. */
+export async function atClinicTime<T>(time: string, fn: () => Promise<T>): Promise<T> {
+  clinicNow = clinicInstant(CLINIC_TODAY, time, TEST_TZ);
+  try {
+    return await fn();
+  } finally {
+    clinicNow = new Date(CLINIC_NOW);
+  }
+}
+
 async function startServer(): Promise<TestServer> {
   const pglite = testDatabases().find((target) => target.name === 'pglite');
   if (!pglite) throw new Error('no embedded database target');
-  return startTestServer(pglite, { clock: fixedClock(CLINIC_NOW) });
+  return startTestServer(pglite, { clock: clinicClock });
 }
 
 function launchBrowser(): Promise<Browser> {

@@ -153,30 +153,72 @@ describe('the patient area in the browser', () => {
     await page.getByText('No biography available.').waitFor();
   });
 
-  it('pays an unpaid bill, shows Paid and a printable receipt; a failed payment is explained', async () => {
+  it('pays an unpaid bill after confirming bill, amount and method, shows Paid and a printable receipt; a failed payment is explained', async () => {
     await page.goto('/user/patient/bills');
     await page.getByRole('heading', { name: 'Your Bills' }).waitFor();
     const billRow = (amount: string) => page.locator('tbody tr', { has: page.getByText(amount, { exact: true }) });
     await billRow('$120.50').waitFor();
+    await page.getByText('Outstanding balance: $200.50 (2 unpaid bills)').waitFor();
+    const confirm = page.getByRole('dialog', { name: 'Confirm payment' });
+
+    // Cancelling the confirmation pays nothing.
+    await billRow('$80.00').getByRole('button', { name: /^Pay/ }).click();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    assert.equal(await billRow('$80.00').getByRole('button', { name: /^Pay/ }).count(), 1);
 
     await page.route('**/api/patient/billings/*/pay', (route) => route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }));
-    await billRow('$80.00').getByRole('button', { name: 'Pay' }).click();
+    await billRow('$80.00').getByRole('button', { name: /^Pay/ }).click();
+    await confirm.getByRole('button', { name: 'Pay $80.00' }).click();
     await page.getByRole('alert').getByText('Error processing payment. Please try again.').waitFor();
     await page.unroute('**/api/patient/billings/*/pay');
 
-    await billRow('$120.50').getByRole('button', { name: 'Pay' }).click();
+    await billRow('$120.50').getByRole('button', { name: /^Pay/ }).click();
+    await confirm.getByText('Consultation', { exact: false }).waitFor();
+    await confirm.getByText('$120.50', { exact: true }).waitFor();
+    await confirm.getByLabel('Payment method').selectOption('cash');
+    const paid = page.waitForRequest((request) => request.url().endsWith('/pay'));
+    await confirm.getByRole('button', { name: 'Pay $120.50' }).click();
+    assert.deepEqual((await paid).postDataJSON(), { method: 'cash' });
     await page.getByRole('alert').getByText('Payment successful').waitFor();
+    await page.waitForFunction(() => document.activeElement?.classList.contains('result-focus'));
     await billRow('$120.50').getByText('Paid', { exact: true }).waitFor();
-    assert.equal(await billRow('$120.50').getByRole('button', { name: 'Pay' }).count(), 0);
-    assert.equal(await billRow('$80.00').getByRole('button', { name: 'Pay' }).count(), 1);
+    await page.getByText('Outstanding balance: $80.00 (1 unpaid bill)').waitFor();
+    assert.equal(await billRow('$120.50').getByRole('button', { name: /^Pay/ }).count(), 0);
+    assert.equal(await billRow('$80.00').getByRole('button', { name: /^Pay/ }).count(), 1);
 
     await billRow('$120.50').getByRole('button', { name: /Receipt/ }).click();
     const receipt = page.getByRole('dialog', { name: 'Receipt' });
-    await receipt.getByText('Medora Test Clinic').waitFor();
+    for (const text of ['Medora Test Clinic', '12 Test Street, Testville', 'Phone: +1 555 0199', clinic.doctor.name, CLINIC_TODAY]) {
+      await receipt.getByText(text, { exact: true }).first().waitFor();
+    }
     await receipt.getByText('$120.50').first().waitFor();
+    await receipt.getByText('(cash)', { exact: false }).waitFor();
     await receipt.getByRole('button', { name: 'Print' }).waitFor();
+    await page.emulateMedia({ media: 'print' });
+    const top = await receipt.evaluate((element) => element.getBoundingClientRect().top);
+    assert.ok(top < 5, `the printed receipt starts at the top of the page, not ${top}px down`);
+    await page.emulateMedia({ media: 'screen' });
     await page.keyboard.press('Escape');
     await receipt.waitFor({ state: 'detached' });
+
+    await billRow('$80.00').getByRole('button', { name: /Receipt/ }).click();
+    await page.getByRole('dialog', { name: 'Invoice' }).getByText('Balance due').waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('shows the patient the records the doctor saved, newest first, with each bill', async () => {
+    await page.getByRole('link', { name: 'My Records' }).click();
+    await page.getByRole('heading', { name: 'My Records' }).waitFor();
+    const visits = page.locator('.visit-record');
+    await visits.first().waitFor();
+    assert.equal(await visits.count(), 2);
+    const newest = visits.first();
+    await newest.getByRole('heading', { name: `${CLINIC_TODAY}, 4:00 PM · ${clinic.doctor.name}` }).waitFor();
+    for (const text of ['Heart Disease', 'Mild arrhythmia', 'Rest', 'ECG', 'Consultation']) await newest.getByText(text, { exact: true }).waitFor();
+    await newest.getByText('$120.50').waitFor();
+    await visits.nth(1).getByText('$80.00').waitFor();
+    await page.getByRole('button', { name: 'Print' }).waitFor();
   });
 
   it('finds no serious accessibility violation on any patient page, and screenshots each at phone width', async () => {
@@ -185,6 +227,7 @@ describe('the patient area in the browser', () => {
       ['profile', '/user/patient/profile'],
       ['book', '/user/patient/book'],
       ['bills', '/user/patient/bills'],
+      ['records', '/user/patient/records'],
       ['doctors', '/user/patient/doctors'],
       ['doctor-profile', `/user/patient/doctors/${clinic.doctor.id}`],
     ];

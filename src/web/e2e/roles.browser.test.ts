@@ -5,7 +5,7 @@ import { openPage, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolati
 import { registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const menus = {
-  patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Bills', 'Sign-in & Security', 'Signout'],
+  patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Bills', 'My Records', 'Sign-in & Security', 'Signout'],
   admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Bills', 'Messages', 'Audit trail', 'Sign-in & Security', 'Signout'],
   doctor: ['Appointments', 'Manage Records', 'My Patients', 'Sign-in & Security', 'Signout'],
 };

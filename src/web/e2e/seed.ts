@@ -1,6 +1,6 @@
 /** Test data made the way the clinic makes it: through the HTTP API (and the admin use case the CLI calls). */
 import { addDays } from '../../domain/shared/clock.ts';
-import { CLINIC_TODAY, PASSWORD, uniqueEmail, type TestServer } from './harness.ts';
+import { atClinicTime, CLINIC_TODAY, PASSWORD, uniqueEmail, type TestServer } from './harness.ts';
 
 export interface Account {
   email: string;
@@ -84,10 +84,10 @@ export async function bookSlot(server: TestServer, clinic: Clinic, patient: Acco
   });
 }
 
-/** A visit at `startTime` today that the doctor records with `cost`, which raises an unpaid bill. */
+/** A visit at `startTime` today that the doctor records when it begins with `cost`, which raises an unpaid bill. */
 export async function seedUnpaidBill(server: TestServer, clinic: Clinic, patient: Account, startTime: string, cost: string) {
   const appointment = await bookSlot(server, clinic, patient, startTime);
-  const visit = await call(server, 'POST', `/api/doctor/appointments/${appointment.id}/medical-record`, clinic.doctor.token, {
+  const record = () => call(server, 'POST', `/api/doctor/appointments/${appointment.id}/medical-record`, clinic.doctor.token, {
     disease_id: clinic.diseaseId,
     diagnosis: 'Mild arrhythmia',
     lab_tests: 'ECG',
@@ -96,6 +96,7 @@ export async function seedUnpaidBill(server: TestServer, clinic: Clinic, patient
     cost,
     record_date: CLINIC_TODAY,
   });
+  const visit = await atClinicTime(startTime, record);
   return visit.billing as { id: number; amount: string };
 }
 

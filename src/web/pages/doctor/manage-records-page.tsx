@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Disease } from '../../../domain/catalogue/catalogue.ts';
-import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
+import type { ListedAppointmentJson } from '../../../domain/scheduling/scheduling.ts';
 import { apiPost, fetchList, listAt } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
@@ -13,16 +13,17 @@ import { ALL, useAlert } from '../../components/use-alert.ts';
 import { NamedSelect } from '../../components/named-select.tsx';
 import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints } from '../../paths.ts';
+import { dayMonth } from '../../format.ts';
 
 const PAGE_SIZE = 10;
-const loadAppointments = listAt<AppointmentJson>(endpoints.doctor.appointments, 'appointments');
+const loadAppointments = listAt<ListedAppointmentJson>(endpoints.doctor.appointments, 'appointments');
 
 export default function ManageRecordsPage() {
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
-  const [editing, setEditing] = useState<AppointmentJson | null>(null);
+  const [editing, setEditing] = useState<ListedAppointmentJson | null>(null);
 
-  const columns: Column<AppointmentJson>[] = [
+  const columns: Column<ListedAppointmentJson>[] = [
     { header: 'ID', cell: (a) => a.id },
     { header: 'Date', cell: (a) => a.date },
     { header: 'Time', cell: (a) => `${a.start_time} – ${a.end_time}` },
@@ -31,12 +32,17 @@ export default function ManageRecordsPage() {
     { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
     {
       header: 'Actions',
+      // The server records a visit only once it has begun; until then the row says from when.
       cell: (a) =>
-        a.status === 'scheduled' ? (
+        a.status !== 'scheduled' ? null : a.has_started ? (
           <button type="button" className="button button-small button-primary" onClick={() => setEditing(a)} aria-label={`Edit Record of ${a.patient_name}, ${a.date} ${a.start_time}`}>
             Edit Record
           </button>
-        ) : null,
+        ) : (
+          <span className="muted">
+            From {a.start_time} on {dayMonth(a.date)}
+          </span>
+        ),
     },
   ];
 
@@ -70,7 +76,7 @@ interface RecordValues {
   record_date: string;
 }
 
-function RecordDialog({ appointment, onClose, onSaved }: { appointment: AppointmentJson; onClose: () => void; onSaved: () => void }) {
+function RecordDialog({ appointment, onClose, onSaved }: { appointment: ListedAppointmentJson; onClose: () => void; onSaved: () => void }) {
   const [diseases, setDiseases] = useState<Disease[]>([]);
   const [values, setValues] = useState<RecordValues>({
     disease_id: '',

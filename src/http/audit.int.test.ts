@@ -46,9 +46,9 @@ for (const target of testDatabases()) {
       );
     const lastId = async () => (await server.app.db.query<{ id: number | null }>('select max(id) as id from audit_log'))[0]?.id ?? 0;
 
-    /** A bill raised as the clinic raises them: the doctor records a visit with a cost. */
+    /** A bill raised as the clinic raises them: the doctor records yesterday's visit, which has begun, with a cost. */
     async function billFor(who: { patientId: number }): Promise<{ billId: number }> {
-      const appointmentId = await fx.appointment({ doctor, patientId: who.patientId, date: today });
+      const appointmentId = await fx.appointment({ doctor, patientId: who.patientId, date: addDays(today, -1) });
       const res = await server.api('POST', `/api/doctor/appointments/${appointmentId}/medical-record`, {
         token: doctor.token,
         body: { disease_id: diseaseId, diagnosis: 'Tension headache', service_type: 'Consultation', cost: '80.00', record_date: today },

@@ -125,6 +125,23 @@ describe('public pages in the browser', () => {
     assert.deepEqual(problems, []);
   });
 
+  it("answers an unknown address 404 with the app's not-found page, and robots.txt keeps crawlers out of the API and the areas", async () => {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      const { page, problems } = await openPage(browser, server.url, viewport);
+      const answer = await page.goto('/nonexistent.php');
+      assert.equal(answer?.status(), 404);
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      assert.deepEqual(await seriousAxeViolations(page), [], `${viewport.width} px`);
+      await page.getByRole('link', { name: 'Go to the home page' }).click();
+      await page.locator('#hero').waitFor();
+      assert.deepEqual(problems, []);
+    }
+    const robots = await fetch(`${server.url}/robots.txt`);
+    assert.equal(robots.status, 200);
+    assert.match(robots.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.deepEqual((await robots.text()).trim().split('\n'), ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /user/']);
+  });
+
   it('explains a failed sign-in and offers the forgot-password page', async () => {
     const { page } = await openPage(browser, server.url);
     await page.goto('/login');

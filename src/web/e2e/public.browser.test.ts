@@ -108,13 +108,33 @@ describe('public pages in the browser', () => {
     assert.equal(new URL(page.url()).pathname, '/signup');
   });
 
-  it('signs a new patient up and lands on /login, where the patient can sign in', async () => {
+  it('requires the last name as it requires the first, before asking the server', async () => {
+    const { page } = await openPage(browser, server.url);
+    await page.goto('/signup');
+    await fillSignUp(page, { email: uniqueEmail('nameless'), acceptTerms: true });
+    await page.getByLabel('Last name').fill('  ');
+    const registrations: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/patients/register')) registrations.push(request.url());
+    });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    const lastName = page.getByLabel('Last name');
+    await page.locator('input[aria-invalid="true"]').waitFor();
+    assert.equal(await lastName.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator(`[id="${await lastName.getAttribute('aria-describedby')}"]`).innerText(), 'Last name is required');
+    assert.equal(await page.getByLabel('First name').getAttribute('aria-invalid'), 'false');
+    assert.deepEqual(registrations, []);
+    assert.equal(new URL(page.url()).pathname, '/signup');
+  });
+
+  it('signs a new patient up and lands on /login, which confirms the account and lets the patient sign in', async () => {
     const email = uniqueEmail('new');
     const { page, problems } = await openPage(browser, server.url);
     await page.goto('/signup');
     await fillSignUp(page, { email, acceptTerms: true });
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.waitForURL('**/login');
+    await page.getByText('Your account is ready. Sign in with your email address and password.').waitFor();
 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);

@@ -67,6 +67,9 @@ export const appRoutePatterns = (): string[] => [
   ]),
 ];
 
+/** The booking page with a doctor already chosen (the doctor profile's "Book with this doctor"). */
+export const bookWithDoctor = (doctorId: Id) => `${routes.patient.book}?doctor=${encodeURIComponent(String(doctorId))}`;
+
 /** Fills the `:id` of a route pattern: `withId(routes.patient.doctorProfile, 7)`. */
 export const withId = (pattern: string, id: Id) => pattern.replace(':id', encodeURIComponent(String(id)));
 
@@ -100,6 +103,7 @@ export const endpoints = {
   doctors: '/api/doctors',
   doctorProfile: (id: Id) => `/api/doctors/${id}`,
   availableSlots: (doctorId: Id) => `/api/appointments/available/${doctorId}`,
+  nextAvailable: '/api/appointments/next-available',
   book: '/api/appointments/book',
   receipt: (billId: Id) => `/api/billings/${billId}/receipt`,
   diseases: '/api/diseases',

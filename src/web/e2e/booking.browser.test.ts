@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { CLINIC_TODAY, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
-import { bookSlot, daysAhead, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+import { atClinicTime, CLINIC_TODAY, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
+import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -82,4 +82,39 @@ describe('booking when the chosen day is full', () => {
     }
     assert.deepEqual(problems, []);
   });
+});
+
+describe('booking in the evening', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let clinic: Clinic;
+  let patient: Account;
+
+  serverAndBrowserPerSuite(async (started, launched) => {
+    server = started;
+    browser = launched;
+    clinic = await seedClinic(server);
+    await openDoctorEveryDay(server, clinic);
+    patient = await registerPatient(server, 'Eve Evening');
+  });
+
+  // 19:30 in the clinic: every slot of the day has started.
+  it('says the day is over above its past slots and offers tomorrow', () => atClinicTime('19:30', async () => {
+    const { page, problems } = await openSignedInPage(browser, server, patient.email);
+    await page.setViewportSize(PHONE);
+    await page.goto('/user/patient/book');
+    await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+    const hint = page.getByText('No free time slot is left on this day.');
+    await hint.waitFor();
+    assert.equal(await page.locator('input[name="slot"]:not(:disabled)').count(), 0, 'every slot of the day is past');
+    const firstPast = page.locator('.slot-past').first();
+    const [hintBox, pastBox] = [await hint.boundingBox(), await firstPast.boundingBox()];
+    assert.ok(hintBox && pastBox && hintBox.y < pastBox.y, 'the hint comes before the past slots');
+    const tomorrow = page.getByRole('button', { name: 'Tue, Jun 4 · from 9:00 AM' });
+    await tomorrow.waitFor();
+    await tomorrow.click();
+    await page.locator('input[name="slot"]:not(:disabled)').first().waitFor();
+    assert.equal(await page.getByLabel('Date').inputValue(), daysAhead(1));
+    assert.deepEqual(problems, []);
+  }));
 });

@@ -125,6 +125,10 @@ describe('public pages in the browser', () => {
     assert.equal(await page.getByLabel('First name').getAttribute('aria-invalid'), 'false');
     assert.deepEqual(registrations, []);
     assert.equal(new URL(page.url()).pathname, '/signup');
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      assert.deepEqual(await seriousAxeViolations(page), [], `${viewport.width} px`);
+    }
   });
 
   it('signs a new patient up and lands on /login, which confirms the account and lets the patient sign in', async () => {
@@ -135,6 +139,10 @@ describe('public pages in the browser', () => {
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.waitForURL('**/login');
     await page.getByText('Your account is ready. Sign in with your email address and password.').waitFor();
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      await page.setViewportSize(viewport);
+      assert.deepEqual(await seriousAxeViolations(page), [], `${viewport.width} px`);
+    }
 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);

@@ -58,5 +58,6 @@ describe('the signed-in shell on a phone', () => {
     await page.mouse.click(900, 500);
     assert.equal(await menu.isVisible(), true);
     assert.equal(await page.locator('.sidebar-backdrop').count(), 0);
+    assert.deepEqual(await seriousAxeViolations(page), []);
   });
 });

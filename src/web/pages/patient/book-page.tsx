@@ -166,7 +166,7 @@ interface NextFreeDaysProps {
 /** What a day without a free slot offers instead: the doctor's next days with one. */
 function NextFreeDays({ dayHasSlots, days, onChoose }: NextFreeDaysProps) {
   return (
-    <div className="next-free-days">
+    <>
       <p className="empty">{dayHasSlots ? 'No free time slot is left on this day.' : 'No time slots on this day.'}</p>
       {days && days.length === 0 && <p>This doctor has no free time slot in the next 60 days.</p>}
       {days && days.length > 0 && (
@@ -187,7 +187,7 @@ function NextFreeDays({ dayHasSlots, days, onChoose }: NextFreeDaysProps) {
           </ul>
         </>
       )}
-    </div>
+    </>
   );
 }
 

@@ -1,13 +1,15 @@
 /**
  * Bundles the web UI into dist/web: hashed, code-split ES modules plus the two stylesheets of the spec's
  * path rule, an index.html naming them, and the static files of src/web/public. Then the command line into
- * dist/cli (scripts/cli-bundle.js). `--watch` rebuilds the UI on change (npm run dev); bin/medora.js rebuilds
+ * dist/cli (scripts/cli-bundle.js). The UI's route patterns go to dist/web/app-routes.json, so the server answers
+ * 404 for any other path. `--watch` rebuilds the UI on change (npm run dev); bin/medora.js rebuilds
  * the command line itself when its sources change.
  */
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { buildCli, CLI_BUNDLE } from './cli-bundle.js';
+import { appRoutePatterns } from '../src/web/paths.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const webSrc = path.join(root, 'src/web');
@@ -86,6 +88,7 @@ async function removeStaleAssets(metafile: Metafile): Promise<void> {
 await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 await cp(path.join(webSrc, 'public'), outDir, { recursive: true });
+await writeFile(path.join(outDir, 'app-routes.json'), JSON.stringify(appRoutePatterns()));
 
 const ctx = await context(options);
 if (watch) {

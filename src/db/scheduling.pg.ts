@@ -183,6 +183,14 @@ export function appointmentStore(db: Queryable): AppointmentStore {
       );
       return rows.map((row) => ({ startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) }));
     },
+    doctorBookings: async (doctorId, from, to) => {
+      const rows = await db.query<{ date: string; start_time: string; end_time: string }>(
+        `select date, start_time, end_time
+         from appointments where doctor_id = $1 and date between $2 and $3 and status <> 'cancelled'`,
+        [doctorId, from, to],
+      );
+      return rows.map((row) => ({ date: row.date, startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) }));
+    },
     patientBookings: async (patientId, doctorId, date, today) => {
       const rows = await db.query<{ with_doctor_that_day: number; upcoming: number }>(
         `select count(*) filter (where doctor_id = $2 and date = $3)::int as with_doctor_that_day, count(*)::int as upcoming

@@ -119,6 +119,7 @@ export function apiRoutes(app: App): Route[] {
     // --- scheduling and booking
     r('GET', '/api/admin/doctors/{id}/schedule', 'admin', async ({ params }) => ok(await app.scheduling.getSchedule(params.id))),
     r('PUT', '/api/admin/doctors/{id}/schedule', 'admin', async ({ params, body, actor }) => ok(await app.scheduling.replaceSchedule(params.id, body, actor))),
+    r('GET', '/api/appointments/next-available', 'user', async ({ query }) => ok(await app.scheduling.nextAvailable(query))),
     r('GET', '/api/appointments/available/{doctorId}', 'user', async ({ params, query }) => ok(await app.scheduling.availableSlots(params.doctorId, query))),
     r('POST', '/api/appointments/book', 'patient', async ({ body, actor }) => created(await app.scheduling.book(body, actor))),
     r('POST', '/api/patient/appointments/{id}/cancel', 'patient', async ({ params, actor }) => ok(await app.scheduling.cancelMyAppointment(params.id, actor))),

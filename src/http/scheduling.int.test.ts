@@ -199,6 +199,54 @@ for (const target of testDatabases()) {
       });
     });
 
+    describe('next available days', () => {
+      const nextAvailable = (query: string, token?: string) => server.api('GET', `/api/appointments/next-available?${query}`, { token });
+
+      it("answers the first three days with a free slot, each with only its free slots, from today or from 'from'", async () => {
+        const doctor = await fx.doctor('Dr. Thursday');
+        const [patient, other] = two(await fx.patients(2));
+        const week = { slots: [4, 5].flatMap((weekday) => [{ weekday, start_time: '09:00', end_time: '09:30' }, { weekday, start_time: '14:00', end_time: '14:30' }]) };
+        assert.equal((await setSchedule(doctor.id, week)).status, 200);
+        for (const [token, start] of [[patient.token, '09:00'], [other.token, '14:00']] as const) {
+          const slot = await slotAt(doctor.id, token, THURSDAY, start);
+          assert.equal((await book(token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY })).status, 201);
+        }
+        const fridaySlot = await slotAt(doctor.id, patient.token, FRIDAY, '09:00');
+        assert.equal((await book(patient.token, { doctor_id: doctor.id, schedule_id: fridaySlot.schedule_id, date: FRIDAY })).status, 201);
+
+        const res = await nextAvailable(`doctor_id=${doctor.id}`, patient.token);
+        assert.equal(res.status, 200);
+        assert.equal(res.body.doctor_id, doctor.id);
+        const days = res.body.days as { date: string; available_appointments: Slot[] }[];
+        assert.deepEqual(
+          days.map((day) => [day.date, day.available_appointments.map((s) => `${s.start_time} ${s.status} ${s.period}`)]),
+          [
+            [FRIDAY, ['14:00 available PM']],
+            ['2026-06-18', ['09:00 available AM', '14:00 available PM']],
+            ['2026-06-19', ['09:00 available AM', '14:00 available PM']],
+          ],
+        );
+        const later = await nextAvailable(`doctor_id=${doctor.id}&from=2026-06-19`, patient.token);
+        assert.deepEqual(
+          later.body.days.map((day: { date: string }) => day.date),
+          ['2026-06-19', '2026-06-25', '2026-06-26'],
+        );
+      });
+
+      it('refuses a missing doctor or a date outside the window, answers 404 for an unknown doctor and 401 signed out', async () => {
+        const doctor = await fx.doctor();
+        const patient = only(await fx.patients(1));
+        const missing = await nextAvailable('', patient.token);
+        assert.equal(missing.status, 422);
+        assert.deepEqual(missing.body.errors, { doctor_id: ['is required'] });
+        const past = await nextAvailable(`doctor_id=${doctor.id}&from=2026-06-09`, patient.token);
+        assert.equal(past.status, 422);
+        assert.deepEqual(past.body.errors, { from: ['must not be in the past'] });
+        assert.equal((await nextAvailable('doctor_id=999999', patient.token)).status, 404);
+        assert.equal((await nextAvailable(`doctor_id=${doctor.id}`)).status, 401);
+      });
+    });
+
     describe('booking', () => {
       it('books a free slot and copies date, times, department and room into the appointment', async () => {
         const department = await fx.department();

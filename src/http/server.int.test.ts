@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { first } from '../testing/assert.ts';
+import { appRoutePatterns } from '../web/paths.ts';
 
 for (const target of testDatabases()) {
   describe(`HTTP foundation on ${target.name}`, () => {
@@ -186,10 +187,11 @@ describe('client address behind a proxy', () => {
 });
 
 describe('static UI', () => {
-  it('serves files, falls back to index.html for client routes, and 404s a missing asset', async () => {
+  it("serves files, falls back to index.html for client routes, 404s a missing asset and a path none of the UI's routes", async () => {
     const root = mkdtempSync(join(tmpdir(), 'medora-static-'));
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Medora</title>');
+    writeFileSync(join(root, 'app-routes.json'), JSON.stringify(appRoutePatterns()));
     writeFileSync(join(root, 'assets', 'app-abc123.js'), 'console.log(1)');
     const pglite = first(testDatabases());
     const database = await pglite.open();
@@ -204,8 +206,18 @@ describe('static UI', () => {
       const clientRoute = await fetch(`${base}/user/patient/bills`);
       assert.equal(clientRoute.status, 200);
       assert.match(await clientRoute.text(), /<title>Medora/);
+      for (const path of ['/', '/LOGIN/', '/user', '/user/doctor', '/user/patient/doctors/7', '/user/admin/departments/edit/3', '/user/admin/account']) {
+        assert.equal((await fetch(`${base}${path}`)).status, 200, path);
+      }
       assert.equal((await fetch(`${base}/assets/missing.js`)).status, 404);
-      assert.equal((await fetch(`${base}/../../etc/passwd`)).status, 200, 'a path outside the root gets the app shell, never the file');
+      for (const path of ['/nonexistent.php', '/user/patient/nowhere', '/user/patient/doctors/7/more', '/login.']) {
+        const unknown = await fetch(`${base}${path}`);
+        assert.equal(unknown.status, 404, path);
+        assert.match(await unknown.text(), /<title>Medora/, 'the app shell renders the not-found page');
+      }
+      assert.equal((await fetch(`${base}/nonexistent.php`, { method: 'HEAD' })).status, 404);
+      const outside = await fetch(`${base}/../../etc/passwd`);
+      assert.match(await outside.text(), /<title>Medora/, 'a path outside the root gets the app shell, never the file');
 
       // fetch() asks for gzip and unpacks it; node:http shows the bytes as sent.
       const raw = (encoding?: string) =>

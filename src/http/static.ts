@@ -23,7 +23,9 @@ const CONTENT_TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.map', '.txt']);
 
 /**
- * Serves the built UI: a file when one matches, otherwise index.html so the client router takes the path.
+ * Serves the built UI: a file when one matches, otherwise index.html so the client router takes the path,
+ * with 404 when the path is none of the UI's routes (app-routes.json, written by the build) so crawlers and
+ * scanners see the truth while a person still sees the app's not-found page.
  * Hashed files under /assets never change, so browsers keep them for a year. Text goes gzipped to a browser
  * that accepts it, so the UI arrives at its measured weight without a compressing proxy in front.
  */
@@ -36,11 +38,12 @@ export async function serveStatic(root: string, path: string, req: { headers: In
     return;
   }
   const { file, info } = found;
+  const status = found.shell && !(await isAppRoute(root, path)) ? 404 : 200;
   const compressible = COMPRESSIBLE.has(extname(file));
   const gzipped = compressible && acceptsGzip(req.headers['accept-encoding']);
   const body = gzipped ? await gzippedFile(file, info) : await readFile(file);
   const immutable = path.startsWith('/assets/');
-  res.writeHead(200, {
+  res.writeHead(status, {
     'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
     'content-length': body.length,
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
@@ -73,7 +76,14 @@ async function gzippedFile(file: string, info: Stats): Promise<Buffer> {
   return body;
 }
 
-async function findFile(root: string, path: string): Promise<{ file: string; info: Stats } | undefined> {
+/** What answers a path: a file of the UI, or the app shell (index.html) for the client router. */
+interface Found {
+  file: string;
+  info: Stats;
+  shell?: true;
+}
+
+async function findFile(root: string, path: string): Promise<Found | undefined> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);
@@ -86,8 +96,26 @@ async function findFile(root: string, path: string): Promise<{ file: string; inf
   if (asked) return asked;
   // An unknown asset is a real 404 for the browser, not the app shell.
   if (decoded.startsWith('/assets/')) return undefined;
-  return fileAt(join(root, 'index.html'));
+  const shell = await fileAt(join(root, 'index.html'));
+  return shell && { ...shell, shell: true };
 }
+
+/**
+ * Whether a route pattern of the UI (`/user/patient/doctors/:id`) matches the path, as the client router matches
+ * it: case-insensitive, a trailing slash allowed. A UI built without the list has every path as its own.
+ */
+async function isAppRoute(root: string, path: string): Promise<boolean> {
+  let patterns: unknown;
+  try {
+    patterns = JSON.parse(await readFile(join(root, 'app-routes.json'), 'utf8'));
+  } catch {
+    return true;
+  }
+  return Array.isArray(patterns) && patterns.some((pattern) => typeof pattern === 'string' && routeRegExp(pattern).test(path));
+}
+
+const routeRegExp = (pattern: string) =>
+  new RegExp(`^${pattern.replace(/\/$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z]+/gi, '[^/]+')}/?$`, 'i');
 
 async function fileAt(file: string): Promise<{ file: string; info: Stats } | undefined> {
   try {

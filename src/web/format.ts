@@ -18,3 +18,8 @@ const dayMonthFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month:
 
 /** 'yyyy-MM-dd' → '3 June'. */
 export const dayMonth = (date: string) => dayMonthFormat.format(new Date(`${date}T00:00:00Z`));
+
+const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** 'yyyy-MM-dd' → 'Tue, Jun 4': a calendar day, the same in every time zone. */
+export const dayLabel = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));

@@ -51,6 +51,25 @@ export const routes = {
   },
 } as const;
 
+/** Each role's area: its pages in `routes`, its landing page and its account page (keyed by every role). */
+const areas = { admin: routes.admin, doctor: routes.doctor, patient: routes.patient } satisfies Record<Role, object>;
+
+/**
+ * Every pattern the UI's route table answers, redirects included. The build writes it out for the server, which
+ * answers any other path 404 (the app shell still renders the not-found page).
+ */
+export const appRoutePatterns = (): string[] => [
+  ...new Set<string>([
+    ...Object.values(routes).filter((value) => typeof value === 'string'),
+    // The signed-in area's guard sends a bare /user on to the role's own area.
+    '/user',
+    ...(Object.keys(areas) as Role[]).flatMap((role) => [routes.userArea(role), routes.account(role), ...Object.values(areas[role])]),
+  ]),
+];
+
+/** The booking page with a doctor already chosen (the doctor profile's "Book with this doctor"). */
+export const bookWithDoctor = (doctorId: Id) => `${routes.patient.book}?doctor=${encodeURIComponent(String(doctorId))}`;
+
 /** Fills the `:id` of a route pattern: `withId(routes.patient.doctorProfile, 7)`. */
 export const withId = (pattern: string, id: Id) => pattern.replace(':id', encodeURIComponent(String(id)));
 
@@ -84,6 +103,7 @@ export const endpoints = {
   doctors: '/api/doctors',
   doctorProfile: (id: Id) => `/api/doctors/${id}`,
   availableSlots: (doctorId: Id) => `/api/appointments/available/${doctorId}`,
+  nextAvailable: '/api/appointments/next-available',
   book: '/api/appointments/book',
   receipt: (billId: Id) => `/api/billings/${billId}/receipt`,
   diseases: '/api/diseases',

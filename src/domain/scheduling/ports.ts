@@ -3,7 +3,7 @@ import type { Notifying } from '../notifications/ports.ts';
 import type { NoticeSettings } from './notices.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import type { Appointment, AppointmentStatus, SlotPlan, TimeSpan, WeeklySlot } from './scheduling.ts';
+import type { Appointment, AppointmentStatus, DatedSpan, SlotPlan, TimeSpan, WeeklySlot } from './scheduling.ts';
 
 /** Gives a new doctor the clinic's default week; the catalogue's createDoctor calls it inside its transaction. */
 export interface DefaultPatternWriter {
@@ -47,6 +47,8 @@ export interface AppointmentStore {
   lockPatient(patientId: number): Promise<void>;
   /** The times of the doctor's or the patient's appointments on `date` that are not cancelled. */
   bookedTimes(owner: { doctorId: number } | { patientId: number }, date: string): Promise<TimeSpan[]>;
+  /** The dates and times of the doctor's appointments from `from` to `to` that are not cancelled. */
+  doctorBookings(doctorId: number, from: string, to: string): Promise<DatedSpan[]>;
   /** The patient's scheduled appointments on `date` with `doctorId`, and from `today` on with anyone. */
   patientBookings(patientId: number, doctorId: number, date: string, today: string): Promise<{ withDoctorThatDay: number; upcoming: number }>;
   /**

@@ -6,12 +6,14 @@ import {
   dateOutOfRange,
   defaultPattern,
   findOverlap,
+  freeDays,
   generateSlots,
   hasStarted,
   periodOf,
   readPattern,
   slotStatus,
   type SlotPlan,
+  type WeeklySlot,
 } from './scheduling.ts';
 
 const span = (startTime: string, endTime: string) => ({ startTime, endTime });
@@ -160,6 +162,52 @@ describe('slotStatus', () => {
 
   it('calls a past slot past even when it is booked', () => {
     assert.equal(slotStatus(span('09:00', '09:30'), '2026-06-10', now, [span('09:00', '09:30')]), 'past');
+  });
+});
+
+describe('freeDays', () => {
+  // Wednesday 2026-06-10, 16:45 in the clinic: today's slots are over.
+  const now = { date: '2026-06-10', time: '16:45' };
+  let id = 0;
+  const weekly = (weekday: number, startTime: string, endTime: string): WeeklySlot => ({
+    id: ++id,
+    doctorId: 1,
+    weekday,
+    startTime,
+    endTime,
+    room: null,
+    retired: false,
+  });
+  // Wednesdays and Fridays, 09:00 and 16:00.
+  const pattern = [weekly(3, '09:00', '09:30'), weekly(3, '16:00', '16:30'), weekly(5, '09:00', '09:30'), weekly(5, '16:00', '16:30')];
+  const dates = (days: { date: string }[]) => days.map((day) => day.date);
+
+  it('skips a day that is over and the weekdays the doctor does not work, and stops at the count', () => {
+    const days = freeDays(pattern, [], { from: '2026-06-10', to: '2026-08-09', count: 3 }, now);
+    assert.deepEqual(dates(days), ['2026-06-12', '2026-06-17', '2026-06-19']);
+    assert.deepEqual(
+      days[0]?.slots.map((slot) => slot.startTime),
+      ['09:00', '16:00'],
+    );
+  });
+
+  it('leaves out booked slots and days fully booked', () => {
+    const bookings = [
+      { date: '2026-06-12', startTime: '09:00', endTime: '09:30' },
+      { date: '2026-06-12', startTime: '16:00', endTime: '16:30' },
+      { date: '2026-06-17', startTime: '09:00', endTime: '09:30' },
+    ];
+    const days = freeDays(pattern, bookings, { from: '2026-06-11', to: '2026-08-09', count: 2 }, now);
+    assert.deepEqual(dates(days), ['2026-06-17', '2026-06-19']);
+    assert.deepEqual(
+      days[0]?.slots.map((slot) => slot.startTime),
+      ['16:00'],
+    );
+  });
+
+  it('finds nothing past the end of the window or for a doctor with no pattern', () => {
+    assert.deepEqual(freeDays(pattern, [], { from: '2026-06-13', to: '2026-06-16', count: 3 }, now), []);
+    assert.deepEqual(freeDays([], [], { from: '2026-06-10', to: '2026-08-09', count: 3 }, now), []);
   });
 });
 

@@ -1,4 +1,4 @@
-import { addDays, clinicDateTime } from '../shared/clock.ts';
+import { addDays, clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import { invalid, type FieldErrors } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 
@@ -200,6 +200,34 @@ export const hasStarted = (date: string, startTime: string, now: ClinicMoment) =
 export function slotStatus(slot: TimeSpan, date: string, now: ClinicMoment, bookings: TimeSpan[]): SlotStatus {
   if (hasStarted(date, slot.startTime, now)) return 'past';
   return bookings.some((booking) => overlaps(slot, booking)) ? 'booked' : 'available';
+}
+
+/** A booking's times on its date. */
+export interface DatedSpan extends TimeSpan {
+  date: string;
+}
+
+/** How many days with a free slot the booking page offers when the chosen day has none. */
+export const NEXT_FREE_DAYS = 3;
+
+/**
+ * The first `count` dates from `from` to `to` on which a slot of the doctor's weekly `pattern` is free, each with
+ * its free slots in the pattern's order.
+ */
+export function freeDays(
+  pattern: WeeklySlot[],
+  bookings: DatedSpan[],
+  range: { from: string; to: string; count: number },
+  now: ClinicMoment,
+): { date: string; slots: WeeklySlot[] }[] {
+  const days: { date: string; slots: WeeklySlot[] }[] = [];
+  for (let date = range.from; date <= range.to && days.length < range.count; date = addDays(date, 1)) {
+    const booked = bookings.filter((booking) => booking.date === date);
+    const weekday = isoWeekday(date);
+    const slots = pattern.filter((slot) => slot.weekday === weekday && slotStatus(slot, date, now, booked) === 'available');
+    if (slots.length > 0) days.push({ date, slots });
+  }
+  return days;
 }
 
 // --- answers

@@ -1,6 +1,6 @@
 import { listEntry, recordingRefusals, refusal, type AuditEntry } from '../audit/audit.ts';
 import { ownDoctorId, ownPatientId, type Actor } from '../shared/actor.ts';
-import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
+import { addDays, clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import { DomainError, conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
@@ -8,9 +8,12 @@ import { noticeBooked, noticeCancelled } from './notices.ts';
 import type { AppointmentFilter, BookingLimits, SchedulingDeps, SchedulingTxDeps } from './ports.ts';
 import {
   APPOINTMENT_STATUSES,
+  MAX_DAYS_AHEAD,
+  NEXT_FREE_DAYS,
   SLOT_TAKEN,
   appointmentJson,
   dateOutOfRange,
+  freeDays,
   hasStarted,
   overlaps,
   periodOf,
@@ -22,17 +25,18 @@ import {
   type ListedAppointmentJson,
   type Period,
   type SlotStatus,
+  type WeeklySlot,
   type WeeklySlotJson,
 } from './scheduling.ts';
 
 
 const nowInClinic = (deps: SchedulingDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
 
-/** `date` (default today) checked against the booking window, its problems added to `v`. */
-function readDate(v: Validator, today: string): string {
-  const date = v.date('date', { optional: true }) ?? today;
+/** `field` (default today) checked against the booking window, its problems added to `v`. */
+function readDate(v: Validator, today: string, field = 'date'): string {
+  const date = v.date(field, { optional: true }) ?? today;
   const problem = dateOutOfRange(date, today);
-  if (problem) v.fail('date', problem);
+  if (problem) v.fail(field, problem);
   return date;
 }
 
@@ -103,12 +107,42 @@ export async function availableSlots(
   ]);
   return {
     date,
-    available_appointments: slots.map((slot): SlotJson => ({
-      schedule_id: slot.id,
-      start_time: slot.startTime,
-      end_time: slot.endTime,
-      status: slotStatus(slot, date, now, bookings),
-      period: periodOf(slot.startTime),
+    available_appointments: slots.map((slot) => slotJson(slot, slotStatus(slot, date, now, bookings))),
+  };
+}
+
+const slotJson = (slot: WeeklySlot, status: SlotStatus): SlotJson => ({
+  schedule_id: slot.id,
+  start_time: slot.startTime,
+  end_time: slot.endTime,
+  status,
+  period: periodOf(slot.startTime),
+});
+
+export interface NextAvailableJson {
+  doctor_id: number;
+  /** The first days with a free slot, each with only its free slots. */
+  days: AvailableSlotsJson[];
+}
+
+/**
+ * The first few days from `from` (default today) to the end of the booking window on which the doctor has a free
+ * slot: what the booking page offers when the chosen day is full or over.
+ */
+export async function nextAvailable(deps: SchedulingDeps, query: Record<string, unknown>): Promise<NextAvailableJson> {
+  const now = nowInClinic(deps);
+  const v = new Validator(asRecord(query));
+  const doctorId = v.id('doctor_id');
+  const from = readDate(v, now.date, 'from');
+  v.done();
+  if (!(await deps.schedules.isActiveDoctor(doctorId))) throw notFound('Doctor');
+  const to = addDays(now.date, MAX_DAYS_AHEAD);
+  const [pattern, bookings] = await Promise.all([deps.schedules.currentSlots(doctorId), deps.appointments.doctorBookings(doctorId, from, to)]);
+  return {
+    doctor_id: doctorId,
+    days: freeDays(pattern, bookings, { from, to, count: NEXT_FREE_DAYS }, now).map((day) => ({
+      date: day.date,
+      available_appointments: day.slots.map((slot) => slotJson(slot, 'available')),
     })),
   };
 }

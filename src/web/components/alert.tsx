@@ -1,4 +1,8 @@
-/** The one in-page message: a role="alert" banner with the spec's text, dismissible. */
+/**
+ * The one in-page message: a role="alert" banner with the spec's text, dismissible. Each new message takes the
+ * focus, so a keyboard or screen-reader user lands on an action's result and a phone scrolls it into view.
+ */
+import { useEffect, useRef } from 'react';
 import { CloseIcon } from './icons.tsx';
 
 export interface AlertMessage {
@@ -16,11 +20,16 @@ interface AlertProps {
 }
 
 export function Alert({ message, onDismiss }: AlertProps) {
+  const messageRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (message) messageRef.current?.focus();
+  }, [message]);
+
   // The live region stays mounted so screen readers announce each new message.
   return (
     <div className="alert-region" role="alert">
       {message && (
-        <div className={`alert alert-${message.kind}`}>
+        <div ref={messageRef} className={`alert alert-${message.kind}`} tabIndex={-1}>
           <p>{message.text}</p>
           <button type="button" className="icon-button" onClick={onDismiss} aria-label="Dismiss message">
             <CloseIcon />

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type RefObject } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { Link } from 'wouter';
 import { user } from '../auth.ts';
@@ -10,10 +10,11 @@ import { useDisclosure } from './use-disclosure.ts';
 
 interface ShellHeaderProps {
   sidebarOpen: boolean;
+  toggleRef: RefObject<HTMLButtonElement | null>;
   onToggleSidebar: () => void;
 }
 
-export function ShellHeader({ sidebarOpen, onToggleSidebar }: ShellHeaderProps) {
+export function ShellHeader({ sidebarOpen, toggleRef, onToggleSidebar }: ShellHeaderProps) {
   useSignals();
   const account = useDisclosure();
 
@@ -27,6 +28,7 @@ export function ShellHeader({ sidebarOpen, onToggleSidebar }: ShellHeaderProps) 
   return (
     <header className="shell-header">
       <button
+        ref={toggleRef}
         type="button"
         className="icon-button sidebar-toggle"
         onClick={onToggleSidebar}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type RefObject } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { Role } from '../../domain/shared/actor.ts';
 import { signOut } from '../session.ts';
@@ -8,14 +8,15 @@ import { isGroup, roleMenus, type MenuGroup } from './role-menus.ts';
 interface SidebarProps {
   role: Role;
   open: boolean;
+  navRef: RefObject<HTMLElement | null>;
   onNavigate: () => void;
 }
 
-export function Sidebar({ role, open, onNavigate }: SidebarProps) {
+export function Sidebar({ role, open, navRef, onNavigate }: SidebarProps) {
   const [location] = useLocation();
 
   return (
-    <nav id="sidebar" className="sidebar" aria-label="Main menu" hidden={!open}>
+    <nav ref={navRef} id="sidebar" className="sidebar" aria-label="Main menu" hidden={!open}>
       <ul className="menu">
         {roleMenus[role].map((item) =>
           isGroup(item) ? (

@@ -108,13 +108,41 @@ describe('public pages in the browser', () => {
     assert.equal(new URL(page.url()).pathname, '/signup');
   });
 
-  it('signs a new patient up and lands on /login, where the patient can sign in', async () => {
+  it('requires the last name as it requires the first, before asking the server', async () => {
+    const { page } = await openPage(browser, server.url);
+    await page.goto('/signup');
+    await fillSignUp(page, { email: uniqueEmail('nameless'), acceptTerms: true });
+    await page.getByLabel('Last name').fill('  ');
+    const registrations: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/patients/register')) registrations.push(request.url());
+    });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    const lastName = page.getByLabel('Last name');
+    await page.locator('input[aria-invalid="true"]').waitFor();
+    assert.equal(await lastName.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator(`[id="${await lastName.getAttribute('aria-describedby')}"]`).innerText(), 'Last name is required');
+    assert.equal(await page.getByLabel('First name').getAttribute('aria-invalid'), 'false');
+    assert.deepEqual(registrations, []);
+    assert.equal(new URL(page.url()).pathname, '/signup');
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      assert.deepEqual(await seriousAxeViolations(page), [], `${viewport.width} px`);
+    }
+  });
+
+  it('signs a new patient up and lands on /login, which confirms the account and lets the patient sign in', async () => {
     const email = uniqueEmail('new');
     const { page, problems } = await openPage(browser, server.url);
     await page.goto('/signup');
     await fillSignUp(page, { email, acceptTerms: true });
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.waitForURL('**/login');
+    await page.getByText('Your account is ready. Sign in with your email address and password.').waitFor();
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      await page.setViewportSize(viewport);
+      assert.deepEqual(await seriousAxeViolations(page), [], `${viewport.width} px`);
+    }
 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -123,6 +151,23 @@ describe('public pages in the browser', () => {
     await page.waitForURL('**/user/patient');
     await page.getByRole('button', { name: /Sam Newcomer/ }).waitFor();
     assert.deepEqual(problems, []);
+  });
+
+  it("answers an unknown address 404 with the app's not-found page, and robots.txt keeps crawlers out of the API and the areas", async () => {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      const { page, problems } = await openPage(browser, server.url, viewport);
+      const answer = await page.goto('/nonexistent.php');
+      assert.equal(answer?.status(), 404);
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      assert.deepEqual(await seriousAxeViolations(page), [], `${viewport.width} px`);
+      await page.getByRole('link', { name: 'Go to the home page' }).click();
+      await page.locator('#hero').waitFor();
+      assert.deepEqual(problems, []);
+    }
+    const robots = await fetch(`${server.url}/robots.txt`);
+    assert.equal(robots.status, 200);
+    assert.match(robots.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.deepEqual((await robots.text()).trim().split('\n'), ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /user/']);
   });
 
   it('explains a failed sign-in and offers the forgot-password page', async () => {

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
+import { useSearch } from 'wouter';
 import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
 import type { Period } from '../../../domain/scheduling/scheduling.ts';
-import type { AvailableSlotsJson, SlotJson } from '../../../domain/scheduling/use-cases.ts';
+import type { AvailableSlotsJson, NextAvailableJson, SlotJson } from '../../../domain/scheduling/use-cases.ts';
 import { apiGet, apiPost, fetchList } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { Field } from '../../components/field.tsx';
@@ -9,32 +10,51 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ALL, serverFailure, useAlert } from '../../components/use-alert.ts';
 import { useLatestRequest } from '../../components/use-latest-request.ts';
 import { useSubmit } from '../../components/use-submit.ts';
-import { capitalize, clockTime } from '../../format.ts';
+import { capitalize, clockTime, dayLabel } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
 const PERIODS: Period[] = ['AM', 'PM'];
 
+const isFree = (slot: SlotJson) => slot.status === 'available';
+
 export default function BookPage() {
   const [doctors, setDoctors] = useState<Doctor[]>([]);
-  const [doctorId, setDoctorId] = useState('');
+  // A doctor profile's "Book with this doctor" comes with the doctor chosen.
+  const search = useSearch();
+  const [presetDoctor] = useState(() => new URLSearchParams(search).get('doctor') ?? '');
+  const [doctorId, setDoctorId] = useState(presetDoctor);
   // Empty until the server answers with the clinic's today: the browser's own date may be another day.
   const [date, setDate] = useState('');
   const [today, setToday] = useState('');
   const [slots, setSlots] = useState<SlotJson[] | null>(null);
   const [selected, setSelected] = useState<SlotJson | null>(null);
+  // Asked for when the day shown has no free slot: the next days that have one.
+  const [nextDays, setNextDays] = useState<AvailableSlotsJson[] | null>(null);
   const { alert, setAlert, dismiss } = useAlert();
   const { busy, run } = useSubmit('booking');
   const slotsRequest = useLatestRequest();
+  const nextDaysRequest = useLatestRequest();
 
   useEffect(() => {
     fetchList<Doctor>(endpoints.doctors, 'doctors', ALL)
       .then((list) => setDoctors(list.rows))
       .catch((error: unknown) => console.error('doctors fetch failed', error));
+    // The preset doctor is read once, on arrival.
+    if (presetDoctor) loadSlots(presetDoctor, '');
   }, []);
+
+  const loadNextDays = (forDoctor: string, from: string) =>
+    nextDaysRequest.start(
+      (signal) => apiGet<NextAvailableJson>(endpoints.nextAvailable, { doctor_id: forDoctor, from }, signal),
+      (answer) => setNextDays(answer.days),
+      (error) => console.error('next free days fetch failed', error),
+    );
 
   /** Loads a doctor's slots for `day`, or for the clinic's today when no day is given yet. */
   const loadSlots = (forDoctor: string, day: string) => {
     setSelected(null);
+    setNextDays(null);
+    nextDaysRequest.abort();
     if (!forDoctor) {
       slotsRequest.abort();
       return setSlots(null);
@@ -45,6 +65,7 @@ export default function BookPage() {
         setSlots(answer.available_appointments);
         setDate(answer.date);
         if (!day) setToday(answer.date);
+        if (!answer.available_appointments.some(isFree)) loadNextDays(forDoctor, answer.date);
       },
       (error) => {
         console.error('slots fetch failed', error);
@@ -109,7 +130,16 @@ export default function BookPage() {
           </Field>
         </div>
 
-        {slots && slots.length === 0 && <p className="empty">No time slots on this day.</p>}
+        {slots && !slots.some(isFree) && (
+          <NextFreeDays
+            dayHasSlots={slots.length > 0}
+            days={nextDays}
+            onChoose={(day) => {
+              setDate(day);
+              loadSlots(doctorId, day);
+            }}
+          />
+        )}
         {slots && slots.length > 0 && (
           <div className="slot-groups">
             {PERIODS.map((period) => (
@@ -122,6 +152,41 @@ export default function BookPage() {
           Book
         </button>
       </div>
+    </>
+  );
+}
+
+interface NextFreeDaysProps {
+  /** The day has slots, all of them taken or over; otherwise the doctor does not work that day. */
+  dayHasSlots: boolean;
+  days: AvailableSlotsJson[] | null;
+  onChoose: (date: string) => void;
+}
+
+/** What a day without a free slot offers instead: the doctor's next days with one. */
+function NextFreeDays({ dayHasSlots, days, onChoose }: NextFreeDaysProps) {
+  return (
+    <>
+      <p className="empty">{dayHasSlots ? 'No free time slot is left on this day.' : 'No time slots on this day.'}</p>
+      {days && days.length === 0 && <p>This doctor has no free time slot in the next 60 days.</p>}
+      {days && days.length > 0 && (
+        <>
+          <p id="next-free-days">Next days with a free time slot:</p>
+          <ul className="next-free-days-list" aria-labelledby="next-free-days">
+            {days.map((day) => {
+              const [first] = day.available_appointments;
+              return (
+                <li key={day.date}>
+                  <button type="button" className="button button-small" onClick={() => onChoose(day.date)}>
+                    {dayLabel(day.date)}
+                    {first && ` · from ${clockTime(first.start_time)}`}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
     </>
   );
 }

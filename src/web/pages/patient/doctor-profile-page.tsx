@@ -2,7 +2,7 @@ import { Link, useParams } from 'wouter';
 import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched } from '../../components/use-fetched.ts';
-import { images, endpoints, routes } from '../../paths.ts';
+import { bookWithDoctor, images, endpoints, routes } from '../../paths.ts';
 
 export default function DoctorProfilePage() {
   const { id } = useParams<{ id: string }>();
@@ -21,6 +21,9 @@ export default function DoctorProfilePage() {
           <div>
             <h2>{doctor.name}</h2>
             <p className="doctor-bio">{doctor.bio || 'No biography available.'}</p>
+            <Link href={bookWithDoctor(doctor.id)} className="button button-primary">
+              Book with this doctor
+            </Link>
             <dl className="details">
               <dt>Doctor ID</dt>
               <dd>{doctor.id}</dd>

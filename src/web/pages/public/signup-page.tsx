@@ -31,24 +31,30 @@ export default function SignupPage() {
   const set = <K extends keyof typeof emptyForm>(key: K, value: (typeof emptyForm)[K]) =>
     setForm((was) => ({ ...was, [key]: value }));
 
-  // The form checks only what the spec has it check; the server validates every field and names the bad ones.
+  // The server validates every field it receives and names the bad ones; it gets the two names joined, so the
+  // form itself requires each of them.
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setErrors({});
     if (form.password !== form.confirmPassword) return setAlert(failure('Passwords do not match.'));
     if (!form.acceptTerms) return setAlert(failure('You must accept the terms and conditions.'));
     setAlert(null);
+    const missingNames = {
+      ...(!form.firstName.trim() && { firstName: ['is required'] }),
+      ...(!form.lastName.trim() && { lastName: ['is required'] }),
+    };
+    if (Object.keys(missingNames).length > 0) return setErrors(missingNames);
     return run(
       async () => {
         await register({
-          name: `${form.firstName.trim()} ${form.lastName.trim()}`.trim(),
+          name: `${form.firstName.trim()} ${form.lastName.trim()}`,
           email: form.email,
           password: form.password,
           phone: form.phone,
           birthdate: form.birthdate,
           gender: form.gender as Gender,
         });
-        navigate(routes.login);
+        navigate(routes.login, { state: { notice: 'Your account is ready. Sign in with your email address and password.' } });
       },
       (error) => setAlert(hasFieldErrors(error) ? null : serverFailure(error, 'An error occurred. Please try again.')),
     );
@@ -59,12 +65,12 @@ export default function SignupPage() {
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={onSubmit} noValidate>
         <div className="form-grid">
-          <Field label="First name" errors={errors.name}>
+          <Field label="First name" errors={errors.firstName ?? errors.name}>
             {(control) => (
               <input {...control} required autoComplete="given-name" value={form.firstName} onChange={(e) => set('firstName', e.target.value)} />
             )}
           </Field>
-          <Field label="Last name">
+          <Field label="Last name" errors={errors.lastName}>
             {(control) => (
               <input {...control} required autoComplete="family-name" value={form.lastName} onChange={(e) => set('lastName', e.target.value)} />
             )}

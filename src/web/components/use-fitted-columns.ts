@@ -1,11 +1,11 @@
 import { useLayoutEffect, type RefObject } from 'react';
 
-/** Priority levels that give way, in order, when the table is wider than its box. */
-const HIDDEN_IN_TURN = ['3', '2'];
+/** What gives way, in turn, when the table is wider than its box: priority 3 columns, priority 2, then room for cut text. */
+const HIDDEN_IN_TURN = ['3', '2', 'text'];
 
 /**
- * Hides the table's lowest-priority columns (`priority-3`, then `priority-2` cells) until it fits `box` without
- * scrolling sideways, whatever the rows hold; and makes each cut `.cell-text` focusable, so its whole text can be
+ * Hides the table's lowest-priority columns (`priority-3`, then `priority-2` cells), then narrows its cut texts,
+ * until it fits `box` without scrolling sideways, whatever the rows hold; and makes each cut `.cell-text` focusable, so its whole text can be
  * read from the keyboard too. Runs before paint, again when the rows change or the box is resized.
  */
 export function useFittedColumns(box: RefObject<HTMLElement | null>, rows: unknown): void {

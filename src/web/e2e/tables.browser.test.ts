@@ -12,6 +12,8 @@ const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ];
+/** A small laptop, with the sidebar beside the page: checked for fit alone. */
+const NARROW_DESKTOP = { width: 1024, height: 768 };
 
 interface Screen {
   path: string;
@@ -134,16 +136,16 @@ describe('lists at desktop and phone widths in the browser', () => {
   const accounts = () => ({ admin: clinic.admin, doctor: clinic.doctor, patient });
 
   for (const role of ['admin', 'doctor', 'patient'] as const) {
-    it(`shows the ${role}'s first row actions without sideways scrolling, and no serious axe finding, at both widths`, async () => {
+    it(`shows the ${role}'s first row actions without sideways scrolling at 1280, 1024 and 390 px, and no serious axe finding`, async () => {
       const page = await signedIn(accounts()[role]);
-      for (const viewport of WIDTHS) {
+      for (const viewport of [...WIDTHS, NARROW_DESKTOP]) {
         await page.setViewportSize(viewport);
         for (const screen of screens[role]) {
           await page.goto(screen.path);
           await rowsShown(page, screen);
           await settled(page);
           await assertFitsSideways(page, screen, viewport.width);
-          assert.deepEqual(await seriousAxeViolations(page), [], `${screen.path} at ${viewport.width} px`);
+          if (viewport !== NARROW_DESKTOP) assert.deepEqual(await seriousAxeViolations(page), [], `${screen.path} at ${viewport.width} px`);
         }
       }
       await page.context().close();

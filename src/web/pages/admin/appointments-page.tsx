@@ -25,7 +25,7 @@ export default function AdminAppointmentsPage() {
   });
 
   const columns: Column<AppointmentJson>[] = [
-    { header: 'Appointment ID', cell: (a) => a.id },
+    { header: 'Appointment ID', cell: (a) => a.id, priority: 2 },
     { header: 'Patient Name', text: (a) => a.patient_name },
     { header: 'Patient Email', text: (a) => a.patient_email, priority: 3 },
     { header: 'Doctor Name', text: (a) => a.doctor_name, priority: 2 },

@@ -1,17 +1,27 @@
 /**
  * The one table: the server pages, searches and counts (q, page, per_page); this shows one page with a
  * debounced search box, a page-size choice, '{first} - {last} of {total}' and a page jump. A total the server
- * counted only so far shows as '100+'; paging towards it counts further.
+ * counted only so far shows as '100+'; paging towards it counts further. While the first page loads, skeleton
+ * rows of the page size hold its place and the pager is not there yet, so nothing moves when the rows arrive.
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { EMPTY_LIST, type ListPage, type ListQuery } from '../api.ts';
+import type { ListPage, ListQuery } from '../api.ts';
+import { LoadFailure, LoadingStatus } from './list-states.tsx';
 import { useDelayed } from './use-delayed.ts';
-import { useLatestRequest } from './use-latest-request.ts';
+import { useFittedColumns } from './use-fitted-columns.ts';
+import { useListRequest } from './use-list-request.ts';
 
-export interface Column<Row> {
+interface ColumnBase {
   header: string;
-  cell: (row: Row) => ReactNode;
+  /**
+   * 1 (the default): always shown. When the table is too wide for its box, priority 3 columns hide first, then
+   * priority 2. Phones show every column, each row as a card.
+   */
+  priority?: 1 | 2 | 3;
 }
+
+/** A column of any content, or of free text cut to one line with the whole of it on hover and focus. */
+export type Column<Row> = ColumnBase & ({ cell: (row: Row) => ReactNode } | { text: (row: Row) => string });
 
 interface DataTableProps<Row> {
   /** The table's caption and accessible name. */
@@ -31,9 +41,7 @@ interface DataTableProps<Row> {
   searchable?: boolean;
 }
 
-const PAGE_SIZES = [10, 20, 30, 40, 50];
 const SEARCH_DELAY_MS = 400;
-const PAGE_JUMP_DELAY_MS = 500;
 
 export function DataTable<Row>({
   label,
@@ -52,50 +60,29 @@ export function DataTable<Row>({
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(pageSize);
-  const [jump, setJump] = useState('');
-  const [result, setResult] = useState<ListPage<Row>>(EMPTY_LIST);
-  const [loading, setLoading] = useState(true);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  const latest = useLatestRequest();
+  const box = useRef<HTMLDivElement>(null);
 
   useDelayed(search, SEARCH_DELAY_MS, (text) => {
     setQ(text.trim());
     setPage(1);
   });
 
-  const pageCount = Math.max(1, Math.ceil(result.total / perPage));
-
   useEffect(() => setPage(1), [filterKey]);
 
-  useDelayed(jump, PAGE_JUMP_DELAY_MS, (text) => {
-    const wanted = Number(text);
-    if (Number.isInteger(wanted) && wanted >= 1 && wanted <= pageCount) setPage(wanted);
-  });
+  const { list, loading, failed, retry } = useListRequest(
+    label,
+    JSON.stringify([q, page, perPage, reloadKey, filterKey]),
+    (signal) => load({ q, page, per_page: perPage }, signal),
+    (answer) => {
+      // A page emptied by a delete or cancel steps back to the last page that still has rows.
+      const lastPage = Math.max(1, Math.ceil(answer.total / perPage));
+      if (answer.rows.length > 0 || page <= lastPage) return true;
+      setPage(lastPage);
+      return false;
+    },
+  );
 
-  useEffect(() => {
-    setLoading(true);
-    latest.start(
-      (signal) => loadRef.current({ q, page, per_page: perPage }, signal),
-      (next) => {
-        // A page emptied by a delete or cancel steps back to the last page that still has rows.
-        const lastPage = Math.max(1, Math.ceil(next.total / perPage));
-        if (next.rows.length === 0 && page > lastPage) setPage(lastPage);
-        else setResult(next);
-        setLoading(false);
-      },
-      (error) => {
-        // List fetch failures leave the table empty (spec §8).
-        console.error(`${label}: loading failed`, error);
-        setResult(EMPTY_LIST);
-        setLoading(false);
-      },
-    );
-  }, [latest, q, page, perPage, reloadKey, filterKey, label]);
-
-  const first = result.total === 0 ? 0 : (page - 1) * perPage + 1;
-  const last = Math.min(page * perPage, result.total);
-  const sizes = PAGE_SIZES.includes(pageSize) ? PAGE_SIZES : [pageSize, ...PAGE_SIZES].sort((a, b) => a - b);
+  useFittedColumns(box, list);
 
   return (
     <div className="data-table">
@@ -104,104 +91,181 @@ export function DataTable<Row>({
           {searchable && (
             <>
               <label htmlFor={`${id}-search`}>Search</label>
-              <input
-                id={`${id}-search`}
-                type="search"
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-                placeholder="Search…"
-              />
+              <input id={`${id}-search`} type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search…" />
             </>
           )}
           {filters}
         </div>
       )}
-      <div className="table-scroll" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
+      <div ref={box} className="table-scroll" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
         <table aria-busy={loading}>
           <caption id={`${id}-caption`}>{label}</caption>
           <thead>
             <tr>
               {columns.map((column) => (
-                <th key={column.header} scope="col">
+                <th key={column.header} scope="col" className={priorityClass(column)}>
                   {column.header}
                 </th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {result.rows.map((row) => (
-              <tr key={rowKey(row)}>
-                {columns.map((column) => (
-                  <td key={column.header} data-label={column.header}>
-                    {column.cell(row)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-            {!loading && result.rows.length === 0 && (
-              <tr>
-                <td colSpan={columns.length} className="table-empty">
-                  {emptyText}
-                </td>
-              </tr>
+            {failed ? (
+              <WholeRow columns={columns}>
+                <LoadFailure what={label} onRetry={retry} />
+              </WholeRow>
+            ) : list === null ? (
+              <SkeletonRows columns={columns} count={perPage} />
+            ) : list.rows.length === 0 ? (
+              <WholeRow columns={columns}>{emptyText}</WholeRow>
+            ) : (
+              list.rows.map((row) => (
+                <tr key={rowKey(row)}>
+                  {columns.map((column) => (
+                    <Cell key={column.header} column={column} row={row} />
+                  ))}
+                </tr>
+              ))
             )}
           </tbody>
         </table>
       </div>
-      <nav className="data-table-pager" aria-label={`${label} pages`}>
-        <p className="page-info" aria-live="polite">
-          {first} - {last} of {result.total}
-          {result.totalIsLowerBound && '+'}
-        </p>
-        <div className="pager-group">
-          <label htmlFor={`${id}-size`}>Rows per page</label>
-          <select
-            id={`${id}-size`}
-            value={perPage}
-            onChange={(event) => {
-              setPerPage(Number(event.target.value));
-              setPage(1);
-            }}
-          >
-            {sizes.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="pager-group">
-          <button type="button" className="button button-small" onClick={() => setPage(1)} disabled={page <= 1} aria-label="First page">
-            «
-          </button>
-          <button type="button" className="button button-small" onClick={() => setPage(page - 1)} disabled={page <= 1} aria-label="Previous page">
-            ‹
-          </button>
-          <span className="page-number">
-            Page {page} of {pageCount}
-            {result.totalIsLowerBound && '+'}
-          </span>
-          <button type="button" className="button button-small" onClick={() => setPage(page + 1)} disabled={page >= pageCount} aria-label="Next page">
-            ›
-          </button>
-          <button type="button" className="button button-small" onClick={() => setPage(pageCount)} disabled={page >= pageCount} aria-label="Last page">
-            »
-          </button>
-        </div>
-        <div className="pager-group">
-          <label htmlFor={`${id}-jump`}>Go to page</label>
-          <input
-            id={`${id}-jump`}
-            className="page-jump"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={pageCount}
-            value={jump}
-            onChange={(event) => setJump(event.target.value)}
-          />
-        </div>
-      </nav>
+      {list !== null ? (
+        <Pager
+          label={label}
+          list={list}
+          page={page}
+          perPage={perPage}
+          pageSize={pageSize}
+          onPage={setPage}
+          onPerPage={(size) => {
+            setPerPage(size);
+            setPage(1);
+          }}
+        />
+      ) : (
+        !failed && <LoadingStatus what={label} />
+      )}
     </div>
+  );
+}
+
+const priorityClass = (column: ColumnBase) => (column.priority && column.priority > 1 ? `priority-${column.priority}` : undefined);
+
+function Cell<Row>({ column, row }: { column: Column<Row>; row: Row }) {
+  if ('cell' in column) {
+    return (
+      <td data-label={column.header} className={priorityClass(column)}>
+        {column.cell(row)}
+      </td>
+    );
+  }
+  const text = column.text(row);
+  return (
+    <td data-label={column.header} data-full={text} className={priorityClass(column)}>
+      <span className="cell-text">{text}</span>
+    </td>
+  );
+}
+
+function WholeRow<Row>({ columns, children }: { columns: Column<Row>[]; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={columns.length} className="table-empty">
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+/** Placeholder rows the height of real ones, labelled like them on a phone's cards. */
+function SkeletonRows<Row>({ columns, count }: { columns: Column<Row>[]; count: number }) {
+  return Array.from({ length: count }, (_, index) => (
+    <tr key={index} className="skeleton-row" aria-hidden="true">
+      {columns.map((column) => (
+        <td key={column.header} data-label={column.header} className={priorityClass(column)}>
+          <span className="skeleton" />
+        </td>
+      ))}
+    </tr>
+  ));
+}
+
+const PAGE_SIZES = [10, 20, 30, 40, 50];
+const PAGE_JUMP_DELAY_MS = 500;
+
+interface PagerProps {
+  label: string;
+  list: ListPage<unknown>;
+  page: number;
+  perPage: number;
+  /** The table's own page size, offered beside the usual ones. */
+  pageSize: number;
+  onPage: (page: number) => void;
+  onPerPage: (size: number) => void;
+}
+
+function Pager({ label, list, page, perPage, pageSize, onPage, onPerPage }: PagerProps) {
+  const id = useId();
+  const [jump, setJump] = useState('');
+  const pageCount = Math.max(1, Math.ceil(list.total / perPage));
+  const first = list.total === 0 ? 0 : (page - 1) * perPage + 1;
+  const last = Math.min(page * perPage, list.total);
+  const sizes = PAGE_SIZES.includes(pageSize) ? PAGE_SIZES : [pageSize, ...PAGE_SIZES].sort((a, b) => a - b);
+  const more = list.totalIsLowerBound && '+';
+
+  useDelayed(jump, PAGE_JUMP_DELAY_MS, (text) => {
+    const wanted = Number(text);
+    if (Number.isInteger(wanted) && wanted >= 1 && wanted <= pageCount) onPage(wanted);
+  });
+
+  return (
+    <nav className="data-table-pager" aria-label={`${label} pages`}>
+      <p className="page-info" aria-live="polite">
+        {first} - {last} of {list.total}
+        {more}
+      </p>
+      <div className="pager-group">
+        <label htmlFor={`${id}-size`}>Rows per page</label>
+        <select id={`${id}-size`} value={perPage} onChange={(event) => onPerPage(Number(event.target.value))}>
+          {sizes.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="pager-group">
+        <button type="button" className="button button-small" onClick={() => onPage(1)} disabled={page <= 1} aria-label="First page">
+          «
+        </button>
+        <button type="button" className="button button-small" onClick={() => onPage(page - 1)} disabled={page <= 1} aria-label="Previous page">
+          ‹
+        </button>
+        <span className="page-number">
+          Page {page} of {pageCount}
+          {more}
+        </span>
+        <button type="button" className="button button-small" onClick={() => onPage(page + 1)} disabled={page >= pageCount} aria-label="Next page">
+          ›
+        </button>
+        <button type="button" className="button button-small" onClick={() => onPage(pageCount)} disabled={page >= pageCount} aria-label="Last page">
+          »
+        </button>
+      </div>
+      <div className="pager-group">
+        <label htmlFor={`${id}-jump`}>Go to page</label>
+        <input
+          id={`${id}-jump`}
+          className="page-jump"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={pageCount}
+          value={jump}
+          onChange={(event) => setJump(event.target.value)}
+        />
+      </div>
+    </nav>
   );
 }

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { capitalize } from '../format.ts';
+import { LoadFailure, LoadingStatus } from './list-states.tsx';
 import { PageHeader } from './page-header.tsx';
 import type { SearchedList } from './use-searched-list.ts';
 
@@ -11,9 +13,12 @@ interface SearchedCardGridProps<Row> {
   renderCard: (row: Row) => ReactNode;
 }
 
+/** Enough placeholder cards to fill the first row on a desktop while the first answer is on its way. */
+const PLACEHOLDER_CARDS = 4;
+
 /** A page of cards under a search box, with "Show more" while rows remain. */
 export function SearchedCardGrid<Row>({ title, noun, searchId, searched, renderCard }: SearchedCardGridProps<Row>) {
-  const { search, setSearch, list, showMore } = searched;
+  const { search, setSearch, list, loading, failed, retry, showMore } = searched;
   return (
     <>
       <PageHeader title={title}>
@@ -22,8 +27,25 @@ export function SearchedCardGrid<Row>({ title, noun, searchId, searched, renderC
         </label>
         <input id={searchId} type="search" placeholder={`Search ${noun}…`} value={search} onChange={(e) => setSearch(e.target.value)} />
       </PageHeader>
-      {list.rows.length === 0 ? <p className="empty">No {noun} found.</p> : <ul className="card-grid">{list.rows.map(renderCard)}</ul>}
-      {list.rows.length < list.total && (
+      {failed ? (
+        <LoadFailure what={capitalize(noun)} onRetry={retry} />
+      ) : list === null ? (
+        <>
+          <ul className="card-grid" aria-hidden="true">
+            {Array.from({ length: PLACEHOLDER_CARDS }, (_, index) => (
+              <li key={index} className="profile-card skeleton-card" />
+            ))}
+          </ul>
+          <LoadingStatus what={noun} />
+        </>
+      ) : list.rows.length === 0 ? (
+        <p className="empty">No {noun} found.</p>
+      ) : (
+        <ul className="card-grid" aria-busy={loading}>
+          {list.rows.map(renderCard)}
+        </ul>
+      )}
+      {list && list.rows.length < list.total && (
         <button type="button" className="button show-more" onClick={showMore}>
           Show more
         </button>

@@ -25,12 +25,12 @@ export default function AdminAppointmentsPage() {
   });
 
   const columns: Column<AppointmentJson>[] = [
-    { header: 'Appointment ID', cell: (a) => a.id },
-    { header: 'Patient Name', cell: (a) => a.patient_name },
-    { header: 'Patient Email', cell: (a) => a.patient_email },
-    { header: 'Doctor Name', cell: (a) => a.doctor_name },
-    { header: 'Doctor Email', cell: (a) => a.doctor_email },
-    { header: 'Department', cell: (a) => a.department_name ?? '' },
+    { header: 'Appointment ID', cell: (a) => a.id, priority: 2 },
+    { header: 'Patient Name', text: (a) => a.patient_name },
+    { header: 'Patient Email', text: (a) => a.patient_email, priority: 3 },
+    { header: 'Doctor Name', text: (a) => a.doctor_name, priority: 2 },
+    { header: 'Doctor Email', text: (a) => a.doctor_email, priority: 3 },
+    { header: 'Department', text: (a) => a.department_name ?? '', priority: 3 },
     { header: 'Date', cell: (a) => `${a.date} ${a.start_time}` },
     {
       header: 'Actions',

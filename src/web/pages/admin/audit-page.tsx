@@ -56,11 +56,11 @@ const FIELDS: { name: keyof Filters; label: string; type: 'number' | 'text' | 'd
 
 const columns: Column<AuditEntryJson>[] = [
   { header: 'When', cell: (e) => new Date(e.at).toLocaleString() },
-  { header: 'User', cell: (e) => (e.actor ? `${e.actor.name ?? 'deleted user'} (#${e.actor.id}, ${e.actor.role ?? 'no role'})` : 'anonymous') },
+  { header: 'User', text: (e) => (e.actor ? `${e.actor.name ?? 'deleted user'} (#${e.actor.id}, ${e.actor.role ?? 'no role'})` : 'anonymous') },
   { header: 'Action', cell: (e) => e.action },
-  { header: 'Subject', cell: (e) => (e.entity_id ? `${e.entity} #${e.entity_id}` : e.entity) },
-  { header: 'Patient', cell: (e) => (e.patient_id === null ? '' : `#${e.patient_id}`) },
-  { header: 'Details', cell: (e) => (e.details ? <code>{JSON.stringify(e.details)}</code> : '') },
+  { header: 'Subject', cell: (e) => (e.entity_id ? `${e.entity} #${e.entity_id}` : e.entity), priority: 2 },
+  { header: 'Patient', cell: (e) => (e.patient_id === null ? '' : `#${e.patient_id}`), priority: 3 },
+  { header: 'Details', text: (e) => (e.details ? JSON.stringify(e.details) : ''), priority: 2 },
 ];
 
 /** The audit trail, newest first, filtered; the same filters export it as CSV. */

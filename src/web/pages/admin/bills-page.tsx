@@ -27,12 +27,12 @@ function BillsList() {
 
   const columns: Column<BillingJson>[] = [
     { header: 'Bill', cell: (b) => `#${b.id}` },
-    { header: 'Patient', cell: (b) => b.patient.name },
-    { header: 'Email', cell: (b) => b.patient.email },
-    { header: 'Service', cell: (b) => b.service_details },
+    { header: 'Patient', text: (b) => b.patient.name },
+    { header: 'Email', text: (b) => b.patient.email, priority: 3 },
+    { header: 'Service', text: (b) => b.service_details, priority: 2 },
     { header: 'Date', cell: (b) => b.billing_date },
     { header: 'Amount', cell: (b) => usd(b.amount_cents) },
-    { header: 'Status', cell: (b) => <StatusBadge status={b.payment_status} /> },
+    { header: 'Status', cell: (b) => <StatusBadge status={b.payment_status} />, priority: 2 },
     {
       header: 'Actions',
       cell: (b) => (

@@ -24,9 +24,9 @@ export default function DepartmentsPage() {
   });
 
   const columns: Column<Department>[] = [
-    { header: 'ID', cell: (d) => d.id },
-    { header: 'Name', cell: (d) => d.name },
-    { header: 'Description', cell: (d) => d.description ?? '' },
+    { header: 'ID', cell: (d) => d.id, priority: 2 },
+    { header: 'Name', text: (d) => d.name },
+    { header: 'Description', text: (d) => d.description ?? '', priority: 2 },
     {
       header: 'Actions',
       cell: (d) => (

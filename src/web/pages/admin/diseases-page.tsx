@@ -37,9 +37,9 @@ export default function DiseasesPage() {
   });
 
   const columns: Column<Disease>[] = [
-    { header: 'ID', cell: (d) => d.id },
-    { header: 'Name', cell: (d) => d.name },
-    { header: 'Description', cell: (d) => d.description ?? '' },
+    { header: 'ID', cell: (d) => d.id, priority: 2 },
+    { header: 'Name', text: (d) => d.name },
+    { header: 'Description', text: (d) => d.description ?? '', priority: 2 },
     {
       header: 'Actions',
       cell: (d) => (

@@ -100,14 +100,15 @@ export default function DoctorsPage() {
   const columns: Column<Doctor>[] = [
     {
       header: 'Photo',
+      priority: 3,
       cell: (d) => <img className="avatar" src={d.image ?? d.user.profile_image ?? images.defaultAvatar} alt="" width="40" height="40" />,
     },
-    { header: 'ID', cell: (d) => d.id },
-    { header: 'Name', cell: (d) => d.name },
-    { header: 'Email', cell: (d) => d.email },
-    { header: 'Specialization', cell: (d) => d.specialization?.name ?? '' },
-    { header: 'Department', cell: (d) => d.department?.name ?? '' },
-    { header: 'Phone', cell: (d) => d.phone ?? '' },
+    { header: 'ID', cell: (d) => d.id, priority: 2 },
+    { header: 'Name', text: (d) => d.name },
+    { header: 'Email', text: (d) => d.email, priority: 2 },
+    { header: 'Specialization', text: (d) => d.specialization?.name ?? '', priority: 3 },
+    { header: 'Department', text: (d) => d.department?.name ?? '', priority: 3 },
+    { header: 'Phone', cell: (d) => d.phone ?? '', priority: 3 },
     {
       header: 'Actions',
       cell: (d) => (

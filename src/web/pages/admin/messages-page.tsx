@@ -48,14 +48,14 @@ export default function AdminMessagesPage() {
   );
 
   const columns: Column<MessageJson>[] = [
-    { header: 'Recipient', cell: (m) => m.recipient },
-    { header: 'Subject', cell: (m) => m.subject },
-    { header: 'Kind', cell: (m) => kindLabel(m.kind) },
+    { header: 'Recipient', text: (m) => m.recipient },
+    { header: 'Subject', text: (m) => m.subject },
+    { header: 'Kind', cell: (m) => kindLabel(m.kind), priority: 3 },
     { header: 'Status', cell: (m) => <MessageStatusBadge status={m.status} /> },
-    { header: 'Attempts', cell: (m) => m.attempts },
-    { header: 'Last error', cell: (m) => <span className="message-error">{m.last_error ?? ''}</span> },
-    { header: 'Created', cell: (m) => time(m.created_at) },
-    { header: 'Sent', cell: (m) => time(m.sent_at) },
+    { header: 'Attempts', cell: (m) => m.attempts, priority: 3 },
+    { header: 'Last error', text: (m) => m.last_error ?? '', priority: 3 },
+    { header: 'Created', cell: (m) => time(m.created_at), priority: 2 },
+    { header: 'Sent', cell: (m) => time(m.sent_at), priority: 3 },
     {
       header: 'Actions',
       cell: (m) => (

@@ -9,12 +9,12 @@ import { endpoints, routes, withId } from '../../paths.ts';
 const loadPatients = listAt<PatientRow>(endpoints.admin.patients, 'patients');
 
 const columns: Column<PatientRow>[] = [
-  { header: 'ID', cell: (p) => p.id },
-  { header: 'Name', cell: (p) => p.name },
-  { header: 'Email', cell: (p) => p.email },
-  { header: 'Phone', cell: (p) => p.phone ?? '' },
-  { header: 'Gender', cell: (p) => (p.gender ? capitalize(p.gender) : '') },
-  { header: 'Birth Date', cell: (p) => p.birthdate ?? '' },
+  { header: 'ID', cell: (p) => p.id, priority: 2 },
+  { header: 'Name', text: (p) => p.name },
+  { header: 'Email', text: (p) => p.email, priority: 2 },
+  { header: 'Phone', cell: (p) => p.phone ?? '', priority: 3 },
+  { header: 'Gender', cell: (p) => (p.gender ? capitalize(p.gender) : ''), priority: 3 },
+  { header: 'Birth Date', cell: (p) => p.birthdate ?? '', priority: 3 },
   {
     header: 'Actions',
     cell: (p) => (

@@ -64,9 +64,9 @@ export default function RoomsPage() {
   });
 
   const columns: Column<Room>[] = [
-    { header: 'ID', cell: (r) => r.id },
-    { header: 'Name', cell: (r) => r.name },
-    { header: 'Department', cell: (r) => r.department?.name ?? '' },
+    { header: 'ID', cell: (r) => r.id, priority: 2 },
+    { header: 'Name', text: (r) => r.name },
+    { header: 'Department', text: (r) => r.department?.name ?? '', priority: 2 },
     {
       header: 'Actions',
       cell: (r) => (

@@ -38,7 +38,7 @@ export default function SpecializationsPage() {
 
   const columns: Column<Specialization>[] = [
     { header: 'ID', cell: (s) => s.id },
-    { header: 'Name', cell: (s) => s.name },
+    { header: 'Name', text: (s) => s.name },
     {
       header: 'Actions',
       cell: (s) => (

@@ -10,14 +10,14 @@ const PAGE_SIZE = 10;
 const loadAppointments = listAt<AppointmentJson>(endpoints.doctor.appointments, 'appointments');
 
 const columns: Column<AppointmentJson>[] = [
-  { header: 'ID', cell: (a) => a.id },
+  { header: 'ID', cell: (a) => a.id, priority: 3 },
   { header: 'Date', cell: (a) => a.date },
   { header: 'Start Time', cell: (a) => a.start_time },
-  { header: 'End Time', cell: (a) => a.end_time },
-  { header: 'Patient Name', cell: (a) => a.patient_name },
-  { header: 'Patient Email', cell: (a) => a.patient_email },
-  { header: 'Department', cell: (a) => a.department_name ?? '' },
-  { header: 'Room', cell: (a) => a.room_name ?? '' },
+  { header: 'End Time', cell: (a) => a.end_time, priority: 2 },
+  { header: 'Patient Name', text: (a) => a.patient_name },
+  { header: 'Patient Email', text: (a) => a.patient_email, priority: 3 },
+  { header: 'Department', text: (a) => a.department_name ?? '', priority: 3 },
+  { header: 'Room', text: (a) => a.room_name ?? '' },
   { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
 ];
 

@@ -24,11 +24,11 @@ export default function ManageRecordsPage() {
   const [editing, setEditing] = useState<ListedAppointmentJson | null>(null);
 
   const columns: Column<ListedAppointmentJson>[] = [
-    { header: 'ID', cell: (a) => a.id },
+    { header: 'ID', cell: (a) => a.id, priority: 3 },
     { header: 'Date', cell: (a) => a.date },
     { header: 'Time', cell: (a) => `${a.start_time} – ${a.end_time}` },
-    { header: 'Patient Name', cell: (a) => a.patient_name },
-    { header: 'Patient Email', cell: (a) => a.patient_email },
+    { header: 'Patient Name', text: (a) => a.patient_name },
+    { header: 'Patient Email', text: (a) => a.patient_email, priority: 3 },
     { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
     {
       header: 'Actions',

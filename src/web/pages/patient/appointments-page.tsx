@@ -32,10 +32,10 @@ export default function PatientAppointmentsPage() {
   const columns: Column<AppointmentJson>[] = [
     { header: 'Date', cell: (a) => a.date },
     { header: 'Start Time', cell: (a) => a.start_time },
-    { header: 'End Time', cell: (a) => a.end_time },
-    { header: 'Doctor', cell: (a) => a.doctor_name },
-    { header: 'Department', cell: (a) => a.department_name ?? '—' },
-    { header: 'Room', cell: (a) => a.room_name ?? '—' },
+    { header: 'End Time', cell: (a) => a.end_time, priority: 2 },
+    { header: 'Doctor', text: (a) => a.doctor_name },
+    { header: 'Department', text: (a) => a.department_name ?? '—', priority: 3 },
+    { header: 'Room', text: (a) => a.room_name ?? '—', priority: 2 },
     {
       header: 'Actions',
       cell: (a) => (

@@ -47,8 +47,8 @@ export default function BillsPage() {
   };
 
   const columns: Column<BillingJson>[] = [
-    { header: 'Bill', cell: (b) => `#${b.id}` },
-    { header: 'Service', cell: (b) => b.service_details },
+    { header: 'Bill', cell: (b) => `#${b.id}`, priority: 2 },
+    { header: 'Service', text: (b) => b.service_details },
     { header: 'Date', cell: (b) => b.billing_date },
     { header: 'Amount', cell: (b) => usd(b.amount_cents) },
     {

@@ -1,8 +1,8 @@
 .DEFAULT_GOAL := help
-.PHONY: help install start dev build test bench clean
+.PHONY: help install start dev build test bench lighthouse clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-10s %s\n", $$1, $$2}'
 
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -24,6 +24,9 @@ test: node_modules ## run every test: types, unit, integration (PGlite and TEST_
 
 bench: build ## hospital-scale benchmark (pass ARGS="--scale small" for a quick run)
 	npm run --silent bench -- $(ARGS)
+
+lighthouse: node_modules ## Lighthouse mobile performance of /, /login and the patient's pages (builds; fails under 90)
+	npm run --silent lighthouse
 
 clean: ## remove build output, coverage, test results and the embedded database
 	rm -rf dist coverage test-results data

@@ -1,15 +1,20 @@
 /**
  * Bundles the web UI into dist/web: hashed, code-split ES modules plus the two stylesheets of the spec's
- * path rule, an index.html naming them, and the static files of src/web/public. Then the command line into
- * dist/cli (scripts/cli-bundle.js). The UI's route patterns go to dist/web/app-routes.json, so the server answers
- * 404 for any other path. `--watch` rebuilds the UI on change (npm run dev); bin/medora.js rebuilds
- * the command line itself when its sources change.
+ * path rule, and the static files of src/web/public. Then the command line into dist/cli (scripts/cli-bundle.js).
+ * dist/web/app-routes.json holds, for each pattern of the UI's route table (src/web/route-table.ts), the page
+ * the server sends for it: `modulepreload` links for every chunk its first screen runs, so the browser fetches
+ * them all at once after the HTML, and only the stylesheet the path uses blocks rendering (the other waits with
+ * media="not all"). Any other path answers 404 with the not-found page's HTML, which is also index.html.
+ * `--watch` rebuilds the UI on change (npm run dev); bin/medora.js rebuilds the command line itself when its
+ * sources change.
  */
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { buildCli, CLI_BUNDLE } from './cli-bundle.js';
-import { appRoutePatterns } from '../src/web/paths.ts';
+import { usesAppStylesheet } from '../src/web/paths.ts';
+import { appRoutes, notFoundPage, pageSource } from '../src/web/route-table.ts';
+import { pageFiles, type BuildOutputs } from './bench/ui-weight.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const webSrc = path.join(root, 'src/web');
@@ -52,7 +57,7 @@ function finishPlugin(): Plugin {
     setup(build) {
       build.onEnd(async (result) => {
         if (result.errors.length > 0 || !result.metafile) return;
-        await writeIndexHtml(result.metafile);
+        await writePages(result.metafile);
         await writeFile(metafilePath, JSON.stringify(result.metafile));
         await removeStaleAssets(result.metafile);
         console.log(`web: ${Object.keys(result.metafile.outputs).length} files in ${path.relative(root, outDir)}`);
@@ -68,13 +73,28 @@ function outputFor(metafile: Metafile, entry: string): string {
   return '/' + path.relative(outDir, path.resolve(root, found[0])).split(path.sep).join('/');
 }
 
-async function writeIndexHtml(metafile: Metafile): Promise<void> {
+/** The server's pages, one for each route of the UI and one for any other path (see the comment on top). */
+async function writePages(metafile: Metafile): Promise<void> {
   const template = await readFile(path.join(webSrc, 'index.html'), 'utf8');
-  const html = template
-    .replace('{{main.js}}', outputFor(metafile, entryPoints.main))
-    .replace('{{main.css}}', outputFor(metafile, entryPoints['main-styles']))
-    .replace('{{app.css}}', outputFor(metafile, entryPoints['app-styles']));
-  await writeFile(path.join(outDir, 'index.html'), html);
+  const page = (sources: string[], stylesheet: 'main' | 'app') => {
+    const entry = outputFor(metafile, entryPoints.main);
+    const chunks = pageFiles(metafile.outputs as BuildOutputs, [`dist/web${entry}`], sources)
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => file.slice('dist/web'.length))
+      .filter((url) => url !== entry);
+    const media = (sheet: string) => (sheet === stylesheet ? '' : ' media="not all"');
+    return template
+      .replace('{{main.js}}', entry)
+      .replace('{{main.css}}', outputFor(metafile, entryPoints['main-styles']))
+      .replace('{{app.css}}', outputFor(metafile, entryPoints['app-styles']))
+      .replace('{{main.media}}', media('main'))
+      .replace('{{app.media}}', media('app'))
+      .replace('{{modulepreload}}', chunks.map((url) => `    <link rel="modulepreload" href="${url}" />`).join('\n'));
+  };
+  const notFound = page([pageSource(notFoundPage)], 'main');
+  const routes = appRoutes().map(({ pattern, sources }) => ({ pattern, html: page(sources, usesAppStylesheet(pattern) ? 'app' : 'main') }));
+  await writeFile(path.join(outDir, 'app-routes.json'), JSON.stringify({ routes, notFound }));
+  await writeFile(path.join(outDir, 'index.html'), notFound);
 }
 
 async function removeStaleAssets(metafile: Metafile): Promise<void> {
@@ -88,7 +108,6 @@ async function removeStaleAssets(metafile: Metafile): Promise<void> {
 await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 await cp(path.join(webSrc, 'public'), outDir, { recursive: true });
-await writeFile(path.join(outDir, 'app-routes.json'), JSON.stringify(appRoutePatterns()));
 
 const ctx = await context(options);
 if (watch) {

@@ -5,6 +5,7 @@ import type { Actor } from './domain/shared/actor.ts';
 import * as authUseCases from './domain/auth/use-cases.ts';
 import * as passwordUseCases from './domain/auth/password-use-cases.ts';
 import * as mfaUseCases from './domain/auth/mfa-use-cases.ts';
+import * as staffUseCases from './domain/auth/staff-use-cases.ts';
 import type { AuthDeps, AuthStores, PasswordHasher, SessionStore } from './domain/auth/ports.ts';
 import { accountStore, challengeStore, mfaStore, passwordResetStore, sessionStore, throttleStore } from './db/auth.pg.ts';
 import { auditLog } from './db/audit.pg.ts';
@@ -32,6 +33,9 @@ import { dashboardQueries } from './db/reports.pg.ts';
 import * as schedulingUseCases from './domain/scheduling/use-cases.ts';
 import { DEFAULT_BOOKING_LIMITS, type SchedulingDeps } from './domain/scheduling/ports.ts';
 import { appointmentStore, scheduleStore } from './db/scheduling.pg.ts';
+import * as waitlistUseCases from './domain/scheduling/waitlist-use-cases.ts';
+import { DEFAULT_WAITLIST_HOLD_MINUTES } from './domain/scheduling/waitlist.ts';
+import { waitlistStore } from './db/waitlist.pg.ts';
 
 import { randomBytes } from 'node:crypto';
 import * as importUseCases from './domain/imports/use-cases.ts';
@@ -50,7 +54,7 @@ import type { Notifying } from './domain/notifications/ports.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
-  Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'auditAnonymousRetentionDays' | 'clinicAddress' | 'clinicPhone'>>;
+  Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'waitlistHoldMinutes' | 'auditAnonymousRetentionDays' | 'clinicAddress' | 'clinicPhone'>>;
 
 /** The clinic as its messages present it. */
 export const clinicOf = (config: AppConfig): Clinic => ({
@@ -167,10 +171,12 @@ export function schedulingDeps(db: Db, clock: Clock, config: AppConfig): Schedul
   return transactional(db, (q) => ({
     schedules: scheduleStore(q),
     appointments: appointmentStore(q),
+    waitlist: waitlistStore(q, bearerTokens),
     audit: auditLog(q),
     ...notifying(q),
     clock,
     timeZone: config.clinicTz,
+    waitlistHoldMinutes: config.waitlistHoldMinutes ?? DEFAULT_WAITLIST_HOLD_MINUTES,
     bookingLimits: config.bookingLimits ?? DEFAULT_BOOKING_LIMITS,
     clinic: clinicOf(config),
     reminderHours: config.reminderHours ?? DEFAULT_REMINDER_HOURS,
@@ -220,6 +226,7 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
     auth: bind(authUseCases, authDeps),
     passwords: bind(passwordUseCases, authDeps),
     mfa: bind(mfaUseCases, authDeps),
+    staff: bind(staffUseCases, authDeps),
     files: fileStore(db),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
     billing: bind(billingUseCases, billingDeps(db, clock, config)),
@@ -241,6 +248,7 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
       clinic: clinicOf(config),
     }),
     scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),
+    waitlist: bind(waitlistUseCases, schedulingDeps(db, clock, config)),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),

@@ -4,6 +4,7 @@ import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/timeouts.ts';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './domain/scheduling/ports.ts';
 import type { Role } from './domain/shared/actor.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
+import { DEFAULT_WAITLIST_HOLD_MINUTES } from './domain/scheduling/waitlist.ts';
 import { DEFAULT_ANONYMOUS_RETENTION_DAYS } from './domain/audit/audit.ts';
 
 export interface Config {
@@ -41,6 +42,8 @@ export interface Config {
   mailFrom: string;
   /** How long before a visit its reminder goes out. */
   reminderHours: number;
+  /** How long a waitlist offer holds its freed slot for the patient it is offered to. */
+  waitlistHoldMinutes: number;
   /** How often the mail worker looks for due messages. */
   outboxPollMs: number;
   /** How long a claimed message is its worker's; a worker that died mid-send loses it to another after this. */
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom,
     reminderHours: whole('REMINDER_HOURS', DEFAULT_REMINDER_HOURS),
+    waitlistHoldMinutes: whole('WAITLIST_HOLD_MINUTES', DEFAULT_WAITLIST_HOLD_MINUTES),
     outboxPollMs: whole('OUTBOX_POLL_MS', 2000, 50),
     outboxLeaseMs: whole('OUTBOX_LEASE_MS', 120_000, 1000),
     auditAnonymousRetentionDays: whole('AUDIT_ANONYMOUS_RETENTION_DAYS', DEFAULT_ANONYMOUS_RETENTION_DAYS),

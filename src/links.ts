@@ -2,6 +2,7 @@
 export const RESET_PASSWORD_PATH = '/reset-password';
 export const VERIFY_EMAIL_PATH = '/verify-email';
 export const CANCEL_APPOINTMENT_PATH = '/appointments/cancel';
+export const WAITLIST_OFFER_PATH = '/appointments/waitlist-offer';
 
 /**
  * Links with a one-time token: it rides in the fragment, which browsers never send to a server, so it stays out
@@ -12,6 +13,7 @@ const withToken = (origin: string, path: string, token: string) => `${origin}${p
 export const resetPasswordLink = (origin: string, token: string) => withToken(origin, RESET_PASSWORD_PATH, token);
 export const verifyEmailLink = (origin: string, token: string) => withToken(origin, VERIFY_EMAIL_PATH, token);
 export const cancelAppointmentLink = (origin: string, token: string) => withToken(origin, CANCEL_APPOINTMENT_PATH, token);
+export const waitlistOfferLink = (origin: string, token: string) => withToken(origin, WAITLIST_OFFER_PATH, token);
 
 /**
  * A calendar feed's private address. Calendar applications cannot carry a token in a fragment or a header, so it

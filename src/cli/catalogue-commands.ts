@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.ts';
+import type { StaffJson } from '../domain/auth/staff-use-cases.ts';
 import type { Department, Disease, Doctor, Room, Specialization } from '../domain/catalogue/catalogue.ts';
 import { cliActor, type Actor } from '../domain/shared/actor.ts';
 import { MAX_PER_PAGE, type Page } from '../domain/shared/pagination.ts';
@@ -25,6 +26,8 @@ interface CatalogueGroup<T> {
   /** `add` reads an initial password from stdin. */
   passwordFromStdin?: boolean;
   add(app: App, body: Record<string, unknown>, actor: Actor, password: string | undefined): Promise<T>;
+  /** What `remove` does, when it is not refused while anything still uses the item. */
+  removes?: string;
   remove(app: App, id: string, actor: Actor): Promise<string>;
 }
 
@@ -134,7 +137,26 @@ const doctors: CatalogueGroup<Doctor> = {
   },
 };
 
-const CATALOGUE_GROUPS = [departments, specializations, diseases, rooms, doctors] as CatalogueGroup<unknown>[];
+const receptionists: CatalogueGroup<StaffJson> = {
+  name: 'receptionists',
+  singular: 'receptionist',
+  columns: [ID, NAME, { key: 'email', header: 'Email' }, { key: 'active', header: 'Active' }],
+  row: (r) => ({ id: r.id, name: r.name, email: r.email, active: r.active ? 'yes' : 'no' }),
+  list: (app, query) => app.staff.listReceptionists(query, cliActor()),
+  fields: [
+    { key: 'name', arg: '<name>', description: 'full name', required: true },
+    { key: 'email', arg: '<email>', description: 'e-mail address to sign in with', required: true },
+  ],
+  passwordFromStdin: true,
+  add: (app, body, actor, password) => app.staff.createReceptionist({ ...body, password }, actor),
+  removes: 'deactivate a receptionist: they are signed out and can no longer sign in',
+  remove: async (app, id, actor) => {
+    await app.staff.deactivateReceptionist(id, actor);
+    return `Deactivated receptionist ${id}: they can no longer sign in.`;
+  },
+};
+
+const CATALOGUE_GROUPS = [departments, specializations, diseases, rooms, doctors, receptionists] as CatalogueGroup<unknown>[];
 
 /** Every item of a list, page after page at the largest page size the use case allows. */
 async function allItems<T>(list: (query: Record<string, unknown>) => Promise<Page<T>>, q: string | undefined): Promise<T[]> {
@@ -182,7 +204,7 @@ function registerGroup<T>(program: Command, { getApp, io }: Cli, group: Catalogu
 
   command
     .command('remove')
-    .description(`remove a ${group.singular}; refused while anything still uses it`)
+    .description(group.removes ?? `remove a ${group.singular}; refused while anything still uses it`)
     .argument('<id>', `the ${group.singular}'s id (see \`medora ${group.name} list\`)`)
     .action(async (id: string) => {
       const app = await getApp();

@@ -87,5 +87,24 @@ for (const target of testDatabases()) {
       assert.equal(nobody.code, 1);
       assert.match(nobody.stderr, /no active doctor signs in with nobody@x\.test/);
     });
+
+    it('adds, lists and deactivates receptionists, who then cannot sign in', async () => {
+      const add = await database.medora(['receptionists', 'add', '--name', 'Rita Reyes', '--email', 'rita@x.test', '--password-stdin', '--format', 'json'], 'correct horse battery\n');
+      assert.equal(add.code, 0, add.stderr);
+      const rita = JSON.parse(add.stdout);
+      assert.deepEqual(rita, { id: rita.id, name: 'Rita Reyes', email: 'rita@x.test', active: 'yes' });
+      const taken = await database.medora(['receptionists', 'add', '--name', 'Again', '--email', 'RITA@x.test', '--password-stdin'], 'correct horse battery\n');
+      assert.equal(taken.code, 1);
+      assert.match(taken.stderr, /already registered/);
+
+      const removed = await medora('receptionists', 'remove', String(rita.id));
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.match(removed.stdout, /^Deactivated receptionist \d+: they can no longer sign in\.$/m);
+      assert.deepEqual((await json('receptionists', 'list', '--search', 'rita')).map((r: { active: string }) => r.active), ['no']);
+      await assert.rejects(database.app.auth.login({ email: 'rita@x.test', password: 'correct horse battery' }, { ip: '127.0.0.1' }), /Invalid email or password/);
+      const unknown = await medora('receptionists', 'remove', '999999');
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /^error: Receptionist not found$/m);
+    });
   });
 }

@@ -1,5 +1,7 @@
 import type {
   AccountStore,
+  NewPatientAccount,
+  StaffRole,
   ChallengeStore,
   MfaStore,
   PasswordResetStore,
@@ -14,6 +16,8 @@ import type { Role } from '../domain/shared/actor.ts';
 import type { Db, Queryable } from './db.ts';
 import { onlyRow } from './rows.ts';
 import { onUnique } from './sql-errors.ts';
+import { pageWithTotal } from './list-page.ts';
+import { containsPattern } from '../domain/shared/pagination.ts';
 
 const SESSION_USER_COLUMNS = 'u.id, u.name, u.email, u.role, u.active, u.profile_image_id, p.id as patient_id, d.id as doctor_id';
 const USER_COLUMNS = `${SESSION_USER_COLUMNS}, u.password_hash`;
@@ -63,36 +67,35 @@ export function accountStore(db: Queryable): AccountStore {
   return {
     findByEmail: (email) => findOne('lower(u.email) = lower($1)', email),
     findById: (id) => findOne('u.id = $1', id),
-    createPatient: async (a) => {
-      // One statement, so the user never exists without its patient row.
-      const rows = await onUnique(
-        () =>
-          db.query<UserRow>(
-            `with u as (
-               insert into users (name, email, password_hash, role) values ($1, $2, $3, 'patient')
-               returning id, name, email, role, password_hash, active, profile_image_id
-             ), p as (
-               insert into patients (user_id, phone, birthdate, gender) select id, $4, $5, $6 from u returning id, user_id
-             )
-             select u.*, p.id as patient_id, null::integer as doctor_id from u join p on p.user_id = u.id`,
-            [a.name, a.email, a.passwordHash, a.phone, a.birthdate, a.gender],
-          ),
-        EMAIL_TAKEN,
-      );
-      return toUser(onlyRow(rows));
+    createPatient: async (a) => toUser(await insertPatient(db, a)),
+    createWalkIn: async (a) => {
+      const row = await insertPatient(db, a);
+      return { userId: row.id, patientId: row.patient_id };
     },
-    createAdmin: async (a) => {
-      const rows = await onUnique(
-        () =>
-          db.query<UserRow>(
-            `insert into users (name, email, password_hash, role, email_verified_at) values ($1, $2, $3, 'admin', now())
-             returning id, name, email, role, password_hash, active, profile_image_id,
-               null::integer as patient_id, null::integer as doctor_id`,
-            [a.name, a.email, a.passwordHash],
-          ),
-        EMAIL_TAKEN,
-      );
-      return toUser(onlyRow(rows));
+    createAdmin: (a) => insertStaff(db, { ...a, role: 'admin' }),
+    createStaff: (a) => insertStaff(db, a),
+    listStaff: (role, req) =>
+      pageWithTotal(
+        db,
+        req,
+        {
+          columns: 'u.id, u.name, u.email, u.active, u.created_at',
+          rowsOf: `from users u where u.role = $1 ${req.q ? 'and (lower(u.name) like $2 or lower(u.email) like $2)' : ''}`,
+          orderBy: 'u.active desc, lower(u.name), u.id',
+          params: req.q ? [role, containsPattern(req.q)] : [role],
+        },
+        (row: { id: number; name: string; email: string; active: boolean; created_at: Date }) => ({
+          id: row.id,
+          name: row.name,
+          email: row.email,
+          active: row.active,
+          createdAt: row.created_at,
+        }),
+      ),
+    deactivateStaff: async (userId, role) => {
+      // Its sessions end with it: every session lookup asks for an active user (and 0004 tells the caches).
+      const rows = await db.query<{ id: number }>('update users set active = false, updated_at = now() where id = $1 and role = $2 returning id', [userId, role]);
+      return rows.length > 0;
     },
     markVerified: async (userId, email, at) => {
       const rows = await db.query('update users set email_verified_at = $3 where id = $1 and lower(email) = lower($2) returning id', [userId, email, at]);
@@ -103,6 +106,40 @@ export function accountStore(db: Queryable): AccountStore {
       await db.query('update users set password_hash = $2, updated_at = now() where id = $1', [userId, passwordHash]);
     },
   };
+}
+
+/** The user and its patient row in one statement, so the user never exists without it. */
+async function insertPatient(db: Queryable, a: NewPatientAccount): Promise<UserRow & { patient_id: number }> {
+  const rows = await onUnique(
+    () =>
+      db.query<UserRow & { patient_id: number }>(
+        `with u as (
+           insert into users (name, email, password_hash, role) values ($1, $2, $3, 'patient')
+           returning id, name, email, role, password_hash, active, profile_image_id
+         ), p as (
+           insert into patients (user_id, phone, birthdate, gender) select id, $4, $5, $6 from u returning id, user_id
+         )
+         select u.*, p.id as patient_id, null::integer as doctor_id from u join p on p.user_id = u.id`,
+        [a.name, a.email, a.passwordHash, a.phone, a.birthdate, a.gender],
+      ),
+    EMAIL_TAKEN,
+  );
+  return onlyRow(rows);
+}
+
+/** An admin or a receptionist: staff sign in with the address an admin gave, so it counts as verified. */
+async function insertStaff(db: Queryable, a: { name: string; email: string; passwordHash: string; role: StaffRole }): Promise<UserRecord> {
+  const rows = await onUnique(
+    () =>
+      db.query<UserRow>(
+        `insert into users (name, email, password_hash, role, email_verified_at) values ($1, $2, $3, $4, now())
+         returning id, name, email, role, password_hash, active, profile_image_id,
+           null::integer as patient_id, null::integer as doctor_id`,
+        [a.name, a.email, a.passwordHash, a.role],
+      ),
+    EMAIL_TAKEN,
+  );
+  return toUser(onlyRow(rows));
 }
 
 export function sessionStore(db: Queryable): SessionStore {

@@ -7,12 +7,12 @@ import { pageWithTotal } from './list-page.ts';
 import { onlyRow, readBack } from './rows.ts';
 import { UNIQUE_VIOLATION, sqlState } from './sql-errors.ts';
 
-const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
+export const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
   b.amount_cents, b.billing_date, b.payment_status`;
-const BILL_FROM = `billings b join patients p on p.id = b.patient_id join users u on u.id = p.user_id`;
+export const BILL_FROM = `billings b join patients p on p.id = b.patient_id join users u on u.id = p.user_id`;
 
 /** A row of BILL_COLUMNS. */
-interface BillRow {
+export interface BillRow {
   id: number;
   patient_id: number;
   patient_name: string;

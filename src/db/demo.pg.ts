@@ -53,20 +53,26 @@ export function demoStore(db: Queryable) {
       return new Map(rows.map((row) => [row.name, row.id]));
     },
 
-    /** One past appointment per (doctor, date), in that doctor's third slot of the date's weekday. */
-    async insertPastAppointments(patientId: number, visits: { doctorId: number; date: string }[]): Promise<void> {
-      await db.query(
+    /**
+     * One appointment per (doctor, date), in that doctor's third slot of the date's weekday, or of `slotWeekday`
+     * (a visit today on a weekend, when the demo doctors have no slot); answers their ids in the visits' order.
+     */
+    async insertPastAppointments(patientId: number, visits: { doctorId: number; date: string; slotWeekday?: number }[]): Promise<number[]> {
+      const rows = await db.query<{ id: number }>(
         `insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
          select $1, s.doctor_id, s.id, d.department_id, s.room_id, v.date, s.start_time, s.end_time
-         from unnest($2::integer[], $3::date[]) as v(doctor_id, date)
+         from unnest($2::integer[], $3::date[], $4::integer[]) with ordinality as v(doctor_id, date, weekday, n)
          join doctors d on d.id = v.doctor_id
          join lateral (
            select id, doctor_id, room_id, start_time, end_time from schedules
-           where doctor_id = v.doctor_id and weekday = extract(isodow from v.date) and retired_at is null
+           where doctor_id = v.doctor_id and weekday = coalesce(v.weekday, extract(isodow from v.date)) and retired_at is null
            order by start_time offset 2 limit 1
-         ) s on true`,
-        [patientId, visits.map((v) => v.doctorId), visits.map((v) => v.date)],
+         ) s on true
+         order by v.n
+         returning id`,
+        [patientId, visits.map((v) => v.doctorId), visits.map((v) => v.date), visits.map((v) => v.slotWeekday ?? null)],
       );
+      return rows.map((row) => row.id);
     },
 
     /** The patient's appointments before `today` still scheduled, oldest first, with their doctors. */

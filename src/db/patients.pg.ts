@@ -18,7 +18,11 @@ export const toPatientRow = (row: PatientRow): PatientRow => ({
   phone: row.phone,
   gender: row.gender,
   birthdate: row.birthdate,
+  no_shows: row.no_shows,
 });
+
+const CARD_COLUMNS = `p.id, u.name, u.email, p.phone, p.gender, p.birthdate,
+  (select count(*)::int from appointments a where a.patient_id = p.id and a.status = 'no_show') as no_shows`;
 
 /** A patient's profile with what their account adds, for the patient's own page. */
 interface PatientAccountRow extends PatientProfileRow {
@@ -38,7 +42,7 @@ export function patientDirectory(db: Queryable): PatientDirectory {
         db,
         req,
         {
-          columns: 'p.id, u.name, u.email, p.phone, p.gender, p.birthdate',
+          columns: CARD_COLUMNS,
           rowsOf: `from patients ${where}`,
           pageOf: (limit, offset) =>
             `from (select id from patients ${where} order by id limit ${limit} offset ${offset}) page
@@ -48,6 +52,10 @@ export function patientDirectory(db: Queryable): PatientDirectory {
         },
         toPatientRow,
       );
+    },
+    card: async (id) => {
+      const [row] = await db.query<PatientRow>(`select ${CARD_COLUMNS} from ${PATIENT_FROM} where p.id = $1`, [id]);
+      return row && toPatientRow(row);
     },
     find: async (id) => {
       const [row] = await db.query<PatientAccountRow>(

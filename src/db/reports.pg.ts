@@ -1,8 +1,10 @@
 import type { DashboardQueries } from '../domain/reports/ports.ts';
 import type { Queryable } from './db.ts';
 import { onlyRow } from './rows.ts';
-import { toBill } from './billing.pg.ts';
-import { listPage } from './list-page.ts';
+import type { ListFilter, VisitBill } from '../domain/reports/ports.ts';
+import { containsPattern } from '../domain/shared/pagination.ts';
+import { BILL_COLUMNS, BILL_FROM, toBill, type BillRow } from './billing.pg.ts';
+import { pageWithTotal, type PagedQuery } from './list-page.ts';
 import { APPOINTMENT_COLUMNS, APPOINTMENT_FROM, appointmentSearch, toAppointment } from './scheduling.pg.ts';
 
 interface ClinicCountsRow {
@@ -71,32 +73,89 @@ export function dashboardQueries(db: Queryable): DashboardQueries {
          group by date order by date`,
         [from, to],
       ),
-    appointments: (req) =>
-      listPage(
-        db,
-        req,
-        {
-          columns: APPOINTMENT_COLUMNS,
-          from: APPOINTMENT_FROM,
-          countFrom: 'appointments a',
-          search: appointmentSearch(1),
-          orderBy: 'a.date desc, a.start_time desc, a.id desc',
-        },
-        toAppointment,
-      ),
-    billings: (req) =>
-      listPage(
-        db,
-        req,
-        {
-          columns: `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
-            b.amount_cents, b.billing_date, b.payment_status`,
-          from: 'billings b join patients p on p.id = b.patient_id join users u on u.id = p.user_id',
-          countFrom: 'billings b',
-          search: 'lower(u.name) like $1 or lower(u.email) like $1 or lower(b.service_details) like $1',
-          orderBy: 'b.billing_date desc, b.id desc',
-        },
-        toBill,
-      ),
+    appointments: (req, filter) => pageWithTotal(db, req, APPOINTMENT_LIST.paged(req.q, filter), toAppointment),
+    appointmentRows: (q, filter, limit) => allRows(db, APPOINTMENT_LIST.paged(q, filter), limit, toAppointment),
+    billings: (req, filter) => pageWithTotal(db, req, BILL_LIST.paged(req.q, filter), toVisitBill),
+    billingRows: (q, filter, limit) => allRows(db, BILL_LIST.paged(q, filter), limit, toVisitBill),
   };
 }
+
+/** One of the admin's filtered lists: its rows, where each filter looks, and how it is searched. */
+interface FilteredList {
+  columns: string;
+  from: string;
+  /** The rows alone, enough to count them when nothing is searched and no filter needs `from`'s joins. */
+  countFrom: string;
+  date: string;
+  doctor: string;
+  department: string;
+  status: string;
+  /** The search on `$n`, the contains-pattern of q. */
+  search: (n: number) => string;
+  orderBy: string;
+}
+
+const filtered = (list: FilteredList) => ({
+  paged: (q: string, filter: ListFilter<string>): PagedQuery & { orderBy: string } => {
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const conditions = [
+      filter.from !== undefined && `${list.date} >= ${param(filter.from)}::date`,
+      filter.to !== undefined && `${list.date} <= ${param(filter.to)}::date`,
+      filter.doctorId !== undefined && `${list.doctor} = ${param(filter.doctorId)}`,
+      filter.departmentId !== undefined && `${list.department} = ${param(filter.departmentId)}`,
+      filter.status !== undefined && `${list.status} = ${param(filter.status)}`,
+      q && list.search(params.push(containsPattern(q))),
+    ].filter(Boolean);
+    const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
+    const needsJoins = q || filter.doctorId !== undefined || filter.departmentId !== undefined;
+    return {
+      columns: list.columns,
+      rowsOf: `from ${list.from} ${where}`,
+      countOf: `from ${needsJoins ? list.from : list.countFrom} ${where}`,
+      orderBy: list.orderBy,
+      params,
+    };
+  },
+});
+
+const toVisitBill = (row: BillRow & { doctor_name: string | null; visit_date: string | null }): VisitBill => ({
+  ...toBill(row),
+  doctorName: row.doctor_name,
+  visitDate: row.visit_date,
+});
+
+/** Every row of a paged query, in its order, at most `limit`. */
+async function allRows<R extends object, T>(db: Queryable, query: PagedQuery & { orderBy: string }, limit: number, toItem: (row: R) => T): Promise<T[]> {
+  const rows = await db.query<R>(`select ${query.columns} ${query.rowsOf} order by ${query.orderBy} limit ${limit}`, query.params);
+  return rows.map(toItem);
+}
+
+const APPOINTMENT_LIST = filtered({
+  columns: APPOINTMENT_COLUMNS,
+  from: APPOINTMENT_FROM,
+  countFrom: 'appointments a',
+  date: 'a.date',
+  doctor: 'a.doctor_id',
+  department: 'a.department_id',
+  status: 'a.status',
+  search: appointmentSearch,
+  orderBy: 'a.date desc, a.start_time desc, a.id desc',
+});
+
+// A bill's doctor and department are its visit's: the department the visit was booked in, else the doctor's own.
+const BILL_LIST = filtered({
+  columns: `${BILL_COLUMNS}, du.name as doctor_name, a.date as visit_date`,
+  from: `${BILL_FROM}
+    left join medical_records m on m.id = b.medical_record_id
+    left join appointments a on a.id = m.appointment_id
+    left join doctors doc on doc.id = m.doctor_id
+    left join users du on du.id = doc.user_id`,
+  countFrom: 'billings b',
+  date: 'b.billing_date',
+  doctor: 'm.doctor_id',
+  department: 'coalesce(a.department_id, doc.department_id)',
+  status: 'b.payment_status',
+  search: (n) => `(lower(u.name) like $${n} or lower(u.email) like $${n} or lower(b.service_details) like $${n})`,
+  orderBy: 'b.billing_date desc, b.id desc',
+});

@@ -75,6 +75,16 @@ export function scheduleStore(db: Queryable): ScheduleStore {
       );
       return rows.map(toWeeklySlot);
     },
+    departmentDoctors: async (departmentId) => {
+      const rows = await db.query<{ id: number | null; name: string | null }>(
+        `select d.id, u.name from departments dep
+         left join doctors d on d.department_id = dep.id and d.active left join users u on u.id = d.user_id
+         where dep.id = $1 order by u.name, d.id`,
+        [departmentId],
+      );
+      if (rows.length === 0) return undefined;
+      return rows.flatMap((row) => (row.id === null || row.name === null ? [] : [{ id: row.id, name: row.name }]));
+    },
     find: async (scheduleId) => {
       const [row] = await db.query<WeeklySlotRow>(`select ${SLOT_COLUMNS} from ${SLOT_FROM} where s.id = $1`, [scheduleId]);
       return row && toWeeklySlot(row);
@@ -142,7 +152,7 @@ export interface AppointmentRow {
   status: AppointmentStatus;
   patient_id: number;
   patient_name: string;
-  patient_email: string;
+  patient_email: string | null;
   doctor_id: number;
   doctor_name: string;
   doctor_email: string;
@@ -172,14 +182,13 @@ export function appointmentStore(db: Queryable): AppointmentStore {
     return row && toAppointment(row);
   };
   return {
-    lockPatient: async (patientId) => {
-      await db.query('select id from patients where id = $1 for no key update', [patientId]);
-    },
-    bookedTimes: async (owner, date) => {
+    lockPatient: async (patientId) => (await db.query('select id from patients where id = $1 for no key update', [patientId])).length > 0,
+    bookedTimes: async (owner, date, except) => {
       const [column, id] = 'doctorId' in owner ? ['doctor_id', owner.doctorId] : ['patient_id', owner.patientId];
       const rows = await db.query<{ start_time: string; end_time: string }>(
-        `select start_time, end_time from appointments where ${column} = $1 and date = $2 and status <> 'cancelled'`,
-        [id, date],
+        `select start_time, end_time from appointments
+         where ${column} = $1 and date = $2 and status <> 'cancelled' and id is distinct from $3`,
+        [id, date, except ?? null],
       );
       return rows.map((row) => ({ startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) }));
     },
@@ -191,11 +200,11 @@ export function appointmentStore(db: Queryable): AppointmentStore {
       );
       return rows.map((row) => ({ date: row.date, startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) }));
     },
-    patientBookings: async (patientId, doctorId, date, today) => {
+    patientBookings: async (patientId, doctorId, date, today, except) => {
       const rows = await db.query<{ with_doctor_that_day: number; upcoming: number }>(
         `select count(*) filter (where doctor_id = $2 and date = $3)::int as with_doctor_that_day, count(*)::int as upcoming
-         from appointments where patient_id = $1 and status = 'scheduled' and date >= $4`,
-        [patientId, doctorId, date, today],
+         from appointments where patient_id = $1 and status = 'scheduled' and date >= $4 and id is distinct from $5`,
+        [patientId, doctorId, date, today, except ?? null],
       );
       const row = onlyRow(rows);
       return { withDoctorThatDay: row.with_doctor_that_day, upcoming: row.upcoming };
@@ -219,8 +228,39 @@ export function appointmentStore(db: Queryable): AppointmentStore {
     },
     find: (id) => findOne(id),
     lock: (id) => findOne(id, 'for update of a'),
-    cancel: async (id, at) => {
-      await db.query(`update appointments set status = 'cancelled', updated_at = $2 where id = $1`, [id, at]);
+    setStatus: async (id, status, at) => {
+      await db.query(
+        `update appointments set status = $2, updated_at = $3, checked_in_at = case when $2 = 'checked_in' then $3 else checked_in_at end
+         where id = $1`,
+        [id, status, at],
+      );
+    },
+    move: async (id, to, at) => {
+      const rows = await onUnique(
+        () =>
+          db.query<AppointmentRow>(
+            `with moved as (
+               update appointments a
+               set doctor_id = s.doctor_id, schedule_id = s.id, department_id = coalesce(d.department_id, r.department_id),
+                   room_id = s.room_id, date = $3, start_time = s.start_time, end_time = s.end_time, updated_at = $4
+               from schedules s join doctors d on d.id = s.doctor_id left join rooms r on r.id = s.room_id
+               where a.id = $1 and s.id = $2
+               returning a.*)
+             select ${APPOINTMENT_COLUMNS} from ${appointmentsFrom('moved')}`,
+            [id, to.scheduleId, to.date, at],
+          ),
+        { appointments_slot_key: SLOT_TAKEN },
+      );
+      return toAppointment(onlyRow(rows));
+    },
+    agenda: async (doctorId, from, to) => {
+      const rows = await db.query<AppointmentRow>(
+        `select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM}
+         where a.doctor_id = $1 and a.date between $2 and $3 and a.status <> 'cancelled'
+         order by a.date, a.start_time, a.id`,
+        [doctorId, from, to],
+      );
+      return rows.map(toAppointment);
     },
     list: async (filter, req, today) => {
       const params: unknown[] = [];
@@ -229,6 +269,7 @@ export function appointmentStore(db: Queryable): AppointmentStore {
         filter.patientId !== undefined && `a.patient_id = ${param(filter.patientId)}`,
         filter.doctorId !== undefined && `a.doctor_id = ${param(filter.doctorId)}`,
         filter.status && `a.status = ${param(filter.status)}`,
+        filter.date && `a.date = ${param(filter.date)}`,
         req.q && appointmentSearch(params.push(containsPattern(req.q))),
       ].filter(Boolean);
       const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';

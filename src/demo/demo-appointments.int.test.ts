@@ -28,7 +28,9 @@ for (const target of testDatabases()) {
          from appointments group by status order by status`,
       );
       assert.deepEqual(rows, [
+        { status: 'checked_in', n: 1, first: '2026-06-13', last: '2026-06-13' },
         { status: 'completed', n: 4, first: '2026-04-17', last: '2026-05-29' },
+        { status: 'no_show', n: 1, first: '2026-06-05', last: '2026-06-05' },
         { status: 'scheduled', n: 8, first: '2026-06-15', last: '2026-06-17' },
       ]);
       const { n } = only(await server.app.db.query<{ n: number }>(
@@ -36,6 +38,25 @@ for (const target of testDatabases()) {
          where u.email = 'doctor@medora.test' and a.status = 'scheduled'`,
       ));
       assert.equal(n, 4);
+    });
+
+    it("puts the demo patient on the pharmacist's waitlist for the next three working days", async () => {
+      const rows = await server.app.db.query<{ patient: string; doctor: string; from_date: string; to_date: string; status: string }>(
+        `select pu.email as patient, du.email as doctor, e.from_date::text, e.to_date::text, e.status
+         from waitlist_entries e join patients p on p.id = e.patient_id join users pu on pu.id = p.user_id
+         join doctors d on d.id = e.doctor_id join users du on du.id = d.user_id`,
+      );
+      assert.deepEqual(rows, [{ patient: 'patient@medora.test', doctor: 'lisa.cuddy@medora.test', from_date: '2026-06-15', to_date: '2026-06-17', status: 'waiting' }]);
+    });
+
+    it('gives the front desk its receptionist, a patient checked in today and a no-show', async () => {
+      const login = await server.api('POST', '/api/login', { body: { email: 'reception@medora.test', password: 'medora-demo' } });
+      assert.equal(login.status, 200);
+      assert.equal(login.body.role, 'reception');
+      const today = await server.api('GET', '/api/appointments', { token: login.body.token });
+      assert.deepEqual(today.body.appointments.map((a: { patient_name: string; status: string }) => [a.patient_name, a.status]), [['Mei Lin', 'checked_in']]);
+      const omar = await server.api('GET', '/api/patients?q=omar', { token: login.body.token });
+      assert.equal(only(omar.body.patients as { no_shows: number }[]).no_shows, 1);
     });
   });
 }

@@ -7,6 +7,7 @@ export const DEMO_ACCOUNTS = [
   { role: 'admin', email: 'admin@medora.test' },
   { role: 'doctor', email: 'doctor@medora.test' },
   { role: 'patient', email: 'patient@medora.test' },
+  { role: 'reception', email: 'reception@medora.test' },
 ] as const;
 
 export const isEmpty = async (app: App): Promise<boolean> => !(await app.demo.hasUsers());
@@ -28,6 +29,7 @@ export async function seedDemo(app: App): Promise<void> {
   });
   await seedAppointments(app);
   await seedRecordedVisits(app);
+  await seedFrontDesk(app, { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' });
 }
 
 // --- catalogue
@@ -120,10 +122,16 @@ async function seedAppointments(app: App): Promise<void> {
     const p = nth(patients, patientIndex, 'patient');
     const [doctorId, date] = [nth(doctorIds, doctorIndex, 'doctor'), nth(days, day, 'day')];
     const actor: Actor = { userId: p.userId, role: 'patient', name: p.name, patientId: p.id, requestId: 'demo-seed' };
-    const { available_appointments: slots } = await app.scheduling.availableSlots(doctorId, { date });
+    const { available_appointments: slots } = await app.scheduling.availableSlots(doctorId, { date }, actor);
     const free = slots.filter((slot) => slot.status === 'available');
     await app.scheduling.book({ doctor_id: doctorId, schedule_id: nth(free, slotIndex % free.length, 'free slot').schedule_id, date }, actor);
   }
+  // The demo patient waits for an earlier time with the pharmacist on the next three working days.
+  const first = nth(patients, 0, 'patient');
+  await app.waitlist.joinWaitlist(
+    { doctor_id: nth(doctorIds, 1, 'doctor'), from_date: nth(days, 0, 'day'), to_date: nth(days, 2, 'day') },
+    { userId: first.userId, role: 'patient', name: first.name, patientId: first.id, requestId: 'demo-seed' },
+  );
   await seedPastAppointments(app, nth(patients, 0, 'patient').id, doctorIds);
 }
 
@@ -193,4 +201,25 @@ export async function seedRecordedVisits(app: App): Promise<void> {
     const { billing } = await app.records.recordVisit({ appointmentId: a.id, body }, doctor);
     if (billing && i % 2 === 0) await app.billing.payBill({ billingId: billing.id }, patientActor);
   }
+}
+
+// --- the front desk
+
+/**
+ * The receptionist, and a day at the desk through reception's own use cases: a patient checked in today with
+ * the demo doctor, and one who did not come to a visit last week.
+ */
+export async function seedFrontDesk(app: App, admin: Actor): Promise<void> {
+  const reception = await app.staff.createReceptionist({ name: 'Rita Reyes', email: 'reception@medora.test', password: DEMO_PASSWORD }, admin);
+  const desk: Actor = { userId: reception.id, role: 'reception', name: reception.name, requestId: 'demo-seed' };
+  const today = clinicToday(app.clock, app.config.clinicTz);
+  const [doctorId] = await app.demo.doctorIds([nth(DEMO_DOCTORS, 0, 'doctor').email]);
+  const [omar, mei] = await app.demo.patients(OTHER_DEMO_PATIENTS.slice(0, 2).map((p) => p.email));
+  if (doctorId === undefined || !omar || !mei) throw new Error('seed: the front desk needs the demo doctor and patients first');
+  const lastWeek = nth(clinicWeekdays(addDays(today, -7), -1, 1), 0, 'weekday');
+  const [missed] = await app.demo.insertPastAppointments(omar.id, [{ doctorId, date: lastWeek }]);
+  const [waiting] = await app.demo.insertPastAppointments(mei.id, [{ doctorId, date: today, slotWeekday: isoWeekday(today) <= 5 ? undefined : 1 }]);
+  if (missed === undefined || waiting === undefined) throw new Error('seed: the front desk visits were not written');
+  await app.scheduling.markNoShow(missed, desk);
+  await app.scheduling.checkIn(waiting, desk);
 }

@@ -5,6 +5,12 @@ export const ok = (body: unknown): Answer => ({ body });
 export const created = (body: unknown): Answer => ({ status: 201, body });
 export const noContent = (): Answer => ({ status: 204 });
 
+/** A CSV export as a download named `filename`, never cached. */
+export const csvFile = ({ filename, csv }: { filename: string; csv: string }): Answer => ({
+  body: Buffer.from(csv),
+  headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' },
+});
+
 /** The API's one list shape: a page of items under their own name (`appointments`, `doctors`, …) and the counts. */
 export type ListJson<Name extends string, T> = Record<Name, T[]> & {
   total: number;

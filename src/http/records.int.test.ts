@@ -68,20 +68,20 @@ for (const target of testDatabases()) {
       assert.equal(await fx.count('billings', 'medical_record_id = $1', [res.body.medical_record.id]), 1);
     });
 
-    it('refuses a second record of the same appointment with 409 not_scheduled', async () => {
+    it('refuses a second record of the same appointment with 409 invalid_transition', async () => {
       const appointmentId = await appointmentToday();
       assert.equal((await record(appointmentId, visit())).status, 201);
       const again = await record(appointmentId, visit());
       assert.equal(again.status, 409);
-      assert.equal(again.body.code, 'not_scheduled');
+      assert.equal(again.body.code, 'invalid_transition');
       assert.equal(await fx.count('medical_records', 'appointment_id = $1', [appointmentId]), 1);
     });
 
-    it('refuses a cancelled appointment with 409 not_scheduled', async () => {
+    it('refuses a cancelled appointment with 409 invalid_transition', async () => {
       const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date: TODAY, status: 'cancelled' });
       const res = await record(appointmentId, visit());
       assert.equal(res.status, 409);
-      assert.equal(res.body.code, 'not_scheduled');
+      assert.equal(res.body.code, 'invalid_transition');
     });
 
     it('writes nothing when the bill cannot be created after the record was inserted', async () => {

@@ -1,11 +1,16 @@
 import type { App } from '../app.ts';
+import { DESK_ROLES } from '../domain/shared/actor.ts';
 import { notFound } from '../domain/shared/errors.ts';
 import { pathId } from '../domain/shared/validate.ts';
+import { WAITLIST_STAFF } from '../domain/scheduling/waitlist.ts';
 import { RETRY_UNAVAILABLE_AFTER_S } from './errors.ts';
-import { created, listOf, noContent, ok } from './answers.ts';
+import { created, csvFile, listOf, noContent, ok } from './answers.ts';
 import { cookieSignIn, route as r, type Route } from './router.ts';
 import { sessionAnswer, signedOutAnswer, type Holder } from './session-answers.ts';
 import { calendarFeedLink, resetPasswordLink } from '../links.ts';
+
+/** The front desk's routes: reception's, and admins', who may do all the desk does. */
+const DESK = [...DESK_ROLES];
 
 /** The whole API, one route a line; each handler parses, calls one use case and answers. */
 export function apiRoutes(app: App): Route[] {
@@ -70,9 +75,19 @@ export function apiRoutes(app: App): Route[] {
     r('GET', '/api/admin/top-doctor', 'admin', async () => ok(await app.reports.topDoctor())),
     r('GET', '/api/admin/appointments-per-day', 'admin', async ({ query }) => ok(await app.reports.appointmentsPerDay(query))),
     r('GET', '/api/admin/appointments', 'admin', async ({ query, actor }) => listOf('appointments', await app.reports.listAllAppointments(query, actor))),
+    r('GET', '/api/admin/appointments.csv', 'admin', async ({ query, actor }) => csvFile(await app.reports.exportAppointmentsCsv(query, actor))),
     r('GET', '/api/admin/billings', 'admin', async ({ query, actor }) => listOf('billings', await app.reports.listAllBillings(query, actor))),
+    r('GET', '/api/admin/billings.csv', 'admin', async ({ query, actor }) => csvFile(await app.reports.exportBillingsCsv(query, actor))),
     r('GET', '/api/admin/patients', 'admin', async ({ query, actor }) => listOf('patients', await app.patients.listPatients(query, actor))),
+    r('GET', '/api/patients', DESK, async ({ query, actor }) => listOf('patients', await app.patients.listPatients(query, actor))),
+    r('POST', '/api/patients', DESK, async ({ body, actor }) => created(await app.staff.registerWalkIn(body, actor))),
+    r('GET', '/api/patients/{id}', DESK, async ({ params, actor }) => ok(await app.patients.deskPatient(params.id, actor))),
+    r('GET', '/api/patients/{id}/billings', DESK, async ({ params, query, actor }) => listOf('billings', await app.billing.listPatientBills(params.id, query, actor))),
+    r('GET', '/api/admin/receptionists', 'admin', async ({ query, actor }) => listOf('receptionists', await app.staff.listReceptionists(query, actor))),
+    r('POST', '/api/admin/receptionists', 'admin', async ({ body, actor }) => created(await app.staff.createReceptionist(body, actor))),
+    r('DELETE', '/api/admin/receptionists/{id}', 'admin', async ({ params, actor }) => ok(await app.staff.deactivateReceptionist(params.id, actor))),
     r('GET', '/api/admin/patients/{id}', 'admin', async ({ params, actor }) => ok(await app.patients.showPatient(params.id, actor))),
+    r('PUT', '/api/admin/patients/{id}', 'admin', async ({ params, body, actor }) => ok(await app.patients.updatePatient(params.id, body, actor))),
     r('GET', '/api/patient/profile', 'patient', async ({ actor }) => ok(await app.patients.myProfile(actor))),
     r('GET', '/api/patient/records', 'patient', async ({ actor }) => ok(await app.patients.myRecords(actor))),
     r('PUT', '/api/patient/profile', 'patient', async ({ body, actor }) => ok(await app.patients.updateMyProfile(body, actor))),
@@ -119,15 +134,32 @@ export function apiRoutes(app: App): Route[] {
     // --- scheduling and booking
     r('GET', '/api/admin/doctors/{id}/schedule', 'admin', async ({ params }) => ok(await app.scheduling.getSchedule(params.id))),
     r('PUT', '/api/admin/doctors/{id}/schedule', 'admin', async ({ params, body, actor }) => ok(await app.scheduling.replaceSchedule(params.id, body, actor))),
-    r('GET', '/api/appointments/next-available', 'user', async ({ query }) => ok(await app.scheduling.nextAvailable(query))),
-    r('GET', '/api/appointments/available/{doctorId}', 'user', async ({ params, query }) => ok(await app.scheduling.availableSlots(params.doctorId, query))),
+    r('GET', '/api/appointments/next-available', 'user', async ({ query, actor }) => ok(await app.scheduling.nextAvailable(query, actor))),
+    r('GET', '/api/appointments/available/{doctorId}', 'user', async ({ params, query, actor }) => ok(await app.scheduling.availableSlots(params.doctorId, query, actor))),
     r('POST', '/api/appointments/book', 'patient', async ({ body, actor }) => created(await app.scheduling.book(body, actor))),
+    r('GET', '/api/appointments', DESK, async ({ query, actor }) => listOf('appointments', await app.scheduling.listDeskAppointments(query, actor))),
+    r('POST', '/api/appointments', DESK, async ({ body, actor }) => created(await app.scheduling.bookForPatient(body, actor))),
+    r('POST', '/api/appointments/{id}/reschedule', ['patient', ...DESK], async ({ params, body, actor }) => ok(await app.scheduling.reschedule(params.id, body, actor))),
+    r('POST', '/api/appointments/{id}/cancel', DESK, async ({ params, actor }) => ok(await app.scheduling.cancelAppointment(params.id, actor))),
+    r('POST', '/api/appointments/{id}/check-in', DESK, async ({ params, actor }) => ok(await app.scheduling.checkIn(params.id, actor))),
+    r('POST', '/api/appointments/{id}/no-show', DESK, async ({ params, actor }) => ok(await app.scheduling.markNoShow(params.id, actor))),
     r('POST', '/api/patient/appointments/{id}/cancel', 'patient', async ({ params, actor }) => ok(await app.scheduling.cancelMyAppointment(params.id, actor))),
     r('POST', '/api/appointment-links/preview', 'public', async ({ body }) => ok(await app.scheduling.previewCancelLink(body))),
     r('POST', '/api/appointment-links/cancel', 'public', async ({ body }) => ok(await app.scheduling.cancelByLink(body))),
     r('POST', '/api/admin/appointments/{id}/cancel', 'admin', async ({ params, actor }) => ok(await app.scheduling.cancelAppointment(params.id, actor))),
+    r('GET', '/api/patient/waitlist', 'patient', async ({ query, actor }) => listOf('entries', await app.waitlist.myWaitlist(query, actor))),
+    r('POST', '/api/patient/waitlist', 'patient', async ({ body, actor }) => created(await app.waitlist.joinWaitlist(body, actor))),
+    r('DELETE', '/api/patient/waitlist/{id}', 'patient', async ({ params, actor }) => {
+      await app.waitlist.leaveWaitlist(params.id, actor);
+      return noContent();
+    }),
+    r('POST', '/api/waitlist', WAITLIST_STAFF, async ({ body, actor }) => created(await app.waitlist.addToWaitlist(body, actor))),
+    r('POST', '/api/waitlist-offers/preview', 'public', async ({ body }) => ok(await app.waitlist.previewOffer(body))),
+    r('POST', '/api/waitlist-offers/accept', 'public', async ({ body }) => ok(await app.waitlist.acceptOffer(body))),
+    r('POST', '/api/waitlist-offers/decline', 'public', async ({ body }) => ok(await app.waitlist.declineOffer(body))),
     r('GET', '/api/patient/appointments', 'patient', async ({ query, actor }) => listOf('appointments', await app.scheduling.listMyAppointments(query, actor))),
     r('GET', '/api/doctor/appointments', 'doctor', async ({ query, actor }) => listOf('appointments', await app.scheduling.listDoctorAppointments(query, actor))),
+    r('GET', '/api/doctor/agenda', 'doctor', async ({ query, actor }) => ok(await app.scheduling.doctorAgenda(query, actor))),
 
     // --- records, billing and audit
     r('POST', '/api/doctor/appointments/{id}/medical-record', 'doctor', async ({ params, body, actor }) =>
@@ -141,7 +173,11 @@ export function apiRoutes(app: App): Route[] {
       const idempotencyKey = headers['idempotency-key'] as string | undefined; // node joins a repeated header into one string
       return ok(await app.billing.payBill({ billingId: params.id, idempotencyKey, body }, actor));
     }),
-    r('GET', '/api/billings/{id}/receipt', ['patient', 'admin'], async ({ params, actor }) => ok(await app.billing.billReceipt(params.id, actor))),
+    r('POST', '/api/billings/{id}/payments', DESK, async ({ params, headers, body, actor }) => {
+      const idempotencyKey = headers['idempotency-key'] as string | undefined;
+      return ok(await app.billing.takePayment({ billingId: params.id, idempotencyKey, body }, actor));
+    }),
+    r('GET', '/api/billings/{id}/receipt', ['patient', ...DESK], async ({ params, actor }) => ok(await app.billing.billReceipt(params.id, actor))),
     r('GET', '/api/user/calendar-feed', ['doctor', 'patient'], async ({ actor }) => ok(await app.calendarFeeds.calendarFeedStatus(actor))),
     r('POST', '/api/user/calendar-feed', ['doctor', 'patient'], async ({ actor, https, headers }) => {
       const feed = await app.calendarFeeds.makeCalendarFeed(actor);
@@ -157,10 +193,6 @@ export function apiRoutes(app: App): Route[] {
     })),
     r('GET', '/api/admin/messages', 'admin', async ({ query, actor }) => listOf('messages', await app.notifications.listMessages(query, actor))),
     r('GET', '/api/admin/audit', 'admin', async ({ query, actor }) => listOf('entries', await app.audit.listAuditEntries(query, actor))),
-    r('GET', '/api/admin/audit.csv', 'admin', async ({ query, actor }) => {
-      const { filename, csv } = await app.audit.exportAuditCsv(query, actor);
-      const headers = { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' };
-      return { body: Buffer.from(csv), headers };
-    }),
+    r('GET', '/api/admin/audit.csv', 'admin', async ({ query, actor }) => csvFile(await app.audit.exportAuditCsv(query, actor))),
   ];
 }

@@ -430,7 +430,7 @@ for (const target of testDatabases()) {
         assert.equal(rebooked.status, 201);
         const again = await server.api('POST', `/api/patient/appointments/${booked.body.id}/cancel`, { token: patient.token });
         assert.equal(again.status, 409);
-        assert.equal(again.body.code, 'not_scheduled');
+        assert.equal(again.body.code, 'invalid_transition');
       });
 
       it('refuses to cancel a completed appointment or, for a patient, one that has started', async () => {
@@ -448,7 +448,7 @@ for (const target of testDatabases()) {
 
         const done = await server.api('POST', `/api/patient/appointments/${completed}/cancel`, { token: patient.token });
         assert.equal(done.status, 409);
-        assert.equal(done.body.code, 'not_scheduled');
+        assert.equal(done.body.code, 'invalid_transition');
         const late = await server.api('POST', `/api/patient/appointments/${started}/cancel`, { token: patient.token });
         assert.equal(late.status, 409);
         assert.equal(late.body.code, 'appointment_started');
@@ -458,7 +458,7 @@ for (const target of testDatabases()) {
         assert.equal(byAdmin.body.status, 'cancelled');
         const completedByAdmin = await server.api('POST', `/api/admin/appointments/${completed}/cancel`, { token: admin.token });
         assert.equal(completedByAdmin.status, 409);
-        assert.equal(completedByAdmin.body.code, 'not_scheduled');
+        assert.equal(completedByAdmin.body.code, 'invalid_transition');
         const unknown = await server.api('POST', '/api/admin/appointments/999999/cancel', { token: admin.token });
         assert.equal(unknown.status, 404);
       });
@@ -526,6 +526,66 @@ for (const target of testDatabases()) {
         const badStatus = await server.api('GET', '/api/doctor/appointments?status=lost', { token });
         assert.equal(badStatus.status, 422);
         assert.deepEqual(Object.keys(badStatus.body.errors), ['status']);
+      });
+
+      it("shows the doctor's agenda: today's visits in time order, which can be recorded now, and the week around it", async () => {
+        const [doctor, other] = [await fx.doctor('Dr. Agenda'), await fx.doctor()];
+        const [ann, bob, cy] = await fx.patients(3);
+        assert.ok(ann && bob && cy);
+        const bookAt = async (d: typeof doctor, p: typeof ann, date: string, start: string) => {
+          const slot = await slotAt(d.id, p.token, date, start);
+          const res = await book(p.token, { doctor_id: d.id, schedule_id: slot.schedule_id, date });
+          assert.equal(res.status, 201, JSON.stringify(res.body));
+          return res.body.id as number;
+        };
+        const later = await bookAt(doctor, bob, TODAY, '11:00');
+        const cancelled = await bookAt(doctor, cy, TODAY, '11:30');
+        await server.api('POST', `/api/patient/appointments/${cancelled}/cancel`, { token: cy.token });
+        const thursday = await bookAt(doctor, ann, THURSDAY, '09:00');
+        await bookAt(other, ann, TODAY, '12:00');
+        // A visit of this morning that has begun (no one can book a slot that has started).
+        const [begun] = await server.app.db.query<{ id: number }>(
+          `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time)
+           select $1, doctor_id, id, $3, start_time, end_time from schedules where doctor_id = $2 and weekday = 3 and start_time = '09:00'
+           returning id`,
+          [ann.patientId, doctor.id, TODAY],
+        );
+        assert.ok(begun);
+
+        const { token } = await doctor.signIn();
+        const day = await server.api('GET', '/api/doctor/agenda', { token });
+        assert.equal(day.status, 200, JSON.stringify(day.body));
+        const { view, date, today: clinicToday, previous, next } = day.body;
+        assert.deepEqual({ view, date, clinicToday, previous, next }, { view: 'day', date: TODAY, clinicToday: TODAY, previous: '2026-06-09', next: THURSDAY });
+        const today = only(day.body.days as { date: string; visits: any[] }[]);
+        assert.deepEqual(
+          today.visits.map((v) => [v.id, v.start_time, v.patient_name, v.status, v.has_started, v.can_record]),
+          [
+            [begun.id, '09:00', ann.name, 'scheduled', true, true],
+            [later, '11:00', bob.name, 'scheduled', false, false],
+          ],
+        );
+
+        const week = await server.api('GET', `/api/doctor/agenda?view=week&date=${THURSDAY}`, { token });
+        assert.equal(week.status, 200);
+        assert.deepEqual([week.body.previous, week.body.next], ['2026-06-04', '2026-06-18']);
+        const days = week.body.days as { date: string; visits: { id: number }[] }[];
+        assert.deepEqual(days.map((d) => d.date), ['2026-06-08', '2026-06-09', TODAY, THURSDAY, FRIDAY, '2026-06-13', '2026-06-14']);
+        assert.deepEqual(days.map((d) => d.visits.map((v) => v.id)), [[], [], [begun.id, later], [thursday], [], [], []]);
+
+        const audited = await server.app.db.query<{ n: number }>(
+          `select count(*)::int as n from audit_log where action = 'list' and entity = 'appointment' and details->>'view' = 'week'`,
+        );
+        assert.equal(first(audited).n, 1);
+
+        const badDate = await server.api('GET', '/api/doctor/agenda?date=2026-13-01', { token });
+        assert.equal(badDate.status, 422);
+        assert.deepEqual(Object.keys(badDate.body.errors), ['date']);
+        const badView = await server.api('GET', '/api/doctor/agenda?view=month', { token });
+        assert.equal(badView.status, 422);
+        assert.deepEqual(Object.keys(badView.body.errors), ['view']);
+        assert.equal((await server.api('GET', '/api/doctor/agenda', { token: ann.token })).status, 403);
+        assert.equal((await server.api('GET', '/api/doctor/agenda', { token: admin.token })).status, 403);
       });
     });
 

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { first } from '../testing/assert.ts';
-import { appRoutePatterns } from '../web/paths.ts';
+import { appRoutes } from '../web/route-table.ts';
 
 for (const target of testDatabases()) {
   describe(`HTTP foundation on ${target.name}`, () => {
@@ -191,7 +191,9 @@ describe('static UI', () => {
     const root = mkdtempSync(join(tmpdir(), 'medora-static-'));
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Medora</title>');
-    writeFileSync(join(root, 'app-routes.json'), JSON.stringify(appRoutePatterns()));
+    const pageFor = (route: string) => `<!doctype html><title>Medora</title><meta name="route" content="${route}">`;
+    const routes = appRoutes().map(({ pattern }) => ({ pattern, html: pageFor(pattern) }));
+    writeFileSync(join(root, 'app-routes.json'), JSON.stringify({ routes, notFound: pageFor('not found') }));
     writeFileSync(join(root, 'assets', 'app-abc123.js'), 'console.log(1)');
     const pglite = first(testDatabases());
     const database = await pglite.open();
@@ -205,7 +207,8 @@ describe('static UI', () => {
       assert.match(asset.headers.get('cache-control')!, /immutable/);
       const clientRoute = await fetch(`${base}/user/patient/bills`);
       assert.equal(clientRoute.status, 200);
-      assert.match(await clientRoute.text(), /<title>Medora/);
+      assert.match(await clientRoute.text(), /content="\/user\/patient\/bills"/, "the route's own page, with its chunks preloaded");
+      assert.match(await (await fetch(`${base}/user/admin/departments/create`)).text(), /content="\/user\/admin\/departments\/create"/, 'the first route that matches, as the router picks');
       for (const path of ['/', '/LOGIN/', '/user', '/user/doctor', '/user/patient/doctors/7', '/user/admin/departments/edit/3', '/user/admin/account']) {
         assert.equal((await fetch(`${base}${path}`)).status, 200, path);
       }
@@ -213,7 +216,7 @@ describe('static UI', () => {
       for (const path of ['/nonexistent.php', '/user/patient/nowhere', '/user/patient/doctors/7/more', '/login.']) {
         const unknown = await fetch(`${base}${path}`);
         assert.equal(unknown.status, 404, path);
-        assert.match(await unknown.text(), /<title>Medora/, 'the app shell renders the not-found page');
+        assert.match(await unknown.text(), /content="not found"/, 'the app shell renders the not-found page');
       }
       assert.equal((await fetch(`${base}/nonexistent.php`, { method: 'HEAD' })).status, 404);
       const outside = await fetch(`${base}/../../etc/passwd`);

@@ -156,6 +156,10 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     handling.add(handled);
     void handled.finally(() => handling.delete(handled));
   });
+  // Idle connections outlive the idle timeout of a proxy in front (60 s is common), so it is always the client that
+  // closes one, never the server while a request is already on its way over it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   lifecycles.set(server, { handling, db: app.db });
   return server;
 

@@ -23,9 +23,10 @@ const CONTENT_TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.map', '.txt']);
 
 /**
- * Serves the built UI: a file when one matches, otherwise index.html so the client router takes the path,
- * with 404 when the path is none of the UI's routes (app-routes.json, written by the build) so crawlers and
- * scanners see the truth while a person still sees the app's not-found page.
+ * Serves the built UI: a file when one matches, otherwise the page the build wrote for the UI's route the path
+ * matches (app-routes.json: its chunks preloaded, its stylesheet alone blocking), or with 404 the not-found page
+ * when the path is none of the UI's routes, so crawlers and scanners see the truth while a person still sees
+ * the app's not-found page. A UI built without that list answers every path with index.html.
  * Hashed files under /assets never change, so browsers keep them for a year. Text goes gzipped to a browser
  * that accepts it, so the UI arrives at its measured weight without a compressing proxy in front.
  */
@@ -38,13 +39,20 @@ export async function serveStatic(root: string, path: string, req: { headers: In
     return;
   }
   const { file, info } = found;
-  const status = found.shell && !(await isAppRoute(root, path)) ? 404 : 200;
-  const compressible = COMPRESSIBLE.has(extname(file));
+  const page = found.shell ? await appPage(root, path) : undefined;
+  const type = extname(file);
+  const compressible = COMPRESSIBLE.has(type);
   const gzipped = compressible && acceptsGzip(req.headers['accept-encoding']);
-  const body = gzipped ? await gzippedFile(file, info) : await readFile(file);
+  const body = page
+    ? gzipped
+      ? await gzippedOnce(`${page.key}@${root}`, page.version, async () => page.html)
+      : page.html
+    : gzipped
+      ? await gzippedOnce(file, `${info.size}:${info.mtimeMs}`, () => readFile(file))
+      : await readFile(file);
   const immutable = path.startsWith('/assets/');
-  res.writeHead(status, {
-    'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+  res.writeHead(page?.status ?? 200, {
+    'content-type': CONTENT_TYPES[type] ?? 'application/octet-stream',
     'content-length': body.length,
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     ...(compressible && { vary: 'accept-encoding' }),
@@ -63,16 +71,15 @@ function acceptsGzip(header: string | undefined): boolean {
 }
 
 const compressGzip = promisify(gzip);
-/** Each file is compressed once per version on disk (a rebuild changes its size or time). */
+/** Each body is compressed once per version (a rebuild changes a file's size or time). */
 const gzipCache = new Map<string, { version: string; body: Promise<Buffer> }>();
 
-async function gzippedFile(file: string, info: Stats): Promise<Buffer> {
-  const version = `${info.size}:${info.mtimeMs}`;
-  const cached = gzipCache.get(file);
+async function gzippedOnce(key: string, version: string, content: () => Promise<Buffer>): Promise<Buffer> {
+  const cached = gzipCache.get(key);
   if (cached?.version === version) return cached.body;
-  const body = readFile(file).then((content) => compressGzip(content, { level: 9 }));
-  gzipCache.set(file, { version, body });
-  body.catch(() => gzipCache.delete(file));
+  const body = content().then((bytes) => compressGzip(bytes, { level: 9 }));
+  gzipCache.set(key, { version, body });
+  body.catch(() => gzipCache.delete(key));
   return body;
 }
 
@@ -100,18 +107,42 @@ async function findFile(root: string, path: string): Promise<Found | undefined> 
   return shell && { ...shell, shell: true };
 }
 
+/** The pages app-routes.json holds, as the build wrote them (see scripts/build.ts). */
+interface AppPages {
+  version: string;
+  routes: { pattern: RegExp; html: Buffer }[];
+  notFound: Buffer;
+}
+
+const appPagesCache = new Map<string, { version: string; pages: Promise<AppPages | undefined> }>();
+
+/** Read again only when the build has written the list anew. */
+async function appPages(root: string): Promise<AppPages | undefined> {
+  const file = join(root, 'app-routes.json');
+  const info = await stat(file).catch(() => undefined);
+  if (!info) return undefined;
+  const version = `${info.size}:${info.mtimeMs}`;
+  const cached = appPagesCache.get(root);
+  if (cached?.version === version) return cached.pages;
+  const pages = readFile(file, 'utf8').then((text) => {
+    const { routes, notFound } = JSON.parse(text) as { routes: { pattern: string; html: string }[]; notFound: string };
+    return { version, routes: routes.map((route) => ({ pattern: routeRegExp(route.pattern), html: Buffer.from(route.html) })), notFound: Buffer.from(notFound) };
+  });
+  appPagesCache.set(root, { version, pages });
+  return pages;
+}
+
 /**
- * Whether a route pattern of the UI (`/user/patient/doctors/:id`) matches the path, as the client router matches
- * it: case-insensitive, a trailing slash allowed. A UI built without the list has every path as its own.
+ * The page for a path of the UI: the first route whose pattern (`/user/patient/doctors/:id`) matches it as the
+ * client router does (case-insensitive, a trailing slash allowed), else the not-found page with 404.
+ * Undefined when the UI was built without the list: index.html then answers every path.
  */
-async function isAppRoute(root: string, path: string): Promise<boolean> {
-  let patterns: unknown;
-  try {
-    patterns = JSON.parse(await readFile(join(root, 'app-routes.json'), 'utf8'));
-  } catch {
-    return true;
-  }
-  return Array.isArray(patterns) && patterns.some((pattern) => typeof pattern === 'string' && routeRegExp(pattern).test(path));
+async function appPage(root: string, path: string): Promise<{ html: Buffer; status: number; key: string; version: string } | undefined> {
+  const pages = await appPages(root);
+  if (!pages) return undefined;
+  const index = pages.routes.findIndex((route) => route.pattern.test(path));
+  const { version } = pages;
+  return index < 0 ? { html: pages.notFound, status: 404, key: 'not-found', version } : { html: pages.routes[index]!.html, status: 200, key: String(index), version };
 }
 
 const routeRegExp = (pattern: string) =>

@@ -2,7 +2,7 @@ import type { App } from '../app.ts';
 import type { Config } from '../config.ts';
 import { outboxQueue } from '../db/outbox.pg.ts';
 import type { MessageKind } from '../domain/notifications/message.ts';
-import { cancelAppointmentLink, resetPasswordLink, verifyEmailLink } from '../links.ts';
+import { cancelAppointmentLink, resetPasswordLink, verifyEmailLink, waitlistOfferLink } from '../links.ts';
 import { smtpTransport } from './smtp.ts';
 import { startOutboxWorker, type OutboxWorker } from './worker.ts';
 
@@ -10,6 +10,7 @@ import { startOutboxWorker, type OutboxWorker } from './worker.ts';
 export function messageLink(publicUrl: string, kind: MessageKind, token: string): string {
   if (kind === 'password_reset') return resetPasswordLink(publicUrl, token);
   if (kind === 'email_verification') return verifyEmailLink(publicUrl, token);
+  if (kind === 'waitlist_offer') return waitlistOfferLink(publicUrl, token);
   return cancelAppointmentLink(publicUrl, token);
 }
 
@@ -23,6 +24,7 @@ export function startMailWorker(app: App, config: Config, log: (line: string) =>
     linkFor: (kind, token) => messageLink(config.publicUrl, kind, token),
     pollMs: config.outboxPollMs,
     leaseMs: config.outboxLeaseMs,
+    beforeRound: () => app.waitlist.expireOffers(),
     log,
   });
 }

@@ -26,6 +26,8 @@ export interface WorkerOptions {
   leaseMs: number;
   batch?: number;
   retry?: RetryPolicy;
+  /** Timed work of the same rounds that may queue messages of its own (the waitlist's expired holds). */
+  beforeRound?: () => Promise<unknown>;
   log?: (line: string) => void;
 }
 
@@ -67,6 +69,7 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
   };
 
   const runOnce = async (): Promise<number> => {
+    await options.beforeRound?.();
     const now = clock.now();
     const claimed = await queue.claim(now, new Date(now.getTime() + options.leaseMs), batch);
     for (const message of claimed) await deliver(message);

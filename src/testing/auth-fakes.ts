@@ -61,6 +61,18 @@ export function fakeAuthDeps(clock: Clock) {
       findById: async (id) => users.find((u) => u.id === id),
       createPatient: async (a) => addUser({ ...a, role: 'patient', patientId: users.length + 100 }),
       createAdmin: async (a) => addUser({ ...a, role: 'admin' }),
+      createStaff: async (a) => addUser(a),
+      // A walk-in without an e-mail has no user a sign-in could find, so the fake keeps none.
+      createWalkIn: async () => ({ userId: 0, patientId: 0 }),
+      listStaff: async (role, req) => {
+        const items = users.filter((u) => u.role === role).map((u) => ({ id: u.id, name: u.name, email: u.email, active: u.active, createdAt: new Date(0) }));
+        return { items, total: items.length, totalIsLowerBound: false, page: req.page, perPage: req.perPage };
+      },
+      deactivateStaff: async (userId, role) => {
+        const user = users.find((u) => u.id === userId && u.role === role);
+        if (user) user.active = false;
+        return user !== undefined;
+      },
       markVerified: async (userId, email) => {
         const user = users.find((u) => u.id === userId && u.email.toLowerCase() === email.toLowerCase());
         if (user) verified.add(user.id);

@@ -74,11 +74,21 @@ export const apiPut = <T>(path: string, body: unknown) => request<T>('PUT', path
 export const apiDelete = <T>(path: string) => request<T>('DELETE', path);
 
 /** A file the API answers (a CSV export), named as its Content-Disposition says. */
-export async function apiDownload(path: string, query?: Query): Promise<{ blob: Blob; filename: string }> {
+async function apiDownload(path: string, query?: Query): Promise<{ blob: Blob; filename: string }> {
   const response = await fetch(withQuery(path, query), { credentials: 'same-origin' });
   if (!response.ok) throw toApiError(response.status, await response.json().catch(() => null));
   const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
   return { blob: await response.blob(), filename };
+}
+
+/** Saves what `path` answers as the file its Content-Disposition names. */
+export async function downloadFile(path: string, query?: Query): Promise<void> {
+  const { blob, filename } = await apiDownload(path, query);
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = filename;
+  link.click();
+  URL.revokeObjectURL(link.href);
 }
 
 // A type, not an interface, so that it is a Query too (an interface has no index signature).

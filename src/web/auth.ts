@@ -8,6 +8,8 @@ import type { PublicUser } from '../domain/auth/auth.ts';
 import type { Role } from '../domain/shared/actor.ts';
 
 const ROLE_KEY = 'medora.role';
+// Keyed by every role, so a new role cannot be left out.
+const ROLE_NAMES: Record<Role, true> = { admin: true, doctor: true, patient: true, reception: true };
 
 const storedRole = localStorage.getItem(ROLE_KEY);
 
@@ -28,5 +30,5 @@ export function endSession(): void {
 }
 
 function isRole(value: string | null): value is Role {
-  return value === 'admin' || value === 'doctor' || value === 'patient';
+  return value !== null && Object.hasOwn(ROLE_NAMES, value);
 }

@@ -23,3 +23,6 @@ const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 's
 
 /** 'yyyy-MM-dd' → 'Tue, Jun 4': a calendar day, the same in every time zone. */
 export const dayLabel = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
+
+/** A patient registered at the desk may have no e-mail address. */
+export const emailOrNone = (email: string | null) => email ?? '—';

@@ -1,6 +1,6 @@
 /** The only place URLs are spelled: the UI's routes (patterns with `:id` and builders) and the API's paths. */
 import type { Role } from '../domain/shared/actor.ts';
-import { CANCEL_APPOINTMENT_PATH, RESET_PASSWORD_PATH, VERIFY_EMAIL_PATH } from '../links.ts';
+import { CANCEL_APPOINTMENT_PATH, RESET_PASSWORD_PATH, VERIFY_EMAIL_PATH, WAITLIST_OFFER_PATH } from '../links.ts';
 
 type Id = number | string;
 
@@ -12,6 +12,7 @@ export const routes = {
   resetPassword: RESET_PASSWORD_PATH,
   verifyEmail: VERIFY_EMAIL_PATH,
   cancelAppointment: CANCEL_APPOINTMENT_PATH,
+  waitlistOffer: WAITLIST_OFFER_PATH,
   userArea: (role: Role) => `/user/${role}`,
   /** Each role's own sign-in and security page, inside its area. */
   account: (role: Role) => `/user/${role}/account`,
@@ -25,6 +26,7 @@ export const routes = {
     department: '/user/admin/departments/:id',
     specializations: '/user/admin/specializations',
     doctors: '/user/admin/doctors',
+    editDoctor: '/user/admin/doctors/edit/:id',
     patients: '/user/admin/patients',
     diseases: '/user/admin/diseases',
     rooms: '/user/admin/rooms',
@@ -32,6 +34,7 @@ export const routes = {
     messages: '/user/admin/messages',
     patientProfile: '/user/admin/patient/profile/:id',
     audit: '/user/admin/audit',
+    receptionists: '/user/admin/receptionists',
   },
   patient: {
     appointments: '/user/patient',
@@ -39,33 +42,25 @@ export const routes = {
     book: '/user/patient/book',
     bills: '/user/patient/bills',
     records: '/user/patient/records',
+    waitlist: '/user/patient/waitlist',
     doctors: '/user/patient/doctors',
     doctorProfile: '/user/patient/doctors/:id',
   },
+  reception: {
+    root: '/user/reception',
+    today: '/user/reception/today',
+    patients: '/user/reception/patients',
+    patient: '/user/reception/patients/:id',
+  },
   doctor: {
     root: '/user/doctor',
+    agenda: '/user/doctor/agenda',
     appointments: '/user/doctor/appointments',
     manageRecords: '/user/doctor/manage-records',
     myPatients: '/user/doctor/my-patients',
     patient: '/user/doctor/my-patients/:id',
   },
 } as const;
-
-/** Each role's area: its pages in `routes`, its landing page and its account page (keyed by every role). */
-const areas = { admin: routes.admin, doctor: routes.doctor, patient: routes.patient } satisfies Record<Role, object>;
-
-/**
- * Every pattern the UI's route table answers, redirects included. The build writes it out for the server, which
- * answers any other path 404 (the app shell still renders the not-found page).
- */
-export const appRoutePatterns = (): string[] => [
-  ...new Set<string>([
-    ...Object.values(routes).filter((value) => typeof value === 'string'),
-    // The signed-in area's guard sends a bare /user on to the role's own area.
-    '/user',
-    ...(Object.keys(areas) as Role[]).flatMap((role) => [routes.userArea(role), routes.account(role), ...Object.values(areas[role])]),
-  ]),
-];
 
 /** The booking page with a doctor already chosen (the doctor profile's "Book with this doctor"). */
 export const bookWithDoctor = (doctorId: Id) => `${routes.patient.book}?doctor=${encodeURIComponent(String(doctorId))}`;
@@ -93,6 +88,9 @@ export const endpoints = {
   resendVerification: '/api/user/email-verification',
   appointmentLinkPreview: '/api/appointment-links/preview',
   appointmentLinkCancel: '/api/appointment-links/cancel',
+  waitlistOfferPreview: '/api/waitlist-offers/preview',
+  waitlistOfferAccept: '/api/waitlist-offers/accept',
+  waitlistOfferDecline: '/api/waitlist-offers/decline',
   mfa: '/api/user/mfa',
   mfaConfirm: '/api/user/mfa/confirm',
   mfaDisable: '/api/user/mfa/disable',
@@ -105,6 +103,9 @@ export const endpoints = {
   availableSlots: (doctorId: Id) => `/api/appointments/available/${doctorId}`,
   nextAvailable: '/api/appointments/next-available',
   book: '/api/appointments/book',
+  /** Staff's: a patient onto a waitlist. */
+  waitlist: '/api/waitlist',
+  reschedule: (id: Id) => `/api/appointments/${id}/reschedule`,
   receipt: (billId: Id) => `/api/billings/${billId}/receipt`,
   diseases: '/api/diseases',
   admin: {
@@ -114,6 +115,7 @@ export const endpoints = {
     patients: '/api/admin/patients',
     patient: (id: Id) => `/api/admin/patients/${id}`,
     appointments: '/api/admin/appointments',
+    appointmentsCsv: '/api/admin/appointments.csv',
     cancelAppointment: (id: Id) => `/api/admin/appointments/${id}/cancel`,
     departments: '/api/admin/departments',
     department: (id: Id) => `/api/admin/departments/${id}`,
@@ -127,11 +129,25 @@ export const endpoints = {
     doctor: (id: Id) => `/api/admin/doctors/${id}`,
     doctorSchedule: (id: Id) => `/api/admin/doctors/${id}/schedule`,
     billings: '/api/admin/billings',
+    billingsCsv: '/api/admin/billings.csv',
     passwordResets: '/api/admin/password-resets',
     mfaResets: '/api/admin/mfa-resets',
     messages: '/api/admin/messages',
     audit: '/api/admin/audit',
     auditCsv: '/api/admin/audit.csv',
+    receptionists: '/api/admin/receptionists',
+    receptionist: (id: Id) => `/api/admin/receptionists/${id}`,
+  },
+  /** The front desk's, for reception and admins. */
+  desk: {
+    patients: '/api/patients',
+    patient: (id: Id) => `/api/patients/${id}`,
+    patientBills: (id: Id) => `/api/patients/${id}/billings`,
+    appointments: '/api/appointments',
+    checkIn: (id: Id) => `/api/appointments/${id}/check-in`,
+    noShow: (id: Id) => `/api/appointments/${id}/no-show`,
+    cancel: (id: Id) => `/api/appointments/${id}/cancel`,
+    pay: (billId: Id) => `/api/billings/${billId}/payments`,
   },
   patient: {
     profile: '/api/patient/profile',
@@ -142,8 +158,11 @@ export const endpoints = {
     balance: '/api/patient/balance',
     records: '/api/patient/records',
     pay: (billId: Id) => `/api/patient/billings/${billId}/pay`,
+    waitlist: '/api/patient/waitlist',
+    waitlistEntry: (id: Id) => `/api/patient/waitlist/${id}`,
   },
   doctor: {
+    agenda: '/api/doctor/agenda',
     appointments: '/api/doctor/appointments',
     medicalRecord: (appointmentId: Id) => `/api/doctor/appointments/${appointmentId}/medical-record`,
     patients: '/api/doctor/patients',

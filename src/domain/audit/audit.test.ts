@@ -5,7 +5,8 @@ import { fixedClock } from '../shared/clock.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import type { Page } from '../shared/pagination.ts';
 import { recordingRefusals, refusal, type AuditEntry, type AuditFilter, type AuditRow } from './audit.ts';
-import { MAX_EXPORT_ROWS, exportAuditCsv, listAuditEntries, pruneAnonymousFailures, type AuditDeps } from './use-cases.ts';
+import { MAX_EXPORT_ROWS } from '../shared/csv.ts';
+import { exportAuditCsv, listAuditEntries, pruneAnonymousFailures, type AuditDeps } from './use-cases.ts';
 
 const admin: Actor = { userId: 1, role: 'admin', name: 'Ada', requestId: 'req-1' };
 const patient: Actor = { userId: 2, role: 'patient', name: 'Pat', patientId: 5 };

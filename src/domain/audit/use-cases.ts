@@ -1,7 +1,6 @@
 import { requireAdmin, type Actor } from '../shared/actor.ts';
 import { addDays, clinicInstant, clinicToday, type Clock } from '../shared/clock.ts';
-import { csvRecord } from '../shared/csv.ts';
-import { invalid } from '../shared/errors.ts';
+import { MAX_EXPORT_ROWS, checkExportSize, csvRecord } from '../shared/csv.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 import type { AuditFilter, AuditLog, AuditReader, AuditRow, AuditTrail, ChainCheck } from './audit.ts';
@@ -26,9 +25,6 @@ export interface AuditEntryJson {
   request_id: string | null;
   details: Record<string, unknown> | null;
 }
-
-/** A CSV export holds at most this many rows; a wider one is refused so one request cannot hold the server for long. */
-export const MAX_EXPORT_ROWS = 100_000;
 
 /** Filters as the query names them, for the audit entry of reading the trail. */
 type FilterJson = Record<string, string | number>;
@@ -74,9 +70,7 @@ export async function exportAuditCsv(deps: AuditDeps, query: unknown, actor: Act
   requireAdmin(actor);
   const { filter, asGiven } = readFilter(asRecord(query), deps.timeZone);
   const rows = await deps.auditRows.rows(filter, MAX_EXPORT_ROWS + 1);
-  if (rows.length > MAX_EXPORT_ROWS) {
-    throw invalid({ from: [`matches more than ${MAX_EXPORT_ROWS} entries; choose a shorter date range or more filters`] });
-  }
+  checkExportSize(rows.length, 'entries');
   await deps.audit.record({ actor, action: 'export', entity: 'audit_log', details: { ...asGiven, rows: rows.length } });
   const csv = csvRecord(CSV_COLUMNS) + rows.map(csvRow).join('');
   return { filename: `medora-audit-${clinicToday(deps.clock, deps.timeZone)}.csv`, csv };

@@ -2,6 +2,7 @@ import type { Bucket, ThrottleRule } from './throttle.ts';
 import type { Gender, Role } from '../shared/actor.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { Clinic } from '../notifications/message.ts';
 import type { Notifying } from '../notifications/ports.ts';
 
@@ -17,12 +18,24 @@ export interface UserRecord {
   doctorId: number | null;
 }
 
+/** Roles whose accounts are only users: no patient or doctor row. */
+export type StaffRole = Extract<Role, 'admin' | 'reception'>;
+
+export interface StaffAccount {
+  id: number;
+  name: string;
+  email: string;
+  active: boolean;
+  createdAt: Date;
+}
+
 /** Who is behind a session: everything but the password hash, which a signed-in request never needs. */
 export type SessionUser = Omit<UserRecord, 'passwordHash'>;
 
 export interface NewPatientAccount {
   name: string;
-  email: string;
+  /** None for a patient registered at the desk without one: such a patient cannot sign in. */
+  email: string | null;
   passwordHash: string;
   phone: string;
   birthdate: string;
@@ -34,8 +47,16 @@ export interface AccountStore {
   findByEmail(email: string): Promise<UserRecord | undefined>;
   findById(id: number): Promise<UserRecord | undefined>;
   /** Creates the user and its patient row together; a taken email is a conflict `email_taken`. */
-  createPatient(account: NewPatientAccount): Promise<UserRecord>;
+  createPatient(account: NewPatientAccount & { email: string }): Promise<UserRecord>;
+  /** `createPatient` for the front desk, where the e-mail may be missing. */
+  createWalkIn(account: NewPatientAccount): Promise<{ userId: number; patientId: number }>;
   createAdmin(account: { name: string; email: string; passwordHash: string }): Promise<UserRecord>;
+  /** A staff account without a patient or doctor row; a taken email is a conflict `email_taken`. */
+  createStaff(account: { name: string; email: string; passwordHash: string; role: StaffRole }): Promise<UserRecord>;
+  /** The accounts of a staff role, active first, by name; `q` searches name and e-mail. */
+  listStaff(role: StaffRole, req: PageRequest): Promise<Page<StaffAccount>>;
+  /** Deactivates the account if it has `role`; its sessions stop working at once. False when there is none. */
+  deactivateStaff(userId: number, role: StaffRole): Promise<boolean>;
   /** Sets a new password hash; every session of the user ends with it (the database sees to that). */
   setPassword(userId: number, passwordHash: string): Promise<void>;
   /** The user's address is verified, if it is still `email` (a link to an old address verifies nothing). */

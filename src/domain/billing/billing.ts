@@ -3,12 +3,14 @@ import { clinicDateTime } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
 import { centsToDecimal } from '../shared/money.ts';
 
-export type PaymentStatus = 'unpaid' | 'paid';
+export const PAYMENT_STATUSES = ['unpaid', 'paid'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export interface PersonRef {
   id: number;
   name: string;
-  email: string;
+  /** None for a patient registered at the desk without one. */
+  email: string | null;
 }
 
 export interface Bill {
@@ -47,6 +49,8 @@ export interface Payment {
 
 export const PAYMENT_METHODS = ['card', 'cash', 'bank_transfer', 'insurance'] as const;
 export const DEFAULT_PAYMENT_METHOD = 'card';
+/** What the front desk takes. */
+export const DESK_PAYMENT_METHODS = ['cash', 'card'] as const;
 export const CURRENCY = 'USD';
 
 /** The bill a recorded visit raises: the service at its cost, dated the visit; a free visit raises none. */

@@ -1,10 +1,11 @@
-import { recorded, recordingRefusals, refusal } from '../audit/audit.ts';
-import { ownPatientId, type Actor } from '../shared/actor.ts';
+import { listEntry, recorded, recordingRefusals, refusal } from '../audit/audit.ts';
+import { isDesk, ownPatientId, requireDesk, type Actor } from '../shared/actor.ts';
 import { conflict, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
-import { Validator, asRecord, pathId } from '../shared/validate.ts';
+import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import {
   DEFAULT_PAYMENT_METHOD,
+  DESK_PAYMENT_METHODS,
   PAYMENT_METHODS,
   billedVisit,
   billingJson,
@@ -12,6 +13,7 @@ import {
   receiptJson,
   type BalanceJson,
   type BillingJson,
+  type PaymentMethod,
   type PaymentResult,
 } from './billing.ts';
 import { centsToDecimal } from '../shared/money.ts';
@@ -44,9 +46,23 @@ export interface PayInput {
  */
 export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor): Promise<PaymentResult> {
   const patientId = patientOf(actor);
-  const billingId = pathId(input.billingId, 'Bill');
   const v = new Validator(asRecord(input.body));
   const method = v.oneOf('method', PAYMENT_METHODS, { optional: true }) ?? DEFAULT_PAYMENT_METHOD;
+  return settle(deps, input, v, { method, patientId }, actor);
+}
+
+/** The front desk takes a patient's payment of a bill in cash or by card; the same one-payment guarantee as `payBill`. */
+export async function takePayment(deps: BillingDeps, input: PayInput, actor: Actor): Promise<PaymentResult> {
+  requireDesk(actor);
+  const v = new Validator(asRecord(input.body));
+  const method = v.oneOf('method', DESK_PAYMENT_METHODS);
+  return settle(deps, input, v, { method }, actor);
+}
+
+/** Settles the bill (only `patientId`'s when given, others answered as missing) once `v` has no problem left. */
+async function settle(deps: BillingDeps, input: PayInput, v: Validator, how: { method: PaymentMethod; patientId?: number }, actor: Actor): Promise<PaymentResult> {
+  const billingId = pathId(input.billingId, 'Bill');
+  const { method } = how;
   const key = input.idempotencyKey?.trim();
   if (input.idempotencyKey !== undefined && (!key || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
     v.fail('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
@@ -59,7 +75,7 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
     const earlier = await replay(tx);
     if (earlier) return earlier.result;
     const bill = await tx.bills.find(billingId);
-    if (!bill || bill.patient.id !== patientId) {
+    if (!bill || (how.patientId !== undefined && bill.patient.id !== how.patientId)) {
       throw refusal('Bill', actor, { entity: 'billing', entityId: billingId, patientId: bill?.patient.id, attempt: 'pay' });
     }
     // The conditional update is the guard: of racing payers only one sees the bill still unpaid.
@@ -70,7 +86,7 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
       if (winner) return winner.result;
       throw conflict('bill_already_paid', 'This bill has already been paid');
     }
-    const payment = await tx.payments.create({ billingId: bill.id, patientId, amountCents: bill.amountCents, method, paidAt: tx.clock.now() });
+    const payment = await tx.payments.create({ billingId: bill.id, patientId: bill.patient.id, amountCents: bill.amountCents, method, paidAt: tx.clock.now() });
     const result = { message: 'Payment successful', billing: billingJson(paid) };
     if (key) await tx.idempotency.save(actor.userId, key, { request, result });
     await tx.audit.record({
@@ -78,13 +94,26 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
       action: 'pay',
       entity: 'billing',
       entityId: bill.id,
-      patientId,
+      patientId: bill.patient.id,
       details: { payment_id: payment.id, amount_cents: payment.amountCents, method },
     });
     const receipt = { ...billedVisit(paid), method, paymentId: payment.id };
-    await tx.outbox.enqueue(paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId: actor.userId }, tx.clock.now()));
+    if (paid.patient.email !== null) {
+      const userId = how.patientId === undefined ? null : actor.userId;
+      await tx.outbox.enqueue(paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId }, tx.clock.now()));
+    }
     return result;
   }));
+}
+
+/** The bills of one patient, newest first, for the front desk; audited. */
+export async function listPatientBills(deps: BillingDeps, rawPatientId: RawId, query: unknown, actor: Actor): Promise<Page<BillingJson>> {
+  requireDesk(actor);
+  const patientId = pathId(rawPatientId, 'Patient');
+  const request = pageRequest(asRecord(query));
+  const page = await deps.bills.listForPatient(patientId, request);
+  await deps.audit.record({ ...listEntry(actor, 'billing', request, { patient_id: patientId }), patientId });
+  return { ...page, items: page.items.map(billingJson) };
 }
 
 async function rememberedAnswer(deps: BillingDeps, userId: number, key: string, request: string) {
@@ -93,17 +122,17 @@ async function rememberedAnswer(deps: BillingDeps, userId: number, key: string, 
   return earlier;
 }
 
-/** What a printed receipt needs; the owning patient or an admin may see it. An admin's read and a refusal are audited. */
+/** What a printed receipt needs; the owning patient or the desk may see it. The desk's read and a refusal are audited. */
 export async function billReceipt(deps: BillingDeps, billingId: string | number, actor: Actor) {
   const id = pathId(billingId, 'Bill');
   const bill = await deps.bills.find(id);
   const ownBill = actor.role === 'patient' && bill !== undefined && bill.patient.id === actor.patientId;
-  if (actor.role !== 'admin' && !ownBill) {
+  if (!isDesk(actor) && !ownBill) {
     throw await recorded(deps.audit, refusal('Bill', actor, { entity: 'billing', entityId: id, patientId: bill?.patient.id, attempt: 'receipt' }));
   }
   if (!bill) throw notFound('Bill');
   const payment = bill.paymentStatus === 'paid' ? await deps.payments.findForBill(bill.id) : undefined;
-  if (actor.role === 'admin') await deps.audit.record({ actor, action: 'read_receipt', entity: 'billing', entityId: id, patientId: bill.patient.id });
+  if (isDesk(actor)) await deps.audit.record({ actor, action: 'read_receipt', entity: 'billing', entityId: id, patientId: bill.patient.id });
   return receiptJson(bill, payment, await deps.bills.visitOf(bill.id), deps.clinicContact);
 }
 

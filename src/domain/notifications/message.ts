@@ -1,12 +1,14 @@
 /** An e-mail as the outbox keeps it: rendered, addressed, and due at `sendAfter`. */
 export const MESSAGE_KINDS = [
   'booking_confirmation',
+  'reschedule',
   'cancellation',
   'reminder',
   'bill_issued',
   'payment_receipt',
   'password_reset',
   'email_verification',
+  'waitlist_offer',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

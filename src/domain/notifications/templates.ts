@@ -10,7 +10,7 @@ export interface Visit {
   date: string;
   startTime: string;
   endTime: string;
-  patient: { name: string; email: string };
+  patient: { name: string; email: string | null };
   doctor: { name: string; email: string };
   room: string | null;
   department: string | null;
@@ -30,7 +30,7 @@ export function when(visit: Pick<Visit, 'date' | 'startTime'>): string {
 /** "room 4, Cardiology": where a visit takes place, as messages and calendars say it. */
 export const where = (visit: Pick<Visit, 'room' | 'department'>) => [visit.room && `room ${visit.room}`, visit.department].filter(Boolean).join(', ');
 
-function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Clinic): CalendarVisit {
+function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Clinic, sequence: number): CalendarVisit {
   return {
     appointmentId: visit.appointmentId,
     date: visit.date,
@@ -40,16 +40,23 @@ function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Cl
     description: `Your appointment at ${clinic.name} with ${visit.doctor.name}.`,
     location: [clinic.name, where(visit)].filter(Boolean).join(', '),
     status,
-    attendee: visit.patient,
-    sequence: status === 'CANCELLED' ? 1 : 0,
+    attendee: visit.patient.email === null ? undefined : { name: visit.patient.name, email: visit.patient.email },
+    sequence,
   };
 }
 
-const invitation = (clinic: Clinic, visit: Visit, method: 'REQUEST' | 'CANCEL', now: Date) => ({
+/**
+ * The visit's calendar file: a booking is the event's version 0, a move or a cancellation version 1 (the
+ * calendar feed's too); of two changes with one version, calendars take the later DTSTAMP.
+ */
+const invitation = (clinic: Clinic, visit: Visit, method: 'REQUEST' | 'CANCEL', now: Date, sequence = method === 'REQUEST' ? 0 : 1) => ({
   filename: method === 'REQUEST' ? 'appointment.ics' : 'cancelled-appointment.ics',
   contentType: `text/calendar; charset=utf-8; method=${method}`,
-  content: calendar(clinic, [calendarVisit(visit, method === 'REQUEST' ? 'CONFIRMED' : 'CANCELLED', clinic)], { method, now }),
+  content: calendar(clinic, [calendarVisit(visit, method === 'REQUEST' ? 'CONFIRMED' : 'CANCELLED', clinic, sequence)], { method, now }),
 });
+
+/** Where a visit is now, for the keys of messages that are written again when it moves. */
+const slotKey = (visit: Visit) => `${visit.date}T${visit.startTime.slice(0, 5)}`;
 
 const toPatient = (visit: Visit, patient: Recipient) => ({ to: patient.email, userId: patient.userId, appointmentId: visit.appointmentId });
 
@@ -68,6 +75,26 @@ export function bookingConfirmation(clinic: Clinic, visit: Visit, patient: Recip
       ],
     }),
     attachments: [invitation(clinic, visit, 'REQUEST', now)],
+    sendAfter: now,
+  };
+}
+
+/** The visit moved to another time or doctor: the patient gets the new time with the calendar's updated event. */
+export function rescheduleConfirmation(clinic: Clinic, from: Visit, to: Visit, patient: Recipient, now: Date): Message {
+  return {
+    kind: 'reschedule',
+    dedupeKey: `reschedule:appointment:${to.appointmentId}:${slotKey(to)}:${now.getTime()}`,
+    ...toPatient(to, patient),
+    subject: `Moved: your appointment is now on ${when(to)}`,
+    ...render(clinic, {
+      greeting: `Dear ${to.patient.name},`,
+      paragraphs: [
+        `your appointment with ${from.doctor.name} on ${when(from)} has moved to ${when(to)} (until ${to.endTime.slice(0, 5)}) with ${to.doctor.name}.`,
+        ...(where(to) ? [`Please come to ${where(to)}.`] : []),
+        'The attached calendar file updates the appointment in your calendar.',
+      ],
+    }),
+    attachments: [invitation(clinic, to, 'REQUEST', now, 1)],
     sendAfter: now,
   };
 }
@@ -119,7 +146,7 @@ export const visitStart = (visit: Pick<Visit, 'date' | 'startTime'>, timeZone: s
 export function reminder(clinic: Clinic, visit: Visit, patient: Recipient, sendAfter: Date, cancelToken: string): Message {
   return {
     kind: 'reminder',
-    dedupeKey: `reminder:appointment:${visit.appointmentId}`,
+    dedupeKey: `reminder:appointment:${visit.appointmentId}:${slotKey(visit)}`,
     ...toPatient(visit, patient),
     subject: `Reminder: your appointment on ${when(visit)}`,
     ...render(clinic, {
@@ -134,6 +161,41 @@ export function reminder(clinic: Clinic, visit: Visit, patient: Recipient, sendA
     attachments: [],
     sendAfter,
     linkToken: cancelToken,
+  };
+}
+
+/** A freed slot held for a patient on the waitlist. */
+export interface OfferedSlot {
+  offerId: number;
+  date: string;
+  startTime: string;
+  endTime: string;
+  patientName: string;
+  doctorName: string;
+  /** The clinic's wall-clock end of the hold, "yyyy-MM-dd HH:mm". */
+  holdUntil: string;
+}
+
+/** The waitlist's offer, whose link opens a page to accept or refuse the held slot. */
+export function waitlistOffer(clinic: Clinic, slot: OfferedSlot, patient: Recipient, token: string, now: Date): Message {
+  return {
+    kind: 'waitlist_offer',
+    dedupeKey: `waitlist_offer:offer:${slot.offerId}`,
+    to: patient.email,
+    userId: patient.userId,
+    appointmentId: null,
+    subject: `A time with ${slot.doctorName} is free: ${when(slot)}`,
+    ...render(clinic, {
+      greeting: `Dear ${slot.patientName},`,
+      paragraphs: [
+        `a time you were waiting for has become free: ${slot.doctorName} on ${when(slot)} (until ${slot.endTime.slice(0, 5)}).`,
+        `We hold it for you until ${slot.holdUntil}. After that, it is offered to the next patient on the waitlist.`,
+      ],
+      action: { label: 'Accept or decline this time' },
+    }),
+    attachments: [],
+    sendAfter: now,
+    linkToken: token,
   };
 }
 

@@ -8,14 +8,17 @@ import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { PatientVisit } from './visits.ts';
 
-/** A row of the admin's patient list. */
+/** A row of the admin's and the desk's patient list. */
 export interface PatientRow {
   id: number;
   name: string;
-  email: string;
+  /** None for a patient registered at the desk without one. */
+  email: string | null;
   phone: string;
   gender: Gender | null;
   birthdate: string | null;
+  /** Visits the patient did not come to. */
+  no_shows: number;
 }
 
 export interface ProfileFields {
@@ -32,6 +35,8 @@ export interface ProfileFields {
 export interface PatientDirectory {
   /** Searched by name, email or phone. */
   list(req: PageRequest): Promise<Page<PatientRow>>;
+  /** One patient's row of the list. */
+  card(id: number): Promise<PatientRow | undefined>;
   find(id: number): Promise<(PatientProfile & { profileImageId: number | null; reminders: boolean; emailVerified: boolean }) | undefined>;
   /**
    * Changes the account and patient row together; a taken email is a conflict `email_taken`. A new address is

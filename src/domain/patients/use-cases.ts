@@ -1,21 +1,32 @@
 import { listEntry } from '../audit/audit.ts';
 import { patientDetailJson } from '../records/records.ts';
-import { GENDERS, ownPatientId, type Actor, type Gender } from '../shared/actor.ts';
+import { GENDERS, ownPatientId, requireDesk, type Actor, type Gender } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
 import { fileUrl } from '../shared/files.ts';
 import { pageRequest } from '../shared/pagination.ts';
-import { Validator, asRecord, pathId } from '../shared/validate.ts';
+import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { sendVerification } from '../auth/verification.ts';
-import type { PatientsDeps, ProfileFields } from './ports.ts';
+import type { PatientRow, PatientsDeps, ProfileFields } from './ports.ts';
 import { patientVisitJson, type PatientVisitJson } from './visits.ts';
 
-/** The admin's patient list, searched by name, email or phone; every page read is audited. */
+/** The admin's and the desk's patient list, searched by name, email or phone, with no-shows; every page read is audited. */
 export async function listPatients(deps: PatientsDeps, query: Record<string, unknown>, actor: Actor) {
+  requireDesk(actor);
   const request = pageRequest(query);
   const page = await deps.patients.list(request);
   await deps.audit.record(listEntry(actor, 'patient', request));
   return page;
+}
+
+/** One patient as the front desk sees them: details and no-shows, never their medical records. Audited. */
+export async function deskPatient(deps: PatientsDeps, rawId: string | number, actor: Actor): Promise<{ patient: PatientRow }> {
+  requireDesk(actor);
+  const id = pathId(rawId, 'Patient');
+  const patient = await deps.patients.card(id);
+  if (!patient) throw notFound('Patient');
+  await deps.audit.record({ actor, action: 'read', entity: 'patient', entityId: id, patientId: id, requestId: actor.requestId });
+  return { patient };
 }
 
 /** One patient with every medical record, for an admin; reading someone's records is audited. */
@@ -36,40 +47,43 @@ export async function myRecords(deps: PatientsDeps, actor: Actor): Promise<{ rec
   return { records: visits.map(patientVisitJson) };
 }
 
+export interface PatientJson {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  birthdate: string | null;
+  gender: Gender | null;
+  photo: string | null;
+  description: string;
+  reminders: boolean;
+  email_verified: boolean;
+}
+
 export interface MyProfileJson {
   user: { id: number; name: string; email: string; role: 'patient'; profile_image: string | null };
-  patient: {
-    id: number;
-    name: string;
-    email: string;
-    phone: string;
-    birthdate: string | null;
-    gender: Gender | null;
-    photo: string | null;
-    description: string;
-    reminders: boolean;
-    email_verified: boolean;
-  };
+  patient: PatientJson;
 }
+
+const patientJson = (patient: FoundPatient): PatientJson => ({
+  id: patient.id,
+  name: patient.name,
+  email: patient.email,
+  phone: patient.phone,
+  birthdate: patient.birthdate,
+  gender: patient.gender,
+  photo: fileUrl(patient.photoId),
+  description: patient.description,
+  reminders: patient.reminders,
+  email_verified: patient.emailVerified,
+});
 
 /** The signed-in patient's own account and patient details. */
 export async function myProfile(deps: PatientsDeps, actor: Actor): Promise<MyProfileJson> {
-  const patient = await deps.patients.find(patientOf(actor));
-  if (!patient) throw notFound('Patient');
+  const patient = await foundPatient(deps, patientOf(actor));
   return {
     user: { id: patient.userId, name: patient.name, email: patient.email, role: 'patient', profile_image: fileUrl(patient.profileImageId) },
-    patient: {
-      id: patient.id,
-      name: patient.name,
-      email: patient.email,
-      phone: patient.phone,
-      birthdate: patient.birthdate,
-      gender: patient.gender,
-      photo: fileUrl(patient.photoId),
-      description: patient.description,
-      reminders: patient.reminders,
-      email_verified: patient.emailVerified,
-    },
+    patient: patientJson(patient),
   };
 }
 
@@ -78,32 +92,67 @@ export async function myProfile(deps: PatientsDeps, actor: Actor): Promise<MyPro
  * current password, so a session left open somewhere cannot take the account over.
  */
 export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: Actor) {
-  const patientId = patientOf(actor);
-  const current = await deps.patients.find(patientId);
-  if (!current) throw notFound('Patient');
+  const current = await foundPatient(deps, patientOf(actor));
   const fields = readProfile(body, clinicToday(deps.clock, deps.timeZone), current.reminders);
-  const emailChanged = current.email.toLowerCase() !== fields.email.toLowerCase();
-  if (emailChanged) {
+  if (emailChanges(current, fields)) {
     const password = asRecord(body).current_password;
     await deps.confirmPassword(actor, typeof password === 'string' ? password : '');
   }
+  await saveProfile(deps, current, fields, actor);
+  return myProfile(deps, actor);
+}
+
+/**
+ * An admin corrects a patient's contact details by the patient's own rules; fields left out keep their values.
+ * A new e-mail is unverified until the patient follows the link sent to it.
+ */
+export async function updatePatient(deps: PatientsDeps, rawId: RawId, body: unknown, actor: Actor): Promise<{ patient: PatientJson }> {
+  const current = await foundPatient(deps, pathId(rawId, 'Patient'));
+  // Reminders are the patient's own choice, not a contact detail.
+  const { reminders: _theirs, ...changes } = asRecord(body);
+  const fields = readProfile({ ...profileInput(current), ...changes }, clinicToday(deps.clock, deps.timeZone), current.reminders);
+  await saveProfile(deps, current, fields, actor);
+  return { patient: patientJson(await foundPatient(deps, current.id)) };
+}
+
+type FoundPatient = NonNullable<Awaited<ReturnType<PatientsDeps['patients']['find']>>>;
+
+async function foundPatient(deps: PatientsDeps, id: number): Promise<FoundPatient> {
+  const patient = await deps.patients.find(id);
+  if (!patient) throw notFound('Patient');
+  return patient;
+}
+
+/** The patient as the profile form holds them. */
+const profileInput = (patient: FoundPatient): Record<string, unknown> => ({
+  name: patient.name,
+  email: patient.email,
+  phone: patient.phone,
+  birthdate: patient.birthdate,
+  gender: patient.gender,
+});
+
+const emailChanges = (current: FoundPatient, fields: ProfileFields) => current.email.toLowerCase() !== fields.email.toLowerCase();
+
+/** The new details and their audit rows in one transaction; a new e-mail gets its confirmation link. */
+async function saveProfile(deps: PatientsDeps, current: FoundPatient, fields: ProfileFields, actor: Actor): Promise<void> {
+  const patientId = current.id;
   await deps.transaction(async (tx) => {
     await tx.patients.update(patientId, fields);
     await tx.audit.record({ actor, action: 'update', entity: 'patient', entityId: patientId, patientId, requestId: actor.requestId });
-    if (emailChanged) {
+    if (emailChanges(current, fields)) {
       await tx.audit.record({
         actor,
         action: 'email_changed',
         entity: 'user',
-        entityId: actor.userId,
+        entityId: current.userId,
         patientId,
         requestId: actor.requestId,
         details: { from: current.email, to: fields.email },
       });
-      await sendVerification(deps, tx, { id: actor.userId, name: fields.name, email: fields.email }, deps.clock.now());
+      await sendVerification(deps, tx, { id: current.userId, name: fields.name, email: fields.email }, deps.clock.now());
     }
   });
-  return myProfile(deps, actor);
 }
 
 function readProfile(body: unknown, today: string, reminders: boolean): ProfileFields {

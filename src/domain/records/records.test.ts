@@ -145,9 +145,16 @@ describe('recordVisit', () => {
     assert.deepEqual(audit.map((e) => [e.action, e.entity, e.entityId, e.details]), [['refused', 'patient', 5, { attempt: 'read_records' }]]);
   });
 
-  it('refuses an appointment that is no longer scheduled', async () => {
-    const { deps } = fakeRecordsDeps({ ...scheduled, status: 'completed' });
-    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), { kind: 'conflict', code: 'not_scheduled' });
+  it('refuses an appointment that is completed, cancelled or a no-show', async () => {
+    for (const status of ['completed', 'cancelled', 'no_show'] as const) {
+      const { deps } = fakeRecordsDeps({ ...scheduled, status });
+      await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), { kind: 'conflict', code: 'invalid_transition' });
+    }
+  });
+
+  it('records a visit the desk checked in', async () => {
+    const { deps } = fakeRecordsDeps({ ...scheduled, status: 'checked_in', startTime: '12:00' });
+    assert.equal((await recordVisit(deps, { appointmentId: 11, body: form }, doctor)).appointment.status, 'completed');
   });
 
   it('refuses a visit that has not begun yet, saying from when it can be recorded', async () => {

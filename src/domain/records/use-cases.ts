@@ -2,10 +2,11 @@ import { listEntry, recorded, recordingRefusals, refusal } from '../audit/audit.
 import { billForVisit, billedVisit, billingJson } from '../billing/billing.ts';
 import { ownDoctorId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime, clinicToday } from '../shared/clock.ts';
-import { conflict, invalid, notFound } from '../shared/errors.ts';
+import { conflict, invalid } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { asRecord, pathId } from '../shared/validate.ts';
 import { appointmentJson, hasStarted } from '../scheduling/scheduling.ts';
+import { transition } from '../scheduling/lifecycle.ts';
 import { billIssued } from '../notifications/templates.ts';
 import type { RecordsDeps } from './ports.ts';
 import { medicalRecordJson, patientCardJson, patientDetailJson, readVisit, type PatientCardJson } from './records.ts';
@@ -25,9 +26,7 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
     if (!appointment || appointment.doctor.id !== doctorId) {
       throw refusal('Appointment', actor, { entity: 'appointment', entityId: appointmentId, patientId: appointment?.patient.id, attempt: 'record_visit' });
     }
-    if (appointment.status !== 'scheduled') {
-      throw conflict('not_scheduled', `This appointment is ${appointment.status}; only a scheduled appointment can be recorded`);
-    }
+    const completed = transition(appointment.status, 'complete');
     // A visit is recorded once it has begun: before that there is nothing to write down, and its bill would
     // be dated before the visit took place.
     if (!hasStarted(appointment.date, appointment.startTime, clinicDateTime(tx.clock.now(), deps.timeZone))) {
@@ -43,18 +42,17 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
 
     const audited = { actor, patientId };
     await tx.audit.record({ ...audited, action: 'create', entity: 'medical_record', entityId: record.id });
-    await tx.audit.record({ ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { status: 'completed' } });
+    await tx.audit.record({ ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { from: appointment.status, status: completed } });
     if (bill) {
       await tx.audit.record({ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } });
-      await tx.outbox.enqueue(billIssued(deps.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
+      if (bill.patient.email !== null) {
+        await tx.outbox.enqueue(billIssued(deps.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
+      }
     }
 
-    // Locked above, so it is still there; read back with its completed status.
-    const completed = await tx.appointments.find(appointmentId);
-    if (!completed) throw notFound('Appointment');
     return {
       medical_record: medicalRecordJson(record),
-      appointment: appointmentJson(completed),
+      appointment: appointmentJson({ ...appointment, status: completed }),
       billing: bill ? billingJson(bill) : null,
     };
   }));

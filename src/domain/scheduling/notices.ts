@@ -1,4 +1,4 @@
-/** The messages a booking or a cancellation sends, written in its transaction. */
+/** The messages a booking, a move or a cancellation sends, written in its transaction. */
 import type { Clinic } from '../notifications/message.ts';
 import type { Notifying } from '../notifications/ports.ts';
 import {
@@ -7,7 +7,9 @@ import {
   cancellationForPatient,
   reminder,
   reminderTime,
+  rescheduleConfirmation,
   visitStart,
+  type Recipient,
   type Visit,
 } from '../notifications/templates.ts';
 import type { Appointment } from './scheduling.ts';
@@ -29,11 +31,12 @@ export const visitOf = (a: Appointment): Visit => ({
   department: a.department?.name ?? null,
 });
 
-/** A confirmation with its calendar file now, and a reminder before the visit with a one-click cancel link. */
-export async function noticeBooked(settings: NoticeSettings, tx: Notifying, appointment: Appointment, now: Date): Promise<void> {
+/** The patient as a recipient; none for a patient registered at the desk without an e-mail. */
+const patientRecipient = (a: Appointment): Recipient | undefined => (a.patient.email === null ? undefined : { email: a.patient.email, userId: null });
+
+/** A reminder before the visit with a one-click cancel link, unless that time has passed. */
+async function remind(settings: NoticeSettings, tx: Notifying, appointment: Appointment, patient: Recipient, now: Date): Promise<void> {
   const visit = visitOf(appointment);
-  const patient = { email: appointment.patient.email, userId: null };
-  await tx.outbox.enqueue(bookingConfirmation(settings.clinic, visit, patient, now));
   const sendAfter = reminderTime(visit, settings.reminderHours, settings.clinic.timeZone, now);
   if (!sendAfter) return;
   const cancelToken = await tx.links.issue({
@@ -46,10 +49,28 @@ export async function noticeBooked(settings: NoticeSettings, tx: Notifying, appo
   await tx.outbox.enqueue(reminder(settings.clinic, visit, patient, sendAfter, cancelToken));
 }
 
+/** A confirmation with its calendar file now, and a reminder before the visit. */
+export async function noticeBooked(settings: NoticeSettings, tx: Notifying, appointment: Appointment, now: Date): Promise<void> {
+  const patient = patientRecipient(appointment);
+  if (!patient) return;
+  await tx.outbox.enqueue(bookingConfirmation(settings.clinic, visitOf(appointment), patient, now));
+  await remind(settings, tx, appointment, patient, now);
+}
+
+/** The old time's unsent messages are withdrawn; the patient gets the new time with an updated calendar event and a new reminder. */
+export async function noticeRescheduled(settings: NoticeSettings, tx: Notifying, from: Appointment, to: Appointment, now: Date): Promise<void> {
+  await tx.outbox.withdraw(from.id, ['reminder', 'booking_confirmation', 'reschedule']);
+  const patient = patientRecipient(to);
+  if (!patient) return;
+  await tx.outbox.enqueue(rescheduleConfirmation(settings.clinic, visitOf(from), visitOf(to), patient, now));
+  await remind(settings, tx, to, patient, now);
+}
+
 /** The unsent messages of the visit are withdrawn; the patient (with the calendar's withdrawal) and the doctor are told. */
 export async function noticeCancelled(settings: NoticeSettings, tx: Notifying, appointment: Appointment, now: Date): Promise<void> {
   const visit = visitOf(appointment);
-  await tx.outbox.withdraw(appointment.id, ['reminder', 'booking_confirmation']);
-  await tx.outbox.enqueue(cancellationForPatient(settings.clinic, visit, { email: appointment.patient.email, userId: null }, now));
+  await tx.outbox.withdraw(appointment.id, ['reminder', 'booking_confirmation', 'reschedule']);
+  const patient = patientRecipient(appointment);
+  if (patient) await tx.outbox.enqueue(cancellationForPatient(settings.clinic, visit, patient, now));
   await tx.outbox.enqueue(cancellationForDoctor(settings.clinic, visit, { email: appointment.doctor.email, userId: null }, now));
 }

@@ -4,6 +4,7 @@ import type { NoticeSettings } from './notices.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { Appointment, AppointmentStatus, DatedSpan, SlotPlan, TimeSpan, WeeklySlot } from './scheduling.ts';
+import type { FreedSlot, Hold, NewOffer, NewWaitlistEntry, WaitlistEntry, WaitlistOffer } from './waitlist.ts';
 
 /** Gives a new doctor the clinic's default week; the catalogue's createDoctor calls it inside its transaction. */
 export interface DefaultPatternWriter {
@@ -21,6 +22,8 @@ export interface ScheduleStore extends DefaultPatternWriter {
   lockDoctor(doctorId: number): Promise<boolean>;
   /** The doctor's current slots, by weekday and time, only of `weekday` when given. */
   currentSlots(doctorId: number, weekday?: number): Promise<WeeklySlot[]>;
+  /** The active doctors of the department, by name; undefined when there is no such department. */
+  departmentDoctors(departmentId: number): Promise<{ id: number; name: string }[] | undefined>;
   /** Any slot, retired or not. */
   find(scheduleId: number): Promise<WeeklySlot | undefined>;
   /**
@@ -40,17 +43,31 @@ export interface AppointmentFilter {
   patientId?: number;
   doctorId?: number;
   status?: AppointmentStatus;
+  /** Only this day's appointments. */
+  date?: string;
+}
+
+/** Where a booking goes: a current slot of its doctor on a date. */
+export interface SlotChoice {
+  scheduleId: number;
+  date: string;
 }
 
 export interface AppointmentStore {
-  /** Locks the patient's row until the transaction ends, so one patient's bookings happen one after another. */
-  lockPatient(patientId: number): Promise<void>;
-  /** The times of the doctor's or the patient's appointments on `date` that are not cancelled. */
-  bookedTimes(owner: { doctorId: number } | { patientId: number }, date: string): Promise<TimeSpan[]>;
+  /** Locks the patient's row until the transaction ends, so one patient's bookings happen one after another; false when there is no such patient. */
+  lockPatient(patientId: number): Promise<boolean>;
+  /** The times of the doctor's or the patient's appointments on `date` that are not cancelled, but for `except`. */
+  bookedTimes(owner: { doctorId: number } | { patientId: number }, date: string, except?: number): Promise<TimeSpan[]>;
   /** The dates and times of the doctor's appointments from `from` to `to` that are not cancelled. */
   doctorBookings(doctorId: number, from: string, to: string): Promise<DatedSpan[]>;
-  /** The patient's scheduled appointments on `date` with `doctorId`, and from `today` on with anyone. */
-  patientBookings(patientId: number, doctorId: number, date: string, today: string): Promise<{ withDoctorThatDay: number; upcoming: number }>;
+  /** The patient's scheduled appointments on `date` with `doctorId`, and from `today` on with anyone, but for `except`. */
+  patientBookings(
+    patientId: number,
+    doctorId: number,
+    date: string,
+    today: string,
+    except?: number,
+  ): Promise<{ withDoctorThatDay: number; upcoming: number }>;
   /**
    * Books the slot on `date`, copying its times, room and the doctor's department; the slot index makes a
    * slot someone else holds a conflict `slot_taken`. Answers the new appointment as `find` shows it.
@@ -59,14 +76,23 @@ export interface AppointmentStore {
   find(id: number): Promise<Appointment | undefined>;
   /** The appointment with its row locked until the transaction ends. */
   lock(id: number): Promise<Appointment | undefined>;
-  cancel(id: number, at: Date): Promise<void>;
+  /** Sets the status the lifecycle allows (`transition`); checking in also notes its time. */
+  setStatus(id: number, status: AppointmentStatus, at: Date): Promise<void>;
+  /**
+   * Moves the appointment to another slot, with that slot's doctor, times, room and department; the slot index
+   * makes a slot someone else holds a conflict `slot_taken`. Answers the moved appointment.
+   */
+  move(id: number, to: SlotChoice, at: Date): Promise<Appointment>;
   /** Upcoming first (from `today`, soonest first), then past ones, latest first; `q` searches names and emails. */
   list(filter: AppointmentFilter, req: PageRequest, today: string): Promise<Page<Appointment>>;
+  /** The doctor's appointments from `from` to `to` that are not cancelled, in the order of the day. */
+  agenda(doctorId: number, from: string, to: string): Promise<Appointment[]>;
 }
 
 export interface SchedulingTxDeps extends Notifying {
   schedules: ScheduleStore;
   appointments: AppointmentStore;
+  waitlist: WaitlistStore;
   audit: AuditLog;
 }
 
@@ -83,6 +109,37 @@ export interface SchedulingDeps extends SchedulingTxDeps, NoticeSettings {
   bookingLimits: BookingLimits;
   /** The clinic's IANA zone: "today", "past" and AM/PM are its wall clock. */
   timeZone: string;
+  /** How long a waitlist offer holds its slot (WAITLIST_HOLD_MINUTES). */
+  waitlistHoldMinutes: number;
   /** All or nothing: `fn` gets the same ports bound to one transaction. */
   transaction<T>(fn: (tx: SchedulingTxDeps) => Promise<T>): Promise<T>;
+}
+
+/** Waitlist entries and the offers that hold a freed slot for one of them. */
+export interface WaitlistStore {
+  /** Whether the patient already waits for the doctor on a day from `from` to `to`. */
+  overlapping(patientId: number, doctorId: number, from: string, to: string): Promise<boolean>;
+  join(entry: NewWaitlistEntry): Promise<number>;
+  /** The patient's waiting entries that end on `today` or later, each with its open offer, in the order joined; `q` searches the doctor's name. */
+  entriesOf(patientId: number, today: string, req: PageRequest): Promise<Page<WaitlistEntry>>;
+  entry(id: number): Promise<WaitlistEntry | undefined>;
+  /** The waiting entry, its row locked until the transaction ends. */
+  lockEntry(id: number): Promise<{ id: number; patientId: number } | undefined>;
+  closeEntry(id: number, status: 'booked' | 'left', at: Date): Promise<void>;
+  /** The open offers of the doctor's slots from `from` to `to`: slots nobody but the offered patient may book. */
+  holds(doctorId: number, from: string, to: string): Promise<Hold[]>;
+  /**
+   * The first waiting entry in line (by joining time) whose range covers the slot's date, which holds no other
+   * offer, was not offered this slot before, and whose patient has no visit at that time.
+   */
+  nextInLine(slot: FreedSlot & TimeSpan): Promise<number | undefined>;
+  /** Opens the offer and answers it with its link's token; undefined when the slot already has an open offer. */
+  offer(offer: NewOffer): Promise<{ offer: WaitlistOffer; token: string } | undefined>;
+  /** The offer a link's token opens, its row locked until the transaction ends when `lock` is set. */
+  findOffer(token: string, opts?: { lock: boolean }): Promise<WaitlistOffer | undefined>;
+  /** The open offer of an entry, its row locked. */
+  lockOpenOfferOf(entryId: number): Promise<WaitlistOffer | undefined>;
+  closeOffer(id: number, status: 'accepted' | 'declined' | 'expired' | 'withdrawn', at: Date, appointmentId?: number): Promise<void>;
+  /** Up to `limit` open offers whose hold ended by `now`, locked; rows another instance holds are skipped. */
+  lockExpired(now: Date, limit: number): Promise<WaitlistOffer[]>;
 }

@@ -2,7 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { clinicDateTime } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
+import { canRecordNow } from './lifecycle.ts';
 import {
+  agendaDates,
   dateOutOfRange,
   defaultPattern,
   findOverlap,
@@ -12,6 +14,7 @@ import {
   periodOf,
   readPattern,
   slotStatus,
+  type Appointment,
   type SlotPlan,
   type WeeklySlot,
 } from './scheduling.ts';
@@ -236,5 +239,36 @@ describe('clinic time across daylight-saving changes', () => {
     assert.deepEqual(now, { date: '2026-11-01', time: '09:00' });
     assert.equal(slotStatus(span('09:00', '09:30'), '2026-11-01', now, []), 'past');
     assert.equal(slotStatus(span('09:30', '10:00'), '2026-11-01', now, []), 'available');
+  });
+});
+
+describe("the doctor's agenda", () => {
+  it('shows a day alone, or its week from Monday to Sunday, across a year end too', () => {
+    assert.deepEqual(agendaDates('2026-06-10', 'day'), { from: '2026-06-10', to: '2026-06-10', dates: ['2026-06-10'], step: 1 });
+    const sunday = agendaDates('2026-06-14', 'week');
+    assert.deepEqual([sunday.from, sunday.to], ['2026-06-08', '2026-06-14']);
+    assert.deepEqual(agendaDates('2026-12-31', 'week').dates, ['2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31', '2027-01-01', '2027-01-02', '2027-01-03']);
+  });
+
+  it('offers the record of a scheduled or checked-in visit once it has begun, never of a closed one', () => {
+    const now = { date: '2026-06-10', time: '10:10' };
+    const visit = (status: Appointment['status'], date: string, startTime: string): Appointment => ({
+      id: 1,
+      date,
+      startTime,
+      endTime: startTime,
+      status,
+      patient: { id: 1, name: 'Ann', email: 'ann@example.test' },
+      doctor: { id: 2, name: 'Dr. Grey', email: 'grey@example.test' },
+      department: null,
+      room: null,
+    });
+    assert.equal(canRecordNow(visit('scheduled', '2026-06-10', '10:00'), now), true);
+    assert.equal(canRecordNow(visit('scheduled', '2026-06-09', '16:00'), now), true);
+    assert.equal(canRecordNow(visit('checked_in', '2026-06-10', '10:00'), now), true);
+    assert.equal(canRecordNow(visit('no_show', '2026-06-10', '09:00'), now), false);
+    assert.equal(canRecordNow(visit('scheduled', '2026-06-10', '10:30'), now), false);
+    assert.equal(canRecordNow(visit('completed', '2026-06-10', '09:00'), now), false);
+    assert.equal(canRecordNow(visit('cancelled', '2026-06-10', '09:00'), now), false);
   });
 });

@@ -2,12 +2,14 @@ import { addDays, clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import { invalid, type FieldErrors } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 
-export const APPOINTMENT_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
+export const APPOINTMENT_STATUSES = ['scheduled', 'checked_in', 'completed', 'no_show', 'cancelled'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 export type SlotStatus = 'available' | 'booked' | 'past';
 
 type Named = { id: number; name: string };
 type Person = Named & { email: string };
+/** A patient registered at the desk may have no e-mail (and so no sign-in and no messages). */
+type PatientPerson = Named & { email: string | null };
 
 /** Wall-clock times of the clinic, 'HH:mm' (they compare correctly as strings). */
 export interface TimeSpan {
@@ -34,7 +36,7 @@ export interface Appointment extends TimeSpan {
   id: number;
   date: string;
   status: AppointmentStatus;
-  patient: Person;
+  patient: PatientPerson;
   doctor: Person;
   department: Named | null;
   room: Named | null;
@@ -189,6 +191,17 @@ export function dateOutOfRange(date: string, today: string): string | undefined 
   return undefined;
 }
 
+/** A doctor's agenda shows one day, or the Monday-to-Sunday week around it. */
+export const AGENDA_VIEWS = ['day', 'week'] as const;
+export type AgendaView = (typeof AGENDA_VIEWS)[number];
+
+/** The dates of the agenda for `date` in `view`, first to last. */
+export function agendaDates(date: string, view: AgendaView): { from: string; to: string; dates: string[]; step: number } {
+  if (view === 'day') return { from: date, to: date, dates: [date], step: 1 };
+  const monday = addDays(date, 1 - isoWeekday(date));
+  return { from: monday, to: addDays(monday, 6), dates: Array.from({ length: 7 }, (_, day) => addDays(monday, day)), step: 7 };
+}
+
 /** A slot has started once its start time has come on its date, in clinic time. */
 export const hasStarted = (date: string, startTime: string, now: ClinicMoment) =>
   date < now.date || (date === now.date && startTime <= now.time);
@@ -264,3 +277,14 @@ export function appointmentJson(a: Appointment) {
 export type AppointmentJson = ReturnType<typeof appointmentJson>;
 /** An appointment in the patient's and the doctor's lists, which also say whether it has begun by the clinic's clock. */
 export type ListedAppointmentJson = AppointmentJson & { has_started: boolean };
+export type AgendaVisitJson = ListedAppointmentJson & { can_record: boolean };
+
+/** A doctor's agenda of a day or a week, with the dates the previous and the next one start on. */
+export interface AgendaJson {
+  view: AgendaView;
+  date: string;
+  today: string;
+  previous: string;
+  next: string;
+  days: { date: string; visits: AgendaVisitJson[] }[];
+}

@@ -1,6 +1,6 @@
 import { forbidden } from './errors.ts';
 
-export const ROLES = ['patient', 'doctor', 'admin'] as const;
+export const ROLES = ['patient', 'doctor', 'admin', 'reception'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const GENDERS = ['male', 'female', 'other'] as const;
@@ -32,6 +32,14 @@ export function ownPatientId(actor: Actor, message: string): number {
 export function ownDoctorId(actor: Actor, message: string): number {
   if (actor.role !== 'doctor' || actor.doctorId === undefined) throw forbidden(message);
   return actor.doctorId;
+}
+
+/** Reception and admins work the front desk: booking, moving and cancelling for patients, check-in, payments. */
+export const DESK_ROLES = ['reception', 'admin'] as const satisfies readonly Role[];
+export const isDesk = (actor: Actor) => (DESK_ROLES as readonly Role[]).includes(actor.role);
+
+export function requireDesk(actor: Actor): void {
+  if (!isDesk(actor)) throw forbidden('Only the front desk may do this');
 }
 
 export function requireAdmin(actor: Actor): void {

@@ -2,7 +2,8 @@
  * A doctor's or patient's private calendar address: made, shown once to copy (like an API token), replaced when
  * it may have leaked, or turned off.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { LoadingStatus } from './list-states.tsx';
 import type { CalendarFeedJson } from '../../domain/notifications/feed-use-cases.ts';
 import { ApiError, apiDelete, apiGet, apiPost } from '../api.ts';
 import { failure, success, type AlertMessage } from './alert.tsx';
@@ -32,7 +33,16 @@ export function CalendarFeedSection({ namesPatients, setAlert }: CalendarFeedSec
       .catch((error: unknown) => console.error('calendar feed status fetch failed', error));
   }, []);
 
-  if (!status) return null;
+  // Drawn at once with the button's room kept, so the sections below do not move when the status comes.
+  if (!status)
+    return (
+      <CalendarFeedFrame namesPatients={namesPatients}>
+        <div className="form-actions" aria-hidden="true">
+          <span className="skeleton skeleton-button" />
+        </div>
+        <LoadingStatus what="Calendar feed" hidden />
+      </CalendarFeedFrame>
+    );
 
   const make = async () => {
     if (
@@ -68,12 +78,7 @@ export function CalendarFeedSection({ namesPatients, setAlert }: CalendarFeedSec
   };
 
   return (
-    <section className="card account-section" aria-labelledby="calendar-feed-heading">
-      <h2 id="calendar-feed-heading">Calendar feed</h2>
-      <p>
-        Subscribe to {namesPatients ? 'your appointments' : 'your visits'} in Google Calendar, Apple Calendar or Outlook with a private address; your
-        calendar keeps them up to date.
-      </p>
+    <CalendarFeedFrame namesPatients={namesPatients}>
       {url ? (
         <Field
           label="Your calendar address"
@@ -99,6 +104,19 @@ export function CalendarFeedSection({ namesPatients, setAlert }: CalendarFeedSec
           </button>
         )}
       </div>
+    </CalendarFeedFrame>
+  );
+}
+
+function CalendarFeedFrame({ namesPatients, children }: { namesPatients: boolean; children: ReactNode }) {
+  return (
+    <section className="card account-section" aria-labelledby="calendar-feed-heading">
+      <h2 id="calendar-feed-heading">Calendar feed</h2>
+      <p>
+        Subscribe to {namesPatients ? 'your appointments' : 'your visits'} in Google Calendar, Apple Calendar or Outlook with a private address; your
+        calendar keeps them up to date.
+      </p>
+      {children}
     </section>
   );
 }

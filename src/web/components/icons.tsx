@@ -205,3 +205,9 @@ export const MailIcon = (props: IconProps) => (
     <path d="m3.5 6.5 8.5 6.5 8.5-6.5" />
   </Icon>
 );
+
+export const HourglassIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M6 3h12M6 21h12M7 3c0 5 10 5 10 9s-10 4-10 9M17 3c0 5-10 5-10 9s10 4 10 9" />
+  </Icon>
+);

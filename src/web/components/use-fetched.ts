@@ -1,22 +1,23 @@
-import { useEffect, useState } from 'react';
 import { apiGet, type Query } from '../api.ts';
-import { useLatestRequest } from './use-latest-request.ts';
+import { useRequest } from './use-request.ts';
+
+/** Where a screen's data stands: on its way, failed to come, or here. */
+export type Loaded<T> = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; value: T };
 
 /**
- * What `path` answers, or null until then. A failed fetch is only logged and the screen stays empty
- * (spec §8); an answer for a path (or query) the screen has since left is dropped.
+ * What `path` answers, with its loading and failed states and a retry. An answer for a path (or query) the screen
+ * has since left is dropped; while a new path loads, the last answer stays on screen.
  */
-export function useFetched<T>(path: string, what: string, query?: Query): T | null {
-  const [value, setValue] = useState<T | null>(null);
-  const latest = useLatestRequest();
+export function useLoaded<T>(path: string, what: string, query?: Query): { loaded: Loaded<T>; retry: () => void } {
   // By value, so a query written inline does not fetch again on every render.
-  const queryKey = JSON.stringify(query ?? {});
-  useEffect(() => {
-    latest.start(
-      (signal) => apiGet<T>(path, query, signal),
-      setValue,
-      (error) => console.error(`${what} fetch failed`, error),
-    );
-  }, [latest, path, queryKey, what]);
-  return value;
+  const key = `${path} ${JSON.stringify(query ?? {})}`;
+  const { last, failed, retry } = useRequest(what, key, (signal) => apiGet<T>(path, query, signal));
+  const loaded: Loaded<T> = last ? { state: 'loaded', value: last.value } : failed ? { state: 'failed' } : { state: 'loading' };
+  return { loaded, retry };
+}
+
+/** What `path` answers, or null until then (and when it failed, which is only logged: spec §8). */
+export function useFetched<T>(path: string, what: string, query?: Query): T | null {
+  const { loaded } = useLoaded<T>(path, what, query);
+  return loaded.state === 'loaded' ? loaded.value : null;
 }

@@ -83,13 +83,13 @@ describe('accounts in the browser', () => {
     const withCode = await signInUpToCode(clinic.doctor);
     await withCode.getByLabel('Code from your authenticator').fill(codeAt(secret, 1));
     await withCode.getByRole('button', { name: 'Verify' }).click();
-    await withCode.waitForURL('**/user/doctor/appointments');
+    await withCode.waitForURL('**/user/doctor/agenda');
 
     const withRecovery = await signInUpToCode(clinic.doctor);
     await withRecovery.getByRole('button', { name: 'Use a recovery code instead' }).click();
     await withRecovery.getByLabel('Recovery code').fill(codes[0] ?? '');
     await withRecovery.getByRole('button', { name: 'Verify' }).click();
-    await withRecovery.waitForURL('**/user/doctor/appointments');
+    await withRecovery.waitForURL('**/user/doctor/agenda');
   });
 
   async function signInUpToCode(account: Account): Promise<Page> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { PASSWORD, openSignedInPage, serverAndBrowserPerSuite, settled, uniqueEmail, type TestServer } from './harness.ts';
+import { PASSWORD, openSignedInPage, serverAndBrowserPerSuite, uniqueEmail, type TestServer } from './harness.ts';
 import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, type Clinic } from './seed.ts';
 
 describe('the admin area in the browser', () => {
@@ -138,7 +138,7 @@ describe('the admin area in the browser', () => {
     await page.goto('/user/admin/bills');
     await page.getByText('No bills found.').waitFor();
     await page.goto('/user/admin/dashboard');
-    await settled(page);
+    await page.locator('.top-doctor-name', { hasText: 'No visits completed yet' }).waitFor();
     assert.equal(await page.getByTestId('top-doctor-dates').innerText(), '0');
     await page.locator('svg.bar-chart title', { hasText: 'Appointments per day' }).waitFor({ state: 'attached' });
     assert.match((await page.locator('svg.bar-chart desc').textContent()) ?? '', /^11 appointments/);

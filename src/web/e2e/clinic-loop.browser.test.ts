@@ -174,8 +174,7 @@ describe('the clinic loop in the browser', () => {
   it('shows an empty Doctor Of the year before any visit', async () => {
     const page = adminPage;
     await go(page, '/user/admin/dashboard', 'Dashboard');
-    await settled(page);
-    assert.equal((await page.locator('.top-doctor-name').innerText()).trim(), '');
+    await page.locator('.top-doctor-name', { hasText: 'No visits completed yet' }).waitFor();
     assert.equal(await page.getByTestId('top-doctor-dates').innerText(), '0');
     assert.equal(await page.getByTestId('top-doctor-patients').innerText(), '0');
     await stat(page, 'Total Doctor', '1');
@@ -199,8 +198,8 @@ describe('the clinic loop in the browser', () => {
     const { page, problems: seen } = await openPage(browser, server.url);
     problems.push(seen);
     await signInThroughUi(page, doctorEmail);
-    assert.match(page.url(), /\/user\/doctor\/appointments$/);
-    await row(page, patient.name).waitFor();
+    assert.match(page.url(), /\/user\/doctor\/agenda$/);
+    await page.locator('.agenda-visit', { hasText: patient.name }).waitFor();
 
     await go(page, '/user/doctor/manage-records', 'Manage Records');
     const visit = row(page, patient.name);
@@ -385,6 +384,7 @@ describe('the clinic loop in the browser', () => {
     problems.push(seen);
     await signInThroughUi(doctorPage, docEmail);
     for (const [name, url] of [
+      ['agenda', '/user/doctor/agenda'],
       ['appointments', '/user/doctor/appointments'],
       ['manage-records', '/user/doctor/manage-records'],
       ['my-patients', '/user/doctor/my-patients'],

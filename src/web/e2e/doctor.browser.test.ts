@@ -33,6 +33,50 @@ describe('the doctor area in the browser', () => {
     assert.equal(await page.locator('tbody button').count(), 0);
   });
 
+  it("opens on today's agenda in time order, records a visit once it has begun there, and shows the week", async () => {
+    const ada = await registerPatient(server, 'Ada Agenda');
+    await bookSlot(server, clinic, ada, '13:00');
+    await page.goto('/user/doctor');
+    await page.waitForURL('**/user/doctor/agenda');
+    await page.getByRole('heading', { name: 'Today', level: 1 }).waitFor();
+    const visits = page.locator('.agenda-visit');
+    const adaVisit = visits.filter({ hasText: 'Ada Agenda' });
+    await adaVisit.getByText('From 1:00 PM').waitFor();
+    assert.deepEqual(await visits.locator('.agenda-patient a').allInnerTexts(), ['Hector Heart', 'Ada Agenda', 'Nora New']);
+    assert.equal(await visits.filter({ hasText: 'Hector Heart' }).getByText('Completed').count(), 1);
+
+    await atClinicTime('13:00', async () => {
+      await page.reload();
+      await adaVisit.getByRole('button', { name: /^Record visit of Ada Agenda/ }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.locator('option', { hasText: 'corona' }).waitFor({ state: 'attached' });
+      await dialog.getByLabel('Disease').selectOption({ label: 'corona' });
+      await dialog.getByLabel('Diagnosis').fill('Seasonal cold');
+      await dialog.getByLabel('Service type').fill('Consultation');
+      await dialog.getByRole('button', { name: 'Save Record' }).click();
+      await page.getByRole('alert').getByText('Medical record saved successfully').waitFor();
+      await adaVisit.getByText('Completed').waitFor();
+      assert.equal(await adaVisit.getByRole('button').count(), 0);
+      await visits.filter({ hasText: 'Nora New' }).getByText('From 3:00 PM').waitFor();
+    });
+
+    await page.getByRole('button', { name: 'Week', exact: true }).click();
+    await page.getByRole('heading', { name: 'Week of 3 June', level: 1 }).waitFor();
+    assert.equal(await page.locator('.agenda-card').count(), 7);
+    const tuesday = page.locator('.agenda-card', { has: page.getByRole('heading', { name: /Tue, Jun 4/ }) });
+    await tuesday.getByText('Hector Heart').waitFor();
+    await page.getByRole('button', { name: 'Next week ›' }).click();
+    await page.getByRole('heading', { name: 'Week of 10 June', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Wed, Jun 12' }).click();
+    await page.getByRole('heading', { name: 'Wed, Jun 12', level: 1 }).waitFor();
+    await visits.filter({ hasText: 'Hector Heart' }).getByText('From 1:30 PM').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Week of 10 June', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Today' }).click();
+    await page.getByRole('heading', { name: 'Week of 3 June', level: 1 }).waitFor();
+    assert.deepEqual(problems, []);
+  });
+
   it('offers Edit Record only once a visit has begun, and says from when for later ones', async () => {
     await page.goto('/user/doctor/manage-records');
     await page.getByLabel('Search').fill('Nora');

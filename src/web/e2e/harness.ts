@@ -137,15 +137,24 @@ export async function openSignedInPage(browser: Browser, server: TestServer, ema
 }
 
 /**
- * Resolves once the page has had no request in flight for two rounds of two animation frames, so what the last
- * answer brought is rendered. Unlike Playwright's `networkidle`, it does not wait a fixed half second.
+ * Resolves once the page shows no loading placeholder and has had no request in flight for two rounds of two
+ * animation frames, so what the last answer brought is rendered. The placeholder check covers a lazy page whose
+ * chunk is still loading and has not asked for its data yet. Unlike Playwright's `networkidle`, it does not wait
+ * a fixed half second.
  */
 export async function settled(page: Page): Promise<void> {
   const inFlight = requestsInFlight.get(page);
   if (!inFlight) throw new Error('settled() needs a page from openPage()');
+  const deadline = Date.now() + 15_000;
   for (let quietRounds = 0; quietRounds < 2; ) {
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    quietRounds = inFlight.size === 0 ? quietRounds + 1 : 0;
+    if (Date.now() > deadline) throw new Error(`settled(): still loading after 15 s on ${page.url()} (${inFlight.size} requests in flight)`);
+    const loading = await page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.querySelector('[aria-busy="true"], .panel-skeleton, p.loading[role="status"]') !== null))),
+        ),
+    );
+    quietRounds = inFlight.size === 0 && !loading ? quietRounds + 1 : 0;
   }
 }
 
@@ -154,6 +163,11 @@ let axeSource: Promise<string> | undefined;
 
 /** axe-core's serious and critical findings on the page as it is now, one line each. */
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  return axeViolations(page, ['serious', 'critical']);
+}
+
+/** axe-core's findings on the page as it is now (of the given impacts, or all), one line each. */
+export async function axeViolations(page: Page, impacts?: string[]): Promise<string[]> {
   axeSource ??= readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated through the DevTools protocol: the page's CSP rightly refuses an injected inline <script>.
   await page.evaluate(await axeSource);
@@ -161,11 +175,9 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     const axe = (window as unknown as { axe: { run(options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     // Every rule still runs; axe only stops building a selector for each node that passes, which nothing here reads.
     const result = await axe.run({ resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    return result.violations.map((v) => ({ impact: v.impact ?? 'unknown', line: `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}` }));
   });
-  return violations;
+  return violations.filter((v) => !impacts || impacts.includes(v.impact)).map((v) => v.line);
 }
 
 interface AxeViolation {

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { openPage, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, signInThroughUi, type TestServer } from './harness.ts';
-import { registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+import { createReceptionist, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const menus = {
-  patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Bills', 'My Records', 'Sign-in & Security', 'Signout'],
-  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Bills', 'Messages', 'Audit trail', 'Sign-in & Security', 'Signout'],
-  doctor: ['Appointments', 'Manage Records', 'My Patients', 'Sign-in & Security', 'Signout'],
+  patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Waitlist', 'Bills', 'My Records', 'Sign-in & Security', 'Signout'],
+  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Bills', 'Messages', 'Audit trail', 'Reception', 'Sign-in & Security', 'Signout'],
+  doctor: ['My Day', 'Appointments', 'Manage Records', 'My Patients', 'Sign-in & Security', 'Signout'],
+  reception: ["Today's Appointments", 'Patients', 'Sign-in & Security', 'Signout'],
 };
 
 describe('signed-in areas and the route guard in the browser', () => {
@@ -15,12 +16,14 @@ describe('signed-in areas and the route guard in the browser', () => {
   let browser: Browser;
   let clinic: Clinic;
   let patient: Account;
+  let reception: Account;
 
   serverAndBrowserPerSuite(async (started, launched) => {
     server = started;
     browser = launched;
     clinic = await seedClinic(server);
     patient = await registerPatient(server, 'Rita Roles');
+    reception = await createReceptionist(server, clinic.admin);
   });
 
   const signedIn = async (account: Account): Promise<Page> => {
@@ -36,7 +39,7 @@ describe('signed-in areas and the route guard in the browser', () => {
     };
     assert.equal(new URL((await throughForm(clinic.admin)).url()).pathname, '/user/admin/dashboard');
     const doctorPage = await throughForm(clinic.doctor);
-    await doctorPage.waitForURL('**/user/doctor/appointments');
+    await doctorPage.waitForURL('**/user/doctor/agenda');
     assert.equal(new URL((await throughForm(patient)).url()).pathname, '/user/patient');
   });
 
@@ -44,10 +47,12 @@ describe('signed-in areas and the route guard in the browser', () => {
     const bounces: [Account, string, string][] = [
       [patient, '/user/admin/dashboard', '/user/patient'],
       [patient, '/user/doctor/manage-records', '/user/patient'],
-      [clinic.doctor, '/user/patient/bills', '/user/doctor/appointments'],
-      [clinic.doctor, '/user/admin/departments', '/user/doctor/appointments'],
+      [clinic.doctor, '/user/patient/bills', '/user/doctor/agenda'],
+      [clinic.doctor, '/user/admin/departments', '/user/doctor/agenda'],
       [clinic.admin, '/user/patient/book', '/user/admin/dashboard'],
       [clinic.admin, '/user/doctor/my-patients', '/user/admin/dashboard'],
+      [reception, '/user/admin/patients', '/user/reception/today'],
+      [patient, '/user/reception/patients', '/user/patient'],
     ];
     for (const [account, from, to] of bounces) {
       const page = await signedIn(account);
@@ -91,6 +96,7 @@ describe('signed-in areas and the route guard in the browser', () => {
       [patient, menus.patient],
       [clinic.admin, menus.admin],
       [clinic.doctor, menus.doctor],
+      [reception, menus.reception],
     ] as const) {
       const page = await signedIn(account);
       const sidebar = page.getByRole('navigation', { name: 'Main menu' });
@@ -100,10 +106,12 @@ describe('signed-in areas and the route guard in the browser', () => {
     }
 
     const page = await signedIn(clinic.admin);
-    await page.getByRole('button', { name: 'Departments' }).click();
-    await page.getByRole('link', { name: 'Add Department' }).click();
+    // The submenu's links, not the pages' own links of the same names.
+    const sidebar = page.getByRole('navigation', { name: 'Main menu' });
+    await sidebar.getByRole('button', { name: 'Departments' }).click();
+    await sidebar.getByRole('link', { name: 'Add Department' }).click();
     await page.waitForURL('**/user/admin/departments/create');
-    await page.getByRole('link', { name: 'Department List' }).click();
+    await sidebar.getByRole('link', { name: 'Department List' }).click();
     await page.waitForURL('**/user/admin/departments');
   });
 
@@ -120,7 +128,7 @@ describe('signed-in areas and the route guard in the browser', () => {
   });
 
   it('finds no serious or critical accessibility violation in the shell of each role', async () => {
-    for (const account of [patient, clinic.admin, clinic.doctor]) {
+    for (const account of [patient, clinic.admin, clinic.doctor, reception]) {
       const page = await signedIn(account);
       await page.locator('h1').waitFor();
       assert.deepEqual(await seriousAxeViolations(page), [], account.email);

@@ -110,3 +110,10 @@ async function call(server: TestServer, method: string, path: string, token: str
   if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
+
+/** A receptionist, made by the admin through the API as the Reception page does. */
+export async function createReceptionist(server: TestServer, admin: Account, name = 'Rita Reception'): Promise<Account> {
+  const email = uniqueEmail('reception');
+  await call(server, 'POST', '/api/admin/receptionists', admin.token, { name, email, password: PASSWORD });
+  return { name, ...(await signIn(server, email)) };
+}

@@ -1,9 +1,11 @@
+import { emailOrNone } from '../../format.ts';
 import { useState } from 'react';
-import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
+import type { AppointmentJson, AppointmentStatus } from '../../../domain/scheduling/scheduling.ts';
 import { listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
+import { ListFilters, VISIT_FILTERS, useFilteredList } from '../../components/list-filters.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
@@ -11,11 +13,14 @@ import { useCancelAppointment } from '../../components/use-cancel-appointment.ts
 import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 10;
+// Every status, as the compiler checks; the UI imports only the domain's types.
+const STATUSES = Object.keys({ scheduled: true, checked_in: true, completed: true, no_show: true, cancelled: true } satisfies Record<AppointmentStatus, true>);
 const loadAppointments = listAt<AppointmentJson>(endpoints.admin.appointments, 'appointments');
 
 export default function AdminAppointmentsPage() {
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
+  const list = useFilteredList({ names: VISIT_FILTERS, load: loadAppointments, csvPath: endpoints.admin.appointmentsCsv, what: 'appointments', setAlert });
 
   const cancel = useCancelAppointment({
     path: endpoints.admin.cancelAppointment,
@@ -27,7 +32,7 @@ export default function AdminAppointmentsPage() {
   const columns: Column<AppointmentJson>[] = [
     { header: 'Appointment ID', cell: (a) => a.id, priority: 2 },
     { header: 'Patient Name', text: (a) => a.patient_name },
-    { header: 'Patient Email', text: (a) => a.patient_email, priority: 3 },
+    { header: 'Patient Email', text: (a) => emailOrNone(a.patient_email), priority: 3 },
     { header: 'Doctor Name', text: (a) => a.doctor_name, priority: 2 },
     { header: 'Doctor Email', text: (a) => a.doctor_email, priority: 3 },
     { header: 'Department', text: (a) => a.department_name ?? '', priority: 3 },
@@ -56,7 +61,15 @@ export default function AdminAppointmentsPage() {
     <>
       <PageHeader title="Appointments" />
       <Alert message={alert} onDismiss={dismiss} />
-      <AppointmentTable label="Appointments" columns={columns} load={loadAppointments} pageSize={PAGE_SIZE} reloadKey={reloadKey} />
+      <ListFilters label="Filter appointments" statuses={STATUSES} list={list} />
+      <AppointmentTable
+        label="Appointments"
+        columns={columns}
+        load={list.load}
+        pageSize={PAGE_SIZE}
+        reloadKey={reloadKey}
+        filterKey={list.filterKey}
+      />
     </>
   );
 }

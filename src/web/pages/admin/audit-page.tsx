@@ -1,23 +1,12 @@
-import { useCallback, useState, type FormEvent } from 'react';
 import type { AuditEntryJson } from '../../../domain/audit/use-cases.ts';
-import type { FieldErrors } from '../../../domain/shared/errors.ts';
-import { ApiError, apiDownload, fetchList, type ListQuery } from '../../api.ts';
-import { Alert, failure } from '../../components/alert.tsx';
+import { listAt } from '../../api.ts';
+import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
+import { FilterForm, useFilteredList } from '../../components/list-filters.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { endpoints } from '../../paths.ts';
-
-interface Filters {
-  user_id: string;
-  patient_id: string;
-  action: string;
-  from: string;
-  to: string;
-}
-
-const NO_FILTERS: Filters = { user_id: '', patient_id: '', action: '', from: '', to: '' };
 
 // Offered as suggestions; the server accepts any action the trail holds.
 const ACTIONS = [
@@ -46,7 +35,7 @@ const ACTIONS = [
   'mfa_reset',
 ];
 
-const FIELDS: { name: keyof Filters; label: string; type: 'number' | 'text' | 'date' }[] = [
+const FIELDS: { name: string; label: string; type: 'number' | 'text' | 'date' }[] = [
   { name: 'user_id', label: 'User ID', type: 'number' },
   { name: 'patient_id', label: 'Patient ID', type: 'number' },
   { name: 'action', label: 'Action', type: 'text' },
@@ -63,106 +52,51 @@ const columns: Column<AuditEntryJson>[] = [
   { header: 'Details', text: (e) => (e.details ? JSON.stringify(e.details) : ''), priority: 2 },
 ];
 
+const loadEntries = listAt<AuditEntryJson>(endpoints.admin.audit, 'entries');
+const NAMES = FIELDS.map((field) => field.name);
+
 /** The audit trail, newest first, filtered; the same filters export it as CSV. */
 export default function AdminAuditPage() {
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
-  const [applied, setApplied] = useState<Filters>(NO_FILTERS);
-  const [reloadKey, setReloadKey] = useState(0);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const { alert, setAlert, dismiss } = useAlert();
-
-  const showProblem = useCallback(
-    (error: unknown) => {
-      if (error instanceof ApiError && error.status === 422) setErrors(error.errors);
-      else setAlert(failure('The audit trail could not be loaded. Please try again.'));
-    },
-    [setAlert],
-  );
-
-  const load = useCallback(
-    (query: ListQuery, signal: AbortSignal) =>
-      fetchList<AuditEntryJson>(endpoints.admin.audit, 'entries', { ...query, ...applied }, signal).then(
-        (page) => {
-          setErrors({});
-          return page;
-        },
-        (error: unknown) => {
-          if (!signal.aborted) showProblem(error);
-          throw error;
-        },
-      ),
-    [applied, showProblem],
-  );
-
-  const showDraft = () => {
-    dismiss();
-    setApplied(draft);
-    setReloadKey((key) => key + 1);
-  };
-
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    showDraft();
-  };
-
-  // The file holds what the table shows: the filters as typed apply to both.
-  const download = async () => {
-    showDraft();
-    try {
-      const { blob, filename } = await apiDownload(endpoints.admin.auditCsv, { ...draft });
-      setErrors({});
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(blob);
-      link.download = filename;
-      link.click();
-      URL.revokeObjectURL(link.href);
-    } catch (error) {
-      showProblem(error);
-    }
-  };
+  const list = useFilteredList({ names: NAMES, load: loadEntries, csvPath: endpoints.admin.auditCsv, what: 'audit trail', setAlert });
 
   return (
     <>
       <PageHeader title="Audit trail" />
       <Alert message={alert} onDismiss={dismiss} />
-      <form className="audit-filters" aria-label="Filter the audit trail" onSubmit={apply}>
-        {FIELDS.map(({ name, label, type }) => (
-          <Field key={name} label={label} errors={errors[name]}>
-            {(control) => (
-              <input
-                {...control}
-                name={name}
-                type={type}
-                min={type === 'number' ? 1 : undefined}
-                list={name === 'action' ? 'audit-actions' : undefined}
-                value={draft[name]}
-                onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
-              />
-            )}
-          </Field>
-        ))}
-        <datalist id="audit-actions">
-          {ACTIONS.map((action) => (
-            <option key={action} value={action} />
-          ))}
-        </datalist>
-        <div className="audit-filter-actions">
-          <button type="submit" className="button button-primary">
-            Apply filters
-          </button>
-          <button type="button" className="button" onClick={download}>
-            Download CSV
-          </button>
-        </div>
-      </form>
+      <FilterForm label="Filter the audit trail" list={list}>
+        {(draft, set) => (
+          <>
+            {FIELDS.map(({ name, label, type }) => (
+              <Field key={name} label={label} errors={list.errors[name]}>
+                {(control) => (
+                  <input
+                    {...control}
+                    name={name}
+                    type={type}
+                    min={type === 'number' ? 1 : undefined}
+                    list={name === 'action' ? 'audit-actions' : undefined}
+                    value={draft[name]}
+                    onChange={(event) => set(name, event.target.value)}
+                  />
+                )}
+              </Field>
+            ))}
+            <datalist id="audit-actions">
+              {ACTIONS.map((action) => (
+                <option key={action} value={action} />
+              ))}
+            </datalist>
+          </>
+        )}
+      </FilterForm>
       <DataTable
         label="Audit trail"
         columns={columns}
-        load={load}
+        load={list.load}
         rowKey={(e) => e.id}
         pageSize={20}
-        reloadKey={reloadKey}
-        filterKey={JSON.stringify(applied)}
+        filterKey={list.filterKey}
         searchable={false}
         emptyText="No audit entries match."
       />

@@ -1,18 +1,23 @@
 import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
-import type { BillingJson, ReceiptJson } from '../../../domain/billing/billing.ts';
+import type { PaymentStatus, ReceiptJson } from '../../../domain/billing/billing.ts';
+import type { VisitBillJson } from '../../../domain/reports/use-cases.ts';
 import { apiGet, listAt } from '../../api.ts';
 import { Alert, failure } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
+import { ListFilters, VISIT_FILTERS, useFilteredList } from '../../components/list-filters.tsx';
+import { LoadingStatus } from '../../components/list-states.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ReceiptDialog } from '../../components/receipt-dialog.tsx';
+import { ReceiptView } from '../../components/receipt-view.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
-import { usd } from '../../format.ts';
+import { useFetched } from '../../components/use-fetched.ts';
+import { emailOrNone, usd } from '../../format.ts';
 import { endpoints, routes } from '../../paths.ts';
 
-const loadBills = listAt<BillingJson>(endpoints.admin.billings, 'billings');
+const loadBills = listAt<VisitBillJson>(endpoints.admin.billings, 'billings');
 
 /** The in-app address a Print opens in a new window: this page, showing only that bill's receipt, printing it. */
 export const receiptWindowUrl = (billId: number) => `${routes.admin.bills}?receipt=${billId}`;
@@ -22,13 +27,19 @@ export default function AdminBillsPage() {
   return receiptId ? <PrintReceipt billId={receiptId} /> : <BillsList />;
 }
 
-function BillsList() {
-  const [viewing, setViewing] = useState<BillingJson | null>(null);
+// Every status, as the compiler checks; the UI imports only the domain's types.
+const STATUSES = Object.keys({ unpaid: true, paid: true } satisfies Record<PaymentStatus, true>);
 
-  const columns: Column<BillingJson>[] = [
+function BillsList() {
+  const { alert, setAlert, dismiss } = useAlert();
+  const [viewing, setViewing] = useState<VisitBillJson | null>(null);
+  const list = useFilteredList({ names: VISIT_FILTERS, load: loadBills, csvPath: endpoints.admin.billingsCsv, what: 'bills', setAlert });
+
+  const columns: Column<VisitBillJson>[] = [
     { header: 'Bill', cell: (b) => `#${b.id}` },
     { header: 'Patient', text: (b) => b.patient.name },
-    { header: 'Email', text: (b) => b.patient.email, priority: 3 },
+    { header: 'Email', text: (b) => emailOrNone(b.patient.email), priority: 3 },
+    { header: 'Doctor', text: (b) => b.doctor_name ?? '', priority: 3 },
     { header: 'Service', text: (b) => b.service_details, priority: 2 },
     { header: 'Date', cell: (b) => b.billing_date },
     { header: 'Amount', cell: (b) => usd(b.amount_cents) },
@@ -56,28 +67,38 @@ function BillsList() {
   return (
     <>
       <PageHeader title="Bills" />
-      <DataTable label="Bills" columns={columns} load={loadBills} rowKey={(b) => b.id} emptyText="No bills found." />
-      <Dialog open={viewing !== null} title={viewing ? `Bill #${viewing.id}` : 'Bill'} onClose={() => setViewing(null)}>
-        {viewing && (
-          <dl className="details">
-            <dt>Patient</dt>
-            <dd>
-              {viewing.patient.name} ({viewing.patient.email})
-            </dd>
-            <dt>Service</dt>
-            <dd>{viewing.service_details}</dd>
-            <dt>Billing date</dt>
-            <dd>{viewing.billing_date}</dd>
-            <dt>Amount</dt>
-            <dd>{usd(viewing.amount_cents)}</dd>
-            <dt>Status</dt>
-            <dd>
-              <StatusBadge status={viewing.payment_status} />
-            </dd>
-          </dl>
-        )}
-      </Dialog>
+      <Alert message={alert} onDismiss={dismiss} />
+      <ListFilters label="Filter bills" statuses={STATUSES} list={list} />
+      <DataTable
+        label="Bills"
+        columns={columns}
+        load={list.load}
+        rowKey={(b) => b.id}
+        emptyText="No bills found."
+        filterKey={list.filterKey}
+      />
+      {viewing && <BillDialog bill={viewing} onClose={() => setViewing(null)} />}
     </>
+  );
+}
+
+/** The whole bill as its receipt or invoice tells it: patient, doctor, visit, items, amounts, status and payment. */
+function BillDialog({ bill, onClose }: { bill: VisitBillJson; onClose: () => void }) {
+  const receipt = useFetched<ReceiptJson>(endpoints.receipt(bill.id), 'bill');
+  return (
+    <Dialog
+      open
+      title={`Bill #${bill.id}`}
+      onClose={onClose}
+      className="dialog-receipt"
+      actions={
+        <button type="button" className="button button-primary" onClick={() => window.open(receiptWindowUrl(bill.id), '_blank', 'noopener')}>
+          Print
+        </button>
+      }
+    >
+      {receipt ? <ReceiptView receipt={receipt} /> : <LoadingStatus what="Bill" />}
+    </Dialog>
   );
 }
 

@@ -1,30 +1,36 @@
-/** The admin's searchable patient list (dashboard and Patients page): View opens the patient overview. */
+/** The searchable patient list of the admin (dashboard and Patients page) and the front desk: View opens the patient. */
 import { Link } from 'wouter';
 import type { PatientRow } from '../../../domain/patients/ports.ts';
 import { listAt } from '../../api.ts';
 import { DataTable, type Column } from '../../components/data-table.tsx';
-import { capitalize } from '../../format.ts';
+import { capitalize, emailOrNone } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
-const loadPatients = listAt<PatientRow>(endpoints.admin.patients, 'patients');
-
-const columns: Column<PatientRow>[] = [
+const columns = (profile: string): Column<PatientRow>[] => [
   { header: 'ID', cell: (p) => p.id, priority: 2 },
   { header: 'Name', text: (p) => p.name },
-  { header: 'Email', text: (p) => p.email, priority: 2 },
+  { header: 'Email', text: (p) => emailOrNone(p.email), priority: 2 },
   { header: 'Phone', cell: (p) => p.phone ?? '', priority: 3 },
   { header: 'Gender', cell: (p) => (p.gender ? capitalize(p.gender) : ''), priority: 3 },
   { header: 'Birth Date', cell: (p) => p.birthdate ?? '', priority: 3 },
+  { header: 'No-shows', cell: (p) => p.no_shows, priority: 2 },
   {
     header: 'Actions',
     cell: (p) => (
-      <Link href={withId(routes.admin.patientProfile, p.id)} className="button button-small" aria-label={`View ${p.name}`}>
+      <Link href={withId(profile, p.id)} className="button button-small" aria-label={`View ${p.name}`}>
         View
       </Link>
     ),
   },
 ];
 
-export function PatientTable() {
-  return <DataTable label="Patients" columns={columns} load={loadPatients} rowKey={(p) => p.id} emptyText="No patients found." />;
+/** The admin's list opens the patient with their records; the desk's opens the desk's page of them. */
+const LISTS = {
+  admin: { load: listAt<PatientRow>(endpoints.admin.patients, 'patients'), columns: columns(routes.admin.patientProfile) },
+  desk: { load: listAt<PatientRow>(endpoints.desk.patients, 'patients'), columns: columns(routes.reception.patient) },
+};
+
+export function PatientTable({ of = 'admin', reloadKey }: { of?: keyof typeof LISTS; reloadKey?: number }) {
+  const { load, columns: cols } = LISTS[of];
+  return <DataTable label="Patients" columns={cols} load={load} rowKey={(p) => p.id} emptyText="No patients found." reloadKey={reloadKey} />;
 }

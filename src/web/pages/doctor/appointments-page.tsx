@@ -1,3 +1,4 @@
+import { emailOrNone } from '../../format.ts';
 import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
 import { listAt } from '../../api.ts';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
@@ -15,7 +16,7 @@ const columns: Column<AppointmentJson>[] = [
   { header: 'Start Time', cell: (a) => a.start_time },
   { header: 'End Time', cell: (a) => a.end_time, priority: 2 },
   { header: 'Patient Name', text: (a) => a.patient_name },
-  { header: 'Patient Email', text: (a) => a.patient_email, priority: 3 },
+  { header: 'Patient Email', text: (a) => emailOrNone(a.patient_email), priority: 3 },
   { header: 'Department', text: (a) => a.department_name ?? '', priority: 3 },
   { header: 'Room', text: (a) => a.room_name ?? '' },
   { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },

@@ -1,19 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import type { Disease } from '../../../domain/catalogue/catalogue.ts';
+import { useState } from 'react';
 import type { ListedAppointmentJson } from '../../../domain/scheduling/scheduling.ts';
-import { apiPost, fetchList, listAt } from '../../api.ts';
-import { Alert, failure, success } from '../../components/alert.tsx';
+import { listAt } from '../../api.ts';
+import { Alert, success } from '../../components/alert.tsx';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
-import { Dialog } from '../../components/dialog.tsx';
-import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { ALL, useAlert } from '../../components/use-alert.ts';
-import { NamedSelect } from '../../components/named-select.tsx';
-import { useSubmit } from '../../components/use-submit.ts';
+import { RecordDialog } from '../../components/record-dialog.tsx';
+import { useAlert } from '../../components/use-alert.ts';
 import { endpoints } from '../../paths.ts';
-import { dayMonth } from '../../format.ts';
+import { dayMonth, emailOrNone } from '../../format.ts';
 
 const PAGE_SIZE = 10;
 const loadAppointments = listAt<ListedAppointmentJson>(endpoints.doctor.appointments, 'appointments');
@@ -28,13 +24,13 @@ export default function ManageRecordsPage() {
     { header: 'Date', cell: (a) => a.date },
     { header: 'Time', cell: (a) => `${a.start_time} – ${a.end_time}` },
     { header: 'Patient Name', text: (a) => a.patient_name },
-    { header: 'Patient Email', text: (a) => a.patient_email, priority: 3 },
+    { header: 'Patient Email', text: (a) => emailOrNone(a.patient_email), priority: 3 },
     { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
     {
       header: 'Actions',
-      // The server records a visit only once it has begun; until then the row says from when.
+      // The server records a visit, checked in or not, only once it has begun; until then the row says from when.
       cell: (a) =>
-        a.status !== 'scheduled' ? null : a.has_started ? (
+        a.status !== 'scheduled' && a.status !== 'checked_in' ? null : a.has_started ? (
           <button type="button" className="button button-small button-primary" onClick={() => setEditing(a)} aria-label={`Edit Record of ${a.patient_name}, ${a.date} ${a.start_time}`}>
             Edit Record
           </button>
@@ -63,94 +59,5 @@ export default function ManageRecordsPage() {
         />
       )}
     </>
-  );
-}
-
-interface RecordValues {
-  disease_id: string;
-  diagnosis: string;
-  lab_tests: string;
-  prescriptions: string;
-  service_type: string;
-  cost: string;
-  record_date: string;
-}
-
-function RecordDialog({ appointment, onClose, onSaved }: { appointment: ListedAppointmentJson; onClose: () => void; onSaved: () => void }) {
-  const [diseases, setDiseases] = useState<Disease[]>([]);
-  const [values, setValues] = useState<RecordValues>({
-    disease_id: '',
-    diagnosis: '',
-    lab_tests: '',
-    prescriptions: '',
-    service_type: '',
-    cost: '',
-    record_date: appointment.date,
-  });
-  const { alert, setAlert, dismiss } = useAlert();
-  const { busy, errors, run } = useSubmit('medical record save');
-
-  useEffect(() => {
-    fetchList<Disease>(endpoints.diseases, 'diseases', ALL)
-      .then((list) => setDiseases(list.rows))
-      .catch((error: unknown) => console.error('diseases fetch failed', error));
-  }, []);
-
-  const set = <K extends keyof RecordValues>(key: K, value: string) => setValues((was) => ({ ...was, [key]: value }));
-
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    return run(
-      async () => {
-        await apiPost(endpoints.doctor.medicalRecord(appointment.id), {
-          ...values,
-          disease_id: Number(values.disease_id),
-          cost: values.cost === '' ? '0' : values.cost,
-        });
-        onSaved();
-      },
-      () => setAlert(failure('An error occurred while saving the medical record')),
-    );
-  };
-
-  return (
-    <Dialog open title={`Medical record: ${appointment.patient_name}, ${appointment.date}`} onClose={onClose} className="dialog-wide">
-      <Alert message={alert} onDismiss={dismiss} />
-      <form className="form" onSubmit={save} aria-label="Medical record">
-        <Field label="Disease" errors={errors.disease_id}>
-          {(control) => (
-            <NamedSelect control={control} required placeholder="Select disease" options={diseases} value={values.disease_id} onChange={(id) => set('disease_id', id)} />
-          )}
-        </Field>
-        <Field label="Diagnosis" errors={errors.diagnosis}>
-          {(control) => <textarea {...control} required rows={3} value={values.diagnosis} onChange={(e) => set('diagnosis', e.target.value)} />}
-        </Field>
-        <Field label="Lab tests" errors={errors.lab_tests}>
-          {(control) => <input {...control} value={values.lab_tests} onChange={(e) => set('lab_tests', e.target.value)} />}
-        </Field>
-        <Field label="Prescriptions" errors={errors.prescriptions}>
-          {(control) => <input {...control} value={values.prescriptions} onChange={(e) => set('prescriptions', e.target.value)} />}
-        </Field>
-        <Field label="Service type" errors={errors.service_type}>
-          {(control) => <input {...control} required value={values.service_type} onChange={(e) => set('service_type', e.target.value)} />}
-        </Field>
-        <div className="form-row">
-          <Field label="Cost (USD)" errors={errors.cost}>
-            {(control) => <input {...control} type="number" min="0" step="0.01" inputMode="decimal" value={values.cost} onChange={(e) => set('cost', e.target.value)} />}
-          </Field>
-          <Field label="Record date" errors={errors.record_date}>
-            {(control) => <input {...control} type="date" required value={values.record_date} onChange={(e) => set('record_date', e.target.value)} />}
-          </Field>
-        </div>
-        <div className="form-row">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            Save Record
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
   );
 }

@@ -5,6 +5,7 @@ import { Alert, info } from '../../components/alert.tsx';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useReschedule } from '../../components/reschedule-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useCancelAppointment } from '../../components/use-cancel-appointment.ts';
@@ -14,13 +15,14 @@ const PAGE_SIZE = 5;
 
 const loadAppointments = listAt<AppointmentJson>(endpoints.patient.appointments, 'appointments');
 
-/** Only a scheduled appointment that has not started yet can be cancelled; the server has the last word. */
+/** Only a scheduled appointment that has not started yet can be cancelled or moved; the server has the last word. */
 const isCancellable = (appointment: AppointmentJson) =>
   appointment.status === 'scheduled' && new Date(`${appointment.date}T${appointment.start_time}`) > new Date();
 
 export default function PatientAppointmentsPage() {
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
+  const { reschedule, dialog } = useReschedule({ setAlert, onMoved: () => setReloadKey((key) => key + 1) });
 
   const cancel = useCancelAppointment({
     path: endpoints.patient.cancelAppointment,
@@ -44,9 +46,14 @@ export default function PatientAppointmentsPage() {
             View Details
           </button>
           {isCancellable(a) ? (
-            <button type="button" className="button button-small button-danger" onClick={() => cancel(a)}>
-              Cancel
-            </button>
+            <>
+              <button type="button" className="button button-small" onClick={() => reschedule(a)} aria-label={`Reschedule ${a.date} at ${a.start_time}`}>
+                Reschedule
+              </button>
+              <button type="button" className="button button-small button-danger" onClick={() => cancel(a)}>
+                Cancel
+              </button>
+            </>
           ) : (
             a.status !== 'scheduled' && <StatusBadge status={a.status} />
           )}
@@ -60,6 +67,7 @@ export default function PatientAppointmentsPage() {
       <PageHeader title="Scheduled Appointments" />
       <Alert message={alert} onDismiss={dismiss} />
       <AppointmentTable label="Your appointments" columns={columns} load={loadAppointments} pageSize={PAGE_SIZE} reloadKey={reloadKey} />
+      {dialog}
     </>
   );
 }

@@ -1,226 +1,36 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useSearch } from 'wouter';
-import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
-import type { Period } from '../../../domain/scheduling/scheduling.ts';
-import type { AvailableSlotsJson, NextAvailableJson, SlotJson } from '../../../domain/scheduling/use-cases.ts';
-import { apiGet, apiPost, fetchList } from '../../api.ts';
-import { Alert, failure, success } from '../../components/alert.tsx';
-import { Field } from '../../components/field.tsx';
+import { apiPost } from '../../api.ts';
+import { Alert } from '../../components/alert.tsx';
+import { BookingForm } from '../../components/booking-form.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ALL, serverFailure, useAlert } from '../../components/use-alert.ts';
-import { useLatestRequest } from '../../components/use-latest-request.ts';
-import { useSubmit } from '../../components/use-submit.ts';
-import { capitalize, clockTime, dayLabel } from '../../format.ts';
+import { useAlert } from '../../components/use-alert.ts';
+import { dayLabel } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
-const PERIODS: Period[] = ['AM', 'PM'];
-
-const isFree = (slot: SlotJson) => slot.status === 'available';
-
 export default function BookPage() {
-  const [doctors, setDoctors] = useState<Doctor[]>([]);
   // A doctor profile's "Book with this doctor" comes with the doctor chosen.
   const search = useSearch();
   const [presetDoctor] = useState(() => new URLSearchParams(search).get('doctor') ?? '');
-  const [doctorId, setDoctorId] = useState(presetDoctor);
-  // Empty until the server answers with the clinic's today: the browser's own date may be another day.
-  const [date, setDate] = useState('');
-  const [today, setToday] = useState('');
-  const [slots, setSlots] = useState<SlotJson[] | null>(null);
-  const [selected, setSelected] = useState<SlotJson | null>(null);
-  // Asked for when the day shown has no free slot: the next days that have one.
-  const [nextDays, setNextDays] = useState<AvailableSlotsJson[] | null>(null);
   const { alert, setAlert, dismiss } = useAlert();
-  const { busy, run } = useSubmit('booking');
-  const slotsRequest = useLatestRequest();
-  const nextDaysRequest = useLatestRequest();
-
-  useEffect(() => {
-    fetchList<Doctor>(endpoints.doctors, 'doctors', ALL)
-      .then((list) => setDoctors(list.rows))
-      .catch((error: unknown) => console.error('doctors fetch failed', error));
-    // The preset doctor is read once, on arrival.
-    if (presetDoctor) loadSlots(presetDoctor, '');
-  }, []);
-
-  const loadNextDays = (forDoctor: string, from: string) =>
-    nextDaysRequest.start(
-      (signal) => apiGet<NextAvailableJson>(endpoints.nextAvailable, { doctor_id: forDoctor, from }, signal),
-      (answer) => setNextDays(answer.days),
-      (error) => console.error('next free days fetch failed', error),
-    );
-
-  /** Loads a doctor's slots for `day`, or for the clinic's today when no day is given yet. */
-  const loadSlots = (forDoctor: string, day: string) => {
-    setSelected(null);
-    setNextDays(null);
-    nextDaysRequest.abort();
-    if (!forDoctor) {
-      slotsRequest.abort();
-      return setSlots(null);
-    }
-    slotsRequest.start(
-      (signal) => apiGet<AvailableSlotsJson>(endpoints.availableSlots(forDoctor), { date: day || undefined }, signal),
-      (answer) => {
-        setSlots(answer.available_appointments);
-        setDate(answer.date);
-        if (!day) setToday(answer.date);
-        if (!answer.available_appointments.some(isFree)) loadNextDays(forDoctor, answer.date);
-      },
-      (error) => {
-        console.error('slots fetch failed', error);
-        setSlots([]);
-      },
-    );
-  };
-
-  const book = async () => {
-    if (!doctorId || !selected?.schedule_id) return setAlert(failure('Please select a valid time slot.'));
-    await run(
-      async () => {
-        await apiPost(endpoints.book, { doctor_id: Number(doctorId), schedule_id: selected.schedule_id, date });
-        setAlert(success('Appointment booked successfully!'));
-      },
-      // A slot taken meanwhile (409 slot_taken) or a clash with the patient's own visit is worded by the server.
-      (error) => setAlert(serverFailure(error, 'Booking failed. Please try again.')),
-    );
-    loadSlots(doctorId, date);
-  };
-
   return (
     <>
       <PageHeader title="Select an Appointment" />
       <Alert message={alert} onDismiss={dismiss} />
-      <div className="card booking">
-        <div className="form-grid">
-          <Field label="Doctor">
-            {(control) => (
-              <select
-                {...control}
-                value={doctorId}
-                onChange={(event) => {
-                  setDoctorId(event.target.value);
-                  loadSlots(event.target.value, date);
-                }}
-              >
-                <option value="">Choose a doctor</option>
-                {doctors.map((doctor) => (
-                  <option key={doctor.id} value={doctor.id}>
-                    {doctor.name}
-                    {doctor.specialization ? ` — ${doctor.specialization.name}` : ''}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Date" hint={doctorId ? undefined : 'Choose a doctor to see the day’s slots.'}>
-            {(control) => (
-              <input
-                {...control}
-                type="date"
-                value={date}
-                min={today || undefined}
-                disabled={!doctorId}
-                onChange={(event) => {
-                  setDate(event.target.value);
-                  loadSlots(doctorId, event.target.value);
-                }}
-              />
-            )}
-          </Field>
-        </div>
-
-        {slots && !slots.some(isFree) && (
-          <NextFreeDays
-            dayHasSlots={slots.length > 0}
-            days={nextDays}
-            onChoose={(day) => {
-              setDate(day);
-              loadSlots(doctorId, day);
-            }}
-          />
-        )}
-        {slots && slots.length > 0 && (
-          <div className="slot-groups">
-            {PERIODS.map((period) => (
-              <SlotGroup key={period} legend={period} slots={slots.filter((slot) => slot.period === period)} selected={selected} onSelect={setSelected} />
-            ))}
-          </div>
-        )}
-
-        <button type="button" className="button button-primary" disabled={!selected || busy} onClick={book}>
-          Book
-        </button>
-      </div>
+      <BookingForm
+        presetDoctor={presetDoctor}
+        submitLabel="Book"
+        failureText="Booking failed. Please try again."
+        setAlert={setAlert}
+        submit={async (choice) => {
+          await apiPost(endpoints.book, choice);
+          return 'Appointment booked successfully!';
+        }}
+        joinWaitlist={async (doctorId, date) => {
+          await apiPost(endpoints.patient.waitlist, { doctor_id: doctorId, from_date: date, to_date: date });
+          return `You are on the waitlist for ${dayLabel(date)}. If a time frees up, we will e-mail you.`;
+        }}
+      />
     </>
-  );
-}
-
-interface NextFreeDaysProps {
-  /** The day has slots, all of them taken or over; otherwise the doctor does not work that day. */
-  dayHasSlots: boolean;
-  days: AvailableSlotsJson[] | null;
-  onChoose: (date: string) => void;
-}
-
-/** What a day without a free slot offers instead: the doctor's next days with one. */
-function NextFreeDays({ dayHasSlots, days, onChoose }: NextFreeDaysProps) {
-  return (
-    <>
-      <p className="empty">{dayHasSlots ? 'No free time slot is left on this day.' : 'No time slots on this day.'}</p>
-      {days && days.length === 0 && <p>This doctor has no free time slot in the next 60 days.</p>}
-      {days && days.length > 0 && (
-        <>
-          <p id="next-free-days">Next days with a free time slot:</p>
-          <ul className="next-free-days-list" aria-labelledby="next-free-days">
-            {days.map((day) => {
-              const [first] = day.available_appointments;
-              return (
-                <li key={day.date}>
-                  <button type="button" className="button button-small" onClick={() => onChoose(day.date)}>
-                    {dayLabel(day.date)}
-                    {first && ` · from ${clockTime(first.start_time)}`}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-        </>
-      )}
-    </>
-  );
-}
-
-interface SlotGroupProps {
-  legend: Period;
-  slots: SlotJson[];
-  selected: SlotJson | null;
-  onSelect: (slot: SlotJson) => void;
-}
-
-function SlotGroup({ legend, slots, selected, onSelect }: SlotGroupProps) {
-  return (
-    <fieldset className="slot-group">
-      <legend>{legend}</legend>
-      {slots.length === 0 && <p className="empty">No slots.</p>}
-      <div className="slots">
-        {slots.map((slot) => (
-          <label key={slot.schedule_id} className={`slot slot-${slot.status}`}>
-            <input
-              type="radio"
-              name="slot"
-              value={slot.schedule_id}
-              checked={selected?.schedule_id === slot.schedule_id}
-              disabled={slot.status !== 'available'}
-              onChange={() => onSelect(slot)}
-            />
-            <span>
-              {clockTime(slot.start_time)} – {clockTime(slot.end_time)}
-            </span>
-            {slot.status !== 'available' && <span className="slot-status">{capitalize(slot.status)}</span>}
-          </label>
-        ))}
-      </div>
-    </fieldset>
   );
 }

@@ -1,33 +1,20 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { MyProfileJson } from '../../../domain/patients/use-cases.ts';
-import type { Gender } from '../../../domain/shared/actor.ts';
 import { ApiError, apiGet, apiPost, apiPut } from '../../api.ts';
 import { user } from '../../auth.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { Field } from '../../components/field.tsx';
-import { GenderSelect } from '../../components/gender-select.tsx';
+import { PatientFields, patientContact, type PatientContact } from '../../components/patient-fields.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints } from '../../paths.ts';
 
-interface ProfileForm {
-  name: string;
-  email: string;
-  phone: string;
-  birthdate: string;
-  gender: Gender | '';
+interface ProfileForm extends PatientContact {
   reminders: boolean;
 }
 
-const toForm = ({ patient }: MyProfileJson): ProfileForm => ({
-  name: patient.name,
-  email: patient.email,
-  phone: patient.phone ?? '',
-  birthdate: patient.birthdate ?? '',
-  gender: patient.gender ?? '',
-  reminders: patient.reminders,
-});
+const toForm = ({ patient }: MyProfileJson): ProfileForm => ({ ...patientContact(patient), reminders: patient.reminders });
 
 export default function PatientProfilePage() {
   const [form, setForm] = useState<ProfileForm | null>(null);
@@ -81,45 +68,38 @@ export default function PatientProfilePage() {
       <Alert message={alert} onDismiss={dismiss} />
       {form && (
         <form className="form card form-narrow" onSubmit={onSubmit}>
-          <Field label="Name" errors={errors.name}>
-            {(control) => <input {...control} required autoComplete="name" value={form.name} onChange={(e) => set('name', e.target.value)} />}
-          </Field>
-          <Field label="Email" errors={errors.email}>
-            {(control) => (
-              <input {...control} type="email" required autoComplete="email" value={form.email} onChange={(e) => set('email', e.target.value)} />
-            )}
-          </Field>
-          {!verified && !emailChanged && (
-            <p className="field-hint">
-              This address is not confirmed yet, so no reminders go to it.{' '}
-              <button type="button" className="link-button" onClick={() => void resend()}>
-                Send the confirmation link again
-              </button>
-            </p>
-          )}
-          {emailChanged && (
-            <Field label="Current password" errors={errors.current_password} hint="Needed to change the e-mail you sign in with.">
-              {(control) => (
-                <input
-                  {...control}
-                  type="password"
-                  required
-                  autoComplete="current-password"
-                  value={currentPassword}
-                  onChange={(e) => setCurrentPassword(e.target.value)}
-                />
-              )}
-            </Field>
-          )}
-          <Field label="Phone" errors={errors.phone}>
-            {(control) => <input {...control} type="tel" autoComplete="tel" value={form.phone} onChange={(e) => set('phone', e.target.value)} />}
-          </Field>
-          <Field label="Birthdate" errors={errors.birthdate}>
-            {(control) => <input {...control} type="date" value={form.birthdate} onChange={(e) => set('birthdate', e.target.value)} />}
-          </Field>
-          <Field label="Gender" errors={errors.gender}>
-            {(control) => <GenderSelect control={control} value={form.gender} onChange={(gender) => set('gender', gender)} />}
-          </Field>
+          <PatientFields
+            values={form}
+            onChange={(contact) => setForm((was) => was && { ...was, ...contact })}
+            errors={errors}
+            own
+            afterEmail={
+              <>
+                {!verified && !emailChanged && (
+                  <p className="field-hint">
+                    This address is not confirmed yet, so no reminders go to it.{' '}
+                    <button type="button" className="link-button" onClick={() => void resend()}>
+                      Send the confirmation link again
+                    </button>
+                  </p>
+                )}
+                {emailChanged && (
+                  <Field label="Current password" errors={errors.current_password} hint="Needed to change the e-mail you sign in with.">
+                    {(control) => (
+                      <input
+                        {...control}
+                        type="password"
+                        required
+                        autoComplete="current-password"
+                        value={currentPassword}
+                        onChange={(e) => setCurrentPassword(e.target.value)}
+                      />
+                    )}
+                  </Field>
+                )}
+              </>
+            }
+          />
           <label className="checkbox">
             <input type="checkbox" checked={form.reminders} onChange={(e) => set('reminders', e.target.checked)} /> E-mail me a reminder before each visit
           </label>

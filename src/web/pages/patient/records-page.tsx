@@ -1,50 +1,52 @@
 /** The patient's own visits, newest first: what each doctor found and prescribed, and what it cost. Printable. */
-import { useEffect, useState } from 'react';
 import type { PatientVisitJson } from '../../../domain/patients/visits.ts';
-import { apiGet } from '../../api.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { useLatestRequest } from '../../components/use-latest-request.ts';
+import { PanelBody } from '../../components/list-states.tsx';
+import { useLoaded } from '../../components/use-fetched.ts';
 import { clockTime, usd } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
-type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; records: PatientVisitJson[] };
+/** Enough placeholder visits to fill a screen while the records are on their way. */
+const PLACEHOLDER_VISITS = 2;
 
 export default function MyRecordsPage() {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const latest = useLatestRequest();
-  useEffect(() => {
-    latest.start(
-      (signal) => apiGet<{ records: PatientVisitJson[] }>(endpoints.patient.records, undefined, signal),
-      ({ records }) => setLoaded({ state: 'loaded', records }),
-      (error) => {
-        console.error('records fetch failed', error);
-        setLoaded({ state: 'failed' });
-      },
-    );
-  }, [latest]);
+  const { loaded, retry } = useLoaded<{ records: PatientVisitJson[] }>(endpoints.patient.records, 'records');
+  const printable = loaded.state === 'loaded' && loaded.value.records.length > 0;
 
   return (
     <>
       <PageHeader title="My Records">
-        {loaded.state === 'loaded' && loaded.records.length > 0 && (
+        {printable && (
           <button type="button" className="button button-small no-print" onClick={() => window.print()}>
             Print
           </button>
         )}
       </PageHeader>
-      {loaded.state === 'loading' && <p className="muted" role="status">Loading your records…</p>}
-      {loaded.state === 'failed' && <p role="alert">Your records could not be loaded. Please try again.</p>}
-      {loaded.state === 'loaded' &&
-        (loaded.records.length === 0 ? (
-          <p>No medical records found.</p>
-        ) : (
+      <PanelBody
+        loaded={loaded}
+        retry={retry}
+        what="Your records"
+        skeleton={
           <ol className="visit-list">
-            {loaded.records.map((visit) => (
-              <VisitRecord key={visit.id} visit={visit} />
+            {Array.from({ length: PLACEHOLDER_VISITS }, (_, index) => (
+              <li key={index} className="card visit-record skeleton-visit" />
             ))}
           </ol>
-        ))}
+        }
+      >
+        {({ records }) =>
+          records.length === 0 ? (
+            <p className="empty">No medical records found.</p>
+          ) : (
+            <ol className="visit-list">
+              {records.map((visit) => (
+                <VisitRecord key={visit.id} visit={visit} />
+              ))}
+            </ol>
+          )
+        }
+      </PanelBody>
     </>
   );
 }

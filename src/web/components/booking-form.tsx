@@ -1,0 +1,260 @@
+/**
+ * Choosing a doctor, a day and a free slot, with the doctor's next free days when the day has none: the patient's
+ * booking page, the desk's booking for a patient, and moving an appointment all choose a slot with this.
+ */
+import { useEffect, useState } from 'react';
+import type { Doctor } from '../../domain/catalogue/catalogue.ts';
+import type { Period } from '../../domain/scheduling/scheduling.ts';
+import type { AvailableSlotsJson, NextAvailableJson, SlotJson } from '../../domain/scheduling/use-cases.ts';
+import { apiGet, fetchList } from '../api.ts';
+import { failure, success, type AlertMessage } from './alert.tsx';
+import { Field } from './field.tsx';
+import { ALL, serverFailure } from './use-alert.ts';
+import { useLatestRequest } from './use-latest-request.ts';
+import { useSubmit } from './use-submit.ts';
+import { capitalize, clockTime, dayLabel } from '../format.ts';
+import { endpoints } from '../paths.ts';
+
+/** The slot chosen, as the booking and moving endpoints take it. */
+export interface SlotChoiceJson {
+  doctor_id: number;
+  schedule_id: number;
+  date: string;
+}
+
+interface BookingFormProps {
+  /** The doctor chosen on arrival ('' for none). */
+  presetDoctor?: string;
+  /** The day shown first with the preset doctor (default the clinic's today). */
+  presetDate?: string;
+  submitLabel: string;
+  /** Sends the choice; answers the success message to show. */
+  submit: (choice: SlotChoiceJson) => Promise<string>;
+  /** What a refusal says when the server gave no reason. */
+  failureText: string;
+  setAlert: (message: AlertMessage) => void;
+  onDone?: () => void;
+  /** Puts the patient on the doctor's waitlist for a day whose slots are all taken; answers the success message. */
+  joinWaitlist?: (doctorId: number, date: string) => Promise<string>;
+}
+
+const PERIODS: Period[] = ['AM', 'PM'];
+
+const isFree = (slot: SlotJson) => slot.status === 'available';
+
+export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, submit, failureText, setAlert, onDone, joinWaitlist }: BookingFormProps) {
+  const [doctors, setDoctors] = useState<Doctor[]>([]);
+  const [doctorId, setDoctorId] = useState(presetDoctor);
+  // Empty until the server answers with the clinic's today: the browser's own date may be another day.
+  const [date, setDate] = useState('');
+  const [today, setToday] = useState('');
+  const [slots, setSlots] = useState<SlotJson[] | null>(null);
+  const [selected, setSelected] = useState<SlotJson | null>(null);
+  // Asked for when the day shown has no free slot: the next days that have one.
+  const [nextDays, setNextDays] = useState<AvailableSlotsJson[] | null>(null);
+  const { busy, run } = useSubmit('booking');
+  const slotsRequest = useLatestRequest();
+  const nextDaysRequest = useLatestRequest();
+
+  useEffect(() => {
+    fetchList<Doctor>(endpoints.doctors, 'doctors', ALL)
+      .then((list) => setDoctors(list.rows))
+      .catch((error: unknown) => console.error('doctors fetch failed', error));
+    // The preset doctor is read once, on arrival.
+    if (presetDoctor) loadSlots(presetDoctor, presetDate);
+  }, []);
+
+  const loadNextDays = (forDoctor: string, from: string) =>
+    nextDaysRequest.start(
+      (signal) => apiGet<NextAvailableJson>(endpoints.nextAvailable, { doctor_id: forDoctor, from }, signal),
+      (answer) => setNextDays(answer.days),
+      (error) => console.error('next free days fetch failed', error),
+    );
+
+  /** Loads a doctor's slots for `day`, or for the clinic's today when no day is given yet. */
+  const loadSlots = (forDoctor: string, day: string) => {
+    setSelected(null);
+    setNextDays(null);
+    nextDaysRequest.abort();
+    if (!forDoctor) {
+      slotsRequest.abort();
+      return setSlots(null);
+    }
+    slotsRequest.start(
+      (signal) => apiGet<AvailableSlotsJson>(endpoints.availableSlots(forDoctor), { date: day || undefined }, signal),
+      (answer) => {
+        setSlots(answer.available_appointments);
+        setDate(answer.date);
+        if (!day) setToday(answer.date);
+        if (!answer.available_appointments.some(isFree)) loadNextDays(forDoctor, answer.date);
+      },
+      (error) => {
+        console.error('slots fetch failed', error);
+        setSlots([]);
+      },
+    );
+  };
+
+  const book = async () => {
+    if (!doctorId || !selected?.schedule_id) return setAlert(failure('Please select a valid time slot.'));
+    await run(
+      async () => {
+        setAlert(success(await submit({ doctor_id: Number(doctorId), schedule_id: selected.schedule_id, date })));
+        onDone?.();
+      },
+      // A slot taken meanwhile (409 slot_taken) or a clash with the patient's own visit is worded by the server.
+      (error) => setAlert(serverFailure(error, failureText)),
+    );
+    loadSlots(doctorId, date);
+  };
+
+  const waitlist = (join: NonNullable<typeof joinWaitlist>) => () =>
+    void run(
+      async () => setAlert(success(await join(Number(doctorId), date))),
+      (error) => setAlert(serverFailure(error, 'Joining the waitlist failed. Please try again.')),
+    );
+
+  return (
+    <div className="card booking">
+        <div className="form-grid">
+          <Field label="Doctor">
+            {(control) => (
+              <select
+                {...control}
+                value={doctorId}
+                onChange={(event) => {
+                  setDoctorId(event.target.value);
+                  loadSlots(event.target.value, date);
+                }}
+              >
+                <option value="">Choose a doctor</option>
+                {doctors.map((doctor) => (
+                  <option key={doctor.id} value={doctor.id}>
+                    {doctor.name}
+                    {doctor.specialization ? ` — ${doctor.specialization.name}` : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Date" hint={doctorId ? undefined : 'Choose a doctor to see the day’s slots.'}>
+            {(control) => (
+              <input
+                {...control}
+                type="date"
+                value={date}
+                min={today || undefined}
+                disabled={!doctorId}
+                onChange={(event) => {
+                  setDate(event.target.value);
+                  loadSlots(doctorId, event.target.value);
+                }}
+              />
+            )}
+          </Field>
+        </div>
+
+        {slots && !slots.some(isFree) && (
+          <NextFreeDays
+            dayHasSlots={slots.length > 0}
+            days={nextDays}
+            onJoinWaitlist={joinWaitlist && slots.some((slot) => slot.status === 'booked') ? waitlist(joinWaitlist) : undefined}
+            onChoose={(day) => {
+              setDate(day);
+              loadSlots(doctorId, day);
+            }}
+          />
+        )}
+        {slots && slots.length > 0 && (
+          <div className="slot-groups">
+            {PERIODS.map((period) => (
+              <SlotGroup key={period} legend={period} slots={slots.filter((slot) => slot.period === period)} selected={selected} onSelect={setSelected} />
+            ))}
+          </div>
+        )}
+
+        <button type="button" className="button button-primary" disabled={!selected || busy} onClick={book}>
+          {submitLabel}
+        </button>
+    </div>
+  );
+}
+
+interface NextFreeDaysProps {
+  /** The day has slots, all of them taken or over; otherwise the doctor does not work that day. */
+  dayHasSlots: boolean;
+  days: AvailableSlotsJson[] | null;
+  onChoose: (date: string) => void;
+  /** Offered when the day's slots are taken, not merely over: a time may still free up. */
+  onJoinWaitlist?: () => void;
+}
+
+/** What a day without a free slot offers instead: the doctor's next days with one. */
+function NextFreeDays({ dayHasSlots, days, onChoose, onJoinWaitlist }: NextFreeDaysProps) {
+  return (
+    <>
+      <p className="empty">{dayHasSlots ? 'No free time slot is left on this day.' : 'No time slots on this day.'}</p>
+      {onJoinWaitlist && (
+        <p>
+          <button type="button" className="button button-small" onClick={onJoinWaitlist}>
+            Join the waitlist
+          </button>{' '}
+          and get an e-mail if a time on this day frees up.
+        </p>
+      )}
+      {days && days.length === 0 && <p>This doctor has no free time slot in the next 60 days.</p>}
+      {days && days.length > 0 && (
+        <>
+          <p id="next-free-days">Next days with a free time slot:</p>
+          <ul className="next-free-days-list" aria-labelledby="next-free-days">
+            {days.map((day) => {
+              const [first] = day.available_appointments;
+              return (
+                <li key={day.date}>
+                  <button type="button" className="button button-small" onClick={() => onChoose(day.date)}>
+                    {dayLabel(day.date)}
+                    {first && ` · from ${clockTime(first.start_time)}`}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </>
+  );
+}
+
+interface SlotGroupProps {
+  legend: Period;
+  slots: SlotJson[];
+  selected: SlotJson | null;
+  onSelect: (slot: SlotJson) => void;
+}
+
+function SlotGroup({ legend, slots, selected, onSelect }: SlotGroupProps) {
+  return (
+    <fieldset className="slot-group">
+      <legend>{legend}</legend>
+      {slots.length === 0 && <p className="empty">No slots.</p>}
+      <div className="slots">
+        {slots.map((slot) => (
+          <label key={slot.schedule_id} className={`slot slot-${slot.status}`}>
+            <input
+              type="radio"
+              name="slot"
+              value={slot.schedule_id}
+              checked={selected?.schedule_id === slot.schedule_id}
+              disabled={slot.status !== 'available'}
+              onChange={() => onSelect(slot)}
+            />
+            <span>
+              {clockTime(slot.start_time)} – {clockTime(slot.end_time)}
+            </span>
+            {slot.status !== 'available' && <span className="slot-status">{capitalize(slot.status)}</span>}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,108 @@
+/** The front desk's appointment list (today's, or one patient's) with its actions: check in, no-show, reschedule, cancel. */
+import { useState } from 'react';
+import { Link } from 'wouter';
+import type { ListedAppointmentJson } from '../../domain/scheduling/scheduling.ts';
+import { apiPost, fetchList, type ListQuery } from '../api.ts';
+import { success, type AlertMessage } from './alert.tsx';
+import { AppointmentTable } from './appointment-table.tsx';
+import { useConfirm } from './confirm.tsx';
+import type { Column } from './data-table.tsx';
+import { useReschedule } from './reschedule-dialog.tsx';
+import { StatusBadge } from './status-badge.tsx';
+import { serverFailure } from './use-alert.ts';
+import { useCancelAppointment } from './use-cancel-appointment.ts';
+import { clockTime, dayMonth } from '../format.ts';
+import { endpoints, routes, withId } from '../paths.ts';
+
+interface DeskAppointmentsProps {
+  label: string;
+  /** One patient's appointments; without it, today's at the desk. */
+  patientId?: number;
+  setAlert: (message: AlertMessage) => void;
+  /** Change it to load the list again (a booking made beside it). */
+  reloadKey?: number;
+}
+
+export function DeskAppointments({ label, patientId, setAlert, reloadKey = 0 }: DeskAppointmentsProps) {
+  const [changed, setChanged] = useState(0);
+  const confirm = useConfirm();
+  const reload = () => setChanged((n) => n + 1);
+  const { reschedule, dialog } = useReschedule({ setAlert, onMoved: reload });
+
+  const cancel = useCancelAppointment({
+    path: endpoints.desk.cancel,
+    question: (a) => `Cancel the appointment of ${a.patient_name} with ${a.doctor_name} on ${a.date} at ${a.start_time}?`,
+    setAlert,
+    onCancelled: reload,
+  });
+
+  const act = async (a: ListedAppointmentJson, path: (id: number) => string, done: string, question?: string) => {
+    if (question && !(await confirm({ message: question, confirmLabel: 'Yes' }))) return;
+    try {
+      await apiPost(path(a.id));
+      setAlert(success(done));
+      reload();
+    } catch (error) {
+      console.error('desk action failed', error);
+      setAlert(serverFailure(error, 'The appointment could not be changed. Please try again.'));
+    }
+  };
+
+  const columns: Column<ListedAppointmentJson>[] = [
+    ...(patientId === undefined ? [] : [{ header: 'Date', cell: (a: ListedAppointmentJson) => dayMonth(a.date) }]),
+    { header: 'Time', cell: (a) => clockTime(a.start_time) },
+    ...(patientId !== undefined
+      ? []
+      : [
+          {
+            header: 'Patient',
+            cell: (a: ListedAppointmentJson) => <Link href={withId(routes.reception.patient, a.patient.id)}>{a.patient_name}</Link>,
+          },
+        ]),
+    { header: 'Doctor', text: (a) => a.doctor_name },
+    { header: 'Room', text: (a) => a.room_name ?? '—', priority: 3 },
+    { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
+    {
+      header: 'Actions',
+      cell: (a) => (
+        <div className="row-actions">
+          {a.status === 'scheduled' && (
+            <button type="button" className="button button-small button-primary" onClick={() => act(a, endpoints.desk.checkIn, `${a.patient_name} is checked in`)} aria-label={`Check in ${a.patient_name} at ${a.start_time}`}>
+              Check in
+            </button>
+          )}
+          {a.status === 'scheduled' && a.has_started && (
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => act(a, endpoints.desk.noShow, `${a.patient_name} is marked as a no-show`, `Mark ${a.patient_name} as not having come at ${a.start_time}?`)}
+              aria-label={`No-show of ${a.patient_name} at ${a.start_time}`}
+            >
+              No-show
+            </button>
+          )}
+          {a.status === 'scheduled' && (
+            <button type="button" className="button button-small" onClick={() => reschedule(a)} aria-label={`Reschedule ${a.patient_name} at ${a.start_time}`}>
+              Reschedule
+            </button>
+          )}
+          {(a.status === 'scheduled' || a.status === 'checked_in') && (
+            <button type="button" className="button button-small button-danger" onClick={() => cancel(a)} aria-label={`Cancel ${a.patient_name} at ${a.start_time}`}>
+              Cancel
+            </button>
+          )}
+        </div>
+      ),
+    },
+  ];
+
+  const load = (query: ListQuery, signal: AbortSignal) =>
+    fetchList<ListedAppointmentJson>(endpoints.desk.appointments, 'appointments', { ...query, patient_id: patientId }, signal);
+
+  return (
+    <>
+      <AppointmentTable label={label} columns={columns} load={load} pageSize={10} reloadKey={reloadKey + changed} />
+      {dialog}
+    </>
+  );
+}

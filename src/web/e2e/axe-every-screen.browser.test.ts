@@ -1,0 +1,87 @@
+/**
+ * axe on every screen of the UI's route table (src/web/route-table.ts), at a desktop's and a phone's width: a
+ * route added to the table is visited here without more ado; one whose pattern names an `:id` needs that id below.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { Role } from '../../domain/shared/actor.ts';
+import { routes, withId } from '../paths.ts';
+import { areaPages, areaRedirects, publicPages } from '../route-table.ts';
+import { axeViolations, openPage, openSignedInPage, serverAndBrowserPerSuite, settled, type TestServer } from './harness.ts';
+import { createReceptionist, registerPatient, seedClinic, seedUnpaidBill } from './seed.ts';
+
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+describe('axe on every screen', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const emails = {} as Record<Role, string>;
+  /** The id each `:id` pattern of the route table opens. */
+  const ids: Record<string, number> = {};
+
+  serverAndBrowserPerSuite(async (started, launched) => {
+    server = started;
+    browser = launched;
+    const clinic = await seedClinic(server);
+    const patient = await registerPatient(server);
+    await seedUnpaidBill(server, clinic, patient, '09:00', '120.00');
+    const admin = { token: clinic.admin.token };
+    const departments = await server.api('GET', '/api/admin/departments', admin);
+    const patients = await server.api('GET', `/api/admin/patients?q=${encodeURIComponent(patient.email)}`, admin);
+    const departmentId = (departments.body as { departments: { id: number }[] }).departments[0]?.id;
+    const patientId = (patients.body as { patients: { id: number }[] }).patients[0]?.id;
+    if (departmentId === undefined || patientId === undefined) throw new Error('the seeded clinic has no department or patient');
+    const reception = await createReceptionist(server, clinic.admin);
+    Object.assign(emails, { admin: clinic.admin.email, doctor: clinic.doctor.email, patient: patient.email, reception: reception.email });
+    Object.assign(ids, {
+      [routes.admin.editDepartment]: departmentId,
+      [routes.admin.department]: departmentId,
+      [routes.admin.patientProfile]: patientId,
+      [routes.admin.editDoctor]: clinic.doctor.id,
+      [routes.doctor.patient]: patientId,
+      [routes.reception.patient]: patientId,
+      [routes.patient.doctorProfile]: clinic.doctor.id,
+    });
+  });
+
+  const path = (pattern: string) => {
+    if (!pattern.includes(':')) return pattern;
+    const id = ids[pattern];
+    if (id === undefined) throw new Error(`give the axe test an id for ${pattern}`);
+    return withId(pattern, id);
+  };
+
+  /** Visits each path at both widths and collects what axe finds, path by path. */
+  async function findings(page: Page, paths: string[], heading: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const viewport of WIDTHS) {
+      await page.setViewportSize(viewport);
+      for (const target of paths) {
+        await page.goto(target);
+        await page.locator(heading).first().waitFor();
+        await settled(page);
+        found.push(...(await axeViolations(page)).map((violation) => `${target} at ${viewport.width} px: ${violation}`));
+      }
+    }
+    return found;
+  }
+
+  it('finds nothing on the public pages and the not-found page', async () => {
+    const { page, problems } = await openPage(browser, server.url);
+    assert.deepEqual(await findings(page, [...Object.keys(publicPages), '/nonexistent.php'], 'h1'), []);
+    assert.deepEqual(problems, []);
+  });
+
+  for (const role of Object.keys(areaPages) as Role[]) {
+    it(`finds nothing on any ${role} screen`, async () => {
+      const { page, problems } = await openSignedInPage(browser, server, emails[role]);
+      const paths = [...Object.keys(areaPages[role]), ...Object.keys(areaRedirects).filter((from) => from.startsWith(routes.userArea(role))), routes.account(role)];
+      assert.deepEqual(await findings(page, paths.map(path), '.shell-main h1'), []);
+      assert.deepEqual(problems, []);
+    });
+  }
+});

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { openPage, openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
+import { registerPatient } from './seed.ts';
+
+/** The scripts a page's HTML names: the entry and its modulepreload links. */
+const namedScripts = (html: string) => new Set([...html.matchAll(/<(?:script[^>]*\bsrc|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]));
+
+describe('first screens', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  serverAndBrowserPerSuite(async (started, launched) => {
+    server = started;
+    browser = launched;
+  });
+
+  it('has every script a signed-in page runs before its first API call named in its HTML, so the call waits on two round trips', async () => {
+    const patient = await registerPatient(server);
+    const { page, problems } = await openSignedInPage(browser, server, patient.email);
+    for (const path of ['/user/patient/bills', '/user/patient/records', '/user/patient/book']) {
+      const scriptsBeforeApi: string[] = [];
+      let apiCalled = false;
+      let html = '';
+      const onRequest = (request: import('playwright-core').Request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith('/api/')) apiCalled = true;
+        else if (request.resourceType() === 'script' && !apiCalled) scriptsBeforeApi.push(url.pathname);
+      };
+      page.on('request', onRequest);
+      const answer = await page.goto(path);
+      html = (await answer?.text()) ?? '';
+      await page.locator('.shell-main h1').waitFor();
+      page.off('request', onRequest);
+      const named = namedScripts(html);
+      assert.ok(apiCalled, path);
+      assert.ok(scriptsBeforeApi.length > 3, `${path} ran ${scriptsBeforeApi.length} scripts`);
+      assert.deepEqual(
+        scriptsBeforeApi.filter((script) => !named.has(script)),
+        [],
+        `${path}: scripts found only by running others`,
+      );
+      assert.match(html, /<link rel="modulepreload" href="\/assets\/app-shell-/);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('lets only the stylesheet of the path block rendering, and swaps to the other one when the path needs it', async () => {
+    const { page, problems } = await openPage(browser, server.url);
+    const sheets = () =>
+      page.evaluate(() =>
+        Object.fromEntries([...document.querySelectorAll<HTMLLinkElement>('link[data-stylesheet]')].map((link) => [link.dataset.stylesheet, matchMedia(link.media || 'all').matches])),
+      );
+    const home = await (await page.goto('/'))?.text();
+    assert.match(home ?? '', /data-stylesheet="app" media="not all"/);
+    assert.doesNotMatch(home ?? '', /data-stylesheet="main" media=/);
+    await page.locator('#hero').waitFor();
+    assert.deepEqual(await sheets(), { main: true, app: false });
+
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL('**/login');
+    await page.getByLabel('Password').waitFor();
+    assert.deepEqual(await sheets(), { main: false, app: true });
+
+    const login = await (await page.goto('/login'))?.text();
+    assert.match(login ?? '', /data-stylesheet="main" media="not all"/);
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * A walk-in at the front desk through the UI: reception registers a patient without an e-mail, books them and
+ * checks them in; the doctor sees them waiting on today's agenda and records the visit; reception takes the
+ * payment in cash and opens the receipt to print. Then a patient moves their own visit, and axe on each reception
+ * screen and the admin's Reception page.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Browser, Locator, Page } from 'playwright-core';
+import {
+  atClinicTime,
+  openPage,
+  openSignedInPage,
+  phoneScreenshot,
+  serverAndBrowserPerSuite,
+  seriousAxeViolations,
+  settled,
+  signInThroughUi,
+  type TestServer,
+} from './harness.ts';
+import { bookSlot, createReceptionist, openDoctorEveryDay, registerPatient, seedClinic, daysAhead, type Account, type Clinic } from './seed.ts';
+
+const WALK_IN = 'Wanda Walk-in';
+
+describe('the front desk in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let clinic: Clinic;
+  let reception: Account;
+  let desk: Page;
+  let patientPage = '';
+  const problems: string[][] = [];
+
+  serverAndBrowserPerSuite(async (started, launched) => {
+    server = started;
+    browser = launched;
+    clinic = await seedClinic(server);
+    await openDoctorEveryDay(server, clinic);
+    reception = await createReceptionist(server, clinic.admin);
+    const watched = await openPage(browser, server.url);
+    desk = watched.page;
+    problems.push(watched.problems);
+  });
+
+  const alertText = (page: Page, text: string) => page.getByRole('alert').getByText(text, { exact: true }).waitFor();
+  const row = (page: Page, text: string): Locator => page.locator('tbody tr', { hasText: text });
+  const cell = (r: Locator, header: string) => r.locator(`td[data-label="${header}"]`);
+
+  it('reception signs in to today at the desk and registers a walk-in without an e-mail', async () => {
+    await signInThroughUi(desk, reception.email);
+    await desk.waitForURL('**/user/reception/today');
+    await desk.getByRole('heading', { name: "Today's Appointments", level: 1 }).waitFor();
+
+    await desk.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Patients' }).click();
+    await desk.getByRole('heading', { name: 'Patients', level: 1 }).waitFor();
+    await desk.getByRole('button', { name: 'Register Walk-in' }).click();
+    const form = desk.getByRole('form', { name: 'New patient' });
+    await form.getByLabel('Name').fill(WALK_IN);
+    await form.getByLabel('Phone').fill('+1 555 0177');
+    await form.getByLabel('Birthdate').fill('1961-02-14');
+    await form.getByLabel('Gender').selectOption('female');
+    await form.getByRole('button', { name: 'Register Patient' }).click();
+    await desk.waitForURL(/\/user\/reception\/patients\/\d+$/);
+    patientPage = new URL(desk.url()).pathname;
+    await desk.getByRole('heading', { name: WALK_IN, level: 1 }).waitFor();
+    await desk.getByText('None: the patient cannot sign in and gets no e-mail').waitFor();
+  });
+
+  it('books the walk-in with the doctor today and checks them in', async () => {
+    await desk.getByRole('button', { name: 'Book Appointment' }).click();
+    await desk.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+    await desk.getByRole('radio', { name: /^9:00 AM –/ }).check();
+    await desk.getByRole('button', { name: 'Book for this patient' }).click();
+    await alertText(desk, 'Appointment booked successfully!');
+    const visit = row(desk, clinic.doctor.name);
+    await cell(visit, 'Status').getByText('Scheduled').waitFor();
+
+    await visit.getByRole('button', { name: /^Check in/ }).click();
+    await alertText(desk, `${WALK_IN} is checked in`);
+    await cell(visit, 'Status').getByText('Checked in').waitFor();
+    assert.equal(await visit.getByRole('button', { name: /^Check in/ }).count(), 0);
+
+    await desk.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: "Today's Appointments" }).click();
+    await cell(row(desk, WALK_IN), 'Status').getByText('Checked in').waitFor();
+  });
+
+  it("the doctor sees the walk-in waiting on today's agenda and records the visit once it begins", () =>
+    atClinicTime('09:00', async () => {
+      const { page, problems: seen } = await openSignedInPage(browser, server, clinic.doctor.email);
+      problems.push(seen);
+      await page.getByRole('heading', { name: 'Today', level: 1 }).waitFor();
+      const visit = page.locator('.agenda-visit', { hasText: WALK_IN });
+      await visit.getByText('Waiting', { exact: true }).waitFor();
+      await visit.getByRole('button', { name: `Record visit of ${WALK_IN}, 9:00 AM`, exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.locator('option', { hasText: 'Heart Disease' }).waitFor({ state: 'attached' });
+      await dialog.getByLabel('Disease').selectOption({ label: 'Heart Disease' });
+      await dialog.getByLabel('Diagnosis').fill('Palpitations, benign');
+      await dialog.getByLabel('Service type').fill('Walk-in consultation');
+      await dialog.getByLabel('Cost (USD)').fill('80');
+      await dialog.getByRole('button', { name: 'Save Record' }).click();
+      await alertText(page, 'Medical record saved successfully');
+      await visit.getByText('Completed', { exact: true }).waitFor();
+      await page.context().close();
+    }));
+
+  it('reception takes the payment in cash after confirming, and opens the receipt to print', async () => {
+    await desk.goto(patientPage);
+    await desk.getByRole('heading', { name: WALK_IN, level: 1 }).waitFor();
+    const bill = row(desk, 'Walk-in consultation');
+    await cell(bill, 'Amount').getByText('$80.00').waitFor();
+    await bill.getByRole('button', { name: /^Take payment/ }).click();
+    const dialog = desk.getByRole('dialog', { name: 'Confirm payment' });
+    assert.deepEqual(await dialog.getByLabel('Payment method').locator('option').allInnerTexts(), ['Cash', 'Card']);
+    await dialog.getByLabel('Payment method').selectOption('cash');
+    await dialog.getByRole('button', { name: 'Pay $80.00' }).click();
+    await alertText(desk, 'Payment successful');
+    await cell(bill, 'Status').getByText('Paid').waitFor();
+
+    await bill.getByRole('button', { name: /^Receipt of bill/ }).click();
+    const receipt = desk.getByRole('dialog', { name: 'Receipt' });
+    await receipt.getByText(WALK_IN).first().waitFor();
+    await receipt.getByText('$80.00').first().waitFor();
+    await receipt.getByText(/cash/i).first().waitFor();
+    await receipt.getByRole('button', { name: 'Print' }).waitFor();
+    assert.equal(await receipt.getByText('Palpitations, benign').count(), 0);
+    await phoneScreenshot(desk, 'reception-receipt');
+    await desk.keyboard.press('Escape');
+    await receipt.waitFor({ state: 'detached' });
+  });
+
+  it('a patient reschedules their own future visit to another free slot', async () => {
+    const patient = await registerPatient(server, 'Rosa Reschedule');
+    await bookSlot(server, clinic, patient, '11:00', daysAhead(2));
+    const { page, problems: seen } = await openSignedInPage(browser, server, patient.email);
+    problems.push(seen);
+    const visit = row(page, daysAhead(2));
+    await visit.getByRole('button', { name: /^Reschedule/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('radio', { name: /^2:00 PM –/ }).check();
+    await dialog.getByRole('button', { name: 'Move appointment here' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await alertText(page, 'Appointment rescheduled');
+    await cell(row(page, daysAhead(2)), 'Start Time').getByText('14:00').waitFor();
+    await page.context().close();
+  });
+
+  it('finds no serious accessibility violation on the reception screens and the admin Reception page', async () => {
+    for (const url of ['/user/reception/today', '/user/reception/patients', patientPage]) {
+      await desk.goto(url);
+      await desk.locator('.shell-main h1').waitFor();
+      await settled(desk);
+      assert.deepEqual(await seriousAxeViolations(desk), [], url);
+    }
+    await desk.getByRole('button', { name: 'Book Appointment' }).click();
+    await desk.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+    await settled(desk);
+    assert.deepEqual(await seriousAxeViolations(desk), [], 'the booking form');
+
+    const { page, problems: seen } = await openSignedInPage(browser, server, clinic.admin.email);
+    problems.push(seen);
+    await page.goto('/user/admin/receptionists');
+    await row(page, reception.email).waitFor();
+    await page.getByRole('button', { name: 'Add Receptionist' }).click();
+    await settled(page);
+    assert.deepEqual(await seriousAxeViolations(page), [], 'the admin Reception page');
+    await page.context().close();
+    assert.deepEqual(problems.flat(), []);
+  });
+});

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { useParams } from 'wouter';
+import type { BillingJson, PaymentResult } from '../../../domain/billing/billing.ts';
+import type { PatientRow } from '../../../domain/patients/ports.ts';
+import { apiPost, fetchList, type ListQuery } from '../../api.ts';
+import { Alert, failure, success } from '../../components/alert.tsx';
+import { BookingForm } from '../../components/booking-form.tsx';
+import { BillTable } from '../../components/bill-table.tsx';
+import { DeskAppointments } from '../../components/desk-appointments.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { DESK_METHODS, PayDialog } from '../../components/pay-dialog.tsx';
+import { useAlert } from '../../components/use-alert.ts';
+import { useFetched } from '../../components/use-fetched.ts';
+import { capitalize, dayLabel } from '../../format.ts';
+import { endpoints } from '../../paths.ts';
+
+/** One patient at the desk: their details and no-shows, their appointments to book and change, their bills to take payment for. */
+export default function DeskPatientPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const { alert, setAlert, dismiss } = useAlert();
+  const [booking, setBooking] = useState(false);
+  const [booked, setBooked] = useState(0);
+  const [paying, setPaying] = useState<BillingJson | null>(null);
+  const [paid, setPaid] = useState(0);
+  const patient = useFetched<{ patient: PatientRow }>(endpoints.desk.patient(id), 'patient')?.patient;
+
+  const loadBills = (query: ListQuery, signal: AbortSignal) => fetchList<BillingJson>(endpoints.desk.patientBills(id), 'billings', query, signal);
+
+  return (
+    <>
+      <PageHeader title={patient?.name ?? 'Patient'}>
+        <button type="button" className="button button-primary" aria-expanded={booking} aria-controls="desk-booking" onClick={() => setBooking(!booking)}>
+          {booking ? 'Hide Booking' : 'Book Appointment'}
+        </button>
+      </PageHeader>
+      <Alert message={alert} onDismiss={dismiss} />
+      {patient && (
+        <dl className="details card">
+          <dt>Email</dt>
+          <dd>{patient.email ?? 'None: the patient cannot sign in and gets no e-mail'}</dd>
+          <dt>Phone</dt>
+          <dd>{patient.phone || '—'}</dd>
+          <dt>Birth date</dt>
+          <dd>{patient.birthdate ?? '—'}</dd>
+          <dt>Gender</dt>
+          <dd>{patient.gender ? capitalize(patient.gender) : '—'}</dd>
+          <dt>No-shows</dt>
+          <dd>{patient.no_shows}</dd>
+        </dl>
+      )}
+      <div id="desk-booking" hidden={!booking}>
+        {booking && (
+          <BookingForm
+            submitLabel="Book for this patient"
+            failureText="Booking failed. Please try again."
+            setAlert={setAlert}
+            submit={async (choice) => {
+              await apiPost(endpoints.desk.appointments, { ...choice, patient_id: Number(id) });
+              return 'Appointment booked successfully!';
+            }}
+            onDone={() => setBooked((n) => n + 1)}
+            joinWaitlist={async (doctorId, date) => {
+              await apiPost(endpoints.waitlist, { patient_id: Number(id), doctor_id: doctorId, from_date: date, to_date: date });
+              return `The patient is on the waitlist for ${dayLabel(date)}. If a time frees up, they get an e-mail.`;
+            }}
+          />
+        )}
+      </div>
+      <h2>Appointments</h2>
+      <DeskAppointments label="The patient's appointments" patientId={Number(id)} setAlert={setAlert} reloadKey={booked} />
+      <h2>Bills</h2>
+      <BillTable label="The patient's bills" load={loadBills} reloadKey={paid} payLabel="Take payment" onPay={setPaying} setAlert={setAlert} searchable={false} />
+      {paying && (
+        <PayDialog
+          bill={paying}
+          methods={DESK_METHODS}
+          pay={(method, key) => apiPost<PaymentResult>(endpoints.desk.pay(paying.id), { method }, { 'Idempotency-Key': key })}
+          onClose={() => setPaying(null)}
+          onPaid={(answer) => {
+            setPaying(null);
+            setAlert(success(answer.message));
+            setPaid((n) => n + 1);
+          }}
+          onFailed={() => {
+            setPaying(null);
+            setAlert(failure('Error processing payment. Please try again.'));
+          }}
+        />
+      )}
+    </>
+  );
+}

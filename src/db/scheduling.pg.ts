@@ -182,7 +182,13 @@ export function appointmentStore(db: Queryable): AppointmentStore {
     return row && toAppointment(row);
   };
   return {
-    lockPatient: async (patientId) => (await db.query('select id from patients where id = $1 for no key update', [patientId])).length > 0,
+    lockPatient: async (patientId) => {
+      const [row] = await db.query<{ has_email: boolean }>(
+        'select u.email is not null as has_email from patients p join users u on u.id = p.user_id where p.id = $1 for no key update of p',
+        [patientId],
+      );
+      return row && { hasEmail: row.has_email };
+    },
     bookedTimes: async (owner, date, except) => {
       const [column, id] = 'doctorId' in owner ? ['doctor_id', owner.doctorId] : ['patient_id', owner.patientId];
       const rows = await db.query<{ start_time: string; end_time: string }>(

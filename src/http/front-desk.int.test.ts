@@ -149,6 +149,44 @@ for (const target of testDatabases()) {
       });
     });
 
+    describe('a walk-in\'s details', () => {
+      it('keep the e-mail optional until the desk adds one, which gets its link, opens the waitlist and cannot be removed', async () => {
+        const dr = await doctor();
+        const patient = await walkIn({ name: 'Wanda Walk-in' });
+        const path = `/api/patients/${patient.id}`;
+        const waitFor = () => api('POST', '/api/waitlist', { token: desk.token, body: { patient_id: patient.id, doctor_id: dr.id, from_date: THURSDAY, to_date: FRIDAY } });
+
+        const phone = await api('PUT', path, { token: desk.token, body: { phone: '+1 555 0100' } });
+        assert.equal(phone.status, 200, JSON.stringify(phone.body));
+        assert.deepEqual([phone.body.patient.phone, phone.body.patient.email], ['+1 555 0100', null]);
+        const noAddress = await waitFor();
+        assert.equal(noAddress.status, 422);
+        assert.match(only(noAddress.body.errors.patient_id), /no e-mail address/);
+
+        const email = uniqueEmail('walk-in');
+        const added = await api('PUT', path, { token: desk.token, body: { email } });
+        assert.equal(added.status, 200, JSON.stringify(added.body));
+        assert.deepEqual([added.body.patient.email, added.body.patient.email_verified, added.body.patient.phone], [email, false, '+1 555 0100']);
+        const sent = await server.app.db.query<{ kind: string }>('select kind from outbox where recipient = $1', [email]);
+        assert.deepEqual(sent.map((m) => m.kind), ['email_verification']);
+        const changed = only(
+          await server.app.db.query<{ actor_role: string; details: Record<string, unknown> }>(
+            `select actor_role, details from audit_log where action = 'email_changed' and patient_id = $1`,
+            [patient.id],
+          ),
+        );
+        assert.deepEqual(changed, { actor_role: 'reception', details: { from: null, to: email } });
+        assert.equal((await waitFor()).status, 201);
+
+        const removed = await api('PUT', path, { token: desk.token, body: { email: '' } });
+        assert.equal(removed.status, 422);
+        assert.ok(removed.body.errors.email);
+        const someone = await signUpPatient(server);
+        assert.equal((await api('PUT', path, { token: someone.token, body: { phone: '1' } })).status, 403);
+        assert.equal((await api('PUT', `/api/patients/999999`, { token: desk.token, body: { phone: '1' } })).status, 404);
+      });
+    });
+
     describe('booking for patients', () => {
       it('books without caps and sends a walk-in without e-mail no message', async () => {
         const dr = await doctor();

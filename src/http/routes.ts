@@ -82,6 +82,7 @@ export function apiRoutes(app: App): Route[] {
     r('GET', '/api/patients', DESK, async ({ query, actor }) => listOf('patients', await app.patients.listPatients(query, actor))),
     r('POST', '/api/patients', DESK, async ({ body, actor }) => created(await app.staff.registerWalkIn(body, actor))),
     r('GET', '/api/patients/{id}', DESK, async ({ params, actor }) => ok(await app.patients.deskPatient(params.id, actor))),
+    r('PUT', '/api/patients/{id}', DESK, async ({ params, body, actor }) => ok(await app.patients.updatePatient(params.id, body, actor))),
     r('GET', '/api/patients/{id}/billings', DESK, async ({ params, query, actor }) => listOf('billings', await app.billing.listPatientBills(params.id, query, actor))),
     r('GET', '/api/admin/receptionists', 'admin', async ({ query, actor }) => listOf('receptionists', await app.staff.listReceptionists(query, actor))),
     r('POST', '/api/admin/receptionists', 'admin', async ({ body, actor }) => created(await app.staff.createReceptionist(body, actor))),

@@ -23,7 +23,8 @@ export interface PatientRow {
 
 export interface ProfileFields {
   name: string;
-  email: string;
+  /** None only for a patient registered at the desk without one, until staff add one. */
+  email: string | null;
   phone: string;
   birthdate: string;
   gender: Gender;

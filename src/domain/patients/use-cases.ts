@@ -50,7 +50,8 @@ export async function myRecords(deps: PatientsDeps, actor: Actor): Promise<{ rec
 export interface PatientJson {
   id: number;
   name: string;
-  email: string;
+  /** None for a patient registered at the desk without one. */
+  email: string | null;
   phone: string;
   birthdate: string | null;
   gender: Gender | null;
@@ -62,7 +63,7 @@ export interface PatientJson {
 
 export interface MyProfileJson {
   user: { id: number; name: string; email: string; role: 'patient'; profile_image: string | null };
-  patient: PatientJson;
+  patient: PatientJson & { email: string };
 }
 
 const patientJson = (patient: FoundPatient): PatientJson => ({
@@ -81,10 +82,17 @@ const patientJson = (patient: FoundPatient): PatientJson => ({
 /** The signed-in patient's own account and patient details. */
 export async function myProfile(deps: PatientsDeps, actor: Actor): Promise<MyProfileJson> {
   const patient = await foundPatient(deps, patientOf(actor));
+  const email = signInEmail(patient);
   return {
-    user: { id: patient.userId, name: patient.name, email: patient.email, role: 'patient', profile_image: fileUrl(patient.profileImageId) },
-    patient: patientJson(patient),
+    user: { id: patient.userId, name: patient.name, email, role: 'patient', profile_image: fileUrl(patient.profileImageId) },
+    patient: { ...patientJson(patient), email },
   };
+}
+
+/** A signed-in patient reached their account by its e-mail, so they have one. */
+function signInEmail(patient: FoundPatient): string {
+  if (patient.email === null) throw new Error(`patient ${patient.id} is signed in but has no e-mail`);
+  return patient.email;
 }
 
 /**
@@ -94,7 +102,7 @@ export async function myProfile(deps: PatientsDeps, actor: Actor): Promise<MyPro
 export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: Actor) {
   const current = await foundPatient(deps, patientOf(actor));
   const fields = readProfile(body, clinicToday(deps.clock, deps.timeZone), current.reminders);
-  if (emailChanges(current, fields)) {
+  if (newEmail(current, fields) !== null) {
     const password = asRecord(body).current_password;
     await deps.confirmPassword(actor, typeof password === 'string' ? password : '');
   }
@@ -103,14 +111,17 @@ export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: 
 }
 
 /**
- * An admin corrects a patient's contact details by the patient's own rules; fields left out keep their values.
- * A new e-mail is unverified until the patient follows the link sent to it.
+ * An admin or the desk corrects a patient's contact details by the patient's own rules; fields left out keep
+ * their values. A patient registered without an e-mail may stay without one until it is added here; once given,
+ * it is their sign-in and cannot be removed. A new e-mail is unverified until the patient follows the link sent to
+ * it, and with it a walk-in can choose a password through "Forgot password".
  */
 export async function updatePatient(deps: PatientsDeps, rawId: RawId, body: unknown, actor: Actor): Promise<{ patient: PatientJson }> {
+  requireDesk(actor);
   const current = await foundPatient(deps, pathId(rawId, 'Patient'));
   // Reminders are the patient's own choice, not a contact detail.
   const { reminders: _theirs, ...changes } = asRecord(body);
-  const fields = readProfile({ ...profileInput(current), ...changes }, clinicToday(deps.clock, deps.timeZone), current.reminders);
+  const fields = readProfile({ ...profileInput(current), ...changes }, clinicToday(deps.clock, deps.timeZone), current.reminders, current.email === null);
   await saveProfile(deps, current, fields, actor);
   return { patient: patientJson(await foundPatient(deps, current.id)) };
 }
@@ -132,7 +143,9 @@ const profileInput = (patient: FoundPatient): Record<string, unknown> => ({
   gender: patient.gender,
 });
 
-const emailChanges = (current: FoundPatient, fields: ProfileFields) => current.email.toLowerCase() !== fields.email.toLowerCase();
+/** The e-mail the fields newly give the patient, if any. */
+const newEmail = (current: FoundPatient, fields: ProfileFields): string | null =>
+  fields.email !== null && fields.email.toLowerCase() !== current.email?.toLowerCase() ? fields.email : null;
 
 /** The new details and their audit rows in one transaction; a new e-mail gets its confirmation link. */
 async function saveProfile(deps: PatientsDeps, current: FoundPatient, fields: ProfileFields, actor: Actor): Promise<void> {
@@ -140,7 +153,8 @@ async function saveProfile(deps: PatientsDeps, current: FoundPatient, fields: Pr
   await deps.transaction(async (tx) => {
     await tx.patients.update(patientId, fields);
     await tx.audit.record({ actor, action: 'update', entity: 'patient', entityId: patientId, patientId, requestId: actor.requestId });
-    if (emailChanges(current, fields)) {
+    const email = newEmail(current, fields);
+    if (email !== null) {
       await tx.audit.record({
         actor,
         action: 'email_changed',
@@ -148,18 +162,20 @@ async function saveProfile(deps: PatientsDeps, current: FoundPatient, fields: Pr
         entityId: current.userId,
         patientId,
         requestId: actor.requestId,
-        details: { from: current.email, to: fields.email },
+        details: { from: current.email, to: email },
       });
-      await sendVerification(deps, tx, { id: current.userId, name: fields.name, email: fields.email }, deps.clock.now());
+      await sendVerification(deps, tx, { id: current.userId, name: fields.name, email }, deps.clock.now());
     }
   });
 }
 
-function readProfile(body: unknown, today: string, reminders: boolean): ProfileFields {
+/** `emailOptional` for a patient who has none yet: left empty, it stays none. */
+function readProfile(body: unknown, today: string, reminders: boolean, emailOptional = false): ProfileFields {
   const input = asRecord(body);
   const v = new Validator(input);
   const name = v.text('name', { max: 200 });
-  const email = v.email('email');
+  const emailLeftOut = input.email === null || input.email === undefined || (typeof input.email === 'string' && input.email.trim() === '');
+  const email = emailOptional && emailLeftOut ? null : v.email('email');
   const phone = v.text('phone', { max: 40 });
   const birthdate = v.birthdate('birthdate', today);
   const gender = v.oneOf('gender', GENDERS);

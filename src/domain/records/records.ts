@@ -41,7 +41,8 @@ export type NewMedicalRecord = Visit & { appointmentId: number; patientId: numbe
 export interface PatientCard {
   id: number;
   name: string;
-  email: string;
+  /** None for a patient registered at the desk without one. */
+  email: string | null;
   phone: string;
   photoId: number | null;
 }

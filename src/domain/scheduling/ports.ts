@@ -54,8 +54,11 @@ export interface SlotChoice {
 }
 
 export interface AppointmentStore {
-  /** Locks the patient's row until the transaction ends, so one patient's bookings happen one after another; false when there is no such patient. */
-  lockPatient(patientId: number): Promise<boolean>;
+  /**
+   * Locks the patient's row until the transaction ends, so one patient's bookings happen one after another, and
+   * says whether they have an e-mail (a walk-in may not); undefined when there is no such patient.
+   */
+  lockPatient(patientId: number): Promise<{ hasEmail: boolean } | undefined>;
   /** The times of the doctor's or the patient's appointments on `date` that are not cancelled, but for `except`. */
   bookedTimes(owner: { doctorId: number } | { patientId: number }, date: string, except?: number): Promise<TimeSpan[]>;
   /** The dates and times of the doctor's appointments from `from` to `to` that are not cancelled. */

@@ -58,7 +58,10 @@ async function join(deps: SchedulingDeps, patientId: number, entry: ReturnType<t
   return deps.transaction(async (tx) => {
     if (!(await tx.schedules.isActiveDoctor(entry.doctorId))) throw invalid({ doctor_id: ['is not a doctor of the clinic'] });
     // One patient's entries are written one after another, so two tabs cannot both add an overlapping one.
-    await tx.appointments.lockPatient(patientId);
+    const patient = await tx.appointments.lockPatient(patientId);
+    if (!patient) throw invalid({ patient_id: ['is not a registered patient'] });
+    // An offer is an e-mail with its link: a walk-in without an address would wait in line for nothing.
+    if (!patient.hasEmail) throw invalid({ patient_id: ['has no e-mail address to receive an offer: add one to their details first'] });
     if (await tx.waitlist.overlapping(patientId, entry.doctorId, entry.fromDate, entry.toDate)) {
       throw conflict('waitlist_duplicate', "You are already on this doctor's waitlist for some of these days", {
         from_date: ["overlaps an entry on this doctor's waitlist"],

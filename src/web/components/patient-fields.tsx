@@ -13,13 +13,15 @@ export interface PatientContact {
 }
 
 /** A patient's details as the patient's own profile form and the admin's edit hold them. */
-export const patientContact = (p: { name: string; email: string; phone: string | null; birthdate: string | null; gender: Gender | null }): PatientContact => ({
+export const patientContact = (p: { name: string; email: string | null; phone: string | null; birthdate: string | null; gender: Gender | null }): PatientContact => ({
   name: p.name,
-  email: p.email,
+  email: p.email ?? '',
   phone: p.phone ?? '',
   birthdate: p.birthdate ?? '',
   gender: p.gender ?? '',
 });
+
+export const WITHOUT_EMAIL = 'Optional. Without one the patient cannot sign in and gets no e-mail.';
 
 interface PatientFieldsProps {
   values: PatientContact;
@@ -29,19 +31,21 @@ interface PatientFieldsProps {
   afterEmail?: ReactNode;
   /** The browser may fill in the signed-in person's own details, never someone else's. */
   own: boolean;
+  /** For a patient registered at the desk without an e-mail, who may stay without one. */
+  emailOptional?: boolean;
 }
 
 /** A patient's name, e-mail, phone, birthdate and gender, validated by the server by the same rules for both. */
-export function PatientFields({ values, onChange, errors, afterEmail, own }: PatientFieldsProps) {
+export function PatientFields({ values, onChange, errors, afterEmail, own, emailOptional = false }: PatientFieldsProps) {
   const set = <K extends keyof PatientContact>(key: K, value: PatientContact[K]) => onChange({ ...values, [key]: value });
   return (
     <>
       <Field label="Name" errors={errors.name}>
         {(control) => <input {...control} required autoComplete={own ? 'name' : 'off'} value={values.name} onChange={(e) => set('name', e.target.value)} />}
       </Field>
-      <Field label="Email" errors={errors.email}>
+      <Field label="Email" errors={errors.email} hint={emailOptional ? WITHOUT_EMAIL : undefined}>
         {(control) => (
-          <input {...control} type="email" required autoComplete={own ? 'email' : 'off'} value={values.email} onChange={(e) => set('email', e.target.value)} />
+          <input {...control} type="email" required={!emailOptional} autoComplete={own ? 'email' : 'off'} value={values.email} onChange={(e) => set('email', e.target.value)} />
         )}
       </Field>
       {afterEmail}

@@ -16,6 +16,7 @@ import {
   seriousAxeViolations,
   settled,
   signInThroughUi,
+  uniqueEmail,
   type TestServer,
 } from './harness.ts';
 import { bookSlot, createReceptionist, openDoctorEveryDay, registerPatient, seedClinic, daysAhead, type Account, type Clinic } from './seed.ts';
@@ -127,6 +128,18 @@ describe('the front desk in the browser', () => {
     await phoneScreenshot(desk, 'reception-receipt');
     await desk.keyboard.press('Escape');
     await receipt.waitFor({ state: 'detached' });
+  });
+
+  it('reception adds the e-mail a walk-in gives later, and a link to confirm it goes to that address', async () => {
+    const email = uniqueEmail('walk-in');
+    await desk.getByRole('button', { name: 'Edit details or add e-mail' }).click();
+    const dialog = desk.getByRole('dialog', { name: `Edit ${WALK_IN}` });
+    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByRole('button', { name: 'Save details' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await desk.getByRole('alert').getByText(`A link to confirm ${email} was sent to that address.`).waitFor();
+    await desk.locator('.details').getByText(email).waitFor();
+    await desk.getByRole('button', { name: 'Edit details', exact: true }).waitFor();
   });
 
   it('a patient reschedules their own future visit to another free slot', async () => {

@@ -7,6 +7,7 @@ import { Alert, failure, success } from '../../components/alert.tsx';
 import { BookingForm } from '../../components/booking-form.tsx';
 import { BillTable } from '../../components/bill-table.tsx';
 import { DeskAppointments } from '../../components/desk-appointments.tsx';
+import { EditPatientDialog } from '../../components/edit-patient-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { DESK_METHODS, PayDialog } from '../../components/pay-dialog.tsx';
 import { useAlert } from '../../components/use-alert.ts';
@@ -22,13 +23,21 @@ export default function DeskPatientPage() {
   const [booked, setBooked] = useState(0);
   const [paying, setPaying] = useState<BillingJson | null>(null);
   const [paid, setPaid] = useState(0);
-  const patient = useFetched<{ patient: PatientRow }>(endpoints.desk.patient(id), 'patient')?.patient;
+  const fetched = useFetched<{ patient: PatientRow }>(endpoints.desk.patient(id), 'patient')?.patient;
+  const [edited, setEdited] = useState<PatientRow | null>(null);
+  const [editing, setEditing] = useState(false);
+  const patient = edited ?? fetched;
 
   const loadBills = (query: ListQuery, signal: AbortSignal) => fetchList<BillingJson>(endpoints.desk.patientBills(id), 'billings', query, signal);
 
   return (
     <>
       <PageHeader title={patient?.name ?? 'Patient'}>
+        {patient && (
+          <button type="button" className="button" onClick={() => setEditing(true)}>
+            {patient.email === null ? 'Edit details or add e-mail' : 'Edit details'}
+          </button>
+        )}
         <button type="button" className="button button-primary" aria-expanded={booking} aria-controls="desk-booking" onClick={() => setBooking(!booking)}>
           {booking ? 'Hide Booking' : 'Book Appointment'}
         </button>
@@ -48,6 +57,18 @@ export default function DeskPatientPage() {
           <dd>{patient.no_shows}</dd>
         </dl>
       )}
+      {patient && editing && (
+        <EditPatientDialog
+          patient={patient}
+          path={endpoints.desk.patient(patient.id)}
+          onSaved={({ name, email, phone, birthdate, gender }, message) => {
+            setEdited({ ...patient, name, email, phone, birthdate, gender });
+            setEditing(false);
+            setAlert(message);
+          }}
+          onClose={() => setEditing(false)}
+        />
+      )}
       <div id="desk-booking" hidden={!booking}>
         {booking && (
           <BookingForm
@@ -59,10 +80,15 @@ export default function DeskPatientPage() {
               return 'Appointment booked successfully!';
             }}
             onDone={() => setBooked((n) => n + 1)}
-            joinWaitlist={async (doctorId, date) => {
-              await apiPost(endpoints.waitlist, { patient_id: Number(id), doctor_id: doctorId, from_date: date, to_date: date });
-              return `The patient is on the waitlist for ${dayLabel(date)}. If a time frees up, they get an e-mail.`;
-            }}
+            joinWaitlist={
+              // A waitlist offer comes by e-mail, so a patient without one is not offered the waitlist.
+              patient?.email
+                ? async (doctorId, date) => {
+                    await apiPost(endpoints.waitlist, { patient_id: Number(id), doctor_id: doctorId, from_date: date, to_date: date });
+                    return `The patient is on the waitlist for ${dayLabel(date)}. If a time frees up, they get an e-mail.`;
+                  }
+                : undefined
+            }
           />
         )}
       </div>

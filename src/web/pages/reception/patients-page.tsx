@@ -7,6 +7,7 @@ import { Alert, failure } from '../../components/alert.tsx';
 import { Field } from '../../components/field.tsx';
 import { GenderSelect } from '../../components/gender-select.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { WITHOUT_EMAIL } from '../../components/patient-fields.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useSubmit } from '../../components/use-submit.ts';
 import { routes, endpoints, withId } from '../../paths.ts';
@@ -46,7 +47,7 @@ export default function DeskPatientsPage() {
         <Field label="Name" errors={errors.name}>
           {(control) => <input {...control} required value={values.name} onChange={(e) => set('name', e.target.value)} />}
         </Field>
-        <Field label="Email" errors={errors.email} hint="Optional. Without one the patient cannot sign in and gets no e-mail.">
+        <Field label="Email" errors={errors.email} hint={WITHOUT_EMAIL}>
           {(control) => <input {...control} type="email" autoComplete="off" value={values.email} onChange={(e) => set('email', e.target.value)} />}
         </Field>
         <Field label="Phone" errors={errors.phone}>

@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react';
+import type { PatientJson } from '../../domain/patients/use-cases.ts';
+import type { Gender } from '../../domain/shared/actor.ts';
+import { apiPut } from '../api.ts';
+import { Alert, failure, success, type AlertMessage } from './alert.tsx';
+import { Dialog } from './dialog.tsx';
+import { PatientFields, patientContact, type PatientContact } from './patient-fields.tsx';
+import { useAlert } from './use-alert.ts';
+import { hasFieldErrors, useSubmit } from './use-submit.ts';
+
+interface EditedPatient {
+  id: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  birthdate: string | null;
+  gender: Gender | null;
+}
+
+interface EditPatientDialogProps {
+  patient: EditedPatient;
+  /** The staff route that saves it: the admin's or the desk's. */
+  path: string;
+  onSaved: (changed: PatientJson, message: AlertMessage) => void;
+  onClose: () => void;
+}
+
+/** Staff correct a patient's contact details, checked by the rules of the patient's own profile form. */
+export function EditPatientDialog({ patient, path, onSaved, onClose }: EditPatientDialogProps) {
+  const [values, setValues] = useState<PatientContact>(patientContact(patient));
+  const { alert, setAlert, dismiss } = useAlert();
+  const { busy, errors, run } = useSubmit('patient update');
+
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    return run(
+      async () => {
+        const changed = (await apiPut<{ patient: PatientJson }>(path, values)).patient;
+        onSaved(changed, success(savedText(patient.email, changed.email)));
+      },
+      (error) => setAlert(hasFieldErrors(error) ? null : failure('Failed to update the patient')),
+    );
+  };
+
+  return (
+    <Dialog open title={`Edit ${patient.name}`} onClose={onClose}>
+      <Alert message={alert} onDismiss={dismiss} />
+      <form className="form" onSubmit={save} aria-label="Patient details">
+        <PatientFields values={values} onChange={setValues} errors={errors} own={false} emailOptional={patient.email === null} />
+        <button type="submit" className="button button-primary" disabled={busy}>
+          Save details
+        </button>
+      </form>
+    </Dialog>
+  );
+}
+
+function savedText(was: string | null, now: string | null): string {
+  if (now === null || now.toLowerCase() === was?.toLowerCase()) return 'Patient details updated';
+  const signIn = was === null ? ' With it the patient can choose a password through "Forgot password".' : '';
+  return `Patient details updated. A link to confirm ${now} was sent to that address.${signIn}`;
+}

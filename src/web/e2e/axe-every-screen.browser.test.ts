@@ -11,10 +11,8 @@ import { areaPages, areaRedirects, publicPages } from '../route-table.ts';
 import { axeViolations, openPage, openSignedInPage, serverAndBrowserPerSuite, settled, type TestServer } from './harness.ts';
 import { createReceptionist, registerPatient, seedClinic, seedUnpaidBill } from './seed.ts';
 
-const WIDTHS = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-];
+const DESKTOP = { width: 1280, height: 800 };
+const WIDTHS = [DESKTOP, { width: 390, height: 844 }];
 
 describe('axe on every screen', () => {
   let server: TestServer;
@@ -55,13 +53,19 @@ describe('axe on every screen', () => {
     return withId(pattern, id);
   };
 
-  /** Visits each path at both widths and collects what axe finds, path by path. */
-  async function findings(page: Page, paths: string[], heading: string): Promise<string[]> {
+  /**
+   * Visits each path and collects what axe finds there at both widths, path by path. The first path is loaded;
+   * the others are reached as a click on a link reaches them, through the history the router listens to, so the app
+   * and axe load once per area rather than once per screen.
+   */
+  async function findings(page: Page, paths: string[], heading: string, { inApp }: { inApp: boolean }): Promise<string[]> {
     const found: string[] = [];
-    for (const viewport of WIDTHS) {
-      await page.setViewportSize(viewport);
-      for (const target of paths) {
-        await page.goto(target);
+    for (const [index, target] of paths.entries()) {
+      await page.setViewportSize(DESKTOP);
+      if (inApp && index > 0) await page.evaluate((to) => history.pushState(null, '', to), target);
+      else await page.goto(target);
+      for (const viewport of WIDTHS) {
+        await page.setViewportSize(viewport);
         await page.locator(heading).first().waitFor();
         await settled(page);
         found.push(...(await axeViolations(page)).map((violation) => `${target} at ${viewport.width} px: ${violation}`));
@@ -72,7 +76,7 @@ describe('axe on every screen', () => {
 
   it('finds nothing on the public pages and the not-found page', async () => {
     const { page, problems } = await openPage(browser, server.url);
-    assert.deepEqual(await findings(page, [...Object.keys(publicPages), '/nonexistent.php'], 'h1'), []);
+    assert.deepEqual(await findings(page, [...Object.keys(publicPages), '/nonexistent.php'], 'h1', { inApp: false }), []);
     assert.deepEqual(problems, []);
   });
 
@@ -80,7 +84,8 @@ describe('axe on every screen', () => {
     it(`finds nothing on any ${role} screen`, async () => {
       const { page, problems } = await openSignedInPage(browser, server, emails[role]);
       const paths = [...Object.keys(areaPages[role]), ...Object.keys(areaRedirects).filter((from) => from.startsWith(routes.userArea(role))), routes.account(role)];
-      assert.deepEqual(await findings(page, paths.map(path), '.shell-main h1'), []);
+      assert.deepEqual(await findings(page, paths.map(path), '.shell-main h1', { inApp: true }), []);
+      assert.equal(new URL(page.url()).pathname, path(paths.at(-1) ?? ''), 'the last screen was reached in the app');
       assert.deepEqual(problems, []);
     });
   }

@@ -169,8 +169,9 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
 /** axe-core's findings on the page as it is now (of the given impacts, or all), one line each. */
 export async function axeViolations(page: Page, impacts?: string[]): Promise<string[]> {
   axeSource ??= readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-  // Evaluated through the DevTools protocol: the page's CSP rightly refuses an injected inline <script>.
-  await page.evaluate(await axeSource);
+  // Evaluated through the DevTools protocol: the page's CSP rightly refuses an injected inline <script>. Once a
+  // document has it, moves inside the app keep it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     // Every rule still runs; axe only stops building a selector for each node that passes, which nothing here reads.

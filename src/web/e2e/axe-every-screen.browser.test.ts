@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Role } from '../../domain/shared/actor.ts';
 import { routes, withId } from '../paths.ts';
 import { areaPages, areaRedirects, publicPages } from '../route-table.ts';
-import { axeViolations, openPage, openSignedInPage, serverAndBrowserPerSuite, settled, type TestServer } from './harness.ts';
+import { axeViolations, moveInApp, openPage, openSignedInPage, serverAndBrowserPerSuite, settled, type TestServer } from './harness.ts';
 import { createReceptionist, registerPatient, seedClinic, seedUnpaidBill } from './seed.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -62,7 +62,7 @@ describe('axe on every screen', () => {
     const found: string[] = [];
     for (const [index, target] of paths.entries()) {
       await page.setViewportSize(DESKTOP);
-      if (inApp && index > 0) await page.evaluate((to) => history.pushState(null, '', to), target);
+      if (inApp && index > 0) await moveInApp(page, target);
       else await page.goto(target);
       for (const viewport of WIDTHS) {
         await page.setViewportSize(viewport);

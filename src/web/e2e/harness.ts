@@ -137,6 +137,14 @@ export async function openSignedInPage(browser: Browser, server: TestServer, ema
 }
 
 /**
+ * Opens `path` inside the running app as a click on a link does, through the history the router listens to: the
+ * app's scripts and what a test injected stay loaded. The first visit of a page must load it (`page.goto`).
+ */
+export async function moveInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => history.pushState(null, '', to), path);
+}
+
+/**
  * Resolves once the page shows no loading placeholder and has had no request in flight for two rounds of two
  * animation frames, so what the last answer brought is rendered. The placeholder check covers a lazy page whose
  * chunk is still loading and has not asked for its data yet. Unlike Playwright's `networkidle`, it does not wait

@@ -158,13 +158,11 @@ describe('the front desk in the browser', () => {
     await page.context().close();
   });
 
-  it('finds no serious accessibility violation on the reception screens and the admin Reception page', async () => {
-    for (const url of ['/user/reception/today', '/user/reception/patients', patientPage]) {
-      await desk.goto(url);
-      await desk.locator('.shell-main h1').waitFor();
-      await settled(desk);
-      assert.deepEqual(await seriousAxeViolations(desk), [], url);
-    }
+  // axe checks every reception screen at both widths in axe-every-screen.browser.test.ts; here, the forms that
+  // open on demand.
+  it('finds no serious accessibility violation in the desk\'s booking form and the admin\'s new receptionist form', async () => {
+    await desk.goto(patientPage);
+    await desk.locator('.shell-main h1').waitFor();
     await desk.getByRole('button', { name: 'Book Appointment' }).click();
     await desk.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
     await settled(desk);

@@ -1,11 +1,9 @@
 import type { WaitlistStore } from '../domain/scheduling/ports.ts';
 import type { OfferStatus, WaitlistEntry, WaitlistOffer } from '../domain/scheduling/waitlist.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
-import { invalid } from '../domain/shared/errors.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 import { onlyRow } from './rows.ts';
-import { constraintName, isForeignKeyViolation } from './sql-errors.ts';
 
 const hhmm = (time: string) => time.slice(0, 5);
 
@@ -91,17 +89,13 @@ export function waitlistStore(db: Queryable, tokens: { issue(): string; digest(t
           [patientId, doctorId, from, to],
         )
       ).length > 0,
+    // The use case has locked the patient's row, so the patient it names exists.
     join: async (e) => {
-      try {
-        const rows = await db.query<{ id: number }>(
-          `insert into waitlist_entries (patient_id, doctor_id, from_date, to_date, joined_at) values ($1, $2, $3, $4, $5) returning id`,
-          [e.patientId, e.doctorId, e.fromDate, e.toDate, e.joinedAt],
-        );
-        return onlyRow(rows).id;
-      } catch (error) {
-        if (isForeignKeyViolation(error) && constraintName(error) === 'waitlist_entries_patient_id_fkey') throw invalid({ patient_id: ['is not a patient of the clinic'] });
-        throw error;
-      }
+      const rows = await db.query<{ id: number }>(
+        `insert into waitlist_entries (patient_id, doctor_id, from_date, to_date, joined_at) values ($1, $2, $3, $4, $5) returning id`,
+        [e.patientId, e.doctorId, e.fromDate, e.toDate, e.joinedAt],
+      );
+      return onlyRow(rows).id;
     },
     entriesOf: (patientId, today, req) =>
       pageWithTotal(

@@ -134,7 +134,7 @@ for (const target of testDatabases()) {
       assert.equal((await server.api('POST', '/api/waitlist', { token: patient.token, body })).status, 403);
       assert.equal((await server.api('POST', '/api/waitlist', { token: doctor.token, body })).status, 403);
       const unknown = await server.api('POST', '/api/waitlist', { token: admin.token, body: { ...body, patient_id: 999999 } });
-      assert.deepEqual([unknown.status, unknown.body.errors], [422, { patient_id: ['is not a patient of the clinic'] }]);
+      assert.deepEqual([unknown.status, unknown.body.errors], [422, { patient_id: ['is not a registered patient'] }]);
       assert.equal((await server.api('POST', '/api/patient/waitlist', { token: admin.token, body })).status, 403);
     });
 

@@ -5,7 +5,7 @@
 import type { AuditEntry } from '../audit/audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { isoWeekday } from '../shared/clock.ts';
-import { conflict, invalid, notFound } from '../shared/errors.ts';
+import { conflict, invalid, notFound, type DomainError } from '../shared/errors.ts';
 import { noticeBooked } from './notices.ts';
 import type { BookingLimits, SchedulingDeps, SchedulingTxDeps, SlotChoice } from './ports.ts';
 import { SLOT_TAKEN, hasStarted, overlaps, type Appointment, type ClinicMoment, type WeeklySlot } from './scheduling.ts';
@@ -45,6 +45,11 @@ export interface Booker {
   limits?: BookingLimits;
   /** The appointment being moved, which does not stand in its own way. */
   moving?: number;
+  /**
+   * The refusal when the slot itself is gone (its doctor or slot retired, or it has begun), instead of the booking
+   * form's field errors: an accepted offer answers that it closed.
+   */
+  slotGone?: () => DomainError;
 }
 
 type OwnHold = Pick<Hold, 'offerId' | 'entryId'>;
@@ -62,11 +67,12 @@ export async function checkPlacement(
   who: Booker,
   now: ClinicMoment,
 ): Promise<{ slot: WeeklySlot; ownHold: OwnHold | undefined }> {
-  if (!(await tx.schedules.lockDoctor(to.doctorId))) throw notFound('Doctor');
+  const gone = (refusal: DomainError) => who.slotGone?.() ?? refusal;
+  if (!(await tx.schedules.lockDoctor(to.doctorId))) throw gone(notFound('Doctor'));
   const slot = await tx.schedules.find(to.scheduleId);
-  if (!slot || slot.doctorId !== to.doctorId || slot.retired) throw invalid({ schedule_id: ["is not one of this doctor's current slots"] });
+  if (!slot || slot.doctorId !== to.doctorId || slot.retired) throw gone(invalid({ schedule_id: ["is not one of this doctor's current slots"] }));
   if (slot.weekday !== isoWeekday(to.date)) throw invalid({ schedule_id: [`is not a slot on ${to.date}'s weekday`] });
-  if (hasStarted(to.date, slot.startTime, now)) throw invalid({ schedule_id: ['has already started; choose a later slot'] });
+  if (hasStarted(to.date, slot.startTime, now)) throw gone(invalid({ schedule_id: ['has already started; choose a later slot'] }));
   const [booked, holds] = await Promise.all([
     tx.appointments.bookedTimes({ doctorId: to.doctorId }, to.date, who.moving),
     tx.waitlist.holds(to.doctorId, to.date, to.date),

@@ -7,7 +7,7 @@ import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { checkPlacement, takeSlot } from './booking.ts';
 import type { SchedulingDeps } from './ports.ts';
-import { appointmentJson, dateOutOfRange, hasStarted, type ClinicMoment } from './scheduling.ts';
+import { appointmentJson, dateOutOfRange, type ClinicMoment } from './scheduling.ts';
 import { WAITLIST_STAFF, holdUntil, slotFreed, type WaitlistEntry, type WaitlistOffer } from './waitlist.ts';
 
 export { expireOffers } from './waitlist.ts';
@@ -182,12 +182,9 @@ export async function acceptOffer(deps: SchedulingDeps, body: unknown) {
   const now = nowInClinic(deps);
   const appointment = await deps.transaction(async (tx) => {
     const offer = openOffer(await tx.waitlist.findOffer(token, { lock: true }), deps.clock.now());
-    const slot = (await tx.schedules.lockDoctor(offer.doctor.id)) ? await tx.schedules.find(offer.scheduleId) : undefined;
-    if (!slot || slot.retired || hasStarted(offer.date, offer.startTime, now)) {
-      throw conflict('offer_closed', 'This time is no longer available.');
-    }
     const placement = { doctorId: offer.doctor.id, scheduleId: offer.scheduleId, date: offer.date };
-    await checkPlacement(tx, placement, { actor: null, patientId: offer.patient.id, limits: deps.bookingLimits }, now);
+    const slotGone = () => conflict('offer_closed', 'This time is no longer available.');
+    await checkPlacement(tx, placement, { actor: null, patientId: offer.patient.id, limits: deps.bookingLimits, slotGone }, now);
     return takeSlot(deps, tx, {
       ...placement,
       patientId: offer.patient.id,

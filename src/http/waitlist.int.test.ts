@@ -263,6 +263,18 @@ for (const target of testDatabases()) {
       assert.equal((await answer('accept', await offerToken(waiting))).body.code, 'offer_accepted');
     });
 
+    it('answers an offer whose doctor left the clinic meanwhile that its time closed', async () => {
+      clock.set(NOW);
+      const doctor = await fx.doctor();
+      const patient = await fx.patient();
+      await join(patient, doctor);
+      await freeTheSlot(doctor);
+      const token = await offerToken(patient);
+      assert.equal((await server.api('DELETE', `/api/admin/doctors/${doctor.doctorId}`, { token: admin.token })).status, 200);
+      const accepted = await answer('accept', token);
+      assert.deepEqual([accepted.status, accepted.body.code], [409, 'offer_closed']);
+    });
+
     it('hands a held slot on when its patient leaves the waitlist', async () => {
       clock.set(NOW);
       const doctor = await fx.doctor();

@@ -19,6 +19,7 @@ import { doctorPatientStore, recordStore } from '../../src/db/records.pg.ts';
 import { dashboardQueries } from '../../src/db/reports.pg.ts';
 import { appointmentStore, scheduleStore } from '../../src/db/scheduling.pg.ts';
 import type { SessionUser } from '../../src/domain/auth/ports.ts';
+import { listEntry } from '../../src/domain/audit/audit.ts';
 import { billingJson } from '../../src/domain/billing/billing.ts';
 import { patientDetailJson } from '../../src/domain/records/records.ts';
 import { statisticsOf, topDoctorJson } from '../../src/domain/reports/statistics.ts';
@@ -86,10 +87,13 @@ export function createTwinServer(db: Db, opts: { timeZone: string; now?: () => D
     {
       prefix: '/api/admin/patients',
       exact: true,
-      answer: async ({ search }) => {
+      answer: async ({ user, search }) => {
         const query = new URLSearchParams(search);
         const page = { q: query.get('q') ?? '', page: Number(query.get('page') ?? 1), perPage: Number(query.get('per_page') ?? DEFAULT_PER_PAGE) };
-        return list('patients', await patients.list(page));
+        const found = await patients.list(page);
+        // Medora audits every page of the patient list it hands out; the twin writes the same row.
+        await audit.record(listEntry(actorOf(user, `twin-${++requests}`), 'patient', page));
+        return list('patients', found);
       },
     },
     { prefix: '/api/admin/statistics', exact: true, answer: async () => ({ status: 200, body: statisticsOf(await dashboard.counts()) }) },

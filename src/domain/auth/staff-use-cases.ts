@@ -67,8 +67,7 @@ export async function registerWalkIn(deps: AuthDeps & { timeZone: string }, body
   const input = asRecord(body);
   const v = new Validator(input);
   const name = v.text('name', { max: 200 });
-  const hasEmail = typeof input.email === 'string' && input.email.trim() !== '';
-  const email = hasEmail ? v.email('email') : null;
+  const email = v.email('email', { optional: true });
   const phone = v.text('phone', { max: 40 });
   const birthdate = v.birthdate('birthdate', clinicToday(deps.clock, deps.timeZone));
   const gender = v.oneOf('gender', GENDERS);

@@ -174,8 +174,7 @@ function readProfile(body: unknown, today: string, reminders: boolean, emailOpti
   const input = asRecord(body);
   const v = new Validator(input);
   const name = v.text('name', { max: 200 });
-  const emailLeftOut = input.email === null || input.email === undefined || (typeof input.email === 'string' && input.email.trim() === '');
-  const email = emailOptional && emailLeftOut ? null : v.email('email');
+  const email = emailOptional ? v.email('email', { optional: true }) : v.email('email');
   const phone = v.text('phone', { max: 40 });
   const birthdate = v.birthdate('birthdate', today);
   const gender = v.oneOf('gender', GENDERS);

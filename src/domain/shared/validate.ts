@@ -49,8 +49,12 @@ export class Validator {
     return raw;
   }
 
-  email(field: string): string {
-    const value = this.text(field, { max: 254 });
+  /** A required e-mail address, or with `optional: true` null when absent or blank. */
+  email(field: string): string;
+  email(field: string, opts: { optional: true }): string | null;
+  email(field: string, opts: { optional?: boolean } = {}): string | null {
+    const value = this.text(field, { max: 254, optional: opts.optional });
+    if (!value && opts.optional) return null;
     if (value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) this.fail(field, 'must be a valid email address');
     return value;
   }

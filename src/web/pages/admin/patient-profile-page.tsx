@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import type { PatientJson } from '../../../domain/patients/use-cases.ts';
 import type { PatientDetailJson } from '../../../domain/records/records.ts';
@@ -15,15 +15,15 @@ import { endpoints, routes } from '../../paths.ts';
 export default function AdminPatientProfilePage() {
   const { id } = useParams<{ id: string }>();
   const fetched = useFetched<PatientDetailJson>(endpoints.admin.patient(id), 'patient');
-  const [patient, setPatient] = useState<PatientDetailJson | null>(null);
+  // What this page saved stands for the fetched patient until another patient is fetched.
+  const [edited, setEdited] = useState<PatientDetailJson | null>(null);
+  const patient = edited && edited.id === fetched?.id ? edited : fetched;
   const [editing, setEditing] = useState(false);
   const { alert, setAlert, dismiss } = useAlert();
 
-  useEffect(() => setPatient(fetched), [fetched]);
-
   const saved = (was: PatientDetailJson, changed: PatientJson, message: AlertMessage) => {
     const { name, email, phone, birthdate, gender } = changed;
-    setPatient({ ...was, user: { ...was.user, name, email }, name, email, phone, birthdate, gender });
+    setEdited({ ...was, user: { ...was.user, name, email }, name, email, phone, birthdate, gender });
     setEditing(false);
     setAlert(message);
   };
@@ -48,7 +48,7 @@ export default function AdminPatientProfilePage() {
       {patient && editing && (
         <EditPatientDialog patient={patient} path={endpoints.admin.patient(patient.id)} onSaved={(changed, message) => saved(patient, changed, message)} onClose={() => setEditing(false)} />
       )}
-      {patient?.email && (
+      {patient && patient.email !== null && (
         <WaitlistForm
           title="Add to a waitlist"
           path={endpoints.waitlist}

@@ -24,9 +24,10 @@ export default function DeskPatientPage() {
   const [paying, setPaying] = useState<BillingJson | null>(null);
   const [paid, setPaid] = useState(0);
   const fetched = useFetched<{ patient: PatientRow }>(endpoints.desk.patient(id), 'patient')?.patient;
+  // What this page saved stands for the fetched patient until another patient is fetched.
   const [edited, setEdited] = useState<PatientRow | null>(null);
   const [editing, setEditing] = useState(false);
-  const patient = edited ?? fetched;
+  const patient = edited && edited.id === fetched?.id ? edited : fetched;
 
   const loadBills = (query: ListQuery, signal: AbortSignal) => fetchList<BillingJson>(endpoints.desk.patientBills(id), 'billings', query, signal);
 

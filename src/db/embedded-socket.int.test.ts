@@ -1,19 +1,18 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { gunzipSync } from 'node:zlib';
 import { serveEmbedded, backupEmbedded, type EmbeddedServer } from './embedded.ts';
 import { DEFAULT_TIMEOUTS } from './timeouts.ts';
 import { only } from '../testing/assert.ts';
+import { embeddedDataDir } from '../testing/test-db.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const IDLE_IN_TRANSACTION_MS = 2000;
 
 describe('the embedded database shared through its socket', () => {
   let dir: string;
+  let removeDir: () => Promise<void>;
   let server: EmbeddedServer;
   const clients: pg.Client[] = [];
   const log: string[] = [];
@@ -28,7 +27,8 @@ describe('the embedded database shared through its socket', () => {
   const serverRows = async () => (await server.db.query<{ v: string }>('select v from t order by id')).map((row) => row.v);
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'medora-socket-'));
+    // A copy of the migrated test folder: serving a new folder would first spend seconds creating the database.
+    ({ dataDir: dir, remove: removeDir } = await embeddedDataDir());
     server = await serveEmbedded(dir, { ...DEFAULT_TIMEOUTS, idleInTransactionMs: IDLE_IN_TRANSACTION_MS }, (line) => log.push(line));
     await server.db.exec('create table t (id integer generated always as identity primary key, v text not null)');
   });
@@ -36,7 +36,7 @@ describe('the embedded database shared through its socket', () => {
   after(async () => {
     await Promise.all(clients.map((client) => client.end().catch(() => {})));
     await server.db.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeDir();
   });
 
   it("keeps a client's open transaction and the server's statements apart, both ways", async () => {

@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { openPglite } from './db.ts';
-import { migrate } from './migrate.ts';
 import { backupEmbedded } from './embedded.ts';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
 import { startServerProcess } from '../testing/server-process.ts';
 import { at } from '../testing/assert.ts';
+import { embeddedDataDir } from '../testing/test-db.ts';
 
 const COMPLETE = '-- PostgreSQL database dump complete';
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
@@ -79,12 +79,11 @@ describe('nightly backups', () => {
     assert.equal(readdirSync(backups).length, 1);
   });
 
-  it('leaves the earlier backups whole and no partial file under a backup name when the server is killed mid-backup', async () => {
-    const dataDir = join(dir, 'served');
+  it('leaves the earlier backups whole and no partial file under a backup name when the server is killed mid-backup', async (t) => {
+    const folder = await embeddedDataDir();
+    t.after(() => folder.remove());
+    const { dataDir } = folder;
     const backups = join(dataDir, 'backups');
-    const db = await openPglite(dataDir);
-    await migrate(db);
-    await db.close();
     // Two earlier backups, of the database while still small, three days old so that the server backs up on start.
     const earlier = await backupEmbedded(dataDir);
     mkdirSync(backups);

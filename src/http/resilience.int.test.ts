@@ -10,7 +10,7 @@ import { cliActor } from '../domain/shared/actor.ts';
 import { clinicDateTime } from '../domain/shared/clock.ts';
 import { fixedClock, PASSWORD, signUpPatient, startTestServer, TEST_TZ, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
-import { testDatabases } from '../testing/test-db.ts';
+import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 import { at, first, only } from '../testing/assert.ts';
 
 const NOW = '2026-06-10T18:00:00Z'; // Wednesday 20:00 in Europe/Berlin: today's fixture visits have all begun
@@ -79,7 +79,8 @@ for (const target of testDatabases()) {
 
 describe('the embedded database bounds the wait for its one connection', () => {
   it('answers 503 database_busy to a statement that cannot get a turn in time, then serves again', async () => {
-    const db = await openPglite(undefined, { acquireMs: 100, statementMs: 5000, lockMs: 1000, idleInTransactionMs: 5000 });
+    const folder = await embeddedDataDir();
+    const db = await openPglite(folder.dataDir, { acquireMs: 100, statementMs: 5000, lockMs: 1000, idleInTransactionMs: 5000 });
     try {
       const long = db.transaction(async (tx) => {
         await tx.query('select 1');
@@ -92,6 +93,7 @@ describe('the embedded database bounds the wait for its one connection', () => {
       assert.equal(await db.ready(1000), true);
     } finally {
       await db.close();
+      await folder.remove();
     }
   });
 });

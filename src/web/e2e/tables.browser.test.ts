@@ -154,9 +154,15 @@ describe('lists at desktop and phone widths in the browser', () => {
     it(`says the ${role}'s lists are loading while they load, and offers Retry when they fail`, async () => {
       const page = await signedIn(accounts()[role]);
       await page.setViewportSize(WIDTHS[1]!);
+      // Each list is opened from the account page, as from a link, so that it loads anew.
+      const openFromElsewhere = async (screen: Screen) => {
+        await moveInApp(page, `/user/${role}/account`);
+        await page.locator('.shell-main h1', { hasText: 'Sign-in & Security' }).waitFor();
+        await moveInApp(page, screen.path);
+      };
       for (const screen of screens[role]) {
         const release = await holdList(page, screen);
-        await page.goto(screen.path);
+        await openFromElsewhere(screen);
         await page.getByRole('status').getByText(`Loading ${screen.what.toLowerCase()}…`).waitFor();
         assert.equal(await page.locator('.page-info').count(), 0, `${screen.path} counts no rows while loading`);
         assert.equal(await page.getByText(/No .* found\./).count(), 0, `${screen.path} is not empty while loading`);
@@ -165,7 +171,7 @@ describe('lists at desktop and phone widths in the browser', () => {
         await rowsShown(page, screen);
 
         const restore = await failList(page, screen);
-        await page.goto(screen.path);
+        await openFromElsewhere(screen);
         const failure = page.getByRole('alert').filter({ hasText: `${screen.what} could not be loaded.` });
         await failure.waitFor();
         assert.equal(await page.getByText(/No .* found\./).count(), 0, `${screen.path} is not empty when it failed`);

@@ -18,12 +18,14 @@ import { patientDirectory } from '../../src/db/patients.pg.ts';
 import { doctorPatientStore, recordStore } from '../../src/db/records.pg.ts';
 import { dashboardQueries } from '../../src/db/reports.pg.ts';
 import { appointmentStore, scheduleStore } from '../../src/db/scheduling.pg.ts';
+import { waitlistStore } from '../../src/db/waitlist.pg.ts';
 import type { SessionUser } from '../../src/domain/auth/ports.ts';
 import { listEntry } from '../../src/domain/audit/audit.ts';
 import { billingJson } from '../../src/domain/billing/billing.ts';
 import { patientDetailJson } from '../../src/domain/records/records.ts';
 import { statisticsOf, topDoctorJson } from '../../src/domain/reports/statistics.ts';
 import { periodOf, slotStatus } from '../../src/domain/scheduling/scheduling.ts';
+import { heldFromOthers } from '../../src/domain/scheduling/waitlist.ts';
 import { clinicDateTime, isoWeekday } from '../../src/domain/shared/clock.ts';
 import { DEFAULT_PER_PAGE, type Page } from '../../src/domain/shared/pagination.ts';
 import { bearerToken } from '../../src/http/parse.ts';
@@ -52,6 +54,7 @@ export function createTwinServer(db: Db, opts: { timeZone: string; now?: () => D
   const treated = doctorPatientStore(db);
   const records = recordStore(db);
   const audit = auditLog(db);
+  const waitlist = waitlistStore(db, bearerTokens);
   let requests = 0;
 
   const firstPage = { q: '', page: 1, perPage: DEFAULT_PER_PAGE };
@@ -66,14 +69,16 @@ export function createTwinServer(db: Db, opts: { timeZone: string; now?: () => D
     {
       prefix: '/api/appointments/available/',
       exact: false,
-      answer: async ({ path }) => {
+      answer: async ({ user, path }) => {
         const doctorId = Number(path.slice('/api/appointments/available/'.length));
         const at = clinicDateTime(now(), opts.timeZone);
         if (!(await schedules.isActiveDoctor(doctorId))) return notFound;
-        const [slots, booked] = await Promise.all([
+        const [slots, bookings, holds] = await Promise.all([
           schedules.currentSlots(doctorId, isoWeekday(at.date)),
           appointments.bookedTimes({ doctorId }, at.date),
+          waitlist.holds(doctorId, at.date, at.date),
         ]);
+        const booked = [...bookings, ...heldFromOthers(holds, user.patientId)];
         const available_appointments = slots.map((slot) => ({
           schedule_id: slot.id,
           start_time: slot.startTime,

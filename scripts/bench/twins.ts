@@ -78,7 +78,7 @@ export function createTwinServer(db: Db, opts: { timeZone: string; now?: () => D
           appointments.bookedTimes({ doctorId }, at.date),
           waitlist.holds(doctorId, at.date, at.date),
         ]);
-        const booked = [...bookings, ...heldFromOthers(holds, user.patientId)];
+        const booked = [...bookings, ...heldFromOthers(holds, user.patientId ?? undefined)];
         const available_appointments = slots.map((slot) => ({
           schedule_id: slot.id,
           start_time: slot.startTime,

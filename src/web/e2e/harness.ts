@@ -47,7 +47,7 @@ async function startServer(): Promise<TestServer> {
 
 /**
  * Debian's chromium-headless-shell: Chromium's engine without the browser's own windows and services, which
- * Playwright also runs headless tests in. The same pages cost it less than half the CPU time of full Chromium.
+ * Playwright also runs headless tests in. The same pages cost it a half to two thirds of full Chromium's CPU time.
  */
 const HEADLESS_CHROMIUM = '/usr/bin/chromium-headless-shell';
 

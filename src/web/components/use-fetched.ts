@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { apiGet, type Query } from '../api.ts';
 import { useRequest } from './use-request.ts';
 
@@ -20,4 +21,13 @@ export function useLoaded<T>(path: string, what: string, query?: Query): { loade
 export function useFetched<T>(path: string, what: string, query?: Query): T | null {
   const { loaded } = useLoaded<T>(path, what, query);
   return loaded.state === 'loaded' ? loaded.value : null;
+}
+
+/**
+ * A fetched item as the screen shows it: what the screen saved of it stands for the fetched one until another item
+ * (another id) is fetched. Returns the item shown and the setter for what was saved.
+ */
+export function useSavedOver<T extends { id: number }>(fetched: T | null): [T | null, (saved: T) => void] {
+  const [saved, setSaved] = useState<T | null>(null);
+  return [saved && saved.id === fetched?.id ? saved : fetched, setSaved];
 }

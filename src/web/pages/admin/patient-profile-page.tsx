@@ -5,7 +5,7 @@ import type { PatientDetailJson } from '../../../domain/records/records.ts';
 import { Alert, type AlertMessage } from '../../components/alert.tsx';
 import { EditPatientDialog } from '../../components/edit-patient-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { useFetched } from '../../components/use-fetched.ts';
+import { useFetched, useSavedOver } from '../../components/use-fetched.ts';
 import { PatientOverview } from '../../components/patient-overview.tsx';
 import { SignInHelp } from '../../components/sign-in-help.tsx';
 import { useAlert } from '../../components/use-alert.ts';
@@ -14,10 +14,7 @@ import { endpoints, routes } from '../../paths.ts';
 
 export default function AdminPatientProfilePage() {
   const { id } = useParams<{ id: string }>();
-  const fetched = useFetched<PatientDetailJson>(endpoints.admin.patient(id), 'patient');
-  // What this page saved stands for the fetched patient until another patient is fetched.
-  const [edited, setEdited] = useState<PatientDetailJson | null>(null);
-  const patient = edited && edited.id === fetched?.id ? edited : fetched;
+  const [patient, setEdited] = useSavedOver(useFetched<PatientDetailJson>(endpoints.admin.patient(id), 'patient'));
   const [editing, setEditing] = useState(false);
   const { alert, setAlert, dismiss } = useAlert();
 

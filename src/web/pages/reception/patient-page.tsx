@@ -11,7 +11,7 @@ import { EditPatientDialog } from '../../components/edit-patient-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { DESK_METHODS, PayDialog } from '../../components/pay-dialog.tsx';
 import { useAlert } from '../../components/use-alert.ts';
-import { useFetched } from '../../components/use-fetched.ts';
+import { useFetched, useSavedOver } from '../../components/use-fetched.ts';
 import { capitalize, dayLabel } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
@@ -23,11 +23,8 @@ export default function DeskPatientPage() {
   const [booked, setBooked] = useState(0);
   const [paying, setPaying] = useState<BillingJson | null>(null);
   const [paid, setPaid] = useState(0);
-  const fetched = useFetched<{ patient: PatientRow }>(endpoints.desk.patient(id), 'patient')?.patient;
-  // What this page saved stands for the fetched patient until another patient is fetched.
-  const [edited, setEdited] = useState<PatientRow | null>(null);
+  const [patient, setEdited] = useSavedOver(useFetched<{ patient: PatientRow }>(endpoints.desk.patient(id), 'patient')?.patient ?? null);
   const [editing, setEditing] = useState(false);
-  const patient = edited && edited.id === fetched?.id ? edited : fetched;
 
   const loadBills = (query: ListQuery, signal: AbortSignal) => fetchList<BillingJson>(endpoints.desk.patientBills(id), 'billings', query, signal);
 

@@ -1,8 +1,8 @@
 .DEFAULT_GOAL := help
-.PHONY: help install start dev build test bench lighthouse clean
+.PHONY: help install start dev build check test test-dates bench lighthouse clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-11s %s\n", $$1, $$2}'
 
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -19,8 +19,14 @@ start: build ## install, build and start Medora with the demo clinic at http://1
 dev: node_modules ## rebuild the UI on change and run the server
 	npm run --silent dev & npm start; kill %1
 
+check: node_modules ## the fast inner loop: type check and the unit tests that need no database (under a minute)
+	bash scripts/check
+
 test: node_modules ## run every test: types, unit, integration (PGlite and TEST_DATABASE_URL), browser
 	npm test
+
+test-dates: node_modules ## the unit and integration tests on PGlite at five tricky instants under faketime (minutes)
+	bash scripts/test-dates
 
 bench: build ## hospital-scale benchmark (pass ARGS="--scale small" for a quick run)
 	npm run --silent bench -- $(ARGS)

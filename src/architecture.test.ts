@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from './testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -88,5 +88,13 @@ describe('the import order of docs/architecture.md', () => {
     assert.match(added('web/api.ts', '../domain/billing/billing.ts') ?? '', /web imports only types/);
     assert.equal(added('web/api.ts', '../domain/billing/billing.ts', true), undefined);
     assert.equal(added('domain/records/use-cases.ts', '../billing/billing.ts'), undefined);
+  });
+});
+
+describe('the test files', () => {
+  it('take node:test bounded in time, from src/testing/node-test.ts', () => {
+    const files = [...sourceFiles(SRC), ...sourceFiles(join(SRC, '../scripts'))].filter((file) => !file.endsWith('testing/node-test.ts'));
+    const unbounded = files.filter((file) => importsOf(file, readFileSync(file, 'utf8')).some((found) => found.to === 'node:test'));
+    assert.deepEqual(unbounded.map((file) => relative(SRC, file)), []);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, it, mock } from 'node:test';
+import { describe, it, mock } from './testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { App } from './app.ts';
 import { pruneAuditDaily } from './runtime.ts';

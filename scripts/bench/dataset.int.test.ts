@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { patientDirectory } from '../../src/db/patients.pg.ts';
 import { only, present } from '../../src/testing/assert.ts';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { Result } from 'autocannon';
 import { combine, consuming, cpuPerRequestUs, cycling, percentiles, summarize, type Scenario } from './load.ts';

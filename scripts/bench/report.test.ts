@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { Measurement } from './load.ts';
 import { checkTargets, growthRows, median, quantile, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { earlyMorningZone } from './clinic-zone.ts';
 import { clinicDateTime } from '../../src/domain/shared/clock.ts';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,8 +21,10 @@ async function listening(server: Server): Promise<string> {
 
 for (const target of testDatabases()) {
   describe(`the bench's bare twins on ${target.name}`, () => {
-    it('answer every read the bench drives with the status and JSON Medora answers', async () => {
+    it('answer every read the bench drives with the status and JSON Medora answers', async (t) => {
       const { db, drop } = await target.open();
+      // After the servers below close; also when filling the database fails before they start.
+      t.after(() => drop());
       const today = clinicDateTime(new Date(), TIME_ZONE).date;
       await generateHospital(db, { size: hospitalSize(0.0001), today, passwordHash: 'not-a-real-hash', progress: () => {} });
       const fixtures = await loadFixtures(db, today, 10);
@@ -48,7 +50,6 @@ for (const target of testDatabases()) {
         twins.close();
         twins.closeIdleConnections();
         await closeGracefully(medora, 100);
-        await drop();
       }
     });
   });

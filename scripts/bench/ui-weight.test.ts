@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { htmlAssets, pageFiles, type BuildOutputs } from './ui-weight.ts';
 

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -65,7 +65,7 @@ async function psql(dataDir: string, sql: string): Promise<string> {
   return stdout.trim();
 }
 
-const psqlInstalled = await promisify(execFile)('psql', ['--version']).then(
+const psqlInstalled = await promisify(execFile)('psql', ['--version'], { timeout: 30_000 }).then(
   () => true,
   () => false,
 );
@@ -107,9 +107,13 @@ describe('the embedded database while medora serve runs', () => {
     await rm(restoredDir, { recursive: true, force: true });
   });
 
-  it('runs a report, an addition and a backup from other processes while 20 requests a second hit the server', async () => {
+  it('runs a report, an addition and a backup from other processes while 20 requests a second hit the server', async (t) => {
     const before = await screenCounts(server.url, token);
     const load = departmentsLoad(server.url, token);
+    // Stops the requests also when a command fails; stopping twice is harmless.
+    t.after(async () => {
+      await load.stop();
+    });
     const env = { DATA_DIR: dataDir };
     const addStartedAt = performance.now();
     let addedAt = Infinity;

@@ -3,7 +3,7 @@
  * database from the environment, exit codes and output through real pipes. Every command's behaviour is tested
  * in process by the other CLI tests; these check the wiring around them.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { openPglite } from '../db/db.ts';
 import { spawnMedora } from '../testing/cli.ts';

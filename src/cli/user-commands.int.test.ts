@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
 import { testDatabases } from '../testing/test-db.ts';

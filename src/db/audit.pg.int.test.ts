@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { AuditEntry } from '../domain/audit/audit.ts';
 import { auditLog, auditTrail } from './audit.pg.ts';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { openPglite, openPostgres } from './db.ts';
 import { DatabaseLockedError } from './data-dir-lock.ts';
@@ -46,9 +46,11 @@ for (const target of testDatabases()) {
 }
 
 describe('two instances starting together on one PostgreSQL database', { skip: !process.env.TEST_DATABASE_URL }, () => {
-  it('both come up and each migration runs once', async () => {
-    const postgres = testDatabases().find((t) => t.name === 'postgres')!;
+  it('both come up and each migration runs once', async (t) => {
+    const postgres = testDatabases().find((target) => target.name === 'postgres')!;
     const { url, drop, db } = await postgres.open();
+    // After both instances close; also when emptying the schema or opening them fails.
+    t.after(() => drop());
     await db.exec('drop schema public cascade; create schema public');
     const [a, b] = [await openPostgres(url!), await openPostgres(url!)];
     try {
@@ -58,7 +60,6 @@ describe('two instances starting together on one PostgreSQL database', { skip: !
       assert.equal(n, readMigrations().length);
     } finally {
       await Promise.all([a.close(), b.close()]);
-      await drop();
     }
   });
 });

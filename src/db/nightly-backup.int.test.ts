@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, watch, writeFileSync } from 'node:fs';
@@ -13,7 +13,9 @@ import { at } from '../testing/assert.ts';
 import { embeddedDataDir } from '../testing/test-db.ts';
 
 const COMPLETE = '-- PostgreSQL database dump complete';
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+const DAY_MS = 86_400_000;
+/** `days` before `now`: the scheduler compares its clock with the files' times, so both come from one clock. */
+const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
 
 /** Resolves once `check` holds, polling; rejects after `timeoutMs`. */
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -31,12 +33,13 @@ describe('nightly backups', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('backs up on start when the newest backup is over a day old, then keeps the newest ones', async () => {
+  it('backs up on start when the newest backup is over a day old, then keeps the newest ones', async (t) => {
+    const now = new Date('2026-11-24T12:00:00Z');
     const backups = join(dir, 'first');
     mkdirSync(backups);
     for (const name of ['medora-2026-01-01-0230.sql.gz', 'medora-2026-01-02-0230.sql.gz', '.medora-2026-01-03-0230.sql.gz.partial', 'notes.txt']) {
       writeFileSync(join(backups, name), name);
-      utimesSync(join(backups, name), daysAgo(3), daysAgo(3));
+      utimesSync(join(backups, name), daysBefore(now, 3), daysBefore(now, 3));
     }
     const lines: string[] = [];
     const nightly = scheduleNightlyBackups({
@@ -44,17 +47,17 @@ describe('nightly backups', () => {
       time: '02:30',
       keep: 2,
       timeZone: 'Europe/Berlin',
-      now: () => new Date('2026-11-24T12:00:00Z'),
+      now: () => now,
       backup: async () => gzipSync(COMPLETE),
       log: (line) => lines.push(line),
     });
+    t.after(() => nightly.stop());
     await until(() => lines.length > 0, 10_000, 'a backup');
-    await nightly.stop();
     assert.deepEqual(readdirSync(backups).sort(), ['medora-2026-01-02-0230.sql.gz', 'medora-2026-11-24-1300.sql.gz', 'notes.txt']);
     assert.match(at(lines, 0), /^backup: wrote .*medora-2026-11-24-1300\.sql\.gz \(\d+ bytes\) in \d+ ms; removed 1 older$/);
   });
 
-  it('logs a failed backup and tries again, and the schedule goes on', async () => {
+  it('logs a failed backup and tries again, and the schedule goes on', async (t) => {
     const backups = join(dir, 'failing');
     const lines: string[] = [];
     let calls = 0;
@@ -71,8 +74,8 @@ describe('nightly backups', () => {
       },
       log: (line) => lines.push(line),
     });
+    t.after(() => nightly.stop());
     await until(() => lines.length === 3, 10_000, 'two failures and a backup');
-    await nightly.stop();
     assert.match(at(lines, 0), /^backup: failed \(attempt 1 of 3\): the disk is full; trying again in 0 min$/);
     assert.match(at(lines, 1), /^backup: failed \(attempt 2 of 3\): the disk is full; trying again/);
     assert.match(at(lines, 2), /^backup: wrote /);
@@ -90,7 +93,8 @@ describe('nightly backups', () => {
     const earlierNames = ['medora-2026-01-01-0230.sql.gz', 'medora-2026-01-02-0230.sql.gz'];
     for (const name of earlierNames) {
       writeFileSync(join(backups, name), earlier);
-      utimesSync(join(backups, name), daysAgo(3), daysAgo(3));
+      // A real server reads the real clock.
+      utimesSync(join(backups, name), daysBefore(new Date(), 3), daysBefore(new Date(), 3));
     }
     // Then 10 MB of photos, so that writing the next backup takes a moment (some 50 ms) to be caught in.
     const big = await openPglite(dataDir);

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { SessionUser } from '../domain/auth/ports.ts';
 import type { SessionLookup } from '../domain/auth/ports.ts';

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { addDays, clinicDateTime } from '../domain/shared/clock.ts';
 import { signUpAdmin, startTestServer, TEST_TZ, type TestServer } from '../testing/http.ts';

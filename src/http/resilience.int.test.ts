@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -111,8 +111,7 @@ if (url) {
       parsed.pathname = `/${name}`;
       dbUrl = parsed.toString();
       const db = await openPostgres(dbUrl);
-      await migrate(db);
-      await db.close();
+      await migrate(db).finally(() => db.close());
     });
     after(() => runOnConnection(url, `drop database if exists ${name} with (force)`));
 
@@ -195,8 +194,9 @@ if (url) {
       }
     });
 
-    it('answers appointment reads 503 within the lock timeout while liveness and other reads answer at once', async () => {
+    it('answers appointment reads 503 within the lock timeout while liveness and other reads answer at once', async (t) => {
       const server = await startTestServer(ownDatabase(), { clock: fixedClock(NOW) });
+      t.after(() => server.close());
       const holder = new pg.Client({ connectionString: dbUrl });
       await holder.connect();
       try {
@@ -223,19 +223,19 @@ if (url) {
         assert.equal((await server.api('GET', '/api/patient/appointments', { token: patient.token })).status, 200);
       } finally {
         await holder.end();
-        await server.close();
       }
     });
 
-    it('on SIGTERM exits within the grace period plus 2 s, and writes blocked on a row lock never commit', async () => {
+    it('on SIGTERM exits within the grace period plus 2 s, and writes blocked on a row lock never commit', async (t) => {
       // The server started below keeps real time, so its sessions and yesterday's visits are made on real time too.
       const db = await openPostgres(dbUrl);
+      t.after(() => db.close());
       const server = await startTestServer({ name: 'seed', open: async () => ({ db, url: dbUrl, drop: async () => {} }) });
       const yesterday = clinicDateTime(new Date(Date.now() - 86_400_000), TEST_TZ).date;
-      const { patient, bills } = await unpaidBills(server, 3, yesterday);
-      await server.close();
+      const { patient, bills } = await unpaidBills(server, 3, yesterday).finally(() => server.close());
       const holder = new pg.Client({ connectionString: dbUrl });
       await holder.connect();
+      t.after(() => holder.end());
       const graceMs = 1000;
       const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/medora.js', import.meta.url)), 'serve', '--port', '0'], {
         env: {
@@ -248,6 +248,8 @@ if (url) {
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      // Killed also when the test times out waiting for it (to start, or to exit on SIGTERM).
+      t.after(() => void child.kill('SIGKILL'));
       try {
         let output = '';
         child.stderr.on('data', (chunk) => (output += chunk));
@@ -289,8 +291,6 @@ if (url) {
         assert.deepEqual(rows[0], { unpaid: 3, payments: 0 });
       } finally {
         child.kill('SIGKILL');
-        await holder.end();
-        await db.close();
       }
     });
 

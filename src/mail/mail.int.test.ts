@@ -1,4 +1,4 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
@@ -47,8 +47,9 @@ for (const target of testDatabases()) {
       fixtures = clinicFixtures(server);
     });
     after(async () => {
-      await smtp.close();
-      await server.close();
+      // Either is missing when the before hook failed; the other is still closed.
+      await smtp?.close();
+      await server?.close();
     });
     beforeEach(async () => {
       clock.set('2030-03-20T10:00:00Z');

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { Db } from '../db/db.ts';
 import { addDays, clinicToday, isoWeekday, systemClock } from '../domain/shared/clock.ts';
@@ -26,8 +26,9 @@ describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is
   });
   after(async () => {
     for (const server of running) await server.stop('SIGKILL');
-    await smtp.close();
-    await drop();
+    // Either is missing when the before hook failed; the other is still closed.
+    await smtp?.close();
+    await drop?.();
   });
 
   const serve = async (env: Record<string, string>) => {

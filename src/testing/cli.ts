@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { endsWithTestFile } from './child-processes.ts';
 import { medora } from '../cli/main.ts';
 import type { Db } from '../db/db.ts';
 import type { App } from '../app.ts';
@@ -9,6 +10,8 @@ import type { TestDatabase } from './test-db.ts';
 import { makeTestApp, TEST_TZ } from './test-app.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
+// PGlite's start alone can take 10 s or more on a busy two-core machine; a backup or restore some more.
+const RUN_TIMEOUT_MS = 180_000;
 
 export interface CliRun {
   code: number;
@@ -47,10 +50,13 @@ export async function openCliDatabase(target: TestDatabase): Promise<CliDatabase
 /** Runs the real `node bin/medora.js ...args` as a process of its own, with stdout and stderr as pipes. */
 export function spawnMedora(args: string[], { env }: { env: Record<string, string> }): Promise<CliRun> {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = endsWithTestFile(spawn(process.execPath, [BIN, ...args], {
     env: { ...inherited, CLINIC_TZ: TEST_TZ, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    // Bounded: a command that hangs is killed (its run then ends with code -1), not left behind the test.
+    timeout: RUN_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+  }));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { endsWithTestFile } from './child-processes.ts';
 import { present } from './assert.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
@@ -28,10 +29,10 @@ interface Spawned {
 
 function spawnServe(env: Record<string, string>): Spawned {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = endsWithTestFile(spawn(process.execPath, [BIN, 'serve'], {
     env: { ...inherited, HOST: '127.0.0.1', PORT: '0', CLINIC_TZ: 'Europe/Berlin', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

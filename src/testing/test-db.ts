@@ -66,7 +66,7 @@ export async function embeddedDataDir(): Promise<{ dataDir: string; remove(): Pr
   const template = await pgliteTemplate();
   const dataDir = await mkdtemp(join(tmpdir(), 'medora-test-'));
   // cp(1) copies the template's thousand files for a fraction of the CPU time node's fs.cp takes.
-  await execFileAsync('cp', ['-R', template, join(dataDir, 'pglite')]);
+  await execFileAsync('cp', ['-R', template, join(dataDir, 'pglite')], { timeout: 120_000, killSignal: 'SIGKILL' });
   return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
 }
 

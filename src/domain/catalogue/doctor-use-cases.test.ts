@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { AuditEntry } from '../audit/audit.ts';
 import type { Actor } from '../shared/actor.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { CLINIC_NOW, openPage, openSignedInPage, PASSWORD, serverAndBrowserPerSuite, signInThroughUi, type TestServer } from './harness.ts';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import type { Page } from 'playwright-core';
 import { CLINIC_TODAY, PASSWORD, openSignedInPage, phoneScreenshot, serverAndBrowserPerSuite, seriousAxeViolations, settled, uniqueEmail, type TestServer } from './harness.ts';
 import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';

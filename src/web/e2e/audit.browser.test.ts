@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import type { Page } from 'playwright-core';
 import { addDays, clinicDateTime } from '../../domain/shared/clock.ts';
 import { TEST_TZ } from '../../testing/test-app.ts';

@@ -3,7 +3,7 @@
  * route added to the table is visited here without more ado; one whose pattern names an `:id` needs that id below.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Page } from 'playwright-core';
 import type { Role } from '../../domain/shared/actor.ts';
 import { routes, withId } from '../paths.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import type { Browser } from 'playwright-core';
 import { openPage, openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
 import { registerPatient } from './seed.ts';

@@ -5,7 +5,7 @@
  * screen and the admin's Reception page.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   atClinicTime,

@@ -5,7 +5,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { after, before } from 'node:test';
+import { after, before } from '../../testing/node-test.ts';
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
 import { PASSWORD, startTestServer, TEST_TZ, uniqueEmail, type TestServer } from '../../testing/http.ts';
 import { clinicInstant, type Clock } from '../../domain/shared/clock.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Page, Route } from 'playwright-core';
 import { openSignedInPage, serverAndBrowserPerSuite, settled, type TestServer } from './harness.ts';
 import { registerPatient, seedClinic, type Clinic } from './seed.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import type { Page } from 'playwright-core';
 import {
   CLINIC_TODAY,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Page } from 'playwright-core';
 import { openPage, openSignedInPage, serverAndBrowserPerSuite, signInThroughUi, type TestServer } from './harness.ts';
 import { createReceptionist, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from '../../testing/node-test.ts';
 import type { Browser } from 'playwright-core';
 import { outboxQueue } from '../../db/outbox.pg.ts';
 import { messageLink } from '../../mail/start.ts';
@@ -29,6 +29,7 @@ describe('the waitlist in the browser', () => {
     assert.equal(week.status, 200);
     smtp = await startTestSmtp();
   });
+  after(() => smtp?.close());
 
   it("lets a patient join a full day's waitlist, and the offer e-mail's link books the freed time", async () => {
     const early: Account = await registerPatient(server, 'Early Bird');
@@ -88,7 +89,6 @@ describe('the waitlist in the browser', () => {
     await visit.getByText(clinic.doctor.name).waitFor();
     await visit.getByText('09:00').first().waitFor();
     assert.deepEqual(problems, []);
-    await smtp.close();
   });
 
   it("lets an admin put a patient on a doctor's waitlist from the patient's overview", async () => {

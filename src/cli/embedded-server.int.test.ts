@@ -2,6 +2,7 @@ import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +13,7 @@ import { tableCounts } from '../db/backup.ts';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
+import { embeddedDataDir } from '../testing/test-db.ts';
 
 const DEMO_ADMIN = { email: 'admin@medora.test', password: 'medora-demo' };
 const REQUESTS_PER_SECOND = 20;
@@ -82,6 +84,25 @@ describe('a server on a folder that a command has open itself', () => {
       lock.release();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a server on a port already in use', () => {
+  it('exits 1 within seconds, saying which port, and leaves the folder free for the next start', async (t) => {
+    const folder = await embeddedDataDir();
+    t.after(() => folder.remove());
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const port = String((taken.address() as AddressInfo).port);
+    const startedAt = performance.now();
+    const refused = await serveRefused({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', PORT: port });
+    assert.equal(refused.exit, '1', refused.output);
+    assert.match(refused.output, new RegExp(`error: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use by another program`));
+    assert.ok(performance.now() - startedAt < 60_000, 'the process ended on its own');
+    // It let go of the folder: the next server starts on it.
+    const next = await startServerProcess({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', BACKUP_KEEP: '0' });
+    await next.stop();
   });
 });
 

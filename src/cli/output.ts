@@ -1,6 +1,7 @@
 import { DomainError } from '../domain/shared/errors.ts';
 import { DatabaseLockedError } from '../db/data-dir-lock.ts';
 import { BackupError } from '../db/backup-error.ts';
+import { ListenError } from '../http/listen-error.ts';
 import { writeLine, type Output } from './context.ts';
 
 /** Prints `error: …` (and each bad field) to `stderr`; unknown errors keep their stack. */
@@ -12,7 +13,7 @@ export function reportError(error: unknown, stderr: Output): void {
     const [lone, ...others] = problems;
     const repeatsMessage = lone !== undefined && others.length === 0 && error.message.includes(lone);
     if (!repeatsMessage) for (const problem of problems) writeLine(stderr, `  ${problem}`);
-  } else if (error instanceof DatabaseLockedError || error instanceof BackupError) {
+  } else if (error instanceof DatabaseLockedError || error instanceof BackupError || error instanceof ListenError) {
     writeLine(stderr, `error: ${error.message}`);
   } else {
     writeLine(stderr, `error: ${(error as Error)?.stack ?? error}`);

@@ -24,7 +24,11 @@ export function register(program: Command, { getApp, io }: Cli): void {
         for (const account of DEMO_ACCOUNTS) writeLine(io.stdout, `  ${account.role.padEnd(8)} ${account.email}`);
       }
       const server = createMedoraServer(app, { trustProxy: config.trustProxy });
-      const address = await listen(server, config.port, config.host);
+      // Nothing else would end the process when it cannot listen: the database and its sockets hold it open.
+      const address = await listen(server, config.port, config.host).catch(async (error: unknown) => {
+        await app.db.close();
+        throw error;
+      });
       const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
       writeLine(io.stdout, `Medora is running at http://${config.host}:${address.port} on the ${where}`);
       const mail = startMailWorker(app, config, (line) => writeLine(io.stderr, line));

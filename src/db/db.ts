@@ -95,6 +95,9 @@ export function pgliteDb(client: PGlite, timeouts: DbTimeouts, afterClose: () =>
     try {
       if (interrupted) throw shuttingDown();
       return await fn();
+    } catch (error) {
+      // A full disk or no memory is a 503 here as on a PostgreSQL server; SQL errors keep their SQLSTATE.
+      throw asUnavailable(error);
     } finally {
       done();
     }

@@ -17,6 +17,9 @@ const QUERY_CANCELED = '57014'; // statement_timeout, or a cancel at shutdown
 const LOCK_NOT_AVAILABLE = '55P03'; // lock_timeout
 // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
 const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
+// insufficient_resources: disk_full, out_of_memory and the rest of class 53; the server stays up and may recover.
+const DISK_FULL = '53100';
+const OUT_OF_MEMORY = '53200';
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'ENOENT']);
 
 export const databaseUnavailable = () =>
@@ -26,7 +29,8 @@ export const databaseBusy = () =>
 
 /**
  * The one decision of which database failures mean "try again later" (503) rather than a bug: the connection
- * classes of SQLSTATE, the server going away, socket errors, and the statement and lock timeouts.
+ * classes of SQLSTATE, the server going away, socket errors, the statement and lock timeouts, and the server out
+ * of resources (a full disk, no memory).
  * Anything else is returned as it is, for the adapter's own translation or as a 500.
  */
 export function asUnavailable(error: unknown): unknown {
@@ -34,7 +38,10 @@ export function asUnavailable(error: unknown): unknown {
   const state = sqlState(error);
   if (state === QUERY_CANCELED) return unavailable('database_timeout', 'The database took too long to answer. Please try again.');
   if (state === LOCK_NOT_AVAILABLE) return databaseBusy();
+  if (state === DISK_FULL || state === 'ENOSPC') return unavailable('database_disk_full', 'The database has no room left to write. Nothing was saved; please try again later.');
+  if (state === OUT_OF_MEMORY) return unavailable('database_out_of_memory', 'The database is out of memory right now. Please try again in a moment.');
   if (state && (state.startsWith('08') || SERVER_GONE.has(state) || SOCKET_CODES.has(state))) return databaseUnavailable();
+  if (state?.startsWith('53')) return databaseBusy();
   return error;
 }
 

@@ -13,6 +13,7 @@ import { checkRole, match, needsSignIn, type Answer, type Route } from './router
 import { apiRoutes } from './routes.ts';
 import { serveStatic } from './static.ts';
 import { CALENDAR_FEED_PREFIX } from '../links.ts';
+import { ListenError } from './listen-error.ts';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
@@ -262,10 +263,10 @@ function send(res: ServerResponse, requestId: string, answer: Answer, headOnly =
   res.end(headOnly ? undefined : payload);
 }
 
-/** Listens, and on SIGINT/SIGTERM stops accepting, lets requests in flight finish, then closes the database. */
+/** Listens on `host`:`port`; when it cannot, rejects with a ListenError that says where and why. */
 export async function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenError(host, port, error)));
     server.listen(port, host, () => resolve());
   });
   return server.address() as AddressInfo;

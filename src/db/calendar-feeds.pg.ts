@@ -3,6 +3,7 @@ import type { CalendarFeedStore } from '../domain/notifications/ports.ts';
 import type { Queryable } from './db.ts';
 
 interface OwnerRow {
+  user_id: number;
   role: string;
   name: string;
   patient_id: number | null;
@@ -37,8 +38,9 @@ const toFeedVisit = (row: VisitRow): FeedVisit => ({
 });
 
 function toOwner(row: OwnerRow): FeedOwner | undefined {
-  if (row.role === 'doctor' && row.doctor_id !== null) return { role: 'doctor', doctorId: row.doctor_id, name: row.name };
-  if (row.role === 'patient' && row.patient_id !== null) return { role: 'patient', patientId: row.patient_id };
+  const who = { userId: row.user_id, name: row.name };
+  if (row.role === 'doctor' && row.doctor_id !== null) return { ...who, role: 'doctor', doctorId: row.doctor_id };
+  if (row.role === 'patient' && row.patient_id !== null) return { ...who, role: 'patient', patientId: row.patient_id };
   return undefined;
 }
 
@@ -62,7 +64,7 @@ export function calendarFeedStore(db: Queryable, tokens: { issue(): string; dige
     ownerOf: async (token) => {
       // A deactivated account's or doctor's feed stops with their sign-in.
       const [row] = await db.query<OwnerRow>(
-        `select u.role, u.name, p.id as patient_id, d.id as doctor_id
+        `select u.id as user_id, u.role, u.name, p.id as patient_id, d.id as doctor_id
          from calendar_feeds f join users u on u.id = f.user_id and u.active
          left join patients p on p.user_id = u.id left join doctors d on d.user_id = u.id and d.active
          where f.token_hash = $1`,

@@ -6,6 +6,7 @@ import { fixedClock } from '../domain/shared/clock.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { CALENDAR_FEED_PREFIX } from '../links.ts';
 
 const ZONE = 'Europe/Berlin';
 const CLINIC = { name: 'Lakeside Clinic', timeZone: ZONE, mailFrom: 'no-reply@medora.local' };
@@ -74,6 +75,10 @@ for (const target of testDatabases()) {
       assert.equal(cancelled?.component.getFirstPropertyValue('status'), 'CANCELLED');
       assert.equal(cancelled?.sequence, 1);
       assert.doesNotMatch(feed.text, /Otto|Otherpatient|Mia|Meyer/);
+      const audited = await server.app.db.query(
+        `select actor_user_id, actor_role, entity_id, patient_id, details->>'visits' as visits from audit_log where action = 'read_calendar_feed'`,
+      );
+      assert.deepEqual(audited, [{ actor_user_id: mia.user.id, actor_role: 'patient', entity_id: String(mia.user.id), patient_id: mia.patientId, visits: '4' }]);
     });
 
     it("answers a doctor's appointments with their patients' names, and only that doctor's", async () => {
@@ -139,6 +144,10 @@ for (const target of testDatabases()) {
       const token = decodeURIComponent(url.slice(url.lastIndexOf('/') + 1, -'.ics'.length));
       assert.equal((await read(url)).status, 200);
       assert.equal((await read(url.replace(/\.ics$/, '.ics/extra'))).status, 404);
+      // Near misses: a doubled slash, a mistyped prefix, the token outside the API.
+      for (const near of ['/api//calendar/', '/api/calender/', '/calendar/']) {
+        assert.equal((await read(url.replace(CALENDAR_FEED_PREFIX, near))).status, 404, near);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.ok(logLines.some((line) => line.startsWith('GET /api/calendar/[token] 200')), logLines.slice(-3).join('\n'));
       assert.ok(!logLines.some((line) => line.includes(token)));

@@ -188,8 +188,8 @@ export function apiRoutes(app: App): Route[] {
       await app.calendarFeeds.turnOffCalendarFeed(actor);
       return noContent();
     }),
-    r('GET', '/api/calendar/{token}.ics', 'public', async ({ params }) => ({
-      body: Buffer.from(await app.calendarFeeds.calendarFeed(params.token)),
+    r('GET', '/api/calendar/{token}.ics', 'public', async ({ params, requestId }) => ({
+      body: Buffer.from(await app.calendarFeeds.calendarFeed(params.token, requestId)),
       headers: { 'content-type': 'text/calendar; charset=utf-8', 'cache-control': 'private, no-cache' },
     })),
     r('GET', '/api/admin/messages', 'admin', async ({ query, actor }) => listOf('messages', await app.notifications.listMessages(query, actor))),

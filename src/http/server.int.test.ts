@@ -8,7 +8,7 @@ import { fixedClock, PASSWORD, signIn, signUpAdmin, signUpPatient, startTestServ
 import { makeApp } from '../app.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { closeGracefully, createMedoraServer } from './server.ts';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { first } from '../testing/assert.ts';
@@ -31,6 +31,14 @@ for (const target of testDatabases()) {
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     });
 
+    it('asks browsers for HTTPS only (HSTS) when the request is known to have come over HTTPS', async () => {
+      const viaHttps = await server.api('GET', '/api/health', { headers: { 'x-forwarded-proto': 'https' } });
+      assert.equal(viaHttps.headers.get('strict-transport-security'), 'max-age=31536000');
+      const page = await fetch(`${server.url}/login`, { headers: { 'x-forwarded-proto': 'https' } });
+      assert.equal(page.headers.get('strict-transport-security'), 'max-age=31536000');
+      assert.equal((await server.api('GET', '/api/health')).headers.get('strict-transport-security'), null);
+    });
+
     it('answers malformed JSON with 400, not 500', async () => {
       const res = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
       assert.equal(res.status, 400);
@@ -41,6 +49,29 @@ for (const target of testDatabases()) {
       const res = await server.api('POST', '/api/patients/register', { body: { name: 'x'.repeat(1_100_000) } });
       assert.equal(res.status, 413);
       assert.equal(res.body.code, 'too_large');
+    });
+
+    it('closes the connection after refusing a chunked body early, so no later request waits behind its unread rest', async () => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+      const closed = new Promise<string>((resolve, reject) => {
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk));
+        socket.on('close', () => resolve(received));
+        socket.on('error', reject);
+      });
+      const timer = setTimeout(() => socket.destroy(new Error('the server kept the connection open')), 10_000);
+      try {
+        socket.write('POST /api/patients/register HTTP/1.1\r\nhost: medora.test\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n');
+        const chunk = 'x'.repeat(64 * 1024);
+        // Past the 1 MiB limit, with more to come: the answer is due before the body ends.
+        for (let i = 0; i < 20; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+        const answer = await closed;
+        assert.match(answer, /^HTTP\/1\.1 413 /);
+        assert.match(answer, /\r\nconnection: close\r\n/i);
+      } finally {
+        clearTimeout(timer);
+        socket.destroy();
+      }
     });
 
     it('reads multipart bodies whose boundary is mixed case, as browsers send them', async () => {
@@ -99,13 +130,20 @@ for (const target of testDatabases()) {
       assert.deepEqual(wrong.body, unknown.body);
     });
 
-    it('gives an admin created from the CLI use case a working token; a patient gets 403 on admin routes', async () => {
+    it('gives an admin created from the CLI use case a working token; a patient gets 403 on admin routes, audited', async () => {
       const admin = await signUpAdmin(server);
       assert.equal((await server.api('GET', '/api/user', { token: admin.token })).body.role, 'admin');
       const patient = await signUpPatient(server);
       const res = await server.api('GET', '/api/admin/statistics', { token: patient.token });
       assert.equal(res.status, 403);
       assert.equal(res.body.code, 'forbidden');
+      const refused = await server.app.db.query(
+        `select actor_user_id, action, entity, request_id, details from audit_log where actor_user_id = $1 and action = 'refused'`,
+        [patient.user.id],
+      );
+      assert.deepEqual(refused, [
+        { actor_user_id: patient.user.id, action: 'refused', entity: 'route', request_id: res.headers.get('x-request-id'), details: { attempt: 'GET /api/admin/statistics', reason: 'role' } },
+      ]);
     });
 
     it('answers 401 without a token, with a forged one, and after logout', async () => {

@@ -132,8 +132,15 @@ export interface ServerOptions {
   log?: (line: string) => void;
 }
 
-/** A request's path as the log writes it: a calendar feed's address is its only key, so its token is masked. */
-const loggedPath = (path: string) => (path.startsWith(CALENDAR_FEED_PREFIX) ? `${CALENDAR_FEED_PREFIX}[token]` : path);
+// A year, as browsers' preload lists ask; subdomains are left to their own servers.
+const HSTS = 'max-age=31536000';
+
+/**
+ * A request's path as the log writes it: a calendar feed's address is its only key, so its token is masked, and so
+ * is anything else as long as a token (32 or more base64url characters), wherever a mistyped address put it.
+ */
+const loggedPath = (path: string) =>
+  path.startsWith(CALENDAR_FEED_PREFIX) ? `${CALENDAR_FEED_PREFIX}[token]` : path.replace(/[A-Za-z0-9_-]{32,}/g, '[token]');
 
 /** What a shutdown needs of a server: the requests still being handled, and the database to interrupt. */
 const lifecycles = new WeakMap<Server, { handling: Set<Promise<void>>; db: App['db'] }>();
@@ -168,6 +175,8 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     const started = performance.now();
     const requestId = randomUUID();
     const { path, search } = splitTarget(req.url);
+    // Only when HTTPS is known (our socket, or our own proxy says so): over plain HTTP the header means nothing.
+    if (isHttps(req, options.trustProxy ?? 0)) res.setHeader('strict-transport-security', HSTS);
     try {
       if (path === '/api' || path.startsWith('/api/')) {
         await handleApi(app, routes, req, res, { path, search, requestId, trustProxy: options.trustProxy ?? 0 });
@@ -182,7 +191,9 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     } catch (error) {
       const answer = toErrorAnswer(error);
       if (answer.unexpected) logNow(`error rid=${requestId} ${req.method} ${loggedPath(path)}: ${(answer.unexpected as Error)?.stack ?? answer.unexpected}`);
-      if (!res.headersSent) send(res, requestId, answer);
+      // Refused before its body was read (too large, not signed in): the rest of the body would stand in the way of
+      // the next request on this connection, so the connection ends with the answer.
+      if (!res.headersSent) send(res, requestId, req.complete ? answer : { ...answer, headers: { ...answer.headers, connection: 'close' } });
       else res.destroy();
     } finally {
       log(`${req.method} ${loggedPath(path)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms rid=${requestId}`);
@@ -216,7 +227,14 @@ async function handleApi(
   const token = bearer ?? cookie;
   // Public routes are typed to take no actor (PublicHandler), so none is made up for them.
   const actor = needsSignIn(route.access) ? await app.auth.authenticate(token, opts.requestId) : undefined;
-  if (actor) checkRole(route.access, actor);
+  if (actor) {
+    try {
+      checkRole(route.access, actor);
+    } catch (refused) {
+      await app.audit.recordWrongRole(actor, `${method} ${route.path}`);
+      throw refused;
+    }
+  }
   const reads = method === 'GET' || method === 'HEAD';
   const body = reads || method === 'DELETE' ? {} : await parseBody(req);
   const query: Record<string, string> = opts.search ? Object.fromEntries(new URLSearchParams(opts.search)) : {};

@@ -95,6 +95,11 @@ const csvRow = (row: AuditRow) =>
 export const verifyTrail = (deps: AuditDeps): Promise<ChainCheck> => deps.trail.verify();
 
 /** Failed sign-ins that named no account are kept `anonymousRetentionDays`; deletes the older ones. */
+/** A signed-in user asking for a part of Medora their role may not use (`attempt`: the method and route), recorded. */
+export async function recordWrongRole(deps: Pick<AuditDeps, 'audit'>, actor: Actor, attempt: string): Promise<void> {
+  await deps.audit.record({ actor, action: 'refused', entity: 'route', requestId: actor.requestId, details: { attempt, reason: 'role' } });
+}
+
 export async function pruneAnonymousFailures(deps: AuditDeps): Promise<{ removed: number; olderThanDays: number }> {
   const days = deps.anonymousRetentionDays;
   return { removed: await deps.trail.pruneAnonymous(new Date(deps.clock.now().getTime() - days * 86_400_000)), olderThanDays: days };

@@ -58,13 +58,33 @@ export async function turnOffCalendarFeed(deps: FeedDeps, actor: Actor): Promise
   });
 }
 
-/** The iCalendar text of the feed `token` opens; an unknown or revoked token is not found. */
-export async function calendarFeed(deps: FeedDeps, token: string): Promise<string> {
+/**
+ * The iCalendar text of the feed `token` opens; an unknown or revoked token is not found. A read is audited as
+ * its owner's, whose calendar application reads it on their behalf.
+ */
+export async function calendarFeed(deps: FeedDeps, token: string, requestId?: string): Promise<string> {
   const owner = TOKEN_SHAPE.test(token) ? await deps.feeds.ownerOf(token) : undefined;
   if (!owner) throw notFound('Calendar feed');
   const { from, to } = feedWindow(deps.clock, deps.clinic.timeZone);
   const now = deps.clock.now();
-  return owner.role === 'doctor'
-    ? doctorFeed(deps.clinic, owner.name, await deps.feeds.doctorVisits(owner.doctorId, from, to), now)
-    : patientFeed(deps.clinic, await deps.feeds.patientVisits(owner.patientId, from, to), now);
+  const actor: Actor = { userId: owner.userId, role: owner.role, name: owner.name, requestId, ...(owner.role === 'doctor' ? { doctorId: owner.doctorId } : { patientId: owner.patientId }) };
+  let feed: string;
+  let visits: number;
+  if (owner.role === 'doctor') {
+    const found = await deps.feeds.doctorVisits(owner.doctorId, from, to);
+    [feed, visits] = [doctorFeed(deps.clinic, owner.name, found, now), found.length];
+  } else {
+    const found = await deps.feeds.patientVisits(owner.patientId, from, to);
+    [feed, visits] = [patientFeed(deps.clinic, found, now), found.length];
+  }
+  await deps.audit.record({
+    actor,
+    action: 'read_calendar_feed',
+    entity: 'calendar_feed',
+    entityId: owner.userId,
+    patientId: owner.role === 'patient' ? owner.patientId : null,
+    requestId,
+    details: { from, to, visits },
+  });
+  return feed;
 }

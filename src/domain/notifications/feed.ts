@@ -12,7 +12,7 @@ export const FEED_DAYS_BACK = 30;
 export const FEED_DAYS_AHEAD = 180;
 
 /** Whose feed a token opens: an active doctor or patient. */
-export type FeedOwner = { role: 'doctor'; doctorId: number; name: string } | { role: 'patient'; patientId: number };
+export type FeedOwner = { userId: number; name: string } & ({ role: 'doctor'; doctorId: number } | { role: 'patient'; patientId: number });
 
 /** A visit in a patient's feed: what the patient's own e-mails say of it, and nobody's name but the doctor's. */
 export interface FeedVisit {

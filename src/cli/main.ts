@@ -48,6 +48,8 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
 
 /** `medora` as a process: commands open the configured database when they need it, and it is closed at the end. */
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
+  // Whatever Medora writes (the embedded database, backups, reports) is its owner's alone.
+  process.umask(0o077);
   let opened: Promise<App> | undefined;
   // The app, and the database drivers with it, load only for a command that needs them.
   const getApp = () => (opened ??= import('../runtime.ts').then(({ openRuntime }) => openRuntime(undefined, { longStatements: true })).then((runtime) => runtime.app));

@@ -1,6 +1,7 @@
 import { DomainError } from '../domain/shared/errors.ts';
 import { DatabaseLockedError } from '../db/data-dir-lock.ts';
 import { BackupError } from '../db/backup-error.ts';
+import { DataDirPermissionError } from '../db/data-dir-permissions.ts';
 import { ListenError } from '../http/listen-error.ts';
 import { writeLine, type Output } from './context.ts';
 
@@ -13,7 +14,7 @@ export function reportError(error: unknown, stderr: Output): void {
     const [lone, ...others] = problems;
     const repeatsMessage = lone !== undefined && others.length === 0 && error.message.includes(lone);
     if (!repeatsMessage) for (const problem of problems) writeLine(stderr, `  ${problem}`);
-  } else if (error instanceof DatabaseLockedError || error instanceof BackupError || error instanceof ListenError) {
+  } else if (error instanceof DatabaseLockedError || error instanceof BackupError || error instanceof ListenError || error instanceof DataDirPermissionError) {
     writeLine(stderr, `error: ${error.message}`);
   } else {
     writeLine(stderr, `error: ${(error as Error)?.stack ?? error}`);

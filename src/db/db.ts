@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -6,6 +5,7 @@ import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { DomainError, unavailable } from '../domain/shared/errors.ts';
+import { secureDataDir } from './data-dir-permissions.ts';
 import { asUnavailable, databaseBusy, databaseUnavailable, sqlState } from './sql-errors.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { openEmbedded } from './embedded.ts';
@@ -66,7 +66,7 @@ export interface PgliteDb extends Db {
 /** PGlite in `dataDir/pglite` (in memory without one), the folder locked for this process as a command's. */
 export async function openPglite(dataDir: string | undefined, timeouts: DbTimeouts = DEFAULT_TIMEOUTS): Promise<PgliteDb> {
   if (!dataDir) return pgliteDb(await createPglite(undefined), timeouts, () => {});
-  mkdirSync(dataDir, { recursive: true });
+  secureDataDir(dataDir);
   const lock = await acquireDataDirLock(dataDir, 'command');
   try {
     return pgliteDb(await createPglite(join(dataDir, 'pglite')), timeouts, () => lock.release());
@@ -81,6 +81,8 @@ export async function createPglite(path: string | undefined): Promise<PGlite> {
   const options = { parsers: { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber }, extensions: { pg_trgm } };
   const client = path ? new PGlite(path, options) : new PGlite(options);
   await client.waitReady;
+  // PGlite lays out a new cluster, and rewrites its relation cache files on start, with modes of its own (0644).
+  if (path) secureDataDir(path);
   return client;
 }
 

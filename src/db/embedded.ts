@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { secureDataDir } from './data-dir-permissions.ts';
 import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPglite, openPglite, openPostgres, pgliteDb, type Db, type PgliteDb } from './db.ts';
@@ -38,7 +39,8 @@ const SOCKET_POOL_SIZE = 2;
  * A second server, or a command that opened the folder itself, is refused with the holder's pid.
  */
 export async function serveEmbedded(dataDir: string, timeouts: DbTimeouts, log: (line: string) => void): Promise<EmbeddedServer> {
-  mkdirSync(dataDir, { recursive: true });
+  const closed = secureDataDir(dataDir);
+  if (closed > 0) log(`${dataDir}: made ${closed} files and folders readable by their owner only; other users of this machine could read them`);
   const lock = await acquireDataDirLock(dataDir, 'server', () => accepts(join(dataDir, SOCKET_FILE)));
   const stops: (() => Promise<void>)[] = [];
   try {
@@ -113,7 +115,7 @@ export async function restoreEmbedded(dataDir: string, file: string, opts: { for
   if (await accepts(join(dataDir, SOCKET_FILE))) {
     throw new BackupError(`A Medora server is running on ${dataDir}; stop it first, as a restore replaces the database it serves`);
   }
-  mkdirSync(dataDir, { recursive: true });
+  secureDataDir(dataDir);
   const lock = await acquireDataDirLock(dataDir, 'command');
   try {
     const current = join(dataDir, 'pglite');
@@ -157,6 +159,7 @@ async function countsIn(path: string): Promise<TableCount[]> {
 }
 
 async function withFolder<T>(dataDir: string, fn: (pglite: PGlite, db: PgliteDb) => Promise<T>): Promise<T> {
+  secureDataDir(dataDir);
   const lock = await acquireDataDirLock(dataDir, 'command');
   try {
     const pglite = await createPglite(join(dataDir, 'pglite'));

@@ -35,7 +35,7 @@ const RETRIES = 3;
 export function scheduleNightlyBackups(opts: NightlyBackupOptions): NightlyBackups {
   const now = opts.now ?? (() => new Date());
   const retryAfterMs = opts.retryAfterMs ?? 15 * 60_000;
-  mkdirSync(opts.dir, { recursive: true });
+  mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
   // A backup cut short by a crash; the complete ones never carry this name.
   for (const file of readdirSync(opts.dir).filter((name) => PARTIAL.test(name))) rmSync(join(opts.dir, file), { force: true });
 

@@ -1,6 +1,9 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +15,19 @@ import { tableCounts, type TableCount } from '../db/backup.ts';
 import { seedDemo } from '../demo/seed.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { spawnMedora } from '../testing/cli.ts';
+import { endsWithTestFile } from '../testing/child-processes.ts';
 import { present } from '../testing/assert.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
+const BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
+
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABASE_URL is not set' }, () => {
   const [sourceName, targetName] = [`medora_backup_${randomBytes(4).toString('hex')}`, `medora_restore_${randomBytes(4).toString('hex')}`];
@@ -87,9 +100,52 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     assert.match(missing.stderr, /^error: pg_dump is not installed; install PostgreSQL's client tools/);
   });
 
+  it("takes pg_dump down with a killed backup, and the next backup clears the killed one's leftover", async (t) => {
+    const out = join(dir, 'killed.dump');
+    const partial = join(dir, '.killed.dump.partial');
+    // pg_dump waits for this lock (up to 30 s) before it writes anything.
+    const holder = new pg.Client({ connectionString: source });
+    await holder.connect();
+    t.after(() => holder.end());
+    await holder.query('begin');
+    await holder.query('lock table appointments in access exclusive mode');
+    const backup = endsWithTestFile(spawn(process.execPath, [BIN, 'backup', '--out', out], { env: { ...process.env, DATABASE_URL: source }, stdio: 'ignore' }));
+    // Not on the holder: pg_stat_activity keeps one snapshot for the whole of a transaction.
+    const watcher = new pg.Client({ connectionString: source });
+    await watcher.connect();
+    t.after(() => watcher.end());
+    const dumps = async () =>
+      (await watcher.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'pg_dump'`, [sourceName])).rows[0]?.n;
+    await until(async () => (await dumps()) === 1, 30_000, 'pg_dump waiting for the lock');
+    backup.kill('SIGKILL');
+    await holder.query('rollback');
+    await until(async () => (await dumps()) === 0, 10_000, 'pg_dump gone');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal((await stat(partial)).size, 0, 'nothing went on writing the killed backup');
+    await assert.rejects(stat(out), { code: 'ENOENT' });
+
+    const again = await spawnMedora(['backup', '--out', out], { env: { DATABASE_URL: source } });
+    assert.equal(again.code, 0, again.stderr);
+    await assert.rejects(stat(partial), { code: 'ENOENT' });
+    assert.ok((await stat(out)).size > 0);
+  });
+
   it('exits 2 on a usage error', async () => {
     const usage = await spawnMedora(['restore'], { env: { DATABASE_URL: target } });
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /missing required argument 'file'/);
+  });
+});
+
+describe('restoring an embedded backup that fails part way', () => {
+  it('says so in one line, leaves the folder as it was and no half-restored copy beside it', async (t) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'medora-restore-'));
+    t.after(() => rm(dataDir, { recursive: true, force: true }));
+    const file = join(dataDir, 'broken.sql.gz');
+    await writeFile(file, gzipSync('create table kept (id int);\nselect no_such_function();\n-- PostgreSQL database dump complete\n'));
+    const restore = await spawnMedora(['restore', file], { env: { DATA_DIR: dataDir } });
+    assert.equal(restore.code, 1);
+    assert.match(restore.stderr, /^error: .*broken\.sql\.gz could not be restored, and the database in .* is as it was: function no_such_function\(\) does not exist\n$/);
+    await assert.rejects(stat(join(dataDir, 'pglite.restoring')), { code: 'ENOENT' });
   });
 });

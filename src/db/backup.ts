@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createServer, request } from 'node:http';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
@@ -159,11 +161,19 @@ export function readEmbeddedBackup(file: string): string {
 export async function backupPostgres(url: string, out: string): Promise<void> {
   const temporary = partialName(out);
   try {
-    // Created first, for the owner alone: pg_dump keeps an existing file's mode, and a dump holds password hashes.
+    // One left by a backup that was killed.
     rmSync(temporary, { force: true });
-    closeSync(openSync(temporary, 'wx', 0o600));
-    // A dump waits for no lock longer than this: a long migration or a stuck transaction fails the backup instead.
-    await runTool('pg_dump', ['--format=custom', '--lock-wait-timeout=30s', `--file=${temporary}`, `--dbname=${url}`]);
+    // For the owner alone: a dump holds password hashes.
+    const fd = openSync(temporary, 'wx', 0o600);
+    try {
+      // Through a pipe, not --file: pg_dump then dies with this process (its next write finds the pipe closed)
+      // instead of writing on into a file nobody will use. A dump waits for no lock longer than 30 s: a long
+      // migration or a stuck transaction fails the backup instead.
+      await runTool('pg_dump', ['--format=custom', '--lock-wait-timeout=30s', `--dbname=${url}`], createWriteStream(temporary, { fd, autoClose: false }));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, out);
   } catch (error) {
     rmSync(temporary, { force: true });
@@ -181,11 +191,14 @@ export async function restorePostgres(url: string, file: string): Promise<void> 
   await runTool('pg_restore', ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', `--dbname=${url}`, file]);
 }
 
-function runTool(command: string, args: string[]): Promise<void> {
+/** Runs a PostgreSQL client tool; what it writes to stdout goes to `output`, when given. */
+function runTool(command: string, args: string[], output?: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', output ? 'pipe' : 'ignore', 'pipe'] });
+    const written = output && child.stdout ? pipeline(child.stdout, output) : Promise.resolve();
+    written.catch(reject);
     let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stderr?.on('data', (chunk) => (stderr += chunk));
     child.on('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'ENOENT'
@@ -193,7 +206,7 @@ function runTool(command: string, args: string[]): Promise<void> {
           : error,
       ),
     );
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new BackupError(`${command} failed: ${stderr.trim() || `exit code ${code}`}`))));
+    child.on('close', (code) => (code === 0 ? written.then(resolve, reject) : reject(new BackupError(`${command} failed: ${stderr.trim() || `exit code ${code}`}`))));
   });
 }
 

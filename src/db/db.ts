@@ -219,6 +219,11 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       // pg-pool's own wait for a free connection ends in an error without a code.
       throw sqlState(error) ? driverFailure(error) : databaseBusy();
     }
+    // A request that waited for a connection past the interrupt at shutdown gets none: its client is told it failed.
+    if (interrupted) {
+      client.release();
+      throw shuttingDown();
+    }
     let broken: Error | undefined;
     checkedOut.add(client);
     try {

@@ -132,9 +132,12 @@ export async function restoreEmbedded(dataDir: string, file: string, opts: { for
       // The dump empties search_path for its own statements.
       await db.exec('reset all');
       restored = await tableCounts(db);
-    } finally {
+    } catch (error) {
       await db.close();
+      rmSync(incoming, { recursive: true, force: true });
+      throw new BackupError(`${file} could not be restored, and the database in ${dataDir} is as it was: ${(error as Error).message}`);
     }
+    await db.close();
     let keptAt: string | undefined;
     if (replaced.length > 0) {
       keptAt = join(dataDir, `pglite.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);

@@ -27,6 +27,14 @@ describe('configuration from the environment', () => {
     assert.deepEqual([told.clinicAddress, told.clinicPhone], ['1 Harbour Road', '+1 555 0100']);
   });
 
+  it('sends 5 messages at once per mail worker and waits a minute for the mail server, unless told otherwise', () => {
+    const mail = ({ outboxConcurrency, smtpTimeoutMs }: Config) => ({ outboxConcurrency, smtpTimeoutMs });
+    assert.deepEqual(mail(loadConfig({ CLINIC_TZ: 'UTC' })), { outboxConcurrency: 5, smtpTimeoutMs: 60_000 });
+    assert.deepEqual(mail(loadConfig({ CLINIC_TZ: 'UTC', OUTBOX_CONCURRENCY: '1', SMTP_TIMEOUT_MS: '600000' })), { outboxConcurrency: 1, smtpTimeoutMs: 600_000 });
+    assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', OUTBOX_CONCURRENCY: '0' }), /OUTBOX_CONCURRENCY must be a whole number of at least 1, got "0"/);
+    assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', SMTP_TIMEOUT_MS: '30' }), /SMTP_TIMEOUT_MS must be a whole number of at least 1000/);
+  });
+
   it('backs the embedded database up at 02:30 clinic time and keeps 7, unless told otherwise', () => {
     assert.deepEqual(pick(loadConfig({ CLINIC_TZ: 'UTC' })), { backupTime: '02:30', backupKeep: 7 });
     assert.deepEqual(pick(loadConfig({ CLINIC_TZ: 'UTC', BACKUP_TIME: '23:05', BACKUP_KEEP: '0' })), { backupTime: '23:05', backupKeep: 0 });

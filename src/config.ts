@@ -6,6 +6,7 @@ import type { Role } from './domain/shared/actor.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 import { DEFAULT_WAITLIST_HOLD_MINUTES } from './domain/scheduling/waitlist.ts';
 import { DEFAULT_ANONYMOUS_RETENTION_DAYS } from './domain/audit/audit.ts';
+import { DEFAULT_SEND_CONCURRENCY, DEFAULT_SEND_TIMEOUT_MS } from './domain/notifications/delivery.ts';
 
 export interface Config {
   port: number;
@@ -36,6 +37,8 @@ export interface Config {
   requireMfa: Role[];
   /** Where users reach Medora, for links made outside a request (e-mails, the CLI's reset links). */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set, rather than made up from HOST and PORT. */
+  publicUrlSet: boolean;
   /** The mail server messages go through; none keeps them in the outbox, marked not sent. */
   smtpUrl?: string;
   /** The address messages come from. */
@@ -46,8 +49,15 @@ export interface Config {
   waitlistHoldMinutes: number;
   /** How often the mail worker looks for due messages. */
   outboxPollMs: number;
-  /** How long a claimed message is its worker's; a worker that died mid-send loses it to another after this. */
+  /**
+   * How long a claimed message is its worker's unless renewed, as it is while being sent: a worker that died
+   * mid-send loses it to another after this.
+   */
   outboxLeaseMs: number;
+  /** Messages each mail worker sends at once. */
+  outboxConcurrency: number;
+  /** How long a send waits for the mail server's reply. */
+  smtpTimeoutMs: number;
   /** Days the audit trail keeps failed sign-ins that name no account. */
   auditAnonymousRetentionDays: number;
 }
@@ -98,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       acquireMs: whole('DATABASE_ACQUIRE_TIMEOUT_MS', DEFAULT_TIMEOUTS.acquireMs),
       statementMs: whole('DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_TIMEOUTS.statementMs),
       lockMs: whole('DATABASE_LOCK_TIMEOUT_MS', DEFAULT_TIMEOUTS.lockMs),
+      readLockMs: whole('DATABASE_READ_LOCK_TIMEOUT_MS', DEFAULT_TIMEOUTS.readLockMs),
       idleInTransactionMs: whole('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_TIMEOUTS.idleInTransactionMs),
     },
     shutdownGraceMs: whole('SHUTDOWN_GRACE_MS', 10_000, 0),
@@ -110,12 +121,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backupKeep: whole('BACKUP_KEEP', 7, 0),
     requireMfa: staff,
     publicUrl,
+    publicUrlSet: Boolean(env.PUBLIC_URL),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom,
     reminderHours: whole('REMINDER_HOURS', DEFAULT_REMINDER_HOURS),
     waitlistHoldMinutes: whole('WAITLIST_HOLD_MINUTES', DEFAULT_WAITLIST_HOLD_MINUTES),
     outboxPollMs: whole('OUTBOX_POLL_MS', 2000, 50),
     outboxLeaseMs: whole('OUTBOX_LEASE_MS', 120_000, 1000),
+    outboxConcurrency: whole('OUTBOX_CONCURRENCY', DEFAULT_SEND_CONCURRENCY),
+    smtpTimeoutMs: whole('SMTP_TIMEOUT_MS', DEFAULT_SEND_TIMEOUT_MS, 1000),
     auditAnonymousRetentionDays: whole('AUDIT_ANONYMOUS_RETENTION_DAYS', DEFAULT_ANONYMOUS_RETENTION_DAYS),
   };
 }

@@ -23,7 +23,7 @@ export function register(program: Command, { getApp, io }: Cli): void {
         writeLine(io.stdout, `Loaded the demo clinic. Sign in with password "${DEMO_PASSWORD}" as:`);
         for (const account of DEMO_ACCOUNTS) writeLine(io.stdout, `  ${account.role.padEnd(8)} ${account.email}`);
       }
-      const server = createMedoraServer(app, { trustProxy: config.trustProxy });
+      const server = createMedoraServer(app, { trustProxy: config.trustProxy, publicUrl: config.publicUrlSet ? config.publicUrl : undefined });
       // Nothing else would end the process when it cannot listen: the database and its sockets hold it open.
       const address = await listen(server, config.port, config.host).catch(async (error: unknown) => {
         await app.db.close();

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -31,6 +32,11 @@ export interface Db extends Queryable {
   listen(channel: string, listener: NoticeListener): Promise<void>;
   /** Whether the database answers `select 1` within `timeoutMs`, without queueing behind the requests' connections. */
   ready(timeoutMs: number): Promise<boolean>;
+  /**
+   * Runs `fn`, a read request, with the short lock wait of reads (DbTimeouts.readLockMs): one that meets a locked
+   * table answers 503 at once rather than holding a connection every other read is waiting for.
+   */
+  reading<T>(fn: () => Promise<T>): Promise<T>;
   /**
    * For a bounded shutdown: from now on nothing commits and no statement starts, and statements under way are
    * cancelled, so their transactions roll back.
@@ -142,6 +148,8 @@ export function pgliteDb(client: PGlite, timeouts: DbTimeouts, afterClose: () =>
     deliverNotice: (channel, payload) => {
       for (const listener of listeners.get(channel) ?? []) listener.notice(payload);
     },
+    // One connection, taken in turns: no lock of another connection to wait for.
+    reading: (fn) => fn(),
     ready: (timeoutMs) => inTurn(timeoutMs, () => direct.query('select 1')).then(() => true, () => false),
     interrupt: async () => {
       interrupted = true;
@@ -208,6 +216,15 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   pool.on('connect', (client) => client.on('error', (error) => lost.set(client, error)));
   let interrupted = false;
   const checkedOut = new Set<pg.PoolClient>();
+  const reads = new AsyncLocalStorage<true>();
+  // A connection's lock_timeout when a read changed it; the connection string's otherwise.
+  const lockTimeouts = new WeakMap<pg.PoolClient, number>();
+  const lockTimeoutFor = async (client: pg.PoolClient) => {
+    const wanted = reads.getStore() ? timeouts.readLockMs : timeouts.lockMs;
+    if ((lockTimeouts.get(client) ?? timeouts.lockMs) === wanted) return;
+    await client.query(`set lock_timeout = ${wanted}`);
+    lockTimeouts.set(client, wanted);
+  };
 
   /** Runs `fn` on a client of its own; a broken client is discarded rather than returned to the pool. */
   const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
@@ -227,6 +244,9 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     let broken: Error | undefined;
     checkedOut.add(client);
     try {
+      await lockTimeoutFor(client).catch((error) => {
+        throw driverFailure(error);
+      });
       return await fn(client);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'database_unavailable') broken = error;
@@ -277,6 +297,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       listening.add(notices);
       await notices.started;
     },
+    reading: (fn) => reads.run(true, fn),
     ready: (timeoutMs) => answersWithin(connection, timeoutMs),
     interrupt: async () => {
       interrupted = true;

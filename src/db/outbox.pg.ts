@@ -57,44 +57,62 @@ export function outboxStore(db: Queryable): Outbox {
   };
 }
 
-/** What a worker does with the outbox: claim what is due, and record how each attempt went. */
+/**
+ * What a worker does with the outbox: claim what is due under its own id, keep its leases alive while it sends,
+ * and record how each attempt went. Every change but `sent` applies only while `holder` still holds the message's lease.
+ */
 export interface OutboxQueue {
   /**
-   * Up to `limit` due messages, leased until `leaseUntil`: pending ones whose time has come, and ones whose
-   * sender's lease ran out (a worker that died mid-send). SKIP LOCKED lets workers in other processes take others.
+   * Up to `limit` due messages, each leased to `holder` until `leaseUntil`: pending ones whose time has come, and
+   * ones whose sender's lease ran out (a worker that died mid-send), but none of `sending`, which `holder` is still
+   * sending itself. SKIP LOCKED lets other workers take others.
    */
-  claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]>;
+  claim(holder: string, now: Date, leaseUntil: Date, limit: number, sending?: number[]): Promise<ClaimedMessage[]>;
+  /** Extends the leases `holder` still holds among `ids` to `leaseUntil`; answers those ids. */
+  renew(holder: string, ids: number[], leaseUntil: Date): Promise<number[]>;
   /** A reminder still wanted: its visit still scheduled, the patient's reminders on and the address verified. */
   reminderWanted(id: number): Promise<boolean>;
-  sent(id: number, at: Date): Promise<void>;
-  retry(id: number, at: Date, error: string): Promise<void>;
-  /** Given up for good: dead (failed), not_sent (no mail server), skipped (no longer wanted). */
-  close(id: number, status: 'dead' | 'not_sent' | 'skipped', reason: string): Promise<void>;
+  /** Records a delivery, whoever holds the lease; answers who held it then, or undefined when the message was already final. */
+  sent(id: number, at: Date): Promise<{ heldBy: string | null } | undefined>;
+  /** Due again at `at`; false when `holder` no longer holds the lease, and nothing changed. */
+  retry(holder: string, id: number, at: Date, error: string): Promise<boolean>;
+  /** Given up for good: dead (failed), not_sent (no mail server), skipped (no longer wanted). False as for `retry`. */
+  close(holder: string, id: number, status: 'dead' | 'not_sent' | 'skipped', reason: string): Promise<boolean>;
 }
+
+const toClaimedMessage = (r: OutboxRow): ClaimedMessage => ({
+  id: Number(r.id),
+  kind: r.kind,
+  to: r.recipient,
+  subject: r.subject,
+  text: r.text_body,
+  html: r.html_body,
+  attachments: r.attachments,
+  linkToken: r.link_token,
+  attempts: r.attempts,
+});
 
 export function outboxQueue(db: Queryable): OutboxQueue {
   return {
-    claim: async (now, leaseUntil, limit) => {
+    claim: async (holder, now, leaseUntil, limit, sending = []) => {
       const rows = await db.query<OutboxRow>(
-        `update outbox set status = 'sending', lease_until = $2, attempts = attempts + 1
+        `update outbox set status = 'sending', locked_by = $1, lease_until = $3, attempts = attempts + 1
          where id in (
            select id from outbox
-           where (status = 'pending' and send_after <= $1) or (status = 'sending' and lease_until <= $1)
-           order by send_after, id limit $3 for update skip locked)
+           where ((status = 'pending' and send_after <= $2) or (status = 'sending' and lease_until <= $2)) and id <> all($5::bigint[])
+           order by send_after, id limit $4 for update skip locked)
          returning *`,
-        [now, leaseUntil, limit],
+        [holder, now, leaseUntil, limit, sending],
       );
-      return rows.map((r) => ({
-        id: Number(r.id),
-        kind: r.kind,
-        to: r.recipient,
-        subject: r.subject,
-        text: r.text_body,
-        html: r.html_body,
-        attachments: r.attachments,
-        linkToken: r.link_token,
-        attempts: r.attempts,
-      }));
+      return rows.map(toClaimedMessage);
+    },
+    renew: async (holder, ids, leaseUntil) => {
+      if (ids.length === 0) return [];
+      const rows = await db.query<{ id: string | number }>(
+        `update outbox set lease_until = $3 where id = any($2::bigint[]) and locked_by = $1 and status = 'sending' returning id`,
+        [holder, ids, leaseUntil],
+      );
+      return rows.map((r) => Number(r.id));
     },
     reminderWanted: async (id) => {
       const rows = await db.query(
@@ -107,14 +125,35 @@ export function outboxQueue(db: Queryable): OutboxQueue {
       );
       return rows.length > 0;
     },
+    // A delivery is a fact, not the lease holder's opinion (graphile-worker completes a job whoever holds it):
+    // when our lease ran out mid-send and another worker took the message over, its copy is a duplicate already
+    // under way, and recording ours keeps its failure from re-queueing or dead-lettering what was delivered.
+    // Only a row already final (sent by the other, cancelled, …) is left as it is.
     sent: async (id, at) => {
-      await db.query(`update outbox set status = 'sent', sent_at = $2, lease_until = null, link_token = null, last_error = null where id = $1`, [id, at]);
+      const rows = await db.query<{ held_by: string | null }>(
+        `update outbox o set status = 'sent', sent_at = $2, lease_until = null, locked_by = null, link_token = null, last_error = null
+         from (select id, locked_by from outbox where id = $1 for update) prior
+         where o.id = prior.id and o.status in ('sending', 'pending')
+         returning prior.locked_by as held_by`,
+        [id, at],
+      );
+      return rows[0] && { heldBy: rows[0].held_by };
     },
-    retry: async (id, at, error) => {
-      await db.query(`update outbox set status = 'pending', send_after = $2, lease_until = null, last_error = $3 where id = $1`, [id, at, error]);
+    retry: async (holder, id, at, error) => {
+      const rows = await db.query(
+        `update outbox set status = 'pending', send_after = $3, lease_until = null, locked_by = null, last_error = $4
+         where id = $2 and locked_by = $1 and status = 'sending' returning id`,
+        [holder, id, at, error],
+      );
+      return rows.length > 0;
     },
-    close: async (id, status, reason) => {
-      await db.query(`update outbox set status = $2, lease_until = null, link_token = null, last_error = $3 where id = $1`, [id, status, reason]);
+    close: async (holder, id, status, reason) => {
+      const rows = await db.query(
+        `update outbox set status = $3, lease_until = null, locked_by = null, link_token = null, last_error = $4
+         where id = $2 and locked_by = $1 and status = 'sending' returning id`,
+        [holder, id, status, reason],
+      );
+      return rows.length > 0;
     },
   };
 }

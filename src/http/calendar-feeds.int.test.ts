@@ -1,6 +1,7 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import ICAL from 'ical.js';
+import { request } from 'node:http';
 import { eventUid } from '../domain/notifications/ics.ts';
 import { fixedClock } from '../domain/shared/clock.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
@@ -89,6 +90,21 @@ for (const target of testDatabases()) {
       assert.deepEqual(summaries, ['Cancelled: Mia Meyer', 'Mia Meyer', 'Mia Meyer', 'Otto Otherpatient']);
       assert.ok(!events.has(eventUid(visits.miaElsewhere ?? 0, CLINIC)));
       assert.equal(startOf(events.get(eventUid(visits.otto ?? 0, CLINIC))), '2030-03-27T08:30:00.000Z');
+    });
+
+    it('makes no link to a host the request names, without PUBLIC_URL: 409 public_url_unset', async () => {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${server.url}/api/user/calendar-feed`, { method: 'POST', headers: { host: 'evil.example', authorization: `Bearer ${mia.token}` }, timeout: 10_000 }, (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+        req.end();
+      });
+      assert.equal(answer.status, 409, answer.body);
+      assert.equal(JSON.parse(answer.body).code, 'public_url_unset');
     });
 
     it('shows whether a feed is on, never its address again', async () => {

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { DEFAULT_TIMEOUTS } from '../db/timeouts.ts';
 import { openPglite, openPostgres, runOnConnection, type Db } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { cliActor } from '../domain/shared/actor.ts';
@@ -80,7 +81,7 @@ for (const target of testDatabases()) {
 describe('the embedded database bounds the wait for its one connection', () => {
   it('answers 503 database_busy to a statement that cannot get a turn in time, then serves again', async () => {
     const folder = await embeddedDataDir();
-    const db = await openPglite(folder.dataDir, { acquireMs: 100, statementMs: 5000, lockMs: 1000, idleInTransactionMs: 5000 });
+    const db = await openPglite(folder.dataDir, { ...DEFAULT_TIMEOUTS, acquireMs: 100, lockMs: 1000, idleInTransactionMs: 5000 });
     try {
       const long = db.transaction(async (tx) => {
         await tx.query('select 1');
@@ -226,13 +227,15 @@ if (url) {
       }
     });
 
-    it('on SIGTERM exits within the grace period plus 2 s, and writes blocked on a row lock never commit', async (t) => {
+    it('on SIGTERM exits 0 within the grace period plus 2 s, and writes blocked on a row lock or queued for a connection never commit', async (t) => {
       // The server started below keeps real time, so its sessions and yesterday's visits are made on real time too.
       const db = await openPostgres(dbUrl);
       t.after(() => db.close());
       const server = await startTestServer({ name: 'seed', open: async () => ({ db, url: dbUrl, drop: async () => {} }) });
       const yesterday = clinicDateTime(new Date(Date.now() - 86_400_000), TEST_TZ).date;
-      const { patient, bills } = await unpaidBills(server, 3, yesterday).finally(() => server.close());
+      // Twice as many payments as connections: half wait on the lock, half for a connection the interrupt frees.
+      const poolSize = 2;
+      const { patient, bills } = await unpaidBills(server, 2 * poolSize, yesterday).finally(() => server.close());
       const holder = new pg.Client({ connectionString: dbUrl });
       await holder.connect();
       t.after(() => holder.end());
@@ -244,6 +247,8 @@ if (url) {
           SHUTDOWN_GRACE_MS: String(graceMs),
           DATABASE_LOCK_TIMEOUT_MS: '60000',
           DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+          DATABASE_ACQUIRE_TIMEOUT_MS: '60000',
+          DATABASE_POOL_SIZE: String(poolSize),
           CLINIC_TZ: TEST_TZ,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -276,7 +281,7 @@ if (url) {
             `select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'`,
             [name],
           ));
-          return n === bills.length;
+          return n === poolSize;
         });
         const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
         const signalled = performance.now();
@@ -288,10 +293,55 @@ if (url) {
         for (const outcome of await Promise.all(payments)) assert.ok(outcome === 'reset' || outcome === 503, String(outcome));
         await holder.query('commit');
         const { rows } = await holder.query(`select count(*)::int as unpaid, (select count(*)::int from payments) as payments from billings where payment_status = 'unpaid' and id = any($1::int[])`, [bills]);
-        assert.deepEqual(rows[0], { unpaid: 3, payments: 0 });
+        assert.deepEqual(rows[0], { unpaid: bills.length, payments: 0 });
       } finally {
         child.kill('SIGKILL');
       }
+    });
+
+    it('keeps answering unrelated reads while a table is locked: reads that meet the lock give way at once', async (t) => {
+      // A pool of four, as on a two-core machine; the lock is held for LOCK_SECONDS (8 by default, 60 to measure).
+      const server = await startTestServer(
+        { name: 'pool of four', open: async () => {
+          const db = await openPostgres(dbUrl, { max: 4 });
+          return { db, url: dbUrl, drop: () => db.close() };
+        } },
+        { clock: fixedClock(NOW) },
+      );
+      t.after(() => server.close());
+      const fx = clinicFixtures(server);
+      const patient = await fx.patient();
+      await fx.doctor();
+      const holder = new pg.Client({ connectionString: dbUrl });
+      await holder.connect();
+      t.after(() => holder.end());
+      await holder.query('begin');
+      await holder.query('lock table appointments in access exclusive mode');
+      const until = performance.now() + Number(process.env.LOCK_SECONDS ?? 8) * 1000;
+      const took: number[] = [];
+      const tally = async (path: string, token?: string) => {
+        const statuses: number[] = [];
+        while (performance.now() < until) {
+          const sent = performance.now();
+          const res = await fetch(server.url + path, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(30_000) });
+          statuses.push(res.status);
+          await res.arrayBuffer();
+          if (path === '/api/doctors') took.push(performance.now() - sent);
+        }
+        return statuses;
+      };
+      const [blocked, unrelated] = await Promise.all([
+        Promise.all(Array.from({ length: 6 }, () => tally('/api/patient/appointments', patient.token))).then((all) => all.flat()),
+        Promise.all(Array.from({ length: 4 }, () => tally('/api/doctors', patient.token))).then((all) => all.flat()),
+      ]);
+      await holder.query('rollback');
+      const share = unrelated.filter((status) => status === 200).length / unrelated.length;
+      const counts = (statuses: number[]) => JSON.stringify(statuses.reduce<Record<number, number>>((by, status) => ({ ...by, [status]: (by[status] ?? 0) + 1 }), {}));
+      const p90 = took.sort((a, b) => a - b)[Math.floor(took.length * 0.9)] ?? Infinity;
+      console.log(`during the lock: unrelated reads ${counts(unrelated)} (90 % within ${p90.toFixed(0)} ms), reads of the locked table ${counts(blocked)}`);
+      assert.ok(share >= 0.95, `unrelated reads answered 200: ${(share * 100).toFixed(1)} % of ${unrelated.length} ${counts(unrelated)}`);
+      assert.ok(p90 < 1000, `unrelated reads waited behind the lock: 90 % within ${p90.toFixed(0)} ms`);
+      assert.ok(blocked.every((status) => status === 503), counts(blocked));
     });
 
     it('answers 422 idempotency_key_reused to the loser of one key raced on two bills', async () => {

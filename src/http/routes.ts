@@ -8,18 +8,19 @@ import { created, csvFile, listOf, noContent, ok } from './answers.ts';
 import { cookieSignIn, route as r, type Route } from './router.ts';
 import { sessionAnswer, signedOutAnswer, type Holder } from './session-answers.ts';
 import { calendarFeedLink, resetPasswordLink } from '../links.ts';
+import { linkOrigin } from './link-origin.ts';
 
 /** The front desk's routes: reception's, and admins', who may do all the desk does. */
 const DESK = [...DESK_ROLES];
 
 /** The whole API, one route a line; each handler parses, calls one use case and answers. */
-export function apiRoutes(app: App): Route[] {
+export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}): Route[] {
   const readiness = async () =>
     (await app.health.ready())
       ? ok({ status: 'ok', database: 'ok' })
       : { status: 503, body: { status: 'degraded', database: 'unavailable' }, headers: { 'retry-after': String(RETRY_UNAVAILABLE_AFTER_S) } };
   const browser = (https: boolean): Holder => ({ kind: 'cookie', https, now: app.clock.now() });
-  const origin = (https: boolean, headers: { host?: string }) => `${https ? 'https' : 'http'}://${headers.host}`;
+  const origin = (https: boolean, headers: { host?: string }) => linkOrigin(publicUrl, https, headers.host);
   const holder = (session: 'cookie' | 'bearer' | undefined, https: boolean): Holder => (session === 'cookie' ? browser(https) : { kind: 'bearer' });
   return [
     // --- platform

@@ -128,6 +128,8 @@ export interface ServerOptions {
   staticDir?: string;
   /** How many proxies of our own stand in front (TRUST_PROXY); 0 believes no X-Forwarded-For. */
   trustProxy?: number;
+  /** PUBLIC_URL, when set: the origin of every link the API hands out. */
+  publicUrl?: string;
   /** Where the access log and unexpected errors go, a line at a time; by default stdout, in batches. */
   log?: (line: string) => void;
 }
@@ -146,7 +148,7 @@ const loggedPath = (path: string) =>
 const lifecycles = new WeakMap<Server, { handling: Set<Promise<void>>; db: App['db'] }>();
 
 export function createMedoraServer(app: App, options: ServerOptions = {}): Server {
-  const routes = apiRoutes(app);
+  const routes = apiRoutes(app, { publicUrl: options.publicUrl });
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
   const batch = options.log ? undefined : stdoutLog();
   const log = options.log ?? batch!.line;
@@ -179,7 +181,8 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     if (isHttps(req, options.trustProxy ?? 0)) res.setHeader('strict-transport-security', HSTS);
     try {
       if (path === '/api' || path.startsWith('/api/')) {
-        await handleApi(app, routes, req, res, { path, search, requestId, trustProxy: options.trustProxy ?? 0 });
+        const api = () => handleApi(app, routes, req, res, { path, search, requestId, trustProxy: options.trustProxy ?? 0 });
+        await (req.method === 'GET' || req.method === 'HEAD' ? app.db.reading(api) : api());
       } else if (req.method === 'GET' || req.method === 'HEAD') {
         // The UI's files are written by serveStatic, which sets only its own headers.
         res.setHeader('x-request-id', requestId);

@@ -242,9 +242,9 @@ for (const target of testDatabases()) {
       assert.ok(stored.every((m) => !m.text_body.includes(token)), 'the token is never stored in the message');
     });
 
-    it('throttles reset requests per account', async () => {
+    it('throttles reset requests per account and address', async () => {
       const patient = await fixtures.patient('Tina Throttle');
-      const ask = () => server.api('POST', '/api/password-reset-requests', { body: { email: patient.email }, headers: { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 200)}` } });
+      const ask = () => server.api('POST', '/api/password-reset-requests', { body: { email: patient.email }, headers: { 'x-forwarded-for': '203.0.113.9' } });
       for (let i = 0; i < 3; i++) assert.equal((await ask()).status, 202);
       const refused = await ask();
       assert.equal(refused.status, 429);

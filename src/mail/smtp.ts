@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { DEFAULT_SEND_TIMEOUT_MS } from '../domain/notifications/delivery.ts';
 import type { Attachment } from '../domain/notifications/message.ts';
 
 export interface OutgoingMail {
@@ -17,10 +18,14 @@ export interface MailTransport {
   close(): void;
 }
 
-/** SMTP through nodemailer, at `url` (smtp://user:pass@host:587, smtps://… for TLS from the start). */
-export function smtpTransport(url: string): MailTransport {
-  // Every wait is bounded, well inside a claimed message's lease.
-  const transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+/**
+ * SMTP through nodemailer, at `url` (smtp://user:pass@host:587, smtps://… for TLS from the start), waiting up to
+ * `timeoutMs` for any reply of the server, above all the one accepting a message (a server scanning it may be slow).
+ */
+export function smtpTransport(url: string, { timeoutMs = DEFAULT_SEND_TIMEOUT_MS } = {}): MailTransport {
+  // Every wait is bounded; the worker renews a message's lease for as long as its send takes.
+  const setupMs = Math.min(10_000, timeoutMs);
+  const transport = nodemailer.createTransport({ url, connectionTimeout: setupMs, greetingTimeout: setupMs, socketTimeout: timeoutMs });
   return {
     send: async (mail) => {
       await transport.sendMail({

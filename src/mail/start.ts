@@ -18,12 +18,13 @@ export function messageLink(publicUrl: string, kind: MessageKind, token: string)
 export function startMailWorker(app: App, config: Config, log: (line: string) => void): OutboxWorker {
   return startOutboxWorker({
     queue: outboxQueue(app.db),
-    transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : undefined,
+    transport: config.smtpUrl ? smtpTransport(config.smtpUrl, { timeoutMs: config.smtpTimeoutMs }) : undefined,
     clock: app.clock,
     from: `"${config.clinicName.replace(/"/g, "'")}" <${config.mailFrom}>`,
     linkFor: (kind, token) => messageLink(config.publicUrl, kind, token),
     pollMs: config.outboxPollMs,
     leaseMs: config.outboxLeaseMs,
+    concurrency: config.outboxConcurrency,
     beforeRound: () => app.waitlist.expireOffers(),
     log,
   });

@@ -4,10 +4,10 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /**
- * How the server answers a message: accept it, refuse it with an SMTP reply code (451 try later, 550 never), or
- * never answer (a sender that dies meanwhile has not delivered it).
+ * How the server answers a message: accept it, refuse it with an SMTP reply code (451 try later, 550 never), either
+ * after `afterMs` (a slow server), or never answer (a sender that dies meanwhile has not delivered it).
  */
-export type Verdict = { accept: true } | { accept: false; code: number; message: string } | { hold: true };
+export type Verdict = (({ accept: true } | { accept: false; code: number; message: string }) & { afterMs?: number }) | { hold: true };
 
 export interface TestSmtp {
   url: string;
@@ -26,6 +26,8 @@ export interface TestSmtp {
 export async function startTestSmtp(): Promise<TestSmtp> {
   const received: ParsedMail[] = [];
   let attempts = 0;
+  /** Answers a slow verdict still owes. */
+  const slow = new Set<NodeJS.Timeout>();
   const state: TestSmtp = {
     url: '',
     received,
@@ -48,7 +50,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const timer of slow) clearTimeout(timer);
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
   const server = new SMTPServer({
     authOptional: true,
@@ -61,12 +66,17 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         .then((mail) => {
           const verdict = state.verdict(attempt, mail);
           if ('hold' in verdict) return;
-          if (!verdict.accept) {
-            const error = Object.assign(new Error(verdict.message), { responseCode: verdict.code });
-            return callback(error);
-          }
-          received.push(mail);
-          callback();
+          const answer = () => {
+            if (!verdict.accept) return callback(Object.assign(new Error(verdict.message), { responseCode: verdict.code }));
+            received.push(mail);
+            callback();
+          };
+          if (!verdict.afterMs) return answer();
+          const timer = setTimeout(() => {
+            slow.delete(timer);
+            answer();
+          }, verdict.afterMs);
+          slow.add(timer);
         })
         .catch((error: Error) => callback(error));
     },

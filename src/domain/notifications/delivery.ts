@@ -12,6 +12,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { baseDelayMs: 60_000, maxDelayMs: 6 * 3_600_000, maxAttempts: MAX_ATTEMPTS };
 
+/** Messages one worker hands to the mail server at once, each under a lease of its own. */
+export const DEFAULT_SEND_CONCURRENCY = 5;
+
+/** How long an attempt waits for the mail server's reply; past it the attempt failed for a passing reason. */
+export const DEFAULT_SEND_TIMEOUT_MS = 60_000;
+
 export type SendFailure = { temporary: boolean; reason: string };
 
 /** After `attempts` attempts the last of which failed: when to try again, or undefined to give it up. */

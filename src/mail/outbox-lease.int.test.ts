@@ -1,0 +1,218 @@
+import { after, before, describe, it } from '../testing/node-test.ts';
+import assert from 'node:assert/strict';
+import { openPostgres, type Db } from '../db/db.ts';
+import { outboxQueue, type OutboxQueue } from '../db/outbox.pg.ts';
+import { systemClock, type Clock } from '../domain/shared/clock.ts';
+import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
+import { testDatabases } from '../testing/test-db.ts';
+import { smtpTransport } from './smtp.ts';
+import { startOutboxWorker, type OutboxWorker, type WorkerOptions } from './worker.ts';
+
+/**
+ * The fault run's race, scaled down: its SMTP server took 25 s a message, here 2.5 s (a tenth); its 120 s lease
+ * covered a batch of 20 sent one after another, here the lease is 1 s, shorter than a single send, so every
+ * message outlives its first lease and goes out once only if its lease is renewed while it is being sent.
+ */
+const SEND_MS = 2_500;
+const LEASE_MS = 1_000;
+
+interface Row {
+  id: number;
+  status: string;
+  attempts: number;
+  locked_by: string | null;
+  last_error: string | null;
+}
+
+const until = async (done: () => Promise<boolean>, ms: number, what: string) => {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+for (const target of testDatabases()) {
+  describe(`the outbox's leases with a slow mail server on ${target.name}`, () => {
+    let db: Db;
+    /** A second instance's own connections (PostgreSQL); PGlite's workers share its one connection. */
+    let other: Db;
+    let drop: () => Promise<void>;
+    let smtp: TestSmtp;
+    const running = new Set<OutboxWorker>();
+    const logs: string[] = [];
+
+    before(async () => {
+      const opened = await target.open();
+      db = opened.db;
+      drop = opened.drop;
+      other = opened.url ? await openPostgres(opened.url, { max: 4 }) : db;
+      smtp = await startTestSmtp();
+    });
+    after(async () => {
+      await Promise.all([...running].map((worker) => worker.stop()));
+      // Any of these is missing when the before hook failed; the others are still closed.
+      await smtp?.close();
+      if (other !== db) await other?.close();
+      await drop?.();
+    });
+
+    /** `count` messages due now, their subjects `${tag} 1` … `${tag} count`. */
+    const enqueue = (tag: string, count: number) =>
+      db.query(
+        `insert into outbox (kind, dedupe_key, recipient, subject, text_body, html_body, send_after)
+         select 'password_reset', $1::text || ':' || i, $1::text || '-' || i || '@lease.test', $1::text || ' ' || i, 'Hello', '<p>Hello</p>', now()
+         from generate_series(1, $2::int) i`,
+        [tag, count],
+      );
+    const rowsOf = (tag: string) =>
+      db.query<Row>(`select id::int as id, status, attempts, locked_by, last_error from outbox where dedupe_key like $1 order by id`, [`${tag}:%`]);
+    const copiesOf = (tag: string) => smtp.received.filter((mail) => mail.subject?.startsWith(`${tag} `));
+
+    /** Messages each worker claimed, by its id. */
+    const claimedBy = new Map<string, number>();
+    const counted = (queue: OutboxQueue): OutboxQueue => ({
+      ...queue,
+      claim: async (holder, now, leaseUntil, limit, sending) => {
+        const claimed = await queue.claim(holder, now, leaseUntil, limit, sending);
+        claimedBy.set(holder, (claimedBy.get(holder) ?? 0) + claimed.length);
+        return claimed;
+      },
+    });
+
+    const workerOn = (on: Db, workerId: string, overrides: Partial<WorkerOptions> = {}, poll = true) => {
+      const worker = startOutboxWorker(
+        {
+          queue: counted(outboxQueue(on)),
+          transport: overrides.transport ?? smtpTransport(smtp.url),
+          clock: systemClock,
+          from: '"Lease Clinic" <desk@lease.test>',
+          linkFor: () => '',
+          pollMs: 100,
+          leaseMs: LEASE_MS,
+          workerId,
+          log: (line) => logs.push(`${workerId}: ${line}`),
+          ...overrides,
+        },
+        { poll },
+      );
+      running.add(worker);
+      return worker;
+    };
+    const stop = async (...workers: OutboxWorker[]) => {
+      await Promise.all(workers.map((worker) => worker.stop()));
+      for (const worker of workers) running.delete(worker);
+    };
+
+    it('delivers each of 30 messages once from two workers while every send outlasts its lease', async (t) => {
+      smtp.verdict = () => ({ accept: true, afterMs: SEND_MS });
+      await enqueue('race', 30);
+      const started = Date.now();
+      const workers = [workerOn(db, 'worker-a'), workerOn(other, 'worker-b')];
+      try {
+        await until(async () => (await rowsOf('race')).every((row) => row.status === 'sent'), 25_000, 'all 30 sent');
+      } finally {
+        // Stopping waits for any copy still under way, so a late duplicate is counted too.
+        await stop(...workers);
+      }
+      const elapsed = Date.now() - started;
+      const delivered = new Set(copiesOf('race').map((mail) => mail.messageId));
+      const duplicates = copiesOf('race').length - delivered.size;
+      const lost = 30 - delivered.size;
+      t.diagnostic(`30 messages, 2 workers, ${SEND_MS} ms a message, ${LEASE_MS} ms lease: ${duplicates} duplicates, ${lost} lost, ${elapsed} ms`);
+      assert.deepEqual({ duplicates, lost }, { duplicates: 0, lost: 0 });
+      assert.deepEqual(new Set((await rowsOf('race')).map((row) => `${row.status} after ${row.attempts}`)), new Set(['sent after 1']), 'none taken over');
+      assert.ok((claimedBy.get('worker-a') ?? 0) >= 5 && (claimedBy.get('worker-b') ?? 0) >= 5, `both workers sent: ${JSON.stringify([...claimedBy])}`);
+      // Ten at a time: three rounds of 2.5 s. One message after another, two workers would take 37.5 s.
+      assert.ok(elapsed < 12_000, `took ${elapsed} ms`);
+      assert.deepEqual(logs.filter((line) => /lease/.test(line)), []);
+    });
+
+    it('lets a message the mail server is slow to take delay only itself', async () => {
+      smtp.verdict = (_attempt, mail) => (mail.subject === 'slow 1' ? { accept: true, afterMs: 4_000 } : { accept: true });
+      await enqueue('slow', 1);
+      await enqueue('quick', 4);
+      const started = Date.now();
+      const worker = workerOn(db, 'worker-s');
+      try {
+        await until(async () => copiesOf('quick').length === 4, 1_500, 'the quick ones past the slow one');
+        await enqueue('later', 3);
+        await until(async () => copiesOf('later').length === 3, 1_500, 'messages queued while the slow one is under way');
+        assert.deepEqual((await rowsOf('slow')).map((row) => row.status), ['sending'], 'the slow one is still under way');
+        await until(async () => (await rowsOf('slow'))[0]?.status === 'sent', 6_000, 'the slow one');
+      } finally {
+        await stop(worker);
+      }
+      assert.ok(Date.now() - started < 6_000);
+      assert.equal(copiesOf('slow').length, 1);
+    });
+
+    it("changes nothing for a worker whose lease passed to another, but records the first worker's delivery", async () => {
+      await enqueue('lapsed', 1);
+      const queue = outboxQueue(db);
+      const at = (ms: number) => new Date(Date.now() + ms);
+      const [first] = await queue.claim('worker-first', at(0), at(1_000), 10);
+      assert.ok(first);
+      assert.deepEqual(await queue.claim('worker-next', at(500), at(60_500), 10), [], 'not while the first holds it');
+      const [taken] = await queue.claim('worker-next', at(2_000), at(62_000), 10);
+      assert.equal(taken?.attempts, 2);
+      assert.deepEqual(await queue.renew('worker-first', [first.id], at(3_000)), []);
+      assert.equal(await queue.retry('worker-first', first.id, at(60_000), 'timeout'), false);
+      assert.equal(await queue.close('worker-first', first.id, 'dead', 'given up'), false);
+      assert.deepEqual((await rowsOf('lapsed')).map((row) => [row.status, row.locked_by]), [['sending', 'worker-next']]);
+      assert.deepEqual(await queue.renew('worker-next', [first.id], at(63_000)), [first.id]);
+
+      // The first worker's copy got through: a fact, whoever holds the lease; the taker's outcome then changes nothing.
+      assert.deepEqual(await queue.sent(first.id, at(2_500)), { heldBy: 'worker-next' });
+      assert.equal(await queue.retry('worker-next', first.id, at(60_000), '451 try again'), false);
+      assert.equal(await queue.close('worker-next', first.id, 'dead', 'given up'), false);
+      assert.equal(await queue.sent(first.id, at(3_000)), undefined, 'recorded once');
+      assert.deepEqual((await rowsOf('lapsed')).map((row) => [row.status, row.locked_by, row.attempts]), [['sent', null, 2]]);
+    });
+
+    it("keeps a message sent when its sender's lease ran out mid-send and the taker's copy is refused", async () => {
+      let copy = 0;
+      smtp.verdict = (_attempt, mail) => {
+        if (mail.subject !== 'cut-off 1') return { accept: true };
+        return copy++ === 0 ? { accept: true, afterMs: SEND_MS } : { accept: false, code: 451, message: 'Try again later' };
+      };
+      await enqueue('cut-off', 1);
+      // A worker whose lease renewals never reach the database (a partition, a paused process).
+      const cutOff = workerOn(db, 'worker-cut-off', { queue: { ...outboxQueue(db), renew: async () => [] } });
+      await until(async () => (await rowsOf('cut-off'))[0]?.locked_by === 'worker-cut-off', 2_000, 'the first claim');
+      const taker = workerOn(other, 'worker-taker', { retry: { baseDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 4 } });
+      try {
+        await until(async () => (await rowsOf('cut-off'))[0]?.status === 'sent', 6_000, 'the first copy recorded');
+      } finally {
+        await stop(cutOff, taker);
+      }
+      assert.deepEqual((await rowsOf('cut-off')).map((row) => [row.status, row.attempts]), [['sent', 2]], 'not re-queued by the refused second copy');
+      assert.deepEqual([copy, copiesOf('cut-off').length], [2, 1], 'one copy per lease holder, the second refused');
+      assert.ok(logs.some((line) => line.startsWith('worker-taker: ') && /attempt 2 failed: .*451/.test(line)), logs.join('\n'));
+      assert.ok(logs.some((line) => line.startsWith('worker-cut-off: ') && /delivered after its lease ran out/.test(line)), logs.join('\n'));
+    });
+
+    it('counts a reply slower than the SMTP timeout as a passing failure, and a longer timeout delivers', async () => {
+      smtp.verdict = (_attempt, mail) => (mail.subject?.startsWith('patient ') ? { accept: true, afterMs: 1_500 } : { accept: true });
+      await enqueue('patient', 1);
+      const impatient = workerOn(db, 'worker-1s', { transport: smtpTransport(smtp.url, { timeoutMs: 1_000 }) }, false);
+      try {
+        assert.equal(await impatient.runOnce(), 1);
+      } finally {
+        await stop(impatient);
+      }
+      const [failed] = await rowsOf('patient');
+      assert.deepEqual([failed?.status, failed?.attempts], ['pending', 1]);
+      assert.match(failed?.last_error ?? '', /timeout/i);
+
+      const anHourOn: Clock = { now: () => new Date(Date.now() + 3_600_000) };
+      const patient = workerOn(db, 'worker-3s', { transport: smtpTransport(smtp.url, { timeoutMs: 3_000 }), clock: anHourOn }, false);
+      try {
+        assert.equal(await patient.runOnce(), 1);
+      } finally {
+        await stop(patient);
+      }
+      assert.deepEqual((await rowsOf('patient')).map((row) => [row.status, row.attempts]), [['sent', 2]]);
+    });
+  });
+}

@@ -16,6 +16,7 @@ import type { Role } from '../domain/shared/actor.ts';
 import type { Db, Queryable } from './db.ts';
 import { onlyRow } from './rows.ts';
 import { onUnique } from './sql-errors.ts';
+import { conflict } from '../domain/shared/errors.ts';
 import { pageWithTotal } from './list-page.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 
@@ -23,7 +24,8 @@ const SESSION_USER_COLUMNS = 'u.id, u.name, u.email, u.role, u.active, u.profile
 const USER_COLUMNS = `${SESSION_USER_COLUMNS}, u.password_hash`;
 const USER_FROM = `users u left join patients p on p.user_id = u.id left join doctors d on d.user_id = u.id`;
 
-const EMAIL_TAKEN = { users_email_key: { code: 'email_taken', field: 'email', message: 'This email is already registered' } };
+const TAKEN = { code: 'email_taken', field: 'email', message: 'This email is already registered' };
+const EMAIL_TAKEN = { users_email_key: TAKEN, users_pending_email_key: TAKEN };
 
 /** A row of SESSION_USER_COLUMNS; patient_id and doctor_id are null but for that role. */
 interface SessionUserRow {
@@ -67,9 +69,10 @@ export function accountStore(db: Queryable): AccountStore {
   return {
     findByEmail: (email) => findOne('lower(u.email) = lower($1)', email),
     findById: (id) => findOne('u.id = $1', id),
-    createPatient: async (a) => toUser(await insertPatient(db, a)),
+    createPatient: async (a) => toUser(await insertPatient(db, { ...a, pendingEmail: null })),
     createWalkIn: async (a) => {
-      const row = await insertPatient(db, a);
+      if (a.pendingEmail !== null && (await findOne('lower(u.email) = lower($1)', a.pendingEmail))) throw conflict(TAKEN.code, TAKEN.message, { email: [TAKEN.message] });
+      const row = await insertPatient(db, { ...a, email: null });
       return { userId: row.id, patientId: row.patient_id };
     },
     createAdmin: (a) => insertStaff(db, { ...a, role: 'admin' }),
@@ -101,6 +104,25 @@ export function accountStore(db: Queryable): AccountStore {
       const rows = await db.query('update users set email_verified_at = $3 where id = $1 and lower(email) = lower($2) returning id', [userId, email, at]);
       return rows.length > 0;
     },
+    emailChange: async (userId) => {
+      const [row] = await db.query<{ email: string | null; pending_email: string }>(
+        'select email, pending_email from users where id = $1 and pending_email is not null',
+        [userId],
+      );
+      return row && { current: row.email, pending: row.pending_email };
+    },
+    confirmEmailChange: async (userId, email, at) => {
+      const rows = await onUnique(
+        () =>
+          db.query(
+            `update users set email = pending_email, pending_email = null, email_verified_at = $3, updated_at = now()
+             where id = $1 and lower(pending_email) = lower($2) returning id`,
+            [userId, email, at],
+          ),
+        EMAIL_TAKEN,
+      );
+      return rows.length > 0;
+    },
     setPassword: async (userId, passwordHash) => {
       // Migration 0009's trigger ends the user's sessions in the same statement.
       await db.query('update users set password_hash = $2, updated_at = now() where id = $1', [userId, passwordHash]);
@@ -109,18 +131,21 @@ export function accountStore(db: Queryable): AccountStore {
 }
 
 /** The user and its patient row in one statement, so the user never exists without it. */
-async function insertPatient(db: Queryable, a: NewPatientAccount): Promise<UserRow & { patient_id: number }> {
+async function insertPatient(
+  db: Queryable,
+  a: Omit<NewPatientAccount, 'email'> & { email: string | null; pendingEmail: string | null },
+): Promise<UserRow & { patient_id: number }> {
   const rows = await onUnique(
     () =>
       db.query<UserRow & { patient_id: number }>(
         `with u as (
-           insert into users (name, email, password_hash, role) values ($1, $2, $3, 'patient')
+           insert into users (name, email, pending_email, password_hash, role) values ($1, $2, $7, $3, 'patient')
            returning id, name, email, role, password_hash, active, profile_image_id
          ), p as (
            insert into patients (user_id, phone, birthdate, gender) select id, $4, $5, $6 from u returning id, user_id
          )
          select u.*, p.id as patient_id, null::integer as doctor_id from u join p on p.user_id = u.id`,
-        [a.name, a.email, a.passwordHash, a.phone, a.birthdate, a.gender],
+        [a.name, a.email, a.passwordHash, a.phone, a.birthdate, a.gender, a.pendingEmail],
       ),
     EMAIL_TAKEN,
   );

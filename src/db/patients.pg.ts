@@ -7,6 +7,7 @@ import { containsPattern } from '../domain/shared/pagination.ts';
 import { pageWithTotal } from './list-page.ts';
 import { toPatientProfile, type PatientProfileRow } from './records.pg.ts';
 import { onUnique } from './sql-errors.ts';
+import { conflict } from '../domain/shared/errors.ts';
 
 const PATIENT_FROM = 'patients p join users u on u.id = p.user_id';
 
@@ -28,8 +29,11 @@ const CARD_COLUMNS = `p.id, u.name, u.email, p.phone, p.gender, p.birthdate,
 interface PatientAccountRow extends PatientProfileRow {
   profile_image_id: number | null;
   email_verified_at: Date | null;
+  pending_email: string | null;
   reminders: boolean;
 }
+
+const EMAIL_TAKEN = { code: 'email_taken', field: 'email', message: 'This email is already registered' };
 
 export function patientDirectory(db: Queryable): PatientDirectory {
   return {
@@ -54,17 +58,25 @@ export function patientDirectory(db: Queryable): PatientDirectory {
       );
     },
     card: async (id) => {
-      const [row] = await db.query<PatientRow>(`select ${CARD_COLUMNS} from ${PATIENT_FROM} where p.id = $1`, [id]);
-      return row && toPatientRow(row);
+      const [row] = await db.query<PatientRow & { pending_email: string | null }>(`select ${CARD_COLUMNS}, u.pending_email from ${PATIENT_FROM} where p.id = $1`, [id]);
+      return row && { ...toPatientRow(row), pending_email: row.pending_email };
     },
     find: async (id) => {
       const [row] = await db.query<PatientAccountRow>(
-        `select p.id, p.user_id, u.name, u.email, u.profile_image_id, u.email_verified_at, p.phone, p.photo_id, p.birthdate, p.gender,
-                p.description, p.reminders
+        `select p.id, p.user_id, u.name, u.email, u.profile_image_id, u.email_verified_at, u.pending_email, p.phone, p.photo_id, p.birthdate,
+                p.gender, p.description, p.reminders
          from ${PATIENT_FROM} where p.id = $1`,
         [id],
       );
-      return row && { ...toPatientProfile(row), profileImageId: row.profile_image_id, reminders: row.reminders, emailVerified: row.email_verified_at !== null };
+      return (
+        row && {
+          ...toPatientProfile(row),
+          profileImageId: row.profile_image_id,
+          reminders: row.reminders,
+          emailVerified: row.email_verified_at !== null,
+          pendingEmail: row.pending_email,
+        }
+      );
     },
     update: async (id, f) => {
       await onUnique(
@@ -72,12 +84,27 @@ export function patientDirectory(db: Queryable): PatientDirectory {
           db.query(
             `with p as (update patients set phone = $2, birthdate = $3, gender = $4, reminders = $7 where id = $1 returning user_id)
              update users set name = $5, email = $6, updated_at = now(),
-               email_verified_at = case when lower(users.email) = lower($6) then users.email_verified_at end
+               email_verified_at = case when lower(users.email) = lower($6) then users.email_verified_at end,
+               pending_email = case when lower(users.email) = lower($6) then users.pending_email end
              from p where users.id = p.user_id`,
             [id, f.phone, f.birthdate, f.gender, f.name, f.email, f.reminders],
           ),
-        { users_email_key: { code: 'email_taken', field: 'email', message: 'This email is already registered' } },
+        { users_email_key: EMAIL_TAKEN },
       );
+    },
+    requestEmailChange: async (id, email) => {
+      const rows = await onUnique(
+        () =>
+          db.query(
+            `update users set pending_email = $2, updated_at = now() from patients p
+             where p.id = $1 and users.id = p.user_id
+               and not exists (select 1 from users o where lower(o.email) = lower($2))
+             returning users.id`,
+            [id, email],
+          ),
+        { users_pending_email_key: EMAIL_TAKEN },
+      );
+      if (rows.length === 0) throw conflict(EMAIL_TAKEN.code, EMAIL_TAKEN.message, { email: [EMAIL_TAKEN.message] });
     },
   };
 }

@@ -240,7 +240,7 @@ for (const target of testDatabases()) {
         assert.equal(updated.status, 200);
         assert.deepEqual(
           { ...updated.body.patient, id: undefined, photo: undefined, description: undefined },
-          { ...body, id: undefined, photo: undefined, description: undefined, reminders: true, email_verified: false },
+          { ...body, id: undefined, photo: undefined, description: undefined, reminders: true, email_verified: false, pending_email: null },
         );
         assert.equal((await get('/api/user', me.token)).body.email, email);
 

@@ -185,18 +185,18 @@ for (const target of testDatabases()) {
         assert.deepEqual(audit, [{ action: 'update', patient_id: paula.patientId }]);
       });
 
-      it('changes the e-mail the patient signs in with, unverified until they confirm it, and audits it', async () => {
+      it('keeps the e-mail the patient signs in with until they confirm the new one, and audits the request', async () => {
         const email = `paula.new.${Date.now()}@example.test`;
         const res = await server.api('PUT', `/api/admin/patients/${paula.patientId}`, { token: admin.token, body: { email, name: 'Paula Newname' } });
         assert.equal(res.status, 200, JSON.stringify(res.body));
-        assert.equal(res.body.patient.email, email);
-        assert.equal(res.body.patient.email_verified, false);
-        assert.equal((await server.api('POST', '/api/login', { body: { email, password: 'correct horse battery' } })).status, 200);
-        const [changed] = await server.app.db.query<{ details: Record<string, unknown> }>(
-          `select details from audit_log where actor_user_id = $1 and action = 'email_changed' and patient_id = $2`,
+        assert.deepEqual([res.body.patient.email, res.body.patient.pending_email, res.body.patient.name], [paula.user.email, email, 'Paula Newname']);
+        assert.equal((await server.api('POST', '/api/login', { body: { email, password: 'correct horse battery' } })).status, 401);
+        assert.equal((await server.api('POST', '/api/login', { body: { email: paula.user.email, password: 'correct horse battery' } })).status, 200);
+        const [requested] = await server.app.db.query<{ details: Record<string, unknown> }>(
+          `select details from audit_log where actor_user_id = $1 and action = 'email_change_requested' and patient_id = $2`,
           [admin.user.id, paula.patientId],
         );
-        assert.deepEqual(changed?.details, { from: paula.user.email, to: email });
+        assert.deepEqual(requested?.details, { from: paula.user.email, to: email });
       });
 
       it('validates like the patient\'s own profile form, naming the field', async () => {

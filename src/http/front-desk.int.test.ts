@@ -150,7 +150,7 @@ for (const target of testDatabases()) {
     });
 
     describe('a walk-in\'s details', () => {
-      it('keep the e-mail optional until the desk adds one, which gets its link, opens the waitlist and cannot be removed', async () => {
+      it("keep the e-mail optional until the desk adds one, which waits for the patient's confirmation with nothing but its link", async () => {
         const dr = await doctor();
         const patient = await walkIn({ name: 'Wanda Walk-in' });
         const path = `/api/patients/${patient.id}`;
@@ -166,22 +166,26 @@ for (const target of testDatabases()) {
         const email = uniqueEmail('walk-in');
         const added = await api('PUT', path, { token: desk.token, body: { email } });
         assert.equal(added.status, 200, JSON.stringify(added.body));
-        assert.deepEqual([added.body.patient.email, added.body.patient.email_verified, added.body.patient.phone], [email, false, '+1 555 0100']);
-        const sent = await server.app.db.query<{ kind: string }>('select kind from outbox where recipient = $1', [email]);
-        assert.deepEqual(sent.map((m) => m.kind), ['email_verification']);
-        const changed = only(
+        assert.deepEqual([added.body.patient.email, added.body.patient.pending_email, added.body.patient.phone], [null, email, '+1 555 0100']);
+        const card = await api('GET', path, { token: desk.token });
+        assert.deepEqual([card.body.patient.email, card.body.patient.pending_email], [null, email]);
+        const requested = only(
           await server.app.db.query<{ actor_role: string; details: Record<string, unknown> }>(
-            `select actor_role, details from audit_log where action = 'email_changed' and patient_id = $1`,
+            `select actor_role, details from audit_log where action = 'email_change_requested' and patient_id = $1`,
             [patient.id],
           ),
         );
-        assert.deepEqual(changed, { actor_role: 'reception', details: { from: null, to: email } });
-        assert.equal((await waitFor()).status, 201);
+        assert.deepEqual(requested, { actor_role: 'reception', details: { from: null, to: email } });
+        assert.equal((await waitFor()).status, 422, 'no offers go to an address nobody confirmed');
+        assert.equal((await api('POST', '/api/password-reset-requests', { body: { email } })).status, 202);
+        const sent = await server.app.db.query<{ kind: string }>('select kind from outbox where recipient = $1', [email]);
+        assert.deepEqual(sent.map((m) => m.kind), ['email_verification'], 'its link and nothing else');
 
-        const removed = await api('PUT', path, { token: desk.token, body: { email: '' } });
-        assert.equal(removed.status, 422);
-        assert.ok(removed.body.errors.email);
         const someone = await signUpPatient(server);
+        const { id: someoneId } = only(await server.app.db.query<{ id: number }>('select id from patients where user_id = $1', [someone.user.id]));
+        const removed = await api('PUT', `/api/patients/${someoneId}`, { token: desk.token, body: { email: '' } });
+        assert.equal(removed.status, 422, 'a sign-in address cannot be removed');
+        assert.ok(removed.body.errors.email);
         assert.equal((await api('PUT', path, { token: someone.token, body: { phone: '1' } })).status, 403);
         assert.equal((await api('PUT', `/api/patients/999999`, { token: desk.token, body: { phone: '1' } })).status, 404);
       });

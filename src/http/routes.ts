@@ -34,7 +34,8 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     }),
 
     // --- accounts
-    r('POST', '/api/patients/register', 'public', async ({ body, ip, requestId }) => created({ user: await app.auth.register(body, { ip, requestId }) })),
+    // The same 202 for an address new to the clinic and one with an account (whose owner is told instead).
+    r('POST', '/api/patients/register', 'public', async ({ body, ip, requestId }) => ({ status: 202, body: await app.auth.register(body, { ip, requestId }) })),
     // API and CLI clients get a bearer token; the browser signs in through /api/session and gets a cookie.
     r('POST', '/api/login', 'public', async ({ body, ip, requestId }) => ok(await app.auth.login(body, { ip, requestId }))),
     r('POST', '/api/login/mfa', 'public', async ({ body, ip, requestId }) => ok(await app.mfa.completeSignIn(body, { ip, requestId }))),
@@ -55,7 +56,8 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ),
     r('POST', '/api/password-reset', 'public', async ({ body, ip, requestId }) => ok(await app.passwords.resetPassword(body, { ip, requestId }))),
     r('POST', '/api/password-reset-requests', 'public', async ({ body, ip, requestId }) => ({ status: 202, body: await app.passwords.requestPasswordReset(body, { ip, requestId }) })),
-    r('POST', '/api/email-verification', 'public', async ({ body }) => ok(await app.auth.verifyEmail(body))),
+    r('POST', '/api/email-verification/preview', 'public', async ({ body }) => ok(await app.auth.previewVerification(body))),
+    r('POST', '/api/email-verification', 'public', async ({ body, ip, requestId }) => ok(await app.auth.verifyEmail(body, { ip, requestId }))),
     r('POST', '/api/user/email-verification', 'user', async ({ actor }) => ok(await app.auth.resendVerification(actor))),
     r('POST', '/api/admin/password-resets', 'admin', async ({ body, actor, https, headers }) => {
       const link = await app.passwords.issueResetLink(body, actor);

@@ -14,6 +14,8 @@ export function fakeAuthDeps(clock: Clock) {
   const recoveryCodes: { userId: number; codeHash: string; used: boolean }[] = [];
   const messages: Message[] = [];
   const verified = new Set<number>();
+  /** Addresses staff entered, by user id, waiting for confirmation. */
+  const pending = new Map<number, string>();
   const challenges: (SignInChallenge & { tokenHash: string; expiresAt: Date; used: boolean })[] = [];
   const buckets = new Map<string, Bucket>();
   const audit: AuditEntry[] = [];
@@ -77,6 +79,20 @@ export function fakeAuthDeps(clock: Clock) {
         const user = users.find((u) => u.id === userId && u.email.toLowerCase() === email.toLowerCase());
         if (user) verified.add(user.id);
         return user !== undefined;
+      },
+      emailChange: async (userId) => {
+        const waiting = pending.get(userId);
+        const user = users.find((u) => u.id === userId);
+        return waiting === undefined || !user ? undefined : { current: user.email, pending: waiting };
+      },
+      confirmEmailChange: async (userId, email) => {
+        const user = users.find((u) => u.id === userId);
+        if (!user || pending.get(userId)?.toLowerCase() !== email.toLowerCase()) return false;
+        if (users.some((u) => u.id !== userId && u.email.toLowerCase() === email.toLowerCase())) throw conflict('email_taken', 'This email is already registered');
+        user.email = email;
+        pending.delete(userId);
+        verified.add(userId);
+        return true;
       },
       setPassword: async (userId, passwordHash) => {
         const user = users.find((u) => u.id === userId);
@@ -182,7 +198,7 @@ export function fakeAuthDeps(clock: Clock) {
       },
     },
   };
-  return { deps, users, sessions, buckets, audit, resets, factors, recoveryCodes, messages, verified };
+  return { deps, users, sessions, buckets, audit, resets, factors, recoveryCodes, messages, verified, pending, links };
 }
 
 /** What the fake authenticator shows for `secret` at time step `step`: six digits, as a real one. */

@@ -80,7 +80,7 @@ export async function signUpPatient(server: TestServer, overrides: Record<string
     body: { name: 'Pat Tester', email, password: PASSWORD, phone: '+1 555 0101', birthdate: '1990-05-17', gender: 'female', ...overrides },
     headers: { 'x-forwarded-for': nextClientAddress() },
   });
-  if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+  if (registered.status !== 202) throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
   return { ...(await signIn(server, email)), email };
 }
 

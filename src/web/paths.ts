@@ -85,6 +85,7 @@ export const endpoints = {
   passwordReset: '/api/password-reset',
   passwordResetRequests: '/api/password-reset-requests',
   emailVerification: '/api/email-verification',
+  emailVerificationPreview: '/api/email-verification/preview',
   resendVerification: '/api/user/email-verification',
   appointmentLinkPreview: '/api/appointment-links/preview',
   appointmentLinkCancel: '/api/appointment-links/cancel',

@@ -2,7 +2,7 @@
 import { navigate } from 'wouter/use-browser-location';
 import type { PublicUser } from '../domain/auth/auth.ts';
 import type { MfaSetupJson } from '../domain/auth/mfa-use-cases.ts';
-import type { LoginJson, SessionJson } from '../domain/auth/use-cases.ts';
+import type { LoginJson, RegistrationJson, SessionJson } from '../domain/auth/use-cases.ts';
 import type { Gender, Role } from '../domain/shared/actor.ts';
 import { apiGet, apiPost } from './api.ts';
 import { endSession, startSession, user } from './auth.ts';
@@ -48,8 +48,9 @@ export async function completeSignIn(challenge: string, code: { code: string } |
 /** The authenticator to scan when the clinic requires one and the user has none yet. */
 export const mfaSetupAtSignIn = (challenge: string) => apiPost<MfaSetupJson>(endpoints.loginMfaSetup, { challenge });
 
-export async function register(registration: Registration): Promise<void> {
-  await apiPost(endpoints.register, registration);
+/** Signs a patient up; the answer says what to do next, in the same words whether or not the address had an account. */
+export async function register(registration: Registration): Promise<string> {
+  return (await apiPost<RegistrationJson>(endpoints.register, registration)).message;
 }
 
 /** Signs out and goes to /login, even when the server cannot be told (the session expires there on its own). */

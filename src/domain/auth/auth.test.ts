@@ -35,9 +35,9 @@ async function rejects(promise: Promise<unknown>, kind: string, code?: string): 
 
 describe('register', () => {
   it('always makes a patient, whatever role the body asks for', async () => {
-    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
-    const user = await register(deps, { ...patient, role: 'admin' });
-    assert.equal(user.role, 'patient');
+    const { deps, users } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    await register(deps, { ...patient, role: 'admin' });
+    assert.deepEqual(users.map((u) => u.role), ['patient']);
   });
 
   it('refuses a password that is short, too long or among the most common, and keeps one as typed', async () => {
@@ -68,10 +68,25 @@ describe('register', () => {
     assert.ok(error.fields?.birthdate);
   });
 
-  it('refuses an email already registered in another case', async () => {
-    const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+  it('answers an address with an account, in any case, as a new one, and tells its owner instead', async () => {
+    const { deps, users, messages, audit } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
+    const fresh = await register(deps, patient);
+    const again = await register(deps, { ...patient, email: 'JANE@example.test', password: 'another secret' }, client);
+    assert.deepEqual(again, { ...fresh, message: fresh.message.replace(patient.email, 'JANE@example.test') });
+    assert.equal(users.length, 1, 'no second account');
+    assert.deepEqual(messages.map((m) => [m.kind, m.to]), [['email_verification', patient.email], ['registration_attempt', patient.email]]);
+    assert.match(at(messages, 1).text, /already has an account, so nothing was created/);
+    assert.ok(audit.some((e) => e.action === 'register_taken_email' && e.entityId === at(users, 0).id));
+    assert.ok(await login(deps, { email: patient.email, password: patient.password }, client), 'the password stays the owner\'s');
+  });
+
+  it('tells the owner of a taken address a few times an hour at most, and answers the same past that', async () => {
+    const { deps, messages } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
     await register(deps, patient);
-    await rejects(register(deps, { ...patient, email: 'JANE@example.test' }), 'conflict', 'email_taken');
+    const answers = new Set<string>();
+    for (let i = 0; i < 6; i++) answers.add(JSON.stringify(await register(deps, patient, { ip: `10.0.1.${i}` })));
+    assert.equal(answers.size, 1);
+    assert.equal(messages.filter((m) => m.kind === 'registration_attempt').length, 3);
   });
 });
 

@@ -4,7 +4,7 @@ import { Validator, asRecord } from '../shared/validate.ts';
 import { accountNamedBy, actorOf } from './auth.ts';
 import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
 import type { AuthDeps } from './ports.ts';
-import { PASSWORD_CHECKS_PER_ACCOUNT, RESET_REQUESTS_PER_ACCOUNT, RESETS_PER_ADDRESS } from './throttle.ts';
+import { PASSWORD_CHECKS_PER_ACCOUNT, RESET_REQUESTS_PER_ACCOUNT_AND_ADDRESS, RESETS_PER_ADDRESS } from './throttle.ts';
 import { passwordResetMessage } from '../notifications/templates.ts';
 import { openSession, reserveAttempt, type Client, type SessionJson } from './use-cases.ts';
 
@@ -77,8 +77,10 @@ export async function issueResetLink(deps: AuthDeps, body: unknown, actor: Actor
 export const RESET_REQUESTED = 'If an account uses this address, we have sent it a link to choose a new password. It works for 30 minutes.';
 
 /**
- * "Forgot password": a reset link by e-mail. The answer is the same whether or not the address has an account,
- * and requests are counted per address and per account, so nobody learns who is registered or floods an inbox.
+ * "Forgot password": a reset link by e-mail, to the address the account signs in with — one its owner gave or
+ * confirmed, never one staff entered and nobody confirmed (that one waits aside, see verifyEmail). The answer is
+ * the same whether or not the address has an account, and requests are counted per address and per account from
+ * each address, so nobody learns who is registered or floods an inbox, and nobody keeps the owner waiting.
  */
 export async function requestPasswordReset(deps: AuthDeps, body: unknown, client: Client): Promise<{ message: string }> {
   const v = new Validator(asRecord(body));
@@ -88,7 +90,7 @@ export async function requestPasswordReset(deps: AuthDeps, body: unknown, client
     deps,
     [
       { key: `reset:${client.ip}`, rule: RESETS_PER_ADDRESS },
-      { key: `reset-request:${email.toLowerCase()}`, rule: RESET_REQUESTS_PER_ACCOUNT },
+      { key: `reset-request:${email.toLowerCase()}|${client.ip}`, rule: RESET_REQUESTS_PER_ACCOUNT_AND_ADDRESS },
     ],
     'Too many password reset requests.',
   );

@@ -34,8 +34,7 @@ export type SessionUser = Omit<UserRecord, 'passwordHash'>;
 
 export interface NewPatientAccount {
   name: string;
-  /** None for a patient registered at the desk without one: such a patient cannot sign in. */
-  email: string | null;
+  email: string;
   passwordHash: string;
   phone: string;
   birthdate: string;
@@ -47,9 +46,12 @@ export interface AccountStore {
   findByEmail(email: string): Promise<UserRecord | undefined>;
   findById(id: number): Promise<UserRecord | undefined>;
   /** Creates the user and its patient row together; a taken email is a conflict `email_taken`. */
-  createPatient(account: NewPatientAccount & { email: string }): Promise<UserRecord>;
-  /** `createPatient` for the front desk, where the e-mail may be missing. */
-  createWalkIn(account: NewPatientAccount): Promise<{ userId: number; patientId: number }>;
+  createPatient(account: NewPatientAccount): Promise<UserRecord>;
+  /**
+   * `createPatient` for the front desk: the patient has no sign-in address, and the one the desk enters, if any,
+   * waits as `pendingEmail` until the patient confirms it; an address another account has is a conflict `email_taken`.
+   */
+  createWalkIn(account: Omit<NewPatientAccount, 'email'> & { pendingEmail: string | null }): Promise<{ userId: number; patientId: number }>;
   createAdmin(account: { name: string; email: string; passwordHash: string }): Promise<UserRecord>;
   /** A staff account without a patient or doctor row; a taken email is a conflict `email_taken`. */
   createStaff(account: { name: string; email: string; passwordHash: string; role: StaffRole }): Promise<UserRecord>;
@@ -61,6 +63,13 @@ export interface AccountStore {
   setPassword(userId: number, passwordHash: string): Promise<void>;
   /** The user's address is verified, if it is still `email` (a link to an old address verifies nothing). */
   markVerified(userId: number, email: string, at: Date): Promise<boolean>;
+  /** The address staff entered for the user, waiting for confirmation, beside the one they sign in with (none for a walk-in). */
+  emailChange(userId: number): Promise<{ current: string | null; pending: string } | undefined>;
+  /**
+   * The waiting address, if it is still `email`, becomes the user's verified sign-in address; another account
+   * having taken it meanwhile is a conflict `email_taken`. False when it no longer waits.
+   */
+  confirmEmailChange(userId: number, email: string, at: Date): Promise<boolean>;
 }
 
 export interface NewSession {

@@ -23,7 +23,7 @@ const staffJson = (a: StaffAccount): StaffJson => ({ id: a.id, name: a.name, ema
 export async function createReceptionist(deps: AuthDeps, body: unknown, actor: Actor): Promise<StaffJson> {
   requireAdmin(actor);
   const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: 200 });
+  const name = v.text('name', { max: 200, line: true });
   const email = v.email('email');
   const password = newPassword(v, 'password');
   v.done();
@@ -55,18 +55,20 @@ export async function deactivateReceptionist(deps: AuthDeps, rawId: RawId, actor
 }
 
 export interface WalkInJson {
-  patient: { id: number; name: string; email: string | null; phone: string; birthdate: string; gender: string };
+  /** `email` is none until the patient confirms `pending_email`, the address the desk entered. */
+  patient: { id: number; name: string; email: null; pending_email: string | null; phone: string; birthdate: string; gender: string };
 }
 
 /**
  * The desk registers a patient in person. The e-mail is optional: without one the patient has no sign-in and
- * gets no e-mail. With one, they are sent a verification link and choose a password through "Forgot password".
+ * gets no e-mail. One the desk enters waits until the patient follows the link sent to it; then it is their
+ * sign-in, and they choose a password through "Forgot password".
  */
 export async function registerWalkIn(deps: AuthDeps & { timeZone: string }, body: unknown, actor: Actor): Promise<WalkInJson> {
   requireDesk(actor);
   const input = asRecord(body);
   const v = new Validator(input);
-  const name = v.text('name', { max: 200 });
+  const name = v.text('name', { max: 200, line: true });
   const email = v.email('email', { optional: true });
   const phone = v.text('phone', { max: 40 });
   const birthdate = v.birthdate('birthdate', clinicToday(deps.clock, deps.timeZone));
@@ -75,7 +77,7 @@ export async function registerWalkIn(deps: AuthDeps & { timeZone: string }, body
   // Nobody knows this password: the account is reached by a reset link to its e-mail, once it has one.
   const passwordHash = await deps.hasher.hash(deps.tokens.issue());
   return deps.transaction(async (tx) => {
-    const created = await tx.accounts.createWalkIn({ name, email, passwordHash, phone, birthdate, gender });
+    const created = await tx.accounts.createWalkIn({ name, pendingEmail: email, passwordHash, phone, birthdate, gender });
     await tx.audit.record({
       actor,
       action: 'register',
@@ -85,7 +87,7 @@ export async function registerWalkIn(deps: AuthDeps & { timeZone: string }, body
       requestId: actor.requestId,
       details: { via: 'front desk', email: email !== null },
     });
-    if (email !== null) await sendVerification(deps, tx, { id: created.userId, name, email }, deps.clock.now());
-    return { patient: { id: created.patientId, name, email, phone, birthdate, gender } };
+    if (email !== null) await sendVerification(deps, tx, { id: created.userId, name, email }, deps.clock.now(), 'first');
+    return { patient: { id: created.patientId, name, email: null, pending_email: email, phone, birthdate, gender } };
   });
 }

@@ -30,9 +30,11 @@ export const REGISTER_PER_ADDRESS: ThrottleRule = { free: 20, baseSeconds: 10, m
 // same backoff as one account from one address, whatever the address.
 export const PASSWORD_CHECKS_PER_ACCOUNT: ThrottleRule = LOGIN_PER_ACCOUNT_AND_ADDRESS;
 export const MFA_CODES_PER_ACCOUNT: ThrottleRule = { free: 5, baseSeconds: 5, maxSeconds: 15 * 60, windowMinutes: 15 };
-// Verification messages and reset requests for one account: a few an hour, so nobody floods an inbox.
+// Verification messages for one account: a few an hour, so nobody floods an inbox.
 export const VERIFICATIONS_PER_ACCOUNT: ThrottleRule = { free: 3, baseSeconds: 60, maxSeconds: 60 * 60, windowMinutes: 60 };
-export const RESET_REQUESTS_PER_ACCOUNT: ThrottleRule = VERIFICATIONS_PER_ACCOUNT;
+// Reset requests for one account from one address. Counted per account alone, a stranger's requests would keep
+// the owner's own at 429 for an hour; so each address waits for its own, and RESETS_PER_ADDRESS bounds a stranger.
+export const RESET_REQUESTS_PER_ACCOUNT_AND_ADDRESS: ThrottleRule = VERIFICATIONS_PER_ACCOUNT;
 
 // Reset links used from one address; a link is unguessable, so this only bounds the hashing a script can cause.
 export const RESETS_PER_ADDRESS: ThrottleRule = REGISTER_PER_ADDRESS;

@@ -1,6 +1,6 @@
 import { GENDERS, type Actor, type Role } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
-import { DomainError, conflict, unauthenticated } from '../shared/errors.ts';
+import { DomainError, conflict, invalid, unauthenticated } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 import {
   actorOf,
@@ -9,8 +9,9 @@ import {
   type PublicUser,
 } from './auth.ts';
 import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
-import type { AuthDeps, AuthStores, SessionUser, ThrottleKey } from './ports.ts';
+import type { AuthDeps, AuthStores, NewPatientAccount, SessionUser, ThrottleKey, UserRecord } from './ports.ts';
 import { sendVerification } from './verification.ts';
+import { registrationAttempt, type VerificationPurpose } from '../notifications/templates.ts';
 import {
   LOGIN_PER_ACCOUNT_AND_ADDRESS,
   LOGIN_PER_ADDRESS,
@@ -23,16 +24,28 @@ import {
 
 const BAD_CREDENTIALS = 'Invalid email or password';
 
-/** A patient signs up; the role is always patient whatever the body says. */
+/** What a sign-up answers, for an address new to the clinic and for one with an account alike. */
+export interface RegistrationJson {
+  message: string;
+}
+
+const registrationAnswer = (email: string): RegistrationJson => ({
+  message: `We have sent a message to ${email}. Please read it, then sign in with this address and your password.`,
+});
+
+/**
+ * A patient signs up; the role is always patient whatever the body says. The answer is the same whether or not
+ * the address already has an account, so nobody learns who is registered: a new address gets its account and a
+ * verification link, an address with an account gets a message telling its owner instead.
+ */
 export async function register(
   deps: AuthDeps & { timeZone: string },
   body: unknown,
   /** Where the sign-up came from; sign-ups from the web are throttled per address, the demo seed's are not. */
   client: { ip?: string; requestId?: string } = {},
-): Promise<PublicUser> {
-  const requestId = client.requestId;
+): Promise<RegistrationJson> {
   const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: 200 });
+  const name = v.text('name', { max: 200, line: true });
   const email = v.email('email');
   const password = newPassword(v, 'password');
   const phone = v.text('phone', { max: 40 });
@@ -42,21 +55,59 @@ export async function register(
   if (client.ip !== undefined) {
     await reserveAttempt(deps, [{ key: `register:${client.ip}`, rule: REGISTER_PER_ADDRESS }], 'Too many accounts were made from this address.');
   }
+  // Hashed either way, so an address with an account answers no faster than a new one.
   const passwordHash = await deps.hasher.hash(password);
-  const user = await deps.transaction(async (tx) => {
-    const account = await tx.accounts.createPatient({ name, email, passwordHash, phone, birthdate, gender });
-    await tx.audit.record({
-      actor: actorOf(account, requestId),
-      action: 'register',
-      entity: 'patient',
-      entityId: account.patientId,
-      patientId: account.patientId,
-      requestId,
+  const owner = await deps.accounts.findByEmail(email);
+  if (owner) await tellOwnerOfSignUp(deps, owner, client);
+  else await createPatientAccount(deps, { name, email, passwordHash, phone, birthdate, gender }, client);
+  return registrationAnswer(email);
+}
+
+async function createPatientAccount(deps: AuthDeps, account: NewPatientAccount, client: { ip?: string; requestId?: string }): Promise<void> {
+  try {
+    await deps.transaction(async (tx) => {
+      const user = await tx.accounts.createPatient(account);
+      await tx.audit.record({
+        actor: actorOf(user, client.requestId),
+        action: 'register',
+        entity: 'patient',
+        entityId: user.patientId,
+        patientId: user.patientId,
+        requestId: client.requestId,
+      });
+      await sendVerification(deps, tx, user, deps.clock.now());
     });
-    await sendVerification(deps, tx, account, deps.clock.now());
-    return account;
+  } catch (error) {
+    // Another sign-up took the address a moment ago: it is answered as any address with an account.
+    if (!(error instanceof DomainError && error.code === 'email_taken')) throw error;
+    const owner = await deps.accounts.findByEmail(account.email);
+    if (owner) await tellOwnerOfSignUp(deps, owner, client);
+  }
+}
+
+/** The owner of an address someone signed up with hears of it, a few times an hour at most; the sign-up is audited. */
+async function tellOwnerOfSignUp(deps: AuthDeps, owner: UserRecord, client: { ip?: string; requestId?: string }): Promise<void> {
+  const now = deps.clock.now();
+  const tell = await withinLimit(deps, { key: `register-notice:${owner.id}`, rule: VERIFICATIONS_PER_ACCOUNT });
+  await deps.transaction(async (tx) => {
+    if (tell) await tx.outbox.enqueue(registrationAttempt(deps.clinic, { email: owner.email, userId: owner.id, name: owner.name }, now));
+    await tx.audit.record({
+      actor: null,
+      action: 'register_taken_email',
+      entity: 'user',
+      entityId: owner.id,
+      patientId: owner.patientId,
+      requestId: client.requestId,
+      details: { ip: client.ip ?? null, told: tell },
+    });
   });
-  return publicUser(user);
+}
+
+/** Counts an attempt against `key` without refusing anyone: false once the limit is reached (the caller then stays quiet). */
+async function withinLimit(deps: Pick<AuthDeps, 'throttle' | 'clock'>, key: ThrottleKey): Promise<boolean> {
+  const now = deps.clock.now();
+  const wait = await deps.throttle.reserve([key], now, (buckets) => secondsToWait(buckets.get(key.key) ?? { failures: 0, lastFailureAt: null }, key.rule, now));
+  return wait === 0;
 }
 
 /** An open session, as a sign-in answers it; the HTTP edge moves the token into a cookie for the browser. */
@@ -202,7 +253,7 @@ export async function currentUser(deps: AuthDeps, actor: Actor): Promise<PublicU
 /** `medora admin create`: an admin account from the terminal. */
 export async function createAdmin(deps: AuthDeps, body: unknown): Promise<PublicUser> {
   const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: 200 });
+  const name = v.text('name', { max: 200, line: true });
   const email = v.email('email');
   const password = newPassword(v, 'password');
   v.done();
@@ -211,23 +262,102 @@ export async function createAdmin(deps: AuthDeps, body: unknown): Promise<Public
   return publicUser(user);
 }
 
-/** Follows a verification link: the address it was sent to is verified, if it is still the account's. */
-export async function verifyEmail(deps: AuthDeps, body: unknown): Promise<{ email: string }> {
+/** What a verification link confirms, before it is used; `change` needs the account's password with it. */
+export interface VerificationPreviewJson {
+  email: string;
+  purpose: VerificationPurpose;
+}
+
+/** What a verification link's token confirms, for which account, beside the address it signs in with now (none for a walk-in). */
+type LinkTarget = { account: UserRecord; email: string } & ({ purpose: 'own' | 'first'; current: string | null } | { purpose: 'change'; current: string });
+
+/** Tells the verification page what the link confirms, without using it. */
+export async function previewVerification(deps: AuthDeps, body: unknown): Promise<VerificationPreviewJson> {
+  const target = await linkTarget(deps, readToken(body), deps.clock.now());
+  return { email: target.email, purpose: target.purpose };
+}
+
+/**
+ * Follows a verification link. The account's own address is verified, if it is still the account's. An address
+ * staff entered becomes the sign-in address: with the account's password when it signs in with another (the link
+ * alone would hand the account to whoever reads the new address), by the link alone when it has none.
+ */
+export async function verifyEmail(deps: AuthDeps, body: unknown, client: Client): Promise<{ email: string }> {
   const v = new Validator(asRecord(body));
   const token = v.text('token', { max: 200 });
+  const password = v.untrimmed('password', { optional: true, max: MAX_SIGN_IN_PASSWORD_LENGTH });
   v.done();
+  const target = await linkTarget(deps, token, deps.clock.now());
+  if (target.purpose === 'change') await confirmAccountPassword(deps, target.account, target.current, password, client);
   const now = deps.clock.now();
   return deps.transaction(async (tx) => {
     const link = await tx.links.use('verify_email', token, now);
-    if (!link?.userId || !link.email || !(await tx.accounts.markVerified(link.userId, link.email, now))) {
-      throw new DomainError('invalid', 'verification_link_invalid', VERIFICATION_INVALID, { token: [VERIFICATION_INVALID] });
-    }
-    await tx.audit.record({ actor: null, action: 'email_verified', entity: 'user', entityId: link.userId, details: { email: link.email } });
-    return { email: link.email };
+    if (!link || !(await confirmAddress(tx, target, now))) throw linkInvalid();
+    await tx.audit.record({
+      actor: target.purpose === 'change' ? actorOf(target.account, client.requestId) : null,
+      action: target.purpose === 'own' ? 'email_verified' : 'email_changed',
+      entity: 'user',
+      entityId: target.account.id,
+      patientId: target.account.patientId,
+      requestId: client.requestId,
+      details: target.purpose === 'own' ? { email: target.email } : { from: target.current, to: target.email, confirmed_by: 'link' },
+    });
+    return { email: target.email };
   });
 }
 
+const readToken = (body: unknown): string => {
+  const v = new Validator(asRecord(body));
+  const token = v.text('token', { max: 200 });
+  v.done();
+  return token;
+};
+
+/** The account and address an unused, unexpired link is for, if the address is still the account's or still waits for it. */
+async function linkTarget(deps: AuthStores, token: string, now: Date): Promise<LinkTarget> {
+  const link = await deps.links.peek('verify_email', token, now);
+  const account = link?.userId ? await deps.accounts.findById(link.userId) : undefined;
+  if (!link?.email || !account?.active) throw linkInvalid();
+  if (sameAddress(account.email, link.email)) return { account, email: link.email, purpose: 'own', current: account.email };
+  const change = await deps.accounts.emailChange(account.id);
+  if (!change || !sameAddress(change.pending, link.email)) throw linkInvalid();
+  return change.current === null
+    ? { account, email: link.email, purpose: 'first', current: null }
+    : { account, email: link.email, purpose: 'change', current: change.current };
+}
+
+const confirmAddress = (tx: AuthStores, target: LinkTarget, now: Date): Promise<boolean> =>
+  target.purpose === 'own' ? tx.accounts.markVerified(target.account.id, target.email, now) : tx.accounts.confirmEmailChange(target.account.id, target.email, now);
+
+// A walk-in's account row has no address (the column allows none for patients), whatever UserRecord's type says.
+const sameAddress = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * The account's password, checked and counted as a sign-in with the address it signs in with: whoever holds the
+ * link guesses no faster here than at the sign-in page, and never fills the owner's own count.
+ */
+async function confirmAccountPassword(deps: AuthDeps, account: UserRecord, signInEmail: string, password: string, client: Client): Promise<void> {
+  if (!password) throw new DomainError('invalid', 'password_required', PASSWORD_NEEDED, { password: ['is required'] });
+  const [pair, address] = loginKeys(signInEmail, client.ip);
+  await reserveAttempt(deps, [pair, address], 'Too many failed sign-in attempts.');
+  if (!(await deps.hasher.verify(account.passwordHash, password))) {
+    await deps.audit.record({
+      actor: null,
+      action: 'login_failed',
+      entity: 'user',
+      entityId: account.id,
+      requestId: client.requestId,
+      details: { email: signInEmail, ip: client.ip, via: 'email_change' },
+    });
+    throw invalid({ password: ['is wrong'] });
+  }
+  await deps.throttle.succeeded([pair.key], [address.key]);
+}
+
+const PASSWORD_NEEDED = 'Enter your Medora password to confirm the new sign-in e-mail.';
+
 const VERIFICATION_INVALID = 'This link has expired, was used already, or is for an address the account no longer has. Sign in to send a new one.';
+const linkInvalid = () => new DomainError('invalid', 'verification_link_invalid', VERIFICATION_INVALID, { token: [VERIFICATION_INVALID] });
 
 /** Sends the signed-in user a new verification link (the old one expired, or the message went astray). */
 export async function resendVerification(deps: AuthDeps, actor: Actor): Promise<{ email: string }> {

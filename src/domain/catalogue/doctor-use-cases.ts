@@ -16,7 +16,7 @@ interface DoctorInput extends DoctorProfileFields {
 function readDoctor(input: Record<string, unknown>, today: string, opts: { passwordRequired: boolean }): DoctorInput {
   const v = new Validator(input);
   const fields = {
-    name: v.text('name', { max: 200 }),
+    name: v.text('name', { max: 200, line: true }),
     email: v.email('email'),
     password: newPassword(v, 'password', { optional: !opts.passwordRequired }),
     phone: v.text('phone', { optional: true, max: 40 }),

@@ -10,7 +10,7 @@ const DESCRIPTION_MAX = 2000;
 
 function nameAndDescription(body: unknown): DepartmentFields {
   const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: NAME_MAX });
+  const name = v.text('name', { max: NAME_MAX, line: true });
   const description = v.text('description', { optional: true, max: DESCRIPTION_MAX });
   v.done();
   return { name, description };
@@ -18,14 +18,14 @@ function nameAndDescription(body: unknown): DepartmentFields {
 
 function specializationFields(body: unknown): SpecializationFields {
   const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: NAME_MAX });
+  const name = v.text('name', { max: NAME_MAX, line: true });
   v.done();
   return { name };
 }
 
 function roomFields(body: unknown): RoomFields {
   const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: NAME_MAX });
+  const name = v.text('name', { max: NAME_MAX, line: true });
   const departmentId = v.id('department_id');
   v.done();
   return { name, departmentId };

@@ -128,11 +128,18 @@ const offsetText = (minutes: number) => {
 
 const utcStamp = (instant: Date) => `${instant.toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
 
-/** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
-const escapeText = (text: string) => text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+// Control characters no content line may carry (RFC 5545 §3.1: CONTROL), line breaks aside.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
-/** A parameter value in quotes, which may hold no quote of its own (RFC 5545 §3.2). */
-const quoteParam = (text: string) => `"${text.replace(/"/g, "'")}"`;
+/**
+ * TEXT values escape backslash, semicolon, comma and every line break, and drop other control characters
+ * (RFC 5545 §3.3.11): whatever a value holds, it stays inside its own content line.
+ */
+const escapeText = (text: string) =>
+  text.replace(CONTROL, '').replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+
+/** A parameter value in quotes, which may hold no quote, line break or other control character (RFC 5545 §3.2). */
+const quoteParam = (text: string) => `"${text.replace(/[\r\n]+/g, ' ').replace(CONTROL, '').replace(/"/g, "'")}"`;
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).replace(/[^\w.-]/g, '') || 'medora.local';
 

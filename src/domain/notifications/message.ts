@@ -8,6 +8,8 @@ export const MESSAGE_KINDS = [
   'payment_receipt',
   'password_reset',
   'email_verification',
+  'email_change_notice',
+  'registration_attempt',
   'waitlist_offer',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];

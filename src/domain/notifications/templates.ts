@@ -269,7 +269,25 @@ export function passwordResetMessage(clinic: Clinic, resetId: number, user: Reci
   };
 }
 
-export function emailVerification(clinic: Clinic, user: Recipient & { name: string }, token: string, now: Date): Message {
+/**
+ * Whose address a verification confirms: one the patient gave themselves (`own`), one staff entered for a patient
+ * who signs in with another (`change`, confirmed with their password), or the first one staff entered (`first`).
+ */
+export type VerificationPurpose = 'own' | 'change' | 'first';
+
+const VERIFICATION_TEXT: Record<VerificationPurpose, string[]> = {
+  own: ['please confirm that this is your e-mail address, so we can send you appointment reminders.'],
+  change: [
+    'the clinic entered this address as the new sign-in e-mail of your Medora account. To start using it, confirm it with your Medora password.',
+    'Until then you keep signing in with your previous address, and we send nothing else here. If you have no Medora account, ignore this message: nothing changes without the password.',
+  ],
+  first: [
+    'the clinic entered this address for your Medora account. Confirm it, and we send your appointment messages here; then you can choose a password through "Forgot password" on the sign-in page.',
+    'If this is not about you, ignore this message: we send nothing else here until the address is confirmed.',
+  ],
+};
+
+export function emailVerification(clinic: Clinic, user: Recipient & { name: string }, token: string, now: Date, purpose: VerificationPurpose = 'own'): Message {
   return {
     kind: 'email_verification',
     dedupeKey: `email_verification:${user.userId}:${user.email.toLowerCase()}:${now.getTime()}`,
@@ -279,11 +297,54 @@ export function emailVerification(clinic: Clinic, user: Recipient & { name: stri
     subject: `Confirm your e-mail address for ${clinic.name}`,
     ...render(clinic, {
       greeting: `Dear ${user.name},`,
-      paragraphs: ['please confirm that this is your e-mail address, so we can send you appointment reminders.'],
+      paragraphs: VERIFICATION_TEXT[purpose],
       action: { label: 'Confirm my e-mail address' },
     }),
     attachments: [],
     sendAfter: now,
     linkToken: token,
+  };
+}
+
+/** To the address a patient signs in with, when staff enter another: nothing changes without their password. */
+export function emailChangeNotice(clinic: Clinic, user: Recipient & { name: string }, newEmail: string, now: Date): Message {
+  return {
+    kind: 'email_change_notice',
+    dedupeKey: `email_change_notice:${user.userId}:${newEmail.toLowerCase()}:${now.getTime()}`,
+    to: user.email,
+    userId: user.userId,
+    appointmentId: null,
+    subject: `A new sign-in e-mail was entered for your ${clinic.name} account`,
+    ...render(clinic, {
+      greeting: `Dear ${user.name},`,
+      paragraphs: [
+        `the clinic's staff entered ${newEmail} as the new sign-in e-mail of your Medora account.`,
+        'Nothing changes until it is confirmed with your password from that address: you keep signing in with this one, and we keep writing to it.',
+        'If you did not ask for this, please tell the clinic, and never give anyone your password.',
+      ],
+    }),
+    attachments: [],
+    sendAfter: now,
+  };
+}
+
+/** To an account's owner when someone signs up with its address: the sign-up says the same as for a new one. */
+export function registrationAttempt(clinic: Clinic, user: Recipient & { name: string }, now: Date): Message {
+  return {
+    kind: 'registration_attempt',
+    dedupeKey: `registration_attempt:${user.userId}:${now.getTime()}`,
+    to: user.email,
+    userId: user.userId,
+    appointmentId: null,
+    subject: `Someone tried to register with your address at ${clinic.name}`,
+    ...render(clinic, {
+      greeting: `Dear ${user.name},`,
+      paragraphs: [
+        'someone, perhaps you, tried to create a Medora account with this e-mail address. It already has an account, so nothing was created.',
+        'If it was you, sign in with your password, or choose a new one through "Forgot password" on the sign-in page. If it was not, you can ignore this message.',
+      ],
+    }),
+    attachments: [],
+    sendAfter: now,
   };
 }

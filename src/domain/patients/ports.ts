@@ -36,14 +36,21 @@ export interface ProfileFields {
 export interface PatientDirectory {
   /** Searched by name, email or phone. */
   list(req: PageRequest): Promise<Page<PatientRow>>;
-  /** One patient's row of the list. */
-  card(id: number): Promise<PatientRow | undefined>;
-  find(id: number): Promise<(PatientProfile & { profileImageId: number | null; reminders: boolean; emailVerified: boolean }) | undefined>;
+  /** One patient's row of the list, with the address staff entered that waits for the patient's confirmation. */
+  card(id: number): Promise<(PatientRow & { pending_email: string | null }) | undefined>;
+  find(
+    id: number,
+  ): Promise<(PatientProfile & { profileImageId: number | null; reminders: boolean; emailVerified: boolean; pendingEmail: string | null }) | undefined>;
   /**
    * Changes the account and patient row together; a taken email is a conflict `email_taken`. A new address is
-   * unverified until its link is followed.
+   * unverified until its link is followed, and one waiting for confirmation is dropped: the patient chose another.
    */
   update(id: number, fields: ProfileFields): Promise<void>;
+  /**
+   * Keeps an address staff entered aside, waiting for the patient's confirmation, in place of any waiting before;
+   * an address another account signs in with or waits for is a conflict `email_taken`.
+   */
+  requestEmailChange(id: number, email: string): Promise<void>;
 }
 
 /** The patient's own recorded visits, newest first, each with its bill. */

@@ -7,7 +7,8 @@ import { fileUrl } from '../shared/files.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { sendVerification } from '../auth/verification.ts';
-import type { PatientRow, PatientsDeps, ProfileFields } from './ports.ts';
+import { emailChangeNotice } from '../notifications/templates.ts';
+import type { PatientRow, PatientsDeps, PatientsStores, ProfileFields } from './ports.ts';
 import { patientVisitJson, type PatientVisitJson } from './visits.ts';
 
 /** The admin's and the desk's patient list, searched by name, email or phone, with no-shows; every page read is audited. */
@@ -19,8 +20,8 @@ export async function listPatients(deps: PatientsDeps, query: Record<string, unk
   return page;
 }
 
-/** One patient as the front desk sees them: details and no-shows, never their medical records. Audited. */
-export async function deskPatient(deps: PatientsDeps, rawId: string | number, actor: Actor): Promise<{ patient: PatientRow }> {
+/** One patient as the front desk sees them: details, no-shows and any address waiting for confirmation, never their medical records. Audited. */
+export async function deskPatient(deps: PatientsDeps, rawId: string | number, actor: Actor): Promise<{ patient: PatientRow & { pending_email: string | null } }> {
   requireDesk(actor);
   const id = pathId(rawId, 'Patient');
   const patient = await deps.patients.card(id);
@@ -59,6 +60,8 @@ export interface PatientJson {
   description: string;
   reminders: boolean;
   email_verified: boolean;
+  /** An address staff entered, waiting for the patient to confirm it; `email` stays the sign-in until then. */
+  pending_email: string | null;
 }
 
 export interface MyProfileJson {
@@ -77,6 +80,7 @@ const patientJson = (patient: FoundPatient): PatientJson => ({
   description: patient.description,
   reminders: patient.reminders,
   email_verified: patient.emailVerified,
+  pending_email: patient.pendingEmail,
 });
 
 /** The signed-in patient's own account and patient details. */
@@ -106,15 +110,15 @@ export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: 
     const password = asRecord(body).current_password;
     await deps.confirmPassword(actor, typeof password === 'string' ? password : '');
   }
-  await saveProfile(deps, current, fields, actor);
+  await saveOwnProfile(deps, current, fields, actor);
   return myProfile(deps, actor);
 }
 
 /**
  * An admin or the desk corrects a patient's contact details by the patient's own rules; fields left out keep
- * their values. A patient registered without an e-mail may stay without one until it is added here; once given,
- * it is their sign-in and cannot be removed. A new e-mail is unverified until the patient follows the link sent to
- * it, and with it a walk-in can choose a password through "Forgot password".
+ * their values. A patient registered without an e-mail may stay without one until it is added here; once
+ * confirmed, it is their sign-in and cannot be removed. A new e-mail waits until the patient confirms it from that
+ * address (see saveStaffEdit); then a walk-in can choose a password through "Forgot password".
  */
 export async function updatePatient(deps: PatientsDeps, rawId: RawId, body: unknown, actor: Actor): Promise<{ patient: PatientJson }> {
   requireDesk(actor);
@@ -122,7 +126,7 @@ export async function updatePatient(deps: PatientsDeps, rawId: RawId, body: unkn
   // Reminders are the patient's own choice, not a contact detail.
   const { reminders: _theirs, ...changes } = asRecord(body);
   const fields = readProfile({ ...profileInput(current), ...changes }, clinicToday(deps.clock, deps.timeZone), current.reminders, current.email === null);
-  await saveProfile(deps, current, fields, actor);
+  await saveStaffEdit(deps, current, fields, actor);
   return { patient: patientJson(await foundPatient(deps, current.id)) };
 }
 
@@ -147,8 +151,11 @@ const profileInput = (patient: FoundPatient): Record<string, unknown> => ({
 const newEmail = (current: FoundPatient, fields: ProfileFields): string | null =>
   fields.email !== null && fields.email.toLowerCase() !== current.email?.toLowerCase() ? fields.email : null;
 
-/** The new details and their audit rows in one transaction; a new e-mail gets its confirmation link. */
-async function saveProfile(deps: PatientsDeps, current: FoundPatient, fields: ProfileFields, actor: Actor): Promise<void> {
+/**
+ * The patient's own details and their audit rows in one transaction. A new e-mail, given with their password, is
+ * their sign-in at once and gets its confirmation link (reminders wait for it).
+ */
+async function saveOwnProfile(deps: PatientsDeps, current: FoundPatient, fields: ProfileFields, actor: Actor): Promise<void> {
   const patientId = current.id;
   await deps.transaction(async (tx) => {
     await tx.patients.update(patientId, fields);
@@ -169,11 +176,44 @@ async function saveProfile(deps: PatientsDeps, current: FoundPatient, fields: Pr
   });
 }
 
+/**
+ * Staff's edit and its audit rows in one transaction. A new e-mail does not replace the one the patient signs in
+ * with: it waits aside until the patient confirms it from that address — with their password when they have a
+ * sign-in (auth's verifyEmail) — while the old address keeps working, receives every message and is told.
+ * Switching at once, even marked unverified, would let whoever types their own address here ask "Forgot password"
+ * for the account and read the patient's records; the desk is the one role that must never see them.
+ */
+async function saveStaffEdit(deps: PatientsDeps, current: FoundPatient, fields: ProfileFields, actor: Actor): Promise<void> {
+  const email = newEmail(current, fields);
+  await deps.transaction(async (tx) => {
+    await tx.patients.update(current.id, { ...fields, email: current.email });
+    await tx.audit.record({ actor, action: 'update', entity: 'patient', entityId: current.id, patientId: current.id, requestId: actor.requestId });
+    if (email !== null) await requestEmailChange(deps, tx, current, fields.name, email, actor);
+  });
+}
+
+/** The new address waits for confirmation; a verification goes to it and a notice to the address in use, if any. */
+async function requestEmailChange(deps: PatientsDeps, tx: PatientsStores, current: FoundPatient, name: string, email: string, actor: Actor): Promise<void> {
+  const now = deps.clock.now();
+  await tx.patients.requestEmailChange(current.id, email);
+  await tx.audit.record({
+    actor,
+    action: 'email_change_requested',
+    entity: 'user',
+    entityId: current.userId,
+    patientId: current.id,
+    requestId: actor.requestId,
+    details: { from: current.email, to: email },
+  });
+  if (current.email !== null) await tx.outbox.enqueue(emailChangeNotice(deps.clinic, { email: current.email, userId: current.userId, name }, email, now));
+  await sendVerification(deps, tx, { id: current.userId, name, email }, now, current.email === null ? 'first' : 'change');
+}
+
 /** `emailOptional` for a patient who has none yet: left empty, it stays none. */
 function readProfile(body: unknown, today: string, reminders: boolean, emailOptional = false): ProfileFields {
   const input = asRecord(body);
   const v = new Validator(input);
-  const name = v.text('name', { max: 200 });
+  const name = v.text('name', { max: 200, line: true });
   const email = emailOptional ? v.email('email', { optional: true }) : v.email('email');
   const phone = v.text('phone', { max: 40 });
   const birthdate = v.birthdate('birthdate', today);

@@ -12,8 +12,12 @@ export class Validator {
     (this.errors[field] ??= []).push(message);
   }
 
-  /** A required trimmed string (or optional with `optional: true`, then '' when absent). */
-  text(field: string, opts: { optional?: boolean; max?: number } = {}): string {
+  /**
+   * A required trimmed string (or optional with `optional: true`, then '' when absent). Control characters are
+   * refused but for tabs and line breaks, and those too with `line: true` (a name, which goes into headers,
+   * calendar files and one-line lists where a line break would start a line of its own).
+   */
+  text(field: string, opts: { optional?: boolean; max?: number; line?: boolean } = {}): string {
     const raw = this.input[field];
     if (raw === undefined || raw === null || raw === '') {
       if (!opts.optional) this.fail(field, 'is required');
@@ -26,6 +30,10 @@ export class Validator {
     const value = String(raw).trim();
     if (!isStorableText(value)) {
       this.fail(field, UNSTORABLE);
+      return '';
+    }
+    if ((opts.line ? LINE_CONTROL : CONTROL).test(value)) {
+      this.fail(field, opts.line ? 'must be one line, without control characters' : 'must not contain control characters');
       return '';
     }
     if (!value && !opts.optional) this.fail(field, 'is required');
@@ -138,6 +146,9 @@ const UNSTORABLE = 'contains a character that cannot be stored (a NUL or an unpa
 export function isStorableText(value: string): boolean {
   return !UNSTORABLE_CHARACTER.test(value);
 }
+// C0 controls and DEL, but for tab, line feed and carriage return; on one line, only the tab is left.
+const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const LINE_CONTROL = /[\u0001-\u0008\u000A-\u001F\u007F]/;
 const UNSTORABLE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**

@@ -36,7 +36,7 @@ export function EditPatientDialog({ patient, path, onSaved, onClose }: EditPatie
     return run(
       async () => {
         const changed = (await apiPut<{ patient: PatientJson }>(path, values)).patient;
-        onSaved(changed, success(savedText(patient.email, changed.email)));
+        onSaved(changed, success(savedText(values.email, patient.email, changed)));
       },
       (error) => setAlert(hasFieldErrors(error) ? null : failure('Failed to update the patient')),
     );
@@ -55,8 +55,12 @@ export function EditPatientDialog({ patient, path, onSaved, onClose }: EditPatie
   );
 }
 
-function savedText(was: string | null, now: string | null): string {
-  if (now === null || now.toLowerCase() === was?.toLowerCase()) return 'Patient details updated';
-  const signIn = was === null ? ' With it the patient can choose a password through "Forgot password".' : '';
-  return `Patient details updated. A link to confirm ${now} was sent to that address.${signIn}`;
+/** What staff are told: a new address waits for the patient's confirmation, and the one in use (if any) stays in use. */
+function savedText(entered: string, was: string | null, saved: PatientJson): string {
+  const waiting = saved.pending_email;
+  if (!entered || waiting === null || waiting.toLowerCase() !== entered.trim().toLowerCase()) return 'Patient details updated';
+  if (was === null) {
+    return `Patient details updated. A link to confirm ${waiting} was sent to that address; once the patient follows it, they can choose a password through "Forgot password".`;
+  }
+  return `Patient details updated. A verification was sent to ${waiting}; the old address ${was} stays in use until the patient confirms it with their password.`;
 }

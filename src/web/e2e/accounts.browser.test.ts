@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, it } from '../../testing/node-test.ts';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
-import { CLINIC_NOW, openPage, openSignedInPage, PASSWORD, serverAndBrowserPerSuite, signInThroughUi, type TestServer } from './harness.ts';
-import { registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+import { CLINIC_NOW, openPage, openSignedInPage, PASSWORD, serverAndBrowserPerSuite, signInThroughUi, uniqueEmail, type TestServer } from './harness.ts';
+import { createReceptionist, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 import { outboxQueue } from '../../db/outbox.pg.ts';
 import { messageLink } from '../../mail/start.ts';
 import { smtpTransport } from '../../mail/smtp.ts';
@@ -132,6 +132,55 @@ describe('accounts in the browser', () => {
       await page.getByRole('button', { name: 'Set password' }).click();
       await page.getByText('Your new password is set. Sign in with it.').waitFor();
       await signInThroughUi(page, patient.email, 'fiona remembers this');
+    } finally {
+      await worker.stop();
+      await smtp.close();
+    }
+  });
+
+  it('takes a sign-in e-mail the desk entered only once the patient confirms it with their password', async () => {
+    const patient = await registerPatient(server, 'Mona Moving');
+    const reception = await createReceptionist(server, clinic.admin);
+    const found = await server.api('GET', `/api/patients?q=${encodeURIComponent(patient.email)}`, { token: reception.token });
+    const moved = uniqueEmail('mona.moved');
+    const smtp = await startTestSmtp();
+    const worker = startOutboxWorker({
+      queue: outboxQueue(server.app.db),
+      transport: smtpTransport(smtp.url),
+      clock: server.app.clock,
+      from: 'desk@clinic.test',
+      linkFor: (kind, token) => messageLink(server.url, kind, token),
+      pollMs: 50,
+      leaseMs: 60_000,
+    });
+    try {
+      const { page: desk } = await openSignedInPage(browser, server, reception.email);
+      await desk.goto(`/user/reception/patients/${found.body.patients[0].id}`);
+      await desk.getByRole('button', { name: 'Edit details', exact: true }).click();
+      const dialog = desk.getByRole('dialog', { name: 'Edit Mona Moving' });
+      await dialog.getByLabel('Email').fill(moved);
+      await dialog.getByRole('button', { name: 'Save details' }).click();
+      await desk
+        .getByRole('alert')
+        .getByText(`A verification was sent to ${moved}; the old address ${patient.email} stays in use until the patient confirms it with their password.`)
+        .waitFor();
+      await desk.locator('.details').getByText(`${moved}: waiting for the patient to confirm it; the address above stays in use until then`).waitFor();
+      await smtp.waitForMessage((m) => /new sign-in e-mail was entered/.test(m.subject ?? '') && JSON.stringify(m.to).includes(patient.email));
+
+      const mail = await smtp.waitForMessage((m) => m.subject?.startsWith('Confirm your e-mail address') === true && JSON.stringify(m.to).includes(moved));
+      const link = /https?:\/\/\S+\/verify-email#token=\S+/.exec(mail.text ?? '')?.[0];
+      assert.ok(link, mail.text);
+      const { page } = await openPage(browser, server.url);
+      await page.goto(link);
+      await page.getByText(`The clinic entered ${moved} as your new sign-in e-mail.`).waitFor();
+      await page.getByLabel('Password').fill('not the password at all');
+      await page.getByRole('button', { name: 'Confirm new e-mail' }).click();
+      await page.locator('.field-error').getByText('Password is wrong').waitFor();
+      assert.equal((await server.api('POST', '/api/login', { body: { email: moved, password: PASSWORD } })).status, 401, 'nothing changed yet');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Confirm new e-mail' }).click();
+      await page.getByText(`Thank you: ${moved} is now your sign-in e-mail. Sign in with it from now on.`).waitFor();
+      await signInThroughUi(page, moved);
     } finally {
       await worker.stop();
       await smtp.close();

@@ -95,17 +95,28 @@ describe('public pages in the browser', () => {
   });
 
   it("shows the server's field problems next to their fields", async () => {
+    const { page } = await openPage(browser, server.url);
+    await page.goto('/signup');
+    await fillSignUp(page, { email: uniqueEmail('common'), confirm: 'password1', acceptTerms: true });
+    await page.getByLabel('Password', { exact: true }).fill('password1');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    const passwordInput = page.locator('input[type="password"][aria-invalid="true"]');
+    await passwordInput.waitFor();
+    const problemId = await passwordInput.getAttribute('aria-describedby');
+    assert.match(await page.locator(`[id="${problemId}"]`).innerText(), /most common passwords/);
+    assert.equal(new URL(page.url()).pathname, '/signup');
+  });
+
+  it('answers a sign-up with a registered address as it answers a new one, naming no account', async () => {
     const email = uniqueEmail('taken');
     await register(server, email);
     const { page } = await openPage(browser, server.url);
     await page.goto('/signup');
     await fillSignUp(page, { email, acceptTerms: true });
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    const emailInput = page.locator('input[type="email"][aria-invalid="true"]');
-    await emailInput.waitFor();
-    const problemId = await emailInput.getAttribute('aria-describedby');
-    assert.match(await page.locator(`[id="${problemId}"]`).innerText(), /already/);
-    assert.equal(new URL(page.url()).pathname, '/signup');
+    await page.waitForURL('**/login');
+    await page.getByText(`We have sent a message to ${email}. Please read it, then sign in with this address and your password.`).waitFor();
+    assert.equal(await page.getByText(/already/).count(), 0);
   });
 
   it('requires the last name as it requires the first, before asking the server', async () => {
@@ -138,7 +149,7 @@ describe('public pages in the browser', () => {
     await fillSignUp(page, { email, acceptTerms: true });
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.waitForURL('**/login');
-    await page.getByText('Your account is ready. Sign in with your email address and password.').waitFor();
+    await page.getByText(`We have sent a message to ${email}. Please read it, then sign in with this address and your password.`).waitFor();
     for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
       await page.setViewportSize(viewport);
       assert.deepEqual(await seriousAxeViolations(page), [], `${viewport.width} px`);
@@ -231,5 +242,5 @@ async function register(server: TestServer, email: string) {
   const answer = await server.api('POST', '/api/patients/register', {
     body: { name: 'Taken Already', email, password: PASSWORD, phone: '+1 555 0100', birthdate: '1980-01-01', gender: 'male' },
   });
-  assert.equal(answer.status, 201);
+  assert.equal(answer.status, 202);
 }

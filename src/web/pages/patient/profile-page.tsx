@@ -21,6 +21,7 @@ export default function PatientProfilePage() {
   // A new sign-in e-mail needs the current password; the field appears once the e-mail is changed.
   const [savedEmail, setSavedEmail] = useState('');
   const [verified, setVerified] = useState(true);
+  const [pending, setPending] = useState<string | null>(null);
   const [currentPassword, setCurrentPassword] = useState('');
   const emailChanged = form !== null && form.email.trim().toLowerCase() !== savedEmail.toLowerCase();
   const { alert, setAlert, dismiss } = useAlert();
@@ -32,6 +33,7 @@ export default function PatientProfilePage() {
         setForm(toForm(profile));
         setSavedEmail(profile.patient.email);
         setVerified(profile.patient.email_verified);
+        setPending(profile.patient.pending_email);
       })
       .catch((error: unknown) => console.error('profile fetch failed', error));
   }, []);
@@ -53,6 +55,7 @@ export default function PatientProfilePage() {
         setForm(toForm(saved));
         setSavedEmail(saved.patient.email);
         setVerified(saved.patient.email_verified);
+        setPending(saved.patient.pending_email);
         setCurrentPassword('');
         setAlert(success(saved.patient.email_verified ? 'Your Profile has been updated' : `Your Profile has been updated. We sent a link to ${saved.patient.email} to confirm it.`));
       },
@@ -81,6 +84,12 @@ export default function PatientProfilePage() {
                     <button type="button" className="link-button" onClick={() => void resend()}>
                       Send the confirmation link again
                     </button>
+                  </p>
+                )}
+                {pending && !emailChanged && (
+                  <p className="field-hint">
+                    The clinic entered {pending} as your new sign-in e-mail. It takes over only when you follow the link we sent there and enter your
+                    password.
                   </p>
                 )}
                 {emailChanged && (

@@ -46,7 +46,7 @@ export default function SignupPage() {
     if (Object.keys(missingNames).length > 0) return setErrors(missingNames);
     return run(
       async () => {
-        await register({
+        const notice = await register({
           name: `${form.firstName.trim()} ${form.lastName.trim()}`,
           email: form.email,
           password: form.password,
@@ -54,7 +54,7 @@ export default function SignupPage() {
           birthdate: form.birthdate,
           gender: form.gender as Gender,
         });
-        navigate(routes.login, { state: { notice: 'Your account is ready. Sign in with your email address and password.' } });
+        navigate(routes.login, { state: { notice } });
       },
       (error) => setAlert(hasFieldErrors(error) ? null : serverFailure(error, 'An error occurred. Please try again.')),
     );

@@ -15,6 +15,8 @@ import { useFetched, useSavedOver } from '../../components/use-fetched.ts';
 import { capitalize, dayLabel } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
+type DeskPatient = PatientRow & { pending_email: string | null };
+
 /** One patient at the desk: their details and no-shows, their appointments to book and change, their bills to take payment for. */
 export default function DeskPatientPage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -23,7 +25,7 @@ export default function DeskPatientPage() {
   const [booked, setBooked] = useState(0);
   const [paying, setPaying] = useState<BillingJson | null>(null);
   const [paid, setPaid] = useState(0);
-  const [patient, setEdited] = useSavedOver(useFetched<{ patient: PatientRow }>(endpoints.desk.patient(id), 'patient')?.patient ?? null);
+  const [patient, setEdited] = useSavedOver(useFetched<{ patient: DeskPatient }>(endpoints.desk.patient(id), 'patient')?.patient ?? null);
   const [editing, setEditing] = useState(false);
 
   const loadBills = (query: ListQuery, signal: AbortSignal) => fetchList<BillingJson>(endpoints.desk.patientBills(id), 'billings', query, signal);
@@ -45,6 +47,12 @@ export default function DeskPatientPage() {
         <dl className="details card">
           <dt>Email</dt>
           <dd>{patient.email ?? 'None: the patient cannot sign in and gets no e-mail'}</dd>
+          {patient.pending_email && (
+            <>
+              <dt>New e-mail</dt>
+              <dd>{patient.pending_email}: waiting for the patient to confirm it{patient.email ? '; the address above stays in use until then' : ''}</dd>
+            </>
+          )}
           <dt>Phone</dt>
           <dd>{patient.phone || '—'}</dd>
           <dt>Birth date</dt>
@@ -59,8 +67,8 @@ export default function DeskPatientPage() {
         <EditPatientDialog
           patient={patient}
           path={endpoints.desk.patient(patient.id)}
-          onSaved={({ name, email, phone, birthdate, gender }, message) => {
-            setEdited({ ...patient, name, email, phone, birthdate, gender });
+          onSaved={({ name, email, pending_email, phone, birthdate, gender }, message) => {
+            setEdited({ ...patient, name, email, pending_email, phone, birthdate, gender });
             setEditing(false);
             setAlert(message);
           }}

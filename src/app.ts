@@ -21,6 +21,9 @@ import type { BillingDeps } from './domain/billing/ports.ts';
 import { diseaseLookup, doctorPatientStore, recordStore, visitAppointmentStore } from './db/records.pg.ts';
 import { billStore, idempotencyStore, paymentStore } from './db/billing.pg.ts';
 import { auditReader, auditTrail } from './db/audit.pg.ts';
+import * as checkpointUseCases from './domain/audit/checkpoint-use-cases.ts';
+import { NO_AUDIT_KEYS, type AuditKeys } from './domain/audit/checkpoint.ts';
+import { chainLinks, checkpointStore } from './db/audit-checkpoints.pg.ts';
 
 import * as catalogueUseCases from './domain/catalogue/use-cases.ts';
 import * as doctorUseCases from './domain/catalogue/doctor-use-cases.ts';
@@ -201,7 +204,20 @@ const READY_WITHIN_MS = 1000;
  * The one composition root: every HTTP route and CLI command reaches the use cases through this. Passwords are
  * hashed at argon2's full cost unless a test asks for less: thousands of sign-ups would otherwise take minutes.
  */
-export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; clock: Clock; config: AppConfig; hasher?: PasswordHasher }) {
+export function makeApp({
+  db,
+  clock,
+  config,
+  hasher = argon2Hasher,
+  auditKeys = NO_AUDIT_KEYS,
+}: {
+  db: Db;
+  clock: Clock;
+  config: AppConfig;
+  hasher?: PasswordHasher;
+  /** The audit checkpoints' keys, read from files outside the database (runtime.ts). */
+  auditKeys?: AuditKeys;
+}) {
   const timeZone = config.clinicTz;
   const sessions = cachedSessionStore(sessionStore(db));
   const authDeps: AuthDeps & { timeZone: string } = {
@@ -237,6 +253,12 @@ export function makeApp({ db, clock, config, hasher = argon2Hasher }: { db: Db; 
       clock,
       timeZone,
       anonymousRetentionDays: config.auditAnonymousRetentionDays ?? DEFAULT_ANONYMOUS_RETENTION_DAYS,
+    }),
+    auditCheckpoints: bind(checkpointUseCases, {
+      ...transactional(db, (q) => ({ links: chainLinks(q), checkpoints: checkpointStore(q) })),
+      clock,
+      signer: auditKeys.signer,
+      trustedKeys: auditKeys.trusted,
     }),
     catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
     doctors: bind(doctorUseCases, doctorDeps(db, clock, config, hasher)),

@@ -39,4 +39,17 @@ describe('configuration from the environment', () => {
     assert.deepEqual(pick(loadConfig({ CLINIC_TZ: 'UTC' })), { backupTime: '02:30', backupKeep: 7 });
     assert.deepEqual(pick(loadConfig({ CLINIC_TZ: 'UTC', BACKUP_TIME: '23:05', BACKUP_KEEP: '0' })), { backupTime: '23:05', backupKeep: 0 });
   });
+
+  it('migrates as DATABASE_OWNER_URL only beside a DATABASE_URL, and reads the audit keys\' files from their variables', () => {
+    const roles = ({ databaseUrl, databaseOwnerUrl, auditSigningKeyFile, auditVerifyKeyFile }: Config) => ({ databaseUrl, databaseOwnerUrl, auditSigningKeyFile, auditVerifyKeyFile });
+    assert.deepEqual(roles(loadConfig({ CLINIC_TZ: 'UTC' })), { databaseUrl: undefined, databaseOwnerUrl: undefined, auditSigningKeyFile: undefined, auditVerifyKeyFile: undefined });
+    const told = { CLINIC_TZ: 'UTC', DATABASE_URL: 'postgres://app@db/medora', DATABASE_OWNER_URL: 'postgres://owner@db/medora', AUDIT_SIGNING_KEY_FILE: '/etc/medora/audit.pem', AUDIT_VERIFY_KEY_FILE: '/etc/medora/audit.pub' };
+    assert.deepEqual(roles(loadConfig(told)), {
+      databaseUrl: 'postgres://app@db/medora',
+      databaseOwnerUrl: 'postgres://owner@db/medora',
+      auditSigningKeyFile: '/etc/medora/audit.pem',
+      auditVerifyKeyFile: '/etc/medora/audit.pub',
+    });
+    assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', DATABASE_OWNER_URL: 'postgres://owner@db/medora' }), /DATABASE_OWNER_URL is the owner of a PostgreSQL database: set DATABASE_URL/);
+  });
 });

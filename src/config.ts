@@ -13,6 +13,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** The role that owns the tables, for migrations only; `databaseUrl` is then an application role of its own. */
+  databaseOwnerUrl?: string;
   /** Connections each process keeps to DATABASE_URL. */
   databasePoolSize: number;
   clinicTz: string;
@@ -60,6 +62,10 @@ export interface Config {
   smtpTimeoutMs: number;
   /** Days the audit trail keeps failed sign-ins that name no account. */
   auditAnonymousRetentionDays: number;
+  /** The Ed25519 private key that signs the audit trail's checkpoints (PEM, PKCS8); kept outside the database. */
+  auditSigningKeyFile?: string;
+  /** Public keys that checkpoints are checked with (PEM, one or more), for whoever verifies without the private key. */
+  auditVerifyKeyFile?: string;
 }
 
 /** Reports over a year of a hospital may run for minutes; the command line waits that long for one statement. */
@@ -91,12 +97,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^https?:\/\/[^/]+$/.test(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) origin such as https://clinic.example.org, got "${env.PUBLIC_URL}"`);
   const mailFrom = env.MAIL_FROM || `no-reply@${new URL(publicUrl).hostname}`;
   if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(mailFrom)) throw new Error(`MAIL_FROM must be a bare e-mail address such as clinic@example.org, got "${env.MAIL_FROM}"`);
+  if (env.DATABASE_OWNER_URL && !env.DATABASE_URL) throw new Error('DATABASE_OWNER_URL is the owner of a PostgreSQL database: set DATABASE_URL to the application\'s role too');
   if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL)) throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${env.SMTP_URL}"`);
   return {
     port,
     host,
     dataDir: env.DATA_DIR || './data',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     databasePoolSize,
     clinicTz,
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
@@ -131,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxConcurrency: whole('OUTBOX_CONCURRENCY', DEFAULT_SEND_CONCURRENCY),
     smtpTimeoutMs: whole('SMTP_TIMEOUT_MS', DEFAULT_SEND_TIMEOUT_MS, 1000),
     auditAnonymousRetentionDays: whole('AUDIT_ANONYMOUS_RETENTION_DAYS', DEFAULT_ANONYMOUS_RETENTION_DAYS),
+    auditSigningKeyFile: env.AUDIT_SIGNING_KEY_FILE || undefined,
+    auditVerifyKeyFile: env.AUDIT_VERIFY_KEY_FILE || undefined,
   };
 }
 

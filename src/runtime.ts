@@ -1,7 +1,13 @@
 import { CLI_STATEMENT_TIMEOUT_MS, loadConfig, type Config } from './config.ts';
 import { makeApp, type App } from './app.ts';
-import { openDb, type Db } from './db/db.ts';
+import { openDb, openPostgres, type Db } from './db/db.ts';
 import { migrate, newerMigrations } from './db/migrate.ts';
+import { connectedRole, grantAppRole } from './db/app-role.pg.ts';
+import { sqlState } from './db/sql-errors.ts';
+import { loadAuditKeys } from './audit-signing.ts';
+import { checkpointLine } from './domain/audit/checkpoint.ts';
+import { DomainError } from './domain/shared/errors.ts';
+import type { DbTimeouts } from './db/timeouts.ts';
 import { systemClock } from './domain/shared/clock.ts';
 
 /**
@@ -15,18 +21,62 @@ export async function openRuntime(
   const timeouts = opts.longStatements
     ? { ...config.timeouts, statementMs: Math.max(config.timeouts.statementMs, CLI_STATEMENT_TIMEOUT_MS) }
     : config.timeouts;
+  const auditKeys = await loadAuditKeys({ signingKeyFile: config.auditSigningKeyFile, verifyKeyFile: config.auditVerifyKeyFile });
   const db = opts.opened ?? (await openDb({ ...config, timeouts }));
   try {
-    const applied = await migrate(db);
+    const applied = config.databaseOwnerUrl ? await migrateAsOwner(config.databaseOwnerUrl, db, timeouts) : await migrateAsConnected(db);
     const newer = await newerMigrations(db);
     if (newer.length > 0) {
       console.error(`warning: the database has migrations this Medora does not know (${newer.join(', ')}): a newer release has run on it.`);
     }
-    return { app: makeApp({ db, clock: systemClock, config }), config, applied };
+    return { app: makeApp({ db, clock: systemClock, config, auditKeys }), config, applied };
   } catch (error) {
     await db.close();
     throw error;
   }
+}
+
+/**
+ * Migrates over a connection of the tables' owner (DATABASE_OWNER_URL), then grants the application's role what
+ * the new schema needs, so every table a migration adds is usable by it at once.
+ */
+async function migrateAsOwner(ownerUrl: string, app: Db, timeouts: DbTimeouts): Promise<string[]> {
+  const owner = await openPostgres(ownerUrl, { max: 1, timeouts });
+  try {
+    const applied = await migrate(owner);
+    const role = await connectedRole(app);
+    // The same role in both URLs, or a superuser: nothing to grant; the server warns at start.
+    if (!role.mayAlterTrail) await grantAppRole(owner, role.user);
+    return applied;
+  } finally {
+    await owner.close();
+  }
+}
+
+async function migrateAsConnected(db: Db): Promise<string[]> {
+  try {
+    return await migrate(db);
+  } catch (error) {
+    if (sqlState(error) !== '42501') throw error;
+    throw new DomainError(
+      'forbidden',
+      'migration_not_permitted',
+      `DATABASE_URL's role may not migrate the database (${(error as Error).message}): set DATABASE_OWNER_URL to the role that owns Medora's tables`,
+    );
+  }
+}
+
+/** On PostgreSQL, a warning when the server runs as a role that could disable the audit trail's triggers. */
+export async function databaseRoleWarning(db: Db, config: Pick<Config, 'databaseUrl'>): Promise<string | undefined> {
+  // The embedded database has one role, and its protection is the folder's (owner-only) mode.
+  if (!config.databaseUrl) return undefined;
+  const role = await connectedRole(db);
+  if (!role.mayAlterTrail) return undefined;
+  return (
+    `warning: Medora runs as the PostgreSQL role "${role.user}", which owns its tables (or is a superuser): it could disable ` +
+    `the audit trail's triggers and rewrite it. Run the server as a role of its own, DATABASE_OWNER_URL for migrations ` +
+    `(README: "The audit trail").`
+  );
 }
 
 const DAY_MS = 86_400_000;
@@ -47,5 +97,26 @@ export function pruneAuditDaily(app: App, log: (line: string) => void): { stop()
   };
   void prune();
   const timer = setInterval(prune, DAY_MS).unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Signs a checkpoint of the audit trail now and every hour after while the server runs, unless the chain has not
+ * moved since the last one; each is logged as one line, a copy outside the database for `medora audit verify
+ * --checkpoints`. Instances on one database take turns (the store's lock), so one head is signed once.
+ */
+export function checkpointAuditHourly(app: App, log: (line: string) => void): { stop(): void } {
+  const sign = async () => {
+    try {
+      const outcome = await app.auditCheckpoints.signCheckpoint({ onlyIfMoved: true });
+      if (outcome.signed) log(checkpointLine(outcome.signed));
+    } catch (error) {
+      log(`audit: signing a checkpoint failed: ${(error as Error).message}; trying again in an hour`);
+    }
+  };
+  void sign();
+  const timer = setInterval(sign, HOUR_MS).unref();
   return { stop: () => clearInterval(timer) };
 }

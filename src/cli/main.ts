@@ -11,6 +11,7 @@ import { register as registerReport } from './report-commands.ts';
 import { register as registerSchedules } from './schedule-commands.ts';
 import { register as registerBackup } from './backup-commands.ts';
 import { register as registerAudit } from './audit-commands.ts';
+import { register as registerDb } from './db-commands.ts';
 
 // Help and version are not failures; every other complaint of commander's is a usage error.
 const NOT_FAILURES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -32,7 +33,7 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
     .showHelpAfterError()
     .exitOverride();
 
-  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup, registerAudit]) {
+  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup, registerAudit, registerDb]) {
     register(program, cli);
   }
 

@@ -13,11 +13,13 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .action(async (opts: { port?: string }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
       // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
-      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { closeGracefully, createMedoraServer, listen }, { openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }] =
+      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { closeGracefully, createMedoraServer, listen }, { checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }] =
         await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts')]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
       const { app } = await openRuntime(config, { opened: embedded?.db });
+      const roleWarning = await databaseRoleWarning(app.db, config);
+      if (roleWarning) writeLine(io.stderr, roleWarning);
       if (!config.databaseUrl && config.seedDemo && (await isEmpty(app))) {
         await seedDemo(app);
         writeLine(io.stdout, `Loaded the demo clinic. Sign in with password "${DEMO_PASSWORD}" as:`);
@@ -37,8 +39,10 @@ export function register(program: Command, { getApp, io }: Cli): void {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
       }
       const pruning = pruneAuditDaily(app, (line) => writeLine(io.stdout, line));
+      const checkpoints = config.auditSigningKeyFile ? checkpointAuditHourly(app, (line) => writeLine(io.stdout, line)) : undefined;
       const stop = async (signal: string) => {
         pruning.stop();
+        checkpoints?.stop();
         writeLine(io.stdout, `${signal}: finishing requests in flight (at most ${config.shutdownGraceMs} ms), then stopping`);
         // Whatever the database does, the process is gone soon after the grace period.
         setTimeout(() => {
@@ -59,8 +63,10 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .description('send the outbox\'s e-mails in a process of its own (medora serve sends them too); stops on SIGTERM')
     .action(async () => {
       const config = loadConfig();
-      const { startMailWorker } = await import('../mail/start.ts');
+      const [{ startMailWorker }, { databaseRoleWarning }] = await Promise.all([import('../mail/start.ts'), import('../runtime.ts')]);
       const app = await getApp();
+      const roleWarning = await databaseRoleWarning(app.db, config);
+      if (roleWarning) writeLine(io.stderr, roleWarning);
       const mail = startMailWorker(app, config, (line) => writeLine(io.stderr, line));
       writeLine(io.stdout, config.smtpUrl ? 'Sending the outbox\'s e-mails.' : 'No SMTP_URL: due e-mails are marked not sent.');
       await new Promise<void>((resolve) => {

@@ -4,7 +4,7 @@ import type { Db } from './db.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 // Any constant works; it only has to be the same for every Medora instance sharing a database.
-const MIGRATION_LOCK_KEY = 727_001;
+export const MIGRATION_LOCK_KEY = 727_001;
 
 export interface Migration {
   version: number;

@@ -1,5 +1,6 @@
 /** Assertions that narrow, so a test reads a row or an element without `!`. */
 import assert from 'node:assert/strict';
+import { DomainError } from '../domain/shared/errors.ts';
 
 /** The one element of `items`; fails the test when there are none or several. */
 export function only<T>(items: readonly T[], what = 'element'): T {
@@ -31,4 +32,17 @@ export function two<T>(items: readonly T[], what = 'element'): [T, T] {
   const [a, b, ...rest] = items;
   assert.ok(a !== undefined && b !== undefined && rest.length === 0, `expected exactly two ${what}s, got ${items.length}`);
   return [a, b];
+}
+
+/** The DomainError `promise` rejects with, of `kind` (and `code`, when given); fails the test otherwise. */
+export async function rejects(promise: Promise<unknown>, kind: string, code?: string): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof DomainError, String(error));
+    assert.equal(error.kind, kind);
+    if (code) assert.equal(error.code, code);
+    return error;
+  }
+  assert.fail(`expected a ${kind} error`);
 }

@@ -2,6 +2,7 @@ import { makeApp, type App } from '../app.ts';
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 import type { Role } from '../domain/shared/actor.ts';
+import type { AuditKeys } from '../domain/audit/checkpoint.ts';
 import { argon2HasherAt } from '../security.ts';
 
 export const TEST_TZ = 'Europe/Berlin';
@@ -15,7 +16,7 @@ export const testHasher = argon2HasherAt({ memoryCost: 64, timeCost: 1 });
 /** The app over a test's database, as the server and the CLI compose it, with the cheap hasher. */
 export function makeTestApp(
   db: Db,
-  opts: { clock: Clock; clinicTz?: string; clinicName?: string; clinicAddress?: string; clinicPhone?: string; requireMfa?: Role[] },
+  opts: { clock: Clock; clinicTz?: string; clinicName?: string; clinicAddress?: string; clinicPhone?: string; requireMfa?: Role[]; auditKeys?: AuditKeys },
 ): App {
   return makeApp({
     db,
@@ -28,5 +29,6 @@ export function makeTestApp(
       requireMfa: opts.requireMfa,
     },
     hasher: testHasher,
+    auditKeys: opts.auditKeys,
   });
 }

@@ -1,7 +1,7 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
+import { rejects } from '../../testing/assert.ts';
 import type { Actor } from '../shared/actor.ts';
-import { DomainError } from '../shared/errors.ts';
 import { fakeAuthDeps, fakeTotpCode, movableClock } from '../../testing/auth-fakes.ts';
 import { actorOf } from './auth.ts';
 import { beginMfa, completeSignIn, confirmMfa, disableMfa, mfaStatus, renewRecoveryCodes } from './mfa-use-cases.ts';
@@ -10,18 +10,6 @@ import { authenticate, login, logoutEverywhere, type LoginJson, type SessionJson
 
 const client = { ip: '10.0.0.9' };
 const STEP_MS = 30_000;
-
-async function rejects(promise: Promise<unknown>, kind: string, code?: string): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof DomainError, String(error));
-    assert.equal(error.kind, kind);
-    if (code) assert.equal(error.code, code);
-    return error;
-  }
-  assert.fail(`expected a ${kind} error`);
-}
 
 const opened = (answer: LoginJson): SessionJson => {
   assert.ok('token' in answer, 'a session');

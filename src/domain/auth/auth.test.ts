@@ -1,6 +1,6 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { DomainError } from '../shared/errors.ts';
+import { rejects } from '../../testing/assert.ts';
 import { authenticate, createAdmin, login, logout, register, type LoginJson, type SessionJson } from './use-cases.ts';
 import { fakeAuthDeps, movableClock } from '../../testing/auth-fakes.ts';
 import { at, present } from '../../testing/assert.ts';
@@ -19,18 +19,6 @@ const client = { ip: '10.0.0.7' };
 function opened(answer: LoginJson): SessionJson {
   assert.ok('token' in answer, 'a session, not a second-factor challenge');
   return answer;
-}
-
-async function rejects(promise: Promise<unknown>, kind: string, code?: string): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof DomainError, `expected a DomainError, got ${error}`);
-    assert.equal(error.kind, kind);
-    if (code) assert.equal(error.code, code);
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 describe('register', () => {

@@ -1,0 +1,53 @@
+import type { ChainLink, ChainLinks, Checkpoint, CheckpointStore } from '../domain/audit/checkpoint.ts';
+import type { Queryable } from './db.ts';
+
+/** Only "the row with seq S has hash H", read from audit_log itself: not from the head, however sealing is done. */
+export function chainLinks(db: Queryable): ChainLinks {
+  return {
+    newest: async () => {
+      const [link] = await db.query<ChainLink>(
+        `select seq, encode(hash, 'hex') as hash from audit_log where seq is not null order by seq desc limit 1`,
+      );
+      return link ?? null;
+    },
+    hashesAt: async (seqs) => {
+      const rows = await db.query<ChainLink>(`select seq, encode(hash, 'hex') as hash from audit_log where seq = any($1::bigint[])`, [seqs]);
+      return new Map(rows.map((row) => [row.seq, row.hash]));
+    },
+  };
+}
+
+interface CheckpointRow {
+  seq: number;
+  hash: string;
+  at: Date;
+  key_id: string;
+  signature: string;
+}
+
+export const toCheckpoint = (row: CheckpointRow): Checkpoint => ({ seq: row.seq, hash: row.hash, at: row.at, keyId: row.key_id, signature: row.signature });
+
+// encode(…, 'base64') breaks lines every 76 characters; a signature is 88.
+const COLUMNS = `seq, encode(hash, 'hex') as hash, at, key_id, translate(encode(signature, 'base64'), E'\\n', '') as signature`;
+// Any constant works; it only has to be the same for every Medora instance sharing a database.
+const SIGNING_LOCK_KEY = 727_015;
+
+export function checkpointStore(db: Queryable): CheckpointStore {
+  return {
+    lock: async () => {
+      await db.query('select pg_advisory_xact_lock($1)', [SIGNING_LOCK_KEY]);
+    },
+    latest: async () => {
+      const [row] = await db.query<CheckpointRow>(`select ${COLUMNS} from audit_checkpoints order by id desc limit 1`);
+      return row ? toCheckpoint(row) : null;
+    },
+    // Hourly, a year is under 9,000 rows: read whole, in the order they were stored.
+    all: async () => (await db.query<CheckpointRow>(`select ${COLUMNS} from audit_checkpoints order by id`)).map(toCheckpoint),
+    add: async (checkpoint) => {
+      await db.query(
+        `insert into audit_checkpoints (seq, hash, at, key_id, signature) values ($1, decode($2, 'hex'), $3, $4, decode($5, 'base64'))`,
+        [checkpoint.seq, checkpoint.hash, checkpoint.at, checkpoint.keyId, checkpoint.signature],
+      );
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import type { Attachment, MessageKind } from '../domain/notifications/message.ts';
-import type { LinkTokens, MessageLog, MessageStatus, Outbox } from '../domain/notifications/ports.ts';
+import type { ActionLink, LinkTokens, MessageLog, MessageStatus, Outbox } from '../domain/notifications/ports.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 
@@ -12,7 +12,8 @@ export interface ClaimedMessage {
   text: string;
   html: string;
   attachments: Attachment[];
-  linkToken: string | null;
+  /** What the message's link is for (see Message.linkId); its token is minted by `mintLink`. */
+  linkId: number | null;
   /** This attempt included. */
   attempts: number;
 }
@@ -25,7 +26,7 @@ interface OutboxRow {
   text_body: string;
   html_body: string;
   attachments: Attachment[];
-  link_token: string | null;
+  link_id: string | number | null;
   attempts: number;
   status: MessageStatus;
   send_after: Date;
@@ -34,22 +35,22 @@ interface OutboxRow {
   created_at: Date;
 }
 
-/** A row of the outbox list: a message without its HTML body and link token. */
-type OutboxListRow = Omit<OutboxRow, 'html_body' | 'link_token'>;
+/** A row of the outbox list: a message without its HTML body and link. */
+type OutboxListRow = Omit<OutboxRow, 'html_body' | 'link_id'>;
 
 export function outboxStore(db: Queryable): Outbox {
   return {
     enqueue: async (m) => {
       await db.query(
-        `insert into outbox (kind, dedupe_key, recipient, recipient_user_id, appointment_id, subject, text_body, html_body, attachments, link_token, send_after)
+        `insert into outbox (kind, dedupe_key, recipient, recipient_user_id, appointment_id, subject, text_body, html_body, attachments, link_id, send_after)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          on conflict (dedupe_key) do nothing`,
-        [m.kind, m.dedupeKey, m.to, m.userId, m.appointmentId, m.subject, m.text, m.html, JSON.stringify(m.attachments), m.linkToken ?? null, m.sendAfter],
+        [m.kind, m.dedupeKey, m.to, m.userId, m.appointmentId, m.subject, m.text, m.html, JSON.stringify(m.attachments), m.linkId ?? null, m.sendAfter],
       );
     },
     withdraw: async (appointmentId, kinds) => {
       await db.query(
-        `update outbox set status = 'cancelled', link_token = null, last_error = 'withdrawn: the appointment changed'
+        `update outbox set status = 'cancelled', last_error = 'withdrawn: the appointment changed'
          where appointment_id = $1 and kind = any($2) and status = 'pending'`,
         [appointmentId, kinds],
       );
@@ -76,9 +77,38 @@ export interface OutboxQueue {
   sent(id: number, at: Date): Promise<{ heldBy: string | null } | undefined>;
   /** Due again at `at`; false when `holder` no longer holds the lease, and nothing changed. */
   retry(holder: string, id: number, at: Date, error: string): Promise<boolean>;
-  /** Given up for good: dead (failed), not_sent (no mail server), skipped (no longer wanted). False as for `retry`. */
+  /**
+   * Gives the message's link the token whose digest is `tokenHash`, in the row its consumer looks it up in, while
+   * `holder` holds the lease: the digest replaces an earlier attempt's, so one link per message works. `spent` when
+   * the link can no longer work (used, replaced by a newer reset, the offer closed, expired), `lost` with the lease.
+   */
+  mintLink(holder: string, id: number, tokenHash: string, now: Date): Promise<'minted' | 'spent' | 'lost'>;
+  /**
+   * Given up for good: dead (failed), not_sent (no mail server), skipped (no longer wanted). A dead message's
+   * link stops working: its token went nowhere. False as for `retry`.
+   */
   close(holder: string, id: number, status: 'dead' | 'not_sent' | 'skipped', reason: string): Promise<boolean>;
 }
+
+/**
+ * Statements setting the token digest `hash` of the links of the messages in `messages` (a CTE with `kind` and
+ * `link_id`), each in its consumer's table and only while the link can still work; a CTE `linked` lists the
+ * links changed.
+ */
+const setLinkHash = (messages: string, hash: string, now: string) => `
+  linked_action as (
+    update action_tokens t set token_hash = ${hash} from ${messages} m
+    where m.kind in ('reminder', 'email_verification') and t.id = m.link_id and t.used_at is null and t.expires_at > ${now}
+    returning t.id),
+  linked_reset as (
+    update password_resets r set token_hash = ${hash} from ${messages} m
+    where m.kind = 'password_reset' and r.id = m.link_id and r.used_at is null and r.expires_at > ${now}
+    returning r.id),
+  linked_offer as (
+    update waitlist_offers w set token_hash = ${hash} from ${messages} m
+    where m.kind = 'waitlist_offer' and w.id = m.link_id and w.status = 'open' and w.expires_at > ${now}
+    returning w.id),
+  linked as (select id from linked_action union all select id from linked_reset union all select id from linked_offer)`;
 
 const toClaimedMessage = (r: OutboxRow): ClaimedMessage => ({
   id: Number(r.id),
@@ -88,7 +118,7 @@ const toClaimedMessage = (r: OutboxRow): ClaimedMessage => ({
   text: r.text_body,
   html: r.html_body,
   attachments: r.attachments,
-  linkToken: r.link_token,
+  linkId: r.link_id === null ? null : Number(r.link_id),
   attempts: r.attempts,
 });
 
@@ -131,7 +161,7 @@ export function outboxQueue(db: Queryable): OutboxQueue {
     // Only a row already final (sent by the other, cancelled, …) is left as it is.
     sent: async (id, at) => {
       const rows = await db.query<{ held_by: string | null }>(
-        `update outbox o set status = 'sent', sent_at = $2, lease_until = null, locked_by = null, link_token = null, last_error = null
+        `update outbox o set status = 'sent', sent_at = $2, lease_until = null, locked_by = null, last_error = null
          from (select id, locked_by from outbox where id = $1 for update) prior
          where o.id = prior.id and o.status in ('sending', 'pending')
          returning prior.locked_by as held_by`,
@@ -147,10 +177,25 @@ export function outboxQueue(db: Queryable): OutboxQueue {
       );
       return rows.length > 0;
     },
+    mintLink: async (holder, id, tokenHash, now) => {
+      const [row] = await db.query<{ held: boolean; minted: boolean }>(
+        `with held as (
+           select kind, link_id from outbox where id = $2 and locked_by = $1 and status = 'sending' for update),
+         ${setLinkHash('held', '$3::text', '$4::timestamptz')}
+         select exists (select 1 from held) as held, exists (select 1 from linked) as minted`,
+        [holder, id, tokenHash, now],
+      );
+      if (!row?.held) return 'lost';
+      return row.minted ? 'minted' : 'spent';
+    },
     close: async (holder, id, status, reason) => {
       const rows = await db.query(
-        `update outbox set status = $3, lease_until = null, locked_by = null, link_token = null, last_error = $4
-         where id = $2 and locked_by = $1 and status = 'sending' returning id`,
+        `with closed as (
+           update outbox set status = $3, lease_until = null, locked_by = null, last_error = $4
+           where id = $2 and locked_by = $1 and status = 'sending' returning id, kind, link_id),
+         dead as (select kind, link_id from closed where $3 = 'dead'),
+         ${setLinkHash('dead', 'null', "'-infinity'::timestamptz")}
+         select id from closed`,
         [holder, id, status, reason],
       );
       return rows.length > 0;
@@ -189,9 +234,9 @@ export function messageLog(db: Queryable): MessageLog {
   };
 }
 
-/** Tokens of one-time links: random, stored as their SHA-256 digest. */
-export function linkTokenStore(db: Queryable, tokens: { issue(): string; digest(token: string): string }): LinkTokens {
-  const find = async (kind: string, token: string, now: Date, use: boolean) => {
+/** One-time action links: prepared with their message, their token minted when it is sent and stored as its SHA-256 digest. */
+export function linkTokenStore(db: Queryable, tokens: { digest(token: string): string }): LinkTokens {
+  const find = async (kind: string, token: string, now: Date, use: boolean): Promise<ActionLink | undefined> => {
     const rows = await db.query<{ user_id: number | null; appointment_id: number | null; email: string | null }>(
       use
         ? `update action_tokens set used_at = $3 where token_hash = $1 and kind = $2 and used_at is null and expires_at > $3 returning user_id, appointment_id, email`
@@ -202,17 +247,13 @@ export function linkTokenStore(db: Queryable, tokens: { issue(): string; digest(
     return row && { userId: row.user_id, appointmentId: row.appointment_id, email: row.email };
   };
   return {
-    issue: async (link) => {
-      const token = tokens.issue();
-      await db.query('insert into action_tokens (token_hash, kind, user_id, appointment_id, email, expires_at) values ($1, $2, $3, $4, $5, $6)', [
-        tokens.digest(token),
-        link.kind,
-        link.userId,
-        link.appointmentId,
-        link.email,
-        link.expiresAt,
-      ]);
-      return token;
+    prepare: async (link) => {
+      const [row] = await db.query<{ id: string | number }>(
+        'insert into action_tokens (kind, user_id, appointment_id, email, expires_at) values ($1, $2, $3, $4, $5) returning id',
+        [link.kind, link.userId, link.appointmentId, link.email, link.expiresAt],
+      );
+      if (!row) throw new Error('insert returned no row');
+      return Number(row.id);
     },
     use: (kind, token, now) => find(kind, token, now, true),
     peek: (kind, token, now) => find(kind, token, now, false),

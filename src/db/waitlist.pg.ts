@@ -76,8 +76,8 @@ const toEntry = (r: EntryRow): WaitlistEntry => ({
       : null,
 });
 
-/** Waitlist entries and offers; tokens of offer links are random and kept only as their SHA-256 digest. */
-export function waitlistStore(db: Queryable, tokens: { issue(): string; digest(token: string): string }): WaitlistStore {
+/** Waitlist entries and offers; an offer link's token is minted when its e-mail is sent and kept only as its SHA-256 digest. */
+export function waitlistStore(db: Queryable, tokens: { digest(token: string): string }): WaitlistStore {
   const offers = async (where: string, params: unknown[], lock = '') =>
     (await db.query<OfferRow>(`select ${OFFER_COLUMNS} from ${offersFrom('waitlist_offers')} where ${where} ${lock}`, params)).map(toOffer);
   return {
@@ -152,19 +152,18 @@ export function waitlistStore(db: Queryable, tokens: { issue(): string; digest(t
       return row?.id;
     },
     offer: async (o) => {
-      const token = tokens.issue();
       // A second instance offering the same slot meanwhile finds the open offer's index taken and offers nothing.
       const rows = await db.query<OfferRow>(
         `with inserted as (
-           insert into waitlist_offers (entry_id, doctor_id, schedule_id, date, start_time, end_time, token_hash, offered_at, expires_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           insert into waitlist_offers (entry_id, doctor_id, schedule_id, date, start_time, end_time, offered_at, expires_at)
+           values ($1, $2, $3, $4, $5, $6, $7, $8)
            on conflict (doctor_id, date, start_time) where status = 'open' do nothing
            returning *)
          select ${OFFER_COLUMNS} from ${offersFrom('inserted')}`,
-        [o.entryId, o.doctorId, o.scheduleId, o.date, o.startTime, o.endTime, tokens.digest(token), o.offeredAt, o.expiresAt],
+        [o.entryId, o.doctorId, o.scheduleId, o.date, o.startTime, o.endTime, o.offeredAt, o.expiresAt],
       );
       const [row] = rows;
-      return row && { offer: toOffer(row), token };
+      return row && { offer: toOffer(row) };
     },
     findOffer: async (token, { lock } = { lock: false }) => {
       const [offer] = await offers('o.token_hash = $1', [tokens.digest(token)], lock ? 'for update of o' : '');

@@ -3,7 +3,7 @@
  * others), sends each once over SMTP and records the outcome. A passing failure is tried again later, each wait
  * twice the last; a lasting one, or too many, dead-letters the message with its reason for the Messages screen.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { classify, nextAttempt, DEFAULT_RETRY, DEFAULT_SEND_CONCURRENCY, type RetryPolicy } from '../domain/notifications/delivery.ts';
 import { LINK_PLACEHOLDER, type MessageKind } from '../domain/notifications/message.ts';
@@ -13,6 +13,11 @@ import type { MailTransport, OutgoingMail } from './smtp.ts';
 
 export const NO_MAIL_SERVER = 'not sent: no mail server configured (SMTP_URL)';
 const UNWANTED_REMINDER = 'not sent: the visit is no longer scheduled, the patient turned reminders off, or the address is not verified';
+const SPENT_LINK = 'not sent: its link no longer works (used, replaced by a newer one, closed or expired)';
+
+/** A link's token, as bearerTokens (src/security.ts) issues and digests them, which the links' consumers look up. */
+const newLinkToken = () => randomBytes(32).toString('base64url');
+const digestOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export interface WorkerOptions {
   queue: OutboxQueue;
@@ -60,18 +65,15 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
   const leaseEnd = () => new Date(clock.now().getTime() + options.leaseMs);
   const leases = leaseKeeper(() => queue.renew(holder, [...sending.keys()], leaseEnd()), options.leaseMs / 3, log);
 
-  const mailOf = (message: ClaimedMessage): OutgoingMail => {
-    const link = message.linkToken ? options.linkFor(message.kind, message.linkToken) : '';
-    return {
-      from: options.from,
-      to: message.to,
-      subject: message.subject,
-      text: message.text.replaceAll(LINK_PLACEHOLDER, link),
-      html: message.html.replaceAll(LINK_PLACEHOLDER, link),
-      attachments: message.attachments,
-      messageId: `<outbox-${message.id}@${options.from.replace(/^.*@/, '').replace(/>.*$/, '')}>`,
-    };
-  };
+  const mailOf = (message: ClaimedMessage, link: string): OutgoingMail => ({
+    from: options.from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text.replaceAll(LINK_PLACEHOLDER, link),
+    html: message.html.replaceAll(LINK_PLACEHOLDER, link),
+    attachments: message.attachments,
+    messageId: `<outbox-${message.id}@${options.from.replace(/^.*@/, '').replace(/>.*$/, '')}>`,
+  });
 
   /**
    * Writes an outcome, again after a pause if the database was away for a moment: the message stays ours (its
@@ -104,6 +106,20 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
     if (!held) log(`mail ${message.id}: its lease passed to another worker, whose attempt decides`);
   };
 
+  /**
+   * The message's link with a token minted for this attempt (none before: nothing usable waits in the database),
+   * '' for a message without one; undefined when the message was closed or passed on instead.
+   */
+  const linkOf = async (message: ClaimedMessage): Promise<string | undefined> => {
+    if (message.linkId === null) return '';
+    const token = newLinkToken();
+    const minted = await record(() => queue.mintLink(holder, message.id, digestOf(token), clock.now()));
+    if (minted === 'minted') return options.linkFor(message.kind, token);
+    if (minted === 'spent') await record(() => queue.close(holder, message.id, 'skipped', SPENT_LINK));
+    else log(`mail ${message.id}: its lease passed to another worker, which sends it`);
+    return undefined;
+  };
+
   const deliver = async (message: ClaimedMessage): Promise<void> => {
     if (!transport) {
       await record(() => queue.close(holder, message.id, 'not_sent', NO_MAIL_SERVER));
@@ -113,8 +129,10 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
       await record(() => queue.close(holder, message.id, 'skipped', UNWANTED_REMINDER));
       return;
     }
+    const link = await linkOf(message);
+    if (link === undefined) return;
     try {
-      await transport.send(mailOf(message));
+      await transport.send(mailOf(message, link));
     } catch (error) {
       return recordFailure(message, error);
     }

@@ -9,7 +9,7 @@ import type { Clock } from '../domain/shared/clock.ts';
 export function fakeAuthDeps(clock: Clock) {
   const users: UserRecord[] = [];
   const sessions: (NewSession & { revoked: boolean })[] = [];
-  const resets: { userId: number; tokenHash: string; expiresAt: Date; used: boolean }[] = [];
+  const resets: { userId: number; tokenHash: string | null; expiresAt: Date; used: boolean }[] = [];
   const factors = new Map<number, { secret: string; confirmed: boolean; lastStep: number }>();
   const recoveryCodes: { userId: number; codeHash: string; used: boolean }[] = [];
   const messages: Message[] = [];
@@ -40,17 +40,23 @@ export function fakeAuthDeps(clock: Clock) {
     for (let i = recoveryCodes.length - 1; i >= 0; i--) if (recoveryCodes[i]?.userId === userId) recoveryCodes.splice(i, 1);
     recoveryCodes.push(...codeHashes.map((codeHash) => ({ userId, codeHash, used: false })));
   };
-  const links: { kind: string; token: string; userId: number | null; appointmentId: number | null; email: string | null; expiresAt: Date; used: boolean }[] = [];
+  const links: { id: number; kind: string; token: string | null; userId: number | null; appointmentId: number | null; email: string | null; expiresAt: Date; used: boolean }[] = [];
   const findLink = (kind: string, token: string, now: Date) => links.find((l) => l.kind === kind && l.token === token && !l.used && l.expiresAt > now);
+  /** What the mail worker does when it sends a message: a new token for its link (action links and resets), the earlier one void. */
+  const mintLink = (message: Message): string | undefined => {
+    const token = `link-${++tokenCount}`;
+    const reset = message.kind === 'password_reset' ? resets[(message.linkId ?? 0) - 1] : undefined;
+    const link = links.find((l) => l.id === message.linkId);
+    if (reset) reset.tokenHash = `digest:${token}`;
+    else if (link) link.token = token;
+    else return undefined;
+    return token;
+  };
   const stores: AuthStores = {
     audit: auditLog,
     outbox: { enqueue: async (m) => void messages.push(m), withdraw: async () => {} },
     links: {
-      issue: async (link) => {
-        const token = `link-${++tokenCount}`;
-        links.push({ ...link, token, used: false });
-        return token;
-      },
+      prepare: async (link) => links.push({ ...link, id: links.length + 1, token: null, used: false }),
       use: async (kind, token, now) => {
         const link = findLink(kind, token, now);
         if (link) link.used = true;
@@ -198,7 +204,7 @@ export function fakeAuthDeps(clock: Clock) {
       },
     },
   };
-  return { deps, users, sessions, buckets, audit, resets, factors, recoveryCodes, messages, verified, pending, links };
+  return { deps, users, sessions, buckets, audit, resets, factors, recoveryCodes, messages, verified, pending, links, mintLink };
 }
 
 /** What the fake authenticator shows for `secret` at time step `step`: six digits, as a real one. */

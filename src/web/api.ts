@@ -105,8 +105,6 @@ export interface ListPage<Row> {
   totalIsLowerBound: boolean;
 }
 
-export const EMPTY_LIST: ListPage<never> = { rows: [], total: 0, totalIsLowerBound: false };
-
 /** One page of a list endpoint, whose answer names its items (`{"appointments": [...], "total": n}`); `query` may add its filters. */
 export async function fetchList<Row>(path: string, itemsKey: string, query: ListQuery & Query, signal?: AbortSignal): Promise<ListPage<Row>> {
   const answer = await apiGet<ListJson<string, Row>>(path, { ...query }, signal);

@@ -3,7 +3,7 @@
  * sees; what is kept here, in localStorage, is only the role, so a reload draws the right area at once. The
  * server has the last word: the user is fetched again when the signed-in header appears, and any 401 ends this.
  */
-import { computed, signal } from '@preact/signals-react';
+import { signal } from '@preact/signals-react';
 import type { PublicUser } from '../domain/auth/auth.ts';
 import type { Role } from '../domain/shared/actor.ts';
 
@@ -15,7 +15,6 @@ const storedRole = localStorage.getItem(ROLE_KEY);
 
 export const role = signal<Role | null>(isRole(storedRole) ? storedRole : null);
 export const user = signal<PublicUser | null>(null);
-export const isAuthenticated = computed(() => role.value !== null);
 
 export function startSession(answer: { user: PublicUser; role: Role }): void {
   localStorage.setItem(ROLE_KEY, answer.role);

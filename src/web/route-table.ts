@@ -102,6 +102,3 @@ export function appRoutes(): AppRoute[] {
 }
 
 const pageOf = (pattern: string) => roles.map((role) => areaPages[role][pattern]).find((module) => module !== undefined);
-
-/** Every pattern the UI's route table answers, redirects included; the server answers any other path 404. */
-export const appRoutePatterns = (): string[] => appRoutes().map(({ pattern }) => pattern);

@@ -96,11 +96,11 @@ export async function requestPasswordReset(deps: AuthDeps, body: unknown, client
   );
   const user = await deps.accounts.findByEmail(email);
   if (user?.active) {
-    const token = deps.tokens.issue();
     const now = deps.clock.now();
     await deps.transaction(async (tx) => {
-      const resetId = await tx.resets.issue({ userId: user.id, tokenHash: deps.tokens.digest(token), expiresAt: resetExpiry(now), createdBy: null });
-      await tx.outbox.enqueue(passwordResetMessage(deps.clinic, resetId, { email: user.email, userId: user.id, name: user.name }, RESET_LINK_MINUTES, token, now));
+      // The e-mail's token is minted when it is sent.
+      const resetId = await tx.resets.issue({ userId: user.id, tokenHash: null, expiresAt: resetExpiry(now), createdBy: null });
+      await tx.outbox.enqueue(passwordResetMessage(deps.clinic, resetId, { email: user.email, userId: user.id, name: user.name }, RESET_LINK_MINUTES, now));
       await tx.audit.record({
         actor: null,
         action: 'password_reset_requested',

@@ -99,8 +99,11 @@ export interface SessionStore {
 
 /** One-time links to set a new password, kept as digests. */
 export interface PasswordResetStore {
-  /** Stores a new link and answers its id; the user's earlier unused links stop working. */
-  issue(reset: { userId: number; tokenHash: string; expiresAt: Date; createdBy: number | null }): Promise<number>;
+  /**
+   * Stores a new link and answers its id; the user's earlier unused links stop working. An e-mailed link has no
+   * token yet (`tokenHash` null): the e-mail's sender mints it.
+   */
+  issue(reset: { userId: number; tokenHash: string | null; expiresAt: Date; createdBy: number | null }): Promise<number>;
   /** Marks the link used and answers its user, if it is unused and unexpired; atomic, so a link works once. */
   use(tokenHash: string, now: Date): Promise<number | undefined>;
 }

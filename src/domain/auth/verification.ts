@@ -14,12 +14,12 @@ export async function sendVerification(
   now: Date,
   purpose: VerificationPurpose = 'own',
 ): Promise<void> {
-  const token = await tx.links.issue({
+  const linkId = await tx.links.prepare({
     kind: 'verify_email',
     userId: user.id,
     appointmentId: null,
     email: user.email,
     expiresAt: new Date(now.getTime() + VERIFICATION_DAYS * 86_400_000),
   });
-  await tx.outbox.enqueue(emailVerification(settings.clinic, { email: user.email, userId: user.id, name: user.name }, token, now, purpose));
+  await tx.outbox.enqueue(emailVerification(settings.clinic, { email: user.email, userId: user.id, name: user.name }, linkId, now, purpose));
 }

@@ -32,8 +32,12 @@ export interface Message {
   html: string;
   attachments: Attachment[];
   sendAfter: Date;
-  /** The one-time token of the message's link, put in place of LINK_PLACEHOLDER only when it is sent. */
-  linkToken?: string;
+  /**
+   * What the message's link is for: the row its consumer looks the token up in (an action link, a password reset,
+   * a waitlist offer, by the message's kind). No token exists until the message is sent: the sender mints one,
+   * keeps its digest in that row and puts the link in place of LINK_PLACEHOLDER.
+   */
+  linkId?: number;
 }
 
 /** Where a message's link goes in its bodies; the sender fills it in, so stored bodies never hold a token. */

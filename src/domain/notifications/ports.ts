@@ -10,14 +10,26 @@ export interface Outbox {
   withdraw(appointmentId: number, kinds: MessageKind[]): Promise<void>;
 }
 
-/** One-time links in messages besides password resets; only their digests are kept. */
+export type ActionLinkKind = 'verify_email' | 'cancel_appointment';
+
+/** What an action link is for. */
+export interface ActionLink {
+  userId: number | null;
+  appointmentId: number | null;
+  email: string | null;
+}
+
+/**
+ * One-time links in messages besides password resets and waitlist offers. A link is prepared with its message and
+ * gets its token only when the message is sent; only the token's digest is kept.
+ */
 export interface LinkTokens {
-  /** A new token for the link; it works once, until `expiresAt`. */
-  issue(link: { kind: 'verify_email' | 'cancel_appointment'; userId: number | null; appointmentId: number | null; email: string | null; expiresAt: Date }): Promise<string>;
+  /** A link that works once, until `expiresAt`, after its message's sender minted its token; answers its id for the message. */
+  prepare(link: ActionLink & { kind: ActionLinkKind; expiresAt: Date }): Promise<number>;
   /** Uses the token up and answers what it was for, if it is unused and unexpired. */
-  use(kind: 'verify_email' | 'cancel_appointment', token: string, now: Date): Promise<{ userId: number | null; appointmentId: number | null; email: string | null } | undefined>;
+  use(kind: ActionLinkKind, token: string, now: Date): Promise<ActionLink | undefined>;
   /** What the token is for, without using it (a confirmation page shows the visit first). */
-  peek(kind: 'verify_email' | 'cancel_appointment', token: string, now: Date): Promise<{ userId: number | null; appointmentId: number | null; email: string | null } | undefined>;
+  peek(kind: ActionLinkKind, token: string, now: Date): Promise<ActionLink | undefined>;
 }
 
 /** What messages need of the clinic and of their deps, alongside the outbox. */

@@ -143,7 +143,7 @@ export function reminderTime(visit: Pick<Visit, 'date' | 'startTime'>, hours: nu
 export const visitStart = (visit: Pick<Visit, 'date' | 'startTime'>, timeZone: string) => clinicInstant(visit.date, visit.startTime.slice(0, 5), timeZone);
 
 /** The reminder, whose link cancels the visit in one click (after a confirmation page). */
-export function reminder(clinic: Clinic, visit: Visit, patient: Recipient, sendAfter: Date, cancelToken: string): Message {
+export function reminder(clinic: Clinic, visit: Visit, patient: Recipient, sendAfter: Date, cancelLinkId: number): Message {
   return {
     kind: 'reminder',
     dedupeKey: `reminder:appointment:${visit.appointmentId}:${slotKey(visit)}`,
@@ -160,7 +160,7 @@ export function reminder(clinic: Clinic, visit: Visit, patient: Recipient, sendA
     }),
     attachments: [],
     sendAfter,
-    linkToken: cancelToken,
+    linkId: cancelLinkId,
   };
 }
 
@@ -177,7 +177,7 @@ export interface OfferedSlot {
 }
 
 /** The waitlist's offer, whose link opens a page to accept or refuse the held slot. */
-export function waitlistOffer(clinic: Clinic, slot: OfferedSlot, patient: Recipient, token: string, now: Date): Message {
+export function waitlistOffer(clinic: Clinic, slot: OfferedSlot, patient: Recipient, now: Date): Message {
   return {
     kind: 'waitlist_offer',
     dedupeKey: `waitlist_offer:offer:${slot.offerId}`,
@@ -195,7 +195,7 @@ export function waitlistOffer(clinic: Clinic, slot: OfferedSlot, patient: Recipi
     }),
     attachments: [],
     sendAfter: now,
-    linkToken: token,
+    linkId: slot.offerId,
   };
 }
 
@@ -247,7 +247,7 @@ export function paymentReceipt(clinic: Clinic, bill: BilledVisit & { method: str
   };
 }
 
-export function passwordResetMessage(clinic: Clinic, resetId: number, user: Recipient & { name: string }, minutes: number, token: string, now: Date): Message {
+export function passwordResetMessage(clinic: Clinic, resetId: number, user: Recipient & { name: string }, minutes: number, now: Date): Message {
   return {
     kind: 'password_reset',
     dedupeKey: `password_reset:reset:${resetId}`,
@@ -265,7 +265,7 @@ export function passwordResetMessage(clinic: Clinic, resetId: number, user: Reci
     }),
     attachments: [],
     sendAfter: now,
-    linkToken: token,
+    linkId: resetId,
   };
 }
 
@@ -287,7 +287,7 @@ const VERIFICATION_TEXT: Record<VerificationPurpose, string[]> = {
   ],
 };
 
-export function emailVerification(clinic: Clinic, user: Recipient & { name: string }, token: string, now: Date, purpose: VerificationPurpose = 'own'): Message {
+export function emailVerification(clinic: Clinic, user: Recipient & { name: string }, linkId: number, now: Date, purpose: VerificationPurpose = 'own'): Message {
   return {
     kind: 'email_verification',
     dedupeKey: `email_verification:${user.userId}:${user.email.toLowerCase()}:${now.getTime()}`,
@@ -302,7 +302,7 @@ export function emailVerification(clinic: Clinic, user: Recipient & { name: stri
     }),
     attachments: [],
     sendAfter: now,
-    linkToken: token,
+    linkId,
   };
 }
 

@@ -1,7 +1,8 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
+import { rejects } from '../../testing/assert.ts';
 import type { Actor } from '../shared/actor.ts';
-import { DomainError, conflict } from '../shared/errors.ts';
+import { conflict } from '../shared/errors.ts';
 import { fakeAuthDeps, movableClock } from '../../testing/auth-fakes.ts';
 import { at, only, present } from '../../testing/assert.ts';
 import { confirmPassword, requestPasswordReset } from '../auth/password-use-cases.ts';
@@ -15,18 +16,6 @@ const strangerClient = { ip: '10.66.6.6' };
 const PASSWORD = 'paula knows this';
 const OLD = 'paula@example.test';
 const ATTACKER = 'attacker@evil.test';
-
-async function rejects(promise: Promise<unknown>, kind: string, code?: string): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof DomainError, String(error));
-    assert.equal(error.kind, kind);
-    if (code) assert.equal(error.code, code);
-    return error;
-  }
-  assert.fail(`expected a ${kind} error`);
-}
 
 /** The auth fakes with a patient directory over the same users: the desk's edits and the sign-in see one account. */
 async function clinic() {
@@ -84,8 +73,9 @@ async function clinic() {
     clinic: auth.deps.clinic,
   };
   auth.messages.length = 0;
-  /** The link token of the newest message of `kind` to `to`. */
-  const tokenTo = (to: string, kind = 'email_verification') => present([...auth.messages].reverse().find((m) => m.to === to && m.kind === kind)?.linkToken);
+  /** The link token of the newest message of `kind` to `to`, minted as the mail worker mints it when it sends the message. */
+  const tokenTo = (to: string, kind = 'email_verification') =>
+    present(auth.mintLink(present([...auth.messages].reverse().find((m) => m.to === to && m.kind === kind))));
   const deskChanges = (email: string) => updatePatient(patientsDeps, patientId, { email }, desk);
   return { auth, paula, patientId, patientsDeps, tokenTo, deskChanges };
 }

@@ -39,14 +39,14 @@ async function remind(settings: NoticeSettings, tx: Notifying, appointment: Appo
   const visit = visitOf(appointment);
   const sendAfter = reminderTime(visit, settings.reminderHours, settings.clinic.timeZone, now);
   if (!sendAfter) return;
-  const cancelToken = await tx.links.issue({
+  const cancelLinkId = await tx.links.prepare({
     kind: 'cancel_appointment',
     userId: null,
     appointmentId: appointment.id,
     email: null,
     expiresAt: visitStart(visit, settings.clinic.timeZone),
   });
-  await tx.outbox.enqueue(reminder(settings.clinic, visit, patient, sendAfter, cancelToken));
+  await tx.outbox.enqueue(reminder(settings.clinic, visit, patient, sendAfter, cancelLinkId));
 }
 
 /** A confirmation with its calendar file now, and a reminder before the visit. */

@@ -136,8 +136,8 @@ export interface WaitlistStore {
    * offer, was not offered this slot before, and whose patient has no visit at that time.
    */
   nextInLine(slot: FreedSlot & TimeSpan): Promise<number | undefined>;
-  /** Opens the offer and answers it with its link's token; undefined when the slot already has an open offer. */
-  offer(offer: NewOffer): Promise<{ offer: WaitlistOffer; token: string } | undefined>;
+  /** Opens the offer, without a token (its e-mail's sender mints one); undefined when the slot already has an open offer. */
+  offer(offer: NewOffer): Promise<{ offer: WaitlistOffer } | undefined>;
   /** The offer a link's token opens, its row locked until the transaction ends when `lock` is set. */
   findOffer(token: string, opts?: { lock: boolean }): Promise<WaitlistOffer | undefined>;
   /** The open offer of an entry, its row locked. */

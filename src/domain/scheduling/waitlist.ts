@@ -108,7 +108,7 @@ export async function slotFreed(deps: OfferSettings, tx: SchedulingTxDeps, freed
     expiresAt: new Date(now.getTime() + deps.waitlistHoldMinutes * 60_000),
   });
   if (!made) return;
-  const { offer, token } = made;
+  const { offer } = made;
   await tx.audit.record({
     actor: null,
     action: 'offer',
@@ -122,7 +122,6 @@ export async function slotFreed(deps: OfferSettings, tx: SchedulingTxDeps, freed
       deps.clinic,
       { offerId: offer.id, date: offer.date, startTime: offer.startTime, endTime: offer.endTime, patientName: offer.patient.name, doctorName: offer.doctor.name, holdUntil: holdUntil(offer.expiresAt, deps.timeZone) },
       { email: offer.patient.email, userId: null },
-      token,
       now,
     ),
   );

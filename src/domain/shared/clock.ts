@@ -32,11 +32,6 @@ export function clinicToday(clock: Clock, timeZone: string): string {
   return clinicDateTime(clock.now(), timeZone).date;
 }
 
-/** Whole days from `from` to `to` (both yyyy-MM-dd); negative when `to` is earlier. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import Table from 'cli-table3';
+import { csvRecord } from '../domain/shared/csv.ts';
 import { formatUsd } from '../domain/shared/money.ts';
 import { writeLine, type Output } from './context.ts';
 
@@ -54,13 +55,8 @@ function cell(value: unknown, column: Column): string {
 }
 
 export function toCsv(rows: readonly object[], columns: Column[]): string {
-  const line = (values: unknown[]) => `${values.map(csvValue).join(',')}\r\n`;
-  return line(columns.map((c) => c.key)) + rows.map((row) => line(columns.map((c) => (row as Row)[c.key]))).join('');
-}
-
-function csvValue(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const field = (value: unknown) => (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' ? value : String(value));
+  return csvRecord(columns.map((c) => c.key)) + rows.map((row) => csvRecord(columns.map((c) => field((row as Row)[c.key])))).join('');
 }
 
 // cli-table3 colours headers and borders; escape codes belong on a terminal, not in a file or a pipe.

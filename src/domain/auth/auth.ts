@@ -1,5 +1,5 @@
 import { requireAdmin, type Actor, type Role } from '../shared/actor.ts';
-import { notFound } from '../shared/errors.ts';
+import { notFound, ensure } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 import { fileUrl } from '../shared/files.ts';
 import type { AccountStore, SessionUser, UserRecord } from './ports.ts';
@@ -43,7 +43,6 @@ export async function accountNamedBy(accounts: Pick<AccountStore, 'findByEmail'>
   const v = new Validator(asRecord(body));
   const email = v.text('email', { max: 254 });
   v.done();
-  const user = await accounts.findByEmail(email);
-  if (!user) throw notFound('User');
+  const user = ensure(await accounts.findByEmail(email), () => notFound('User'));
   return user;
 }

@@ -1,5 +1,5 @@
 import type { Actor } from '../shared/actor.ts';
-import { DomainError, conflict, forbidden, invalid, notFound } from '../shared/errors.ts';
+import { DomainError, conflict, forbidden, invalid, notFound, ensure } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 import { accountNamedBy, actorOf } from './auth.ts';
 import { confirmPassword } from './password-use-cases.ts';
@@ -43,8 +43,7 @@ export async function mfaStatus(deps: AuthDeps, actor: Actor): Promise<MfaStatus
 /** A signed-in staff member starts adding an authenticator; it counts once `confirmMfa` gets its first code. */
 export async function beginMfa(deps: AuthDeps, actor: Actor): Promise<MfaSetupJson> {
   if (!mayUseMfa(actor.role)) throw forbidden(STAFF_ONLY);
-  const user = await deps.accounts.findById(actor.userId);
-  if (!user) throw notFound('User');
+  const user = ensure(await deps.accounts.findById(actor.userId), () => notFound('User'));
   return newAuthenticator(deps, user);
 }
 

@@ -1,6 +1,6 @@
 import { GENDERS, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
-import { conflict, invalid, notFound } from '../shared/errors.ts';
+import { conflict, invalid, notFound, ensure } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { readPhoto, type Doctor, type Photo } from './catalogue.ts';
@@ -50,8 +50,7 @@ function editableFields(doctor: Doctor): Record<string, unknown> {
 export const listDoctors = (deps: DoctorDeps, query: Record<string, unknown>) => deps.doctors.list(pageRequest(query));
 
 async function foundDoctor(doctors: DoctorStore, id: number): Promise<Doctor> {
-  const doctor = await doctors.find(id);
-  if (!doctor) throw notFound('Doctor');
+  const doctor = ensure(await doctors.find(id), () => notFound('Doctor'));
   return doctor;
 }
 
@@ -124,8 +123,7 @@ export async function deleteDoctor(deps: DoctorDeps, rawId: RawId, actor: Actor)
   const id = pathId(rawId, 'Doctor');
   const today = clinicToday(deps.clock, deps.timeZone);
   return deps.transaction(async (tx) => {
-    const attached = await tx.doctors.lockAttachments(id, today);
-    if (!attached) throw notFound('Doctor');
+    const attached = ensure(await tx.doctors.lockAttachments(id, today), () => notFound('Doctor'));
     if (attached.upcoming > 0) {
       const appointments = attached.upcoming === 1 ? '1 scheduled appointment' : `${attached.upcoming} scheduled appointments`;
       throw conflict('doctor_has_appointments', `This doctor still has ${appointments}; cancel them before deleting the doctor`);

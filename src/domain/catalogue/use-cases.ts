@@ -1,5 +1,5 @@
 import type { Actor } from '../shared/actor.ts';
-import { notFound } from '../shared/errors.ts';
+import { notFound, ensure } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { refuseWhenInUse } from './catalogue.ts';
@@ -33,8 +33,7 @@ function roomFields(body: unknown): RoomFields {
 
 
 async function findOne<T, F>(table: CatalogueTable<T, F>, rawId: RawId, what: string): Promise<T> {
-  const row = await table.find(pathId(rawId, what));
-  if (!row) throw notFound(what);
+  const row = ensure(await table.find(pathId(rawId, what)), () => notFound(what));
   return row;
 }
 

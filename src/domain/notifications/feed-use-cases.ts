@@ -1,6 +1,6 @@
 /** Making, replacing and turning off one's calendar feed, and reading a feed by its token. */
 import type { AuditLog } from '../audit/audit.ts';
-import { forbidden, notFound } from '../shared/errors.ts';
+import { forbidden, notFound, ensure } from '../shared/errors.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import { doctorFeed, feedWindow, patientFeed } from './feed.ts';
@@ -63,8 +63,7 @@ export async function turnOffCalendarFeed(deps: FeedDeps, actor: Actor): Promise
  * its owner's, whose calendar application reads it on their behalf.
  */
 export async function calendarFeed(deps: FeedDeps, token: string, requestId?: string): Promise<string> {
-  const owner = TOKEN_SHAPE.test(token) ? await deps.feeds.ownerOf(token) : undefined;
-  if (!owner) throw notFound('Calendar feed');
+  const owner = ensure(TOKEN_SHAPE.test(token) ? await deps.feeds.ownerOf(token) : undefined, () => notFound('Calendar feed'));
   const { from, to } = feedWindow(deps.clock, deps.clinic.timeZone);
   const now = deps.clock.now();
   const actor: Actor = { userId: owner.userId, role: owner.role, name: owner.name, requestId, ...(owner.role === 'doctor' ? { doctorId: owner.doctorId } : { patientId: owner.patientId }) };

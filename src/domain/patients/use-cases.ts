@@ -2,7 +2,7 @@ import { listEntry } from '../audit/audit.ts';
 import { patientDetailJson } from '../records/records.ts';
 import { GENDERS, ownPatientId, requireDesk, type Actor, type Gender } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
-import { notFound } from '../shared/errors.ts';
+import { notFound, ensure } from '../shared/errors.ts';
 import { fileUrl } from '../shared/files.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
@@ -24,8 +24,7 @@ export async function listPatients(deps: PatientsDeps, query: Record<string, unk
 export async function deskPatient(deps: PatientsDeps, rawId: string | number, actor: Actor): Promise<{ patient: PatientRow & { pending_email: string | null } }> {
   requireDesk(actor);
   const id = pathId(rawId, 'Patient');
-  const patient = await deps.patients.card(id);
-  if (!patient) throw notFound('Patient');
+  const patient = ensure(await deps.patients.card(id), () => notFound('Patient'));
   await deps.audit.record({ actor, action: 'read', entity: 'patient', entityId: id, patientId: id, requestId: actor.requestId });
   return { patient };
 }
@@ -33,8 +32,7 @@ export async function deskPatient(deps: PatientsDeps, rawId: string | number, ac
 /** One patient with every medical record, for an admin; reading someone's records is audited. */
 export async function showPatient(deps: PatientsDeps, rawId: string | number, actor: Actor) {
   const id = pathId(rawId, 'Patient');
-  const patient = await deps.patients.find(id);
-  if (!patient) throw notFound('Patient');
+  const patient = ensure(await deps.patients.find(id), () => notFound('Patient'));
   const records = await deps.records.listForPatient(id);
   await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: id, patientId: id, requestId: actor.requestId });
   return patientDetailJson(patient, records);
@@ -133,8 +131,7 @@ export async function updatePatient(deps: PatientsDeps, rawId: RawId, body: unkn
 type FoundPatient = NonNullable<Awaited<ReturnType<PatientsDeps['patients']['find']>>>;
 
 async function foundPatient(deps: PatientsDeps, id: number): Promise<FoundPatient> {
-  const patient = await deps.patients.find(id);
-  if (!patient) throw notFound('Patient');
+  const patient = ensure(await deps.patients.find(id), () => notFound('Patient'));
   return patient;
 }
 

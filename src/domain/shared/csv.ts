@@ -9,15 +9,17 @@ export function checkExportSize(rows: number, noun: string): void {
 }
 
 /**
- * One CSV record (RFC 4180, CRLF-terminated). Text a spreadsheet would run as a formula — starting with `=`, `+`,
- * `-`, `@`, a tab or a carriage return — is prefixed with `'` (OWASP "CSV Injection"); numbers are left as they are.
+ * One CSV record (RFC 4180, CRLF-terminated): the API's exports and the command line's `--format csv` alike. Text a
+ * spreadsheet would run as a formula — starting with `=`, `+`, `-`, `@`, a tab or a carriage return — is prefixed
+ * with `'` (OWASP "CSV Injection"); numbers are left as they are; text with a leading or trailing space is quoted,
+ * so no reader trims it.
  */
-export function csvRecord(values: readonly (string | number | null | undefined)[]): string {
+export function csvRecord(values: readonly (string | number | boolean | null | undefined)[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
-function csvField(value: string | number | null | undefined): string {
+function csvField(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'number' ? String(value) : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const text = typeof value !== 'string' ? String(value) : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -41,3 +41,12 @@ function firstMessage(fields: FieldErrors): string {
   const [field, messages] = Object.entries(fields)[0] ?? ['input', ['is invalid']];
   return `${field}: ${messages[0]}`;
 }
+
+/**
+ * `value`, narrowed to present; when it is missing, the error `missing` makes is thrown (a 404 or 409 the client
+ * can act on). Use cases and adapters narrow with it rather than with `!` or a plain Error.
+ */
+export function ensure<T>(value: T | null | undefined, missing: () => DomainError): T {
+  if (value === null || value === undefined) throw missing();
+  return value;
+}

@@ -64,6 +64,32 @@ export function importsOf(file: string, text: string): Import[] {
   });
 }
 
+/** The circles of the import graph (`from` → `to` files), each once, as its files in import order. */
+export function importCircles(imports: readonly Pick<Import, 'from' | 'to'>[]): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const { from, to } of imports) graph.set(from, [...(graph.get(from) ?? []), to]);
+  // Tarjan's strongly connected components: a component of more than one file is a circle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.size - 1);
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) visit(next);
+      if (stack.includes(next)) low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component = stack.splice(stack.indexOf(file));
+    if (component.length > 1) circles.push(component);
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return circles;
+}
+
 describe('the import order of docs/architecture.md', () => {
   it('holds for every import in src/', () => {
     const broken = sourceFiles(SRC)
@@ -96,5 +122,21 @@ describe('the test files', () => {
     const files = [...sourceFiles(SRC), ...sourceFiles(join(SRC, '../scripts'))].filter((file) => !file.endsWith('testing/node-test.ts'));
     const unbounded = files.filter((file) => importsOf(file, readFileSync(file, 'utf8')).some((found) => found.to === 'node:test'));
     assert.deepEqual(unbounded.map((file) => relative(SRC, file)), []);
+  });
+});
+
+describe('the import graph', () => {
+  it('has no circles in src/', () => {
+    const imports = sourceFiles(SRC)
+      .filter((file) => !/\.test\.tsx?$/.test(file))
+      .flatMap((file) => importsOf(file, readFileSync(file, 'utf8')))
+      .filter((found) => found.local);
+    assert.deepEqual(importCircles(imports), []);
+  });
+
+  it('finds a circle when one is added, and none in a chain', () => {
+    const chain = [{ from: 'a.ts', to: 'b.ts' }, { from: 'b.ts', to: 'c.ts' }];
+    assert.deepEqual(importCircles(chain), []);
+    assert.deepEqual(importCircles([...chain, { from: 'c.ts', to: 'a.ts' }, { from: 'c.ts', to: 'd.ts' }, { from: 'd.ts', to: 'e.ts' }]).map((c) => c.sort()), [['a.ts', 'b.ts', 'c.ts']]);
   });
 });

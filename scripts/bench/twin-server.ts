@@ -3,7 +3,7 @@
  * DATA_DIR, with the database opened exactly as Medora opens it (loadConfig's pool size and timeouts).
  */
 import { loadConfig } from '../../src/config.ts';
-import { openDb } from '../../src/db/db.ts';
+import { openDb } from '../../src/db/open-db.ts';
 import { createTwinServer } from './twins.ts';
 
 const config = loadConfig();

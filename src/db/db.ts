@@ -9,7 +9,6 @@ import { DomainError, unavailable } from '../domain/shared/errors.ts';
 import { secureDataDir } from './data-dir-permissions.ts';
 import { asUnavailable, databaseBusy, databaseUnavailable, sqlState } from './sql-errors.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
-import { openEmbedded } from './embedded.ts';
 
 /** A row whose shape the query did not name: each column must be checked before use. */
 export type Row = Record<string, unknown>;
@@ -446,11 +445,4 @@ export async function runOnConnection(url: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-/** For commands: PostgreSQL, or the embedded database — through the running server when there is one. */
-export function openDb(config: { databaseUrl?: string; databasePoolSize: number; dataDir: string; timeouts: DbTimeouts }): Promise<Db> {
-  return config.databaseUrl
-    ? openPostgres(config.databaseUrl, { max: config.databasePoolSize, timeouts: config.timeouts })
-    : openEmbedded(config.dataDir, config.timeouts);
 }

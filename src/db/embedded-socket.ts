@@ -3,14 +3,29 @@ import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { unlinkSync } from 'node:fs';
 import { mayChangeSession, settingPairs, type Session, type SharedBackend } from './shared-backend.ts';
+import {
+  cstring,
+  encodeMessage,
+  errorResponse,
+  FEATURE_NOT_SUPPORTED,
+  FrontendReader,
+  int32,
+  ProtocolError,
+  readCString,
+  type FrontendMessage,
+  type StartupPacket,
+} from './wire-protocol.ts';
 
 /** PostgreSQL's name for its socket inside the socket directory, so `psql -h DATA_DIR` and libpq find it. */
 export const SOCKET_FILE = '.s.PGSQL.5432';
 
-const SSL_REQUEST = 80877103;
-const GSSENC_REQUEST = 80877104;
-const CANCEL_REQUEST = 80877102;
-const PROTOCOL_3 = 3;
+/**
+ * Every client waits in one line for PGlite, so more would only wait longer; the bound keeps the memory clients
+ * may hold (each up to MAX_BUFFERED_BYTES) bounded too.
+ */
+export const MAX_SOCKET_CLIENTS = 32;
+// How long a disconnected client has to read its last answer before its socket is dropped.
+const CLOSE_GRACE_MS = 1000;
 
 interface SocketOptions {
   /**
@@ -47,6 +62,7 @@ export async function serveEmbeddedSocket(backend: SharedBackend, dir: string, o
   try {
     unlinkSync(path);
   } catch {}
+  server.maxConnections = MAX_SOCKET_CLIENTS;
   await listenPrivately(server, path);
   return {
     path,
@@ -96,12 +112,13 @@ async function serverParameters(backend: SharedBackend): Promise<[string, string
 class Connection {
   readonly id = randomInt(1, 2 ** 31 - 1);
   readonly ended: Promise<void>;
-  private buffer = Buffer.alloc(0);
-  private started = false;
+  private readonly reader = new FrontendReader();
   private work: Promise<void> = Promise.resolve();
   private release: (() => void) | undefined;
+  private usedBackend = false;
   private changedSession = false;
   private idleTimer: NodeJS.Timeout | undefined;
+  private closeTimer: NodeJS.Timeout | undefined;
   private readonly session: Session;
   private readonly statements = new Set<string>();
 
@@ -112,15 +129,12 @@ class Connection {
     private readonly opts: SocketOptions,
   ) {
     this.session = backend.newSession();
-    socket.on('data', (data) => {
-      clearTimeout(this.idleTimer);
-      this.buffer = Buffer.concat([this.buffer, data]);
-      this.work = this.work.then(() => this.drain()).catch((error) => this.fail(error));
-    });
+    socket.on('data', (data) => this.receive(data));
     socket.on('error', () => {}); // 'close' follows, and cleans up
     this.ended = new Promise((resolve) => {
       socket.on('close', () => {
         clearTimeout(this.idleTimer);
+        clearTimeout(this.closeTimer);
         this.work = this.work.then(() => this.cleanUp()).catch((error) => opts.log(`database socket: cleaning up: ${(error as Error).message}`));
         void this.work.then(resolve);
       });
@@ -131,112 +145,118 @@ class Connection {
     this.socket.destroy();
   }
 
-  private fail(error: unknown): void {
-    this.opts.log(`database socket: ${(error as Error).message}`);
-    this.socket.end(errorMessage('FATAL', '57P03', (error as Error).message));
+  private get open(): boolean {
+    return !this.socket.destroyed && !this.socket.writableEnded;
+  }
+
+  private receive(data: Buffer): void {
+    clearTimeout(this.idleTimer);
+    if (!this.open) return;
+    // No more is read while the backend works and the client takes in its answers, so a client that sends without
+    // reading is held back by its socket instead of filling the server's memory.
+    this.socket.pause();
+    this.work = this.work
+      .then(async () => {
+        this.reader.push(data);
+        await this.drain();
+        await this.answersTaken();
+        if (this.open) this.socket.resume();
+      })
+      .catch((error) => this.refuse(error));
+  }
+
+  /** A malformed message or an unsupported request is answered with its error, anything else with 57P03; then the client goes. */
+  private refuse(error: unknown): void {
+    const { sqlState, text } = error instanceof ProtocolError ? { sqlState: error.sqlState, text: error.message } : { sqlState: '57P03', text: (error as Error).message };
+    this.opts.log(`database socket: disconnecting a client: ${text}`);
+    this.closeWith(errorResponse('FATAL', sqlState, text));
+  }
+
+  private closeWith(answer?: Buffer): void {
+    if (!this.open) return;
+    if (answer) this.socket.end(answer);
+    else this.socket.end();
     this.socket.destroySoon();
+    // A client that reads no more would never let the answer out, and keep its socket, and any turn it holds, forever.
+    this.closeTimer = setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS);
   }
 
+  /** Every whole packet and message buffered so far, the messages run on the backend as one batch. */
   private async drain(): Promise<void> {
-    while (!this.socket.destroyed) {
-      if (!this.started) {
-        if (!this.startUp()) return;
-        continue;
-      }
-      const batch = this.takeMessages();
-      if (!batch) return;
-      if (batch.messages.length > 0) await this.run(batch.messages);
-      if (batch.terminate) {
-        this.socket.end();
-        return;
-      }
-    }
-  }
-
-  /** Handles one startup-phase packet, if complete; false when more bytes are needed. */
-  private startUp(): boolean {
-    if (this.buffer.length < 8) return false;
-    const length = this.buffer.readInt32BE(0);
-    if (this.buffer.length < length) return false;
-    const code = this.buffer.readInt32BE(4);
-    const packet = this.buffer.subarray(8, length);
-    this.buffer = this.buffer.subarray(length);
-    if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
-      this.socket.write('N');
-    } else if (code === CANCEL_REQUEST) {
-      // PGlite runs one statement at a time to its end; there is nothing to cancel.
-      this.socket.end();
-    } else if (code >> 16 === PROTOCOL_3) {
-      // The startup packet is name, value, name, value …, each ending in a zero byte.
-      const fields = packet.toString('utf8').split('\0');
-      const parameter = (name: string) => (fields.includes(name) ? fields[fields.indexOf(name) + 1] : undefined);
-      const user = parameter('user') || 'postgres';
-      const applicationName = parameter('application_name') ?? '';
-      const parameters: [string, string][] = [...this.parameters, ['session_authorization', user], ['application_name', applicationName]];
-      this.socket.write(
-        Buffer.concat([
-          message('R', int32(0)),
-          ...parameters.map(([name, value]) => message('S', cstring(name), cstring(value))),
-          message('K', int32(this.id), int32(randomInt(2 ** 31 - 1))),
-          message('Z', Buffer.from('I')),
-        ]),
-      );
-      this.started = true;
-    } else {
-      this.socket.end(errorMessage('FATAL', '0A000', `unsupported frontend protocol ${code >> 16}.${code & 0xffff}`));
-    }
-    return true;
-  }
-
-  /** The complete messages buffered so far, statement names made this connection's own. */
-  private takeMessages(): { messages: Buffer; terminate: boolean } | undefined {
-    const parts: Buffer[] = [];
-    let offset = 0;
+    const batch: Buffer[] = [];
     let terminate = false;
-    while (this.buffer.length - offset >= 5) {
-      const length = this.buffer.readInt32BE(offset + 1) + 1;
-      if (this.buffer.length - offset < length) break;
-      const type = String.fromCharCode(this.buffer.readUInt8(offset));
-      const body = this.buffer.subarray(offset + 5, offset + length);
-      offset += length;
-      if (type === 'X') {
-        terminate = true;
-        break;
-      }
-      parts.push(this.rewrite(type, body));
+    while (this.open && !terminate) {
+      const packet = this.reader.next();
+      if (!packet) break;
+      if (packet.kind !== 'message') this.startUp(packet);
+      else if (packet.type === 'X') terminate = true;
+      else batch.push(this.rewrite(packet));
     }
-    if (offset === 0) return undefined;
-    this.buffer = this.buffer.subarray(offset);
-    return { messages: Buffer.concat(parts), terminate };
+    if (batch.length > 0) await this.run(Buffer.concat(batch));
+    if (terminate) this.closeWith();
   }
 
-  private rewrite(type: string, body: Buffer): Buffer {
+  private startUp(packet: StartupPacket): void {
+    switch (packet.kind) {
+      case 'ssl-request':
+      case 'gssenc-request':
+        this.socket.write('N');
+        return;
+      case 'cancel-request':
+        // PGlite runs one statement at a time to its end; there is nothing to cancel.
+        this.closeWith();
+        return;
+      case 'startup':
+        this.greet(packet.parameters);
+    }
+  }
+
+  private greet(startup: Map<string, string>): void {
+    const user = startup.get('user') || 'postgres';
+    const parameters: [string, string][] = [...this.parameters, ['session_authorization', user], ['application_name', startup.get('application_name') ?? '']];
+    this.socket.write(
+      Buffer.concat([
+        encodeMessage('R', int32(0)),
+        ...parameters.map(([name, value]) => encodeMessage('S', cstring(name), cstring(value))),
+        encodeMessage('K', int32(this.id), int32(randomInt(2 ** 31 - 1))),
+        encodeMessage('Z', Buffer.from('I')),
+      ]),
+    );
+  }
+
+  /** The message as the backend gets it, statement names made this connection's own; throws ProtocolError. */
+  private rewrite({ type, body }: FrontendMessage): Buffer {
     switch (type) {
       case 'Q': {
-        if (mayChangeSession(readCString(body, 0).text)) this.changedSession = true;
-        return message(type, body);
+        this.checkStatement(readCString(body, 0, 'Query').text);
+        return encodeMessage(type, body);
       }
       case 'P': {
-        const name = readCString(body, 0);
-        if (mayChangeSession(readCString(body, name.next).text)) this.changedSession = true;
+        const name = readCString(body, 0, 'Parse');
+        this.checkStatement(readCString(body, name.next, 'Parse').text);
         if (name.text) this.statements.add(this.own(name.text));
-        return message(type, cstring(this.own(name.text)), body.subarray(name.next));
+        return encodeMessage(type, cstring(this.own(name.text)), body.subarray(name.next));
       }
       case 'B': {
-        const portal = readCString(body, 0);
-        const statement = readCString(body, portal.next);
-        return message(type, body.subarray(0, portal.next), cstring(this.own(statement.text)), body.subarray(statement.next));
+        const portal = readCString(body, 0, 'Bind');
+        const statement = readCString(body, portal.next, 'Bind');
+        return encodeMessage(type, body.subarray(0, portal.next), cstring(this.own(statement.text)), body.subarray(statement.next));
       }
       case 'D':
       case 'C': {
-        if (body[0] !== 'S'.charCodeAt(0)) return message(type, body);
-        const name = readCString(body, 1);
+        if (body[0] !== 'S'.charCodeAt(0)) return encodeMessage(type, body);
+        const name = readCString(body, 1, type === 'C' ? 'Close' : 'Describe');
         if (type === 'C') this.statements.delete(this.own(name.text));
-        return message(type, body.subarray(0, 1), cstring(this.own(name.text)));
+        return encodeMessage(type, body.subarray(0, 1), cstring(this.own(name.text)));
       }
       default:
-        return message(type, body);
+        return encodeMessage(type, body);
     }
+  }
+
+  private checkStatement(sql: string): void {
+    if (copiesFromClient(sql)) throw new ProtocolError(COPY_FROM_STDIN_REFUSED, FEATURE_NOT_SUPPORTED);
+    if (mayChangeSession(sql)) this.changedSession = true;
   }
 
   private own(statement: string): string {
@@ -246,11 +266,12 @@ class Connection {
   private async run(messages: Buffer): Promise<void> {
     if (!this.release) {
       this.release = await this.backend.takeTurn();
+      this.usedBackend = true;
       await this.backend.resume(this.session);
     }
     const output = await this.backend.exchange(messages);
     const { forward, status } = this.routeNotices(output);
-    if (!this.socket.destroyed) this.socket.write(forward);
+    if (this.open) this.socket.write(forward);
     if (status === 'I') {
       await this.backend.pause(this.session, this.changedSession);
       this.changedSession = false;
@@ -260,11 +281,22 @@ class Connection {
       // Mid-transaction, or mid-way through an extended query until its Sync: the turn goes on.
       this.idleTimer = setTimeout(() => {
         const text = `terminating connection: idle for ${this.opts.idleInTransactionMs / 1000} s inside a transaction, while the Medora server waited for the database`;
-        this.socket.end(errorMessage('FATAL', '25P03', text));
         // Whether or not the client answers the end, its transaction must not hold the database any longer.
-        this.socket.destroySoon();
+        this.closeWith(errorResponse('FATAL', '25P03', text));
       }, this.opts.idleInTransactionMs);
     }
+  }
+
+  /** Resolves once the client has taken in what was written to it, or has gone. */
+  private answersTaken(): Promise<void> {
+    if (!this.socket.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.socket.off('drain', done).off('close', done);
+        resolve();
+      };
+      this.socket.on('drain', done).on('close', done);
+    });
   }
 
   /** Takes NotificationResponse messages out of the backend's answer; returns the rest and the last ReadyForQuery status. */
@@ -277,8 +309,8 @@ class Connection {
       const type = output[offset];
       const length = output.readInt32BE(offset + 1) + 1;
       if (type === 0x41 /* A */) {
-        const channel = readCString(output, offset + 9);
-        const payload = readCString(output, channel.next);
+        const channel = readCString(output, offset + 9, 'NotificationResponse');
+        const payload = readCString(output, channel.next, 'NotificationResponse');
         this.opts.onNotice(channel.text, payload.text);
         kept.push(output.subarray(keptFrom, offset));
         keptFrom = offset + length;
@@ -292,10 +324,14 @@ class Connection {
     return { forward: Buffer.concat(kept), status };
   }
 
+  /** When the client has gone: whatever it left on the backend undone, so the server and other clients go on. */
   private async cleanUp(): Promise<void> {
+    if (!this.usedBackend) return;
+    const midway = this.release !== undefined;
     const release = this.release ?? (await this.backend.takeTurn());
     this.release = undefined;
     try {
+      if (midway) await this.backend.exchange(RESYNC);
       await this.backend.end(this.session, this.statements, this.changedSession);
     } finally {
       release();
@@ -303,26 +339,18 @@ class Connection {
   }
 }
 
-function message(type: string, ...parts: Buffer[]): Buffer {
-  const body = Buffer.concat(parts);
-  const header = Buffer.alloc(5);
-  header.write(type, 0, 'latin1');
-  header.writeInt32BE(body.length + 4, 1);
-  return Buffer.concat([header, body]);
-}
+/**
+ * Ends what a client left half-done: its ROLLBACK ends a transaction or an extended query not yet synced (and is
+ * skipped after an extended query's error), and the Sync ends that skipping.
+ */
+const RESYNC = Buffer.concat([encodeMessage('Q', cstring('rollback')), encodeMessage('S')]);
 
-function errorMessage(severity: string, code: string, text: string): Buffer {
-  return message('E', Buffer.from('S'), cstring(severity), Buffer.from('V'), cstring(severity), Buffer.from('C'), cstring(code), Buffer.from('M'), cstring(text), Buffer.from([0]));
-}
+const COPY_FROM_STDIN_REFUSED = 'COPY FROM STDIN is not supported through the Medora server; use INSERT, or stop the server and use the folder';
 
-const int32 = (value: number) => {
-  const buffer = Buffer.alloc(4);
-  buffer.writeInt32BE(value);
-  return buffer;
-};
-const cstring = (text: string) => Buffer.from(`${text}\0`, 'utf8');
-
-function readCString(buffer: Buffer, start: number): { text: string; next: number } {
-  const end = buffer.indexOf(0, start);
-  return { text: buffer.toString('utf8', start, end), next: end + 1 };
+/**
+ * PGlite takes a statement and its input in one call: COPY FROM STDIN finds no rows there and stops the database
+ * for good. Matching the words, comments between them included, may refuse a rare statement that only names them.
+ */
+function copiesFromClient(sql: string): boolean {
+  return /\bcopy\b/i.test(sql) && /\bstdin\b/i.test(sql);
 }

@@ -6,12 +6,14 @@ import * as authUseCases from './domain/auth/use-cases.ts';
 import * as passwordUseCases from './domain/auth/password-use-cases.ts';
 import * as mfaUseCases from './domain/auth/mfa-use-cases.ts';
 import * as staffUseCases from './domain/auth/staff-use-cases.ts';
-import type { AuthDeps, AuthStores, PasswordHasher, SessionStore } from './domain/auth/ports.ts';
+import type { AuthDeps, AuthStores, PasswordHasher, SessionCache, SessionStore } from './domain/auth/ports.ts';
 import { accountStore, challengeStore, mfaStore, passwordResetStore, sessionStore, throttleStore } from './db/auth.pg.ts';
 import { auditLog } from './db/audit.pg.ts';
 import { cachedSessionStore } from './db/session-cache.ts';
 import { argon2Hasher, bearerTokens, totp } from './security.ts';
 import { fileStore } from './db/files.pg.ts';
+import * as imageUseCases from './domain/catalogue/image-use-cases.ts';
+import type { DatabaseLifecycle } from './domain/shared/lifecycle.ts';
 import * as recordsUseCases from './domain/records/use-cases.ts';
 import * as billingUseCases from './domain/billing/use-cases.ts';
 import * as auditUseCases from './domain/audit/use-cases.ts';
@@ -34,7 +36,7 @@ import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTa
 import { patientDirectory, patientVisitStore } from './db/patients.pg.ts';
 import { dashboardQueries } from './db/reports.pg.ts';
 import * as schedulingUseCases from './domain/scheduling/use-cases.ts';
-import { DEFAULT_BOOKING_LIMITS, type SchedulingDeps } from './domain/scheduling/ports.ts';
+import { DEFAULT_BOOKING_LIMITS, type SchedulingDeps, type SchedulingSettings, type WaitlistDeps } from './domain/scheduling/ports.ts';
 import { appointmentStore, scheduleStore } from './db/scheduling.pg.ts';
 import * as waitlistUseCases from './domain/scheduling/waitlist-use-cases.ts';
 import { DEFAULT_WAITLIST_HOLD_MINUTES } from './domain/scheduling/waitlist.ts';
@@ -46,7 +48,6 @@ import type { ImportDeps } from './domain/imports/ports.ts';
 import { billingReport } from './domain/reports/billing-report.ts';
 import { appointmentsReport } from './domain/reports/appointments-report.ts';
 import { importLookup } from './db/imports.pg.ts';
-import { demoStore } from './db/demo.pg.ts';
 import { billingReportQueries, dayAppointmentQueries } from './db/admin-reports.pg.ts';
 import { linkTokenStore, messageLog, outboxStore } from './db/outbox.pg.ts';
 import * as notificationUseCases from './domain/notifications/use-cases.ts';
@@ -170,20 +171,30 @@ function importDeps(db: Db, clock: Clock, config: AppConfig, hasher: PasswordHas
   };
 }
 
+/** The tables scheduling and the waitlist both work on, over `q`; each module's deps type says which it uses. */
+const schedulingStores = (q: Queryable) => ({
+  schedules: scheduleStore(q),
+  appointments: appointmentStore(q),
+  waitlist: waitlistStore(q, bearerTokens),
+  audit: auditLog(q),
+  ...notifying(q),
+});
+
+const schedulingSettings = (clock: Clock, config: AppConfig): SchedulingSettings => ({
+  clock,
+  timeZone: config.clinicTz,
+  waitlistHoldMinutes: config.waitlistHoldMinutes ?? DEFAULT_WAITLIST_HOLD_MINUTES,
+  bookingLimits: config.bookingLimits ?? DEFAULT_BOOKING_LIMITS,
+  clinic: clinicOf(config),
+  reminderHours: config.reminderHours ?? DEFAULT_REMINDER_HOURS,
+});
+
 export function schedulingDeps(db: Db, clock: Clock, config: AppConfig): SchedulingDeps {
-  return transactional(db, (q) => ({
-    schedules: scheduleStore(q),
-    appointments: appointmentStore(q),
-    waitlist: waitlistStore(q, bearerTokens),
-    audit: auditLog(q),
-    ...notifying(q),
-    clock,
-    timeZone: config.clinicTz,
-    waitlistHoldMinutes: config.waitlistHoldMinutes ?? DEFAULT_WAITLIST_HOLD_MINUTES,
-    bookingLimits: config.bookingLimits ?? DEFAULT_BOOKING_LIMITS,
-    clinic: clinicOf(config),
-    reminderHours: config.reminderHours ?? DEFAULT_REMINDER_HOURS,
-  }));
+  return transactional(db, (q) => ({ ...schedulingStores(q), ...schedulingSettings(clock, config) }));
+}
+
+export function waitlistDeps(db: Db, clock: Clock, config: AppConfig): WaitlistDeps {
+  return transactional(db, (q) => ({ ...schedulingStores(q), ...schedulingSettings(clock, config) }));
 }
 
 /** Sign-in's stores over `q`; outside a transaction, sessions are looked up through the server's cache. */
@@ -220,6 +231,8 @@ export function makeApp({
 }) {
   const timeZone = config.clinicTz;
   const sessions = cachedSessionStore(sessionStore(db));
+  const lifecycle: DatabaseLifecycle = db;
+  const sessionCache: SessionCache = { watch: () => sessions.watch(db), forgetAfterWriteBy: (actor) => sessions.forgetAfterWriteBy(actor) };
   const authDeps: AuthDeps & { timeZone: string } = {
     ...transactional(db, authStores(db, sessions)),
     throttle: throttleStore(db),
@@ -233,17 +246,21 @@ export function makeApp({
   };
 
   return {
-    db,
     clock,
     config,
-    sessions,
-    health: { ready: () => db.ready(READY_WITHIN_MS) },
-    demo: demoStore(db),
+    health: { ready: () => lifecycle.ready(READY_WITHIN_MS) },
+    /** What the HTTP server does around each request: a read's short lock wait, the session cache kept true. */
+    requests: {
+      reading: <T>(work: () => Promise<T>): Promise<T> => lifecycle.reading(work),
+      watchSessions: () => sessionCache.watch(),
+      forgetAfterWriteBy: sessionCache.forgetAfterWriteBy,
+    },
+    shutdown: { interrupt: () => lifecycle.interrupt() },
     auth: bind(authUseCases, authDeps),
     passwords: bind(passwordUseCases, authDeps),
     mfa: bind(mfaUseCases, authDeps),
     staff: bind(staffUseCases, authDeps),
-    files: fileStore(db),
+    images: bind(imageUseCases, { images: fileStore(db) }),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
     billing: bind(billingUseCases, billingDeps(db, clock, config)),
     audit: bind(auditUseCases, {
@@ -270,7 +287,7 @@ export function makeApp({
       clinic: clinicOf(config),
     }),
     scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),
-    waitlist: bind(waitlistUseCases, schedulingDeps(db, clock, config)),
+    waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),

@@ -11,14 +11,19 @@ import { DomainError } from './domain/shared/errors.ts';
 import type { DbTimeouts } from './db/timeouts.ts';
 import { systemClock } from './domain/shared/clock.ts';
 
+/** The composed app, and the database it runs on for what the process itself does with it (its role, closing). */
+export interface Runtime {
+  app: App;
+  db: Db;
+  config: Config;
+  applied: string[];
+}
+
 /**
  * Opens the configured database (or takes the one `opened`), brings its schema up to date and composes the app.
  * The command line's reports may run longer than a screen's request (`longStatements`).
  */
-export async function openRuntime(
-  config: Config = loadConfig(),
-  opts: { longStatements?: boolean; opened?: Db } = {},
-): Promise<{ app: App; config: Config; applied: string[] }> {
+export async function openRuntime(config: Config = loadConfig(), opts: { longStatements?: boolean; opened?: Db } = {}): Promise<Runtime> {
   const timeouts = opts.longStatements
     ? { ...config.timeouts, statementMs: Math.max(config.timeouts.statementMs, CLI_STATEMENT_TIMEOUT_MS) }
     : config.timeouts;
@@ -30,7 +35,7 @@ export async function openRuntime(
     if (newer.length > 0) {
       console.error(`warning: the database has migrations this Medora does not know (${newer.join(', ')}): a newer release has run on it.`);
     }
-    return { app: makeApp({ db, clock: systemClock, config, auditKeys }), config, applied };
+    return { app: makeApp({ db, clock: systemClock, config, auditKeys }), db, config, applied };
   } catch (error) {
     await db.close();
     throw error;

@@ -26,13 +26,13 @@ try {
     ),
   );
   const tokens = Array.from({ length: n }, () => bearerTokens.issue());
-  const users = await server.app.db.query<{ id: number }>(
+  const users = await server.db.query<{ id: number }>(
     `with u as (insert into users (name, email, password_hash, role)
                 select 'Patient ' || i, i || '.' || $1, 'not used', 'patient' from generate_series(1, $2::int) i returning id)
      , p as (insert into patients (user_id) select id from u returning user_id) select user_id as id from p order by user_id`,
     [uniqueEmail('burst'), n],
   );
-  await server.app.db.query(
+  await server.db.query(
     `insert into sessions (user_id, token_hash, expires_at) select * from unnest($1::int[], $2::text[], $3::timestamptz[])`,
     [users.map((u) => u.id), tokens.map(bearerTokens.digest), tokens.map(() => new Date(Date.parse(NOW) + 86_400_000))],
   );

@@ -33,6 +33,7 @@ async function run(app: App | undefined, args: string[]): Promise<CliRun> {
       assert.ok(app, 'this command needs no database');
       return app;
     },
+    getDb: async () => assert.fail('the audit commands reach the database through the app'),
     io: { stdout: { write: (text) => (stdout += text) }, stderr: { write: (text) => (stderr += text) }, stdin: Readable.from(['']) },
   });
   return { code, stdout, stderr };

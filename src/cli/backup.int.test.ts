@@ -52,7 +52,7 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     const db = await openPostgres(source, { max: 2 });
     try {
       await migrate(db);
-      await seedDemo(makeApp({ db, clock: systemClock, config: { clinicTz: 'Europe/Berlin', clinicName: 'Backup Clinic' } }));
+      await seedDemo(makeApp({ db, clock: systemClock, config: { clinicTz: 'Europe/Berlin', clinicName: 'Backup Clinic' } }), db);
     } finally {
       await db.close();
     }

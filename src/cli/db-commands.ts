@@ -3,7 +3,7 @@ import { loadConfig } from '../config.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { writeLine, type Cli } from './context.ts';
 
-export function register(program: Command, { getApp, io }: Cli): void {
+export function register(program: Command, { getApp, getDb, io }: Cli): void {
   const db = program.command('db').description('the PostgreSQL database\'s roles');
   db.command('grant-app-role')
     .description(
@@ -14,7 +14,7 @@ export function register(program: Command, { getApp, io }: Cli): void {
       const config = loadConfig();
       if (!config.databaseUrl) throw new DomainError('invalid', 'invalid', 'the embedded database has one role: grant-app-role is for a PostgreSQL server (DATABASE_URL)');
       // Migrated first, so the grants cover every table this release has.
-      const app = await getApp();
+      await getApp();
       const [{ grantAppRole }, { openPostgres }] = await Promise.all([import('../db/app-role.pg.ts'), import('../db/db.ts')]);
       if (config.databaseOwnerUrl) {
         const owner = await openPostgres(config.databaseOwnerUrl, { max: 1, timeouts: config.timeouts });
@@ -24,7 +24,7 @@ export function register(program: Command, { getApp, io }: Cli): void {
           await owner.close();
         }
       } else {
-        await grantAppRole(app.db, role);
+        await grantAppRole(await getDb(), role);
       }
       writeLine(io.stdout, `Role "${role}" may now use Medora's tables; the audit trail it may only add to and read.`);
     });

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import type { App } from '../app.ts';
+import type { Runtime } from '../runtime.ts';
 import type { Cli, CliIo, Output } from './context.ts';
 import { reportError } from './output.ts';
 import { register as registerServer } from './server-commands.ts';
@@ -51,11 +51,11 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
   // Whatever Medora writes (the embedded database, backups, reports) is its owner's alone.
   process.umask(0o077);
-  let opened: Promise<App> | undefined;
+  let opened: Promise<Runtime> | undefined;
   // The app, and the database drivers with it, load only for a command that needs them.
-  const getApp = () => (opened ??= import('../runtime.ts').then(({ openRuntime }) => openRuntime(undefined, { longStatements: true })).then((runtime) => runtime.app));
+  const open = () => (opened ??= import('../runtime.ts').then(({ openRuntime }) => openRuntime(undefined, { longStatements: true })));
   try {
-    return await medora(args, { getApp, io });
+    return await medora(args, { getApp: () => open().then((runtime) => runtime.app), getDb: () => open().then((runtime) => runtime.db), io });
   } finally {
     if (opened) await (await opened.catch(() => undefined))?.db.close();
   }

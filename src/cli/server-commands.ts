@@ -5,7 +5,7 @@ import { writeLine, type Cli } from './context.ts';
 /** What a stop may take past the grace period: cancelling statements, closing sockets and the database. */
 const SHUTDOWN_SLACK_MS = 2000;
 
-export function register(program: Command, { getApp, io }: Cli): void {
+export function register(program: Command, { getApp, getDb, io }: Cli): void {
   program
     .command('serve')
     .description('start the web server (migrates first; loads the demo clinic into an empty embedded database)')
@@ -13,27 +13,27 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .action(async (opts: { port?: string }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
       // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
-      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { closeGracefully, createMedoraServer, listen }, { checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }] =
-        await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts')]);
+      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { createMedoraServer, listen }, { closeGracefully }, { checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }] =
+        await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../http/shutdown.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts')]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
-      const { app } = await openRuntime(config, { opened: embedded?.db });
-      const roleWarning = await databaseRoleWarning(app.db, config);
+      const { app, db } = await openRuntime(config, { opened: embedded?.db });
+      const roleWarning = await databaseRoleWarning(db, config);
       if (roleWarning) writeLine(io.stderr, roleWarning);
-      if (!config.databaseUrl && config.seedDemo && (await isEmpty(app))) {
-        await seedDemo(app);
+      if (!config.databaseUrl && config.seedDemo && (await isEmpty(db))) {
+        await seedDemo(app, db);
         writeLine(io.stdout, `Loaded the demo clinic. Sign in with password "${DEMO_PASSWORD}" as:`);
         for (const account of DEMO_ACCOUNTS) writeLine(io.stdout, `  ${account.role.padEnd(8)} ${account.email}`);
       }
       const server = createMedoraServer(app, { trustProxy: config.trustProxy, publicUrl: config.publicUrlSet ? config.publicUrl : undefined });
       // Nothing else would end the process when it cannot listen: the database and its sockets hold it open.
       const address = await listen(server, config.port, config.host).catch(async (error: unknown) => {
-        await app.db.close();
+        await db.close();
         throw error;
       });
       const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
       writeLine(io.stdout, `Medora is running at http://${config.host}:${address.port} on the ${where}`);
-      const mail = startMailWorker(app, config, (line) => writeLine(io.stderr, line));
+      const mail = startMailWorker(app, db, config, (line) => writeLine(io.stderr, line));
       if (!config.smtpUrl) writeLine(io.stdout, 'No SMTP_URL: e-mails are kept in the outbox, marked not sent (admin → Messages).');
       if (embedded && config.backupKeep > 0) {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
@@ -51,7 +51,7 @@ export function register(program: Command, { getApp, io }: Cli): void {
         }, config.shutdownGraceMs + SHUTDOWN_SLACK_MS).unref();
         await closeGracefully(server, config.shutdownGraceMs);
         await mail.stop();
-        await app.db.close();
+        await db.close();
         process.exit(0);
       };
       process.once('SIGINT', stop);
@@ -64,10 +64,10 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .action(async () => {
       const config = loadConfig();
       const [{ startMailWorker }, { databaseRoleWarning }] = await Promise.all([import('../mail/start.ts'), import('../runtime.ts')]);
-      const app = await getApp();
-      const roleWarning = await databaseRoleWarning(app.db, config);
+      const [app, db] = await Promise.all([getApp(), getDb()]);
+      const roleWarning = await databaseRoleWarning(db, config);
       if (roleWarning) writeLine(io.stderr, roleWarning);
-      const mail = startMailWorker(app, config, (line) => writeLine(io.stderr, line));
+      const mail = startMailWorker(app, db, config, (line) => writeLine(io.stderr, line));
       writeLine(io.stdout, config.smtpUrl ? 'Sending the outbox\'s e-mails.' : 'No SMTP_URL: due e-mails are marked not sent.');
       await new Promise<void>((resolve) => {
         const stop = () => void mail.stop().then(resolve);
@@ -90,9 +90,9 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .requiredOption('--demo', 'the demo clinic: accounts, catalogue, schedules, appointments, records and bills')
     .action(async () => {
       const { DEMO_PASSWORD, isEmpty, seedDemo } = await import('../demo/seed.ts');
-      const app = await getApp();
-      if (!(await isEmpty(app))) throw new Error('The database already has users; the demo loads only into an empty database.');
-      await seedDemo(app);
+      const [app, db] = await Promise.all([getApp(), getDb()]);
+      if (!(await isEmpty(db))) throw new Error('The database already has users; the demo loads only into an empty database.');
+      await seedDemo(app, db);
       writeLine(io.stdout, `Loaded the demo clinic. Password for every demo account: ${DEMO_PASSWORD}`);
     });
 }

@@ -33,7 +33,7 @@ describe('an owner that migrates and an application role of its own, on PostgreS
   const env = { CLINIC_TZ: 'Europe/Berlin', DATABASE_POOL_SIZE: '2' };
   let folder: string;
   let keyFile: string;
-  let app: App | undefined;
+  let app: (App & { db: Db }) | undefined;
   const closing: Db[] = [];
 
   before(async () => {
@@ -60,7 +60,7 @@ describe('an owner that migrates and an application role of its own, on PostgreS
   it('migrates as the owner; the application role audits, signs, prunes and verifies', async () => {
     const config = loadConfig({ ...env, DATABASE_URL: urlOf(appRole), DATABASE_OWNER_URL: urlOf(owner), AUDIT_SIGNING_KEY_FILE: keyFile });
     const runtime = await openRuntime(config);
-    app = runtime.app;
+    app = { ...runtime.app, db: runtime.db };
     assert.equal(runtime.applied.length, readMigrations().length);
     assert.equal(await databaseRoleWarning(app.db, config), undefined);
     const who = only(await app.db.query<{ user: string; owner: string }>(`select current_user as "user", pg_get_userbyid(relowner) as owner from pg_class where oid = 'audit_log'::regclass`));

@@ -88,3 +88,5 @@ export function demoStore(db: Queryable) {
     },
   };
 }
+
+export type DemoStore = ReturnType<typeof demoStore>;

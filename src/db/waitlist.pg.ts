@@ -176,7 +176,18 @@ export function waitlistStore(db: Queryable, tokens: { digest(token: string): st
     closeOffer: async (id, status, at, appointmentId) => {
       await db.query('update waitlist_offers set status = $2, closed_at = $3, appointment_id = $4 where id = $1', [id, status, at, appointmentId ?? null]);
     },
-    lockExpired: (now, limit) =>
-      offers(`o.id in (select id from waitlist_offers where status = 'open' and expires_at <= $1 order by expires_at, id limit $2 for update skip locked)`, [now, limit], 'for update of o'),
+    expireDue: async (now, limit) => {
+      const rows = await db.query<OfferRow>(
+        `with due as (
+           select id from waitlist_offers where status = 'open' and expires_at <= $1
+           order by expires_at, id limit $2 for update skip locked),
+         expired as (
+           update waitlist_offers w set status = 'expired', closed_at = $1 from due where w.id = due.id
+           returning w.*)
+         select ${OFFER_COLUMNS} from ${offersFrom('expired')} order by o.expires_at, o.id`,
+        [now, limit],
+      );
+      return rows.map(toOffer);
+    },
   };
 }

@@ -10,12 +10,12 @@ for (const target of testDatabases()) {
     let server: TestServer;
     before(async () => {
       server = await startTestServer(target, { clock: fixedClock('2026-06-13T09:00:00Z') }); // a Saturday in Berlin
-      await seedDemo(server.app);
+      await seedDemo(server.app, server.db);
     });
     after(() => server.close());
 
     it('gives every demo doctor the default week', async () => {
-      const rows = await server.app.db.query<{ slots: number }>(
+      const rows = await server.db.query<{ slots: number }>(
         'select count(s.id)::int as slots from doctors d left join schedules s on s.doctor_id = d.id and s.retired_at is null group by d.id',
       );
       assert.equal(rows.length, 8);
@@ -23,7 +23,7 @@ for (const target of testDatabases()) {
     });
 
     it("books upcoming visits on the next weekdays and completes the demo patient's past ones", async () => {
-      const rows = await server.app.db.query<{ status: string; n: number; first: string; last: string }>(
+      const rows = await server.db.query<{ status: string; n: number; first: string; last: string }>(
         `select status, count(*)::int as n, min(date)::text as first, max(date)::text as last
          from appointments group by status order by status`,
       );
@@ -33,7 +33,7 @@ for (const target of testDatabases()) {
         { status: 'no_show', n: 1, first: '2026-06-05', last: '2026-06-05' },
         { status: 'scheduled', n: 8, first: '2026-06-15', last: '2026-06-17' },
       ]);
-      const { n } = only(await server.app.db.query<{ n: number }>(
+      const { n } = only(await server.db.query<{ n: number }>(
         `select count(*)::int as n from appointments a join doctors d on d.id = a.doctor_id join users u on u.id = d.user_id
          where u.email = 'doctor@medora.test' and a.status = 'scheduled'`,
       ));
@@ -41,7 +41,7 @@ for (const target of testDatabases()) {
     });
 
     it("puts the demo patient on the pharmacist's waitlist for the next three working days", async () => {
-      const rows = await server.app.db.query<{ patient: string; doctor: string; from_date: string; to_date: string; status: string }>(
+      const rows = await server.db.query<{ patient: string; doctor: string; from_date: string; to_date: string; status: string }>(
         `select pu.email as patient, du.email as doctor, e.from_date::text, e.to_date::text, e.status
          from waitlist_entries e join patients p on p.id = e.patient_id join users pu on pu.id = p.user_id
          join doctors d on d.id = e.doctor_id join users du on du.id = d.user_id`,

@@ -1,4 +1,6 @@
 import type { App } from '../app.ts';
+import type { Queryable } from '../db/db.ts';
+import { demoStore, type DemoStore } from '../db/demo.pg.ts';
 import type { Actor } from '../domain/shared/actor.ts';
 import { addDays, clinicToday, isoWeekday } from '../domain/shared/clock.ts';
 
@@ -10,13 +12,14 @@ export const DEMO_ACCOUNTS = [
   { role: 'reception', email: 'reception@medora.test' },
 ] as const;
 
-export const isEmpty = async (app: App): Promise<boolean> => !(await app.demo.hasUsers());
+export const isEmpty = async (db: Queryable): Promise<boolean> => !(await demoStore(db).hasUsers());
 
 /**
  * Fills an empty database with a small, believable clinic through the same use cases users reach,
  * so the demo obeys every rule the product does.
  */
-export async function seedDemo(app: App): Promise<void> {
+export async function seedDemo(app: App, db: Queryable): Promise<void> {
+  const demo = demoStore(db);
   const admin = await app.auth.createAdmin({ name: 'Ada Admin', email: 'admin@medora.test', password: DEMO_PASSWORD });
   await seedCatalogue(app, { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' });
   await app.auth.register({
@@ -27,9 +30,9 @@ export async function seedDemo(app: App): Promise<void> {
     birthdate: '1988-04-12',
     gender: 'female',
   });
-  await seedAppointments(app);
-  await seedRecordedVisits(app);
-  await seedFrontDesk(app, { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' });
+  await seedAppointments(app, demo);
+  await seedRecordedVisitsWith(app, demo);
+  await seedFrontDesk(app, demo, { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' });
 }
 
 // --- catalogue
@@ -111,12 +114,12 @@ const UPCOMING_VISITS = [
 ] as const;
 
 /** More patients, upcoming visits booked through the patients' own use case, and the demo patient's history. */
-async function seedAppointments(app: App): Promise<void> {
+async function seedAppointments(app: App, demo: DemoStore): Promise<void> {
   for (const patient of OTHER_DEMO_PATIENTS) await app.auth.register({ ...patient, password: DEMO_PASSWORD });
   const emails = ['patient@medora.test', ...OTHER_DEMO_PATIENTS.map((p) => p.email)];
-  await app.demo.markVerified(emails);
-  const patients = await app.demo.patients(emails);
-  const doctorIds = await app.demo.doctorIds(DEMO_DOCTORS.map((d) => d.email));
+  await demo.markVerified(emails);
+  const patients = await demo.patients(emails);
+  const doctorIds = await demo.doctorIds(DEMO_DOCTORS.map((d) => d.email));
   const days = clinicWeekdays(addDays(clinicToday(app.clock, app.config.clinicTz), 1), 1, 3);
   for (const [patientIndex, doctorIndex, day, slotIndex] of UPCOMING_VISITS) {
     const p = nth(patients, patientIndex, 'patient');
@@ -132,7 +135,7 @@ async function seedAppointments(app: App): Promise<void> {
     { doctor_id: nth(doctorIds, 1, 'doctor'), from_date: nth(days, 0, 'day'), to_date: nth(days, 2, 'day') },
     { userId: first.userId, role: 'patient', name: first.name, patientId: first.id, requestId: 'demo-seed' },
   );
-  await seedPastAppointments(app, nth(patients, 0, 'patient').id, doctorIds);
+  await seedPastAppointments(app, demo, nth(patients, 0, 'patient').id, doctorIds);
 }
 
 /** The `index`th of `items`: the demo's tables name things by position, so a missing one is a bug in them. */
@@ -157,9 +160,9 @@ const PAST_VISIT_DOCTORS = [5, 0, 0, 5];
  * The demo patient's past appointments, two weeks apart, inserted as history: the booking use case refuses past
  * dates. They stay `scheduled` here; seedRecordedVisits records each visit, which completes it.
  */
-export async function seedPastAppointments(app: App, patientId: number, doctorIds: number[]): Promise<void> {
+async function seedPastAppointments(app: App, demo: DemoStore, patientId: number, doctorIds: number[]): Promise<void> {
   const today = clinicToday(app.clock, app.config.clinicTz);
-  await app.demo.insertPastAppointments(
+  await demo.insertPastAppointments(
     patientId,
     PAST_VISIT_DOCTORS.map((doctorIndex, i) => ({
       doctorId: nth(doctorIds, doctorIndex, 'doctor'),
@@ -183,17 +186,21 @@ const DEMO_VISITS = [
  * case (which completes the appointment and raises the bill), then pays every other bill as the patient,
  * leaving a history of paid and unpaid bills.
  */
-export async function seedRecordedVisits(app: App): Promise<void> {
+export async function seedRecordedVisits(app: App, db: Queryable): Promise<void> {
+  await seedRecordedVisitsWith(app, demoStore(db));
+}
+
+async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<void> {
   const today = clinicToday(app.clock, app.config.clinicTz);
-  const [patient] = await app.demo.patients(['patient@medora.test']);
-  const diseaseIds = await app.demo.diseaseIds(DEMO_VISITS.map((v) => v.disease));
+  const [patient] = await demo.patients(['patient@medora.test']);
+  const diseaseIds = await demo.diseaseIds(DEMO_VISITS.map((v) => v.disease));
   if (!patient || DEMO_VISITS.some((v) => !diseaseIds.has(v.disease))) {
     throw new Error('seed: recorded visits need the demo patient and the demo diseases first');
   }
   const diseaseId = (name: string) => diseaseIds.get(name);
   const patientActor: Actor = { userId: patient.userId, role: 'patient', name: patient.name, patientId: patient.id, requestId: 'demo-seed' };
 
-  const appointments = await app.demo.unrecordedVisits(patient.id, today);
+  const appointments = await demo.unrecordedVisits(patient.id, today);
   for (const [i, a] of appointments.entries()) {
     const doctor: Actor = { userId: a.doctor.userId, role: 'doctor', name: a.doctor.name, doctorId: a.doctor.id, requestId: 'demo-seed' };
     const { disease, ...visit } = nth(DEMO_VISITS, i % DEMO_VISITS.length, 'demo visit');
@@ -209,16 +216,16 @@ export async function seedRecordedVisits(app: App): Promise<void> {
  * The receptionist, and a day at the desk through reception's own use cases: a patient checked in today with
  * the demo doctor, and one who did not come to a visit last week.
  */
-export async function seedFrontDesk(app: App, admin: Actor): Promise<void> {
+async function seedFrontDesk(app: App, demo: DemoStore, admin: Actor): Promise<void> {
   const reception = await app.staff.createReceptionist({ name: 'Rita Reyes', email: 'reception@medora.test', password: DEMO_PASSWORD }, admin);
   const desk: Actor = { userId: reception.id, role: 'reception', name: reception.name, requestId: 'demo-seed' };
   const today = clinicToday(app.clock, app.config.clinicTz);
-  const [doctorId] = await app.demo.doctorIds([nth(DEMO_DOCTORS, 0, 'doctor').email]);
-  const [omar, mei] = await app.demo.patients(OTHER_DEMO_PATIENTS.slice(0, 2).map((p) => p.email));
+  const [doctorId] = await demo.doctorIds([nth(DEMO_DOCTORS, 0, 'doctor').email]);
+  const [omar, mei] = await demo.patients(OTHER_DEMO_PATIENTS.slice(0, 2).map((p) => p.email));
   if (doctorId === undefined || !omar || !mei) throw new Error('seed: the front desk needs the demo doctor and patients first');
   const lastWeek = nth(clinicWeekdays(addDays(today, -7), -1, 1), 0, 'weekday');
-  const [missed] = await app.demo.insertPastAppointments(omar.id, [{ doctorId, date: lastWeek }]);
-  const [waiting] = await app.demo.insertPastAppointments(mei.id, [{ doctorId, date: today, slotWeekday: isoWeekday(today) <= 5 ? undefined : 1 }]);
+  const [missed] = await demo.insertPastAppointments(omar.id, [{ doctorId, date: lastWeek }]);
+  const [waiting] = await demo.insertPastAppointments(mei.id, [{ doctorId, date: today, slotWeekday: isoWeekday(today) <= 5 ? undefined : 1 }]);
   if (missed === undefined || waiting === undefined) throw new Error('seed: the front desk visits were not written');
   await app.scheduling.markNoShow(missed, desk);
   await app.scheduling.checkIn(waiting, desk);

@@ -19,7 +19,7 @@ for (const target of testDatabases()) {
     after(() => server.close());
 
     const get = (path: string, token = admin) => server.api('GET', path, { token });
-    const one = async (sql: string, params: unknown[]) => only(await server.app.db.query<{ id: number }>(sql, params)).id;
+    const one = async (sql: string, params: unknown[]) => only(await server.db.query<{ id: number }>(sql, params)).id;
 
     it('answers zeros and no top doctor for an empty clinic', async () => {
       assert.deepEqual((await get('/api/admin/statistics')).body, {
@@ -42,7 +42,7 @@ for (const target of testDatabases()) {
       /** An appointment of `doctor` with `patient` on `date`, and optionally its medical record naming `disease`. */
       const visit = async (doctor: string, patient: string, date: string, status: string, disease?: number) => {
         const doctorId = doctorNamed(doctor).id;
-        const { n } = only(await server.app.db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [doctorId]));
+        const { n } = only(await server.db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [doctorId]));
         const scheduleId = await one(
           `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 1, '08:00'::time + $2 * interval '30 minutes', '08:30'::time + $2 * interval '30 minutes') returning id`,
           [doctorId, n],
@@ -53,7 +53,7 @@ for (const target of testDatabases()) {
           [patientNamed(patient).patientId, doctorId, scheduleId, cardiology, date, status],
         );
         if (disease) {
-          await server.app.db.query(
+          await server.db.query(
             `insert into medical_records (appointment_id, patient_id, doctor_id, disease_id, diagnosis, service_type, cost_cents, record_date)
              values ($1, $2, $3, $4, 'Observed', 'Consultation', 5000, $5)`,
             [appointmentId, patientNamed(patient).patientId, doctorId, disease, date],
@@ -157,7 +157,7 @@ for (const target of testDatabases()) {
           ['Pia', 'ECG', '2026-06-01'],
           ['Quin', 'Spirometry', '2026-06-09'],
         ] as const) {
-          await server.app.db.query(`insert into billings (patient_id, service_details, amount_cents, billing_date) values ($1, $2, 12050, $3)`, [
+          await server.db.query(`insert into billings (patient_id, service_details, amount_cents, billing_date) values ($1, $2, 12050, $3)`, [
             patientNamed(patient).patientId,
             service,
             date,
@@ -220,7 +220,7 @@ for (const target of testDatabases()) {
             ['2026-06-01', 'Flu', 'Dr. Ann'],
           ],
         );
-        const [audit] = await server.app.db.query(`select action, entity_id from audit_log where action = 'read_records' and patient_id = $1`, [id]);
+        const [audit] = await server.db.query(`select action, entity_id from audit_log where action = 'read_records' and patient_id = $1`, [id]);
         assert.deepEqual(audit, { action: 'read_records', entity_id: String(id) });
         assert.equal((await get('/api/admin/patients/999999')).status, 404);
       });

@@ -30,14 +30,14 @@ for (const target of testDatabases()) {
       house = await fx.doctor('Dr. House');
       paula = await fx.patient('Paula Patient');
       formula = await fx.patient('=HYPERLINK("http://evil")');
-      const [department] = await server.app.db.query<{ id: number }>(`insert into departments (name) values ('Cardiology') returning id`);
+      const [department] = await server.db.query<{ id: number }>(`insert into departments (name) values ('Cardiology') returning id`);
       cardiologyId = department?.id ?? 0;
-      await server.app.db.query('update doctors set department_id = $1 where id = $2', [cardiologyId, house.doctorId]);
+      await server.db.query('update doctors set department_id = $1 where id = $2', [cardiologyId, house.doctorId]);
       ids.greyPast = await fx.appointment({ doctor: grey, patientId: paula.patientId, date: addDays(today, -3), status: 'completed' });
       ids.greyFuture = await fx.appointment({ doctor: grey, patientId: formula.patientId, date: addDays(today, 2) });
       ids.greyCancelled = await fx.appointment({ doctor: grey, patientId: paula.patientId, date: addDays(today, 3), status: 'cancelled' });
       ids.house = await fx.appointment({ doctor: house, patientId: paula.patientId, date: addDays(today, 1) });
-      await server.app.db.query('update appointments set department_id = $1 where id = $2', [cardiologyId, ids.house]);
+      await server.db.query('update appointments set department_id = $1 where id = $2', [cardiologyId, ids.house]);
       // Bills as the clinic raises them: each doctor records a visit of yesterday's, which has begun.
       const diseaseId = await fx.disease('Migraine');
       for (const [doctor, patient, cost] of [
@@ -64,7 +64,7 @@ for (const target of testDatabases()) {
     const appointmentIds = async (query: string) => (await listed(`/api/admin/appointments?${query}`)).appointments.map((a: { id: number }) => a.id);
     const lastAudit = async (entity: string) =>
       (
-        await server.app.db.query<{ action: string; details: Record<string, unknown> }>(
+        await server.db.query<{ action: string; details: Record<string, unknown> }>(
           'select action, details from audit_log where actor_user_id = $1 and entity = $2 order by id desc limit 1',
           [admin.user.id, entity],
         )
@@ -165,7 +165,7 @@ for (const target of testDatabases()) {
         }
       }
       assert.equal((await server.api('GET', '/api/admin/appointments.csv')).status, 401);
-      const [row] = await server.app.db.query<{ phone: string }>('select phone from patients where id = $1', [paula.patientId]);
+      const [row] = await server.db.query<{ phone: string }>('select phone from patients where id = $1', [paula.patientId]);
       assert.notEqual(row?.phone, '+1 555 6666');
     });
 
@@ -178,7 +178,7 @@ for (const target of testDatabases()) {
         assert.equal(res.body.patient.email, paula.user.email);
         const shown = await server.api('GET', `/api/admin/patients/${paula.patientId}`, { token: admin.token });
         assert.equal(shown.body.phone, '+1 555 0199');
-        const audit = await server.app.db.query<{ action: string; patient_id: number }>(
+        const audit = await server.db.query<{ action: string; patient_id: number }>(
           `select action, patient_id from audit_log where actor_user_id = $1 and entity = 'patient' and action = 'update'`,
           [admin.user.id],
         );
@@ -192,7 +192,7 @@ for (const target of testDatabases()) {
         assert.deepEqual([res.body.patient.email, res.body.patient.pending_email, res.body.patient.name], [paula.user.email, email, 'Paula Newname']);
         assert.equal((await server.api('POST', '/api/login', { body: { email, password: 'correct horse battery' } })).status, 401);
         assert.equal((await server.api('POST', '/api/login', { body: { email: paula.user.email, password: 'correct horse battery' } })).status, 200);
-        const [requested] = await server.app.db.query<{ details: Record<string, unknown> }>(
+        const [requested] = await server.db.query<{ details: Record<string, unknown> }>(
           `select details from audit_log where actor_user_id = $1 and action = 'email_change_requested' and patient_id = $2`,
           [admin.user.id, paula.patientId],
         );

@@ -40,11 +40,11 @@ for (const target of testDatabases()) {
 
     /** The trail written by `userId` after `afterId`, oldest first. */
     const trailOf = async (userId: number, afterId = 0) =>
-      server.app.db.query<AuditRowSeen>(
+      server.db.query<AuditRowSeen>(
         `select actor_user_id, action, entity, entity_id, patient_id, details from audit_log where actor_user_id = $1 and id > $2 order by id`,
         [userId, afterId],
       );
-    const lastId = async () => (await server.app.db.query<{ id: number | null }>('select max(id) as id from audit_log'))[0]?.id ?? 0;
+    const lastId = async () => (await server.db.query<{ id: number | null }>('select max(id) as id from audit_log'))[0]?.id ?? 0;
 
     /** A bill raised as the clinic raises them: the doctor records yesterday's visit, which has begun, with a cost. */
     async function billFor(who: { patientId: number }): Promise<{ billId: number }> {

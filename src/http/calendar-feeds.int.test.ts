@@ -76,7 +76,7 @@ for (const target of testDatabases()) {
       assert.equal(cancelled?.component.getFirstPropertyValue('status'), 'CANCELLED');
       assert.equal(cancelled?.sequence, 1);
       assert.doesNotMatch(feed.text, /Otto|Otherpatient|Mia|Meyer/);
-      const audited = await server.app.db.query(
+      const audited = await server.db.query(
         `select actor_user_id, actor_role, entity_id, patient_id, details->>'visits' as visits from audit_log where action = 'read_calendar_feed'`,
       );
       assert.deepEqual(audited, [{ actor_user_id: mia.user.id, actor_role: 'patient', entity_id: String(mia.user.id), patient_id: mia.patientId, visits: '4' }]);
@@ -143,9 +143,9 @@ for (const target of testDatabases()) {
     it("stops answering a deactivated account's feed", async () => {
       const doctorUrl = await makeFeed(doctor.token);
       assert.equal((await read(doctorUrl)).status, 200);
-      await server.app.db.query('update doctors set active = false where id = $1', [doctor.doctorId]);
+      await server.db.query('update doctors set active = false where id = $1', [doctor.doctorId]);
       assert.equal((await read(doctorUrl)).status, 404);
-      await server.app.db.query('update doctors set active = true where id = $1', [doctor.doctorId]);
+      await server.db.query('update doctors set active = true where id = $1', [doctor.doctorId]);
     });
 
     it('answers 404 to a token it never made', async () => {

@@ -30,7 +30,7 @@ for (const target of testDatabases()) {
 
     const api = (method: string, path: string, body?: unknown, token = admin) => server.api(method, path, { token, body });
     const count = async (sql: string, params: unknown[] = []) =>
-      only(await server.app.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params)).n;
+      only(await server.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params)).n;
     const create = async (path: string, body: unknown) => {
       const res = await api('POST', path, body);
       assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -43,12 +43,12 @@ for (const target of testDatabases()) {
     };
     /** A booking of the doctor on `date`, inserted directly: scheduling has its own tests. */
     const appointment = async (doctorId: number, date: string, status = 'scheduled') => {
-      const { patient_id } = only(await server.app.db.query('select min(id) as patient_id from patients'));
-      const { id: scheduleId } = only(await server.app.db.query(
+      const { patient_id } = only(await server.db.query('select min(id) as patient_id from patients'));
+      const { id: scheduleId } = only(await server.db.query(
         `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 3, '09:00', '09:30') returning id`,
         [doctorId],
       ));
-      await server.app.db.query(
+      await server.db.query(
         `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
          values ($1, $2, $3, $4, '09:00', '09:30', $5)`,
         [patient_id, doctorId, scheduleId, date, status],
@@ -168,7 +168,7 @@ for (const target of testDatabases()) {
         assert.equal((await api('POST', '/api/admin/diseases', { name: 'CANCER' })).status, 409);
         const doctor = await createDoctor();
         await appointment(doctor.id, '2026-06-01', 'completed');
-        await server.app.db.query(
+        await server.db.query(
           `insert into medical_records (appointment_id, patient_id, doctor_id, disease_id, diagnosis, service_type, cost_cents, record_date)
            select a.id, a.patient_id, a.doctor_id, $2, 'Stage I', 'Oncology', 0, a.date from appointments a where a.doctor_id = $1`,
           [doctor.id, cancer.id],
@@ -219,7 +219,7 @@ for (const target of testDatabases()) {
         const department = await create('/api/admin/departments', { name: 'Dermatology' });
         const room = await create('/api/admin/rooms', { name: 'Derm 1', department_id: department.id });
         const doctor = await createDoctor();
-        await server.app.db.query(
+        await server.db.query(
           `insert into schedules (doctor_id, weekday, start_time, end_time, room_id) values ($1, 1, '09:00', '09:30', $2)`,
           [doctor.id, room.id],
         );

@@ -27,7 +27,7 @@ for (const target of testDatabases()) {
       smtp = await startTestSmtp();
       worker = startOutboxWorker(
         {
-          queue: outboxQueue(server.app.db),
+          queue: outboxQueue(server.db),
           transport: smtpTransport(smtp.url),
           clock: systemClock,
           from: '"Medora Test Clinic" <desk@clinic.test>',
@@ -65,7 +65,7 @@ for (const target of testDatabases()) {
     /** A self-registered patient whose own messages have gone out. */
     async function patient(name = 'Paula Victim') {
       const signedUp = await signUpPatient(server, { name });
-      const [row] = await server.app.db.query<{ id: number }>('select id from patients where user_id = $1', [signedUp.user.id]);
+      const [row] = await server.db.query<{ id: number }>('select id from patients where user_id = $1', [signedUp.user.id]);
       await deliver();
       smtp.received.length = 0;
       return { ...signedUp, patientId: present(row).id };
@@ -101,7 +101,7 @@ for (const target of testDatabases()) {
       assert.equal((await server.api('POST', '/api/login', { body: { email: attacker, password: PASSWORD }, headers: ATTACKER_IP })).status, 401);
       const still = await signIn(server, victim.email);
       assert.equal((await server.api('GET', '/api/patient/records', { token: still.token })).status, 200, 'the patient still signs in with the old address');
-      const audit = await server.app.db.query<{ action: string }>(`select action from audit_log where patient_id = $1 and action like 'email_change%'`, [victim.patientId]);
+      const audit = await server.db.query<{ action: string }>(`select action from audit_log where patient_id = $1 and action like 'email_change%'`, [victim.patientId]);
       assert.deepEqual(audit.map((a) => a.action), ['email_change_requested']);
     });
 

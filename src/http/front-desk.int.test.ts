@@ -73,7 +73,7 @@ for (const target of testDatabases()) {
     /** An appointment written straight into the table: one that has already begun cannot be booked. */
     const pastAppointment = async (patientId: number, doctorId: number, start: string, status = 'scheduled') => {
       const { id } = only(
-        await server.app.db.query<{ id: number }>(
+        await server.db.query<{ id: number }>(
           `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
            select $1, $2, min(s.id), $3, $4::time, $4::time + interval '30 minutes', $5 from schedules s where s.doctor_id = $2
            returning id`,
@@ -83,9 +83,9 @@ for (const target of testDatabases()) {
       return id;
     };
     const statusOf = async (id: number) =>
-      only(await server.app.db.query<{ status: string }>('select status from appointments where id = $1', [id])).status;
+      only(await server.db.query<{ status: string }>('select status from appointments where id = $1', [id])).status;
     const auditOf = async (action: string, id: number) =>
-      server.app.db.query<{ actor_role: string; details: Record<string, unknown> }>(
+      server.db.query<{ actor_role: string; details: Record<string, unknown> }>(
         `select actor_role, details from audit_log where action = $1 and entity = 'appointment' and entity_id = $2`,
         [action, String(id)],
       );
@@ -127,10 +127,10 @@ for (const target of testDatabases()) {
         assert.equal(patient.email, null);
         const found = await api('GET', '/api/patients?q=no-mail', { token: desk.token });
         assert.deepEqual(found.body.patients.map((p: { id: number; email: string | null; no_shows: number }) => [p.id, p.email, p.no_shows]), [[patient.id, null, 0]]);
-        const row = only(await server.app.db.query<{ email: string | null }>('select u.email from users u join patients p on p.user_id = u.id where p.id = $1', [patient.id]));
+        const row = only(await server.db.query<{ email: string | null }>('select u.email from users u join patients p on p.user_id = u.id where p.id = $1', [patient.id]));
         assert.equal(row.email, null);
         // A row without an e-mail is no staff account, whatever writes it.
-        await assert.rejects(server.app.db.query(`insert into users (name, email, password_hash, role) values ('X', null, 'x', 'reception')`));
+        await assert.rejects(server.db.query(`insert into users (name, email, password_hash, role) values ('X', null, 'x', 'reception')`));
         const login = await api('POST', '/api/login', { body: { email: '', password: PASSWORD } });
         assert.equal(login.status, 422);
       });
@@ -170,7 +170,7 @@ for (const target of testDatabases()) {
         const card = await api('GET', path, { token: desk.token });
         assert.deepEqual([card.body.patient.email, card.body.patient.pending_email], [null, email]);
         const requested = only(
-          await server.app.db.query<{ actor_role: string; details: Record<string, unknown> }>(
+          await server.db.query<{ actor_role: string; details: Record<string, unknown> }>(
             `select actor_role, details from audit_log where action = 'email_change_requested' and patient_id = $1`,
             [patient.id],
           ),
@@ -178,11 +178,11 @@ for (const target of testDatabases()) {
         assert.deepEqual(requested, { actor_role: 'reception', details: { from: null, to: email } });
         assert.equal((await waitFor()).status, 422, 'no offers go to an address nobody confirmed');
         assert.equal((await api('POST', '/api/password-reset-requests', { body: { email } })).status, 202);
-        const sent = await server.app.db.query<{ kind: string }>('select kind from outbox where recipient = $1', [email]);
+        const sent = await server.db.query<{ kind: string }>('select kind from outbox where recipient = $1', [email]);
         assert.deepEqual(sent.map((m) => m.kind), ['email_verification'], 'its link and nothing else');
 
         const someone = await signUpPatient(server);
-        const { id: someoneId } = only(await server.app.db.query<{ id: number }>('select id from patients where user_id = $1', [someone.user.id]));
+        const { id: someoneId } = only(await server.db.query<{ id: number }>('select id from patients where user_id = $1', [someone.user.id]));
         const removed = await api('PUT', `/api/patients/${someoneId}`, { token: desk.token, body: { email: '' } });
         assert.equal(removed.status, 422, 'a sign-in address cannot be removed');
         assert.ok(removed.body.errors.email);
@@ -199,7 +199,7 @@ for (const target of testDatabases()) {
         const second = await bookFor(patient.id, dr.id, THURSDAY, '10:00');
         assert.deepEqual([first.status, second.status], [201, 201]);
         assert.equal(first.body.patient.email, null);
-        const { n } = only(await server.app.db.query<{ n: number }>('select count(*)::int as n from outbox where appointment_id = any($1)', [[first.body.id, second.body.id]]));
+        const { n } = only(await server.db.query<{ n: number }>('select count(*)::int as n from outbox where appointment_id = any($1)', [[first.body.id, second.body.id]]));
         assert.equal(n, 0);
         const audit = await auditOf('book', first.body.id);
         assert.equal(only(audit).actor_role, 'reception');
@@ -295,8 +295,8 @@ for (const target of testDatabases()) {
         const dr = await doctor();
         const patient = await walkIn();
         const done = await pastAppointment(patient.id, dr.id, '09:30', 'completed');
-        await assert.rejects(server.app.db.query(`update appointments set status = 'scheduled' where id = $1`, [done]), /cannot go from completed to scheduled/);
-        await assert.rejects(server.app.db.query(`update appointments set date = date + 1 where id = $1`, [done]), /only a scheduled appointment moves/);
+        await assert.rejects(server.db.query(`update appointments set status = 'scheduled' where id = $1`, [done]), /cannot go from completed to scheduled/);
+        await assert.rejects(server.db.query(`update appointments set date = date + 1 where id = $1`, [done]), /only a scheduled appointment moves/);
         assert.equal(await statusOf(done), 'completed');
       });
     });
@@ -320,7 +320,7 @@ for (const target of testDatabases()) {
           to: { doctor_id: dr.id, date: FRIDAY, start_time: '14:00', end_time: '14:30' },
         });
         const mail = only(
-          await server.app.db.query<{ subject: string; attachments: { content: string }[] }>(
+          await server.db.query<{ subject: string; attachments: { content: string }[] }>(
             `select subject, attachments from outbox where appointment_id = $1 and kind = 'reschedule'`,
             [booked.body.id],
           ),
@@ -328,7 +328,7 @@ for (const target of testDatabases()) {
         assert.match(mail.subject, /Friday, 12 June 2026 at 14:00/);
         assert.match(first(mail.attachments).content, /DTSTART;TZID=Europe\/Berlin:20260612T140000/);
         assert.match(first(mail.attachments).content, /SEQUENCE:1/);
-        const pending = await server.app.db.query<{ kind: string; dedupe_key: string }>(
+        const pending = await server.db.query<{ kind: string; dedupe_key: string }>(
           `select kind, dedupe_key from outbox where appointment_id = $1 and status = 'pending' order by kind`,
           [booked.body.id],
         );
@@ -372,7 +372,7 @@ for (const target of testDatabases()) {
       it('lets exactly one of 50 concurrent moves onto one free slot through', async () => {
         const dr = await doctor();
         const target = await doctor('Dr. Target');
-        const patients = await server.app.db.query<{ id: number }>(
+        const patients = await server.db.query<{ id: number }>(
           `with u as (insert into users (name, email, password_hash, role)
                       select 'Racer ' || i, i || '.' || $1, 'not used', 'patient' from generate_series(1, 50) i returning id)
            insert into patients (user_id) select id from u returning id`,
@@ -395,9 +395,9 @@ for (const target of testDatabases()) {
         const outcomes = answers.map((a) => `${a.status} ${a.body.code ?? ''}`.trim());
         assert.equal(outcomes.filter((o) => o === '200').length, 1, outcomes.join(', '));
         assert.deepEqual(outcomes.filter((o) => o !== '200' && o !== '409 slot_taken' && o !== '503 database_busy'), []);
-        const held = await server.app.db.query('select id from appointments where doctor_id = $1 and status <> $2', [target.id, 'cancelled']);
+        const held = await server.db.query('select id from appointments where doctor_id = $1 and status <> $2', [target.id, 'cancelled']);
         assert.equal(held.length, 1);
-        const still = await server.app.db.query('select id from appointments where doctor_id = $1 and status = $2', [dr.id, 'scheduled']);
+        const still = await server.db.query('select id from appointments where doctor_id = $1 and status = $2', [dr.id, 'scheduled']);
         assert.equal(still.length, 49);
       });
     });
@@ -471,7 +471,7 @@ for (const target of testDatabases()) {
         const dep = await department();
         const dr = await doctor('Dr. Clinical', dep);
         const patient = await signUpPatient(server, { name: 'Clara Clinical' });
-        const patientId = only(await server.app.db.query<{ id: number }>('select id from patients where user_id = $1', [patient.user.id])).id;
+        const patientId = only(await server.db.query<{ id: number }>('select id from patients where user_id = $1', [patient.user.id])).id;
         const visit = await pastAppointment(patientId, dr.id, '08:00');
         const disease = (await server.app.catalogue.createDisease({ name: 'Seeded-Disease-7Q' }, ADMIN)).id;
         const { token } = await dr.signIn();

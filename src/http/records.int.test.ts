@@ -86,7 +86,7 @@ for (const target of testDatabases()) {
 
     it('writes nothing when the bill cannot be created after the record was inserted', async () => {
       const appointmentId = await appointmentToday();
-      const deps = recordsDeps(server.app.db, server.app.clock, server.app.config);
+      const deps = recordsDeps(server.db, server.app.clock, server.app.config);
       const failingBills = {
         ...deps,
         transaction: <T>(fn: (tx: typeof deps) => Promise<T>) =>

@@ -81,7 +81,10 @@ export function match(routes: Route[], method: string, path: string): { route: R
     if (candidate.method === method || (method === 'HEAD' && candidate.method === 'GET')) {
       return { route: candidate, params: found?.groups ? decodeParams(found.groups) : {} };
     }
-    (allowed ??= new Set()).add(candidate.method);
+    allowed ??= new Set();
+    allowed.add(candidate.method);
+    // HEAD is answered wherever GET is (above), so it is allowed there too (RFC 9110 §9.3.2).
+    if (candidate.method === 'GET') allowed.add('HEAD');
   }
   if (allowed) throw new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed here`, { Allow: [...allowed].join(', ') });
   throw new HttpError(404, 'not_found', `No API route ${path}`);

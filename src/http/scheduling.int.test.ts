@@ -8,7 +8,8 @@ import { bearerTokens } from '../security.ts';
 import { PASSWORD, fixedClock, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { at, first, only, two } from '../testing/assert.ts';
 import { testDatabases } from '../testing/test-db.ts';
-import { closeGracefully, createMedoraServer } from './server.ts';
+import { createMedoraServer } from './server.ts';
+import { closeGracefully } from './shutdown.ts';
 
 const NOW = '2026-06-10T08:10:00Z'; // Wednesday 10:10 in the clinic's Europe/Berlin
 const TODAY = '2026-06-10';
@@ -26,7 +27,7 @@ interface Slot {
 
 /** Clinic rows made through the admin's own use cases, and patients made fast (argon2 would make 50 sign-ups slow). */
 function clinic(server: TestServer) {
-  const db = server.app.db;
+  const db = server.db;
   let count = 0;
   return {
     async department() {
@@ -114,7 +115,7 @@ for (const target of testDatabases()) {
           ['1 09:00-09:30', '1 09:30-10:00', '6 09:00-09:30', '6 09:30-10:00'],
         );
         assert.equal(res.body.slots[0].id, before[0].id);
-        const { retired } = only(await server.app.db.query<{ retired: number }>(
+        const { retired } = only(await server.db.query<{ retired: number }>(
           'select count(*)::int as retired from schedules where doctor_id = $1 and retired_at is not null',
           [doctor.id],
         ));
@@ -190,7 +191,7 @@ for (const target of testDatabases()) {
       it('answers 404 for an unknown or deactivated doctor', async () => {
         const doctor = await fx.doctor();
         const patient = only(await fx.patients(1));
-        await server.app.db.query('update doctors set active = false where id = $1', [doctor.id]);
+        await server.db.query('update doctors set active = false where id = $1', [doctor.id]);
         for (const id of [doctor.id, 999999, 'abc']) {
           const res = await server.api('GET', `/api/appointments/available/${id}`, { token: patient.token });
           assert.equal(res.status, 404, String(id));
@@ -400,7 +401,7 @@ for (const target of testDatabases()) {
         const outcomes = answers.map((a) => `${a.status} ${a.body.code ?? ''}`.trim());
         assert.equal(outcomes.filter((o) => o === '201').length, 1, outcomes.join(', '));
         assert.deepEqual(outcomes.filter((o) => o !== '201' && o !== '409 slot_taken' && o !== '503 database_busy'), []);
-        const { n } = only(await server.app.db.query<{ n: number }>(
+        const { n } = only(await server.db.query<{ n: number }>(
           'select count(*)::int as n from appointments where doctor_id = $1 and date = $2',
           [doctor.id, THURSDAY],
         ));
@@ -443,8 +444,8 @@ for (const target of testDatabases()) {
             return (await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY })).body.id;
           }),
         );
-        await server.app.db.query(`update appointments set status = 'completed' where id = $1`, [completed]);
-        await server.app.db.query(`update appointments set date = $2 where id = $1`, [started, TODAY]);
+        await server.db.query(`update appointments set status = 'completed' where id = $1`, [completed]);
+        await server.db.query(`update appointments set date = $2 where id = $1`, [started, TODAY]);
 
         const done = await server.api('POST', `/api/patient/appointments/${completed}/cancel`, { token: patient.token });
         assert.equal(done.status, 409);
@@ -478,7 +479,7 @@ for (const target of testDatabases()) {
           const slot = await slotAt(withDoctor.id, patient.token, date, start);
           ids[`${date} ${start}`] = (await book(patient.token, { doctor_id: withDoctor.id, schedule_id: slot.schedule_id, date })).body.id;
         }
-        await server.app.db.query(
+        await server.db.query(
           `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
            select $1, doctor_id, id, d::date, start_time, end_time, 'completed'
            from schedules, unnest(array['2026-06-01', '2026-06-08']) d
@@ -506,7 +507,7 @@ for (const target of testDatabases()) {
       it("lists only the doctor's own appointments, filtered by status and searched by patient name", async () => {
         const [doctor, other] = [await fx.doctor(), await fx.doctor()];
         const [ann, bob] = two(await fx.patients(2));
-        await server.app.db.query(`update users set name = 'Ann Able' where id = (select user_id from patients where id = $1)`, [ann.patientId]);
+        await server.db.query(`update users set name = 'Ann Able' where id = (select user_id from patients where id = $1)`, [ann.patientId]);
         const bookAt = async (d: typeof doctor, p: typeof ann, start: string) => {
           const slot = await slotAt(d.id, p.token, THURSDAY, start);
           return (await book(p.token, { doctor_id: d.id, schedule_id: slot.schedule_id, date: THURSDAY })).body.id as number;
@@ -544,7 +545,7 @@ for (const target of testDatabases()) {
         const thursday = await bookAt(doctor, ann, THURSDAY, '09:00');
         await bookAt(other, ann, TODAY, '12:00');
         // A visit of this morning that has begun (no one can book a slot that has started).
-        const [begun] = await server.app.db.query<{ id: number }>(
+        const [begun] = await server.db.query<{ id: number }>(
           `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time)
            select $1, doctor_id, id, $3, start_time, end_time from schedules where doctor_id = $2 and weekday = 3 and start_time = '09:00'
            returning id`,
@@ -573,7 +574,7 @@ for (const target of testDatabases()) {
         assert.deepEqual(days.map((d) => d.date), ['2026-06-08', '2026-06-09', TODAY, THURSDAY, FRIDAY, '2026-06-13', '2026-06-14']);
         assert.deepEqual(days.map((d) => d.visits.map((v) => v.id)), [[], [], [begun.id, later], [thursday], [], [], []]);
 
-        const audited = await server.app.db.query<{ n: number }>(
+        const audited = await server.db.query<{ n: number }>(
           `select count(*)::int as n from audit_log where action = 'list' and entity = 'appointment' and details->>'view' = 'week'`,
         );
         assert.equal(first(audited).n, 1);
@@ -609,7 +610,7 @@ for (const target of testDatabases()) {
           }),
         );
         assert.deepEqual(answers.sort(), [201, ...Array(19).fill(409)]);
-        const { n } = only(await server.app.db.query<{ n: number }>(
+        const { n } = only(await server.db.query<{ n: number }>(
           `select count(*)::int as n from appointments where doctor_id = $1 and date = $2 and status <> 'cancelled'`,
           [doctor.id, FRIDAY],
         ));

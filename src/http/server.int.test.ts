@@ -7,7 +7,8 @@ import { testDatabases } from '../testing/test-db.ts';
 import { fixedClock, PASSWORD, signIn, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { makeApp } from '../app.ts';
 import { systemClock } from '../domain/shared/clock.ts';
-import { closeGracefully, createMedoraServer } from './server.ts';
+import { createMedoraServer } from './server.ts';
+import { closeGracefully } from './shutdown.ts';
 import { connect, type AddressInfo } from 'node:net';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
@@ -87,6 +88,9 @@ for (const target of testDatabases()) {
       const wrongMethod = await server.api('DELETE', '/api/login');
       assert.equal(wrongMethod.status, 405);
       assert.equal(wrongMethod.headers.get('allow'), 'POST');
+      const readOnly = await server.api('POST', '/api/health');
+      assert.equal(readOnly.status, 405);
+      assert.equal(readOnly.headers.get('allow'), 'GET, HEAD');
     });
 
     it('registers a patient even when the body asks to be admin', async () => {
@@ -142,7 +146,7 @@ for (const target of testDatabases()) {
       const res = await server.api('GET', '/api/admin/statistics', { token: patient.token });
       assert.equal(res.status, 403);
       assert.equal(res.body.code, 'forbidden');
-      const refused = await server.app.db.query(
+      const refused = await server.db.query(
         `select actor_user_id, action, entity, request_id, details from audit_log where actor_user_id = $1 and action = 'refused'`,
         [patient.user.id],
       );

@@ -1,6 +1,6 @@
 import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { asyncFdWriter, batchedLines } from './server.ts';
+import { asyncFdWriter, batchedLines } from './access-log.ts';
 import { HttpError } from './errors.ts';
 import { match, route } from './router.ts';
 

@@ -7,7 +7,8 @@ import { openPostgres } from '../db/db.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { signUpPatient, startTestServer, type TestServer } from '../testing/http.ts';
-import { closeGracefully, createMedoraServer } from './server.ts';
+import { createMedoraServer } from './server.ts';
+import { closeGracefully } from './shutdown.ts';
 
 const LISTENER = `medora notices (pid ${process.pid})`;
 
@@ -32,18 +33,18 @@ for (const target of testDatabases()) {
     after(() => server.close());
 
     const userStatus = async (token: string) => (await server.api('GET', '/api/user', { token })).status;
-    const sql = (text: string, params: unknown[] = []) => server.app.db.query(text, params);
+    const sql = (text: string, params: unknown[] = []) => server.db.query(text, params);
 
     it('answers a known token from memory, and hears when another program revokes its session', async () => {
       const patient = await signUpPatient(server);
       assert.equal(await userStatus(patient.token), 200);
       // Without the notice the server cannot know: that it still answers shows the lookup was remembered.
-      await server.app.db.exec('alter table sessions disable trigger sessions_auth_changed');
+      await server.db.exec('alter table sessions disable trigger sessions_auth_changed');
       try {
         await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
         assert.equal(await userStatus(patient.token), 200);
       } finally {
-        await server.app.db.exec('alter table sessions enable trigger sessions_auth_changed');
+        await server.db.exec('alter table sessions enable trigger sessions_auth_changed');
       }
       await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
       await refusedWithin(server.url, patient.token);
@@ -61,7 +62,7 @@ for (const target of testDatabases()) {
     it('refuses every token once another program empties the sessions table', async () => {
       const patient = await signUpPatient(server);
       assert.equal(await userStatus(patient.token), 200);
-      await server.app.db.exec('truncate sessions');
+      await server.db.exec('truncate sessions');
       await refusedWithin(server.url, patient.token);
     });
 

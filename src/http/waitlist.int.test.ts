@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { makeApp, schedulingDeps } from '../app.ts';
 import { openPostgres } from '../db/db.ts';
 import { outboxQueue } from '../db/outbox.pg.ts';
-import { slotFreed } from '../domain/scheduling/waitlist.ts';
+import { slotFreed } from '../domain/scheduling/slot-offers.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 import { messageLink } from '../mail/start.ts';
 import { smtpTransport } from '../mail/smtp.ts';
@@ -65,7 +65,7 @@ for (const target of testDatabases()) {
     async function sendDue(): Promise<void> {
       const worker = startOutboxWorker(
         {
-          queue: outboxQueue(server.app.db),
+          queue: outboxQueue(server.db),
           transport: smtpTransport(smtp.url),
           clock,
           from: '"Lakeside Clinic" <desk@lakeside.test>',
@@ -92,13 +92,13 @@ for (const target of testDatabases()) {
     /** What became of the newest offer e-mail to `patient` once what is due was sent. */
     async function offerMailAfterSending(patient: Patient): Promise<string> {
       await sendDue();
-      const rows = await server.app.db.query<{ status: string }>(`select status from outbox where kind = 'waitlist_offer' and recipient = $1 order by id desc limit 1`, [patient.email]);
+      const rows = await server.db.query<{ status: string }>(`select status from outbox where kind = 'waitlist_offer' and recipient = $1 order by id desc limit 1`, [patient.email]);
       return only(rows, 'offer e-mail').status;
     }
     const offersTo = async (patient: Patient) =>
-      only(await server.app.db.query<{ n: number }>(`select count(*)::int as n from outbox where kind = 'waitlist_offer' and recipient = $1`, [patient.email])).n;
+      only(await server.db.query<{ n: number }>(`select count(*)::int as n from outbox where kind = 'waitlist_offer' and recipient = $1`, [patient.email])).n;
     const openOffers = async (doctor: Doctor) =>
-      server.app.db.query<{ entry_id: number }>(`select entry_id from waitlist_offers where doctor_id = $1 and status = 'open'`, [doctor.doctorId]);
+      server.db.query<{ entry_id: number }>(`select entry_id from waitlist_offers where doctor_id = $1 and status = 'open'`, [doctor.doctorId]);
     const slotStatus = async (doctor: Doctor, patient: Patient) => {
       const res = await server.api('GET', `/api/appointments/available/${doctor.doctorId}?date=${MONDAY}`, { token: patient.token });
       return only(res.body.available_appointments as { status: string }[]).status;
@@ -176,7 +176,7 @@ for (const target of testDatabases()) {
 
       const worker = startOutboxWorker(
         {
-          queue: outboxQueue(server.app.db),
+          queue: outboxQueue(server.db),
           transport: smtpTransport(smtp.url),
           clock,
           from: '"Lakeside Clinic" <desk@lakeside.test>',
@@ -223,7 +223,7 @@ for (const target of testDatabases()) {
       assert.deepEqual([again.status, again.body.code], [409, 'offer_accepted']);
       while ((await worker.runOnce()) > 0);
       await smtp.waitForMessage((m) => m.subject === 'Your appointment on Monday, 25 March 2030 at 09:00' && m.text?.includes('Dear Mia Meyer') === true);
-      const [audit] = await server.app.db.query<{ details: { via: string } }>(
+      const [audit] = await server.db.query<{ details: { via: string } }>(
         `select details from audit_log where action = 'book' and entity = 'appointment' and entity_id = $1`,
         [String(accepted.body.appointment.id)],
       );
@@ -321,17 +321,17 @@ for (const target of testDatabases()) {
         const doctor = await fx.doctor();
         const [first, second, third] = [await fx.patient(), await fx.patient(), await fx.patient()];
         for (const p of [first, second, third]) await join(p, doctor);
-        const instances = [server.app.db, secondDb].map((db) => schedulingDeps(db, clock, server.app.config));
+        const instances = [server.db, secondDb].map((db) => schedulingDeps(db, clock, server.app.config));
         const freed = { doctorId: doctor.doctorId, date: MONDAY, startTime: '09:00' };
         await Promise.all(instances.map((deps) => deps.transaction((tx) => slotFreed(deps, tx, freed))));
-        assert.deepEqual(await openOffers(doctor), [only(await server.app.db.query<{ entry_id: number }>(
+        assert.deepEqual(await openOffers(doctor), [only(await server.db.query<{ entry_id: number }>(
           `select id as entry_id from waitlist_entries where patient_id = $1`, [first.patientId]))]);
         assert.equal(await offersTo(first), 1);
 
         clock.set(minutesAfter(NOW, 31));
         const secondApp = makeApp({ db: secondDb, clock, config: server.app.config });
         await Promise.all([server.app.waitlist.expireOffers(), secondApp.waitlist.expireOffers()]);
-        const statuses = await server.app.db.query<{ status: string }>(`select status from waitlist_offers where doctor_id = $1 order by id`, [doctor.doctorId]);
+        const statuses = await server.db.query<{ status: string }>(`select status from waitlist_offers where doctor_id = $1 order by id`, [doctor.doctorId]);
         assert.deepEqual(statuses.map((s) => s.status), ['expired', 'open'], 'one instance hands the expired offer on');
         assert.equal((await openOffers(doctor)).length, 1);
         assert.deepEqual([await offersTo(second), await offersTo(third)], [1, 0]);
@@ -344,7 +344,7 @@ for (const target of testDatabases()) {
         ]);
         assert.equal(accepted.status, 'fulfilled');
         assert.equal(booked.status === 'rejected' && (booked.reason as { code?: string }).code, 'slot_taken');
-        const visits = await server.app.db.query<{ patient_id: number }>(
+        const visits = await server.db.query<{ patient_id: number }>(
           `select patient_id from appointments where doctor_id = $1 and date = $2 and status <> 'cancelled'`,
           [doctor.doctorId, MONDAY],
         );

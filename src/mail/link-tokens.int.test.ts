@@ -55,7 +55,7 @@ for (const target of testDatabases()) {
     async function sendDue(): Promise<void> {
       const worker = startOutboxWorker(
         {
-          queue: outboxQueue(server.app.db),
+          queue: outboxQueue(server.db),
           transport: smtpTransport(smtp.url),
           clock,
           from: '"Lakeside Clinic" <desk@lakeside.test>',
@@ -77,7 +77,7 @@ for (const target of testDatabases()) {
     async function bookedWithReminder() {
       const doctor = await fixtures.doctor();
       const patient = await fixtures.patient();
-      await server.app.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
+      await server.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
       const res = await server.api('POST', '/api/appointments/book', { token: patient.token, body: { doctor_id: doctor.doctorId, schedule_id: doctor.scheduleId, date: VISIT } });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       await sendDue();
@@ -87,14 +87,14 @@ for (const target of testDatabases()) {
 
     /** Every text column of every table of the database, as stored. */
     async function textColumns(): Promise<string> {
-      const columns = await server.app.db.query<{ table_name: string; column_name: string }>(
+      const columns = await server.db.query<{ table_name: string; column_name: string }>(
         `select c.table_name, c.column_name from information_schema.columns c
          join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
          where c.table_schema = current_schema() and c.data_type in ('text', 'character varying', 'character', 'jsonb', 'json')`,
       );
       const values = await Promise.all(
         columns.map(({ table_name, column_name }) =>
-          server.app.db.query<{ v: string }>(`select string_agg(${quoteIdent(column_name)}::text, ' ') as v from ${quoteIdent(table_name)}`),
+          server.db.query<{ v: string }>(`select string_agg(${quoteIdent(column_name)}::text, ' ') as v from ${quoteIdent(table_name)}`),
         ),
       );
       assert.ok(columns.some((c) => c.table_name === 'outbox'), 'the scan reaches the outbox');
@@ -103,10 +103,10 @@ for (const target of testDatabases()) {
 
     /** Every row of every table as text: what a data dump (`medora backup`) holds. */
     async function everyRow(): Promise<string> {
-      const tables = await server.app.db.query<{ table_name: string }>(
+      const tables = await server.db.query<{ table_name: string }>(
         `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
       );
-      const rows = await Promise.all(tables.map(({ table_name }) => server.app.db.query<{ v: string }>(`select string_agg(t::text, '\n') as v from ${quoteIdent(table_name)} t`)));
+      const rows = await Promise.all(tables.map(({ table_name }) => server.db.query<{ v: string }>(`select string_agg(t::text, '\n') as v from ${quoteIdent(table_name)} t`)));
       return rows.map((r) => r[0]?.v ?? '').join('\n');
     }
 

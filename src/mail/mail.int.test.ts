@@ -64,7 +64,7 @@ for (const target of testDatabases()) {
     const workerOf = (url: string | undefined, retry = { baseDelayMs: 1000, maxDelayMs: 60_000, maxAttempts: 4 }) =>
       startOutboxWorker(
         {
-          queue: outboxQueue(server.app.db),
+          queue: outboxQueue(server.db),
           transport: url ? smtpTransport(url) : undefined,
           clock,
           from: '"Lakeside Clinic" <desk@lakeside.test>',
@@ -124,13 +124,13 @@ for (const target of testDatabases()) {
       const { method, event } = calendarOf(toPatient);
       assert.equal(method, 'CANCEL');
       assert.equal(event.component.getFirstPropertyValue('status'), 'CANCELLED');
-      const rows = await server.app.db.query<{ status: string }>(`select status from outbox where appointment_id = $1 and kind = 'reminder'`, [appointmentId]);
+      const rows = await server.db.query<{ status: string }>(`select status from outbox where appointment_id = $1 and kind = 'reminder'`, [appointmentId]);
       assert.deepEqual(rows.map((r) => r.status), ['cancelled']);
     });
 
     it('reminds a verified patient once, REMINDER_HOURS before, with a link that cancels', async () => {
       const { patient } = await booked('2030-03-25');
-      await server.app.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
+      await server.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
       await worker.runOnce();
       smtp.received.length = 0;
       clock.set('2030-03-24T07:59:00Z'); // 24 h 1 min before 09:00 Berlin
@@ -142,7 +142,7 @@ for (const target of testDatabases()) {
       const [mail] = smtp.received;
       assert.match(mail?.subject ?? '', /^Reminder: your appointment on Monday, 25 March 2030 at 09:00/);
       assert.match(mail?.text ?? '', /Cancel this appointment: https:\/\/lakeside\.test\/appointments\/cancel#token=[\w-]+/);
-      const stored = await server.app.db.query<{ text_body: string }>(`select text_body from outbox where kind = 'reminder' and status = 'sent'`);
+      const stored = await server.db.query<{ text_body: string }>(`select text_body from outbox where kind = 'reminder' and status = 'sent'`);
       assert.ok(stored.every((m) => m.text_body.includes('{{link}}')), 'the stored body keeps the placeholder, never the token');
     });
 
@@ -153,7 +153,7 @@ for (const target of testDatabases()) {
       clock.set('2030-03-24T09:00:00Z');
       await worker.runOnce();
       assert.equal(smtp.received.length, 0);
-      const [row] = await server.app.db.query<{ status: string }>(`select status from outbox where kind = 'reminder' order by id desc limit 1`);
+      const [row] = await server.db.query<{ status: string }>(`select status from outbox where kind = 'reminder' order by id desc limit 1`);
       assert.equal(row?.status, 'skipped');
     });
 
@@ -163,7 +163,7 @@ for (const target of testDatabases()) {
       smtp.verdict = () => (refused++ < 2 ? { accept: false, code: 451, message: 'Try again later' } : { accept: true });
       await worker.runOnce();
       assert.equal(smtp.received.length, 0);
-      let [row] = await server.app.db.query<{ status: string; attempts: number; last_error: string }>(`select status, attempts, last_error from outbox where kind = 'booking_confirmation' order by id desc limit 1`);
+      let [row] = await server.db.query<{ status: string; attempts: number; last_error: string }>(`select status, attempts, last_error from outbox where kind = 'booking_confirmation' order by id desc limit 1`);
       assert.equal(row?.status, 'pending');
       assert.match(row?.last_error ?? '', /451/);
       clock.set('2030-03-20T10:00:01Z');
@@ -172,7 +172,7 @@ for (const target of testDatabases()) {
       clock.set('2030-03-20T10:00:04Z');
       await worker.runOnce();
       assert.equal(smtp.received.length, 1);
-      [row] = await server.app.db.query(`select status, attempts, last_error from outbox where kind = 'booking_confirmation' order by id desc limit 1`);
+      [row] = await server.db.query(`select status, attempts, last_error from outbox where kind = 'booking_confirmation' order by id desc limit 1`);
       assert.deepEqual({ status: row?.status, attempts: row?.attempts }, { status: 'sent', attempts: 3 });
     });
 
@@ -195,13 +195,13 @@ for (const target of testDatabases()) {
     it('without a mail server keeps every message, marked not sent', async () => {
       await booked('2030-03-25');
       await workerOf(undefined).runOnce();
-      const rows = await server.app.db.query<{ status: string; last_error: string }>(`select status, last_error from outbox where kind = 'booking_confirmation' order by id desc limit 1`);
+      const rows = await server.db.query<{ status: string; last_error: string }>(`select status, last_error from outbox where kind = 'booking_confirmation' order by id desc limit 1`);
       assert.deepEqual(rows, [{ status: 'not_sent', last_error: NO_MAIL_SERVER }]);
     });
 
     it('sends a due reminder once when two servers on one database race for it', { skip: target.name !== 'postgres' && 'needs two connections' }, async () => {
       const { patient } = await booked('2030-03-25');
-      await server.app.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
+      await server.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
       await worker.runOnce();
       smtp.received.length = 0;
       clock.set('2030-03-24T09:00:00Z');
@@ -238,7 +238,7 @@ for (const target of testDatabases()) {
       assert.equal(reset.status, 200);
       assert.equal((await server.api('GET', '/api/user', { token: patient.token })).status, 401, 'old sessions end');
       assert.equal((await server.api('POST', '/api/login', { body: { email: patient.email, password: 'rosa picked a new one' } })).status, 200);
-      const stored = await server.app.db.query<{ text_body: string }>(`select text_body from outbox where kind = 'password_reset'`);
+      const stored = await server.db.query<{ text_body: string }>(`select text_body from outbox where kind = 'password_reset'`);
       assert.ok(stored.every((m) => !m.text_body.includes(token)), 'the token is never stored in the message');
     });
 
@@ -264,7 +264,7 @@ for (const target of testDatabases()) {
 
     it("cancels from the reminder's link after showing the visit, once", async () => {
       const { patient, appointmentId } = await booked('2030-03-25');
-      await server.app.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
+      await server.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
       await worker.runOnce();
       clock.set('2030-03-24T09:00:00Z');
       const token = await linkIn(patient.email, /^Reminder/);
@@ -281,7 +281,7 @@ for (const target of testDatabases()) {
 
     it('sends no reminder to a patient who turned reminders off', async () => {
       const { patient } = await booked('2030-03-25');
-      await server.app.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
+      await server.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
       const current = (await server.api('GET', '/api/patient/profile', { token: patient.token })).body.patient;
       const off = await server.api('PUT', '/api/patient/profile', { token: patient.token, body: { ...current, reminders: false } });
       assert.equal(off.status, 200);

@@ -1,7 +1,8 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { openPostgres, type Db } from '../db/db.ts';
-import { outboxQueue, type OutboxQueue } from '../db/outbox.pg.ts';
+import { outboxQueue } from '../db/outbox.pg.ts';
+import type { OutboxQueue } from '../domain/notifications/ports.ts';
 import { systemClock, type Clock } from '../domain/shared/clock.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
 import { testDatabases } from '../testing/test-db.ts';

@@ -1,5 +1,6 @@
 import type { App } from '../app.ts';
 import type { Config } from '../config.ts';
+import type { Queryable } from '../db/db.ts';
 import { outboxQueue } from '../db/outbox.pg.ts';
 import type { MessageKind } from '../domain/notifications/message.ts';
 import { cancelAppointmentLink, resetPasswordLink, verifyEmailLink, waitlistOfferLink } from '../links.ts';
@@ -14,10 +15,10 @@ export function messageLink(publicUrl: string, kind: MessageKind, token: string)
   return cancelAppointmentLink(publicUrl, token);
 }
 
-/** The mail worker of `medora serve` and `medora worker`, as the configuration asks. */
-export function startMailWorker(app: App, config: Config, log: (line: string) => void): OutboxWorker {
+/** The mail worker of `medora serve` and `medora worker` over the outbox in `db`, as the configuration asks. */
+export function startMailWorker(app: App, db: Queryable, config: Config, log: (line: string) => void): OutboxWorker {
   return startOutboxWorker({
-    queue: outboxQueue(app.db),
+    queue: outboxQueue(db),
     transport: config.smtpUrl ? smtpTransport(config.smtpUrl, { timeoutMs: config.smtpTimeoutMs }) : undefined,
     clock: app.clock,
     from: `"${config.clinicName.replace(/"/g, "'")}" <${config.mailFrom}>`,

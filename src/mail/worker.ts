@@ -8,7 +8,8 @@ import { hostname } from 'node:os';
 import { classify, nextAttempt, DEFAULT_RETRY, DEFAULT_SEND_CONCURRENCY, type RetryPolicy } from '../domain/notifications/delivery.ts';
 import { LINK_PLACEHOLDER, type MessageKind } from '../domain/notifications/message.ts';
 import type { Clock } from '../domain/shared/clock.ts';
-import type { ClaimedMessage, OutboxQueue } from '../db/outbox.pg.ts';
+import { DomainError } from '../domain/shared/errors.ts';
+import type { ClaimedMessage, OutboxQueue } from '../domain/notifications/ports.ts';
 import type { MailTransport, OutgoingMail } from './smtp.ts';
 
 export const NO_MAIL_SERVER = 'not sent: no mail server configured (SMTP_URL)';
@@ -84,7 +85,8 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
       try {
         return await write();
       } catch (error) {
-        if (tries >= 3) throw error;
+        // Shutting down, the database takes nothing more: the lease runs out and another worker sends it.
+        if (tries >= 3 || stopped || (error instanceof DomainError && error.code === 'shutting_down')) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(1000, options.leaseMs / 4)));
       }
     }

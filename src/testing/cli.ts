@@ -39,6 +39,7 @@ export async function openCliDatabase(target: TestDatabase): Promise<CliDatabase
       let [stdout, stderr] = ['', ''];
       const code = await medora(args, {
         getApp: async () => app,
+        getDb: async () => db,
         io: { stdout: { write: (text) => (stdout += text) }, stderr: { write: (text) => (stderr += text) }, stdin: Readable.from([stdin]) },
       });
       return { code, stdout, stderr };

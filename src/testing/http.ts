@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app.ts';
+import type { Db } from '../db/db.ts';
 import { fixedClock, systemClock, type Clock } from '../domain/shared/clock.ts';
-import { createMedoraServer, closeGracefully } from '../http/server.ts';
+import { createMedoraServer } from '../http/server.ts';
+import { closeGracefully } from '../http/shutdown.ts';
 import type { TestDatabase } from './test-db.ts';
 import type { Role } from '../domain/shared/actor.ts';
 import { makeTestApp, TEST_TZ } from './test-app.ts';
@@ -14,6 +16,8 @@ export interface ApiAnswer<T = any> {
 
 export interface TestServer {
   app: App;
+  /** The database under `app`, for a test's fixtures and checks in SQL. */
+  db: Db;
   url: string;
   /** The PostgreSQL database's URL, for a second instance on the same database (undefined on PGlite). */
   databaseUrl?: string;
@@ -35,6 +39,7 @@ export async function startTestServer(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     app,
+    db: database.db,
     url,
     databaseUrl: database.url,
     api: async (method, path, { token, body, headers = {} } = {}) => {

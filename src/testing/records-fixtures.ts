@@ -7,7 +7,7 @@ import { PASSWORD, signIn, signUpPatient, uniqueEmail, type TestServer } from '.
  * catalogue and scheduling use cases being written alongside them.
  */
 export function clinicFixtures(server: TestServer) {
-  const db = server.app.db;
+  const db = server.db;
   const one = async (sql: string, params: unknown[]) => only(await db.query<{ id: number }>(sql, params), 'row').id;
   let passwordHash: Promise<string> | undefined;
 

@@ -1,5 +1,5 @@
 import type { Bucket, ThrottleRule } from './throttle.ts';
-import type { Gender, Role } from '../shared/actor.ts';
+import type { Actor, Gender, Role } from '../shared/actor.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
@@ -95,6 +95,17 @@ export interface SessionStore {
   revoke(tokenHash: string, now: Date): Promise<void>;
   /** Ends every session of the user ("sign out everywhere"). */
   revokeAll(userId: number, now: Date): Promise<void>;
+}
+
+/** A server's remembered session lookups, kept true by the database's notices of changes. */
+export interface SessionCache {
+  /** Starts hearing the database's notices; nothing is remembered until they are heard. */
+  watch(): Promise<void>;
+  /**
+   * Forgets what a write this server answered may have changed, so its effect holds for the next request here
+   * without waiting for the notice.
+   */
+  forgetAfterWriteBy(actor: Pick<Actor, 'role' | 'userId'>): void;
 }
 
 /** One-time links to set a new password, kept as digests. */

@@ -84,6 +84,16 @@ export interface ImageStore {
   save(contentType: Photo['contentType'], bytes: Uint8Array): Promise<number>;
 }
 
+/** A stored image (a doctor's photo) as the browser fetches it. */
+export interface StoredImage {
+  contentType: Photo['contentType'];
+  bytes: Uint8Array;
+}
+
+export interface ImageReader {
+  find(id: number): Promise<StoredImage | undefined>;
+}
+
 export interface DoctorTxDeps {
   doctors: DoctorStore;
   images: ImageStore;

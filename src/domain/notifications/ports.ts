@@ -1,6 +1,6 @@
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { DoctorFeedVisit, FeedOwner, FeedVisit } from './feed.ts';
-import type { Message, MessageKind } from './message.ts';
+import type { Attachment, Message, MessageKind } from './message.ts';
 
 /** Messages written in the transaction of their event. */
 export interface Outbox {
@@ -73,4 +73,51 @@ export interface CalendarFeedStore {
   /** The doctor's appointments from `from` to `to` (clinic dates, both included), in time order. */
   doctorVisits(doctorId: number, from: string, to: string): Promise<DoctorFeedVisit[]>;
   patientVisits(patientId: number, from: string, to: string): Promise<FeedVisit[]>;
+}
+
+/** A message as a worker sends it. */
+export interface ClaimedMessage {
+  id: number;
+  kind: MessageKind;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: Attachment[];
+  /** What the message's link is for (see Message.linkId); its token is minted by `mintLink`. */
+  linkId: number | null;
+  /** This attempt included. */
+  attempts: number;
+}
+
+/**
+ * What a worker does with the outbox: claim what is due under its own id, keep its leases alive while it sends,
+ * and record how each attempt went. Every change but `sent` applies only while `holder` still holds the message's lease.
+ */
+export interface OutboxQueue {
+  /**
+   * Up to `limit` due messages, each leased to `holder` until `leaseUntil`: pending ones whose time has come, and
+   * ones whose sender's lease ran out (a worker that died mid-send), but none of `sending`, which `holder` is still
+   * sending itself. SKIP LOCKED lets other workers take others.
+   */
+  claim(holder: string, now: Date, leaseUntil: Date, limit: number, sending?: number[]): Promise<ClaimedMessage[]>;
+  /** Extends the leases `holder` still holds among `ids` to `leaseUntil`; answers those ids. */
+  renew(holder: string, ids: number[], leaseUntil: Date): Promise<number[]>;
+  /** A reminder still wanted: its visit still scheduled, the patient's reminders on and the address verified. */
+  reminderWanted(id: number): Promise<boolean>;
+  /** Records a delivery, whoever holds the lease; answers who held it then, or undefined when the message was already final. */
+  sent(id: number, at: Date): Promise<{ heldBy: string | null } | undefined>;
+  /** Due again at `at`; false when `holder` no longer holds the lease, and nothing changed. */
+  retry(holder: string, id: number, at: Date, error: string): Promise<boolean>;
+  /**
+   * Gives the message's link the token whose digest is `tokenHash`, in the row its consumer looks it up in, while
+   * `holder` holds the lease: the digest replaces an earlier attempt's, so one link per message works. `spent` when
+   * the link can no longer work (used, replaced by a newer reset, the offer closed, expired), `lost` with the lease.
+   */
+  mintLink(holder: string, id: number, tokenHash: string, now: Date): Promise<'minted' | 'spent' | 'lost'>;
+  /**
+   * Given up for good: dead (failed), not_sent (no mail server), skipped (no longer wanted). A dead message's
+   * link stops working: its token went nowhere. False as for `retry`.
+   */
+  close(holder: string, id: number, status: 'dead' | 'not_sent' | 'skipped', reason: string): Promise<boolean>;
 }

@@ -7,7 +7,7 @@ import type { Actor } from '../shared/actor.ts';
 import { isoWeekday } from '../shared/clock.ts';
 import { conflict, invalid, notFound, type DomainError } from '../shared/errors.ts';
 import { noticeBooked } from './notices.ts';
-import type { BookingLimits, SchedulingDeps, SchedulingTxDeps, SlotChoice } from './ports.ts';
+import type { BookingLimits, BookingTx, SchedulingSettings, SlotChoice } from './ports.ts';
 import { SLOT_TAKEN, hasStarted, overlaps, type Appointment, type ClinicMoment, type WeeklySlot } from './scheduling.ts';
 import { heldFromOthers, type Hold } from './waitlist.ts';
 
@@ -62,7 +62,7 @@ type OwnHold = Pick<Hold, 'offerId' | 'entryId'>;
  * patient's own offer of it, which taking the slot fulfils.
  */
 export async function checkPlacement(
-  tx: SchedulingTxDeps,
+  tx: BookingTx,
   to: Placement,
   who: Booker,
   now: ClinicMoment,
@@ -90,7 +90,7 @@ export async function checkPlacement(
 }
 
 /** The patient's offer of the slot they now have is accepted, and their place in line is done. */
-export async function fulfilHold(deps: Pick<SchedulingDeps, 'clock'>, tx: SchedulingTxDeps, hold: OwnHold, appointmentId: number): Promise<void> {
+export async function fulfilHold(deps: Pick<SchedulingSettings, 'clock'>, tx: Pick<BookingTx, 'waitlist'>, hold: OwnHold, appointmentId: number): Promise<void> {
   const at = deps.clock.now();
   await tx.waitlist.closeOffer(hold.offerId, 'accepted', at, appointmentId);
   await tx.waitlist.closeEntry(hold.entryId, 'booked', at);
@@ -105,7 +105,7 @@ export interface SlotTaking extends SlotChoice {
 }
 
 /** Books a slot that `checkPlacement` passed: the appointment, its audit row, the offer it fulfils and its messages. */
-export async function takeSlot(deps: SchedulingDeps, tx: SchedulingTxDeps, b: SlotTaking): Promise<Appointment> {
+export async function takeSlot(deps: Pick<SchedulingSettings, 'clock' | 'clinic' | 'reminderHours'>, tx: BookingTx, b: SlotTaking): Promise<Appointment> {
   const booked = await tx.appointments.insert({ patientId: b.patientId, scheduleId: b.scheduleId, date: b.date });
   await tx.audit.record(appointmentEntry('book', booked.id, b.patientId, b.actor, b.details));
   if (b.hold) await fulfilHold(deps, tx, b.hold, booked.id);

@@ -92,13 +92,6 @@ export interface AppointmentStore {
   agenda(doctorId: number, from: string, to: string): Promise<Appointment[]>;
 }
 
-export interface SchedulingTxDeps extends Notifying {
-  schedules: ScheduleStore;
-  appointments: AppointmentStore;
-  waitlist: WaitlistStore;
-  audit: AuditLog;
-}
-
 /** How much one patient may book for themselves, so nobody holds a doctor's whole week (staff are not capped). */
 export interface BookingLimits {
   perDoctorPerDay: number;
@@ -106,17 +99,6 @@ export interface BookingLimits {
 }
 
 export const DEFAULT_BOOKING_LIMITS: BookingLimits = { perDoctorPerDay: 1, upcoming: 10 };
-
-export interface SchedulingDeps extends SchedulingTxDeps, NoticeSettings {
-  clock: Clock;
-  bookingLimits: BookingLimits;
-  /** The clinic's IANA zone: "today", "past" and AM/PM are its wall clock. */
-  timeZone: string;
-  /** How long a waitlist offer holds its slot (WAITLIST_HOLD_MINUTES). */
-  waitlistHoldMinutes: number;
-  /** All or nothing: `fn` gets the same ports bound to one transaction. */
-  transaction<T>(fn: (tx: SchedulingTxDeps) => Promise<T>): Promise<T>;
-}
 
 /** Waitlist entries and the offers that hold a freed slot for one of them. */
 export interface WaitlistStore {
@@ -143,6 +125,75 @@ export interface WaitlistStore {
   /** The open offer of an entry, its row locked. */
   lockOpenOfferOf(entryId: number): Promise<WaitlistOffer | undefined>;
   closeOffer(id: number, status: 'accepted' | 'declined' | 'expired' | 'withdrawn', at: Date, appointmentId?: number): Promise<void>;
-  /** Up to `limit` open offers whose hold ended by `now`, locked; rows another instance holds are skipped. */
-  lockExpired(now: Date, limit: number): Promise<WaitlistOffer[]>;
+  /**
+   * Closes up to `limit` open offers whose hold ended by `now` as expired, in one statement, and answers them in
+   * the order they ran out; offers another instance holds locked are skipped.
+   */
+  expireDue(now: Date, limit: number): Promise<WaitlistOffer[]>;
+}
+
+/** The slots a booking or an offer is checked against. */
+export type SlotLookup = Pick<ScheduleStore, 'isActiveDoctor' | 'lockDoctor' | 'currentSlots' | 'find'>;
+
+/** What taking a slot checks and writes of appointments. */
+export type SlotBookings = Pick<AppointmentStore, 'lockPatient' | 'bookedTimes' | 'patientBookings' | 'insert'>;
+
+/** What scheduling needs of the waitlist: holds a booking respects, and offers a freed slot opens or a booking fulfils. */
+export type OfferPorts = Pick<WaitlistStore, 'holds' | 'nextInLine' | 'offer' | 'closeOffer' | 'closeEntry'>;
+
+/** Taking a slot (`booking.ts`): the checks, the appointment, its audit row, the hold it fulfils and its messages. */
+export interface BookingTx extends Notifying {
+  schedules: SlotLookup;
+  appointments: SlotBookings;
+  waitlist: Pick<WaitlistStore, 'holds' | 'closeOffer' | 'closeEntry'>;
+  audit: AuditLog;
+}
+
+/** Offering a freed slot to the next in line (`slot-offers.ts`). */
+export interface OfferingTx {
+  schedules: Pick<ScheduleStore, 'lockDoctor' | 'currentSlots'>;
+  appointments: Pick<AppointmentStore, 'bookedTimes'>;
+  waitlist: Pick<WaitlistStore, 'holds' | 'nextInLine' | 'offer'>;
+  audit: AuditLog;
+  outbox: Notifying['outbox'];
+}
+
+/** What an offer needs besides its ports: the clock, the clinic's zone and how long an offer holds its slot. */
+export interface OfferSettings {
+  clock: Clock;
+  /** The clinic's IANA zone: "today", "past" and AM/PM are its wall clock. */
+  timeZone: string;
+  /** How long a waitlist offer holds its slot (WAITLIST_HOLD_MINUTES). */
+  waitlistHoldMinutes: number;
+  clinic: NoticeSettings['clinic'];
+}
+
+/** The configuration scheduling and the waitlist share. */
+export interface SchedulingSettings extends OfferSettings, NoticeSettings {
+  bookingLimits: BookingLimits;
+}
+
+export interface SchedulingTxDeps extends Notifying {
+  schedules: ScheduleStore;
+  appointments: AppointmentStore;
+  waitlist: OfferPorts;
+  audit: AuditLog;
+}
+
+export interface SchedulingDeps extends SchedulingTxDeps, SchedulingSettings {
+  /** All or nothing: `fn` gets the same ports bound to one transaction. */
+  transaction<T>(fn: (tx: SchedulingTxDeps) => Promise<T>): Promise<T>;
+}
+
+/** The waitlist's ports: its own store, and the slots and bookings an offer is checked against and taken with. */
+export interface WaitlistTxDeps extends Notifying {
+  schedules: SlotLookup;
+  appointments: SlotBookings;
+  waitlist: WaitlistStore;
+  audit: AuditLog;
+}
+
+export interface WaitlistDeps extends WaitlistTxDeps, SchedulingSettings {
+  /** All or nothing: `fn` gets the same ports bound to one transaction. */
+  transaction<T>(fn: (tx: WaitlistTxDeps) => Promise<T>): Promise<T>;
 }

@@ -32,8 +32,8 @@ import {
   type WeeklySlot,
   type WeeklySlotJson,
 } from './scheduling.ts';
-import { heldFromOthers, slotFreed } from './waitlist.ts';
-
+import { slotFreed } from './slot-offers.ts';
+import { heldFromOthers } from './waitlist.ts';
 
 const nowInClinic = (deps: SchedulingDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
 

@@ -1,4 +1,4 @@
-/** Joining and leaving a doctor's waitlist, and answering the offer its e-mail links to. */
+/** Joining and leaving a doctor's waitlist, answering the offer its e-mail links to, and expiring offers whose hold ran out. */
 import { recordingRefusals, refusal } from '../audit/audit.ts';
 import { ownPatientId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime } from '../shared/clock.ts';
@@ -6,13 +6,12 @@ import { DomainError, conflict, forbidden, invalid } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { checkPlacement, takeSlot } from './booking.ts';
-import type { SchedulingDeps } from './ports.ts';
+import type { WaitlistDeps } from './ports.ts';
 import { appointmentJson, dateOutOfRange, type ClinicMoment } from './scheduling.ts';
-import { WAITLIST_STAFF, holdUntil, slotFreed, type WaitlistEntry, type WaitlistOffer } from './waitlist.ts';
+import { slotFreed } from './slot-offers.ts';
+import { WAITLIST_STAFF, holdUntil, type WaitlistEntry, type WaitlistOffer } from './waitlist.ts';
 
-export { expireOffers } from './waitlist.ts';
-
-const nowInClinic = (deps: SchedulingDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
+const nowInClinic = (deps: WaitlistDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
 
 export interface WaitlistEntryJson {
   id: number;
@@ -54,7 +53,7 @@ function readEntry(v: Validator, today: string) {
   return { doctorId, fromDate, toDate };
 }
 
-async function join(deps: SchedulingDeps, patientId: number, entry: ReturnType<typeof readEntry>, actor: Actor): Promise<WaitlistEntryJson> {
+async function join(deps: WaitlistDeps, patientId: number, entry: ReturnType<typeof readEntry>, actor: Actor): Promise<WaitlistEntryJson> {
   return deps.transaction(async (tx) => {
     if (!(await tx.schedules.isActiveDoctor(entry.doctorId))) throw invalid({ doctor_id: ['is not a doctor of the clinic'] });
     // One patient's entries are written one after another, so two tabs cannot both add an overlapping one.
@@ -86,7 +85,7 @@ async function join(deps: SchedulingDeps, patientId: number, entry: ReturnType<t
 const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have a waitlist of their own');
 
 /** The signed-in patient joins a doctor's waitlist for the days from `from_date` to `to_date`. */
-export async function joinWaitlist(deps: SchedulingDeps, body: unknown, actor: Actor) {
+export async function joinWaitlist(deps: WaitlistDeps, body: unknown, actor: Actor) {
   const patientId = patientOf(actor);
   const v = new Validator(asRecord(body));
   const entry = readEntry(v, nowInClinic(deps).date);
@@ -95,7 +94,7 @@ export async function joinWaitlist(deps: SchedulingDeps, body: unknown, actor: A
 }
 
 /** Staff put a patient on a doctor's waitlist (at the desk, on the phone). */
-export async function addToWaitlist(deps: SchedulingDeps, body: unknown, actor: Actor) {
+export async function addToWaitlist(deps: WaitlistDeps, body: unknown, actor: Actor) {
   if (!WAITLIST_STAFF.includes(actor.role)) throw forbidden();
   const v = new Validator(asRecord(body));
   const patientId = v.id('patient_id');
@@ -105,13 +104,13 @@ export async function addToWaitlist(deps: SchedulingDeps, body: unknown, actor: 
 }
 
 /** The patient's entries that still have days to come, each with the slot held for them now; `q` searches the doctor. */
-export async function myWaitlist(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor): Promise<Page<WaitlistEntryJson>> {
+export async function myWaitlist(deps: WaitlistDeps, query: Record<string, unknown>, actor: Actor): Promise<Page<WaitlistEntryJson>> {
   const page = await deps.waitlist.entriesOf(patientOf(actor), nowInClinic(deps).date, pageRequest(query));
   return { ...page, items: page.items.map((e) => entryJson(e, deps.timeZone)) };
 }
 
 /** The patient leaves one of their entries; a slot held for it goes to the next in line. */
-export async function leaveWaitlist(deps: SchedulingDeps, rawId: RawId, actor: Actor): Promise<void> {
+export async function leaveWaitlist(deps: WaitlistDeps, rawId: RawId, actor: Actor): Promise<void> {
   const patientId = patientOf(actor);
   const id = pathId(rawId, 'Waitlist entry');
   const now = deps.clock.now();
@@ -171,13 +170,13 @@ const offerJson = (o: WaitlistOffer, timeZone: string): WaitlistOfferJson => ({
 });
 
 /** What an offer's link holds, shown before the patient accepts or declines it. */
-export async function previewOffer(deps: SchedulingDeps, body: unknown): Promise<{ offer: WaitlistOfferJson }> {
+export async function previewOffer(deps: WaitlistDeps, body: unknown): Promise<{ offer: WaitlistOfferJson }> {
   const offer = openOffer(await deps.waitlist.findOffer(readToken(body)), deps.clock.now());
   return { offer: offerJson(offer, deps.timeZone) };
 }
 
 /** Books the held slot for the offered patient, under the offer's and the doctor's locks, as a booking of their own. */
-export async function acceptOffer(deps: SchedulingDeps, body: unknown) {
+export async function acceptOffer(deps: WaitlistDeps, body: unknown) {
   const token = readToken(body);
   const now = nowInClinic(deps);
   const appointment = await deps.transaction(async (tx) => {
@@ -197,7 +196,7 @@ export async function acceptOffer(deps: SchedulingDeps, body: unknown) {
 }
 
 /** The patient refuses the held slot; it goes to the next in line, and they stay on the waitlist for other times. */
-export async function declineOffer(deps: SchedulingDeps, body: unknown): Promise<{ message: string }> {
+export async function declineOffer(deps: WaitlistDeps, body: unknown): Promise<{ message: string }> {
   const token = readToken(body);
   const now = deps.clock.now();
   await deps.transaction(async (tx) => {
@@ -207,4 +206,29 @@ export async function declineOffer(deps: SchedulingDeps, body: unknown): Promise
     await slotFreed(deps, tx, { doctorId: offer.doctor.id, date: offer.date, startTime: offer.startTime });
   });
   return { message: 'You declined this time. You stay on the waitlist for other times.' };
+}
+
+// --- expiry
+
+/** How many expired offers one transaction hands on: a long backlog is worked off over several rounds. */
+const EXPIRY_BATCH = 50;
+
+/**
+ * Ends the holds that ran out by now and offers each slot to the next in line; the worker calls it each round.
+ * The batch is expired in one statement and handed on in the same transaction, so an offer is never expired
+ * without its slot going to the next in line, and offers another instance is expiring are skipped, so each is
+ * handed on once. Every offer of the batch is closed before any slot is handed on, so a patient whose hold ran
+ * out in it is in line for the batch's other slots whatever order they are handed on in (closed one at a time,
+ * that depended on the order).
+ */
+export async function expireOffers(deps: WaitlistDeps): Promise<number> {
+  const now = deps.clock.now();
+  return deps.transaction(async (tx) => {
+    const expired = await tx.waitlist.expireDue(now, EXPIRY_BATCH);
+    for (const offer of expired) {
+      await tx.audit.record({ actor: null, action: 'offer_expired', entity: 'waitlist_entry', entityId: offer.entryId, patientId: offer.patient.id, details: { offer_id: offer.id } });
+      await slotFreed(deps, tx, { doctorId: offer.doctor.id, date: offer.date, startTime: offer.startTime });
+    }
+    return expired.length;
+  });
 }

@@ -2,11 +2,9 @@
  * The waitlist's offers: a freed slot goes to the first patient in line whose range covers its date, held for
  * them for a while; refused or expired, it goes to the next, and with nobody left it is simply free.
  */
-import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
-import { waitlistOffer } from '../notifications/templates.ts';
+import { clinicDateTime } from '../shared/clock.ts';
 import type { Role } from '../shared/actor.ts';
-import type { SchedulingDeps, SchedulingTxDeps } from './ports.ts';
-import { hasStarted, overlaps, type DatedSpan, type TimeSpan } from './scheduling.ts';
+import type { DatedSpan, TimeSpan } from './scheduling.ts';
 
 /** Who besides patients themselves puts a patient on a waitlist (the front desk's roles join here). */
 export const WAITLIST_STAFF: Role[] = ['admin', 'reception'];
@@ -74,72 +72,4 @@ export const heldFromOthers = (holds: Hold[], patientId: number | undefined) => 
 export function holdUntil(expiresAt: Date, timeZone: string): string {
   const end = clinicDateTime(expiresAt, timeZone);
   return `${end.date} ${end.time}`;
-}
-
-export type OfferSettings = Pick<SchedulingDeps, 'clock' | 'timeZone' | 'waitlistHoldMinutes' | 'clinic'>;
-
-/**
- * Offers a slot that has just become free to the first patient in line, inside the transaction that freed it, so
- * the offer exists exactly when the slot is free. The doctor's row is locked as a booking locks it, so a booking
- * and an offer of one slot happen one after the other; the offers' unique index keeps a second instance that
- * frees the same slot from offering it twice.
- */
-export async function slotFreed(deps: OfferSettings, tx: SchedulingTxDeps, freed: FreedSlot): Promise<void> {
-  const now = deps.clock.now();
-  if (hasStarted(freed.date, freed.startTime, clinicDateTime(now, deps.timeZone))) return;
-  if (!(await tx.schedules.lockDoctor(freed.doctorId))) return;
-  const slot = (await tx.schedules.currentSlots(freed.doctorId, isoWeekday(freed.date))).find((s) => s.startTime === freed.startTime);
-  if (!slot) return;
-  const [booked, holds] = await Promise.all([
-    tx.appointments.bookedTimes({ doctorId: freed.doctorId }, freed.date),
-    tx.waitlist.holds(freed.doctorId, freed.date, freed.date),
-  ]);
-  if ([...booked, ...holds].some((taken) => overlaps(taken, slot))) return;
-  const entryId = await tx.waitlist.nextInLine({ ...freed, endTime: slot.endTime });
-  if (entryId === undefined) return;
-  const made = await tx.waitlist.offer({
-    entryId,
-    doctorId: freed.doctorId,
-    scheduleId: slot.id,
-    date: freed.date,
-    startTime: slot.startTime,
-    endTime: slot.endTime,
-    offeredAt: now,
-    expiresAt: new Date(now.getTime() + deps.waitlistHoldMinutes * 60_000),
-  });
-  if (!made) return;
-  const { offer } = made;
-  await tx.audit.record({
-    actor: null,
-    action: 'offer',
-    entity: 'waitlist_entry',
-    entityId: entryId,
-    patientId: offer.patient.id,
-    details: { offer_id: offer.id, doctor_id: offer.doctor.id, date: offer.date, start_time: offer.startTime },
-  });
-  await tx.outbox.enqueue(
-    waitlistOffer(
-      deps.clinic,
-      { offerId: offer.id, date: offer.date, startTime: offer.startTime, endTime: offer.endTime, patientName: offer.patient.name, doctorName: offer.doctor.name, holdUntil: holdUntil(offer.expiresAt, deps.timeZone) },
-      { email: offer.patient.email, userId: null },
-      now,
-    ),
-  );
-}
-
-/**
- * Ends the holds that ran out by now and offers each slot to the next in line; the worker calls it each round.
- * Expired offers another instance is processing are skipped, so each is handed on once.
- */
-export async function expireOffers(deps: SchedulingDeps): Promise<number> {
-  const now = deps.clock.now();
-  return deps.transaction(async (tx) => {
-    const expired = await tx.waitlist.lockExpired(now, 50);
-    for (const offer of expired) {
-      await tx.waitlist.closeOffer(offer.id, 'expired', now);
-      await tx.audit.record({ actor: null, action: 'offer_expired', entity: 'waitlist_entry', entityId: offer.entryId, patientId: offer.patient.id, details: { offer_id: offer.id } });
-      await slotFreed(deps, tx, { doctorId: offer.doctor.id, date: offer.date, startTime: offer.startTime });
-    }
-    return expired.length;
-  });
 }

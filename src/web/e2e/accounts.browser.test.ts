@@ -107,7 +107,7 @@ describe('accounts in the browser', () => {
     const smtp = await startTestSmtp();
     const worker = startOutboxWorker(
       {
-        queue: outboxQueue(server.app.db),
+        queue: outboxQueue(server.db),
         transport: smtpTransport(smtp.url),
         clock: server.app.clock,
         from: 'desk@clinic.test',
@@ -145,7 +145,7 @@ describe('accounts in the browser', () => {
     const moved = uniqueEmail('mona.moved');
     const smtp = await startTestSmtp();
     const worker = startOutboxWorker({
-      queue: outboxQueue(server.app.db),
+      queue: outboxQueue(server.db),
       transport: smtpTransport(smtp.url),
       clock: server.app.clock,
       from: 'desk@clinic.test',

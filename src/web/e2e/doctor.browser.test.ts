@@ -137,7 +137,7 @@ describe('the doctor area in the browser', () => {
     await page.getByText('No medical records found for this patient.').waitFor();
 
     // A patient imported without a phone (the column's default is empty) shows the fallback.
-    await server.app.db.query(`update patients set phone = '' where id = $1`, [list.body.patients[0].id]);
+    await server.db.query(`update patients set phone = '' where id = $1`, [list.body.patients[0].id]);
     await page.goto('/user/doctor/my-patients');
     await page.locator('.profile-card', { hasText: 'Otto Other' }).getByText('No Phone', { exact: true }).waitFor();
     assert.deepEqual(problems, []);

@@ -24,7 +24,7 @@ describe('messages and calendar feeds in the browser', () => {
     // A worker without a mail server, as on a site with no SMTP_URL: what is due is kept, marked not sent.
     const worker = startOutboxWorker(
       {
-        queue: outboxQueue(server.app.db),
+        queue: outboxQueue(server.db),
         transport: undefined,
         clock: { now: () => new Date(CLINIC_NOW) },
         from: 'desk@clinic.test',

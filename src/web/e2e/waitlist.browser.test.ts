@@ -55,7 +55,7 @@ describe('the waitlist in the browser', () => {
     assert.equal(cancelled.status, 200);
     const worker = startOutboxWorker(
       {
-        queue: outboxQueue(server.app.db),
+        queue: outboxQueue(server.db),
         transport: smtpTransport(smtp.url),
         clock: { now: () => new Date(CLINIC_NOW) },
         from: 'desk@clinic.test',
@@ -93,7 +93,7 @@ describe('the waitlist in the browser', () => {
 
   it("lets an admin put a patient on a doctor's waitlist from the patient's overview", async () => {
     const patient = await registerPatient(server, 'Desk Caller');
-    const [row] = await server.app.db.query<{ id: number }>('select p.id from patients p join users u on u.id = p.user_id where u.email = $1', [patient.email]);
+    const [row] = await server.db.query<{ id: number }>('select p.id from patients p join users u on u.id = p.user_id where u.email = $1', [patient.email]);
     assert.ok(row);
     const { page, problems } = await openSignedInPage(browser, server, clinic.admin.email);
     await page.goto(`/user/admin/patient/profile/${row.id}`);

@@ -35,7 +35,11 @@ import type { DoctorDeps, DoctorTxDeps } from './domain/catalogue/ports.ts';
 import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTable } from './db/catalogue.pg.ts';
 import { patientDirectory, patientVisitStore } from './db/patients.pg.ts';
 import { dashboardQueries } from './db/reports.pg.ts';
-import * as schedulingUseCases from './domain/scheduling/use-cases.ts';
+import * as patternUseCases from './domain/scheduling/pattern-use-cases.ts';
+import * as bookingUseCases from './domain/scheduling/booking-use-cases.ts';
+import * as cancelUseCases from './domain/scheduling/cancel-use-cases.ts';
+import * as deskUseCases from './domain/scheduling/desk-use-cases.ts';
+import * as listUseCases from './domain/scheduling/list-use-cases.ts';
 import { DEFAULT_BOOKING_LIMITS, type SchedulingDeps, type SchedulingSettings, type WaitlistDeps } from './domain/scheduling/ports.ts';
 import { appointmentStore, scheduleStore } from './db/scheduling.pg.ts';
 import * as waitlistUseCases from './domain/scheduling/waitlist-use-cases.ts';
@@ -286,7 +290,7 @@ export function makeApp({
       timeZone,
       clinic: clinicOf(config),
     }),
-    scheduling: bind(schedulingUseCases, schedulingDeps(db, clock, config)),
+    scheduling: bind({ ...patternUseCases, ...bookingUseCases, ...cancelUseCases, ...deskUseCases, ...listUseCases }, schedulingDeps(db, clock, config)),
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),

@@ -115,7 +115,7 @@ describe('the import order of docs/architecture.md', () => {
       return brokenRule(found);
     };
     assert.match(added('domain/audit/use-cases.ts', '../billing/billing.ts') ?? '', /audit comes before billing/);
-    assert.match(added('domain/scheduling/use-cases.ts', '../../db/db.ts') ?? '', /domain imports no db/);
+    assert.match(added('domain/scheduling/booking-use-cases.ts', '../../db/db.ts') ?? '', /domain imports no db/);
     assert.match(added('domain/records/records.ts', 'node:fs') ?? '', /no I\/O/);
     assert.match(added('db/auth.pg.ts', '../http/server.ts') ?? '', /db imports no http/);
     assert.match(added('http/routes.ts', '../db/db.ts') ?? '', /http imports no db/);

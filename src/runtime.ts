@@ -1,6 +1,7 @@
 import { CLI_STATEMENT_TIMEOUT_MS, loadConfig, type Config } from './config.ts';
 import { makeApp, type App } from './app.ts';
-import { openPostgres, type Db } from './db/db.ts';
+import { openPostgres } from './db/postgres.ts';
+import type { Db } from './db/db.ts';
 import { openDb } from './db/open-db.ts';
 import { migrate, newerMigrations } from './db/migrate.ts';
 import { connectedRole, grantAppRole } from './db/app-role.pg.ts';

@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_STATEMENT_TIMEOUT_MS } from '../../src/config.ts';
-import { openPglite, openPostgres, runOnConnection, type Db } from '../../src/db/db.ts';
+import { openPglite } from '../../src/db/pglite.ts';
+import { openPostgres, runOnConnection } from '../../src/db/postgres.ts';
+import type { Db } from '../../src/db/db.ts';
 import { DEFAULT_TIMEOUTS } from '../../src/db/timeouts.ts';
 
 // Generating a million appointments is one statement per table: on a busy machine it takes longer than a

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { clinicDateTime } from '../domain/shared/clock.ts';
 import { BackupError } from '../db/backup-error.ts';
-import type { TableCount } from '../db/backup.ts';
+import type { TableCount } from '../db/table-counts.ts';
 import { writeLine, type Cli } from './context.ts';
 
 // The database and dump tools load when a command runs, so `medora --help` does not wait for them.
@@ -14,7 +14,7 @@ export function register(program: Command, { io }: Cli): void {
     .option('--out <file>', 'the file to write (default medora-<date>-<time>.sql.gz, or .dump on PostgreSQL, in this folder)')
     .action(async (opts: { out?: string }) => {
       const config = loadConfig();
-      const [{ backupPostgres, writeAtomically }, { backupEmbedded }] = await Promise.all([import('../db/backup.ts'), import('../db/embedded.ts')]);
+      const [{ backupPostgres }, { writeAtomically }, { backupEmbedded }] = await Promise.all([import('../db/pg-tools.ts'), import('../db/atomic-file.ts'), import('../db/embedded.ts')]);
       const started = performance.now();
       const { date, time } = clinicDateTime(new Date(), config.clinicTz);
       const out = opts.out ?? `medora-${date}-${time.replace(':', '')}.${config.databaseUrl ? 'dump' : 'sql.gz'}`;
@@ -30,7 +30,7 @@ export function register(program: Command, { io }: Cli): void {
     .option('--force', 'replace a database that holds data; says what it replaces')
     .action(async (file: string, opts: { force?: boolean }) => {
       const config = loadConfig();
-      const [{ describeCounts, restorePostgres }, { restoreEmbedded }] = await Promise.all([import('../db/backup.ts'), import('../db/embedded.ts')]);
+      const [{ describeCounts }, { restorePostgres }, { restoreEmbedded }] = await Promise.all([import('../db/table-counts.ts'), import('../db/pg-tools.ts'), import('../db/embedded.ts')]);
       const started = performance.now();
       statSync(file); // a missing file is named before anything else happens
       if (!config.databaseUrl) {
@@ -50,7 +50,7 @@ export function register(program: Command, { io }: Cli): void {
 }
 
 async function countsAt(url: string): Promise<TableCount[]> {
-  const [{ openPostgres }, { tableCounts }] = await Promise.all([import('../db/db.ts'), import('../db/backup.ts')]);
+  const [{ openPostgres }, { tableCounts }] = await Promise.all([import('../db/postgres.ts'), import('../db/table-counts.ts')]);
   const db = await openPostgres(url, { max: 1 });
   try {
     return await tableCounts(db);

@@ -15,7 +15,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       if (!config.databaseUrl) throw new DomainError('invalid', 'invalid', 'the embedded database has one role: grant-app-role is for a PostgreSQL server (DATABASE_URL)');
       // Migrated first, so the grants cover every table this release has.
       await getApp();
-      const [{ grantAppRole }, { openPostgres }] = await Promise.all([import('../db/app-role.pg.ts'), import('../db/db.ts')]);
+      const [{ grantAppRole }, { openPostgres }] = await Promise.all([import('../db/app-role.pg.ts'), import('../db/postgres.ts')]);
       if (config.databaseOwnerUrl) {
         const owner = await openPostgres(config.databaseOwnerUrl, { max: 1, timeouts: config.timeouts });
         try {

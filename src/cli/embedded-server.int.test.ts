@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { openEmbedded } from '../db/embedded.ts';
 import { DEFAULT_TIMEOUTS } from '../db/timeouts.ts';
-import { tableCounts } from '../db/backup.ts';
+import { tableCounts } from '../db/table-counts.ts';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';

@@ -11,7 +11,8 @@ import { databaseRoleWarning, openRuntime } from '../runtime.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { only } from '../testing/assert.ts';
 import { auditLog } from './audit.pg.ts';
-import { openPostgres, runOnConnection, type Db } from './db.ts';
+import { openPostgres, runOnConnection } from './postgres.ts';
+import type { Db } from './db.ts';
 import { readMigrations } from './migrate.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;

@@ -2,7 +2,9 @@ import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { AuditEntry } from '../domain/audit/audit.ts';
 import { auditLog, auditTrail } from './audit.pg.ts';
-import { openPglite, openPostgres, type Db } from './db.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+import type { Db } from './db.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
 

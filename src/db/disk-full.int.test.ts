@@ -6,7 +6,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { openPglite } from './db.ts';
+import { openPglite } from './pglite.ts';
 import { signUpAdmin, startTestServer, uniqueEmail, PASSWORD, type TestServer } from '../testing/http.ts';
 import { embeddedDataDir } from '../testing/test-db.ts';
 

@@ -1,6 +1,7 @@
 import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { openPglite, openPostgres } from './db.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
 import { DatabaseLockedError } from './data-dir-lock.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { openPglite } from './db.ts';
+import { openPglite } from './pglite.ts';
 import { backupEmbedded } from './embedded.ts';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
 import { startServerProcess } from '../testing/server-process.ts';

@@ -1,10 +1,12 @@
-import { openPostgres, type Db } from './db.ts';
+import { openPostgres } from './postgres.ts';
+import type { Db } from './db.ts';
 import { openEmbedded } from './embedded.ts';
 import type { DbTimeouts } from './timeouts.ts';
 
 /**
  * For commands: PostgreSQL, or the embedded database — through the running server when there is one. Apart from
- * db.ts, which the embedded database's own modules build on, so that none of them imports itself back.
+ * the adapters (pglite.ts, postgres.ts), which the embedded database's own modules build on, so that none of them
+ * imports itself back.
  */
 export function openDb(config: { databaseUrl?: string; databasePoolSize: number; dataDir: string; timeouts: DbTimeouts }): Promise<Db> {
   return config.databaseUrl

@@ -1,5 +1,5 @@
 import { protocol, type PGlite } from '@electric-sql/pglite';
-import type { PgliteDb } from './db.ts';
+import type { PgliteDb } from './pglite.ts';
 
 // Other clients wait behind the server's requests and each other's transactions, which the idle limit bounds.
 const TURN_WAIT_MS = 60_000;

@@ -26,6 +26,7 @@ export const databaseUnavailable = () =>
   unavailable('database_unavailable', 'The database is not reachable right now. Please try again in a moment.');
 export const databaseBusy = () =>
   unavailable('database_busy', 'The database is busy right now. Please try again in a moment.');
+export const shuttingDown = () => unavailable('shutting_down', 'Medora is restarting. Please try again in a moment.');
 
 /**
  * The one decision of which database failures mean "try again later" (503) rather than a bug: the connection

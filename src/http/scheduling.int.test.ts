@@ -2,7 +2,7 @@ import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { makeApp } from '../app.ts';
-import { openPostgres } from '../db/db.ts';
+import { openPostgres } from '../db/postgres.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import { bearerTokens } from '../security.ts';
 import { PASSWORD, fixedClock, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { makeApp } from '../app.ts';
-import { openPostgres } from '../db/db.ts';
+import { openPostgres } from '../db/postgres.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { signUpPatient, startTestServer, type TestServer } from '../testing/http.ts';

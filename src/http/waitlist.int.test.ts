@@ -1,16 +1,13 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { makeApp, schedulingDeps } from '../app.ts';
-import { openPostgres } from '../db/db.ts';
-import { outboxQueue } from '../db/outbox.pg.ts';
+import { openPostgres } from '../db/postgres.ts';
 import { slotFreed } from '../domain/scheduling/slot-offers.ts';
 import type { Clock } from '../domain/shared/clock.ts';
-import { messageLink } from '../mail/start.ts';
-import { smtpTransport } from '../mail/smtp.ts';
-import { startOutboxWorker } from '../mail/worker.ts';
 import { only } from '../testing/assert.ts';
 import { signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
+import { sendDue as sendDueMail } from '../testing/send-due.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
@@ -62,25 +59,7 @@ for (const target of testDatabases()) {
       assert.equal(cancelled.status, 200);
     }
     /** Sends what is due, as the mail worker does (minting each link's token then); holds expire only when a test says. */
-    async function sendDue(): Promise<void> {
-      const worker = startOutboxWorker(
-        {
-          queue: outboxQueue(server.db),
-          transport: smtpTransport(smtp.url),
-          clock,
-          from: '"Lakeside Clinic" <desk@lakeside.test>',
-          linkFor: (kind, token) => messageLink('https://lakeside.test', kind, token),
-          pollMs: 1000,
-          leaseMs: 60_000,
-        },
-        { poll: false },
-      );
-      try {
-        while ((await worker.runOnce()) > 0);
-      } finally {
-        await worker.stop();
-      }
-    }
+    const sendDue = () => sendDueMail(server.db, smtp.url, clock);
     /** The token of the newest offer e-mailed to `patient`: only the sent e-mail carries one. */
     async function offerToken(patient: Patient): Promise<string> {
       await sendDue();
@@ -165,7 +144,7 @@ for (const target of testDatabases()) {
       assert.equal((await server.api('POST', '/api/patient/waitlist', { token: admin.token, body })).status, 403);
     });
 
-    it('offers a cancelled slot to the first in line by e-mail, holds it from everyone else, and its link books it', async (t) => {
+    it('offers a cancelled slot to the first in line by e-mail, holds it from everyone else, and its link books it', async () => {
       clock.set(NOW);
       const doctor = await fx.doctor('Dr. Ada Lovelace');
       const [first, second, other] = [await fx.patient('Mia Meyer'), await fx.patient('Noah Neumann'), await fx.patient('Olga Other')];
@@ -174,21 +153,7 @@ for (const target of testDatabases()) {
       await freeTheSlot(doctor);
       assert.deepEqual([await offersTo(first), await offersTo(second)], [1, 0], 'only the first in line is offered it');
 
-      const worker = startOutboxWorker(
-        {
-          queue: outboxQueue(server.db),
-          transport: smtpTransport(smtp.url),
-          clock,
-          from: '"Lakeside Clinic" <desk@lakeside.test>',
-          linkFor: (kind, token) => messageLink('https://lakeside.test', kind, token),
-          pollMs: 1000,
-          leaseMs: 60_000,
-          beforeRound: () => server.app.waitlist.expireOffers(),
-        },
-        { poll: false },
-      );
-      t.after(() => worker.stop());
-      while ((await worker.runOnce()) > 0);
+      await sendDueMail(server.db, smtp.url, clock, { beforeRound: () => server.app.waitlist.expireOffers() });
       const mail = await smtp.waitForMessage((m) => m.subject === 'A time with Dr. Ada Lovelace is free: Monday, 25 March 2030 at 09:00');
       assert.match(mail.text ?? '', /We hold it for you until 2030-03-20 11:30\./);
       const link = /Accept or decline this time: (https:\/\/lakeside\.test\/appointments\/waitlist-offer#token=[\w%-]+)/.exec(mail.text ?? '')?.[1];
@@ -221,7 +186,7 @@ for (const target of testDatabases()) {
       assert.deepEqual((await server.api('GET', '/api/patient/waitlist', { token: first.token })).body.entries, [], 'the entry is fulfilled');
       const again = await answer('accept', token);
       assert.deepEqual([again.status, again.body.code], [409, 'offer_accepted']);
-      while ((await worker.runOnce()) > 0);
+      await sendDueMail(server.db, smtp.url, clock, { beforeRound: () => server.app.waitlist.expireOffers() });
       await smtp.waitForMessage((m) => m.subject === 'Your appointment on Monday, 25 March 2030 at 09:00' && m.text?.includes('Dear Mia Meyer') === true);
       const [audit] = await server.db.query<{ details: { via: string } }>(
         `select details from audit_log where action = 'book' and entity = 'appointment' and entity_id = $1`,

@@ -2,15 +2,12 @@ import { after, before, beforeEach, describe, it } from '../testing/node-test.ts
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
-import { outboxQueue } from '../db/outbox.pg.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
 import { startTestServer, type TestServer } from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
-import { messageLink } from './start.ts';
-import { smtpTransport } from './smtp.ts';
-import { startOutboxWorker } from './worker.ts';
+import { sendDue as sendDueMail } from '../testing/send-due.ts';
 
 const ZONE = 'Europe/Berlin';
 const BOOKED_AT = '2030-03-20T10:00:00Z';
@@ -51,27 +48,7 @@ for (const target of testDatabases()) {
       smtp.verdict = () => ({ accept: true });
     });
 
-    /** Sends what is due now, as `medora serve` does, through a worker stopped afterwards. */
-    async function sendDue(): Promise<void> {
-      const worker = startOutboxWorker(
-        {
-          queue: outboxQueue(server.db),
-          transport: smtpTransport(smtp.url),
-          clock,
-          from: '"Lakeside Clinic" <desk@lakeside.test>',
-          linkFor: (kind, token) => messageLink('https://lakeside.test', kind, token),
-          pollMs: 1000,
-          leaseMs: 60_000,
-          retry: { baseDelayMs: 1000, maxDelayMs: 60_000, maxAttempts: 4 },
-        },
-        { poll: false },
-      );
-      try {
-        while ((await worker.runOnce()) > 0);
-      } finally {
-        await worker.stop();
-      }
-    }
+    const sendDue = () => sendDueMail(server.db, smtp.url, clock, { retry: { baseDelayMs: 1000, maxDelayMs: 60_000, maxAttempts: 4 } });
 
     /** A verified patient's booking, whose reminder with a cancel link waits in the outbox; what was due is sent. */
     async function bookedWithReminder() {

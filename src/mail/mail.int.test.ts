@@ -2,7 +2,7 @@ import { after, before, beforeEach, describe, it } from '../testing/node-test.ts
 import assert from 'node:assert/strict';
 import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
-import { openPostgres } from '../db/db.ts';
+import { openPostgres } from '../db/postgres.ts';
 import { outboxQueue } from '../db/outbox.pg.ts';
 import { clinicInstant, type Clock } from '../domain/shared/clock.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { openPostgres, type Db } from '../db/db.ts';
+import { openPostgres } from '../db/postgres.ts';
+import type { Db } from '../db/db.ts';
 import { outboxQueue } from '../db/outbox.pg.ts';
 import type { OutboxQueue } from '../domain/notifications/ports.ts';
 import { systemClock, type Clock } from '../domain/shared/clock.ts';

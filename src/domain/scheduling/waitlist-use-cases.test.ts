@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { fakeScheduling, movableClock } from '../../testing/scheduling-fakes.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
-import { availableSlots, book, cancelMyAppointment } from './use-cases.ts';
+import { availableSlots, book } from './booking-use-cases.ts';
+import { cancelMyAppointment } from './cancel-use-cases.ts';
 import { acceptOffer, declineOffer, expireOffers, joinWaitlist, myWaitlist } from './waitlist-use-cases.ts';
 
 const NOW = '2030-03-20T10:00:00Z'; // Wednesday 11:00 in Berlin

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { Doctor } from '../../domain/catalogue/catalogue.ts';
 import type { Period } from '../../domain/scheduling/scheduling.ts';
-import type { AvailableSlotsJson, NextAvailableJson, SlotJson } from '../../domain/scheduling/use-cases.ts';
+import type { AvailableSlotsJson, NextAvailableJson, SlotJson } from '../../domain/scheduling/booking-use-cases.ts';
 import { apiGet, fetchList } from '../api.ts';
 import { failure, success, type AlertMessage } from './alert.tsx';
 import { Field } from './field.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Room } from '../../../domain/catalogue/catalogue.ts';
 import type { WeeklySlotJson } from '../../../domain/scheduling/scheduling.ts';
-import type { ScheduleJson } from '../../../domain/scheduling/use-cases.ts';
+import type { ScheduleJson } from '../../../domain/scheduling/pattern-use-cases.ts';
 import { ApiError, apiGet, apiPut } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { Field } from '../../components/field.tsx';

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { fakeScheduling, movableClock } from '../../testing/scheduling-fakes.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
-import { availableSlots, book, bookForPatient, cancelAppointment, cancelMyAppointment, reschedule } from './use-cases.ts';
+import { availableSlots, book, bookForPatient } from './booking-use-cases.ts';
+import { cancelAppointment, cancelMyAppointment, reschedule } from './cancel-use-cases.ts';
 
 const NOW = '2030-03-20T10:00:00Z'; // Wednesday 11:00 in Berlin
 const MONDAY = '2030-03-25';

@@ -1,0 +1,112 @@
+import { join } from 'node:path';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Db, NoticeListener, Queryable } from './db.ts';
+import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
+import { secureDataDir } from './data-dir-permissions.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+import { asUnavailable, shuttingDown } from './sql-errors.ts';
+import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from './pg-types.ts';
+import { Turns } from './turns.ts';
+
+/** The Db port on PGlite, with what the server needs to share it: turns for other clients, and their NOTIFYs. */
+export interface PgliteDb extends Db {
+  /** Resolves once no statement or transaction of this Db runs, nor will until the returned function is called. */
+  takeTurn(timeoutMs: number): Promise<() => void>;
+  deliverNotice(channel: string, payload: string): void;
+}
+
+/** PGlite in `dataDir/pglite` (in memory without one), the folder locked for this process as a command's. */
+export async function openPglite(dataDir: string | undefined, timeouts: DbTimeouts = DEFAULT_TIMEOUTS): Promise<PgliteDb> {
+  if (!dataDir) return pgliteDb(await createPglite(undefined), timeouts, () => {});
+  secureDataDir(dataDir);
+  const lock = await acquireDataDirLock(dataDir, 'command');
+  try {
+    return pgliteDb(await createPglite(join(dataDir, 'pglite')), timeouts, () => lock.release());
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** PGlite in the folder `path` (PGDATA), or in memory without one. */
+export async function createPglite(path: string | undefined): Promise<PGlite> {
+  const options = { parsers: { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber }, extensions: { pg_trgm } };
+  const client = path ? new PGlite(path, options) : new PGlite(options);
+  await client.waitReady;
+  // PGlite lays out a new cluster, and rewrites its relation cache files on start, with modes of its own (0644).
+  if (path) secureDataDir(path);
+  return client;
+}
+
+export function pgliteDb(client: PGlite, timeouts: DbTimeouts, afterClose: () => void): PgliteDb {
+  // PGlite runs one statement at a time and cannot cancel one, so the wait is bounded before a statement is
+  // handed to it: a request that gives up has sent nothing that could commit later.
+  const turns = new Turns();
+  let interrupted = false;
+  const inTurn = async <T>(timeoutMs: number, fn: () => Promise<T>): Promise<T> => {
+    if (interrupted) throw shuttingDown();
+    const done = await turns.take(timeoutMs);
+    try {
+      if (interrupted) throw shuttingDown();
+      return await fn();
+    } catch (error) {
+      // A full disk or no memory is a 503 here as on a PostgreSQL server; SQL errors keep their SQLSTATE.
+      throw asUnavailable(error);
+    } finally {
+      done();
+    }
+  };
+  // PGlite and its transactions share these two methods; PGlite types the parameters `any[]`.
+  const wrap = (q: Pick<Transaction, 'query' | 'exec'>): Queryable => ({
+    query: async <T extends object>(sql: string, params?: unknown[]) => (await q.query<T>(sql, params)).rows,
+    exec: async (sql: string) => {
+      await q.exec(sql);
+    },
+  });
+  const direct = wrap(client);
+  const listeners = new Map<string, NoticeListener[]>();
+  return {
+    kind: 'pglite',
+    query: (sql, params) => inTurn(timeouts.acquireMs, () => direct.query(sql, params)),
+    exec: (sql) => inTurn(timeouts.acquireMs, () => direct.exec(sql)),
+    transaction: (fn) =>
+      inTurn(timeouts.acquireMs, () =>
+        client.transaction(async (tx) => {
+          const result = await fn(wrap(tx));
+          if (interrupted) throw shuttingDown();
+          return result;
+        }),
+      ),
+    // One connection in this process: a notice arrives with the result of the statement that commits it.
+    listen: async (channel, listener) => {
+      await client.listen(channel, (payload) => listener.notice(payload));
+      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
+      listener.live();
+    },
+    takeTurn: async (timeoutMs) => {
+      const done = await turns.take(timeoutMs);
+      // PGlite's own transaction mutex too, which LISTEN takes without a turn of ours. `_runExclusiveTransaction`
+      // is PGlite's private API (the one use of it in Medora): its public `transaction()` would wrap the turn in
+      // BEGIN/COMMIT, and the client given the turn runs its own. Check it on every PGlite upgrade.
+      return new Promise((granted, failed) => {
+        client
+          ._runExclusiveTransaction(() => new Promise<void>((release) => granted(() => (release(), done()))))
+          .catch((error) => (done(), failed(error)));
+      });
+    },
+    deliverNotice: (channel, payload) => {
+      for (const listener of listeners.get(channel) ?? []) listener.notice(payload);
+    },
+    // One connection, taken in turns: no lock of another connection to wait for.
+    reading: (fn) => fn(),
+    ready: (timeoutMs) => inTurn(timeoutMs, () => direct.query('select 1')).then(() => true, () => false),
+    interrupt: async () => {
+      interrupted = true;
+    },
+    close: async () => {
+      await client.close();
+      afterClose();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { requireDesk, type Actor } from '../shared/actor.ts';
+import { addDays, isoWeekday } from '../shared/clock.ts';
+import { notFound } from '../shared/errors.ts';
+import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
+import { checkPlacement, takeSlot, type Booker, type Placement } from './booking.ts';
+import type { SchedulingDeps } from './ports.ts';
+import {
+  MAX_DAYS_AHEAD,
+  NEXT_FREE_DAYS,
+  appointmentJson,
+  freeDays,
+  periodOf,
+  slotStatus,
+  type ClinicMoment,
+  type Period,
+  type SlotStatus,
+  type WeeklySlot,
+} from './scheduling.ts';
+import { nowInClinic, patientOf, readChoice, readDate } from './use-case-input.ts';
+import { heldFromOthers } from './waitlist.ts';
+
+export interface SlotJson {
+  schedule_id: number;
+  start_time: string;
+  end_time: string;
+  status: SlotStatus;
+  period: Period;
+}
+
+export interface AvailableSlotsJson {
+  date: string;
+  available_appointments: SlotJson[];
+}
+
+/** A doctor's slots on a date (default today), each available, booked or past, split AM/PM at noon. */
+export async function availableSlots(
+  deps: SchedulingDeps,
+  rawDoctorId: RawId,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<AvailableSlotsJson> {
+  const doctorId = pathId(rawDoctorId, 'Doctor');
+  const now = nowInClinic(deps);
+  const v = new Validator(asRecord(query));
+  const date = readDate(v, now.date);
+  v.done();
+  if (!(await deps.schedules.isActiveDoctor(doctorId))) throw notFound('Doctor');
+  const [slots, bookings, holds] = await Promise.all([
+    deps.schedules.currentSlots(doctorId, isoWeekday(date)),
+    deps.appointments.bookedTimes({ doctorId }, date),
+    deps.waitlist.holds(doctorId, date, date),
+  ]);
+  const taken = [...bookings, ...heldFromOthers(holds, actor.patientId)];
+  return {
+    date,
+    available_appointments: slots.map((slot) => slotJson(slot, slotStatus(slot, date, now, taken))),
+  };
+}
+
+const slotJson = (slot: WeeklySlot, status: SlotStatus): SlotJson => ({
+  schedule_id: slot.id,
+  start_time: slot.startTime,
+  end_time: slot.endTime,
+  status,
+  period: periodOf(slot.startTime),
+});
+
+export interface NextAvailableJson {
+  doctor_id?: number;
+  department_id?: number;
+  /** The first days with a free slot, each with only its free slots; for a department, each slot names its doctor. */
+  days: AvailableSlotsJson[];
+}
+
+/**
+ * The first few days from `from` (default today) to the end of the booking window on which the doctor, or any
+ * doctor of the department, has a free slot: what the booking page and the desk offer when a day is full or over.
+ */
+export async function nextAvailable(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor): Promise<NextAvailableJson> {
+  const now = nowInClinic(deps);
+  const input = asRecord(query);
+  const v = new Validator(input);
+  const byDepartment = input.department_id !== undefined;
+  if (byDepartment && input.doctor_id !== undefined) v.fail('department_id', 'must not be given together with doctor_id');
+  const doctorId = byDepartment ? undefined : v.id('doctor_id');
+  const departmentId = byDepartment ? v.id('department_id') : undefined;
+  const from = readDate(v, now.date, 'from');
+  v.done();
+  const range = { from, to: addDays(now.date, MAX_DAYS_AHEAD), count: NEXT_FREE_DAYS };
+  const doctors = departmentId === undefined ? undefined : await deps.schedules.departmentDoctors(departmentId);
+  if (doctorId !== undefined) {
+    if (!(await deps.schedules.isActiveDoctor(doctorId))) throw notFound('Doctor');
+    const days = await doctorFreeDays(deps, doctorId, range, now, actor.patientId);
+    return { doctor_id: doctorId, days: days.map((day) => ({ date: day.date, available_appointments: day.slots.map((slot) => slotJson(slot, 'available')) })) };
+  }
+  if (!doctors) throw notFound('Department');
+  const each = await Promise.all(doctors.map(async (doctor) => ({ doctor, days: await doctorFreeDays(deps, doctor.id, range, now, actor.patientId) })));
+  const dates = [...new Set(each.flatMap((d) => d.days.map((day) => day.date)))].sort().slice(0, NEXT_FREE_DAYS);
+  return {
+    department_id: departmentId,
+    days: dates.map((date) => ({
+      date,
+      available_appointments: each
+        .flatMap(({ doctor, days }) => (days.find((day) => day.date === date)?.slots ?? []).map((slot) => ({ ...slotJson(slot, 'available'), doctor })))
+        .sort((a, b) => a.start_time.localeCompare(b.start_time) || a.doctor.name.localeCompare(b.doctor.name)),
+    })),
+  };
+}
+
+/** The doctor's free days in `range`; a slot a waitlist offer holds for someone else than `patientId` is not free. */
+async function doctorFreeDays(deps: SchedulingDeps, doctorId: number, range: { from: string; to: string; count: number }, now: ClinicMoment, patientId?: number) {
+  const [pattern, bookings, holds] = await Promise.all([
+    deps.schedules.currentSlots(doctorId),
+    deps.appointments.doctorBookings(doctorId, range.from, range.to),
+    deps.waitlist.holds(doctorId, range.from, range.to),
+  ]);
+  return freeDays(pattern, [...bookings, ...heldFromOthers(holds, patientId)], range, now);
+}
+
+
+async function bookPlacement(deps: SchedulingDeps, to: Placement, who: Booker) {
+  const now = nowInClinic(deps);
+  const appointment = await deps.transaction(async (tx) => {
+    const { ownHold } = await checkPlacement(tx, to, who, now);
+    return takeSlot(deps, tx, { patientId: who.patientId, ...to, actor: who.actor, hold: ownHold });
+  });
+  return appointmentJson(appointment);
+}
+
+/** Books a slot for the signed-in patient, within the booking limits. */
+export async function book(deps: SchedulingDeps, body: unknown, actor: Actor) {
+  const patientId = patientOf(actor);
+  const v = new Validator(asRecord(body));
+  const to = { doctorId: v.id('doctor_id'), ...readChoice(v, nowInClinic(deps).date) };
+  v.done();
+  return bookPlacement(deps, to, { actor, patientId, limits: deps.bookingLimits });
+}
+
+/** The desk (reception or an admin) books a slot for a patient, in person or on the phone: no booking limits. */
+export async function bookForPatient(deps: SchedulingDeps, body: unknown, actor: Actor) {
+  requireDesk(actor);
+  const v = new Validator(asRecord(body));
+  const patientId = v.id('patient_id');
+  const to = { doctorId: v.id('doctor_id'), ...readChoice(v, nowInClinic(deps).date) };
+  v.done();
+  return bookPlacement(deps, to, { actor, patientId });
+}

@@ -3,6 +3,7 @@ import type { Db, Queryable } from './db/db.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import type { Actor } from './domain/shared/actor.ts';
 import * as authUseCases from './domain/auth/use-cases.ts';
+import * as confirmEmailUseCases from './domain/auth/confirm-email-use-cases.ts';
 import * as passwordUseCases from './domain/auth/password-use-cases.ts';
 import * as mfaUseCases from './domain/auth/mfa-use-cases.ts';
 import * as staffUseCases from './domain/auth/staff-use-cases.ts';
@@ -260,7 +261,7 @@ export function makeApp({
       forgetAfterWriteBy: sessionCache.forgetAfterWriteBy,
     },
     shutdown: { interrupt: () => lifecycle.interrupt() },
-    auth: bind(authUseCases, authDeps),
+    auth: bind({ ...authUseCases, ...confirmEmailUseCases }, authDeps),
     passwords: bind(passwordUseCases, authDeps),
     mfa: bind(mfaUseCases, authDeps),
     staff: bind(staffUseCases, authDeps),

@@ -1,4 +1,4 @@
-import type { Bucket, ThrottleRule } from './throttle.ts';
+import type { Bucket, ThrottleKey } from './throttle.ts';
 import type { Actor, Gender, Role } from '../shared/actor.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -148,11 +148,6 @@ export interface ChallengeStore {
   find(tokenHash: string, now: Date): Promise<SignInChallenge | undefined>;
   /** Uses the challenge up; false when another request did first. */
   finish(tokenHash: string, now: Date): Promise<boolean>;
-}
-
-export interface ThrottleKey {
-  key: string;
-  rule: ThrottleRule;
 }
 
 /** Failure counts per key ('login:<email>|<address>'), shared by every instance. */

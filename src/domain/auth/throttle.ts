@@ -60,3 +60,15 @@ export const tooManyAttempts = (retryAfterSeconds: number, message: string) =>
 export function waitMessage(seconds: number): string {
   return seconds >= 90 ? `Please wait ${Math.ceil(seconds / 60)} minutes and try again.` : `Please wait ${seconds} seconds and try again.`;
 }
+
+/** The buckets a sign-in attempt counts in: the account from this address, and the address across accounts. */
+/** A bucket a request counts in, and the rule that bounds it. */
+export interface ThrottleKey {
+  key: string;
+  rule: ThrottleRule;
+}
+
+export const loginKeys = (email: string, ip: string): [ThrottleKey, ThrottleKey] => [
+  { key: `login:${email.toLowerCase()}|${ip}`, rule: LOGIN_PER_ACCOUNT_AND_ADDRESS },
+  { key: `login:${ip}`, rule: LOGIN_PER_ADDRESS },
+];

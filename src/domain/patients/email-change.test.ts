@@ -6,7 +6,8 @@ import { conflict } from '../shared/errors.ts';
 import { fakeAuthDeps, movableClock } from '../../testing/auth-fakes.ts';
 import { at, only, present } from '../../testing/assert.ts';
 import { confirmPassword, requestPasswordReset } from '../auth/password-use-cases.ts';
-import { login, previewVerification, register, verifyEmail } from '../auth/use-cases.ts';
+import { login, register } from '../auth/use-cases.ts';
+import { previewVerification, verifyEmail } from '../auth/confirm-email-use-cases.ts';
 import type { PatientDirectory, PatientsDeps, PatientsStores } from './ports.ts';
 import { updateMyProfile, updatePatient } from './use-cases.ts';
 

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { VerificationPreviewJson } from '../../../domain/auth/use-cases.ts';
+import type { VerificationPreviewJson } from '../../../domain/auth/confirm-email-use-cases.ts';
 import type { VerificationPurpose } from '../../../domain/notifications/templates.ts';
 import { ApiError, apiPost } from '../../api.ts';
 import { Alert, success } from '../../components/alert.tsx';

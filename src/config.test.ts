@@ -52,4 +52,12 @@ describe('configuration from the environment', () => {
     });
     assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', DATABASE_OWNER_URL: 'postgres://owner@db/medora' }), /DATABASE_OWNER_URL is the owner of a PostgreSQL database: set DATABASE_URL/);
   });
+  it('sends from a valid mailbox by default: PUBLIC_URL\'s domain, or localhost.localdomain for an address or a bare host', () => {
+    const from = (env: Record<string, string>) => loadConfig({ CLINIC_TZ: 'UTC', ...env }).mailFrom;
+    assert.equal(from({}), 'no-reply@localhost.localdomain');
+    assert.equal(from({ HOST: '0.0.0.0' }), 'no-reply@localhost.localdomain');
+    assert.equal(from({ PUBLIC_URL: 'http://[::1]:3000' }), 'no-reply@localhost.localdomain');
+    assert.equal(from({ PUBLIC_URL: 'https://clinic.example.org' }), 'no-reply@clinic.example.org');
+    assert.equal(from({ PUBLIC_URL: 'https://clinic.example.org', MAIL_FROM: 'desk@example.org' }), 'desk@example.org');
+  });
 });

@@ -95,7 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const publicUrl = (env.PUBLIC_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+$/.test(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) origin such as https://clinic.example.org, got "${env.PUBLIC_URL}"`);
-  const mailFrom = env.MAIL_FROM || `no-reply@${new URL(publicUrl).hostname}`;
+  const mailFrom = env.MAIL_FROM || `no-reply@${mailDomainOf(new URL(publicUrl).hostname)}`;
   if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(mailFrom)) throw new Error(`MAIL_FROM must be a bare e-mail address such as clinic@example.org, got "${env.MAIL_FROM}"`);
   if (env.DATABASE_OWNER_URL && !env.DATABASE_URL) throw new Error('DATABASE_OWNER_URL is the owner of a PostgreSQL database: set DATABASE_URL to the application\'s role too');
   if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL)) throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${env.SMTP_URL}"`);
@@ -151,4 +151,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  */
 function defaultPoolSize(): number {
   return 2 * availableParallelism();
+}
+
+/**
+ * The domain of the default sender: PUBLIC_URL's host when it is a domain name; an address (127.0.0.1) or a bare
+ * host name (localhost) is no mail domain, so `localhost.localdomain` stands in (RFC 2606's reserved names).
+ */
+function mailDomainOf(host: string): string {
+  const isAddress = /^\d+(\.\d+){3}$/.test(host) || host.startsWith('[');
+  return isAddress || !host.includes('.') ? 'localhost.localdomain' : host;
 }

@@ -2,6 +2,7 @@ import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import ICAL from 'ical.js';
 import { calendar, type CalendarVisit } from './ics.ts';
+import { where } from './templates.ts';
 import type { Clinic } from './message.ts';
 
 const CLINIC: Clinic = { name: 'Lakeside, "Clinic"', timeZone: 'Europe/Berlin', mailFrom: 'desk@lakeside.test' };
@@ -32,5 +33,12 @@ describe('iCalendar files', () => {
     assert.equal(event.getFirstProperty('attendee')?.getParameter('cn'), 'Evil Bcc: x@evil.example X-INJECTED:1 END:VEVENT[31m');
     assert.equal(event.getAllProperties('x-injected').length, 0);
     assert.equal(new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent').length, 1);
+  });
+
+  it('calls a room a room once: "room 4", but "Room 101" and "Consulting room 3" as they are named', () => {
+    assert.equal(where({ room: '4', department: 'Cardiology' }), 'room 4, Cardiology');
+    assert.equal(where({ room: 'Room 101', department: 'Cardiology' }), 'Room 101, Cardiology');
+    assert.equal(where({ room: 'Consulting room 3', department: null }), 'Consulting room 3');
+    assert.equal(where({ room: 'Roomy hall', department: null }), 'room Roomy hall');
   });
 });

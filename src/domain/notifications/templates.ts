@@ -28,7 +28,9 @@ export function when(visit: Pick<Visit, 'date' | 'startTime'>): string {
 }
 
 /** "room 4, Cardiology": where a visit takes place, as messages and calendars say it. */
-export const where = (visit: Pick<Visit, 'room' | 'department'>) => [visit.room && `room ${visit.room}`, visit.department].filter(Boolean).join(', ');
+/** "room 4, Cardiology"; a room whose name says it is one ("Room 101") is not called a room twice. */
+export const where = (visit: Pick<Visit, 'room' | 'department'>) =>
+  [visit.room && (/\broom\b/i.test(visit.room) ? visit.room : `room ${visit.room}`), visit.department].filter(Boolean).join(', ');
 
 function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Clinic, sequence: number): CalendarVisit {
   return {

@@ -131,7 +131,7 @@ export function scheduleStore(db: Queryable): ScheduleStore {
 export const APPOINTMENT_COLUMNS = `a.id, a.date, a.start_time, a.end_time, a.status,
   a.patient_id, pu.name as patient_name, pu.email as patient_email,
   a.doctor_id, du.name as doctor_name, du.email as doctor_email,
-  a.department_id, dep.name as department_name, a.room_id, r.name as room_name`;
+  a.department_id, dep.name as department_name, a.room_id, r.name as room_name, a.sequence`;
 /** Appointments of `source` (the table, or rows an insert returns) as `a`, with the names they show. */
 const appointmentsFrom = (source: string) => `${source} a
   join patients p on p.id = a.patient_id join users pu on pu.id = p.user_id
@@ -160,6 +160,7 @@ export interface AppointmentRow {
   department_name: string | null;
   room_id: number | null;
   room_name: string | null;
+  sequence: number;
 }
 
 export function toAppointment(row: AppointmentRow): Appointment {
@@ -173,6 +174,7 @@ export function toAppointment(row: AppointmentRow): Appointment {
     doctor: { id: row.doctor_id, name: row.doctor_name, email: row.doctor_email },
     department: namedOrNull(row.department_id, row.department_name),
     room: namedOrNull(row.room_id, row.room_name),
+    sequence: row.sequence,
   };
 }
 
@@ -235,11 +237,12 @@ export function appointmentStore(db: Queryable): AppointmentStore {
     find: (id) => findOne(id),
     lock: (id) => findOne(id, 'for update of a'),
     setStatus: async (id, status, at) => {
-      await db.query(
+      const rows = await db.query<{ sequence: number }>(
         `update appointments set status = $2, updated_at = $3, checked_in_at = case when $2 = 'checked_in' then $3 else checked_in_at end
-         where id = $1`,
+         where id = $1 returning sequence`,
         [id, status, at],
       );
+      return onlyRow(rows).sequence;
     },
     move: async (id, to, at) => {
       const rows = await onUnique(

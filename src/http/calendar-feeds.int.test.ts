@@ -42,7 +42,8 @@ for (const target of testDatabases()) {
       // The fixture gives each of a doctor's appointments the next half hour from 08:00.
       visits.miaBeforeDst = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-03-25' }); // 08:00 CET
       visits.miaAfterDst = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-04-01' }); // 08:30 CEST
-      visits.miaCancelled = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-03-22', status: 'cancelled' });
+      visits.miaCancelled = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-03-22' });
+      await server.db.query(`update appointments set status = 'cancelled' where id = $1`, [visits.miaCancelled]);
       visits.otto = await fixtures.appointment({ doctor, patientId: otto.patientId, date: '2030-03-27' });
       visits.miaLongAgo = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-01-07', status: 'completed' });
       visits.miaFarAhead = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-12-02' });

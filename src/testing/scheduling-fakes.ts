@@ -15,7 +15,7 @@ export function movableClock(iso: string): Clock & { set(iso: string): void } {
 
 interface Doctor { id: number; name: string; email: string; active: boolean; departmentId: number | null }
 interface Patient { id: number; name: string; email: string | null }
-interface StoredAppointment { id: number; patientId: number; doctorId: number; scheduleId: number; date: string; startTime: string; endTime: string; status: AppointmentStatus }
+interface StoredAppointment { id: number; patientId: number; doctorId: number; scheduleId: number; date: string; startTime: string; endTime: string; status: AppointmentStatus; sequence: number }
 interface Entry { id: number; patientId: number; doctorId: number; fromDate: string; toDate: string; joinedAt: Date; status: 'waiting' | 'booked' | 'left' }
 interface Offer { id: number; entryId: number; doctorId: number; scheduleId: number; date: string; startTime: string; endTime: string; expiresAt: Date; status: OfferStatus; appointmentId: number | null }
 
@@ -65,6 +65,7 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
       doctor: { id: doctor.id, name: doctor.name, email: doctor.email },
       department: named(state.departments.find((d) => d.id === doctor.departmentId)),
       room: slot?.room ?? null,
+      sequence: a.sequence,
     };
   }
 
@@ -130,7 +131,7 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
       const slot = state.slots.find((s) => s.id === a.scheduleId);
       if (!slot) throw new Error(`no slot ${a.scheduleId}`);
       refuseTaken(slot.doctorId, a.date, slot.startTime);
-      const row: StoredAppointment = { id: nextId(state.appointments), patientId: a.patientId, doctorId: slot.doctorId, scheduleId: slot.id, date: a.date, startTime: slot.startTime, endTime: slot.endTime, status: 'scheduled' };
+      const row: StoredAppointment = { id: nextId(state.appointments), patientId: a.patientId, doctorId: slot.doctorId, scheduleId: slot.id, date: a.date, startTime: slot.startTime, endTime: slot.endTime, status: 'scheduled', sequence: 0 };
       state.appointments.push(row);
       return toAppointment(row);
     },
@@ -142,16 +143,20 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
       const row = state.appointments.find((a) => a.id === id);
       return row && toAppointment(row);
     },
+    // As the schema's trigger (migration 0018): a cancellation or a move is the event's next version.
     setStatus: async (id, status) => {
       const row = state.appointments.find((a) => a.id === id);
-      if (row) row.status = status;
+      if (!row) throw new Error(`no appointment ${id}`);
+      if (status === 'cancelled' && row.status !== 'cancelled') row.sequence += 1;
+      row.status = status;
+      return row.sequence;
     },
     move: async (id, to) => {
       const row = state.appointments.find((a) => a.id === id);
       const slot = state.slots.find((s) => s.id === to.scheduleId);
       if (!row || !slot) throw new Error(`no appointment ${id} or slot ${to.scheduleId}`);
       refuseTaken(slot.doctorId, to.date, slot.startTime, id);
-      Object.assign(row, { doctorId: slot.doctorId, scheduleId: slot.id, date: to.date, startTime: slot.startTime, endTime: slot.endTime });
+      Object.assign(row, { doctorId: slot.doctorId, scheduleId: slot.id, date: to.date, startTime: slot.startTime, endTime: slot.endTime, sequence: row.sequence + 1 });
       return toAppointment(row);
     },
     list: async (filter, req, today) => {

@@ -5,7 +5,7 @@ import { doctorFeed, feedWindow, patientFeed, type DoctorFeedVisit } from './fee
 
 const clinic = { name: 'Lakeside Clinic', timeZone: 'Europe/Berlin', mailFrom: 'desk@lakeside.test' };
 const now = new Date('2030-03-20T10:00:00Z');
-const visit = (status: DoctorFeedVisit['status']): DoctorFeedVisit => ({
+const visit = (status: DoctorFeedVisit['status'], sequence = 0): DoctorFeedVisit => ({
   appointmentId: 7,
   date: '2030-04-01',
   startTime: '08:30',
@@ -15,6 +15,7 @@ const visit = (status: DoctorFeedVisit['status']): DoctorFeedVisit => ({
   patientName: 'Mia Meyer',
   room: '4',
   department: 'Cardiology',
+  sequence,
 });
 
 describe('calendar feeds', () => {
@@ -30,11 +31,11 @@ describe('calendar feeds', () => {
     assert.doesNotMatch(own, /Mia|Meyer/);
   });
 
-  it('keeps a cancelled visit as a cancelled event with the cancellation e-mail’s sequence', () => {
-    const text = patientFeed(clinic, [visit('cancelled')], now);
+  it('keeps a cancelled visit as a cancelled event with the sequence stored with it', () => {
+    const text = patientFeed(clinic, [visit('cancelled', 3)], now);
     assert.match(text, /UID:appointment-7@lakeside\.test\r\n/);
     assert.match(text, /STATUS:CANCELLED\r\n/);
-    assert.match(text, /SEQUENCE:1\r\n/);
+    assert.match(text, /SEQUENCE:3\r\n/);
     assert.match(text, /SUMMARY:Cancelled: Appointment with Dr\. Ada Lovelace\r\n/);
     assert.match(text, /LOCATION:Lakeside Clinic\\, room 4\\, Cardiology\r\n/);
   });

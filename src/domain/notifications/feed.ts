@@ -24,6 +24,8 @@ export interface FeedVisit {
   doctorName: string;
   room: string | null;
   department: string | null;
+  /** The calendar event's version, the one the visit's last e-mail carried. */
+  sequence: number;
 }
 
 /** A visit in a doctor's feed, which names the patient. */
@@ -48,9 +50,9 @@ function event(clinic: Clinic, visit: FeedVisit, summary: string, description: s
     description,
     location: [clinic.name, where(visit)].filter(Boolean).join(', '),
     // Kept, not dropped: a calendar that imported the booking's invitation (the same UID) learns of the
-    // cancellation from the feed too. The sequence is the cancellation e-mail's, so both agree.
+    // cancellation from the feed too.
     status: cancelled ? 'CANCELLED' : 'CONFIRMED',
-    sequence: cancelled ? 1 : 0,
+    sequence: visit.sequence,
   };
 }
 

@@ -14,6 +14,8 @@ export interface Visit {
   doctor: { name: string; email: string };
   room: string | null;
   department: string | null;
+  /** The calendar event's version, as stored with the appointment after the change being told. */
+  sequence: number;
 }
 
 export interface Recipient {
@@ -32,7 +34,7 @@ export function when(visit: Pick<Visit, 'date' | 'startTime'>): string {
 export const where = (visit: Pick<Visit, 'room' | 'department'>) =>
   [visit.room && (/\broom\b/i.test(visit.room) ? visit.room : `room ${visit.room}`), visit.department].filter(Boolean).join(', ');
 
-function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Clinic, sequence: number): CalendarVisit {
+function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Clinic): CalendarVisit {
   return {
     appointmentId: visit.appointmentId,
     date: visit.date,
@@ -43,18 +45,15 @@ function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Cl
     location: [clinic.name, where(visit)].filter(Boolean).join(', '),
     status,
     attendee: visit.patient.email === null ? undefined : { name: visit.patient.name, email: visit.patient.email },
-    sequence,
+    sequence: visit.sequence,
   };
 }
 
-/**
- * The visit's calendar file: a booking is the event's version 0, a move or a cancellation version 1 (the
- * calendar feed's too); of two changes with one version, calendars take the later DTSTAMP.
- */
-const invitation = (clinic: Clinic, visit: Visit, method: 'REQUEST' | 'CANCEL', now: Date, sequence = method === 'REQUEST' ? 0 : 1) => ({
+/** The visit's calendar file, with the sequence the calendar feed shows for it too. */
+const invitation = (clinic: Clinic, visit: Visit, method: 'REQUEST' | 'CANCEL', now: Date) => ({
   filename: method === 'REQUEST' ? 'appointment.ics' : 'cancelled-appointment.ics',
   contentType: `text/calendar; charset=utf-8; method=${method}`,
-  content: calendar(clinic, [calendarVisit(visit, method === 'REQUEST' ? 'CONFIRMED' : 'CANCELLED', clinic, sequence)], { method, now }),
+  content: calendar(clinic, [calendarVisit(visit, method === 'REQUEST' ? 'CONFIRMED' : 'CANCELLED', clinic)], { method, now }),
 });
 
 /** Where a visit is now, for the keys of messages that are written again when it moves. */
@@ -96,7 +95,7 @@ export function rescheduleConfirmation(clinic: Clinic, from: Visit, to: Visit, p
         'The attached calendar file updates the appointment in your calendar.',
       ],
     }),
-    attachments: [invitation(clinic, to, 'REQUEST', now, 1)],
+    attachments: [invitation(clinic, to, 'REQUEST', now)],
     sendAfter: now,
   };
 }

@@ -103,6 +103,7 @@ const scheduled: Appointment = {
   doctor: { id: 3, name: 'Dr. Grey', email: 'grey@example.test' },
   department: null,
   room: null,
+  sequence: 0,
 };
 
 describe('recordVisit', () => {

@@ -144,3 +144,19 @@ describe('rescheduling', () => {
     assert.equal(c.fake.audit().at(-1)?.action, 'refused');
   });
 });
+
+describe('calendar sequence', () => {
+  it('counts the event up with each move and the cancellation the patient is told of', async () => {
+    const c = clinic();
+    const sent = () =>
+      c.fake.outbox().flatMap((m) => m.attachments.map((a) => [m.kind, /^METHOD:(\w+)\r$/m.exec(a.content)?.[1], Number(/^SEQUENCE:(\d+)\r$/m.exec(a.content)?.[1])]));
+    const booked = await book(c.fake.deps, c.slot(c.mondayNine), c.me);
+    assert.deepEqual(sent(), [['booking_confirmation', 'REQUEST', 0]]);
+    await reschedule(c.fake.deps, booked.id, { schedule_id: c.mondayHalfPast, date: MONDAY }, c.me);
+    assert.deepEqual(sent(), [['reschedule', 'REQUEST', 1]]);
+    await reschedule(c.fake.deps, booked.id, { schedule_id: c.mondayNine, date: MONDAY }, c.desk);
+    assert.deepEqual(sent(), [['reschedule', 'REQUEST', 2]]);
+    await cancelAppointment(c.fake.deps, booked.id, c.desk);
+    assert.deepEqual(sent(), [['cancellation', 'CANCEL', 3]]);
+  });
+});

@@ -63,11 +63,11 @@ async function cancelIf(deps: SchedulingDeps, rawId: RawId, actor: Actor, refuse
 /** Cancels an appointment whose row the transaction holds, with its audit row and its messages. */
 async function cancelLocked(deps: SchedulingDeps, tx: SchedulingTxDeps, found: Appointment, actor: Actor | null, details?: Record<string, unknown>) {
   const status = transition(found.status, 'cancel');
-  await tx.appointments.setStatus(found.id, status, deps.clock.now());
+  const cancelled = { ...found, status, sequence: await tx.appointments.setStatus(found.id, status, deps.clock.now()) };
   await slotFreed(deps, tx, { doctorId: found.doctor.id, date: found.date, startTime: found.startTime });
   await tx.audit.record(appointmentEntry('cancel', found.id, found.patient.id, actor, { from: found.status, ...details }));
-  await noticeCancelled(deps, tx, found, deps.clock.now());
-  return { ...found, status };
+  await noticeCancelled(deps, tx, cancelled, deps.clock.now());
+  return cancelled;
 }
 
 const refuseStarted = (a: Appointment, now: ClinicMoment) => {

@@ -29,6 +29,7 @@ export const visitOf = (a: Appointment): Visit => ({
   doctor: { name: a.doctor.name, email: a.doctor.email },
   room: a.room?.name ?? null,
   department: a.department?.name ?? null,
+  sequence: a.sequence,
 });
 
 /** The patient as a recipient; none for a patient registered at the desk without an e-mail. */

@@ -79,11 +79,14 @@ export interface AppointmentStore {
   find(id: number): Promise<Appointment | undefined>;
   /** The appointment with its row locked until the transaction ends. */
   lock(id: number): Promise<Appointment | undefined>;
-  /** Sets the status the lifecycle allows (`transition`); checking in also notes its time. */
-  setStatus(id: number, status: AppointmentStatus, at: Date): Promise<void>;
+  /**
+   * Sets the status the lifecycle allows (`transition`); checking in also notes its time. Answers the
+   * appointment's sequence after the change (a cancellation adds one).
+   */
+  setStatus(id: number, status: AppointmentStatus, at: Date): Promise<number>;
   /**
    * Moves the appointment to another slot, with that slot's doctor, times, room and department; the slot index
-   * makes a slot someone else holds a conflict `slot_taken`. Answers the moved appointment.
+   * makes a slot someone else holds a conflict `slot_taken`. Answers the moved appointment, its sequence one more.
    */
   move(id: number, to: SlotChoice, at: Date): Promise<Appointment>;
   /** Upcoming first (from `today`, soonest first), then past ones, latest first; `q` searches names and emails. */

@@ -262,6 +262,7 @@ describe("the doctor's agenda", () => {
       doctor: { id: 2, name: 'Dr. Grey', email: 'grey@example.test' },
       department: null,
       room: null,
+      sequence: 0,
     });
     assert.equal(canRecordNow(visit('scheduled', '2026-06-10', '10:00'), now), true);
     assert.equal(canRecordNow(visit('scheduled', '2026-06-09', '16:00'), now), true);

@@ -40,6 +40,8 @@ export interface Appointment extends TimeSpan {
   doctor: Person;
   department: Named | null;
   room: Named | null;
+  /** The calendar event's version (iCalendar SEQUENCE): each move or cancellation the patient is told of adds one. */
+  sequence: number;
 }
 
 /** The clinic's date and wall-clock time (from `clinicDateTime`, in its own zone, so right across DST changes). */

@@ -20,9 +20,10 @@ interface VisitRow {
   room_name: string | null;
   department_name: string | null;
   sequence: number;
+  updated_at: Date;
 }
 
-const VISIT_COLUMNS = 'a.id, a.date, a.start_time, a.end_time, a.status, du.name as doctor_name, r.name as room_name, dep.name as department_name, a.sequence';
+const VISIT_COLUMNS = 'a.id, a.date, a.start_time, a.end_time, a.status, du.name as doctor_name, r.name as room_name, dep.name as department_name, a.sequence, a.updated_at';
 const VISIT_FROM = `appointments a
   join doctors d on d.id = a.doctor_id join users du on du.id = d.user_id
   left join departments dep on dep.id = a.department_id left join rooms r on r.id = a.room_id`;
@@ -37,6 +38,7 @@ const toFeedVisit = (row: VisitRow): FeedVisit => ({
   room: row.room_name,
   department: row.department_name,
   sequence: row.sequence,
+  revisedAt: new Date(row.updated_at),
 });
 
 function toOwner(row: OwnerRow): FeedOwner | undefined {

@@ -58,5 +58,5 @@ export async function handleApi(app: App, routes: Route[], req: IncomingMessage,
     // the next request here already sees it (a deactivated doctor's, say).
     if (!reads && actor) app.requests.forgetAfterWriteBy(actor);
   }
-  sendAnswer(res, opts.requestId, answer, method === 'HEAD');
+  sendAnswer(res, opts.requestId, answer, req);
 }

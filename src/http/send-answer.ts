@@ -1,4 +1,6 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { compressBody, isCompressibleType, MIN_COMPRESSED_BYTES, negotiateEncoding } from './compress.ts';
+import { codedTag, ifNoneMatchMatches, strongEtag } from './etag.ts';
 import type { Answer } from './router.ts';
 
 export const SECURITY_HEADERS = {
@@ -14,13 +16,26 @@ export const SECURITY_HEADERS = {
 // call validates its header again, and headers set before writeHead send it down node's slow path.
 const SECURITY_HEADER_LIST: string[] = Object.entries(SECURITY_HEADERS).flat();
 
-/** Writes an answer with the request id, the security headers and no-store unless the answer says otherwise. */
-export function sendAnswer(res: ServerResponse, requestId: string, answer: Answer, headOnly = false): void {
+/** The request an answer goes to: what it asked for decides HEAD, 304 and the coding. */
+export interface AnswerRequest {
+  method?: string;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * Writes an answer with the request id, the security headers and no-store unless the answer says otherwise.
+ * JSON and text over ~1 KB go compressed to a client that accepts it. An answer that may be stored (a GET's 200
+ * whose cache-control is not no-store, such as the calendar feed) carries an ETag — its own, else a strong hash
+ * of the bytes — and a matching If-None-Match gets 304 with no body. HEAD gets the same headers as GET, no body.
+ */
+export function sendAnswer(res: ServerResponse, requestId: string, answer: Answer, request?: AnswerRequest): void {
   const status = answer.status ?? (answer.body === undefined ? 204 : 200);
   const json = !(answer.body instanceof Uint8Array) && answer.body !== undefined && status !== 204;
-  const headers: (string | number)[] = [...SECURITY_HEADER_LIST, 'x-request-id', requestId];
-  if (!answer.headers?.['cache-control']) headers.push('cache-control', 'no-store');
-  for (const [name, value] of Object.entries(answer.headers ?? {})) if (!(json && name === 'content-type')) headers.push(name, value);
+  const cacheControl = answer.headers?.['cache-control'] || 'no-store';
+  const headers: (string | number)[] = [...SECURITY_HEADER_LIST, 'x-request-id', requestId, 'cache-control', cacheControl];
+  for (const [name, value] of Object.entries(answer.headers ?? {})) {
+    if (name !== 'cache-control' && name !== 'etag' && !(json && name === 'content-type')) headers.push(name, value);
+  }
   let payload: Buffer | undefined;
   if (answer.body instanceof Uint8Array) {
     payload = Buffer.from(answer.body);
@@ -28,7 +43,31 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
     payload = Buffer.from(JSON.stringify(answer.body));
     headers.push('content-type', 'application/json; charset=utf-8');
   }
+  const method = request?.method ?? 'GET';
+  if (payload && request) {
+    const varies = payload.length >= MIN_COMPRESSED_BYTES && !answer.headers?.['content-encoding'] &&
+      isCompressibleType(json ? 'application/json' : answer.headers?.['content-type']);
+    const coding = varies ? negotiateEncoding(request.headers['accept-encoding'], ['br', 'gzip']) : undefined;
+    if (varies) headers.push('vary', 'accept-encoding');
+    const storable = status === 200 && (method === 'GET' || method === 'HEAD') && !/no-store/i.test(cacheControl);
+    const given = answer.headers?.etag;
+    const etag = !storable ? undefined : given ? codedTag(given, coding) : strongEtag(payload, coding);
+    if (etag) {
+      if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
+        const notModified: (string | number)[] = [...SECURITY_HEADER_LIST, 'x-request-id', requestId, 'cache-control', cacheControl, 'etag', etag];
+        if (varies) notModified.push('vary', 'accept-encoding');
+        res.writeHead(304, notModified);
+        res.end();
+        return;
+      }
+      headers.push('etag', etag);
+    }
+    if (coding) {
+      payload = compressBody(payload, coding);
+      headers.push('content-encoding', coding);
+    }
+  }
   if (payload) headers.push('content-length', payload.length);
   res.writeHead(status, headers);
-  res.end(headOnly ? undefined : payload);
+  res.end(method === 'HEAD' ? undefined : payload);
 }

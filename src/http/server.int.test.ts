@@ -241,7 +241,9 @@ describe('static UI', () => {
     const pageFor = (route: string) => `<!doctype html><title>Medora</title><meta name="route" content="${route}">`;
     const routes = appRoutes().map(({ pattern }) => ({ pattern, html: pageFor(pattern) }));
     writeFileSync(join(root, 'app-routes.json'), JSON.stringify({ routes, notFound: pageFor('not found') }));
-    writeFileSync(join(root, 'assets', 'app-abc123.js'), 'console.log(1)');
+    const script = 'console.log(1);\n'.repeat(100);
+    writeFileSync(join(root, 'assets', 'app-abc123.js'), script);
+    writeFileSync(join(root, 'assets', 'tiny-abc123.js'), 'console.log(1)');
     const pglite = first(testDatabases());
     const database = await pglite.open();
     const app = makeApp({ db: database.db, clock: systemClock, config: { clinicTz: 'UTC', clinicName: 'T' } });
@@ -270,21 +272,46 @@ describe('static UI', () => {
       assert.match(await outside.text(), /<title>Medora/, 'a path outside the root gets the app shell, never the file');
 
       // fetch() asks for gzip and unpacks it; node:http shows the bytes as sent.
-      const raw = (encoding?: string) =>
-        new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-          get(`${base}/assets/app-abc123.js`, { headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
+      const raw = (encoding?: string, path = '/assets/app-abc123.js', headers: Record<string, string> = {}) =>
+        new Promise<{ status?: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+          get(`${base}${path}`, { headers: { ...(encoding && { 'accept-encoding': encoding }), ...headers } }, (res) => {
             const chunks: Buffer[] = [];
-            res.on('data', (chunk) => chunks.push(chunk)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+            res.on('data', (chunk) => chunks.push(chunk)).on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
           }).on('error', reject);
         });
       const zipped = await raw('br, gzip;q=0.8');
       assert.equal(zipped.headers['content-encoding'], 'gzip');
       assert.equal(zipped.headers.vary, 'accept-encoding');
-      assert.equal(gunzipSync(zipped.body).toString(), 'console.log(1)');
+      assert.equal(gunzipSync(zipped.body).toString(), script);
       const plain = await raw();
       assert.equal(plain.headers['content-encoding'], undefined);
-      assert.equal(plain.body.toString(), 'console.log(1)');
+      assert.equal(plain.body.toString(), script);
       assert.equal((await raw('gzip;q=0')).headers['content-encoding'], undefined);
+      assert.equal((await raw('gzip', '/assets/tiny-abc123.js')).headers['content-encoding'], undefined, 'a file under 1 KB goes as it is');
+
+      // Each representation has its strong tag; its own answers 304, another 200.
+      assert.match(plain.headers.etag ?? '', /^"[\w-]+"$/);
+      assert.notEqual(zipped.headers.etag, plain.headers.etag);
+      const notModified = await raw('gzip', '/assets/app-abc123.js', { 'if-none-match': zipped.headers.etag! });
+      assert.equal(notModified.status, 304);
+      assert.equal(notModified.body.length, 0);
+      assert.equal(notModified.headers.etag, zipped.headers.etag);
+      assert.equal(notModified.headers.vary, 'accept-encoding');
+      assert.match(notModified.headers['cache-control']!, /immutable/);
+      assert.equal(notModified.headers['content-encoding'], undefined);
+      assert.equal((await raw(undefined, '/assets/app-abc123.js', { 'if-none-match': plain.headers.etag! })).status, 304);
+      assert.equal((await raw(undefined, '/assets/app-abc123.js', { 'if-none-match': '"another"' })).status, 200);
+      const shell = await raw(undefined, '/user/patient/bills');
+      assert.equal(shell.headers['cache-control'], 'no-cache', 'a new release is seen at once');
+      assert.ok(shell.headers.etag);
+      const shellAgain = await raw(undefined, '/user/patient/bills', { 'if-none-match': shell.headers.etag! });
+      assert.equal(shellAgain.status, 304);
+      assert.equal(shellAgain.headers['cache-control'], 'no-cache');
+      assert.equal((await raw(undefined, '/user/patient/bills', { 'if-none-match': '"another"' })).status, 200);
+      assert.notEqual((await raw(undefined, '/user/admin/account')).headers.etag, shell.headers.etag, "each route's page its own tag");
+      const missing = await raw(undefined, '/nonexistent.php');
+      assert.equal(missing.status, 404);
+      assert.equal(missing.headers.etag, undefined);
     } finally {
       await closeGracefully(server, 100);
       await database.drop();

@@ -71,14 +71,14 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
         for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
         await serveStatic(staticDir, path, req, res, req.method === 'HEAD');
       } else {
-        sendAnswer(res, requestId, { status: 405, body: { message: 'Method not allowed', code: 'method_not_allowed' }, headers: { allow: 'GET, HEAD' } });
+        sendAnswer(res, requestId, { status: 405, body: { message: 'Method not allowed', code: 'method_not_allowed' }, headers: { allow: 'GET, HEAD' } }, req);
       }
     } catch (error) {
       const answer = toErrorAnswer(error);
       if (answer.unexpected) logNow(`error rid=${requestId} ${req.method} ${loggedPath(path)}: ${(answer.unexpected as Error)?.stack ?? answer.unexpected}`);
       // Refused before its body was read (too large, not signed in): the rest of the body would stand in the way of
       // the next request on this connection, so the connection ends with the answer.
-      if (!res.headersSent) sendAnswer(res, requestId, req.complete ? answer : { ...answer, headers: { ...answer.headers, connection: 'close' } });
+      if (!res.headersSent) sendAnswer(res, requestId, req.complete ? answer : { ...answer, headers: { ...answer.headers, connection: 'close' } }, req);
       else res.destroy();
     } finally {
       log(`${req.method} ${loggedPath(path)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms rid=${requestId}`);

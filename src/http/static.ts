@@ -2,6 +2,8 @@ import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { MIN_COMPRESSED_BYTES, negotiateEncoding } from './compress.ts';
+import { contentHash, entityTag, ifNoneMatchMatches } from './etag.ts';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 
@@ -27,8 +29,9 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.map', '
  * matches (app-routes.json: its chunks preloaded, its stylesheet alone blocking), or with 404 the not-found page
  * when the path is none of the UI's routes, so crawlers and scanners see the truth while a person still sees
  * the app's not-found page. A UI built without that list answers every path with index.html.
- * Hashed files under /assets never change, so browsers keep them for a year. Text goes gzipped to a browser
- * that accepts it, so the UI arrives at its measured weight without a compressing proxy in front.
+ * Hashed files under /assets never change, so browsers keep them for a year; everything else is revalidated
+ * (no-cache) against a strong ETag, so a new release is seen and an unchanged shell costs a 304. Text over ~1 KB goes
+ * gzipped to a browser that accepts it, so the UI arrives at its measured weight without a compressing proxy in front.
  */
 export async function serveStatic(root: string, path: string, req: { headers: IncomingHttpHeaders }, res: ServerResponse, headOnly: boolean): Promise<void> {
   const found = await findFile(root, path);
@@ -41,46 +44,62 @@ export async function serveStatic(root: string, path: string, req: { headers: In
   const { file, info } = found;
   const page = found.shell ? await appPage(root, path) : undefined;
   const type = extname(file);
-  const compressible = COMPRESSIBLE.has(type);
-  const gzipped = compressible && acceptsGzip(req.headers['accept-encoding']);
-  const body = page
-    ? gzipped
-      ? await gzippedOnce(`${page.key}@${root}`, page.version, async () => page.html)
-      : page.html
-    : gzipped
-      ? await gzippedOnce(file, `${info.size}:${info.mtimeMs}`, () => readFile(file))
-      : await readFile(file);
-  const immutable = path.startsWith('/assets/');
-  res.writeHead(page?.status ?? 200, {
+  const status = page?.status ?? 200;
+  const source = page ? { key: `${page.key}@${root}`, version: page.version, bytes: async () => page.html } : { key: file, version: `${info.size}:${info.mtimeMs}`, bytes: () => readFile(file) };
+  const variant = await representation(source.key, source.version, source.bytes);
+  const compressible = COMPRESSIBLE.has(type) && variant.size >= MIN_COMPRESSED_BYTES;
+  const coding = compressible ? negotiateEncoding(req.headers['accept-encoding'], ['gzip']) : undefined;
+  const etag = entityTag(variant.hash, coding);
+  const headers = {
+    'cache-control': path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ...(compressible && { vary: 'accept-encoding' }),
+    // Only a page that is there is worth revalidating; the not-found page is answered anew.
+    ...(status === 200 && { etag }),
+  };
+  if (status === 200 && ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  const body = coding ? await variant.gzip() : await variant.identity();
+  res.writeHead(status, {
+    ...headers,
     'content-type': CONTENT_TYPES[type] ?? 'application/octet-stream',
     'content-length': body.length,
-    'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-    ...(compressible && { vary: 'accept-encoding' }),
-    ...(gzipped && { 'content-encoding': 'gzip' }),
+    ...(coding && { 'content-encoding': coding }),
   });
   res.end(headOnly ? undefined : body);
 }
 
-/** `gzip` listed in Accept-Encoding, unless with q=0. */
-function acceptsGzip(header: string | undefined): boolean {
-  return (header ?? '').split(',').some((item) => {
-    const [coding, ...params] = item.split(';').map((part) => part.trim().toLowerCase());
-    const q = params.find((param) => param.startsWith('q='));
-    return coding === 'gzip' && (q === undefined || Number(q.slice(2)) > 0);
-  });
+const compressGzip = promisify(gzip);
+
+/** A file or page as sent: its bytes when asked, their hash for the ETag, and its gzipped bytes once asked for. */
+interface Representation {
+  size: number;
+  hash: string;
+  identity: () => Promise<Buffer>;
+  gzip: () => Promise<Buffer>;
 }
 
-const compressGzip = promisify(gzip);
-/** Each body is compressed once per version (a rebuild changes a file's size or time). */
-const gzipCache = new Map<string, { version: string; body: Promise<Buffer> }>();
+/** Each body is hashed and compressed once per version (a rebuild changes a file's size or time). */
+const representations = new Map<string, { version: string; representation: Promise<Representation> }>();
 
-async function gzippedOnce(key: string, version: string, content: () => Promise<Buffer>): Promise<Buffer> {
-  const cached = gzipCache.get(key);
-  if (cached?.version === version) return cached.body;
-  const body = content().then((bytes) => compressGzip(bytes, { level: 9 }));
-  gzipCache.set(key, { version, body });
-  body.catch(() => gzipCache.delete(key));
-  return body;
+async function representation(key: string, version: string, content: () => Promise<Buffer>): Promise<Representation> {
+  const cached = representations.get(key);
+  if (cached?.version === version) return cached.representation;
+  const made = content().then((bytes): Representation => {
+    let gzipped: Promise<Buffer> | undefined;
+    return {
+      size: bytes.length,
+      hash: contentHash(bytes),
+      // Files stay on disk (only their hash is kept); a page of app-routes.json is in memory already.
+      identity: () => content(),
+      gzip: () => (gzipped ??= compressGzip(bytes, { level: 9 })),
+    };
+  });
+  representations.set(key, { version, representation: made });
+  made.catch(() => representations.delete(key));
+  return made;
 }
 
 /** What answers a path: a file of the UI, or the app shell (index.html) for the client router. */

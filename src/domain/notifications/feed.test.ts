@@ -16,6 +16,7 @@ const visit = (status: DoctorFeedVisit['status'], sequence = 0): DoctorFeedVisit
   room: '4',
   department: 'Cardiology',
   sequence,
+  revisedAt: new Date('2030-03-18T09:15:00Z'),
 });
 
 describe('calendar feeds', () => {
@@ -38,5 +39,11 @@ describe('calendar feeds', () => {
     assert.match(text, /SEQUENCE:3\r\n/);
     assert.match(text, /SUMMARY:Cancelled: Appointment with Dr\. Ada Lovelace\r\n/);
     assert.match(text, /LOCATION:Lakeside Clinic\\, room 4\\, Cardiology\r\n/);
+  });
+
+  it('stamps each event with when its visit last changed, so an unchanged feed reads the same whenever it is asked for', () => {
+    const text = patientFeed(clinic, [visit('scheduled')], now);
+    assert.match(text, /DTSTAMP:20300318T091500Z\r\n/);
+    assert.equal(patientFeed(clinic, [visit('scheduled')], new Date('2030-03-21T10:00:00Z')), text);
   });
 });

@@ -26,6 +26,8 @@ export interface FeedVisit {
   department: string | null;
   /** The calendar event's version, the one the visit's last e-mail carried. */
   sequence: number;
+  /** When the visit last changed: the event's DTSTAMP in a feed. */
+  revisedAt: Date;
 }
 
 /** A visit in a doctor's feed, which names the patient. */
@@ -53,6 +55,7 @@ function event(clinic: Clinic, visit: FeedVisit, summary: string, description: s
     // cancellation from the feed too.
     status: cancelled ? 'CANCELLED' : 'CONFIRMED',
     sequence: visit.sequence,
+    revisedAt: visit.revisedAt,
   };
 }
 

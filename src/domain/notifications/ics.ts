@@ -16,6 +16,11 @@ export interface CalendarVisit {
   attendee?: { name: string; email: string };
   /** Bumped by every change of the event, so calendars take the newest. */
   sequence: number;
+  /**
+   * When the event was last revised: a feed's DTSTAMP (a calendar without METHOD, RFC 5545 §3.8.7.2), so an
+   * unchanged feed reads the same byte for byte. A message's DTSTAMP is when it is made.
+   */
+  revisedAt?: Date;
 }
 
 /** The same event across messages and feeds, wherever it is imported. */
@@ -42,7 +47,7 @@ function eventLines(clinic: Clinic, v: CalendarVisit, now: Date): string[] {
   return [
     'BEGIN:VEVENT',
     `UID:${eventUid(v.appointmentId, clinic)}`,
-    `DTSTAMP:${utcStamp(now)}`,
+    `DTSTAMP:${utcStamp(v.revisedAt ?? now)}`,
     `SEQUENCE:${v.sequence}`,
     `DTSTART;TZID=${clinic.timeZone}:${local(v.date, v.startTime)}`,
     `DTEND;TZID=${clinic.timeZone}:${local(v.date, v.endTime)}`,

@@ -17,10 +17,11 @@ export function notificationRoutes(app: App, { publicUrl }: { publicUrl?: string
       await app.calendarFeeds.turnOffCalendarFeed(actor);
       return noContent();
     }),
-    r('GET', '/api/calendar/{token}.ics', 'public', async ({ params, requestId }) => ({
-      body: Buffer.from(await app.calendarFeeds.calendarFeed(params.token, requestId)),
-      headers: { 'content-type': 'text/calendar; charset=utf-8', 'cache-control': 'private, no-cache' },
-    })),
+    r('GET', '/api/calendar/{token}.ics', 'public', async ({ params, requestId }) => {
+      const feed = await app.calendarFeeds.calendarFeed(params.token, requestId);
+      return { body: Buffer.from(feed), headers: { 'content-type': 'text/calendar; charset=utf-8', 'cache-control': 'private, no-cache' } };
+    }),
     r('GET', '/api/admin/messages', 'admin', async ({ query, actor }) => listOf('messages', await app.notifications.listMessages(query, actor))),
   ];
 }
+

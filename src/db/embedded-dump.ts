@@ -51,7 +51,11 @@ function dumpingClient(backend: SharedBackend): PGlite {
 
 /** The SQL of an embedded backup, refused when it is something else or was cut short. */
 export function readEmbeddedBackup(file: string): string {
-  const data = readFileSync(file);
+  return embeddedBackupSql(readFileSync(file), file);
+}
+
+/** The SQL of an embedded backup's bytes, `file` naming them in the errors. */
+export function embeddedBackupSql(data: Buffer, file: string): string {
   if (data.subarray(0, CUSTOM_FORMAT_MAGIC.length).toString('latin1') === CUSTOM_FORMAT_MAGIC) {
     throw new BackupError(`${file} is a backup of a PostgreSQL server (pg_dump custom format); restore it with DATABASE_URL set`);
   }

@@ -1,0 +1,114 @@
+import { after, before, describe, it } from '../testing/node-test.ts';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEmbedded } from '../db/embedded.ts';
+import { openPostgres, runOnConnection } from '../db/postgres.ts';
+import { tableCounts, type TableCount } from '../db/table-counts.ts';
+import type { Db } from '../db/db.ts';
+import { DEMO_PASSWORD } from '../demo/seed.ts';
+import { spawnMedora } from '../testing/cli.ts';
+import { signIn, startTestServer, type TestServer } from '../testing/http.ts';
+import { first } from '../testing/assert.ts';
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+const PATIENT = 'patient@medora.test';
+
+describe('medora move-to: the embedded clinic onto a PostgreSQL server', { skip: !serverUrl && 'TEST_DATABASE_URL is not set' }, () => {
+  const name = `medora_move_${randomBytes(4).toString('hex')}`;
+  const target = (() => {
+    const url = new URL(serverUrl!);
+    url.pathname = `/${name}`;
+    return url.toString();
+  })();
+  // The test server trusts local connections; the password is there to be hidden in what the command prints.
+  const withPassword = (() => {
+    const url = new URL(target);
+    url.password = 'not-for-print';
+    return url.toString();
+  })();
+  let dir: string;
+  let dataDir: string;
+
+  const serverOver = (open: () => Promise<Db>) =>
+    startTestServer({ name: 'moved', open: async () => { const db = await open(); return { db, drop: () => db.close() }; } });
+  const countsOf = async (open: () => Promise<Db>): Promise<TableCount[]> => {
+    const db = await open();
+    return tableCounts(db).finally(() => db.close());
+  };
+  const patientAppointments = async (server: TestServer) => {
+    const { token } = await signIn(server, PATIENT, DEMO_PASSWORD);
+    const res = await server.api('GET', '/api/patient/appointments', { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return { token, appointments: res.body.appointments as { id: number }[] };
+  };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'medora-move-'));
+    dataDir = join(dir, 'data');
+    const seeded = await spawnMedora(['seed', '--demo'], { env: { DATA_DIR: dataDir } });
+    assert.equal(seeded.code, 0, seeded.stderr);
+    await runOnConnection(serverUrl!, `create database ${name}`);
+  });
+
+  after(async () => {
+    await runOnConnection(serverUrl!, `drop database if exists ${name} with (force)`);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('moves the demo clinic with one command: the same rows, an intact chain, and the password not printed', async () => {
+    const moved = await spawnMedora(['move-to', withPassword], { env: { DATA_DIR: dataDir } });
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.match(moved.stdout, /^Moved .*data to postgres:\/\/[^:]*@[^ ]*\/medora_move_\w+ in \d+\.\d s: .*8 departments, .*; audit chain intact \(\d+ rows\)\.\n$/);
+    assert.doesNotMatch(moved.stdout, /not-for-print/);
+
+    const embedded = await countsOf(() => openEmbedded(dataDir));
+    assert.ok(first(embedded.filter(({ table }) => table === 'appointments')).rows > 0);
+    assert.deepEqual(await countsOf(() => openPostgres(target, { max: 1 })), embedded);
+
+    const verified = await spawnMedora(['audit', 'verify'], { env: { DATABASE_URL: target } });
+    assert.equal(verified.code, 0, verified.stderr);
+  });
+
+  it('lets the demo patient sign in on the server and see the same appointments, and book one with a new id', async () => {
+    const embeddedServer = await serverOver(() => openEmbedded(dataDir));
+    const onEmbedded = await patientAppointments(embeddedServer).finally(() => embeddedServer.close());
+
+    const server = await serverOver(() => openPostgres(target, { max: 4 }));
+    try {
+      const { token, appointments } = await patientAppointments(server);
+      assert.ok(appointments.length > 0);
+      assert.deepEqual(appointments, onEmbedded.appointments);
+
+      const doctorId = first(await server.db.query<{ id: number }>('select id from doctors order by id limit 1')).id;
+      const next = await server.api('GET', `/api/appointments/next-available?doctor_id=${doctorId}`, { token });
+      assert.equal(next.status, 200, JSON.stringify(next.body));
+      const day = first(next.body.days as { date: string; available_appointments: { schedule_id: number }[] }[]);
+      const slot = first(day.available_appointments);
+      const booked = await server.api('POST', '/api/appointments/book', { token, body: { doctor_id: doctorId, schedule_id: slot.schedule_id, date: day.date } });
+      assert.equal(booked.status, 201, JSON.stringify(booked.body));
+      const { max } = first(await server.db.query<{ max: number }>('select max(id)::int as max from appointments where id <> $1', [booked.body.id]));
+      assert.ok(Number(booked.body.id) > max, `the new booking's id ${booked.body.id} follows the moved ones (up to ${max})`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a second move into the now non-empty database unless forced', async () => {
+    const refused = await spawnMedora(['move-to', target], { env: { DATA_DIR: dataDir } });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /is not empty \(.*appointments.*\); add --force to replace it/);
+
+    const forced = await spawnMedora(['move-to', target, '--force'], { env: { DATA_DIR: dataDir } });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.match(forced.stdout, /^Replaced a database with .*\nMoved /);
+    assert.deepEqual(await countsOf(() => openPostgres(target, { max: 1 })), await countsOf(() => openEmbedded(dataDir)));
+  });
+
+  it('is listed in the help', async () => {
+    const help = await spawnMedora(['--help'], { env: {} });
+    assert.match(help.stdout, /move-to \[options\] <url>/);
+  });
+});

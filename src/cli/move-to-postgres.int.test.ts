@@ -10,7 +10,7 @@ import { tableCounts, type TableCount } from '../db/table-counts.ts';
 import type { Db } from '../db/db.ts';
 import { DEMO_PASSWORD } from '../demo/seed.ts';
 import { spawnMedora } from '../testing/cli.ts';
-import { signIn, startTestServer, type TestServer } from '../testing/http.ts';
+import { signIn, signUpPatient, startTestServer, type TestServer } from '../testing/http.ts';
 import { first } from '../testing/assert.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -78,16 +78,18 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', { skip:
 
     const server = await serverOver(() => openPostgres(target, { max: 4 }));
     try {
-      const { token, appointments } = await patientAppointments(server);
+      const { appointments } = await patientAppointments(server);
       assert.ok(appointments.length > 0);
       assert.deepEqual(appointments, onEmbedded.appointments);
 
+      // A patient of its own: the demo patient may have a visit with that doctor on the first free day already.
+      const newcomer = (await signUpPatient(server)).token;
       const doctorId = first(await server.db.query<{ id: number }>('select id from doctors order by id limit 1')).id;
-      const next = await server.api('GET', `/api/appointments/next-available?doctor_id=${doctorId}`, { token });
+      const next = await server.api('GET', `/api/appointments/next-available?doctor_id=${doctorId}`, { token: newcomer });
       assert.equal(next.status, 200, JSON.stringify(next.body));
       const day = first(next.body.days as { date: string; available_appointments: { schedule_id: number }[] }[]);
       const slot = first(day.available_appointments);
-      const booked = await server.api('POST', '/api/appointments/book', { token, body: { doctor_id: doctorId, schedule_id: slot.schedule_id, date: day.date } });
+      const booked = await server.api('POST', '/api/appointments/book', { token: newcomer, body: { doctor_id: doctorId, schedule_id: slot.schedule_id, date: day.date } });
       assert.equal(booked.status, 201, JSON.stringify(booked.body));
       const { max } = first(await server.db.query<{ max: number }>('select max(id)::int as max from appointments where id <> $1', [booked.body.id]));
       assert.ok(Number(booked.body.id) > max, `the new booking's id ${booked.body.id} follows the moved ones (up to ${max})`);

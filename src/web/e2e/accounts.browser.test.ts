@@ -102,20 +102,30 @@ describe('accounts in the browser', () => {
     return page;
   }
 
+  /** A real SMTP server, and a mail worker sending the outbox's messages to it as `medora serve` does. */
+  const mailing = async () => {
+    const smtp = await startTestSmtp();
+    const worker = startOutboxWorker({
+      queue: outboxQueue(server.db),
+      transport: smtpTransport(smtp.url),
+      clock: server.app.clock,
+      from: 'desk@clinic.test',
+      linkFor: (kind, token) => messageLink(server.url, kind, token),
+      pollMs: 50,
+      leaseMs: 60_000,
+    });
+    return {
+      smtp,
+      stop: async () => {
+        await worker.stop();
+        await smtp.close();
+      },
+    };
+  };
+
   it('resets a forgotten password through the e-mailed link', async () => {
     const patient = await registerPatient(server, 'Fiona Forgot');
-    const smtp = await startTestSmtp();
-    const worker = startOutboxWorker(
-      {
-        queue: outboxQueue(server.db),
-        transport: smtpTransport(smtp.url),
-        clock: server.app.clock,
-        from: 'desk@clinic.test',
-        linkFor: (kind, token) => messageLink(server.url, kind, token),
-        pollMs: 50,
-        leaseMs: 60_000,
-      },
-    );
+    const { smtp, stop } = await mailing();
     try {
       const { page } = await openPage(browser, server.url);
       await page.goto('/login');
@@ -133,8 +143,7 @@ describe('accounts in the browser', () => {
       await page.getByText('Your new password is set. Sign in with it.').waitFor();
       await signInThroughUi(page, patient.email, 'fiona remembers this');
     } finally {
-      await worker.stop();
-      await smtp.close();
+      await stop();
     }
   });
 
@@ -143,16 +152,7 @@ describe('accounts in the browser', () => {
     const reception = await createReceptionist(server, clinic.admin);
     const found = await server.api('GET', `/api/patients?q=${encodeURIComponent(patient.email)}`, { token: reception.token });
     const moved = uniqueEmail('mona.moved');
-    const smtp = await startTestSmtp();
-    const worker = startOutboxWorker({
-      queue: outboxQueue(server.db),
-      transport: smtpTransport(smtp.url),
-      clock: server.app.clock,
-      from: 'desk@clinic.test',
-      linkFor: (kind, token) => messageLink(server.url, kind, token),
-      pollMs: 50,
-      leaseMs: 60_000,
-    });
+    const { smtp, stop } = await mailing();
     try {
       const { page: desk } = await openSignedInPage(browser, server, reception.email);
       await desk.goto(`/user/reception/patients/${found.body.patients[0].id}`);
@@ -182,8 +182,7 @@ describe('accounts in the browser', () => {
       await page.getByText(`Thank you: ${moved} is now your sign-in e-mail. Sign in with it from now on.`).waitFor();
       await signInThroughUi(page, moved);
     } finally {
-      await worker.stop();
-      await smtp.close();
+      await stop();
     }
   });
 

@@ -2,7 +2,7 @@
  * node:test with every test and hook bounded in time; test files import it instead of node:test. Node 20's
  * --test-timeout bounds only a whole file, from the runner, and names no test; this bounds each test and hook
  * inside the file, so a stuck one fails under its own name and the rest of the file goes on. The bound is
- * scripts/test's, handed over in MEDORA_TEST_TIMEOUT_MS; a file run by hand without it is not bounded.
+ * TEST_TIMEOUT_S of scripts/test-lib.sh, handed over in MEDORA_TEST_TIMEOUT_MS; a file run by hand is unbounded.
  */
 import * as nodeTest from 'node:test';
 

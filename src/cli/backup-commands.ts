@@ -19,7 +19,7 @@ export function register(program: Command, { io }: Cli): void {
       const { date, time } = clinicDateTime(new Date(), config.clinicTz);
       const out = opts.out ?? `medora-${date}-${time.replace(':', '')}.${config.databaseUrl ? 'dump' : 'sql.gz'}`;
       if (config.databaseUrl) await backupPostgres(config.databaseUrl, out);
-      else writeAtomically(out, await backupEmbedded(config.dataDir));
+      else await writeAtomically(out, await backupEmbedded(config.dataDir));
       writeLine(io.stdout, `Wrote ${out}: ${megabytes(statSync(out).size)} in ${seconds(started)}.`);
     });
 

@@ -2,15 +2,18 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { basename, dirname, join } from 'node:path';
 
 /**
- * Writes `data` under a hidden temporary name beside `path`, flushed to disk, then renames it: a crash at any
- * moment leaves either the complete file or none under `path`.
+ * Writes the file `path` through `write` under a hidden temporary name beside it, for the owner alone (a backup
+ * holds password hashes), flushed to disk, then renames it: a crash at any moment leaves either the complete file
+ * or none under `path`, and a write that fails leaves nothing.
  */
-export function writeAtomically(path: string, data: Uint8Array): void {
+export async function writeFileAtomically(path: string, write: (file: { fd: number; path: string }) => void | Promise<void>): Promise<void> {
   const temporary = partialName(path);
   try {
-    const fd = openSync(temporary, 'w', 0o600);
+    // One left by a write that was killed.
+    rmSync(temporary, { force: true });
+    const fd = openSync(temporary, 'wx', 0o600);
     try {
-      writeSync(fd, data);
+      await write({ fd, path: temporary });
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -23,11 +26,17 @@ export function writeAtomically(path: string, data: Uint8Array): void {
   syncFolder(dirname(path));
 }
 
+/** `data` written as the file `path`, atomically (writeFileAtomically). */
+export const writeAtomically = (path: string, data: Uint8Array): Promise<void> =>
+  writeFileAtomically(path, ({ fd }) => {
+    writeSync(fd, data);
+  });
+
 /** The temporary name a backup is written under until complete. */
-export const partialName = (path: string) => join(dirname(path), `.${basename(path)}.partial`);
+const partialName = (path: string) => join(dirname(path), `.${basename(path)}.partial`);
 
 /** Flushes a folder, so that a rename in it survives a crash. */
-export function syncFolder(path: string): void {
+function syncFolder(path: string): void {
   const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);

@@ -61,7 +61,7 @@ export function scheduleNightlyBackups(opts: NightlyBackupOptions): NightlyBacku
     const { date, time } = clinicDateTime(now(), opts.timeZone);
     const path = join(opts.dir, `medora-${date}-${time.replace(':', '')}.sql.gz`);
     try {
-      writeAtomically(path, await opts.backup());
+      await writeAtomically(path, await opts.backup());
       const pruned = prune(opts.dir, opts.keep);
       opts.log(`backup: wrote ${path} (${statSync(path).size} bytes) in ${Math.round(performance.now() - started)} ms${pruned ? `; removed ${pruned} older` : ''}`);
       at(untilNext(), 1);

@@ -1,37 +1,21 @@
 import { spawn } from 'node:child_process';
-import { closeSync, createWriteStream, fsyncSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createWriteStream, readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BackupError } from './backup-error.ts';
-import { partialName, syncFolder } from './atomic-file.ts';
+import { writeFileAtomically } from './atomic-file.ts';
 
 /** The first bytes of pg_dump's custom format. */
 export const CUSTOM_FORMAT_MAGIC = 'PGDMP';
 
 /** PostgreSQL: pg_dump's custom format (compressed; pg_restore picks what to restore), written as `out` once complete. */
 export async function backupPostgres(url: string, out: string): Promise<void> {
-  const temporary = partialName(out);
-  try {
-    // One left by a backup that was killed.
-    rmSync(temporary, { force: true });
-    // For the owner alone: a dump holds password hashes.
-    const fd = openSync(temporary, 'wx', 0o600);
-    try {
-      // Through a pipe, not --file: pg_dump then dies with this process (its next write finds the pipe closed)
-      // instead of writing on into a file nobody will use. A dump waits for no lock longer than 30 s: a long
-      // migration or a stuck transaction fails the backup instead.
-      await runTool('pg_dump', ['--format=custom', '--lock-wait-timeout=30s', `--dbname=${url}`], createWriteStream(temporary, { fd, autoClose: false }));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, out);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  syncFolder(dirname(out));
+  // Through a pipe, not --file: pg_dump then dies with this process (its next write finds the pipe closed) instead
+  // of writing on into a file nobody will use. A dump waits for no lock longer than 30 s: a long migration or a
+  // stuck transaction fails the backup instead.
+  await writeFileAtomically(out, ({ fd, path }) =>
+    runTool('pg_dump', ['--format=custom', '--lock-wait-timeout=30s', `--dbname=${url}`], createWriteStream(path, { fd, autoClose: false })),
+  );
 }
 
 /** Restores a custom-format dump, replacing what the dump holds, all or nothing. */

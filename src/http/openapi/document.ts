@@ -1,0 +1,80 @@
+import { sharedSchemas } from './components.ts';
+import { errorResponses, operation, type Operation } from './operation.ts';
+import type { ModulePaths } from './module-paths.ts';
+import type { Schema } from './schema.ts';
+import { platformPaths } from './paths/platform.ts';
+import { accountsPaths } from './paths/accounts.ts';
+import { reportsPaths } from './paths/reports.ts';
+import { patientsPaths } from './paths/patients.ts';
+import { cataloguePaths } from './paths/catalogue.ts';
+import { schedulingPaths } from './paths/scheduling.ts';
+import { waitlistPaths } from './paths/waitlist.ts';
+import { recordsPaths } from './paths/records.ts';
+import { billingPaths } from './paths/billing.ts';
+import { notificationsPaths } from './paths/notifications.ts';
+import { auditPaths } from './paths/audit.ts';
+
+const MODULES: ModulePaths[] = [
+  platformPaths,
+  accountsPaths,
+  reportsPaths,
+  patientsPaths,
+  cataloguePaths,
+  schedulingPaths,
+  waitlistPaths,
+  recordsPaths,
+  billingPaths,
+  notificationsPaths,
+  auditPaths,
+];
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema>; responses: Record<string, Operation>; securitySchemes: Record<string, Operation> };
+  [field: string]: unknown;
+}
+
+/** The API's wire contract, OpenAPI 3.1: built from src/http/openapi/paths/, served at /api/openapi.json. */
+export function openApiDocument(modules: ModulePaths[] = MODULES): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  const schemas: Record<string, Schema> = { ...sharedSchemas };
+  for (const module of modules) {
+    Object.assign(schemas, module.schemas);
+    for (const [key, spec] of Object.entries(module.operations)) {
+      const [method = '', path = ''] = key.split(' ');
+      (paths[path] ??= {})[method.toLowerCase()] = { operationId: operationId(method, path), ...operation(path, module.tag, spec) };
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Medora API',
+      version: '1',
+      description: 'Clinic and hospital management. JSON in and out (snake_case); see docs/api.md for the conventions every route shares.',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: '/' }],
+    tags: modules.map(({ tag, description }) => ({ name: tag, description })),
+    paths,
+    components: {
+      schemas,
+      responses: errorResponses(),
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The token a sign-in answers with' },
+        session: { type: 'apiKey', in: 'cookie', name: 'medora_session', description: "The browser's HttpOnly session cookie" },
+      },
+    },
+  };
+}
+
+/** `GET /api/doctors/{id}/schedule` → `getDoctorsIdSchedule`: unique because method and path are. */
+function operationId(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\//, '')
+    .split(/[/{}.\-_]+/)
+    .filter(Boolean);
+  return method.toLowerCase() + words.map((word) => word[0]?.toUpperCase() + word.slice(1)).join('');
+}

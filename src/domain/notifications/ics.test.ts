@@ -35,6 +35,34 @@ describe('iCalendar files', () => {
     assert.equal(new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent').length, 1);
   });
 
+  it('round-trips awkward names exactly: quotes, commas, semicolons, backslashes, carets, emoji and 80-character words', () => {
+    const longWord = 'W'.padEnd(80, 'olfeschlegelsteinhausenbergerdorff');
+    assert.equal(longWord.length, 80);
+    const names = [
+      'Ana "Nana" O\'Brien',
+      'Smith, John; Jr.',
+      'Back\\slash C:\\Users\\pat\\',
+      'Caret ^n ^^ ^\' Person',
+      'Zoë 👩🏽‍⚕️ 🏥 Núñez',
+      `${longWord} ${longWord}`,
+      '"; ROLE=CHAIR:mailto:x@evil.example',
+    ];
+    for (const name of names) {
+      const text = calendar(CLINIC, [visit({ summary: `Appointment with ${name}`, description: name, location: name, attendee: { name, email: 'pat@example.test' } })], { method: 'REQUEST', now: NOW });
+      for (const line of text.split('\r\n').filter(Boolean)) assert.ok(new TextEncoder().encode(line).length <= 75, `folded: ${line}`);
+      const calendarComponent = new ICAL.Component(ICAL.parse(text));
+      const event = calendarComponent.getFirstSubcomponent('vevent');
+      assert.ok(event, name);
+      assert.equal(event.getFirstProperty('attendee')?.getParameter('cn'), name);
+      assert.equal(event.getFirstProperty('attendee')?.getParameter('role'), 'REQ-PARTICIPANT', name);
+      assert.equal(event.getFirstPropertyValue('attendee'), 'mailto:pat@example.test', name);
+      assert.equal(event.getFirstPropertyValue('summary'), `Appointment with ${name}`);
+      assert.equal(event.getFirstPropertyValue('description'), name);
+      assert.equal(event.getFirstPropertyValue('location'), name);
+      assert.equal(event.getFirstProperty('organizer')?.getParameter('cn'), CLINIC.name);
+    }
+  });
+
   it('calls a room a room once: "room 4", but "Room 101" and "Consulting room 3" as they are named', () => {
     assert.equal(where({ room: '4', department: 'Cardiology' }), 'room 4, Cardiology');
     assert.equal(where({ room: 'Room 101', department: 'Cardiology' }), 'Room 101, Cardiology');

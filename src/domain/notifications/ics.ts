@@ -143,8 +143,12 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 const escapeText = (text: string) =>
   text.replace(CONTROL, '').replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
 
-/** A parameter value in quotes, which may hold no quote, line break or other control character (RFC 5545 §3.2). */
-const quoteParam = (text: string) => `"${text.replace(/[\r\n]+/g, ' ').replace(CONTROL, '').replace(/"/g, "'")}"`;
+/**
+ * A parameter value in quotes, which may hold no quote, line break or other control character (RFC 5545 §3.2): a
+ * quote is written `^'` and a caret `^^` (RFC 6868), so a name comes back exactly; a line break (which no name may
+ * hold) becomes a space.
+ */
+const quoteParam = (text: string) => `"${text.replace(/[\r\n]+/g, ' ').replace(CONTROL, '').replace(/\^/g, '^^').replace(/"/g, "^'")}"`;
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).replace(/[^\w.-]/g, '') || 'medora.local';
 

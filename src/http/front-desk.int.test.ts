@@ -505,7 +505,9 @@ for (const target of testDatabases()) {
           const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : { patient_id: patientId, appointment_id: visit, method: 'cash' };
           const res = await api(route.method, `${path}${route.method === 'GET' ? query : ''}`, { token: desk.token, body });
           const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body ?? '');
-          assert.deepEqual(clinicalKeys(res.body), [], `${route.method} ${path} answered clinical fields`);
+          // The API's own description names every field of every shape, and holds no one's data.
+          const describesTheApi = route.path === '/api/openapi.json' || route.path.startsWith('/api/docs');
+          if (!describesTheApi) assert.deepEqual(clinicalKeys(res.body), [], `${route.method} ${path} answered clinical fields`);
           for (const value of SEEDED) assert.ok(!text.includes(value), `${route.method} ${path} answered ${value}`);
           assert.ok(res.status < 500, `${route.method} ${path} answered ${res.status}`);
           asked.push(`${route.method} ${route.path} ${res.status}`);

@@ -11,6 +11,7 @@ import { recordRoutes } from './routes/records.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { apiDocsRoutes } from './routes/api-docs.ts';
 
 /**
  * The whole API: each module's routes in src/http/routes/, one route a line; each handler parses, calls one use
@@ -29,5 +30,6 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...billingRoutes(app),
     ...notificationRoutes(app, { publicUrl }),
     ...auditRoutes(app),
+    ...apiDocsRoutes(),
   ];
 }

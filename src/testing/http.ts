@@ -1,9 +1,12 @@
+import { AssertionError } from 'node:assert';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app.ts';
 import type { Db } from '../db/db.ts';
 import { fixedClock, systemClock, type Clock } from '../domain/shared/clock.ts';
 import { createMedoraServer } from '../http/server.ts';
 import { closeGracefully } from '../http/shutdown.ts';
+import { apiRoutes } from '../http/routes.ts';
+import { observeContract, type ContractObserver } from './contract-observer.ts';
 import type { TestDatabase } from './test-db.ts';
 import type { Role } from '../domain/shared/actor.ts';
 import { makeTestApp, TEST_TZ } from './test-app.ts';
@@ -21,12 +24,17 @@ export interface TestServer {
   url: string;
   /** The PostgreSQL database's URL, for a second instance on the same database (undefined on PGlite). */
   databaseUrl?: string;
-  /** fetch against the server: JSON in and out, an optional bearer token. */
+  /** fetch against the server: JSON in and out, an optional bearer token; an answer that breaks the OpenAPI document throws. */
   api<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
+  /** The check of every answer against the OpenAPI document, for a test that sends its own requests. */
+  contract: ContractObserver;
   close(): Promise<void>;
 }
 
-/** The real server on port 0 over a fresh migrated database of `target`. */
+/**
+ * The real server on port 0 over a fresh migrated database of `target`. Every /api answer it writes is checked
+ * against the OpenAPI document: `api()` throws at once, and close() throws what answers to a test's own fetch broke.
+ */
 export async function startTestServer(
   target: TestDatabase,
   opts: { clock?: Clock; clinicTz?: string; clinicName?: string; clinicAddress?: string; clinicPhone?: string; requireMfa?: Role[]; log?: (line: string) => void } = {},
@@ -35,6 +43,7 @@ export async function startTestServer(
   const app = makeTestApp(database.db, { ...opts, clock: opts.clock ?? systemClock });
   // Behind one trusted proxy, so a test can sign up many patients, each from an address of their own.
   const server = createMedoraServer(app, { log: opts.log ?? (() => {}), trustProxy: 1 });
+  const contract = observeContract(server, apiRoutes(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -42,6 +51,7 @@ export async function startTestServer(
     db: database.db,
     url,
     databaseUrl: database.url,
+    contract,
     api: async (method, path, { token, body, headers = {} } = {}) => {
       const isForm = body instanceof FormData;
       const res = await fetch(url + path, {
@@ -58,11 +68,15 @@ export async function startTestServer(
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {}
+      const complaint = contract.take(res.headers.get('x-request-id'));
+      if (complaint) throw complaint;
       return { status: res.status, body: parsed as any, headers: res.headers };
     },
     close: async () => {
       await closeGracefully(server, 1000);
       await database.drop();
+      const broken = contract.untaken();
+      if (broken.length > 0) throw new AssertionError({ message: `${broken.length} answers broke the OpenAPI document:\n\n${broken.map((error) => error.message).join('\n\n')}` });
     },
   };
 }

@@ -13,6 +13,7 @@ import { recordsPaths } from './paths/records.ts';
 import { billingPaths } from './paths/billing.ts';
 import { notificationsPaths } from './paths/notifications.ts';
 import { auditPaths } from './paths/audit.ts';
+import { apiDocsPaths } from './paths/api-docs.ts';
 
 const MODULES: ModulePaths[] = [
   platformPaths,
@@ -26,6 +27,7 @@ const MODULES: ModulePaths[] = [
   billingPaths,
   notificationsPaths,
   auditPaths,
+  apiDocsPaths,
 ];
 
 export interface OpenApiDocument {
@@ -45,7 +47,7 @@ export function openApiDocument(modules: ModulePaths[] = MODULES): OpenApiDocume
     Object.assign(schemas, module.schemas);
     for (const [key, spec] of Object.entries(module.operations)) {
       const [method = '', path = ''] = key.split(' ');
-      (paths[path] ??= {})[method.toLowerCase()] = { operationId: operationId(method, path), ...operation(path, module.tag, spec) };
+      (paths[path] ??= {})[method.toLowerCase()] = { operationId: operationId(method, path), ...operation(method, path, module.tag, spec) };
     }
   }
   return {
@@ -61,7 +63,7 @@ export function openApiDocument(modules: ModulePaths[] = MODULES): OpenApiDocume
     paths,
     components: {
       schemas,
-      responses: errorResponses(),
+      responses: errorResponses(referencedStatuses(paths)),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'The token a sign-in answers with' },
         session: { type: 'apiKey', in: 'cookie', name: 'medora_session', description: "The browser's HttpOnly session cookie" },
@@ -77,4 +79,10 @@ function operationId(method: string, path: string): string {
     .split(/[/{}.\-_]+/)
     .filter(Boolean);
   return method.toLowerCase() + words.map((word) => word[0]?.toUpperCase() + word.slice(1)).join('');
+}
+
+/** The error statuses some operation answers with a shared error answer (`#/components/responses/Error404`). */
+function referencedStatuses(paths: OpenApiDocument['paths']): Set<string> {
+  const refs = Object.values(paths).flatMap((byMethod) => Object.values(byMethod).flatMap((operation) => Object.values(operation.responses as Record<string, { $ref?: string }>)));
+  return new Set(refs.flatMap(({ $ref }) => ($ref?.match(/\/Error(\d+)$/) ?? []).slice(1)));
 }

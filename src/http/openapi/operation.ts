@@ -46,12 +46,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'The database is unreachable, busy or too slow, or the server is stopping (`Retry-After`)',
 };
 
-/** The errors any operation may answer: 401/403 when it needs a signed-in user, 400/413/422 when it reads input. */
-export function standardErrors(path: string, spec: OperationSpec): number[] {
-  const statuses = [500, 503];
+/**
+ * The errors any operation may answer, as src/http/api-request.ts answers them whatever the operation reads:
+ * 422 for text that cannot be stored in any query; 401/403 when it needs a signed-in user; 400/413 for a body
+ * that does not parse or is too large wherever one is read (every method but GET, HEAD and DELETE), 422 for one
+ * with text that cannot be stored; 400/404 for a path parameter that does not decode or names nothing.
+ */
+export function standardErrors(method: string, path: string, spec: OperationSpec): number[] {
+  const statuses = [422, 500, 503];
   if (spec.access !== 'public') statuses.push(401, 403);
-  if (spec.body || spec.multipart) statuses.push(400, 413, 422);
-  if (spec.query || spec.params) statuses.push(422);
+  if (!['GET', 'HEAD', 'DELETE'].includes(method.toUpperCase())) statuses.push(400, 413);
   if (path.includes('{')) statuses.push(400, 404);
   return statuses;
 }
@@ -76,16 +80,17 @@ function successResponse(status: number, answer: SuccessAnswer): Operation {
 }
 
 /** The OpenAPI Operation Object for `method path`, with its access in `x-medora-access` and `security`. */
-export function operation(path: string, tag: string, spec: OperationSpec): Operation {
+export function operation(method: string, path: string, tag: string, spec: OperationSpec): Operation {
   const parameters = [
     ...Object.entries(pathParamsOf(path, spec)).map(([name, schema]) => ({ name, in: 'path', required: true, schema })),
     ...Object.entries(spec.query ?? {}).map(([name, schema]) => ({ name, in: 'query', required: spec.requiredQuery?.includes(name) ?? false, schema })),
     ...Object.entries(spec.headers ?? {}).map(([name, schema]) => ({ name, in: 'header', required: false, schema })),
   ];
-  const errors = [...new Set([...standardErrors(path, spec), ...(spec.errors ?? [])])].sort((a, b) => a - b);
+  const errors = [...new Set([...standardErrors(method, path, spec), ...(spec.errors ?? [])])].sort((a, b) => a - b);
   const responses: Record<string, Operation> = {};
   for (const [status, answer] of Object.entries(spec.answers)) responses[status] = successResponse(Number(status), answer);
-  for (const status of errors) responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
+  // An operation's own answer for an error status (the readiness probe's 503) stands instead of the standard one.
+  for (const status of errors) responses[String(status)] ??= { $ref: `#/components/responses/Error${status}` };
   const body = spec.body
     ? { required: true, content: { 'application/json': { schema: spec.body } } }
     : spec.multipart
@@ -103,10 +108,10 @@ export function operation(path: string, tag: string, spec: OperationSpec): Opera
   };
 }
 
-/** The shared error answers, one per status, each the API's one error body. */
-export function errorResponses(): Record<string, Operation> {
+/** The shared error answers of the statuses given, one per status, each the API's one error body. */
+export function errorResponses(statuses: ReadonlySet<string>): Record<string, Operation> {
   return Object.fromEntries(
-    Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
+    Object.entries(ERROR_DESCRIPTIONS).filter(([status]) => statuses.has(status)).map(([status, description]) => [
       `Error${status}`,
       {
         description,

@@ -1,4 +1,4 @@
-import type { AppointmentJson } from '../../domain/scheduling/scheduling.ts';
+import type { SchemaAppointment as AppointmentJson } from '../api-wire.gen.ts';
 import type { ListPage, ListQuery } from '../api.ts';
 import { DataTable, type Column } from './data-table.tsx';
 

@@ -1,9 +1,191 @@
+import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import type { ModulePaths } from '../module-paths.ts';
+import { pageQuery } from '../components.ts';
+import { boolean, date, email, integer, listOf, nullable, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+
+// The profile's fields as src/domain/patients/use-cases.ts readProfile and staff-use-cases.ts registerWalkIn read them.
+const name = string({ minLength: 1, maxLength: 200, description: 'One line, no control characters' });
+const newEmail = string({ format: 'email', maxLength: 254 });
+const phone = string({ minLength: 1, maxLength: 40 });
+const birthdate = date('A real date after 1900-01-01 and before today');
+
+/** PatientJson of src/domain/patients/use-cases.ts; `email` as given (none for a walk-in without one). */
+function patientProfile(emailSchema: Schema): Schema {
+  return object({
+    id: integer(),
+    name: string(),
+    email: emailSchema,
+    phone: string(),
+    birthdate: nullable(date()),
+    gender: nullable(ref('Gender')),
+    photo: ref('Image'),
+    description: string(),
+    reminders: boolean({ description: 'E-mail reminders before visits (the patient\'s own choice)' }),
+    email_verified: boolean(),
+    pending_email: nullable(email()),
+  });
+}
+
+const staffEdit = object(
+  {
+    name,
+    email: nullable(newEmail),
+    phone,
+    birthdate,
+    gender: ref('Gender'),
+  },
+  { optional: ['name', 'email', 'phone', 'birthdate', 'gender'] },
+);
+
+const staffEditDescription =
+  "Corrects a patient's contact details by the patient's own rules; a field left out keeps its value (a patient registered " +
+  'without an e-mail may stay without one). A new e-mail does not replace the sign-in address: it waits as `pending_email` until ' +
+  'the patient confirms it from that address (`/api/email-verification`), and the address in use is told. An e-mail another ' +
+  'account uses or waits for is 409 `email_taken` naming `email`. Audited (`update`, `email_change_requested`).';
 
 /** The operations of src/http/routes/patients.ts. */
 export const patientsPaths: ModulePaths = {
   tag: 'Patients',
-  description: 'TODO',
-  schemas: {},
-  operations: {},
+  description:
+    "Patients as the front desk and admins see them (lists, a walk-in's registration, contact details; the desk never sees " +
+    'clinical content), the admin\'s patient detail with medical records, and a signed-in patient\'s own profile and recorded ' +
+    'visits. Every read of a patient list, card or records is audited.',
+  schemas: {
+    PatientProfile: patientProfile(nullable(email())),
+    MyProfile: object({
+      user: ref('User'),
+      patient: patientProfile(email()),
+    }),
+    DeskPatient: object({
+      id: integer(),
+      name: string(),
+      email: nullable(email()),
+      phone: string(),
+      gender: nullable(ref('Gender')),
+      birthdate: nullable(date()),
+      no_shows: integer({ minimum: 0 }),
+      pending_email: nullable(email()),
+    }),
+    PatientVisit: object({
+      id: integer({ description: 'The medical record' }),
+      date: date(),
+      start_time: string({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
+      doctor: ref('Named'),
+      disease: nullable(ref('Named')),
+      diagnosis: string(),
+      prescriptions: string(),
+      lab_tests: string(),
+      service_type: string(),
+      bill: nullable(
+        object({
+          id: integer(),
+          amount: ref('Money'),
+          amount_cents: integer({ minimum: 0 }),
+          payment_status: oneOfValues(['unpaid', 'paid']),
+        }),
+      ),
+    }),
+  },
+  operations: {
+    'GET /api/admin/patients': {
+      summary: 'List patients (admin)',
+      description: 'Every patient, by id; `q` searches name, e-mail and phone. Each page read is audited.',
+      access: 'admin',
+      query: pageQuery,
+      answers: { 200: listOf('patients', ref('Patient')) },
+    },
+    'GET /api/patients': {
+      summary: 'List patients (front desk)',
+      description: 'As the admin\'s list, for reception and admins. Each page read is audited.',
+      access: [...DESK_ROLES],
+      query: pageQuery,
+      answers: { 200: listOf('patients', ref('Patient')) },
+    },
+    'POST /api/patients': {
+      summary: 'Register a walk-in patient',
+      description:
+        'The front desk registers a patient in person. The e-mail is optional: without one the patient has no sign-in and gets no ' +
+        'e-mail. One given waits as `pending_email` (the answer\'s `email` is null) until the patient follows the link sent to it; ' +
+        'then it is their sign-in and they choose a password through "Forgot password". An e-mail already in use is 409 ' +
+        '`email_taken`. Audited.',
+      access: [...DESK_ROLES],
+      body: object({ name, email: nullable(newEmail), phone, birthdate, gender: ref('Gender') }, { optional: ['email'] }),
+      answers: {
+        201: object({
+          patient: object({
+            id: integer(),
+            name: string(),
+            email: { type: 'null', description: 'None until the patient confirms `pending_email`' },
+            pending_email: nullable(email()),
+            phone: string(),
+            birthdate: date(),
+            gender: ref('Gender'),
+          }),
+        }),
+      },
+      errors: [409],
+    },
+    'GET /api/patients/{id}': {
+      summary: "A patient's card (front desk)",
+      description: 'Contact details, no-shows and any address waiting for confirmation; never medical records. Audited.',
+      access: [...DESK_ROLES],
+      answers: { 200: object({ patient: ref('DeskPatient') }) },
+    },
+    'PUT /api/patients/{id}': {
+      summary: "Correct a patient's details (front desk)",
+      description: staffEditDescription,
+      access: [...DESK_ROLES],
+      body: staffEdit,
+      answers: { 200: object({ patient: ref('PatientProfile') }) },
+      errors: [409],
+    },
+    'GET /api/admin/patients/{id}': {
+      summary: 'A patient with their medical records (admin)',
+      description: 'The patient detail with every medical record, newest first. The read is audited (`read_records`).',
+      access: 'admin',
+      answers: { 200: ref('PatientDetail') },
+    },
+    'PUT /api/admin/patients/{id}': {
+      summary: "Correct a patient's details (admin)",
+      description: staffEditDescription,
+      access: 'admin',
+      body: staffEdit,
+      answers: { 200: object({ patient: ref('PatientProfile') }) },
+      errors: [409],
+    },
+    'GET /api/patient/profile': {
+      summary: 'My profile',
+      description: "The signed-in patient's account and patient details.",
+      access: 'patient',
+      answers: { 200: ref('MyProfile') },
+    },
+    'GET /api/patient/records': {
+      summary: 'My recorded visits',
+      description: "The signed-in patient's own recorded visits with their bills, newest first. The read is audited (`read_records`).",
+      access: 'patient',
+      answers: { 200: object({ records: { type: 'array', items: ref('PatientVisit') } }) },
+    },
+    'PUT /api/patient/profile': {
+      summary: 'Update my profile',
+      description:
+        'The same rules as signing up; every field but `reminders` is required. A new e-mail needs `current_password` (wrong or ' +
+        'missing → 422 naming it; 429 after too many) and becomes the sign-in address at once, unverified until its link is followed. ' +
+        'An e-mail another account uses is 409 `email_taken` naming `email`.',
+      access: 'patient',
+      body: object(
+        {
+          name,
+          email: newEmail,
+          phone,
+          birthdate,
+          gender: ref('Gender'),
+          reminders: boolean({ description: 'E-mail reminders before visits; absent keeps the current choice' }),
+          current_password: string({ maxLength: 200, description: 'Required when `email` changes' }),
+        },
+        { optional: ['reminders', 'current_password'] },
+      ),
+      answers: { 200: ref('MyProfile') },
+      errors: [409, 429],
+    },
+  },
 };

@@ -1,9 +1,48 @@
 import type { ModulePaths } from '../module-paths.ts';
+import { object, oneOfValues, string } from '../schema.ts';
+
+const ready = object({ status: oneOfValues(['ok']), database: oneOfValues(['ok']) });
+
+const readiness = {
+  access: 'public',
+  answers: {
+    200: ready,
+    // The probe's own 503, in place of the API's error body: app.health.ready() answers false, it never throws.
+    503: {
+      description: 'The database did not answer within a second (`Retry-After`)',
+      content: { 'application/json': object({ status: oneOfValues(['degraded']), database: oneOfValues(['unavailable']) }) },
+      headers: { 'Retry-After': string({ pattern: '^[0-9]+$' }) },
+    },
+  },
+} as const;
 
 /** The operations of src/http/routes/platform.ts. */
 export const platformPaths: ModulePaths = {
   tag: 'Platform',
-  description: 'TODO',
+  description:
+    'Health probes for a load balancer or orchestrator: liveness (the process answers) and readiness (the database answers ' +
+    'within a second). Public, never cached, and they touch no patient data.',
   schemas: {},
-  operations: {},
+  operations: {
+    'GET /api/health/live': {
+      summary: 'Liveness probe',
+      description: 'Answers `{"status": "ok"}` while the process serves requests; it does not touch the database.',
+      access: 'public',
+      answers: { 200: object({ status: oneOfValues(['ok']) }) },
+    },
+    'GET /api/health/ready': {
+      summary: 'Readiness probe',
+      description:
+        'Answers `{"status": "ok", "database": "ok"}` when the database answers within a second, outside the request pool; ' +
+        'otherwise 503 `{"status": "degraded", "database": "unavailable"}` with `Retry-After` (not the API\'s error body).',
+      ...readiness,
+      answers: { ...readiness.answers },
+    },
+    'GET /api/health': {
+      summary: 'Readiness probe (alias)',
+      description: 'The same as `GET /api/health/ready`.',
+      ...readiness,
+      answers: { ...readiness.answers },
+    },
+  },
 };

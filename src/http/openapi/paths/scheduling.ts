@@ -1,9 +1,253 @@
 import type { ModulePaths } from '../module-paths.ts';
+import { DESK_ROLES } from '../../../domain/shared/actor.ts';
+import { AGENDA_VIEWS, APPOINTMENT_STATUSES, MAX_DAYS_AHEAD } from '../../../domain/scheduling/scheduling.ts';
+import { anyOf, array, boolean, date, email, id, integer, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../schema.ts';
+import { pageQuery } from '../components.ts';
+
+/** The appointment of docs/api.md (appointmentJson), its fields written once for the shapes that add to it. */
+const appointmentFields: Record<string, Schema> = {
+  id: id(),
+  date: date(),
+  start_time: time(),
+  end_time: time(),
+  status: oneOfValues(APPOINTMENT_STATUSES),
+  patient: object({ id: id(), name: string(), email: nullable(email()) }, { description: 'The email is null for a patient registered at the desk without one' }),
+  doctor: object({ id: id(), name: string(), email: email() }),
+  department: nullable(ref('Named')),
+  room: nullable(ref('Named')),
+  patient_name: string(),
+  patient_email: nullable(email()),
+  doctor_name: string(),
+  doctor_email: email(),
+  department_name: nullable(string()),
+  room_name: nullable(string()),
+};
+
+const hasStarted = boolean({ description: "Whether the visit's start has come by the clinic's clock" });
+
+const weekday = integer({ minimum: 1, maximum: 7, description: 'ISO weekday: 1 = Monday … 7 = Sunday' });
+
+const slotFields: Record<string, Schema> = {
+  schedule_id: id('The weekly slot to book'),
+  start_time: time(),
+  end_time: time(),
+  status: oneOfValues(['available', 'booked', 'past'], '`booked`: overlaps a booked appointment, or a waitlist offer holds it for another patient'),
+  period: oneOfValues(['AM', 'PM'], 'AM when the slot starts before noon'),
+};
+
+const bookingDate = date(`The visit's date (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`);
+
+const bookingErrors =
+  'A slot that is not the doctor\'s current one for that date\'s weekday, or has started already → 422 naming `schedule_id`; taken, or held by a waitlist ' +
+  'offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404.';
+
+const appointmentQuery = { ...pageQuery, status: oneOfValues(APPOINTMENT_STATUSES) };
 
 /** The operations of src/http/routes/scheduling.ts. */
 export const schedulingPaths: ModulePaths = {
   tag: 'Scheduling',
-  description: 'TODO',
-  schemas: {},
-  operations: {},
+  description:
+    'Doctors\' weekly slots, free times, booking and the life of an appointment. Patients book and move their own visits within the clinic\'s ' +
+    'booking limits (409 `booking_limit`) and cancel them before they start (409 `appointment_started`); the front desk (reception and admins) books, ' +
+    'moves, cancels, checks in and marks no-shows for anyone. A visit goes `scheduled → checked_in → completed`, `scheduled → completed`, ' +
+    '`scheduled → no_show`, `scheduled | checked_in → cancelled`; any other move is 409 `invalid_transition`. A slot someone holds is 409 `slot_taken`. ' +
+    `Visits are booked from today up to ${MAX_DAYS_AHEAD} days ahead; dates are \`yyyy-MM-dd\` and times \`HH:mm\` in the clinic's time zone.`,
+  schemas: {
+    Appointment: object(appointmentFields),
+    ListedAppointment: object({ ...appointmentFields, has_started: hasStarted }),
+    AgendaVisit: object({
+      ...appointmentFields,
+      has_started: hasStarted,
+      can_record: boolean({ description: 'Whether the doctor can record the visit now: scheduled or checked in, and begun' }),
+    }),
+    WeeklySlot: object({ id: id(), weekday, start_time: time(), end_time: time(), room: nullable(ref('Named')) }),
+    AvailableSlot: object(slotFields),
+  },
+  operations: {
+    'GET /api/admin/doctors/{id}/schedule': {
+      summary: "Get a doctor's weekly slots",
+      description: 'Admins only. The active doctor\'s current weekly pattern; an unknown or inactive doctor → 404.',
+      access: 'admin',
+      answers: { 200: object({ slots: array(ref('WeeklySlot')) }) },
+    },
+    'PUT /api/admin/doctors/{id}/schedule': {
+      summary: "Replace a doctor's weekly slots",
+      description:
+        'Admins only; audited. Either explicit `slots`, or working hours (`days`, `start_time`, `end_time`, `slot_minutes`) cut into back-to-back slots. ' +
+        'Overlapping slots → 422 naming `slots`. Slots that stay keep their `id`; booked appointments keep their slot and times.',
+      access: 'admin',
+      body: anyOf(
+        object({
+          slots: array(object({ weekday, start_time: time(), end_time: time('After start_time'), room_id: id() }, { optional: ['room_id'] }), {
+            maxItems: 2016,
+          }),
+        }),
+        object(
+          {
+            days: array(weekday, { minItems: 1, uniqueItems: true }),
+            start_time: time(),
+            end_time: time('After start_time'),
+            slot_minutes: integer({ minimum: 5, maximum: 480, description: 'Each slot\'s length; it must fit between start and end' }),
+            room_id: id(),
+          },
+          { optional: ['room_id'] },
+        ),
+      ),
+      answers: { 200: object({ slots: array(ref('WeeklySlot')) }) },
+    },
+    'GET /api/appointments/next-available': {
+      summary: 'Find the next days with a free slot',
+      description:
+        `Any signed-in user. Exactly one of \`doctor_id\` and \`department_id\` (else 422 naming it). The first 3 days from \`from\` to ${MAX_DAYS_AHEAD} days ahead ` +
+        'with a free slot, each with only its free slots; with `department_id`, over the department\'s active doctors, each slot naming its doctor. ' +
+        'A slot a waitlist offer holds for someone else is not free. An unknown doctor or department → 404.',
+      access: 'user',
+      query: {
+        doctor_id: id(),
+        department_id: id(),
+        from: date(`The first day to look at (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`),
+      },
+      answers: {
+        200: anyOf(
+          object({ doctor_id: id(), days: array(object({ date: date(), available_appointments: array(ref('AvailableSlot')) })) }),
+          object({
+            department_id: id(),
+            days: array(object({ date: date(), available_appointments: array(object({ ...slotFields, doctor: ref('Named') })) })),
+          }),
+        ),
+      },
+      errors: [404],
+    },
+    'GET /api/appointments/available/{doctorId}': {
+      summary: "A doctor's slots on a day",
+      description:
+        'Any signed-in user. Every slot of the doctor\'s pattern on `date`, by time, each `available`, `booked` or `past`. An unknown or inactive doctor → 404.',
+      access: 'user',
+      query: { date: bookingDate },
+      answers: { 200: object({ date: date(), available_appointments: array(ref('AvailableSlot')) }) },
+    },
+    'POST /api/appointments/book': {
+      summary: 'Book an appointment',
+      description: `Patients only, for themselves, within the booking limits (409 \`booking_limit\`). ${bookingErrors} The patient is e-mailed a confirmation.`,
+      access: 'patient',
+      body: object({ doctor_id: id(), schedule_id: id(), date: bookingDate }, { optional: ['date'] }),
+      answers: { 201: ref('Appointment') },
+      errors: [404, 409],
+    },
+    'GET /api/appointments': {
+      summary: "The front desk's appointments",
+      description:
+        'Reception and admins; audited. A day\'s appointments (`date`, default today), or with `patient_id` all of one patient\'s (`date` optional); ' +
+        'upcoming first, `q` searches names.',
+      access: [...DESK_ROLES],
+      query: { ...appointmentQuery, date: date(), patient_id: id() },
+      answers: { 200: listOf('appointments', ref('ListedAppointment')) },
+    },
+    'POST /api/appointments': {
+      summary: 'Book an appointment for a patient',
+      description: `Reception and admins, without booking limits. An unknown patient → 422 naming \`patient_id\`. ${bookingErrors}`,
+      access: [...DESK_ROLES],
+      body: object({ patient_id: id(), doctor_id: id(), schedule_id: id(), date: bookingDate }, { optional: ['date'] }),
+      answers: { 201: ref('Appointment') },
+      errors: [404, 409],
+    },
+    'POST /api/appointments/{id}/reschedule': {
+      summary: 'Move an appointment',
+      description:
+        'A patient moves their own (another\'s → 404) before it starts (409 `appointment_started`), within the booking limits (409 `booking_limit`); ' +
+        'reception and admins move anyone\'s. Only a `scheduled` visit moves (else 409 `invalid_transition`). `doctor_id` defaults to the appointment\'s doctor. ' +
+        `In one transaction the new slot is taken and the old one freed; audited, and the patient is e-mailed the new time. ${bookingErrors}`,
+      access: ['patient', ...DESK_ROLES],
+      body: object({ schedule_id: id(), date: bookingDate, doctor_id: id() }, { optional: ['date', 'doctor_id'] }),
+      answers: { 200: ref('Appointment') },
+      errors: [409],
+    },
+    'POST /api/appointments/{id}/cancel': {
+      summary: 'Cancel an appointment (front desk)',
+      description: 'Reception and admins; audited. Any `scheduled` or `checked_in` appointment, past ones too; otherwise 409 `invalid_transition`. Its slot is freed.',
+      access: [...DESK_ROLES],
+      answers: { 200: ref('Appointment') },
+      errors: [409],
+    },
+    'POST /api/appointments/{id}/check-in': {
+      summary: 'Check a patient in',
+      description: 'Reception and admins; audited. A `scheduled` appointment (else 409 `invalid_transition`) on its day (else 409 `not_visit_day`).',
+      access: [...DESK_ROLES],
+      answers: { 200: ref('Appointment') },
+      errors: [409],
+    },
+    'POST /api/appointments/{id}/no-show': {
+      summary: 'Mark a visit a no-show',
+      description:
+        'Reception and admins; audited. A `scheduled` appointment (else 409 `invalid_transition`) once its start has passed (else 409 `visit_not_started`); it keeps its slot.',
+      access: [...DESK_ROLES],
+      answers: { 200: ref('Appointment') },
+      errors: [409],
+    },
+    'POST /api/patient/appointments/{id}/cancel': {
+      summary: 'Cancel my appointment',
+      description:
+        'Patients only, their own (another patient\'s → 404). Not `scheduled` or `checked_in` → 409 `invalid_transition`; started already → 409 `appointment_started`.',
+      access: 'patient',
+      answers: { 200: ref('Appointment') },
+      errors: [409],
+    },
+    'POST /api/appointment-links/preview': {
+      summary: 'What a cancel link would cancel',
+      description:
+        'Public: the token of a reminder\'s one-click cancel link. Nothing changes. An unknown, used or expired link, or one whose appointment is no ' +
+        'longer scheduled → 422 `cancel_link_invalid`.',
+      access: 'public',
+      body: object({ token: string({ minLength: 1, maxLength: 200 }) }),
+      answers: { 200: object({ appointment: ref('Appointment') }) },
+    },
+    'POST /api/appointment-links/cancel': {
+      summary: 'Cancel by a reminder\'s link',
+      description:
+        'Public: follows a reminder\'s cancel link, once, without signing in; audited. Refusals as the preview; a visit that has started → 409 `appointment_started`.',
+      access: 'public',
+      body: object({ token: string({ minLength: 1, maxLength: 200 }) }),
+      answers: { 200: object({ appointment: ref('Appointment') }) },
+      errors: [409],
+    },
+    'POST /api/admin/appointments/{id}/cancel': {
+      summary: 'Cancel an appointment (admin)',
+      description: 'Admins only; audited. Any `scheduled` or `checked_in` appointment, past ones too; otherwise 409 `invalid_transition`.',
+      access: 'admin',
+      answers: { 200: ref('Appointment') },
+      errors: [409],
+    },
+    'GET /api/patient/appointments': {
+      summary: 'My appointments',
+      description: 'Patients only. Upcoming first (soonest first), then past ones (latest first); `q` searches doctor, department and room.',
+      access: 'patient',
+      query: appointmentQuery,
+      answers: { 200: listOf('appointments', ref('ListedAppointment')) },
+    },
+    'GET /api/doctor/appointments': {
+      summary: "The doctor's appointments",
+      description: 'Doctors only, their own; audited. Upcoming first, then past ones; `q` searches the patient\'s name and e-mail.',
+      access: 'doctor',
+      query: appointmentQuery,
+      answers: { 200: listOf('appointments', ref('ListedAppointment')) },
+    },
+    'GET /api/doctor/agenda': {
+      summary: "The doctor's day or week",
+      description:
+        'Doctors only; audited. The doctor\'s visits not cancelled, in time order, grouped by date: one day, or the Monday-to-Sunday week around `date`. ' +
+        '`previous` and `next` are the dates the day or week before and after start on.',
+      access: 'doctor',
+      query: { date: date('Default today'), view: oneOfValues(AGENDA_VIEWS, 'Default `day`') },
+      answers: {
+        200: object({
+          view: oneOfValues(AGENDA_VIEWS),
+          date: date(),
+          today: date(),
+          previous: date(),
+          next: date(),
+          days: array(object({ date: date(), visits: array(ref('AgendaVisit')) })),
+        }),
+      },
+    },
+  },
 };

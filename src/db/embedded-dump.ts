@@ -11,7 +11,8 @@ const DUMP_COMPLETE = '-- PostgreSQL database dump complete';
 /**
  * A consistent, gzipped SQL dump of the embedded database, taken by pg_dump (WebAssembly, @electric-sql/pglite-tools)
  * on PGlite's own backend during one turn, so the server's transactions wait for it and none is half in it.
- * pg_dump runs synchronously: the server answers nothing else meanwhile (a second or two for a clinic's data).
+ * pg_dump runs synchronously, on the embedded database's thread under `medora serve` (embedded-worker.ts): the
+ * server's requests needing the database wait their turn meanwhile (a second or two for a clinic's data).
  */
 export async function dumpEmbedded(backend: SharedBackend): Promise<Buffer> {
   const release = await backend.takeTurn();

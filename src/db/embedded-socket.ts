@@ -1,8 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { unlinkSync } from 'node:fs';
+import { chmodSync, unlinkSync } from 'node:fs';
 import { mayChangeSession, settingPairs, type Session, type SharedBackend } from './shared-backend.ts';
+import { statementLimitMs } from './statement-limit.ts';
 import {
   cstring,
   encodeMessage,
@@ -33,6 +34,8 @@ interface SocketOptions {
    * after this long without a message it is disconnected and its transaction rolled back.
    */
   idleInTransactionMs: number;
+  /** A client's statement_timeout unless it sets its own (statementLimitMs), which the backend's line enforces. */
+  statementMs: number;
   onNotice(channel: string, payload: string): void;
   log(line: string): void;
 }
@@ -47,7 +50,8 @@ export interface EmbeddedSocket {
  * authentication on a socket is), speaking PostgreSQL's wire protocol: the CLI's pg, psql and pg_dump connect
  * as to a server. Statements reach PGlite unchanged, except that prepared-statement names are made unique per
  * connection, since every connection shares PGlite's one backend. `onNotice` hears the NOTIFYs that clients'
- * commits raise, which the server listens for; the clients themselves do not get them.
+ * commits raise, which the server listens for; the clients themselves do not get them. Call it before the backend
+ * has any other user.
  */
 export async function serveEmbeddedSocket(backend: SharedBackend, dir: string, opts: SocketOptions): Promise<EmbeddedSocket> {
   const path = join(dir, SOCKET_FILE);
@@ -77,36 +81,32 @@ export async function serveEmbeddedSocket(backend: SharedBackend, dir: string, o
 // sockaddr_un's sun_path: 108 bytes on Linux, the last for the terminating zero.
 const MAX_SOCKET_PATH = 107;
 
-/** Binds with umask 0177, so the socket is never reachable by others, not even between bind and chmod. */
-export function listenPrivately(server: Server, path: string): Promise<void> {
+/**
+ * Binds, then makes the socket its owner's alone (0600). Its folder, DATA_DIR, is owner-only already
+ * (secureDataDir), so no one else reaches the socket in between; a umask would do it at bind, but the database's
+ * worker thread may not set one.
+ */
+export async function listenPrivately(server: Server, path: string): Promise<void> {
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-    return Promise.reject(new Error(`${path} is too long for a Unix socket (${MAX_SOCKET_PATH} bytes at most): choose a DATA_DIR with a shorter path`));
+    throw new Error(`${path} is too long for a Unix socket (${MAX_SOCKET_PATH} bytes at most): choose a DATA_DIR with a shorter path`);
   }
-  return new Promise((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    const umask = process.umask(0o177);
-    try {
-      server.listen(path, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    } finally {
-      process.umask(umask);
-    }
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  chmodSync(path, 0o600);
 }
 
+/** Read without a turn: the socket is served before anything else uses the backend (embedded-worker.ts). */
 async function serverParameters(backend: SharedBackend): Promise<[string, string][]> {
-  const release = await backend.takeTurn();
-  try {
-    const rows = await backend.query<'name' | 'setting'>(
-      `select name, setting from pg_settings where name in ('server_version', 'server_encoding', 'client_encoding',
-         'DateStyle', 'IntervalStyle', 'TimeZone', 'integer_datetimes', 'standard_conforming_strings')`,
-    );
-    return [...settingPairs(rows), ['is_superuser', 'on']];
-  } finally {
-    release();
-  }
+  const rows = await backend.query<'name' | 'setting'>(
+    `select name, setting from pg_settings where name in ('server_version', 'server_encoding', 'client_encoding',
+       'DateStyle', 'IntervalStyle', 'TimeZone', 'integer_datetimes', 'standard_conforming_strings')`,
+  );
+  return [...settingPairs(rows), ['is_superuser', 'on']];
 }
 
 class Connection {
@@ -121,6 +121,7 @@ class Connection {
   private closeTimer: NodeJS.Timeout | undefined;
   private readonly session: Session;
   private readonly statements = new Set<string>();
+  private startupOptions: string | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -212,6 +213,7 @@ class Connection {
   }
 
   private greet(startup: Map<string, string>): void {
+    this.startupOptions = startup.get('options');
     const user = startup.get('user') || 'postgres';
     const parameters: [string, string][] = [...this.parameters, ['session_authorization', user], ['application_name', startup.get('application_name') ?? '']];
     this.socket.write(
@@ -269,7 +271,8 @@ class Connection {
       this.usedBackend = true;
       await this.backend.resume(this.session);
     }
-    const output = await this.backend.exchange(messages);
+    const limitMs = statementLimitMs(this.session.settings, this.startupOptions, this.opts.statementMs);
+    const output = await this.backend.exchange(messages, limitMs > 0 ? limitMs : undefined);
     const { forward, status } = this.routeNotices(output);
     if (this.open) this.socket.write(forward);
     if (status === 'I') {

@@ -8,7 +8,9 @@ import { openPostgres } from './postgres.ts';
 import type { Db } from './db.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
 import { acquireDataDirLock, DatabaseLockedError } from './data-dir-lock.ts';
-import { serveEmbeddedSocket, SOCKET_FILE } from './embedded-socket.ts';
+import { SOCKET_FILE } from './embedded-socket.ts';
+import { startEmbeddedThread } from './embedded-thread.ts';
+import { Turns } from './turns.ts';
 import { SharedBackend } from './shared-backend.ts';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
 import { BackupError } from './backup-error.ts';
@@ -39,13 +41,14 @@ export async function serveEmbedded(dataDir: string, timeouts: DbTimeouts, log: 
   const lock = await acquireDataDirLock(dataDir, 'server', () => accepts(join(dataDir, SOCKET_FILE)));
   const stops: (() => Promise<void>)[] = [];
   try {
-    const pglite = await createPglite(join(dataDir, 'pglite'));
-    const inner = pgliteDb(pglite, timeouts, () => lock.release());
+    // PGlite's statements run on a thread of their own, in the line of turns the server's requests wait in with
+    // their acquire timeout: while a socket client's long statement runs, requests are refused in time, and
+    // whatever needs no database (liveness) answers at once.
+    const turns = new Turns();
+    const thread = await startEmbeddedThread({ dataDir, turns, statementMs: timeouts.statementMs, idleInTransactionMs: timeouts.idleInTransactionMs, log });
+    const inner = pgliteDb(thread, timeouts, () => lock.release(), turns);
     stops.push(() => inner.close());
-    const backend = new SharedBackend(pglite, inner);
-    const socket = await serveEmbeddedSocket(backend, dataDir, { idleInTransactionMs: timeouts.idleInTransactionMs, onNotice: inner.deliverNotice, log });
-    stops.unshift(() => socket.close());
-    const backup = () => dumpEmbedded(backend);
+    const backup = () => thread.backup();
     const control = await serveBackups(dataDir, backup, log);
     stops.unshift(() => control.close());
     const close = async () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Db, NoticeListener, Queryable } from './db.ts';
+import type { Db, Queryable } from './db.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
 import { secureDataDir } from './data-dir-permissions.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
@@ -9,11 +9,19 @@ import { asUnavailable, shuttingDown } from './sql-errors.ts';
 import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from './pg-types.ts';
 import { Turns } from './turns.ts';
 
-/** The Db port on PGlite, with what the server needs to share it: turns for other clients, and their NOTIFYs. */
+/** The Db port on PGlite, with what the server needs to share it: turns for other clients. */
 export interface PgliteDb extends Db {
   /** Resolves once no statement or transaction of this Db runs, nor will until the returned function is called. */
   takeTurn(timeoutMs: number): Promise<() => void>;
-  deliverNotice(channel: string, payload: string): void;
+}
+
+/** What pgliteDb uses of PGlite: PGlite itself, or PGlite on a thread of its own (embedded-thread.ts). */
+export interface PgliteEngine {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  exec(sql: string): Promise<unknown>;
+  transaction<T>(fn: (tx: Pick<PgliteEngine, 'query' | 'exec'>) => Promise<T>): Promise<T>;
+  listen(channel: string, callback: (payload: string) => void): Promise<unknown>;
+  close(): Promise<void>;
 }
 
 /** PGlite in `dataDir/pglite` (in memory without one), the folder locked for this process as a command's. */
@@ -39,10 +47,10 @@ export async function createPglite(path: string | undefined): Promise<PGlite> {
   return client;
 }
 
-export function pgliteDb(client: PGlite, timeouts: DbTimeouts, afterClose: () => void): PgliteDb {
+/** `turns` is the line this Db's statements wait in; other clients of the same PGlite may share it. */
+export function pgliteDb(client: PgliteEngine, timeouts: DbTimeouts, afterClose: () => void, turns = new Turns()): PgliteDb {
   // PGlite runs one statement at a time and cannot cancel one, so the wait is bounded before a statement is
   // handed to it: a request that gives up has sent nothing that could commit later.
-  const turns = new Turns();
   let interrupted = false;
   const inTurn = async <T>(timeoutMs: number, fn: () => Promise<T>): Promise<T> => {
     if (interrupted) throw shuttingDown();
@@ -57,15 +65,13 @@ export function pgliteDb(client: PGlite, timeouts: DbTimeouts, afterClose: () =>
       done();
     }
   };
-  // PGlite and its transactions share these two methods; PGlite types the parameters `any[]`.
-  const wrap = (q: Pick<Transaction, 'query' | 'exec'>): Queryable => ({
+  const wrap = (q: Pick<PgliteEngine, 'query' | 'exec'>): Queryable => ({
     query: async <T extends object>(sql: string, params?: unknown[]) => (await q.query<T>(sql, params)).rows,
     exec: async (sql: string) => {
       await q.exec(sql);
     },
   });
   const direct = wrap(client);
-  const listeners = new Map<string, NoticeListener[]>();
   return {
     kind: 'pglite',
     query: (sql, params) => inTurn(timeouts.acquireMs, () => direct.query(sql, params)),
@@ -78,26 +84,13 @@ export function pgliteDb(client: PGlite, timeouts: DbTimeouts, afterClose: () =>
           return result;
         }),
       ),
-    // One connection in this process: a notice arrives with the result of the statement that commits it.
+    // One connection: a notice arrives with the result of the statement that commits it. LISTEN takes its turn
+    // too, as inside another client's transaction it would wait for that transaction, or vanish with its rollback.
     listen: async (channel, listener) => {
-      await client.listen(channel, (payload) => listener.notice(payload));
-      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
+      await inTurn(timeouts.acquireMs, () => client.listen(channel, (payload) => listener.notice(payload)));
       listener.live();
     },
-    takeTurn: async (timeoutMs) => {
-      const done = await turns.take(timeoutMs);
-      // PGlite's own transaction mutex too, which LISTEN takes without a turn of ours. `_runExclusiveTransaction`
-      // is PGlite's private API (the one use of it in Medora): its public `transaction()` would wrap the turn in
-      // BEGIN/COMMIT, and the client given the turn runs its own. Check it on every PGlite upgrade.
-      return new Promise((granted, failed) => {
-        client
-          ._runExclusiveTransaction(() => new Promise<void>((release) => granted(() => (release(), done()))))
-          .catch((error) => (done(), failed(error)));
-      });
-    },
-    deliverNotice: (channel, payload) => {
-      for (const listener of listeners.get(channel) ?? []) listener.notice(payload);
-    },
+    takeTurn: (timeoutMs) => turns.take(timeoutMs),
     // One connection, taken in turns: no lock of another connection to wait for.
     reading: (fn) => fn(),
     ready: (timeoutMs) => inTurn(timeoutMs, () => direct.query('select 1')).then(() => true, () => false),

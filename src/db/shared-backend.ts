@@ -1,5 +1,4 @@
 import { protocol, type PGlite } from '@electric-sql/pglite';
-import type { PgliteDb } from './pglite.ts';
 
 // Other clients wait behind the server's requests and each other's transactions, which the idle limit bounds.
 const TURN_WAIT_MS = 60_000;
@@ -12,6 +11,14 @@ export interface Session {
   sqlPrepared: Set<string>;
 }
 
+/** The line the server's own statements wait in (`pgliteDb`), which every other client joins. */
+export interface TurnLine {
+  /** Resolves once the caller may use the backend alone; call the returned function to let others in. */
+  takeTurn(timeoutMs: number): Promise<() => void>;
+  /** Told as a client's statement starts, with its time limit; the returned function is called when it ends. */
+  watch?(limitMs: number): () => void;
+}
+
 /**
  * PGlite is one PostgreSQL backend. The server's own statements and transactions already take turns on it
  * (`pgliteDb`); other clients — socket connections and pg_dump — take their turns in the same line, for as long
@@ -22,23 +29,31 @@ export interface Session {
 export class SharedBackend {
   private readonly preparedBy = new Map<string, Session>();
 
-  /** `db` is the server's own Db on `pglite`, whose turns every client takes too. */
+  /** `line` is the one the server's own statements on `pglite` wait in. */
   constructor(
     readonly pglite: PGlite,
-    private readonly db: PgliteDb,
+    private readonly line: TurnLine,
   ) {}
 
   /** Resolves once this client may use the backend alone; call the returned function to let others in. */
   takeTurn(): Promise<() => void> {
-    return this.db.takeTurn(TURN_WAIT_MS);
+    return this.line.takeTurn(TURN_WAIT_MS);
   }
 
-  /** Raw protocol messages in, raw backend messages out; only during the caller's turn. */
-  async exchange(message: Uint8Array): Promise<Buffer> {
+  /**
+   * Raw protocol messages in, raw backend messages out; only during the caller's turn. A client's statements name
+   * their time limit, which the line watches (PGlite itself has no statement_timeout).
+   */
+  async exchange(message: Uint8Array, limitMs?: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
-    await this.pglite.runExclusive(() =>
-      this.pglite.execProtocolRawStream(message, { onRawData: (data) => chunks.push(Buffer.from(data)) }),
-    );
+    const ended = limitMs === undefined ? undefined : this.line.watch?.(limitMs);
+    try {
+      await this.pglite.runExclusive(() =>
+        this.pglite.execProtocolRawStream(message, { onRawData: (data) => chunks.push(Buffer.from(data)) }),
+      );
+    } finally {
+      ended?.();
+    }
     return Buffer.concat(chunks);
   }
 

@@ -61,6 +61,15 @@ import { calendarFeedStore } from './db/calendar-feeds.pg.ts';
 import type { Clinic } from './domain/notifications/message.ts';
 import type { Notifying } from './domain/notifications/ports.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
+import * as fhirUseCases from './domain/fhir/use-cases.ts';
+import * as fhirEverything from './domain/fhir/everything-use-case.ts';
+import { fhirStore } from './db/fhir-search.pg.ts';
+import { FHIR_TABLES } from './db/fhir-tables.pg.ts';
+import * as bedUseCases from './domain/inpatient/bed-use-cases.ts';
+import * as admissionUseCases from './domain/inpatient/admission-use-cases.ts';
+import * as censusUseCases from './domain/inpatient/census-use-cases.ts';
+import type { InpatientDeps } from './domain/inpatient/ports.ts';
+import { admissionStore, bedStore, censusQueries, chargeStore } from './db/inpatient.pg.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
   Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'waitlistHoldMinutes' | 'auditAnonymousRetentionDays' | 'clinicAddress' | 'clinicPhone'>>;
@@ -135,6 +144,19 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
     clock,
     timeZone: config.clinicTz,
     clinicContact: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '', timeZone: config.clinicTz },
+  }));
+}
+
+export function inpatientDeps(db: Db, clock: Clock, config: AppConfig): InpatientDeps {
+  return transactional(db, (q) => ({
+    beds: bedStore(q),
+    admissions: admissionStore(q),
+    charges: chargeStore(q),
+    census: censusQueries(q),
+    bills: billStore(q),
+    audit: auditLog(q),
+    clock,
+    timeZone: config.clinicTz,
   }));
 }
 
@@ -293,6 +315,14 @@ export function makeApp({
     }),
     scheduling: bind({ ...patternUseCases, ...bookingUseCases, ...cancelUseCases, ...deskUseCases, ...listUseCases }, schedulingDeps(db, clock, config)),
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
+    inpatient: bind({ ...bedUseCases, ...admissionUseCases, ...censusUseCases }, inpatientDeps(db, clock, config)),
+    fhir: bind({ ...fhirUseCases, ...fhirEverything }, {
+      store: fhirStore(db, FHIR_TABLES, timeZone),
+      audit: auditLog(db),
+      clock,
+      timeZone,
+      clinic: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '', timeZone },
+    }),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),

@@ -12,6 +12,8 @@ import { register as registerSchedules } from './schedule-commands.ts';
 import { register as registerBackup } from './backup-commands.ts';
 import { register as registerAudit } from './audit-commands.ts';
 import { register as registerDb } from './db-commands.ts';
+import { register as registerInpatient } from './inpatient-commands.ts';
+import { register as registerFhir } from './fhir-commands.ts';
 
 // Help and version are not failures; every other complaint of commander's is a usage error.
 const NOT_FAILURES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -33,7 +35,7 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
     .showHelpAfterError()
     .exitOverride();
 
-  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup, registerAudit, registerDb]) {
+  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup, registerAudit, registerDb, registerInpatient, registerFhir]) {
     register(program, cli);
   }
 

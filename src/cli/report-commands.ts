@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { BILLING_GROUPS } from '../domain/reports/billing-report.ts';
 import { chosenFormat, formatOption, printRecord, printRows, type Column } from './format.ts';
 import { writeLine, type Cli } from './context.ts';
+import { cliActor } from '../domain/shared/actor.ts';
 
 const BILLING_COLUMNS: Column[] = [
   { key: 'bills', header: 'Bills' },
@@ -12,6 +13,16 @@ const BILLING_COLUMNS: Column[] = [
   { key: 'unpaid_31_60_cents', header: '31–60 d', money: true },
   { key: 'unpaid_61_90_cents', header: '61–90 d', money: true },
   { key: 'unpaid_over_90_cents', header: 'Over 90 d', money: true },
+];
+
+const WARD_COLUMNS: Column[] = [
+  { key: 'department', header: 'Ward' },
+  { key: 'patient_nights', header: 'Patient nights' },
+  { key: 'admissions', header: 'Admissions' },
+  { key: 'discharges', header: 'Discharges' },
+  { key: 'transfers', header: 'Transfers' },
+  { key: 'occupancy_percent', header: 'Occupancy %' },
+  { key: 'average_length_of_stay', header: 'Average stay (nights)' },
 ];
 
 const GROUP_HEADERS = { department: 'Department', doctor: 'Doctor', day: 'Day' } as const;
@@ -37,6 +48,17 @@ const STATS_COLUMNS: Column[] = [
   { key: 'top_doctor_specialization', header: 'Top doctor: specialization' },
   { key: 'top_doctor_completed_appointments', header: 'Top doctor: completed appointments' },
   { key: 'top_doctor_patients', header: 'Top doctor: patients' },
+];
+
+const CENSUS_COLUMNS: Column[] = [
+  { key: 'date', header: 'Day' },
+  { key: 'department', header: 'Ward' },
+  { key: 'beds', header: 'Beds' },
+  { key: 'in_bed_at_midnight', header: 'In bed at midnight' },
+  { key: 'admissions', header: 'Admissions' },
+  { key: 'discharges', header: 'Discharges' },
+  { key: 'transfers', header: 'Transfers' },
+  { key: 'occupancy_percent', header: 'Occupancy %' },
 ];
 
 export function register(program: Command, { getApp, io }: Cli): void {
@@ -74,6 +96,25 @@ export function register(program: Command, { getApp, io }: Cli): void {
       const format = chosenFormat(opts.format, io.stdout);
       if (format === 'table') writeLine(io.stdout, `Billing from ${result.from} to ${result.to}, unpaid amounts aged as of ${result.as_of}`);
       printRows(io.stdout, result.rows, columns, format, { json: result, total: result.by ? result.total : undefined });
+    });
+
+  report
+    .command('census')
+    .description("the midnight census per ward and day: who was in a bed at midnight in the clinic's zone, admissions, discharges, transfers, occupancy")
+    .option('--from <date>', 'first day, yyyy-MM-dd (default: the first of this month)')
+    .option('--to <date>', 'last day, yyyy-MM-dd (default: today)')
+    .option('--ward <id>', 'one ward (department id) only')
+    .addOption(formatOption())
+    .action(async (opts: { from?: string; to?: string; ward?: string; format?: string }) => {
+      const app = await getApp();
+      const query = { from: opts.from, to: opts.to, department_id: opts.ward };
+      const format = chosenFormat(opts.format, io.stdout);
+      // The CSV is the API's, byte for byte: one writer for both.
+      if (format === 'csv') return void io.stdout.write((await app.inpatient.censusCsv(query, cliActor())).csv);
+      const result = await app.inpatient.census(query, cliActor());
+      if (format === 'table') writeLine(io.stdout, `Midnight census from ${result.from} to ${result.to} (${result.time_zone})`);
+      printRows(io.stdout, result.days, CENSUS_COLUMNS, format, { json: result });
+      if (format === 'table') printRows(io.stdout, result.wards, WARD_COLUMNS, format);
     });
 
   report

@@ -193,7 +193,17 @@ export function roomTable(db: Queryable): CatalogueTable<Room, RoomFields> {
     },
     update: (id, f) =>
       write(() => db.query<{ id: number }>('update rooms set name = $2, department_id = $3 where id = $1 returning id', [id, f.name, f.departmentId])),
-    usage: (id) => countUsage(db, { schedule_slots: ['schedules', 'room_id'], appointments: ['appointments', 'room_id'] }, id),
+    // A room's beds go with it, but not while a stay (current or past) or a reservation names one of them.
+    usage: async (id) => {
+      const { stays } = onlyRow(
+        await db.query<{ stays: number }>(
+          `select (select count(*) from bed_stays s join beds b on b.id = s.bed_id where b.room_id = $1)
+                + (select count(*) from admissions a join beds b on b.id = a.bed_id where b.room_id = $1 and a.status = 'reserved') as stays`,
+          [id],
+        ),
+      );
+      return { ...(await countUsage(db, { schedule_slots: ['schedules', 'room_id'], appointments: ['appointments', 'room_id'] }, id)), hospital_stays: Number(stays) };
+    },
     remove: (id) => deleteRow(db, 'rooms', id),
   };
 }

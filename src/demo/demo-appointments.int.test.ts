@@ -58,5 +58,14 @@ for (const target of testDatabases()) {
       const omar = await server.api('GET', '/api/patients?q=omar', { token: login.body.token });
       assert.equal(only(omar.body.patients as { no_shows: number }[]).no_shows, 1);
     });
+
+    it('gives the clinic a ward with beds, two patients in bed and the demo patient discharged with a summary', async () => {
+      const desk = await server.api('POST', '/api/login', { body: { email: 'reception@medora.test', password: 'medora-demo' } });
+      const board = await server.api('GET', '/api/bed-board', { token: desk.body.token });
+      assert.deepEqual([board.body.beds, board.body.counts.occupied, board.body.counts.discharge_ordered, board.body.counts.cleaning], [5, 1, 1, 1]);
+      const patient = await server.api('POST', '/api/login', { body: { email: 'patient@medora.test', password: 'medora-demo' } });
+      const stays = await server.api('GET', '/api/patient/admissions', { token: patient.body.token });
+      assert.deepEqual(stays.body.admissions.map((a: { status: string; discharge_summary: { follow_up: string } }) => [a.status, a.discharge_summary.follow_up]), [['discharged', 'GP in one week']]);
+    });
   });
 }

@@ -32,7 +32,9 @@ export async function seedDemo(app: App, db: Queryable): Promise<void> {
   });
   await seedAppointments(app, demo);
   await seedRecordedVisitsWith(app, demo);
-  await seedFrontDesk(app, demo, { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' });
+  const adminActor: Actor = { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' };
+  const desk = await seedFrontDesk(app, demo, adminActor);
+  await seedWard(app, demo, adminActor, desk);
 }
 
 // --- catalogue
@@ -216,7 +218,7 @@ async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<void> 
  * The receptionist, and a day at the desk through reception's own use cases: a patient checked in today with
  * the demo doctor, and one who did not come to a visit last week.
  */
-async function seedFrontDesk(app: App, demo: DemoStore, admin: Actor): Promise<void> {
+async function seedFrontDesk(app: App, demo: DemoStore, admin: Actor): Promise<Actor> {
   const reception = await app.staff.createReceptionist({ name: 'Rita Reyes', email: 'reception@medora.test', password: DEMO_PASSWORD }, admin);
   const desk: Actor = { userId: reception.id, role: 'reception', name: reception.name, requestId: 'demo-seed' };
   const today = clinicToday(app.clock, app.config.clinicTz);
@@ -229,4 +231,38 @@ async function seedFrontDesk(app: App, demo: DemoStore, admin: Actor): Promise<v
   if (missed === undefined || waiting === undefined) throw new Error('seed: the front desk visits were not written');
   await app.scheduling.markNoShow(missed, desk);
   await app.scheduling.checkIn(waiting, desk);
+  return desk;
+}
+
+// --- the ward
+
+/**
+ * Cardiology's two rooms as a ward, through the admin's, the doctor's and the desk's own use cases: a four-bed
+ * room and a private one, two patients in bed (one whose discharge is ordered) and the demo patient discharged.
+ */
+async function seedWard(app: App, demo: DemoStore, admin: Actor, desk: Actor): Promise<void> {
+  const rooms = (await app.catalogue.listRooms({ q: 'Room 10' })).items;
+  const [ward, single] = rooms;
+  const doctor = await app.doctors.getDoctorByEmail(nth(DEMO_DOCTORS, 0, 'doctor').email);
+  const [paula, omar, lucas] = await demo.patients(['patient@medora.test', nth(OTHER_DEMO_PATIENTS, 0, 'patient').email, nth(OTHER_DEMO_PATIENTS, 2, 'patient').email]);
+  if (!ward || !single || !paula || !omar || !lucas) throw new Error('seed: the ward needs the Cardiology rooms and the demo patients first');
+  await app.inpatient.setRoomClass(ward.id, { bed_class: 'Standard ward', nightly_rate: '180.00' }, admin);
+  await app.inpatient.setRoomClass(single.id, { bed_class: 'Private', nightly_rate: '320.00' }, admin);
+  const beds = [];
+  for (const label of ['A', 'B', 'C', 'D']) beds.push((await app.inpatient.createBed(ward.id, { label }, admin)).id);
+  beds.push((await app.inpatient.createBed(single.id, { label: 'P1' }, admin)).id);
+  const doctorActor: Actor = { userId: doctor.user.id, role: 'doctor', name: doctor.name, doctorId: doctor.id, requestId: 'demo-seed' };
+  const admit = async (patientId: number, bedId: number | undefined, reason: string) => {
+    const { id } = await app.inpatient.requestAdmission({ patient_id: patientId, department_id: ward.department_id, expected_nights: 4, reason }, doctorActor);
+    await app.inpatient.admitPatient({ admissionId: id, body: { bed_id: bedId } }, desk);
+    return id;
+  };
+  await admit(omar.id, beds[0], 'Chest pain under observation; serial troponins');
+  const lucasStay = await admit(lucas.id, beds[4], 'Atrial fibrillation, rate control');
+  const summary = { diagnosis: 'Paroxysmal atrial fibrillation', treatment: 'Rate control with bisoprolol', medication: 'Bisoprolol 2.5 mg daily', instructions: 'Avoid caffeine', follow_up: 'Cardiology clinic in 2 weeks' };
+  await app.inpatient.orderDischarge({ admissionId: lucasStay, body: summary }, doctorActor);
+  const paulaStay = await admit(paula.id, beds[1], 'Hypertensive urgency');
+  const paulaSummary = { diagnosis: 'Hypertensive urgency', treatment: 'Oral amlodipine, observation', medication: 'Amlodipine 5 mg daily', instructions: 'Measure blood pressure twice a day', follow_up: 'GP in one week' };
+  await app.inpatient.orderDischarge({ admissionId: paulaStay, body: paulaSummary }, doctorActor);
+  await app.inpatient.confirmDischarge(paulaStay, desk);
 }

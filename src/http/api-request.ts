@@ -44,6 +44,7 @@ export async function handleApi(app: App, routes: Route[], req: IncomingMessage,
     answer = await route.handler({
       params,
       query,
+      search: opts.search,
       body,
       actor: actor as Actor,
       token,

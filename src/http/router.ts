@@ -10,6 +10,8 @@ export type PathParams<P extends string> = { [Name in ParamNames<P>]: string };
 export interface RequestContext<Params = Record<string, string>> {
   params: Params;
   query: Record<string, string>;
+  /** The raw query string, for parameters that repeat (FHIR's `date=ge…&date=le…`). */
+  search?: string;
   body: unknown;
   /** The signed-in user; present on every route that names a role. */
   actor: Actor;

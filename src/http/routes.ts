@@ -11,6 +11,7 @@ import { recordRoutes } from './routes/records.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { inpatientRoutes } from './routes/inpatient.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
 
 /**
@@ -28,6 +29,7 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...waitlistRoutes(app),
     ...recordRoutes(app),
     ...billingRoutes(app),
+    ...inpatientRoutes(app),
     ...notificationRoutes(app, { publicUrl }),
     ...auditRoutes(app),
     ...apiDocsRoutes(),

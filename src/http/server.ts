@@ -6,6 +6,8 @@ import type { App } from '../app.ts';
 import { toErrorAnswer } from './errors.ts';
 import { isHttps } from './session-cookie.ts';
 import { apiRoutes } from './routes.ts';
+import { fhirRoutes } from './routes/fhir.ts';
+import { isFhirPath, toFhirErrorAnswer } from './fhir-answers.ts';
 import { serveStatic } from './static.ts';
 import { ListenError } from './listen-error.ts';
 import { loggedPath, stdoutLog } from './access-log.ts';
@@ -29,7 +31,8 @@ export interface ServerOptions {
 const HSTS = 'max-age=31536000';
 
 export function createMedoraServer(app: App, options: ServerOptions = {}): Server {
-  const routes = apiRoutes(app, { publicUrl: options.publicUrl });
+  // The FHIR facade's routes are apart from apiRoutes: the OpenAPI document describes /api alone.
+  const routes = [...apiRoutes(app, { publicUrl: options.publicUrl }), ...fhirRoutes(app, { publicUrl: options.publicUrl })];
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
   const trustProxy = options.trustProxy ?? 0;
   const batch = options.log ? undefined : stdoutLog();
@@ -61,8 +64,9 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     const { path, search } = splitTarget(req.url);
     // Only when HTTPS is known (our socket, or our own proxy says so): over plain HTTP the header means nothing.
     if (isHttps(req, trustProxy)) res.setHeader('strict-transport-security', HSTS);
+    const fhir = isFhirPath(path);
     try {
-      if (path === '/api' || path.startsWith('/api/')) {
+      if (path === '/api' || path.startsWith('/api/') || fhir) {
         const api = () => handleApi(app, routes, req, res, { path, search, requestId, trustProxy });
         await (req.method === 'GET' || req.method === 'HEAD' ? app.requests.reading(api) : api());
       } else if (req.method === 'GET' || req.method === 'HEAD') {
@@ -74,7 +78,7 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
         sendAnswer(res, requestId, { status: 405, body: { message: 'Method not allowed', code: 'method_not_allowed' }, headers: { allow: 'GET, HEAD' } }, req);
       }
     } catch (error) {
-      const answer = toErrorAnswer(error);
+      const answer = fhir ? toFhirErrorAnswer(error) : toErrorAnswer(error);
       if (answer.unexpected) logNow(`error rid=${requestId} ${req.method} ${loggedPath(path)}: ${(answer.unexpected as Error)?.stack ?? answer.unexpected}`);
       // Refused before its body was read (too large, not signed in): the rest of the body would stand in the way of
       // the next request on this connection, so the connection ends with the answer.

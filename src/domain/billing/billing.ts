@@ -33,7 +33,8 @@ export const billedVisit = (bill: Bill): BilledVisit => ({
 
 export interface NewBill {
   patientId: number;
-  medicalRecordId: number;
+  /** The visit billed; none for a hospital stay's nights. */
+  medicalRecordId: number | null;
   serviceDetails: string;
   amountCents: number;
   billingDate: string;
@@ -56,7 +57,8 @@ export const CURRENCY = 'USD';
 /** The bill a recorded visit raises: the service at its cost, dated the visit; a free visit raises none. */
 export function billForVisit(visit: {
   patientId: number;
-  medicalRecordId: number;
+  /** The visit billed; none for a hospital stay's nights. */
+  medicalRecordId: number | null;
   serviceType: string;
   costCents: number;
   recordDate: string;

@@ -51,6 +51,7 @@ const USAGE_NOUNS = {
   appointments: ['appointment', 'appointments'],
   schedule_slots: ['schedule slot', 'schedule slots'],
   medical_records: ['medical record', 'medical records'],
+  hospital_stays: ['hospital stay', 'hospital stays'],
 } as const;
 
 /**

@@ -11,6 +11,7 @@ import { schedulingPaths } from './paths/scheduling.ts';
 import { waitlistPaths } from './paths/waitlist.ts';
 import { recordsPaths } from './paths/records.ts';
 import { billingPaths } from './paths/billing.ts';
+import { inpatientPaths } from './paths/inpatient.ts';
 import { notificationsPaths } from './paths/notifications.ts';
 import { auditPaths } from './paths/audit.ts';
 import { apiDocsPaths } from './paths/api-docs.ts';
@@ -25,6 +26,7 @@ const MODULES: ModulePaths[] = [
   waitlistPaths,
   recordsPaths,
   billingPaths,
+  inpatientPaths,
   notificationsPaths,
   auditPaths,
   apiDocsPaths,

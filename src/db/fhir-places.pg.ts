@@ -1,0 +1,62 @@
+import type { DepartmentRow } from '../domain/fhir/healthcare-service.ts';
+import type { RoomRow } from '../domain/fhir/location.ts';
+import type { SlotRow } from '../domain/fhir/slot.ts';
+import { versioned, type FhirTable, type VersionedSql } from './fhir-search.pg.ts';
+
+interface DepartmentSql extends VersionedSql {
+  name: string;
+  description: string;
+}
+
+export const healthcareServiceTable: FhirTable<DepartmentRow> = {
+  sql: `select id, updated_at, row_version as version, name, description from departments`,
+  columns: { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', name: 'name::text' },
+  toRow: (raw) => {
+    const r = raw as unknown as DepartmentSql;
+    return { ...versioned(r), name: r.name, description: r.description };
+  },
+};
+
+interface RoomSql extends VersionedSql {
+  name: string;
+  department_id: number;
+  department_name: string;
+}
+
+export const locationTable: FhirTable<RoomRow> = {
+  sql: `select r.id, r.updated_at, r.row_version as version, r.name, d.id as department_id, d.name as department_name
+        from rooms r join departments d on d.id = r.department_id`,
+  columns: { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', name: 'name::text' },
+  toRow: (raw) => {
+    const r = raw as unknown as RoomSql;
+    return { ...versioned(r), name: r.name, department: { id: r.department_id, name: r.department_name } };
+  },
+};
+
+interface SlotSql {
+  id: string;
+  doctor_id: number;
+  start_at: Date;
+  end_at: Date;
+  status: 'free' | 'busy';
+  updated_at: Date;
+}
+
+// Slots are the weekly pattern laid over the dates asked for: a retired pattern row keeps only the slots booked on it,
+// and a slot is busy while a booking that is not cancelled holds its doctor, date and start (appointments_slot_key).
+export const slotTable: FhirTable<SlotRow> = {
+  sql: `select s.id || '-' || g.day::date::text as id, s.doctor_id,
+               ((g.day::date + s.start_time) at time zone {tz}) as start_at,
+               ((g.day::date + s.end_time) at time zone {tz}) as end_at,
+               case when a.id is null then 'free' else 'busy' end as status,
+               greatest(s.updated_at, a.updated_at) as updated_at
+        from schedules s
+        join generate_series({from}::timestamp, {to}::timestamp, interval '1 day') g(day) on extract(isodow from g.day) = s.weekday
+        left join appointments a on a.doctor_id = s.doctor_id and a.date = g.day::date and a.start_time = s.start_time and a.status <> 'cancelled'
+        where s.retired_at is null or a.schedule_id = s.id`,
+  columns: { _id: 'id::text', schedule: 'doctor_id::int', start: 'start_at::timestamptz', status: 'status::text' },
+  toRow: (raw) => {
+    const r = raw as unknown as SlotSql;
+    return { id: r.id, doctorId: r.doctor_id, start: r.start_at, end: r.end_at, busy: r.status === 'busy', updatedAt: r.updated_at };
+  },
+};

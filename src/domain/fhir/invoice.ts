@@ -1,0 +1,43 @@
+import type { Invoice, Money } from '@medplum/fhirtypes';
+import { clinicRef, meta, ref, type Named, type Versioned } from './fhir.ts';
+import { ID_PARAM, LAST_UPDATED_PARAM, numericId, storedCode, type ResourceDef } from './resource-def.ts';
+
+/** A bill; a paid one is settled in full by its one payment. */
+export interface BillRow extends Versioned {
+  patient: Named;
+  serviceDetails: string;
+  amountCents: number;
+  date: string;
+  paid: boolean;
+}
+
+/** Medora bills in US dollars (domain/shared/money.ts). */
+const money = (cents: number): Money => ({ value: cents / 100, currency: 'USD' });
+
+export const invoiceResource: ResourceDef<BillRow, Invoice> = {
+  type: 'Invoice',
+  params: [
+    ID_PARAM,
+    LAST_UPDATED_PARAM,
+    { name: 'patient', type: 'reference', target: 'Patient', documentation: 'The patient billed' },
+    { name: 'subject', type: 'reference', target: 'Patient', documentation: 'The patient billed' },
+    { name: 'date', type: 'date', documentation: 'The billing date' },
+    { name: 'status', type: 'token', documentation: 'issued (unpaid) | balanced (paid)', stored: storedCode({ issued: ['unpaid'], balanced: ['paid'] }) },
+  ],
+  sortDate: 'date',
+  isId: numericId,
+  patientOf: (row) => row.patient.id,
+  toFhir: (row, ctx) => ({
+    resourceType: 'Invoice',
+    id: String(row.id),
+    meta: meta(row),
+    status: row.paid ? 'balanced' : 'issued',
+    subject: ref('Patient', row.patient.id, row.patient.name),
+    recipient: ref('Patient', row.patient.id, row.patient.name),
+    date: row.date,
+    issuer: clinicRef(ctx),
+    lineItem: [{ sequence: 1, chargeItemCodeableConcept: { text: row.serviceDetails }, priceComponent: [{ type: 'base', amount: money(row.amountCents) }] }],
+    totalNet: money(row.amountCents),
+    totalGross: money(row.amountCents),
+  }),
+};

@@ -1,0 +1,96 @@
+import { describe, it } from '../../testing/node-test.ts';
+import assert from 'node:assert/strict';
+import { censusMidnight, censusNights, countCensus, type Segment } from './census.ts';
+import { chargeLines, interimWeeks } from './charges.ts';
+
+const TZ = 'Europe/Berlin';
+const at = (iso: string) => new Date(iso);
+const ward = { wardId: 7, wardName: 'Ward A' };
+const segment = (admissionId: number, startedAt: string, endedAt: string | null, endedBy: Segment['endedBy']): Segment => ({
+  ...ward,
+  admissionId,
+  startedAt: at(startedAt),
+  endedAt: endedAt === null ? null : at(endedAt),
+  endedBy,
+});
+
+/**
+ * March 2026 in Berlin (summer time from 29 March, 02:00 → 03:00), two beds, four stays:
+ * A from 27 Feb 22:00 to 2 Mar 10:00; B from exactly midnight 5 Mar to exactly midnight 7 Mar; C from 28 Mar 23:59,
+ * moved to the other bed at 03:30 on the night the clocks go forward, leaving exactly at midnight 31 Mar; D from
+ * 31 Mar 23:30, still in bed.
+ */
+const MARCH: Segment[] = [
+  segment(1, '2026-02-27T21:00:00Z', '2026-03-02T09:00:00Z', 'discharge'),
+  segment(2, '2026-03-04T23:00:00Z', '2026-03-06T23:00:00Z', 'discharge'),
+  segment(3, '2026-03-28T22:59:00Z', '2026-03-29T01:30:00Z', 'transfer'),
+  segment(3, '2026-03-29T01:30:00Z', '2026-03-30T22:00:00Z', 'discharge'),
+  segment(4, '2026-03-31T21:30:00Z', null, null),
+];
+const BEDS = [0, 1].map(() => ({ ...ward, createdAt: at('2026-02-01T08:00:00Z'), retiredAt: null }));
+const NOW = at('2026-04-02T10:00:00Z');
+
+describe('the midnight census', () => {
+  it("takes each day's census at the midnight that ends it, in the clinic's zone, across the change to summer time", () => {
+    assert.equal(censusMidnight('2026-03-28', TZ).toISOString(), '2026-03-28T23:00:00.000Z');
+    assert.equal(censusMidnight('2026-03-29', TZ).toISOString(), '2026-03-29T22:00:00.000Z');
+  });
+
+  it('counts a stay from the first midnight after it begins to the midnight it ends at', () => {
+    assert.deepEqual(censusNights(MARCH[0] as Segment, TZ, NOW), ['2026-02-27', '2026-02-28', '2026-03-01']);
+    assert.deepEqual(censusNights(MARCH[1] as Segment, TZ, NOW), ['2026-03-05', '2026-03-06'], 'arrives at midnight: counted from the next one; leaves at midnight: counted at it');
+    assert.deepEqual(censusNights(MARCH[2] as Segment, TZ, NOW), ['2026-03-28'], 'one minute before midnight counts');
+    assert.deepEqual(censusNights(MARCH[3] as Segment, TZ, NOW), ['2026-03-29', '2026-03-30']);
+    assert.deepEqual(censusNights(MARCH[4] as Segment, TZ, NOW), ['2026-03-31', '2026-04-01']);
+  });
+
+  it('equals the hand count of a month: who was in bed at each midnight, admissions, discharges, transfers, occupancy, length of stay', () => {
+    const census = countCensus({ from: '2026-03-01', to: '2026-03-31', timeZone: TZ, now: NOW, segments: MARCH, beds: BEDS });
+    const inBed = Object.fromEntries(census.days.filter((d) => d.in_bed_at_midnight > 0).map((d) => [d.date, d.in_bed_at_midnight]));
+    assert.deepEqual(inBed, { '2026-03-01': 1, '2026-03-05': 1, '2026-03-06': 1, '2026-03-28': 1, '2026-03-29': 1, '2026-03-30': 1, '2026-03-31': 1 });
+    const on = (key: 'admissions' | 'discharges' | 'transfers') => census.days.filter((d) => d[key] > 0).map((d) => `${d.date}:${d[key]}`);
+    assert.deepEqual(on('admissions'), ['2026-03-05:1', '2026-03-28:1', '2026-03-31:1']);
+    assert.deepEqual(on('discharges'), ['2026-03-02:1', '2026-03-07:1', '2026-03-31:1']);
+    assert.deepEqual(on('transfers'), ['2026-03-29:1']);
+    assert.equal(census.days.length, 31);
+    assert.equal(census.days.find((d) => d.date === '2026-03-29')?.occupancy_percent, 50);
+    assert.deepEqual(census.wards, [
+      {
+        department_id: 7,
+        department: 'Ward A',
+        patient_nights: 7,
+        bed_nights: 62,
+        admissions: 3,
+        discharges: 3,
+        transfers: 1,
+        occupancy_percent: 11.3,
+        average_length_of_stay: 2.7,
+      },
+    ]);
+  });
+
+  it('counts only the beds that existed at each midnight', () => {
+    const beds = [{ ...ward, createdAt: at('2026-03-10T12:00:00Z'), retiredAt: at('2026-03-12T08:00:00Z') }];
+    const census = countCensus({ from: '2026-03-09', to: '2026-03-12', timeZone: TZ, now: NOW, segments: [], beds });
+    assert.deepEqual(census.days.map((d) => d.beds), [0, 1, 1, 0]);
+  });
+});
+
+describe('bed charges', () => {
+  const rated = MARCH.slice(2, 4).map((s, i) => ({ bedId: i + 1, bed: `B${i + 1}`, room: 'R1', rateCents: i === 0 ? 10_000 : 25_050, startedAt: s.startedAt, endedAt: s.endedAt }));
+
+  it('bills each bed its own nights at its own rate, one line per bed', () => {
+    assert.deepEqual(chargeLines(rated, TZ, NOW, null, '2026-12-31'), [
+      { bedId: 1, bed: 'B1', room: 'R1', firstNight: '2026-03-28', lastNight: '2026-03-28', nights: 1, rateCents: 10_000, amountCents: 10_000 },
+      { bedId: 2, bed: 'B2', room: 'R1', firstNight: '2026-03-29', lastNight: '2026-03-30', nights: 2, rateCents: 25_050, amountCents: 50_100 },
+    ]);
+    assert.deepEqual(chargeLines(rated, TZ, NOW, '2026-03-29', '2026-12-31').map((l) => l.nights), [1], 'nights already billed are left out');
+  });
+
+  it('bills whole weeks of a long stay once their last midnight has passed, and nothing twice', () => {
+    const now = censusMidnight('2026-03-14', TZ);
+    assert.deepEqual(interimWeeks('2026-03-01', null, TZ, now), [{ from: '2026-03-01', to: '2026-03-07' }, { from: '2026-03-08', to: '2026-03-14' }]);
+    assert.deepEqual(interimWeeks('2026-03-01', '2026-03-14', TZ, now), []);
+    assert.deepEqual(interimWeeks('2026-03-01', null, TZ, new Date(now.getTime() - 1)), [{ from: '2026-03-01', to: '2026-03-07' }]);
+  });
+});

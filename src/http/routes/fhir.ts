@@ -1,0 +1,34 @@
+import type { App } from '../../app.ts';
+import { fhirAnswer, fhirBase, ndjsonAnswer, prefersStrict, wantsNdjson } from '../fhir-answers.ts';
+import { route, type Route } from '../router.ts';
+
+/**
+ * The read-only FHIR R4 facade (issue 33), one route a line: signed in as for /api; which resources each role
+ * reads is the fhir module's. Its contract is the CapabilityStatement at /fhir/R4/metadata, not the OpenAPI document.
+ */
+export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}): Route[] {
+  return [
+    route('GET', '/fhir/R4/metadata', 'public', async (ctx) => fhirAnswer(app.fhir.capabilities({ base: fhirBase(publicUrl, ctx) }))),
+    route('GET', '/fhir/R4/{type}', 'user', async (ctx) =>
+      fhirAnswer(
+        await app.fhir.searchResources(
+          { base: fhirBase(publicUrl, ctx), type: ctx.params.type, params: [...new URLSearchParams(ctx.search ?? '')], strict: prefersStrict(ctx.headers) },
+          ctx.actor,
+        ),
+      ),
+    ),
+    route('GET', '/fhir/R4/Patient/{id}/$everything', 'user', async (ctx) =>
+      wantsNdjson(ctx.search)
+        ? ndjsonAnswer(app.fhir.exportPatient({ base: fhirBase(publicUrl, ctx), id: ctx.params.id }, ctx.actor), `patient-${ctx.params.id}.ndjson`)
+        : fhirAnswer(
+        await app.fhir.patientEverything(
+          { base: fhirBase(publicUrl, ctx), id: ctx.params.id, params: [...new URLSearchParams(ctx.search ?? '')], strict: prefersStrict(ctx.headers) },
+          ctx.actor,
+        ),
+      ),
+    ),
+    route('GET', '/fhir/R4/{type}/{id}', 'user', async (ctx) =>
+      fhirAnswer(await app.fhir.readResource({ base: fhirBase(publicUrl, ctx), type: ctx.params.type, id: ctx.params.id }, ctx.actor)),
+    ),
+  ];
+}

@@ -1,9 +1,10 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CheckpointReport } from '../domain/audit/checkpoint-check.ts';
 import { CHECKPOINT_MARKER, checkpointLine, type CheckpointFile } from '../domain/audit/checkpoint.ts';
-import type { ChainCheck } from '../domain/audit/audit.ts';
+import { DEFAULT_MAX_UNSEALED_SECONDS, type SealBacklog } from '../domain/audit/audit.ts';
+import type { TrailCheck } from '../domain/audit/use-cases.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { writeLine, type Cli } from './context.ts';
 
@@ -35,11 +36,32 @@ function checkpointSummary(report: CheckpointReport): string {
   return `OK: ${plural(report.checked, 'checkpoint')} ${report.signaturesChecked ? 'verified' : 'match the chain'} (${where})${newest}.`;
 }
 
+const seconds = (age: number | null) => `${(age ?? 0).toFixed(1)} s`;
+
+/** What verify prints of the rows not yet sealed into the chain. */
+function backlogSummary({ rows, oldestAgeSeconds }: SealBacklog): string {
+  return rows === 0 ? 'Sealing: no row waits.' : `Sealing: ${plural(rows, 'row')} wait${rows === 1 ? 's' : ''}, the oldest for ${seconds(oldestAgeSeconds)}.`;
+}
+
+const stalledText = ({ backlog }: TrailCheck, maxSeconds: number) =>
+  `audit rows are not being sealed: ${plural(backlog.rows, 'row')} wait, the oldest for ${seconds(backlog.oldestAgeSeconds)} ` +
+  `(more than ${maxSeconds} s): no medora serve or medora worker is sealing them`;
+
 /** Exit 1 naming the first problem, the others listed under it. */
-function trailBroken(chain: ChainCheck, report: CheckpointReport): DomainError {
+function trailBroken(check: TrailCheck, report: CheckpointReport, maxSeconds: number): DomainError {
+  const { chain } = check;
+  const stalled = check.stalled ? [stalledText(check, maxSeconds)] : [];
+  const [first, ...rest] = [...(chain.intact ? [] : [chain.reason]), ...report.problems];
+  if (first === undefined) return new DomainError('conflict', 'audit_not_sealed', stalled.join(''));
   const where = !chain.intact && chain.brokenAt !== null ? ` at row ${chain.brokenAt}` : '';
-  const [first = '', ...rest] = [...(chain.intact ? [] : [chain.reason]), ...report.problems];
-  return new DomainError('conflict', 'audit_trail_broken', `audit trail broken${where}: ${first}`, rest.length > 0 ? { also: rest } : undefined);
+  const also = [...rest, ...stalled];
+  return new DomainError('conflict', 'audit_trail_broken', `audit trail broken${where}: ${first}`, also.length > 0 ? { also } : undefined);
+}
+
+function maxSecondsOf(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('a number of seconds above 0');
+  return seconds;
 }
 
 export function register(program: Command, { getApp, io }: Cli): void {
@@ -47,16 +69,19 @@ export function register(program: Command, { getApp, io }: Cli): void {
   audit
     .command('verify')
     .description(
-      'recompute the hash chain of the audit trail and check its signed checkpoints; names the first changed, removed or inserted row (exit 1)',
+      'recompute the hash chain of the audit trail and check its signed checkpoints; names the first changed, removed or inserted row, ' +
+        'or rows left unsealed too long (exit 1)',
     )
     .option('--checkpoints <file>', 'also check the checkpoint lines in FILE (e.g. the server\'s log), kept outside the database')
-    .action(async (opts: { checkpoints?: string }) => {
+    .option('--max-unsealed-age <seconds>', 'fail when a row has waited longer than this to be sealed: no sealer is running', maxSecondsOf, DEFAULT_MAX_UNSEALED_SECONDS)
+    .action(async (opts: { checkpoints?: string; maxUnsealedAge: number }) => {
       const files = opts.checkpoints ? [await checkpointLines(opts.checkpoints)] : [];
       const app = await getApp();
-      const chain = await app.audit.verifyTrail();
+      const check = await app.audit.verifyTrail(opts.maxUnsealedAge);
       const report = await app.auditCheckpoints.verifyCheckpoints(files);
-      if (!chain.intact || report.problems.length > 0) throw trailBroken(chain, report);
-      writeLine(io.stdout, `OK: ${chain.rows} audit rows, chain intact.`);
+      if (!check.chain.intact || check.stalled || report.problems.length > 0) throw trailBroken(check, report, opts.maxUnsealedAge);
+      writeLine(io.stdout, `OK: ${check.chain.rows} audit rows, chain intact.`);
+      writeLine(io.stdout, backlogSummary(check.backlog));
       writeLine(io.stdout, checkpointSummary(report));
       if (report.checked > 0 && !report.signaturesChecked) {
         writeLine(io.stderr, 'warning: no key to check the checkpoints\' signatures: set AUDIT_VERIFY_KEY_FILE (or AUDIT_SIGNING_KEY_FILE).');

@@ -13,8 +13,8 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
     .action(async (opts: { port?: string }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
       // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
-      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { createMedoraServer, listen }, { closeGracefully }, { checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }] =
-        await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../http/shutdown.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts')]);
+      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { createMedoraServer, listen }, { closeGracefully }, { checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }, { sealAuditContinuously }] =
+        await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../http/shutdown.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts'), import('../audit-sealer.ts')]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
       const { app, db } = await openRuntime(config, { opened: embedded?.db });
@@ -38,6 +38,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       if (embedded && config.backupKeep > 0) {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
       }
+      const sealing = sealAuditContinuously(app.audit, (line) => writeLine(io.stderr, line));
       const pruning = pruneAuditDaily(app, (line) => writeLine(io.stdout, line));
       const checkpoints = config.auditSigningKeyFile ? checkpointAuditHourly(app, (line) => writeLine(io.stdout, line)) : undefined;
       const stop = async (signal: string) => {
@@ -50,7 +51,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
           process.exit(1);
         }, config.shutdownGraceMs + SHUTDOWN_SLACK_MS).unref();
         await closeGracefully(server, config.shutdownGraceMs);
-        await mail.stop();
+        await Promise.all([mail.stop(), sealing.stop()]);
         await db.close();
         process.exit(0);
       };
@@ -60,17 +61,18 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
 
   program
     .command('worker')
-    .description('send the outbox\'s e-mails in a process of its own (medora serve sends them too); stops on SIGTERM')
+    .description('send the outbox\'s e-mails and seal the audit trail in a process of its own (medora serve does both too); stops on SIGTERM')
     .action(async () => {
       const config = loadConfig();
-      const [{ startMailWorker }, { databaseRoleWarning }] = await Promise.all([import('../mail/start.ts'), import('../runtime.ts')]);
+      const [{ startMailWorker }, { databaseRoleWarning }, { sealAuditContinuously }] = await Promise.all([import('../mail/start.ts'), import('../runtime.ts'), import('../audit-sealer.ts')]);
       const [app, db] = await Promise.all([getApp(), getDb()]);
       const roleWarning = await databaseRoleWarning(db, config);
       if (roleWarning) writeLine(io.stderr, roleWarning);
       const mail = startMailWorker(app, db, config, (line) => writeLine(io.stderr, line));
+      const sealing = sealAuditContinuously(app.audit, (line) => writeLine(io.stderr, line));
       writeLine(io.stdout, config.smtpUrl ? 'Sending the outbox\'s e-mails.' : 'No SMTP_URL: due e-mails are marked not sent.');
       await new Promise<void>((resolve) => {
-        const stop = () => void mail.stop().then(resolve);
+        const stop = () => void Promise.all([mail.stop(), sealing.stop()]).then(() => resolve());
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });

@@ -10,6 +10,7 @@ import { loadConfig } from '../config.ts';
 import { databaseRoleWarning, openRuntime } from '../runtime.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { only } from '../testing/assert.ts';
+import { sealAll } from '../testing/audit-sealing.ts';
 import { auditLog } from './audit.pg.ts';
 import { openPostgres, runOnConnection } from './postgres.ts';
 import type { Db } from './db.ts';
@@ -71,20 +72,24 @@ describe('an owner that migrates and an application role of its own, on PostgreS
     await auditLog(app.db).record({ actor: admin, action: 'read_records', entity: 'patient', entityId: 1, patientId: 1 });
     await app.db.query(`insert into audit_log (at, action, entity) values (now() - interval '100 days', 'login_failed', 'user')`);
     assert.deepEqual(await app.audit.pruneAnonymousFailures(), { removed: 1, olderThanDays: 90 });
+    await sealAll(app.db);
     const signed = await app.auditCheckpoints.signCheckpoint({ onlyIfMoved: false });
     assert.equal(signed.signed?.seq, 2);
-    assert.deepEqual(await app.audit.verifyTrail(), { intact: true, rows: 2 });
+    assert.deepEqual((await app.audit.verifyTrail()).chain, { intact: true, rows: 2 });
     const report = await app.auditCheckpoints.verifyCheckpoints();
     assert.deepEqual({ checked: report.checked, problems: report.problems }, { checked: 1, problems: [] });
   });
 
-  it('leaves the application role unable to alter the triggers, the chain\'s head, its rows or the checkpoints', async () => {
+  it('leaves the application role unable to alter the triggers, the chain, its head, its rows or the checkpoints', async () => {
     const { db } = appDb();
     for (const sql of [
       'alter table audit_log disable trigger audit_log_append_only',
-      'drop trigger audit_log_chain on audit_log',
-      'alter function audit_log_chain() security invoker',
+      'drop trigger audit_log_unchained on audit_log',
+      'alter function audit_seal(integer) security invoker',
       'update audit_chain_head set seq = seq - 1',
+      `insert into audit_chain (seq, audit_id, hash) values (99, 1, '\\x00')`,
+      'delete from audit_chain',
+      'delete from audit_unsealed',
       'delete from audit_log',
       `update audit_log set details = '{}'`,
       'truncate audit_log',
@@ -94,13 +99,14 @@ describe('an owner that migrates and an application role of its own, on PostgreS
     ]) {
       await assert.rejects(db.query(sql), { code: '42501' }, sql);
     }
-    // A temporary table named like the head is not what the chain's trigger updates: its search path is pinned.
+    // A temporary table named like the head is not what the sealer reads and moves: its search path is pinned.
+    await auditLog(db).record({ actor: admin, action: 'list', entity: 'patient' });
     await db.transaction(async (tx) => {
       await tx.exec('create temporary table audit_chain_head (one_row boolean, seq bigint, hash bytea) on commit drop');
       await tx.query(`insert into audit_chain_head values (true, 0, '\\x00')`);
-      await auditLog(tx).record({ actor: admin, action: 'list', entity: 'patient' });
+      await sealAll(tx);
     });
-    assert.deepEqual(await appDb().audit.verifyTrail(), { intact: true, rows: 3 });
+    assert.deepEqual((await appDb().audit.verifyTrail()).chain, { intact: true, rows: 3 });
   });
 
   it('warns when the server runs as the tables\' owner, not on the embedded database', async () => {
@@ -123,11 +129,11 @@ describe('an owner that migrates and an application role of its own, on PostgreS
     const may = only(
       await appDb().db.query<Record<string, boolean>>(
         `select has_table_privilege($1, 'audit_log', 'insert') as insert_audit, has_table_privilege($1, 'audit_log', 'delete') as delete_audit,
-                has_table_privilege($1, 'audit_chain_head', 'update') as move_head, has_table_privilege($1, 'users', 'update') as update_users`,
+                has_table_privilege($1, 'audit_chain_head', 'update') as move_head, has_table_privilege($1, 'audit_chain', 'insert') as link, has_table_privilege($1, 'users', 'update') as update_users`,
         [otherRole],
       ),
     );
-    assert.deepEqual(may, { insert_audit: true, delete_audit: false, move_head: false, update_users: true });
+    assert.deepEqual(may, { insert_audit: true, delete_audit: false, move_head: false, link: false, update_users: true });
 
     const refused = await spawnMedora(['db', 'grant-app-role', owner], { env: { DATABASE_URL: urlOf(owner) } });
     assert.equal(refused.code, 1);

@@ -26,8 +26,8 @@ const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * Grants `role` what the application needs on every table of the current schema, and on the audit trail no more
- * than INSERT and SELECT: the chain's trigger and retention run as the owner (migration 0015), so the role can
- * neither alter triggers, move the chain's head, nor change or delete a chained row. Run by the owner, after every
+ * than INSERT and SELECT (its rows' notes to the sealer included): sealing (migration 0021) and retention run as the
+ * owner, so the role can neither alter triggers, write the chain or move its head, nor change or delete a row. Run by the owner, after every
  * migration (a new table needs its grant); under the migrations' lock, as concurrent GRANTs on one table fail.
  */
 export async function grantAppRole(db: Db, role: string): Promise<void> {
@@ -49,10 +49,10 @@ export async function grantAppRole(db: Db, role: string): Promise<void> {
       grant usage on schema ${s} to ${r};
       grant select, insert, update, delete on all tables in schema ${s} to ${r};
       grant usage, select on all sequences in schema ${s} to ${r};
-      revoke all on audit_log, audit_checkpoints, audit_chain_head, schema_migrations from ${r};
-      grant select, insert on audit_log, audit_checkpoints to ${r};
-      grant select on audit_chain_head, schema_migrations to ${r};
-      grant execute on function audit_prune_anonymous(timestamptz) to ${r};
+      revoke all on audit_log, audit_checkpoints, audit_chain, audit_chain_head, audit_unsealed, schema_migrations from ${r};
+      grant select, insert on audit_log, audit_checkpoints, audit_unsealed to ${r};
+      grant select on audit_chain, audit_chain_head, schema_migrations to ${r};
+      grant execute on function audit_prune_anonymous(timestamptz), audit_seal(integer) to ${r};
     `);
   });
 }

@@ -1,17 +1,17 @@
 import type { ChainLink, ChainLinks, Checkpoint, CheckpointStore } from '../domain/audit/checkpoint.ts';
 import type { Queryable } from './db.ts';
 
-/** Only "the row with seq S has hash H", read from audit_log itself: not from the head, however sealing is done. */
+/** Only "the row with seq S has hash H", read from the chain's links (migration 0021): not from the head. */
 export function chainLinks(db: Queryable): ChainLinks {
   return {
     newest: async () => {
       const [link] = await db.query<ChainLink>(
-        `select seq, encode(hash, 'hex') as hash from audit_log where seq is not null order by seq desc limit 1`,
+        `select seq, encode(hash, 'hex') as hash from audit_chain order by seq desc limit 1`,
       );
       return link ?? null;
     },
     hashesAt: async (seqs) => {
-      const rows = await db.query<ChainLink>(`select seq, encode(hash, 'hex') as hash from audit_log where seq = any($1::bigint[])`, [seqs]);
+      const rows = await db.query<ChainLink>(`select seq, encode(hash, 'hex') as hash from audit_chain where seq = any($1::bigint[])`, [seqs]);
       return new Map(rows.map((row) => [row.seq, row.hash]));
     },
   };

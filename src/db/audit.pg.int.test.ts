@@ -4,25 +4,57 @@ import type { AuditEntry } from '../domain/audit/audit.ts';
 import { auditLog, auditTrail } from './audit.pg.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
-import type { Db } from './db.ts';
+import type { Db, Queryable } from './db.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
+import { sealAll } from '../testing/audit-sealing.ts';
+import { chainLinks, checkpointStore } from './audit-checkpoints.pg.ts';
+import { generateKeyPairSync } from 'node:crypto';
+import { ed25519Signer } from '../audit-signing.ts';
+import { signCheckpoint, verifyCheckpoints, type CheckpointDeps } from '../domain/audit/checkpoint-use-cases.ts';
+import { fixedClock } from '../domain/shared/clock.ts';
+import type { ChainLink, ChainLinks } from '../domain/audit/checkpoint.ts';
 
 const admin = { userId: 1, role: 'admin' as const, name: 'Ada' };
 const read = (n: number): AuditEntry => ({ actor: admin, action: 'read_records', entity: 'patient', entityId: n, patientId: n, details: { n } });
 const anonymousFailure: AuditEntry = { actor: null, action: 'login_failed', entity: 'user', details: { ip: '203.0.113.9' } };
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 
-/** Runs `sql` with the append-only trigger off, as a superuser could. */
+/** Runs `sql` with the trail's and the chain's triggers off, as a superuser could. */
 async function asSuperuser(db: Db, sql: string, params: unknown[] = []): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.exec('alter table audit_log disable trigger audit_log_append_only');
+    await tx.exec('alter table audit_log disable trigger user; alter table audit_chain disable trigger user');
     await tx.query(sql, params);
-    await tx.exec('alter table audit_log enable trigger audit_log_append_only');
+    await tx.exec('alter table audit_log enable trigger user; alter table audit_chain enable trigger user');
   });
 }
 
-const idsOf = async (db: Db) => (await db.query<{ id: number }>('select id from audit_log where seq is not null order by seq')).map((r) => r.id);
+/**
+ * A transaction on its own connection that runs `begin`, then stays open until `finish`, which runs `end` in it and
+ * commits: to interleave it with others.
+ */
+function held(db: Db, begin: (tx: Queryable) => Promise<void>) {
+  let ready = () => {};
+  let go: (end: (tx: Queryable) => Promise<void>) => void = () => {};
+  const started = new Promise<void>((resolve) => (ready = resolve));
+  const ending = new Promise<(tx: Queryable) => Promise<void>>((resolve) => (go = resolve));
+  const done = db.transaction(async (tx) => {
+    await begin(tx);
+    ready();
+    await (await ending)(tx);
+  });
+  // A failure before `ready` rejects `ready` too, so a test never waits on a transaction that is gone.
+  const readyOrFailed = Promise.race([started, done.then(() => {})]);
+  return {
+    ready: readyOrFailed,
+    finish: async (end: (tx: Queryable) => Promise<void> = async () => {}) => {
+      go(end);
+      await done;
+    },
+  };
+}
+
+const idsOf = async (db: Db) => (await db.query<{ id: number }>('select audit_id as id from audit_chain order by seq')).map((r) => r.id);
 
 for (const target of testDatabases()) {
   describe(`${target.name}: the audit trail's chain`, () => {
@@ -35,9 +67,18 @@ for (const target of testDatabases()) {
     });
     after(() => database.drop());
 
+    it('writes rows unsealed, which verify counts as waiting, not as a break', async () => {
+      assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 0 });
+      const backlog = await auditTrail(db).backlog();
+      assert.equal(backlog.rows, 5);
+      assert.ok(backlog.oldestAgeSeconds !== null && backlog.oldestAgeSeconds >= 0 && backlog.oldestAgeSeconds < 60, String(backlog.oldestAgeSeconds));
+      await sealAll(db);
+      assert.deepEqual(await auditTrail(db).backlog(), { rows: 0, oldestAgeSeconds: null });
+    });
+
     it('chains every row and verifies an untouched trail', async () => {
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
-      const rows = await db.query<{ seq: number }>('select seq from audit_log order by seq');
+      const rows = await db.query<{ seq: number }>('select seq from audit_chain order by seq');
       assert.deepEqual(rows.map((r) => r.seq), [1, 2, 3, 4, 5]);
     });
 
@@ -47,9 +88,11 @@ for (const target of testDatabases()) {
       await assert.rejects(db.query('delete from audit_log where id = $1', [first]), { code: '42501', message: /append-only: DELETE refused/ });
       await assert.rejects(db.exec('truncate audit_log'), { code: '42501' });
       await assert.rejects(db.query(`update audit_log set seq = 99, hash = '\\x00' where id = $1`, [first]), { code: '42501' });
+      await assert.rejects(db.query('update audit_chain set seq = seq + 1'), { code: '42501', message: /audit_chain is append-only: UPDATE refused/ });
+      await assert.rejects(db.query('delete from audit_chain'), { code: '42501' });
+      await assert.rejects(db.exec('truncate audit_chain'), { code: '42501' });
       await auditLog(db).record(anonymousFailure);
-      // The chain's own update, which sets seq and hash once, cannot pull an anonymous failure into the chain.
-      await assert.rejects(db.query(`update audit_log set seq = 6, hash = '\\x00' where seq is null`), { code: '42501' });
+      await sealAll(db);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
     });
 
@@ -64,17 +107,22 @@ for (const target of testDatabases()) {
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
     });
 
-    it('names the row after one a superuser removed, and notices rows removed from the end', async () => {
+    it('names a row a superuser removed, or the row after one removed with its link, and notices rows removed from the end', async () => {
       const [, second, third] = await idsOf(db);
       await asSuperuser(db, 'delete from audit_log where id = $1', [second]);
+      const removed = await auditTrail(db).verify();
+      assert.deepEqual(removed, { intact: false, rows: 5, brokenAt: second, reason: `row ${second} (seq 2) was removed` });
+      await asSuperuser(db, 'delete from audit_chain where audit_id = $1', [second]);
       const gap = await auditTrail(db).verify();
       assert.deepEqual(gap, { intact: false, rows: 4, brokenAt: third, reason: `1 row(s) before row ${third} were removed (seq 2 to 2)` });
 
       const tail = await target.open();
       try {
         for (let n = 1; n <= 3; n++) await auditLog(tail.db).record(read(n));
+        await sealAll(tail.db);
         const last = (await idsOf(tail.db))[2];
         await asSuperuser(tail.db, 'delete from audit_log where id = $1', [last]);
+        await asSuperuser(tail.db, 'delete from audit_chain where audit_id = $1', [last]);
         const check = await auditTrail(tail.db).verify();
         assert.equal(check.intact, false);
         assert.match(!check.intact ? check.reason : '', /1 row\(s\) after the last one were removed \(seq 3 to 3\)/);
@@ -87,12 +135,13 @@ for (const target of testDatabases()) {
       const forged = await target.open();
       try {
         for (let n = 1; n <= 3; n++) await auditLog(forged.db).record(read(n));
-        await forged.db.transaction(async (tx) => {
-          await tx.exec('alter table audit_log disable trigger audit_log_unchained, disable trigger audit_log_chain');
-          await tx.query(`insert into audit_log (action, entity, seq, hash) values ('create', 'billing', 4, '\\x00')`);
-          await tx.query(`insert into audit_log (actor_user_id, action, entity) values (7, 'read_records', 'patient')`);
-          await tx.exec('alter table audit_log enable trigger audit_log_unchained, enable trigger audit_log_chain');
-        });
+        await sealAll(forged.db);
+        await asSuperuser(forged.db, `insert into audit_log (actor_user_id, action, entity) values (7, 'create', 'billing')`);
+        const [slipped] = await forged.db.query<{ id: number }>('select max(id) as id from audit_log');
+        const outside = await auditTrail(forged.db).verify();
+        assert.deepEqual(outside, { intact: false, rows: 3, brokenAt: slipped?.id, reason: `row ${slipped?.id} is outside the chain but is not an anonymous sign-in failure` });
+
+        await asSuperuser(forged.db, `insert into audit_chain (seq, audit_id, hash) values (4, $1, sha256('forged'))`, [slipped?.id]);
         const check = await auditTrail(forged.db).verify();
         assert.equal(check.intact, false);
         assert.match(!check.intact ? check.reason : '', /was changed|does not match the chain head/);
@@ -116,6 +165,7 @@ for (const target of testDatabases()) {
              ($1, null, 'login_failed', 'user', '42'), ($1, 3, 'read_records', 'patient', '9')`,
           [daysAgo(100)],
         );
+        await sealAll(fresh.db);
         assert.equal(await auditTrail(fresh.db).pruneAnonymous(daysAgo(90)), 2);
         const left = await fresh.db.query<{ action: string; entity_id: string | null; old: boolean }>(
           `select action, entity_id, at < now() - interval '90 days' as old from audit_log order by id`,
@@ -137,35 +187,91 @@ for (const target of testDatabases()) {
       }
     });
 
-    it('forms one chain from concurrent writers on separate connections, in the order they commit', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
-      const concurrent = await target.open();
-      const second = await openPostgres(concurrent.url!);
+    it('seals committed rows only, once, in one order, whichever transaction began or committed first', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+      const interleaved = await target.open();
+      const second = await openPostgres(interleaved.url ?? '');
+      const trail = auditTrail(interleaved.db);
+      const sealedOrder = async () =>
+        (await interleaved.db.query<{ entity_id: string }>('select a.entity_id from audit_chain c join audit_log a on a.id = c.audit_id order by c.seq')).map((r) => r.entity_id);
       try {
-        await Promise.all(
-          Array.from({ length: 60 }, (_, n) => (n % 2 ? concurrent.db : second).transaction((tx) => auditLog(tx).record(read(n + 1)))),
-        );
-        assert.deepEqual(await auditTrail(concurrent.db).verify(), { intact: true, rows: 60 });
+        // A's row is written first (the smaller id) and committed last: B, committed meanwhile, waits for it.
+        const a = held(interleaved.db, async (tx) => auditLog(tx).record(read(1)));
+        await a.ready;
+        await second.transaction((tx) => auditLog(tx).record(read(2)));
+        assert.equal(await trail.seal(100), 0);
+        assert.equal((await trail.backlog()).rows, 1);
+        await a.finish();
+        await sealAll(interleaved.db);
+        assert.deepEqual(await sealedOrder(), ['1', '2']);
 
-        // A transaction still at work after writing its row holds nobody up: rows join the chain as they commit.
-        let release = () => {};
-        const held = new Promise<void>((resolve) => (release = resolve));
-        let written = () => {};
-        const inserted = new Promise<void>((resolve) => (written = resolve));
-        const slow = concurrent.db.transaction(async (tx) => {
-          await auditLog(tx).record(read(61));
-          written();
-          await held;
+        // C began first (its transaction id the older) but writes its row after D committed one: D waits for C.
+        const c = held(interleaved.db, async (tx) => {
+          await tx.query('select txid_current()');
         });
-        await inserted;
-        await second.transaction((tx) => auditLog(tx).record(read(62)));
-        release();
-        await slow;
-        const order = await concurrent.db.query<{ entity_id: string }>('select entity_id from audit_log where seq > 60 order by seq');
-        assert.deepEqual(order.map((r) => r.entity_id), ['62', '61']);
-        assert.deepEqual(await auditTrail(concurrent.db).verify(), { intact: true, rows: 62 });
+        await c.ready;
+        await second.transaction((tx) => auditLog(tx).record(read(4)));
+        await second.transaction((tx) => auditLog(tx).record(read(3)));
+        assert.equal(await trail.seal(100), 0);
+        await c.finish((tx) => auditLog(tx).record(read(5)));
+        await sealAll(interleaved.db);
+        assert.deepEqual(await sealedOrder(), ['1', '2', '4', '3', '5']);
+        assert.deepEqual(await trail.verify(), { intact: true, rows: 5 });
+
+        // A rolled-back row is never sealed, and leaves no gap.
+        await assert.rejects(second.transaction(async (tx) => {
+          await auditLog(tx).record(read(6));
+          throw new Error('rolled back');
+        }));
+        await auditLog(second).record(read(7));
+        await sealAll(interleaved.db);
+        assert.deepEqual((await sealedOrder()).slice(5), ['7']);
+        assert.deepEqual(await trail.verify(), { intact: true, rows: 6 });
       } finally {
         await second.close();
-        await concurrent.drop();
+        await interleaved.drop();
+      }
+    });
+
+    it('elects one sealer at a time: another waits its turn, and writers and sealers at once form one chain', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+      const busy = await target.open();
+      const second = await openPostgres(busy.url ?? '');
+      try {
+        const turn = held(busy.db, async (tx) => {
+          assert.equal(await auditTrail(tx).seal(100), 0);
+        });
+        await turn.ready;
+        assert.equal(await auditTrail(second).seal(100), null);
+        await turn.finish();
+
+        let writing = true;
+        const sealer = async (db: Db) => {
+          while (writing) await auditTrail(db).seal(50);
+        };
+        const sealers = [sealer(busy.db), sealer(second)];
+        let next = 1;
+        const writer = async (db: Db) => {
+          while (next <= 300) {
+            const n = next++;
+            // Some hold their row a moment before committing, so commits overtake each other.
+            await db.transaction(async (tx) => {
+              await auditLog(tx).record(read(n));
+              if (n % 7 === 0) await new Promise((resolve) => setTimeout(resolve, 15));
+            });
+          }
+        };
+        try {
+          await Promise.all(Array.from({ length: 8 }, (_, w) => writer(w % 2 ? busy.db : second)));
+        } finally {
+          writing = false;
+          await Promise.all(sealers);
+        }
+        await sealAll(busy.db);
+        assert.deepEqual(await auditTrail(busy.db).verify(), { intact: true, rows: 300 });
+        const sealed = await busy.db.query<{ n: number; ids: number }>('select count(*)::int as n, count(distinct a.entity_id)::int as ids from audit_chain c join audit_log a on a.id = c.audit_id');
+        assert.deepEqual(sealed, [{ n: 300, ids: 300 }]);
+      } finally {
+        await second.close();
+        await busy.drop();
       }
     });
   });
@@ -186,7 +292,44 @@ describe('the chain migration', () => {
       await migrate(db, migrations);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 2 });
       await auditLog(db).record(read(1));
+      await sealAll(db);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 3 });
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('the batched sealing migration', () => {
+  it('keeps the chain sealed at commit, and its signed checkpoints, and seals on from its head', async () => {
+    const db = await openPglite(undefined);
+    try {
+      const migrations = readMigrations();
+      await migrate(db, migrations.filter((m) => m.version < 21));
+      for (let n = 1; n <= 3; n++) await auditLog(db).record(read(n));
+      const signer = ed25519Signer(generateKeyPairSync('ed25519').privateKey);
+      const deps = (links: (q: Queryable) => ChainLinks): CheckpointDeps => ({
+        links: links(db),
+        checkpoints: checkpointStore(db),
+        clock: fixedClock('2026-06-10T08:00:00Z'),
+        signer,
+        trustedKeys: [signer],
+        transaction: (fn) => db.transaction((tx) => fn({ links: links(tx), checkpoints: checkpointStore(tx) })),
+      });
+      // The links as they were read before the chain had a table of its own.
+      const linksInAuditLog = (q: Queryable): ChainLinks => ({
+        newest: async () => (await q.query<ChainLink>(`select seq, encode(hash, 'hex') as hash from audit_log where seq is not null order by seq desc limit 1`))[0] ?? null,
+        hashesAt: async () => new Map(),
+      });
+      assert.equal((await signCheckpoint(deps(linksInAuditLog), { onlyIfMoved: false })).signed?.seq, 3);
+
+      await migrate(db, migrations);
+      for (let n = 4; n <= 5; n++) await auditLog(db).record(read(n));
+      assert.equal((await auditTrail(db).backlog()).rows, 2);
+      await sealAll(db);
+      assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
+      const report = await verifyCheckpoints(deps(chainLinks));
+      assert.deepEqual({ checked: report.checked, problems: report.problems, newest: report.newest?.seq, after: report.newest?.rowsAfter }, { checked: 1, problems: [], newest: 3, after: 2 });
     } finally {
       await db.close();
     }

@@ -3,7 +3,7 @@ import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 import { onlyRow } from './rows.ts';
 
-/** The database chains each row as it is inserted (migration 0008); the writer only says what happened. */
+/** The row is inserted unsealed; the sealer chains it once its transaction has committed (migration 0021). */
 export function auditLog(db: Queryable): AuditLog {
   return {
     record: async (e) => {
@@ -104,50 +104,67 @@ export function auditReader(db: Queryable): AuditReader {
 // The hash the first row of the chain links to.
 const GENESIS = Buffer.alloc(32);
 
-/** The chain's integrity check and the retention of anonymous rows, both in SQL over the whole table. */
+/** The chain's integrity check, its sealing and the retention of anonymous rows, all in SQL over the whole table. */
 export function auditTrail(db: Queryable): AuditTrail {
   return {
     verify: async () => {
-      const { rows } = onlyRow(await db.query<{ rows: number }>('select count(*)::int as rows from audit_log where seq is not null'));
+      const { rows } = onlyRow(await db.query<{ rows: number }>('select count(*)::int as rows from audit_chain'));
       const broken = (brokenAt: number | null, reason: string): ChainCheck => ({ intact: false, rows, brokenAt, reason });
 
-      // Each row against its predecessor's stored hash: a changed row fails its own check, a removed one leaves
-      // a gap in seq, one slipped in repeats a seq or fails its check.
-      const [link] = await db.query<{ id: number; seq: number; prev_seq: number | null; hash_ok: boolean }>(
-        `select id, seq, prev_seq, hash_ok from (
-           select a.id, a.seq, lag(a.seq) over w as prev_seq,
-                  a.hash is not distinct from audit_row_hash(coalesce(lag(a.hash) over w, $1), a.seq, a) as hash_ok
-           from audit_log a where a.seq is not null window w as (order by a.seq, a.id)
+      // Each link against its predecessor's hash and its row's contents: a changed row fails its own check, a
+      // removed row leaves its link without one, a removed link a gap in seq, one slipped in fails its check.
+      const [link] = await db.query<{ id: number; seq: number; prev_seq: number | null; present: boolean; hash_ok: boolean }>(
+        `select id, seq, prev_seq, present, hash_ok from (
+           select c.audit_id as id, c.seq, c.prev_seq, a.id is not null as present,
+                  c.hash is not distinct from audit_row_hash(coalesce(c.prev_hash, $1), c.seq, a) as hash_ok
+           from (select seq, audit_id, hash, lag(seq) over w as prev_seq, lag(hash) over w as prev_hash from audit_chain window w as (order by seq)) c
+           left join audit_log a on a.id = c.audit_id
          ) chain
-         where seq <> coalesce(prev_seq, 0) + 1 or not hash_ok
-         order by seq, id limit 1`,
+         where seq <> coalesce(prev_seq, 0) + 1 or not present or not hash_ok
+         order by seq limit 1`,
         [GENESIS],
       );
       if (link) {
         const { id, seq } = link;
         const prev = link.prev_seq ?? 0;
-        if (seq === prev) return broken(id, `row ${id} was inserted: it repeats seq ${seq}`);
         if (seq > prev + 1) return broken(id, `${seq - prev - 1} row(s) before row ${id} were removed (seq ${prev + 1} to ${seq - 1})`);
+        if (!link.present) return broken(id, `row ${id} (seq ${seq}) was removed`);
         return broken(id, `row ${id} was changed: its hash does not match its contents and the previous row's hash`);
       }
 
-      // The head remembers the last link, so rows removed from the end are missed too.
+      // The head remembers the last link, so links removed from the end are missed too.
       const ends = onlyRow(await db.query<{ head_seq: number | null; head_ok: boolean; last_id: number | null; last_seq: number | null }>(
-        `select h.seq as head_seq, h.hash is not distinct from l.hash as head_ok, l.id as last_id, l.seq as last_seq
+        `select h.seq as head_seq, h.hash is not distinct from l.hash as head_ok, l.audit_id as last_id, l.seq as last_seq
          from (select 1) one
          left join audit_chain_head h on true
-         left join lateral (select id, seq, hash from audit_log where seq is not null order by seq desc limit 1) l on true`,
+         left join lateral (select audit_id, seq, hash from audit_chain order by seq desc limit 1) l on true`,
       ));
       if (ends.head_seq === null) return broken(null, 'the chain head (audit_chain_head) is missing');
       const [headSeq, lastSeq, lastId] = [ends.head_seq, ends.last_seq ?? 0, ends.last_id];
       if (headSeq > lastSeq) return broken(lastId, `${headSeq - lastSeq} row(s) after the last one were removed (seq ${lastSeq + 1} to ${headSeq})`);
       if (headSeq < lastSeq || (lastSeq > 0 && !ends.head_ok)) return broken(lastId, `row ${lastId} does not match the chain head`);
 
+      // A row neither sealed nor waiting to be was slipped in around the triggers.
       const [outsider] = await db.query<{ id: number }>(
-        `select id from audit_log where seq is null and not audit_is_anonymous(action, actor_user_id, entity_id) order by id limit 1`,
+        `select a.id from audit_log a
+         where not audit_is_anonymous(a.action, a.actor_user_id, a.entity_id)
+           and not exists (select 1 from audit_chain c where c.audit_id = a.id) and not exists (select 1 from audit_unsealed q where q.id = a.id)
+         order by a.id limit 1`,
       );
       if (outsider) return broken(outsider.id, `row ${outsider.id} is outside the chain but is not an anonymous sign-in failure`);
       return { intact: true, rows };
+    },
+    // The owner's function (migration 0021): it elects one sealer and takes only rows no transaction can still add to.
+    seal: async (maxRows) => onlyRow(await db.query<{ sealed: number | null }>('select audit_seal($1) as sealed', [maxRows])).sealed,
+    // The database's own clock, the one that wrote `at`.
+    backlog: async () => {
+      const row = onlyRow(
+        await db.query<{ rows: number; oldest_age_seconds: number | null }>(
+          `select count(*)::int as rows, extract(epoch from clock_timestamp() - min(a.at))::float8 as oldest_age_seconds
+           from audit_unsealed q join audit_log a on a.id = q.id`,
+        ),
+      );
+      return { rows: row.rows, oldestAgeSeconds: row.oldest_age_seconds };
     },
     // The owner's function (migration 0015): an application role of its own has no DELETE on the trail.
     pruneAnonymous: async (before) => onlyRow(await db.query<{ n: number }>('select audit_prune_anonymous($1) as n', [before])).n,

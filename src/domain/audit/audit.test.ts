@@ -4,9 +4,9 @@ import type { Actor } from '../shared/actor.ts';
 import { fixedClock } from '../shared/clock.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import type { Page } from '../shared/pagination.ts';
-import { recordingRefusals, refusal, type AuditEntry, type AuditFilter, type AuditRow } from './audit.ts';
+import { recordingRefusals, refusal, type AuditEntry, type AuditFilter, type AuditRow, type SealBacklog } from './audit.ts';
 import { MAX_EXPORT_ROWS } from '../shared/csv.ts';
-import { exportAuditCsv, listAuditEntries, pruneAnonymousFailures, type AuditDeps } from './use-cases.ts';
+import { exportAuditCsv, listAuditEntries, pruneAnonymousFailures, verifyTrail, type AuditDeps } from './use-cases.ts';
 
 const admin: Actor = { userId: 1, role: 'admin', name: 'Ada', requestId: 'req-1' };
 const patient: Actor = { userId: 2, role: 'patient', name: 'Pat', patientId: 5 };
@@ -24,7 +24,7 @@ const row = (id: number, overrides: Partial<AuditRow> = {}): AuditRow => ({
   ...overrides,
 });
 
-function fakeAuditDeps(rows: AuditRow[] = []) {
+function fakeAuditDeps(rows: AuditRow[] = [], backlog: SealBacklog = { rows: 0, oldestAgeSeconds: null }) {
   const written: AuditEntry[] = [];
   const asked: AuditFilter[] = [];
   let prunedBefore: Date | undefined;
@@ -42,6 +42,8 @@ function fakeAuditDeps(rows: AuditRow[] = []) {
     audit: { record: async (e) => void written.push(e) },
     trail: {
       verify: async () => ({ intact: true, rows: rows.length }),
+      seal: async (maxRows) => Math.min(maxRows, backlog.rows),
+      backlog: async () => backlog,
       pruneAnonymous: async (before) => {
         prunedBefore = before;
         return 3;
@@ -150,5 +152,14 @@ describe('pruneAnonymousFailures', () => {
     const { deps, prunedBefore } = fakeAuditDeps();
     assert.deepEqual(await pruneAnonymousFailures(deps), { removed: 3, olderThanDays: 90 });
     assert.deepEqual(prunedBefore(), new Date('2026-03-12T10:00:00Z'));
+  });
+});
+
+describe('verifyTrail', () => {
+  it('reports rows waiting to be sealed, and calls sealing stalled once the oldest has waited past the bound', async () => {
+    const waiting = { rows: 3, oldestAgeSeconds: 42 };
+    assert.deepEqual(await verifyTrail(fakeAuditDeps([], waiting).deps, 60), { chain: { intact: true, rows: 0 }, backlog: waiting, stalled: false });
+    assert.equal((await verifyTrail(fakeAuditDeps([], waiting).deps, 30)).stalled, true);
+    assert.equal((await verifyTrail(fakeAuditDeps([]).deps, 0)).stalled, false);
   });
 });

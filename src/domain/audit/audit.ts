@@ -54,10 +54,32 @@ export const DEFAULT_ANONYMOUS_RETENTION_DAYS = 90;
 /** What `verify` found: the chain intact over `rows` rows, or the first row where it breaks and why. */
 export type ChainCheck = { intact: true; rows: number } | { intact: false; rows: number; brokenAt: number | null; reason: string };
 
-/** The trail's integrity and retention, as the database keeps them. */
+/** Rows written but not yet sealed into the chain: how many, and for how long the oldest has waited (null: none). */
+export interface SealBacklog {
+  rows: number;
+  oldestAgeSeconds: number | null;
+}
+
+/** Rows sealed per turn of the sealer, which takes a turn every SEAL_INTERVAL_MS. */
+export const SEAL_BATCH_ROWS = 5000;
+export const SEAL_INTERVAL_MS = 100;
+
+/**
+ * How long a row may wait to be sealed before `verify` says no sealer is at work. Generous: a transaction still
+ * running holds back the rows committed after it began, and the command line's statements may run for minutes.
+ */
+export const DEFAULT_MAX_UNSEALED_SECONDS = 300;
+
+/** The trail's integrity, sealing and retention, as the database keeps them. */
 export interface AuditTrail {
-  /** Recomputes every chained row's hash from its contents and its predecessor's, in chain order. */
+  /** Recomputes every sealed row's hash from its contents and its predecessor's, in chain order. */
   verify(): Promise<ChainCheck>;
+  /**
+   * Seals up to `maxRows` committed rows into the chain; answers how many, or null when another sealer (of this or
+   * another instance) has the turn.
+   */
+  seal(maxRows: number): Promise<number | null>;
+  backlog(): Promise<SealBacklog>;
   /** Deletes anonymous sign-in failures written before `before`; answers how many. */
   pruneAnonymous(before: Date): Promise<number>;
 }

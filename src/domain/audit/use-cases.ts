@@ -3,7 +3,7 @@ import { addDays, clinicInstant, clinicToday, type Clock } from '../shared/clock
 import { MAX_EXPORT_ROWS, checkExportSize, csvRecord } from '../shared/csv.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import type { AuditFilter, AuditLog, AuditReader, AuditRow, AuditTrail, ChainCheck } from './audit.ts';
+import { DEFAULT_MAX_UNSEALED_SECONDS, SEAL_BATCH_ROWS, type AuditFilter, type AuditLog, type AuditReader, type AuditRow, type AuditTrail, type ChainCheck, type SealBacklog } from './audit.ts';
 
 export interface AuditDeps {
   auditRows: AuditReader;
@@ -91,8 +91,23 @@ const csvRow = (row: AuditRow) =>
     row.details ? JSON.stringify(row.details) : null,
   ]);
 
-/** `medora audit verify`: whether every chained row is as written and none is missing or slipped in. */
-export const verifyTrail = (deps: AuditDeps): Promise<ChainCheck> => deps.trail.verify();
+/** What `medora audit verify` found: the sealed chain, the rows waiting to be sealed, and whether they wait too long. */
+export interface TrailCheck {
+  chain: ChainCheck;
+  backlog: SealBacklog;
+  /** A row has waited longer than allowed: no sealer is at work. */
+  stalled: boolean;
+}
+
+/** `medora audit verify`: whether every sealed row is as written and none is missing or slipped in, and sealing goes on. */
+export async function verifyTrail(deps: AuditDeps, maxUnsealedSeconds = DEFAULT_MAX_UNSEALED_SECONDS): Promise<TrailCheck> {
+  const chain = await deps.trail.verify();
+  const backlog = await deps.trail.backlog();
+  return { chain, backlog, stalled: (backlog.oldestAgeSeconds ?? 0) > maxUnsealedSeconds };
+}
+
+/** One turn of the sealer: the committed rows waiting, up to a batch, sealed into the chain (null: another's turn). */
+export const sealTrail = (deps: AuditDeps): Promise<number | null> => deps.trail.seal(SEAL_BATCH_ROWS);
 
 /** Failed sign-ins that named no account are kept `anonymousRetentionDays`; deletes the older ones. */
 /** A signed-in user asking for a part of Medora their role may not use (`attempt`: the method and route), recorded. */

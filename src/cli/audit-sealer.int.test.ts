@@ -1,0 +1,106 @@
+import { after, before, describe, it } from '../testing/node-test.ts';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AuditEntry } from '../domain/audit/audit.ts';
+import { auditLog, auditTrail } from '../db/audit.pg.ts';
+import type { Db } from '../db/db.ts';
+import { openEmbedded } from '../db/embedded.ts';
+import { endsWithTestFile } from '../testing/child-processes.ts';
+import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
+import { embeddedDataDir, testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
+const SEALED_WITHIN_MS = 30_000;
+const admin = { userId: 1, role: 'admin' as const, name: 'Ada' };
+const read = (n: number): AuditEntry => ({ actor: admin, action: 'read_records', entity: 'patient', entityId: n, patientId: n });
+
+/** Writes `rows` audited rows, each in its transaction, then waits (bounded) until none waits to be sealed. */
+async function writeAndAwaitSealing(db: Db, rows: number): Promise<void> {
+  for (let n = 1; n <= rows; n++) await db.transaction((tx) => auditLog(tx).record(read(n)));
+  const deadline = Date.now() + SEALED_WITHIN_MS;
+  while ((await auditTrail(db).backlog()).rows > 0) {
+    assert.ok(Date.now() < deadline, `rows still unsealed after ${SEALED_WITHIN_MS} ms`);
+    await sleep(50);
+  }
+}
+
+/** `medora worker` as its own process, once it says it has started; `stop` ends it (bounded). */
+async function startWorker(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+  const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
+  const child = endsWithTestFile(spawn(process.execPath, [BIN, 'worker'], { env: { ...inherited, CLINIC_TZ: 'Europe/Berlin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  let output = '';
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const started = new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (/SMTP_URL|outbox/.test(output)) resolve();
+    }),
+  );
+  const waiting = new AbortController();
+  const timeout = sleep(60_000, 'timeout' as const, { signal: waiting.signal }).catch(() => undefined);
+  const outcome = await Promise.race([started, exited.then(() => 'exited' as const), timeout]);
+  waiting.abort();
+  if (outcome) {
+    await stop();
+    throw new Error(`the worker did not start (${outcome}):\n${output}`);
+  }
+  return { stop };
+}
+
+const postgres = testDatabases().find((target) => target.name === 'postgres');
+
+describe('the audit sealer in medora serve and medora worker', () => {
+  describe('on PostgreSQL, a server and a worker sharing one database', { skip: !postgres && 'needs TEST_DATABASE_URL' }, () => {
+    let database: OpenedTestDatabase;
+    let server: ServerProcess | undefined;
+    let worker: { stop(): Promise<void> } | undefined;
+    before(async () => {
+      database = await (postgres?.open() ?? Promise.reject(new Error('no server')));
+    });
+    after(async () => {
+      await server?.stop();
+      await worker?.stop();
+      await database?.drop();
+    });
+
+    it('seals every committed row into one chain while both run, and the worker alone once the server stops', async () => {
+      const env = { DATABASE_URL: database.url ?? '' };
+      server = await startServerProcess({ ...env, SEED_DEMO: '0' });
+      worker = await startWorker(env);
+      await writeAndAwaitSealing(database.db, 20);
+      await server.stop();
+      await writeAndAwaitSealing(database.db, 5);
+      assert.deepEqual(await auditTrail(database.db).verify(), { intact: true, rows: 25 });
+    });
+  });
+
+  describe('on the embedded database', () => {
+    let folder: { dataDir: string; remove(): Promise<void> };
+    let server: ServerProcess | undefined;
+    let db: Db | undefined;
+    before(async () => {
+      folder = await embeddedDataDir();
+    });
+    after(async () => {
+      await db?.close();
+      await server?.stop();
+      await folder?.remove();
+    });
+
+    it('seals the rows other processes write through the server', async () => {
+      server = await startServerProcess({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', BACKUP_KEEP: '0' });
+      db = await openEmbedded(folder.dataDir);
+      await writeAndAwaitSealing(db, 10);
+      assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 10 });
+    });
+  });
+});

@@ -116,7 +116,7 @@ describe('the embedded database while medora serve runs', () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'medora-served-'));
     restoredDir = await mkdtemp(join(tmpdir(), 'medora-restored-'));
-    // pg_dump runs on the server's thread; on a loaded test machine it can take longer than the default 3 s that a
+    // pg_dump runs on the embedded database's thread, in its turn; on a loaded test machine it can take longer than the default 3 s that a
     // request waits for its turn, and this test asserts answers, not latency.
     server = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: '1', BACKUP_KEEP: '0', DATABASE_ACQUIRE_TIMEOUT_MS: '30000' });
     token = await signIn(server.url);
@@ -202,7 +202,8 @@ describe('the embedded database while medora serve runs', () => {
     try {
       const copy = await openEmbedded(restoredDir, PATIENT);
       const copyTables = await tableCounts(copy).finally(() => copy.close());
-      const unchanged = (counts: typeof copyTables) => counts.filter(({ table }) => !['departments', 'audit_log'].includes(table));
+      // The audit trail grows with every read, and the chain as the sealer catches up: both run on after the backup.
+      const unchanged = (counts: typeof copyTables) => counts.filter(({ table }) => table !== 'departments' && !table.startsWith('audit_'));
       assert.deepEqual(unchanged(copyTables), unchanged(originalTables));
       assert.deepEqual(await screenCounts(second.url, await signIn(second.url)), expected);
     } finally {

@@ -330,6 +330,11 @@ export function admissionStore(db: Queryable): AdmissionStore {
     const [row] = await db.query<AdmissionRow>(`select ${ADMISSION_COLUMNS} from ${ADMISSION_FROM} where a.id = $1`, [id]);
     return row;
   };
+  const lockAdmission = async (id: number, wait: '' | 'skip locked') => {
+    const [locked] = await db.query<{ id: number }>(`select id from admissions where id = $1 for update ${wait}`, [id]);
+    const row = locked && (await rowOf(locked.id));
+    return row && toAdmission(row);
+  };
   const endStay = (id: number, at: Date, by: 'transfer' | 'discharge') =>
     db.query(`update bed_stays set ended_at = $2, ended_by = $3 where admission_id = $1 and ended_at is null`, [id, at, by]);
   const startStay = (id: number, bedId: number, rate: number, at: Date) =>
@@ -352,11 +357,8 @@ export function admissionStore(db: Queryable): AdmissionStore {
       const row = await rowOf(id);
       return row && (await withDetails(db, [row]))[0];
     },
-    lock: async (id) => {
-      const [locked] = await db.query<{ id: number }>(`select id from admissions where id = $1 for update`, [id]);
-      const row = locked && (await rowOf(locked.id));
-      return row && toAdmission(row);
-    },
+    lock: (id) => lockAdmission(id, ''),
+    lockIfFree: (id) => lockAdmission(id, 'skip locked'),
     list: (filter, page) => {
       const where = `a.status = any($1::text[]) and ($2::int is null or a.department_id = $2) and lower(pu.name) like $3`;
       return pageWithTotal(

@@ -159,10 +159,11 @@ export async function confirmDischarge(deps: InpatientDeps, admissionId: RawId, 
 export async function billInterimWeeks(deps: InpatientDeps, actor: Actor) {
   requireDesk(actor);
   let bills = 0;
-  // One transaction per stay: one stay's failure leaves the others billed, and the next run retries it.
+  // One transaction per stay: one stay's failure leaves the others billed, and the next run retries it. A stay
+  // another run (another instance's) is billing right now is left to that run.
   for (const id of await deps.admissions.inBed()) {
     bills += await deps.transaction(async (tx) => {
-      const admission = await tx.admissions.lock(id);
+      const admission = await tx.admissions.lockIfFree(id);
       if (!admission || !IN_BED.includes(admission.status)) return 0;
       const now = tx.clock.now();
       const segments = await tx.admissions.segments(id);

@@ -46,6 +46,8 @@ export interface AdmissionStore {
   find(id: number): Promise<AdmissionDetail | undefined>;
   /** The admission locked until the transaction ends. */
   lock(id: number): Promise<Admission | undefined>;
+  /** The admission, locked, unless another transaction holds it (which is then working on it): undefined. */
+  lockIfFree(id: number): Promise<Admission | undefined>;
   list(filter: { statuses: readonly AdmissionStatus[]; departmentId?: number }, page: PageRequest): Promise<Page<Admission>>;
   listForPatient(patientId: number): Promise<AdmissionDetail[]>;
   /** The bed is held for the admission; another holder is a conflict `bed_taken` (the database's index decides). */

@@ -23,6 +23,8 @@ import type { RecordsDeps } from './domain/records/ports.ts';
 import type { BillingDeps } from './domain/billing/ports.ts';
 import { diseaseLookup, doctorPatientStore, recordStore, visitAppointmentStore } from './db/records.pg.ts';
 import { billStore, idempotencyStore, paymentStore } from './db/billing.pg.ts';
+import { recordOnlyCardPayments } from './card-payments.ts';
+import * as takingsUseCases from './domain/billing/takings-use-cases.ts';
 import { auditReader, auditTrail } from './db/audit.pg.ts';
 import * as checkpointUseCases from './domain/audit/checkpoint-use-cases.ts';
 import { NO_AUDIT_KEYS, type AuditKeys } from './domain/audit/checkpoint.ts';
@@ -31,6 +33,7 @@ import { chainLinks, checkpointStore } from './db/audit-checkpoints.pg.ts';
 import * as catalogueUseCases from './domain/catalogue/use-cases.ts';
 import * as doctorUseCases from './domain/catalogue/doctor-use-cases.ts';
 import * as patientUseCases from './domain/patients/use-cases.ts';
+import * as duplicateUseCases from './domain/patients/duplicate-use-cases.ts';
 import * as reportUseCases from './domain/reports/use-cases.ts';
 import type { DoctorDeps, DoctorTxDeps } from './domain/catalogue/ports.ts';
 import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTable } from './db/catalogue.pg.ts';
@@ -41,8 +44,10 @@ import * as bookingUseCases from './domain/scheduling/booking-use-cases.ts';
 import * as cancelUseCases from './domain/scheduling/cancel-use-cases.ts';
 import * as deskUseCases from './domain/scheduling/desk-use-cases.ts';
 import * as listUseCases from './domain/scheduling/list-use-cases.ts';
+import * as timeOffUseCases from './domain/scheduling/time-off-use-cases.ts';
 import { DEFAULT_BOOKING_LIMITS, type SchedulingDeps, type SchedulingSettings, type WaitlistDeps } from './domain/scheduling/ports.ts';
 import { appointmentStore, scheduleStore } from './db/scheduling.pg.ts';
+import { timeOffStore } from './db/time-off.pg.ts';
 import * as waitlistUseCases from './domain/scheduling/waitlist-use-cases.ts';
 import { DEFAULT_WAITLIST_HOLD_MINUTES } from './domain/scheduling/waitlist.ts';
 import { waitlistStore } from './db/waitlist.pg.ts';
@@ -137,6 +142,7 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
   return transactional(db, (q) => ({
     bills: billStore(q),
     payments: paymentStore(q),
+    cardPayments: recordOnlyCardPayments,
     idempotency: idempotencyStore(q),
     audit: auditLog(q),
     outbox: outboxStore(q),
@@ -201,6 +207,7 @@ function importDeps(db: Db, clock: Clock, config: AppConfig, hasher: PasswordHas
 /** The tables scheduling and the waitlist both work on, over `q`; each module's deps type says which it uses. */
 const schedulingStores = (q: Queryable) => ({
   schedules: scheduleStore(q),
+  timeOff: timeOffStore(q),
   appointments: appointmentStore(q),
   waitlist: waitlistStore(q, bearerTokens),
   audit: auditLog(q),
@@ -289,7 +296,7 @@ export function makeApp({
     staff: bind(staffUseCases, authDeps),
     images: bind(imageUseCases, { images: fileStore(db) }),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
-    billing: bind(billingUseCases, billingDeps(db, clock, config)),
+    billing: bind({ ...billingUseCases, ...takingsUseCases }, billingDeps(db, clock, config)),
     audit: bind(auditUseCases, {
       auditRows: auditReader(db),
       audit: auditLog(db),
@@ -306,14 +313,14 @@ export function makeApp({
     }),
     catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
     doctors: bind(doctorUseCases, doctorDeps(db, clock, config, hasher)),
-    patients: bind(patientUseCases, {
+    patients: bind({ ...patientUseCases, ...duplicateUseCases }, {
       ...transactional(db, (q) => ({ patients: patientDirectory(q), visits: patientVisitStore(q), records: recordStore(q), audit: auditLog(q), ...notifying(q) })),
       confirmPassword: (actor: Actor, password: string) => passwordUseCases.confirmPassword(authDeps, actor, password),
       clock,
       timeZone,
       clinic: clinicOf(config),
     }),
-    scheduling: bind({ ...patternUseCases, ...bookingUseCases, ...cancelUseCases, ...deskUseCases, ...listUseCases }, schedulingDeps(db, clock, config)),
+    scheduling: bind({ ...patternUseCases, ...timeOffUseCases, ...bookingUseCases, ...cancelUseCases, ...deskUseCases, ...listUseCases }, schedulingDeps(db, clock, config)),
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
     inpatient: bind({ ...bedUseCases, ...admissionUseCases, ...censusUseCases }, inpatientDeps(db, clock, config)),
     fhir: bind({ ...fhirUseCases, ...fhirEverything }, {

@@ -166,11 +166,10 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
     from appointments a where a.status = 'completed'`);
   // Bills older than a month are mostly settled; recent ones mostly still open.
   counts.billings = await step('billings', `
-    insert into billings (id, patient_id, medical_record_id, service_details, amount_cents, billing_date, payment_status)
-    select r.id, r.patient_id, r.id, r.service_type, r.cost_cents, r.record_date,
-           case when ${hash('r.id', 71)} % 100 < (case when r.record_date < date '${today}' - 30 then 90 else 30 end)
-                then 'paid' else 'unpaid' end
-    from medical_records r`);
+    insert into billings (id, patient_id, medical_record_id, service_details, amount_cents, billing_date, payment_status, paid_cents)
+    select id, patient_id, id, service_type, cost_cents, record_date, case when settled then 'paid' else 'unpaid' end, case when settled then cost_cents else 0 end
+    from (select r.*, ${hash('r.id', 71)} % 100 < (case when r.record_date < date '${today}' - 30 then 90 else 30 end) as settled
+          from medical_records r) r`);
   counts.payments = await step('payments', `
     insert into payments (id, billing_id, patient_id, amount_cents, method, paid_at)
     select b.id, b.id, b.patient_id, b.amount_cents, 'card', b.billing_date + time '12:00' + (${hash('b.id', 81)} % 20) * interval '1 day'

@@ -5,7 +5,8 @@
  * and its bare twins (twins.ts) on it and drives every read endpoint on all of them at once, in rounds, so each
  * ratio compares servers under the same load from the rest of the machine. At the largest scale it then drives
  * the writes and sign-ins, weighs the built UI, and writes the tables and bench/results.json.
- * Every load targets 127.0.0.1 and is bounded in time.
+ * Every load targets 127.0.0.1 and is bounded in time. The FHIR API's $everything and exports have their own run,
+ * scripts/bench/fhir.ts, on the same generated hospital.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

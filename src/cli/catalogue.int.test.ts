@@ -86,6 +86,23 @@ for (const target of testDatabases()) {
       const nobody = await medora('schedules', 'set', 'nobody@x.test', '--days', 'mon', '--hours', '09:00-10:00', '--slot', '30');
       assert.equal(nobody.code, 1);
       assert.match(nobody.stderr, /no active doctor signs in with nobody@x\.test/);
+
+      const lunch = await json('schedule', 'set', 'who@x.test', '--days', 'mon-fri', '--hours', '09:00-12:30,13:30-17:00', '--slot', '20');
+      assert.deepEqual(lunch.hours.slice(0, 2).map((h: { start_time: string; end_time: string; slot_minutes: number }) => `${h.start_time}-${h.end_time}/${h.slot_minutes}`), [
+        '09:00-12:30/20',
+        '13:30-17:00/20',
+      ]);
+      const overlap = await medora('schedule', 'set', 'who@x.test', '--days', 'mon', '--hours', '09:00-12:30,12:00-17:00', '--slot', '20');
+      assert.match(overlap.stderr, /hours: Monday 12:00–17:00 overlaps Monday 09:00–12:30/);
+      const leave = await json('schedule', 'leave', 'add', 'who@x.test', '--from', '2099-03-03', '--hours', '13:00-17:00');
+      assert.deepEqual([leave.time_off.kind, leave.time_off.start_time, leave.visits_to_move_total], ['leave', '13:00', 0]);
+      const closure = await json('closures', 'add', '--from', '2099-12-25', '--reason', 'Christmas Day');
+      assert.equal(closure.time_off.kind, 'closure');
+      const listed = await json('schedule', 'leave', 'list', 'who@x.test');
+      assert.deepEqual(listed.time_off.map((t: { kind: string }) => t.kind), ['leave', 'closure']);
+      assert.equal((await json('closures', 'remove', String(closure.time_off.id))).time_off[0].reason, 'Christmas Day');
+      const noReason = await medora('closures', 'add', '--from', '2099-12-26');
+      assert.match(noReason.stderr, /reason: is required/);
     });
 
     it('adds, lists and deactivates receptionists, who then cannot sign in', async () => {

@@ -9,11 +9,12 @@ import { register as registerCatalogue } from './catalogue-commands.ts';
 import { register as registerImport } from './import-commands.ts';
 import { register as registerReport } from './report-commands.ts';
 import { register as registerSchedules } from './schedule-commands.ts';
+import { register as registerClosures } from './closure-commands.ts';
 import { register as registerBackup } from './backup-commands.ts';
 import { register as registerAudit } from './audit-commands.ts';
 import { register as registerDb } from './db-commands.ts';
 import { register as registerInpatient } from './inpatient-commands.ts';
-import { register as registerFhir } from './fhir-commands.ts';
+import { register as registerExport } from './export-commands.ts';
 
 // Help and version are not failures; every other complaint of commander's is a usage error.
 const NOT_FAILURES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -35,7 +36,7 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
     .showHelpAfterError()
     .exitOverride();
 
-  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerReport, registerBackup, registerAudit, registerDb, registerInpatient, registerFhir]) {
+  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerClosures, registerReport, registerBackup, registerAudit, registerDb, registerInpatient, registerExport]) {
     register(program, cli);
   }
 

@@ -15,7 +15,7 @@ describe('the medora process', () => {
   it('describes every command group in --help', async () => {
     const help = await spawnMedora(['--help'], { env: {} });
     assert.equal(help.code, 0, help.stderr);
-    for (const command of ['serve', 'migrate', 'seed', 'admin', 'departments', 'specializations', 'diseases', 'rooms', 'doctors', 'schedules', 'import', 'report', 'backup', 'restore']) {
+    for (const command of ['serve', 'migrate', 'seed', 'admin', 'departments', 'specializations', 'diseases', 'rooms', 'doctors', 'schedule', 'closures', 'import', 'report', 'backup', 'restore']) {
       assert.match(help.stdout, new RegExp(`^  ${command}\\b`, 'm'));
     }
   });

@@ -25,6 +25,12 @@ const WARD_COLUMNS: Column[] = [
   { key: 'average_length_of_stay', header: 'Average stay (nights)' },
 ];
 
+const TAKINGS_COLUMNS: Column[] = [
+  { key: 'method', header: 'Method' },
+  { key: 'payments', header: 'Payments' },
+  { key: 'amount_cents', header: 'Amount', money: true },
+];
+
 const GROUP_HEADERS = { department: 'Department', doctor: 'Doctor', day: 'Day' } as const;
 
 const APPOINTMENT_COLUMNS: Column[] = [
@@ -115,6 +121,22 @@ export function register(program: Command, { getApp, io }: Cli): void {
       if (format === 'table') writeLine(io.stdout, `Midnight census from ${result.from} to ${result.to} (${result.time_zone})`);
       printRows(io.stdout, result.days, CENSUS_COLUMNS, format, { json: result });
       if (format === 'table') printRows(io.stdout, result.wards, WARD_COLUMNS, format);
+    });
+
+  report
+    .command('takings')
+    .description("the front desk's end-of-day takings: the day's payments per method (card, cash, bank transfer, insurance) and their total")
+    .option('--date <date>', "the day, yyyy-MM-dd, in the clinic's zone (default: today)")
+    .addOption(formatOption())
+    .action(async (opts: { date?: string; format?: string }) => {
+      const app = await getApp();
+      const query = { date: opts.date };
+      const format = chosenFormat(opts.format, io.stdout);
+      // The CSV is the API's, byte for byte: one writer for both.
+      if (format === 'csv') return void io.stdout.write((await app.billing.takingsCsv(query, cliActor())).csv);
+      const result = await app.billing.takings(query, cliActor());
+      if (format === 'table') writeLine(io.stdout, `Takings on ${result.date} (${result.time_zone})`);
+      printRows(io.stdout, result.methods, TAKINGS_COLUMNS, format, { json: result, total: { payments: result.payments, amount_cents: result.total_cents } });
     });
 
   report

@@ -7,6 +7,7 @@ import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
 import { TEST_TZ } from '../testing/test-app.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { only } from '../testing/assert.ts';
+import { cliActor } from '../domain/shared/actor.ts';
 
 const today = clinicToday(systemClock, TEST_TZ);
 const ago = (days: number) => addDays(today, -days);
@@ -62,9 +63,9 @@ async function loadFixture(db: Db): Promise<void> {
       );
     }
     await one(
-      `insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date, payment_status)
-       values ($1, $2, 'Consultation', $3, $4, $5) returning id`,
-      [patient, recordId, bill.cents, ago(bill.age), bill.status],
+      `insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date, payment_status, paid_cents)
+       values ($1, $2, 'Consultation', $3, $4, $5, $6) returning id`,
+      [patient, recordId, bill.cents, ago(bill.age), bill.status, bill.status === 'paid' ? bill.cents : 0],
     );
   }
   // Today's list: Beta first by time, Alpha first by name; a cancelled visit is left off the print-out.
@@ -242,6 +243,27 @@ for (const target of testDatabases()) {
       assert.equal(badFormat.code, 2);
       const unknownCommand = await medora('report', 'sales');
       assert.equal(unknownCommand.code, 2);
+    });
+
+    // Last: it pays two of the fixture's bills.
+    it("sums the day's takings per method to exactly the payments, as JSON, a table and the API's CSV", async () => {
+      const [cashBill, insuredBill] = (await database.db.query<{ id: number }>(`select id from billings where payment_status = 'unpaid' order by id limit 2`)).map((b) => b.id);
+      await database.app.billing.takePayment({ billingId: String(cashBill), body: { method: 'cash', amount: '10.00' } }, cliActor());
+      const insured = await database.app.billing.takePayment({ billingId: String(insuredBill), body: { method: 'insurance' } }, cliActor());
+      const report = await json('report', 'takings', '--date', today);
+      const paid = only(await database.db.query<{ cents: number }>('select coalesce(sum(amount_cents), 0)::int as cents from payments')).cents;
+      assert.equal(report.total_cents, paid);
+      assert.deepEqual(
+        report.methods.map((m: { method: string; amount_cents: number }) => [m.method, m.amount_cents]),
+        [['card', 0], ['cash', 1000], ['bank_transfer', 0], ['insurance', insured.billing.amount_cents]],
+      );
+      const csv = await medora('report', 'takings', '--date', today, '--format', 'csv');
+      assert.equal(csv.stdout, (await database.app.billing.takingsCsv({ date: today }, cliActor())).csv);
+      const table = await medora('report', 'takings', '--date', today, '--format', 'table');
+      assert.match(table.stdout, /Total\s*│?\s*2\b/);
+      const bad = await medora('report', 'takings', '--date', 'tomorrow');
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /date: must be a date as yyyy-MM-dd/);
     });
   });
 }

@@ -1,6 +1,6 @@
 import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { parseDays } from './schedule-commands.ts';
+import { parseDays, parseRanges } from './schedule-commands.ts';
 
 describe('parseDays', () => {
   it('reads ranges and lists of weekday names as ISO weekdays', () => {
@@ -14,5 +14,17 @@ describe('parseDays', () => {
     assert.equal(parseDays('fri-mon'), undefined);
     assert.equal(parseDays('mon-tue-wed'), undefined);
     assert.equal(parseDays(''), undefined);
+  });
+});
+
+describe('parseRanges', () => {
+  it('reads one range or several, a lunch break between them', () => {
+    assert.deepEqual(parseRanges('09:00-17:00'), [['09:00', '17:00']]);
+    assert.deepEqual(parseRanges('09:00-12:30, 13:30 - 17:00'), [['09:00', '12:30'], ['13:30', '17:00']]);
+  });
+
+  it('refuses anything that is not a list of ranges', () => {
+    assert.equal(parseRanges('mornings'), undefined);
+    assert.equal(parseRanges('09:00-12:30,'), undefined);
   });
 });

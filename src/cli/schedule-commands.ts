@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { App } from '../app.ts';
+import type { ScheduleJson } from '../domain/scheduling/pattern-use-cases.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import { DomainError, invalid, type FieldErrors } from '../domain/shared/errors.ts';
 import { chosenFormat, formatOption, printRows, type Column } from './format.ts';
 import type { Cli, Output } from './context.ts';
+import { parseRange, printAdded, printTimeOff, spanBody, withSpanOptions, type SpanOptions } from './time-off-cli.ts';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
@@ -18,45 +20,51 @@ export function parseDays(text: string): number[] | undefined {
   return days.sort((a, b) => a - b);
 }
 
-// The use case names the API's fields; the command line calls them by its own options.
-const OPTION_OF_FIELD: Record<string, string> = { days: 'days', start_time: 'hours', end_time: 'hours', slot_minutes: 'slot', room_id: 'room' };
+/** "09:00-12:30,13:30-17:00" as ranges; undefined when one is not a range. */
+export function parseRanges(text: string): [string, string][] | undefined {
+  const ranges = text.split(',').map(parseRange);
+  return ranges.every((r) => r !== undefined) ? ranges : undefined;
+}
+
+// The use case names the API's fields (`hours[3].slot_minutes`); the command line calls them by its own options.
+const OPTION_OF_FIELD: Record<string, string> = { weekday: 'days', start_time: 'hours', end_time: 'hours', slot_minutes: 'slot', room_id: 'room' };
 
 function inOptionNames(error: unknown): unknown {
   if (!(error instanceof DomainError) || error.kind !== 'invalid' || !error.fields) return error;
   const fields: FieldErrors = {};
-  for (const [field, messages] of Object.entries(error.fields)) (fields[OPTION_OF_FIELD[field] ?? field] ??= []).push(...messages);
+  for (const [field, messages] of Object.entries(error.fields)) {
+    const name = field.split('.').at(-1) ?? field;
+    (fields[OPTION_OF_FIELD[name] ?? name] ??= []).push(...messages);
+  }
   return invalid(fields);
 }
 
 const doctorByEmail = async (app: App, email: string) => (await app.doctors.getDoctorByEmail(email)).id;
 
-const SLOT_COLUMNS: Column[] = [
+const HOURS_COLUMNS: Column[] = [
   { key: 'weekday', header: 'Day' },
   { key: 'start_time', header: 'From' },
   { key: 'end_time', header: 'To' },
+  { key: 'slot_minutes', header: 'Slot' },
   { key: 'room', header: 'Room' },
 ];
 
-function printSchedule(
-  out: Output,
-  schedule: { slots: { weekday: number; start_time: string; end_time: string; room: { name: string } | null }[] },
-  format: string | undefined,
-): void {
+function printSchedule(out: Output, schedule: ScheduleJson, format: string | undefined): void {
   const chosen = chosenFormat(format, out);
-  const rows = schedule.slots.map((s) => ({
-    ...s,
-    weekday: chosen === 'table' ? WEEKDAYS[s.weekday - 1] : s.weekday,
-    room: chosen === 'json' ? s.room : (s.room?.name ?? null),
+  const rows = schedule.hours.map((h) => ({
+    ...h,
+    weekday: chosen === 'table' ? WEEKDAYS[h.weekday - 1] : h.weekday,
+    room: chosen === 'json' ? h.room : (h.room?.name ?? null),
   }));
-  printRows(out, rows, SLOT_COLUMNS, chosen, { json: { slots: rows } });
+  printRows(out, rows, HOURS_COLUMNS, chosen, { json: { hours: rows, slots: schedule.slots } });
 }
 
 export function register(program: Command, { getApp, io }: Cli): void {
-  const schedules = program.command('schedules').description("doctors' weekly patterns of bookable slots");
+  const schedule = program.command('schedule').alias('schedules').description("doctors' working hours and leave");
 
-  schedules
+  schedule
     .command('show')
-    .description("a doctor's current weekly slots")
+    .description("a doctor's working hours, range by range")
     .argument('<doctor-email>', "the doctor's sign-in email")
     .addOption(formatOption())
     .action(async (email: string, opts: { format?: string }) => {
@@ -64,28 +72,59 @@ export function register(program: Command, { getApp, io }: Cli): void {
       printSchedule(io.stdout, await app.scheduling.getSchedule(await doctorByEmail(app, email)), opts.format);
     });
 
-  schedules
+  schedule
     .command('set')
-    .description("replace a doctor's weekly pattern with back-to-back slots; appointments already booked keep theirs")
+    .description("replace a doctor's working hours; appointments already booked keep theirs")
     .argument('<doctor-email>', "the doctor's sign-in email")
     .requiredOption('--days <days>', 'weekdays, e.g. mon-fri or mon,wed,fri')
-    .requiredOption('--hours <from-to>', 'working hours, e.g. 09:00-17:00')
-    .requiredOption('--slot <minutes>', 'length of one appointment in minutes, e.g. 30')
+    .requiredOption('--hours <ranges>', 'working hours, a lunch break between ranges, e.g. 09:00-12:30,13:30-17:00')
+    .requiredOption('--slot <minutes>', 'length of one appointment in minutes, e.g. 20')
     .option('--room <id>', 'the room every slot is in (see `medora rooms list`)')
     .addOption(formatOption())
     .action(async (email: string, opts: { days: string; hours: string; slot: string; room?: string; format?: string }) => {
       const days = parseDays(opts.days);
-      const hours = /^\s*(\S+)\s*-\s*(\S+)\s*$/.exec(opts.hours);
+      const ranges = parseRanges(opts.hours);
       const problems: FieldErrors = {};
       if (!days) problems.days = ['must be weekdays such as mon-fri or mon,wed,fri'];
-      if (!hours) problems.hours = ['must be a range such as 09:00-17:00'];
-      if (!days || !hours) throw invalid(problems);
+      if (!ranges) problems.hours = ['must be ranges such as 09:00-12:30,13:30-17:00'];
+      if (!days || !ranges) throw invalid(problems);
       const app = await getApp();
       const doctorId = await doctorByEmail(app, email);
-      const body = { days, start_time: hours[1], end_time: hours[2], slot_minutes: opts.slot, room_id: opts.room };
-      const schedule = await app.scheduling.replaceSchedule(doctorId, body, cliActor()).catch((error) => {
+      const hours = days.flatMap((weekday) =>
+        ranges.map(([start, end]) => ({ weekday, start_time: start, end_time: end, slot_minutes: opts.slot, room_id: opts.room })),
+      );
+      const saved = await app.scheduling.replaceSchedule(doctorId, { hours }, cliActor()).catch((error) => {
         throw inOptionNames(error);
       });
-      printSchedule(io.stdout, schedule, opts.format);
+      printSchedule(io.stdout, saved, opts.format);
+    });
+
+  const leave = schedule.command('leave').description("a doctor's leave: days, or part of each day, without slots");
+
+  withSpanOptions(leave.command('add').description('add leave; lists the booked visits inside it to move').argument('<doctor-email>', "the doctor's sign-in email"), 'why (optional)').action(
+    async (email: string, opts: SpanOptions) => {
+      const app = await getApp();
+      printAdded(io.stdout, await app.scheduling.addLeave(await doctorByEmail(app, email), spanBody(opts), cliActor()), opts.format);
+    },
+  );
+
+  leave
+    .command('list')
+    .description("the doctor's leave and the clinic's closures that end today or later")
+    .argument('<doctor-email>', "the doctor's sign-in email")
+    .addOption(formatOption())
+    .action(async (email: string, opts: { format?: string }) => {
+      const app = await getApp();
+      printTimeOff(io.stdout, (await app.scheduling.listTimeOff({ doctor_id: await doctorByEmail(app, email), per_page: 200 })).items, opts.format);
+    });
+
+  leave
+    .command('remove')
+    .description('take leave back; its slots are offered again')
+    .argument('<id>', 'the id `schedule leave list` shows')
+    .addOption(formatOption())
+    .action(async (id: string, opts: { format?: string }) => {
+      const app = await getApp();
+      printTimeOff(io.stdout, [await app.scheduling.removeTimeOff(id, cliActor())], opts.format);
     });
 }

@@ -35,14 +35,14 @@ export function billingReportQueries(db: Queryable): BillingReportQueries {
       // grouping set yields its row even when there are no bills, so the total is always there.
       const groupBy = grouping ? `grouping sets ((${grouping.key}, ${grouping.label}), ())` : '()';
       const unpaidAged = (condition: string) =>
-        `coalesce(sum(b.amount_cents) filter (where b.payment_status = 'unpaid' and $3::date - b.billing_date ${condition}), 0)`;
+        `coalesce(sum(b.amount_cents - b.paid_cents) filter (where $3::date - b.billing_date ${condition}), 0)`;
       const rows = await db.query<BillingFiguresRow>(
         `select ${grouping ? `grouping(${grouping.key}) = 1` : 'true'} as is_total,
                 ${grouping ? grouping.label : 'null'} as label,
                 count(b.id)::int as bills,
                 coalesce(sum(b.amount_cents), 0) as billed_cents,
-                coalesce(sum(b.amount_cents) filter (where b.payment_status = 'paid'), 0) as paid_cents,
-                coalesce(sum(b.amount_cents) filter (where b.payment_status = 'unpaid'), 0) as unpaid_cents,
+                coalesce(sum(b.paid_cents), 0) as paid_cents,
+                coalesce(sum(b.amount_cents - b.paid_cents), 0) as unpaid_cents,
                 ${unpaidAged('<= 30')} as unpaid_0_30_cents,
                 ${unpaidAged('between 31 and 60')} as unpaid_31_60_cents,
                 ${unpaidAged('between 61 and 90')} as unpaid_61_90_cents,

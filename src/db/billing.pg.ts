@@ -1,4 +1,4 @@
-import type { Bill, Payment, PaymentResult, PaymentStatus } from '../domain/billing/billing.ts';
+import type { Bill, Payment, PaymentMethod, PaymentResult, PaymentStatus } from '../domain/billing/billing.ts';
 import type { BillStore, IdempotencyStore, PaymentStore } from '../domain/billing/ports.ts';
 import { idempotencyKeyReused } from '../domain/billing/billing.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
@@ -8,7 +8,7 @@ import { onlyRow, readBack } from './rows.ts';
 import { UNIQUE_VIOLATION, sqlState } from './sql-errors.ts';
 
 export const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
-  b.amount_cents, b.billing_date, b.payment_status`;
+  b.amount_cents, b.paid_cents, b.billing_date, b.payment_status`;
 export const BILL_FROM = `billings b join patients p on p.id = b.patient_id join users u on u.id = p.user_id`;
 
 /** A row of BILL_COLUMNS. */
@@ -19,6 +19,7 @@ export interface BillRow {
   patient_email: string;
   service_details: string;
   amount_cents: number;
+  paid_cents: number;
   billing_date: string;
   payment_status: PaymentStatus;
 }
@@ -29,6 +30,7 @@ export function toBill(row: BillRow): Bill {
     patient: { id: row.patient_id, name: row.patient_name, email: row.patient_email },
     serviceDetails: row.service_details,
     amountCents: row.amount_cents,
+    paidCents: row.paid_cents,
     billingDate: row.billing_date,
     paymentStatus: row.payment_status,
   };
@@ -49,6 +51,20 @@ export function billStore(db: Queryable): BillStore {
       return readBack(await findOne(onlyRow(rows).id), 'A bill');
     },
     find: findOne,
+    lock: async (id) => {
+      const [row] = await db.query<BillRow>(`select ${BILL_COLUMNS} from ${BILL_FROM} where b.id = $1 for update of b`, [id]);
+      return row ? toBill(row) : undefined;
+    },
+    addPaid: async (id, cents) => {
+      // The status follows the paid sum; the table's checks refuse a sum past the amount or a status that disagrees.
+      await db.query(
+        `update billings set paid_cents = paid_cents + $2,
+                payment_status = case when paid_cents + $2 = amount_cents then 'paid' else 'partly_paid' end
+          where id = $1`,
+        [id, cents],
+      );
+      return readBack(await findOne(id), 'A bill');
+    },
     listForPatient: async (patientId, page) => {
       const filter = [patientId, containsPattern(page.q)];
       const where = `b.patient_id = $1 and lower(b.service_details) like $2`;
@@ -67,8 +83,8 @@ export function billStore(db: Queryable): BillStore {
     },
     outstandingFor: async (patientId) => {
       const rows = await db.query<{ cents: number; count: number }>(
-        `select coalesce(sum(amount_cents), 0)::bigint as cents, count(*)::int as count
-           from billings where patient_id = $1 and payment_status = 'unpaid'`,
+        `select coalesce(sum(amount_cents - paid_cents), 0)::bigint as cents, count(*)::int as count
+           from billings where patient_id = $1 and payment_status <> 'paid'`,
         [patientId],
       );
       return onlyRow(rows);
@@ -85,13 +101,6 @@ export function billStore(db: Queryable): BillStore {
       );
       return row && { doctorName: row.doctor_name, visitDate: row.visit_date };
     },
-    markPaid: async (id) => {
-      const [row] = await db.query<{ id: number }>(
-        `update billings set payment_status = 'paid' where id = $1 and payment_status = 'unpaid' returning id`,
-        [id],
-      );
-      return row ? findOne(row.id) : undefined;
-    },
   };
 }
 
@@ -100,7 +109,7 @@ interface PaymentRow {
   id: number;
   billing_id: number;
   amount_cents: number;
-  method: string;
+  method: PaymentMethod;
   paid_at: Date;
 }
 
@@ -118,10 +127,19 @@ export function paymentStore(db: Queryable): PaymentStore {
       );
       return toPayment(onlyRow(rows));
     },
-    findForBill: async (billingId) => {
-      const [row] = await db.query<PaymentRow>(`select id, billing_id, amount_cents, method, paid_at from payments where billing_id = $1`, [billingId]);
-      return row ? toPayment(row) : undefined;
+    listForBill: async (billingId) => {
+      const rows = await db.query<PaymentRow>(
+        `select id, billing_id, amount_cents, method, paid_at from payments where billing_id = $1 order by paid_at, id`,
+        [billingId],
+      );
+      return rows.map(toPayment);
     },
+    takings: async (from, to) =>
+      db.query<{ method: PaymentMethod; payments: number; cents: number }>(
+        `select method, count(*)::int as payments, sum(amount_cents)::bigint as cents
+           from payments where paid_at >= $1 and paid_at < $2 group by method`,
+        [from, to],
+      ),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { DepartmentRow } from '../domain/fhir/healthcare-service.ts';
-import type { RoomRow } from '../domain/fhir/location.ts';
+import type { LocationRow } from '../domain/fhir/location.ts';
+import type { AdmissionStatus, Housekeeping } from '../domain/inpatient/inpatient.ts';
 import type { SlotRow } from '../domain/fhir/slot.ts';
 import { versioned, type FhirTable, type VersionedSql } from './fhir-search.pg.ts';
 
@@ -23,13 +24,55 @@ interface RoomSql extends VersionedSql {
   department_name: string;
 }
 
-export const locationTable: FhirTable<RoomRow> = {
-  sql: `select r.id, r.updated_at, r.row_version as version, r.name, d.id as department_id, d.name as department_name
-        from rooms r join departments d on d.id = r.department_id`,
-  columns: { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', name: 'name::text' },
+interface BedSql {
+  id: number;
+  updated_at: Date;
+  name: string;
+  department_id: number;
+  department_name: string;
+  label: string;
+  room_id: number;
+  room_name: string;
+  housekeeping: Housekeeping;
+  retired: boolean;
+  holder: AdmissionStatus | null;
+}
+
+// Rooms and their beds, one select: `fhir_id` is the Location's id (a room's number, `bed-<id>`).
+const LOCATIONS = `
+  select 'room' as kind, r.id::text as fhir_id, r.id, r.updated_at, r.row_version as version, r.name, d.id as department_id, d.name as department_name,
+         null::text as label, null::int as room_id, null::text as room_name, null::text as housekeeping, false as retired, null::text as holder
+  from rooms r join departments d on d.id = r.department_id
+  union all
+  select 'bed', 'bed-' || b.id::text, b.id, greatest(b.updated_at, h.updated_at), null, r.name || ' ' || b.label, d.id, d.name,
+         b.label, r.id, r.name, b.housekeeping, b.retired_at is not null, h.status
+  from beds b join rooms r on r.id = b.room_id join departments d on d.id = r.department_id
+  left join admissions h on h.bed_id = b.id and h.status in ('reserved', 'admitted', 'discharge_ordered')`;
+
+export const locationTable: FhirTable<LocationRow> = {
+  sql: LOCATIONS,
+  columns: { _id: 'fhir_id::text', _lastUpdated: 'updated_at::timestamptz', name: 'name::text', partof: 'room_id::int' },
+  // A patient's $everything brings the beds their stays were in.
+  subqueries: {
+    patient: `r.fhir_id in (select 'bed-' || s.bed_id::text from admissions a join bed_stays s on s.admission_id = a.id where a.patient_id = any({values}::int[]))`,
+  },
   toRow: (raw) => {
+    if (raw.kind === 'bed') {
+      const b = raw as unknown as BedSql;
+      return {
+        kind: 'bed',
+        id: b.id,
+        updatedAt: b.updated_at,
+        label: b.label,
+        room: { id: b.room_id, name: b.room_name },
+        ward: { id: b.department_id, name: b.department_name },
+        housekeeping: b.housekeeping,
+        retired: b.retired,
+        holder: b.holder,
+      };
+    }
     const r = raw as unknown as RoomSql;
-    return { ...versioned(r), name: r.name, department: { id: r.department_id, name: r.department_name } };
+    return { kind: 'room', ...versioned(r), name: r.name, department: { id: r.department_id, name: r.department_name } };
   },
 };
 

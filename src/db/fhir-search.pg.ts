@@ -14,6 +14,11 @@ export interface FhirTable<R> {
   sql: string;
   /** Each search parameter's column and its SQL type, as `column::type` (`_id` and `_lastUpdated` too). */
   columns: Record<string, string>;
+  /**
+   * Criteria that no one column answers, each a condition on `r` in which `{values}` stands for the values asked:
+   * $everything's `patient` of a Location (the beds a patient's stays were in).
+   */
+  subqueries?: Record<string, string>;
   /** The column with the patient whose compartment a row is in; none for the clinic's directory. */
   patientColumn?: string;
   toRow(raw: Row): R;
@@ -87,6 +92,8 @@ const wordStarts = (values: string[]) => values.flatMap((v) => {
 });
 
 function criterionSql(table: FhirTable<unknown>, criterion: Criterion, bind: (value: unknown) => string): string {
+  const subquery = table.subqueries?.[criterion.param];
+  if (subquery !== undefined && criterion.kind === 'in') return subquery.replace('{values}', () => bind(criterion.values));
   const [name, type] = column(table, criterion.param);
   switch (criterion.kind) {
     case 'in':

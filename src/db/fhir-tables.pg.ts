@@ -2,7 +2,8 @@ import { auditEventTable } from './fhir-audit.pg.ts';
 import { patientTable, practitionerRoleTable, practitionerTable, scheduleTable } from './fhir-people.pg.ts';
 import { healthcareServiceTable, locationTable, slotTable } from './fhir-places.pg.ts';
 import type { FhirTables } from './fhir-search.pg.ts';
-import { appointmentTable, conditionTable, encounterTable, invoiceTable } from './fhir-visits.pg.ts';
+import { encounterTable } from './fhir-encounters.pg.ts';
+import { appointmentTable, conditionTable, invoiceTable } from './fhir-visits.pg.ts';
 
 /** The select behind each stored FHIR resource type. */
 export const FHIR_TABLES: FhirTables = {

@@ -1,12 +1,12 @@
+import type { PaymentStatus } from '../domain/billing/billing.ts';
 import type { VisitRow } from '../domain/fhir/appointment.ts';
 import type { BillRow } from '../domain/fhir/invoice.ts';
 import type { ConditionRow } from '../domain/fhir/condition.ts';
-import type { EncounterRow } from '../domain/fhir/encounter.ts';
 import type { AppointmentStatus } from '../domain/scheduling/scheduling.ts';
 import { versioned, type FhirTable, type VersionedSql } from './fhir-search.pg.ts';
 import { namedOrNull } from './rows.ts';
 
-interface VisitSql extends VersionedSql {
+export interface VisitSql extends VersionedSql {
   patient_id: number;
   patient_name: string;
   doctor_id: number;
@@ -27,7 +27,7 @@ const PATIENT_NAME = 'join patients p on p.id = {row}.patient_id join users pu o
 const DOCTOR_NAME = 'join doctors d on d.id = {row}.doctor_id join users du on du.id = d.user_id';
 const names = (row: string) => `${PATIENT_NAME} ${DOCTOR_NAME}`.replaceAll('{row}', row);
 
-const VISITS = `select a.id, a.updated_at, a.row_version as version, a.patient_id, pu.name as patient_name, a.doctor_id, du.name as doctor_name,
+export const VISITS = `select a.id, a.updated_at, a.row_version as version, a.patient_id, pu.name as patient_name, a.doctor_id, du.name as doctor_name,
                        a.room_id, r.name as room_name, a.schedule_id, a.date,
                        ((a.date + a.start_time) at time zone {tz}) as start_at, ((a.date + a.end_time) at time zone {tz}) as end_at,
                        a.status, a.created_at, m.id as record_id, m.service_type
@@ -35,9 +35,9 @@ const VISITS = `select a.id, a.updated_at, a.row_version as version, a.patient_i
                 left join rooms r on r.id = a.room_id
                 left join medical_records m on m.appointment_id = a.id`;
 
-const VISIT_COLUMNS = { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', patient: 'patient_id::int', date: 'start_at::timestamptz', status: 'status::text' };
+export const VISIT_COLUMNS = { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', patient: 'patient_id::int', date: 'start_at::timestamptz', status: 'status::text' };
 
-const visitRow = (raw: object): VisitRow => {
+export const visitRow = (raw: object): VisitRow => {
   const r = raw as VisitSql;
   return {
     ...versioned(r),
@@ -58,20 +58,6 @@ export const appointmentTable: FhirTable<VisitRow> = {
   columns: { ...VISIT_COLUMNS, actor: 'doctor_id::int', practitioner: 'doctor_id::int' },
   patientColumn: 'patient_id',
   toRow: visitRow,
-};
-
-export const encounterTable: FhirTable<EncounterRow> = {
-  sql: `${VISITS} where a.status in ('checked_in', 'completed')`,
-  columns: { ...VISIT_COLUMNS, subject: 'patient_id::int', practitioner: 'doctor_id::int', appointment: 'id::int' },
-  patientColumn: 'patient_id',
-  toRow: (raw) => {
-    const r = raw as unknown as VisitSql;
-    return {
-      ...visitRow(raw),
-      status: r.status === 'completed' ? 'completed' : 'checked_in',
-      record: r.record_id === null ? null : { id: r.record_id, serviceType: r.service_type ?? '' },
-    };
-  },
 };
 
 interface ConditionSql extends VersionedSql {
@@ -121,7 +107,7 @@ interface BillSql extends VersionedSql {
   service_details: string;
   amount_cents: number;
   billing_date: string;
-  payment_status: 'paid' | 'unpaid';
+  payment_status: PaymentStatus;
 }
 
 export const invoiceTable: FhirTable<BillRow> = {

@@ -1,11 +1,12 @@
 import type { PatientDirectory, PatientRow, PatientVisitStore } from '../domain/patients/ports.ts';
 import type { PatientVisit } from '../domain/patients/visits.ts';
 import type { PaymentStatus } from '../domain/billing/billing.ts';
+import type { RecordVersion } from '../domain/records/records.ts';
 import { namedOrNull } from './rows.ts';
 import type { Queryable } from './db.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import { pageWithTotal } from './list-page.ts';
-import { toPatientProfile, type PatientProfileRow } from './records.pg.ts';
+import { recordHistories, toPatientProfile, type PatientProfileRow } from './records.pg.ts';
 import { onUnique } from './sql-errors.ts';
 import { conflict } from '../domain/shared/errors.ts';
 
@@ -33,6 +34,9 @@ interface PatientAccountRow extends PatientProfileRow {
   reminders: boolean;
 }
 
+/** `u.name` is `$1`, letter case and runs of spaces aside. */
+const SAME_NAME = `lower(regexp_replace(trim(u.name), '\\s+', ' ', 'g')) = lower(regexp_replace(trim($1::text), '\\s+', ' ', 'g'))`;
+
 const EMAIL_TAKEN = { code: 'email_taken', field: 'email', message: 'This email is already registered' };
 
 export function patientDirectory(db: Queryable): PatientDirectory {
@@ -56,6 +60,28 @@ export function patientDirectory(db: Queryable): PatientDirectory {
         },
         toPatientRow,
       );
+    },
+    possibleDuplicates: async ({ nameAndBirthdate, phoneDigits }, limit) => {
+      // Each arm can use its own index (0024): birthdate, and the phone's digits.
+      const rows = await db.query<{ id: number; name: string; phone: string; birthdate: string | null; same_name: boolean; same_phone: boolean }>(
+        `select p.id, u.name, p.phone, p.birthdate,
+                p.birthdate = $2::date and ${SAME_NAME} as same_name,
+                regexp_replace(p.phone, '\\D', '', 'g') = $3 as same_phone
+         from ${PATIENT_FROM}
+         where p.id in (
+           select p.id from ${PATIENT_FROM} where p.birthdate = $2::date and ${SAME_NAME}
+           union
+           select id from patients where phone <> '' and regexp_replace(phone, '\\D', '', 'g') = $3)
+         order by p.id limit $4`,
+        [nameAndBirthdate?.name ?? null, nameAndBirthdate?.birthdate ?? null, phoneDigits ?? null, limit],
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        phone: row.phone,
+        birthdate: row.birthdate,
+        matched_on: [...(row.same_name ? (['name_and_birthdate'] as const) : []), ...(row.same_phone ? (['phone'] as const) : [])],
+      }));
     },
     card: async (id) => {
       const [row] = await db.query<PatientRow & { pending_email: string | null }>(`select ${CARD_COLUMNS}, u.pending_email from ${PATIENT_FROM} where p.id = $1`, [id]);
@@ -126,7 +152,7 @@ interface PatientVisitRow {
   payment_status: PaymentStatus | null;
 }
 
-function toPatientVisit(row: PatientVisitRow): PatientVisit {
+function toPatientVisit(row: PatientVisitRow, history: RecordVersion[]): PatientVisit {
   return {
     recordId: row.id,
     visitDate: row.visit_date,
@@ -138,6 +164,7 @@ function toPatientVisit(row: PatientVisitRow): PatientVisit {
     labTests: row.lab_tests,
     serviceType: row.service_type,
     bill: row.bill_id === null ? null : { id: row.bill_id, amountCents: row.amount_cents ?? 0, status: row.payment_status ?? 'unpaid' },
+    history,
   };
 }
 
@@ -156,7 +183,8 @@ export function patientVisitStore(db: Queryable): PatientVisitStore {
           order by a.date desc, a.start_time desc, r.id desc`,
         [patientId],
       );
-      return rows.map(toPatientVisit);
+      const histories = await recordHistories(db, rows.map((row) => row.id));
+      return rows.map((row) => toPatientVisit(row, histories.get(row.id) ?? []));
     },
   };
 }

@@ -1,11 +1,11 @@
 import type { DiseaseLookup, DoctorPatientStore, RecordStore, VisitAppointmentStore } from '../domain/records/ports.ts';
-import type { MedicalRecord, PatientProfile } from '../domain/records/records.ts';
+import type { MedicalRecord, PatientProfile, RecordVersion } from '../domain/records/records.ts';
 import type { Gender } from '../domain/shared/actor.ts';
 import { invalid } from '../domain/shared/errors.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
-import { namedOrNull, onlyRow } from './rows.ts';
+import { namedOrNull, onlyRow, readBack } from './rows.ts';
 import { appointmentStore } from './scheduling.pg.ts';
 import { constraintName, isForeignKeyViolation } from './sql-errors.ts';
 
@@ -45,7 +45,7 @@ interface MedicalRecordRow {
   doctor_name: string;
 }
 
-export function toMedicalRecord(row: MedicalRecordRow): MedicalRecord {
+export function toMedicalRecord(row: MedicalRecordRow, history: RecordVersion[]): MedicalRecord {
   return {
     id: row.id,
     appointmentId: row.appointment_id,
@@ -58,10 +58,70 @@ export function toMedicalRecord(row: MedicalRecordRow): MedicalRecord {
     costCents: row.cost_cents,
     recordDate: row.record_date,
     doctor: { id: row.doctor_id, name: row.doctor_name },
+    history,
   };
 }
 
+/** A row of medical_record_versions with the names of its disease and writer. */
+interface VersionRow {
+  medical_record_id: number;
+  version: number;
+  disease_id: number;
+  disease_name: string | null;
+  diagnosis: string;
+  lab_tests: string;
+  prescriptions: string;
+  written_by: number;
+  writer_name: string;
+  written_at: Date;
+  reason: string | null;
+}
+
+const toRecordVersion = (row: VersionRow): RecordVersion => ({
+  version: row.version,
+  disease: namedOrNull(row.disease_id, row.disease_name),
+  diagnosis: row.diagnosis,
+  labTests: row.lab_tests,
+  prescriptions: row.prescriptions,
+  writtenBy: { id: row.written_by, name: row.writer_name },
+  writtenAt: row.written_at,
+  reason: row.reason,
+});
+
+/** The versions of each of `recordIds`, oldest first, in one statement. */
+export async function recordHistories(db: Queryable, recordIds: number[]): Promise<Map<number, RecordVersion[]>> {
+  const rows = await db.query<VersionRow>(
+    `select v.medical_record_id, v.version, v.disease_id, s.name as disease_name, v.diagnosis, v.lab_tests, v.prescriptions,
+            v.written_by, u.name as writer_name, v.written_at, v.reason
+       from medical_record_versions v left join diseases s on s.id = v.disease_id join users u on u.id = v.written_by
+      where v.medical_record_id = any($1::int[])
+      order by v.medical_record_id, v.version`,
+    [recordIds],
+  );
+  const histories = new Map<number, RecordVersion[]>(recordIds.map((id) => [id, []]));
+  for (const row of rows) histories.get(row.medical_record_id)?.push(toRecordVersion(row));
+  return histories;
+}
+
+async function withHistories(db: Queryable, rows: MedicalRecordRow[]): Promise<MedicalRecord[]> {
+  const histories = await recordHistories(db, rows.map((row) => row.id));
+  return rows.map((row) => toMedicalRecord(row, histories.get(row.id) ?? []));
+}
+
+// Keeps record $1 as it now stands as its next version, by user $2 at $3 for reason $4. The first version is kept
+// by the table's trigger (migration 0023).
+const KEEP_AMENDED_VERSION = `insert into medical_record_versions
+    (medical_record_id, version, disease_id, diagnosis, lab_tests, prescriptions, written_by, written_at, reason)
+  select r.id, coalesce((select max(version) from medical_record_versions where medical_record_id = r.id), 0) + 1,
+         r.disease_id, r.diagnosis, r.lab_tests, r.prescriptions, $2, $3, $4
+    from medical_records r where r.id = $1`;
+
 export function recordStore(db: Queryable): RecordStore {
+  const findOne = async (id: number, locking = '') => {
+    const rows = await db.query<MedicalRecordRow>(`select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.id = $1 ${locking}`, [id]);
+    const [record] = await withHistories(db, rows);
+    return record;
+  };
   return {
     create: async (r) => {
       let inserted: { id: number }[];
@@ -77,16 +137,28 @@ export function recordStore(db: Queryable): RecordStore {
         if (isForeignKeyViolation(error) && DISEASE_KEYS.has(constraintName(error) ?? '')) throw invalid({ disease_id: ['does not exist'] });
         throw error;
       }
-      const { id } = onlyRow(inserted);
-      const rows = await db.query<MedicalRecordRow>(`select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.id = $1`, [id]);
-      return toMedicalRecord(onlyRow(rows));
+      return readBack(await findOne(onlyRow(inserted).id), 'A medical record');
+    },
+    lock: async (id) => findOne(id, 'for update of r'),
+    amend: async (id, c, by) => {
+      try {
+        await db.query(
+          `update medical_records set disease_id = $2, diagnosis = $3, lab_tests = $4, prescriptions = $5, updated_at = $6 where id = $1`,
+          [id, c.diseaseId, c.diagnosis, c.labTests, c.prescriptions, by.at],
+        );
+      } catch (error) {
+        if (isForeignKeyViolation(error) && DISEASE_KEYS.has(constraintName(error) ?? '')) throw invalid({ disease_id: ['does not exist'] });
+        throw error;
+      }
+      await db.query(KEEP_AMENDED_VERSION, [id, by.userId, by.at, by.reason]);
+      return readBack(await findOne(id), 'A medical record');
     },
     listForPatient: async (patientId) => {
       const rows = await db.query<MedicalRecordRow>(
         `select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.patient_id = $1 order by r.record_date desc, r.id desc`,
         [patientId],
       );
-      return rows.map(toMedicalRecord);
+      return withHistories(db, rows);
     },
   };
 }

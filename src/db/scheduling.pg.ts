@@ -1,12 +1,13 @@
-import type { AppointmentStore, ScheduleStore } from '../domain/scheduling/ports.ts';
+import type { AppointmentStore, ScheduleStore, StatusCounts } from '../domain/scheduling/ports.ts';
 import {
+  APPOINTMENT_STATUSES,
   SLOT_TAKEN,
-  defaultPattern,
   type Appointment,
   type AppointmentStatus,
   type SlotPlan,
   type WeeklySlot,
 } from '../domain/scheduling/scheduling.ts';
+import { defaultHours, slotsOf, type HoursRange, type SavedRange } from '../domain/scheduling/working-hours.ts';
 import { invalid } from '../domain/shared/errors.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable } from './db.ts';
@@ -15,7 +16,39 @@ import { namedOrNull, onlyRow } from './rows.ts';
 import { constraintName, isForeignKeyViolation, onUnique } from './sql-errors.ts';
 
 /** `time` columns arrive as HH:mm:ss; the API speaks HH:mm. */
-const hhmm = (time: string) => time.slice(0, 5);
+export const hhmm = (time: string) => time.slice(0, 5);
+
+// --- working hours
+
+interface RangeRow {
+  weekday: number;
+  start_time: string;
+  end_time: string;
+  slot_minutes: number;
+  room_id: number | null;
+  room_name: string | null;
+}
+
+const toSavedRange = (row: RangeRow): SavedRange => ({
+  weekday: row.weekday,
+  startTime: hhmm(row.start_time),
+  endTime: hhmm(row.end_time),
+  slotMinutes: row.slot_minutes,
+  room: namedOrNull(row.room_id, row.room_name),
+});
+
+/** Makes `hours` the doctor's working hours, in two statements whatever their number. */
+async function writeHours(db: Queryable, doctorId: number, hours: HoursRange[]): Promise<void> {
+  await db.query('delete from working_hours where doctor_id = $1', [doctorId]);
+  await db.query(
+    `insert into working_hours (doctor_id, weekday, start_time, end_time, slot_minutes, room_id)
+     select $1, w.weekday, w.start_time, w.end_time, w.slot_minutes, w.room_id
+     from unnest($2::smallint[], $3::time[], $4::time[], $5::smallint[], $6::integer[]) as w(weekday, start_time, end_time, slot_minutes, room_id)`,
+    [doctorId, hours.map((r) => r.weekday), hours.map((r) => r.startTime), hours.map((r) => r.endTime), hours.map((r) => r.slotMinutes), hours.map((r) => r.roomId)],
+  );
+}
+
+const ROOM_KEYS = new Set(['working_hours_room_id_fkey', 'schedules_room_id_fkey']);
 
 // --- weekly patterns
 
@@ -89,8 +122,19 @@ export function scheduleStore(db: Queryable): ScheduleStore {
       const [row] = await db.query<WeeklySlotRow>(`select ${SLOT_COLUMNS} from ${SLOT_FROM} where s.id = $1`, [scheduleId]);
       return row && toWeeklySlot(row);
     },
-    replace: async (doctorId, plan, at) => {
+    hours: async (doctorId) => {
+      const rows = await db.query<RangeRow>(
+        `select h.weekday, h.start_time, h.end_time, h.slot_minutes, h.room_id, r.name as room_name
+         from working_hours h left join rooms r on r.id = h.room_id
+         where h.doctor_id = $1 order by h.weekday, h.start_time`,
+        [doctorId],
+      );
+      return rows.map(toSavedRange);
+    },
+    replace: async (doctorId, hours, at) => {
+      const plan = slotsOf(hours);
       try {
+        await writeHours(db, doctorId, hours);
         // The insert's subquery reads the snapshot from before the update, so slots kept unchanged are
         // neither retired nor inserted twice.
         await db.query(
@@ -110,17 +154,15 @@ export function scheduleStore(db: Queryable): ScheduleStore {
           [...planParams(doctorId, plan), at],
         );
       } catch (error) {
-        if (isForeignKeyViolation(error) && constraintName(error) === 'schedules_room_id_fkey') throw invalid({ room_id: ['does not exist'] });
+        if (isForeignKeyViolation(error) && ROOM_KEYS.has(constraintName(error) ?? '')) throw invalid({ room_id: ['does not exist'] });
         throw error;
       }
     },
     createDefaultPattern: async (doctorId, departmentId) => {
-      await db.query(
-        `insert into schedules (doctor_id, weekday, start_time, end_time, room_id)
-         select $1, w.weekday, w.start_time, w.end_time, (select min(r.id) from rooms r where r.department_id = $6)
-         from ${PLANNED}`,
-        [...planParams(doctorId, defaultPattern()), departmentId],
-      );
+      const [room] = await db.query<{ id: number | null }>('select min(id) as id from rooms where department_id = $1', [departmentId]);
+      const hours = defaultHours(room?.id ?? null);
+      await writeHours(db, doctorId, hours);
+      await db.query(`insert into schedules (doctor_id, weekday, start_time, end_time, room_id) select $1, w.* from ${PLANNED}`, planParams(doctorId, slotsOf(hours)));
     },
   };
 }
@@ -238,7 +280,8 @@ export function appointmentStore(db: Queryable): AppointmentStore {
     lock: (id) => findOne(id, 'for update of a'),
     setStatus: async (id, status, at) => {
       const rows = await db.query<{ sequence: number }>(
-        `update appointments set status = $2, updated_at = $3, checked_in_at = case when $2 = 'checked_in' then $3 else checked_in_at end
+        `update appointments set status = $2, updated_at = $3,
+           checked_in_at = case $2 when 'checked_in' then $3 when 'scheduled' then null else checked_in_at end
          where id = $1 returning sequence`,
         [id, status, at],
       );
@@ -262,6 +305,16 @@ export function appointmentStore(db: Queryable): AppointmentStore {
       );
       return toAppointment(onlyRow(rows));
     },
+    dayCounts: async (date, doctorId) => {
+      const rows = await db.query<{ status: AppointmentStatus; n: number }>(
+        `select status, count(*)::int as n from appointments
+         where date = $1 and ($2::bigint is null or doctor_id = $2) group by status`,
+        [date, doctorId ?? null],
+      );
+      const counts = Object.fromEntries(APPOINTMENT_STATUSES.map((status) => [status, 0])) as StatusCounts;
+      for (const row of rows) counts[row.status] = row.n;
+      return counts;
+    },
     agenda: async (doctorId, from, to) => {
       const rows = await db.query<AppointmentRow>(
         `select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM}
@@ -278,6 +331,7 @@ export function appointmentStore(db: Queryable): AppointmentStore {
         filter.patientId !== undefined && `a.patient_id = ${param(filter.patientId)}`,
         filter.doctorId !== undefined && `a.doctor_id = ${param(filter.doctorId)}`,
         filter.status && `a.status = ${param(filter.status)}`,
+        filter.hideCancelled && !filter.status && `a.status <> 'cancelled'`,
         filter.date && `a.date = ${param(filter.date)}`,
         req.q && appointmentSearch(params.push(containsPattern(req.q))),
       ].filter(Boolean);
@@ -290,6 +344,7 @@ export function appointmentStore(db: Queryable): AppointmentStore {
           rowsOf: `from ${APPOINTMENT_FROM} ${where}`,
           countOf: `from ${req.q ? APPOINTMENT_FROM : 'appointments a'} ${where}`,
           orderBy: (orderParam) => {
+            if (filter.date) return 'a.start_time, du.name, a.id';
             const t = orderParam(today);
             return `a.date < ${t}, case when a.date >= ${t} then a.date end, case when a.date >= ${t} then a.start_time end,
                     a.date desc, a.start_time desc, a.id desc`;

@@ -14,12 +14,28 @@ for (const target of testDatabases()) {
     });
     after(() => server.close());
 
-    it('gives every demo doctor the default week', async () => {
-      const rows = await server.db.query<{ slots: number }>(
-        'select count(s.id)::int as slots from doctors d left join schedules s on s.doctor_id = d.id and s.retired_at is null group by d.id',
+    it('gives every demo doctor the default week but the physiotherapist, who takes a lunch break', async () => {
+      const rows = await server.db.query<{ email: string; slots: number }>(
+        `select u.email, count(s.id)::int as slots from doctors d join users u on u.id = d.user_id
+         left join schedules s on s.doctor_id = d.id and s.retired_at is null group by u.email`,
       );
       assert.equal(rows.length, 8);
-      assert.ok(rows.every((r) => r.slots === 80));
+      assert.ok(rows.every((r) => r.slots === (r.email === 'sam.okafor@medora.test' ? 100 : 80)));
+      const hours = await server.db.query<{ start_time: string; end_time: string }>(
+        `select h.start_time::text, h.end_time::text from working_hours h join doctors d on d.id = h.doctor_id join users u on u.id = d.user_id
+         where u.email = 'sam.okafor@medora.test' and h.weekday = 1 order by h.start_time`,
+      );
+      assert.deepEqual(hours, [{ start_time: '09:00:00', end_time: '12:30:00' }, { start_time: '13:30:00', end_time: '17:00:00' }]);
+    });
+
+    it("puts the neurologist on leave on the next working day, his visit there on the desk's list, and closes the clinic for a holiday", async () => {
+      const rows = await server.db.query<{ doctor: string | null; starts_on: string }>(
+        `select u.email as doctor, t.starts_on::text from time_off t left join doctors d on d.id = t.doctor_id left join users u on u.id = d.user_id order by t.starts_on`,
+      );
+      assert.deepEqual(rows, [{ doctor: 'stephen.park@medora.test', starts_on: '2026-06-15' }, { doctor: null, starts_on: '2026-06-29' }]);
+      const desk = { userId: 1, role: 'reception' as const, name: 'Desk' };
+      const toMove = await server.app.scheduling.visitsToMove({}, desk);
+      assert.deepEqual(toMove.items.map((v) => [v.doctor_email, v.date]), [['stephen.park@medora.test', '2026-06-15']]);
     });
 
     it("books upcoming visits on the next weekdays and completes the demo patient's past ones", async () => {

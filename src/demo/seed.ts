@@ -3,6 +3,7 @@ import type { Queryable } from '../db/db.ts';
 import { demoStore, type DemoStore } from '../db/demo.pg.ts';
 import type { Actor } from '../domain/shared/actor.ts';
 import { addDays, clinicToday, isoWeekday } from '../domain/shared/clock.ts';
+import { seedTimeOff } from './time-off-seed.ts';
 
 export const DEMO_PASSWORD = 'medora-demo';
 export const DEMO_ACCOUNTS = [
@@ -35,6 +36,7 @@ export async function seedDemo(app: App, db: Queryable): Promise<void> {
   const adminActor: Actor = { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' };
   const desk = await seedFrontDesk(app, demo, adminActor);
   await seedWard(app, demo, adminActor, desk);
+  await seedTimeOff(app, adminActor);
 }
 
 // --- catalogue

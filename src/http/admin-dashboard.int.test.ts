@@ -177,6 +177,10 @@ for (const target of testDatabases()) {
           service_details: 'Spirometry',
           amount: '120.50',
           amount_cents: 12050,
+          paid: '0.00',
+          paid_cents: 0,
+          balance: '120.50',
+          balance_cents: 12050,
           billing_date: '2026-06-09',
           payment_status: 'unpaid',
         });

@@ -111,15 +111,63 @@ for (const target of testDatabases()) {
       assert.equal(await fx.count('payments', 'billing_id = $1', [second]), 0);
     });
 
-    it('records the payment method given, and refuses an unknown one', async () => {
+    it('lets a patient pay by card only: any other method is 422 naming method, and nothing is paid', async () => {
       const billId = await billFor(patient);
-      const bad = await server.api('POST', `/api/patient/billings/${billId}/pay`, { token: patient.token, body: { method: 'gold bars' } });
-      assert.equal(bad.status, 422);
-      assert.ok(bad.body.errors.method);
-      const cash = await server.api('POST', `/api/patient/billings/${billId}/pay`, { token: patient.token, body: { method: 'cash' } });
-      assert.equal(cash.status, 200);
+      for (const method of ['cash', 'bank_transfer', 'insurance', 'gold bars']) {
+        const refused = await server.api('POST', `/api/patient/billings/${billId}/pay`, { token: patient.token, body: { method } });
+        assert.equal(refused.status, 422, method);
+        assert.deepEqual(Object.keys(refused.body.errors), ['method']);
+      }
+      assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 0);
+      const card = await server.api('POST', `/api/patient/billings/${billId}/pay`, { token: patient.token, body: { method: 'card' } });
+      assert.equal(card.status, 200);
       const receipt = await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
-      assert.equal(receipt.body.payment_method, 'cash');
+      assert.deepEqual([receipt.body.payment_method, receipt.body.payment_status], ['card', 'paid']);
+    });
+
+    it('takes part of a bill at the desk, up to its balance, and shows it partly paid with its balance until the patient pays the rest', async () => {
+      const desk = await signUpAdmin(server);
+      const billId = await billFor(patient, '100.00');
+      const take = (body: object) => server.api('POST', `/api/billings/${billId}/payments`, { token: desk.token, body });
+      const tooMuch = await take({ method: 'cash', amount: '100.01' });
+      assert.deepEqual([tooMuch.status, Object.keys(tooMuch.body.errors)], [422, ['amount']]);
+      const part = await take({ method: 'insurance', amount: '60' });
+      assert.equal(part.status, 200);
+      assert.deepEqual([part.body.billing.payment_status, part.body.billing.paid, part.body.billing.balance], ['partly_paid', '60.00', '40.00']);
+      const mine = await server.api('GET', '/api/patient/billings', { token: patient.token });
+      assert.equal(mine.body.billings.find((b: { id: number }) => b.id === billId).balance_cents, 4000);
+      const rest = await pay(billId, patient.token);
+      assert.deepEqual([rest.body.billing.payment_status, rest.body.billing.balance_cents], ['paid', 0]);
+      const receipt = await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
+      assert.deepEqual(receipt.body.payments.map((p: { method: string; amount: string }) => [p.method, p.amount]), [['insurance', '60.00'], ['card', '40.00']]);
+      assert.equal((await take({ method: 'cash', amount: '1' })).body.code, 'bill_already_paid');
+    });
+
+    it("sums the desk's takings of a day per method to exactly the payments taken, on screen and as CSV", async () => {
+      const desk = await signUpAdmin(server);
+      const before = await server.api('GET', '/api/desk/takings?date=2026-06-10', { token: desk.token });
+      assert.equal(before.status, 200);
+      const partly = await billFor(otherPatient, '30.00');
+      const online = await billFor(otherPatient, '20.00');
+      await server.api('POST', `/api/billings/${partly}/payments`, { token: desk.token, body: { method: 'cash', amount: '12.34' } });
+      await server.api('POST', `/api/billings/${partly}/payments`, { token: desk.token, body: { method: 'bank_transfer' } });
+      await pay(online, otherPatient.token);
+      const after = await server.api('GET', '/api/desk/takings?date=2026-06-10', { token: desk.token });
+      const taken = (report: { body: { methods: { method: string; amount_cents: number }[] } }, method: string) =>
+        report.body.methods.find((m) => m.method === method)?.amount_cents ?? 0;
+      assert.deepEqual(
+        ['cash', 'bank_transfer', 'card', 'insurance'].map((method) => taken(after, method) - taken(before, method)),
+        [1234, 1766, 2000, 0],
+      );
+      assert.equal(after.body.total_cents - before.body.total_cents, 5000);
+      const { sum } = first(await server.db.query<{ sum: number }>('select sum(amount_cents)::int as sum from payments'));
+      assert.equal(after.body.total_cents, sum, 'the total is every payment of the day');
+      const csv = await server.api('GET', '/api/desk/takings.csv?date=2026-06-10', { token: desk.token });
+      assert.equal(csv.status, 200);
+      assert.ok(String(csv.body).startsWith('date,method,payments,amount,amount_cents,currency\r\n'));
+      assert.ok(String(csv.body).includes(`2026-06-10,total,${after.body.payments},${after.body.total},${after.body.total_cents},USD\r\n`));
+      assert.equal((await server.api('GET', '/api/desk/takings', { token: patient.token })).status, 403);
+      assert.deepEqual(Object.keys((await server.api('GET', '/api/desk/takings?date=June', { token: desk.token })).body.errors), ['date']);
     });
 
     it("gives the owner and an admin a receipt with the clinic's address and phone, the doctor and the visit date, and no one else", async () => {
@@ -147,6 +195,9 @@ for (const target of testDatabases()) {
         total_cents: 12050,
         amount_paid: '120.50',
         amount_paid_cents: 12050,
+        balance: '0.00',
+        balance_cents: 0,
+        payments: [{ date: '2026-06-10', method: 'card', amount: '120.50', amount_cents: 12050 }],
         payment_date: '2026-06-10',
         payment_method: 'card',
         payment_status: 'paid',

@@ -1,9 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import type { Resource } from '@medplum/fhirtypes';
+import { allResources, writeNdjsonFiles } from '../domain/fhir/bulk-files.ts';
+import type { PatientExport } from '../domain/fhir/everything-use-case.ts';
 import { errorOutcome } from '../domain/fhir/outcome.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { HttpError, toErrorAnswer } from './errors.ts';
 import type { Answer } from './router.ts';
+import { ZipWriter } from './zip-writer.ts';
 
 const FHIR_BASE_PATH = '/fhir/R4';
 export const isFhirPath = (path: string) => path === FHIR_BASE_PATH || path.startsWith(`${FHIR_BASE_PATH}/`);
@@ -19,15 +24,47 @@ export const fhirAnswer = (resource: Resource, status = 200): Answer => ({
 
 const NDJSON = 'application/fhir+ndjson';
 
-/** `_format` asking for NDJSON (the Bulk Data format): one resource a line. */
-export const wantsNdjson = (search: string | undefined) =>
-  /^(ndjson|application\/(fhir\+)?ndjson)$/.test(new URLSearchParams(search ?? '').get('_format') ?? '');
+/** `_format` asking for NDJSON (the Bulk Data format), one resource a line, or for a ZIP of one NDJSON file per type. */
+export function exportFormat(search: string | undefined): 'ndjson' | 'zip' | undefined {
+  const format = new URLSearchParams(search ?? '').get('_format') ?? '';
+  if (/^(ndjson|application\/(fhir\+)?ndjson)$/.test(format)) return 'ndjson';
+  return format === 'application/zip' || format === 'zip' ? 'zip' : undefined;
+}
 
-/** Resources one a line, as a file to save; the resources are all read (and any refusal thrown) before answering. */
-export async function ndjsonAnswer(resources: AsyncIterable<Resource>, filename: string): Promise<Answer> {
-  const lines: string[] = [];
-  for await (const resource of resources) lines.push(`${JSON.stringify(resource)}\n`);
-  return { body: Buffer.from(lines.join('')), headers: { 'content-type': NDJSON, 'content-disposition': `attachment; filename="${filename}"` } };
+const attachment = (contentType: string, filename: string) => ({ 'content-type': contentType, 'content-disposition': `attachment; filename="${filename}"` });
+
+/** Feeds `body` from `produce`; a failure part-way ends the download broken rather than quietly short. */
+function streamed(produce: (body: PassThrough) => Promise<void>): PassThrough {
+  const body = new PassThrough();
+  produce(body).catch((error: unknown) => body.destroy(error instanceof Error ? error : new Error(String(error))));
+  return body;
+}
+
+/** Every resource one a line, streamed as it is read. */
+export function ndjsonAnswer(exported: PatientExport, filename: string): Answer {
+  const body = streamed(async (out) => {
+    for await (const resource of allResources(exported)) {
+      if (!out.write(`${JSON.stringify(resource)}\n`)) await once(out, 'drain');
+    }
+    out.end();
+  });
+  return { body, headers: attachment(NDJSON, filename) };
+}
+
+/**
+ * A ZIP of `<type>.ndjson` files and their Bulk Data manifest.json (its urls the files' names inside the archive),
+ * streamed as it is read: one file a patient can open, and any Bulk Data client read.
+ */
+export function zipAnswer(exported: PatientExport, filename: string): Answer {
+  const body = streamed(async (out) => {
+    const zip = new ZipWriter(out, new Date(exported.transactionTime));
+    const manifest = await writeNdjsonFiles(exported, (name) => zip.entry(name), (name) => name);
+    const entry = await zip.entry('manifest.json');
+    await entry.write(`${JSON.stringify(manifest, null, 2)}\n`);
+    await entry.close();
+    await zip.finish();
+  });
+  return { body, headers: attachment('application/zip', filename) };
 }
 
 /** An error under /fhir/R4: the status and headers of every other answer, the body an OperationOutcome. */

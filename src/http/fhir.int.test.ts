@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import type { Appointment, Bundle, CapabilityStatement, Encounter, OperationOutcome, Patient, Slot } from '@medplum/fhirtypes';
+import type { Appointment, Bundle, CapabilityStatement, Encounter, Location, OperationOutcome, Patient, Slot } from '@medplum/fhirtypes';
 import { after, before, describe, it } from '../testing/node-test.ts';
 import { FHIR_TABLES } from '../db/fhir-tables.pg.ts';
 import { RESOURCES } from '../domain/fhir/resources.ts';
 import { FHIR_TYPES } from '../domain/fhir/resource-def.ts';
 import { only } from '../testing/assert.ts';
 import { fhirClient, idsOf, matches } from '../testing/fhir.ts';
+import { readBulkZip } from '../testing/fhir-bulk.ts';
 import { assertValidFhir } from '../testing/fhir-validate.ts';
 import { PASSWORD, fixedClock, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
@@ -288,6 +289,100 @@ for (const target of testDatabases()) {
         assert.equal((await fhir.get(`/Patient/${patientB.patientId}/$everything`, patientA.token)).status, 404);
         assert.ok(!keys(await everything(patientA.patientId, reception.token)).some((k) => k.startsWith('Condition/')));
         assert.ok(!keys(await everything(patientA.patientId, doctor.token)).some((k) => k.startsWith('Invoice/')));
+      });
+    });
+
+    describe('inpatient stays and beds', () => {
+      let inpatient: Awaited<ReturnType<typeof fx.patient>>;
+      let stayId: number;
+      let bedA: number;
+      let bedB: number;
+
+      before(async () => {
+        inpatient = await fx.patient('Ivy Inpatient');
+        const ward = await one(`insert into departments (name, description) values ('Surgery', 'Operations') returning id`);
+        const room = await one(`insert into rooms (name, department_id) values ('Ward 3', $1) returning id`, [ward]);
+        bedA = await one(`insert into beds (room_id, label) values ($1, 'A') returning id`, [room]);
+        bedB = await one(`insert into beds (room_id, label, housekeeping) values ($1, 'B', 'cleaning') returning id`, [room]);
+        stayId = await one(
+          `insert into admissions (patient_id, department_id, requested_by, expected_nights, reason, status, bed_id,
+                                   requested_at, reserved_at, admitted_at, discharge_ordered_at, discharged_at)
+           values ($1, $2, $3, 2, 'Appendectomy', 'discharged', $4, '2026-06-01T08:00Z', '2026-06-01T09:00Z', '2026-06-01T10:00Z', '2026-06-03T08:00Z', '2026-06-03T10:00Z')
+           returning id`,
+          [inpatient.patientId, ward, doctor.doctorId, bedB],
+        );
+        await server.db.query(
+          `insert into bed_stays (admission_id, bed_id, nightly_rate_cents, started_at, ended_at, ended_by)
+           values ($1, $2, 0, '2026-06-01T10:00Z', '2026-06-02T12:00Z', 'transfer'), ($1, $3, 0, '2026-06-02T12:00Z', '2026-06-03T10:00Z', 'discharge')`,
+          [stayId, bedA, bedB],
+        );
+        const current = await one(
+          `insert into admissions (patient_id, department_id, requested_by, expected_nights, reason, status, bed_id, requested_at, reserved_at, admitted_at)
+           values ($1, $2, $3, 3, 'Observation', 'admitted', $4, '2026-06-09T08:00Z', '2026-06-09T08:00Z', '2026-06-09T09:00Z') returning id`,
+          [patientB.patientId, ward, otherDoctor.doctorId, bedA],
+        );
+        await server.db.query(`insert into bed_stays (admission_id, bed_id, nightly_rate_cents, started_at) values ($1, $2, 0, '2026-06-09T09:00Z')`, [current, bedA]);
+      });
+
+      it('reads a stay as an inpatient Encounter with its bed history, found by class and patient', async () => {
+        const stay = await fhir.get<Encounter>(`/Encounter/stay-${stayId}`, admin.token);
+        assert.equal(stay.status, 200, JSON.stringify(stay.body));
+        assert.deepEqual([stay.body.class.code, stay.body.status, stay.body.reasonCode?.[0]?.text], ['IMP', 'finished', 'Appendectomy']);
+        assert.deepEqual(stay.body.location?.map((l) => [l.location.reference, l.status, l.period?.end]), [
+          [`Location/bed-${bedA}`, 'completed', '2026-06-02T12:00:00.000Z'],
+          [`Location/bed-${bedB}`, 'completed', '2026-06-03T10:00:00.000Z'],
+        ]);
+        assert.ok(stay.body.hospitalization?.dischargeDisposition);
+        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Encounter?patient=${inpatient.patientId}`, admin.token)).body), [`stay-${stayId}`]);
+        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Encounter?class=IMP&status=in-progress`, admin.token)).body).length, 1);
+        assert.ok(!idsOf((await fhir.get<Bundle>(`/Encounter?class=AMB`, admin.token)).body).some((id) => id?.startsWith('stay-')));
+        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Encounter?_id=stay-${stayId},${visitA}`, admin.token)).body).sort(), [String(visitA), `stay-${stayId}`].sort());
+      });
+
+      it('reads beds as Locations of physical type bd in their room, occupied or being cleaned', async () => {
+        const a = await fhir.get<Location>(`/Location/bed-${bedA}`, admin.token);
+        assert.equal(a.status, 200, JSON.stringify(a.body));
+        assert.deepEqual([a.body.physicalType?.coding?.[0]?.code, a.body.operationalStatus?.code], ['bd', 'O']);
+        const room = a.body.partOf?.reference ?? '';
+        const b = await fhir.get<Location>(`/Location/bed-${bedB}`, reception.token);
+        assert.equal(b.body.operationalStatus?.code, 'H');
+        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Location?partof=${room}`, patientA.token)).body), [`bed-${bedA}`, `bed-${bedB}`]);
+      });
+
+      it("gives reception the stay without its reason, and keeps another patient's stay from patient A", async () => {
+        const desk = await fhir.get<Encounter>(`/Encounter/stay-${stayId}`, reception.token);
+        assert.equal(desk.status, 200);
+        assert.equal(desk.body.reasonCode, undefined);
+        assert.equal((await fhir.get(`/Encounter/stay-${stayId}`, patientA.token)).status, 404);
+        assert.equal((await fhir.get(`/Encounter/stay-${stayId}`, inpatient.token)).status, 200);
+      });
+
+      it("brings the stay and the beds it was in into the patient's $everything", async () => {
+        const bundles = await fhir.pages(`/Patient/${inpatient.patientId}/$everything?_count=2`, inpatient.token);
+        const keys = bundles.flatMap((b) => matches(b).map((r) => `${r.resourceType}/${r.id}`));
+        assert.deepEqual(keys, [`Patient/${inpatient.patientId}`, `Encounter/stay-${stayId}`, `Location/bed-${bedA}`, `Location/bed-${bedB}`]);
+      });
+
+      it('downloads the whole record as a ZIP of one NDJSON file per type with a Bulk Data manifest, audited', async () => {
+        const path = `/fhir/R4/Patient/${inpatient.patientId}/$everything?_format=application/zip`;
+        const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${inpatient.token}` } });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('content-type'), 'application/zip');
+        assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="patient-\d+\.zip"/);
+        const zip = await readBulkZip(new Uint8Array(await res.arrayBuffer()));
+        assert.deepEqual(zip.names, ['Patient.ndjson', 'Encounter.ndjson', 'Location.ndjson', 'manifest.json']);
+        assert.deepEqual(zip.manifest.output, [
+          { type: 'Patient', url: 'Patient.ndjson', count: 1 },
+          { type: 'Encounter', url: 'Encounter.ndjson', count: 1 },
+          { type: 'Location', url: 'Location.ndjson', count: 2 },
+        ]);
+        assert.deepEqual([zip.manifest.transactionTime, zip.manifest.requiresAccessToken, zip.manifest.error], ['2026-06-10T18:00:00.000Z', false, []]);
+        assert.equal(zip.manifest.request, `${server.url}${path}`);
+        const audited = await server.db.query<{ details: { format: string } }>(
+          `select details from audit_log where action = 'export' and entity = 'fhir_Patient' and entity_id = $1`, [String(inpatient.patientId)]);
+        assert.deepEqual(audited.map((a) => a.details.format), ['zip']);
+        const refused = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${patientA.token}` } });
+        assert.equal(refused.status, 404);
       });
     });
 

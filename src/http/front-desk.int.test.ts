@@ -71,13 +71,13 @@ for (const target of testDatabases()) {
       return api('POST', '/api/appointments', { token, body: { patient_id: patientId, doctor_id: doctorId, schedule_id: slot.schedule_id, date } });
     };
     /** An appointment written straight into the table: one that has already begun cannot be booked. */
-    const pastAppointment = async (patientId: number, doctorId: number, start: string, status = 'scheduled') => {
+    const pastAppointment = async (patientId: number, doctorId: number, start: string, status = 'scheduled', date = TODAY) => {
       const { id } = only(
         await server.db.query<{ id: number }>(
           `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
            select $1, $2, min(s.id), $3, $4::time, $4::time + interval '30 minutes', $5 from schedules s where s.doctor_id = $2
            returning id`,
-          [patientId, doctorId, TODAY, start, status],
+          [patientId, doctorId, date, start, status],
         ),
       );
       return id;
@@ -301,6 +301,146 @@ for (const target of testDatabases()) {
       });
     });
 
+    describe("the desk's day", () => {
+      it("lists one doctor's visits of a date in time order with what the desk can do, cancelled ones folded away and every status counted", async () => {
+        const dr = await doctor('Dr. Daybook');
+        const other = await doctor('Dr. Elsewhere');
+        const [early, waiting, gone, missed] = [await walkIn(), await walkIn(), await walkIn(), await walkIn()];
+        const noShow = await pastAppointment(missed.id, dr.id, '08:00');
+        assert.equal((await api('POST', `/api/appointments/${noShow}/no-show`, { token: desk.token })).status, 200);
+        const checked = await bookFor(waiting.id, dr.id, TODAY, '11:00');
+        assert.equal((await api('POST', `/api/appointments/${checked.body.id}/check-in`, { token: desk.token })).status, 200);
+        const later = await bookFor(early.id, dr.id, TODAY, '10:30');
+        const cancelled = await bookFor(gone.id, dr.id, TODAY, '12:00');
+        assert.equal((await api('POST', `/api/appointments/${cancelled.body.id}/cancel`, { token: desk.token })).status, 200);
+        await bookFor(early.id, other.id, TODAY, '13:00');
+        const tomorrow = await bookFor(gone.id, dr.id, THURSDAY, '09:00');
+
+        const day = await api('GET', `/api/appointments?doctor_id=${dr.id}`, { token: desk.token });
+        assert.equal(day.status, 200, JSON.stringify(day.body));
+        const rows = day.body.appointments as { id: number; start_time: string; status: string; desk_actions: string[] }[];
+        assert.deepEqual(
+          rows.map((a) => [a.id, a.start_time, a.status, a.desk_actions]),
+          [
+            [noShow, '08:00', 'no_show', ['undo_no_show']],
+            [later.body.id, '10:30', 'scheduled', ['check_in']],
+            [checked.body.id, '11:00', 'checked_in', ['undo_check_in']],
+          ],
+        );
+        const folded = await api('GET', `/api/appointments?doctor_id=${dr.id}&status=cancelled&date=${TODAY}`, { token: desk.token });
+        assert.deepEqual(folded.body.appointments.map((a: { id: number }) => a.id), [cancelled.body.id]);
+        const ahead = await api('GET', `/api/appointments?doctor_id=${dr.id}&date=${THURSDAY}`, { token: desk.token });
+        assert.deepEqual(ahead.body.appointments.map((a: { id: number; desk_actions: string[] }) => [a.id, a.desk_actions]), [[tomorrow.body.id, []]], 'no check-in before the day');
+
+        const summary = await api('GET', `/api/appointments/day?doctor_id=${dr.id}`, { token: desk.token });
+        assert.equal(summary.status, 200, JSON.stringify(summary.body));
+        assert.deepEqual(summary.body, {
+          date: TODAY,
+          today: TODAY,
+          previous: '2026-06-09',
+          next: THURSDAY,
+          doctor_id: dr.id,
+          counts: { scheduled: 1, checked_in: 1, completed: 0, no_show: 1, cancelled: 1 },
+        });
+        const thursday = await api('GET', `/api/appointments/day?date=${THURSDAY}&doctor_id=${dr.id}`, { token: desk.token });
+        assert.deepEqual([thursday.body.date, thursday.body.today, thursday.body.counts.scheduled], [THURSDAY, TODAY, 1]);
+        const bad = await api('GET', '/api/appointments/day?date=10-06-2026&doctor_id=x', { token: desk.token });
+        assert.equal(bad.status, 422);
+        assert.deepEqual(Object.keys(bad.body.errors).sort(), ['date', 'doctor_id']);
+        const badList = await api('GET', '/api/appointments?doctor_id=0', { token: desk.token });
+        assert.equal(badList.status, 422);
+        assert.ok(badList.body.errors.doctor_id);
+        const listed = only(
+          await server.db.query<{ details: Record<string, unknown> }>(
+            `select details from audit_log where action = 'list' and entity = 'appointment' and details->>'doctor_id' = $1 and details->>'status' = 'cancelled'`,
+            [String(dr.id)],
+          ),
+        );
+        assert.equal(listed.details.date, TODAY);
+      });
+
+      it('takes a check-in or a no-show back on the visit\'s day, audited, and refuses it otherwise', async () => {
+        const dr = await doctor();
+        const patient = await walkIn();
+        const booked = await bookFor(patient.id, dr.id, TODAY, '14:00');
+        await api('POST', `/api/appointments/${booked.body.id}/check-in`, { token: desk.token });
+        const undone = await api('POST', `/api/appointments/${booked.body.id}/undo-check-in`, { token: desk.token });
+        assert.equal(undone.status, 200, JSON.stringify(undone.body));
+        assert.equal(undone.body.status, 'scheduled');
+        assert.deepEqual(only(await auditOf('undo_check_in', booked.body.id)), { actor_role: 'reception', details: { from: 'checked_in', to: 'scheduled' } });
+        const checkedInAt = only(await server.db.query<{ checked_in_at: Date | null }>('select checked_in_at from appointments where id = $1', [booked.body.id]));
+        assert.equal(checkedInAt.checked_in_at, null);
+        const twice = await api('POST', `/api/appointments/${booked.body.id}/undo-check-in`, { token: desk.token });
+        assert.deepEqual([twice.status, twice.body.code], [409, 'invalid_transition']);
+        assert.equal((await api('POST', `/api/appointments/${booked.body.id}/check-in`, { token: desk.token })).status, 200, 'checked in again');
+
+        const missed = await pastAppointment((await walkIn()).id, dr.id, '09:30');
+        await api('POST', `/api/appointments/${missed}/no-show`, { token: desk.token });
+        const back = await api('POST', `/api/appointments/${missed}/undo-no-show`, { token: desk.token });
+        assert.deepEqual([back.status, back.body.status], [200, 'scheduled']);
+        assert.deepEqual(only(await auditOf('undo_no_show', missed)).details, { from: 'no_show', to: 'scheduled' });
+        const notNoShow = await api('POST', `/api/appointments/${missed}/undo-no-show`, { token: desk.token });
+        assert.deepEqual([notNoShow.status, notNoShow.body.code], [409, 'invalid_transition']);
+
+        const yesterday = '2026-06-09';
+        const missedYesterday = await pastAppointment(patient.id, dr.id, '09:00', 'no_show', yesterday);
+        const seenYesterday = await pastAppointment(patient.id, dr.id, '10:00', 'checked_in', yesterday);
+        for (const [id, path] of [[missedYesterday, 'undo-no-show'], [seenYesterday, 'undo-check-in']] as const) {
+          const late = await api('POST', `/api/appointments/${id}/${path}`, { token: desk.token });
+          assert.deepEqual([late.status, late.body.code], [409, 'not_visit_day'], path);
+        }
+        assert.equal(await statusOf(missedYesterday), 'no_show');
+        assert.equal((await api('POST', '/api/appointments/999999/undo-no-show', { token: desk.token })).status, 404);
+      });
+
+      it('answers the new routes to each identity as their access says', async () => {
+        const { token: doctorToken } = await (await doctor()).signIn();
+        const identities: Record<string, string | undefined> = { none: undefined, patient: (await signUpPatient(server)).token, doctor: doctorToken, reception: desk.token, admin: admin.token };
+        const { schedulingRoutes } = await import('./routes/scheduling.ts');
+        const { patientRoutes } = await import('./routes/patients.ts');
+        const paths = ['/api/appointments/day', '/api/appointments/{id}/undo-check-in', '/api/appointments/{id}/undo-no-show', '/api/patients/duplicates'];
+        const routes = [...schedulingRoutes(server.app), ...patientRoutes(server.app)].filter((route) => paths.includes(route.path));
+        assert.equal(routes.length, paths.length);
+        for (const route of routes) {
+          const path = `${route.path.replace('{id}', '999999')}${route.method === 'GET' ? '?phone=%2B1%20555%200111' : ''}`;
+          for (const [who, token] of Object.entries(identities)) {
+            const res = await api(route.method, path, { token, body: route.method === 'GET' ? undefined : {} });
+            const expected = who === 'none' ? 401 : who === 'reception' || who === 'admin' ? (route.method === 'GET' ? 200 : 404) : 403;
+            assert.equal(res.status, expected, `${route.method} ${route.path} as ${who}`);
+          }
+        }
+      });
+    });
+
+    describe('possible duplicates of a walk-in', () => {
+      it('are patients with the same name and birthdate or the same phone digits, with only what tells them apart', async () => {
+        const anna = await walkIn({ name: 'Anna  Double', birthdate: '1980-05-06', phone: '+49 (30) 1234-5678' });
+        const namesake = await walkIn({ name: 'Anna Double', birthdate: '1991-01-01', phone: '+49 30 999 888' });
+        const ask = (query: string) => api('GET', `/api/patients/duplicates?${query}`, { token: desk.token });
+
+        const byName = await ask(`name=${encodeURIComponent('anna double')}&birthdate=1980-05-06&phone=${encodeURIComponent('+1 555 7777777')}`);
+        assert.equal(byName.status, 200, JSON.stringify(byName.body));
+        assert.deepEqual(byName.body.patients, [{ id: anna.id, name: 'Anna  Double', phone: '+49 (30) 1234-5678', birthdate: '1980-05-06', matched_on: ['name_and_birthdate'] }]);
+        const byPhone = await ask(`name=Someone%20Else&birthdate=1980-05-06&phone=${encodeURIComponent('+49 30 12345678')}`);
+        assert.deepEqual(byPhone.body.patients.map((p: { id: number; matched_on: string[] }) => [p.id, p.matched_on]), [[anna.id, ['phone']]]);
+        const both = await ask(`name=Anna%20Double&birthdate=1980-05-06&phone=493012345678`);
+        assert.deepEqual(both.body.patients.map((p: { id: number; matched_on: string[] }) => [p.id, p.matched_on]), [[anna.id, ['name_and_birthdate', 'phone']]]);
+        const nobody = await ask('name=Anna%20Double&birthdate=2001-01-01');
+        assert.deepEqual(nobody.body.patients, []);
+        assert.ok(!JSON.stringify(nobody.body).includes(String(namesake.id)));
+
+        const vague = await ask('name=Anna%20Double&phone=123');
+        assert.equal(vague.status, 422);
+        assert.deepEqual(Object.keys(vague.body.errors), ['phone']);
+        const badDate = await ask('name=Anna&birthdate=soon');
+        assert.equal(badDate.status, 422);
+        assert.ok(badDate.body.errors.birthdate);
+        // The desk may still register someone else of the same name and birthdate.
+        const twin = await walkIn({ name: 'Anna Double', birthdate: '1980-05-06', phone: '+49 30 5550000' });
+        assert.notEqual(twin.id, anna.id);
+      });
+    });
+
     describe('rescheduling', () => {
       it('moves a patient\'s own visit, frees the old slot, audits from and to and mails the new time with its calendar', async () => {
         const dr = await doctor('Dr. Move');
@@ -442,7 +582,7 @@ for (const target of testDatabases()) {
 
         const bills = await api('GET', `/api/patients/${patient.id}/billings`, { token: desk.token });
         assert.deepEqual(bills.body.billings.map((b: { id: number; payment_status: string }) => [b.id, b.payment_status]), [[billId, 'unpaid']]);
-        const badMethod = await api('POST', `/api/billings/${billId}/payments`, { token: desk.token, body: { method: 'insurance' } });
+        const badMethod = await api('POST', `/api/billings/${billId}/payments`, { token: desk.token, body: { method: 'cheque' } });
         assert.equal(badMethod.status, 422);
         assert.ok(badMethod.body.errors.method);
         const paid = await api('POST', `/api/billings/${billId}/payments`, { token: desk.token, body: { method: 'cash' } });

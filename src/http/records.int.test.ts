@@ -5,6 +5,8 @@ import { recordVisit } from '../domain/records/use-cases.ts';
 import { fixedClock, signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { sealAll } from '../testing/audit-sealing.ts';
+import { auditTrail } from '../db/audit.pg.ts';
 
 const NOW = '2026-06-10T18:00:00Z'; // 20:00 in the clinic's Europe/Berlin: today's fixture visits have all begun
 const TODAY = '2026-06-10';
@@ -61,6 +63,10 @@ for (const target of testDatabases()) {
           service_details: 'Consultation',
           amount: '120.50',
           amount_cents: 12050,
+          paid: '0.00',
+          paid_cents: 0,
+          balance: '120.50',
+          balance_cents: 12050,
           billing_date: TODAY,
           payment_status: 'unpaid',
         },
@@ -251,10 +257,12 @@ for (const target of testDatabases()) {
       assert.equal(res.status, 200);
       assert.deepEqual(res.body.records.map((r: { diagnosis: string }) => r.diagnosis), ['Bronchitis', 'Old cough']);
       assert.deepEqual(
-        { ...res.body.records[0], id: undefined, start_time: undefined },
+        { ...res.body.records[0], id: undefined, start_time: undefined, history: undefined },
         {
           id: undefined,
           start_time: undefined,
+          history: undefined,
+          amended: false,
           date: '2026-06-09',
           doctor: { id: otherDoctor.doctorId, name: 'Dr. Derek Shepherd' },
           disease: { id: flu, name: 'Influenza' },
@@ -275,6 +283,54 @@ for (const target of testDatabases()) {
 
       for (const token of [doctor.token, admin.token]) assert.equal((await server.api('GET', '/api/patient/records', { token })).status, 403);
       assert.equal((await server.api('GET', '/api/patient/records')).status, 401);
+    });
+
+    it('keeps every version of an amended record and shows its history to the doctor, the patient and an admin; the audit chain verifies', async () => {
+      const me = await fx.patient('Amy Amended');
+      const appointmentId = await fx.appointment({ doctor, patientId: me.patientId, date: TODAY });
+      const recorded = await record(appointmentId, visit({ diagnosis: 'Common cold' }));
+      const recordId = recorded.body.medical_record.id;
+      const amend = (body: object, token = doctor.token) => server.api('POST', `/api/medical-records/${recordId}/amendments`, { token, body });
+      const amendment = { disease_id: flu, diagnosis: 'Influenza A', lab_tests: 'PCR positive', prescriptions: 'Oseltamivir', reason: 'PCR result' };
+
+      const refused = await amend({ ...amendment, cost: '10', reason: '' });
+      assert.deepEqual([refused.status, Object.keys(refused.body.errors).sort()], [422, ['cost', 'reason']]);
+      assert.equal((await amend(amendment, otherDoctor.token)).status, 404, "another doctor's record is not found");
+      assert.equal((await amend(amendment, me.token)).status, 403);
+      const amended = await amend(amendment);
+      assert.equal(amended.status, 201);
+      const admin = await signUpAdmin(server);
+      const again = await amend({ ...amendment, prescriptions: 'Oseltamivir 75 mg', reason: 'Dose added' }, admin.token);
+      assert.equal(again.status, 201);
+      assert.deepEqual(
+        again.body.history.map((h: { version: number; diagnosis: string; prescriptions: string; written_by: { name: string }; reason: string | null }) => [
+          h.version,
+          h.diagnosis,
+          h.prescriptions,
+          h.written_by.name,
+          h.reason,
+        ]),
+        [
+          [1, 'Common cold', 'Rest, fluids', 'Dr. Meredith Grey', null],
+          [2, 'Influenza A', 'Oseltamivir', 'Dr. Meredith Grey', 'PCR result'],
+          [3, 'Influenza A', 'Oseltamivir 75 mg', admin.user.name, 'Dose added'],
+        ],
+      );
+
+      const mine = await server.api('GET', '/api/patient/records', { token: me.token });
+      const seenByPatient = mine.body.records.find((r: { id: number }) => r.id === recordId);
+      assert.deepEqual([seenByPatient.diagnosis, seenByPatient.amended, seenByPatient.history.length], ['Influenza A', true, 3]);
+      const doctorView = await server.api('GET', `/api/doctor/patients/${me.patientId}`, { token: doctor.token });
+      assert.deepEqual([doctorView.body.medical_records[0].prescriptions, doctorView.body.medical_records[0].amended], ['Oseltamivir 75 mg', true]);
+      const overview = await server.api('GET', `/api/admin/patients/${me.patientId}`, { token: admin.token });
+      assert.equal(overview.body.medical_records[0].history.length, 3);
+      assert.equal(await fx.count('billings', 'medical_record_id = $1 and amount_cents = 12050', [recordId]), 1, 'the bill is untouched');
+
+      const trail = await server.api('GET', `/api/admin/audit?patient_id=${me.patientId}`, { token: admin.token });
+      const amendments = trail.body.entries.filter((e: { action: string }) => e.action === 'amend');
+      assert.deepEqual(amendments.map((e: { details: { version: number } }) => e.details.version).sort(), [2, 3]);
+      await sealAll(server.db);
+      assert.equal((await auditTrail(server.db).verify()).intact, true);
     });
 
     it('lists logins and failed logins in the whole audit log', async () => {

@@ -6,6 +6,7 @@ import { reportRoutes } from './routes/reports.ts';
 import { patientRoutes } from './routes/patients.ts';
 import { catalogueRoutes } from './routes/catalogue.ts';
 import { schedulingRoutes } from './routes/scheduling.ts';
+import { timeOffRoutes } from './routes/time-off.ts';
 import { waitlistRoutes } from './routes/waitlist.ts';
 import { recordRoutes } from './routes/records.ts';
 import { billingRoutes } from './routes/billing.ts';
@@ -26,6 +27,7 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...patientRoutes(app),
     ...catalogueRoutes(app),
     ...schedulingRoutes(app),
+    ...timeOffRoutes(app),
     ...waitlistRoutes(app),
     ...recordRoutes(app),
     ...billingRoutes(app),

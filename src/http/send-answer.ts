@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { Readable, pipeline } from 'node:stream';
 import { compressBody, isCompressibleType, MIN_COMPRESSED_BYTES, negotiateEncoding } from './compress.ts';
 import { codedTag, ifNoneMatchMatches, strongEtag } from './etag.ts';
 import type { Answer } from './router.ts';
@@ -30,11 +31,23 @@ export interface AnswerRequest {
  */
 export function sendAnswer(res: ServerResponse, requestId: string, answer: Answer, request?: AnswerRequest): void {
   const status = answer.status ?? (answer.body === undefined ? 204 : 200);
-  const json = !(answer.body instanceof Uint8Array) && answer.body !== undefined && status !== 204;
+  const json = !(answer.body instanceof Uint8Array) && !(answer.body instanceof Readable) && answer.body !== undefined && status !== 204;
   const cacheControl = answer.headers?.['cache-control'] || 'no-store';
   const headers: (string | number)[] = [...SECURITY_HEADER_LIST, 'x-request-id', requestId, 'cache-control', cacheControl];
   for (const [name, value] of Object.entries(answer.headers ?? {})) {
     if (name !== 'cache-control' && name !== 'etag' && !(json && name === 'content-type')) headers.push(name, value);
+  }
+  const method = request?.method ?? 'GET';
+  if (answer.body instanceof Readable) {
+    // A stream (a large export) goes as it is made, chunked, uncompressed and never held whole.
+    res.writeHead(status, headers);
+    if (method === 'HEAD') {
+      answer.body.destroy();
+      res.end();
+    } else {
+      pipeline(answer.body, res, () => undefined);
+    }
+    return;
   }
   let payload: Buffer | undefined;
   if (answer.body instanceof Uint8Array) {
@@ -43,7 +56,6 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
     payload = Buffer.from(JSON.stringify(answer.body));
     headers.push('content-type', 'application/json; charset=utf-8');
   }
-  const method = request?.method ?? 'GET';
   if (payload && request) {
     const varies = payload.length >= MIN_COMPRESSED_BYTES && !answer.headers?.['content-encoding'] &&
       isCompressibleType(json ? 'application/json' : answer.headers?.['content-type']);

@@ -3,9 +3,11 @@ import type { Message } from '../domain/notifications/message.ts';
 import type { Notifying } from '../domain/notifications/ports.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 import { conflict, invalid } from '../domain/shared/errors.ts';
-import { DEFAULT_BOOKING_LIMITS, type AppointmentStore, type ScheduleStore, type SchedulingSettings, type WaitlistStore } from '../domain/scheduling/ports.ts';
-import { SLOT_TAKEN, defaultPattern, overlaps, type Appointment, type AppointmentStatus, type WeeklySlot } from '../domain/scheduling/scheduling.ts';
+import { DEFAULT_BOOKING_LIMITS, type AppointmentStore, type ScheduleStore, type SchedulingSettings, type StatusCounts, type TimeOffStore, type WaitlistStore } from '../domain/scheduling/ports.ts';
+import { APPOINTMENT_STATUSES, SLOT_TAKEN, overlaps, type Appointment, type AppointmentStatus, type WeeklySlot } from '../domain/scheduling/scheduling.ts';
+import { covers, type TimeOff } from '../domain/scheduling/time-off.ts';
 import type { OfferStatus, WaitlistOffer } from '../domain/scheduling/waitlist.ts';
+import { defaultHours, slotsOf, type HoursRange, type SavedRange } from '../domain/scheduling/working-hours.ts';
 
 /** A clock a test moves by hand, e.g. past an offer's hold. */
 export function movableClock(iso: string): Clock & { set(iso: string): void } {
@@ -26,6 +28,8 @@ interface State {
   doctors: Doctor[];
   patients: Patient[];
   slots: WeeklySlot[];
+  hours: (HoursRange & { doctorId: number })[];
+  timeOff: TimeOff[];
   appointments: StoredAppointment[];
   entries: Entry[];
   offers: Offer[];
@@ -37,7 +41,7 @@ interface State {
 }
 
 const emptyState = (): State => ({
-  departments: [], rooms: [], doctors: [], patients: [], slots: [], appointments: [], entries: [], offers: [], audit: [], outbox: [], withdrawn: [], links: [],
+  departments: [], rooms: [], doctors: [], patients: [], slots: [], hours: [], timeOff: [], appointments: [], entries: [], offers: [], audit: [], outbox: [], withdrawn: [], links: [],
 });
 
 const nextId = (rows: { id: number }[]) => rows.reduce((max, row) => Math.max(max, row.id), 0) + 1;
@@ -99,16 +103,24 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
         ? state.doctors.filter((d) => d.departmentId === departmentId && d.active).map((d) => ({ id: d.id, name: d.name })).sort((a, b) => a.name.localeCompare(b.name))
         : undefined,
     find: async (id) => state.slots.find((s) => s.id === id),
-    replace: async (doctorId, plan) => {
-      if (plan.some((p) => p.roomId !== null && !state.rooms.some((r) => r.id === p.roomId))) throw invalid({ room_id: ['does not exist'] });
+    hours: async (doctorId) =>
+      state.hours
+        .filter((h) => h.doctorId === doctorId)
+        .sort((a, b) => a.weekday - b.weekday || a.startTime.localeCompare(b.startTime))
+        .map((h): SavedRange => ({ weekday: h.weekday, startTime: h.startTime, endTime: h.endTime, slotMinutes: h.slotMinutes, room: named(state.rooms.find((r) => r.id === h.roomId)) })),
+    replace: async (doctorId, hours) => {
+      if (hours.some((p) => p.roomId !== null && !state.rooms.some((r) => r.id === p.roomId))) throw invalid({ room_id: ['does not exist'] });
+      state.hours = [...state.hours.filter((h) => h.doctorId !== doctorId), ...hours.map((h) => ({ ...h, doctorId }))];
+      const plan = slotsOf(hours);
       const same = (s: WeeklySlot, p: (typeof plan)[number]) => s.weekday === p.weekday && s.startTime === p.startTime && s.endTime === p.endTime && (s.room?.id ?? null) === p.roomId;
       const current = state.slots.filter((s) => s.doctorId === doctorId && !s.retired);
       for (const s of current) if (!plan.some((p) => same(s, p))) s.retired = true;
       for (const p of plan) if (!current.some((s) => same(s, p))) addSlot(doctorId, p.weekday, p.startTime, p.endTime, p.roomId);
     },
     createDefaultPattern: async (doctorId, departmentId) => {
-      const room = state.rooms.find((r) => r.departmentId === departmentId);
-      for (const p of defaultPattern()) addSlot(doctorId, p.weekday, p.startTime, p.endTime, room?.id ?? null);
+      const hours = defaultHours(state.rooms.find((r) => r.departmentId === departmentId)?.id ?? null);
+      state.hours.push(...hours.map((h) => ({ ...h, doctorId })));
+      for (const p of slotsOf(hours)) addSlot(doctorId, p.weekday, p.startTime, p.endTime, p.roomId);
     },
   };
 
@@ -162,7 +174,8 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
     list: async (filter, req, today) => {
       const rows = state.appointments
         .filter((a) => (filter.patientId === undefined || a.patientId === filter.patientId) && (filter.doctorId === undefined || a.doctorId === filter.doctorId)
-          && (!filter.status || a.status === filter.status) && (!filter.date || a.date === filter.date))
+          && (!filter.status || a.status === filter.status) && (!filter.date || a.date === filter.date)
+          && (!filter.hideCancelled || Boolean(filter.status) || a.status !== 'cancelled'))
         .map(toAppointment)
         .filter((a) => !req.q || [a.patient.name, a.patient.email, a.doctor.name, a.doctor.email, a.department?.name, a.room?.name].some((s) => s?.toLowerCase().includes(req.q?.toLowerCase() ?? '')));
       const upcoming = rows.filter((a) => a.date >= today).sort((a, b) => a.date.localeCompare(b.date) || a.startTime.localeCompare(b.startTime));
@@ -170,11 +183,48 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
       const items = [...upcoming, ...past].slice((req.page - 1) * req.perPage, req.page * req.perPage);
       return { items, total: rows.length, totalIsLowerBound: false, page: req.page, perPage: req.perPage };
     },
+    dayCounts: async (date, doctorId) => {
+      const counts = Object.fromEntries(APPOINTMENT_STATUSES.map((status) => [status, 0])) as StatusCounts;
+      for (const a of state.appointments) if (a.date === date && (doctorId === undefined || a.doctorId === doctorId)) counts[a.status] += 1;
+      return counts;
+    },
     agenda: async (doctorId, from, to) =>
       state.appointments
         .filter((a) => live(a) && a.doctorId === doctorId && a.date >= from && a.date <= to)
         .sort((a, b) => a.date.localeCompare(b.date) || a.startTime.localeCompare(b.startTime) || a.id - b.id)
         .map(toAppointment),
+  };
+
+  const coversVisit = (t: TimeOff, a: StoredAppointment) => (t.doctor === null || t.doctor.id === a.doctorId) && covers(t, a.date, a);
+  const timeOff: TimeOffStore = {
+    covering: async (doctorId, from, to) =>
+      state.timeOff
+        .filter((t) => (t.doctor === null || t.doctor.id === doctorId) && t.startsOn <= to && t.endsOn >= from)
+        .sort((a, b) => a.startsOn.localeCompare(b.startsOn) || a.id - b.id),
+    add: async ({ doctorId, ...span }) => {
+      const row: TimeOff = { ...span, id: nextId(state.timeOff), doctor: doctorId === null ? null : named(doctorOf(doctorId)) };
+      state.timeOff.push(row);
+      return row;
+    },
+    list: async (filter, req) => {
+      const items = state.timeOff.filter((t) => t.endsOn >= filter.from && (filter.doctorId === undefined || t.doctor === null || t.doctor.id === filter.doctorId));
+      return { items, total: items.length, totalIsLowerBound: false, page: req.page, perPage: req.perPage };
+    },
+    remove: async (id) => {
+      const gone = state.timeOff.find((t) => t.id === id);
+      state.timeOff = state.timeOff.filter((t) => t.id !== id);
+      return gone;
+    },
+    visitsToMove: async (filter, req) => {
+      const items = state.appointments
+        .filter((a) => a.status === 'scheduled' && a.date >= filter.today)
+        .sort((a, b) => a.date.localeCompare(b.date) || a.startTime.localeCompare(b.startTime) || a.id - b.id)
+        .flatMap((a) => {
+          const off = state.timeOff.find((t) => (filter.timeOffId === undefined || t.id === filter.timeOffId) && coversVisit(t, a));
+          return off ? [{ appointment: toAppointment(a), timeOff: off }] : [];
+        });
+      return { items, total: items.length, totalIsLowerBound: false, page: req.page, perPage: req.perPage };
+    },
   };
 
   const openOfferOf = (entryId: number) => state.offers.find((o) => o.entryId === entryId && o.status === 'open');
@@ -272,7 +322,7 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
     },
   };
 
-  const stores = { schedules, appointments, waitlist, audit, ...notifying };
+  const stores = { schedules, timeOff, appointments, waitlist, audit, ...notifying };
   const deps = {
     ...stores,
     clock,

@@ -711,6 +711,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/patients/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Patients a walk-in may already be
+         * @description Reception and admins, before registering a walk-in; audited. Up to 10 patients with the same `name` (letter case and spacing aside) and `birthdate`, or the same `phone` digits, each saying which matched; only what tells people apart, nothing clinical. Neither a phone of at least 6 digits nor a name with a birthdate → 422 naming `phone`.
+         */
+        get: operations["getPatientsDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/patients/{id}": {
         parameters: {
             query?: never;
@@ -1145,13 +1165,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a doctor's weekly slots
-         * @description Admins only. The active doctor's current weekly pattern; an unknown or inactive doctor → 404.
+         * Get a doctor's working hours and weekly slots
+         * @description Admins only. The active doctor's working hours, exactly as saved, and the weekly slots they give; an unknown or inactive doctor → 404.
          */
         get: operations["getAdminDoctorsIdSchedule"];
         /**
-         * Replace a doctor's weekly slots
-         * @description Admins only; audited. Either explicit `slots`, or working hours (`days`, `start_time`, `end_time`, `slot_minutes`) cut into back-to-back slots. Overlapping slots → 422 naming `slots`. Slots that stay keep their `id`; booked appointments keep their slot and times.
+         * Replace a doctor's working hours
+         * @description Admins only; audited. `hours`: any number of ranges a weekday (a lunch break is the gap between two), each cut into back-to-back slots of its `slot_minutes` in its room; a remainder too short for a slot stays free. Also accepted: the same hours on several `days`, or explicit `slots` (back-to-back slots of one length and room become one range). Overlapping ranges → 422 naming `hours` (or `slots`). Slots that stay keep their `id`; booked appointments keep their slot and times. The saved hours again change nothing.
          */
         put: operations["putAdminDoctorsIdSchedule"];
         post?: never;
@@ -1170,7 +1190,7 @@ export interface paths {
         };
         /**
          * Find the next days with a free slot
-         * @description Any signed-in user. Exactly one of `doctor_id` and `department_id` (else 422 naming it). The first 3 days from `from` to 60 days ahead with a free slot, each with only its free slots; with `department_id`, over the department's active doctors, each slot naming its doctor. A slot a waitlist offer holds for someone else is not free. An unknown doctor or department → 404.
+         * @description Any signed-in user. Exactly one of `doctor_id` and `department_id` (else 422 naming it). The first 3 days from `from` to 60 days ahead with a free slot, each with only its free slots; with `department_id`, over the department's active doctors, each slot naming its doctor. A slot in a leave or a closure, or one a waitlist offer holds for someone else, is not free. An unknown doctor or department → 404.
          */
         get: operations["getAppointmentsNextAvailable"];
         put?: never;
@@ -1190,7 +1210,7 @@ export interface paths {
         };
         /**
          * A doctor's slots on a day
-         * @description Any signed-in user. Every slot of the doctor's pattern on `date`, by time, each `available`, `booked` or `past`. An unknown or inactive doctor → 404.
+         * @description Any signed-in user. Every slot of the doctor's pattern on `date` that no leave or clinic closure takes away, by time, each `available`, `booked` or `past`. An unknown or inactive doctor → 404.
          */
         get: operations["getAppointmentsAvailableDoctorId"];
         put?: never;
@@ -1212,9 +1232,29 @@ export interface paths {
         put?: never;
         /**
          * Book an appointment
-         * @description Patients only, for themselves, within the booking limits (409 `booking_limit`). A slot that is not the doctor's current one for that date's weekday, or has started already → 422 naming `schedule_id`; taken, or held by a waitlist offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404. The patient is e-mailed a confirmation.
+         * @description Patients only, for themselves, within the booking limits (409 `booking_limit`). A slot that is not the doctor's current one for that date's weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404. The patient is e-mailed a confirmation.
          */
         post: operations["postAppointmentsBook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointments/day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The front desk's day at a glance
+         * @description Reception and admins. How many visits of `date` (default today; only `doctor_id`'s when given) are in each status, cancelled ones too, with the clinic's today and the days before and after `date`.
+         */
+        get: operations["getAppointmentsDay"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1230,13 +1270,13 @@ export interface paths {
         };
         /**
          * The front desk's appointments
-         * @description Reception and admins; audited. A day's appointments (`date`, default today), or with `patient_id` all of one patient's (`date` optional); upcoming first, `q` searches names.
+         * @description Reception and admins; audited. A day's appointments (`date`, default today) in the order of the day, its cancelled ones only with `status=cancelled`; or with `patient_id` all of one patient's (`date` optional), upcoming first. `doctor_id` keeps one doctor's; `q` searches names.
          */
         get: operations["getAppointments"];
         put?: never;
         /**
          * Book an appointment for a patient
-         * @description Reception and admins, without booking limits. An unknown patient → 422 naming `patient_id`. A slot that is not the doctor's current one for that date's weekday, or has started already → 422 naming `schedule_id`; taken, or held by a waitlist offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404.
+         * @description Reception and admins, without booking limits. An unknown patient → 422 naming `patient_id`. A slot that is not the doctor's current one for that date's weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404.
          */
         post: operations["postAppointments"];
         delete?: never;
@@ -1256,7 +1296,7 @@ export interface paths {
         put?: never;
         /**
          * Move an appointment
-         * @description A patient moves their own (another's → 404) before it starts (409 `appointment_started`), within the booking limits (409 `booking_limit`); reception and admins move anyone's. Only a `scheduled` visit moves (else 409 `invalid_transition`). `doctor_id` defaults to the appointment's doctor. In one transaction the new slot is taken and the old one freed; audited, and the patient is e-mailed the new time. A slot that is not the doctor's current one for that date's weekday, or has started already → 422 naming `schedule_id`; taken, or held by a waitlist offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404.
+         * @description A patient moves their own (another's → 404) before it starts (409 `appointment_started`), within the booking limits (409 `booking_limit`); reception and admins move anyone's. Only a `scheduled` visit moves (else 409 `invalid_transition`). `doctor_id` defaults to the appointment's doctor. In one transaction the new slot is taken and the old one freed; audited, and the patient is e-mailed the new time. A slot that is not the doctor's current one for that date's weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404.
          */
         post: operations["postAppointmentsIdReschedule"];
         delete?: never;
@@ -1319,6 +1359,46 @@ export interface paths {
          * @description Reception and admins; audited. A `scheduled` appointment (else 409 `invalid_transition`) once its start has passed (else 409 `visit_not_started`); it keeps its slot.
          */
         post: operations["postAppointmentsIdNoShow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointments/{id}/undo-check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a check-in back
+         * @description Reception and admins; audited. A `checked_in` appointment (else 409 `invalid_transition`) on its day (else 409 `not_visit_day`) is `scheduled` again.
+         */
+        post: operations["postAppointmentsIdUndoCheckIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointments/{id}/undo-no-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a no-show back
+         * @description Reception and admins; audited. A `no_show` appointment (else 409 `invalid_transition`) on its day (else 409 `not_visit_day`) is `scheduled` again.
+         */
+        post: operations["postAppointmentsIdUndoNoShow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1454,9 +1534,109 @@ export interface paths {
         };
         /**
          * The doctor's day or week
-         * @description Doctors only; audited. The doctor's visits not cancelled, in time order, grouped by date: one day, or the Monday-to-Sunday week around `date`. `previous` and `next` are the dates the day or week before and after start on.
+         * @description Doctors only; audited. The doctor's visits not cancelled, in time order, grouped by date: one day, or the Monday-to-Sunday week around `date`. `previous` and `next` are the dates the day or week before and after start on. Each day lists the doctor's leave and the clinic's closures that day; visits inside them stay until the desk moves them.
          */
         get: operations["getDoctorAgenda"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/time-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave and closures
+         * @description Admins only. Those ending on `from` (default today) or later, soonest first; with `doctor_id`, that doctor's leave and the closures.
+         */
+        get: operations["getAdminTimeOff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/doctors/{id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a doctor's leave
+         * @description Admins only; audited. Its slots are no longer offered; visits booked inside it stay and are answered for the desk to move. A bad field → 422 naming it (a date in the past: `ends_on`; one time without the other: the missing one). An unknown or inactive doctor → 404.
+         */
+        post: operations["postAdminDoctorsIdLeave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/closures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the clinic
+         * @description Admins only; audited. A holiday or other closure for every doctor, with a `reason` the desk sees. Visits booked inside it stay and are answered. A bad field → 422 naming it (a date in the past: `ends_on`; one time without the other: the missing one).
+         */
+        post: operations["postAdminClosures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/time-off/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take back leave or a closure
+         * @description Admins only; audited. Its slots are offered again. Unknown → 404.
+         */
+        delete: operations["deleteAdminTimeOffId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointments/to-move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Visits to move
+         * @description Reception and admins; audited. Visits still scheduled from today on inside a doctor's leave or a clinic closure, soonest first, each with the time off.
+         */
+        get: operations["getAppointmentsToMove"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1609,6 +1789,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/medical-records/{id}/amendments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Amend a record
+         * @description The doctor who wrote the record (another's → 404) or an admin; audited (`amend`). The body is the clinical content as it should now read and the reason; it becomes the current version, the earlier ones stay in `history`. Service type, cost and record date are billed and cannot be amended (422 naming the field): a bill changes only by an adjustment.
+         */
+        post: operations["postMedicalRecordsIdAmendments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/doctor/patients": {
         parameters: {
             query?: never;
@@ -1698,7 +1898,7 @@ export interface paths {
         };
         /**
          * What I owe
-         * @description Patients only: the sum and number of their unpaid bills.
+         * @description Patients only: the balance and number of their bills not paid in full.
          */
         get: operations["getPatientBalance"];
         put?: never;
@@ -1720,7 +1920,7 @@ export interface paths {
         put?: never;
         /**
          * Pay my bill
-         * @description Patients only, their own bill (another's → 404), in full; audited, a receipt e-mailed. The body may be empty (`method` defaults to `card`). Paid already → 409 `bill_already_paid`.
+         * @description Patients only, their own bill (another's → 404): the balance, by card through the card processor port; audited, a receipt e-mailed. The body may be empty. Any method but `card` → 422 naming `method` (cash, bank transfer and insurance are recorded by the desk). Paid in full already → 409 `bill_already_paid`.
          */
         post: operations["postPatientBillingsIdPay"];
         delete?: never;
@@ -1740,9 +1940,49 @@ export interface paths {
         put?: never;
         /**
          * Take a payment at the desk
-         * @description Reception and admins; audited, a receipt e-mailed to the patient. Cash or card, in full. Paid already → 409 `bill_already_paid`.
+         * @description Reception and admins; audited, a receipt e-mailed to the patient. Card (the desk's terminal), cash, bank transfer or insurance, for `amount` up to the balance (the whole balance when none is given; more → 422 naming `amount`). Paid in full already → 409 `bill_already_paid`.
          */
         post: operations["postBillingsIdPayments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desk/takings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A day's takings per method
+         * @description Reception and admins: the payments taken on `date` (default today; the day in the clinic's zone) per method, every method listed, and their total.
+         */
+        get: operations["getDeskTakings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desk/takings.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A day's takings as CSV
+         * @description The takings as an RFC 4180 CSV attachment: columns date, method, payments, amount, amount_cents, currency; one row per method, then a `total` row.
+         */
+        get: operations["getDeskTakingsCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2476,10 +2716,14 @@ export interface components {
             service_details: string;
             amount: components["schemas"]["Money"];
             amount_cents: number;
+            paid: components["schemas"]["Money"];
+            paid_cents: number;
+            balance: components["schemas"]["Money"];
+            balance_cents: number;
             /** Format: date */
             billing_date: string;
             /** @enum {unknown} */
-            payment_status: "unpaid" | "paid";
+            payment_status: "unpaid" | "partly_paid" | "paid";
             doctor_name: string | null;
             visit_date: string | null;
         };
@@ -2537,12 +2781,14 @@ export interface components {
             prescriptions: string;
             lab_tests: string;
             service_type: string;
+            amended: boolean;
+            history: components["schemas"]["RecordVersion"][];
             bill: {
                 id: number;
                 amount: components["schemas"]["Money"];
                 amount_cents: number;
                 /** @enum {unknown} */
-                payment_status: "unpaid" | "paid";
+                payment_status: "unpaid" | "partly_paid" | "paid";
             } | null;
         };
         Department: {
@@ -2648,6 +2894,40 @@ export interface components {
             /** @description Whether the visit's start has come by the clinic's clock */
             has_started: boolean;
         };
+        DeskAppointment: {
+            id: number;
+            /** Format: date */
+            date: string;
+            start_time: string;
+            end_time: string;
+            /** @enum {unknown} */
+            status: "scheduled" | "checked_in" | "completed" | "no_show" | "cancelled";
+            /** @description The email is null for a patient registered at the desk without one */
+            patient: {
+                id: number;
+                name: string;
+                email: string | null;
+            };
+            doctor: {
+                id: number;
+                name: string;
+                /** Format: email */
+                email: string;
+            };
+            department: components["schemas"]["Named"] | null;
+            room: components["schemas"]["Named"] | null;
+            patient_name: string;
+            patient_email: string | null;
+            doctor_name: string;
+            /** Format: email */
+            doctor_email: string;
+            department_name: string | null;
+            room_name: string | null;
+            /** @description Whether the visit's start has come by the clinic's clock */
+            has_started: boolean;
+            /** @description What the desk can do to the visit now: check in on its day, no-show once started, undo either on its day */
+            desk_actions: ("check_in" | "no_show" | "undo_check_in" | "undo_no_show")[];
+        };
         AgendaVisit: {
             id: number;
             /** Format: date */
@@ -2690,6 +2970,19 @@ export interface components {
             end_time: string;
             room: components["schemas"]["Named"] | null;
         };
+        /** @description One range of a weekday, cut into back-to-back slots of `slot_minutes` */
+        WorkingHours: {
+            /** @description ISO weekday: 1 = Monday … 7 = Sunday */
+            weekday: number;
+            start_time: string;
+            end_time: string;
+            slot_minutes: number;
+            room: components["schemas"]["Named"] | null;
+        };
+        Schedule: {
+            hours: components["schemas"]["WorkingHours"][];
+            slots: components["schemas"]["WeeklySlot"][];
+        };
         AvailableSlot: {
             /** @description The weekly slot to book */
             schedule_id: number;
@@ -2705,6 +2998,56 @@ export interface components {
              * @enum {unknown}
              */
             period: "AM" | "PM";
+        };
+        /** @description Whole days when the times are null */
+        TimeOff: {
+            id: number;
+            /**
+             * @description `closure`: the whole clinic
+             * @enum {unknown}
+             */
+            kind: "leave" | "closure";
+            doctor: components["schemas"]["Named"] | null;
+            /** Format: date */
+            starts_on: string;
+            /** Format: date */
+            ends_on: string;
+            start_time: string | null;
+            end_time: string | null;
+            reason: string;
+        };
+        VisitToMove: {
+            id: number;
+            /** Format: date */
+            date: string;
+            start_time: string;
+            end_time: string;
+            /** @enum {unknown} */
+            status: "scheduled" | "checked_in" | "completed" | "no_show" | "cancelled";
+            /** @description The email is null for a patient registered at the desk without one */
+            patient: {
+                id: number;
+                name: string;
+                email: string | null;
+            };
+            doctor: {
+                id: number;
+                name: string;
+                /** Format: email */
+                email: string;
+            };
+            department: components["schemas"]["Named"] | null;
+            room: components["schemas"]["Named"] | null;
+            patient_name: string;
+            patient_email: string | null;
+            doctor_name: string;
+            /** Format: email */
+            doctor_email: string;
+            department_name: string | null;
+            room_name: string | null;
+            /** @description Whether the visit's start has come by the clinic's clock */
+            has_started: boolean;
+            time_off: components["schemas"]["TimeOff"];
         };
         WaitlistEntry: {
             id: number;
@@ -2740,6 +3083,19 @@ export interface components {
             /** Format: date */
             record_date: string;
             doctor: components["schemas"]["Named"];
+            amended: boolean;
+            history: components["schemas"]["RecordVersion"][];
+        };
+        RecordVersion: {
+            version: number;
+            disease: components["schemas"]["Named"] | null;
+            diagnosis: string;
+            lab_tests: string;
+            prescriptions: string;
+            written_by: components["schemas"]["Named"];
+            /** Format: date-time */
+            written_at: string;
+            reason: string | null;
         };
         Billing: {
             id: number;
@@ -2752,10 +3108,17 @@ export interface components {
             service_details: string;
             amount: components["schemas"]["Money"];
             amount_cents: number;
+            paid: components["schemas"]["Money"];
+            paid_cents: number;
+            balance: components["schemas"]["Money"];
+            balance_cents: number;
             /** Format: date */
             billing_date: string;
-            /** @enum {unknown} */
-            payment_status: "unpaid" | "paid";
+            /**
+             * @description `partly_paid` while some but not all of the amount is paid
+             * @enum {unknown}
+             */
+            payment_status: "unpaid" | "partly_paid" | "paid";
         };
         Receipt: {
             clinic_name: string;
@@ -2784,10 +3147,21 @@ export interface components {
             total_cents: number;
             amount_paid: components["schemas"]["Money"];
             amount_paid_cents: number;
+            balance: components["schemas"]["Money"];
+            balance_cents: number;
+            /** @description Oldest first */
+            payments: {
+                /** Format: date */
+                date: string;
+                /** @enum {unknown} */
+                method: "card" | "cash" | "bank_transfer" | "insurance";
+                amount: components["schemas"]["Money"];
+                amount_cents: number;
+            }[];
             payment_date: string | null;
             payment_method: ("card" | "cash" | "bank_transfer" | "insurance") | null;
             /** @enum {unknown} */
-            payment_status: "unpaid" | "paid";
+            payment_status: "unpaid" | "partly_paid" | "paid";
             /** @enum {unknown} */
             currency: "USD";
         };
@@ -2825,7 +3199,7 @@ export interface components {
             /** Format: date */
             last_night: string;
             /** @enum {unknown} */
-            payment_status: "unpaid" | "paid";
+            payment_status: "unpaid" | "partly_paid" | "paid";
             amount: components["schemas"]["Money"];
             amount_cents: number;
             lines: {
@@ -3081,11 +3455,17 @@ export type SchemaRoom = components['schemas']['Room'];
 export type SchemaDoctor = components['schemas']['Doctor'];
 export type SchemaAppointment = components['schemas']['Appointment'];
 export type SchemaListedAppointment = components['schemas']['ListedAppointment'];
+export type SchemaDeskAppointment = components['schemas']['DeskAppointment'];
 export type SchemaAgendaVisit = components['schemas']['AgendaVisit'];
 export type SchemaWeeklySlot = components['schemas']['WeeklySlot'];
+export type SchemaWorkingHours = components['schemas']['WorkingHours'];
+export type SchemaSchedule = components['schemas']['Schedule'];
 export type SchemaAvailableSlot = components['schemas']['AvailableSlot'];
+export type SchemaTimeOff = components['schemas']['TimeOff'];
+export type SchemaVisitToMove = components['schemas']['VisitToMove'];
 export type SchemaWaitlistEntry = components['schemas']['WaitlistEntry'];
 export type SchemaMedicalRecord = components['schemas']['MedicalRecord'];
+export type SchemaRecordVersion = components['schemas']['RecordVersion'];
 export type SchemaBilling = components['schemas']['Billing'];
 export type SchemaReceipt = components['schemas']['Receipt'];
 export type SchemaBed = components['schemas']['Bed'];
@@ -4287,7 +4667,7 @@ export interface operations {
                 to?: string;
                 doctor_id?: number;
                 department_id?: number;
-                status?: "unpaid" | "paid";
+                status?: "unpaid" | "partly_paid" | "paid";
             };
             header?: never;
             path?: never;
@@ -4325,7 +4705,7 @@ export interface operations {
                 to?: string;
                 doctor_id?: number;
                 department_id?: number;
-                status?: "unpaid" | "paid";
+                status?: "unpaid" | "partly_paid" | "paid";
             };
             header?: never;
             path?: never;
@@ -4470,6 +4850,43 @@ export interface operations {
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getPatientsDuplicates: {
+        parameters: {
+            query?: {
+                name?: string;
+                birthdate?: string;
+                phone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        patients: {
+                            id: number;
+                            name: string;
+                            phone: string;
+                            birthdate: string | null;
+                            matched_on: ("name_and_birthdate" | "phone")[];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -5739,9 +6156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        slots: components["schemas"]["WeeklySlot"][];
-                    };
+                    "application/json": components["schemas"]["Schedule"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5765,6 +6180,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    hours: {
+                        /** @description ISO weekday: 1 = Monday … 7 = Sunday */
+                        weekday: number;
+                        start_time: string;
+                        /** @description After start_time */
+                        end_time: string;
+                        /** @description Each slot's length; it must fit between start_time and end_time */
+                        slot_minutes: number;
+                        room_id?: number;
+                    }[];
+                } | {
                     slots: {
                         /** @description ISO weekday: 1 = Monday … 7 = Sunday */
                         weekday: number;
@@ -5778,7 +6204,7 @@ export interface operations {
                     start_time: string;
                     /** @description After start_time */
                     end_time: string;
-                    /** @description Each slot's length; it must fit between start and end */
+                    /** @description Each slot's length; it must fit between start_time and end_time */
                     slot_minutes: number;
                     room_id?: number;
                 };
@@ -5791,9 +6217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        slots: components["schemas"]["WeeklySlot"][];
-                    };
+                    "application/json": components["schemas"]["Schedule"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5942,15 +6366,11 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
-    getAppointments: {
+    getAppointmentsDay: {
         parameters: {
             query?: {
-                q?: string;
-                page?: number;
-                per_page?: number;
-                status?: "scheduled" | "checked_in" | "completed" | "no_show" | "cancelled";
                 date?: string;
-                patient_id?: number;
+                doctor_id?: number;
             };
             header?: never;
             path?: never;
@@ -5965,7 +6385,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        appointments: components["schemas"]["ListedAppointment"][];
+                        /** Format: date */
+                        date: string;
+                        /**
+                         * Format: date
+                         * @description Today by the clinic's clock
+                         */
+                        today: string;
+                        /** Format: date */
+                        previous: string;
+                        /** Format: date */
+                        next: string;
+                        doctor_id: number | null;
+                        counts: {
+                            scheduled: number;
+                            checked_in: number;
+                            completed: number;
+                            no_show: number;
+                            cancelled: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getAppointments: {
+        parameters: {
+            query?: {
+                q?: string;
+                page?: number;
+                per_page?: number;
+                status?: "scheduled" | "checked_in" | "completed" | "no_show" | "cancelled";
+                date?: string;
+                patient_id?: number;
+                doctor_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appointments: components["schemas"]["DeskAppointment"][];
                         total: number;
                         total_is_lower_bound: boolean;
                         page: number;
@@ -6128,6 +6601,68 @@ export interface operations {
         };
     };
     postAppointmentsIdNoShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appointment"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postAppointmentsIdUndoCheckIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appointment"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postAppointmentsIdUndoNoShow: {
         parameters: {
             query?: never;
             header?: never;
@@ -6392,7 +6927,218 @@ export interface operations {
                             /** Format: date */
                             date: string;
                             visits: components["schemas"]["AgendaVisit"][];
+                            time_off: components["schemas"]["TimeOff"][];
                         }[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getAdminTimeOff: {
+        parameters: {
+            query?: {
+                q?: string;
+                page?: number;
+                per_page?: number;
+                doctor_id?: number;
+                from?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        time_off: components["schemas"]["TimeOff"][];
+                        total: number;
+                        total_is_lower_bound: boolean;
+                        page: number;
+                        per_page: number;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postAdminDoctorsIdLeave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The first day
+                     */
+                    starts_on: string;
+                    /**
+                     * Format: date
+                     * @description The last day (default `starts_on`); not in the past, at most 366 days after `starts_on`
+                     */
+                    ends_on?: string;
+                    /** @description With `end_time`: only this part of each day */
+                    start_time?: string;
+                    /** @description After `start_time` */
+                    end_time?: string;
+                    /** @description Optional */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        time_off: components["schemas"]["TimeOff"];
+                        /** @description The first 200 visits still scheduled inside it */
+                        visits_to_move: components["schemas"]["VisitToMove"][];
+                        visits_to_move_total: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postAdminClosures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The first day
+                     */
+                    starts_on: string;
+                    /**
+                     * Format: date
+                     * @description The last day (default `starts_on`); not in the past, at most 366 days after `starts_on`
+                     */
+                    ends_on?: string;
+                    /** @description With `end_time`: only this part of each day */
+                    start_time?: string;
+                    /** @description After `start_time` */
+                    end_time?: string;
+                    /** @description Required, e.g. the holiday */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        time_off: components["schemas"]["TimeOff"];
+                        /** @description The first 200 visits still scheduled inside it */
+                        visits_to_move: components["schemas"]["VisitToMove"][];
+                        visits_to_move_total: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteAdminTimeOffId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeOff"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getAppointmentsToMove: {
+        parameters: {
+            query?: {
+                q?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appointments: components["schemas"]["VisitToMove"][];
+                        total: number;
+                        total_is_lower_bound: boolean;
+                        page: number;
+                        per_page: number;
                     };
                 };
             };
@@ -6721,6 +7467,46 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    postMedicalRecordsIdAmendments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    disease_id: number;
+                    diagnosis: string;
+                    lab_tests?: string;
+                    prescriptions?: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MedicalRecord"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     getDoctorPatients: {
         parameters: {
             query?: {
@@ -6908,11 +7694,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description Default `card`
-                     * @enum {unknown}
-                     */
-                    method?: "card" | "cash" | "bank_transfer" | "insurance";
+                    /** @description Only `card`; the default */
+                    method?: string;
                 };
             };
         };
@@ -6955,7 +7738,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {unknown} */
-                    method: "cash" | "card";
+                    method: "card" | "cash" | "bank_transfer" | "insurance";
+                    /** @description Dollars with at most 2 decimals; default the balance */
+                    amount?: string | number;
                 };
             };
         };
@@ -6978,6 +7763,76 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getDeskTakings: {
+        parameters: {
+            query?: {
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        date: string;
+                        time_zone: string;
+                        /** @enum {unknown} */
+                        currency: "USD";
+                        methods: {
+                            /** @enum {unknown} */
+                            method: "card" | "cash" | "bank_transfer" | "insurance";
+                            payments: number;
+                            amount: components["schemas"]["Money"];
+                            amount_cents: number;
+                        }[];
+                        payments: number;
+                        total: components["schemas"]["Money"];
+                        total_cents: number;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getDeskTakingsCsv: {
+        parameters: {
+            query?: {
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

@@ -26,3 +26,8 @@ export const dayLabel = (date: string) => dayFormat.format(new Date(`${date}T00:
 
 /** A patient registered at the desk may have no e-mail address. */
 export const emailOrNone = (email: string | null) => email ?? '—';
+
+const instantFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** An ISO instant in the reader's zone: 'Jun 3, 2030, 8:00 AM'. */
+export const instant = (iso: string) => instantFormat.format(new Date(iso));

@@ -3,6 +3,7 @@ import type { Role } from '../domain/shared/actor.ts';
 import { CANCEL_APPOINTMENT_PATH, RESET_PASSWORD_PATH, VERIFY_EMAIL_PATH, WAITLIST_OFFER_PATH } from '../links.ts';
 
 type Id = number | string;
+type AdmissionStep = 'cancel' | 'reserve' | 'admit' | 'undo' | 'transfer' | 'discharge-order' | 'discharge';
 
 export const routes = {
   home: '/',
@@ -35,6 +36,11 @@ export const routes = {
     patientProfile: '/user/admin/patient/profile/:id',
     audit: '/user/admin/audit',
     receptionists: '/user/admin/receptionists',
+    beds: '/user/admin/beds',
+    admissions: '/user/admin/admissions',
+    census: '/user/admin/census',
+    takings: '/user/admin/takings',
+    dischargeSummary: '/user/admin/admissions/:id/summary',
   },
   patient: {
     appointments: '/user/patient',
@@ -45,12 +51,18 @@ export const routes = {
     waitlist: '/user/patient/waitlist',
     doctors: '/user/patient/doctors',
     doctorProfile: '/user/patient/doctors/:id',
+    dischargeSummary: '/user/patient/records/stays/:id/summary',
   },
   reception: {
     root: '/user/reception',
     today: '/user/reception/today',
     patients: '/user/reception/patients',
     patient: '/user/reception/patients/:id',
+    /** The patient's page with its booking form open. */
+    bookFor: (id: Id) => `/user/reception/patients/${encodeURIComponent(String(id))}?book=1`,
+    beds: '/user/reception/beds',
+    admissions: '/user/reception/admissions',
+    takings: '/user/reception/takings',
   },
   doctor: {
     root: '/user/doctor',
@@ -59,6 +71,9 @@ export const routes = {
     manageRecords: '/user/doctor/manage-records',
     myPatients: '/user/doctor/my-patients',
     patient: '/user/doctor/my-patients/:id',
+    beds: '/user/doctor/beds',
+    admissions: '/user/doctor/admissions',
+    dischargeSummary: '/user/doctor/admissions/:id/summary',
   },
 } as const;
 
@@ -109,6 +124,8 @@ export const endpoints = {
   reschedule: (id: Id) => `/api/appointments/${id}/reschedule`,
   receipt: (billId: Id) => `/api/billings/${billId}/receipt`,
   diseases: '/api/diseases',
+  /** A patient's whole record in FHIR R4 (with `_format`, as NDJSON or a ZIP of one NDJSON file per type). */
+  fhirEverything: (patientId: Id) => `/fhir/R4/Patient/${patientId}/$everything`,
   admin: {
     statistics: '/api/admin/statistics',
     topDoctor: '/api/admin/top-doctor',
@@ -129,6 +146,10 @@ export const endpoints = {
     doctors: '/api/admin/doctors',
     doctor: (id: Id) => `/api/admin/doctors/${id}`,
     doctorSchedule: (id: Id) => `/api/admin/doctors/${id}/schedule`,
+    doctorLeave: (id: Id) => `/api/admin/doctors/${id}/leave`,
+    closures: '/api/admin/closures',
+    timeOff: '/api/admin/time-off',
+    timeOffItem: (id: Id) => `/api/admin/time-off/${id}`,
     billings: '/api/admin/billings',
     billingsCsv: '/api/admin/billings.csv',
     passwordResets: '/api/admin/password-resets',
@@ -138,17 +159,42 @@ export const endpoints = {
     auditCsv: '/api/admin/audit.csv',
     receptionists: '/api/admin/receptionists',
     receptionist: (id: Id) => `/api/admin/receptionists/${id}`,
+    roomBeds: (roomId: Id) => `/api/admin/rooms/${roomId}/beds`,
+    roomBedClass: (roomId: Id) => `/api/admin/rooms/${roomId}/bed-class`,
+    bed: (id: Id) => `/api/admin/beds/${id}`,
+    retireBed: (id: Id) => `/api/admin/beds/${id}/retire`,
+    census: '/api/admin/census',
+    censusCsv: '/api/admin/census.csv',
+  },
+  /** The ward's: beds and admissions, for doctors and the desk as each route allows. */
+  ward: {
+    bedBoard: '/api/bed-board',
+    blockBed: (id: Id) => `/api/beds/${id}/block`,
+    unblockBed: (id: Id) => `/api/beds/${id}/unblock`,
+    bedReady: (id: Id) => `/api/beds/${id}/ready`,
+    admissions: '/api/admissions',
+    admission: (id: Id) => `/api/admissions/${id}`,
+    /** A step of the admission's lifecycle: cancel, reserve, admit, undo, transfer, discharge-order, discharge. */
+    admissionStep: (id: Id, step: AdmissionStep) => `/api/admissions/${id}/${step}`,
+    dischargeSummary: (id: Id) => `/api/admissions/${id}/discharge-summary`,
   },
   /** The front desk's, for reception and admins. */
   desk: {
     patients: '/api/patients',
+    duplicates: '/api/patients/duplicates',
     patient: (id: Id) => `/api/patients/${id}`,
     patientBills: (id: Id) => `/api/patients/${id}/billings`,
     appointments: '/api/appointments',
+    day: '/api/appointments/day',
+    toMove: '/api/appointments/to-move',
     checkIn: (id: Id) => `/api/appointments/${id}/check-in`,
     noShow: (id: Id) => `/api/appointments/${id}/no-show`,
+    undoCheckIn: (id: Id) => `/api/appointments/${id}/undo-check-in`,
+    undoNoShow: (id: Id) => `/api/appointments/${id}/undo-no-show`,
     cancel: (id: Id) => `/api/appointments/${id}/cancel`,
     pay: (billId: Id) => `/api/billings/${billId}/payments`,
+    takings: '/api/desk/takings',
+    takingsCsv: '/api/desk/takings.csv',
   },
   patient: {
     profile: '/api/patient/profile',
@@ -161,11 +207,14 @@ export const endpoints = {
     pay: (billId: Id) => `/api/patient/billings/${billId}/pay`,
     waitlist: '/api/patient/waitlist',
     waitlistEntry: (id: Id) => `/api/patient/waitlist/${id}`,
+    admissions: '/api/patient/admissions',
   },
   doctor: {
     agenda: '/api/doctor/agenda',
     appointments: '/api/doctor/appointments',
     medicalRecord: (appointmentId: Id) => `/api/doctor/appointments/${appointmentId}/medical-record`,
+    /** The doctor who wrote the record, or an admin. */
+    amendRecord: (recordId: Id) => `/api/medical-records/${recordId}/amendments`,
     patients: '/api/doctor/patients',
     patient: (id: Id) => `/api/doctor/patients/${id}`,
   },

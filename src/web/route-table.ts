@@ -37,11 +37,19 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.patientProfile]: 'admin/patient-profile',
     [routes.admin.audit]: 'admin/audit',
     [routes.admin.receptionists]: 'admin/receptionists',
+    [routes.admin.beds]: 'bed-board',
+    [routes.admin.admissions]: 'reception/admissions',
+    [routes.admin.dischargeSummary]: 'discharge-summary',
+    [routes.admin.census]: 'admin/census',
+    [routes.admin.takings]: 'reception/takings',
   },
   reception: {
     [routes.reception.today]: 'reception/today',
     [routes.reception.patients]: 'reception/patients',
     [routes.reception.patient]: 'reception/patient',
+    [routes.reception.beds]: 'bed-board',
+    [routes.reception.admissions]: 'reception/admissions',
+    [routes.reception.takings]: 'reception/takings',
   },
   doctor: {
     [routes.doctor.agenda]: 'doctor/agenda',
@@ -49,6 +57,9 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.doctor.manageRecords]: 'doctor/manage-records',
     [routes.doctor.myPatients]: 'doctor/my-patients',
     [routes.doctor.patient]: 'doctor/patient',
+    [routes.doctor.beds]: 'bed-board',
+    [routes.doctor.admissions]: 'doctor/admissions',
+    [routes.doctor.dischargeSummary]: 'discharge-summary',
   },
   patient: {
     [routes.patient.appointments]: 'patient/appointments',
@@ -59,6 +70,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.patient.waitlist]: 'patient/waitlist',
     [routes.patient.doctors]: 'patient/doctors',
     [routes.patient.doctorProfile]: 'patient/doctor-profile',
+    [routes.patient.dischargeSummary]: 'discharge-summary',
   },
 };
 

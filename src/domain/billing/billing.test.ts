@@ -9,6 +9,7 @@ const bill: Bill = {
   patient: { id: 5, name: 'Pat', email: 'pat@example.test' },
   serviceDetails: 'X-ray',
   amountCents: 12050,
+  paidCents: 12050,
   billingDate: '2026-06-10',
   paymentStatus: 'paid',
 };
@@ -34,23 +35,39 @@ describe('money in answers', () => {
     assert.equal(json.amount_cents, 5);
   });
 
+  it("gives a partly paid bill's paid sum and balance", () => {
+    const json = billingJson({ ...bill, paidCents: 2050, paymentStatus: 'partly_paid' });
+    assert.deepEqual([json.paid, json.balance, json.balance_cents, json.payment_status], ['20.50', '100.00', 10000, 'partly_paid']);
+  });
+
+  it('lists every payment of a bill paid in parts on its receipt, the latest as its date and method', () => {
+    const payments = [
+      { id: 1, billingId: 42, amountCents: 2050, method: 'cash' as const, paidAt: new Date('2026-06-10T08:00:00Z') },
+      { id: 2, billingId: 42, amountCents: 10000, method: 'insurance' as const, paidAt: new Date('2026-06-12T08:00:00Z') },
+    ];
+    const receipt = receiptJson(bill, payments, visit, clinic);
+    assert.deepEqual(receipt.payments.map((p) => [p.date, p.method, p.amount]), [['2026-06-10', 'cash', '20.50'], ['2026-06-12', 'insurance', '100.00']]);
+    assert.deepEqual([receipt.payment_date, receipt.payment_method, receipt.balance], ['2026-06-12', 'insurance', '0.00']);
+  });
+
   it('dates a receipt payment in the clinic zone, not UTC', () => {
-    const payment = { id: 1, billingId: 42, amountCents: 12050, method: 'card', paidAt: new Date('2026-06-10T22:30:00Z') };
-    const receipt = receiptJson(bill, payment, visit, clinic);
+    const payment = { id: 1, billingId: 42, amountCents: 12050, method: 'card' as const, paidAt: new Date('2026-06-10T22:30:00Z') };
+    const receipt = receiptJson(bill, [payment], visit, clinic);
     assert.equal(receipt.payment_date, '2026-06-11');
     assert.equal(receipt.bill_number, 'B-000042');
     assert.equal(receipt.amount_paid, '120.50');
   });
 
   it("heads a receipt with the clinic's name, address and phone, and names the visit's doctor and date", () => {
-    const receipt = receiptJson(bill, undefined, visit, clinic);
+    const receipt = receiptJson(bill, [], visit, clinic);
     assert.deepEqual(receipt.clinic, { name: 'Medora', address: '1 Harbour Road, Springfield', phone: '+1 555 0100' });
     assert.deepEqual([receipt.doctor_name, receipt.visit_date], ['Dr. Grey', '2026-06-09']);
   });
 
   it('shows nothing paid on an unpaid bill', () => {
-    const receipt = receiptJson({ ...bill, paymentStatus: 'unpaid' }, undefined, visit, clinic);
+    const receipt = receiptJson({ ...bill, paidCents: 0, paymentStatus: 'unpaid' }, [], visit, clinic);
     assert.equal(receipt.amount_paid_cents, 0);
+    assert.equal(receipt.balance_cents, 12050);
     assert.equal(receipt.payment_date, null);
     assert.equal(receipt.payment_method, null);
   });

@@ -3,7 +3,7 @@ import { clinicDateTime } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
 import { centsToDecimal } from '../shared/money.ts';
 
-export const PAYMENT_STATUSES = ['unpaid', 'paid'] as const;
+export const PAYMENT_STATUSES = ['unpaid', 'partly_paid', 'paid'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export interface PersonRef {
@@ -18,9 +18,14 @@ export interface Bill {
   patient: PersonRef;
   serviceDetails: string;
   amountCents: number;
+  /** The sum of the bill's payments so far. */
+  paidCents: number;
   billingDate: string;
   paymentStatus: PaymentStatus;
 }
+
+/** What is still owed on the bill. */
+export const balanceOf = (bill: Bill) => bill.amountCents - bill.paidCents;
 
 /** A bill as its messages tell it. */
 export const billedVisit = (bill: Bill): BilledVisit => ({
@@ -44,21 +49,19 @@ export interface Payment {
   id: number;
   billingId: number;
   amountCents: number;
-  method: string;
+  method: PaymentMethod;
   paidAt: Date;
 }
 
+/** What the front desk or an admin records; online, a patient pays by card only. */
 export const PAYMENT_METHODS = ['card', 'cash', 'bank_transfer', 'insurance'] as const;
-export const DEFAULT_PAYMENT_METHOD = 'card';
-/** What the front desk takes. */
-export const DESK_PAYMENT_METHODS = ['cash', 'card'] as const;
+export const ONLINE_PAYMENT_METHOD = 'card';
 export const CURRENCY = 'USD';
 
 /** The bill a recorded visit raises: the service at its cost, dated the visit; a free visit raises none. */
 export function billForVisit(visit: {
   patientId: number;
-  /** The visit billed; none for a hospital stay's nights. */
-  medicalRecordId: number | null;
+  medicalRecordId: number;
   serviceType: string;
   costCents: number;
   recordDate: string;
@@ -83,6 +86,10 @@ export function billingJson(bill: Bill) {
     service_details: bill.serviceDetails,
     amount: centsToDecimal(bill.amountCents),
     amount_cents: bill.amountCents,
+    paid: centsToDecimal(bill.paidCents),
+    paid_cents: bill.paidCents,
+    balance: centsToDecimal(balanceOf(bill)),
+    balance_cents: balanceOf(bill),
     billing_date: bill.billingDate,
     payment_status: bill.paymentStatus,
   };
@@ -112,9 +119,9 @@ export interface BilledVisitOf {
   visitDate: string;
 }
 
-/** What a printed receipt (paid) or invoice (unpaid) shows; one bill is one itemized service. */
-export function receiptJson(bill: Bill, payment: Payment | undefined, visit: BilledVisitOf | undefined, clinic: ClinicContact) {
-  const paidCents = payment?.amountCents ?? 0;
+/** What a printed receipt (paid in full or in part) or invoice (unpaid) shows; one bill is one itemized service. */
+export function receiptJson(bill: Bill, payments: Payment[], visit: BilledVisitOf | undefined, clinic: ClinicContact) {
+  const last = payments.at(-1);
   return {
     clinic_name: clinic.name,
     clinic: { name: clinic.name, address: clinic.address, phone: clinic.phone },
@@ -126,10 +133,18 @@ export function receiptJson(bill: Bill, payment: Payment | undefined, visit: Bil
     items: [{ description: bill.serviceDetails, amount: centsToDecimal(bill.amountCents), amount_cents: bill.amountCents }],
     total: centsToDecimal(bill.amountCents),
     total_cents: bill.amountCents,
-    amount_paid: centsToDecimal(paidCents),
-    amount_paid_cents: paidCents,
-    payment_date: payment ? clinicDateTime(payment.paidAt, clinic.timeZone).date : null,
-    payment_method: payment?.method ?? null,
+    amount_paid: centsToDecimal(bill.paidCents),
+    amount_paid_cents: bill.paidCents,
+    balance: centsToDecimal(balanceOf(bill)),
+    balance_cents: balanceOf(bill),
+    payments: payments.map((p) => ({
+      date: clinicDateTime(p.paidAt, clinic.timeZone).date,
+      method: p.method,
+      amount: centsToDecimal(p.amountCents),
+      amount_cents: p.amountCents,
+    })),
+    payment_date: last ? clinicDateTime(last.paidAt, clinic.timeZone).date : null,
+    payment_method: last?.method ?? null,
     payment_status: bill.paymentStatus,
     currency: CURRENCY,
   };

@@ -4,25 +4,48 @@ import type { PaymentResult } from './billing.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import type { BilledVisitOf, Bill, ClinicContact, NewBill, Payment } from './billing.ts';
+import type { BilledVisitOf, Bill, ClinicContact, NewBill, Payment, PaymentMethod } from './billing.ts';
 
 export interface BillStore {
   create(bill: NewBill): Promise<Bill>;
   find(id: number): Promise<Bill | undefined>;
   /** One patient's bills, newest first, searched by service. */
   listForPatient(patientId: number, page: PageRequest): Promise<Page<Bill>>;
-  /** Marks the bill paid only if it is still unpaid; undefined when another payment got there first. */
-  markPaid(id: number): Promise<Bill | undefined>;
-  /** What the patient still owes: the sum and number of their unpaid bills. */
+  /** The bill with its row locked until the transaction ends, so payments of one bill take turns. */
+  lock(id: number): Promise<Bill | undefined>;
+  /** Adds a payment to the bill's paid sum, which its status follows; never past the bill's amount. */
+  addPaid(id: number, cents: number): Promise<Bill>;
+  /** What the patient still owes: the balance and number of their bills not paid in full. */
   outstandingFor(patientId: number): Promise<{ cents: number; count: number }>;
   /** The recorded visit the bill charges for. */
   visitOf(id: number): Promise<BilledVisitOf | undefined>;
 }
 
+/** One method's share of the payments taken in a period. */
+export interface MethodTakings {
+  method: PaymentMethod;
+  payments: number;
+  cents: number;
+}
+
 export interface PaymentStore {
-  /** A second payment for one bill is refused by the database (unique billing_id). */
-  create(payment: { billingId: number; patientId: number; amountCents: number; method: string; paidAt: Date }): Promise<Payment>;
-  findForBill(billingId: number): Promise<Payment | undefined>;
+  create(payment: { billingId: number; patientId: number; amountCents: number; method: PaymentMethod; paidAt: Date }): Promise<Payment>;
+  /** The bill's payments, oldest first. */
+  listForBill(billingId: number): Promise<Payment[]>;
+  /** Payments taken from `from` up to (not including) `to`, summed per method; methods with none are left out. */
+  takings(from: Date, to: Date): Promise<MethodTakings[]>;
+}
+
+/** What charging a patient's card needs. */
+export interface CardCharge {
+  billingId: number;
+  patientId: number;
+  amountCents: number;
+}
+
+/** The card processor. Resolves once the card is charged; a declined card or an unreachable processor throws a DomainError. */
+export interface CardPayments {
+  charge(charge: CardCharge): Promise<void>;
 }
 
 /** The first result of a request carrying an Idempotency-Key, kept per user and key. */
@@ -41,6 +64,7 @@ export interface BillingDeps {
   clinic: Clinic;
   bills: BillStore;
   payments: PaymentStore;
+  cardPayments: CardPayments;
   idempotency: IdempotencyStore;
   audit: AuditLog;
   clock: Clock;

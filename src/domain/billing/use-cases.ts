@@ -1,12 +1,12 @@
 import { listEntry, recorded, recordingRefusals, refusal } from '../audit/audit.ts';
 import { isDesk, ownPatientId, requireDesk, type Actor } from '../shared/actor.ts';
-import { conflict, notFound } from '../shared/errors.ts';
+import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import {
-  DEFAULT_PAYMENT_METHOD,
-  DESK_PAYMENT_METHODS,
+  ONLINE_PAYMENT_METHOD,
   PAYMENT_METHODS,
+  balanceOf,
   billedVisit,
   billingJson,
   idempotencyKeyReused,
@@ -16,7 +16,7 @@ import {
   type PaymentMethod,
   type PaymentResult,
 } from './billing.ts';
-import { centsToDecimal } from '../shared/money.ts';
+import { centsToDecimal, parseCents } from '../shared/money.ts';
 import type { BillingDeps } from './ports.ts';
 import { paymentReceipt } from '../notifications/templates.ts';
 
@@ -28,7 +28,7 @@ export async function listMyBills(deps: BillingDeps, query: unknown, actor: Acto
   return { ...page, items: page.items.map(billingJson) };
 }
 
-/** What the signed-in patient still owes over all their unpaid bills. */
+/** What the signed-in patient still owes over all their bills not paid in full. */
 export async function myBalance(deps: BillingDeps, actor: Actor): Promise<BalanceJson> {
   const { cents, count } = await deps.bills.outstandingFor(patientOf(actor));
   return { outstanding: centsToDecimal(cents), outstanding_cents: cents, unpaid_bills: count };
@@ -41,26 +41,50 @@ export interface PayInput {
 }
 
 /**
- * Pays the patient's own unpaid bill in full. Exactly one payment per bill, however many requests race;
- * a retry carrying the same Idempotency-Key gets the first answer back instead of a 409.
+ * The patient pays what is left of their own bill, online, by card through the card processor port. Cash, bank
+ * transfer and insurance are recorded by the front desk, which saw them, so a patient naming one is refused.
+ * A retry carrying the same Idempotency-Key gets the first answer back instead of a 409.
  */
 export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor): Promise<PaymentResult> {
   const patientId = patientOf(actor);
-  const v = new Validator(asRecord(input.body));
-  const method = v.oneOf('method', PAYMENT_METHODS, { optional: true }) ?? DEFAULT_PAYMENT_METHOD;
-  return settle(deps, input, v, { method, patientId }, actor);
+  const body = asRecord(input.body);
+  const v = new Validator(body);
+  if (body.method !== undefined && body.method !== ONLINE_PAYMENT_METHOD) {
+    v.fail('method', 'must be card: cash, bank transfer and insurance are recorded by the front desk');
+  }
+  return settle(deps, input, v, { method: ONLINE_PAYMENT_METHOD, patientId }, actor);
 }
 
-/** The front desk takes a patient's payment of a bill in cash or by card; the same one-payment guarantee as `payBill`. */
+/**
+ * The front desk or an admin records a payment of a bill: card (on the desk's terminal), cash, bank transfer or
+ * insurance, for any amount up to the balance (the whole balance when none is given).
+ */
 export async function takePayment(deps: BillingDeps, input: PayInput, actor: Actor): Promise<PaymentResult> {
   requireDesk(actor);
-  const v = new Validator(asRecord(input.body));
-  const method = v.oneOf('method', DESK_PAYMENT_METHODS);
-  return settle(deps, input, v, { method }, actor);
+  const body = asRecord(input.body);
+  const v = new Validator(body);
+  const method = v.oneOf('method', PAYMENT_METHODS);
+  const amountCents = readAmount(v, body.amount);
+  return settle(deps, input, v, { method, amountCents }, actor);
 }
 
-/** Settles the bill (only `patientId`'s when given, others answered as missing) once `v` has no problem left. */
-async function settle(deps: BillingDeps, input: PayInput, v: Validator, how: { method: PaymentMethod; patientId?: number }, actor: Actor): Promise<PaymentResult> {
+function readAmount(v: Validator, raw: unknown): number | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const cents = parseCents(raw);
+  if (cents === undefined || cents === 0) v.fail('amount', 'must be a positive amount with at most 2 decimals');
+  return cents;
+}
+
+interface Settlement {
+  method: PaymentMethod;
+  /** Only this patient's bill may be paid, others answered as missing; the payment is charged to their card. */
+  patientId?: number;
+  /** None: the whole balance. */
+  amountCents?: number;
+}
+
+/** Records one payment of the bill once `v` has no problem left; payments of one bill take turns on its row lock. */
+async function settle(deps: BillingDeps, input: PayInput, v: Validator, how: Settlement, actor: Actor): Promise<PaymentResult> {
   const billingId = pathId(input.billingId, 'Bill');
   const { method } = how;
   const key = input.idempotencyKey?.trim();
@@ -68,25 +92,24 @@ async function settle(deps: BillingDeps, input: PayInput, v: Validator, how: { m
     v.fail('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
   }
   v.done();
-  const request = `pay billing ${billingId}`;
-  const replay = (tx: BillingDeps) => (key ? rememberedAnswer(tx, actor.userId, key, request) : Promise.resolve(undefined));
+  const request = `pay billing ${billingId} ${method} ${how.amountCents ?? 'balance'}`;
 
   return recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
-    const earlier = await replay(tx);
-    if (earlier) return earlier.result;
-    const bill = await tx.bills.find(billingId);
+    const bill = await tx.bills.lock(billingId);
     if (!bill || (how.patientId !== undefined && bill.patient.id !== how.patientId)) {
       throw refusal('Bill', actor, { entity: 'billing', entityId: billingId, patientId: bill?.patient.id, attempt: 'pay' });
     }
-    // The conditional update is the guard: of racing payers only one sees the bill still unpaid.
-    const paid = bill.paymentStatus === 'unpaid' ? await tx.bills.markPaid(bill.id) : undefined;
-    if (!paid) {
-      // A retry with the same key may have committed while this one waited on the bill's row lock.
-      const winner = await replay(tx);
-      if (winner) return winner.result;
-      throw conflict('bill_already_paid', 'This bill has already been paid');
-    }
-    const payment = await tx.payments.create({ billingId: bill.id, patientId: bill.patient.id, amountCents: bill.amountCents, method, paidAt: tx.clock.now() });
+    // Read after the lock: a retry with the same key that committed while this one waited is seen here.
+    const earlier = key ? await rememberedAnswer(tx, actor.userId, key, request) : undefined;
+    if (earlier) return earlier.result;
+    const balance = balanceOf(bill);
+    if (balance === 0) throw conflict('bill_already_paid', 'This bill has already been paid');
+    const amountCents = how.amountCents ?? balance;
+    if (amountCents > balance) throw invalid({ amount: [`must be at most the balance ${centsToDecimal(balance)}`] });
+    if (how.patientId !== undefined) await tx.cardPayments.charge({ billingId, patientId: how.patientId, amountCents });
+
+    const paid = await tx.bills.addPaid(bill.id, amountCents);
+    const payment = await tx.payments.create({ billingId, patientId: bill.patient.id, amountCents, method, paidAt: tx.clock.now() });
     const result = { message: 'Payment successful', billing: billingJson(paid) };
     if (key) await tx.idempotency.save(actor.userId, key, { request, result });
     await tx.audit.record({
@@ -95,10 +118,10 @@ async function settle(deps: BillingDeps, input: PayInput, v: Validator, how: { m
       entity: 'billing',
       entityId: bill.id,
       patientId: bill.patient.id,
-      details: { payment_id: payment.id, amount_cents: payment.amountCents, method },
+      details: { payment_id: payment.id, amount_cents: amountCents, method, balance_cents: balanceOf(paid) },
     });
-    const receipt = { ...billedVisit(paid), method, paymentId: payment.id };
     if (paid.patient.email !== null) {
+      const receipt = { ...billedVisit(paid), amountCents, method, paymentId: payment.id };
       const userId = how.patientId === undefined ? null : actor.userId;
       await tx.outbox.enqueue(paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId }, tx.clock.now()));
     }
@@ -131,9 +154,9 @@ export async function billReceipt(deps: BillingDeps, billingId: string | number,
     throw await recorded(deps.audit, refusal('Bill', actor, { entity: 'billing', entityId: id, patientId: bill?.patient.id, attempt: 'receipt' }));
   }
   if (!bill) throw notFound('Bill');
-  const payment = bill.paymentStatus === 'paid' ? await deps.payments.findForBill(bill.id) : undefined;
+  const payments = bill.paidCents > 0 ? await deps.payments.listForBill(bill.id) : [];
   if (isDesk(actor)) await deps.audit.record({ actor, action: 'read_receipt', entity: 'billing', entityId: id, patientId: bill.patient.id });
-  return receiptJson(bill, payment, await deps.bills.visitOf(bill.id), deps.clinicContact);
+  return receiptJson(bill, payments, await deps.bills.visitOf(bill.id), deps.clinicContact);
 }
 
 const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have bills to pay');

@@ -1,17 +1,15 @@
 import type { Bundle, Resource } from '@medplum/fhirtypes';
 import type { Actor } from '../shared/actor.ts';
-import { DomainError, invalid } from '../shared/errors.ts';
-import { scopeFor, type Scope } from './access.ts';
+import { invalid } from '../shared/errors.ts';
+import type { Scope } from './access.ts';
 import { searchset } from './bundle.ts';
-import type { FhirDeps, StoreQuery } from './ports.ts';
-import { access, readableRow, type FhirCall, type Params } from './reading.ts';
+import { compartmentQuery, readableCompartment, type Compartment } from './compartment.ts';
+import type { FhirContext } from './fhir.ts';
+import type { FhirDeps } from './ports.ts';
+import type { FhirCall, Params } from './reading.ts';
 import type { ResourceDef } from './resource-def.ts';
 import { RESOURCES, type StoredType } from './resources.ts';
 import { MAX_COUNT, parseSearch, type SearchableDef, type SearchRequest } from './search-request.ts';
-import type { FhirContext } from './fhir.ts';
-
-/** What a patient's compartment holds in Medora, in the order $everything pages through it. */
-export const COMPARTMENT_TYPES = ['Patient', 'Appointment', 'Encounter', 'Condition', 'Invoice'] as const satisfies readonly StoredType[];
 
 /** $everything takes only the paging parameters. */
 const EVERYTHING: SearchableDef = { type: 'Patient', params: [], isId: () => false };
@@ -29,45 +27,7 @@ export async function patientEverything(deps: FhirDeps, input: FhirCall & { id: 
   return searchset({ base: input.base, type: `Patient/${input.id}/$everything`, ...page, params: input.params, ignored: request.ignored });
 }
 
-/** The same resources as $everything, one after another, for an NDJSON file; the export is audited once. */
-export async function* exportPatient(deps: FhirDeps, input: FhirCall & { id: string }, actor: Actor): AsyncGenerator<Resource> {
-  const compartment = await readableCompartment(deps, input, actor);
-  await deps.audit.record({ actor, action: 'export', entity: 'fhir_Patient', entityId: input.id, patientId: Number(input.id), requestId: actor.requestId });
-  let cursor: string | undefined;
-  do {
-    const page = await everythingPage(deps, compartment, input.id, { ...EXPORT_PAGE, cursor });
-    yield* page.resources;
-    cursor = page.next;
-  } while (cursor !== undefined);
-}
-
-interface Compartment {
-  ctx: FhirContext;
-  /** The compartment's types the actor may read, each with the actor's scope in it. */
-  types: { type: StoredType; scope: Scope }[];
-}
-
-async function readableCompartment(deps: FhirDeps, input: FhirCall & { id: string }, actor: Actor): Promise<Compartment> {
-  const patient = await access(deps, { ...input, type: 'Patient' }, actor);
-  await readableRow(deps, patient, input.id, actor);
-  const types = COMPARTMENT_TYPES.flatMap((type) => {
-    const scope = readableScope(type, actor);
-    return scope ? [{ type, scope }] : [];
-  });
-  return { ctx: patient.ctx, types };
-}
-
-const EXPORT_PAGE: SearchRequest = { criteria: [], matchesNothing: false, count: MAX_COUNT, sort: { key: '_id', descending: false }, total: false, ignored: [] };
-
 async function everythingPage(deps: FhirDeps, { ctx, types }: Compartment, id: string, request: SearchRequest): Promise<{ resources: Resource[]; next?: string; total?: number }> {
-  const query = (type: StoredType, scope: Scope, count: number, cursor?: string): StoreQuery => ({
-    criteria: [{ param: type === 'Patient' ? '_id' : 'patient', kind: 'in', values: [id] }],
-    sort: { key: '_id', descending: false },
-    count,
-    cursor,
-    total: false,
-    scope,
-  });
   const [startAt, startCursor] = everythingCursor(request.cursor, types.length);
   const resources: Resource[] = [];
   let next: string | undefined;
@@ -78,23 +38,14 @@ async function everythingPage(deps: FhirDeps, { ctx, types }: Compartment, id: s
       next = `${i}.`;
       continue;
     }
-    const page = await deps.store.search(type, query(type, scope, remaining, i === startAt ? startCursor : undefined));
+    const page = await deps.store.search(type, compartmentQuery(type, id, scope, remaining, i === startAt ? startCursor : undefined));
     resources.push(...page.rows.map((row) => (RESOURCES[type] as ResourceDef<unknown>).toFhir(row, ctx)));
     if (page.next !== undefined) next = `${i}.${page.next}`;
   }
   const total = request.total
-    ? (await Promise.all(types.map(({ type, scope }) => deps.store.search(type, { ...query(type, scope, 0), total: true })))).reduce((sum, page) => sum + (page.total ?? 0), 0)
+    ? (await Promise.all(types.map(({ type, scope }) => deps.store.search(type, { ...compartmentQuery(type, id, scope, 0), total: true })))).reduce((sum, page) => sum + (page.total ?? 0), 0)
     : undefined;
   return { resources, next, total };
-}
-
-function readableScope(type: StoredType, actor: Actor): Scope | undefined {
-  try {
-    return scopeFor(type, actor);
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === 'forbidden') return undefined;
-    throw error;
-  }
 }
 
 function everythingCursor(cursor: string | undefined, types: number): [number, string | undefined] {
@@ -102,4 +53,44 @@ function everythingCursor(cursor: string | undefined, types: number): [number, s
   const m = /^(\d{1,2})\.(.*)$/.exec(cursor);
   if (!m || Number(m[1]) > types) throw invalid({ _cursor: ['is not a cursor this server made'] });
   return [Number(m[1]), m[2] || undefined];
+}
+
+/** One type's resources, read page by page when iterated: never the whole record in memory. */
+export interface ExportFile {
+  type: StoredType;
+  resources: () => AsyncGenerator<Resource>;
+}
+
+/** A patient's record as Bulk Data's files, one per type: what $everything holds, for the same reader. */
+export interface PatientExport {
+  /** When the export began (Bulk Data's transactionTime). */
+  transactionTime: string;
+  /** What was asked for, as the manifest repeats it. */
+  request: string;
+  files: ExportFile[];
+}
+
+/**
+ * Patient `id`'s record as the actor may read it, audited once before a line is read: reading another's is
+ * refused (and audited) here, before any answer or file is begun.
+ */
+export async function exportPatient(deps: FhirDeps, input: FhirCall & { id: string; request: string; format: string }, actor: Actor): Promise<PatientExport> {
+  const { ctx, types } = await readableCompartment(deps, input, actor);
+  const transactionTime = deps.clock.now().toISOString();
+  await deps.audit.record({ actor, action: 'export', entity: 'fhir_Patient', entityId: input.id, patientId: Number(input.id), requestId: actor.requestId, details: { format: input.format } });
+  return {
+    transactionTime,
+    request: input.request,
+    files: types.map(({ type, scope }) => ({ type, resources: () => resourcesOf(deps, ctx, type, input.id, scope) })),
+  };
+}
+
+async function* resourcesOf(deps: FhirDeps, ctx: FhirContext, type: StoredType, id: string, scope: Scope): AsyncGenerator<Resource> {
+  const def = RESOURCES[type] as ResourceDef<unknown>;
+  let cursor: string | undefined;
+  do {
+    const page = await deps.store.search(type, compartmentQuery(type, id, scope, MAX_COUNT, cursor));
+    for (const row of page.rows) yield def.toFhir(row, ctx);
+    cursor = page.next;
+  } while (cursor !== undefined);
 }

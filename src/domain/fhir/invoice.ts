@@ -2,7 +2,7 @@ import type { Invoice, Money } from '@medplum/fhirtypes';
 import { clinicRef, meta, ref, type Named, type Versioned } from './fhir.ts';
 import { ID_PARAM, LAST_UPDATED_PARAM, numericId, storedCode, type ResourceDef } from './resource-def.ts';
 
-/** A bill; a paid one is settled in full by its one payment. */
+/** A bill, `paid` once its payments settle it in full. */
 export interface BillRow extends Versioned {
   patient: Named;
   serviceDetails: string;
@@ -22,7 +22,7 @@ export const invoiceResource: ResourceDef<BillRow, Invoice> = {
     { name: 'patient', type: 'reference', target: 'Patient', documentation: 'The patient billed' },
     { name: 'subject', type: 'reference', target: 'Patient', documentation: 'The patient billed' },
     { name: 'date', type: 'date', documentation: 'The billing date' },
-    { name: 'status', type: 'token', documentation: 'issued (unpaid) | balanced (paid)', stored: storedCode({ issued: ['unpaid'], balanced: ['paid'] }) },
+    { name: 'status', type: 'token', documentation: 'issued (unpaid or partly paid) | balanced (paid)', stored: storedCode({ issued: ['unpaid', 'partly_paid'], balanced: ['paid'] }) },
   ],
   sortDate: 'date',
   isId: numericId,

@@ -58,6 +58,9 @@ export interface ResourceDef<Row, R extends Resource = Resource> {
 
 export const numericId = (id: string) => /^[1-9]\d{0,9}$/.test(id) && Number(id) <= 2147483647;
 
+/** An id `<prefix><row id>`: a second kind of row answering as the same type (a stay beside the visits). */
+export const prefixedId = (prefix: string) => (id: string) => id.startsWith(prefix) && numericId(id.slice(prefix.length));
+
 export const ID_PARAM: SearchParamDef = { name: '_id', type: 'token', documentation: 'The logical id of the resource' };
 export const LAST_UPDATED_PARAM: SearchParamDef = { name: '_lastUpdated', type: 'date', documentation: 'When the resource last changed (meta.lastUpdated)' };
 

@@ -6,7 +6,7 @@ import { conditionResource, type ConditionRow } from './condition.ts';
 import { encounterResource, type EncounterRow } from './encounter.ts';
 import { healthcareServiceResource, type DepartmentRow } from './healthcare-service.ts';
 import { invoiceResource, type BillRow } from './invoice.ts';
-import { locationResource, type RoomRow } from './location.ts';
+import { locationResource, type LocationRow } from './location.ts';
 import { organizationResource } from './organization.ts';
 import { patientResource, type PatientRow } from './patient.ts';
 import { practitionerRoleResource, type PractitionerRoleRow } from './practitioner-role.ts';
@@ -21,7 +21,7 @@ export interface FhirRows {
   Practitioner: PractitionerRow;
   PractitionerRole: PractitionerRoleRow;
   Organization: null;
-  Location: RoomRow;
+  Location: LocationRow;
   HealthcareService: DepartmentRow;
   Schedule: ScheduleRow;
   Slot: SlotRow;

@@ -1,4 +1,5 @@
 import type { Actor } from '../shared/actor.ts';
+import type { PaymentStatus } from '../billing/billing.ts';
 import { MAX_AMOUNT_CENTS, centsToDecimal, parseCents } from '../shared/money.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 import type { ChargeLine } from './charges.ts';
@@ -77,7 +78,7 @@ export interface StayCharge {
   kind: 'interim' | 'final';
   firstNight: string;
   lastNight: string;
-  paymentStatus: 'unpaid' | 'paid';
+  paymentStatus: PaymentStatus;
   lines: ChargeLine[];
 }
 

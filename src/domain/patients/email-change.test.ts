@@ -29,6 +29,7 @@ async function clinic() {
   const patients: PatientDirectory = {
     list: async () => assert.fail('not used'),
     card: async () => assert.fail('not used'),
+    possibleDuplicates: async () => assert.fail('not used'),
     find: async (id) =>
       id === patientId
         ? {

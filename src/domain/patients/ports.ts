@@ -32,6 +32,21 @@ export interface ProfileFields {
   reminders: boolean;
 }
 
+/** What a new patient is checked against: either part may be missing, never both. */
+export interface DuplicateQuery {
+  nameAndBirthdate?: { name: string; birthdate: string };
+  phoneDigits?: string;
+}
+
+/** A patient who may be the one about to be registered, with why. */
+export interface PossibleDuplicate {
+  id: number;
+  name: string;
+  phone: string;
+  birthdate: string | null;
+  matched_on: ('name_and_birthdate' | 'phone')[];
+}
+
 /** Every registered patient, as the admin and the patient themselves see them. */
 export interface PatientDirectory {
   /** Searched by name, email or phone. */
@@ -51,6 +66,8 @@ export interface PatientDirectory {
    * an address another account signs in with or waits for is a conflict `email_taken`.
    */
   requestEmailChange(id: number, email: string): Promise<void>;
+  /** Up to `limit` patients of the same name (case and spacing aside) and birthdate, or the same phone digits, by id. */
+  possibleDuplicates(query: DuplicateQuery, limit: number): Promise<PossibleDuplicate[]>;
 }
 
 /** The patient's own recorded visits, newest first, each with its bill. */

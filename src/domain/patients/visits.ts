@@ -1,5 +1,5 @@
 import type { PaymentStatus } from '../billing/billing.ts';
-import type { Named } from '../records/records.ts';
+import { recordHistoryJson, type Named, type RecordVersion } from '../records/records.ts';
 import { centsToDecimal } from '../shared/money.ts';
 
 /** One recorded visit as its patient reads it: when and with whom, what was found and done, and its bill. */
@@ -14,6 +14,8 @@ export interface PatientVisit {
   labTests: string;
   serviceType: string;
   bill: { id: number; amountCents: number; status: PaymentStatus } | null;
+  /** Every version of the record, the current one last. */
+  history: RecordVersion[];
 }
 
 export function patientVisitJson(v: PatientVisit) {
@@ -27,6 +29,7 @@ export function patientVisitJson(v: PatientVisit) {
     prescriptions: v.prescriptions,
     lab_tests: v.labTests,
     service_type: v.serviceType,
+    ...recordHistoryJson(v.history),
     bill: v.bill && { id: v.bill.id, amount: centsToDecimal(v.bill.amountCents), amount_cents: v.bill.amountCents, payment_status: v.bill.status },
   };
 }

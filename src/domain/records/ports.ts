@@ -5,7 +5,7 @@ import type { BillStore } from '../billing/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { AppointmentStore } from '../scheduling/ports.ts';
-import type { MedicalRecord, NewMedicalRecord, PatientCard, PatientProfile } from './records.ts';
+import type { ClinicalContent, MedicalRecord, NewMedicalRecord, PatientCard, PatientProfile } from './records.ts';
 
 /**
  * Appointments as recording a visit sees them: scheduling's `lock` (the row locked until the transaction ends, so
@@ -16,7 +16,12 @@ export interface VisitAppointmentStore extends Pick<AppointmentStore, 'lock' | '
 }
 
 export interface RecordStore {
+  /** Writes the record; its first version, by its doctor, is kept with it. */
   create(record: NewMedicalRecord): Promise<MedicalRecord>;
+  /** The record with its row locked until the transaction ends, so amendments of one record take turns. */
+  lock(id: number): Promise<MedicalRecord | undefined>;
+  /** Makes `content` the record's current version and keeps it as the next one in its history. */
+  amend(id: number, content: ClinicalContent, by: { userId: number; at: Date; reason: string }): Promise<MedicalRecord>;
   /** Every record of the patient, by any doctor, newest first. */
   listForPatient(patientId: number): Promise<MedicalRecord[]>;
 }

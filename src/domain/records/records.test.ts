@@ -9,7 +9,7 @@ import type { Message } from '../notifications/message.ts';
 import type { RecordsDeps } from './ports.ts';
 import type { Appointment } from '../scheduling/scheduling.ts';
 import { readVisit, type MedicalRecord } from './records.ts';
-import { recordVisit, showMyPatient } from './use-cases.ts';
+import { amendRecord, recordVisit, showMyPatient } from './use-cases.ts';
 import { present } from '../../testing/assert.ts';
 
 const TODAY = '2026-06-10';
@@ -68,21 +68,32 @@ function fakeRecordsDeps(appointment: Appointment) {
     },
     records: {
       create: async (r) => {
-        const record = { ...r, id: records.length + 1, disease: { id: r.diseaseId, name: 'Flu' }, doctor: { id: r.doctorId, name: 'Dr. Grey' } };
+        const disease = { id: r.diseaseId, name: 'Flu' };
+        const first = { version: 1, disease, diagnosis: r.diagnosis, labTests: r.labTests, prescriptions: r.prescriptions, writtenBy: { id: 1, name: 'Dr. Grey' }, writtenAt: new Date(0), reason: null };
+        const record: MedicalRecord = { ...r, id: records.length + 1, disease, doctor: { id: r.doctorId, name: 'Dr. Grey' }, history: [first] };
         records.push(record);
         return record;
+      },
+      lock: async (id) => records.find((r) => r.id === id),
+      amend: async (id, c, by) => {
+        const record = present(records.find((r) => r.id === id));
+        const disease = { id: c.diseaseId, name: 'Flu' };
+        Object.assign(record, { ...c, disease });
+        record.history.push({ ...c, disease, version: record.history.length + 1, writtenBy: { id: by.userId, name: 'someone' }, writtenAt: by.at, reason: by.reason });
+        return { ...record, history: [...record.history] };
       },
       listForPatient: async (patientId) => records.filter((r) => r.patientId === patientId),
     },
     bills: {
       create: async (b) => {
-        const bill: Bill = { id: bills.length + 1, patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' }, serviceDetails: b.serviceDetails, amountCents: b.amountCents, billingDate: b.billingDate, paymentStatus: 'unpaid' };
+        const bill: Bill = { id: bills.length + 1, patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' }, serviceDetails: b.serviceDetails, amountCents: b.amountCents, paidCents: 0, billingDate: b.billingDate, paymentStatus: 'unpaid' };
         bills.push(bill);
         return bill;
       },
       find: async () => undefined,
       listForPatient: async () => assert.fail('not used'),
-      markPaid: async () => undefined,
+      lock: async () => undefined,
+      addPaid: async () => assert.fail('not used'),
       visitOf: async () => undefined,
       outstandingFor: async () => assert.fail('not used'),
     },
@@ -183,5 +194,55 @@ describe('recordVisit', () => {
     await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, { userId: 2, role: 'patient', name: 'Pat', patientId: 5 }), {
       kind: 'forbidden',
     });
+  });
+});
+
+describe('amendRecord', () => {
+  const amendment = { disease_id: 7, diagnosis: 'Bronchitis', prescriptions: 'Rest', reason: 'Lab results came back' };
+  const admin: Actor = { userId: 9, role: 'admin', name: 'Ada' };
+
+  async function recorded() {
+    const fake = fakeRecordsDeps(scheduled);
+    const { medical_record } = await recordVisit(fake.deps, { appointmentId: 11, body: form }, doctor);
+    fake.audit.length = 0;
+    return { ...fake, recordId: medical_record.id };
+  }
+
+  it("makes the doctor's amendment current, keeps the first version with who, when and why, and audits it", async () => {
+    const { deps, audit, recordId } = await recorded();
+    const record = await amendRecord(deps, { recordId, body: amendment }, doctor);
+    assert.equal(record.diagnosis, 'Bronchitis');
+    assert.equal(record.amended, true);
+    assert.deepEqual(record.history.map((h) => [h.version, h.diagnosis, h.written_by.id, h.reason]), [
+      [1, 'Flu', 1, null],
+      [2, 'Bronchitis', doctor.userId, 'Lab results came back'],
+    ]);
+    assert.equal(record.history[1]?.written_at, '2026-06-10T10:00:00.000Z');
+    assert.deepEqual(audit.map((e) => [e.action, e.entity, e.entityId, e.patientId, e.details]), [['amend', 'medical_record', recordId, 5, { version: 2 }]]);
+  });
+
+  it('lets an admin amend any record', async () => {
+    const { deps, recordId } = await recorded();
+    assert.equal((await amendRecord(deps, { recordId, body: amendment }, admin)).history.length, 2);
+  });
+
+  it("answers another doctor's record as not found, and audits the attempt", async () => {
+    const { deps, audit, recordId } = await recorded();
+    const other: Actor = { ...doctor, userId: 4, doctorId: 8 };
+    await assert.rejects(amendRecord(deps, { recordId, body: amendment }, other), { kind: 'not_found' });
+    assert.deepEqual(audit.map((e) => [e.action, e.entityId, e.details]), [['refused', recordId, { attempt: 'amend' }]]);
+  });
+
+  it('lets no patient or receptionist amend', async () => {
+    const { deps, recordId } = await recorded();
+    for (const actor of [{ userId: 2, role: 'patient', name: 'Pat', patientId: 5 }, { userId: 3, role: 'reception', name: 'Rita' }] as const) {
+      await assert.rejects(amendRecord(deps, { recordId, body: amendment }, actor), { kind: 'forbidden' });
+    }
+  });
+
+  it('needs a reason and refuses the billed service, cost and record date', async () => {
+    const { deps, recordId } = await recorded();
+    const body = { disease_id: 7, diagnosis: 'x', service_type: 'Surgery', cost: '900', record_date: TODAY };
+    assert.deepEqual(await fieldsOf(amendRecord(deps, { recordId, body }, doctor)), ['cost', 'reason', 'record_date', 'service_type']);
   });
 });

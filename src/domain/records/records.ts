@@ -5,6 +5,7 @@ import { Validator, asRecord } from '../shared/validate.ts';
 
 export const MAX_CLINICAL_TEXT = 5000;
 export const MAX_SERVICE_TYPE = 200;
+export const MAX_AMENDMENT_REASON = 1000;
 
 export interface Named {
   id: number;
@@ -23,6 +24,33 @@ export interface MedicalRecord {
   costCents: number;
   recordDate: string;
   doctor: Named;
+  /** Every version, the current one last; more than one when the record was amended. */
+  history: RecordVersion[];
+}
+
+/** The clinical content of a record: what an amendment may change. Its service and cost are billed and stay. */
+export interface ClinicalContent {
+  diseaseId: number;
+  diagnosis: string;
+  labTests: string;
+  prescriptions: string;
+}
+
+/** One version of a record's clinical content, with who wrote it, when and why (no reason for the first). */
+export interface RecordVersion {
+  version: number;
+  disease: Named | null;
+  diagnosis: string;
+  labTests: string;
+  prescriptions: string;
+  writtenBy: Named;
+  writtenAt: Date;
+  reason: string | null;
+}
+
+export interface Amendment {
+  content: ClinicalContent;
+  reason: string;
 }
 
 /** What a doctor writes down about one visit. */
@@ -75,6 +103,26 @@ export async function readVisit(body: unknown, today: string, diseaseKnown: (id:
   return { diseaseId, diagnosis, labTests, prescriptions, serviceType, costCents, recordDate };
 }
 
+/**
+ * Reads an amendment: the record's whole clinical content as it should now read, and why. Service type and cost
+ * are refused: they are billed, and a bill changes only by an adjustment, never by editing the record.
+ */
+export async function readAmendment(body: unknown, diseaseKnown: (id: number) => Promise<boolean>): Promise<Amendment> {
+  const input = asRecord(body);
+  const v = new Validator(input);
+  const diseaseId = v.id('disease_id');
+  const diagnosis = v.text('diagnosis', { max: MAX_CLINICAL_TEXT });
+  const labTests = v.text('lab_tests', { optional: true, max: MAX_CLINICAL_TEXT });
+  const prescriptions = v.text('prescriptions', { optional: true, max: MAX_CLINICAL_TEXT });
+  const reason = v.text('reason', { max: MAX_AMENDMENT_REASON });
+  for (const billed of ['service_type', 'cost', 'record_date']) {
+    if (input[billed] !== undefined) v.fail(billed, 'cannot be amended: the bill changes only by an adjustment');
+  }
+  if (diseaseId !== undefined && !(await diseaseKnown(diseaseId))) v.fail('disease_id', 'does not exist');
+  v.done();
+  return { content: { diseaseId, diagnosis, labTests, prescriptions }, reason };
+}
+
 function readCost(v: Validator, raw: unknown): number {
   if (raw === undefined || raw === null || raw === '') return 0;
   const cents = parseCents(raw);
@@ -99,9 +147,27 @@ export function medicalRecordJson(r: MedicalRecord) {
     cost_cents: r.costCents,
     record_date: r.recordDate,
     doctor: r.doctor,
+    ...recordHistoryJson(r.history),
   };
 }
 export type MedicalRecordJson = ReturnType<typeof medicalRecordJson>;
+
+/** Whether a record was amended, and every version of it, oldest first, as its readers show them. */
+export function recordHistoryJson(history: RecordVersion[]) {
+  return {
+    amended: history.length > 1,
+    history: history.map((h) => ({
+      version: h.version,
+      disease: h.disease,
+      diagnosis: h.diagnosis,
+      lab_tests: h.labTests,
+      prescriptions: h.prescriptions,
+      written_by: h.writtenBy,
+      written_at: h.writtenAt.toISOString(),
+      reason: h.reason,
+    })),
+  };
+}
 
 export function patientCardJson(p: PatientCard) {
   return { id: p.id, name: p.name, phone: p.phone, email: p.email, photo: fileUrl(p.photoId) };

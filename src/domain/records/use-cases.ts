@@ -4,12 +4,12 @@ import { ownDoctorId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime, clinicToday } from '../shared/clock.ts';
 import { conflict, invalid } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
-import { asRecord, pathId } from '../shared/validate.ts';
+import { asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { appointmentJson, hasStarted } from '../scheduling/scheduling.ts';
 import { transition } from '../scheduling/lifecycle.ts';
 import { billIssued } from '../notifications/templates.ts';
 import type { RecordsDeps } from './ports.ts';
-import { medicalRecordJson, patientCardJson, patientDetailJson, readVisit, type PatientCardJson } from './records.ts';
+import { medicalRecordJson, patientCardJson, patientDetailJson, readAmendment, readVisit, type MedicalRecordJson, type PatientCardJson } from './records.ts';
 
 /**
  * The appointment's own doctor records the visit. In one transaction the record is written, the appointment
@@ -55,6 +55,28 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
       appointment: appointmentJson({ ...appointment, status: completed }),
       billing: bill ? billingJson(bill) : null,
     };
+  }));
+}
+
+/**
+ * The doctor who wrote a record, or an admin, amends its clinical content, saying why. The record then reads as
+ * amended; every version stays in its history with who wrote it and when. Another doctor's record is answered as
+ * missing. Its bill is not touched.
+ */
+export async function amendRecord(deps: RecordsDeps, input: { recordId: RawId; body: unknown }, actor: Actor): Promise<MedicalRecordJson> {
+  if (actor.role !== 'admin') doctorOf(actor);
+  const recordId = pathId(input.recordId, 'Medical record');
+  const { content, reason } = await readAmendment(input.body, deps.diseases.exists);
+
+  return recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
+    const record = await tx.records.lock(recordId);
+    if (!record || (actor.role !== 'admin' && record.doctor.id !== actor.doctorId)) {
+      throw refusal('Medical record', actor, { entity: 'medical_record', entityId: recordId, patientId: record?.patientId, attempt: 'amend' });
+    }
+    const amended = await tx.records.amend(recordId, content, { userId: actor.userId, at: tx.clock.now(), reason });
+    const version = amended.history.length;
+    await tx.audit.record({ actor, action: 'amend', entity: 'medical_record', entityId: recordId, patientId: record.patientId, details: { version } });
+    return medicalRecordJson(amended);
   }));
 }
 

@@ -9,6 +9,7 @@ import {
   NEXT_FREE_DAYS,
   appointmentJson,
   freeDays,
+  openSlots,
   periodOf,
   slotStatus,
   type ClinicMoment,
@@ -32,7 +33,10 @@ export interface AvailableSlotsJson {
   available_appointments: SlotJson[];
 }
 
-/** A doctor's slots on a date (default today), each available, booked or past, split AM/PM at noon. */
+/**
+ * A doctor's slots on a date (default today) that no leave or closure takes away, each available, booked or past,
+ * split AM/PM at noon.
+ */
 export async function availableSlots(
   deps: SchedulingDeps,
   rawDoctorId: RawId,
@@ -45,15 +49,16 @@ export async function availableSlots(
   const date = readDate(v, now.date);
   v.done();
   if (!(await deps.schedules.isActiveDoctor(doctorId))) throw notFound('Doctor');
-  const [slots, bookings, holds] = await Promise.all([
+  const [slots, bookings, holds, timeOff] = await Promise.all([
     deps.schedules.currentSlots(doctorId, isoWeekday(date)),
     deps.appointments.bookedTimes({ doctorId }, date),
     deps.waitlist.holds(doctorId, date, date),
+    deps.timeOff.covering(doctorId, date, date),
   ]);
   const taken = [...bookings, ...heldFromOthers(holds, actor.patientId)];
   return {
     date,
-    available_appointments: slots.map((slot) => slotJson(slot, slotStatus(slot, date, now, taken))),
+    available_appointments: openSlots(slots, date, timeOff).map((slot) => slotJson(slot, slotStatus(slot, date, now, taken))),
   };
 }
 
@@ -107,14 +112,18 @@ export async function nextAvailable(deps: SchedulingDeps, query: Record<string, 
   };
 }
 
-/** The doctor's free days in `range`; a slot a waitlist offer holds for someone else than `patientId` is not free. */
+/**
+ * The doctor's free days in `range`; a slot in a leave or closure, or one a waitlist offer holds for someone else
+ * than `patientId`, is not free.
+ */
 async function doctorFreeDays(deps: SchedulingDeps, doctorId: number, range: { from: string; to: string; count: number }, now: ClinicMoment, patientId?: number) {
-  const [pattern, bookings, holds] = await Promise.all([
+  const [pattern, bookings, holds, timeOff] = await Promise.all([
     deps.schedules.currentSlots(doctorId),
     deps.appointments.doctorBookings(doctorId, range.from, range.to),
     deps.waitlist.holds(doctorId, range.from, range.to),
+    deps.timeOff.covering(doctorId, range.from, range.to),
   ]);
-  return freeDays(pattern, [...bookings, ...heldFromOthers(holds, patientId)], range, now);
+  return freeDays(pattern, [...bookings, ...heldFromOthers(holds, patientId)], timeOff, range, now);
 }
 
 

@@ -9,6 +9,7 @@ import { conflict, invalid, notFound, type DomainError } from '../shared/errors.
 import { noticeBooked } from './notices.ts';
 import type { BookingLimits, BookingTx, SchedulingSettings, SlotChoice } from './ports.ts';
 import { SLOT_TAKEN, hasStarted, overlaps, type Appointment, type ClinicMoment, type WeeklySlot } from './scheduling.ts';
+import { closedBy, closedReason } from './time-off.ts';
 import { heldFromOthers, type Hold } from './waitlist.ts';
 
 export const appointmentEntry = (action: string, id: number, patientId: number, actor: Actor | null, details?: Record<string, unknown>): AuditEntry => ({
@@ -55,9 +56,9 @@ export interface Booker {
 type OwnHold = Pick<Hold, 'offerId' | 'entryId'>;
 
 /**
- * Checks that the placement is a current slot of its doctor, not yet started, that neither the doctor nor the
- * patient has another appointment overlapping, that no waitlist offer holds it for someone else, and the booking
- * limits. The doctor's and then the patient's rows are locked first, so these checks see every booking and offer
+ * Checks that the placement is a current slot of its doctor, not yet started nor in a leave or closure, that
+ * neither the doctor nor the patient has another appointment overlapping, that no waitlist offer holds it for
+ * someone else, and the booking limits. The doctor's and then the patient's rows are locked first, so these checks see every booking and offer
  * committed before; the slot's unique index stays the last word on a taken slot. Answers the slot and the
  * patient's own offer of it, which taking the slot fulfils.
  */
@@ -73,6 +74,8 @@ export async function checkPlacement(
   if (!slot || slot.doctorId !== to.doctorId || slot.retired) throw gone(invalid({ schedule_id: ["is not one of this doctor's current slots"] }));
   if (slot.weekday !== isoWeekday(to.date)) throw invalid({ schedule_id: [`is not a slot on ${to.date}'s weekday`] });
   if (hasStarted(to.date, slot.startTime, now)) throw gone(invalid({ schedule_id: ['has already started; choose a later slot'] }));
+  const closed = closedBy(await tx.timeOff.covering(to.doctorId, to.date, to.date), to.date, slot);
+  if (closed) throw gone(invalid({ schedule_id: [closedReason(closed)] }));
   const [booked, holds] = await Promise.all([
     tx.appointments.bookedTimes({ doctorId: to.doctorId }, to.date, who.moving),
     tx.waitlist.holds(to.doctorId, to.date, to.date),

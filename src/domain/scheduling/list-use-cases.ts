@@ -3,8 +3,8 @@ import { ownDoctorId, requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays } from '../shared/clock.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import { canRecordNow } from './lifecycle.ts';
-import type { AppointmentFilter, SchedulingDeps } from './ports.ts';
+import { canRecordNow, deskActions, type DeskEvent } from './lifecycle.ts';
+import type { AppointmentFilter, SchedulingDeps, StatusCounts } from './ports.ts';
 import {
   AGENDA_VIEWS,
   APPOINTMENT_STATUSES,
@@ -13,25 +13,47 @@ import {
   hasStarted,
   type AgendaJson,
   type AgendaVisitJson,
+  type Appointment,
+  type ClinicMoment,
   type ListedAppointmentJson,
 } from './scheduling.ts';
+import { timeOffJson } from './time-off.ts';
 import { nowInClinic, patientOf } from './use-case-input.ts';
 
+const listed = (a: Appointment, now: ClinicMoment): ListedAppointmentJson => ({ ...appointmentJson(a), has_started: hasStarted(a.date, a.startTime, now) });
+
 /** A page of `owner`'s appointments; `audited` names the staff member whose reading of it is recorded. */
-async function appointmentPage(deps: SchedulingDeps, owner: AppointmentFilter, query: Record<string, unknown>, audited?: Actor) {
+async function appointmentPage<J>(
+  deps: SchedulingDeps,
+  owner: AppointmentFilter,
+  query: Record<string, unknown>,
+  toJson: (a: Appointment, now: ClinicMoment) => J,
+  audited?: Actor,
+) {
   const v = new Validator(asRecord(query));
   const status = v.oneOf('status', APPOINTMENT_STATUSES, { optional: true });
   v.done();
   const now = nowInClinic(deps);
   const request = pageRequest(query);
   const page = await deps.appointments.list({ ...owner, status }, request, now.date);
-  if (audited) await deps.audit.record(listEntry(audited, 'appointment', request, { status, ...(owner.date ? { date: owner.date } : {}), ...(owner.patientId !== undefined && audited.role !== 'patient' ? { patient_id: owner.patientId } : {}) }));
-  return { ...page, items: page.items.map((a): ListedAppointmentJson => ({ ...appointmentJson(a), has_started: hasStarted(a.date, a.startTime, now) })) };
+  if (audited) {
+    const { date, doctorId, patientId } = owner;
+    await deps.audit.record(
+      listEntry(audited, 'appointment', request, {
+        status,
+        ...(date ? { date } : {}),
+        ...(doctorId !== undefined && audited.role !== 'doctor' ? { doctor_id: doctorId } : {}),
+        ...(patientId !== undefined && audited.role !== 'patient' ? { patient_id: patientId } : {}),
+      }),
+    );
+  }
+  return { ...page, items: page.items.map((a) => toJson(a, now)) };
 }
 
 /**
  * The doctor's own day (or its week) as the agenda shows it: every visit not cancelled, in time order, grouped
- * by date, each saying whether its record can be written now. Audited like the doctor's list.
+ * by date, each saying whether its record can be written now, and the day's leave and closures. Audited like the
+ * doctor's list.
  */
 export async function doctorAgenda(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor): Promise<AgendaJson> {
   const doctorId = ownDoctorId(actor, 'Only doctors have an agenda');
@@ -41,7 +63,7 @@ export async function doctorAgenda(deps: SchedulingDeps, query: Record<string, u
   const view = v.oneOf('view', AGENDA_VIEWS, { optional: true }) ?? 'day';
   v.done();
   const { from, to, dates, step } = agendaDates(date, view);
-  const visits = await deps.appointments.agenda(doctorId, from, to);
+  const [visits, timeOff] = await Promise.all([deps.appointments.agenda(doctorId, from, to), deps.timeOff.covering(doctorId, from, to)]);
   await deps.audit.record({ actor, action: 'list', entity: 'appointment', details: { view, from, to } });
   return {
     view,
@@ -54,29 +76,58 @@ export async function doctorAgenda(deps: SchedulingDeps, query: Record<string, u
       visits: visits
         .filter((a) => a.date === day)
         .map((a): AgendaVisitJson => ({ ...appointmentJson(a), has_started: hasStarted(a.date, a.startTime, now), can_record: canRecordNow(a, now) })),
+      time_off: timeOff.filter((t) => t.startsOn <= day && day <= t.endsOn).map(timeOffJson),
     })),
   };
 }
 
 /** The patient's own appointments, upcoming first; `q` searches doctor, department and room. */
 export const listMyAppointments = (deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) =>
-  appointmentPage(deps, { patientId: patientOf(actor) }, query);
+  appointmentPage(deps, { patientId: patientOf(actor) }, query, listed);
+
+export type DeskAppointmentJson = ListedAppointmentJson & { desk_actions: DeskEvent[] };
 
 /**
- * The desk's appointments: a day's (default today) at the front desk, or with `patient_id` all of one patient's;
- * upcoming first, `q` searching names. Audited.
+ * The desk's appointments: a day's (default today) at the front desk, optionally one doctor's, its cancelled
+ * visits only when `status` asks for them; or with `patient_id` all of one patient's. Upcoming first, `q`
+ * searching names, each visit with what the desk can do to it now. Audited.
  */
 export async function listDeskAppointments(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) {
   requireDesk(actor);
   const v = new Validator(asRecord(query));
   const patientId = v.id('patient_id', { optional: true });
+  const doctorId = v.id('doctor_id', { optional: true });
   const day = v.date('date', { optional: true });
   v.done();
-  const owner = patientId !== undefined ? { patientId, date: day } : { date: day ?? nowInClinic(deps).date };
-  return appointmentPage(deps, owner, query, actor);
+  const owner: AppointmentFilter =
+    patientId !== undefined ? { patientId, doctorId, date: day } : { doctorId, date: day ?? nowInClinic(deps).date, hideCancelled: true };
+  const toJson = (a: Appointment, now: ClinicMoment): DeskAppointmentJson => ({ ...listed(a, now), desk_actions: deskActions(a, now) });
+  return appointmentPage(deps, owner, query, toJson, actor);
+}
+
+export interface DeskDayJson {
+  date: string;
+  today: string;
+  previous: string;
+  next: string;
+  doctor_id: number | null;
+  /** Every visit of the day (of the doctor, when given) by status, cancelled ones too. */
+  counts: StatusCounts;
+}
+
+/** The desk's day at a glance: how many visits of `date` (default today) are in each status, and the days around it. */
+export async function deskDay(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor): Promise<DeskDayJson> {
+  requireDesk(actor);
+  const today = nowInClinic(deps).date;
+  const v = new Validator(asRecord(query));
+  const date = v.date('date', { optional: true }) ?? today;
+  const doctorId = v.id('doctor_id', { optional: true });
+  v.done();
+  const counts = await deps.appointments.dayCounts(date, doctorId);
+  return { date, today, previous: addDays(date, -1), next: addDays(date, 1), doctor_id: doctorId ?? null, counts };
 }
 
 /** The doctor's own appointments, upcoming first; `q` searches the patient's name and email. Audited. */
 export async function listDoctorAppointments(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) {
-  return appointmentPage(deps, { doctorId: ownDoctorId(actor, 'Only doctors have a list of their own appointments') }, query, actor);
+  return appointmentPage(deps, { doctorId: ownDoctorId(actor, 'Only doctors have a list of their own appointments') }, query, listed, actor);
 }

@@ -3,8 +3,11 @@ import type { Notifying } from '../notifications/ports.ts';
 import type { NoticeSettings } from './notices.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import type { Appointment, AppointmentStatus, DatedSpan, SlotPlan, TimeSpan, WeeklySlot } from './scheduling.ts';
+import type { Appointment, AppointmentStatus, DatedSpan, WeeklySlot } from './scheduling.ts';
+import type { TimeSpan } from './time-span.ts';
+import type { NewTimeOff, TimeOff } from './time-off.ts';
 import type { FreedSlot, Hold, NewOffer, NewWaitlistEntry, WaitlistEntry, WaitlistOffer } from './waitlist.ts';
+import type { HoursRange, SavedRange } from './working-hours.ts';
 
 /** Gives a new doctor the clinic's default week; the catalogue's createDoctor calls it inside its transaction. */
 export interface DefaultPatternWriter {
@@ -12,7 +15,10 @@ export interface DefaultPatternWriter {
   createDefaultPattern(doctorId: number, departmentId: number | null): Promise<void>;
 }
 
-/** Doctors' weekly patterns. Retired slots stay, because appointments already booked point at them. */
+/**
+ * Doctors' working hours and the weekly slots generated from them, which bookings point at. Retired slots stay,
+ * because appointments already booked point at them.
+ */
 export interface ScheduleStore extends DefaultPatternWriter {
   isActiveDoctor(doctorId: number): Promise<boolean>;
   /**
@@ -26,11 +32,32 @@ export interface ScheduleStore extends DefaultPatternWriter {
   departmentDoctors(departmentId: number): Promise<{ id: number; name: string }[] | undefined>;
   /** Any slot, retired or not. */
   find(scheduleId: number): Promise<WeeklySlot | undefined>;
+  /** The doctor's working hours, by weekday and time. */
+  hours(doctorId: number): Promise<SavedRange[]>;
   /**
-   * Makes `plan` the doctor's pattern: current slots not in it are retired at `at`, slots already there keep
-   * their ids. A room that does not exist is `invalid` naming room_id.
+   * Makes `hours` the doctor's working hours and their slots the doctor's pattern: current slots not in it are
+   * retired at `at`, slots already there keep their ids. A room that does not exist is `invalid` naming room_id.
    */
-  replace(doctorId: number, plan: SlotPlan[], at: Date): Promise<void>;
+  replace(doctorId: number, hours: HoursRange[], at: Date): Promise<void>;
+}
+
+/** A visit still scheduled inside a leave or a closure: it stays booked until the desk moves or cancels it. */
+export interface VisitToMove {
+  appointment: Appointment;
+  timeOff: TimeOff;
+}
+
+/** Doctors' leave and the clinic's closures. */
+export interface TimeOffStore {
+  /** The doctor's leave and the clinic's closures that touch a day from `from` to `to`, by start. */
+  covering(doctorId: number, from: string, to: string): Promise<TimeOff[]>;
+  add(timeOff: NewTimeOff): Promise<TimeOff>;
+  /** Leave and closures ending on `from` or later, soonest first: one doctor's leave and the closures, or all. */
+  list(filter: { doctorId?: number; from: string }, req: PageRequest): Promise<Page<TimeOff>>;
+  /** Removes it, answering what it was; undefined when there is no such time off. */
+  remove(id: number): Promise<TimeOff | undefined>;
+  /** Visits still scheduled from `today` on inside time off (only `timeOffId`'s when given), by date and time. */
+  visitsToMove(filter: { today: string; timeOffId?: number }, req: PageRequest): Promise<Page<VisitToMove>>;
 }
 
 export interface NewAppointment {
@@ -45,7 +72,12 @@ export interface AppointmentFilter {
   status?: AppointmentStatus;
   /** Only this day's appointments. */
   date?: string;
+  /** Leaves cancelled appointments out, unless `status` asks for them. */
+  hideCancelled?: boolean;
 }
+
+/** How many appointments are in each status. */
+export type StatusCounts = Record<AppointmentStatus, number>;
 
 /** Where a booking goes: a current slot of its doctor on a date. */
 export interface SlotChoice {
@@ -89,8 +121,13 @@ export interface AppointmentStore {
    * makes a slot someone else holds a conflict `slot_taken`. Answers the moved appointment, its sequence one more.
    */
   move(id: number, to: SlotChoice, at: Date): Promise<Appointment>;
-  /** Upcoming first (from `today`, soonest first), then past ones, latest first; `q` searches names and emails. */
+  /**
+   * Upcoming first (from `today`, soonest first), then past ones, latest first; one date's in the order of the
+   * day. `q` searches names and emails.
+   */
   list(filter: AppointmentFilter, req: PageRequest, today: string): Promise<Page<Appointment>>;
+  /** How many appointments of `date` (only the doctor's, when given) are in each status. */
+  dayCounts(date: string, doctorId?: number): Promise<StatusCounts>;
   /** The doctor's appointments from `from` to `to` that are not cancelled, in the order of the day. */
   agenda(doctorId: number, from: string, to: string): Promise<Appointment[]>;
 }
@@ -147,6 +184,7 @@ export type OfferPorts = Pick<WaitlistStore, 'holds' | 'nextInLine' | 'offer' | 
 /** Taking a slot (`booking.ts`): the checks, the appointment, its audit row, the hold it fulfils and its messages. */
 export interface BookingTx extends Notifying {
   schedules: SlotLookup;
+  timeOff: Pick<TimeOffStore, 'covering'>;
   appointments: SlotBookings;
   waitlist: Pick<WaitlistStore, 'holds' | 'closeOffer' | 'closeEntry'>;
   audit: AuditLog;
@@ -155,6 +193,7 @@ export interface BookingTx extends Notifying {
 /** Offering a freed slot to the next in line (`slot-offers.ts`). */
 export interface OfferingTx {
   schedules: Pick<ScheduleStore, 'lockDoctor' | 'currentSlots'>;
+  timeOff: Pick<TimeOffStore, 'covering'>;
   appointments: Pick<AppointmentStore, 'bookedTimes'>;
   waitlist: Pick<WaitlistStore, 'holds' | 'nextInLine' | 'offer'>;
   audit: AuditLog;
@@ -178,6 +217,7 @@ export interface SchedulingSettings extends OfferSettings, NoticeSettings {
 
 export interface SchedulingTxDeps extends Notifying {
   schedules: ScheduleStore;
+  timeOff: TimeOffStore;
   appointments: AppointmentStore;
   waitlist: OfferPorts;
   audit: AuditLog;
@@ -191,6 +231,7 @@ export interface SchedulingDeps extends SchedulingTxDeps, SchedulingSettings {
 /** The waitlist's ports: its own store, and the slots and bookings an offer is checked against and taken with. */
 export interface WaitlistTxDeps extends Notifying {
   schedules: SlotLookup;
+  timeOff: Pick<TimeOffStore, 'covering'>;
   appointments: SlotBookings;
   waitlist: WaitlistStore;
   audit: AuditLog;

@@ -1,132 +1,19 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { clinicDateTime } from '../shared/clock.ts';
-import { DomainError } from '../shared/errors.ts';
 import { canRecordNow } from './lifecycle.ts';
 import {
   agendaDates,
   dateOutOfRange,
-  defaultPattern,
-  findOverlap,
   freeDays,
-  generateSlots,
   hasStarted,
   periodOf,
-  readPattern,
   slotStatus,
   type Appointment,
-  type SlotPlan,
   type WeeklySlot,
 } from './scheduling.ts';
 
 const span = (startTime: string, endTime: string) => ({ startTime, endTime });
-const slot = (weekday: number, startTime: string, endTime: string): SlotPlan => ({ weekday, startTime, endTime, roomId: null });
-
-function fieldErrors(fn: () => unknown): Record<string, string[]> {
-  try {
-    fn();
-  } catch (error) {
-    assert.ok(error instanceof DomainError && error.kind === 'invalid', `expected an invalid error, got ${error}`);
-    return error.fields ?? {};
-  }
-  assert.fail('expected the input to be refused');
-}
-
-describe('generateSlots', () => {
-  it('cuts working hours into back-to-back slots on every given day', () => {
-    const slots = generateSlots({ days: [1, 3], startTime: '09:00', endTime: '10:30', slotMinutes: 30, roomId: 7 });
-    assert.deepEqual(slots, [
-      { weekday: 1, startTime: '09:00', endTime: '09:30', roomId: 7 },
-      { weekday: 1, startTime: '09:30', endTime: '10:00', roomId: 7 },
-      { weekday: 1, startTime: '10:00', endTime: '10:30', roomId: 7 },
-      { weekday: 3, startTime: '09:00', endTime: '09:30', roomId: 7 },
-      { weekday: 3, startTime: '09:30', endTime: '10:00', roomId: 7 },
-      { weekday: 3, startTime: '10:00', endTime: '10:30', roomId: 7 },
-    ]);
-  });
-
-  it('leaves a remainder too short for a whole slot free', () => {
-    const slots = generateSlots({ days: [2], startTime: '13:00', endTime: '14:50', slotMinutes: 45, roomId: null });
-    assert.deepEqual(
-      slots.map((s) => `${s.startTime}-${s.endTime}`),
-      ['13:00-13:45', '13:45-14:30'],
-    );
-  });
-
-  it('gives a new doctor Monday to Friday, 09:00 to 17:00, in 30-minute slots', () => {
-    const week = defaultPattern();
-    assert.equal(week.length, 5 * 16);
-    assert.deepEqual([...new Set(week.map((s) => s.weekday))], [1, 2, 3, 4, 5]);
-    assert.deepEqual(week[0], { weekday: 1, startTime: '09:00', endTime: '09:30', roomId: null });
-    assert.deepEqual(week.at(-1), { weekday: 5, startTime: '16:30', endTime: '17:00', roomId: null });
-  });
-});
-
-describe('findOverlap', () => {
-  it('finds two slots of one weekday that share time, in any order', () => {
-    const clash = findOverlap([slot(1, '10:00', '11:00'), slot(2, '09:00', '10:00'), slot(1, '09:30', '10:15')]);
-    assert.deepEqual(clash, [slot(1, '09:30', '10:15'), slot(1, '10:00', '11:00')]);
-  });
-
-  it('lets slots touch end to start and lets different weekdays share hours', () => {
-    assert.equal(findOverlap([slot(1, '09:00', '09:30'), slot(1, '09:30', '10:00'), slot(2, '09:00', '09:30')]), undefined);
-  });
-});
-
-describe('readPattern', () => {
-  it('reads working hours plus a slot length, as `medora schedules set` sends them', () => {
-    const plan = readPattern({ days: [6, '7'], start_time: '08:00', end_time: '09:00', slot_minutes: 20, room_id: 3 });
-    assert.equal(plan.length, 6);
-    assert.deepEqual(plan[3], { weekday: 7, startTime: '08:00', endTime: '08:20', roomId: 3 });
-  });
-
-  it('reads explicit slots, each with its own room', () => {
-    const plan = readPattern({ slots: [{ weekday: 2, start_time: '14:00', end_time: '14:45', room_id: 9 }, { weekday: 4, start_time: '08:15', end_time: '09:00' }] });
-    assert.deepEqual(plan, [
-      { weekday: 2, startTime: '14:00', endTime: '14:45', roomId: 9 },
-      { weekday: 4, startTime: '08:15', endTime: '09:00', roomId: null },
-    ]);
-  });
-
-  it('accepts an empty list of slots, for a doctor who takes no bookings', () => {
-    assert.deepEqual(readPattern({ slots: [] }), []);
-  });
-
-  it('refuses overlapping explicit slots and names both', () => {
-    const errors = fieldErrors(() =>
-      readPattern({ slots: [{ weekday: 1, start_time: '09:00', end_time: '10:00' }, { weekday: 1, start_time: '09:30', end_time: '10:30' }] }),
-    );
-    assert.deepEqual(errors, { slots: ['Monday 09:30–10:30 overlaps Monday 09:00–10:00'] });
-  });
-
-  it('names every bad field of every explicit slot', () => {
-    const errors = fieldErrors(() =>
-      readPattern({ slots: [{ weekday: 8, start_time: '9am', end_time: '10:00' }, { weekday: 1, start_time: '11:00', end_time: '10:00', room_id: 'x' }] }),
-    );
-    assert.deepEqual(errors, {
-      'slots[0].weekday': ['must be a weekday from 1 (Monday) to 7 (Sunday)'],
-      'slots[0].start_time': ['must be a time as HH:mm'],
-      'slots[1].end_time': ['must be after start_time'],
-      'slots[1].room_id': ['must be a valid id'],
-    });
-  });
-
-  it('names every bad field of working hours', () => {
-    assert.deepEqual(fieldErrors(() => readPattern({ days: [1, 1], start_time: '17:00', end_time: '09:00', slot_minutes: 0 })), {
-      days: ['must not repeat a weekday'],
-      end_time: ['must be after start_time'],
-      slot_minutes: ['must be a valid id'],
-    });
-    assert.deepEqual(fieldErrors(() => readPattern({ days: [], start_time: '09:00', end_time: '09:20', slot_minutes: 30 })), {
-      days: ['must list at least one weekday'],
-      slot_minutes: ['must fit between start_time and end_time'],
-    });
-    assert.deepEqual(fieldErrors(() => readPattern({ days: [0], start_time: '09:00', end_time: '10:00', slot_minutes: 600 })), {
-      days: ['each must be a weekday from 1 (Monday) to 7 (Sunday)'],
-      slot_minutes: ['must be between 5 and 480'],
-    });
-  });
-});
 
 describe('periodOf', () => {
   it('puts a slot starting before noon in AM and one from noon on in PM', () => {
@@ -186,7 +73,7 @@ describe('freeDays', () => {
   const dates = (days: { date: string }[]) => days.map((day) => day.date);
 
   it('skips a day that is over and the weekdays the doctor does not work, and stops at the count', () => {
-    const days = freeDays(pattern, [], { from: '2026-06-10', to: '2026-08-09', count: 3 }, now);
+    const days = freeDays(pattern, [], [], { from: '2026-06-10', to: '2026-08-09', count: 3 }, now);
     assert.deepEqual(dates(days), ['2026-06-12', '2026-06-17', '2026-06-19']);
     assert.deepEqual(
       days[0]?.slots.map((slot) => slot.startTime),
@@ -200,7 +87,7 @@ describe('freeDays', () => {
       { date: '2026-06-12', startTime: '16:00', endTime: '16:30' },
       { date: '2026-06-17', startTime: '09:00', endTime: '09:30' },
     ];
-    const days = freeDays(pattern, bookings, { from: '2026-06-11', to: '2026-08-09', count: 2 }, now);
+    const days = freeDays(pattern, bookings, [], { from: '2026-06-11', to: '2026-08-09', count: 2 }, now);
     assert.deepEqual(dates(days), ['2026-06-17', '2026-06-19']);
     assert.deepEqual(
       days[0]?.slots.map((slot) => slot.startTime),
@@ -208,9 +95,19 @@ describe('freeDays', () => {
     );
   });
 
+  it("skips the slots of a doctor's leave and every slot of a clinic closure", () => {
+    const timeOff = [
+      { startsOn: '2026-06-12', endsOn: '2026-06-12', startTime: '08:00', endTime: '12:00' },
+      { startsOn: '2026-06-17', endsOn: '2026-06-17', startTime: null, endTime: null },
+    ];
+    const days = freeDays(pattern, [], timeOff, { from: '2026-06-11', to: '2026-08-09', count: 2 }, now);
+    assert.deepEqual(dates(days), ['2026-06-12', '2026-06-19']);
+    assert.deepEqual(days[0]?.slots.map((slot) => slot.startTime), ['16:00']);
+  });
+
   it('finds nothing past the end of the window or for a doctor with no pattern', () => {
-    assert.deepEqual(freeDays(pattern, [], { from: '2026-06-13', to: '2026-06-16', count: 3 }, now), []);
-    assert.deepEqual(freeDays([], [], { from: '2026-06-10', to: '2026-08-09', count: 3 }, now), []);
+    assert.deepEqual(freeDays(pattern, [], [], { from: '2026-06-13', to: '2026-06-16', count: 3 }, now), []);
+    assert.deepEqual(freeDays([], [], [], { from: '2026-06-10', to: '2026-08-09', count: 3 }, now), []);
   });
 });
 

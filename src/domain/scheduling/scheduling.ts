@@ -1,21 +1,15 @@
 import { addDays, clinicDateTime, isoWeekday } from '../shared/clock.ts';
-import { invalid, type FieldErrors } from '../shared/errors.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import type { Validator } from '../shared/validate.ts';
+import { closedBy, type TimeOffJson, type TimeOffSpan } from './time-off.ts';
+import type { Named, TimeSpan } from './time-span.ts';
 
 export const APPOINTMENT_STATUSES = ['scheduled', 'checked_in', 'completed', 'no_show', 'cancelled'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 export type SlotStatus = 'available' | 'booked' | 'past';
 
-type Named = { id: number; name: string };
 type Person = Named & { email: string };
 /** A patient registered at the desk may have no e-mail (and so no sign-in and no messages). */
 type PatientPerson = Named & { email: string | null };
-
-/** Wall-clock times of the clinic, 'HH:mm' (they compare correctly as strings). */
-export interface TimeSpan {
-  startTime: string;
-  endTime: string;
-}
 
 /** One bookable slot of a doctor's weekly pattern; weekday is ISO, Monday 1 … Sunday 7. */
 export interface WeeklySlot extends TimeSpan {
@@ -26,7 +20,7 @@ export interface WeeklySlot extends TimeSpan {
   retired: boolean;
 }
 
-/** A slot of a pattern about to be written. */
+/** A slot of a pattern about to be written (the generated form of working hours, `working-hours.ts`). */
 export interface SlotPlan extends TimeSpan {
   weekday: number;
   roomId: number | null;
@@ -50,12 +44,9 @@ export type ClinicMoment = ReturnType<typeof clinicDateTime>;
 // --- times
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-const MIN_SLOT_MINUTES = 5;
-const MAX_SLOT_MINUTES = 480;
-const MAX_SLOTS = 2016; // every 5 minutes, all week
 
-const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-const timeOf = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+export const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+export const timeOf = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 export const overlaps = (a: TimeSpan, b: TimeSpan) => a.startTime < b.endTime && b.startTime < a.endTime;
 
@@ -63,120 +54,18 @@ export const overlaps = (a: TimeSpan, b: TimeSpan) => a.startTime < b.endTime &&
 export type Period = 'AM' | 'PM';
 export const periodOf = (time: string): Period => (minutesOf(time) < 12 * 60 ? 'AM' : 'PM');
 
-// --- weekly patterns
-
-export interface WorkingHours {
-  days: number[];
-  startTime: string;
-  endTime: string;
-  slotMinutes: number;
-  roomId: number | null;
-}
-
-/** Back-to-back slots of `slotMinutes` from start to end on each day; a remainder too short for a slot is left free. */
-export function generateSlots(hours: WorkingHours): SlotPlan[] {
-  const [start, end] = [minutesOf(hours.startTime), minutesOf(hours.endTime)];
-  return hours.days.flatMap((weekday) =>
-    Array.from({ length: Math.floor((end - start) / hours.slotMinutes) }, (_, i) => {
-      const from = start + i * hours.slotMinutes;
-      return { weekday, startTime: timeOf(from), endTime: timeOf(from + hours.slotMinutes), roomId: hours.roomId };
-    }),
-  );
-}
-
-/** A new doctor's week until an admin sets another: Monday to Friday, 09:00–17:00, 30-minute slots. */
-const DEFAULT_WORKING_HOURS: Omit<WorkingHours, 'roomId'> = { days: [1, 2, 3, 4, 5], startTime: '09:00', endTime: '17:00', slotMinutes: 30 };
-
-export const defaultPattern = (): SlotPlan[] => generateSlots({ ...DEFAULT_WORKING_HOURS, roomId: null });
-
-/** The first two slots of a pattern that overlap on the same weekday, or undefined. */
-export function findOverlap(plan: SlotPlan[]): [SlotPlan, SlotPlan] | undefined {
-  const sorted = [...plan].sort((a, b) => a.weekday - b.weekday || a.startTime.localeCompare(b.startTime));
-  for (const [i, after] of sorted.entries()) {
-    const before = sorted[i - 1];
-    if (before && before.weekday === after.weekday && overlaps(before, after)) return [before, after];
-  }
-  return undefined;
-}
-
-const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const describeSlot = (s: SlotPlan) => `${WEEKDAY_NAMES[s.weekday - 1]} ${s.startTime}–${s.endTime}`;
-
-/**
- * A whole weekly pattern from a request: either explicit `slots: [{weekday, start_time, end_time, room_id?}]`
- * or working hours `{days, start_time, end_time, slot_minutes, room_id?}`. Overlapping slots are refused.
- */
-export function readPattern(body: unknown): SlotPlan[] {
-  const input = asRecord(body);
-  const plan = input.slots !== undefined ? readExplicitSlots(input.slots) : readWorkingHours(input);
-  const clash = findOverlap(plan);
-  if (clash) throw invalid({ slots: [`${describeSlot(clash[1])} overlaps ${describeSlot(clash[0])}`] });
-  return plan;
-}
-
-function readTime(v: Validator, field: string): string {
-  const value = v.text(field);
+/** `field` as HH:mm, its problem added to `v`. */
+export function readTime(v: Validator, field: string, opts: { optional?: boolean } = {}): string {
+  const value = v.text(field, opts);
   if (value && !TIME.test(value)) v.fail(field, 'must be a time as HH:mm');
   return value;
 }
 
 /** start_time and end_time of one span, end after start (a placeholder once a problem is recorded in `v`). */
-function readSpan(v: Validator): TimeSpan {
+export function readSpan(v: Validator): TimeSpan {
   const span = { startTime: readTime(v, 'start_time'), endTime: readTime(v, 'end_time') };
   if (!v.failed('start_time') && !v.failed('end_time') && span.endTime <= span.startTime) v.fail('end_time', 'must be after start_time');
   return span;
-}
-
-const WEEKDAY_RULE = 'must be a weekday from 1 (Monday) to 7 (Sunday)';
-
-function isWeekday(raw: unknown): raw is number {
-  return typeof raw === 'number' && Number.isInteger(raw) && raw >= 1 && raw <= 7;
-}
-
-/** A weekday given as a number or a one-digit string; 0, an impossible day, when it is neither. */
-function toWeekday(raw: unknown): number {
-  const day = typeof raw === 'string' && /^\d$/.test(raw) ? Number(raw) : raw;
-  return isWeekday(day) ? day : 0;
-}
-
-function readWorkingHours(input: Record<string, unknown>): SlotPlan[] {
-  const v = new Validator(input);
-  const days = Array.isArray(input.days) ? input.days.map(toWeekday) : [];
-  if (days.length === 0) v.fail('days', 'must list at least one weekday');
-  else if (!days.every(isWeekday)) v.fail('days', `each ${WEEKDAY_RULE}`);
-  else if (new Set(days).size !== days.length) v.fail('days', 'must not repeat a weekday');
-  const span = readSpan(v);
-  const slotMinutes = v.id('slot_minutes');
-  const roomId = v.id('room_id', { optional: true }) ?? null;
-  if (!v.failed('slot_minutes')) checkSlotLength(v, slotMinutes, span);
-  v.done();
-  return generateSlots({ days, ...span, slotMinutes, roomId });
-}
-
-function checkSlotLength(v: Validator, slotMinutes: number, span: TimeSpan): void {
-  if (slotMinutes < MIN_SLOT_MINUTES || slotMinutes > MAX_SLOT_MINUTES) {
-    v.fail('slot_minutes', `must be between ${MIN_SLOT_MINUTES} and ${MAX_SLOT_MINUTES}`);
-  } else if (!v.failed('start_time') && !v.failed('end_time') && slotMinutes > minutesOf(span.endTime) - minutesOf(span.startTime)) {
-    v.fail('slot_minutes', 'must fit between start_time and end_time');
-  }
-}
-
-function readExplicitSlots(raw: unknown): SlotPlan[] {
-  if (!Array.isArray(raw)) throw invalid({ slots: ['must be a list of slots'] });
-  if (raw.length > MAX_SLOTS) throw invalid({ slots: [`must have at most ${MAX_SLOTS} slots`] });
-  const errors: FieldErrors = {};
-  const plan = raw.map((item, i) => {
-    const input = asRecord(item);
-    const v = new Validator(input);
-    const weekday = toWeekday(input.weekday);
-    if (!isWeekday(weekday)) v.fail('weekday', WEEKDAY_RULE);
-    const span = readSpan(v);
-    const roomId = v.id('room_id', { optional: true }) ?? null;
-    for (const [field, messages] of Object.entries(v.errors)) errors[`slots[${i}].${field}`] = messages;
-    return { weekday, ...span, roomId };
-  });
-  if (Object.keys(errors).length > 0) throw invalid(errors);
-  return plan;
 }
 
 // --- booking rules
@@ -225,21 +114,27 @@ export interface DatedSpan extends TimeSpan {
 /** How many days with a free slot the booking page offers when the chosen day has none. */
 export const NEXT_FREE_DAYS = 3;
 
+/** The slots of the doctor's weekly `pattern` on `date` that no leave or closure of `timeOff` takes away. */
+export const openSlots = (pattern: WeeklySlot[], date: string, timeOff: TimeOffSpan[]) => {
+  const weekday = isoWeekday(date);
+  return pattern.filter((slot) => slot.weekday === weekday && !closedBy(timeOff, date, slot));
+};
+
 /**
- * The first `count` dates from `from` to `to` on which a slot of the doctor's weekly `pattern` is free, each with
- * its free slots in the pattern's order.
+ * The first `count` dates from `from` to `to` on which a slot of the doctor's weekly `pattern` is open and free,
+ * each with its free slots in the pattern's order.
  */
 export function freeDays(
   pattern: WeeklySlot[],
   bookings: DatedSpan[],
+  timeOff: TimeOffSpan[],
   range: { from: string; to: string; count: number },
   now: ClinicMoment,
 ): { date: string; slots: WeeklySlot[] }[] {
   const days: { date: string; slots: WeeklySlot[] }[] = [];
   for (let date = range.from; date <= range.to && days.length < range.count; date = addDays(date, 1)) {
     const booked = bookings.filter((booking) => booking.date === date);
-    const weekday = isoWeekday(date);
-    const slots = pattern.filter((slot) => slot.weekday === weekday && slotStatus(slot, date, now, booked) === 'available');
+    const slots = openSlots(pattern, date, timeOff).filter((slot) => slotStatus(slot, date, now, booked) === 'available');
     if (slots.length > 0) days.push({ date, slots });
   }
   return days;
@@ -288,5 +183,6 @@ export interface AgendaJson {
   today: string;
   previous: string;
   next: string;
-  days: { date: string; visits: AgendaVisitJson[] }[];
+  /** Each day's visits, and the doctor's leave and the clinic's closures that day (visits in them are for the desk to move). */
+  days: { date: string; visits: AgendaVisitJson[]; time_off: TimeOffJson[] }[];
 }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Message } from '../notifications/message.ts';
 import { fixedClock } from '../shared/clock.ts';
 import type { OfferingTx } from './ports.ts';
-import type { TimeSpan, WeeklySlot } from './scheduling.ts';
+import type { WeeklySlot } from './scheduling.ts';
+import type { TimeSpan } from './time-span.ts';
 import { slotFreed } from './slot-offers.ts';
 import type { Hold, NewOffer } from './waitlist.ts';
 
@@ -29,6 +30,7 @@ function clinic(opts: Clinic = {}) {
   const sent: Message[] = [];
   const tx = {
     schedules: { lockDoctor: async () => true, currentSlots: async () => opts.pattern ?? [MONDAY_NINE] },
+    timeOff: { covering: async () => [] },
     appointments: { bookedTimes: async () => opts.booked ?? [] },
     waitlist: {
       holds: async () => opts.holds ?? [],

@@ -3,6 +3,7 @@ import { waitlistOffer } from '../notifications/templates.ts';
 import { clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import type { OfferSettings, OfferingTx } from './ports.ts';
 import { hasStarted, overlaps } from './scheduling.ts';
+import { closedBy } from './time-off.ts';
 import { holdUntil, type FreedSlot } from './waitlist.ts';
 
 /**
@@ -16,7 +17,7 @@ export async function slotFreed(deps: OfferSettings, tx: OfferingTx, freed: Free
   if (hasStarted(freed.date, freed.startTime, clinicDateTime(now, deps.timeZone))) return;
   if (!(await tx.schedules.lockDoctor(freed.doctorId))) return;
   const slot = (await tx.schedules.currentSlots(freed.doctorId, isoWeekday(freed.date))).find((s) => s.startTime === freed.startTime);
-  if (!slot) return;
+  if (!slot || closedBy(await tx.timeOff.covering(freed.doctorId, freed.date, freed.date), freed.date, slot)) return;
   const [booked, holds] = await Promise.all([
     tx.appointments.bookedTimes({ doctorId: freed.doctorId }, freed.date),
     tx.waitlist.holds(freed.doctorId, freed.date, freed.date),

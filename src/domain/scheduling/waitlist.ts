@@ -4,7 +4,8 @@
  */
 import { clinicDateTime } from '../shared/clock.ts';
 import type { Role } from '../shared/actor.ts';
-import type { DatedSpan, TimeSpan } from './scheduling.ts';
+import type { DatedSpan } from './scheduling.ts';
+import type { TimeSpan } from './time-span.ts';
 
 /** Who besides patients themselves puts a patient on a waitlist (the front desk's roles join here). */
 export const WAITLIST_STAFF: Role[] = ['admin', 'reception'];

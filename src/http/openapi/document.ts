@@ -8,6 +8,7 @@ import { reportsPaths } from './paths/reports.ts';
 import { patientsPaths } from './paths/patients.ts';
 import { cataloguePaths } from './paths/catalogue.ts';
 import { schedulingPaths } from './paths/scheduling.ts';
+import { timeOffPaths } from './paths/time-off.ts';
 import { waitlistPaths } from './paths/waitlist.ts';
 import { recordsPaths } from './paths/records.ts';
 import { billingPaths } from './paths/billing.ts';
@@ -23,6 +24,7 @@ const MODULES: ModulePaths[] = [
   patientsPaths,
   cataloguePaths,
   schedulingPaths,
+  timeOffPaths,
   waitlistPaths,
   recordsPaths,
   billingPaths,

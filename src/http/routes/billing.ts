@@ -1,5 +1,5 @@
 import type { App } from '../../app.ts';
-import { listOf, ok } from '../answers.ts';
+import { csvFile, listOf, ok } from '../answers.ts';
 import { route as r, type Route } from '../router.ts';
 import { DESK } from './desk.ts';
 
@@ -17,6 +17,8 @@ export function billingRoutes(app: App): Route[] {
       const idempotencyKey = headers['idempotency-key'] as string | undefined;
       return ok(await app.billing.takePayment({ billingId: params.id, idempotencyKey, body }, actor));
     }),
+    r('GET', '/api/desk/takings', DESK, async ({ query, actor }) => ok(await app.billing.takings(query, actor))),
+    r('GET', '/api/desk/takings.csv', DESK, async ({ query, actor }) => csvFile(await app.billing.takingsCsv(query, actor))),
     r('GET', '/api/billings/{id}/receipt', ['patient', ...DESK], async ({ params, actor }) => ok(await app.billing.billReceipt(params.id, actor))),
   ];
 }

@@ -1,5 +1,5 @@
 import type { App } from '../../app.ts';
-import { fhirAnswer, fhirBase, ndjsonAnswer, prefersStrict, wantsNdjson } from '../fhir-answers.ts';
+import { exportFormat, fhirAnswer, fhirBase, ndjsonAnswer, prefersStrict, zipAnswer } from '../fhir-answers.ts';
 import { route, type Route } from '../router.ts';
 
 /**
@@ -17,16 +17,18 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
         ),
       ),
     ),
-    route('GET', '/fhir/R4/Patient/{id}/$everything', 'user', async (ctx) =>
-      wantsNdjson(ctx.search)
-        ? ndjsonAnswer(app.fhir.exportPatient({ base: fhirBase(publicUrl, ctx), id: ctx.params.id }, ctx.actor), `patient-${ctx.params.id}.ndjson`)
-        : fhirAnswer(
-        await app.fhir.patientEverything(
-          { base: fhirBase(publicUrl, ctx), id: ctx.params.id, params: [...new URLSearchParams(ctx.search ?? '')], strict: prefersStrict(ctx.headers) },
-          ctx.actor,
-        ),
-      ),
-    ),
+    route('GET', '/fhir/R4/Patient/{id}/$everything', 'user', async (ctx) => {
+      const base = fhirBase(publicUrl, ctx);
+      const format = exportFormat(ctx.search);
+      if (format === undefined) {
+        const params = [...new URLSearchParams(ctx.search ?? '')];
+        return fhirAnswer(await app.fhir.patientEverything({ base, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) }, ctx.actor));
+      }
+      const request = `${base}/Patient/${ctx.params.id}/$everything?${ctx.search ?? ''}`;
+      const exported = await app.fhir.exportPatient({ base, id: ctx.params.id, request, format }, ctx.actor);
+      const name = `patient-${ctx.params.id}`;
+      return format === 'zip' ? zipAnswer(exported, `${name}.zip`) : ndjsonAnswer(exported, `${name}.ndjson`);
+    }),
     route('GET', '/fhir/R4/{type}/{id}', 'user', async (ctx) =>
       fhirAnswer(await app.fhir.readResource({ base: fhirBase(publicUrl, ctx), type: ctx.params.type, id: ctx.params.id }, ctx.actor)),
     ),

@@ -9,6 +9,7 @@ export function patientRoutes(app: App): Route[] {
     r('GET', '/api/admin/patients', 'admin', async ({ query, actor }) => listOf('patients', await app.patients.listPatients(query, actor))),
     r('GET', '/api/patients', DESK, async ({ query, actor }) => listOf('patients', await app.patients.listPatients(query, actor))),
     r('POST', '/api/patients', DESK, async ({ body, actor }) => created(await app.staff.registerWalkIn(body, actor))),
+    r('GET', '/api/patients/duplicates', DESK, async ({ query, actor }) => ok(await app.patients.possibleDuplicates(query, actor))),
     r('GET', '/api/patients/{id}', DESK, async ({ params, actor }) => ok(await app.patients.deskPatient(params.id, actor))),
     r('PUT', '/api/patients/{id}', DESK, async ({ params, body, actor }) => ok(await app.patients.updatePatient(params.id, body, actor))),
     r('GET', '/api/admin/patients/{id}', 'admin', async ({ params, actor }) => ok(await app.patients.showPatient(params.id, actor))),

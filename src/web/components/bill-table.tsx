@@ -1,4 +1,4 @@
-/** A patient's bills with Pay (or the desk's Take payment) on each unpaid one and its receipt to open and print. */
+/** A patient's bills, each with its balance, with Pay (or the desk's Take payment) on each not paid in full, and its receipt to open and print. */
 import { useState } from 'react';
 import type { BillingJson, ReceiptJson } from '../../domain/billing/billing.ts';
 import { apiGet, type ListPage, type ListQuery } from '../api.ts';
@@ -37,15 +37,19 @@ export function BillTable({ label, load, reloadKey, payLabel, onPay, setAlert, s
     { header: 'Service', text: (b) => b.service_details },
     { header: 'Date', cell: (b) => b.billing_date },
     { header: 'Amount', cell: (b) => usd(b.amount_cents) },
+    { header: 'Balance', cell: (b) => usd(b.balance_cents) },
     {
       header: 'Status',
       cell: (b) =>
         b.payment_status === 'paid' ? (
           <StatusBadge status="paid" />
         ) : (
-          <button type="button" className="button button-small button-primary" onClick={() => onPay(b)} aria-label={`${payLabel} bill #${b.id}`}>
-            {payLabel}
-          </button>
+          <span className="status-pay">
+            {b.payment_status === 'partly_paid' && <StatusBadge status="partly_paid" />}
+            <button type="button" className="button button-small button-primary" onClick={() => onPay(b)} aria-label={`${payLabel} bill #${b.id}`}>
+              {payLabel}
+            </button>
+          </span>
         ),
     },
     {

@@ -1,7 +1,10 @@
-/** The front desk's appointment list (today's, or one patient's) with its actions: check in, no-show, reschedule, cancel. */
+/**
+ * The front desk's appointment list (a day's, or one patient's) with its actions: check in, no-show, undo either,
+ * reschedule, cancel. Check-in, no-show and their undo are offered as the server says it would accept them now.
+ */
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { ListedAppointmentJson } from '../../domain/scheduling/scheduling.ts';
+import type { DeskAppointmentJson } from '../../domain/scheduling/list-use-cases.ts';
 import { apiPost, fetchList, type ListQuery } from '../api.ts';
 import { success, type AlertMessage } from './alert.tsx';
 import { AppointmentTable } from './appointment-table.tsx';
@@ -16,17 +19,24 @@ import { endpoints, routes, withId } from '../paths.ts';
 
 interface DeskAppointmentsProps {
   label: string;
-  /** One patient's appointments; without it, today's at the desk. */
+  /** One patient's appointments; without it, a day's at the desk. */
   patientId?: number;
+  /** The day ('' for today), of one doctor ('' for all); its cancelled visits only with `status`. */
+  day?: { date: string; doctorId: string; status?: 'cancelled' };
   setAlert: (message: AlertMessage) => void;
   /** Change it to load the list again (a booking made beside it). */
   reloadKey?: number;
+  /** Called after the desk changed a visit, so what sums the list up loads again. */
+  onChanged?: () => void;
 }
 
-export function DeskAppointments({ label, patientId, setAlert, reloadKey = 0 }: DeskAppointmentsProps) {
+export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 0, onChanged }: DeskAppointmentsProps) {
   const [changed, setChanged] = useState(0);
   const confirm = useConfirm();
-  const reload = () => setChanged((n) => n + 1);
+  const reload = () => {
+    setChanged((n) => n + 1);
+    onChanged?.();
+  };
   const { reschedule, dialog } = useReschedule({ setAlert, onMoved: reload });
 
   const cancel = useCancelAppointment({
@@ -36,7 +46,7 @@ export function DeskAppointments({ label, patientId, setAlert, reloadKey = 0 }: 
     onCancelled: reload,
   });
 
-  const act = async (a: ListedAppointmentJson, path: (id: number) => string, done: string, question?: string) => {
+  const act = async (a: DeskAppointmentJson, path: (id: number) => string, done: string, question?: string) => {
     if (question && !(await confirm({ message: question, confirmLabel: 'Yes' }))) return;
     try {
       await apiPost(path(a.id));
@@ -48,15 +58,15 @@ export function DeskAppointments({ label, patientId, setAlert, reloadKey = 0 }: 
     }
   };
 
-  const columns: Column<ListedAppointmentJson>[] = [
-    ...(patientId === undefined ? [] : [{ header: 'Date', cell: (a: ListedAppointmentJson) => dayMonth(a.date) }]),
+  const columns: Column<DeskAppointmentJson>[] = [
+    ...(patientId === undefined ? [] : [{ header: 'Date', cell: (a: DeskAppointmentJson) => dayMonth(a.date) }]),
     { header: 'Time', cell: (a) => clockTime(a.start_time) },
     ...(patientId !== undefined
       ? []
       : [
           {
             header: 'Patient',
-            cell: (a: ListedAppointmentJson) => <Link href={withId(routes.reception.patient, a.patient.id)}>{a.patient_name}</Link>,
+            cell: (a: DeskAppointmentJson) => <Link href={withId(routes.reception.patient, a.patient.id)}>{a.patient_name}</Link>,
           },
         ]),
     { header: 'Doctor', text: (a) => a.doctor_name },
@@ -66,12 +76,32 @@ export function DeskAppointments({ label, patientId, setAlert, reloadKey = 0 }: 
       header: 'Actions',
       cell: (a) => (
         <div className="row-actions">
-          {a.status === 'scheduled' && (
+          {a.desk_actions.includes('check_in') && (
             <button type="button" className="button button-small button-primary" onClick={() => act(a, endpoints.desk.checkIn, `${a.patient_name} is checked in`)} aria-label={`Check in ${a.patient_name} at ${a.start_time}`}>
               Check in
             </button>
           )}
-          {a.status === 'scheduled' && a.has_started && (
+          {a.desk_actions.includes('undo_check_in') && (
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => act(a, endpoints.desk.undoCheckIn, `${a.patient_name}'s check-in is undone`)}
+              aria-label={`Undo check-in of ${a.patient_name} at ${a.start_time}`}
+            >
+              Undo check-in
+            </button>
+          )}
+          {a.desk_actions.includes('undo_no_show') && (
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => act(a, endpoints.desk.undoNoShow, `${a.patient_name} is no longer marked as a no-show`)}
+              aria-label={`Undo no-show of ${a.patient_name} at ${a.start_time}`}
+            >
+              Undo no-show
+            </button>
+          )}
+          {a.desk_actions.includes('no_show') && (
             <button
               type="button"
               className="button button-small"
@@ -97,11 +127,16 @@ export function DeskAppointments({ label, patientId, setAlert, reloadKey = 0 }: 
   ];
 
   const load = (query: ListQuery, signal: AbortSignal) =>
-    fetchList<ListedAppointmentJson>(endpoints.desk.appointments, 'appointments', { ...query, patient_id: patientId }, signal);
+    fetchList<DeskAppointmentJson>(
+      endpoints.desk.appointments,
+      'appointments',
+      { ...query, patient_id: patientId, date: day?.date || undefined, doctor_id: day?.doctorId || undefined, status: day?.status },
+      signal,
+    );
 
   return (
     <>
-      <AppointmentTable label={label} columns={columns} load={load} pageSize={10} reloadKey={reloadKey + changed} />
+      <AppointmentTable label={label} columns={columns} load={load} pageSize={10} reloadKey={reloadKey + changed} filterKey={JSON.stringify(day ?? {})} />
       {dialog}
     </>
   );

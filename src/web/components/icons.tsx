@@ -211,3 +211,9 @@ export const HourglassIcon = (props: IconProps) => (
     <path d="M6 3h12M6 21h12M7 3c0 5 10 5 10 9s-10 4-10 9M17 3c0 5-10 5-10 9s10 4 10 9" />
   </Icon>
 );
+
+export const BedIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M3 19V5M3 15h18v4M21 15v-3a3 3 0 0 0-3-3h-7v6M7 11.5h.01" />
+  </Icon>
+);

@@ -2,11 +2,14 @@
  * A patient's overview (admin and doctor areas): photo, facts and the medical record cards, each with the
  * icon and colour of its disease (spec §2, Doctor area).
  */
-import type { ComponentType } from 'react';
+import { useState, type ComponentType } from 'react';
 import type { MedicalRecordJson, PatientDetailJson } from '../../domain/records/records.ts';
 import { capitalize, usd } from '../format.ts';
 import { images } from '../paths.ts';
 import { HeartBeatIcon, PrescriptionIcon, RibbonIcon, VirusIcon, type IconProps } from './icons.tsx';
+import { RecordHistory } from './record-history.tsx';
+import { AmendRecordDialog } from './amend-record-dialog.tsx';
+import { success, type AlertMessage } from './alert.tsx';
 
 export type Tone = 'warning' | 'danger' | 'secondary';
 
@@ -24,7 +27,8 @@ export function diseaseLook(name: string | null | undefined): { Icon: ComponentT
   }
 }
 
-export function MedicalRecordCard({ record }: { record: MedicalRecordJson }) {
+/** `onAmend`: an Amend button, for the record's own doctor or an admin. */
+export function MedicalRecordCard({ record, onAmend }: { record: MedicalRecordJson; onAmend?: (record: MedicalRecordJson) => void }) {
   const { Icon, tone } = diseaseLook(record.disease?.name);
   const disease = record.disease?.name || 'N/A';
   return (
@@ -64,12 +68,26 @@ export function MedicalRecordCard({ record }: { record: MedicalRecordJson }) {
             </>
           )}
         </dl>
+        <RecordHistory record={record} />
+        {onAmend && (
+          <button type="button" className="button button-small" onClick={() => onAmend(record)} aria-label={`Amend record of ${record.record_date}`}>
+            Amend
+          </button>
+        )}
       </div>
     </li>
   );
 }
 
-export function PatientOverview({ patient, showDescription = false }: { patient: PatientDetailJson; showDescription?: boolean }) {
+interface PatientOverviewProps {
+  patient: PatientDetailJson;
+  showDescription?: boolean;
+  /** Which records the reader may amend, and the patient as it reads after an amendment, with the message to show. */
+  amend?: { allowed: (record: MedicalRecordJson) => boolean; done: (patient: PatientDetailJson, message: AlertMessage) => void };
+}
+
+export function PatientOverview({ patient, showDescription = false, amend }: PatientOverviewProps) {
+  const [amending, setAmending] = useState<MedicalRecordJson | null>(null);
   const name = patient.name || patient.user?.name || 'No Name';
   const email = patient.email || patient.user?.email || 'N/A';
   return (
@@ -105,11 +123,22 @@ export function PatientOverview({ patient, showDescription = false }: { patient:
         ) : (
           <ul className="record-grid">
             {patient.medical_records.map((record) => (
-              <MedicalRecordCard key={record.id} record={record} />
+              <MedicalRecordCard key={record.id} record={record} onAmend={amend?.allowed(record) ? setAmending : undefined} />
             ))}
           </ul>
         )}
       </section>
+      {amend && amending && (
+        <AmendRecordDialog
+          record={amending}
+          onClose={() => setAmending(null)}
+          onAmended={(amended) => {
+            setAmending(null);
+            const medical_records = patient.medical_records.map((record) => (record.id === amended.id ? amended : record));
+            amend.done({ ...patient, medical_records }, success('Medical record amended'));
+          }}
+        />
+      )}
     </>
   );
 }

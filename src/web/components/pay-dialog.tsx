@@ -1,38 +1,51 @@
 import { useState, type FormEvent } from 'react';
-import type { BillingJson, DESK_PAYMENT_METHODS, PaymentMethod, PaymentResult } from '../../domain/billing/billing.ts';
+import type { BillingJson, PaymentMethod, PaymentResult } from '../../domain/billing/billing.ts';
 import { Dialog } from './dialog.tsx';
 import { Field } from './field.tsx';
-import { useSubmit } from './use-submit.ts';
+import { hasFieldErrors, useSubmit } from './use-submit.ts';
 import { usd } from '../format.ts';
 
-const METHOD_NAMES: Record<PaymentMethod, string> = { card: 'Card', cash: 'Cash', bank_transfer: 'Bank transfer', insurance: 'Insurance' };
+export const METHOD_NAMES: Record<PaymentMethod, string> = { card: 'Card', cash: 'Cash', bank_transfer: 'Bank transfer', insurance: 'Insurance' };
 
-/** Every way a patient may pay their own bill online. */
-export const ALL_METHODS = Object.keys(METHOD_NAMES) as PaymentMethod[];
-/** What the front desk takes (the server's DESK_PAYMENT_METHODS). */
-export const DESK_METHODS: (typeof DESK_PAYMENT_METHODS)[number][] = ['cash', 'card'];
+/** Online a patient pays by card only; the desk records the other methods, which it saw. */
+export const ONLINE_METHODS: PaymentMethod[] = ['card'];
+/** What the front desk records (the server's PAYMENT_METHODS), cash first. */
+export const DESK_METHODS: PaymentMethod[] = ['cash', 'card', 'bank_transfer', 'insurance'];
+
+/** A payment as the dialog sends it; no amount pays the whole balance. */
+export interface PaymentForm {
+  method: PaymentMethod;
+  amount?: string;
+}
 
 interface PayDialogProps {
   bill: BillingJson;
-  /** The ways offered, the first chosen: a patient's online, or the desk's cash and card. */
+  /** The ways offered, the first chosen: the patient's card, or the desk's every method. */
   methods: readonly PaymentMethod[];
-  /** Pays with the method chosen, `key` the same for every retry of this payment. */
-  pay: (method: PaymentMethod, key: string) => Promise<PaymentResult>;
+  /** The desk may take part of the balance; a patient pays all of it. */
+  partial?: boolean;
+  /** Pays as the form says, `key` the same for every retry of this payment. */
+  pay: (payment: PaymentForm, key: string) => Promise<PaymentResult>;
   onClose: () => void;
   onPaid: (answer: PaymentResult) => void;
   onFailed: () => void;
 }
 
-/** Paying asks first: the bill, its amount and how it is paid, then one payment however often it is clicked. */
-export function PayDialog({ bill, methods, pay: send, onClose, onPaid, onFailed }: PayDialogProps) {
+/** Paying asks first: the bill, its balance and how it is paid, then one payment however often it is clicked. */
+export function PayDialog({ bill, methods, partial = false, pay: send, onClose, onPaid, onFailed }: PayDialogProps) {
   const [method, setMethod] = useState<PaymentMethod>(methods[0] ?? 'card');
+  const [amount, setAmount] = useState(bill.balance);
   // One key per confirmed payment: a retried request is not charged twice.
   const [key] = useState(() => crypto.randomUUID());
-  const { busy, run } = useSubmit('payment');
+  const { busy, errors, run } = useSubmit('payment');
 
   const pay = (event: FormEvent) => {
     event.preventDefault();
-    return run(async () => onPaid(await send(method, key)), onFailed);
+    return run(
+      async () => onPaid(await send(partial ? { method, amount } : { method }, key)),
+      // A refused amount or method is shown by its field, and the dialog stays open to correct it.
+      (error) => hasFieldErrors(error) || onFailed(),
+    );
   };
 
   return (
@@ -45,24 +58,57 @@ export function PayDialog({ bill, methods, pay: send, onClose, onPaid, onFailed 
           </dd>
           <dt>Amount</dt>
           <dd>{usd(bill.amount_cents)}</dd>
-        </dl>
-        <Field label="Payment method">
-          {(control) => (
-            <select {...control} value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
-              {methods.map((value) => (
-                <option key={value} value={value}>
-                  {METHOD_NAMES[value]}
-                </option>
-              ))}
-            </select>
+          {bill.paid_cents > 0 && (
+            <>
+              <dt>Paid so far</dt>
+              <dd>{usd(bill.paid_cents)}</dd>
+            </>
           )}
-        </Field>
+          <dt>Balance</dt>
+          <dd>{usd(bill.balance_cents)}</dd>
+          {methods.length === 1 && (
+            <>
+              <dt>Payment method</dt>
+              <dd>{METHOD_NAMES[method]}</dd>
+            </>
+          )}
+        </dl>
+        {methods.length > 1 && (
+          <Field label="Payment method" errors={errors.method}>
+            {(control) => (
+              <select {...control} value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
+                {methods.map((value) => (
+                  <option key={value} value={value}>
+                    {METHOD_NAMES[value]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
+        {partial && (
+          <Field label="Amount paid" errors={errors.amount} hint={`Up to the balance of ${usd(bill.balance_cents)}`}>
+            {(control) => (
+              <input
+                {...control}
+                type="number"
+                inputMode="decimal"
+                min="0.01"
+                step="0.01"
+                max={bill.balance}
+                required
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+              />
+            )}
+          </Field>
+        )}
         <div className="form-row">
           <button type="button" className="button button-secondary" onClick={onClose}>
             Cancel
           </button>
           <button type="submit" className="button button-primary" disabled={busy}>
-            Pay {usd(bill.amount_cents)}
+            {partial ? 'Record payment' : `Pay ${usd(bill.balance_cents)}`}
           </button>
         </div>
       </form>

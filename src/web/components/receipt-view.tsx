@@ -2,6 +2,7 @@
  * A bill's receipt (paid) or invoice (unpaid) as the server words it (GET /api/billings/{id}/receipt), headed by
  * the clinic's name, address and phone, and laid out for printing on A4 or Letter.
  */
+import { Fragment } from 'react';
 import type { ReceiptJson } from '../../domain/billing/billing.ts';
 import { capitalize, usd } from '../format.ts';
 
@@ -34,16 +35,15 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
         <dt>Billing date</dt>
         <dd>{receipt.billing_date}</dd>
         <dt>Status</dt>
-        <dd>{capitalize(receipt.payment_status)}</dd>
-        {receipt.payment_date && (
-          <>
+        <dd>{capitalize(receipt.payment_status.replace('_', ' '))}</dd>
+        {receipt.payments.map((payment, index) => (
+          <Fragment key={index}>
             <dt>Paid on</dt>
             <dd>
-              {receipt.payment_date}
-              {receipt.payment_method && ` (${receipt.payment_method.replace('_', ' ')})`}
+              {payment.date} ({payment.method.replace('_', ' ')}): {usd(payment.amount_cents)}
             </dd>
-          </>
-        )}
+          </Fragment>
+        ))}
       </dl>
       <table className="receipt-items">
         <caption>Items</caption>
@@ -74,7 +74,7 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
           </tr>
           <tr>
             <th scope="row">Balance due</th>
-            <td className="amount">{usd(receipt.total_cents - receipt.amount_paid_cents)}</td>
+            <td className="amount">{usd(receipt.balance_cents)}</td>
           </tr>
         </tfoot>
       </table>

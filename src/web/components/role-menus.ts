@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import type { Role } from '../../domain/shared/actor.ts';
 import { routes } from '../paths.ts';
 import {
+  BedIcon,
   BillIcon,
   BuildingIcon,
   CalendarIcon,
@@ -65,7 +66,17 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     },
     { label: 'Diseases', to: routes.admin.diseases, icon: VirusIcon },
     { label: 'Rooms', to: routes.admin.rooms, icon: DoorIcon },
+    {
+      label: 'Ward',
+      icon: BedIcon,
+      links: [
+        { label: 'Bed board', to: routes.admin.beds },
+        { label: 'Admissions', to: routes.admin.admissions },
+        { label: 'Census', to: routes.admin.census },
+      ],
+    },
     { label: 'Bills', to: routes.admin.bills, icon: BillIcon },
+    { label: 'Takings', to: routes.admin.takings, icon: BillIcon },
     { label: 'Messages', to: routes.admin.messages, icon: MailIcon },
     { label: 'Audit trail', to: routes.admin.audit, icon: ShieldIcon },
     { label: 'Reception', to: routes.admin.receptionists, icon: UserIcon },
@@ -74,6 +85,9 @@ export const roleMenus: Record<Role, MenuItem[]> = {
   reception: [
     { label: "Today's Appointments", to: routes.reception.today, icon: CalendarIcon },
     { label: 'Patients', to: routes.reception.patients, icon: UsersIcon },
+    { label: 'Bed board', to: routes.reception.beds, icon: BedIcon },
+    { label: 'Admissions', to: routes.reception.admissions, icon: ClipboardIcon },
+    { label: 'Takings', to: routes.reception.takings, icon: BillIcon },
     { label: 'Sign-in & Security', to: routes.account('reception'), icon: LockIcon },
   ],
   doctor: [
@@ -81,6 +95,8 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Appointments', to: routes.doctor.appointments, icon: CalendarIcon },
     { label: 'Manage Records', to: routes.doctor.manageRecords, icon: ClipboardIcon },
     { label: 'My Patients', to: routes.doctor.myPatients, icon: UsersIcon },
+    { label: 'Ward patients', to: routes.doctor.admissions, icon: ClipboardIcon },
+    { label: 'Bed board', to: routes.doctor.beds, icon: BedIcon },
     { label: 'Sign-in & Security', to: routes.account('doctor'), icon: LockIcon },
   ],
 };

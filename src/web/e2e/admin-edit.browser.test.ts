@@ -104,18 +104,42 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     assert.equal(await details.getByRole('img', { name: `Photo of ${house.name}` }).getAttribute('src'), saved.image);
 
     const hours = page.getByRole('form', { name: 'Working hours' });
-    await hours.getByText('Sunday (16 slots)').waitFor();
-    await hours.getByLabel('Saturday').uncheck();
-    await hours.getByLabel('Sunday').uncheck();
-    await hours.getByLabel('Start time').fill('10:00');
-    await hours.getByLabel('End time').fill('12:00');
+    const glance = page.getByRole('table', { name: 'Week at a glance' });
+    await glance.getByText('Sunday (16 slots)').waitFor();
+    const before = await api(`/api/admin/doctors/${house.id}/schedule`);
     await hours.getByRole('button', { name: 'Save Schedule' }).click();
     await page.getByRole('alert').getByText('Schedule saved successfully').waitFor();
-    await hours.getByText('Monday (4 slots)').waitFor();
-    await hours.getByText('Sunday (0 slots)').waitFor();
+    assert.deepEqual(await api(`/api/admin/doctors/${house.id}/schedule`), before, 'the form holds exactly what is saved');
+
+    await hours.getByRole('button', { name: 'Remove Saturday 1' }).click();
+    await hours.getByRole('button', { name: 'Remove Sunday 1' }).click();
+    await hours.getByLabel('Monday 1 start').fill('10:00');
+    await hours.getByLabel('Monday 1 end').fill('12:00');
+    await hours.getByRole('button', { name: 'Add hours to Monday' }).click();
+    await hours.getByLabel('Monday 2 start').fill('13:00');
+    await hours.getByLabel('Monday 2 end').fill('14:00');
+    await hours.getByLabel('Monday 2 slot minutes').fill('20');
+    await hours.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
+    await hours.getByRole('button', { name: 'Save Schedule' }).click();
+    await page.getByRole('alert').getByText('Schedule saved successfully').waitFor();
+    await glance.getByText('Monday (7 slots)').waitFor();
+    await glance.getByText('Sunday (0 slots)').waitFor();
     const schedule = await api(`/api/admin/doctors/${house.id}/schedule`);
     assert.deepEqual([...new Set(schedule.slots.map((s: { weekday: number }) => s.weekday))], [1, 2, 3, 4, 5]);
-    assert.deepEqual(schedule.slots.filter((s: { weekday: number }) => s.weekday === 1).map((s: { start_time: string }) => s.start_time), ['10:00', '10:30', '11:00', '11:30']);
+    assert.deepEqual(
+      schedule.slots.filter((s: { weekday: number }) => s.weekday === 1).map((s: { start_time: string }) => s.start_time),
+      ['10:00', '10:30', '11:00', '11:30', '13:00', '13:20', '13:40'],
+    );
+
+    await page.reload();
+    await glance.getByText('Monday (7 slots)').waitFor();
+    assert.equal(await hours.getByLabel('Monday 2 slot minutes').inputValue(), '20', 'the form loads the saved slot length');
+    const leave = page.getByRole('form', { name: 'Add time off' });
+    await leave.getByLabel('First day').fill('2099-01-06');
+    await leave.getByLabel('Reason').fill('Course');
+    await leave.getByRole('button', { name: 'Add Time Off' }).click();
+    await page.getByRole('alert').getByText('Time off added; no booked visits inside it').waitFor();
+    await page.getByRole('region', { name: 'Leave and closures' }).getByText('Leave: 2099-01-06 (Course)').waitFor();
     await phoneScreenshot(page, 'admin-doctor-edit');
     assert.deepEqual(problems, []);
   });

@@ -9,7 +9,7 @@ import type { Role } from '../../domain/shared/actor.ts';
 import { routes, withId } from '../paths.ts';
 import { areaPages, areaRedirects, publicPages } from '../route-table.ts';
 import { axeViolations, moveInApp, openPage, openSignedInPage, serverAndBrowserPerSuite, settled, type TestServer } from './harness.ts';
-import { createReceptionist, registerPatient, seedClinic, seedUnpaidBill } from './seed.ts';
+import { createReceptionist, registerPatient, seedClinic, seedStay, seedUnpaidBill, seedWard } from './seed.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const WIDTHS = [DESKTOP, { width: 390, height: 844 }];
@@ -34,6 +34,9 @@ describe('axe on every screen', () => {
     const patientId = (patients.body as { patients: { id: number }[] }).patients[0]?.id;
     if (departmentId === undefined || patientId === undefined) throw new Error('the seeded clinic has no department or patient');
     const reception = await createReceptionist(server, clinic.admin);
+    // A ward with the patient in a bed, their discharge ordered: the ward's screens and the summary have content.
+    const { bedIds } = await seedWard(server, clinic);
+    const { admissionId } = await seedStay(server, clinic, patientId, bedIds[0] ?? 0);
     Object.assign(emails, { admin: clinic.admin.email, doctor: clinic.doctor.email, patient: patient.email, reception: reception.email });
     Object.assign(ids, {
       [routes.admin.editDepartment]: departmentId,
@@ -43,6 +46,9 @@ describe('axe on every screen', () => {
       [routes.doctor.patient]: patientId,
       [routes.reception.patient]: patientId,
       [routes.patient.doctorProfile]: clinic.doctor.id,
+      [routes.admin.dischargeSummary]: admissionId,
+      [routes.doctor.dischargeSummary]: admissionId,
+      [routes.patient.dischargeSummary]: admissionId,
     });
   });
 

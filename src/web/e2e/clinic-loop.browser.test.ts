@@ -162,8 +162,8 @@ describe('the clinic loop in the browser', () => {
 
     await doctorRow.getByRole('button', { name: `Schedule of ${DOCTOR}` }).click();
     const dialog = page.getByRole('dialog', { name: `Weekly schedule: ${DOCTOR}` });
-    await dialog.getByLabel('Start time').fill('09:00');
-    await dialog.getByLabel('End time').fill('12:00');
+    await dialog.getByLabel('Monday 1 end').fill('12:00');
+    await dialog.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
     await dialog.getByRole('button', { name: 'Save Schedule' }).click();
     await dialog.getByRole('alert').getByText('Schedule saved successfully').waitFor();
     await dialog.getByText('Monday (6 slots)').waitFor();

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { cliActor } from '../../domain/shared/actor.ts';
 import {
   atClinicTime,
   openPage,
@@ -61,10 +62,34 @@ describe('the front desk in the browser', () => {
     await form.getByLabel('Birthdate').fill('1961-02-14');
     await form.getByLabel('Gender').selectOption('female');
     await form.getByRole('button', { name: 'Register Patient' }).click();
+    const registered = desk.getByRole('status', { name: 'Patient registered' });
+    await registered.getByText(/is registered, without an e-mail address\.$/).waitFor();
+    assert.match(await registered.innerText(), new RegExp(`${WALK_IN} \\(born 1961-02-14, phone \\+1 555 0177\\)`));
+    const book = await registered.getByRole('link', { name: 'Book an appointment' }).getAttribute('href');
+    assert.match(book ?? '', /^\/user\/reception\/patients\/\d+\?book=1$/);
+    await registered.getByRole('link', { name: `Open ${WALK_IN}'s chart` }).click();
     await desk.waitForURL(/\/user\/reception\/patients\/\d+$/);
     patientPage = new URL(desk.url()).pathname;
     await desk.getByRole('heading', { name: WALK_IN, level: 1 }).waitFor();
     await desk.getByText('None: the patient cannot sign in and gets no e-mail').waitFor();
+  });
+
+  it('warns of a walk-in who may be registered already, links their chart, and registers a different person once told', async () => {
+    await desk.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Patients' }).click();
+    await desk.getByRole('button', { name: 'Register Walk-in' }).click();
+    const form = desk.getByRole('form', { name: 'New patient' });
+    await form.getByLabel('Name').fill(WALK_IN.toUpperCase());
+    await form.getByLabel('Phone').fill('+1 555 0999');
+    await form.getByLabel('Birthdate').fill('1961-02-14');
+    await form.getByLabel('Gender').selectOption('female');
+    await form.getByRole('button', { name: 'Register Patient' }).click();
+    const dialog = desk.getByRole('dialog', { name: 'Already registered?' });
+    await dialog.getByText('same name and birthdate').waitFor();
+    assert.equal(await dialog.getByRole('link', { name: WALK_IN }).getAttribute('href'), patientPage);
+    await dialog.getByRole('button', { name: 'Register a different person' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await desk.getByRole('status', { name: 'Patient registered' }).getByText(WALK_IN.toUpperCase(), { exact: true }).waitFor();
+    await desk.goto(patientPage);
   });
 
   it('books the walk-in with the doctor today and checks them in', async () => {
@@ -81,8 +106,82 @@ describe('the front desk in the browser', () => {
     await cell(visit, 'Status').getByText('Checked in').waitFor();
     assert.equal(await visit.getByRole('button', { name: /^Check in/ }).count(), 0);
 
+    await visit.getByRole('button', { name: /^Undo check-in/ }).click();
+    await alertText(desk, `${WALK_IN}'s check-in is undone`);
+    await cell(visit, 'Status').getByText('Scheduled').waitFor();
+    await visit.getByRole('button', { name: /^Check in/ }).click();
+    await alertText(desk, `${WALK_IN} is checked in`);
+
     await desk.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: "Today's Appointments" }).click();
     await cell(row(desk, WALK_IN), 'Status').getByText('Checked in').waitFor();
+  });
+
+  it("reception's day: counts, a doctor filter, the days around it with no check-in ahead of the day, cancelled visits folded away and a list to print", async () => {
+    const late = await registerPatient(server, 'Nico No-show');
+    const ahead = await registerPatient(server, 'Tara Tomorrow');
+    const gone = await registerPatient(server, 'Cleo Cancelled');
+    await bookSlot(server, clinic, late, '10:00');
+    await bookSlot(server, clinic, ahead, '11:00', daysAhead(1));
+    const cancelled = await bookSlot(server, clinic, gone, '12:00');
+    await server.app.scheduling.cancelAppointment(cancelled.id, cliActor('front-desk-browser-test'));
+    const counts = desk.getByRole('list', { name: 'Visits by status' });
+    const countIs = (label: string, n: number) => counts.getByRole('listitem').filter({ hasText: new RegExp(`^${label} ${n}$`) }).waitFor();
+
+    await desk.reload();
+    await desk.getByRole('heading', { name: /\(today\)$/, level: 2 }).waitFor();
+    await row(desk, 'Nico No-show').waitFor();
+    await countIs('Waiting', 1);
+    await countIs('Cancelled', 1);
+    await desk.getByText('Cancelled visits (1)').waitFor();
+    assert.equal(await row(desk, 'Cleo Cancelled').count(), 0, 'the cancelled visit is folded away');
+    await desk.locator('.cancelled-visits > summary').click();
+    await row(desk, 'Cleo Cancelled').waitFor();
+    await desk.locator('.cancelled-visits > summary').click();
+
+    await atClinicTime('10:05', async () => {
+      await desk.reload();
+      const visit = row(desk, 'Nico No-show');
+      await visit.getByRole('button', { name: /^No-show/ }).click();
+      await desk.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+      await alertText(desk, 'Nico No-show is marked as a no-show');
+      await cell(visit, 'Status').getByText('No show').waitFor();
+      await countIs('No-show', 1);
+      await visit.getByRole('button', { name: /^Undo no-show/ }).click();
+      await alertText(desk, 'Nico No-show is no longer marked as a no-show');
+      await cell(visit, 'Status').getByText('Scheduled').waitFor();
+      await countIs('No-show', 0);
+    });
+
+    await desk.getByRole('group', { name: 'Choose the day' }).getByRole('button', { name: 'Tomorrow' }).click();
+    await desk.waitForURL(`**/user/reception/today?date=${daysAhead(1)}`);
+    const tomorrow = row(desk, 'Tara Tomorrow');
+    await tomorrow.waitFor();
+    assert.equal(await tomorrow.getByRole('button', { name: /^Check in/ }).count(), 0, 'no check-in before the day');
+    assert.equal(await row(desk, WALK_IN).count(), 0);
+    await desk.getByRole('group', { name: 'Choose the day' }).getByRole('button', { name: 'Previous day' }).click();
+    await row(desk, WALK_IN).waitFor();
+    await desk.getByLabel('Date').fill(daysAhead(1));
+    await tomorrow.waitFor();
+    await desk.getByRole('group', { name: 'Choose the day' }).getByRole('button', { name: 'Today' }).click();
+
+    await desk.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+    await desk.waitForURL(`**/user/reception/today?doctor_id=${clinic.doctor.id}`);
+    await row(desk, WALK_IN).waitFor();
+    await desk.evaluate(() => {
+      window.print = () => document.body.setAttribute('data-printed', 'yes');
+    });
+    await desk.getByRole('button', { name: 'Print day list' }).click();
+    await desk.locator('body[data-printed="yes"]').waitFor({ state: 'attached' });
+    const sheet = desk.getByRole('region', { name: 'Day list to print' });
+    assert.equal(await sheet.isVisible(), false, 'the list shows only on paper');
+    await desk.emulateMedia({ media: 'print' });
+    try {
+      await sheet.getByRole('heading', { name: new RegExp(`^${clinic.doctor.name} · `), level: 2 }).waitFor();
+      assert.deepEqual(await sheet.locator('tbody tr td:nth-child(2)').allInnerTexts(), [WALK_IN, 'Nico No-show']);
+      assert.equal(await desk.getByRole('heading', { name: "Today's Appointments", level: 1 }).isVisible(), false);
+    } finally {
+      await desk.emulateMedia({ media: 'screen' });
+    }
   });
 
   it("the doctor sees the walk-in waiting on today's agenda and records the visit once it begins", () =>
@@ -105,18 +204,26 @@ describe('the front desk in the browser', () => {
       await page.context().close();
     }));
 
-  it('reception takes the payment in cash after confirming, and opens the receipt to print', async () => {
+  it('reception takes part of the bill in cash, then the rest by bank transfer, and opens the receipt to print', async () => {
     await desk.goto(patientPage);
     await desk.getByRole('heading', { name: WALK_IN, level: 1 }).waitFor();
     const bill = row(desk, 'Walk-in consultation');
     await cell(bill, 'Amount').getByText('$80.00').waitFor();
     await bill.getByRole('button', { name: /^Take payment/ }).click();
     const dialog = desk.getByRole('dialog', { name: 'Confirm payment' });
-    assert.deepEqual(await dialog.getByLabel('Payment method').locator('option').allInnerTexts(), ['Cash', 'Card']);
+    assert.deepEqual(await dialog.getByLabel('Payment method').locator('option').allInnerTexts(), ['Cash', 'Card', 'Bank transfer', 'Insurance']);
     await dialog.getByLabel('Payment method').selectOption('cash');
-    await dialog.getByRole('button', { name: 'Pay $80.00' }).click();
+    assert.equal(await dialog.getByLabel('Amount paid').inputValue(), '80.00');
+    await dialog.getByLabel('Amount paid').fill('30');
+    await dialog.getByRole('button', { name: 'Record payment' }).click();
     await alertText(desk, 'Payment successful');
-    await cell(bill, 'Status').getByText('Paid').waitFor();
+    await cell(bill, 'Status').getByText('Partly paid').waitFor();
+    await cell(bill, 'Balance').getByText('$50.00').waitFor();
+
+    await bill.getByRole('button', { name: /^Take payment/ }).click();
+    await dialog.getByLabel('Payment method').selectOption('bank_transfer');
+    await dialog.getByRole('button', { name: 'Record payment' }).click();
+    await cell(bill, 'Status').getByText('Paid', { exact: true }).waitFor();
 
     await bill.getByRole('button', { name: /^Receipt of bill/ }).click();
     const receipt = desk.getByRole('dialog', { name: 'Receipt' });

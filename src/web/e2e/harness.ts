@@ -29,9 +29,12 @@ let clinicNow = new Date(CLINIC_NOW);
 /** The server's clock: CLINIC_NOW, except while `atClinicTime` lets a visit of today begin. */
 const clinicClock: Clock = { now: () => new Date(clinicNow) };
 
-/** Runs `fn` with the server's clock at `time` (HH:mm) of CLINIC_TODAY, as when a visit has begun, then puts it back. */
-export async function atClinicTime<T>(time: string, fn: () => Promise<T>): Promise<T> {
-  clinicNow = clinicInstant(CLINIC_TODAY, time, TEST_TZ);
+/**
+ * Runs `fn` with the server's clock at `time` (HH:mm) of CLINIC_TODAY (or of `date`, as when a ward patient leaves
+ * days later), as when a visit has begun, then puts it back.
+ */
+export async function atClinicTime<T>(time: string, fn: () => Promise<T>, date = CLINIC_TODAY): Promise<T> {
+  clinicNow = clinicInstant(date, time, TEST_TZ);
   try {
     return await fn();
   } finally {

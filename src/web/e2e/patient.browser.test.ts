@@ -153,7 +153,7 @@ describe('the patient area in the browser', () => {
     await page.getByText('No biography available.').waitFor();
   });
 
-  it('pays an unpaid bill after confirming bill, amount and method, shows Paid and a printable receipt; a failed payment is explained', async () => {
+  it('pays an unpaid bill by card after confirming bill and balance, shows Paid and a printable receipt; a failed payment is explained', async () => {
     await page.goto('/user/patient/bills');
     await page.getByRole('heading', { name: 'Your Bills' }).waitFor();
     const billRow = (amount: string) => page.locator('tbody tr', { has: page.getByText(amount, { exact: true }) });
@@ -175,11 +175,13 @@ describe('the patient area in the browser', () => {
 
     await billRow('$120.50').getByRole('button', { name: /^Pay/ }).click();
     await confirm.getByText('Consultation', { exact: false }).waitFor();
-    await confirm.getByText('$120.50', { exact: true }).waitFor();
-    await confirm.getByLabel('Payment method').selectOption('cash');
+    await confirm.getByText('$120.50', { exact: true }).first().waitFor();
+    // Online a patient pays by card only: no other method is offered.
+    assert.equal(await confirm.getByLabel('Payment method').count(), 0);
+    await confirm.getByText('Card', { exact: true }).waitFor();
     const paid = page.waitForRequest((request) => request.url().endsWith('/pay'));
     await confirm.getByRole('button', { name: 'Pay $120.50' }).click();
-    assert.deepEqual((await paid).postDataJSON(), { method: 'cash' });
+    assert.deepEqual((await paid).postDataJSON(), { method: 'card' });
     await page.getByRole('alert').getByText('Payment successful').waitFor();
     await page.waitForFunction(() => document.activeElement?.classList.contains('result-focus'));
     await billRow('$120.50').getByText('Paid', { exact: true }).waitFor();
@@ -193,7 +195,7 @@ describe('the patient area in the browser', () => {
       await receipt.getByText(text, { exact: true }).first().waitFor();
     }
     await receipt.getByText('$120.50').first().waitFor();
-    await receipt.getByText('(cash)', { exact: false }).waitFor();
+    await receipt.getByText('(card)', { exact: false }).waitFor();
     await receipt.getByRole('button', { name: 'Print' }).waitFor();
     await page.emulateMedia({ media: 'print' });
     const top = await receipt.evaluate((element) => element.getBoundingClientRect().top);

@@ -6,9 +6,9 @@ import { createReceptionist, registerPatient, seedClinic, type Account, type Cli
 
 const menus = {
   patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Waitlist', 'Bills', 'My Records', 'Sign-in & Security', 'Signout'],
-  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Bills', 'Messages', 'Audit trail', 'Reception', 'Sign-in & Security', 'Signout'],
-  doctor: ['My Day', 'Appointments', 'Manage Records', 'My Patients', 'Sign-in & Security', 'Signout'],
-  reception: ["Today's Appointments", 'Patients', 'Sign-in & Security', 'Signout'],
+  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Ward', 'Bills', 'Takings', 'Messages', 'Audit trail', 'Reception', 'Sign-in & Security', 'Signout'],
+  doctor: ['My Day', 'Appointments', 'Manage Records', 'My Patients', 'Ward patients', 'Bed board', 'Sign-in & Security', 'Signout'],
+  reception: ["Today's Appointments", 'Patients', 'Bed board', 'Admissions', 'Takings', 'Sign-in & Security', 'Signout'],
 };
 
 describe('signed-in areas and the route guard in the browser', () => {

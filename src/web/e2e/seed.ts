@@ -12,6 +12,7 @@ export interface Clinic {
   admin: Account;
   doctor: Account & { id: number };
   diseaseId: number;
+  departmentId: number;
 }
 
 /** An admin, a department, a specialization, a disease and a doctor. */
@@ -37,6 +38,7 @@ export async function seedClinic(server: TestServer): Promise<Clinic> {
     admin,
     doctor: { id: doctor.id, name: doctorName, ...(await signIn(server, doctorEmail)) },
     diseaseId: disease.id,
+    departmentId: department.id,
   };
 }
 
@@ -116,4 +118,32 @@ export async function createReceptionist(server: TestServer, admin: Account, nam
   const email = uniqueEmail('reception');
   await call(server, 'POST', '/api/admin/receptionists', admin.token, { name, email, password: PASSWORD });
   return { name, ...(await signIn(server, email)) };
+}
+
+/** A ward: a room of the clinic's department with `beds` beds of one class at $150.00 a night. */
+export async function seedWard(server: TestServer, clinic: Clinic, room = 'Ward A', beds = ['A1', 'A2']): Promise<{ roomId: number; bedIds: number[] }> {
+  const created = await call(server, 'POST', '/api/admin/rooms', clinic.admin.token, { name: room, department_id: clinic.departmentId });
+  await call(server, 'PUT', `/api/admin/rooms/${created.id}/bed-class`, clinic.admin.token, { bed_class: 'Standard', nightly_rate: '150.00' });
+  const bedIds: number[] = [];
+  for (const label of beds) bedIds.push((await call(server, 'POST', `/api/admin/rooms/${created.id}/beds`, clinic.admin.token, { label })).id);
+  return { roomId: created.id, bedIds };
+}
+
+/** The patient's id, as the admin finds them by e-mail. */
+export async function patientIdOf(server: TestServer, clinic: Clinic, patient: Account): Promise<number> {
+  const found = await call(server, 'GET', `/api/admin/patients?q=${encodeURIComponent(patient.email)}`, clinic.admin.token);
+  const id = (found as { patients: { id: number }[] }).patients[0]?.id;
+  if (id === undefined) throw new Error(`no patient ${patient.email}`);
+  return id;
+}
+
+/**
+ * A patient in bed `bedId` whose discharge the doctor has ordered (summary written), through the API as the ward
+ * does it: the doctor requests, the desk (the admin) admits, the doctor orders the discharge.
+ */
+export async function seedStay(server: TestServer, clinic: Clinic, patientId: number, bedId: number): Promise<{ admissionId: number }> {
+  const admission = await call(server, 'POST', '/api/admissions', clinic.doctor.token, { patient_id: patientId, department_id: clinic.departmentId, expected_nights: 2, reason: 'Observation' });
+  await call(server, 'POST', `/api/admissions/${admission.id}/admit`, clinic.admin.token, { bed_id: bedId });
+  await call(server, 'POST', `/api/admissions/${admission.id}/discharge-order`, clinic.doctor.token, { diagnosis: 'Stable angina', treatment: 'Rest and monitoring' });
+  return { admissionId: admission.id };
 }

@@ -1,8 +1,8 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
-import { CURRENCY, DESK_PAYMENT_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
+import { CURRENCY, ONLINE_PAYMENT_METHOD, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
 import { MAX_AMOUNT_CENTS } from '../../../domain/shared/money.ts';
-import { array, date, email, id, integer, listOf, nullable, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import { anyOf, array, date, email, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
 import { pageQuery } from '../components.ts';
 
 const cents = (minimum = 0): Schema => integer({ minimum, maximum: MAX_AMOUNT_CENTS });
@@ -15,15 +15,19 @@ const idempotencyKey = {
   }),
 };
 
+const takingsQuery = { date: date('Default today') };
+
 const paymentResult = object({ message: string(), billing: ref('Billing') });
 
 /** The operations of src/http/routes/billing.ts. */
 export const billingPaths: ModulePaths = {
   tag: 'Billing',
   description:
-    'Bills, payments and receipts. A recorded visit with a cost raises one bill; it is paid in full, once: the patient pays their own, the front desk ' +
-    '(reception and admins) takes cash or card. A bill paid already is 409 `bill_already_paid`; send an `Idempotency-Key` so a retried payment gets the ' +
-    'first answer back. Amounts are given twice: a decimal string with two places and integer cents (USD).',
+    'Bills, payments, receipts and the desk\'s takings. A recorded visit with a cost raises one bill (a hospital stay raises its own). A bill is paid in ' +
+    'one or more payments up to its amount: online the patient pays the balance of their own by card (no card processor is connected yet: the payment ' +
+    'is recorded as paid); the front desk (reception and admins) records card, cash, bank transfer or insurance for any amount up to the balance. ' +
+    'A bill paid in full already is 409 `bill_already_paid`; send an `Idempotency-Key` so a retried payment gets the first answer back. A bill never ' +
+    'changes by editing. Amounts are given twice: a decimal string with two places and integer cents (USD).',
   schemas: {
     Billing: object({
       id: id(),
@@ -31,8 +35,12 @@ export const billingPaths: ModulePaths = {
       service_details: string(),
       amount: ref('Money'),
       amount_cents: cents(1),
+      paid: ref('Money'),
+      paid_cents: cents(),
+      balance: ref('Money'),
+      balance_cents: cents(),
       billing_date: date(),
-      payment_status: oneOfValues(PAYMENT_STATUSES),
+      payment_status: oneOfValues(PAYMENT_STATUSES, '`partly_paid` while some but not all of the amount is paid'),
     }),
     Receipt: object({
       clinic_name: string(),
@@ -47,8 +55,13 @@ export const billingPaths: ModulePaths = {
       total_cents: cents(),
       amount_paid: ref('Money'),
       amount_paid_cents: cents(),
-      payment_date: nullable(date()),
-      payment_method: nullable(oneOfValues(PAYMENT_METHODS)),
+      balance: ref('Money'),
+      balance_cents: cents(),
+      payments: array(object({ date: date(), method: oneOfValues(PAYMENT_METHODS), amount: ref('Money'), amount_cents: cents(1) }), {
+        description: 'Oldest first',
+      }),
+      payment_date: nullable(date('The latest payment\'s')),
+      payment_method: nullable(oneOfValues(PAYMENT_METHODS, "The latest payment's")),
       payment_status: oneOfValues(PAYMENT_STATUSES),
       currency: oneOfValues([CURRENCY]),
     }),
@@ -70,29 +83,66 @@ export const billingPaths: ModulePaths = {
     },
     'GET /api/patient/balance': {
       summary: 'What I owe',
-      description: 'Patients only: the sum and number of their unpaid bills.',
       access: 'patient',
+      description: 'Patients only: the balance and number of their bills not paid in full.',
       answers: { 200: object({ outstanding: ref('Money'), outstanding_cents: integer({ minimum: 0 }), unpaid_bills: integer({ minimum: 0 }) }) },
     },
     'POST /api/patient/billings/{id}/pay': {
       summary: 'Pay my bill',
       description:
-        'Patients only, their own bill (another\'s → 404), in full; audited, a receipt e-mailed. The body may be empty (`method` defaults to `card`). ' +
-        'Paid already → 409 `bill_already_paid`.',
+        'Patients only, their own bill (another\'s → 404): the balance, by card through the card processor port; audited, a receipt e-mailed. ' +
+        'The body may be empty. Any method but `card` → 422 naming `method` (cash, bank transfer and insurance are recorded by the desk). ' +
+        'Paid in full already → 409 `bill_already_paid`.',
       access: 'patient',
       headers: idempotencyKey,
-      body: object({ method: oneOfValues(PAYMENT_METHODS, 'Default `card`') }, { optional: ['method'] }),
+      body: object({ method: string({ description: `Only \`${ONLINE_PAYMENT_METHOD}\`; the default` }) }, { optional: ['method'] }),
       answers: { 200: paymentResult },
       errors: [409],
     },
     'POST /api/billings/{id}/payments': {
       summary: 'Take a payment at the desk',
-      description: 'Reception and admins; audited, a receipt e-mailed to the patient. Cash or card, in full. Paid already → 409 `bill_already_paid`.',
+      description:
+        'Reception and admins; audited, a receipt e-mailed to the patient. Card (the desk\'s terminal), cash, bank transfer or insurance, for `amount` ' +
+        'up to the balance (the whole balance when none is given; more → 422 naming `amount`). Paid in full already → 409 `bill_already_paid`.',
       access: [...DESK_ROLES],
       headers: idempotencyKey,
-      body: object({ method: oneOfValues(DESK_PAYMENT_METHODS) }),
+      body: object(
+        {
+          method: oneOfValues(PAYMENT_METHODS),
+          amount: {
+            ...anyOf(string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }), number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT_CENTS / 100 })),
+            description: 'Dollars with at most 2 decimals; default the balance',
+          },
+        },
+        { optional: ['amount'] },
+      ),
       answers: { 200: paymentResult },
       errors: [409],
+    },
+    'GET /api/desk/takings': {
+      summary: "A day's takings per method",
+      description:
+        'Reception and admins: the payments taken on `date` (default today; the day in the clinic\'s zone) per method, every method listed, and their total.',
+      access: [...DESK_ROLES],
+      query: takingsQuery,
+      answers: {
+        200: object({
+          date: date(),
+          time_zone: string(),
+          currency: oneOfValues([CURRENCY]),
+          methods: array(object({ method: oneOfValues(PAYMENT_METHODS), payments: integer({ minimum: 0 }), amount: ref('Money'), amount_cents: integer({ minimum: 0 }) })),
+          payments: integer({ minimum: 0 }),
+          total: ref('Money'),
+          total_cents: integer({ minimum: 0 }),
+        }),
+      },
+    },
+    'GET /api/desk/takings.csv': {
+      summary: "A day's takings as CSV",
+      description: 'The takings as an RFC 4180 CSV attachment: columns date, method, payments, amount, amount_cents, currency; one row per method, then a `total` row.',
+      access: [...DESK_ROLES],
+      query: takingsQuery,
+      answers: { 200: { content: { 'text/csv': string() } } },
     },
     'GET /api/billings/{id}/receipt': {
       summary: "A bill's receipt",

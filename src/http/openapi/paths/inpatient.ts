@@ -1,5 +1,6 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
+import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
 import { array, date, dateTime, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
 import { ADMISSION_STATUSES, BED_STATES, BLOCK_KINDS } from '../../../domain/inpatient/inpatient.ts';
 import { ADMISSION_GROUPS } from '../../../domain/inpatient/ports.ts';
@@ -79,7 +80,7 @@ export const inpatientPaths: ModulePaths = {
       kind: oneOfValues(['interim', 'final']),
       first_night: date(),
       last_night: date(),
-      payment_status: oneOfValues(['unpaid', 'paid']),
+      payment_status: oneOfValues(PAYMENT_STATUSES),
       ...money('amount'),
       lines: array(
         object({

@@ -1,7 +1,8 @@
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
-import { boolean, date, email, integer, listOf, nullable, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
+import { array, boolean, date, email, integer, listOf, nullable, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
 
 // The profile's fields as src/domain/patients/use-cases.ts readProfile and staff-use-cases.ts registerWalkIn read them.
 const name = string({ minLength: 1, maxLength: 200, description: 'One line, no control characters' });
@@ -76,12 +77,14 @@ export const patientsPaths: ModulePaths = {
       prescriptions: string(),
       lab_tests: string(),
       service_type: string(),
+      amended: boolean(),
+      history: array(ref('RecordVersion')),
       bill: nullable(
         object({
           id: integer(),
           amount: ref('Money'),
           amount_cents: integer({ minimum: 0 }),
-          payment_status: oneOfValues(['unpaid', 'paid']),
+          payment_status: oneOfValues(PAYMENT_STATUSES),
         }),
       ),
     }),
@@ -100,6 +103,28 @@ export const patientsPaths: ModulePaths = {
       access: [...DESK_ROLES],
       query: pageQuery,
       answers: { 200: listOf('patients', ref('Patient')) },
+    },
+    'GET /api/patients/duplicates': {
+      summary: 'Patients a walk-in may already be',
+      description:
+        'Reception and admins, before registering a walk-in; audited. Up to 10 patients with the same `name` (letter case and spacing aside) and ' +
+        '`birthdate`, or the same `phone` digits, each saying which matched; only what tells people apart, nothing clinical. Neither a phone of ' +
+        'at least 6 digits nor a name with a birthdate → 422 naming `phone`.',
+      access: [...DESK_ROLES],
+      query: { name, birthdate: date(), phone: string({ maxLength: 40 }) },
+      answers: {
+        200: object({
+          patients: array(
+            object({
+              id: integer(),
+              name: string(),
+              phone: string(),
+              birthdate: nullable(date()),
+              matched_on: array(oneOfValues(['name_and_birthdate', 'phone']), { minItems: 1 }),
+            }),
+          ),
+        }),
+      },
     },
     'POST /api/patients': {
       summary: 'Register a walk-in patient',

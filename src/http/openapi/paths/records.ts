@@ -1,16 +1,18 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { MAX_CLINICAL_TEXT, MAX_SERVICE_TYPE } from '../../../domain/records/records.ts';
+import { MAX_AMENDMENT_REASON, MAX_CLINICAL_TEXT, MAX_SERVICE_TYPE } from '../../../domain/records/records.ts';
 import { MAX_AMOUNT_CENTS } from '../../../domain/shared/money.ts';
-import { anyOf, date, email, id, integer, listOf, nullable, number, object, ref, string } from '../schema.ts';
+import { anyOf, array, boolean, date, dateTime, email, id, integer, listOf, nullable, number, object, ref, string } from '../schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/records.ts. */
 export const recordsPaths: ModulePaths = {
   tag: 'Records',
   description:
-    'Medical records, for doctors only: a doctor records a visit of their own appointment once it has begun (409 `visit_not_started` before), which completes ' +
+    'Medical records: a doctor records a visit of their own appointment once it has begun (409 `visit_not_started` before), which completes ' +
     'the appointment and raises its bill in one transaction, and reads the patients they have seen. Another doctor\'s appointment, or a patient who never saw ' +
-    'this doctor, is answered 404. Every read of clinical content is audited. Reception never receives it.',
+    'this doctor, is answered 404. The doctor who wrote a record, or an admin, amends its clinical content with a reason; every version is kept ' +
+    '(`history`, oldest first, the current one last) and each amendment is audited. Every read of clinical content is audited. Reception never ' +
+    'receives it.',
   schemas: {
     MedicalRecord: object({
       id: id(),
@@ -24,6 +26,18 @@ export const recordsPaths: ModulePaths = {
       cost_cents: integer({ minimum: 0, maximum: MAX_AMOUNT_CENTS }),
       record_date: date(),
       doctor: ref('Named'),
+      amended: boolean(),
+      history: array(ref('RecordVersion'), { minItems: 1 }),
+    }),
+    RecordVersion: object({
+      version: integer({ minimum: 1 }),
+      disease: nullable(ref('Named')),
+      diagnosis: string(),
+      lab_tests: string(),
+      prescriptions: string(),
+      written_by: ref('Named'),
+      written_at: dateTime(),
+      reason: nullable(string({ description: 'Why it was amended; null for the version first recorded' })),
     }),
   },
   operations: {
@@ -57,6 +71,25 @@ export const recordsPaths: ModulePaths = {
         }),
       },
       errors: [409],
+    },
+    'POST /api/medical-records/{id}/amendments': {
+      summary: 'Amend a record',
+      description:
+        'The doctor who wrote the record (another\'s → 404) or an admin; audited (`amend`). The body is the clinical content as it should now read ' +
+        'and the reason; it becomes the current version, the earlier ones stay in `history`. Service type, cost and record date are billed and ' +
+        'cannot be amended (422 naming the field): a bill changes only by an adjustment.',
+      access: ['doctor', 'admin'],
+      body: object(
+        {
+          disease_id: id(),
+          diagnosis: string({ minLength: 1, maxLength: MAX_CLINICAL_TEXT }),
+          lab_tests: string({ maxLength: MAX_CLINICAL_TEXT }),
+          prescriptions: string({ maxLength: MAX_CLINICAL_TEXT }),
+          reason: string({ minLength: 1, maxLength: MAX_AMENDMENT_REASON }),
+        },
+        { optional: ['lab_tests', 'prescriptions'] },
+      ),
+      answers: { 201: ref('MedicalRecord') },
     },
     'GET /api/doctor/patients': {
       summary: "The doctor's patients",

@@ -1,9 +1,10 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
+import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
 import { date, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
 
 /** The filters of the admin's appointment and bill lists (src/domain/reports/use-cases.ts readListFilter). */
-function listFilters(statuses: string[], dateOf: string): Record<string, Schema> {
+function listFilters(statuses: readonly string[], dateOf: string): Record<string, Schema> {
   return {
     from: date(`From this date (${dateOf}; included)`),
     to: date('To this date (included); before `from` → 422 naming `to`'),
@@ -15,7 +16,7 @@ function listFilters(statuses: string[], dateOf: string): Record<string, Schema>
 
 const APPOINTMENT_STATUSES = ['scheduled', 'checked_in', 'completed', 'no_show', 'cancelled'];
 const appointmentFilters = listFilters(APPOINTMENT_STATUSES, "the appointment's date");
-const billingFilters = listFilters(['unpaid', 'paid'], "the bill's date");
+const billingFilters = listFilters(PAYMENT_STATUSES, "the bill's date");
 
 const csvAnswer = (filename: string) => ({
   200: {
@@ -60,8 +61,12 @@ export const reportsPaths: ModulePaths = {
       service_details: string(),
       amount: ref('Money'),
       amount_cents: integer(),
+      paid: ref('Money'),
+      paid_cents: integer({ minimum: 0 }),
+      balance: ref('Money'),
+      balance_cents: integer({ minimum: 0 }),
       billing_date: date(),
-      payment_status: oneOfValues(['unpaid', 'paid']),
+      payment_status: oneOfValues(PAYMENT_STATUSES),
       doctor_name: nullable(string({ description: 'Who saw the patient at the visit billed; null for a bill without one' })),
       visit_date: nullable(date()),
     }),

@@ -1,11 +1,12 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import { AGENDA_VIEWS, APPOINTMENT_STATUSES, MAX_DAYS_AHEAD } from '../../../domain/scheduling/scheduling.ts';
+import { DESK_EVENTS } from '../../../domain/scheduling/lifecycle.ts';
 import { anyOf, array, boolean, date, email, id, integer, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The appointment of docs/api.md (appointmentJson), its fields written once for the shapes that add to it. */
-const appointmentFields: Record<string, Schema> = {
+export const appointmentFields: Record<string, Schema> = {
   id: id(),
   date: date(),
   start_time: time(),
@@ -23,9 +24,11 @@ const appointmentFields: Record<string, Schema> = {
   room_name: nullable(string()),
 };
 
-const hasStarted = boolean({ description: "Whether the visit's start has come by the clinic's clock" });
+export const hasStarted = boolean({ description: "Whether the visit's start has come by the clinic's clock" });
 
 const weekday = integer({ minimum: 1, maximum: 7, description: 'ISO weekday: 1 = Monday … 7 = Sunday' });
+
+const slotMinutes = integer({ minimum: 5, maximum: 480, description: "Each slot's length; it must fit between start_time and end_time" });
 
 const slotFields: Record<string, Schema> = {
   schedule_id: id('The weekly slot to book'),
@@ -38,7 +41,7 @@ const slotFields: Record<string, Schema> = {
 const bookingDate = date(`The visit's date (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`);
 
 const bookingErrors =
-  'A slot that is not the doctor\'s current one for that date\'s weekday, or has started already → 422 naming `schedule_id`; taken, or held by a waitlist ' +
+  'A slot that is not the doctor\'s current one for that date\'s weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist ' +
   'offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404.';
 
 const appointmentQuery = { ...pageQuery, status: oneOfValues(APPOINTMENT_STATUSES) };
@@ -50,33 +53,49 @@ export const schedulingPaths: ModulePaths = {
     'Doctors\' weekly slots, free times, booking and the life of an appointment. Patients book and move their own visits within the clinic\'s ' +
     'booking limits (409 `booking_limit`) and cancel them before they start (409 `appointment_started`); the front desk (reception and admins) books, ' +
     'moves, cancels, checks in and marks no-shows for anyone. A visit goes `scheduled → checked_in → completed`, `scheduled → completed`, ' +
-    '`scheduled → no_show`, `scheduled | checked_in → cancelled`; any other move is 409 `invalid_transition`. A slot someone holds is 409 `slot_taken`. ' +
+    '`scheduled → no_show`, `scheduled | checked_in → cancelled`, and back `checked_in | no_show → scheduled` (the desk\'s undo on the visit\'s day); ' +
+    'any other move is 409 `invalid_transition`. A slot someone holds is 409 `slot_taken`. ' +
     `Visits are booked from today up to ${MAX_DAYS_AHEAD} days ahead; dates are \`yyyy-MM-dd\` and times \`HH:mm\` in the clinic's time zone.`,
   schemas: {
     Appointment: object(appointmentFields),
     ListedAppointment: object({ ...appointmentFields, has_started: hasStarted }),
+    DeskAppointment: object({
+      ...appointmentFields,
+      has_started: hasStarted,
+      desk_actions: array(oneOfValues(DESK_EVENTS), {
+        description: 'What the desk can do to the visit now: check in on its day, no-show once started, undo either on its day',
+      }),
+    }),
     AgendaVisit: object({
       ...appointmentFields,
       has_started: hasStarted,
       can_record: boolean({ description: 'Whether the doctor can record the visit now: scheduled or checked in, and begun' }),
     }),
     WeeklySlot: object({ id: id(), weekday, start_time: time(), end_time: time(), room: nullable(ref('Named')) }),
+    WorkingHours: object(
+      { weekday, start_time: time(), end_time: time(), slot_minutes: integer({ minimum: 1 }), room: nullable(ref('Named')) },
+      { description: 'One range of a weekday, cut into back-to-back slots of `slot_minutes`' },
+    ),
+    Schedule: object({ hours: array(ref('WorkingHours')), slots: array(ref('WeeklySlot')) }),
     AvailableSlot: object(slotFields),
   },
   operations: {
     'GET /api/admin/doctors/{id}/schedule': {
-      summary: "Get a doctor's weekly slots",
-      description: 'Admins only. The active doctor\'s current weekly pattern; an unknown or inactive doctor → 404.',
+      summary: "Get a doctor's working hours and weekly slots",
+      description: 'Admins only. The active doctor\'s working hours, exactly as saved, and the weekly slots they give; an unknown or inactive doctor → 404.',
       access: 'admin',
-      answers: { 200: object({ slots: array(ref('WeeklySlot')) }) },
+      answers: { 200: ref('Schedule') },
     },
     'PUT /api/admin/doctors/{id}/schedule': {
-      summary: "Replace a doctor's weekly slots",
+      summary: "Replace a doctor's working hours",
       description:
-        'Admins only; audited. Either explicit `slots`, or working hours (`days`, `start_time`, `end_time`, `slot_minutes`) cut into back-to-back slots. ' +
-        'Overlapping slots → 422 naming `slots`. Slots that stay keep their `id`; booked appointments keep their slot and times.',
+        'Admins only; audited. `hours`: any number of ranges a weekday (a lunch break is the gap between two), each cut into back-to-back slots of its ' +
+        '`slot_minutes` in its room; a remainder too short for a slot stays free. Also accepted: the same hours on several `days`, or explicit `slots` ' +
+        '(back-to-back slots of one length and room become one range). Overlapping ranges → 422 naming `hours` (or `slots`). Slots that stay keep their `id`; ' +
+        'booked appointments keep their slot and times. The saved hours again change nothing.',
       access: 'admin',
       body: anyOf(
+        object({ hours: array(object({ weekday, start_time: time(), end_time: time('After start_time'), slot_minutes: slotMinutes, room_id: id() }, { optional: ['room_id'] }), { maxItems: 168 }) }),
         object({
           slots: array(object({ weekday, start_time: time(), end_time: time('After start_time'), room_id: id() }, { optional: ['room_id'] }), {
             maxItems: 2016,
@@ -87,20 +106,20 @@ export const schedulingPaths: ModulePaths = {
             days: array(weekday, { minItems: 1, uniqueItems: true }),
             start_time: time(),
             end_time: time('After start_time'),
-            slot_minutes: integer({ minimum: 5, maximum: 480, description: 'Each slot\'s length; it must fit between start and end' }),
+            slot_minutes: slotMinutes,
             room_id: id(),
           },
           { optional: ['room_id'] },
         ),
       ),
-      answers: { 200: object({ slots: array(ref('WeeklySlot')) }) },
+      answers: { 200: ref('Schedule') },
     },
     'GET /api/appointments/next-available': {
       summary: 'Find the next days with a free slot',
       description:
         `Any signed-in user. Exactly one of \`doctor_id\` and \`department_id\` (else 422 naming it). The first 3 days from \`from\` to ${MAX_DAYS_AHEAD} days ahead ` +
         'with a free slot, each with only its free slots; with `department_id`, over the department\'s active doctors, each slot naming its doctor. ' +
-        'A slot a waitlist offer holds for someone else is not free. An unknown doctor or department → 404.',
+        'A slot in a leave or a closure, or one a waitlist offer holds for someone else, is not free. An unknown doctor or department → 404.',
       access: 'user',
       query: {
         doctor_id: id(),
@@ -121,7 +140,8 @@ export const schedulingPaths: ModulePaths = {
     'GET /api/appointments/available/{doctorId}': {
       summary: "A doctor's slots on a day",
       description:
-        'Any signed-in user. Every slot of the doctor\'s pattern on `date`, by time, each `available`, `booked` or `past`. An unknown or inactive doctor → 404.',
+        'Any signed-in user. Every slot of the doctor\'s pattern on `date` that no leave or clinic closure takes away, by time, each `available`, `booked` ' +
+        'or `past`. An unknown or inactive doctor → 404.',
       access: 'user',
       query: { date: bookingDate },
       answers: { 200: object({ date: date(), available_appointments: array(ref('AvailableSlot')) }) },
@@ -134,14 +154,33 @@ export const schedulingPaths: ModulePaths = {
       answers: { 201: ref('Appointment') },
       errors: [404, 409],
     },
+    'GET /api/appointments/day': {
+      summary: "The front desk's day at a glance",
+      description:
+        'Reception and admins. How many visits of `date` (default today; only `doctor_id`\'s when given) are in each status, cancelled ones too, ' +
+        'with the clinic\'s today and the days before and after `date`.',
+      access: [...DESK_ROLES],
+      query: { date: date(), doctor_id: id() },
+      answers: {
+        200: object({
+          date: date(),
+          today: date("Today by the clinic's clock"),
+          previous: date(),
+          next: date(),
+          doctor_id: nullable(id()),
+          counts: object(Object.fromEntries(APPOINTMENT_STATUSES.map((status) => [status, integer({ minimum: 0 })]))),
+        }),
+      },
+    },
     'GET /api/appointments': {
       summary: "The front desk's appointments",
       description:
-        'Reception and admins; audited. A day\'s appointments (`date`, default today), or with `patient_id` all of one patient\'s (`date` optional); ' +
-        'upcoming first, `q` searches names.',
+        'Reception and admins; audited. A day\'s appointments (`date`, default today) in the order of the day, its cancelled ones only with ' +
+        '`status=cancelled`; or with `patient_id` all of one patient\'s (`date` optional), upcoming first. `doctor_id` keeps one doctor\'s; ' +
+        '`q` searches names.',
       access: [...DESK_ROLES],
-      query: { ...appointmentQuery, date: date(), patient_id: id() },
-      answers: { 200: listOf('appointments', ref('ListedAppointment')) },
+      query: { ...appointmentQuery, date: date(), patient_id: id(), doctor_id: id() },
+      answers: { 200: listOf('appointments', ref('DeskAppointment')) },
     },
     'POST /api/appointments': {
       summary: 'Book an appointment for a patient',
@@ -180,6 +219,22 @@ export const schedulingPaths: ModulePaths = {
       summary: 'Mark a visit a no-show',
       description:
         'Reception and admins; audited. A `scheduled` appointment (else 409 `invalid_transition`) once its start has passed (else 409 `visit_not_started`); it keeps its slot.',
+      access: [...DESK_ROLES],
+      answers: { 200: ref('Appointment') },
+      errors: [409],
+    },
+    'POST /api/appointments/{id}/undo-check-in': {
+      summary: 'Take a check-in back',
+      description:
+        'Reception and admins; audited. A `checked_in` appointment (else 409 `invalid_transition`) on its day (else 409 `not_visit_day`) is `scheduled` again.',
+      access: [...DESK_ROLES],
+      answers: { 200: ref('Appointment') },
+      errors: [409],
+    },
+    'POST /api/appointments/{id}/undo-no-show': {
+      summary: 'Take a no-show back',
+      description:
+        'Reception and admins; audited. A `no_show` appointment (else 409 `invalid_transition`) on its day (else 409 `not_visit_day`) is `scheduled` again.',
       access: [...DESK_ROLES],
       answers: { 200: ref('Appointment') },
       errors: [409],
@@ -235,7 +290,8 @@ export const schedulingPaths: ModulePaths = {
       summary: "The doctor's day or week",
       description:
         'Doctors only; audited. The doctor\'s visits not cancelled, in time order, grouped by date: one day, or the Monday-to-Sunday week around `date`. ' +
-        '`previous` and `next` are the dates the day or week before and after start on.',
+        '`previous` and `next` are the dates the day or week before and after start on. Each day lists the doctor\'s leave and the clinic\'s closures ' +
+        'that day; visits inside them stay until the desk moves them.',
       access: 'doctor',
       query: { date: date('Default today'), view: oneOfValues(AGENDA_VIEWS, 'Default `day`') },
       answers: {
@@ -245,7 +301,7 @@ export const schedulingPaths: ModulePaths = {
           today: date(),
           previous: date(),
           next: date(),
-          days: array(object({ date: date(), visits: array(ref('AgendaVisit')) })),
+          days: array(object({ date: date(), visits: array(ref('AgendaVisit')), time_off: array(ref('TimeOff')) })),
         }),
       },
     },

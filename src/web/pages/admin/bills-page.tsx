@@ -28,7 +28,7 @@ export default function AdminBillsPage() {
 }
 
 // Every status, as the compiler checks; the UI imports only the domain's types.
-const STATUSES = Object.keys({ unpaid: true, paid: true } satisfies Record<PaymentStatus, true>);
+const STATUSES = Object.keys({ unpaid: true, partly_paid: true, paid: true } satisfies Record<PaymentStatus, true>);
 
 function BillsList() {
   const { alert, setAlert, dismiss } = useAlert();
@@ -43,6 +43,7 @@ function BillsList() {
     { header: 'Service', text: (b) => b.service_details, priority: 2 },
     { header: 'Date', cell: (b) => b.billing_date },
     { header: 'Amount', cell: (b) => usd(b.amount_cents) },
+    { header: 'Balance', cell: (b) => usd(b.balance_cents) },
     { header: 'Status', cell: (b) => <StatusBadge status={b.payment_status} />, priority: 2 },
     {
       header: 'Actions',

@@ -6,6 +6,7 @@ import { PanelBody } from '../../components/list-states.tsx';
 import { useLoaded } from '../../components/use-fetched.ts';
 import { endpoints, images } from '../../paths.ts';
 import { PatientTable } from './patient-table.tsx';
+import { WardOccupancyCard } from './ward-occupancy-card.tsx';
 
 export default function AdminDashboardPage() {
   return (
@@ -15,6 +16,7 @@ export default function AdminDashboardPage() {
         <TopDoctorCard />
         <HospitalityStatus />
       </div>
+      <WardOccupancyCard />
       <AppointmentsChart />
       {/* Not a named region: the table inside is one already, named "Patients" by its caption. */}
       <section className="dashboard-section">

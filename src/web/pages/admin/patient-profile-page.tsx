@@ -3,6 +3,7 @@ import { Link, useParams } from 'wouter';
 import type { PatientJson } from '../../../domain/patients/use-cases.ts';
 import type { PatientDetailJson } from '../../../domain/records/records.ts';
 import { Alert, type AlertMessage } from '../../components/alert.tsx';
+import { DownloadDataButton } from '../../components/download-data-button.tsx';
 import { EditPatientDialog } from '../../components/edit-patient-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched, useSavedOver } from '../../components/use-fetched.ts';
@@ -34,6 +35,7 @@ export default function AdminPatientProfilePage() {
               Edit details
             </button>
             {patient.email !== null && <SignInHelp name={patient.name} email={patient.email} />}
+            <DownloadDataButton label="Download data" patientId={async () => patient.id} onFailure={setAlert} />
           </>
         )}
         <Link href={routes.admin.patients} className="button button-small">
@@ -41,7 +43,19 @@ export default function AdminPatientProfilePage() {
         </Link>
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
-      {patient && <PatientOverview patient={patient} showDescription />}
+      {patient && (
+        <PatientOverview
+          patient={patient}
+          showDescription
+          amend={{
+            allowed: () => true,
+            done: (amended, message) => {
+              setEdited(amended);
+              setAlert(message);
+            },
+          }}
+        />
+      )}
       {patient && editing && (
         <EditPatientDialog patient={patient} path={endpoints.admin.patient(patient.id)} onSaved={(changed, message) => saved(patient, changed, message)} onClose={() => setEditing(false)} />
       )}

@@ -9,6 +9,7 @@ import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
 import { NamedSelect } from '../../components/named-select.tsx';
 import { useSubmit } from '../../components/use-submit.ts';
+import { RoomBedsDialog } from './room-beds-dialog.tsx';
 import { endpoints } from '../../paths.ts';
 
 const loadRooms = listAt<Room>(endpoints.admin.rooms, 'rooms');
@@ -27,6 +28,7 @@ export default function RoomsPage() {
   const [values, setValues] = useState<RoomValues>(EMPTY);
   const { busy, errors, setErrors, run } = useSubmit('room save');
   const nameRef = useRef<HTMLInputElement>(null);
+  const [bedsOf, setBedsOf] = useState<Room | null>(null);
 
   useEffect(() => {
     fetchList<Department>(endpoints.admin.departments, 'departments', ALL)
@@ -83,6 +85,9 @@ export default function RoomsPage() {
           >
             Edit
           </button>
+          <button type="button" className="button button-small" aria-label={`Beds of ${r.name}`} onClick={() => setBedsOf(r)}>
+            Beds
+          </button>
           <DeleteButton name={r.name} onClick={() => remove(r)} />
         </div>
       ),
@@ -121,6 +126,7 @@ export default function RoomsPage() {
         </div>
       </form>
       <DataTable label="Rooms" columns={columns} load={loadRooms} rowKey={(r) => r.id} emptyText="No rooms found." reloadKey={reloadKey} />
+      {bedsOf && <RoomBedsDialog room={bedsOf} onClose={() => setBedsOf(null)} />}
     </>
   );
 }

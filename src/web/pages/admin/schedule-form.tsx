@@ -1,108 +1,134 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Room } from '../../../domain/catalogue/catalogue.ts';
-import type { WeeklySlotJson } from '../../../domain/scheduling/scheduling.ts';
 import type { ScheduleJson } from '../../../domain/scheduling/pattern-use-cases.ts';
+import type { HoursRangeJson } from '../../../domain/scheduling/working-hours.ts';
 import { ApiError, apiGet, apiPut } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
-import { Field } from '../../components/field.tsx';
-import { NamedSelect } from '../../components/named-select.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useAllRows } from '../../components/use-all-rows.ts';
 import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints } from '../../paths.ts';
+import { TimeOffPanel } from './time-off-panel.tsx';
+import { WEEKDAYS, WeekGlance } from './week-glance.tsx';
 
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+/** One range of the form, as its inputs hold it. */
+interface Draft {
+  weekday: number;
+  start: string;
+  end: string;
+  minutes: string;
+  roomId: string;
+}
+
+const draftOf = (h: HoursRangeJson): Draft => ({
+  weekday: h.weekday,
+  start: h.start_time,
+  end: h.end_time,
+  minutes: String(h.slot_minutes),
+  roomId: h.room ? String(h.room.id) : '',
+});
+
+const bodyOf = (d: Draft) => ({
+  weekday: d.weekday,
+  start_time: d.start,
+  end_time: d.end,
+  slot_minutes: Number(d.minutes),
+  ...(d.roomId ? { room_id: Number(d.roomId) } : {}),
+});
 
 /**
- * A doctor's weekly working hours: the current slots per day, and a form that replaces them (days, hours, slot
- * length, room). Booked appointments keep their times.
+ * A doctor's working hours: the saved week at a glance, a form holding exactly the saved ranges (any number a
+ * day, each with its slot length and room), and the doctor's leave and the clinic's closures.
  */
 export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
-  const [slots, setSlots] = useState<WeeklySlotJson[] | null>(null);
+  const [saved, setSaved] = useState<ScheduleJson | null>(null);
+  const [drafts, setDrafts] = useState<Draft[]>([]);
   const rooms = useAllRows<Room>(endpoints.admin.rooms, 'rooms');
-  const [days, setDays] = useState<number[]>([1, 2, 3, 4, 5]);
-  const [start, setStart] = useState('09:00');
-  const [end, setEnd] = useState('17:00');
-  const [minutes, setMinutes] = useState('30');
-  const [roomId, setRoomId] = useState('');
   const { alert, setAlert, dismiss } = useAlert();
   const { busy, errors, run } = useSubmit('schedule save');
 
+  const show = (schedule: ScheduleJson) => {
+    setSaved(schedule);
+    setDrafts(schedule.hours.map(draftOf));
+  };
+
   useEffect(() => {
     apiGet<ScheduleJson>(endpoints.admin.doctorSchedule(doctorId))
-      .then((answer) => {
-        setSlots(answer.slots);
-        const worked = [...new Set(answer.slots.map((s) => s.weekday))].sort();
-        if (worked.length > 0) {
-          setDays(worked);
-          setStart(answer.slots.reduce((min, s) => (s.start_time < min ? s.start_time : min), '23:59'));
-          setEnd(answer.slots.reduce((max, s) => (s.end_time > max ? s.end_time : max), '00:00'));
-          setRoomId(answer.slots[0]?.room ? String(answer.slots[0].room.id) : '');
-        }
-      })
+      .then(show)
       .catch((error: unknown) => {
         console.error('schedule fetch failed', error);
-        setSlots([]);
+        setAlert(failure('Failed to load the schedule'));
       });
   }, [doctorId]);
+
+  const change = (index: number, patch: Partial<Draft>) => setDrafts(drafts.map((d, i) => (i === index ? { ...d, ...patch } : d)));
+  const add = (weekday: number) => {
+    const last = drafts.filter((d) => d.weekday === weekday).at(-1);
+    setDrafts([...drafts, { weekday, start: last?.end ?? '09:00', end: '17:00', minutes: last?.minutes ?? '30', roomId: last?.roomId ?? '' }]);
+  };
+  const copyMonday = () => setDrafts([...drafts.filter((d) => d.weekday === 1 || d.weekday > 5), ...[2, 3, 4, 5].flatMap((weekday) => drafts.filter((d) => d.weekday === 1).map((d) => ({ ...d, weekday })))]);
 
   const save = (event: FormEvent) => {
     event.preventDefault();
     return run(
       async () => {
-        const answer = await apiPut<ScheduleJson>(endpoints.admin.doctorSchedule(doctorId), {
-          days,
-          start_time: start,
-          end_time: end,
-          slot_minutes: Number(minutes),
-          ...(roomId ? { room_id: Number(roomId) } : {}),
-        });
-        setSlots(answer.slots);
+        show(await apiPut<ScheduleJson>(endpoints.admin.doctorSchedule(doctorId), { hours: drafts.map(bodyOf) }));
         setAlert(success('Schedule saved successfully'));
       },
       (error) => setAlert(failure(error instanceof ApiError ? `Failed to save schedule: ${error.message}` : 'Failed to save schedule')),
     );
   };
 
-  const perDay = (weekday: number) => (slots ?? []).filter((s) => s.weekday === weekday).length;
+  const rowErrors = (index: number) => Object.entries(errors).flatMap(([field, messages]) => (field.startsWith(`hours[${index}].`) ? messages.map((m) => `${field.split('.')[1]} ${m}`) : []));
 
   return (
     <>
       <Alert message={alert} onDismiss={dismiss} />
+      {saved && <WeekGlance schedule={saved} />}
       <form className="form" onSubmit={save} aria-label="Working hours">
-        <fieldset className="weekdays">
-          <legend>Working days</legend>
-          {WEEKDAYS.map((day, index) => (
-            <label key={day} className="checkbox">
-              <input
-                type="checkbox"
-                checked={days.includes(index + 1)}
-                onChange={(e) => setDays(e.target.checked ? [...days, index + 1].sort() : days.filter((d) => d !== index + 1))}
-              />
-              {day}
-              <span className="muted"> ({perDay(index + 1)} slots)</span>
-            </label>
-          ))}
-        </fieldset>
-        {errors.days && <p className="field-error">{errors.days.join(' ')}</p>}
-        <div className="form-row">
-          <Field label="Start time" errors={errors.start_time}>
-            {(control) => <input {...control} type="time" required value={start} onChange={(e) => setStart(e.target.value)} />}
-          </Field>
-          <Field label="End time" errors={errors.end_time}>
-            {(control) => <input {...control} type="time" required value={end} onChange={(e) => setEnd(e.target.value)} />}
-          </Field>
-          <Field label="Slot minutes" errors={errors.slot_minutes}>
-            {(control) => <input {...control} type="number" min={5} max={240} required value={minutes} onChange={(e) => setMinutes(e.target.value)} />}
-          </Field>
-          <Field label="Room" errors={errors.room_id}>
-            {(control) => <NamedSelect control={control} placeholder="No room" options={rooms} value={roomId} onChange={setRoomId} />}
-          </Field>
+        {errors.hours && <p className="field-error">{errors.hours.join(' ')}</p>}
+        {WEEKDAYS.map((day, dayIndex) => {
+          const weekday = dayIndex + 1;
+          const rows = drafts.flatMap((d, index) => (d.weekday === weekday ? [{ d, index }] : []));
+          return (
+            <fieldset key={day} className="working-day">
+              <legend>{day}</legend>
+              {rows.length === 0 && <p className="muted">Day off</p>}
+              {rows.map(({ d, index }, n) => (
+                <div key={index} className="form-row">
+                  <input aria-label={`${day} ${n + 1} start`} type="time" required value={d.start} onChange={(e) => change(index, { start: e.target.value })} />
+                  <input aria-label={`${day} ${n + 1} end`} type="time" required value={d.end} onChange={(e) => change(index, { end: e.target.value })} />
+                  <input aria-label={`${day} ${n + 1} slot minutes`} type="number" min={5} max={480} required value={d.minutes} onChange={(e) => change(index, { minutes: e.target.value })} />
+                  <select aria-label={`${day} ${n + 1} room`} value={d.roomId} onChange={(e) => change(index, { roomId: e.target.value })}>
+                    <option value="">No room</option>
+                    {rooms.map((room) => (
+                      <option key={room.id} value={room.id}>
+                        {room.name}
+                      </option>
+                    ))}
+                  </select>
+                  <button type="button" className="button button-small" onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}>
+                    Remove {day} {n + 1}
+                  </button>
+                  {rowErrors(index).length > 0 && <p className="field-error">{rowErrors(index).join(' ')}</p>}
+                </div>
+              ))}
+              <button type="button" className="button button-small" onClick={() => add(weekday)}>
+                Add hours to {day}
+              </button>
+            </fieldset>
+          );
+        })}
+        <div className="form-actions">
+          <button type="button" className="button" onClick={copyMonday}>
+            Copy Monday to Tuesday–Friday
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy || saved === null}>
+            Save Schedule
+          </button>
         </div>
-        <button type="submit" className="button button-primary" disabled={busy || days.length === 0}>
-          Save Schedule
-        </button>
       </form>
+      <TimeOffPanel doctorId={doctorId} />
     </>
   );
 }

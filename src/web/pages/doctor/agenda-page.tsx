@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AgendaJson, AgendaView, AgendaVisitJson } from '../../../domain/scheduling/scheduling.ts';
 import { apiGet } from '../../api.ts';
+import { RequestAdmissionDialog } from '../../components/admission-dialogs.tsx';
 import { Alert, success } from '../../components/alert.tsx';
 import { LoadFailure, LoadingStatus } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -27,6 +28,7 @@ export default function AgendaPage() {
   const view: AgendaView = search.get('view') === 'week' ? 'week' : 'day';
   const [reloadKey, setReloadKey] = useState(0);
   const [recording, setRecording] = useState<AgendaVisitJson | null>(null);
+  const [admitting, setAdmitting] = useState<AgendaVisitJson | null>(null);
   const { alert, setAlert, dismiss } = useAlert();
   const { answer: agenda, loading, failed, retry } = useRequest(
     'Agenda',
@@ -86,12 +88,19 @@ export default function AgendaPage() {
                 )}
                 <span className="muted"> · {visitCount(day.visits.length)}</span>
               </h2>
+              {day.time_off.map((t) => (
+                <p key={t.id} className="agenda-time-off">
+                  {t.kind === 'leave' ? 'On leave' : 'Clinic closed'}
+                  {t.start_time ? ` ${t.start_time}–${t.end_time}` : ''}
+                  {t.reason ? `: ${t.reason}` : ''}
+                </p>
+              ))}
               {day.visits.length === 0 ? (
                 <p className="muted">No visits.</p>
               ) : (
                 <ol className="agenda-visits">
                   {day.visits.map((visit) => (
-                    <Visit key={visit.id} visit={visit} onRecord={() => setRecording(visit)} />
+                    <Visit key={visit.id} visit={visit} onRecord={() => setRecording(visit)} onAdmit={() => setAdmitting(visit)} />
                   ))}
                 </ol>
               )}
@@ -110,11 +119,22 @@ export default function AgendaPage() {
           }}
         />
       )}
+      {admitting && (
+        <RequestAdmissionDialog
+          patient={{ id: admitting.patient.id, name: admitting.patient_name }}
+          appointmentId={admitting.id}
+          onClose={() => setAdmitting(null)}
+          onDone={(message) => {
+            setAdmitting(null);
+            setAlert(message);
+          }}
+        />
+      )}
     </>
   );
 }
 
-function Visit({ visit, onRecord }: { visit: AgendaVisitJson; onRecord: () => void }) {
+function Visit({ visit, onRecord, onAdmit }: { visit: AgendaVisitJson; onRecord: () => void; onAdmit: () => void }) {
   return (
     <li className="agenda-visit">
       <span className="agenda-time">
@@ -133,6 +153,11 @@ function Visit({ visit, onRecord }: { visit: AgendaVisitJson; onRecord: () => vo
           </button>
         ) : (
           !visit.has_started && visit.status !== 'cancelled' && <span className="muted">From {clockTime(visit.start_time)}</span>
+        )}
+        {(visit.status === 'checked_in' || visit.status === 'completed') && (
+          <button type="button" className="button button-small" onClick={onAdmit} aria-label={`Request admission of ${visit.patient_name}, ${clockTime(visit.start_time)}`}>
+            Request admission
+          </button>
         )}
       </span>
     </li>

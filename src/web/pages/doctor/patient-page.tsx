@@ -1,13 +1,24 @@
+import { useState } from 'react';
 import { Link, useParams } from 'wouter';
-import type { PatientDetailJson } from '../../../domain/records/records.ts';
+import { useSignals } from '@preact/signals-react/runtime';
+import type { MedicalRecordJson, PatientDetailJson } from '../../../domain/records/records.ts';
+import { user } from '../../auth.ts';
+import { RequestAdmissionDialog } from '../../components/admission-dialogs.tsx';
+import { Alert } from '../../components/alert.tsx';
+import { useAlert } from '../../components/use-alert.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { useFetched } from '../../components/use-fetched.ts';
+import { useFetched, useSavedOver } from '../../components/use-fetched.ts';
 import { PatientOverview } from '../../components/patient-overview.tsx';
 import { endpoints, routes } from '../../paths.ts';
 
 export default function DoctorPatientPage() {
   const { id } = useParams<{ id: string }>();
-  const patient = useFetched<PatientDetailJson>(endpoints.doctor.patient(id), 'patient');
+  useSignals();
+  const [patient, setEdited] = useSavedOver(useFetched<PatientDetailJson>(endpoints.doctor.patient(id), 'patient'));
+  // The record's first version was written by its doctor: only they (or an admin) may amend it.
+  const wroteIt = (record: MedicalRecordJson) => record.history[0]?.written_by.id === user.value?.id;
+  const { alert, setAlert, dismiss } = useAlert();
+  const [admitting, setAdmitting] = useState(false);
 
   return (
     <>
@@ -15,8 +26,35 @@ export default function DoctorPatientPage() {
         <Link href={routes.doctor.myPatients} className="button button-small">
           Patient List
         </Link>
+        {patient && (
+          <button type="button" className="button button-small button-primary" onClick={() => setAdmitting(true)}>
+            Request admission
+          </button>
+        )}
       </PageHeader>
-      {patient && <PatientOverview patient={patient} />}
+      <Alert message={alert} onDismiss={dismiss} />
+      {patient && (
+        <PatientOverview
+          patient={patient}
+          amend={{
+            allowed: wroteIt,
+            done: (amended, message) => {
+              setEdited(amended);
+              setAlert(message);
+            },
+          }}
+        />
+      )}
+      {patient && admitting && (
+        <RequestAdmissionDialog
+          patient={{ id: patient.id, name: patient.name || 'the patient' }}
+          onClose={() => setAdmitting(false)}
+          onDone={(message) => {
+            setAdmitting(false);
+            setAlert(message);
+          }}
+        />
+      )}
     </>
   );
 }

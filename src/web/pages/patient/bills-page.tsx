@@ -3,7 +3,7 @@ import type { BalanceJson, BillingJson, PaymentResult } from '../../../domain/bi
 import { apiGet, apiPost, listAt } from '../../api.ts';
 import { Alert, failure, success, type AlertMessage } from '../../components/alert.tsx';
 import { BillTable } from '../../components/bill-table.tsx';
-import { ALL_METHODS, PayDialog } from '../../components/pay-dialog.tsx';
+import { ONLINE_METHODS, PayDialog } from '../../components/pay-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { usd } from '../../format.ts';
@@ -57,8 +57,8 @@ export default function BillsPage() {
       {paying && (
         <PayDialog
           bill={paying}
-          methods={ALL_METHODS}
-          pay={(method, key) => apiPost<PaymentResult>(endpoints.patient.pay(paying.id), { method }, { 'Idempotency-Key': key })}
+          methods={ONLINE_METHODS}
+          pay={(payment, key) => apiPost<PaymentResult>(endpoints.patient.pay(paying.id), payment, { 'Idempotency-Key': key })}
           onClose={() => setPaying(null)}
           onPaid={(answer) => {
             finish(success(answer.message));

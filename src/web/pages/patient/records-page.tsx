@@ -1,8 +1,15 @@
 /** The patient's own visits, newest first: what each doctor found and prescribed, and what it cost. Printable. */
+import type { MyProfileJson } from '../../../domain/patients/use-cases.ts';
 import type { PatientVisitJson } from '../../../domain/patients/visits.ts';
+import { apiGet } from '../../api.ts';
+import { Alert } from '../../components/alert.tsx';
+import { useAlert } from '../../components/use-alert.ts';
+import { DownloadDataButton } from '../../components/download-data-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { RecordHistory } from '../../components/record-history.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
+import { HospitalStays } from './hospital-stays.tsx';
 import { useLoaded } from '../../components/use-fetched.ts';
 import { clockTime, usd } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
@@ -13,6 +20,8 @@ const PLACEHOLDER_VISITS = 2;
 export default function MyRecordsPage() {
   const { loaded, retry } = useLoaded<{ records: PatientVisitJson[] }>(endpoints.patient.records, 'records');
   const printable = loaded.state === 'loaded' && loaded.value.records.length > 0;
+  const { alert, setAlert, dismiss } = useAlert();
+  const ownId = () => apiGet<MyProfileJson>(endpoints.patient.profile).then(({ patient }) => patient.id);
 
   return (
     <>
@@ -22,7 +31,9 @@ export default function MyRecordsPage() {
             Print
           </button>
         )}
+        <DownloadDataButton label="Download my data" patientId={ownId} onFailure={setAlert} />
       </PageHeader>
+      <Alert message={alert} onDismiss={dismiss} />
       <PanelBody
         loaded={loaded}
         retry={retry}
@@ -47,6 +58,7 @@ export default function MyRecordsPage() {
           )
         }
       </PanelBody>
+      <HospitalStays />
     </>
   );
 }
@@ -79,6 +91,7 @@ function VisitRecord({ visit }: { visit: PatientVisitJson }) {
           )}
         </dd>
       </dl>
+      <RecordHistory record={visit} />
     </li>
   );
 }

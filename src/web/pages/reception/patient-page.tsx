@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useParams } from 'wouter';
+import { useParams, useSearch } from 'wouter';
 import type { BillingJson, PaymentResult } from '../../../domain/billing/billing.ts';
 import type { PatientRow } from '../../../domain/patients/ports.ts';
 import { apiPost, fetchList, type ListQuery } from '../../api.ts';
@@ -21,7 +21,8 @@ type DeskPatient = PatientRow & { pending_email: string | null };
 export default function DeskPatientPage() {
   const { id = '' } = useParams<{ id: string }>();
   const { alert, setAlert, dismiss } = useAlert();
-  const [booking, setBooking] = useState(false);
+  // Registering a walk-in links here with ?book=1, the booking form open.
+  const [booking, setBooking] = useState(new URLSearchParams(useSearch()).has('book'));
   const [booked, setBooked] = useState(0);
   const [paying, setPaying] = useState<BillingJson | null>(null);
   const [paid, setPaid] = useState(0);
@@ -106,7 +107,8 @@ export default function DeskPatientPage() {
         <PayDialog
           bill={paying}
           methods={DESK_METHODS}
-          pay={(method, key) => apiPost<PaymentResult>(endpoints.desk.pay(paying.id), { method }, { 'Idempotency-Key': key })}
+          partial
+          pay={(payment, key) => apiPost<PaymentResult>(endpoints.desk.pay(paying.id), payment, { 'Idempotency-Key': key })}
           onClose={() => setPaying(null)}
           onPaid={(answer) => {
             setPaying(null);

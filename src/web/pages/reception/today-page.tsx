@@ -1,16 +1,126 @@
-import { Alert } from '../../components/alert.tsx';
+import { useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
+import type { DeskAppointmentJson, DeskDayJson } from '../../../domain/scheduling/list-use-cases.ts';
+import type { AppointmentStatus } from '../../../domain/scheduling/scheduling.ts';
+import { Alert, failure } from '../../components/alert.tsx';
 import { DeskAppointments } from '../../components/desk-appointments.tsx';
+import { Field } from '../../components/field.tsx';
+import { NamedSelect } from '../../components/named-select.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { VisitsToMove } from '../../components/visits-to-move.tsx';
 import { useAlert } from '../../components/use-alert.ts';
+import { useAllRows } from '../../components/use-all-rows.ts';
+import { useLoaded } from '../../components/use-fetched.ts';
+import { dayLabel } from '../../format.ts';
+import { endpoints } from '../../paths.ts';
+import { DaySheet, visitsOfDay } from './day-sheet.tsx';
 
-/** The day at the front desk: each visit with its patient, doctor and status, to check in or mark a no-show. */
+/** The desk's words for where each visit of the day stands. */
+const COUNTED: [AppointmentStatus, string][] = [
+  ['scheduled', 'Not arrived'],
+  ['checked_in', 'Waiting'],
+  ['completed', 'Seen'],
+  ['no_show', 'No-show'],
+  ['cancelled', 'Cancelled'],
+];
+
+/**
+ * A day at the front desk (today unless the URL names another), of every doctor or one: how many visits stand
+ * where, each visit to check in, mark a no-show or undo either, the cancelled ones folded away, and the day's
+ * list to print, one page per doctor.
+ */
 export default function TodayPage() {
   const { alert, setAlert, dismiss } = useAlert();
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const params = new URLSearchParams(search);
+  const date = params.get('date') ?? '';
+  const doctorId = params.get('doctor_id') ?? '';
+  const doctors = useAllRows<Doctor>(endpoints.doctors, 'doctors');
+  const { loaded, retry } = useLoaded<DeskDayJson>(endpoints.desk.day, "the desk's day", { date: date || undefined, doctor_id: doctorId || undefined });
+  const summary = loaded.state === 'loaded' ? loaded.value : null;
+  const [showCancelled, setShowCancelled] = useState(false);
+  const [sheet, setSheet] = useState<{ of: string; visits: DeskAppointmentJson[] } | null>(null);
+  const shown = `${date} ${doctorId}`;
+
+  const show = (next: { date?: string; doctorId?: string }) => {
+    const query = new URLSearchParams(search);
+    for (const [name, value] of [['date', next.date ?? date], ['doctor_id', next.doctorId ?? doctorId]] as const) {
+      if (value) query.set(name, value);
+      else query.delete(name);
+    }
+    const text = query.toString();
+    navigate(text ? `${location}?${text}` : location, { replace: true });
+  };
+
+  useEffect(() => {
+    if (sheet?.of === shown) window.print();
+  }, [sheet, shown]);
+
+  const printDay = async () => {
+    try {
+      setSheet({ of: shown, visits: await visitsOfDay(date, doctorId) });
+    } catch (error) {
+      console.error('day list fetch failed', error);
+      setAlert(failure('The day list could not be loaded. Please try again.'));
+    }
+  };
+
+  const onToday = summary !== null && summary.date === summary.today;
+  const day = { date, doctorId };
   return (
-    <>
-      <PageHeader title="Today's Appointments" />
-      <Alert message={alert} onDismiss={dismiss} />
-      <DeskAppointments label="Today's appointments" setAlert={setAlert} />
-    </>
+    <div className="desk-day">
+      <div className="desk-day-screen">
+        <PageHeader title="Today's Appointments">
+          <button type="button" className="button" onClick={printDay}>
+            Print day list
+          </button>
+        </PageHeader>
+        <Alert message={alert} onDismiss={dismiss} />
+        <VisitsToMove setAlert={setAlert} />
+        <div className="desk-day-controls card">
+          <div className="day-nav" role="group" aria-label="Choose the day">
+            <button type="button" className="button button-small" disabled={!summary} onClick={() => summary && show({ date: summary.previous })}>
+              {onToday ? 'Yesterday' : 'Previous day'}
+            </button>
+            <button type="button" className="button button-small" aria-pressed={onToday} onClick={() => show({ date: '' })}>
+              Today
+            </button>
+            <button type="button" className="button button-small" disabled={!summary} onClick={() => summary && show({ date: summary.next })}>
+              {onToday ? 'Tomorrow' : 'Next day'}
+            </button>
+          </div>
+          <Field label="Date">
+            {(control) => <input {...control} type="date" value={summary?.date ?? date} onChange={(e) => e.target.value && show({ date: e.target.value })} />}
+          </Field>
+          <Field label="Doctor">
+            {(control) => <NamedSelect control={control} placeholder="All doctors" options={doctors} value={doctorId} onChange={(id) => show({ doctorId: id })} />}
+          </Field>
+        </div>
+        {summary && (
+          <>
+            <h2>
+              {dayLabel(summary.date)}
+              {onToday ? ' (today)' : ''}
+            </h2>
+            <ul className="day-counts" aria-label="Visits by status">
+              {COUNTED.map(([status, label]) => (
+                <li key={status}>
+                  <StatusBadge status={status} label={label} /> <span className="day-count">{summary.counts[status]}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        <DeskAppointments label="The day's appointments" day={day} setAlert={setAlert} onChanged={retry} />
+        <details className="cancelled-visits" onToggle={(event) => setShowCancelled(event.currentTarget.open)}>
+          <summary>Cancelled visits ({summary?.counts.cancelled ?? 0})</summary>
+          {showCancelled && <DeskAppointments label="Cancelled visits" day={{ ...day, status: 'cancelled' }} setAlert={setAlert} />}
+        </details>
+      </div>
+      {sheet?.of === shown && <DaySheet date={summary?.date ?? date} visits={sheet.visits} />}
+    </div>
   );
 }

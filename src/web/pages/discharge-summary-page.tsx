@@ -1,0 +1,58 @@
+/** A stay's discharge summary to print (doctors, admins, and the patient it belongs to). */
+import { Link, useParams } from 'wouter';
+import { useSignals } from '@preact/signals-react/runtime';
+import type { Role } from '../../domain/shared/actor.ts';
+import { role } from '../auth.ts';
+import { DischargeSummaryView } from '../components/discharge-summary-view.tsx';
+import { PanelBody } from '../components/list-states.tsx';
+import { PageHeader } from '../components/page-header.tsx';
+import { useLoaded } from '../components/use-fetched.ts';
+import type { DischargeSummaryJson } from '../components/ward.ts';
+import { instant } from '../format.ts';
+import { endpoints, routes } from '../paths.ts';
+
+/** Where each reader found the summary, to go back to. */
+const BACK: Partial<Record<Role, { to: string; label: string }>> = {
+  doctor: { to: routes.doctor.admissions, label: 'Ward patients' },
+  admin: { to: routes.admin.admissions, label: 'Admissions' },
+  patient: { to: routes.patient.records, label: 'My Records' },
+};
+
+export default function DischargeSummaryPage() {
+  useSignals();
+  const { id = '' } = useParams<{ id: string }>();
+  const { loaded, retry } = useLoaded<DischargeSummaryJson>(endpoints.ward.dischargeSummary(id), 'discharge summary');
+  const back = role.value ? BACK[role.value] : undefined;
+  return (
+    <>
+      <PageHeader title="Discharge summary">
+        {back && (
+          <Link href={back.to} className="button button-small no-print">
+            {back.label}
+          </Link>
+        )}
+        {loaded.state === 'loaded' && (
+          <button type="button" className="button button-small button-primary no-print" onClick={() => window.print()}>
+            Print
+          </button>
+        )}
+      </PageHeader>
+      <PanelBody loaded={loaded} retry={retry} what="The discharge summary" skeleton={<article className="card discharge-summary skeleton-visit" />}>
+        {(summary) => (
+          <article className="card discharge-summary">
+            <h2>{summary.patient.name}</h2>
+            <dl className="details">
+              <dt>Ward</dt>
+              <dd>{summary.ward.name}</dd>
+              <dt>Admitted</dt>
+              <dd>{summary.admitted_at ? instant(summary.admitted_at) : '—'}</dd>
+              <dt>Discharged</dt>
+              <dd>{summary.discharged_at ? instant(summary.discharged_at) : 'Not yet: the discharge is ordered'}</dd>
+            </dl>
+            <DischargeSummaryView summary={summary} />
+          </article>
+        )}
+      </PanelBody>
+    </>
+  );
+}

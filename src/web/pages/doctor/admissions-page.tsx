@@ -1,0 +1,60 @@
+/** The doctor's ward patients: stays in a bed to order a discharge for, requests to cancel, summaries to print. */
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { OrderDischargeDialog } from '../../components/admission-dialogs.tsx';
+import { AdmissionTable } from '../../components/admission-table.tsx';
+import { Alert, type AlertMessage } from '../../components/alert.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { cancelStep, useAdmissionStep } from '../../components/use-admission-step.ts';
+import { useAlert } from '../../components/use-alert.ts';
+import type { AdmissionJson } from '../../components/ward.ts';
+import { routes, withId } from '../../paths.ts';
+
+export default function DoctorAdmissionsPage() {
+  const { alert, setAlert, dismiss } = useAlert();
+  const [reloadKey, setReloadKey] = useState(0);
+  const [discharging, setDischarging] = useState<AdmissionJson | null>(null);
+  const done = (message: AlertMessage) => {
+    setDischarging(null);
+    setAlert(message);
+    setReloadKey((key) => key + 1);
+  };
+  const confirmed = useAdmissionStep({ setAlert, onDone: done });
+
+  const actions = (a: AdmissionJson) => {
+    const name = a.patient.name;
+    return (
+      <>
+        {a.status === 'admitted' && (
+          <button type="button" className="button button-small button-primary" aria-label={`Order discharge: ${name}`} onClick={() => setDischarging(a)}>
+            Order discharge
+          </button>
+        )}
+        {(a.status === 'discharge_ordered' || a.status === 'discharged') && (
+          <Link href={withId(routes.doctor.dischargeSummary, a.id)} className="button button-small" aria-label={`Discharge summary: ${name}`}>
+            Summary
+          </Link>
+        )}
+        {(a.status === 'requested' || a.status === 'reserved') && (
+          <button
+            type="button"
+            className="button button-small button-danger"
+            aria-label={`Cancel: ${name}`}
+            onClick={() => void confirmed(a, cancelStep(name))}
+          >
+            Cancel
+          </button>
+        )}
+      </>
+    );
+  };
+
+  return (
+    <>
+      <PageHeader title="Ward patients" />
+      <Alert message={alert} onDismiss={dismiss} />
+      <AdmissionTable initialGroup="current" reloadKey={reloadKey} showReason actions={actions} />
+      {discharging && <OrderDischargeDialog admission={discharging} onClose={() => setDischarging(null)} onDone={done} />}
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+/** The desk's day list on paper: one page per doctor, each visit in time order with a box to tick on arrival. */
+import type { DeskAppointmentJson } from '../../../domain/scheduling/list-use-cases.ts';
+import { fetchList } from '../../api.ts';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { ALL } from '../../components/use-alert.ts';
+import { clockTime, dayLabel } from '../../format.ts';
+import { endpoints } from '../../paths.ts';
+
+/** Every visit of the day that is not cancelled (of one doctor, when given), page by page. */
+export async function visitsOfDay(date: string, doctorId: string): Promise<DeskAppointmentJson[]> {
+  const visits: DeskAppointmentJson[] = [];
+  for (let page = 1; ; page++) {
+    const { rows, total } = await fetchList<DeskAppointmentJson>(endpoints.desk.appointments, 'appointments', {
+      ...ALL,
+      page,
+      date: date || undefined,
+      doctor_id: doctorId || undefined,
+    });
+    visits.push(...rows);
+    if (rows.length === 0 || visits.length >= total) return visits;
+  }
+}
+
+export function DaySheet({ date, visits }: { date: string; visits: DeskAppointmentJson[] }) {
+  const doctors = [...new Set(visits.map((a) => a.doctor_name))].sort((a, b) => a.localeCompare(b));
+  return (
+    <section className="day-sheet" aria-label="Day list to print">
+      {doctors.length === 0 && <p>No appointments on {dayLabel(date)}.</p>}
+      {doctors.map((doctor) => (
+        <section key={doctor} className="day-sheet-doctor">
+          <h2>
+            {doctor} · {dayLabel(date)}
+          </h2>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Patient</th>
+                <th scope="col">Room</th>
+                <th scope="col">Status</th>
+                <th scope="col">Arrived</th>
+              </tr>
+            </thead>
+            <tbody>
+              {visits
+                .filter((a) => a.doctor_name === doctor)
+                .map((a) => (
+                  <tr key={a.id}>
+                    <td>{clockTime(a.start_time)}</td>
+                    <td>{a.patient_name}</td>
+                    <td>{a.room_name ?? '—'}</td>
+                    <td>
+                      <StatusBadge status={a.status} />
+                    </td>
+                    <td className="day-sheet-tick" />
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </section>
+  );
+}

@@ -9,6 +9,7 @@ import { sqlState } from './db/sql-errors.ts';
 import { loadAuditKeys } from './audit-signing.ts';
 import { checkpointLine } from './domain/audit/checkpoint.ts';
 import { DomainError } from './domain/shared/errors.ts';
+import { cliActor } from './domain/shared/actor.ts';
 import type { DbTimeouts } from './db/timeouts.ts';
 import { systemClock } from './domain/shared/clock.ts';
 
@@ -88,23 +89,42 @@ export async function databaseRoleWarning(db: Db, config: Pick<Config, 'database
 
 const DAY_MS = 86_400_000;
 
+/** Runs `task` now and every day after while the server runs; `task` logs its own failure, tried again the next day. */
+function daily(task: () => Promise<void>): { stop(): void } {
+  void task();
+  const timer = setInterval(task, DAY_MS).unref();
+  return { stop: () => clearInterval(timer) };
+}
+
 /**
  * Prunes the audit trail's anonymous sign-in failures now and every day after, while the server runs. Every
- * instance on one database may do it: a second pruning finds nothing left to delete. A failure is logged and
- * tried again the next day.
+ * instance on one database may do it: a second pruning finds nothing left to delete.
  */
 export function pruneAuditDaily(app: App, log: (line: string) => void): { stop(): void } {
-  const prune = async () => {
+  return daily(async () => {
     try {
       const { removed, olderThanDays } = await app.audit.pruneAnonymousFailures();
       if (removed > 0) log(`audit: removed ${removed} anonymous failed sign-in(s) older than ${olderThanDays} days`);
     } catch (error) {
       log(`audit: pruning failed: ${(error as Error).message}; trying again tomorrow`);
     }
-  };
-  void prune();
-  const timer = setInterval(prune, DAY_MS).unref();
-  return { stop: () => clearInterval(timer) };
+  });
+}
+
+/**
+ * Bills every whole week of nights of the stays still in a bed, now and every day after, while the server runs.
+ * Every instance on one database may do it: a stay another instance is billing is skipped, and a billed week is
+ * never billed again.
+ */
+export function billInterimStaysDaily(app: App, log: (line: string) => void): { stop(): void } {
+  return daily(async () => {
+    try {
+      const { bills } = await app.inpatient.billInterimWeeks(cliActor('interim-bills'));
+      if (bills > 0) log(`ward: ${bills} interim bill(s) for long stays`);
+    } catch (error) {
+      log(`ward: interim billing failed: ${(error as Error).message}; trying again tomorrow`);
+    }
+  });
 }
 
 const HOUR_MS = 3_600_000;

@@ -13,7 +13,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
     .action(async (opts: { port?: string }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
       // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
-      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { createMedoraServer, listen }, { closeGracefully }, { checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }, { sealAuditContinuously }] =
+      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { createMedoraServer, listen }, { closeGracefully }, { billInterimStaysDaily, checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }, { sealAuditContinuously }] =
         await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../http/shutdown.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts'), import('../audit-sealer.ts')]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
@@ -40,9 +40,11 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       }
       const sealing = sealAuditContinuously(app.audit, (line) => writeLine(io.stderr, line));
       const pruning = pruneAuditDaily(app, (line) => writeLine(io.stdout, line));
+      const interimBills = billInterimStaysDaily(app, (line) => writeLine(io.stdout, line));
       const checkpoints = config.auditSigningKeyFile ? checkpointAuditHourly(app, (line) => writeLine(io.stdout, line)) : undefined;
       const stop = async (signal: string) => {
         pruning.stop();
+        interimBills.stop();
         checkpoints?.stop();
         writeLine(io.stdout, `${signal}: finishing requests in flight (at most ${config.shutdownGraceMs} ms), then stopping`);
         // Whatever the database does, the process is gone soon after the grace period.

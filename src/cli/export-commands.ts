@@ -43,7 +43,7 @@ export function register(program: Command, { getApp, io }: Cli): void {
       const base = `${loadConfig().publicUrl}/fhir/R4`;
       const dir = resolve(opts.out);
       const request = `${base}/Patient/${id}/$everything?_format=application/fhir+ndjson`;
-      const exported = await app.fhir.exportPatient({ base, id, request, format: 'files' }, cliActor());
+      const exported = await app.fhir.exportPatient({ base, id, params: [], request, format: 'files' }, cliActor());
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const manifest = await writeNdjsonFiles(exported, (name) => ndjsonFile(join(dir, name)), (name) => pathToFileURL(join(dir, name)).href);
       await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });

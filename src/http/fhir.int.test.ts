@@ -285,6 +285,73 @@ for (const target of testDatabases()) {
         assert.equal(refused.status, 404);
       });
 
+      it('narrows by _type, by care dates keeping the Patient and by _since, paging each once with the filters in next', async () => {
+        const dora = await fx.patient('Dora Dated');
+        const migraine = await fx.disease('Migraine');
+        const visit = (date: string, status = 'completed') => fx.appointment({ doctor, patientId: dora.patientId, date, status });
+        const record = (appointmentId: number, date: string) =>
+          one(
+            `insert into medical_records (appointment_id, patient_id, doctor_id, disease_id, diagnosis, service_type, cost_cents, record_date)
+             values ($1, $2, $3, $4, 'Migraine', 'Consultation', 9000, $5) returning id`,
+            [appointmentId, dora.patientId, doctor.doctorId, migraine, date],
+          );
+        const [v1, v2, v3, v4] = [await visit('2026-05-04'), await visit('2026-05-20'), await visit('2026-06-08'), await visit('2026-06-20', 'scheduled')];
+        const [r1, r2, r3] = [await record(v1, '2026-05-04'), await record(v2, '2026-05-20'), await record(v3, '2026-06-08')];
+        const bill = await one(
+          `insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date) values ($1, $2, 'Consultation', 9000, '2026-05-20') returning id`,
+          [dora.patientId, r2],
+        );
+        const path = `/Patient/${dora.patientId}/$everything`;
+        const get = async (query: string) => keys(await everything(dora.patientId, dora.token, `?${query}`));
+        const of = (type: string, ...ids: number[]) => ids.map((id) => `${type}/${id}`);
+        const sorted = (...lists: string[][]) => lists.flat().sort();
+        const patient = of('Patient', dora.patientId);
+
+        assert.deepEqual(await get('_type=Encounter,Condition'), sorted(of('Encounter', v1, v2, v3), of('Condition', r1, r2, r3)));
+        const inMay = sorted(patient, of('Appointment', v2, v3), of('Encounter', v2, v3), of('Condition', r2, r3), of('Invoice', bill));
+        assert.deepEqual(await get('start=2026-05-10&end=2026-06-08'), inMay, 'end takes its whole day');
+        assert.deepEqual(await get('start=2026-06'), sorted(patient, of('Appointment', v3, v4), of('Encounter', v3), of('Condition', r3)));
+        assert.deepEqual(await get('end=2026-05-04&_type=Patient,Appointment'), sorted(patient, of('Appointment', v1)));
+        const paged = await everything(dora.patientId, dora.token, '?start=2026-05-10&end=2026-06-08&_count=2');
+        assert.deepEqual(keys(paged), inMay, 'paged by two, each once');
+        assert.ok(paged.every((b) => b.total === inMay.length && matches(b).length <= 2));
+        assert.deepEqual(await get('_type=Encounter,Condition&_count=2'), await get('_type=Encounter,Condition'));
+
+        // Everything of the patient's last changed on New Year's Day, but the newest record and the bill today.
+        const old = '2026-01-01T00:00:00Z';
+        await server.db.query('update users set updated_at = $2 where id = (select user_id from patients where id = $1)', [dora.patientId, old]);
+        for (const table of ['patients', 'appointments', 'medical_records', 'billings']) {
+          await server.db.query(`update ${table} set updated_at = $2 where ${table === 'patients' ? 'id' : 'patient_id'} = $1`, [dora.patientId, old]);
+        }
+        await server.db.query(`update medical_records set diagnosis = 'Migraine with aura', updated_at = $2 where id = $1`, [r3, '2026-06-10T17:00:00Z']);
+        await server.db.query(`update billings set service_details = 'Consultation, follow-up', updated_at = $2 where id = $1`, [bill, '2026-06-10T17:00:00Z']);
+        const changed = sorted(of('Condition', r3), of('Invoice', bill));
+        assert.deepEqual(await get('_since=2026-06-10T12:00:00Z'), changed);
+        assert.deepEqual(await get('_since=2026-06-10T12:00:00Z&_count=1'), changed);
+        assert.deepEqual(await get(`_since=${old}`), await get(''), 'at or after');
+        assert.deepEqual(await get('_since=2026-06-10T12:00:00Z&_type=Condition&start=2026-06-01'), of('Condition', r3));
+
+        const strict = await fhir.get<Bundle>(`${path}?_type=Encounter&start=2026-05-01&end=2026-05-31&_since=${old}`, dora.token, { prefer: 'handling=strict' });
+        assert.equal(strict.status, 200, 'the filters are understood, not ignored');
+        assert.deepEqual(idsOf(strict.body), [String(v1), String(v2)]);
+        const unknown = await fhir.get<OperationOutcome>(`${path}?_type=Encounter,Observation`, dora.token);
+        assert.equal(unknown.status, 400);
+        assert.match(unknown.body.issue[0]?.diagnostics ?? '', /Observation/);
+        assert.equal((await fhir.get(`${path}?_type=Practitioner`, dora.token)).status, 400, 'no compartment type');
+        assert.equal((await fhir.get(`${path}?start=ge2026-05-01`, dora.token)).status, 400, 'a date, not a search prefix');
+
+        const exported = await server.api('GET', `/fhir/R4${path}?_format=ndjson&_type=Condition,Invoice&_since=2026-06-10T12:00:00Z`, { token: dora.token });
+        assert.equal(exported.status, 200);
+        const lines = String(exported.body).trimEnd().split('\n').map((line) => JSON.parse(line));
+        lines.forEach(assertValidFhir);
+        assert.deepEqual(lines.map((r) => `${r.resourceType}/${r.id}`).sort(), changed);
+        assert.equal((await fhir.get(`${path}?_format=ndjson&_type=Observation`, dora.token)).status, 400);
+
+        const metadata = await fhir.get<CapabilityStatement>('/metadata');
+        const operation = metadata.body.rest?.[0]?.resource?.find((r) => r.type === 'Patient')?.operation?.[0];
+        for (const name of ['start', 'end', '_since', '_type', '_count']) assert.match(operation?.documentation ?? '', new RegExp(`(^|[ (])${name}\\b`));
+      });
+
       it("refuses patient A another's $everything as missing, and gives each role only what it may read", async () => {
         assert.equal((await fhir.get(`/Patient/${patientB.patientId}/$everything`, patientA.token)).status, 404);
         assert.ok(!keys(await everything(patientA.patientId, reception.token)).some((k) => k.startsWith('Condition/')));

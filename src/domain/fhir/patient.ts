@@ -29,7 +29,16 @@ export const patientResource: ResourceDef<PatientRow, Patient> = {
     { name: 'birthdate', type: 'date', documentation: 'The date of birth' },
   ],
   isId: numericId,
-  operations: [{ name: 'everything', definition: 'http://hl7.org/fhir/OperationDefinition/Patient-everything' }],
+  operations: [
+    {
+      name: 'everything',
+      definition: 'http://hl7.org/fhir/OperationDefinition/Patient-everything',
+      documentation:
+        'Takes start and end (care dates: an Appointment, Encounter, Condition or Invoice by its date; the Patient and Locations always), ' +
+        '_since (meta.lastUpdated at or after), _type (comma-separated, of the types it returns) and _count; ' +
+        '_format=application/fhir+ndjson or application/zip exports the same resources as Bulk Data NDJSON.',
+    },
+  ],
   patientOf: (row) => row.id,
   toFhir: (row, ctx) => ({
     resourceType: 'Patient',

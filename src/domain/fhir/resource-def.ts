@@ -51,7 +51,7 @@ export interface ResourceDef<Row, R extends Resource = Resource> {
   /** The patient whose compartment a row is in, for the audit trail. */
   patientOf?: (row: Row) => number;
   /** The operations on an instance besides read, by FHIR's OperationDefinition. */
-  operations?: { name: string; definition: string }[];
+  operations?: { name: string; definition: string; documentation?: string }[];
   /** A type made from configuration, not rows: every resource there is, by id. */
   configured?: () => (readonly [string, Row])[];
 }

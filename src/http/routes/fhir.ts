@@ -20,12 +20,12 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
     route('GET', '/fhir/R4/Patient/{id}/$everything', 'user', async (ctx) => {
       const base = fhirBase(publicUrl, ctx);
       const format = exportFormat(ctx.search);
+      const params = [...new URLSearchParams(ctx.search ?? '')];
       if (format === undefined) {
-        const params = [...new URLSearchParams(ctx.search ?? '')];
         return fhirAnswer(await app.fhir.patientEverything({ base, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) }, ctx.actor));
       }
       const request = `${base}/Patient/${ctx.params.id}/$everything?${ctx.search ?? ''}`;
-      const exported = await app.fhir.exportPatient({ base, id: ctx.params.id, request, format }, ctx.actor);
+      const exported = await app.fhir.exportPatient({ base, id: ctx.params.id, params, request, format }, ctx.actor);
       const name = `patient-${ctx.params.id}`;
       return format === 'zip' ? zipAnswer(exported, `${name}.zip`) : ndjsonAnswer(exported, `${name}.ndjson`);
     }),

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { only } from '../testing/assert.ts';
+import { CENSUS_MONTH } from '../testing/census-month.ts';
 import { PASSWORD, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { movableClock } from '../testing/scheduling-fakes.ts';
@@ -234,7 +235,7 @@ for (const target of testDatabases()) {
     it("counts the census of a constructed month as by hand, at midnight in the clinic's zone and across the change to summer time", async () => {
       const w = await ward(2);
       const [bed1, bed2] = w.beds as [number, number];
-      await server.db.query(`update beds set created_at = '2026-02-01T08:00:00Z' where id = any($1::int[])`, [w.beds]);
+      await server.db.query(`update beds set created_at = $2 where id = any($1::int[])`, [w.beds, CENSUS_MONTH.bedsCreatedAt]);
       const stay = async (name: string, bed: number, admitAt: string) => {
         const patient = await fx.patient(name);
         await at(admitAt);
@@ -248,34 +249,21 @@ for (const target of testDatabases()) {
         await ok('POST', `/api/admissions/${id}/discharge`, desk.token);
         await ok('POST', `/api/beds/${(await ok('GET', `/api/admissions/${id}`, desk.token)).bed.id}/ready`, desk.token);
       };
-      const a = await stay('Anna Before', bed1, '2026-02-27T21:00:00Z'); // 22:00 Berlin, the month before
-      await discharge(a, '2026-03-02T09:00:00Z');
-      const b = await stay('Bert Midnight', bed1, '2026-03-04T23:00:00Z'); // exactly midnight, 5 March
-      await discharge(b, '2026-03-06T23:00:00Z'); // exactly midnight, 7 March
-      const c = await stay('Cleo Clocks', bed1, '2026-03-28T22:59:00Z'); // 23:59 the night the clocks go forward
-      await at('2026-03-29T01:30:00Z'); // 03:30 summer time
-      await ok('POST', `/api/admissions/${c}/transfer`, desk.token, { bed_id: bed2 });
-      await ok('POST', `/api/beds/${bed1}/ready`, desk.token);
-      await discharge(c, '2026-03-30T22:00:00Z'); // exactly midnight, 31 March (summer time)
-      await stay('Dan Still', bed1, '2026-03-31T21:30:00Z'); // 23:30, still in bed
-      await at('2026-04-02T10:00:00Z');
+      for (const { name, admittedAt, transferredAt, dischargedAt } of CENSUS_MONTH.stays) {
+        const id = await stay(name, bed1, admittedAt);
+        if (transferredAt !== undefined) {
+          await at(transferredAt);
+          await ok('POST', `/api/admissions/${id}/transfer`, desk.token, { bed_id: bed2 });
+          await ok('POST', `/api/beds/${bed1}/ready`, desk.token);
+        }
+        if (dischargedAt !== undefined) await discharge(id, dischargedAt);
+      }
+      await at(CENSUS_MONTH.now);
 
       const census = await ok('GET', `/api/admin/census?from=2026-03-01&to=2026-03-31&department_id=${w.departmentId}`, admin.token);
       const inBed = Object.fromEntries(census.days.filter((d: { in_bed_at_midnight: number }) => d.in_bed_at_midnight > 0).map((d: { date: string; in_bed_at_midnight: number }) => [d.date, d.in_bed_at_midnight]));
-      assert.deepEqual(inBed, { '2026-03-01': 1, '2026-03-05': 1, '2026-03-06': 1, '2026-03-28': 1, '2026-03-29': 1, '2026-03-30': 1, '2026-03-31': 1 });
-      assert.deepEqual(census.wards, [
-        {
-          department_id: w.departmentId,
-          department: `Ward ${wardCount}`,
-          patient_nights: 7,
-          bed_nights: 62,
-          admissions: 3,
-          discharges: 3,
-          transfers: 1,
-          occupancy_percent: 11.3,
-          average_length_of_stay: 2.7,
-        },
-      ]);
+      assert.deepEqual(inBed, CENSUS_MONTH.byHand.inBedAtMidnight);
+      assert.deepEqual(census.wards, [{ department_id: w.departmentId, department: `Ward ${wardCount}`, ...CENSUS_MONTH.byHand.ward }]);
       const res = await fetch(`${server.url}/api/admin/census.csv?from=2026-03-28&to=2026-03-29&department_id=${w.departmentId}`, { headers: { authorization: `Bearer ${admin.token}` } });
       assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
       assert.equal(

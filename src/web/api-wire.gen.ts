@@ -2766,6 +2766,7 @@ export interface components {
             phone: string;
             gender: components["schemas"]["Gender"] | null;
             birthdate: string | null;
+            /** @description Visits the patient did not come to */
             no_shows: number;
             pending_email: string | null;
         };

@@ -2,33 +2,28 @@ import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { censusMidnight, censusNights, countCensus, type Segment } from './census.ts';
 import { chargeLines, interimWeeks } from './charges.ts';
+import { CENSUS_MONTH } from '../../testing/census-month.ts';
 
-const TZ = 'Europe/Berlin';
+const TZ = CENSUS_MONTH.timeZone;
 const at = (iso: string) => new Date(iso);
 const ward = { wardId: 7, wardName: 'Ward A' };
-const segment = (admissionId: number, startedAt: string, endedAt: string | null, endedBy: Segment['endedBy']): Segment => ({
+const segment = (admissionId: number, startedAt: string, endedAt: string | undefined, endedBy: Segment['endedBy']): Segment => ({
   ...ward,
   admissionId,
   startedAt: at(startedAt),
-  endedAt: endedAt === null ? null : at(endedAt),
+  endedAt: endedAt === undefined ? null : at(endedAt),
   endedBy,
 });
 
-/**
- * March 2026 in Berlin (summer time from 29 March, 02:00 → 03:00), two beds, four stays:
- * A from 27 Feb 22:00 to 2 Mar 10:00; B from exactly midnight 5 Mar to exactly midnight 7 Mar; C from 28 Mar 23:59,
- * moved to the other bed at 03:30 on the night the clocks go forward, leaving exactly at midnight 31 Mar; D from
- * 31 Mar 23:30, still in bed.
- */
-const MARCH: Segment[] = [
-  segment(1, '2026-02-27T21:00:00Z', '2026-03-02T09:00:00Z', 'discharge'),
-  segment(2, '2026-03-04T23:00:00Z', '2026-03-06T23:00:00Z', 'discharge'),
-  segment(3, '2026-03-28T22:59:00Z', '2026-03-29T01:30:00Z', 'transfer'),
-  segment(3, '2026-03-29T01:30:00Z', '2026-03-30T22:00:00Z', 'discharge'),
-  segment(4, '2026-03-31T21:30:00Z', null, null),
-];
-const BEDS = [0, 1].map(() => ({ ...ward, createdAt: at('2026-02-01T08:00:00Z'), retiredAt: null }));
-const NOW = at('2026-04-02T10:00:00Z');
+/** The stays of CENSUS_MONTH as bed segments, a transfer ending one and starting the next. */
+const MARCH: Segment[] = CENSUS_MONTH.stays.flatMap(({ admittedAt, transferredAt, dischargedAt }, index) => {
+  const ending = dischargedAt === undefined ? null : 'discharge';
+  return transferredAt === undefined
+    ? [segment(index + 1, admittedAt, dischargedAt, ending)]
+    : [segment(index + 1, admittedAt, transferredAt, 'transfer'), segment(index + 1, transferredAt, dischargedAt, ending)];
+});
+const BEDS = [0, 1].map(() => ({ ...ward, createdAt: at(CENSUS_MONTH.bedsCreatedAt), retiredAt: null }));
+const NOW = at(CENSUS_MONTH.now);
 
 describe('the midnight census', () => {
   it("takes each day's census at the midnight that ends it, in the clinic's zone, across the change to summer time", () => {
@@ -47,26 +42,14 @@ describe('the midnight census', () => {
   it('equals the hand count of a month: who was in bed at each midnight, admissions, discharges, transfers, occupancy, length of stay', () => {
     const census = countCensus({ from: '2026-03-01', to: '2026-03-31', timeZone: TZ, now: NOW, segments: MARCH, beds: BEDS });
     const inBed = Object.fromEntries(census.days.filter((d) => d.in_bed_at_midnight > 0).map((d) => [d.date, d.in_bed_at_midnight]));
-    assert.deepEqual(inBed, { '2026-03-01': 1, '2026-03-05': 1, '2026-03-06': 1, '2026-03-28': 1, '2026-03-29': 1, '2026-03-30': 1, '2026-03-31': 1 });
+    assert.deepEqual(inBed, CENSUS_MONTH.byHand.inBedAtMidnight);
     const on = (key: 'admissions' | 'discharges' | 'transfers') => census.days.filter((d) => d[key] > 0).map((d) => `${d.date}:${d[key]}`);
     assert.deepEqual(on('admissions'), ['2026-03-05:1', '2026-03-28:1', '2026-03-31:1']);
     assert.deepEqual(on('discharges'), ['2026-03-02:1', '2026-03-07:1', '2026-03-31:1']);
     assert.deepEqual(on('transfers'), ['2026-03-29:1']);
     assert.equal(census.days.length, 31);
     assert.equal(census.days.find((d) => d.date === '2026-03-29')?.occupancy_percent, 50);
-    assert.deepEqual(census.wards, [
-      {
-        department_id: 7,
-        department: 'Ward A',
-        patient_nights: 7,
-        bed_nights: 62,
-        admissions: 3,
-        discharges: 3,
-        transfers: 1,
-        occupancy_percent: 11.3,
-        average_length_of_stay: 2.7,
-      },
-    ]);
+    assert.deepEqual(census.wards, [{ department_id: 7, department: 'Ward A', ...CENSUS_MONTH.byHand.ward }]);
   });
 
   it('counts only the beds that existed at each midnight', () => {

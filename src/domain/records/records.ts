@@ -90,17 +90,14 @@ export interface PatientProfile extends PatientCard {
 export async function readVisit(body: unknown, today: string, diseaseKnown: (id: number) => Promise<boolean>): Promise<Visit> {
   const input = asRecord(body);
   const v = new Validator(input);
-  const diseaseId = v.id('disease_id');
-  const diagnosis = v.text('diagnosis', { max: MAX_CLINICAL_TEXT });
-  const labTests = v.text('lab_tests', { optional: true, max: MAX_CLINICAL_TEXT });
-  const prescriptions = v.text('prescriptions', { optional: true, max: MAX_CLINICAL_TEXT });
+  const content = readClinicalContent(v);
   const serviceType = v.text('service_type', { max: MAX_SERVICE_TYPE });
   const costCents = readCost(v, input.cost);
   const recordDate = v.date('record_date', { optional: true }) ?? today;
   if (recordDate > today) v.fail('record_date', 'cannot be in the future');
-  if (diseaseId !== undefined && !(await diseaseKnown(diseaseId))) v.fail('disease_id', 'does not exist');
+  await checkDiseaseKnown(v, content, diseaseKnown);
   v.done();
-  return { diseaseId, diagnosis, labTests, prescriptions, serviceType, costCents, recordDate };
+  return { ...content, serviceType, costCents, recordDate };
 }
 
 /**
@@ -110,17 +107,29 @@ export async function readVisit(body: unknown, today: string, diseaseKnown: (id:
 export async function readAmendment(body: unknown, diseaseKnown: (id: number) => Promise<boolean>): Promise<Amendment> {
   const input = asRecord(body);
   const v = new Validator(input);
-  const diseaseId = v.id('disease_id');
-  const diagnosis = v.text('diagnosis', { max: MAX_CLINICAL_TEXT });
-  const labTests = v.text('lab_tests', { optional: true, max: MAX_CLINICAL_TEXT });
-  const prescriptions = v.text('prescriptions', { optional: true, max: MAX_CLINICAL_TEXT });
+  const content = readClinicalContent(v);
   const reason = v.text('reason', { max: MAX_AMENDMENT_REASON });
   for (const billed of ['service_type', 'cost', 'record_date']) {
     if (input[billed] !== undefined) v.fail(billed, 'cannot be amended: the bill changes only by an adjustment');
   }
-  if (diseaseId !== undefined && !(await diseaseKnown(diseaseId))) v.fail('disease_id', 'does not exist');
+  await checkDiseaseKnown(v, content, diseaseKnown);
   v.done();
-  return { content: { diseaseId, diagnosis, labTests, prescriptions }, reason };
+  return { content, reason };
+}
+
+/** The clinical content a visit's record and an amendment both carry, read by the same rules. */
+function readClinicalContent(v: Validator): ClinicalContent {
+  return {
+    diseaseId: v.id('disease_id'),
+    diagnosis: v.text('diagnosis', { max: MAX_CLINICAL_TEXT }),
+    labTests: v.text('lab_tests', { optional: true, max: MAX_CLINICAL_TEXT }),
+    prescriptions: v.text('prescriptions', { optional: true, max: MAX_CLINICAL_TEXT }),
+  };
+}
+
+/** Asked after every field is read, so an unknown disease is listed after the form's own problems. */
+async function checkDiseaseKnown(v: Validator, { diseaseId }: ClinicalContent, diseaseKnown: (id: number) => Promise<boolean>): Promise<void> {
+  if (diseaseId !== undefined && !(await diseaseKnown(diseaseId))) v.fail('disease_id', 'does not exist');
 }
 
 function readCost(v: Validator, raw: unknown): number {

@@ -1,6 +1,20 @@
 import { array, date, email, id, integer, nullable, object, oneOfValues, ref, string, uri, type Schema } from './schema.ts';
 
 /**
+ * PatientRow of src/domain/patients/ports.ts: the properties of a row of the patient lists, which the desk's patient
+ * card (DeskPatient) has too. Schemas are closed objects, so the card cannot extend the row by reference.
+ */
+export const patientRow = {
+  id: integer(),
+  name: string(),
+  email: nullable(email()),
+  phone: string(),
+  gender: nullable(ref('Gender')),
+  birthdate: nullable(date()),
+  no_shows: integer({ minimum: 0, description: 'Visits the patient did not come to' }),
+} satisfies Record<string, Schema>;
+
+/**
  * The shapes many operations share (docs/api.md "Shapes"); a module's own shapes live in its paths file and are
  * registered here by name so the document refers to each once.
  */
@@ -22,15 +36,7 @@ export const sharedSchemas: Record<string, Schema> = {
   /** docs/api.md "user": a signed-in account as the API shows it. */
   User: object({ id: integer(), name: string(), email: email(), role: ref('Role'), profile_image: ref('Image') }),
   /** docs/api.md "patient row": the admin's and the desk's patient lists. */
-  Patient: object({
-    id: integer(),
-    name: string(),
-    email: nullable(email()),
-    phone: string(),
-    gender: nullable(ref('Gender')),
-    birthdate: nullable(date()),
-    no_shows: integer({ minimum: 0, description: 'Visits the patient did not come to' }),
-  }),
+  Patient: object(patientRow),
   /** docs/api.md "patient detail": a patient with every medical record, newest first (admin and doctor). */
   PatientDetail: object({
     id: integer(),

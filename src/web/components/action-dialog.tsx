@@ -2,6 +2,7 @@ import type { FormEvent, ReactNode } from 'react';
 import type { FieldErrors } from '../../domain/shared/errors.ts';
 import { Alert, success, type AlertMessage } from './alert.tsx';
 import { Dialog } from './dialog.tsx';
+import { SubmitRow } from './submit-row.tsx';
 import { useAlert } from './use-alert.ts';
 import { hasFieldErrors, useSubmit } from './use-submit.ts';
 import { wardFailure } from './ward.ts';
@@ -43,14 +44,7 @@ export function ActionDialog({ title, label, submitLabel, send, failureText, onC
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={submit} aria-label={label}>
         {children(errors)}
-        <div className="form-row">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {submitLabel}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <SubmitRow label={submitLabel} busy={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

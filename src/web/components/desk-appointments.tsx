@@ -17,6 +17,49 @@ import { useCancelAppointment } from './use-cancel-appointment.ts';
 import { clockTime, dayMonth } from '../format.ts';
 import { endpoints, routes, withId } from '../paths.ts';
 
+/** The desk's changes to a visit, in the order their buttons stand, each offered when the server lists it. */
+const DESK_ACTIONS: {
+  action: DeskAppointmentJson['desk_actions'][number];
+  label: string;
+  primary?: boolean;
+  path: (id: number) => string;
+  ariaLabel: (a: DeskAppointmentJson) => string;
+  done: (a: DeskAppointmentJson) => string;
+  /** Asked first, for the one change the patient is not there to see. */
+  question?: (a: DeskAppointmentJson) => string;
+}[] = [
+  {
+    action: 'check_in',
+    label: 'Check in',
+    primary: true,
+    path: endpoints.desk.checkIn,
+    ariaLabel: (a) => `Check in ${a.patient_name} at ${a.start_time}`,
+    done: (a) => `${a.patient_name} is checked in`,
+  },
+  {
+    action: 'undo_check_in',
+    label: 'Undo check-in',
+    path: endpoints.desk.undoCheckIn,
+    ariaLabel: (a) => `Undo check-in of ${a.patient_name} at ${a.start_time}`,
+    done: (a) => `${a.patient_name}'s check-in is undone`,
+  },
+  {
+    action: 'undo_no_show',
+    label: 'Undo no-show',
+    path: endpoints.desk.undoNoShow,
+    ariaLabel: (a) => `Undo no-show of ${a.patient_name} at ${a.start_time}`,
+    done: (a) => `${a.patient_name} is no longer marked as a no-show`,
+  },
+  {
+    action: 'no_show',
+    label: 'No-show',
+    path: endpoints.desk.noShow,
+    ariaLabel: (a) => `No-show of ${a.patient_name} at ${a.start_time}`,
+    done: (a) => `${a.patient_name} is marked as a no-show`,
+    question: (a) => `Mark ${a.patient_name} as not having come at ${a.start_time}?`,
+  },
+];
+
 interface DeskAppointmentsProps {
   label: string;
   /** One patient's appointments; without it, a day's at the desk. */
@@ -76,41 +119,17 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
       header: 'Actions',
       cell: (a) => (
         <div className="row-actions">
-          {a.desk_actions.includes('check_in') && (
-            <button type="button" className="button button-small button-primary" onClick={() => act(a, endpoints.desk.checkIn, `${a.patient_name} is checked in`)} aria-label={`Check in ${a.patient_name} at ${a.start_time}`}>
-              Check in
-            </button>
-          )}
-          {a.desk_actions.includes('undo_check_in') && (
+          {DESK_ACTIONS.filter((d) => a.desk_actions.includes(d.action)).map((d) => (
             <button
+              key={d.action}
               type="button"
-              className="button button-small"
-              onClick={() => act(a, endpoints.desk.undoCheckIn, `${a.patient_name}'s check-in is undone`)}
-              aria-label={`Undo check-in of ${a.patient_name} at ${a.start_time}`}
+              className={d.primary ? 'button button-small button-primary' : 'button button-small'}
+              onClick={() => act(a, d.path, d.done(a), d.question?.(a))}
+              aria-label={d.ariaLabel(a)}
             >
-              Undo check-in
+              {d.label}
             </button>
-          )}
-          {a.desk_actions.includes('undo_no_show') && (
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => act(a, endpoints.desk.undoNoShow, `${a.patient_name} is no longer marked as a no-show`)}
-              aria-label={`Undo no-show of ${a.patient_name} at ${a.start_time}`}
-            >
-              Undo no-show
-            </button>
-          )}
-          {a.desk_actions.includes('no_show') && (
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => act(a, endpoints.desk.noShow, `${a.patient_name} is marked as a no-show`, `Mark ${a.patient_name} as not having come at ${a.start_time}?`)}
-              aria-label={`No-show of ${a.patient_name} at ${a.start_time}`}
-            >
-              No-show
-            </button>
-          )}
+          ))}
           {a.status === 'scheduled' && (
             <button type="button" className="button button-small" onClick={() => reschedule(a)} aria-label={`Reschedule ${a.patient_name} at ${a.start_time}`}>
               Reschedule

@@ -105,7 +105,7 @@ describe('the admin edits doctors and patients and filters and exports lists in 
 
     const hours = page.getByRole('form', { name: 'Working hours' });
     const glance = page.getByRole('table', { name: 'Week at a glance' });
-    await glance.getByText('Sunday (16 slots)').waitFor();
+    await glance.getByRole('row', { name: /^Sunday/ }).getByRole('cell', { name: '16 slots', exact: true }).waitFor();
     const before = await api(`/api/admin/doctors/${house.id}/schedule`);
     await hours.getByRole('button', { name: 'Save Schedule' }).click();
     await page.getByRole('alert').getByText('Schedule saved successfully').waitFor();
@@ -122,8 +122,8 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     await hours.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
     await hours.getByRole('button', { name: 'Save Schedule' }).click();
     await page.getByRole('alert').getByText('Schedule saved successfully').waitFor();
-    await glance.getByText('Monday (7 slots)').waitFor();
-    await glance.getByText('Sunday (0 slots)').waitFor();
+    await glance.getByRole('row', { name: /^Monday/ }).getByRole('cell', { name: '7 slots', exact: true }).waitFor();
+    await glance.getByRole('row', { name: /^Sunday/ }).getByRole('cell', { name: '0 slots', exact: true }).waitFor();
     const schedule = await api(`/api/admin/doctors/${house.id}/schedule`);
     assert.deepEqual([...new Set(schedule.slots.map((s: { weekday: number }) => s.weekday))], [1, 2, 3, 4, 5]);
     assert.deepEqual(
@@ -132,7 +132,7 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     );
 
     await page.reload();
-    await glance.getByText('Monday (7 slots)').waitFor();
+    await glance.getByRole('row', { name: /^Monday/ }).getByRole('cell', { name: '7 slots', exact: true }).waitFor();
     assert.equal(await hours.getByLabel('Monday 2 slot minutes').inputValue(), '20', 'the form loads the saved slot length');
     const leave = page.getByRole('form', { name: 'Add time off' });
     await leave.getByLabel('First day').fill('2099-01-06');

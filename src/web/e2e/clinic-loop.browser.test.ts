@@ -166,7 +166,7 @@ describe('the clinic loop in the browser', () => {
     await dialog.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
     await dialog.getByRole('button', { name: 'Save Schedule' }).click();
     await dialog.getByRole('alert').getByText('Schedule saved successfully').waitFor();
-    await dialog.getByText('Monday (6 slots)').waitFor();
+    await dialog.getByRole('row', { name: /^Monday/ }).getByRole('cell', { name: '6 slots', exact: true }).waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });

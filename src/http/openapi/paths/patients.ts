@@ -1,6 +1,6 @@
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import type { ModulePaths } from '../module-paths.ts';
-import { pageQuery } from '../components.ts';
+import { pageQuery, patientRow } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
 import { array, boolean, date, email, integer, listOf, nullable, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
 
@@ -57,16 +57,7 @@ export const patientsPaths: ModulePaths = {
       user: ref('User'),
       patient: patientProfile(email()),
     }),
-    DeskPatient: object({
-      id: integer(),
-      name: string(),
-      email: nullable(email()),
-      phone: string(),
-      gender: nullable(ref('Gender')),
-      birthdate: nullable(date()),
-      no_shows: integer({ minimum: 0 }),
-      pending_email: nullable(email()),
-    }),
+    DeskPatient: object({ ...patientRow, pending_email: nullable(email()) }),
     PatientVisit: object({
       id: integer({ description: 'The medical record' }),
       date: date(),

@@ -25,7 +25,7 @@ export function WeekGlance({ schedule }: { schedule: ScheduleJson }) {
                   ? 'Day off'
                   : hours.map((h) => `${h.start_time}–${h.end_time} (${h.slot_minutes} min${h.room ? `, ${h.room.name}` : ''})`).join(' · ')}
               </td>
-              <td>{`${day} (${slots} slots)`}</td>
+              <td>{slots === 1 ? '1 slot' : `${slots} slots`}</td>
             </tr>
           );
         })}

@@ -1,5 +1,6 @@
 import type { AppointmentStore, ScheduleStore, StatusCounts } from '../domain/scheduling/ports.ts';
 import {
+  ACTIVE_STATUSES,
   APPOINTMENT_STATUSES,
   SLOT_TAKEN,
   type Appointment,
@@ -333,6 +334,7 @@ export function appointmentStore(db: Queryable): AppointmentStore {
         filter.status && `a.status = ${param(filter.status)}`,
         filter.hideCancelled && !filter.status && `a.status <> 'cancelled'`,
         filter.date && `a.date = ${param(filter.date)}`,
+        filter.when && `${filter.when === 'past' ? 'not ' : ''}(a.status = any(${param([...ACTIVE_STATUSES])}::text[]) and a.date >= ${param(today)})`,
         req.q && appointmentSearch(params.push(containsPattern(req.q))),
       ].filter(Boolean);
       const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';

@@ -1101,7 +1101,7 @@ export interface paths {
         };
         /**
          * List doctors to book with
-         * @description Patients only; the same list as `GET /api/doctors`.
+         * @description Patients only; the same list as `GET /api/doctors`, each doctor with `next_free`, their first free slot from now within the booking window (null when none), for the first 60 doctors of the page.
          */
         get: operations["getPatientDoctors"];
         put?: never;
@@ -1497,6 +1497,26 @@ export interface paths {
          * @description Patients only. Upcoming first (soonest first), then past ones (latest first); `q` searches doctor, department and room.
          */
         get: operations["getPatientAppointments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/patient/appointments/{id}/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My appointment as a calendar file
+         * @description Patients only, their own (another patient's → 404, the attempt audited). The appointment as an iCalendar download with the same event (UID, SEQUENCE, times in the clinic's zone, place) as its e-mailed invitation, without METHOD; a cancelled one has STATUS:CANCELLED.
+         */
+        get: operations["getPatientAppointmentsIdCalendarIcs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2833,6 +2853,33 @@ export interface components {
             address: string;
             image: components["schemas"]["Image"];
         };
+        BookableDoctor: {
+            id: number;
+            name: string;
+            /** Format: email */
+            email: string;
+            user: {
+                id: number;
+                name: string;
+                /** Format: email */
+                email: string;
+                profile_image: components["schemas"]["Image"];
+            };
+            phone: string;
+            gender: components["schemas"]["Gender"] | null;
+            specialization: components["schemas"]["Named"] | null;
+            department: components["schemas"]["Named"] | null;
+            bio: string;
+            birthdate: string | null;
+            address: string;
+            image: components["schemas"]["Image"];
+            next_free?: {
+                /** Format: date */
+                date: string;
+                start_time: string;
+                end_time: string;
+            } | null;
+        };
         Appointment: {
             id: number;
             /** Format: date */
@@ -3454,6 +3501,7 @@ export type SchemaSpecialization = components['schemas']['Specialization'];
 export type SchemaDisease = components['schemas']['Disease'];
 export type SchemaRoom = components['schemas']['Room'];
 export type SchemaDoctor = components['schemas']['Doctor'];
+export type SchemaBookableDoctor = components['schemas']['BookableDoctor'];
 export type SchemaAppointment = components['schemas']['Appointment'];
 export type SchemaListedAppointment = components['schemas']['ListedAppointment'];
 export type SchemaDeskAppointment = components['schemas']['DeskAppointment'];
@@ -5979,7 +6027,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        doctors: components["schemas"]["Doctor"][];
+                        doctors: components["schemas"]["BookableDoctor"][];
                         total: number;
                         total_is_lower_bound: boolean;
                         page: number;
@@ -6422,6 +6470,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 status?: "scheduled" | "checked_in" | "completed" | "no_show" | "cancelled";
+                when?: "upcoming" | "past";
                 date?: string;
                 patient_id?: number;
                 doctor_id?: number;
@@ -6830,6 +6879,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 status?: "scheduled" | "checked_in" | "completed" | "no_show" | "cancelled";
+                when?: "upcoming" | "past";
             };
             header?: never;
             path?: never;
@@ -6859,6 +6909,36 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getPatientAppointmentsIdCalendarIcs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The iCalendar file */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     getDoctorAppointments: {
         parameters: {
             query?: {
@@ -6866,6 +6946,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 status?: "scheduled" | "checked_in" | "completed" | "no_show" | "cancelled";
+                when?: "upcoming" | "past";
             };
             header?: never;
             path?: never;

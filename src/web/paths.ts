@@ -200,6 +200,8 @@ export const endpoints = {
     profile: '/api/patient/profile',
     appointments: '/api/patient/appointments',
     cancelAppointment: (id: Id) => `/api/patient/appointments/${id}/cancel`,
+    /** The patient's own appointment as an .ics file to add to a calendar. */
+    appointmentCalendar: (id: Id) => `/api/patient/appointments/${id}/calendar.ics`,
     doctors: '/api/patient/doctors',
     billings: '/api/patient/billings',
     balance: '/api/patient/balance',

@@ -56,6 +56,13 @@ const invitation = (clinic: Clinic, visit: Visit, method: 'REQUEST' | 'CANCEL', 
   content: calendar(clinic, [calendarVisit(visit, method === 'REQUEST' ? 'CONFIRMED' : 'CANCELLED', clinic)], { method, now }),
 });
 
+/**
+ * The visit as a calendar file to download (no METHOD: an event to add, not an invitation to answer), with the
+ * same VEVENT as its invitation, so a calendar that has both keeps one event.
+ */
+export const visitCalendar = (clinic: Clinic, visit: Visit, cancelled: boolean, now: Date) =>
+  calendar(clinic, [calendarVisit(visit, cancelled ? 'CANCELLED' : 'CONFIRMED', clinic)], { now });
+
 /** Where a visit is now, for the keys of messages that are written again when it moves. */
 const slotKey = (visit: Visit) => `${visit.date}T${visit.startTime.slice(0, 5)}`;
 

@@ -112,6 +112,33 @@ export async function nextAvailable(deps: SchedulingDeps, query: Record<string, 
   };
 }
 
+/** A doctor's first free time: what a doctor's card offers. */
+export interface NextFreeJson {
+  date: string;
+  start_time: string;
+  end_time: string;
+}
+
+/** How many doctors of one answer get their next free time worked out: a page of cards, not a whole export. */
+export const NEXT_FREE_DOCTORS = 60;
+
+/**
+ * Each doctor's first free slot from now to the end of the booking window (null when none), for at most
+ * NEXT_FREE_DOCTORS of them: the doctors list's cards show it without asking once per card.
+ */
+export async function nextFreeTimes(deps: SchedulingDeps, doctorIds: number[], actor: Actor): Promise<Map<number, NextFreeJson | null>> {
+  const now = nowInClinic(deps);
+  const range = { from: now.date, to: addDays(now.date, MAX_DAYS_AHEAD), count: 1 };
+  const firsts = await Promise.all(
+    doctorIds.slice(0, NEXT_FREE_DOCTORS).map(async (doctorId) => {
+      const [day] = await doctorFreeDays(deps, doctorId, range, now, actor.patientId);
+      const slot = day?.slots[0];
+      return [doctorId, day && slot ? { date: day.date, start_time: slot.startTime, end_time: slot.endTime } : null] as const;
+    }),
+  );
+  return new Map(firsts);
+}
+
 /**
  * The doctor's free days in `range`; a slot in a leave or closure, or one a waitlist offer holds for someone else
  * than `patientId`, is not free.

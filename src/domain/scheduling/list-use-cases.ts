@@ -1,13 +1,16 @@
-import { listEntry } from '../audit/audit.ts';
+import { listEntry, recorded, refusal } from '../audit/audit.ts';
+import { visitCalendar } from '../notifications/templates.ts';
 import { ownDoctorId, requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays } from '../shared/clock.ts';
 import { pageRequest } from '../shared/pagination.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { canRecordNow, deskActions, type DeskEvent } from './lifecycle.ts';
+import { visitOf } from './notices.ts';
 import type { AppointmentFilter, SchedulingDeps, StatusCounts } from './ports.ts';
 import {
   AGENDA_VIEWS,
   APPOINTMENT_STATUSES,
+  APPOINTMENT_WHEN,
   agendaDates,
   appointmentJson,
   hasStarted,
@@ -32,10 +35,11 @@ async function appointmentPage<J>(
 ) {
   const v = new Validator(asRecord(query));
   const status = v.oneOf('status', APPOINTMENT_STATUSES, { optional: true });
+  const when = v.oneOf('when', APPOINTMENT_WHEN, { optional: true });
   v.done();
   const now = nowInClinic(deps);
   const request = pageRequest(query);
-  const page = await deps.appointments.list({ ...owner, status }, request, now.date);
+  const page = await deps.appointments.list({ ...owner, status, when }, request, now.date);
   if (audited) {
     const { date, doctorId, patientId } = owner;
     await deps.audit.record(
@@ -81,7 +85,7 @@ export async function doctorAgenda(deps: SchedulingDeps, query: Record<string, u
   };
 }
 
-/** The patient's own appointments, upcoming first; `q` searches doctor, department and room. */
+/** The patient's own appointments, upcoming first (`when` keeps only those to come or only past ones); `q` searches doctor, department and room. */
 export const listMyAppointments = (deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) =>
   appointmentPage(deps, { patientId: patientOf(actor) }, query, listed);
 
@@ -130,4 +134,18 @@ export async function deskDay(deps: SchedulingDeps, query: Record<string, unknow
 /** The doctor's own appointments, upcoming first; `q` searches the patient's name and email. Audited. */
 export async function listDoctorAppointments(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) {
   return appointmentPage(deps, { doctorId: ownDoctorId(actor, 'Only doctors have a list of their own appointments') }, query, listed, actor);
+}
+
+/**
+ * The patient's own appointment as a calendar file, with the same event as its invitation (a cancelled one as
+ * cancelled); another patient's appointment is not found, and the attempt is recorded.
+ */
+export async function myAppointmentCalendar(deps: SchedulingDeps, rawId: RawId, actor: Actor): Promise<string> {
+  const patientId = patientOf(actor);
+  const id = pathId(rawId, 'Appointment');
+  const appointment = await deps.appointments.find(id);
+  if (appointment?.patient.id !== patientId) {
+    throw await recorded(deps.audit, refusal('Appointment', actor, { entity: 'appointment', entityId: id, patientId: appointment?.patient.id, attempt: 'calendar' }));
+  }
+  return visitCalendar(deps.clinic, visitOf(appointment), appointment.status === 'cancelled', deps.clock.now());
 }

@@ -3,7 +3,7 @@ import type { Notifying } from '../notifications/ports.ts';
 import type { NoticeSettings } from './notices.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import type { Appointment, AppointmentStatus, DatedSpan, WeeklySlot } from './scheduling.ts';
+import type { Appointment, AppointmentStatus, AppointmentWhen, DatedSpan, WeeklySlot } from './scheduling.ts';
 import type { TimeSpan } from './time-span.ts';
 import type { NewTimeOff, TimeOff } from './time-off.ts';
 import type { FreedSlot, Hold, NewOffer, NewWaitlistEntry, WaitlistEntry, WaitlistOffer } from './waitlist.ts';
@@ -74,6 +74,8 @@ export interface AppointmentFilter {
   date?: string;
   /** Leaves cancelled appointments out, unless `status` asks for them. */
   hideCancelled?: boolean;
+  /** Only visits still to come (scheduled or checked in, today or later), or only the others. */
+  when?: AppointmentWhen;
 }
 
 /** How many appointments are in each status. */

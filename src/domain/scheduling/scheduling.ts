@@ -6,6 +6,11 @@ import type { Named, TimeSpan } from './time-span.ts';
 export const APPOINTMENT_STATUSES = ['scheduled', 'checked_in', 'completed', 'no_show', 'cancelled'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 export type SlotStatus = 'available' | 'booked' | 'past';
+/** A patient's visits, split: still to come (scheduled or checked in, today or later), or past (every other). */
+export const APPOINTMENT_WHEN = ['upcoming', 'past'] as const;
+export type AppointmentWhen = (typeof APPOINTMENT_WHEN)[number];
+/** The statuses of a visit still to come. */
+export const ACTIVE_STATUSES: readonly AppointmentStatus[] = ['scheduled', 'checked_in'];
 
 type Person = Named & { email: string };
 /** A patient registered at the desk may have no e-mail (and so no sign-in and no messages). */

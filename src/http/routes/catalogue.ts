@@ -42,7 +42,12 @@ export function catalogueRoutes(app: App): Route[] {
     }),
     r('GET', '/api/admin/doctors', 'admin', async ({ query }) => listOf('doctors', await app.doctors.listDoctors(query))),
     r('GET', '/api/doctors', 'user', async ({ query }) => listOf('doctors', await app.doctors.listDoctors(query))),
-    r('GET', '/api/patient/doctors', 'patient', async ({ query }) => listOf('doctors', await app.doctors.listDoctors(query))),
+    r('GET', '/api/patient/doctors', 'patient', async ({ query, actor }) => {
+      const page = await app.doctors.listDoctors(query);
+      const nextFree = await app.scheduling.nextFreeTimes(page.items.map((doctor) => doctor.id), actor);
+      const withNextFree = page.items.map((doctor) => (nextFree.has(doctor.id) ? { ...doctor, next_free: nextFree.get(doctor.id) } : doctor));
+      return listOf('doctors', { ...page, items: withNextFree });
+    }),
     r('POST', '/api/admin/doctors', 'admin', async ({ body, actor }) => created(await app.doctors.createDoctor(body, actor))),
     r('GET', '/api/admin/doctors/{id}', 'admin', async ({ params }) => ok(await app.doctors.getDoctor(params.id))),
     r('GET', '/api/doctors/{id}', 'user', async ({ params }) => ok(await app.doctors.getDoctor(params.id))),

@@ -24,6 +24,14 @@ export function schedulingRoutes(app: App): Route[] {
     r('POST', '/api/appointment-links/preview', 'public', async ({ body }) => ok(await app.scheduling.previewCancelLink(body))),
     r('POST', '/api/appointment-links/cancel', 'public', async ({ body }) => ok(await app.scheduling.cancelByLink(body))),
     r('POST', '/api/admin/appointments/{id}/cancel', 'admin', async ({ params, actor }) => ok(await app.scheduling.cancelAppointment(params.id, actor))),
+    r('GET', '/api/patient/appointments/{id}/calendar.ics', 'patient', async ({ params, actor }) => ({
+      body: Buffer.from(await app.scheduling.myAppointmentCalendar(params.id, actor)),
+      headers: {
+        'content-type': 'text/calendar; charset=utf-8',
+        'content-disposition': 'attachment; filename="appointment.ics"',
+        'cache-control': 'private, no-store',
+      },
+    })),
     r('GET', '/api/patient/appointments', 'patient', async ({ query, actor }) => listOf('appointments', await app.scheduling.listMyAppointments(query, actor))),
     r('GET', '/api/doctor/appointments', 'doctor', async ({ query, actor }) => listOf('appointments', await app.scheduling.listDoctorAppointments(query, actor))),
     r('GET', '/api/doctor/agenda', 'doctor', async ({ query, actor }) => ok(await app.scheduling.doctorAgenda(query, actor))),

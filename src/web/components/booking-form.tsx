@@ -9,6 +9,7 @@ import type { AvailableSlotsJson, NextAvailableJson, SlotJson } from '../../doma
 import { apiGet, fetchList } from '../api.ts';
 import { failure, success, type AlertMessage } from './alert.tsx';
 import { Field } from './field.tsx';
+import { LoadFailure } from './list-states.tsx';
 import { ALL, serverFailure } from './use-alert.ts';
 import { useLatestRequest } from './use-latest-request.ts';
 import { useSubmit } from './use-submit.ts';
@@ -41,6 +42,8 @@ interface BookingFormProps {
 const PERIODS: Period[] = ['AM', 'PM'];
 
 const isFree = (slot: SlotJson) => slot.status === 'available';
+/** A slot that has started is not offered at all; a booked one shows, taken. */
+const isShown = (slot: SlotJson) => slot.status !== 'past';
 
 export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, submit, failureText, setAlert, onDone, joinWaitlist }: BookingFormProps) {
   const [doctors, setDoctors] = useState<Doctor[]>([]);
@@ -49,6 +52,7 @@ export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, s
   const [date, setDate] = useState('');
   const [today, setToday] = useState('');
   const [slots, setSlots] = useState<SlotJson[] | null>(null);
+  const [slotsFailed, setSlotsFailed] = useState(false);
   const [selected, setSelected] = useState<SlotJson | null>(null);
   // Asked for when the day shown has no free slot: the next days that have one.
   const [nextDays, setNextDays] = useState<AvailableSlotsJson[] | null>(null);
@@ -75,6 +79,7 @@ export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, s
   const loadSlots = (forDoctor: string, day: string) => {
     setSelected(null);
     setNextDays(null);
+    setSlotsFailed(false);
     nextDaysRequest.abort();
     if (!forDoctor) {
       slotsRequest.abort();
@@ -90,7 +95,8 @@ export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, s
       },
       (error) => {
         console.error('slots fetch failed', error);
-        setSlots([]);
+        setSlots(null);
+        setSlotsFailed(true);
       },
     );
   };
@@ -113,6 +119,9 @@ export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, s
       async () => setAlert(success(await join(Number(doctorId), date))),
       (error) => setAlert(serverFailure(error, 'Joining the waitlist failed. Please try again.')),
     );
+
+  const shownSlots = slots?.filter(isShown) ?? [];
+  const doctor = doctors.find((each) => String(each.id) === doctorId);
 
   return (
     <div className="card booking">
@@ -154,6 +163,7 @@ export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, s
           </Field>
         </div>
 
+        {slotsFailed && <LoadFailure what="Time slots" onRetry={() => loadSlots(doctorId, date)} />}
         {slots && !slots.some(isFree) && (
           <NextFreeDays
             dayHasSlots={slots.length > 0}
@@ -165,18 +175,47 @@ export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, s
             }}
           />
         )}
-        {slots && slots.length > 0 && (
+        {shownSlots.length > 0 && (
           <div className="slot-groups">
             {PERIODS.map((period) => (
-              <SlotGroup key={period} legend={period} slots={slots.filter((slot) => slot.period === period)} selected={selected} onSelect={setSelected} />
+              <SlotGroup key={period} legend={period} slots={shownSlots.filter((slot) => slot.period === period)} selected={selected} onSelect={setSelected} />
             ))}
           </div>
         )}
+
+        <BookingSummary doctor={doctor} date={date} slot={selected} />
 
         <button type="button" className="button button-primary" disabled={!selected || busy} onClick={book}>
           {submitLabel}
         </button>
     </div>
+  );
+}
+
+/** What Book will book, shown before it: the doctor, the day, the time and the department. */
+function BookingSummary({ doctor, date, slot }: { doctor: Doctor | undefined; date: string; slot: SlotJson | null }) {
+  return (
+    <section className="booking-summary" aria-label="Summary" aria-live="polite">
+      {doctor && slot ? (
+        <dl className="details">
+          <dt>Doctor</dt>
+          <dd>
+            {doctor.name}
+            {doctor.specialization ? ` — ${doctor.specialization.name}` : ''}
+          </dd>
+          <dt>Date</dt>
+          <dd>{dayLabel(date)}</dd>
+          <dt>Time</dt>
+          <dd>
+            {clockTime(slot.start_time)} – {clockTime(slot.end_time)}
+          </dd>
+          <dt>Department</dt>
+          <dd>{doctor.department?.name ?? 'N/A'}</dd>
+        </dl>
+      ) : (
+        <p className="empty">Choose a doctor and a time slot: a summary shows here before you book.</p>
+      )}
+    </section>
   );
 }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Page } from 'playwright-core';
 import { atClinicTime, CLINIC_TODAY, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
@@ -54,6 +55,8 @@ describe('booking when the chosen day is full', () => {
       assert.equal(await page.getByLabel('Date').inputValue(), daysAhead(2));
       assert.equal(await nextDays(page).count(), 0);
       await page.getByRole('radio', { name: new RegExp(`^${time} –`) }).check();
+      const summary = page.getByRole('region', { name: 'Summary' });
+      for (const text of [clinic.doctor.name, 'Wed, Jun 5', new RegExp(`^${time} –`), 'Cardiology']) await summary.getByText(text).first().waitFor();
       await page.getByRole('button', { name: 'Book', exact: true }).click();
 
       const message = page.getByRole('alert').getByText('Appointment booked successfully!');
@@ -61,8 +64,21 @@ describe('booking when the chosen day is full', () => {
       await page.waitForFunction(() => document.activeElement?.closest('[role="alert"]') !== null);
       const box = await message.boundingBox();
       assert.ok(box && box.y >= 0 && box.y + box.height <= viewport.height, `the message is in view: ${JSON.stringify(box)}`);
+      const booked = page.getByRole('region', { name: 'Your appointment' });
+      const detail = async (term: string) => (await booked.locator('dt', { hasText: term }).locator('+ dd').innerText()).trim();
+      assert.equal(await detail('Who'), clinic.doctor.name);
+      assert.match(await detail('When'), new RegExp(`^Wed, Jun 5, ${time} – `));
+      assert.match(await detail('Where'), /Cardiology/);
+      const [download] = await Promise.all([page.waitForEvent('download'), booked.getByRole('link', { name: 'Add to calendar' }).click()]);
+      assert.equal(download.suggestedFilename(), 'appointment.ics');
+      const ics = await readFile((await download.path()) ?? '', 'utf8');
+      assert.match(ics, /BEGIN:VEVENT/);
+      assert.match(ics, new RegExp(`SUMMARY:Appointment with ${clinic.doctor.name}`));
       await settled(page);
       assert.deepEqual(await seriousAxeViolations(page), []);
+      await booked.getByRole('link', { name: 'View appointment' }).click();
+      await page.getByRole('heading', { name: 'Scheduled Appointments' }).waitFor();
+      await page.locator('tbody tr', { hasText: daysAhead(2) }).first().waitFor();
       assert.deepEqual(problems, []);
     });
   }
@@ -99,17 +115,15 @@ describe('booking in the evening', () => {
   });
 
   // 19:30 in the clinic: every slot of the day has started.
-  it('says the day is over above its past slots and offers tomorrow', () => atClinicTime('19:30', async () => {
+  it('says the day is over, shows none of its past slots and offers tomorrow', () => atClinicTime('19:30', async () => {
     const { page, problems } = await openSignedInPage(browser, server, patient.email);
     await page.setViewportSize(PHONE);
     await page.goto('/user/patient/book');
     await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
     const hint = page.getByText('No free time slot is left on this day.');
     await hint.waitFor();
-    assert.equal(await page.locator('input[name="slot"]:not(:disabled)').count(), 0, 'every slot of the day is past');
-    const firstPast = page.locator('.slot-past').first();
-    const [hintBox, pastBox] = [await hint.boundingBox(), await firstPast.boundingBox()];
-    assert.ok(hintBox && pastBox && hintBox.y < pastBox.y, 'the hint comes before the past slots');
+    assert.equal(await page.locator('input[name="slot"]').count(), 0, 'no past slot is shown');
+    assert.equal(await page.getByRole('group', { name: 'AM' }).count(), 0);
     const tomorrow = page.getByRole('button', { name: 'Tue, Jun 4 · from 9:00 AM' });
     await tomorrow.waitFor();
     await tomorrow.click();
@@ -117,4 +131,66 @@ describe('booking in the evening', () => {
     assert.equal(await page.getByLabel('Date').inputValue(), daysAhead(1));
     assert.deepEqual(problems, []);
   }));
+});
+
+describe('booking when the slots cannot be loaded, and in the afternoon', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let clinic: Clinic;
+  let patient: Account;
+
+  serverAndBrowserPerSuite(async (started, launched) => {
+    server = started;
+    browser = launched;
+    clinic = await seedClinic(server);
+    await openDoctorEveryDay(server, clinic);
+    patient = await registerPatient(server, 'Rita Retry');
+  });
+
+  it('says the slots could not be loaded and offers Retry, which loads them', async () => {
+    const { page, problems } = await openSignedInPage(browser, server, patient.email);
+    await page.goto('/user/patient/book');
+    await page.route('**/api/appointments/available/**', (route) => route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }));
+    await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+    const failure = page.getByRole('alert').filter({ hasText: 'Time slots could not be loaded.' });
+    await failure.waitFor();
+    assert.equal(await page.getByText('No time slots on this day.').count(), 0);
+    await settled(page);
+    assert.deepEqual(await seriousAxeViolations(page), []);
+    await page.unroute('**/api/appointments/available/**');
+    await failure.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('group', { name: 'AM' }).waitFor();
+    await failure.waitFor({ state: 'detached' });
+    assert.ok((await page.locator('input[name="slot"]:not(:disabled)').count()) > 0);
+    assert.deepEqual(problems, []);
+  });
+
+  // 13:15 in the clinic: the morning is over and no longer shown; the afternoon is.
+  it("shows only the day's slots still to come", () => atClinicTime('13:15', async () => {
+    const { page, problems } = await openSignedInPage(browser, server, patient.email);
+    await page.goto('/user/patient/book');
+    await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+    await page.getByRole('group', { name: 'PM' }).locator('input[name="slot"]').first().waitFor();
+    assert.equal(await page.locator('.slot-past').count(), 0);
+    const starts = await page.locator('.slot span:first-of-type').allInnerTexts();
+    assert.match(starts[0] ?? '', /^1:30 PM –/, 'the slot that started at 1:00 PM is gone');
+    assert.ok(starts.every((text) => !/AM/.test(text)), JSON.stringify(starts));
+    assert.deepEqual(problems, []);
+  }));
+
+  it('lists doctors as cards with their next free time and a Book link', async () => {
+    const { page, problems } = await openSignedInPage(browser, server, patient.email);
+    await page.setViewportSize(PHONE);
+    await page.goto('/user/patient/doctors');
+    const card = page.locator('.profile-card', { has: page.getByRole('heading', { name: clinic.doctor.name }) });
+    await card.waitFor();
+    for (const text of ['Cardiologist', 'Cardiology']) await card.getByText(text, { exact: true }).waitFor();
+    await card.getByText(/^Next free: Mon, Jun 3, \d+:\d\d (AM|PM)$/).waitFor();
+    await settled(page);
+    assert.deepEqual(await seriousAxeViolations(page), []);
+    await card.getByRole('link', { name: `Book: ${clinic.doctor.name}` }).click();
+    await page.getByRole('heading', { name: 'Select an Appointment' }).waitFor();
+    assert.equal(await page.getByLabel('Doctor').inputValue(), String(clinic.doctor.id));
+    assert.deepEqual(problems, []);
+  });
 });

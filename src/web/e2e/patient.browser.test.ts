@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   CLINIC_TODAY,
   openSignedInPage,
@@ -18,16 +18,18 @@ describe('the patient area in the browser', () => {
   let patient: Account;
   let page: Page;
   let problems: string[];
+  let browser: Browser;
 
-  serverAndBrowserPerSuite(async (started, browser) => {
+  serverAndBrowserPerSuite(async (started, launched) => {
     server = started;
+    browser = launched;
     clinic = await seedClinic(server);
     await openDoctorEveryDay(server, clinic);
     patient = await registerPatient(server, 'Pat Patient');
     await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
     await seedUnpaidBill(server, clinic, patient, '16:00', '120.50');
     // Recorded visits are no longer scheduled, so today stays free for the booking page; the rest come later.
-    for (const [index, time] of ['10:00', '10:30', '11:00', '11:30'].entries()) await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
+    for (const [index, time] of ['10:00', '10:30', '11:00', '11:30', '10:00'].entries()) await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
     ({ page, problems } = await openSignedInPage(browser, server, patient.email));
   });
 
@@ -66,27 +68,36 @@ describe('the patient area in the browser', () => {
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLInputElement>('input[name="slot"]')].some((i) => i.disabled && i.closest('label')?.textContent?.startsWith('9:30')));
   });
 
-  it('pages, searches and resizes the scheduled appointments table', async () => {
+  it('pages, searches and resizes the upcoming appointments table, and keeps past visits apart', async () => {
     await page.goto('/user/patient');
     await page.getByRole('heading', { name: 'Scheduled Appointments' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Upcoming' }).getAttribute('aria-pressed'), 'true');
     const headers = await page.locator('thead th').allInnerTexts();
     assert.deepEqual(headers.map((h) => h.trim().toLowerCase()), ['date', 'start time', 'end time', 'doctor', 'department', 'room', 'actions']);
 
+    // Today's 9:00 and five days ahead; the two visits recorded today are past.
     const info = page.locator('.page-info');
-    await info.getByText('1 - 5 of 7').waitFor();
+    await info.getByText('1 - 5 of 6').waitFor();
     assert.equal(await page.locator('tbody tr').count(), 5);
     await page.getByRole('button', { name: 'Next page' }).click();
-    await info.getByText('6 - 7 of 7').waitFor();
+    await info.getByText('6 - 6 of 6').waitFor();
     await page.getByLabel('Go to page').fill('1');
-    await info.getByText('1 - 5 of 7').waitFor();
+    await info.getByText('1 - 5 of 6').waitFor();
     await page.getByLabel('Rows per page').selectOption('10');
-    await info.getByText('1 - 7 of 7').waitFor();
+    await info.getByText('1 - 6 of 6').waitFor();
+    assert.equal(await page.locator('tbody').getByText(/Completed|Cancelled/).count(), 0, 'the upcoming list shows no completed or cancelled visit');
 
     await page.getByLabel('Search').fill('nobody like this');
     await page.getByText('No appointments found.').waitFor();
     await info.getByText('0 - 0 of 0').waitFor();
     await page.getByLabel('Search').fill('Hopper');
-    await info.getByText('1 - 7 of 7').waitFor();
+    await info.getByText('1 - 6 of 6').waitFor();
+    await page.getByLabel('Search').fill('');
+
+    await page.getByRole('button', { name: 'Past' }).click();
+    await info.getByText('1 - 2 of 2').waitFor();
+    assert.equal(await page.locator('tbody tr', { hasText: 'Completed' }).count(), 2);
+    assert.equal(await page.locator('tbody').getByRole('button', { name: 'Cancel' }).count(), 0);
   });
 
   it('shows the date of an appointment and cancels it after a confirmation', async () => {
@@ -113,8 +124,28 @@ describe('the patient area in the browser', () => {
     await cancel.click();
     await dialog.getByRole('button', { name: 'Cancel appointment' }).click();
     await page.getByRole('alert').getByText('Appointment cancelled successfully').waitFor();
-    await row.getByText('Cancelled').waitFor();
-    assert.equal(await row.getByRole('button', { name: 'Cancel' }).count(), 0);
+    await row.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Past' }).click();
+    const cancelled = page.locator('tbody tr', { has: page.locator('td[data-label="Start Time"]', { hasText: '09:00' }) });
+    await cancelled.getByText('Cancelled').waitFor();
+    assert.equal(await cancelled.getByRole('button', { name: 'Cancel' }).count(), 0);
+  });
+
+  it('offers a new patient without any visit the way to book their first one', async () => {
+    const newcomer = await registerPatient(server, 'Nora Newcomer');
+    const fresh = await openSignedInPage(browser, server, newcomer.email);
+    await fresh.page.goto('/user/patient');
+    const first = fresh.page.getByRole('link', { name: 'Book your first appointment' });
+    await first.waitFor();
+    await fresh.page.getByText('You have no appointments yet.').waitFor();
+    assert.equal(await fresh.page.locator('table').count(), 0, 'no empty table and pager');
+    assert.equal(await fresh.page.getByRole('button', { name: 'Past' }).count(), 0);
+    await settled(fresh.page);
+    assert.deepEqual(await seriousAxeViolations(fresh.page), []);
+    await first.click();
+    await fresh.page.getByRole('heading', { name: 'Select an Appointment' }).waitFor();
+    assert.deepEqual(fresh.problems, []);
+    await fresh.page.close();
   });
 
   it('updates the profile and the header follows', async () => {

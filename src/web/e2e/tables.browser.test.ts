@@ -43,7 +43,7 @@ const screens: Record<'admin' | 'doctor' | 'patient', Screen[]> = {
     { path: '/user/doctor/my-patients', api: '/api/doctor/patients', what: 'Patients', cards: true },
   ],
   patient: [
-    { path: '/user/patient', api: '/api/patient/appointments', what: 'Your appointments' },
+    { path: '/user/patient', api: '/api/patient/appointments', what: 'Your upcoming appointments' },
     { path: '/user/patient/bills', api: '/api/patient/billings', what: 'Your bills' },
     { path: '/user/patient/doctors', api: '/api/patient/doctors', what: 'Doctors', cards: true },
   ],

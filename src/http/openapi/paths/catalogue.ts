@@ -1,7 +1,8 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../domain/auth/passwords.ts';
 import { pageQuery } from '../components.ts';
-import { date, email, id, listOf, nullable, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import { date, email, id, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../schema.ts';
+import { NEXT_FREE_DOCTORS } from '../../../domain/scheduling/booking-use-cases.ts';
 
 const NAME_MAX = 120;
 const DESCRIPTION_MAX = 2000;
@@ -39,6 +40,21 @@ function doctorForm({ passwordRequired }: { passwordRequired: boolean }): Schema
 
 const IMAGE = string({ contentEncoding: 'binary' });
 
+const doctorFields = {
+  id: id(),
+  name: string(),
+  email: email(),
+  user: object({ id: id(), name: string(), email: email(), profile_image: ref('Image') }),
+  phone: string(),
+  gender: nullable(ref('Gender')),
+  specialization: nullable(ref('Named')),
+  department: nullable(ref('Named')),
+  bio: string(),
+  birthdate: nullable(date()),
+  address: string(),
+  image: ref('Image'),
+};
+
 /** The operations of src/http/routes/catalogue.ts. */
 export const cataloguePaths: ModulePaths = {
   tag: 'Catalogue',
@@ -53,20 +69,14 @@ export const cataloguePaths: ModulePaths = {
     Specialization: object({ id: id(), name: string() }),
     Disease: object({ id: id(), name: string(), description: string() }),
     Room: object({ id: id(), name: string(), department_id: id(), department: ref('Named') }),
-    Doctor: object({
-      id: id(),
-      name: string(),
-      email: email(),
-      user: object({ id: id(), name: string(), email: email(), profile_image: ref('Image') }),
-      phone: string(),
-      gender: nullable(ref('Gender')),
-      specialization: nullable(ref('Named')),
-      department: nullable(ref('Named')),
-      bio: string(),
-      birthdate: nullable(date()),
-      address: string(),
-      image: ref('Image'),
-    }),
+    Doctor: object(doctorFields),
+    BookableDoctor: object(
+      {
+        ...doctorFields,
+        next_free: nullable(object({ date: date(), start_time: time(), end_time: time() }, { description: "The doctor's first free slot from now" })),
+      },
+      { optional: ['next_free'] },
+    ),
   },
   operations: {
     'GET /api/files/{id}': {
@@ -235,10 +245,12 @@ export const cataloguePaths: ModulePaths = {
     },
     'GET /api/patient/doctors': {
       summary: 'List doctors to book with',
-      description: 'Patients only; the same list as `GET /api/doctors`.',
+      description:
+        'Patients only; the same list as `GET /api/doctors`, each doctor with `next_free`, their first free slot from now within the booking window ' +
+        `(null when none), for the first ${NEXT_FREE_DOCTORS} doctors of the page.`,
       access: 'patient',
       query: pageQuery,
-      answers: { 200: listOf('doctors', ref('Doctor')) },
+      answers: { 200: listOf('doctors', ref('BookableDoctor')) },
     },
     'POST /api/admin/doctors': {
       summary: 'Create a doctor',

@@ -1,6 +1,6 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
-import { AGENDA_VIEWS, APPOINTMENT_STATUSES, MAX_DAYS_AHEAD } from '../../../domain/scheduling/scheduling.ts';
+import { AGENDA_VIEWS, APPOINTMENT_STATUSES, APPOINTMENT_WHEN, MAX_DAYS_AHEAD } from '../../../domain/scheduling/scheduling.ts';
 import { DESK_EVENTS } from '../../../domain/scheduling/lifecycle.ts';
 import { anyOf, array, boolean, date, email, id, integer, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../schema.ts';
 import { pageQuery } from '../components.ts';
@@ -44,7 +44,11 @@ const bookingErrors =
   'A slot that is not the doctor\'s current one for that date\'s weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist ' +
   'offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404.';
 
-const appointmentQuery = { ...pageQuery, status: oneOfValues(APPOINTMENT_STATUSES) };
+const appointmentQuery = {
+  ...pageQuery,
+  status: oneOfValues(APPOINTMENT_STATUSES),
+  when: oneOfValues(APPOINTMENT_WHEN, '`upcoming`: only visits to come (scheduled or checked in, today or later); `past`: only the others'),
+};
 
 /** The operations of src/http/routes/scheduling.ts. */
 export const schedulingPaths: ModulePaths = {
@@ -278,6 +282,16 @@ export const schedulingPaths: ModulePaths = {
       access: 'patient',
       query: appointmentQuery,
       answers: { 200: listOf('appointments', ref('ListedAppointment')) },
+    },
+    'GET /api/patient/appointments/{id}/calendar.ics': {
+      summary: 'My appointment as a calendar file',
+      description:
+        'Patients only, their own (another patient\'s → 404, the attempt audited). The appointment as an iCalendar download with the same event (UID, ' +
+        'SEQUENCE, times in the clinic\'s zone, place) as its e-mailed invitation, without METHOD; a cancelled one has STATUS:CANCELLED.',
+      access: 'patient',
+      answers: {
+        200: { description: 'The iCalendar file', content: { 'text/calendar': string() }, headers: { 'Content-Disposition': string() } },
+      },
     },
     'GET /api/doctor/appointments': {
       summary: "The doctor's appointments",

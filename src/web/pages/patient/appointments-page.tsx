@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { Link } from 'wouter';
 import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
-import { listAt } from '../../api.ts';
+import { fetchList, type ListQuery } from '../../api.ts';
 import { Alert, info } from '../../components/alert.tsx';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
@@ -9,19 +10,42 @@ import { useReschedule } from '../../components/reschedule-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useCancelAppointment } from '../../components/use-cancel-appointment.ts';
-import { endpoints } from '../../paths.ts';
+import { endpoints, routes } from '../../paths.ts';
 
 const PAGE_SIZE = 5;
 
-const loadAppointments = listAt<AppointmentJson>(endpoints.patient.appointments, 'appointments');
+/** Visits to come (scheduled or checked in, today or later) or every other one, as the server splits them. */
+type When = 'upcoming' | 'past';
+
+const VIEWS: { when: When; label: string }[] = [
+  { when: 'upcoming', label: 'Upcoming' },
+  { when: 'past', label: 'Past' },
+];
+
+const loadAppointments = (when: When, query: ListQuery, signal?: AbortSignal) =>
+  fetchList<AppointmentJson>(endpoints.patient.appointments, 'appointments', { ...query, when }, signal);
 
 /** Only a scheduled appointment that has not started yet can be cancelled or moved; the server has the last word. */
 const isCancellable = (appointment: AppointmentJson) =>
   appointment.status === 'scheduled' && new Date(`${appointment.date}T${appointment.start_time}`) > new Date();
 
+/** A patient without a single visit, upcoming or past, is offered the way to book one instead of an empty table. */
+function NoAppointmentsYet() {
+  return (
+    <div className="card empty-state">
+      <p>You have no appointments yet.</p>
+      <Link href={routes.patient.book} className="button button-primary">
+        Book your first appointment
+      </Link>
+    </div>
+  );
+}
+
 export default function PatientAppointmentsPage() {
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
+  const [when, setWhen] = useState<When>('upcoming');
+  const [noVisits, setNoVisits] = useState(false);
   const { reschedule, dialog } = useReschedule({ setAlert, onMoved: () => setReloadKey((key) => key + 1) });
 
   const cancel = useCancelAppointment({
@@ -30,6 +54,16 @@ export default function PatientAppointmentsPage() {
     setAlert,
     onCancelled: () => setReloadKey((key) => key + 1),
   });
+
+  /** The shown list's page; an unsearched, empty first answer asks whether the other list is empty too. */
+  const load = async (query: ListQuery, signal: AbortSignal) => {
+    const page = await loadAppointments(when, query, signal);
+    if (page.total === 0 && query.q === '' && query.page === 1) {
+      const other = await loadAppointments(when === 'upcoming' ? 'past' : 'upcoming', { q: '', page: 1, per_page: 1 }, signal);
+      if (other.total === 0) setNoVisits(true);
+    }
+    return page;
+  };
 
   const columns: Column<AppointmentJson>[] = [
     { header: 'Date', cell: (a) => a.date },
@@ -64,9 +98,30 @@ export default function PatientAppointmentsPage() {
 
   return (
     <>
-      <PageHeader title="Scheduled Appointments" />
+      <PageHeader title="Scheduled Appointments">
+        {!noVisits && (
+          <div className="view-switch" role="group" aria-label="Show">
+            {VIEWS.map((view) => (
+              <button key={view.when} type="button" className="button button-small" aria-pressed={when === view.when} onClick={() => setWhen(view.when)}>
+                {view.label}
+              </button>
+            ))}
+          </div>
+        )}
+      </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
-      <AppointmentTable label="Your appointments" columns={columns} load={loadAppointments} pageSize={PAGE_SIZE} reloadKey={reloadKey} />
+      {noVisits ? (
+        <NoAppointmentsYet />
+      ) : (
+        <AppointmentTable
+          label={when === 'upcoming' ? 'Your upcoming appointments' : 'Your past appointments'}
+          columns={columns}
+          load={load}
+          pageSize={PAGE_SIZE}
+          reloadKey={reloadKey}
+          filterKey={when}
+        />
+      )}
       {dialog}
     </>
   );

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useSearch } from 'wouter';
+import type { SchemaAppointment as AppointmentJson } from '../../api-wire.gen.ts';
 import { apiPost } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
+import { BookedAppointment } from '../../components/booked-appointment.tsx';
 import { BookingForm } from '../../components/booking-form.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAlert } from '../../components/use-alert.ts';
@@ -13,17 +15,19 @@ export default function BookPage() {
   const search = useSearch();
   const [presetDoctor] = useState(() => new URLSearchParams(search).get('doctor') ?? '');
   const { alert, setAlert, dismiss } = useAlert();
+  const [booked, setBooked] = useState<AppointmentJson | null>(null);
   return (
     <>
       <PageHeader title="Select an Appointment" />
       <Alert message={alert} onDismiss={dismiss} />
+      {booked && <BookedAppointment appointment={booked} />}
       <BookingForm
         presetDoctor={presetDoctor}
         submitLabel="Book"
         failureText="Booking failed. Please try again."
         setAlert={setAlert}
         submit={async (choice) => {
-          await apiPost(endpoints.book, choice);
+          setBooked(await apiPost<AppointmentJson>(endpoints.book, choice));
           return 'Appointment booked successfully!';
         }}
         joinWaitlist={async (doctorId, date) => {

@@ -1,11 +1,22 @@
-import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
+import type { SchemaBookableDoctor as BookableDoctor } from '../../api-wire.gen.ts';
 import { ProfileCard } from '../../components/profile-card.tsx';
 import { SearchedCardGrid } from '../../components/searched-card-grid.tsx';
 import { useSearchedList } from '../../components/use-searched-list.ts';
-import { endpoints, routes, withId } from '../../paths.ts';
+import { clockTime, dayLabel } from '../../format.ts';
+import { bookWithDoctor, endpoints, routes, withId } from '../../paths.ts';
+
+/** The doctor's first free time, as the list answered it (nothing when the answer left it out). */
+function nextFreeFact(nextFree: BookableDoctor['next_free']) {
+  if (nextFree === undefined) return undefined;
+  return (
+    <span className="profile-card-next">
+      {nextFree ? `Next free: ${dayLabel(nextFree.date)}, ${clockTime(nextFree.start_time)}` : 'No free time slot in the next 60 days'}
+    </span>
+  );
+}
 
 export default function DoctorsPage() {
-  const searched = useSearchedList<Doctor>(endpoints.patient.doctors, 'doctors');
+  const searched = useSearchedList<BookableDoctor>(endpoints.patient.doctors, 'doctors');
   return (
     <SearchedCardGrid
       title="Doctor List"
@@ -17,8 +28,10 @@ export default function DoctorsPage() {
           key={doctor.id}
           name={doctor.name}
           image={doctor.image ?? doctor.user.profile_image}
-          facts={[doctor.specialization?.name ?? 'General practice', doctor.department?.name]}
+          initialsFallback
+          facts={[doctor.specialization?.name ?? 'General practice', doctor.department?.name, nextFreeFact(doctor.next_free)]}
           link={{ href: withId(routes.patient.doctorProfile, doctor.id), label: 'Profile' }}
+          action={doctor.next_free !== null ? { href: bookWithDoctor(doctor.id), label: 'Book' } : undefined}
         />
       )}
     />

@@ -83,6 +83,8 @@ for (const target of testDatabases()) {
       assert.ok(!run.stdout.includes(password) && !run.stderr.includes(password), 'passwords are never printed');
       const { hash } = only(await database.db.query<{ hash: string }>(`select password_hash as hash from users where email = $1`, [email]));
       assert.ok(await argon2Hasher.verify(hash, password), 'the written password signs the doctor in');
+      // A password the CSV's formula guard had quoted would not be the password: none may begin as a formula does.
+      assert.deepEqual(lines.slice(1).filter((line) => /,'[^,]*$/.test(line)), []);
       const [doctor] = await database.db.query(`select u.name, d.bio from doctors d join users u on u.id = d.user_id where u.email = 'staff.1@hospital.test'`);
       assert.deepEqual(doctor, { name: 'Dr. staff 1, MD', bio: 'Says "hello",\nthen listens' });
     });

@@ -22,9 +22,10 @@ import { DEFAULT_ANONYMOUS_RETENTION_DAYS } from './domain/audit/audit.ts';
 import type { RecordsDeps } from './domain/records/ports.ts';
 import type { BillingDeps } from './domain/billing/ports.ts';
 import { diseaseLookup, doctorPatientStore, recordStore, visitAppointmentStore } from './db/records.pg.ts';
-import { billStore, idempotencyStore, paymentStore } from './db/billing.pg.ts';
+import { adjustmentStore, billStore, idempotencyStore, paymentStore } from './db/billing.pg.ts';
 import { recordOnlyCardPayments } from './card-payments.ts';
 import * as takingsUseCases from './domain/billing/takings-use-cases.ts';
+import * as adjustUseCases from './domain/billing/adjust-use-cases.ts';
 import { auditReader, auditTrail } from './db/audit.pg.ts';
 import * as checkpointUseCases from './domain/audit/checkpoint-use-cases.ts';
 import { NO_AUDIT_KEYS, type AuditKeys } from './domain/audit/checkpoint.ts';
@@ -66,6 +67,7 @@ import { calendarFeedStore } from './db/calendar-feeds.pg.ts';
 import type { Clinic } from './domain/notifications/message.ts';
 import type { Notifying } from './domain/notifications/ports.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
+import { DEFAULT_LOCALE } from './domain/shared/date-format.ts';
 import * as fhirUseCases from './domain/fhir/use-cases.ts';
 import * as fhirEverything from './domain/fhir/everything-use-case.ts';
 import { fhirStore } from './db/fhir-search.pg.ts';
@@ -77,12 +79,13 @@ import type { InpatientDeps } from './domain/inpatient/ports.ts';
 import { admissionStore, bedStore, censusQueries, chargeStore } from './db/inpatient.pg.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
-  Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'waitlistHoldMinutes' | 'auditAnonymousRetentionDays' | 'clinicAddress' | 'clinicPhone'>>;
+  Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'waitlistHoldMinutes' | 'auditAnonymousRetentionDays' | 'clinicAddress' | 'clinicPhone' | 'clinicLocale'>>;
 
 /** The clinic as its messages present it. */
 export const clinicOf = (config: AppConfig): Clinic => ({
   name: config.clinicName,
   timeZone: config.clinicTz,
+  locale: config.clinicLocale ?? DEFAULT_LOCALE,
   mailFrom: config.mailFrom ?? 'no-reply@medora.local',
 });
 
@@ -142,6 +145,7 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
   return transactional(db, (q) => ({
     bills: billStore(q),
     payments: paymentStore(q),
+    adjustments: adjustmentStore(q),
     cardPayments: recordOnlyCardPayments,
     idempotency: idempotencyStore(q),
     audit: auditLog(q),
@@ -305,7 +309,7 @@ export function makeApp({
     staff: bind(staffUseCases, authDeps),
     images: bind(imageUseCases, { images: fileStore(db) }),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
-    billing: bind({ ...billingUseCases, ...takingsUseCases }, billingDeps(db, clock, config)),
+    billing: bind({ ...billingUseCases, ...takingsUseCases, ...adjustUseCases }, billingDeps(db, clock, config)),
     audit: bind(auditUseCases, {
       auditRows: auditReader(db),
       audit: auditLog(db),

@@ -16,6 +16,7 @@ describe('configuration from the environment', () => {
     assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', DATABASE_POOL_SIZE: 'many' }), /DATABASE_POOL_SIZE/);
     assert.throws(() => loadConfig({ PORT: '70000' }), /PORT must be a port number/);
     assert.throws(() => loadConfig({ CLINIC_TZ: 'Mars/Olympus' }), /CLINIC_TZ must be an IANA time zone/);
+    assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', CLINIC_LOCALE: 'english' }), /CLINIC_LOCALE must be a language tag such as en-US or de-DE, got "english"/);
     assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', BACKUP_TIME: '2:30' }), /BACKUP_TIME must be a time of day as HH:MM \(24-hour clock\), got "2:30"/);
     assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', BACKUP_TIME: '24:00' }), /BACKUP_TIME/);
     assert.throws(() => loadConfig({ CLINIC_TZ: 'UTC', BACKUP_KEEP: '-1' }), /BACKUP_KEEP must be a whole number of at least 0, got "-1"/);
@@ -59,5 +60,10 @@ describe('configuration from the environment', () => {
     assert.equal(from({ PUBLIC_URL: 'http://[::1]:3000' }), 'no-reply@localhost.localdomain');
     assert.equal(from({ PUBLIC_URL: 'https://clinic.example.org' }), 'no-reply@clinic.example.org');
     assert.equal(from({ PUBLIC_URL: 'https://clinic.example.org', MAIL_FROM: 'desk@example.org' }), 'desk@example.org');
+  });
+
+  it('formats dates in en-US unless CLINIC_LOCALE names another locale, spelled as Intl spells it', () => {
+    assert.equal(loadConfig({ CLINIC_TZ: 'UTC' }).clinicLocale, 'en-US');
+    assert.equal(loadConfig({ CLINIC_TZ: 'UTC', CLINIC_LOCALE: 'en-gb' }).clinicLocale, 'en-GB');
   });
 });

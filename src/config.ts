@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { isValidTimeZone } from './domain/shared/clock.ts';
+import { DEFAULT_LOCALE, supportedLocale } from './domain/shared/date-format.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/timeouts.ts';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './domain/scheduling/ports.ts';
 import type { Role } from './domain/shared/actor.ts';
@@ -18,6 +19,8 @@ export interface Config {
   /** Connections each process keeps to DATABASE_URL. */
   databasePoolSize: number;
   clinicTz: string;
+  /** How dates and times read on screens, in e-mails and on printed pages (a BCP 47 tag: en-US, en-GB, de-DE). */
+  clinicLocale: string;
   clinicName: string;
   /** Printed with the clinic's name on receipts and invoices; empty when unset. */
   clinicAddress: string;
@@ -77,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   const clinicTz = env.CLINIC_TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (!isValidTimeZone(clinicTz)) throw new Error(`CLINIC_TZ must be an IANA time zone such as Europe/Berlin, got "${clinicTz}"`);
+  const clinicLocale = supportedLocale(env.CLINIC_LOCALE || DEFAULT_LOCALE);
+  if (!clinicLocale) throw new Error(`CLINIC_LOCALE must be a language tag such as en-US or de-DE, got "${env.CLINIC_LOCALE}"`);
   const databasePoolSize = Number(env.DATABASE_POOL_SIZE || defaultPoolSize());
   if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) {
     throw new Error(`DATABASE_POOL_SIZE must be a whole number of connections, got "${env.DATABASE_POOL_SIZE}"`);
@@ -107,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     databasePoolSize,
     clinicTz,
+    clinicLocale,
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
     clinicAddress: env.CLINIC_ADDRESS?.trim() ?? '',
     clinicPhone: env.CLINIC_PHONE?.trim() ?? '',

@@ -90,7 +90,7 @@ export function register(program: Command, { getApp, io }: Cli): void {
 
   report
     .command('billing')
-    .description('bills issued, amount billed, paid and unpaid, and unpaid amounts by age (0–30, 31–60, 61–90, over 90 days as of today)')
+    .description('bills issued, amount billed (less credit notes), paid and unpaid, and unpaid amounts by age (0–30, 31–60, 61–90, over 90 days as of today)')
     .option('--from <date>', 'first billing date, yyyy-MM-dd (default: the first of this month)')
     .option('--to <date>', 'last billing date, yyyy-MM-dd (default: today)')
     .option('--by <group>', `one row per ${BILLING_GROUPS.join(', ')} (default: one row for the whole period)`)

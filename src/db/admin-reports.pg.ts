@@ -27,6 +27,9 @@ const toFigures = (row: BillingFiguresRow): BillingFigures => ({
   unpaid_over_90_cents: row.unpaid_over_90_cents,
 });
 
+// Billed is what the bills ask for after their credit notes, and a bill paid beyond that (a refund due) owes nothing.
+const OWED = 'greatest(b.amount_cents - b.credited_cents - b.paid_cents, 0)';
+
 export function billingReportQueries(db: Queryable): BillingReportQueries {
   return {
     billingFigures: async ({ from, to, asOf }, by) => {
@@ -35,20 +38,21 @@ export function billingReportQueries(db: Queryable): BillingReportQueries {
       // grouping set yields its row even when there are no bills, so the total is always there.
       const groupBy = grouping ? `grouping sets ((${grouping.key}, ${grouping.label}), ())` : '()';
       const unpaidAged = (condition: string) =>
-        `coalesce(sum(b.amount_cents - b.paid_cents) filter (where $3::date - b.billing_date ${condition}), 0)`;
+        `coalesce(sum(${OWED}) filter (where $3::date - b.billing_date ${condition}), 0)`;
       const rows = await db.query<BillingFiguresRow>(
         `select ${grouping ? `grouping(${grouping.key}) = 1` : 'true'} as is_total,
                 ${grouping ? grouping.label : 'null'} as label,
                 count(b.id)::int as bills,
-                coalesce(sum(b.amount_cents), 0) as billed_cents,
+                coalesce(sum(b.amount_cents - b.credited_cents), 0) as billed_cents,
                 coalesce(sum(b.paid_cents), 0) as paid_cents,
-                coalesce(sum(b.amount_cents - b.paid_cents), 0) as unpaid_cents,
+                coalesce(sum(${OWED}), 0) as unpaid_cents,
                 ${unpaidAged('<= 30')} as unpaid_0_30_cents,
                 ${unpaidAged('between 31 and 60')} as unpaid_31_60_cents,
                 ${unpaidAged('between 61 and 90')} as unpaid_61_90_cents,
                 ${unpaidAged('> 90')} as unpaid_over_90_cents
          from billings b
-           left join medical_records m on m.id = b.medical_record_id
+           left join billings ob on ob.id = b.supplements_id
+           left join medical_records m on m.id = coalesce(b.medical_record_id, ob.medical_record_id)
            left join appointments a on a.id = m.appointment_id
            left join doctors doc on doc.id = m.doctor_id
            left join users du on du.id = doc.user_id

@@ -1,5 +1,6 @@
-import type { Bill, Payment, PaymentMethod, PaymentResult, PaymentStatus } from '../domain/billing/billing.ts';
-import type { BillStore, IdempotencyStore, PaymentStore } from '../domain/billing/ports.ts';
+import type { Adjustment, AdjustmentKind } from '../domain/billing/adjustments.ts';
+import type { Bill, Payment, PaymentMethod, PaymentStatus } from '../domain/billing/billing.ts';
+import type { AdjustmentStore, BillStore, IdempotencyStore, PaymentStore, RememberedAnswer } from '../domain/billing/ports.ts';
 import { idempotencyKeyReused } from '../domain/billing/billing.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable } from './db.ts';
@@ -7,8 +8,12 @@ import { pageWithTotal } from './list-page.ts';
 import { onlyRow, readBack } from './rows.ts';
 import { UNIQUE_VIOLATION, sqlState } from './sql-errors.ts';
 
+// A bill's adjustments come with it, oldest first: a page of bills reads them by the index on billing_id.
 export const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
-  b.amount_cents, b.paid_cents, b.billing_date, b.payment_status`;
+  b.amount_cents, b.paid_cents, b.credited_cents, b.supplements_id, b.billing_date, b.payment_status,
+  coalesce((select json_agg(json_build_object('id', ba.id, 'kind', ba.kind, 'amount_cents', ba.amount_cents, 'reason', ba.reason,
+              'supplementary_billing_id', ba.supplementary_billing_id, 'created_at', ba.created_at) order by ba.created_at, ba.id)
+              from bill_adjustments ba where ba.billing_id = b.id), '[]') as adjustments`;
 export const BILL_FROM = `billings b join patients p on p.id = b.patient_id join users u on u.id = p.user_id`;
 
 /** A row of BILL_COLUMNS. */
@@ -20,9 +25,31 @@ export interface BillRow {
   service_details: string;
   amount_cents: number;
   paid_cents: number;
+  credited_cents: number;
+  supplements_id: number | null;
   billing_date: string;
   payment_status: PaymentStatus;
+  adjustments: AdjustmentSql[];
 }
+
+/** An adjustment as json_build_object writes it: the timestamp as text. */
+interface AdjustmentSql {
+  id: number;
+  kind: AdjustmentKind;
+  amount_cents: number;
+  reason: string;
+  supplementary_billing_id: number | null;
+  created_at: string;
+}
+
+const toAdjustment = (a: AdjustmentSql): Adjustment => ({
+  id: a.id,
+  kind: a.kind,
+  amountCents: Number(a.amount_cents),
+  reason: a.reason,
+  supplementaryBillId: a.supplementary_billing_id,
+  createdAt: new Date(a.created_at),
+});
 
 export function toBill(row: BillRow): Bill {
   return {
@@ -31,6 +58,9 @@ export function toBill(row: BillRow): Bill {
     serviceDetails: row.service_details,
     amountCents: row.amount_cents,
     paidCents: row.paid_cents,
+    creditedCents: row.credited_cents,
+    supplementsId: row.supplements_id,
+    adjustments: row.adjustments.map(toAdjustment),
     billingDate: row.billing_date,
     paymentStatus: row.payment_status,
   };
@@ -44,9 +74,9 @@ export function billStore(db: Queryable): BillStore {
   return {
     create: async (bill) => {
       const rows = await db.query<{ id: number }>(
-        `insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date)
-         values ($1, $2, $3, $4, $5) returning id`,
-        [bill.patientId, bill.medicalRecordId, bill.serviceDetails, bill.amountCents, bill.billingDate],
+        `insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date, supplements_id)
+         values ($1, $2, $3, $4, $5, $6) returning id`,
+        [bill.patientId, bill.medicalRecordId, bill.serviceDetails, bill.amountCents, bill.billingDate, bill.supplementsId ?? null],
       );
       return readBack(await findOne(onlyRow(rows).id), 'A bill');
     },
@@ -56,10 +86,11 @@ export function billStore(db: Queryable): BillStore {
       return row ? toBill(row) : undefined;
     },
     addPaid: async (id, cents) => {
-      // The status follows the paid sum; the table's checks refuse a sum past the amount or a status that disagrees.
+      // The status follows the paid sum against the amount less credit notes; the table's checks refuse a sum past
+      // the amount or a status that disagrees.
       await db.query(
         `update billings set paid_cents = paid_cents + $2,
-                payment_status = case when paid_cents + $2 = amount_cents then 'paid' else 'partly_paid' end
+                payment_status = case when paid_cents + $2 >= amount_cents - credited_cents then 'paid' else 'partly_paid' end
           where id = $1`,
         [id, cents],
       );
@@ -83,7 +114,7 @@ export function billStore(db: Queryable): BillStore {
     },
     outstandingFor: async (patientId) => {
       const rows = await db.query<{ cents: number; count: number }>(
-        `select coalesce(sum(amount_cents - paid_cents), 0)::bigint as cents, count(*)::int as count
+        `select coalesce(sum(amount_cents - credited_cents - paid_cents), 0)::bigint as cents, count(*)::int as count
            from billings where patient_id = $1 and payment_status <> 'paid'`,
         [patientId],
       );
@@ -93,7 +124,8 @@ export function billStore(db: Queryable): BillStore {
       const [row] = await db.query<{ doctor_name: string; visit_date: string }>(
         `select du.name as doctor_name, a.date as visit_date
            from billings b
-           join medical_records r on r.id = b.medical_record_id
+           left join billings o on o.id = b.supplements_id
+           join medical_records r on r.id = coalesce(b.medical_record_id, o.medical_record_id)
            join appointments a on a.id = r.appointment_id
            join doctors d on d.id = r.doctor_id join users du on du.id = d.user_id
           where b.id = $1`,
@@ -146,8 +178,8 @@ export function paymentStore(db: Queryable): PaymentStore {
 export function idempotencyStore(db: Queryable): IdempotencyStore {
   return {
     find: async (userId, key) => {
-      // body is the jsonb `save` wrote from a PaymentResult.
-      const [row] = await db.query<{ request: string; body: PaymentResult }>(`select request, body from idempotency_keys where user_id = $1 and key = $2`, [
+      // body is the jsonb `save` wrote from a payment's or an adjustment's result.
+      const [row] = await db.query<{ request: string; body: RememberedAnswer['result'] }>(`select request, body from idempotency_keys where user_id = $1 and key = $2`, [
         userId,
         key,
       ]);
@@ -166,6 +198,40 @@ export function idempotencyStore(db: Queryable): IdempotencyStore {
         if (sqlState(error) === UNIQUE_VIOLATION) throw idempotencyKeyReused();
         throw error;
       }
+    },
+  };
+}
+
+/** A row of bill_adjustments. */
+interface AdjustmentRow {
+  id: number;
+  kind: AdjustmentKind;
+  amount_cents: number;
+  reason: string;
+  supplementary_billing_id: number | null;
+  created_at: Date;
+}
+
+export function adjustmentStore(db: Queryable): AdjustmentStore {
+  return {
+    create: async (a) => {
+      const rows = await db.query<AdjustmentRow>(
+        `insert into bill_adjustments (billing_id, kind, amount_cents, reason, supplementary_billing_id, created_by, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7) returning id, kind, amount_cents, reason, supplementary_billing_id, created_at`,
+        [a.billingId, a.kind, a.amountCents, a.reason, a.supplementaryBillId, a.createdBy, a.createdAt],
+      );
+      const row = onlyRow(rows);
+      return { id: row.id, kind: row.kind, amountCents: row.amount_cents, reason: row.reason, supplementaryBillId: row.supplementary_billing_id, createdAt: row.created_at };
+    },
+    credit: async (billingId, cents) => {
+      // In SET every column reads its old value; the table's checks refuse a credit past the amount.
+      await db.query(
+        `update billings set credited_cents = credited_cents + $2,
+                payment_status = case when paid_cents >= amount_cents - credited_cents - $2 then 'paid'
+                                      when paid_cents = 0 then 'unpaid' else 'partly_paid' end
+          where id = $1`,
+        [billingId, cents],
+      );
     },
   };
 }

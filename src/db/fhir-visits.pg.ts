@@ -106,13 +106,14 @@ interface BillSql extends VersionedSql {
   patient_name: string;
   service_details: string;
   amount_cents: number;
+  credited_cents: number;
   billing_date: string;
   payment_status: PaymentStatus;
 }
 
 export const invoiceTable: FhirTable<BillRow> = {
   sql: `select b.id, b.updated_at, b.row_version as version, b.patient_id, pu.name as patient_name, b.service_details, b.amount_cents,
-               b.billing_date, (b.billing_date::timestamp at time zone {tz}) as billed_at, b.payment_status
+               b.credited_cents, b.billing_date, (b.billing_date::timestamp at time zone {tz}) as billed_at, b.payment_status
         from billings b join patients p on p.id = b.patient_id join users pu on pu.id = p.user_id`,
   columns: { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', patient: 'patient_id::int', subject: 'patient_id::int', date: 'billed_at::timestamptz', status: 'payment_status::text' },
   patientColumn: 'patient_id',
@@ -123,6 +124,7 @@ export const invoiceTable: FhirTable<BillRow> = {
       patient: { id: r.patient_id, name: r.patient_name },
       serviceDetails: r.service_details,
       amountCents: Number(r.amount_cents),
+      creditedCents: Number(r.credited_cents),
       date: r.billing_date,
       paid: r.payment_status === 'paid',
     };

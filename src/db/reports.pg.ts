@@ -143,11 +143,12 @@ const APPOINTMENT_LIST = filtered({
   orderBy: 'a.date desc, a.start_time desc, a.id desc',
 });
 
-// A bill's doctor and department are its visit's: the department the visit was booked in, else the doctor's own.
+// A bill's doctor and department are its visit's (a supplementary bill's, its original's): the department the visit was booked in, else the doctor's own.
 const BILL_LIST = filtered({
   columns: `${BILL_COLUMNS}, du.name as doctor_name, a.date as visit_date`,
   from: `${BILL_FROM}
-    left join medical_records m on m.id = b.medical_record_id
+    left join billings ob on ob.id = b.supplements_id
+    left join medical_records m on m.id = coalesce(b.medical_record_id, ob.medical_record_id)
     left join appointments a on a.id = m.appointment_id
     left join doctors doc on doc.id = m.doctor_id
     left join users du on du.id = doc.user_id`,

@@ -183,6 +183,15 @@ for (const target of testDatabases()) {
           balance_cents: 12050,
           billing_date: '2026-06-09',
           payment_status: 'unpaid',
+          // Nothing credited or added to it yet (src/http/bill-adjustments.int.test.ts adjusts bills).
+          credited: '0.00',
+          credited_cents: 0,
+          adjusted_amount: '120.50',
+          adjusted_amount_cents: 12050,
+          refund_due: '0.00',
+          refund_due_cents: 0,
+          supplements_bill_id: null,
+          adjustments: [],
         });
         assert.equal((await get('/api/admin/billings?q=pia%20pat')).body.total, 1);
         assert.equal((await get('/api/admin/billings?q=ecg')).body.total, 1);

@@ -10,7 +10,7 @@ import { testDatabases } from '../testing/test-db.ts';
 import { CALENDAR_FEED_PREFIX } from '../links.ts';
 
 const ZONE = 'Europe/Berlin';
-const CLINIC = { name: 'Lakeside Clinic', timeZone: ZONE, mailFrom: 'no-reply@medora.local' };
+const CLINIC = { name: 'Lakeside Clinic', timeZone: ZONE, locale: 'en-US', mailFrom: 'no-reply@medora.local' };
 
 /** The feed's events by UID, read as a calendar application reads them: through the file's own VTIMEZONE. */
 function eventsOf(text: string): Map<string, ICAL.Event> {

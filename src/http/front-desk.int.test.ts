@@ -465,7 +465,7 @@ for (const target of testDatabases()) {
             [booked.body.id],
           ),
         );
-        assert.match(mail.subject, /Friday, 12 June 2026 at 14:00/);
+        assert.match(mail.subject, /Friday, June 12, 2026 at 2:00 PM/);
         assert.match(first(mail.attachments).content, /DTSTART;TZID=Europe\/Berlin:20260612T140000/);
         assert.match(first(mail.attachments).content, /SEQUENCE:1/);
         const pending = await server.db.query<{ kind: string; dedupe_key: string }>(

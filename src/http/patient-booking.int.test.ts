@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
 const ZONE = 'Europe/Berlin';
-const CLINIC = { name: 'Lakeside Clinic', timeZone: ZONE, mailFrom: 'no-reply@medora.local' };
+const CLINIC = { name: 'Lakeside Clinic', timeZone: ZONE, locale: 'en-US', mailFrom: 'no-reply@medora.local' };
 
 /** The file's one event, read as a calendar application reads it: through the file's own VTIMEZONE. */
 function onlyEvent(text: string): ICAL.Event {

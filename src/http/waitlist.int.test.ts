@@ -154,8 +154,8 @@ for (const target of testDatabases()) {
       assert.deepEqual([await offersTo(first), await offersTo(second)], [1, 0], 'only the first in line is offered it');
 
       await sendDueMail(server.db, smtp.url, clock, { beforeRound: () => server.app.waitlist.expireOffers() });
-      const mail = await smtp.waitForMessage((m) => m.subject === 'A time with Dr. Ada Lovelace is free: Monday, 25 March 2030 at 09:00');
-      assert.match(mail.text ?? '', /We hold it for you until 2030-03-20 11:30\./);
+      const mail = await smtp.waitForMessage((m) => m.subject === 'A time with Dr. Ada Lovelace is free: Monday, March 25, 2030 at 9:00 AM');
+      assert.match(mail.text ?? '', /We hold it for you until Wed, Mar 20, 11:30 AM\./);
       const link = /Accept or decline this time: (https:\/\/lakeside\.test\/appointments\/waitlist-offer#token=[\w%-]+)/.exec(mail.text ?? '')?.[1];
       assert.ok(link, mail.text);
       const token = decodeURIComponent(new URL(link).hash.replace('#token=', ''));
@@ -187,7 +187,7 @@ for (const target of testDatabases()) {
       const again = await answer('accept', token);
       assert.deepEqual([again.status, again.body.code], [409, 'offer_accepted']);
       await sendDueMail(server.db, smtp.url, clock, { beforeRound: () => server.app.waitlist.expireOffers() });
-      await smtp.waitForMessage((m) => m.subject === 'Your appointment on Monday, 25 March 2030 at 09:00' && m.text?.includes('Dear Mia Meyer') === true);
+      await smtp.waitForMessage((m) => m.subject === 'Your appointment on Monday, March 25, 2030 at 9:00 AM' && m.text?.includes('Dear Mia Meyer') === true);
       const [audit] = await server.db.query<{ details: { via: string } }>(
         `select details from audit_log where action = 'book' and entity = 'appointment' and entity_id = $1`,
         [String(accepted.body.appointment.id)],

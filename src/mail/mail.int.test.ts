@@ -101,7 +101,7 @@ for (const target of testDatabases()) {
         const [mail] = confirmations;
         assert.ok(mail);
         assert.equal(mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined, patient.email);
-        assert.match(mail.text ?? '', /Dr\. Ada Lovelace .* 09:00/);
+        assert.match(mail.text ?? '', /Dr\. Ada Lovelace .* at 9:00 AM \(until 9:30 AM\)/);
         assert.match(mail.text ?? '', /Lakeside Clinic\s*$/, 'signed with the clinic name');
         const { method, event } = calendarOf(mail);
         assert.equal(method, 'REQUEST');
@@ -118,7 +118,7 @@ for (const target of testDatabases()) {
       await worker.runOnce();
       const subjects = smtp.received.map((m) => m.subject).sort();
       // The confirmation not sent yet is withdrawn with the reminder: the patient hears only of the cancellation.
-      assert.deepEqual(subjects, ['Cancelled: Mia Meyer on Monday, 25 March 2030 at 09:00', 'Cancelled: your appointment on Monday, 25 March 2030 at 09:00']);
+      assert.deepEqual(subjects, ['Cancelled: Mia Meyer on Monday, March 25, 2030 at 9:00 AM', 'Cancelled: your appointment on Monday, March 25, 2030 at 9:00 AM']);
       const toPatient = smtp.received.find((m) => m.subject?.startsWith('Cancelled: your'));
       assert.ok(toPatient);
       const { method, event } = calendarOf(toPatient);
@@ -140,7 +140,7 @@ for (const target of testDatabases()) {
       await worker.runOnce();
       assert.equal(smtp.received.length, 1);
       const [mail] = smtp.received;
-      assert.match(mail?.subject ?? '', /^Reminder: your appointment on Monday, 25 March 2030 at 09:00/);
+      assert.match(mail?.subject ?? '', /^Reminder: your appointment on Monday, March 25, 2030 at 9:00 AM/);
       assert.match(mail?.text ?? '', /Cancel this appointment: https:\/\/lakeside\.test\/appointments\/cancel#token=[\w-]+/);
       const stored = await server.db.query<{ text_body: string }>(`select text_body from outbox where kind = 'reminder' and status = 'sent'`);
       assert.ok(stored.every((m) => m.text_body.includes('{{link}}')), 'the stored body keeps the placeholder, never the token');

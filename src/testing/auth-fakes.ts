@@ -171,7 +171,7 @@ export function fakeAuthDeps(clock: Clock) {
     transaction: (fn) => fn(stores),
     clock,
     timeZone: 'Europe/Berlin',
-    clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', mailFrom: 'desk@clinic.test' },
+    clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', locale: 'en-US', mailFrom: 'desk@clinic.test' },
     requireMfa: [],
     hasher: { hash: async (p) => `hashed:${p}`, verify: async (h, p) => h === `hashed:${p}` },
     tokens: { issue: () => `token-${++tokenCount}`, digest: (t) => `digest:${t}`, recoveryCode: () => `code-${++tokenCount}` },

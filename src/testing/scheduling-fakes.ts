@@ -329,7 +329,7 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
     timeZone: 'Europe/Berlin',
     waitlistHoldMinutes: 30,
     bookingLimits: DEFAULT_BOOKING_LIMITS,
-    clinic: { name: 'Lakeside Clinic', timeZone: 'Europe/Berlin', mailFrom: 'desk@lakeside.test' },
+    clinic: { name: 'Lakeside Clinic', timeZone: 'Europe/Berlin', locale: 'en-US', mailFrom: 'desk@lakeside.test' },
     reminderHours: 24,
     ...settings,
     transaction: async <T>(fn: (tx: typeof stores) => Promise<T>): Promise<T> => {

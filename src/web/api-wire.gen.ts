@@ -45,6 +45,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clinic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The clinic's settings
+         * @description The clinic's name, its IANA time zone (`CLINIC_TZ`) and the BCP 47 locale its dates and times are written in (`CLINIC_LOCALE`, default `en-US`): every page of the UI, signed in or not, formats with them.
+         */
+        get: operations["getClinic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -1969,6 +1989,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billings/{id}/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust a bill
+         * @description Reception and admins; audited. `credit`: a credit note of `amount` up to what the bill still asks for (its amount less earlier credit notes; more → 422 naming `amount`, nothing left → 409 `bill_fully_credited`); what was paid beyond the new amount shows as `refund_due`. `supplementary`: a new bill of `amount` for the same patient, dated today, linked to this one and paid like any bill. `reason` is required. Send an `Idempotency-Key` so a double submit adjusts once.
+         */
+        post: operations["postBillingsIdAdjustments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/desk/takings": {
         parameters: {
             query?: never;
@@ -2657,6 +2697,12 @@ export interface components {
             description: string;
             medical_records: components["schemas"]["MedicalRecord"][];
         };
+        Clinic: {
+            name: string;
+            time_zone: string;
+            /** @description BCP 47, as Intl spells it: en-US, en-GB, de-DE */
+            locale: string;
+        };
         Session: {
             user: components["schemas"]["User"];
             /** @description The bearer token: send it as `Authorization: Bearer <token>` */
@@ -2736,14 +2782,25 @@ export interface components {
             service_details: string;
             amount: components["schemas"]["Money"];
             amount_cents: number;
+            credited: components["schemas"]["Money"];
+            credited_cents: number;
+            adjusted_amount: components["schemas"]["Money"];
+            /** @description The amount less its credit notes */
+            adjusted_amount_cents: number;
             paid: components["schemas"]["Money"];
             paid_cents: number;
             balance: components["schemas"]["Money"];
             balance_cents: number;
+            refund_due: components["schemas"]["Money"];
+            /** @description Paid beyond the adjusted amount: owed back to the patient */
+            refund_due_cents: number;
             /** Format: date */
             billing_date: string;
             /** @enum {unknown} */
             payment_status: "unpaid" | "partly_paid" | "paid";
+            supplements_bill_id: number | null;
+            /** @description Credit notes and supplementary bills against it, oldest first */
+            adjustments: components["schemas"]["BillAdjustment"][];
             doctor_name: string | null;
             visit_date: string | null;
         };
@@ -3156,17 +3213,40 @@ export interface components {
             service_details: string;
             amount: components["schemas"]["Money"];
             amount_cents: number;
+            credited: components["schemas"]["Money"];
+            credited_cents: number;
+            adjusted_amount: components["schemas"]["Money"];
+            /** @description The amount less its credit notes: what the bill asks for */
+            adjusted_amount_cents: number;
             paid: components["schemas"]["Money"];
             paid_cents: number;
             balance: components["schemas"]["Money"];
+            /** @description What is still owed: the adjusted amount less what was paid, never below 0 */
             balance_cents: number;
+            refund_due: components["schemas"]["Money"];
+            /** @description Paid beyond the adjusted amount after a credit note: owed back to the patient */
+            refund_due_cents: number;
             /** Format: date */
             billing_date: string;
             /**
-             * @description `partly_paid` while some but not all of the amount is paid
+             * @description By the adjusted amount: `partly_paid` while some but not all of it is paid; `paid` once nothing is owed (a bill credited in full too)
              * @enum {unknown}
              */
             payment_status: "unpaid" | "partly_paid" | "paid";
+            supplements_bill_id: number | null;
+            /** @description Its credit notes and the supplementary bills issued against it, oldest first */
+            adjustments: components["schemas"]["BillAdjustment"][];
+        };
+        BillAdjustment: {
+            id: number;
+            /** @enum {unknown} */
+            kind: "credit" | "supplementary";
+            amount: components["schemas"]["Money"];
+            amount_cents: number;
+            reason: string;
+            supplementary_bill_id: number | null;
+            /** Format: date-time */
+            created_at: string;
         };
         Receipt: {
             clinic_name: string;
@@ -3186,17 +3266,30 @@ export interface components {
             visit_date: string | null;
             /** Format: date */
             billing_date: string;
+            supplements_bill_number: string | null;
             items: {
                 description: string;
                 amount: components["schemas"]["Money"];
                 amount_cents: number;
             }[];
+            /** @description Oldest first */
+            credit_notes: {
+                /** Format: date */
+                date: string;
+                reason: string;
+                amount: components["schemas"]["Money"];
+                amount_cents: number;
+            }[];
             total: components["schemas"]["Money"];
+            /** @description The items less the credit notes */
             total_cents: number;
             amount_paid: components["schemas"]["Money"];
             amount_paid_cents: number;
             balance: components["schemas"]["Money"];
             balance_cents: number;
+            refund_due: components["schemas"]["Money"];
+            /** @description Paid beyond the total: owed back to the patient */
+            refund_due_cents: number;
             /** @description Oldest first */
             payments: {
                 /** Format: date */
@@ -3483,6 +3576,7 @@ export type SchemaGender = components['schemas']['Gender'];
 export type SchemaUser = components['schemas']['User'];
 export type SchemaPatient = components['schemas']['Patient'];
 export type SchemaPatientDetail = components['schemas']['PatientDetail'];
+export type SchemaClinic = components['schemas']['Clinic'];
 export type SchemaSession = components['schemas']['Session'];
 export type SchemaBrowserSession = components['schemas']['BrowserSession'];
 export type SchemaMfaChallenge = components['schemas']['MfaChallenge'];
@@ -3516,6 +3610,7 @@ export type SchemaWaitlistEntry = components['schemas']['WaitlistEntry'];
 export type SchemaMedicalRecord = components['schemas']['MedicalRecord'];
 export type SchemaRecordVersion = components['schemas']['RecordVersion'];
 export type SchemaBilling = components['schemas']['Billing'];
+export type SchemaBillAdjustment = components['schemas']['BillAdjustment'];
 export type SchemaReceipt = components['schemas']['Receipt'];
 export type SchemaBed = components['schemas']['Bed'];
 export type SchemaStayCharge = components['schemas']['StayCharge'];
@@ -3602,6 +3697,29 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    getClinic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clinic"];
+                };
+            };
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     getHealth: {
@@ -7836,6 +7954,53 @@ export interface operations {
                     "application/json": {
                         message: string;
                         billing: components["schemas"]["Billing"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postBillingsIdAdjustments: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    kind: "credit" | "supplementary";
+                    /** @description Dollars with at most 2 decimals */
+                    amount: string | number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        billing: components["schemas"]["Billing"];
+                        supplementary_billing: components["schemas"]["Billing"] | null;
                     };
                 };
             };

@@ -1,33 +1,31 @@
-/** How values read on screen. */
+/** How values read on screen: dates and times in the clinic's locale, through the one module the e-mails use too. */
+import * as dates from '../domain/shared/date-format.ts';
+import { clinic } from './clinic.ts';
 
 const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 /** Amounts arrive as integer cents; the clinic bills in USD (spec §9). */
 export const usd = (cents: number) => usdFormat.format(cents / 100);
 
-/** 'HH:mm' → 'h:mm AM/PM'. */
-export function clockTime(time: string): string {
-  const [hours = 0, minutes = 0] = time.split(':').map(Number);
-  const suffix = hours < 12 ? 'AM' : 'PM';
-  return `${hours % 12 || 12}:${String(minutes).padStart(2, '0')} ${suffix}`;
-}
-
 export const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-
-const dayMonthFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', timeZone: 'UTC' });
-
-/** 'yyyy-MM-dd' → '3 June'. */
-export const dayMonth = (date: string) => dayMonthFormat.format(new Date(`${date}T00:00:00Z`));
-
-const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
-
-/** 'yyyy-MM-dd' → 'Tue, Jun 4': a calendar day, the same in every time zone. */
-export const dayLabel = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
 
 /** A patient registered at the desk may have no e-mail address. */
 export const emailOrNone = (email: string | null) => email ?? '—';
 
-const instantFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+/** 'yyyy-MM-dd' → 'Jun 4, 2030'. */
+export const formatDate = (date: string) => dates.formatDate(date, clinic.locale);
 
-/** An ISO instant in the reader's zone: 'Jun 3, 2030, 8:00 AM'. */
-export const instant = (iso: string) => instantFormat.format(new Date(iso));
+/** 'yyyy-MM-dd' → 'Tue, Jun 4'. */
+export const formatDay = (date: string) => dates.formatDay(date, clinic.locale);
+
+/** 'yyyy-MM-dd' → 'Jun 4'. */
+export const formatMonthDay = (date: string) => dates.formatMonthDay(date, clinic.locale);
+
+/** 'HH:mm[:ss]' → '1:30 PM'. */
+export const formatTime = (time: string) => dates.formatTime(time, clinic.locale);
+
+/** The clinic's wall clock 'yyyy-MM-dd HH:mm' → 'Tue, Jun 4, 1:30 PM'. */
+export const formatDayTime = (wallDateTime: string) => dates.formatDayTime(wallDateTime, clinic.locale);
+
+/** An ISO instant on the clinic's clock → 'Jun 3, 2030, 8:00 AM'. */
+export const formatDateTime = (instant: string) => dates.formatDateTime(instant, clinic.locale, clinic.timeZone);

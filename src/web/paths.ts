@@ -91,6 +91,7 @@ export const images = {
 };
 
 export const endpoints = {
+  clinic: '/api/clinic',
   session: '/api/session',
   sessionMfa: '/api/session/mfa',
   loginMfaSetup: '/api/login/mfa/setup',
@@ -193,6 +194,7 @@ export const endpoints = {
     undoNoShow: (id: Id) => `/api/appointments/${id}/undo-no-show`,
     cancel: (id: Id) => `/api/appointments/${id}/cancel`,
     pay: (billId: Id) => `/api/billings/${billId}/payments`,
+    adjust: (billId: Id) => `/api/billings/${billId}/adjustments`,
     takings: '/api/desk/takings',
     takingsCsv: '/api/desk/takings.csv',
   },

@@ -10,6 +10,9 @@ const bill: Bill = {
   serviceDetails: 'X-ray',
   amountCents: 12050,
   paidCents: 12050,
+  creditedCents: 0,
+  supplementsId: null,
+  adjustments: [],
   billingDate: '2026-06-10',
   paymentStatus: 'paid',
 };

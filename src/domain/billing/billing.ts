@@ -2,6 +2,7 @@ import type { BilledVisit } from '../notifications/templates.ts';
 import { clinicDateTime } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
 import { centsToDecimal } from '../shared/money.ts';
+import { adjustmentJson, creditNotesJson, type Adjustment } from './adjustments.ts';
 
 export const PAYMENT_STATUSES = ['unpaid', 'partly_paid', 'paid'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -20,12 +21,30 @@ export interface Bill {
   amountCents: number;
   /** The sum of the bill's payments so far. */
   paidCents: number;
+  /** The sum of its credit notes: what the bill asks for is its amount less this. */
+  creditedCents: number;
+  /** The bill a supplementary bill adds to; null for any other. */
+  supplementsId: number | null;
+  /** Its credit notes and the supplementary bills issued against it, oldest first. */
+  adjustments: Adjustment[];
   billingDate: string;
   paymentStatus: PaymentStatus;
 }
 
-/** What is still owed on the bill. */
-export const balanceOf = (bill: Bill) => bill.amountCents - bill.paidCents;
+/** What the bill asks for after its credit notes. */
+export const adjustedAmountOf = (bill: Bill) => bill.amountCents - bill.creditedCents;
+
+/** What is still owed on the bill; never below zero (a credit after payments leaves a refund due instead). */
+export const balanceOf = (bill: Bill) => Math.max(adjustedAmountOf(bill) - bill.paidCents, 0);
+
+/** What was paid beyond what the bill asks for after a credit note: owed back to the patient. */
+export const refundDueOf = (bill: Bill) => Math.max(bill.paidCents - adjustedAmountOf(bill), 0);
+
+/** The status the paid sum gives against the adjusted amount; the database's check says the same. */
+export function paymentStatusOf(amountCents: number, creditedCents: number, paidCents: number): PaymentStatus {
+  if (paidCents >= amountCents - creditedCents) return 'paid';
+  return paidCents === 0 ? 'unpaid' : 'partly_paid';
+}
 
 /** A bill as its messages tell it. */
 export const billedVisit = (bill: Bill): BilledVisit => ({
@@ -43,6 +62,8 @@ export interface NewBill {
   serviceDetails: string;
   amountCents: number;
   billingDate: string;
+  /** A supplementary bill's original. */
+  supplementsId?: number;
 }
 
 export interface Payment {
@@ -86,12 +107,20 @@ export function billingJson(bill: Bill) {
     service_details: bill.serviceDetails,
     amount: centsToDecimal(bill.amountCents),
     amount_cents: bill.amountCents,
+    credited: centsToDecimal(bill.creditedCents),
+    credited_cents: bill.creditedCents,
+    adjusted_amount: centsToDecimal(adjustedAmountOf(bill)),
+    adjusted_amount_cents: adjustedAmountOf(bill),
     paid: centsToDecimal(bill.paidCents),
     paid_cents: bill.paidCents,
     balance: centsToDecimal(balanceOf(bill)),
     balance_cents: balanceOf(bill),
+    refund_due: centsToDecimal(refundDueOf(bill)),
+    refund_due_cents: refundDueOf(bill),
     billing_date: bill.billingDate,
     payment_status: bill.paymentStatus,
+    supplements_bill_id: bill.supplementsId,
+    adjustments: bill.adjustments.map(adjustmentJson),
   };
 }
 export type BillingJson = ReturnType<typeof billingJson>;
@@ -130,13 +159,17 @@ export function receiptJson(bill: Bill, payments: Payment[], visit: BilledVisitO
     doctor_name: visit?.doctorName ?? null,
     visit_date: visit?.visitDate ?? null,
     billing_date: bill.billingDate,
+    supplements_bill_number: bill.supplementsId === null ? null : billNumber(bill.supplementsId),
     items: [{ description: bill.serviceDetails, amount: centsToDecimal(bill.amountCents), amount_cents: bill.amountCents }],
-    total: centsToDecimal(bill.amountCents),
-    total_cents: bill.amountCents,
+    credit_notes: creditNotesJson(bill.adjustments, clinic.timeZone),
+    total: centsToDecimal(adjustedAmountOf(bill)),
+    total_cents: adjustedAmountOf(bill),
     amount_paid: centsToDecimal(bill.paidCents),
     amount_paid_cents: bill.paidCents,
     balance: centsToDecimal(balanceOf(bill)),
     balance_cents: balanceOf(bill),
+    refund_due: centsToDecimal(refundDueOf(bill)),
+    refund_due_cents: refundDueOf(bill),
     payments: payments.map((p) => ({
       date: clinicDateTime(p.paidAt, clinic.timeZone).date,
       method: p.method,
@@ -155,6 +188,13 @@ export type ReceiptJson = ReturnType<typeof receiptJson>;
 export interface PaymentResult {
   message: string;
   billing: BillingJson;
+}
+
+/** What adjusting a bill answers: the bill as adjusted, and the supplementary bill when one was issued. */
+export interface AdjustmentResult {
+  message: string;
+  billing: BillingJson;
+  supplementary_billing: BillingJson | null;
 }
 
 /** One Idempotency-Key names one request; using it for another is the client's mistake, not a conflict. */

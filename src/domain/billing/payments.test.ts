@@ -1,72 +1,11 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import type { AuditEntry } from '../audit/audit.ts';
-import type { Actor } from '../shared/actor.ts';
-import { fixedClock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
 import { present } from '../../testing/assert.ts';
-import { balanceOf, type Bill, type Payment } from './billing.ts';
-import type { BillingDeps, CardCharge, RememberedAnswer } from './ports.ts';
+import { desk, fakeBillingDeps, patient } from '../../testing/billing-fakes.ts';
+import { balanceOf } from './billing.ts';
 import { payBill, takePayment } from './use-cases.ts';
 import { takings, takingsCsv } from './takings-use-cases.ts';
-
-const patient: Actor = { userId: 2, role: 'patient', name: 'Pat', patientId: 5 };
-const desk: Actor = { userId: 3, role: 'reception', name: 'Rita' };
-
-/** Billing deps over arrays; `transaction` runs in place, which is all a unit test of the rules needs. */
-function fakeBillingDeps() {
-  const bills: Bill[] = [
-    { id: 1, patient: { id: 5, name: 'Pat', email: 'pat@example.test' }, serviceDetails: 'X-ray', amountCents: 10000, paidCents: 0, billingDate: '2026-06-10', paymentStatus: 'unpaid' },
-  ];
-  const payments: Payment[] = [];
-  const charges: CardCharge[] = [];
-  const audit: AuditEntry[] = [];
-  const keys = new Map<string, RememberedAnswer>();
-  const clock = fixedClock('2026-06-10T10:00:00Z');
-  const found = (id: number) => bills.find((b) => b.id === id);
-  const deps: BillingDeps = {
-    outbox: { enqueue: async () => {}, withdraw: async () => {} },
-    clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', mailFrom: 'clinic@example.test' },
-    clinicContact: { name: 'Test Clinic', address: '', phone: '', timeZone: 'Europe/Berlin' },
-    clock,
-    timeZone: 'Europe/Berlin',
-    bills: {
-      create: async () => assert.fail('not used'),
-      find: async (id) => found(id),
-      lock: async (id) => found(id),
-      addPaid: async (id, cents) => {
-        const bill = present(found(id));
-        bill.paidCents += cents;
-        bill.paymentStatus = bill.paidCents === bill.amountCents ? 'paid' : 'partly_paid';
-        return { ...bill };
-      },
-      listForPatient: async () => assert.fail('not used'),
-      outstandingFor: async () => assert.fail('not used'),
-      visitOf: async () => undefined,
-    },
-    payments: {
-      create: async (p) => {
-        const payment = { id: payments.length + 1, billingId: p.billingId, amountCents: p.amountCents, method: p.method, paidAt: p.paidAt };
-        payments.push(payment);
-        return payment;
-      },
-      listForBill: async (id) => payments.filter((p) => p.billingId === id),
-      takings: async (from, to) => {
-        const taken = payments.filter((p) => p.paidAt >= from && p.paidAt < to);
-        const methods = [...new Set(taken.map((p) => p.method))];
-        return methods.map((method) => {
-          const mine = taken.filter((p) => p.method === method);
-          return { method, payments: mine.length, cents: mine.reduce((sum, p) => sum + p.amountCents, 0) };
-        });
-      },
-    },
-    cardPayments: { charge: async (c) => void charges.push(c) },
-    idempotency: { find: async (userId, key) => keys.get(`${userId} ${key}`), save: async (userId, key, answer) => void keys.set(`${userId} ${key}`, answer) },
-    audit: { record: async (e) => void audit.push(e) },
-    transaction: (fn) => fn(deps),
-  };
-  return { deps, bills, payments, charges, audit };
-}
 
 async function invalidFields(promise: Promise<unknown>): Promise<string[]> {
   const error = await promise.then(() => assert.fail('expected a rejection'), (e: unknown) => e);

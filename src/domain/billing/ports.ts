@@ -1,6 +1,7 @@
 import type { Clinic } from '../notifications/message.ts';
 import type { Outbox } from '../notifications/ports.ts';
-import type { PaymentResult } from './billing.ts';
+import type { AdjustmentResult, PaymentResult } from './billing.ts';
+import type { Adjustment, NewAdjustment } from './adjustments.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
@@ -49,14 +50,22 @@ export interface CardPayments {
 }
 
 /** The first result of a request carrying an Idempotency-Key, kept per user and key. */
-export interface RememberedAnswer {
+export interface RememberedAnswer<R = PaymentResult | AdjustmentResult> {
   request: string;
-  result: PaymentResult;
+  result: R;
 }
 
 export interface IdempotencyStore {
+  /** The answer saved under the key; `request` tells what it answered (a payment's or an adjustment's). */
   find(userId: number, key: string): Promise<RememberedAnswer | undefined>;
   save(userId: number, key: string, answer: RememberedAnswer): Promise<void>;
+}
+
+/** Credit notes and supplementary bills; nothing updates or deletes one. */
+export interface AdjustmentStore {
+  create(adjustment: NewAdjustment): Promise<Adjustment>;
+  /** Adds a credit note's amount to the bill's credited sum, which its status follows; never past the bill's amount. */
+  credit(billingId: number, cents: number): Promise<void>;
 }
 
 export interface BillingDeps {
@@ -64,6 +73,7 @@ export interface BillingDeps {
   clinic: Clinic;
   bills: BillStore;
   payments: PaymentStore;
+  adjustments: AdjustmentStore;
   cardPayments: CardPayments;
   idempotency: IdempotencyStore;
   audit: AuditLog;

@@ -9,8 +9,8 @@ import {
   balanceOf,
   billedVisit,
   billingJson,
-  idempotencyKeyReused,
   receiptJson,
+  type AdjustmentResult,
   type BalanceJson,
   type BillingJson,
   type PaymentMethod,
@@ -18,9 +18,8 @@ import {
 } from './billing.ts';
 import { centsToDecimal, parseCents } from '../shared/money.ts';
 import type { BillingDeps } from './ports.ts';
+import { readIdempotencyKey, rememberedAnswer } from './idempotency.ts';
 import { paymentReceipt } from '../notifications/templates.ts';
-
-const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
 /** The signed-in patient's own bills, newest first. */
 export async function listMyBills(deps: BillingDeps, query: unknown, actor: Actor): Promise<Page<BillingJson>> {
@@ -87,10 +86,7 @@ interface Settlement {
 async function settle(deps: BillingDeps, input: PayInput, v: Validator, how: Settlement, actor: Actor): Promise<PaymentResult> {
   const billingId = pathId(input.billingId, 'Bill');
   const { method } = how;
-  const key = input.idempotencyKey?.trim();
-  if (input.idempotencyKey !== undefined && (!key || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
-    v.fail('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-  }
+  const key = readIdempotencyKey(v, input.idempotencyKey);
   v.done();
   const request = `pay billing ${billingId} ${method} ${how.amountCents ?? 'balance'}`;
 
@@ -101,7 +97,7 @@ async function settle(deps: BillingDeps, input: PayInput, v: Validator, how: Set
     }
     // Read after the lock: a retry with the same key that committed while this one waited is seen here.
     const earlier = key ? await rememberedAnswer(tx, actor.userId, key, request) : undefined;
-    if (earlier) return earlier.result;
+    if (earlier && isPaymentResult(earlier.result)) return earlier.result;
     const balance = balanceOf(bill);
     if (balance === 0) throw conflict('bill_already_paid', 'This bill has already been paid');
     const amountCents = how.amountCents ?? balance;
@@ -139,11 +135,7 @@ export async function listPatientBills(deps: BillingDeps, rawPatientId: RawId, q
   return { ...page, items: page.items.map(billingJson) };
 }
 
-async function rememberedAnswer(deps: BillingDeps, userId: number, key: string, request: string) {
-  const earlier = await deps.idempotency.find(userId, key);
-  if (earlier && earlier.request !== request) throw idempotencyKeyReused();
-  return earlier;
-}
+const isPaymentResult = (result: PaymentResult | AdjustmentResult): result is PaymentResult => !('supplementary_billing' in result);
 
 /** What a printed receipt needs; the owning patient or the desk may see it. The desk's read and a refusal are audited. */
 export async function billReceipt(deps: BillingDeps, billingId: string | number, actor: Actor) {

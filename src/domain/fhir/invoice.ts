@@ -1,4 +1,4 @@
-import type { Invoice, Money } from '@medplum/fhirtypes';
+import type { Invoice, InvoiceLineItemPriceComponent, Money } from '@medplum/fhirtypes';
 import { clinicRef, meta, ref, type Named, type Versioned } from './fhir.ts';
 import { ID_PARAM, LAST_UPDATED_PARAM, numericId, storedCode, type ResourceDef } from './resource-def.ts';
 
@@ -7,12 +7,20 @@ export interface BillRow extends Versioned {
   patient: Named;
   serviceDetails: string;
   amountCents: number;
+  /** Its credit notes together, shown as a discount. */
+  creditedCents: number;
   date: string;
   paid: boolean;
 }
 
 /** Medora bills in US dollars (domain/shared/money.ts). */
 const money = (cents: number): Money => ({ value: cents / 100, currency: 'USD' });
+
+/** The service at its amount, less its credit notes as one discount (FHIR discounts are given as positive amounts). */
+const priceOf = (row: BillRow): InvoiceLineItemPriceComponent[] => [
+  { type: 'base', amount: money(row.amountCents) },
+  ...(row.creditedCents > 0 ? [{ type: 'discount' as const, amount: money(row.creditedCents) }] : []),
+];
 
 export const invoiceResource: ResourceDef<BillRow, Invoice> = {
   type: 'Invoice',
@@ -36,8 +44,8 @@ export const invoiceResource: ResourceDef<BillRow, Invoice> = {
     recipient: ref('Patient', row.patient.id, row.patient.name),
     date: row.date,
     issuer: clinicRef(ctx),
-    lineItem: [{ sequence: 1, chargeItemCodeableConcept: { text: row.serviceDetails }, priceComponent: [{ type: 'base', amount: money(row.amountCents) }] }],
-    totalNet: money(row.amountCents),
-    totalGross: money(row.amountCents),
+    lineItem: [{ sequence: 1, chargeItemCodeableConcept: { text: row.serviceDetails }, priceComponent: priceOf(row) }],
+    totalNet: money(row.amountCents - row.creditedCents),
+    totalGross: money(row.amountCents - row.creditedCents),
   }),
 };

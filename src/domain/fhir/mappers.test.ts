@@ -5,6 +5,7 @@ import type { FhirContext } from './fhir.ts';
 import { RESOURCES, type FhirRows } from './resources.ts';
 import type { FhirType } from './resource-def.ts';
 import { MEDORA_CODE_SYSTEMS } from './code-systems.ts';
+import { invoiceResource } from './invoice.ts';
 
 const ctx: FhirContext = {
   base: 'https://clinic.example.org/fhir/R4',
@@ -39,7 +40,7 @@ const ROWS: { [T in FhirType]: FhirRows[T] } = {
   Appointment: { ...visit, status: 'no_show' },
   Encounter: { ...visit, kind: 'visit', status: 'completed', record: { id: 11, serviceType: 'Consultation' } },
   Condition: { id: 11, ...v, patient: visit.patient, doctor: visit.doctor, encounterId: 7, disease: { id: 3, name: 'Influenza' }, diagnosis: 'Seasonal flu', recordDate: '2026-06-10' },
-  Invoice: { id: 12, ...v, patient: visit.patient, serviceDetails: 'Consultation', amountCents: 12050, date: '2026-06-10', paid: true },
+  Invoice: { id: 12, ...v, patient: visit.patient, serviceDetails: 'Consultation', amountCents: 12050, creditedCents: 0, date: '2026-06-10', paid: true },
   AuditEvent: { id: 13, at, actor: { userId: 20, name: 'Dr. Grey', role: 'doctor', patientId: null, doctorId: 2 }, action: 'refused', entity: 'fhir_Encounter', entityId: '7', patientId: 1 },
   CodeSystem: 'disease',
 };
@@ -86,5 +87,17 @@ describe('the FHIR mappers', () => {
   it('bills in dollars from cents', () => {
     const invoice = RESOURCES.Invoice.toFhir(ROWS.Invoice, ctx) as { status: string; totalGross: { value: number; currency: string } };
     assert.deepEqual([invoice.status, invoice.totalGross], ['balanced', { value: 120.5, currency: 'USD' }]);
+  });
+});
+
+describe('a credited bill as an Invoice', () => {
+  it('shows its credit notes as a discount and the net total, and stays valid R4', () => {
+    const invoice = invoiceResource.toFhir({ ...ROWS.Invoice, creditedCents: 2050 }, ctx);
+    assertValidFhir(invoice);
+    assert.deepEqual(invoice.lineItem?.[0]?.priceComponent, [
+      { type: 'base', amount: { value: 120.5, currency: 'USD' } },
+      { type: 'discount', amount: { value: 20.5, currency: 'USD' } },
+    ]);
+    assert.deepEqual([invoice.totalNet?.value, invoice.totalGross?.value], [100, 100]);
   });
 });

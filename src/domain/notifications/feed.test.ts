@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fixedClock } from '../shared/clock.ts';
 import { doctorFeed, feedWindow, patientFeed, type DoctorFeedVisit } from './feed.ts';
 
-const clinic = { name: 'Lakeside Clinic', timeZone: 'Europe/Berlin', mailFrom: 'desk@lakeside.test' };
+const clinic = { name: 'Lakeside Clinic', timeZone: 'Europe/Berlin', locale: 'en-US', mailFrom: 'desk@lakeside.test' };
 const now = new Date('2030-03-20T10:00:00Z');
 const visit = (status: DoctorFeedVisit['status'], sequence = 0): DoctorFeedVisit => ({
   appointmentId: 7,

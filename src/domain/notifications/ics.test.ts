@@ -5,7 +5,7 @@ import { calendar, type CalendarVisit } from './ics.ts';
 import { where } from './templates.ts';
 import type { Clinic } from './message.ts';
 
-const CLINIC: Clinic = { name: 'Lakeside, "Clinic"', timeZone: 'Europe/Berlin', mailFrom: 'desk@lakeside.test' };
+const CLINIC: Clinic = { name: 'Lakeside, "Clinic"', timeZone: 'Europe/Berlin', locale: 'en-US', mailFrom: 'desk@lakeside.test' };
 const visit = (overrides: Partial<CalendarVisit> = {}): CalendarVisit => ({
   appointmentId: 7,
   date: '2030-03-25',

@@ -47,6 +47,8 @@ export const LINK_PLACEHOLDER = '{{link}}';
 export interface Clinic {
   name: string;
   timeZone: string;
+  /** How messages spell dates and times (CLINIC_LOCALE). */
+  locale: string;
   /** The address messages come from, which calendar invitations name as their organizer. */
   mailFrom: string;
 }

@@ -1,5 +1,6 @@
 /** Every message Medora sends, built from the event that causes it. */
 import { clinicInstant } from '../shared/clock.ts';
+import { formatDate, formatDayTime, formatLongDate, formatTime } from '../shared/date-format.ts';
 import { centsToDecimal } from '../shared/money.ts';
 import { calendar, type CalendarVisit } from './ics.ts';
 import { render, type Clinic, type Message } from './message.ts';
@@ -23,11 +24,8 @@ export interface Recipient {
   userId: number | null;
 }
 
-/** "Tuesday 3 June 2030 at 09:00", in the clinic's own words and zone. */
-export function when(visit: Pick<Visit, 'date' | 'startTime'>): string {
-  const day = new Date(`${visit.date}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-  return `${day} at ${visit.startTime.slice(0, 5)}`;
-}
+/** "Monday, June 3, 2030 at 9:00 AM", in the clinic's locale. */
+export const when = (visit: Pick<Visit, 'date' | 'startTime'>, locale: string) => `${formatLongDate(visit.date, locale)} at ${formatTime(visit.startTime, locale)}`;
 
 /** "room 4, Cardiology": where a visit takes place, as messages and calendars say it. */
 /** "room 4, Cardiology"; a room whose name says it is one ("Room 101") is not called a room twice. */
@@ -73,11 +71,11 @@ export function bookingConfirmation(clinic: Clinic, visit: Visit, patient: Recip
     kind: 'booking_confirmation',
     dedupeKey: `booking_confirmation:appointment:${visit.appointmentId}`,
     ...toPatient(visit, patient),
-    subject: `Your appointment on ${when(visit)}`,
+    subject: `Your appointment on ${when(visit, clinic.locale)}`,
     ...render(clinic, {
       greeting: `Dear ${visit.patient.name},`,
       paragraphs: [
-        `your appointment with ${visit.doctor.name} is booked for ${when(visit)} (until ${visit.endTime.slice(0, 5)}).`,
+        `your appointment with ${visit.doctor.name} is booked for ${when(visit, clinic.locale)} (until ${formatTime(visit.endTime, clinic.locale)}).`,
         ...(where(visit) ? [`Please come to ${where(visit)}.`] : []),
         'The attached calendar file adds it to your calendar. If you cannot come, please cancel it in Medora so someone else can have the time.',
       ],
@@ -93,11 +91,11 @@ export function rescheduleConfirmation(clinic: Clinic, from: Visit, to: Visit, p
     kind: 'reschedule',
     dedupeKey: `reschedule:appointment:${to.appointmentId}:${slotKey(to)}:${now.getTime()}`,
     ...toPatient(to, patient),
-    subject: `Moved: your appointment is now on ${when(to)}`,
+    subject: `Moved: your appointment is now on ${when(to, clinic.locale)}`,
     ...render(clinic, {
       greeting: `Dear ${to.patient.name},`,
       paragraphs: [
-        `your appointment with ${from.doctor.name} on ${when(from)} has moved to ${when(to)} (until ${to.endTime.slice(0, 5)}) with ${to.doctor.name}.`,
+        `your appointment with ${from.doctor.name} on ${when(from, clinic.locale)} has moved to ${when(to, clinic.locale)} (until ${formatTime(to.endTime, clinic.locale)}) with ${to.doctor.name}.`,
         ...(where(to) ? [`Please come to ${where(to)}.`] : []),
         'The attached calendar file updates the appointment in your calendar.',
       ],
@@ -112,10 +110,10 @@ export function cancellationForPatient(clinic: Clinic, visit: Visit, patient: Re
     kind: 'cancellation',
     dedupeKey: `cancellation:appointment:${visit.appointmentId}:patient`,
     ...toPatient(visit, patient),
-    subject: `Cancelled: your appointment on ${when(visit)}`,
+    subject: `Cancelled: your appointment on ${when(visit, clinic.locale)}`,
     ...render(clinic, {
       greeting: `Dear ${visit.patient.name},`,
-      paragraphs: [`your appointment with ${visit.doctor.name} on ${when(visit)} is cancelled.`, 'You are welcome to book another time in Medora.'],
+      paragraphs: [`your appointment with ${visit.doctor.name} on ${when(visit, clinic.locale)} is cancelled.`, 'You are welcome to book another time in Medora.'],
     }),
     attachments: [invitation(clinic, visit, 'CANCEL', now)],
     sendAfter: now,
@@ -129,10 +127,10 @@ export function cancellationForDoctor(clinic: Clinic, visit: Visit, doctor: Reci
     to: doctor.email,
     userId: doctor.userId,
     appointmentId: visit.appointmentId,
-    subject: `Cancelled: ${visit.patient.name} on ${when(visit)}`,
+    subject: `Cancelled: ${visit.patient.name} on ${when(visit, clinic.locale)}`,
     ...render(clinic, {
       greeting: `Dear ${visit.doctor.name},`,
-      paragraphs: [`the appointment of ${visit.patient.name} on ${when(visit)} is cancelled; the time is free again.`],
+      paragraphs: [`the appointment of ${visit.patient.name} on ${when(visit, clinic.locale)} is cancelled; the time is free again.`],
     }),
     attachments: [],
     sendAfter: now,
@@ -156,11 +154,11 @@ export function reminder(clinic: Clinic, visit: Visit, patient: Recipient, sendA
     kind: 'reminder',
     dedupeKey: `reminder:appointment:${visit.appointmentId}:${slotKey(visit)}`,
     ...toPatient(visit, patient),
-    subject: `Reminder: your appointment on ${when(visit)}`,
+    subject: `Reminder: your appointment on ${when(visit, clinic.locale)}`,
     ...render(clinic, {
       greeting: `Dear ${visit.patient.name},`,
       paragraphs: [
-        `a reminder of your appointment with ${visit.doctor.name} on ${when(visit)}.`,
+        `a reminder of your appointment with ${visit.doctor.name} on ${when(visit, clinic.locale)}.`,
         ...(where(visit) ? [`Please come to ${where(visit)}.`] : []),
         'If you cannot come, please cancel it, so someone else can have the time.',
       ],
@@ -192,12 +190,12 @@ export function waitlistOffer(clinic: Clinic, slot: OfferedSlot, patient: Recipi
     to: patient.email,
     userId: patient.userId,
     appointmentId: null,
-    subject: `A time with ${slot.doctorName} is free: ${when(slot)}`,
+    subject: `A time with ${slot.doctorName} is free: ${when(slot, clinic.locale)}`,
     ...render(clinic, {
       greeting: `Dear ${slot.patientName},`,
       paragraphs: [
-        `a time you were waiting for has become free: ${slot.doctorName} on ${when(slot)} (until ${slot.endTime.slice(0, 5)}).`,
-        `We hold it for you until ${slot.holdUntil}. After that, it is offered to the next patient on the waitlist.`,
+        `a time you were waiting for has become free: ${slot.doctorName} on ${when(slot, clinic.locale)} (until ${formatTime(slot.endTime, clinic.locale)}).`,
+        `We hold it for you until ${formatDayTime(slot.holdUntil, clinic.locale)}. After that, it is offered to the next patient on the waitlist.`,
       ],
       action: { label: 'Accept or decline this time' },
     }),
@@ -226,7 +224,7 @@ export function billIssued(clinic: Clinic, bill: BilledVisit, patient: Recipient
     ...render(clinic, {
       greeting: `Dear ${bill.patientName},`,
       paragraphs: [
-        `thank you for your visit. Your bill of ${bill.billingDate} is $${centsToDecimal(bill.amountCents)}: ${bill.serviceDetails}.`,
+        `thank you for your visit. Your bill of ${formatDate(bill.billingDate, clinic.locale)} is $${centsToDecimal(bill.amountCents)}: ${bill.serviceDetails}.`,
         'You can pay it under Bills in Medora, or at the front desk.',
       ],
     }),

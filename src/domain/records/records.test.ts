@@ -57,7 +57,7 @@ function fakeRecordsDeps(appointment: Appointment) {
   const messages: Message[] = [];
   const deps: RecordsDeps = {
     outbox: { enqueue: async (m) => void messages.push(m), withdraw: async () => {} },
-    clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', mailFrom: 'clinic@example.test' },
+    clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', locale: 'en-US', mailFrom: 'clinic@example.test' },
     clock: fixedClock('2026-06-10T10:00:00Z'),
     timeZone: 'Europe/Berlin',
     diseases: { exists: knownDisease },
@@ -86,7 +86,7 @@ function fakeRecordsDeps(appointment: Appointment) {
     },
     bills: {
       create: async (b) => {
-        const bill: Bill = { id: bills.length + 1, patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' }, serviceDetails: b.serviceDetails, amountCents: b.amountCents, paidCents: 0, billingDate: b.billingDate, paymentStatus: 'unpaid' };
+        const bill: Bill = { id: bills.length + 1, patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' }, serviceDetails: b.serviceDetails, amountCents: b.amountCents, paidCents: 0, creditedCents: 0, supplementsId: null, adjustments: [], billingDate: b.billingDate, paymentStatus: 'unpaid' };
         bills.push(bill);
         return bill;
       },

@@ -13,7 +13,7 @@ const settings = {
   clock: fixedClock('2030-03-20T10:00:00Z'), // Wednesday 11:00 in Berlin
   timeZone: ZONE,
   waitlistHoldMinutes: 30,
-  clinic: { name: 'Lakeside Clinic', timeZone: ZONE, mailFrom: 'desk@lakeside.test' },
+  clinic: { name: 'Lakeside Clinic', timeZone: ZONE, locale: 'en-US', mailFrom: 'desk@lakeside.test' },
 };
 const MONDAY_NINE: WeeklySlot = { id: 5, doctorId: 1, weekday: 1, startTime: '09:00', endTime: '09:30', room: null, retired: false };
 
@@ -60,7 +60,7 @@ describe('slotFreed', () => {
     const [mail] = sent;
     assert.equal(mail?.kind, 'waitlist_offer');
     assert.equal(mail?.linkId, 9, "the link is the offer's; its token is minted when the e-mail is sent");
-    assert.match(mail?.text ?? '', /We hold it for you until 2030-03-20 11:30\./);
+    assert.match(mail?.text ?? '', /We hold it for you until Wed, Mar 20, 11:30 AM\./);
     assert.match(mail?.text ?? '', /\{\{link\}\}/, 'the stored body holds the placeholder');
   });
 

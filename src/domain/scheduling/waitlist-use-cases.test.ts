@@ -55,7 +55,7 @@ describe('waitlist offers', () => {
     assert.ok(first);
     await c.freeTheSlot();
     assert.deepEqual(recipients(c.offers()), ['mia.first@example.test']);
-    assert.match(c.offers()[0]?.text ?? '', /We hold it for you until 2030-03-20 11:30\./);
+    assert.match(c.offers()[0]?.text ?? '', /We hold it for you until Wed, Mar 20, 11:30 AM\./);
     assert.ok(c.fake.audit().some((e) => e.action === 'offer' && e.entity === 'waitlist_entry' && e.patientId === first.patientId));
     assert.deepEqual([await c.statusFor(c.stranger), await c.statusFor(first)], ['booked', 'available']);
     await assert.rejects(book(c.fake.deps, { doctor_id: c.doctor.id, schedule_id: c.scheduleId, date: MONDAY }, c.stranger), refusedWith('conflict', 'slot_taken'));

@@ -1,5 +1,5 @@
 import type { App } from '../../app.ts';
-import { csvFile, listOf, ok } from '../answers.ts';
+import { created, csvFile, listOf, ok } from '../answers.ts';
 import { route as r, type Route } from '../router.ts';
 import { DESK } from './desk.ts';
 
@@ -16,6 +16,10 @@ export function billingRoutes(app: App): Route[] {
     r('POST', '/api/billings/{id}/payments', DESK, async ({ params, headers, body, actor }) => {
       const idempotencyKey = headers['idempotency-key'] as string | undefined;
       return ok(await app.billing.takePayment({ billingId: params.id, idempotencyKey, body }, actor));
+    }),
+    r('POST', '/api/billings/{id}/adjustments', DESK, async ({ params, headers, body, actor }) => {
+      const idempotencyKey = headers['idempotency-key'] as string | undefined;
+      return created(await app.billing.adjustBill({ billingId: params.id, idempotencyKey, body }, actor));
     }),
     r('GET', '/api/desk/takings', DESK, async ({ query, actor }) => ok(await app.billing.takings(query, actor))),
     r('GET', '/api/desk/takings.csv', DESK, async ({ query, actor }) => csvFile(await app.billing.takingsCsv(query, actor))),

@@ -1,10 +1,14 @@
-import type { App } from '../../app.ts';
+import { clinicOf, type App } from '../../app.ts';
 import { ok } from '../answers.ts';
 import { route as r, type Route } from '../router.ts';
 import { RETRY_UNAVAILABLE_AFTER_S } from '../errors.ts';
 
-/** The platform: liveness and readiness for a load balancer. */
+/** The platform: liveness and readiness for a load balancer, and the clinic's settings every page formats with. */
 export function platformRoutes(app: App): Route[] {
+  const clinic = async () => {
+    const { name, timeZone, locale } = clinicOf(app.config);
+    return ok({ name, time_zone: timeZone, locale });
+  };
   const readiness = async () =>
     (await app.health.ready())
       ? ok({ status: 'ok', database: 'ok' })
@@ -13,5 +17,6 @@ export function platformRoutes(app: App): Route[] {
     r('GET', '/api/health/live', 'public', async () => ok({ status: 'ok' })),
     r('GET', '/api/health/ready', 'public', readiness),
     r('GET', '/api/health', 'public', readiness),
+    r('GET', '/api/clinic', 'public', clinic),
   ];
 }

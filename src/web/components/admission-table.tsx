@@ -1,9 +1,10 @@
 /** The admissions of one group (waiting, current, past) of one ward or all, by patient name, with each row's actions. */
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useState } from 'react';
 import { fetchList, type ListQuery } from '../api.ts';
-import { instant } from '../format.ts';
+import { formatDateTime } from '../format.ts';
 import { endpoints } from '../paths.ts';
 import { DataTable, type Column } from './data-table.tsx';
+import type { RowAction } from './row-actions.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { useFetched } from './use-fetched.ts';
 import { ADMISSION_STATUS_LABELS, bedPlace, type AdmissionJson, type BedBoardJson } from './ward.ts';
@@ -15,7 +16,7 @@ const GROUPS: Record<AdmissionGroup, string> = { waiting: 'Waiting for a bed', c
 /** The moment that matters for the row's group: asked for, in a bed since, or left. */
 function when(a: AdmissionJson): string {
   const at = a.discharged_at ?? a.cancelled_at ?? a.admitted_at ?? a.requested_at;
-  return instant(at);
+  return formatDateTime(at);
 }
 
 interface AdmissionTableProps {
@@ -23,7 +24,8 @@ interface AdmissionTableProps {
   reloadKey: number;
   /** The clinical reason: for doctors and admins (the server answers it to no one else). */
   showReason?: boolean;
-  actions: (admission: AdmissionJson) => ReactNode;
+  /** The row's actions, the main one first. */
+  actions: (admission: AdmissionJson) => RowAction[];
 }
 
 export function AdmissionTable({ initialGroup = 'waiting', reloadKey, showReason = false, actions }: AdmissionTableProps) {
@@ -44,7 +46,6 @@ export function AdmissionTable({ initialGroup = 'waiting', reloadKey, showReason
     { header: 'Nights expected', cell: (a) => a.expected_nights, priority: 3 },
     { header: 'Requested by', text: (a) => a.requested_by.name, priority: 3 },
     ...(showReason ? [{ header: 'Reason', text: (a: AdmissionJson) => a.reason ?? '', priority: 3 as const }] : []),
-    { header: 'Actions', cell: (a) => <div className="row-actions">{actions(a)}</div> },
   ];
 
   return (
@@ -56,6 +57,7 @@ export function AdmissionTable({ initialGroup = 'waiting', reloadKey, showReason
       emptyText="No admissions found."
       reloadKey={reloadKey}
       filterKey={`${group} ${wardId}`}
+      actions={actions}
       filters={
         <>
           <label htmlFor="admission-group">Show</label>

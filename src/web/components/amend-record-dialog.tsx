@@ -10,6 +10,7 @@ import { Field } from './field.tsx';
 import { SubmitRow } from './submit-row.tsx';
 import { useAlert } from './use-alert.ts';
 import { hasFieldErrors, useSubmit } from './use-submit.ts';
+import { formatDate } from '../format.ts';
 
 interface AmendValues extends ClinicalValues {
   reason: string;
@@ -43,7 +44,7 @@ export function AmendRecordDialog({ record, onClose, onAmended }: AmendRecordDia
   };
 
   return (
-    <Dialog open title={`Amend record of ${record.record_date}`} onClose={onClose} className="dialog-wide">
+    <Dialog open title={`Amend record of ${formatDate(record.record_date)}`} onClose={onClose} className="dialog-wide">
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={save} aria-label="Amend record">
         <ClinicalFields values={values} errors={errors} set={set} />

@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react';
 import type { SchemaAppointment as AppointmentJson } from '../api-wire.gen.ts';
 import type { ListPage, ListQuery } from '../api.ts';
 import { DataTable, type Column } from './data-table.tsx';
+import type { RowAction } from './row-actions.tsx';
 
 interface AppointmentTableProps<A extends AppointmentJson> {
   label: string;
@@ -10,10 +12,13 @@ interface AppointmentTableProps<A extends AppointmentJson> {
   reloadKey?: number;
   /** Change it when `load` filters differently: the table loads again from the first page. */
   filterKey?: string;
+  actions?: (appointment: A) => RowAction[];
+  /** What stands before the row's actions, such as the status of a visit that has none left. */
+  actionsNote?: (appointment: A) => ReactNode;
 }
 
 /** A role's appointments as a server-paged table. */
-export function AppointmentTable<A extends AppointmentJson>({ label, columns, load, pageSize, reloadKey, filterKey }: AppointmentTableProps<A>) {
+export function AppointmentTable<A extends AppointmentJson>({ label, columns, load, pageSize, reloadKey, filterKey, actions, actionsNote }: AppointmentTableProps<A>) {
   return (
     <DataTable
       label={label}
@@ -24,6 +29,8 @@ export function AppointmentTable<A extends AppointmentJson>({ label, columns, lo
       emptyText="No appointments found."
       reloadKey={reloadKey}
       filterKey={filterKey}
+      actions={actions}
+      actionsNote={actionsNote}
     />
   );
 }

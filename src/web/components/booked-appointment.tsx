@@ -1,7 +1,7 @@
 /** What a patient sees once a visit is booked: who, when and where, with a calendar file and the way to the visit. */
 import { Link } from 'wouter';
 import type { SchemaAppointment as AppointmentJson } from '../api-wire.gen.ts';
-import { clockTime, dayLabel } from '../format.ts';
+import { formatTime, formatDay } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 
 /** "Room 101, Cardiology": the room (when one is given) and the department. */
@@ -16,7 +16,7 @@ export function BookedAppointment({ appointment }: { appointment: AppointmentJso
         <dd>{appointment.doctor_name}</dd>
         <dt>When</dt>
         <dd>
-          {dayLabel(appointment.date)}, {clockTime(appointment.start_time)} – {clockTime(appointment.end_time)}
+          {formatDay(appointment.date)}, {formatTime(appointment.start_time)} – {formatTime(appointment.end_time)}
         </dd>
         <dt>Where</dt>
         <dd>{placeOf(appointment)}</dd>

@@ -13,7 +13,7 @@ import { LoadFailure } from './list-states.tsx';
 import { ALL, serverFailure } from './use-alert.ts';
 import { useLatestRequest } from './use-latest-request.ts';
 import { useSubmit } from './use-submit.ts';
-import { capitalize, clockTime, dayLabel } from '../format.ts';
+import { capitalize, formatTime, formatDay } from '../format.ts';
 import { endpoints } from '../paths.ts';
 
 /** The slot chosen, as the booking and moving endpoints take it. */
@@ -204,10 +204,10 @@ function BookingSummary({ doctor, date, slot }: { doctor: Doctor | undefined; da
             {doctor.specialization ? ` — ${doctor.specialization.name}` : ''}
           </dd>
           <dt>Date</dt>
-          <dd>{dayLabel(date)}</dd>
+          <dd>{formatDay(date)}</dd>
           <dt>Time</dt>
           <dd>
-            {clockTime(slot.start_time)} – {clockTime(slot.end_time)}
+            {formatTime(slot.start_time)} – {formatTime(slot.end_time)}
           </dd>
           <dt>Department</dt>
           <dd>{doctor.department?.name ?? 'N/A'}</dd>
@@ -251,8 +251,8 @@ function NextFreeDays({ dayHasSlots, days, onChoose, onJoinWaitlist }: NextFreeD
               return (
                 <li key={day.date}>
                   <button type="button" className="button button-small" onClick={() => onChoose(day.date)}>
-                    {dayLabel(day.date)}
-                    {first && ` · from ${clockTime(first.start_time)}`}
+                    {formatDay(day.date)}
+                    {first && ` · from ${formatTime(first.start_time)}`}
                   </button>
                 </li>
               );
@@ -288,7 +288,7 @@ function SlotGroup({ legend, slots, selected, onSelect }: SlotGroupProps) {
               onChange={() => onSelect(slot)}
             />
             <span>
-              {clockTime(slot.start_time)} – {clockTime(slot.end_time)}
+              {formatTime(slot.start_time)} – {formatTime(slot.end_time)}
             </span>
             {slot.status !== 'available' && <span className="slot-status">{capitalize(slot.status)}</span>}
           </label>

@@ -11,6 +11,7 @@ import { useConfirm } from './confirm.tsx';
 import { Field } from './field.tsx';
 import { useSubmit } from './use-submit.ts';
 import { endpoints } from '../paths.ts';
+import { formatDateTime } from '../format.ts';
 
 interface CalendarFeedSectionProps {
   /** A doctor's feed names their patients, so its warning says so. */
@@ -87,7 +88,7 @@ export function CalendarFeedSection({ namesPatients, setAlert }: CalendarFeedSec
           {(control) => <input {...control} type="text" readOnly value={url} onFocus={(event) => event.currentTarget.select()} />}
         </Field>
       ) : (
-        status.active && status.created_at && <p>On since {new Date(status.created_at).toLocaleDateString()}. The address was shown once, when it was made; make a new one if you lost it or someone else may have it.</p>
+        status.active && status.created_at && <p>On since {formatDateTime(status.created_at)}. The address was shown once, when it was made; make a new one if you lost it or someone else may have it.</p>
       )}
       <div className="form-actions">
         {url && (

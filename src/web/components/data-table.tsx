@@ -3,10 +3,14 @@
  * debounced search box, a page-size choice, '{first} - {last} of {total}' and a page jump. A total the server
  * counted only so far shows as '100+'; paging towards it counts further. While the first page loads, skeleton
  * rows of the page size hold its place and the pager is not there yet, so nothing moves when the rows arrive.
+ * Each row's actions stand last, as two controls at most (see RowActions), with the row's Details: every column's
+ * label and value, so a column hidden for want of room, which the caption names, is still one click away.
  */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { ListPage, ListQuery } from '../api.ts';
+import { Dialog } from './dialog.tsx';
 import { LoadFailure, LoadingStatus } from './list-states.tsx';
+import { RowActions, type RowAction } from './row-actions.tsx';
 import { useDelayed } from './use-delayed.ts';
 import { useFittedColumns } from './use-fitted-columns.ts';
 import { useListRequest } from './use-list-request.ts';
@@ -39,6 +43,12 @@ interface DataTableProps<Row> {
   filterKey?: string;
   /** Whether the list has a search box (its endpoint searches `q`). */
   searchable?: boolean;
+  /** The row's actions, the main one first; the rest go into its menu. */
+  actions?: (row: Row) => RowAction[];
+  /** Names the row to its menu and details; by default its first text column. */
+  rowName?: (row: Row) => string;
+  /** What stands before the row's actions, such as the status of a visit that has none left. */
+  actionsNote?: (row: Row) => ReactNode;
 }
 
 const SEARCH_DELAY_MS = 400;
@@ -54,8 +64,20 @@ export function DataTable<Row>({
   filters,
   filterKey = '',
   searchable = true,
+  actions = () => [],
+  rowName,
+  actionsNote,
 }: DataTableProps<Row>) {
   const id = useId();
+  const [details, setDetails] = useState<Row | null>(null);
+  const nameOf = rowName ?? defaultRowName(columns, rowKey);
+  const withActions: Column<Row>[] = [
+    ...columns,
+    {
+      header: 'Actions',
+      cell: (row) => <RowActions actions={actions(row)} rowName={nameOf(row)} onDetails={() => setDetails(row)} note={actionsNote?.(row)} />,
+    },
+  ];
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
@@ -82,7 +104,7 @@ export function DataTable<Row>({
     },
   );
 
-  useFittedColumns(box, list);
+  const hidden = useFittedColumns(box, list);
 
   return (
     <div className="data-table">
@@ -98,11 +120,20 @@ export function DataTable<Row>({
         </div>
       )}
       <div ref={box} className="table-scroll" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
-        <table aria-busy={loading}>
-          <caption id={`${id}-caption`}>{label}</caption>
+        <table aria-busy={loading} aria-labelledby={`${id}-caption`} aria-describedby={hidden.length > 0 ? `${id}-hidden` : undefined}>
+          <caption>
+            <span className="caption-row">
+              <span id={`${id}-caption`}>{label}</span>
+              {hidden.length > 0 && (
+                <span id={`${id}-hidden`} className="hidden-columns">
+                  {hidden.length} more {hidden.length === 1 ? 'column' : 'columns'} in each row's Details: {hidden.join(', ')}
+                </span>
+              )}
+            </span>
+          </caption>
           <thead>
             <tr>
-              {columns.map((column) => (
+              {withActions.map((column) => (
                 <th key={column.header} scope="col" className={priorityClass(column)}>
                   {column.header}
                 </th>
@@ -111,17 +142,17 @@ export function DataTable<Row>({
           </thead>
           <tbody>
             {failed ? (
-              <WholeRow columns={columns}>
+              <WholeRow columns={withActions}>
                 <LoadFailure what={label} onRetry={retry} />
               </WholeRow>
             ) : list === null ? (
-              <SkeletonRows columns={columns} count={perPage} />
+              <SkeletonRows columns={withActions} count={perPage} />
             ) : list.rows.length === 0 ? (
-              <WholeRow columns={columns}>{emptyText}</WholeRow>
+              <WholeRow columns={withActions}>{emptyText}</WholeRow>
             ) : (
               list.rows.map((row) => (
                 <tr key={rowKey(row)}>
-                  {columns.map((column) => (
+                  {withActions.map((column) => (
                     <Cell key={column.header} column={column} row={row} />
                   ))}
                 </tr>
@@ -146,7 +177,32 @@ export function DataTable<Row>({
       ) : (
         !failed && <LoadingStatus what={label} />
       )}
+      {details !== null && <RowDetails title={`Details of ${nameOf(details)}`} columns={columns} row={details} onClose={() => setDetails(null)} />}
     </div>
+  );
+}
+
+/** The name of a row: its first text column, or its key. */
+const defaultRowName =
+  <Row,>(columns: Column<Row>[], rowKey: (row: Row) => string | number) =>
+  (row: Row): string => {
+    const named = columns.find((column) => 'text' in column);
+    return named && 'text' in named ? named.text(row) : `#${rowKey(row)}`;
+  };
+
+/** Every column's label and value of one row. */
+function RowDetails<Row>({ title, columns, row, onClose }: { title: string; columns: Column<Row>[]; row: Row; onClose: () => void }) {
+  return (
+    <Dialog open title={title} onClose={onClose}>
+      <dl className="details">
+        {columns.map((column) => (
+          <Fragment key={column.header}>
+            <dt>{column.header}</dt>
+            <dd>{'cell' in column ? column.cell(row) : column.text(row)}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </Dialog>
   );
 }
 

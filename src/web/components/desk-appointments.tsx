@@ -11,10 +11,11 @@ import { AppointmentTable } from './appointment-table.tsx';
 import { useConfirm } from './confirm.tsx';
 import type { Column } from './data-table.tsx';
 import { useReschedule } from './reschedule-dialog.tsx';
+import type { RowAction } from './row-actions.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { serverFailure } from './use-alert.ts';
 import { useCancelAppointment } from './use-cancel-appointment.ts';
-import { clockTime, dayMonth } from '../format.ts';
+import { formatDate, formatDay, formatTime } from '../format.ts';
 import { endpoints, routes, withId } from '../paths.ts';
 
 /** The desk's changes to a visit, in the order their buttons stand, each offered when the server lists it. */
@@ -33,30 +34,30 @@ const DESK_ACTIONS: {
     label: 'Check in',
     primary: true,
     path: endpoints.desk.checkIn,
-    ariaLabel: (a) => `Check in ${a.patient_name} at ${a.start_time}`,
+    ariaLabel: (a) => `Check in ${a.patient_name} at ${formatTime(a.start_time)}`,
     done: (a) => `${a.patient_name} is checked in`,
   },
   {
     action: 'undo_check_in',
     label: 'Undo check-in',
     path: endpoints.desk.undoCheckIn,
-    ariaLabel: (a) => `Undo check-in of ${a.patient_name} at ${a.start_time}`,
+    ariaLabel: (a) => `Undo check-in of ${a.patient_name} at ${formatTime(a.start_time)}`,
     done: (a) => `${a.patient_name}'s check-in is undone`,
   },
   {
     action: 'undo_no_show',
     label: 'Undo no-show',
     path: endpoints.desk.undoNoShow,
-    ariaLabel: (a) => `Undo no-show of ${a.patient_name} at ${a.start_time}`,
+    ariaLabel: (a) => `Undo no-show of ${a.patient_name} at ${formatTime(a.start_time)}`,
     done: (a) => `${a.patient_name} is no longer marked as a no-show`,
   },
   {
     action: 'no_show',
     label: 'No-show',
     path: endpoints.desk.noShow,
-    ariaLabel: (a) => `No-show of ${a.patient_name} at ${a.start_time}`,
+    ariaLabel: (a) => `No-show of ${a.patient_name} at ${formatTime(a.start_time)}`,
     done: (a) => `${a.patient_name} is marked as a no-show`,
-    question: (a) => `Mark ${a.patient_name} as not having come at ${a.start_time}?`,
+    question: (a) => `Mark ${a.patient_name} as not having come at ${formatTime(a.start_time)}?`,
   },
 ];
 
@@ -84,7 +85,7 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
 
   const cancel = useCancelAppointment({
     path: endpoints.desk.cancel,
-    question: (a) => `Cancel the appointment of ${a.patient_name} with ${a.doctor_name} on ${a.date} at ${a.start_time}?`,
+    question: (a) => `Cancel the appointment of ${a.patient_name} with ${a.doctor_name} on ${formatDate(a.date)} at ${formatTime(a.start_time)}?`,
     setAlert,
     onCancelled: reload,
   });
@@ -102,8 +103,8 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
   };
 
   const columns: Column<DeskAppointmentJson>[] = [
-    ...(patientId === undefined ? [] : [{ header: 'Date', cell: (a: DeskAppointmentJson) => dayMonth(a.date) }]),
-    { header: 'Time', cell: (a) => clockTime(a.start_time) },
+    ...(patientId === undefined ? [] : [{ header: 'Date', cell: (a: DeskAppointmentJson) => formatDay(a.date) }]),
+    { header: 'Time', cell: (a) => formatTime(a.start_time) },
     ...(patientId !== undefined
       ? []
       : [
@@ -113,36 +114,23 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
           },
         ]),
     { header: 'Doctor', text: (a) => a.doctor_name },
-    { header: 'Room', text: (a) => a.room_name ?? '—', priority: 3 },
+    { header: 'Room', text: (a) => a.room_name ?? '—', priority: 2 },
     { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
-    {
-      header: 'Actions',
-      cell: (a) => (
-        <div className="row-actions">
-          {DESK_ACTIONS.filter((d) => a.desk_actions.includes(d.action)).map((d) => (
-            <button
-              key={d.action}
-              type="button"
-              className={d.primary ? 'button button-small button-primary' : 'button button-small'}
-              onClick={() => act(a, d.path, d.done(a), d.question?.(a))}
-              aria-label={d.ariaLabel(a)}
-            >
-              {d.label}
-            </button>
-          ))}
-          {a.status === 'scheduled' && (
-            <button type="button" className="button button-small" onClick={() => reschedule(a)} aria-label={`Reschedule ${a.patient_name} at ${a.start_time}`}>
-              Reschedule
-            </button>
-          )}
-          {(a.status === 'scheduled' || a.status === 'checked_in') && (
-            <button type="button" className="button button-small button-danger" onClick={() => cancel(a)} aria-label={`Cancel ${a.patient_name} at ${a.start_time}`}>
-              Cancel
-            </button>
-          )}
-        </div>
-      ),
-    },
+  ];
+
+  const actions = (a: DeskAppointmentJson): RowAction[] => [
+    ...DESK_ACTIONS.filter((d) => a.desk_actions.includes(d.action)).map(
+      (d): RowAction => ({
+        label: d.label,
+        name: d.ariaLabel(a),
+        onSelect: () => void act(a, d.path, d.done(a), d.question?.(a)),
+        tone: d.primary ? 'primary' : undefined,
+      }),
+    ),
+    ...(a.status === 'scheduled' ? [{ label: 'Reschedule', name: `Reschedule ${a.patient_name} at ${formatTime(a.start_time)}`, onSelect: () => reschedule(a) }] : []),
+    ...(a.status === 'scheduled' || a.status === 'checked_in'
+      ? [{ label: 'Cancel', name: `Cancel ${a.patient_name} at ${formatTime(a.start_time)}`, onSelect: () => cancel(a), tone: 'danger' as const }]
+      : []),
   ];
 
   const load = (query: ListQuery, signal: AbortSignal) =>
@@ -155,7 +143,15 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
 
   return (
     <>
-      <AppointmentTable label={label} columns={columns} load={load} pageSize={10} reloadKey={reloadKey + changed} filterKey={JSON.stringify(day ?? {})} />
+      <AppointmentTable
+        label={label}
+        columns={columns}
+        load={load}
+        pageSize={10}
+        reloadKey={reloadKey + changed}
+        filterKey={JSON.stringify(day ?? {})}
+        actions={actions}
+      />
       {dialog}
     </>
   );

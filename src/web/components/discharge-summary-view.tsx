@@ -1,5 +1,5 @@
 import type { summaryJson } from '../../domain/inpatient/inpatient.ts';
-import { instant } from '../format.ts';
+import { formatDateTime } from '../format.ts';
 
 const SECTIONS = [
   ['diagnosis', 'Diagnosis'],
@@ -22,7 +22,7 @@ export function DischargeSummaryView({ summary }: { summary: ReturnType<typeof s
       <div className="summary-section">
         <dt>Written by</dt>
         <dd>
-          {summary.doctor.name}, {instant(summary.written_at)}
+          {summary.doctor.name}, {formatDateTime(summary.written_at)}
         </dd>
       </div>
     </dl>

@@ -4,7 +4,7 @@
  */
 import { useState, type ComponentType } from 'react';
 import type { MedicalRecordJson, PatientDetailJson } from '../../domain/records/records.ts';
-import { capitalize, usd } from '../format.ts';
+import { capitalize, formatDate, usd } from '../format.ts';
 import { images } from '../paths.ts';
 import { HeartBeatIcon, PrescriptionIcon, RibbonIcon, VirusIcon, type IconProps } from './icons.tsx';
 import { RecordHistory } from './record-history.tsx';
@@ -38,7 +38,7 @@ export function MedicalRecordCard({ record, onAmend }: { record: MedicalRecordJs
       </span>
       <div>
         <h3 className="record-disease">{disease}</h3>
-        <p className="record-date">{record.record_date}</p>
+        <p className="record-date">{formatDate(record.record_date)}</p>
         <p className="record-diagnosis">{record.diagnosis || 'No diagnosis provided'}</p>
         <dl className="details details-compact">
           {record.lab_tests && (
@@ -70,7 +70,7 @@ export function MedicalRecordCard({ record, onAmend }: { record: MedicalRecordJs
         </dl>
         <RecordHistory record={record} />
         {onAmend && (
-          <button type="button" className="button button-small" onClick={() => onAmend(record)} aria-label={`Amend record of ${record.record_date}`}>
+          <button type="button" className="button button-small" onClick={() => onAmend(record)} aria-label={`Amend record of ${formatDate(record.record_date)}`}>
             Amend
           </button>
         )}
@@ -100,7 +100,7 @@ export function PatientOverview({ patient, showDescription = false, amend }: Pat
             <dt>Patient ID</dt>
             <dd>{patient.id}</dd>
             <dt>Birthdate</dt>
-            <dd>{patient.birthdate || 'N/A'}</dd>
+            <dd>{patient.birthdate ? formatDate(patient.birthdate) : 'N/A'}</dd>
             <dt>Gender</dt>
             <dd>{patient.gender ? capitalize(patient.gender) : 'N/A'}</dd>
             {showDescription && (

@@ -3,7 +3,7 @@ import type { BillingJson, PaymentMethod, PaymentResult } from '../../domain/bil
 import { Dialog } from './dialog.tsx';
 import { Field } from './field.tsx';
 import { hasFieldErrors, useSubmit } from './use-submit.ts';
-import { usd } from '../format.ts';
+import { formatDate, usd } from '../format.ts';
 
 export const METHOD_NAMES: Record<PaymentMethod, string> = { card: 'Card', cash: 'Cash', bank_transfer: 'Bank transfer', insurance: 'Insurance' };
 
@@ -54,7 +54,7 @@ export function PayDialog({ bill, methods, partial = false, pay: send, onClose, 
         <dl className="details">
           <dt>Bill</dt>
           <dd>
-            #{bill.id}, {bill.service_details} ({bill.billing_date})
+            #{bill.id}, {bill.service_details} ({formatDate(bill.billing_date)})
           </dd>
           <dt>Amount</dt>
           <dd>{usd(bill.amount_cents)}</dd>

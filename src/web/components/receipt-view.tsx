@@ -4,7 +4,7 @@
  */
 import { Fragment } from 'react';
 import type { ReceiptJson } from '../../domain/billing/billing.ts';
-import { capitalize, usd } from '../format.ts';
+import { capitalize, formatDate, usd } from '../format.ts';
 
 export const receiptKind = (receipt: ReceiptJson) => (receipt.payment_status === 'paid' ? 'Receipt' : 'Invoice');
 
@@ -31,16 +31,22 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
         <dt>Doctor</dt>
         <dd>{receipt.doctor_name ?? 'N/A'}</dd>
         <dt>Visit date</dt>
-        <dd>{receipt.visit_date ?? 'N/A'}</dd>
+        <dd>{receipt.visit_date ? formatDate(receipt.visit_date) : 'N/A'}</dd>
         <dt>Billing date</dt>
-        <dd>{receipt.billing_date}</dd>
+        <dd>{formatDate(receipt.billing_date)}</dd>
+        {receipt.supplements_bill_number && (
+          <>
+            <dt>Supplements</dt>
+            <dd>{receipt.supplements_bill_number}</dd>
+          </>
+        )}
         <dt>Status</dt>
         <dd>{capitalize(receipt.payment_status.replace('_', ' '))}</dd>
         {receipt.payments.map((payment, index) => (
           <Fragment key={index}>
             <dt>Paid on</dt>
             <dd>
-              {payment.date} ({payment.method.replace('_', ' ')}): {usd(payment.amount_cents)}
+              {formatDate(payment.date)} ({payment.method.replace('_', ' ')}): {usd(payment.amount_cents)}
             </dd>
           </Fragment>
         ))}
@@ -62,6 +68,14 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
               <td className="amount">{usd(item.amount_cents)}</td>
             </tr>
           ))}
+          {receipt.credit_notes.map((note, index) => (
+            <tr key={`credit-${index}`} className="receipt-credit">
+              <td>
+                Credit note, {formatDate(note.date)}: {note.reason}
+              </td>
+              <td className="amount">−{usd(note.amount_cents)}</td>
+            </tr>
+          ))}
         </tbody>
         <tfoot>
           <tr>
@@ -76,6 +90,12 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
             <th scope="row">Balance due</th>
             <td className="amount">{usd(receipt.balance_cents)}</td>
           </tr>
+          {receipt.refund_due_cents > 0 && (
+            <tr>
+              <th scope="row">Refund due to the patient</th>
+              <td className="amount">{usd(receipt.refund_due_cents)}</td>
+            </tr>
+          )}
         </tfoot>
       </table>
     </div>

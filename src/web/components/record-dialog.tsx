@@ -10,6 +10,7 @@ import { Field } from './field.tsx';
 import { SubmitRow } from './submit-row.tsx';
 import { useAlert } from './use-alert.ts';
 import { useSubmit } from './use-submit.ts';
+import { formatDate } from '../format.ts';
 
 interface RecordValues extends ClinicalValues {
   service_type: string;
@@ -48,7 +49,7 @@ export function RecordDialog({ appointment, onClose, onSaved }: { appointment: L
   };
 
   return (
-    <Dialog open title={`Medical record: ${appointment.patient_name}, ${appointment.date}`} onClose={onClose} className="dialog-wide">
+    <Dialog open title={`Medical record: ${appointment.patient_name}, ${formatDate(appointment.date)}`} onClose={onClose} className="dialog-wide">
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={save} aria-label="Medical record">
         <ClinicalFields values={values} errors={errors} set={set} />

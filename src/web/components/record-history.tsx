@@ -1,6 +1,6 @@
 /** An amended record's mark and its every version, with who wrote it, when and why; nothing for one never amended. */
 import type { MedicalRecordJson } from '../../domain/records/records.ts';
-import { instant } from '../format.ts';
+import { formatDateTime } from '../format.ts';
 import { StatusBadge } from './status-badge.tsx';
 
 type History = Pick<MedicalRecordJson, 'amended' | 'history'>;
@@ -16,7 +16,7 @@ export function RecordHistory({ record }: { record: History }) {
         {[...record.history].reverse().map((version) => (
           <li key={version.version}>
             <p>
-              <strong>Version {version.version}</strong>, {version.reason === null ? 'recorded' : 'amended'} by {version.written_by.name} on {instant(version.written_at)}
+              <strong>Version {version.version}</strong>, {version.reason === null ? 'recorded' : 'amended'} by {version.written_by.name} on {formatDateTime(version.written_at)}
               {version.reason !== null && <>: “{version.reason}”</>}
             </p>
             <dl className="details details-compact">

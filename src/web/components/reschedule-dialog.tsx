@@ -5,7 +5,7 @@ import { Alert, success, type AlertMessage } from './alert.tsx';
 import { BookingForm } from './booking-form.tsx';
 import { Dialog } from './dialog.tsx';
 import { useAlert } from './use-alert.ts';
-import { clockTime, dayLabel } from '../format.ts';
+import { formatTime, formatDay } from '../format.ts';
 import { endpoints } from '../paths.ts';
 
 interface RescheduleDialogProps {
@@ -38,7 +38,7 @@ export function useReschedule({ setAlert, onMoved }: { setAlert: (message: Alert
 function RescheduleDialog({ appointment, onClose, onMoved }: RescheduleDialogProps) {
   const { alert, setAlert, dismiss } = useAlert();
   return (
-    <Dialog open title={`Reschedule ${dayLabel(appointment.date)} at ${clockTime(appointment.start_time)}`} onClose={onClose} className="dialog-wide">
+    <Dialog open title={`Reschedule ${formatDay(appointment.date)} at ${formatTime(appointment.start_time)}`} onClose={onClose} className="dialog-wide">
       <Alert message={alert} onDismiss={dismiss} />
       <BookingForm
         presetDoctor={String(appointment.doctor.id)}

@@ -1,6 +1,7 @@
 import { apiDelete } from '../api.ts';
 import { success, type AlertMessage } from './alert.tsx';
 import { useConfirm } from './confirm.tsx';
+import type { RowAction } from './row-actions.tsx';
 import { failureFor } from './use-alert.ts';
 
 interface Named {
@@ -35,11 +36,5 @@ export function useRowDelete<Row extends Named, Answer = unknown>({ noun, path, 
   };
 }
 
-/** The "Delete" button of a table row, named for the row it deletes. */
-export function DeleteButton({ name, onClick }: { name: string; onClick: () => void }) {
-  return (
-    <button type="button" className="button button-small button-danger" onClick={onClick} aria-label={`Delete ${name}`}>
-      Delete
-    </button>
-  );
-}
+/** The "Delete" action of a table row, named for the row it deletes. */
+export const deleteAction = (name: string, onSelect: () => void): RowAction => ({ label: 'Delete', name: `Delete ${name}`, onSelect, tone: 'danger' });

@@ -9,6 +9,7 @@ import { endpoints } from '../paths.ts';
 import { useConfirm } from './confirm.tsx';
 import { Dialog } from './dialog.tsx';
 import { useSubmit } from './use-submit.ts';
+import { formatDateTime } from '../format.ts';
 
 interface SignInHelpProps {
   name: string;
@@ -17,8 +18,7 @@ interface SignInHelpProps {
   staff?: boolean;
 }
 
-export function SignInHelp({ name, email, staff = false }: SignInHelpProps) {
-  const [open, setOpen] = useState(false);
+export function SignInHelpDialog({ name, email, staff = false, onClose }: SignInHelpProps & { onClose: () => void }) {
   const [link, setLink] = useState<(ResetLinkJson & { url: string }) | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const confirm = useConfirm();
@@ -33,43 +33,46 @@ export function SignInHelp({ name, email, staff = false }: SignInHelpProps) {
       setMessage(`Two-step sign-in of ${name} was reset.`);
     }, fail);
   };
-  const close = () => {
-    setOpen(false);
-    setLink(null);
-    setMessage(null);
-  };
 
   return (
+    <Dialog open title={`Sign-in help for ${name}`} onClose={onClose}>
+      {message && <p role="status">{message}</p>}
+      {link ? (
+        <div className="reset-link">
+          <p>
+            Give this link to {name} in person or by a channel you trust. It sets a new password once, until{' '}
+            {formatDateTime(link.expires_at)}, and signs {name} out everywhere.
+          </p>
+          <input className="reset-link-url" readOnly value={link.url} aria-label="Reset link" onFocus={(e) => e.currentTarget.select()} />
+          <button type="button" className="button" onClick={() => void navigator.clipboard?.writeText(link.url)}>
+            Copy link
+          </button>
+        </div>
+      ) : (
+        <div className="form-actions">
+          <button type="button" className="button button-primary" disabled={busy} onClick={() => void makeLink()}>
+            Make a password reset link
+          </button>
+          {staff && (
+            <button type="button" className="button button-danger" disabled={busy} onClick={() => void resetMfa()}>
+              Reset two-step sign-in
+            </button>
+          )}
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+/** The "Sign-in help" button and its dialog; a table row offers the dialog from its menu instead. */
+export function SignInHelp(props: SignInHelpProps) {
+  const [open, setOpen] = useState(false);
+  return (
     <>
-      <button type="button" className="button button-small" onClick={() => setOpen(true)} aria-label={`Sign-in help for ${name}`}>
+      <button type="button" className="button button-small" onClick={() => setOpen(true)} aria-label={`Sign-in help for ${props.name}`}>
         Sign-in help
       </button>
-      <Dialog open={open} title={`Sign-in help for ${name}`} onClose={close}>
-        {message && <p role="status">{message}</p>}
-        {link ? (
-          <div className="reset-link">
-            <p>
-              Give this link to {name} in person or by a channel you trust. It sets a new password once, until{' '}
-              {new Date(link.expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}, and signs {name} out everywhere.
-            </p>
-            <input className="reset-link-url" readOnly value={link.url} aria-label="Reset link" onFocus={(e) => e.currentTarget.select()} />
-            <button type="button" className="button" onClick={() => void navigator.clipboard?.writeText(link.url)}>
-              Copy link
-            </button>
-          </div>
-        ) : (
-          <div className="form-actions">
-            <button type="button" className="button button-primary" disabled={busy} onClick={() => void makeLink()}>
-              Make a password reset link
-            </button>
-            {staff && (
-              <button type="button" className="button button-danger" disabled={busy} onClick={() => void resetMfa()}>
-                Reset two-step sign-in
-              </button>
-            )}
-          </div>
-        )}
-      </Dialog>
+      {open && <SignInHelpDialog {...props} onClose={() => setOpen(false)} />}
     </>
   );
 }

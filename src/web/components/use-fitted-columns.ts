@@ -1,14 +1,19 @@
-import { useLayoutEffect, type RefObject } from 'react';
-
-/** What gives way, in turn, when the table is wider than its box: priority 3 columns, priority 2, then room for cut text. */
-const HIDDEN_IN_TURN = ['3', '2', 'text'];
+import { useLayoutEffect, useState, type RefObject } from 'react';
 
 /**
- * Hides the table's lowest-priority columns (`priority-3`, then `priority-2` cells), then narrows its cut texts,
- * until it fits `box` without scrolling sideways, whatever the rows hold; and makes each cut `.cell-text` focusable, so its whole text can be
- * read from the keyboard too. Runs before paint, again when the rows change or the box is resized.
+ * What gives way, in turn, when the table is wider than its box: room for cut text, then wrapped headers and
+ * cells, then cut text narrower still, then priority 3 columns, then priority 2.
  */
-export function useFittedColumns(box: RefObject<HTMLElement | null>, rows: unknown): void {
+const HIDDEN_IN_TURN = ['text', 'wrap', 'tight', '3', '2'];
+
+/**
+ * Narrows the table's cut texts, wraps its headers and short cells, then hides its lowest-priority columns
+ * (`priority-3`, then `priority-2` cells), until it fits `box` without scrolling sideways, whatever the rows hold; and makes each cut `.cell-text` focusable, so its whole text can be
+ * read from the keyboard too. Runs before paint, again when the rows change or the box is resized. Returns the
+ * headers of the columns it hid, for the table to name them.
+ */
+export function useFittedColumns(box: RefObject<HTMLElement | null>, rows: unknown): string[] {
+  const [hidden, setHidden] = useState('');
   useLayoutEffect(() => {
     const element = box.current;
     if (!element) return;
@@ -23,6 +28,10 @@ export function useFittedColumns(box: RefObject<HTMLElement | null>, rows: unkno
         if (text.scrollWidth > text.clientWidth) text.tabIndex = 0;
         else text.removeAttribute('tabindex');
       }
+      // A phone's cards show every column, their headers read out only.
+      const headers = [...element.querySelectorAll<HTMLElement>('thead th')];
+      const gone = headers.filter((th) => getComputedStyle(th).display === 'none').map((th) => th.textContent ?? '');
+      setHidden(JSON.stringify(gone));
     };
     fit();
     // Only a new width can change what fits; heights change with every page of rows.
@@ -34,4 +43,5 @@ export function useFittedColumns(box: RefObject<HTMLElement | null>, rows: unkno
     observer.observe(element);
     return () => observer.disconnect();
   }, [box, rows]);
+  return hidden ? (JSON.parse(hidden) as string[]) : [];
 }

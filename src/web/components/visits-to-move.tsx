@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { VisitToMoveJson } from '../../domain/scheduling/time-off-use-cases.ts';
 import { apiGet } from '../api.ts';
-import { clockTime, dayLabel } from '../format.ts';
+import { formatTime, formatDay } from '../format.ts';
 import { endpoints } from '../paths.ts';
 import type { AlertMessage } from './alert.tsx';
 import { useReschedule } from './reschedule-dialog.tsx';
@@ -29,8 +29,8 @@ export function VisitsToMove({ setAlert }: { setAlert: (message: AlertMessage) =
       <ul>
         {visits.items.map((v) => (
           <li key={v.id}>
-            {dayLabel(v.date)} {clockTime(v.start_time)}: {v.patient_name} with {v.doctor_name}, but {whyOf(v)}{' '}
-            <button type="button" className="button button-small" onClick={() => reschedule(v)} aria-label={`Reschedule ${v.patient_name} on ${v.date}`}>
+            {formatDay(v.date)} {formatTime(v.start_time)}: {v.patient_name} with {v.doctor_name}, but {whyOf(v)}{' '}
+            <button type="button" className="button button-small" onClick={() => reschedule(v)} aria-label={`Reschedule ${v.patient_name} on ${formatDay(v.date)}`}>
               Reschedule
             </button>
           </li>

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Page } from 'playwright-core';
 import { PASSWORD, openSignedInPage, serverAndBrowserPerSuite, uniqueEmail, type TestServer } from './harness.ts';
+import { chooseRowAction } from './row-actions.ts';
 import { bookSlot, openDoctorEveryDay, registerPatient, seedClinic, type Clinic } from './seed.ts';
 
 describe('the admin area in the browser', () => {
@@ -38,7 +39,7 @@ describe('the admin area in the browser', () => {
     await info().getByText('1 - 10 of 12').waitFor();
 
     const first = page.locator('tbody tr').first();
-    await first.getByRole('button', { name: /^Cancel appointment/ }).click();
+    await chooseRowAction(first, /^Cancel appointment/);
     const dialog = page.getByRole('dialog');
     await dialog.getByText(/Are you sure you want to cancel appointment/).waitFor();
     await dialog.getByRole('button', { name: 'Cancel appointment' }).click();
@@ -88,7 +89,7 @@ describe('the admin area in the browser', () => {
     await page.unroute('**/api/admin/specializations');
 
     await page.goto('/user/admin/doctors');
-    await page.getByRole('button', { name: `Delete ${clinic.doctor.name}` }).click();
+    await chooseRowAction(page.locator('tbody tr', { hasText: clinic.doctor.name }), `Delete ${clinic.doctor.name}`);
     await page.getByRole('dialog').getByText('Are you sure you want to delete this doctor?').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     const refusal = page.getByRole('alert').locator('.alert-error');
@@ -110,10 +111,10 @@ describe('the admin area in the browser', () => {
     assert.equal((await server.api('POST', `/api/patient/appointments/${booked.id}/cancel`, { token: visitor.token })).status, 200);
 
     await page.goto('/user/admin/doctors');
-    await page.getByRole('button', { name: `Delete ${name}` }).click();
+    await chooseRowAction(page.locator('tbody tr', { hasText: name }), `Delete ${name}`);
     await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await alertText('Doctor deactivated: their appointments and records are kept, and they can no longer sign in');
-    await page.getByRole('button', { name: `Delete ${name}` }).waitFor({ state: 'detached' });
+    await page.locator('tbody tr', { hasText: name }).waitFor({ state: 'detached' });
   });
 
   it('says "+" after a total the server counted only so far, and pages on past it', async () => {

@@ -30,7 +30,7 @@ describe('the audit trail in the browser', () => {
     await page.getByRole('link', { name: 'Audit trail' }).click();
     await page.getByRole('heading', { name: 'Audit trail', level: 1 }).waitFor();
     const headers = (await page.locator('thead th').allTextContents()).map((h) => h.trim());
-    assert.deepEqual(headers, ['When', 'User', 'Action', 'Subject', 'Patient', 'Details']);
+    assert.deepEqual(headers, ['When', 'User', 'Action', 'Subject', 'Patient', 'Details', 'Actions']);
 
     const filters = page.getByRole('form', { name: 'Filter the audit trail' });
     await filters.getByLabel('From').fill(today);

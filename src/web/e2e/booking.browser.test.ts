@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Page } from 'playwright-core';
-import { atClinicTime, CLINIC_TODAY, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
+import { atClinicTime, CLINIC_TODAY, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, shownDate, type TestServer } from './harness.ts';
 import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -78,7 +78,7 @@ describe('booking when the chosen day is full', () => {
       assert.deepEqual(await seriousAxeViolations(page), []);
       await booked.getByRole('link', { name: 'View appointment' }).click();
       await page.getByRole('heading', { name: 'Scheduled Appointments' }).waitFor();
-      await page.locator('tbody tr', { hasText: daysAhead(2) }).first().waitFor();
+      await page.locator('tbody tr', { hasText: shownDate(daysAhead(2)) }).first().waitFor();
       assert.deepEqual(problems, []);
     });
   }

@@ -21,6 +21,7 @@ import {
   uniqueEmail,
   type TestServer,
 } from './harness.ts';
+import { chooseRowAction } from './row-actions.ts';
 import { createAdmin, registerPatient, type Account } from './seed.ts';
 
 // A 1×1 PNG, the doctor's photo.
@@ -160,7 +161,7 @@ describe('the clinic loop in the browser', () => {
       doctorEmail,
     );
 
-    await doctorRow.getByRole('button', { name: `Schedule of ${DOCTOR}` }).click();
+    await chooseRowAction(doctorRow, `Schedule of ${DOCTOR}`);
     const dialog = page.getByRole('dialog', { name: `Weekly schedule: ${DOCTOR}` });
     await dialog.getByLabel('Monday 1 end').fill('12:00');
     await dialog.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
@@ -261,7 +262,7 @@ describe('the clinic loop in the browser', () => {
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'detached' });
 
-    const [popup] = await Promise.all([page.context().waitForEvent('page'), bill.getByRole('button', { name: /^Print bill/ }).click()]);
+    const [popup] = await Promise.all([page.context().waitForEvent('page'), chooseRowAction(bill, /^Print bill/)]);
     await popup.waitForLoadState();
     const receipt = popup.getByRole('dialog', { name: 'Receipt' });
     await receipt.getByText('Medora Test Clinic').waitFor();
@@ -297,7 +298,7 @@ describe('the clinic loop in the browser', () => {
 
     async function deleteRow(url: string, heading: string, name: string, what: string, result: string) {
       await go(page, url, heading);
-      await row(page, name).getByRole('button', { name: `Delete ${name}` }).click();
+      await chooseRowAction(row(page, name), `Delete ${name}`);
       await dialog.getByText(`Are you sure you want to delete this ${what}?`).waitFor();
       await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
       await alertText(page, result);
@@ -333,13 +334,13 @@ describe('the clinic loop in the browser', () => {
 
     // Declining keeps the row.
     await go(page, '/user/admin/departments', 'Department List');
-    await row(page, DEPARTMENT).getByRole('button', { name: `Delete ${DEPARTMENT}` }).click();
+    await chooseRowAction(row(page, DEPARTMENT), `Delete ${DEPARTMENT}`);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     await row(page, DEPARTMENT).waitFor();
 
     // In use (a doctor, a room and an appointment belong to it): refused, with the reason.
-    await row(page, DEPARTMENT).getByRole('button', { name: `Delete ${DEPARTMENT}` }).click();
+    await chooseRowAction(row(page, DEPARTMENT), `Delete ${DEPARTMENT}`);
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     const refusal = page.getByRole('alert').locator('.alert-error');
     await refusal.waitFor();

@@ -30,7 +30,9 @@ describe('the doctor area in the browser', () => {
     await page.goto('/user/doctor/appointments');
     await page.getByRole('heading', { name: "Doctor's Appointments" }).waitFor();
     await page.locator('.page-info').getByText('1 - 10 of 12').waitFor();
-    assert.equal(await page.locator('tbody button').count(), 0);
+    // Read-only: a row's one control shows its details.
+    assert.equal(await page.locator('tbody button').filter({ hasNotText: /^Details$/ }).count(), 0);
+    assert.equal(await page.locator('tbody').getByRole('button', { name: /^Details of / }).count(), 10);
   });
 
   it("opens on today's agenda in time order, records a visit once it has begun there, and shows the week", async () => {
@@ -62,19 +64,19 @@ describe('the doctor area in the browser', () => {
     });
 
     await page.getByRole('button', { name: 'Week', exact: true }).click();
-    await page.getByRole('heading', { name: 'Week of 3 June', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Week of Mon, Jun 3', level: 1 }).waitFor();
     assert.equal(await page.locator('.agenda-card').count(), 7);
     const tuesday = page.locator('.agenda-card', { has: page.getByRole('heading', { name: /Tue, Jun 4/ }) });
     await tuesday.getByText('Hector Heart').waitFor();
     await page.getByRole('button', { name: 'Next week ›' }).click();
-    await page.getByRole('heading', { name: 'Week of 10 June', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Week of Mon, Jun 10', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Wed, Jun 12' }).click();
     await page.getByRole('heading', { name: 'Wed, Jun 12', level: 1 }).waitFor();
     await visits.filter({ hasText: 'Hector Heart' }).getByText('From 1:30 PM').waitFor();
     await page.goBack();
-    await page.getByRole('heading', { name: 'Week of 10 June', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Week of Mon, Jun 10', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Today' }).click();
-    await page.getByRole('heading', { name: 'Week of 3 June', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Week of Mon, Jun 3', level: 1 }).waitFor();
     assert.deepEqual(problems, []);
   });
 
@@ -83,7 +85,7 @@ describe('the doctor area in the browser', () => {
     await page.getByLabel('Search').fill('Nora');
     const row = page.locator('tbody tr', { hasText: 'Nora New' });
     await page.locator('.page-info').getByText('1 - 1 of 1').waitFor();
-    await row.getByText('From 15:00 on 3 June').waitFor();
+    await row.getByText('From 3:00 PM on Mon, Jun 3').waitFor();
     assert.equal(await row.getByRole('button', { name: /^Edit Record/ }).count(), 0);
   });
 

@@ -16,10 +16,12 @@ import {
   serverAndBrowserPerSuite,
   seriousAxeViolations,
   settled,
+  shownDate,
   signInThroughUi,
   uniqueEmail,
   type TestServer,
 } from './harness.ts';
+import { chooseRowAction } from './row-actions.ts';
 import { bookSlot, createReceptionist, openDoctorEveryDay, registerPatient, seedClinic, daysAhead, type Account, type Clinic } from './seed.ts';
 
 const WALK_IN = 'Wanda Walk-in';
@@ -64,7 +66,7 @@ describe('the front desk in the browser', () => {
     await form.getByRole('button', { name: 'Register Patient' }).click();
     const registered = desk.getByRole('status', { name: 'Patient registered' });
     await registered.getByText(/is registered, without an e-mail address\.$/).waitFor();
-    assert.match(await registered.innerText(), new RegExp(`${WALK_IN} \\(born 1961-02-14, phone \\+1 555 0177\\)`));
+    assert.match(await registered.innerText(), new RegExp(`${WALK_IN} \\(born Feb 14, 1961, phone \\+1 555 0177\\)`));
     const book = await registered.getByRole('link', { name: 'Book an appointment' }).getAttribute('href');
     assert.match(book ?? '', /^\/user\/reception\/patients\/\d+\?book=1$/);
     await registered.getByRole('link', { name: `Open ${WALK_IN}'s chart` }).click();
@@ -106,7 +108,7 @@ describe('the front desk in the browser', () => {
     await cell(visit, 'Status').getByText('Checked in').waitFor();
     assert.equal(await visit.getByRole('button', { name: /^Check in/ }).count(), 0);
 
-    await visit.getByRole('button', { name: /^Undo check-in/ }).click();
+    await chooseRowAction(visit, /^Undo check-in/);
     await alertText(desk, `${WALK_IN}'s check-in is undone`);
     await cell(visit, 'Status').getByText('Scheduled').waitFor();
     await visit.getByRole('button', { name: /^Check in/ }).click();
@@ -141,12 +143,12 @@ describe('the front desk in the browser', () => {
     await atClinicTime('10:05', async () => {
       await desk.reload();
       const visit = row(desk, 'Nico No-show');
-      await visit.getByRole('button', { name: /^No-show/ }).click();
+      await chooseRowAction(visit, /^No-show/);
       await desk.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
       await alertText(desk, 'Nico No-show is marked as a no-show');
       await cell(visit, 'Status').getByText('No show').waitFor();
       await countIs('No-show', 1);
-      await visit.getByRole('button', { name: /^Undo no-show/ }).click();
+      await chooseRowAction(visit, /^Undo no-show/);
       await alertText(desk, 'Nico No-show is no longer marked as a no-show');
       await cell(visit, 'Status').getByText('Scheduled').waitFor();
       await countIs('No-show', 0);
@@ -254,14 +256,14 @@ describe('the front desk in the browser', () => {
     await bookSlot(server, clinic, patient, '11:00', daysAhead(2));
     const { page, problems: seen } = await openSignedInPage(browser, server, patient.email);
     problems.push(seen);
-    const visit = row(page, daysAhead(2));
-    await visit.getByRole('button', { name: /^Reschedule/ }).click();
+    const visit = row(page, shownDate(daysAhead(2)));
+    await chooseRowAction(visit, /^Reschedule/);
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('radio', { name: /^2:00 PM –/ }).check();
     await dialog.getByRole('button', { name: 'Move appointment here' }).click();
     await dialog.waitFor({ state: 'detached' });
     await alertText(page, 'Appointment rescheduled');
-    await cell(row(page, daysAhead(2)), 'Start Time').getByText('14:00').waitFor();
+    await cell(row(page, shownDate(daysAhead(2))), 'Start Time').getByText('2:00 PM').waitFor();
     await page.context().close();
   });
 

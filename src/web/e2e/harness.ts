@@ -9,6 +9,7 @@ import { after, before } from '../../testing/node-test.ts';
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
 import { PASSWORD, startTestServer, TEST_TZ, uniqueEmail, type TestServer } from '../../testing/http.ts';
 import { clinicInstant, type Clock } from '../../domain/shared/clock.ts';
+import { formatDate } from '../../domain/shared/date-format.ts';
 import { testDatabases } from '../../testing/test-db.ts';
 
 export { PASSWORD, uniqueEmail, type TestServer };
@@ -24,6 +25,9 @@ export const DIST_WEB = path.join(root, 'dist/web');
  */
 export const CLINIC_TODAY = '2030-06-03';
 export const CLINIC_NOW = '2030-06-03T06:00:00Z';
+
+/** A 'yyyy-MM-dd' day as the test clinic's screens show it (CLINIC_LOCALE's default, en-US): 'Jun 3, 2030'. */
+export const shownDate = (date: string) => formatDate(date, 'en-US');
 
 let clinicNow = new Date(CLINIC_NOW);
 /** The server's clock: CLINIC_NOW, except while `atClinicTime` lets a visit of today begin. */

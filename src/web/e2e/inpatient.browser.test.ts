@@ -9,6 +9,7 @@ import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { routes, withId } from '../paths.ts';
 import { atClinicTime, openSignedInPage, phoneScreenshot, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
+import { chooseRowAction } from './row-actions.ts';
 import { bookSlot, createReceptionist, daysAhead, openDoctorEveryDay, patientIdOf, registerPatient, seedClinic, seedWard, type Account, type Clinic } from './seed.ts';
 
 const PATIENT = 'Ines Inpatient';
@@ -160,7 +161,7 @@ describe('the ward in the browser', () => {
     const page = await signedIn(clinic.admin);
     await page.getByRole('region', { name: 'Ward occupancy today' }).getByText('Cardiology').waitFor();
     await page.goto(routes.admin.rooms);
-    await page.getByRole('button', { name: 'Beds of Ward A' }).click();
+    await chooseRowAction(page.locator('tbody tr', { hasText: 'Ward A' }), 'Beds of Ward A');
     const dialog = page.getByRole('dialog', { name: 'Beds of Ward A' });
     const rate = dialog.getByLabel('Nightly rate (USD)');
     await dialog.getByLabel('Bed class').and(page.locator('[value="Standard"]')).waitFor();
@@ -175,10 +176,10 @@ describe('the ward in the browser', () => {
     await dialog.getByLabel('New label for bed A3').fill('A9');
     await dialog.getByRole('button', { name: 'Save label' }).click();
     await alertText(page, 'Bed A3 is now bed A9');
-    await dialog.getByRole('button', { name: 'Retire bed A9' }).click();
+    await chooseRowAction(dialog.locator('tbody tr', { hasText: 'A9' }), 'Retire bed A9');
     await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Retire' }).click();
     await alertText(page, 'Bed A9 is retired');
-    await dialog.getByRole('button', { name: 'Retire bed A9' }).waitFor({ state: 'detached' });
+    await dialog.locator('tbody tr', { hasText: 'A9' }).waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
 
     await page.goto(`${routes.admin.census}?from=2030-06-01&to=2030-06-05`);

@@ -3,6 +3,7 @@ import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Page } from 'playwright-core';
 import {
   CLINIC_TODAY,
+  shownDate,
   openSignedInPage,
   phoneScreenshot,
   serverAndBrowserPerSuite,
@@ -10,6 +11,7 @@ import {
   settled,
   type TestServer,
 } from './harness.ts';
+import { chooseRowAction } from './row-actions.ts';
 import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
 
 describe('the patient area in the browser', () => {
@@ -103,30 +105,39 @@ describe('the patient area in the browser', () => {
   it('shows the date of an appointment and cancels it after a confirmation', async () => {
     await page.goto('/user/patient');
     await page.getByLabel('Rows per page').selectOption('10');
-    const row = page.locator('tbody tr', { has: page.locator('td[data-label="Start Time"]', { hasText: '09:00' }) });
+    const row = page.locator('tbody tr', { has: page.locator('td[data-label="Start Time"]', { hasText: '9:00 AM' }) });
     await row.waitFor();
     assert.equal(await row.locator('td[data-label="Doctor"]').innerText(), clinic.doctor.name);
     assert.equal(await row.locator('td[data-label="Department"]').innerText(), 'Cardiology');
 
     await row.getByRole('button', { name: 'View Details' }).click();
-    await page.getByRole('alert').getByText(`Appointment date: ${CLINIC_TODAY}`).waitFor();
+    await page.getByRole('alert').getByText(`Appointment date: ${shownDate(CLINIC_TODAY)}`).waitFor();
 
-    // By keyboard: Enter opens the dialog, Escape closes it and gives the focus back.
-    const cancel = row.getByRole('button', { name: 'Cancel' });
-    await cancel.focus();
+    // By keyboard: the row's menu opens on ArrowDown, Escape closes it and gives the focus back; Cancel, its
+    // second item, opens the dialog, and Escape closes that and gives the focus back to the menu's button.
+    const more = row.getByRole('button', { name: /^More actions/ });
+    const focused = (control: typeof more) => control.evaluate((element) => element === document.activeElement);
+    await more.focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focused(row.getByRole('menuitem', { name: /^Reschedule/ })), true);
+    await page.keyboard.press('Escape');
+    assert.equal(await row.getByRole('menu').count(), 0);
+    assert.equal(await focused(more), true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
     await dialog.getByText(/Are you sure you want to cancel this appointment/).waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    assert.equal(await cancel.evaluate((button) => button === document.activeElement), true);
+    assert.equal(await focused(more), true);
 
-    await cancel.click();
+    await chooseRowAction(row, /^Cancel/);
     await dialog.getByRole('button', { name: 'Cancel appointment' }).click();
     await page.getByRole('alert').getByText('Appointment cancelled successfully').waitFor();
     await row.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Past' }).click();
-    const cancelled = page.locator('tbody tr', { has: page.locator('td[data-label="Start Time"]', { hasText: '09:00' }) });
+    const cancelled = page.locator('tbody tr', { has: page.locator('td[data-label="Start Time"]', { hasText: '9:00 AM' }) });
     await cancelled.getByText('Cancelled').waitFor();
     assert.equal(await cancelled.getByRole('button', { name: 'Cancel' }).count(), 0);
   });
@@ -222,7 +233,7 @@ describe('the patient area in the browser', () => {
 
     await billRow('$120.50').getByRole('button', { name: /Receipt/ }).click();
     const receipt = page.getByRole('dialog', { name: 'Receipt' });
-    for (const text of ['Medora Test Clinic', '12 Test Street, Testville', 'Phone: +1 555 0199', clinic.doctor.name, CLINIC_TODAY]) {
+    for (const text of ['Medora Test Clinic', '12 Test Street, Testville', 'Phone: +1 555 0199', clinic.doctor.name, shownDate(CLINIC_TODAY)]) {
       await receipt.getByText(text, { exact: true }).first().waitFor();
     }
     await receipt.getByText('$120.50').first().waitFor();
@@ -235,7 +246,7 @@ describe('the patient area in the browser', () => {
     await page.keyboard.press('Escape');
     await receipt.waitFor({ state: 'detached' });
 
-    await billRow('$80.00').getByRole('button', { name: /Receipt/ }).click();
+    await chooseRowAction(billRow('$80.00'), /Receipt/);
     await page.getByRole('dialog', { name: 'Invoice' }).getByText('Balance due').waitFor();
     await page.keyboard.press('Escape');
   });
@@ -247,7 +258,7 @@ describe('the patient area in the browser', () => {
     await visits.first().waitFor();
     assert.equal(await visits.count(), 2);
     const newest = visits.first();
-    await newest.getByRole('heading', { name: `${CLINIC_TODAY}, 4:00 PM · ${clinic.doctor.name}` }).waitFor();
+    await newest.getByRole('heading', { name: `${shownDate(CLINIC_TODAY)}, 4:00 PM · ${clinic.doctor.name}` }).waitFor();
     for (const text of ['Heart Disease', 'Mild arrhythmia', 'Rest', 'ECG', 'Consultation']) await newest.getByText(text, { exact: true }).waitFor();
     await newest.getByText('$120.50').waitFor();
     await visits.nth(1).getByText('$80.00').waitFor();

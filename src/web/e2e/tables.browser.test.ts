@@ -1,12 +1,27 @@
 /**
  * Every list as its users meet it, at a desktop's 1280×800 and a phone's 390×844: the first row's actions in
  * view without scrolling sideways, and a list that is loading or failed saying so instead of looking empty.
+ * Every table of every role at 1280, 1024 and 390 px: the spec's columns shown at 1280, no control cut off at
+ * 1024, the hidden columns named, every field of the first row in its Details, and no layout shift.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { moveInApp, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
-import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
+import {
+  bookSlot,
+  createReceptionist,
+  daysAhead,
+  openDoctorEveryDay,
+  patientIdOf,
+  registerPatient,
+  seedClinic,
+  seedStay,
+  seedUnpaidBill,
+  seedWard,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 const WIDTHS = [
   { width: 1280, height: 800 },
@@ -117,6 +132,8 @@ describe('lists at desktop and phone widths in the browser', () => {
   let browser: Browser;
   let clinic: Clinic;
   let patient: Account;
+  let receptionist: Account;
+  let patientId: number;
 
   serverAndBrowserPerSuite(async (started, launched) => {
     server = started;
@@ -130,6 +147,15 @@ describe('lists at desktop and phone widths in the browser', () => {
     patient = await registerPatient(server, 'Maximiliana Wolkenstein-Oberhausen');
     await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
     for (const [index, time] of ['10:00', '10:30'].entries()) await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
+    await bookSlot(server, clinic, patient, '11:00');
+    receptionist = await createReceptionist(server, clinic.admin);
+    patientId = await patientIdOf(server, clinic, patient);
+    const ward = await seedWard(server, clinic);
+    await seedStay(server, clinic, patientId, ward.bedIds[0]!);
+    // A second patient waits for a bed, so the desk's first group of admissions has a row.
+    const waiting = await patientIdOf(server, clinic, await registerPatient(server, 'Wanda Waiting'));
+    const request = { patient_id: waiting, department_id: clinic.departmentId, expected_nights: 1, reason: 'Observation' };
+    assert.equal((await server.api('POST', '/api/admissions', { token: clinic.doctor.token, body: request })).status, 201);
   });
 
   const signedIn = async (account: Account) => (await openSignedInPage(browser, server, account.email)).page;
@@ -205,4 +231,163 @@ describe('lists at desktop and phone widths in the browser', () => {
     assert.ok(shift < 0.1, `cumulative layout shift ${shift}`);
     await page.context().close();
   });
+
+  for (const role of ['admin', 'doctor', 'patient', 'reception'] as const) {
+    it(`keeps the ${role}'s tables whole: the spec's columns at 1280 px, no control cut at 1024 px, every field in a row's details, no layout shift`, async () => {
+      const account = role === 'reception' ? receptionist : accounts()[role];
+      const page = await signedIn(account);
+      await page.addInitScript(() => {
+        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node: Node | null; previousRect: DOMRect; currentRect: DOMRect }[] };
+        const counted = window as unknown as { medoraShift: number; medoraShifted: string[] };
+        counted.medoraShift = 0;
+        counted.medoraShifted = [];
+        new PerformanceObserver((entries) => {
+          for (const entry of entries.getEntries() as Shift[]) {
+            if (entry.hadRecentInput) continue;
+            counted.medoraShift += entry.value;
+            for (const { node, previousRect: was, currentRect: is } of entry.sources) {
+              const name = node instanceof Element ? `${node.tagName.toLowerCase()}.${node.className}` : node?.nodeName;
+              counted.medoraShifted.push(`${entry.value.toFixed(3)} ${name} ${Math.round(was.y)}→${Math.round(is.y)} (${Math.round(was.height)}→${Math.round(is.height)} high)`);
+            }
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const problems: string[] = [];
+      for (const table of TABLES[role]) {
+        const path = table.path.replace(':patient', String(patientId));
+        for (const viewport of [WIDTHS[0]!, NARROW_DESKTOP, WIDTHS[1]!]) {
+          await page.setViewportSize(viewport);
+          await page.goto(path);
+          const region = page.getByRole('region', { name: table.label, exact: true });
+          await region.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))').first().waitFor({ timeout: 5000 });
+          await settled(page);
+          problems.push(...(await checkTable(page, region, table, viewport.width)));
+        }
+      }
+      await page.context().close();
+      for (const problem of problems) console.log(`problem: ${problem}`);
+      assert.deepEqual(problems, []);
+    });
+  }
 });
+
+interface Table {
+  path: string;
+  /** The table's caption. */
+  label: string;
+  /** The columns spec.md lists (or, where it names none, the row's fields it lists), visible at 1280 px. */
+  required: string[];
+}
+
+const PATIENT_COLUMNS = ['ID', 'Name', 'Email', 'Phone', 'Gender', 'Birth Date', 'Actions'];
+
+/** Every table of each role, with the columns it must show on a desktop. */
+const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
+  admin: [
+    { path: '/user/admin/dashboard', label: 'Patients', required: PATIENT_COLUMNS },
+    { path: '/user/admin/patients', label: 'Patients', required: PATIENT_COLUMNS },
+    {
+      path: '/user/admin/appointments',
+      label: 'Appointments',
+      required: ['Appointment ID', 'Patient Name', 'Patient Email', 'Doctor Name', 'Doctor Email', 'Department', 'Date', 'Actions'],
+    },
+    { path: '/user/admin/bills', label: 'Bills', required: ['Patient', 'Service', 'Date', 'Amount', 'Status', 'Actions'] },
+    { path: '/user/admin/doctors', label: 'Doctors', required: ['ID', 'Name', 'Email', 'Specialization', 'Department', 'Phone', 'Actions'] },
+    { path: '/user/admin/departments', label: 'Departments', required: ['ID', 'Name', 'Description', 'Actions'] },
+    { path: '/user/admin/specializations', label: 'Specializations', required: ['ID', 'Name', 'Actions'] },
+    { path: '/user/admin/diseases', label: 'Diseases', required: ['ID', 'Name', 'Description', 'Actions'] },
+    { path: '/user/admin/rooms', label: 'Rooms', required: ['ID', 'Name', 'Department', 'Actions'] },
+    { path: '/user/admin/receptionists', label: 'Receptionists', required: ['ID', 'Name', 'Email', 'Status', 'Actions'] },
+    { path: '/user/admin/messages', label: 'Messages', required: ['Recipient', 'Subject', 'Status', 'Last error', 'Created', 'Actions'] },
+    { path: '/user/admin/audit', label: 'Audit trail', required: ['When', 'User', 'Action', 'Subject', 'Patient', 'Details'] },
+  ],
+  doctor: [
+    { path: '/user/doctor/appointments', label: 'Your appointments', required: ['Date', 'Start Time', 'End Time', 'Patient Name', 'Department', 'Room', 'Status'] },
+    { path: '/user/doctor/manage-records', label: 'Appointments', required: ['Date', 'Time', 'Patient Name', 'Status', 'Actions'] },
+    { path: '/user/doctor/admissions', label: 'Admissions: in a bed now', required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'] },
+  ],
+  patient: [
+    { path: '/user/patient', label: 'Your upcoming appointments', required: ['Date', 'Start Time', 'End Time', 'Doctor', 'Department', 'Room', 'Actions'] },
+    { path: '/user/patient/bills', label: 'Your bills', required: ['Service', 'Date', 'Amount', 'Balance', 'Status', 'Actions'] },
+  ],
+  reception: [
+    { path: '/user/reception/today', label: "The day's appointments", required: ['Time', 'Patient', 'Doctor', 'Room', 'Status', 'Actions'] },
+    { path: '/user/reception/patients', label: 'Patients', required: PATIENT_COLUMNS },
+    { path: '/user/reception/patients/:patient', label: "The patient's appointments", required: ['Date', 'Time', 'Doctor', 'Room', 'Status', 'Actions'] },
+    { path: '/user/reception/patients/:patient', label: "The patient's bills", required: ['Service', 'Date', 'Amount', 'Balance', 'Status', 'Actions'] },
+    { path: '/user/reception/admissions', label: 'Admissions: waiting for a bed', required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'] },
+  ],
+};
+
+const MAX_LAYOUT_SHIFT = 0.05;
+
+/** What is wrong with one table at one width, one line each; the columns it shows and hides are logged. */
+async function checkTable(page: Page, region: Locator, table: Table, width: number): Promise<string[]> {
+  const where = `${table.path} "${table.label}" at ${width} px`;
+  const problems: string[] = [];
+  const headers = await region.locator('thead th').evaluateAll((cells) =>
+    cells.map((cell) => ({ name: (cell.textContent ?? '').trim(), shown: getComputedStyle(cell).display !== 'none' })),
+  );
+  // On a phone the headers are read out only, and every column shows in the row's card.
+  const phone = width < 600;
+  const hidden = phone ? [] : headers.filter((h) => !h.shown).map((h) => h.name);
+  console.log(`columns ${where}: ${headers.length - hidden.length}/${headers.length} shown${hidden.length ? `; hidden: ${hidden.join(', ')}` : ''}`);
+
+  if (width >= 1280) {
+    const missing = table.required.filter((name) => !headers.some((h) => h.name === name && h.shown));
+    if (missing.length) problems.push(`${where} hides the spec's ${missing.join(', ')}`);
+  }
+  if (hidden.length) {
+    const cueText = page.locator('.data-table', { has: region }).locator('.hidden-columns');
+    const cue = (await cueText.count()) > 0 ? ((await cueText.textContent()) ?? '') : '';
+    if (!cue.includes(`${hidden.length} more column`) || hidden.some((name) => !cue.includes(name))) problems.push(`${where} does not say which columns are hidden: "${cue}"`);
+  }
+
+  const cut = await region.evaluate((scroller, viewportWidth) => {
+    const outer = scroller.getBoundingClientRect();
+    const right = Math.min(outer.right, viewportWidth);
+    return [...scroller.querySelectorAll<HTMLElement>('tbody tr:first-child :is(a, button, input, select)')]
+      .filter((control) => control.getClientRects().length > 0)
+      .map((control) => ({ name: (control.textContent ?? '').trim() || control.getAttribute('aria-label'), box: control.getBoundingClientRect() }))
+      .filter(({ box }) => box.right > right + 0.5 || box.left < outer.left - 0.5)
+      .map(({ name, box }) => `"${name}" at ${Math.round(box.left)}–${Math.round(box.right)} (table ends at ${Math.round(right)})`);
+  }, width);
+  if (cut.length) problems.push(`${where} cuts ${cut.join('; ')}`);
+
+  problems.push(...(await checkDetails(page, region, where)));
+
+  const { shift, shifted } = await page.evaluate(() => {
+    const counted = window as unknown as { medoraShift: number; medoraShifted: string[] };
+    return { shift: counted.medoraShift, shifted: counted.medoraShifted };
+  });
+  if (!(shift < MAX_LAYOUT_SHIFT)) problems.push(`${where} shifts its layout by ${shift.toFixed(3)}: ${shifted.join('; ')}`);
+  return problems;
+}
+
+/** The first row's details name every column and hold what its cell holds. */
+async function checkDetails(page: Page, region: Locator, where: string): Promise<string[]> {
+  const row = region.locator('tbody tr').first();
+  const cells = await row.locator('td').evaluateAll((tds) =>
+    tds.map((td) => ({ name: td.dataset.label ?? '', text: (td.textContent ?? '').replace(/\s+/g, ' ').trim() })),
+  );
+  const more = row.getByRole('button', { name: /^More actions/ });
+  if ((await more.count()) > 0) {
+    await more.click();
+    await page.getByRole('menuitem', { name: /^Details/ }).click();
+  } else {
+    const details = row.getByRole('button', { name: /^Details/ });
+    if ((await details.count()) === 0) return [`${where} has no Details for its first row`];
+    await details.click();
+  }
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  const shown = await dialog.locator('dt').evaluateAll((terms) =>
+    terms.map((dt) => ({ name: (dt.textContent ?? '').trim(), text: (dt.nextElementSibling?.textContent ?? '').replace(/\s+/g, ' ').trim() })),
+  );
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  return cells
+    .filter((cell) => cell.name !== 'Actions')
+    .filter((cell) => !shown.some((field) => field.name === cell.name && field.text === cell.text))
+    .map((cell) => `${where}: the details lack ${cell.name} "${cell.text}"`);
+}

@@ -67,12 +67,12 @@ describe('the waitlist in the browser', () => {
     );
     while ((await worker.runOnce()) > 0);
     await worker.stop();
-    const offer = await smtp.waitForMessage((m) => m.subject === `A time with ${clinic.doctor.name} is free: Wednesday, 5 June 2030 at 09:00`);
+    const offer = await smtp.waitForMessage((m) => m.subject === `A time with ${clinic.doctor.name} is free: Wednesday, June 5, 2030 at 9:00 AM`);
     const link = /Accept or decline this time: (\S+)/.exec(offer.text ?? '')?.[1];
     assert.ok(link, offer.text);
 
     await page.reload();
-    await row.getByText(/Wed, Jun 5 at 9:00 AM, held for you until 08:30/).waitFor();
+    await row.getByText(/Wed, Jun 5 at 9:00 AM, held for you until Mon, Jun 3, 8:30 AM/).waitFor();
 
     await page.goto(link);
     await page.getByRole('heading', { name: 'A time is free for you' }).waitFor();
@@ -87,7 +87,7 @@ describe('the waitlist in the browser', () => {
     await page.goto('/user/patient');
     const visit = page.getByRole('row').filter({ hasText: WEDNESDAY });
     await visit.getByText(clinic.doctor.name).waitFor();
-    await visit.getByText('09:00').first().waitFor();
+    await visit.getByText('9:00 AM').first().waitFor();
     assert.deepEqual(problems, []);
   });
 

@@ -17,7 +17,7 @@ import { useAlert } from '../components/use-alert.ts';
 import { useLoaded } from '../components/use-fetched.ts';
 import { usePolling } from '../components/use-polling.ts';
 import { BED_STATE_LABELS, BED_STATES, bedPlace, wardFailure, type BedBoardJson, type BedJson, type BoardRoomJson } from '../components/ward.ts';
-import { capitalize, instant, usd } from '../format.ts';
+import { capitalize, formatDateTime, usd } from '../format.ts';
 import { endpoints } from '../paths.ts';
 
 const POLL_MS = 15_000;
@@ -176,7 +176,7 @@ function BedTile({ bed, actions }: { bed: BedJson; actions: BedActions | null })
           {bed.blocked.reason ? `: ${bed.blocked.reason}` : ''}
         </p>
       )}
-      <p className="muted bed-since">Since {instant(bed.since)}</p>
+      <p className="muted bed-since">Since {formatDateTime(bed.since)}</p>
       {actions && <BedButtons bed={bed} place={place} actions={actions} />}
     </li>
   );

@@ -8,7 +8,7 @@ import { PanelBody } from '../components/list-states.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useLoaded } from '../components/use-fetched.ts';
 import type { DischargeSummaryJson } from '../components/ward.ts';
-import { instant } from '../format.ts';
+import { formatDateTime } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 
 /** Where each reader found the summary, to go back to. */
@@ -45,9 +45,9 @@ export default function DischargeSummaryPage() {
               <dt>Ward</dt>
               <dd>{summary.ward.name}</dd>
               <dt>Admitted</dt>
-              <dd>{summary.admitted_at ? instant(summary.admitted_at) : '—'}</dd>
+              <dd>{summary.admitted_at ? formatDateTime(summary.admitted_at) : '—'}</dd>
               <dt>Discharged</dt>
-              <dd>{summary.discharged_at ? instant(summary.discharged_at) : 'Not yet: the discharge is ordered'}</dd>
+              <dd>{summary.discharged_at ? formatDateTime(summary.discharged_at) : 'Not yet: the discharge is ordered'}</dd>
             </dl>
             <DischargeSummaryView summary={summary} />
           </article>

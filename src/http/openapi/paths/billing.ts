@@ -1,8 +1,9 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import { CURRENCY, ONLINE_PAYMENT_METHOD, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
+import { ADJUSTMENT_KINDS, MAX_ADJUSTMENT_REASON_LENGTH } from '../../../domain/billing/adjustments.ts';
 import { MAX_AMOUNT_CENTS } from '../../../domain/shared/money.ts';
-import { anyOf, array, date, email, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import { anyOf, array, date, dateTime, email, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
 import { pageQuery } from '../components.ts';
 
 const cents = (minimum = 0): Schema => integer({ minimum, maximum: MAX_AMOUNT_CENTS });
@@ -19,6 +20,11 @@ const takingsQuery = { date: date('Default today') };
 
 const paymentResult = object({ message: string(), billing: ref('Billing') });
 
+const amountIn = (description: string): Schema => ({
+  ...anyOf(string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }), number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT_CENTS / 100 })),
+  description,
+});
+
 /** The operations of src/http/routes/billing.ts. */
 export const billingPaths: ModulePaths = {
   tag: 'Billing',
@@ -27,7 +33,8 @@ export const billingPaths: ModulePaths = {
     'one or more payments up to its amount: online the patient pays the balance of their own by card (no card processor is connected yet: the payment ' +
     'is recorded as paid); the front desk (reception and admins) records card, cash, bank transfer or insurance for any amount up to the balance. ' +
     'A bill paid in full already is 409 `bill_already_paid`; send an `Idempotency-Key` so a retried payment gets the first answer back. A bill never ' +
-    'changes by editing. Amounts are given twice: a decimal string with two places and integer cents (USD).',
+    'changes by editing, only by an adjustment: a credit note (lowers what it asks for) or a supplementary bill (a new bill linked to it). ' +
+    'Amounts are given twice: a decimal string with two places and integer cents (USD).',
   schemas: {
     Billing: object({
       id: id(),
@@ -35,12 +42,32 @@ export const billingPaths: ModulePaths = {
       service_details: string(),
       amount: ref('Money'),
       amount_cents: cents(1),
+      credited: ref('Money'),
+      credited_cents: cents(),
+      adjusted_amount: ref('Money'),
+      adjusted_amount_cents: { ...cents(), description: 'The amount less its credit notes: what the bill asks for' },
       paid: ref('Money'),
       paid_cents: cents(),
       balance: ref('Money'),
-      balance_cents: cents(),
+      balance_cents: { ...cents(), description: 'What is still owed: the adjusted amount less what was paid, never below 0' },
+      refund_due: ref('Money'),
+      refund_due_cents: { ...cents(), description: 'Paid beyond the adjusted amount after a credit note: owed back to the patient' },
       billing_date: date(),
-      payment_status: oneOfValues(PAYMENT_STATUSES, '`partly_paid` while some but not all of the amount is paid'),
+      payment_status: oneOfValues(
+        PAYMENT_STATUSES,
+        'By the adjusted amount: `partly_paid` while some but not all of it is paid; `paid` once nothing is owed (a bill credited in full too)',
+      ),
+      supplements_bill_id: nullable(id("A supplementary bill's original")),
+      adjustments: array(ref('BillAdjustment'), { description: 'Its credit notes and the supplementary bills issued against it, oldest first' }),
+    }),
+    BillAdjustment: object({
+      id: id(),
+      kind: oneOfValues(ADJUSTMENT_KINDS),
+      amount: ref('Money'),
+      amount_cents: cents(1),
+      reason: string(),
+      supplementary_bill_id: nullable(id('The bill a supplementary adjustment raised; null for a credit note')),
+      created_at: dateTime(),
     }),
     Receipt: object({
       clinic_name: string(),
@@ -50,13 +77,17 @@ export const billingPaths: ModulePaths = {
       doctor_name: nullable(string()),
       visit_date: nullable(date()),
       billing_date: date(),
+      supplements_bill_number: nullable(string({ pattern: '^B-[0-9]{6,}$', description: "A supplementary bill's original" })),
       items: array(object({ description: string(), amount: ref('Money'), amount_cents: cents() }), { minItems: 1 }),
+      credit_notes: array(object({ date: date(), reason: string(), amount: ref('Money'), amount_cents: cents(1) }), { description: 'Oldest first' }),
       total: ref('Money'),
-      total_cents: cents(),
+      total_cents: { ...cents(), description: 'The items less the credit notes' },
       amount_paid: ref('Money'),
       amount_paid_cents: cents(),
       balance: ref('Money'),
       balance_cents: cents(),
+      refund_due: ref('Money'),
+      refund_due_cents: { ...cents(), description: 'Paid beyond the total: owed back to the patient' },
       payments: array(object({ date: date(), method: oneOfValues(PAYMENT_METHODS), amount: ref('Money'), amount_cents: cents(1) }), {
         description: 'Oldest first',
       }),
@@ -109,14 +140,28 @@ export const billingPaths: ModulePaths = {
       body: object(
         {
           method: oneOfValues(PAYMENT_METHODS),
-          amount: {
-            ...anyOf(string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }), number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT_CENTS / 100 })),
-            description: 'Dollars with at most 2 decimals; default the balance',
-          },
+          amount: amountIn('Dollars with at most 2 decimals; default the balance'),
         },
         { optional: ['amount'] },
       ),
       answers: { 200: paymentResult },
+      errors: [409],
+    },
+    'POST /api/billings/{id}/adjustments': {
+      summary: 'Adjust a bill',
+      description:
+        'Reception and admins; audited. `credit`: a credit note of `amount` up to what the bill still asks for (its amount less earlier credit notes; ' +
+        'more → 422 naming `amount`, nothing left → 409 `bill_fully_credited`); what was paid beyond the new amount shows as `refund_due`. ' +
+        '`supplementary`: a new bill of `amount` for the same patient, dated today, linked to this one and paid like any bill. `reason` is required. ' +
+        'Send an `Idempotency-Key` so a double submit adjusts once.',
+      access: [...DESK_ROLES],
+      headers: idempotencyKey,
+      body: object({
+        kind: oneOfValues(ADJUSTMENT_KINDS),
+        amount: amountIn('Dollars with at most 2 decimals'),
+        reason: string({ minLength: 1, maxLength: MAX_ADJUSTMENT_REASON_LENGTH }),
+      }),
+      answers: { 201: object({ message: string(), billing: ref('Billing'), supplementary_billing: nullable(ref('Billing')) }) },
       errors: [409],
     },
     'GET /api/desk/takings': {

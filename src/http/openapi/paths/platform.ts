@@ -1,5 +1,5 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { object, oneOfValues, string } from '../schema.ts';
+import { object, oneOfValues, ref, string } from '../schema.ts';
 
 const ready = object({ status: oneOfValues(['ok']), database: oneOfValues(['ok']) });
 
@@ -21,8 +21,10 @@ export const platformPaths: ModulePaths = {
   tag: 'Platform',
   description:
     'Health probes for a load balancer or orchestrator: liveness (the process answers) and readiness (the database answers ' +
-    'within a second). Public, never cached, and they touch no patient data.',
-  schemas: {},
+    'within a second), public and never cached; and the clinic\'s settings the UI formats with. None touches patient data.',
+  schemas: {
+    Clinic: object({ name: string(), time_zone: string(), locale: string({ description: 'BCP 47, as Intl spells it: en-US, en-GB, de-DE' }) }),
+  },
   operations: {
     'GET /api/health/live': {
       summary: 'Liveness probe',
@@ -37,6 +39,14 @@ export const platformPaths: ModulePaths = {
         'otherwise 503 `{"status": "degraded", "database": "unavailable"}` with `Retry-After` (not the API\'s error body).',
       ...readiness,
       answers: { ...readiness.answers },
+    },
+    'GET /api/clinic': {
+      summary: "The clinic's settings",
+      description:
+        'The clinic\'s name, its IANA time zone (`CLINIC_TZ`) and the BCP 47 locale its dates and times are written in ' +
+        '(`CLINIC_LOCALE`, default `en-US`): every page of the UI, signed in or not, formats with them.',
+      access: 'public',
+      answers: { 200: ref('Clinic') },
     },
     'GET /api/health': {
       summary: 'Readiness probe (alias)',

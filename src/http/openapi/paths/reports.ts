@@ -1,7 +1,7 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
-import { date, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import { array, date, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
 
 /** The filters of the admin's appointment and bill lists (src/domain/reports/use-cases.ts readListFilter). */
 function listFilters(statuses: readonly string[], dateOf: string): Record<string, Schema> {
@@ -61,12 +61,20 @@ export const reportsPaths: ModulePaths = {
       service_details: string(),
       amount: ref('Money'),
       amount_cents: integer(),
+      credited: ref('Money'),
+      credited_cents: integer({ minimum: 0 }),
+      adjusted_amount: ref('Money'),
+      adjusted_amount_cents: integer({ minimum: 0, description: 'The amount less its credit notes' }),
       paid: ref('Money'),
       paid_cents: integer({ minimum: 0 }),
       balance: ref('Money'),
       balance_cents: integer({ minimum: 0 }),
+      refund_due: ref('Money'),
+      refund_due_cents: integer({ minimum: 0, description: 'Paid beyond the adjusted amount: owed back to the patient' }),
       billing_date: date(),
       payment_status: oneOfValues(PAYMENT_STATUSES),
+      supplements_bill_id: nullable(id("A supplementary bill's original")),
+      adjustments: array(ref('BillAdjustment'), { description: 'Credit notes and supplementary bills against it, oldest first' }),
       doctor_name: nullable(string({ description: 'Who saw the patient at the visit billed; null for a bill without one' })),
       visit_date: nullable(date()),
     }),

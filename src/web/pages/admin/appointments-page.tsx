@@ -1,4 +1,4 @@
-import { emailOrNone } from '../../format.ts';
+import { emailOrNone, formatDate, formatTime } from '../../format.ts';
 import { useState } from 'react';
 import type { AppointmentJson, AppointmentStatus } from '../../../domain/scheduling/scheduling.ts';
 import { listAt } from '../../api.ts';
@@ -7,6 +7,7 @@ import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { ListFilters, VISIT_FILTERS, useFilteredList } from '../../components/list-filters.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useCancelAppointment } from '../../components/use-cancel-appointment.ts';
@@ -24,7 +25,7 @@ export default function AdminAppointmentsPage() {
 
   const cancel = useCancelAppointment({
     path: endpoints.admin.cancelAppointment,
-    question: (a) => `Are you sure you want to cancel appointment #${a.id} of ${a.patient_name} on ${a.date} at ${a.start_time}?`,
+    question: (a) => `Are you sure you want to cancel appointment #${a.id} of ${a.patient_name} on ${formatDate(a.date)} at ${formatTime(a.start_time)}?`,
     setAlert,
     onCancelled: () => setReloadKey((key) => key + 1),
   });
@@ -32,29 +33,16 @@ export default function AdminAppointmentsPage() {
   const columns: Column<AppointmentJson>[] = [
     { header: 'Appointment ID', cell: (a) => a.id, priority: 2 },
     { header: 'Patient Name', text: (a) => a.patient_name },
-    { header: 'Patient Email', text: (a) => emailOrNone(a.patient_email), priority: 3 },
+    { header: 'Patient Email', text: (a) => emailOrNone(a.patient_email), priority: 2 },
     { header: 'Doctor Name', text: (a) => a.doctor_name, priority: 2 },
-    { header: 'Doctor Email', text: (a) => a.doctor_email, priority: 3 },
-    { header: 'Department', text: (a) => a.department_name ?? '', priority: 3 },
-    { header: 'Date', cell: (a) => `${a.date} ${a.start_time}` },
-    {
-      header: 'Actions',
-      cell: (a) => (
-        <div className="row-actions">
-          {/* The spec's View button has no visible effect. */}
-          <button type="button" className="button button-small" aria-label={`View appointment ${a.id}`}>
-            View
-          </button>
-          {a.status === 'scheduled' ? (
-            <button type="button" className="button button-small button-danger" onClick={() => cancel(a)} aria-label={`Cancel appointment ${a.id}`}>
-              Cancel
-            </button>
-          ) : (
-            <StatusBadge status={a.status} />
-          )}
-        </div>
-      ),
-    },
+    { header: 'Doctor Email', text: (a) => a.doctor_email, priority: 2 },
+    { header: 'Department', text: (a) => a.department_name ?? '', priority: 2 },
+    { header: 'Date', cell: (a) => `${formatDate(a.date)}, ${formatTime(a.start_time)}` },
+  ];
+  const actions = (a: AppointmentJson): RowAction[] => [
+    // The spec's View button has no visible effect.
+    { label: 'View', name: `View appointment ${a.id}` },
+    ...(a.status === 'scheduled' ? [{ label: 'Cancel', name: `Cancel appointment ${a.id}`, onSelect: () => cancel(a), tone: 'danger' as const }] : []),
   ];
 
   return (
@@ -69,6 +57,8 @@ export default function AdminAppointmentsPage() {
         pageSize={PAGE_SIZE}
         reloadKey={reloadKey}
         filterKey={list.filterKey}
+        actions={actions}
+        actionsNote={(a) => a.status !== 'scheduled' && <StatusBadge status={a.status} />}
       />
     </>
   );

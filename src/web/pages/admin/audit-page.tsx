@@ -7,6 +7,7 @@ import { FilterForm, useFilteredList } from '../../components/list-filters.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { endpoints } from '../../paths.ts';
+import { formatDateTime } from '../../format.ts';
 
 // Offered as suggestions; the server accepts any action the trail holds.
 const ACTIONS = [
@@ -47,7 +48,7 @@ const FIELDS: { name: string; label: string; type: 'number' | 'text' | 'date' }[
 ];
 
 const columns: Column<AuditEntryJson>[] = [
-  { header: 'When', cell: (e) => new Date(e.at).toLocaleString() },
+  { header: 'When', cell: (e) => formatDateTime(e.at) },
   { header: 'User', text: (e) => (e.actor ? `${e.actor.name ?? 'deleted user'} (#${e.actor.id}, ${e.actor.role ?? 'no role'})` : 'anonymous') },
   { header: 'Action', cell: (e) => e.action },
   { header: 'Subject', cell: (e) => (e.entity_id ? `${e.entity} #${e.entity_id}` : e.entity), priority: 2 },

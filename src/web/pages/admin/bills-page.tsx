@@ -3,7 +3,9 @@ import { useSearch } from 'wouter';
 import type { PaymentStatus, ReceiptJson } from '../../../domain/billing/billing.ts';
 import type { VisitBillJson } from '../../../domain/reports/use-cases.ts';
 import { apiGet, listAt } from '../../api.ts';
-import { Alert, failure } from '../../components/alert.tsx';
+import { AdjustDialog } from '../../components/adjust-dialog.tsx';
+import { Alert, failure, success } from '../../components/alert.tsx';
+import { BillBalance } from '../../components/bill-balance.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { ListFilters, VISIT_FILTERS, useFilteredList } from '../../components/list-filters.tsx';
 import { LoadingStatus } from '../../components/list-states.tsx';
@@ -11,10 +13,11 @@ import { Dialog } from '../../components/dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ReceiptDialog } from '../../components/receipt-dialog.tsx';
 import { ReceiptView } from '../../components/receipt-view.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useFetched } from '../../components/use-fetched.ts';
-import { emailOrNone, usd } from '../../format.ts';
+import { emailOrNone, formatDate, usd } from '../../format.ts';
 import { endpoints, routes } from '../../paths.ts';
 
 const loadBills = listAt<VisitBillJson>(endpoints.admin.billings, 'billings');
@@ -33,6 +36,8 @@ const STATUSES = Object.keys({ unpaid: true, partly_paid: true, paid: true } sat
 function BillsList() {
   const { alert, setAlert, dismiss } = useAlert();
   const [viewing, setViewing] = useState<VisitBillJson | null>(null);
+  const [adjusting, setAdjusting] = useState<VisitBillJson | null>(null);
+  const [adjusted, setAdjusted] = useState(0);
   const list = useFilteredList({ names: VISIT_FILTERS, load: loadBills, csvPath: endpoints.admin.billingsCsv, what: 'bills', setAlert });
 
   const columns: Column<VisitBillJson>[] = [
@@ -41,28 +46,15 @@ function BillsList() {
     { header: 'Email', text: (b) => emailOrNone(b.patient.email), priority: 3 },
     { header: 'Doctor', text: (b) => b.doctor_name ?? '', priority: 3 },
     { header: 'Service', text: (b) => b.service_details, priority: 2 },
-    { header: 'Date', cell: (b) => b.billing_date },
+    { header: 'Date', cell: (b) => formatDate(b.billing_date) },
     { header: 'Amount', cell: (b) => usd(b.amount_cents) },
-    { header: 'Balance', cell: (b) => usd(b.balance_cents) },
+    { header: 'Balance', cell: (b) => <BillBalance bill={b} /> },
     { header: 'Status', cell: (b) => <StatusBadge status={b.payment_status} />, priority: 2 },
-    {
-      header: 'Actions',
-      cell: (b) => (
-        <div className="row-actions">
-          <button type="button" className="button button-small" onClick={() => setViewing(b)} aria-label={`View bill #${b.id}`}>
-            View
-          </button>
-          <button
-            type="button"
-            className="button button-small button-primary"
-            aria-label={`Print bill #${b.id} (opens a new window)`}
-            onClick={() => window.open(receiptWindowUrl(b.id), '_blank', 'noopener')}
-          >
-            Print
-          </button>
-        </div>
-      ),
-    },
+  ];
+  const actions = (b: VisitBillJson): RowAction[] => [
+    { label: 'View', name: `View bill #${b.id}`, onSelect: () => setViewing(b) },
+    { label: 'Print', name: `Print bill #${b.id} (opens a new window)`, onSelect: () => window.open(receiptWindowUrl(b.id), '_blank', 'noopener') },
+    { label: 'Adjust', name: `Adjust bill #${b.id}`, onSelect: () => setAdjusting(b) },
   ];
 
   return (
@@ -77,8 +69,25 @@ function BillsList() {
         rowKey={(b) => b.id}
         emptyText="No bills found."
         filterKey={list.filterKey}
+        reloadKey={adjusted}
+        actions={actions}
       />
       {viewing && <BillDialog bill={viewing} onClose={() => setViewing(null)} />}
+      {adjusting && (
+        <AdjustDialog
+          bill={adjusting}
+          onClose={() => setAdjusting(null)}
+          onAdjusted={(answer) => {
+            setAdjusting(null);
+            setAlert(success(answer.message));
+            setAdjusted((n) => n + 1);
+          }}
+          onFailed={() => {
+            setAdjusting(null);
+            setAlert(failure('The bill could not be adjusted. Please try again.'));
+          }}
+        />
+      )}
     </>
   );
 }

@@ -12,6 +12,7 @@ import { NamedSelect } from '../../components/named-select.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useAllRows } from '../../components/use-all-rows.ts';
+import { formatDate } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
 const CENSUS_FILTERS = ['from', 'to', 'department_id'] as const;
@@ -19,7 +20,7 @@ const CENSUS_FILTERS = ['from', 'to', 'department_id'] as const;
 const percent = (value: number | null) => (value === null ? '—' : `${value}%`);
 
 const DAY_COLUMNS: Column<CensusDay>[] = [
-  { header: 'Date', text: (d) => d.date },
+  { header: 'Date', text: (d) => formatDate(d.date) },
   { header: 'Ward', text: (d) => d.department },
   { header: 'Beds', cell: (d) => d.beds, priority: 2 },
   { header: 'In bed at midnight', cell: (d) => d.in_bed_at_midnight },

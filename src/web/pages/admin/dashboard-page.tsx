@@ -1,5 +1,6 @@
 import type { DayCount, Statistics, TopDoctorJson } from '../../../domain/reports/statistics.ts';
 import type { AppointmentsPerDayJson } from '../../../domain/reports/use-cases.ts';
+import { formatDate, formatMonthDay } from '../../format.ts';
 import { AwardIcon } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
@@ -138,11 +139,11 @@ function BarChart({ days, placeholder = false }: { days: DayCount[]; placeholder
         return (
           <g key={d.date}>
             <rect x={x} y={PAD.top + innerH - h} width={step * 0.7} height={h} className="bar">
-              <title>{`${d.date}: ${d.count}`}</title>
+              <title>{`${formatDate(d.date)}: ${d.count}`}</title>
             </rect>
             {i % 5 === 0 || i === days.length - 1 ? (
               <text x={x + step * 0.35} y={CHART_H - PAD.bottom + 16} className="axis-label" textAnchor="middle">
-                {d.date.slice(5)}
+                {formatMonthDay(d.date)}
               </text>
             ) : null}
           </g>

@@ -5,7 +5,8 @@ import { listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
+import { deleteAction, useRowDelete } from '../../components/row-delete.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
@@ -27,17 +28,10 @@ export default function DepartmentsPage() {
     { header: 'ID', cell: (d) => d.id, priority: 2 },
     { header: 'Name', text: (d) => d.name },
     { header: 'Description', text: (d) => d.description ?? '', priority: 2 },
-    {
-      header: 'Actions',
-      cell: (d) => (
-        <div className="row-actions">
-          <Link href={withId(routes.admin.editDepartment, d.id)} className="button button-small" aria-label={`Edit ${d.name}`}>
-            Edit
-          </Link>
-          <DeleteButton name={d.name} onClick={() => remove(d)} />
-        </div>
-      ),
-    },
+  ];
+  const actions = (d: Department): RowAction[] => [
+    { label: 'Edit', name: `Edit ${d.name}`, href: withId(routes.admin.editDepartment, d.id) },
+    deleteAction(d.name, () => remove(d)),
   ];
 
   return (
@@ -56,6 +50,7 @@ export default function DepartmentsPage() {
         pageSize={PAGE_SIZE}
         emptyText="No departments found."
         reloadKey={reloadKey}
+        actions={actions}
       />
     </>
   );

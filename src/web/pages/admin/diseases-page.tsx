@@ -5,7 +5,7 @@ import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
+import { deleteAction, useRowDelete } from '../../components/row-delete.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints } from '../../paths.ts';
@@ -40,13 +40,8 @@ export default function DiseasesPage() {
     { header: 'ID', cell: (d) => d.id, priority: 2 },
     { header: 'Name', text: (d) => d.name },
     { header: 'Description', text: (d) => d.description ?? '', priority: 2 },
-    {
-      header: 'Actions',
-      cell: (d) => (
-        <DeleteButton name={d.name} onClick={() => remove(d)} />
-      ),
-    },
   ];
+  const actions = (d: Disease) => [deleteAction(d.name, () => remove(d))];
 
   return (
     <>
@@ -63,7 +58,7 @@ export default function DiseasesPage() {
           Create Disease
         </button>
       </form>
-      <DataTable label="Diseases" columns={columns} load={loadDiseases} rowKey={(d) => d.id} emptyText="No diseases found." reloadKey={reloadKey} />
+      <DataTable label="Diseases" columns={columns} load={loadDiseases} rowKey={(d) => d.id} emptyText="No diseases found." reloadKey={reloadKey} actions={actions} />
     </>
   );
 }

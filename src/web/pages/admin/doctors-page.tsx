@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import { Link } from 'wouter';
 import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
 import type { DoctorDeletionJson } from '../../../domain/catalogue/doctor-use-cases.ts';
 import { apiPost, listAt } from '../../api.ts';
@@ -7,8 +6,9 @@ import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
-import { SignInHelp } from '../../components/sign-in-help.tsx';
+import { deleteAction, useRowDelete } from '../../components/row-delete.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
+import { SignInHelpDialog } from '../../components/sign-in-help.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints, images, routes, withId } from '../../paths.ts';
@@ -24,6 +24,7 @@ export default function DoctorsPage() {
   const [values, setValues] = useState<DoctorValues>(EMPTY_DOCTOR);
   const choices = useDoctorChoices(showForm);
   const [scheduleOf, setScheduleOf] = useState<Doctor | null>(null);
+  const [helpFor, setHelpFor] = useState<Doctor | null>(null);
   const photoRef = useRef<HTMLInputElement>(null);
 
   const set = <K extends keyof DoctorValues>(key: K, value: DoctorValues[K]) => setValues((was) => ({ ...was, [key]: value }));
@@ -63,21 +64,12 @@ export default function DoctorsPage() {
     { header: 'Specialization', text: (d) => d.specialization?.name ?? '', priority: 3 },
     { header: 'Department', text: (d) => d.department?.name ?? '', priority: 3 },
     { header: 'Phone', cell: (d) => d.phone ?? '', priority: 3 },
-    {
-      header: 'Actions',
-      cell: (d) => (
-        <div className="row-actions">
-          <Link href={withId(routes.admin.editDoctor, d.id)} className="button button-small" aria-label={`Edit ${d.name}`}>
-            Edit
-          </Link>
-          <button type="button" className="button button-small" onClick={() => setScheduleOf(d)} aria-label={`Schedule of ${d.name}`}>
-            Schedule
-          </button>
-          <SignInHelp name={d.name} email={d.email} staff />
-          <DeleteButton name={d.name} onClick={() => remove(d)} />
-        </div>
-      ),
-    },
+  ];
+  const actions = (d: Doctor): RowAction[] => [
+    { label: 'Edit', name: `Edit ${d.name}`, href: withId(routes.admin.editDoctor, d.id) },
+    { label: 'Schedule', name: `Schedule of ${d.name}`, onSelect: () => setScheduleOf(d) },
+    { label: 'Sign-in help', name: `Sign-in help for ${d.name}`, onSelect: () => setHelpFor(d) },
+    deleteAction(d.name, () => remove(d)),
   ];
 
   return (
@@ -94,8 +86,9 @@ export default function DoctorsPage() {
           Create Doctor
         </button>
       </form>
-      <DataTable label="Doctors" columns={columns} load={loadDoctors} rowKey={(d) => d.id} emptyText="No doctors found." reloadKey={reloadKey} />
+      <DataTable label="Doctors" columns={columns} load={loadDoctors} rowKey={(d) => d.id} emptyText="No doctors found." reloadKey={reloadKey} actions={actions} />
       {scheduleOf && <ScheduleDialog doctor={scheduleOf} onClose={() => setScheduleOf(null)} />}
+      {helpFor && <SignInHelpDialog name={helpFor.name} email={helpFor.email} staff onClose={() => setHelpFor(null)} />}
     </>
   );
 }

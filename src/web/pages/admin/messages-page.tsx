@@ -9,7 +9,7 @@ import { apiGet, fetchList, type ListQuery } from '../../api.ts';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { capitalize } from '../../format.ts';
+import { capitalize, formatDateTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
 const STATUS_LABELS: Record<MessageStatus, string> = {
@@ -25,7 +25,7 @@ const STATUSES = Object.keys(STATUS_LABELS) as MessageStatus[];
 
 const statusLabel = (status: string) => STATUS_LABELS[status as MessageStatus] ?? status;
 const kindLabel = (kind: string) => capitalize(kind.replaceAll('_', ' '));
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+const time = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
 
 function MessageStatusBadge({ status }: { status: string }) {
   return <span className={`badge badge-message-${status}`}>{statusLabel(status)}</span>;
@@ -53,18 +53,11 @@ export default function AdminMessagesPage() {
     { header: 'Kind', cell: (m) => kindLabel(m.kind), priority: 3 },
     { header: 'Status', cell: (m) => <MessageStatusBadge status={m.status} /> },
     { header: 'Attempts', cell: (m) => m.attempts, priority: 3 },
-    { header: 'Last error', text: (m) => m.last_error ?? '', priority: 3 },
+    { header: 'Last error', text: (m) => m.last_error ?? '', priority: 2 },
     { header: 'Created', cell: (m) => time(m.created_at), priority: 2 },
     { header: 'Sent', cell: (m) => time(m.sent_at), priority: 3 },
-    {
-      header: 'Actions',
-      cell: (m) => (
-        <button type="button" className="button button-small" onClick={() => setViewing(m)} aria-label={`View message ${m.subject} to ${m.recipient}`}>
-          View
-        </button>
-      ),
-    },
   ];
+  const actions = (m: MessageJson) => [{ label: 'View', name: `View message ${m.subject} to ${m.recipient}`, onSelect: () => setViewing(m) }];
 
   const filter = (
     <>
@@ -91,7 +84,7 @@ export default function AdminMessagesPage() {
           </p>
         </div>
       )}
-      <DataTable label="Messages" columns={columns} load={load} rowKey={(m) => m.id} emptyText="No messages found." filters={filter} filterKey={status} />
+      <DataTable label="Messages" columns={columns} load={load} rowKey={(m) => m.id} emptyText="No messages found." filters={filter} filterKey={status} actions={actions} />
       <Dialog open={viewing !== null} title={viewing?.subject ?? 'Message'} onClose={() => setViewing(null)} className="message-dialog">
         {viewing && (
           <>

@@ -6,7 +6,8 @@ import { useConfirm } from '../../components/confirm.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { AccountFields } from '../../components/account-fields.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { SignInHelp } from '../../components/sign-in-help.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
+import { SignInHelpDialog } from '../../components/sign-in-help.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { failureFor, useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
@@ -21,6 +22,7 @@ export default function ReceptionistsPage() {
   const [reloadKey, setReloadKey] = useState(0);
   const [showForm, setShowForm] = useState(false);
   const [values, setValues] = useState(EMPTY);
+  const [helpFor, setHelpFor] = useState<StaffJson | null>(null);
   const confirm = useConfirm();
   const set = (key: keyof typeof EMPTY, value: string) => setValues((was) => ({ ...was, [key]: value }));
 
@@ -53,19 +55,14 @@ export default function ReceptionistsPage() {
     { header: 'Name', text: (r) => r.name },
     { header: 'Email', text: (r) => r.email, priority: 2 },
     { header: 'Status', cell: (r) => <StatusBadge status={r.active ? 'active' : 'inactive'} /> },
-    {
-      header: 'Actions',
-      cell: (r) =>
-        r.active && (
-          <div className="row-actions">
-            <SignInHelp name={r.name} email={r.email} staff />
-            <button type="button" className="button button-small button-danger" onClick={() => deactivate(r)} aria-label={`Deactivate ${r.name}`}>
-              Deactivate
-            </button>
-          </div>
-        ),
-    },
   ];
+  const actions = (r: StaffJson): RowAction[] =>
+    r.active
+      ? [
+          { label: 'Sign-in help', name: `Sign-in help for ${r.name}`, onSelect: () => setHelpFor(r) },
+          { label: 'Deactivate', name: `Deactivate ${r.name}`, onSelect: () => void deactivate(r), tone: 'danger' },
+        ]
+      : [];
 
   return (
     <>
@@ -81,7 +78,8 @@ export default function ReceptionistsPage() {
           Create Receptionist
         </button>
       </form>
-      <DataTable label="Receptionists" columns={columns} load={loadReceptionists} rowKey={(r) => r.id} emptyText="No receptionists yet." reloadKey={reloadKey} />
+      <DataTable label="Receptionists" columns={columns} load={loadReceptionists} rowKey={(r) => r.id} emptyText="No receptionists yet." reloadKey={reloadKey} actions={actions} />
+      {helpFor && <SignInHelpDialog name={helpFor.name} email={helpFor.email} staff onClose={() => setHelpFor(null)} />}
     </>
   );
 }

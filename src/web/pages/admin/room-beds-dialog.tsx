@@ -8,6 +8,7 @@ import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { Field } from '../../components/field.tsx';
 import { localPage } from '../../components/local-page.ts';
+import type { RowAction } from '../../components/row-actions.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useFetched } from '../../components/use-fetched.ts';
@@ -47,19 +48,10 @@ export function RoomBedsDialog({ room, onClose }: { room: Room; onClose: () => v
   const columns: Column<BedJson>[] = [
     { header: 'Bed', text: (b) => b.label },
     { header: 'State', cell: (b) => <StatusBadge status={`bed-${b.state}`} label={BED_STATE_LABELS[b.state]} /> },
-    {
-      header: 'Actions',
-      cell: (b) => (
-        <div className="row-actions">
-          <button type="button" className="button button-small" aria-label={`Rename bed ${b.label}`} onClick={() => setRenaming(b)}>
-            Rename
-          </button>
-          <button type="button" className="button button-small button-danger" aria-label={`Retire bed ${b.label}`} onClick={() => void retire(b)}>
-            Retire
-          </button>
-        </div>
-      ),
-    },
+  ];
+  const actions = (b: BedJson): RowAction[] => [
+    { label: 'Rename', name: `Rename bed ${b.label}`, onSelect: () => setRenaming(b) },
+    { label: 'Retire', name: `Retire bed ${b.label}`, onSelect: () => void retire(b), tone: 'danger' },
   ];
 
   return (
@@ -77,7 +69,7 @@ export function RoomBedsDialog({ room, onClose }: { room: Room; onClose: () => v
         onCancel={() => setRenaming(null)}
         setAlert={setAlert}
       />
-      <DataTable label={`Beds of ${room.name}`} columns={columns} load={load} rowKey={(b) => b.id} emptyText="No beds yet." reloadKey={reloadKey} searchable={false} />
+      <DataTable label={`Beds of ${room.name}`} columns={columns} load={load} rowKey={(b) => b.id} emptyText="No beds yet." reloadKey={reloadKey} searchable={false} actions={actions} />
     </Dialog>
   );
 }

@@ -5,7 +5,8 @@ import { Alert, failure, success } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
+import { deleteAction, useRowDelete } from '../../components/row-delete.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
 import { NamedSelect } from '../../components/named-select.tsx';
 import { useSubmit } from '../../components/use-submit.ts';
@@ -69,29 +70,16 @@ export default function RoomsPage() {
     { header: 'ID', cell: (r) => r.id, priority: 2 },
     { header: 'Name', text: (r) => r.name },
     { header: 'Department', text: (r) => r.department?.name ?? '', priority: 2 },
-    {
-      header: 'Actions',
-      cell: (r) => (
-        <div className="row-actions">
-          <button
-            type="button"
-            className="button button-small"
-            aria-label={`Edit ${r.name}`}
-            onClick={() => {
-              setErrors({});
-              setValues({ id: r.id, name: r.name, department_id: r.department_id ? String(r.department_id) : '' });
-              nameRef.current?.focus();
-            }}
-          >
-            Edit
-          </button>
-          <button type="button" className="button button-small" aria-label={`Beds of ${r.name}`} onClick={() => setBedsOf(r)}>
-            Beds
-          </button>
-          <DeleteButton name={r.name} onClick={() => remove(r)} />
-        </div>
-      ),
-    },
+  ];
+  const edit = (r: Room) => {
+    setErrors({});
+    setValues({ id: r.id, name: r.name, department_id: r.department_id ? String(r.department_id) : '' });
+    nameRef.current?.focus();
+  };
+  const actions = (r: Room): RowAction[] => [
+    { label: 'Edit', name: `Edit ${r.name}`, onSelect: () => edit(r) },
+    { label: 'Beds', name: `Beds of ${r.name}`, onSelect: () => setBedsOf(r) },
+    deleteAction(r.name, () => remove(r)),
   ];
 
   return (
@@ -125,7 +113,7 @@ export default function RoomsPage() {
           )}
         </div>
       </form>
-      <DataTable label="Rooms" columns={columns} load={loadRooms} rowKey={(r) => r.id} emptyText="No rooms found." reloadKey={reloadKey} />
+      <DataTable label="Rooms" columns={columns} load={loadRooms} rowKey={(r) => r.id} emptyText="No rooms found." reloadKey={reloadKey} actions={actions} />
       {bedsOf && <RoomBedsDialog room={bedsOf} onClose={() => setBedsOf(null)} />}
     </>
   );

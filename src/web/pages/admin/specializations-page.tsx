@@ -5,7 +5,7 @@ import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { DeleteButton, useRowDelete } from '../../components/row-delete.tsx';
+import { deleteAction, useRowDelete } from '../../components/row-delete.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints } from '../../paths.ts';
@@ -39,13 +39,8 @@ export default function SpecializationsPage() {
   const columns: Column<Specialization>[] = [
     { header: 'ID', cell: (s) => s.id },
     { header: 'Name', text: (s) => s.name },
-    {
-      header: 'Actions',
-      cell: (s) => (
-        <DeleteButton name={s.name} onClick={() => remove(s)} />
-      ),
-    },
   ];
+  const actions = (s: Specialization) => [deleteAction(s.name, () => remove(s))];
 
   return (
     <>
@@ -63,7 +58,7 @@ export default function SpecializationsPage() {
           Create Specialization
         </button>
       </form>
-      <DataTable label="Specializations" columns={columns} load={loadSpecializations} rowKey={(s) => s.id} emptyText="No specializations found." reloadKey={reloadKey} />
+      <DataTable label="Specializations" columns={columns} load={loadSpecializations} rowKey={(s) => s.id} emptyText="No specializations found." reloadKey={reloadKey} actions={actions} />
     </>
   );
 }

@@ -7,14 +7,15 @@ import { Field } from '../../components/field.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
 import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints } from '../../paths.ts';
+import { formatDate, formatDay, formatTime } from '../../format.ts';
 
 const whenOf = (t: TimeOffJson) =>
-  `${t.starts_on}${t.ends_on === t.starts_on ? '' : ` to ${t.ends_on}`}${t.start_time ? `, ${t.start_time}–${t.end_time}` : ''}`;
+  `${formatDate(t.starts_on)}${t.ends_on === t.starts_on ? '' : ` to ${formatDate(t.ends_on)}`}${t.start_time && t.end_time ? `, ${formatTime(t.start_time)}–${formatTime(t.end_time)}` : ''}`;
 
 /** What the desk must do after time off is added: the visits inside it stay booked until moved. */
 function addedMessage(added: TimeOffAddedJson) {
   if (added.visits_to_move_total === 0) return success('Time off added; no booked visits inside it');
-  const visits = added.visits_to_move.map((v) => `${v.date} ${v.start_time} ${v.patient_name} with ${v.doctor_name}`).join('; ');
+  const visits = added.visits_to_move.map((v) => `${formatDay(v.date)}, ${formatTime(v.start_time)} ${v.patient_name} with ${v.doctor_name}`).join('; ');
   return info(`Time off added. ${added.visits_to_move_total} booked visit(s) inside it stay booked until the desk moves them: ${visits}`);
 }
 

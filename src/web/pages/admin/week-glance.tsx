@@ -1,4 +1,5 @@
 import type { ScheduleJson } from '../../../domain/scheduling/pattern-use-cases.ts';
+import { formatTime } from '../../format.ts';
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -23,7 +24,7 @@ export function WeekGlance({ schedule }: { schedule: ScheduleJson }) {
               <td>
                 {hours.length === 0
                   ? 'Day off'
-                  : hours.map((h) => `${h.start_time}–${h.end_time} (${h.slot_minutes} min${h.room ? `, ${h.room.name}` : ''})`).join(' · ')}
+                  : hours.map((h) => `${formatTime(h.start_time)}–${formatTime(h.end_time)} (${h.slot_minutes} min${h.room ? `, ${h.room.name}` : ''})`).join(' · ')}
               </td>
               <td>{slots === 1 ? '1 slot' : `${slots} slots`}</td>
             </tr>

@@ -1,10 +1,10 @@
 /** The doctor's ward patients: stays in a bed to order a discharge for, requests to cancel, summaries to print. */
 import { useState } from 'react';
-import { Link } from 'wouter';
 import { OrderDischargeDialog } from '../../components/admission-dialogs.tsx';
 import { AdmissionTable } from '../../components/admission-table.tsx';
 import { Alert, type AlertMessage } from '../../components/alert.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
 import { cancelStep, useAdmissionStep } from '../../components/use-admission-step.ts';
 import { useAlert } from '../../components/use-alert.ts';
 import type { AdmissionJson } from '../../components/ward.ts';
@@ -21,32 +21,13 @@ export default function DoctorAdmissionsPage() {
   };
   const confirmed = useAdmissionStep({ setAlert, onDone: done });
 
-  const actions = (a: AdmissionJson) => {
+  const actions = (a: AdmissionJson): RowAction[] => {
     const name = a.patient.name;
-    return (
-      <>
-        {a.status === 'admitted' && (
-          <button type="button" className="button button-small button-primary" aria-label={`Order discharge: ${name}`} onClick={() => setDischarging(a)}>
-            Order discharge
-          </button>
-        )}
-        {(a.status === 'discharge_ordered' || a.status === 'discharged') && (
-          <Link href={withId(routes.doctor.dischargeSummary, a.id)} className="button button-small" aria-label={`Discharge summary: ${name}`}>
-            Summary
-          </Link>
-        )}
-        {(a.status === 'requested' || a.status === 'reserved') && (
-          <button
-            type="button"
-            className="button button-small button-danger"
-            aria-label={`Cancel: ${name}`}
-            onClick={() => void confirmed(a, cancelStep(name))}
-          >
-            Cancel
-          </button>
-        )}
-      </>
-    );
+    return [
+      ...(a.status === 'admitted' ? [{ label: 'Order discharge', name: `Order discharge: ${name}`, onSelect: () => setDischarging(a), tone: 'primary' as const }] : []),
+      ...(a.status === 'discharge_ordered' || a.status === 'discharged' ? [{ label: 'Summary', name: `Discharge summary: ${name}`, href: withId(routes.doctor.dischargeSummary, a.id) }] : []),
+      ...(a.status === 'requested' || a.status === 'reserved' ? [{ label: 'Cancel', name: `Cancel: ${name}`, onSelect: () => void confirmed(a, cancelStep(name)), tone: 'danger' as const }] : []),
+    ];
   };
 
   return (

@@ -15,7 +15,7 @@ import { RecordDialog } from '../../components/record-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useRequest } from '../../components/use-request.ts';
-import { clockTime, dayLabel, dayMonth } from '../../format.ts';
+import { formatDay, formatTime } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
 /** Rows the skeleton holds while the first answer is on its way: about a morning's visits. */
@@ -81,17 +81,17 @@ export default function AgendaPage() {
               <h2 id={`agenda-${day.date}`}>
                 {view === 'week' ? (
                   <Link href={`${routes.doctor.agenda}?date=${day.date}`} aria-current={day.date === agenda.today ? 'date' : undefined}>
-                    {dayLabel(day.date)}
+                    {formatDay(day.date)}
                   </Link>
                 ) : (
-                  dayLabel(day.date)
+                  formatDay(day.date)
                 )}
                 <span className="muted"> · {visitCount(day.visits.length)}</span>
               </h2>
               {day.time_off.map((t) => (
                 <p key={t.id} className="agenda-time-off">
                   {t.kind === 'leave' ? 'On leave' : 'Clinic closed'}
-                  {t.start_time ? ` ${t.start_time}–${t.end_time}` : ''}
+                  {t.start_time && t.end_time ? ` ${formatTime(t.start_time)}–${formatTime(t.end_time)}` : ''}
                   {t.reason ? `: ${t.reason}` : ''}
                 </p>
               ))}
@@ -138,7 +138,7 @@ function Visit({ visit, onRecord, onAdmit }: { visit: AgendaVisitJson; onRecord:
   return (
     <li className="agenda-visit">
       <span className="agenda-time">
-        {clockTime(visit.start_time)} – {clockTime(visit.end_time)}
+        {formatTime(visit.start_time)} – {formatTime(visit.end_time)}
       </span>
       <span className="agenda-patient">
         <Link href={withId(routes.doctor.patient, visit.patient.id)}>{visit.patient_name}</Link>
@@ -148,14 +148,14 @@ function Visit({ visit, onRecord, onAdmit }: { visit: AgendaVisitJson; onRecord:
       <StatusBadge status={visit.status} label={visit.status === 'checked_in' ? 'Waiting' : undefined} />
       <span className="agenda-action">
         {visit.can_record ? (
-          <button type="button" className="button button-small button-primary" onClick={onRecord} aria-label={`Record visit of ${visit.patient_name}, ${clockTime(visit.start_time)}`}>
+          <button type="button" className="button button-small button-primary" onClick={onRecord} aria-label={`Record visit of ${visit.patient_name}, ${formatTime(visit.start_time)}`}>
             Record visit
           </button>
         ) : (
-          !visit.has_started && visit.status !== 'cancelled' && <span className="muted">From {clockTime(visit.start_time)}</span>
+          !visit.has_started && visit.status !== 'cancelled' && <span className="muted">From {formatTime(visit.start_time)}</span>
         )}
         {(visit.status === 'checked_in' || visit.status === 'completed') && (
-          <button type="button" className="button button-small" onClick={onAdmit} aria-label={`Request admission of ${visit.patient_name}, ${clockTime(visit.start_time)}`}>
+          <button type="button" className="button button-small" onClick={onAdmit} aria-label={`Request admission of ${visit.patient_name}, ${formatTime(visit.start_time)}`}>
             Request admission
           </button>
         )}
@@ -183,8 +183,8 @@ function AgendaSkeleton({ days }: { days: number }) {
 
 function titleOf(agenda: AgendaJson): string {
   const first = agenda.days[0]?.date ?? agenda.date;
-  if (agenda.view === 'week') return `Week of ${dayMonth(first)}`;
-  return agenda.date === agenda.today ? 'Today' : dayLabel(agenda.date);
+  if (agenda.view === 'week') return `Week of ${formatDay(first)}`;
+  return agenda.date === agenda.today ? 'Today' : formatDay(agenda.date);
 }
 
 const visitCount = (n: number) => (n === 1 ? '1 visit' : `${n} visits`);

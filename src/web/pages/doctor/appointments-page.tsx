@@ -1,4 +1,4 @@
-import { emailOrNone } from '../../format.ts';
+import { emailOrNone, formatDate, formatTime } from '../../format.ts';
 import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
 import { listAt } from '../../api.ts';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
@@ -12,9 +12,9 @@ const loadAppointments = listAt<AppointmentJson>(endpoints.doctor.appointments, 
 
 const columns: Column<AppointmentJson>[] = [
   { header: 'ID', cell: (a) => a.id, priority: 3 },
-  { header: 'Date', cell: (a) => a.date },
-  { header: 'Start Time', cell: (a) => a.start_time },
-  { header: 'End Time', cell: (a) => a.end_time, priority: 2 },
+  { header: 'Date', cell: (a) => formatDate(a.date) },
+  { header: 'Start Time', cell: (a) => formatTime(a.start_time) },
+  { header: 'End Time', cell: (a) => formatTime(a.end_time), priority: 2 },
   { header: 'Patient Name', text: (a) => a.patient_name },
   { header: 'Patient Email', text: (a) => emailOrNone(a.patient_email), priority: 3 },
   { header: 'Department', text: (a) => a.department_name ?? '', priority: 3 },

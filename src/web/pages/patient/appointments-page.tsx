@@ -6,11 +6,13 @@ import { Alert, info } from '../../components/alert.tsx';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
 import { useReschedule } from '../../components/reschedule-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useCancelAppointment } from '../../components/use-cancel-appointment.ts';
 import { endpoints, routes } from '../../paths.ts';
+import { formatDate, formatTime } from '../../format.ts';
 
 const PAGE_SIZE = 5;
 
@@ -50,7 +52,7 @@ export default function PatientAppointmentsPage() {
 
   const cancel = useCancelAppointment({
     path: endpoints.patient.cancelAppointment,
-    question: (a) => `Are you sure you want to cancel this appointment on ${a.date} at ${a.start_time}?`,
+    question: (a) => `Are you sure you want to cancel this appointment on ${formatDate(a.date)} at ${formatTime(a.start_time)}?`,
     setAlert,
     onCancelled: () => setReloadKey((key) => key + 1),
   });
@@ -66,34 +68,21 @@ export default function PatientAppointmentsPage() {
   };
 
   const columns: Column<AppointmentJson>[] = [
-    { header: 'Date', cell: (a) => a.date },
-    { header: 'Start Time', cell: (a) => a.start_time },
-    { header: 'End Time', cell: (a) => a.end_time, priority: 2 },
+    { header: 'Date', cell: (a) => formatDate(a.date) },
+    { header: 'Start Time', cell: (a) => formatTime(a.start_time) },
+    { header: 'End Time', cell: (a) => formatTime(a.end_time), priority: 2 },
     { header: 'Doctor', text: (a) => a.doctor_name },
-    { header: 'Department', text: (a) => a.department_name ?? '—', priority: 3 },
+    { header: 'Department', text: (a) => a.department_name ?? '—', priority: 2 },
     { header: 'Room', text: (a) => a.room_name ?? '—', priority: 2 },
-    {
-      header: 'Actions',
-      cell: (a) => (
-        <div className="row-actions">
-          <button type="button" className="button button-small" onClick={() => setAlert(info(`Appointment date: ${a.date}`))}>
-            View Details
-          </button>
-          {isCancellable(a) ? (
-            <>
-              <button type="button" className="button button-small" onClick={() => reschedule(a)} aria-label={`Reschedule ${a.date} at ${a.start_time}`}>
-                Reschedule
-              </button>
-              <button type="button" className="button button-small button-danger" onClick={() => cancel(a)}>
-                Cancel
-              </button>
-            </>
-          ) : (
-            a.status !== 'scheduled' && <StatusBadge status={a.status} />
-          )}
-        </div>
-      ),
-    },
+  ];
+  const actions = (a: AppointmentJson): RowAction[] => [
+    { label: 'View Details', onSelect: () => setAlert(info(`Appointment date: ${formatDate(a.date)}`)) },
+    ...(isCancellable(a)
+      ? [
+          { label: 'Reschedule', name: `Reschedule ${formatDate(a.date)} at ${formatTime(a.start_time)}`, onSelect: () => reschedule(a) },
+          { label: 'Cancel', name: `Cancel ${formatDate(a.date)} at ${formatTime(a.start_time)}`, onSelect: () => cancel(a), tone: 'danger' as const },
+        ]
+      : []),
   ];
 
   return (
@@ -120,6 +109,8 @@ export default function PatientAppointmentsPage() {
           pageSize={PAGE_SIZE}
           reloadKey={reloadKey}
           filterKey={when}
+          actions={actions}
+          actionsNote={(a) => a.status !== 'scheduled' && <StatusBadge status={a.status} />}
         />
       )}
       {dialog}

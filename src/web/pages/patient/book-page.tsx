@@ -7,7 +7,7 @@ import { BookedAppointment } from '../../components/booked-appointment.tsx';
 import { BookingForm } from '../../components/booking-form.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAlert } from '../../components/use-alert.ts';
-import { dayLabel } from '../../format.ts';
+import { formatDay } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
 export default function BookPage() {
@@ -32,7 +32,7 @@ export default function BookPage() {
         }}
         joinWaitlist={async (doctorId, date) => {
           await apiPost(endpoints.patient.waitlist, { doctor_id: doctorId, from_date: date, to_date: date });
-          return `You are on the waitlist for ${dayLabel(date)}. If a time frees up, we will e-mail you.`;
+          return `You are on the waitlist for ${formatDay(date)}. If a time frees up, we will e-mail you.`;
         }}
       />
     </>

@@ -2,6 +2,7 @@ import { Link, useParams } from 'wouter';
 import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched } from '../../components/use-fetched.ts';
+import { formatDate } from '../../format.ts';
 import { bookWithDoctor, images, endpoints, routes } from '../../paths.ts';
 
 export default function DoctorProfilePage() {
@@ -36,7 +37,7 @@ export default function DoctorProfilePage() {
               <dt>Email</dt>
               <dd>{doctor.email}</dd>
               <dt>Birthdate</dt>
-              <dd>{doctor.birthdate || 'N/A'}</dd>
+              <dd>{doctor.birthdate ? formatDate(doctor.birthdate) : 'N/A'}</dd>
               <dt>Address</dt>
               <dd>{doctor.address || 'No address available'}</dd>
             </dl>

@@ -2,7 +2,7 @@ import type { SchemaBookableDoctor as BookableDoctor } from '../../api-wire.gen.
 import { ProfileCard } from '../../components/profile-card.tsx';
 import { SearchedCardGrid } from '../../components/searched-card-grid.tsx';
 import { useSearchedList } from '../../components/use-searched-list.ts';
-import { clockTime, dayLabel } from '../../format.ts';
+import { formatTime, formatDay } from '../../format.ts';
 import { bookWithDoctor, endpoints, routes, withId } from '../../paths.ts';
 
 /** The doctor's first free time, as the list answered it (nothing when the answer left it out). */
@@ -10,7 +10,7 @@ function nextFreeFact(nextFree: BookableDoctor['next_free']) {
   if (nextFree === undefined) return undefined;
   return (
     <span className="profile-card-next">
-      {nextFree ? `Next free: ${dayLabel(nextFree.date)}, ${clockTime(nextFree.start_time)}` : 'No free time slot in the next 60 days'}
+      {nextFree ? `Next free: ${formatDay(nextFree.date)}, ${formatTime(nextFree.start_time)}` : 'No free time slot in the next 60 days'}
     </span>
   );
 }

@@ -5,7 +5,7 @@ import { LoadFailure } from '../../components/list-states.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useLoaded } from '../../components/use-fetched.ts';
 import { ADMISSION_STATUS_LABELS, bedPlace, type AdmissionDetailJson } from '../../components/ward.ts';
-import { instant, usd } from '../../format.ts';
+import { formatDateTime, usd } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
 /** Below the visits, and only once there is a stay to show, so the visits above never move. */
@@ -34,9 +34,9 @@ function Stay({ stay }: { stay: AdmissionDetailJson }) {
       </h3>
       <dl className="details">
         <dt>Admitted</dt>
-        <dd>{stay.admitted_at ? instant(stay.admitted_at) : 'Not yet: waiting for a bed'}</dd>
+        <dd>{stay.admitted_at ? formatDateTime(stay.admitted_at) : 'Not yet: waiting for a bed'}</dd>
         <dt>Discharged</dt>
-        <dd>{stay.discharged_at ? instant(stay.discharged_at) : '—'}</dd>
+        <dd>{stay.discharged_at ? formatDateTime(stay.discharged_at) : '—'}</dd>
         <dt>Where</dt>
         <dd>
           {stay.locations.length === 0 ? (
@@ -45,7 +45,7 @@ function Stay({ stay }: { stay: AdmissionDetailJson }) {
             <ul className="stay-locations">
               {stay.locations.map((l) => (
                 <li key={l.from}>
-                  {bedPlace({ label: l.bed, room: l.room })}: {instant(l.from)} to {l.to ? instant(l.to) : 'now'}
+                  {bedPlace({ label: l.bed, room: l.room })}: {formatDateTime(l.from)} to {l.to ? formatDateTime(l.to) : 'now'}
                 </li>
               ))}
             </ul>

@@ -11,7 +11,7 @@ import { RecordHistory } from '../../components/record-history.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
 import { HospitalStays } from './hospital-stays.tsx';
 import { useLoaded } from '../../components/use-fetched.ts';
-import { clockTime, usd } from '../../format.ts';
+import { formatDate, formatTime, usd } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
 /** Enough placeholder visits to fill a screen while the records are on their way. */
@@ -67,7 +67,7 @@ function VisitRecord({ visit }: { visit: PatientVisitJson }) {
   return (
     <li className="card visit-record">
       <h2>
-        {visit.date}, {clockTime(visit.start_time)} · {visit.doctor.name}
+        {formatDate(visit.date)}, {formatTime(visit.start_time)} · {visit.doctor.name}
       </h2>
       <dl className="details">
         <dt>Disease</dt>

@@ -7,17 +7,18 @@ import { Alert, success } from '../../components/alert.tsx';
 import { useConfirm } from '../../components/confirm.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
 import { serverFailure, useAlert } from '../../components/use-alert.ts';
 import { WaitlistForm } from '../../components/waitlist-form.tsx';
-import { clockTime, dayLabel } from '../../format.ts';
+import { formatDateTime, formatDay, formatDayTime, formatTime } from '../../format.ts';
 import { endpoints, routes } from '../../paths.ts';
 
 const loadEntries = listAt<WaitlistEntryJson>(endpoints.patient.waitlist, 'entries');
 
-const days = (e: WaitlistEntryJson) => (e.from_date === e.to_date ? dayLabel(e.from_date) : `${dayLabel(e.from_date)} – ${dayLabel(e.to_date)}`);
+const days = (e: WaitlistEntryJson) => (e.from_date === e.to_date ? formatDay(e.from_date) : `${formatDay(e.from_date)} – ${formatDay(e.to_date)}`);
 
 const offerText = (offer: NonNullable<WaitlistEntryJson['offer']>) =>
-  `${dayLabel(offer.date)} at ${clockTime(offer.start_time)}, held for you until ${offer.hold_until.slice(11)} — see the e-mail we sent you to accept it`;
+  `${formatDay(offer.date)} at ${formatTime(offer.start_time)}, held for you until ${formatDayTime(offer.hold_until)} — see the e-mail we sent you to accept it`;
 
 export default function PatientWaitlistPage() {
   const { alert, setAlert, dismiss } = useAlert();
@@ -44,17 +45,10 @@ export default function PatientWaitlistPage() {
   const columns: Column<WaitlistEntryJson>[] = [
     { header: 'Doctor', text: (e) => e.doctor_name },
     { header: 'Days', cell: days },
-    { header: 'Joined', cell: (e) => e.joined_at.slice(0, 10), priority: 3 },
+    { header: 'Joined', cell: (e) => formatDateTime(e.joined_at), priority: 3 },
     { header: 'Status', text: (e) => (e.offer ? offerText(e.offer) : 'Waiting for a free time') },
-    {
-      header: 'Actions',
-      cell: (e) => (
-        <button type="button" className="button button-small button-danger" onClick={() => void leave(e)}>
-          Leave
-        </button>
-      ),
-    },
   ];
+  const actions = (e: WaitlistEntryJson): RowAction[] => [{ label: 'Leave', onSelect: () => void leave(e), tone: 'danger' }];
 
   return (
     <>
@@ -70,7 +64,7 @@ export default function PatientWaitlistPage() {
         joinedText="You are on the waitlist. If a time frees up, we will e-mail you."
         onJoined={() => setReloadKey((key) => key + 1)}
       />
-      <DataTable label="Your waitlist" columns={columns} load={loadEntries} rowKey={(e) => e.id} pageSize={10} emptyText="You are not on any waitlist." reloadKey={reloadKey} />
+      <DataTable label="Your waitlist" columns={columns} load={loadEntries} rowKey={(e) => e.id} pageSize={10} emptyText="You are not on any waitlist." reloadKey={reloadKey} actions={actions} />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { AuthLayout } from '../../components/auth-layout.tsx';
 import { useSubmit } from '../../components/use-submit.ts';
 import { linkFailure, useTokenLink } from '../../components/use-token-link.ts';
 import { endpoints, routes } from '../../paths.ts';
+import { formatDate, formatTime } from '../../format.ts';
 
 export default function CancelAppointmentPage() {
   const { token, preview, outcome, setOutcome, done, setDone } = useTokenLink<{ appointment: AppointmentJson }>(endpoints.appointmentLinkPreview);
@@ -26,8 +27,8 @@ export default function CancelAppointmentPage() {
       {appointment && !done && (
         <>
           <p>
-            Do you want to cancel your appointment with <strong>{appointment.doctor.name}</strong> on <strong>{appointment.date}</strong> at{' '}
-            <strong>{appointment.start_time.slice(0, 5)}</strong>?
+            Do you want to cancel your appointment with <strong>{appointment.doctor.name}</strong> on <strong>{formatDate(appointment.date)}</strong> at{' '}
+            <strong>{formatTime(appointment.start_time)}</strong>?
           </p>
           <div className="form-actions">
             <button type="button" className="button button-danger" disabled={busy} onClick={() => void cancel()}>

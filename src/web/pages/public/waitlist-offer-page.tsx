@@ -6,7 +6,7 @@ import { Alert, success } from '../../components/alert.tsx';
 import { AuthLayout } from '../../components/auth-layout.tsx';
 import { useSubmit } from '../../components/use-submit.ts';
 import { linkFailure, useTokenLink } from '../../components/use-token-link.ts';
-import { clockTime, dayLabel } from '../../format.ts';
+import { formatDay, formatDayTime, formatTime } from '../../format.ts';
 import { endpoints, routes } from '../../paths.ts';
 
 export default function WaitlistOfferPage() {
@@ -30,14 +30,14 @@ export default function WaitlistOfferPage() {
             <dt>Doctor</dt>
             <dd>{offer.doctor.name}</dd>
             <dt>Date</dt>
-            <dd>{dayLabel(offer.date)}</dd>
+            <dd>{formatDay(offer.date)}</dd>
             <dt>Time</dt>
             <dd>
-              {clockTime(offer.start_time)} – {clockTime(offer.end_time)}
+              {formatTime(offer.start_time)} – {formatTime(offer.end_time)}
             </dd>
             <dt>Held for you until</dt>
             <dd>
-              {dayLabel(offer.hold_until.slice(0, 10))}, {clockTime(offer.hold_until.slice(11))}
+              {formatDayTime(offer.hold_until)}
             </dd>
           </dl>
           <div className="form-actions">

@@ -3,13 +3,13 @@
  * bed to transfer, undo or, once a doctor ordered it, discharge; past stays.
  */
 import { useState } from 'react';
-import { Link } from 'wouter';
 import { useSignals } from '@preact/signals-react/runtime';
 import { role } from '../../auth.ts';
 import { AdmissionTable } from '../../components/admission-table.tsx';
 import { Alert, type AlertMessage } from '../../components/alert.tsx';
 import { BedChoiceDialog, type BedStep } from '../../components/bed-dialogs.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import type { RowAction } from '../../components/row-actions.tsx';
 import { cancelStep, useAdmissionStep, type ConfirmedStep } from '../../components/use-admission-step.ts';
 import { useAlert } from '../../components/use-alert.ts';
 import { UNDO_WINDOW_MS, bedPlace, type AdmissionJson } from '../../components/ward.ts';
@@ -34,14 +34,10 @@ export default function DeskAdmissionsPage() {
 
   const confirmed = useAdmissionStep({ setAlert, onDone: done });
 
-  const actions = (a: AdmissionJson) => {
+  const actions = (a: AdmissionJson): RowAction[] => {
     const name = a.patient.name;
     const place = a.bed ? bedPlace(a.bed) : 'the bed';
-    const button = (text: string, onClick: () => void, className = 'button button-small') => (
-      <button type="button" className={className} aria-label={`${text}: ${name}`} onClick={onClick}>
-        {text}
-      </button>
-    );
+    const action = (label: string, onSelect: () => void, tone?: RowAction['tone']): RowAction => ({ label, name: `${label}: ${name}`, onSelect, tone });
     const choose = (step: BedStep) => () => setChoosing({ admission: a, step });
     const ask = (step: ConfirmedStep) => () => void confirmed(a, step);
     const cancel = ask(cancelStep(name));
@@ -57,22 +53,19 @@ export default function DeskAdmissionsPage() {
       confirmLabel: 'Confirm discharge',
       doneText: `${name} is discharged; the stay is billed`,
     });
-    return (
-      <>
-        {a.status === 'requested' && button('Admit', choose('admit'), 'button button-small button-primary')}
-        {a.status === 'requested' && button('Reserve', choose('reserve'))}
-        {a.status === 'reserved' && button('Admit', choose('admit'), 'button button-small button-primary')}
-        {a.status === 'discharge_ordered' && button('Confirm discharge', discharge, 'button button-small button-primary')}
-        {(a.status === 'admitted' || a.status === 'discharge_ordered') && button('Transfer', choose('transfer'))}
-        {undoable(a) && button(a.status === 'reserved' ? 'Undo reservation' : 'Undo admission', undo)}
-        {(a.status === 'requested' || a.status === 'reserved') && button('Cancel', cancel, 'button button-small button-danger')}
-        {admin && a.discharge_ordered_at !== null && a.status !== 'cancelled' && (
-          <Link href={withId(routes.admin.dischargeSummary, a.id)} className="button button-small" aria-label={`Discharge summary: ${name}`}>
-            Summary
-          </Link>
-        )}
-      </>
-    );
+    const offered: [boolean, RowAction][] = [
+      [a.status === 'requested' || a.status === 'reserved', action('Admit', choose('admit'), 'primary')],
+      [a.status === 'requested', action('Reserve', choose('reserve'))],
+      [a.status === 'discharge_ordered', action('Confirm discharge', discharge, 'primary')],
+      [a.status === 'admitted' || a.status === 'discharge_ordered', action('Transfer', choose('transfer'))],
+      [undoable(a), action(a.status === 'reserved' ? 'Undo reservation' : 'Undo admission', undo)],
+      [a.status === 'requested' || a.status === 'reserved', action('Cancel', cancel, 'danger')],
+      [
+        admin && a.discharge_ordered_at !== null && a.status !== 'cancelled',
+        { label: 'Summary', name: `Discharge summary: ${name}`, href: withId(routes.admin.dischargeSummary, a.id) },
+      ],
+    ];
+    return offered.filter(([shown]) => shown).map(([, offer]) => offer);
   };
 
   return (

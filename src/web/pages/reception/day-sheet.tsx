@@ -3,7 +3,7 @@ import type { DeskAppointmentJson } from '../../../domain/scheduling/list-use-ca
 import { fetchList } from '../../api.ts';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { ALL } from '../../components/use-alert.ts';
-import { clockTime, dayLabel } from '../../format.ts';
+import { formatTime, formatDay } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
 /** Every visit of the day that is not cancelled (of one doctor, when given), page by page. */
@@ -25,11 +25,11 @@ export function DaySheet({ date, visits }: { date: string; visits: DeskAppointme
   const doctors = [...new Set(visits.map((a) => a.doctor_name))].sort((a, b) => a.localeCompare(b));
   return (
     <section className="day-sheet" aria-label="Day list to print">
-      {doctors.length === 0 && <p>No appointments on {dayLabel(date)}.</p>}
+      {doctors.length === 0 && <p>No appointments on {formatDay(date)}.</p>}
       {doctors.map((doctor) => (
         <section key={doctor} className="day-sheet-doctor">
           <h2>
-            {doctor} · {dayLabel(date)}
+            {doctor} · {formatDay(date)}
           </h2>
           <table className="table">
             <thead>
@@ -46,7 +46,7 @@ export function DaySheet({ date, visits }: { date: string; visits: DeskAppointme
                 .filter((a) => a.doctor_name === doctor)
                 .map((a) => (
                   <tr key={a.id}>
-                    <td>{clockTime(a.start_time)}</td>
+                    <td>{formatTime(a.start_time)}</td>
                     <td>{a.patient_name}</td>
                     <td>{a.room_name ?? '—'}</td>
                     <td>

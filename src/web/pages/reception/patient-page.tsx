@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useParams, useSearch } from 'wouter';
 import type { BillingJson, PaymentResult } from '../../../domain/billing/billing.ts';
 import type { PatientRow } from '../../../domain/patients/ports.ts';
 import { apiPost, fetchList, type ListQuery } from '../../api.ts';
+import { AdjustDialog } from '../../components/adjust-dialog.tsx';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { BookingForm } from '../../components/booking-form.tsx';
 import { BillTable } from '../../components/bill-table.tsx';
@@ -12,7 +13,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { DESK_METHODS, PayDialog } from '../../components/pay-dialog.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useFetched, useSavedOver } from '../../components/use-fetched.ts';
-import { capitalize, dayLabel } from '../../format.ts';
+import { capitalize, formatDate, formatDay } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
 type DeskPatient = PatientRow & { pending_email: string | null };
@@ -26,6 +27,7 @@ export default function DeskPatientPage() {
   const [booked, setBooked] = useState(0);
   const [paying, setPaying] = useState<BillingJson | null>(null);
   const [paid, setPaid] = useState(0);
+  const [adjusting, setAdjusting] = useState<BillingJson | null>(null);
   const [patient, setEdited] = useSavedOver(useFetched<{ patient: DeskPatient }>(endpoints.desk.patient(id), 'patient')?.patient ?? null);
   const [editing, setEditing] = useState(false);
 
@@ -33,17 +35,26 @@ export default function DeskPatientPage() {
 
   return (
     <>
-      <PageHeader title={patient?.name ?? 'Patient'}>
-        {patient && (
-          <button type="button" className="button" onClick={() => setEditing(true)}>
-            {patient.email === null ? 'Edit details or add e-mail' : 'Edit details'}
-          </button>
-        )}
+      <PageHeader title={patient?.name ?? 'Patient'} stacked>
+        <button type="button" className="button" disabled={!patient} onClick={() => setEditing(true)}>
+          {patient?.email === null ? 'Edit details or add e-mail' : 'Edit details'}
+        </button>
         <button type="button" className="button button-primary" aria-expanded={booking} aria-controls="desk-booking" onClick={() => setBooking(!booking)}>
           {booking ? 'Hide Booking' : 'Book Appointment'}
         </button>
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
+      {/* Until the patient arrives, blank lines hold the place of their details, so the lists below stay put. */}
+      {patient === null && (
+        <dl className="details card" aria-hidden="true">
+          {Array.from({ length: 5 }, (_, line) => (
+            <Fragment key={line}>
+              <dt>{'\u00a0'}</dt>
+              <dd />
+            </Fragment>
+          ))}
+        </dl>
+      )}
       {patient && (
         <dl className="details card">
           <dt>Email</dt>
@@ -57,7 +68,7 @@ export default function DeskPatientPage() {
           <dt>Phone</dt>
           <dd>{patient.phone || '—'}</dd>
           <dt>Birth date</dt>
-          <dd>{patient.birthdate ?? '—'}</dd>
+          <dd>{patient.birthdate ? formatDate(patient.birthdate) : '—'}</dd>
           <dt>Gender</dt>
           <dd>{patient.gender ? capitalize(patient.gender) : '—'}</dd>
           <dt>No-shows</dt>
@@ -92,7 +103,7 @@ export default function DeskPatientPage() {
               patient?.email
                 ? async (doctorId, date) => {
                     await apiPost(endpoints.waitlist, { patient_id: Number(id), doctor_id: doctorId, from_date: date, to_date: date });
-                    return `The patient is on the waitlist for ${dayLabel(date)}. If a time frees up, they get an e-mail.`;
+                    return `The patient is on the waitlist for ${formatDay(date)}. If a time frees up, they get an e-mail.`;
                   }
                 : undefined
             }
@@ -102,7 +113,7 @@ export default function DeskPatientPage() {
       <h2>Appointments</h2>
       <DeskAppointments label="The patient's appointments" patientId={Number(id)} setAlert={setAlert} reloadKey={booked} />
       <h2>Bills</h2>
-      <BillTable label="The patient's bills" load={loadBills} reloadKey={paid} payLabel="Take payment" onPay={setPaying} setAlert={setAlert} searchable={false} />
+      <BillTable label="The patient's bills" load={loadBills} reloadKey={paid} payLabel="Take payment" onPay={setPaying} onAdjust={setAdjusting} setAlert={setAlert} searchable={false} />
       {paying && (
         <PayDialog
           bill={paying}
@@ -118,6 +129,21 @@ export default function DeskPatientPage() {
           onFailed={() => {
             setPaying(null);
             setAlert(failure('Error processing payment. Please try again.'));
+          }}
+        />
+      )}
+      {adjusting && (
+        <AdjustDialog
+          bill={adjusting}
+          onClose={() => setAdjusting(null)}
+          onAdjusted={(answer) => {
+            setAdjusting(null);
+            setAlert(success(answer.message));
+            setPaid((n) => n + 1);
+          }}
+          onFailed={() => {
+            setAdjusting(null);
+            setAlert(failure('The bill could not be adjusted. Please try again.'));
           }}
         />
       )}

@@ -15,6 +15,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { useSubmit } from '../../components/use-submit.ts';
 import { routes, endpoints, withId } from '../../paths.ts';
 import { PatientTable } from '../admin/patient-table.tsx';
+import { formatDate } from '../../format.ts';
 
 const EMPTY = { name: '', email: '', phone: '', birthdate: '', gender: '' as Gender | '' };
 
@@ -64,7 +65,7 @@ export default function DeskPatientsPage() {
       {registered && (
         <section className="card walk-in-registered" role="status" aria-label="Patient registered">
           <p>
-            <strong>{registered.name}</strong> (born {registered.birthdate}, phone {registered.phone}) is registered
+            <strong>{registered.name}</strong> (born {formatDate(registered.birthdate)}, phone {registered.phone}) is registered
             {registered.pending_email ? `; a link to confirm ${registered.pending_email} was sent to that address.` : ', without an e-mail address.'}
           </p>
           <div className="form-actions">
@@ -116,7 +117,7 @@ export default function DeskPatientsPage() {
         <ul>
           {matches.map((m) => (
             <li key={m.id}>
-              <Link href={withId(routes.reception.patient, m.id)}>{m.name}</Link>, born {m.birthdate ?? '—'}, phone {m.phone || '—'}:{' '}
+              <Link href={withId(routes.reception.patient, m.id)}>{m.name}</Link>, born {m.birthdate ? formatDate(m.birthdate) : '—'}, phone {m.phone || '—'}:{' '}
               {m.matched_on.map((why) => MATCHED[why]).join(' and ')}
             </li>
           ))}

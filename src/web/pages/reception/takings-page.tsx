@@ -10,7 +10,7 @@ import { localPage } from '../../components/local-page.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { METHOD_NAMES } from '../../components/pay-dialog.tsx';
 import { useAlert } from '../../components/use-alert.ts';
-import { usd } from '../../format.ts';
+import { formatDate, usd } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
 type TakingsRow = TakingsJson['methods'][number] | { method: 'total'; payments: number; amount_cents: number };
@@ -44,7 +44,7 @@ export default function TakingsPage() {
           </Field>
         )}
       </FilterForm>
-      <p className="muted">{takings ? `Payments taken on ${takings.date} (${takings.time_zone}), per method.` : 'Payments taken today, per method.'}</p>
+      <p className="muted">{takings ? `Payments taken on ${formatDate(takings.date)} (${takings.time_zone}), per method.` : 'Payments taken today, per method.'}</p>
       <DataTable label="Takings per method" columns={COLUMNS} load={list.load} rowKey={(row) => row.method} searchable={false} filterKey={list.filterKey} emptyText="No payments." />
     </>
   );

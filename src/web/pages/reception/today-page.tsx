@@ -13,7 +13,7 @@ import { VisitsToMove } from '../../components/visits-to-move.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useAllRows } from '../../components/use-all-rows.ts';
 import { useLoaded } from '../../components/use-fetched.ts';
-import { dayLabel } from '../../format.ts';
+import { formatDay } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { DaySheet, visitsOfDay } from './day-sheet.tsx';
 
@@ -99,21 +99,18 @@ export default function TodayPage() {
             {(control) => <NamedSelect control={control} placeholder="All doctors" options={doctors} value={doctorId} onChange={(id) => show({ doctorId: id })} />}
           </Field>
         </div>
-        {summary && (
-          <>
-            <h2>
-              {dayLabel(summary.date)}
-              {onToday ? ' (today)' : ''}
-            </h2>
-            <ul className="day-counts" aria-label="Visits by status">
-              {COUNTED.map(([status, label]) => (
-                <li key={status}>
-                  <StatusBadge status={status} label={label} /> <span className="day-count">{summary.counts[status]}</span>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        {/* Standing before the day's summary arrives, so the list below does not move when it does. */}
+        <h2>
+          {summary ? formatDay(summary.date) : '\u00a0'}
+          {onToday ? ' (today)' : ''}
+        </h2>
+        <ul className="day-counts" aria-label="Visits by status">
+          {COUNTED.map(([status, label]) => (
+            <li key={status}>
+              <StatusBadge status={status} label={label} /> <span className="day-count">{summary?.counts[status] ?? '–'}</span>
+            </li>
+          ))}
+        </ul>
         <DeskAppointments label="The day's appointments" day={day} setAlert={setAlert} onChanged={retry} />
         <details className="cancelled-visits" onToggle={(event) => setShowCancelled(event.currentTarget.open)}>
           <summary>Cancelled visits ({summary?.counts.cancelled ?? 0})</summary>

@@ -1,0 +1,88 @@
+/** Billing deps over arrays, for the billing module's unit tests. */
+import assert from 'node:assert/strict';
+import type { AuditEntry } from '../domain/audit/audit.ts';
+import type { Adjustment } from '../domain/billing/adjustments.ts';
+import { paymentStatusOf, type Bill, type Payment } from '../domain/billing/billing.ts';
+import type { BillingDeps, CardCharge, RememberedAnswer } from '../domain/billing/ports.ts';
+import type { Actor } from '../domain/shared/actor.ts';
+import { fixedClock } from '../domain/shared/clock.ts';
+import { present } from './assert.ts';
+
+export const patient: Actor = { userId: 2, role: 'patient', name: 'Pat', patientId: 5 };
+export const desk: Actor = { userId: 3, role: 'reception', name: 'Rita' };
+
+/** Billing deps over arrays; `transaction` runs in place, which is all a unit test of the rules needs. */
+export function fakeBillingDeps() {
+  const bills: Bill[] = [
+    { id: 1, patient: { id: 5, name: 'Pat', email: 'pat@example.test' }, serviceDetails: 'X-ray', amountCents: 10000, paidCents: 0, creditedCents: 0, supplementsId: null, adjustments: [], billingDate: '2026-06-10', paymentStatus: 'unpaid' },
+  ];
+  const payments: Payment[] = [];
+  const charges: CardCharge[] = [];
+  const audit: AuditEntry[] = [];
+  const keys = new Map<string, RememberedAnswer>();
+  const clock = fixedClock('2026-06-10T10:00:00Z');
+  const adjustments: Adjustment[] = [];
+  const found = (id: number) => bills.find((b) => b.id === id);
+  const copy = (bill: Bill | undefined) => bill && { ...bill, adjustments: [...bill.adjustments] };
+  const deps: BillingDeps = {
+    outbox: { enqueue: async () => {}, withdraw: async () => {} },
+    clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', locale: 'en-US', mailFrom: 'clinic@example.test' },
+    clinicContact: { name: 'Test Clinic', address: '', phone: '', timeZone: 'Europe/Berlin' },
+    clock,
+    timeZone: 'Europe/Berlin',
+    bills: {
+      create: async (b) => {
+        const bill: Bill = { id: bills.length + 1, patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' }, serviceDetails: b.serviceDetails, amountCents: b.amountCents, paidCents: 0, creditedCents: 0, supplementsId: b.supplementsId ?? null, adjustments: [], billingDate: b.billingDate, paymentStatus: 'unpaid' };
+        bills.push(bill);
+        return { ...bill };
+      },
+      find: async (id) => copy(found(id)),
+      lock: async (id) => copy(found(id)),
+      addPaid: async (id, cents) => {
+        const bill = present(found(id));
+        bill.paidCents += cents;
+        bill.paymentStatus = paymentStatusOf(bill.amountCents, bill.creditedCents, bill.paidCents);
+        return { ...bill };
+      },
+      listForPatient: async () => assert.fail('not used'),
+      outstandingFor: async () => assert.fail('not used'),
+      visitOf: async () => undefined,
+    },
+    payments: {
+      create: async (p) => {
+        const payment = { id: payments.length + 1, billingId: p.billingId, amountCents: p.amountCents, method: p.method, paidAt: p.paidAt };
+        payments.push(payment);
+        return payment;
+      },
+      listForBill: async (id) => payments.filter((p) => p.billingId === id),
+      takings: async (from, to) => {
+        const taken = payments.filter((p) => p.paidAt >= from && p.paidAt < to);
+        const methods = [...new Set(taken.map((p) => p.method))];
+        return methods.map((method) => {
+          const mine = taken.filter((p) => p.method === method);
+          return { method, payments: mine.length, cents: mine.reduce((sum, p) => sum + p.amountCents, 0) };
+        });
+      },
+    },
+    adjustments: {
+      create: async (a) => {
+        const adjustment: Adjustment = { id: adjustments.length + 1, kind: a.kind, amountCents: a.amountCents, reason: a.reason, supplementaryBillId: a.supplementaryBillId, createdAt: a.createdAt };
+        adjustments.push(adjustment);
+        present(found(a.billingId)).adjustments.push(adjustment);
+        return adjustment;
+      },
+      credit: async (id, cents) => {
+        const bill = present(found(id));
+        assert.ok(bill.creditedCents + cents <= bill.amountCents, 'the credited sum passes the amount');
+        bill.creditedCents += cents;
+        bill.paymentStatus = paymentStatusOf(bill.amountCents, bill.creditedCents, bill.paidCents);
+      },
+    },
+    cardPayments: { charge: async (c) => void charges.push(c) },
+    idempotency: { find: async (userId, key) => keys.get(`${userId} ${key}`), save: async (userId, key, answer) => void keys.set(`${userId} ${key}`, answer) },
+    audit: { record: async (e) => void audit.push(e) },
+    transaction: (fn) => fn(deps),
+  };
+  return { deps, bills, payments, charges, audit, adjustments, keys };
+}
+

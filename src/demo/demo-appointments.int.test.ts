@@ -75,6 +75,19 @@ for (const target of testDatabases()) {
       assert.equal(only(omar.body.patients as { no_shows: number }[]).no_shows, 1);
     });
 
+    it("amends one of the demo patient's records and credits part of its bill, both audited", async () => {
+      const patient = await server.api('POST', '/api/login', { body: { email: 'patient@medora.test', password: 'medora-demo' } });
+      const bills = await server.api('GET', '/api/patient/billings', { token: patient.body.token });
+      const credited = bills.body.billings.filter((b: { credited: string }) => b.credited !== '0.00');
+      assert.deepEqual(credited.map((b: { amount: string; credited: string; balance: string }) => [b.amount, b.credited, b.balance]), [['140.00', '40.00', '100.00']]);
+      const trail = await server.db.query<{ action: string; n: number }>(
+        `select action, count(*)::int as n from audit_log where action in ('amend', 'credit') group by action order by action`,
+      );
+      assert.deepEqual(trail, [{ action: 'amend', n: 1 }, { action: 'credit', n: 1 }]);
+      const { amended } = only(await server.db.query<{ amended: number }>(`select count(*)::int as amended from medical_record_versions`));
+      assert.ok(amended >= 1, 'the amended record keeps its earlier version');
+    });
+
     it('gives the clinic a ward with beds, two patients in bed and the demo patient discharged with a summary', async () => {
       const desk = await server.api('POST', '/api/login', { body: { email: 'reception@medora.test', password: 'medora-demo' } });
       const board = await server.api('GET', '/api/bed-board', { token: desk.body.token });

@@ -32,8 +32,9 @@ export async function seedDemo(app: App, db: Queryable): Promise<void> {
     gender: 'female',
   });
   await seedAppointments(app, demo);
-  await seedRecordedVisitsWith(app, demo);
+  const recorded = await seedRecordedVisitsWith(app, demo);
   const adminActor: Actor = { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' };
+  await seedCorrections(app, recorded, adminActor);
   const desk = await seedFrontDesk(app, demo, adminActor);
   await seedWard(app, demo, adminActor, desk);
   await seedTimeOff(app, adminActor);
@@ -194,7 +195,15 @@ export async function seedRecordedVisits(app: App, db: Queryable): Promise<void>
   await seedRecordedVisitsWith(app, demoStore(db));
 }
 
-async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<void> {
+interface RecordedVisit {
+  recordId: number;
+  billId: number | undefined;
+  doctor: Actor;
+  diseaseId: number | undefined;
+  visit: Omit<(typeof DEMO_VISITS)[number], 'disease'>;
+}
+
+async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<RecordedVisit[]> {
   const today = clinicToday(app.clock, app.config.clinicTz);
   const [patient] = await demo.patients(['patient@medora.test']);
   const diseaseIds = await demo.diseaseIds(DEMO_VISITS.map((v) => v.disease));
@@ -205,12 +214,34 @@ async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<void> 
   const patientActor: Actor = { userId: patient.userId, role: 'patient', name: patient.name, patientId: patient.id, requestId: 'demo-seed' };
 
   const appointments = await demo.unrecordedVisits(patient.id, today);
+  const recorded: RecordedVisit[] = [];
   for (const [i, a] of appointments.entries()) {
     const doctor: Actor = { userId: a.doctor.userId, role: 'doctor', name: a.doctor.name, doctorId: a.doctor.id, requestId: 'demo-seed' };
     const { disease, ...visit } = nth(DEMO_VISITS, i % DEMO_VISITS.length, 'demo visit');
     const body = { ...visit, disease_id: diseaseId(disease), record_date: a.date };
-    const { billing } = await app.records.recordVisit({ appointmentId: a.id, body }, doctor);
+    const { medical_record: record, billing } = await app.records.recordVisit({ appointmentId: a.id, body }, doctor);
     if (billing && i % 2 === 0) await app.billing.payBill({ billingId: billing.id }, patientActor);
+    recorded.push({ recordId: record.id, billId: billing?.id, doctor, diseaseId: body.disease_id, visit });
+  }
+  return recorded;
+}
+
+/**
+ * The second recorded visit corrected afterwards, as doctors and the desk do: its record amended by the doctor who
+ * wrote it, saying why, and its bill lowered by an admin's credit note.
+ */
+async function seedCorrections(app: App, recorded: RecordedVisit[], admin: Actor): Promise<void> {
+  const { recordId, billId, doctor, diseaseId, visit } = nth(recorded, 1, 'recorded visit');
+  const amendment = {
+    disease_id: diseaseId,
+    diagnosis: `${visit.diagnosis}; home readings over two weeks confirm it`,
+    lab_tests: visit.lab_tests,
+    prescriptions: `${visit.prescriptions}; amlodipine 5 mg daily`,
+    reason: 'Added the home readings and the prescription agreed by phone',
+  };
+  await app.records.amendRecord({ recordId, body: amendment }, doctor);
+  if (billId !== undefined) {
+    await app.billing.adjustBill({ billingId: billId, body: { kind: 'credit', amount: '40.00', reason: 'Lipid panel not done: the sample was lost' } }, admin);
   }
 }
 

@@ -3,22 +3,26 @@ import { useState, type FormEvent } from 'react';
 import type { AdjustmentKind } from '../../domain/billing/adjustments.ts';
 import type { AdjustmentResult, BillingJson } from '../../domain/billing/billing.ts';
 import { apiPost } from '../api.ts';
+import { failure, success, type AlertMessage } from './alert.tsx';
 import { Dialog } from './dialog.tsx';
 import { Field } from './field.tsx';
 import { hasFieldErrors, useSubmit } from './use-submit.ts';
-import { formatDate, usd } from '../format.ts';
+import { usd } from '../format.ts';
+import { BillSummary, type SummarizedBill } from './bill-summary.tsx';
 import { endpoints } from '../paths.ts';
 
 export const ADJUSTMENT_NAMES: Record<AdjustmentKind, string> = { credit: 'Credit note', supplementary: 'Supplementary bill' };
 
 interface AdjustDialogProps {
-  bill: Pick<BillingJson, 'id' | 'service_details' | 'billing_date' | 'amount_cents' | 'adjusted_amount_cents' | 'adjusted_amount' | 'paid_cents' | 'balance_cents'>;
+  bill: SummarizedBill & Pick<BillingJson, 'adjusted_amount'>;
   onClose: () => void;
-  onAdjusted: (answer: AdjustmentResult) => void;
-  onFailed: () => void;
+  /** After the dialog closed on an adjustment, for the page to load its bills again. */
+  onAdjusted: () => void;
+  /** Says how it went, on the page's alert. */
+  setAlert: (message: AlertMessage) => void;
 }
 
-export function AdjustDialog({ bill, onClose, onAdjusted, onFailed }: AdjustDialogProps) {
+export function AdjustDialog({ bill, onClose, onAdjusted, setAlert }: AdjustDialogProps) {
   const [kind, setKind] = useState<AdjustmentKind>(bill.adjusted_amount_cents > 0 ? 'credit' : 'supplementary');
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
@@ -29,32 +33,25 @@ export function AdjustDialog({ bill, onClose, onAdjusted, onFailed }: AdjustDial
   const submit = (event: FormEvent) => {
     event.preventDefault();
     return run(
-      async () => onAdjusted(await apiPost<AdjustmentResult>(endpoints.desk.adjust(bill.id), { kind, amount, reason }, { 'Idempotency-Key': key })),
-      (error) => hasFieldErrors(error) || onFailed(),
+      async () => {
+        const answer = await apiPost<AdjustmentResult>(endpoints.desk.adjust(bill.id), { kind, amount, reason }, { 'Idempotency-Key': key });
+        onClose();
+        setAlert(success(answer.message));
+        onAdjusted();
+      },
+      // A refused amount or reason is shown by its field, and the dialog stays open to correct it.
+      (error) => {
+        if (hasFieldErrors(error)) return;
+        onClose();
+        setAlert(failure('The bill could not be adjusted. Please try again.'));
+      },
     );
   };
 
   return (
     <Dialog open title={`Adjust bill #${bill.id}`} onClose={onClose} className="dialog-confirm">
       <form className="form" onSubmit={submit} aria-label="Adjustment">
-        <dl className="details">
-          <dt>Bill</dt>
-          <dd>
-            #{bill.id}, {bill.service_details} ({formatDate(bill.billing_date)})
-          </dd>
-          <dt>Amount</dt>
-          <dd>{usd(bill.amount_cents)}</dd>
-          {bill.adjusted_amount_cents !== bill.amount_cents && (
-            <>
-              <dt>After credit notes</dt>
-              <dd>{usd(bill.adjusted_amount_cents)}</dd>
-            </>
-          )}
-          <dt>Paid so far</dt>
-          <dd>{usd(bill.paid_cents)}</dd>
-          <dt>Balance</dt>
-          <dd>{usd(bill.balance_cents)}</dd>
-        </dl>
+        <BillSummary bill={bill} />
         <Field label="Type" errors={errors.kind}>
           {(control) => (
             <select {...control} value={kind} onChange={(e) => setKind(e.target.value === 'credit' ? 'credit' : 'supplementary')}>

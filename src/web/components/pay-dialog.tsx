@@ -3,7 +3,8 @@ import type { BillingJson, PaymentMethod, PaymentResult } from '../../domain/bil
 import { Dialog } from './dialog.tsx';
 import { Field } from './field.tsx';
 import { hasFieldErrors, useSubmit } from './use-submit.ts';
-import { formatDate, usd } from '../format.ts';
+import { usd } from '../format.ts';
+import { BillSummary } from './bill-summary.tsx';
 
 export const METHOD_NAMES: Record<PaymentMethod, string> = { card: 'Card', cash: 'Cash', bank_transfer: 'Bank transfer', insurance: 'Insurance' };
 
@@ -51,28 +52,14 @@ export function PayDialog({ bill, methods, partial = false, pay: send, onClose, 
   return (
     <Dialog open title="Confirm payment" onClose={onClose} className="dialog-confirm">
       <form className="form" onSubmit={pay} aria-label="Payment">
-        <dl className="details">
-          <dt>Bill</dt>
-          <dd>
-            #{bill.id}, {bill.service_details} ({formatDate(bill.billing_date)})
-          </dd>
-          <dt>Amount</dt>
-          <dd>{usd(bill.amount_cents)}</dd>
-          {bill.paid_cents > 0 && (
-            <>
-              <dt>Paid so far</dt>
-              <dd>{usd(bill.paid_cents)}</dd>
-            </>
-          )}
-          <dt>Balance</dt>
-          <dd>{usd(bill.balance_cents)}</dd>
+        <BillSummary bill={bill}>
           {methods.length === 1 && (
             <>
               <dt>Payment method</dt>
               <dd>{METHOD_NAMES[method]}</dd>
             </>
           )}
-        </dl>
+        </BillSummary>
         {methods.length > 1 && (
           <Field label="Payment method" errors={errors.method}>
             {(control) => (

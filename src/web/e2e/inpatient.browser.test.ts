@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { routes, withId } from '../paths.ts';
-import { atClinicTime, openSignedInPage, phoneScreenshot, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
+import { atClinicTime, openSignedInPage, phoneScreenshot, serverAndBrowserPerSuite, seriousAxeViolations, settled, shownDate, type TestServer } from './harness.ts';
 import { chooseRowAction } from './row-actions.ts';
 import { bookSlot, createReceptionist, daysAhead, openDoctorEveryDay, patientIdOf, registerPatient, seedClinic, seedWard, type Account, type Clinic } from './seed.ts';
 
@@ -184,7 +184,7 @@ describe('the ward in the browser', () => {
 
     await page.goto(`${routes.admin.census}?from=2030-06-01&to=2030-06-05`);
     const days = page.getByRole('region', { name: 'Census per day and ward' });
-    await days.locator('tr', { hasText: '2030-06-03' }).locator('td[data-label="In bed at midnight"]').getByText('1', { exact: true }).waitFor();
+    await days.locator('tr', { hasText: shownDate('2030-06-03') }).locator('td[data-label="In bed at midnight"]').getByText('1', { exact: true }).waitFor();
     const totals = page.getByRole('region', { name: 'Census totals per ward' });
     await totals.locator('td[data-label="Patient nights"]').getByText('2', { exact: true }).waitFor();
     const download = page.waitForEvent('download');

@@ -6,7 +6,7 @@ import { messageLink } from '../../mail/start.ts';
 import { smtpTransport } from '../../mail/smtp.ts';
 import { startOutboxWorker } from '../../mail/worker.ts';
 import { startTestSmtp, type TestSmtp } from '../../testing/smtp.ts';
-import { CLINIC_NOW, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
+import { CLINIC_NOW, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, shownDate, type TestServer } from './harness.ts';
 import { bookSlot, daysAhead, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const WEDNESDAY = daysAhead(2);
@@ -85,7 +85,7 @@ describe('the waitlist in the browser', () => {
     await page.getByRole('alert').getByText('Your appointment is booked. It is in My Appointments.').waitFor();
 
     await page.goto('/user/patient');
-    const visit = page.getByRole('row').filter({ hasText: WEDNESDAY });
+    const visit = page.getByRole('row').filter({ hasText: shownDate(WEDNESDAY) });
     await visit.getByText(clinic.doctor.name).waitFor();
     await visit.getByText('9:00 AM').first().waitFor();
     assert.deepEqual(problems, []);

@@ -4,7 +4,7 @@ import type { PaymentStatus, ReceiptJson } from '../../../domain/billing/billing
 import type { VisitBillJson } from '../../../domain/reports/use-cases.ts';
 import { apiGet, listAt } from '../../api.ts';
 import { AdjustDialog } from '../../components/adjust-dialog.tsx';
-import { Alert, failure, success } from '../../components/alert.tsx';
+import { Alert, failure } from '../../components/alert.tsx';
 import { BillBalance } from '../../components/bill-balance.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { ListFilters, VISIT_FILTERS, useFilteredList } from '../../components/list-filters.tsx';
@@ -74,19 +74,7 @@ function BillsList() {
       />
       {viewing && <BillDialog bill={viewing} onClose={() => setViewing(null)} />}
       {adjusting && (
-        <AdjustDialog
-          bill={adjusting}
-          onClose={() => setAdjusting(null)}
-          onAdjusted={(answer) => {
-            setAdjusting(null);
-            setAlert(success(answer.message));
-            setAdjusted((n) => n + 1);
-          }}
-          onFailed={() => {
-            setAdjusting(null);
-            setAlert(failure('The bill could not be adjusted. Please try again.'));
-          }}
-        />
+        <AdjustDialog bill={adjusting} onClose={() => setAdjusting(null)} onAdjusted={() => setAdjusted((n) => n + 1)} setAlert={setAlert} />
       )}
     </>
   );

@@ -133,19 +133,7 @@ export default function DeskPatientPage() {
         />
       )}
       {adjusting && (
-        <AdjustDialog
-          bill={adjusting}
-          onClose={() => setAdjusting(null)}
-          onAdjusted={(answer) => {
-            setAdjusting(null);
-            setAlert(success(answer.message));
-            setPaid((n) => n + 1);
-          }}
-          onFailed={() => {
-            setAdjusting(null);
-            setAlert(failure('The bill could not be adjusted. Please try again.'));
-          }}
-        />
+        <AdjustDialog bill={adjusting} onClose={() => setAdjusting(null)} onAdjusted={() => setPaid((n) => n + 1)} setAlert={setAlert} />
       )}
     </>
   );

@@ -1,12 +1,12 @@
 /**
  * What the load needs from the generated hospital, read before the servers start (an embedded database
- * belongs to one process): signed-in sessions, doctors with their patients, and today's free slots.
+ * belongs to one process): signed-in sessions, doctors with their patients, and fresh targets for the writes.
  * Sessions are written straight into the table: signing 10,000 patients in through argon2 would take minutes
  * and measure nothing the login run does not.
  */
 import type { Queryable } from '../../src/db/db.ts';
 import { onlyRow } from '../../src/db/rows.ts';
-import { isoWeekday } from '../../src/domain/shared/clock.ts';
+import { DEFAULT_BOOKING_LIMITS } from '../../src/domain/scheduling/ports.ts';
 import { bearerTokens } from '../../src/security.ts';
 import { ADMIN_EMAIL } from './dataset.ts';
 
@@ -16,8 +16,14 @@ export interface Patient {
   token: string;
 }
 
-export interface Booking {
+/** The writes the bench drives on Medora and on its bare twin. */
+export const WRITE_KINDS = ['booking', 'record', 'payment'] as const;
+export type WriteKind = (typeof WRITE_KINDS)[number];
+
+/** One write with a target of its own: a free slot to book, a booked visit to record, an unpaid bill to pay. */
+export interface WriteRequest {
   token: string;
+  path: string;
   body: string;
 }
 
@@ -28,15 +34,24 @@ export interface Fixtures {
   doctorIds: number[];
   /** A doctor's session and one of the patients they have treated. */
   doctorVisits: { token: string; patientId: number }[];
-  /** Free slots of today, each for a different patient who has nothing else at that time. */
-  bookings: Booking[];
+  /**
+   * Per write, each request's own target: free slots of the coming week, each for a different patient free that
+   * week; visits of the past week booked but not yet recorded, each recorded by its doctor; unpaid bills, each
+   * paid by its patient.
+   */
+  writes: Record<WriteKind, WriteRequest[]>;
 }
 
 const PATIENT_POOL = 200;
 const DOCTORS_WITH_SESSIONS = 30;
 const PATIENTS_PER_DOCTOR = 10;
+/** Days of slots the bookings take, from today; and days before today whose free slots get a visit to record. */
+const BOOKING_DAYS = 7;
+const RECORD_DAYS = 7;
+/** What a doctor writes down about a bench visit: a paid service, so recording it raises a bill. */
+const VISIT_NOTE = { diagnosis: 'Seen for the bench; findings unremarkable.', service_type: 'Consultation', cost: '80.00' };
 
-export async function loadFixtures(db: Queryable, today: string, maxBookings: number): Promise<Fixtures> {
+export async function loadFixtures(db: Queryable, today: string, maxWrites: number): Promise<Fixtures> {
   const { id: adminId } = onlyRow(await db.query<{ id: number }>('select id from users where lower(email) = lower($1)', [ADMIN_EMAIL]));
   const patients = await db.query<{ id: number; user_id: number; email: string }>(
     `select p.id, p.user_id, u.email from patients p join users u on u.id = p.user_id
@@ -50,34 +65,93 @@ export async function loadFixtures(db: Queryable, today: string, maxBookings: nu
      cross join lateral (select distinct patient_id from medical_records where doctor_id = d.id limit $2) r`,
     [DOCTORS_WITH_SESSIONS, PATIENTS_PER_DOCTOR],
   );
-  const free = await db.query<{ user_id: number; doctor_id: number; schedule_id: number }>(
-    `with free_slots as (
-       select s.id as schedule_id, s.doctor_id, row_number() over (order by s.start_time, s.doctor_id) as n
-       from schedules s join doctors d on d.id = s.doctor_id and d.active
-       where s.retired_at is null and s.weekday = $2
-         and not exists (select 1 from appointments a
-                         where a.doctor_id = s.doctor_id and a.date = $1 and a.start_time = s.start_time and a.status <> 'cancelled')
-     ), free_patients as (
-       select p.user_id, row_number() over (order by p.id desc) as n
-       from patients p
-       where not exists (select 1 from appointments a where a.patient_id = p.id and a.date = $1 and a.status <> 'cancelled')
-     )
-     select fp.user_id, fs.doctor_id, fs.schedule_id from free_slots fs join free_patients fp on fp.n = fs.n
-     order by fs.n limit $3`,
-    [today, isoWeekday(today), maxBookings],
+  const bookings = await freeSlots(db, today, maxWrites);
+  const visits = await visitsToRecord(db, today, maxWrites);
+  const bills = await db.query<{ id: number; user_id: number }>(
+    `select b.id, p.user_id from billings b join patients p on p.id = b.patient_id
+     where b.payment_status = 'unpaid' order by b.id desc limit $1`,
+    [maxWrites],
   );
+  const { disease_id } = onlyRow(await db.query<{ disease_id: number }>('select min(id) as disease_id from diseases'));
 
-  const tokens = await openSessions(db, [adminId, ...patients.map((p) => p.user_id), ...treated.map((t) => t.user_id), ...free.map((f) => f.user_id)]);
+  const tokens = await openSessions(db, [
+    adminId,
+    ...[patients, treated, bookings, visits, bills].flatMap((rows: { user_id: number }[]) => rows.map((row) => row.user_id)),
+  ]);
+  const tokenOf = (userId: number) => tokens.get(userId)!;
   return {
     adminToken: tokens.get(adminId)!,
     patients: patients.map((p) => ({ id: p.id, email: p.email, token: tokens.get(p.user_id)! })),
     doctorIds: doctors.map((d) => d.id),
     doctorVisits: treated.map((t) => ({ token: tokens.get(t.user_id)!, patientId: t.patient_id })),
-    bookings: free.map((f) => ({
-      token: tokens.get(f.user_id)!,
-      body: JSON.stringify({ doctor_id: f.doctor_id, schedule_id: f.schedule_id, date: today }),
-    })),
+    writes: {
+      booking: bookings.map((b) => ({
+        token: tokenOf(b.user_id),
+        path: '/api/appointments/book',
+        body: JSON.stringify({ doctor_id: b.doctor_id, schedule_id: b.schedule_id, date: b.date }),
+      })),
+      record: visits.map((v) => ({
+        token: tokenOf(v.user_id),
+        path: `/api/doctor/appointments/${v.id}/medical-record`,
+        body: JSON.stringify({ disease_id, ...VISIT_NOTE }),
+      })),
+      payment: bills.map((b) => ({ token: tokenOf(b.user_id), path: `/api/patient/billings/${b.id}/pay`, body: '{}' })),
+    },
   };
+}
+
+/**
+ * Free slots from today on for BOOKING_DAYS days, each paired with a different patient who has nothing booked in
+ * those days and room under the upcoming-bookings limit, so every booking must succeed.
+ */
+function freeSlots(db: Queryable, today: string, limit: number) {
+  return db.query<{ user_id: number; doctor_id: number; schedule_id: number; date: string }>(
+    `with days as (select $1::date + k as date from generate_series(0, $2::int - 1) k),
+     free_slots as (
+       select s.id as schedule_id, s.doctor_id, days.date, row_number() over (order by days.date, s.start_time, s.doctor_id) as n
+       from days join schedules s on s.weekday = extract(isodow from days.date) and s.retired_at is null
+       join doctors d on d.id = s.doctor_id and d.active
+       where not exists (select 1 from appointments a
+                         where a.doctor_id = s.doctor_id and a.date = days.date and a.start_time = s.start_time and a.status <> 'cancelled')
+     ), free_patients as (
+       select p.user_id, row_number() over (order by p.id desc) as n
+       from patients p
+       where not exists (select 1 from appointments a
+                         where a.patient_id = p.id and a.date between $1::date and $1::date + $2::int - 1 and a.status <> 'cancelled')
+         and (select count(*) from appointments a where a.patient_id = p.id and a.date >= $1 and a.status = 'scheduled') < $3
+     )
+     select fp.user_id, fs.doctor_id, fs.schedule_id, fs.date from free_slots fs join free_patients fp on fp.n = fs.n
+     order by fs.n limit $4`,
+    [today, BOOKING_DAYS, DEFAULT_BOOKING_LIMITS.upcoming - 1, limit],
+  );
+}
+
+/**
+ * Books free slots of the RECORD_DAYS days before today for patients spread over the whole table: visits that have
+ * taken place and wait for their doctor's record. Answers each with its doctor's user.
+ */
+function visitsToRecord(db: Queryable, today: string, limit: number) {
+  return db.query<{ id: number; user_id: number }>(
+    `with days as (select $1::date - k as date from generate_series(1, $2::int) k),
+     free_slots as (
+       select s.id as schedule_id, s.doctor_id, d.department_id, s.room_id, days.date, s.start_time, s.end_time,
+              row_number() over (order by days.date desc, s.start_time, s.doctor_id) as n
+       from days join schedules s on s.weekday = extract(isodow from days.date) and s.retired_at is null
+       join doctors d on d.id = s.doctor_id and d.active
+       where not exists (select 1 from appointments a
+                         where a.doctor_id = s.doctor_id and a.date = days.date and a.start_time = s.start_time and a.status <> 'cancelled')
+     ), numbered_patients as (
+       select id, row_number() over (order by id) - 1 as k, count(*) over () as total from patients
+     ), booked as (
+       insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time, status)
+       select p.id, fs.doctor_id, fs.schedule_id, fs.department_id, fs.room_id, fs.date, fs.start_time, fs.end_time, 'scheduled'
+       from (select * from free_slots order by n limit $3) fs
+       join numbered_patients p on p.k = (fs.n * 7919) % p.total
+       returning id, doctor_id
+     )
+     select b.id, d.user_id from booked b join doctors d on d.id = b.doctor_id order by b.id`,
+    [today, RECORD_DAYS, limit],
+  );
 }
 
 /** One session per user, in one statement; the bearer token of each. */

@@ -4,7 +4,8 @@
  * its twin, and how its p50 grows with the data. For each scale, generates a hospital in a fresh database (DATABASE_URL's server, else embedded), starts Medora
  * and its bare twins (twins.ts) on it and drives every read endpoint on all of them at once, in rounds, so each
  * ratio compares servers under the same load from the rest of the machine. At the largest scale it then drives
- * the writes and sign-ins, weighs the built UI, and writes the tables and bench/results.json.
+ * the writes (booking, record, payment) on Medora and their twins alike, each request on a target of its own, and
+ * the sign-ins on Medora; weighs the built UI, and writes the tables and bench/results.json.
  * Every load targets 127.0.0.1 and is bounded in time. The FHIR API's $everything and exports have their own run,
  * scripts/bench/fhir.ts, on the same generated hospital.
  */
@@ -18,12 +19,12 @@ import { Command } from 'commander';
 import { clinicDateTime } from '../../src/domain/shared/clock.ts';
 import { earlyMorningZone } from './clinic-zone.ts';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
-import type { Fixtures } from './fixtures.ts';
+import { WRITE_KINDS, type Fixtures } from './fixtures.ts';
 import { prepareHospital, type Hospital } from './hospital.ts';
 import { combine, cpuPerRequestUs, nth, round, runLoad, type LoadOptions, type Measurement, type Scenario } from './load.ts';
 import { checkTargets, percent, ratioOf, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
 import { GROWTH_SCALES, parseScales } from './scale.ts';
-import { bookingScenario, doctorsScenario, loginScenario, readScenarios } from './scenarios.ts';
+import { WRITES, doctorsScenario, loginScenario, readScenarios, writeTurns } from './scenarios.ts';
 import { startMedora, startTwins, type RunningServer } from './servers.ts';
 import { measureUiWeight } from './ui-weight.ts';
 
@@ -62,7 +63,7 @@ try {
     const database = await createBenchDatabase(process.env.DATABASE_URL);
     databases.push(database);
     log(`Generating the hospital (${percent(scale)}) in a fresh ${database.kind} database; clinic day ${today} in ${clinicTimeZone}`);
-    hospitals.push({ scale, database, hospital: await prepareHospital(database, scale, today, log) });
+    hospitals.push({ scale, database, hospital: await prepareHospital(database, scale, { today, timeZone: clinicTimeZone }, log) });
   }
   const kind = nth(hospitals, 0).database.kind;
   const { reads, rest } = kind === 'postgres' ? await measureSideBySide() : await measureOneAtATime();
@@ -79,6 +80,7 @@ try {
     load: { ...load, rounds, together: kind === 'postgres' },
     scales: hospitals.map(({ scale, hospital }, i) => ({ scale, dataset: { counts: hospital.counts, seconds: hospital.seconds }, reads: nth(reads, i) })),
     ...rest,
+    roundTrips: nth(hospitals, hospitals.length - 1).hospital.roundTrips,
     ui: measureUiWeight(ROOT),
   };
   const checks = checkTargets(run);
@@ -96,7 +98,7 @@ try {
   if (!failed) await rm(logDir, { recursive: true, force: true });
 }
 
-type Rest = Pick<BenchRun, 'writes' | 'loginBurst' | 'peakRssMiB'>;
+type Rest = Pick<BenchRun, 'writePairs' | 'writes' | 'loginBurst' | 'peakRssMiB'>;
 interface Side {
   scale: number;
   medora: RunningServer;
@@ -108,7 +110,8 @@ interface Side {
  * PostgreSQL: Medora and the twins of every scale run side by side, and each read endpoint is driven in rounds
  * in which every one of those servers is loaded at the same time, each with its own connections. Whatever else
  * the shared machine does then falls on all of them alike, and each ratio — Medora over its twin, a large
- * hospital over a small one — is taken within one round. At the largest scale the writes follow, on Medora alone.
+ * hospital over a small one — is taken within one round. At the largest scale the writes follow, Medora and
+ * its twins loaded at the same time in the same way, then the sign-ins on Medora alone.
  */
 async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }> {
   const sides: Side[] = [];
@@ -140,7 +143,15 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
     const top = nth(sides, sides.length - 1);
     const { fixtures } = nth(hospitals, hospitals.length - 1).hospital;
     log(`Writes and sign-ins at ${percent(top.scale)}`);
-    return { reads, rest: await measureWrites(top.medora, fixtures, Math.max(...sides.map((side) => side.twins.peakRssMiB()))) };
+    const writePairs = await sequence([...WRITE_KINDS], async (kind) => {
+      const turns = writeTurns(kind, fixtures.writes[kind], rounds + 1);
+      const both = (r: number) => Promise.all([writeTurn(top.medora, nth(turns.medora, r), r), writeTurn(top.twins, nth(turns.twin, r), r)]);
+      const measured: Measurement[][] = [];
+      for (let r = 0; r <= rounds; r++) measured.push(await both(r));
+      return logWritePair(kind, measured.slice(1).map((m) => nth(m, 0)), measured.slice(1).map((m) => nth(m, 1)));
+    });
+    const twinRss = Math.max(...sides.map((side) => side.twins.peakRssMiB()));
+    return { reads, rest: { writePairs, ...(await measureSignIns(top.medora, fixtures, twinRss)) } };
   } finally {
     await Promise.all(sides.flatMap((side) => [side.medora.stop(), side.twins.stop()]));
   }
@@ -157,9 +168,13 @@ async function measureOneAtATime(): Promise<{ reads: ReadPair[][]; rest: Rest }>
     const env = { ...database.env, CLINIC_TZ: clinicTimeZone };
     const scenarios = readScenarios(hospital.fixtures);
     const twinTurns: Measurement[][] = [];
+    const last = i === hospitals.length - 1;
+    const writes = last ? WRITE_KINDS.map((kind) => writeTurns(kind, hospital.fixtures.writes[kind], rounds + 1)) : [];
+    const twinWriteTurns: Measurement[][] = [];
     const twins = await startTwins(env, join(logDir, `twins-${scale}.log`));
     try {
       for (const scenario of scenarios) twinTurns.push(await measureTurns(twins, scenario));
+      for (const turns of writes) twinWriteTurns.push(await measureWriteTurns(twins, turns.twin));
     } finally {
       await twins.stop();
     }
@@ -173,7 +188,10 @@ async function measureOneAtATime(): Promise<{ reads: ReadPair[][]; rest: Rest }>
           return pair;
         }),
       );
-      if (i === hospitals.length - 1) rest = await measureWrites(medora, hospital.fixtures, twins.peakRssMiB());
+      if (last) {
+        const writePairs = await sequence(writes, async (turns, j) => logWritePair(nth([...WRITE_KINDS], j), await measureWriteTurns(medora, turns.medora), nth(twinWriteTurns, j)));
+        rest = { writePairs, ...(await measureSignIns(medora, hospital.fixtures, twins.peakRssMiB())) };
+      }
     } finally {
       await medora.stop();
     }
@@ -214,9 +232,25 @@ function describePair(pair: ReadPair): string {
     (errors ? `  errors ${errors}: ${(medora.firstError ?? twin.firstError ?? '').slice(0, 160)}` : '');
 }
 
-/** Bookings and sign-ins on Medora alone: their cost is argon2 and the transaction, not the framework. */
-async function measureWrites(medora: RunningServer, fixtures: Fixtures, twinRss: number): Promise<Rest> {
-  const writes = [await measure(medora, bookingScenario(fixtures)), await measure(medora, loginScenario(fixtures))];
+/** A write's turn `r` on one server: the first, on targets of its own too, only warms the server up. */
+function writeTurn(server: RunningServer, scenario: Scenario, r: number): Promise<Measurement> {
+  return r === 0 ? runLoad(server.url, scenario, { ...load, seconds: WARMUP_SECONDS }) : runLoad(server.url, scenario, load, server.cpuTimeUs);
+}
+
+/** A write's turns on one server, one after another; the warm-up's left out. */
+async function measureWriteTurns(server: RunningServer, scenarios: Scenario[]): Promise<Measurement[]> {
+  return (await sequence(scenarios, (scenario, r) => writeTurn(server, scenario, r))).slice(1);
+}
+
+function logWritePair(kind: (typeof WRITE_KINDS)[number], medora: Measurement[], twin: Measurement[]): ReadPair {
+  const pair = readPair(WRITES[kind].name, medora, twin);
+  log(`  ${pair.name.padEnd(44)} ${describePair(pair)}`);
+  return pair;
+}
+
+/** Sign-ins on Medora alone: their cost is argon2, not the framework. */
+async function measureSignIns(medora: RunningServer, fixtures: Fixtures, twinRss: number): Promise<Omit<Rest, 'writePairs'>> {
+  const writes = [await measure(medora, loginScenario(fixtures))];
   const loginBurst = await measureLoginBurst(medora, fixtures);
   return { writes, loginBurst, peakRssMiB: { medora: medora.peakRssMiB(), twins: twinRss } };
 }

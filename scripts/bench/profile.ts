@@ -41,7 +41,7 @@ const profileDir = options.keep ?? (await mkdtemp(join(tmpdir(), 'medora-profile
 await mkdir(profileDir, { recursive: true });
 const database = await createBenchDatabase(process.env.DATABASE_URL);
 try {
-  const { fixtures } = await prepareHospital(database, parseScale(options.scale), today, log);
+  const { fixtures } = await prepareHospital(database, parseScale(options.scale), { today, timeZone: zone }, log);
   const scenario = readScenarios(fixtures).find((s) => s.name.includes(options.endpoint));
   if (!scenario) throw new Error(`no read scenario is named like "${options.endpoint}"`);
   const env = { ...database.env, CLINIC_TZ: zone };

@@ -2,6 +2,7 @@ import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { Measurement } from './load.ts';
 import { checkTargets, growthRows, median, quantile, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
+import type { RoundTrips } from './statements.ts';
 import { at, first } from '../../src/testing/assert.ts';
 
 const measurement = (name: string, over: Partial<Measurement> = {}): Measurement => ({
@@ -34,6 +35,13 @@ const pair = (name: string, medora: Partial<Measurement> = {}, twin: Partial<Mea
   };
 };
 
+const statements = ['begin', 'select id from doctors where id = $1 and active for no key update', 'insert into audit_log', 'commit'];
+const trips = (name: string, twinStatements = statements): RoundTrips => ({
+  name,
+  medora: { transactions: 1, inTransaction: statements, outside: ['select session'] },
+  twin: { transactions: 1, inTransaction: twinStatements, outside: ['select session'] },
+});
+
 const run = (over: Partial<BenchRun> = {}): BenchRun => ({
   startedAt: '2025-01-01T00:00:00.000Z',
   database: 'postgres',
@@ -45,7 +53,9 @@ const run = (over: Partial<BenchRun> = {}): BenchRun => ({
     { scale: 0.1, dataset: { counts: { appointments: 100_000 }, seconds: 9 }, reads: [pair('GET /api/doctors', { p50Ms: 9 }), pair('GET /api/admin/statistics', { p50Ms: 5 })] },
     { scale: 1, dataset: { counts: { appointments: 1_000_000 }, seconds: 90 }, reads: [pair('GET /api/doctors', { serverCpuUs: 5_000_000 }), pair('GET /api/admin/statistics', { p50Ms: 6 })] },
   ],
-  writes: [measurement('POST /api/appointments/book', { p99Ms: 80 })],
+  writePairs: [pair('POST /api/appointments/book', { method: 'POST', statusCodes: { '201': 10_000 } })],
+  roundTrips: [trips('POST /api/appointments/book')],
+  writes: [measurement('POST /api/login', { p99Ms: 80 })],
   loginBurst: { login: measurement('POST /api/login'), read: measurement('GET /api/doctors') },
   peakRssMiB: { medora: 180, twins: 90 },
   ui: [{ page: '/', files: [], jsBytes: 250_000, jsGzipBytes: 82_000, cssBytes: 0, cssGzipBytes: 0 }],
@@ -68,15 +78,20 @@ describe('checkTargets', () => {
     };
     slow.ui = [{ page: '/login', files: [], jsBytes: 0, jsGzipBytes: 100_001, cssBytes: 0, cssGzipBytes: 0 }];
     slow.peakRssMiB = { medora: 301, twins: 90 };
+    slow.writePairs = [pair('POST /api/appointments/book', { requestsPerSecond: 300 }, { requestsPerSecond: 400 })];
+    slow.roundTrips = [trips('POST /api/appointments/book', [...statements.slice(0, 2), 'commit'])];
     const missed = checkTargets(slow).filter((c) => !c.met);
     assert.deepEqual(missed.map((c) => c.target), [
       'GET /api/doctors: Medora ≥ 0.9 × its twin at 100 %',
+      'POST /api/appointments/book: Medora ≥ 0.9 × its twin at 100 %',
+      "POST /api/appointments/book: the twin sends Medora's statements",
       'GET /api/doctors: p50 at 100 % ≤ 1.5 × p50 at 1 %',
       'no unexpected answers, on Medora or a twin',
       'JS for /login ≤ 100 KB gzip',
       'server peak RSS ≤ 300 MiB',
     ]);
-    assert.equal(at(missed, 2).actual, 'twin GET /api/admin/statistics at 100 %: 2');
+    assert.equal(at(missed, 2).actual, '4 + 1 on Medora, 3 + 1 on the twin');
+    assert.equal(at(missed, 4).actual, 'twin GET /api/admin/statistics at 100 %: 2');
   });
 
   it('checks no growth when the run has one scale only, and reports no p99 as a target', () => {
@@ -121,6 +136,14 @@ describe('the tables', () => {
     });
     assert.deepEqual(json.growth_table.rows[1], { endpoint: 'GET /api/admin/statistics', p50_ms: [5, 5, 6], growth: 1.2, twin_p50_ms: [9, 9, 9], twin_growth: 1 });
     assert.equal(json.reads[0].endpoints[0].twin.requests_per_sec, 1050);
+    assert.equal(json.write_ratio_table.rows[0].endpoint, 'POST /api/appointments/book');
+    assert.equal(json.write_pairs[0].twin.requests_per_sec, 1050);
+    assert.deepEqual(json.round_trips[0], {
+      endpoint: 'POST /api/appointments/book',
+      same_statements: true,
+      medora: { transactions: 1, in_transaction: 4, outside: 1, statements: ['outside: select session', ...statements] },
+      twin: { transactions: 1, in_transaction: 4, outside: 1, statements: ['outside: select session', ...statements] },
+    });
     assert.equal(json.writes[0].p99_ms, 80);
     assert.ok(!('latencies_ms' in json.writes[0]) && !('latenciesMs' in json.writes[0]));
   });
@@ -136,5 +159,7 @@ describe('the tables', () => {
     const text = renderReport(run(), checkTargets(run()));
     assert.match(text, /p50 at 1 %.*p50 at 10 %.*p50 at 100 %.*growth/);
     assert.match(text, /GET \/api\/doctors\s*│\s*1000\s*│\s*1050\s*│\s*0\.95 ×/);
+    assert.match(text, /Writes at 100 %[^]*POST \/api\/appointments\/book\s*│\s*1000\s*│\s*1050\s*│\s*0\.95 ×/);
+    assert.match(text, /POST \/api\/appointments\/book\s*│\s*1\s*│\s*4\s*│\s*1\s*│\s*4\s*│\s*1\s*│\s*yes/);
   });
 });

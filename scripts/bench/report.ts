@@ -1,9 +1,10 @@
 import Table from 'cli-table3';
 import { cpuPerRequestUs, nth, round, type Measurement } from './load.ts';
+import { sameStatements, type RoundTrips, type Statements } from './statements.ts';
 import type { PageWeight } from './ui-weight.ts';
 
 export const TARGETS = {
-  /** Medora's requests per second over its bare twin's, per read endpoint, in the same run. */
+  /** Medora's requests per second over its bare twin's, per read and write endpoint, in the same run. */
   twinRatio: 0.9,
   /** p50 at the largest scale over p50 at the smallest, per read endpoint. */
   p50Growth: 1.5,
@@ -11,7 +12,7 @@ export const TARGETS = {
   peakRssMiB: 300,
 } as const;
 
-/** One read endpoint driven on Medora and on its bare twin, turn and turn about. */
+/** One endpoint, a read or a write, driven on Medora and on its bare twin in the same rounds. */
 export interface ReadPair {
   name: string;
   medora: Measurement;
@@ -39,6 +40,11 @@ export interface BenchRun {
   load: { connections: number; seconds: number; rounds: number; together: boolean };
   /** Smallest first; the writes, the login burst and the memory figures are of the last, the largest. */
   scales: ScaleRun[];
+  /** The booking, the record and the payment against their twins, each request on a target of its own. */
+  writePairs: ReadPair[];
+  /** The statements of one request of each write, on Medora and on its twin. */
+  roundTrips: RoundTrips[];
+  /** Medora alone: the sign-ins. */
   writes: Measurement[];
   /** A read endpoint and logins at the same time: the read's p99 shows whether hashing blocks the event loop. */
   loginBurst: { login: Measurement; read: Measurement };
@@ -111,9 +117,17 @@ export function growthRows(run: BenchRun): GrowthRow[] {
 export function checkTargets(run: BenchRun): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const top = largest(run);
-  for (const pair of top.reads) {
+  for (const pair of [...top.reads, ...run.writePairs]) {
     const ratio = ratioOf(pair);
     checks.push({ target: `${pair.name}: Medora ≥ ${TARGETS.twinRatio} × its twin at ${percent(top.scale)}`, actual: `${round(ratio, 2)} ×`, met: ratio >= TARGETS.twinRatio });
+  }
+  for (const trips of run.roundTrips) {
+    const { medora, twin } = trips;
+    checks.push({
+      target: `${trips.name}: the twin sends Medora's statements`,
+      actual: `${statementCount(medora)} on Medora, ${statementCount(twin)} on the twin`,
+      met: sameStatements(trips),
+    });
   }
   if (run.scales.length > 1) {
     const from = percent(nth(run.scales, 0).scale);
@@ -125,8 +139,10 @@ export function checkTargets(run: BenchRun): TargetCheck[] {
       });
     }
   }
+  const withTwin = (pair: ReadPair) => [pair.medora, { ...pair.twin, name: `twin ${pair.twin.name}` }];
   const measured = [
-    ...run.scales.flatMap((s) => s.reads.flatMap((pair) => [pair.medora, { ...pair.twin, name: `twin ${pair.twin.name}` }]).map((m) => ({ m, at: s.scale }))),
+    ...run.scales.flatMap((s) => s.reads.flatMap(withTwin).map((m) => ({ m, at: s.scale }))),
+    ...run.writePairs.flatMap(withTwin).map((m) => ({ m, at: top.scale })),
     ...[...run.writes, run.loginBurst.login, run.loginBurst.read].map((m) => ({ m, at: top.scale })),
   ];
   const failing = measured.filter(({ m }) => m.errors > 0);
@@ -147,12 +163,15 @@ export function checkTargets(run: BenchRun): TargetCheck[] {
   return checks;
 }
 
-export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
-  // Plain text: the table also lands in files and CI logs, where colour codes are noise.
-  const style = { head: [], border: [] };
-  const top = largest(run);
+/** Statements of one request: those in its transactions (begin and commit included) plus those outside. */
+const statementCount = (s: Statements) => `${s.inTransaction.length} + ${s.outside.length}`;
+
+// Plain text: the tables also land in files and CI logs, where colour codes are noise.
+const style = { head: [], border: [] };
+
+function ratioTable(pairs: ReadPair[]): string {
   const ratios = new Table({ head: ['endpoint', 'Medora req/s', 'twin req/s', 'ratio', 'middle half', 'p50 ms', 'p99 ms', 'twin p50', 'twin p99', 'CPU µs/req'], style });
-  for (const pair of top.reads) {
+  for (const pair of pairs) {
     const { medora, twin } = pair;
     ratios.push([
       pair.name,
@@ -167,15 +186,37 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
       `${cpuPerRequestUs(medora) ?? '–'} / ${cpuPerRequestUs(twin) ?? '–'}`,
     ]);
   }
+  return ratios.toString();
+}
+
+/** Each write's statements per request on Medora and on its twin, and every statement of Medora's, in order. */
+export function roundTripLines(roundTrips: RoundTrips[]): string[] {
+  const table = new Table({ head: ['write', 'transactions', 'in them (begin, commit too)', 'outside', 'twin: in them', 'twin: outside', 'same SQL'], style });
+  for (const trips of roundTrips) {
+    const { medora, twin } = trips;
+    table.push([trips.name, medora.transactions, medora.inTransaction.length, medora.outside.length, twin.inTransaction.length, twin.outside.length, sameStatements(trips) ? 'yes' : 'NO']);
+  }
+  return [
+    table.toString(),
+    ...roundTrips.flatMap(({ name, medora }) => [
+      `  ${name} on Medora:`,
+      ...medora.outside.map((sql) => `    outside: ${sql}`),
+      ...medora.inTransaction.map((sql, i) => `    ${String(i + 1).padStart(2)}. ${sql}`),
+    ]),
+  ];
+}
+
+export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
+  const top = largest(run);
 
   const ms = (n: number | undefined) => (n === undefined ? '–' : n);
   const times = (n: number | undefined) => (n === undefined ? '–' : `${n} ×`);
   const growth = new Table({ head: ['endpoint', ...run.scales.map((s) => `p50 at ${percent(s.scale)}`), 'growth', 'twin growth'], style });
   for (const row of growthRows(run)) growth.push([row.name, ...row.p50Ms.map(ms), times(row.growth), times(row.twinGrowth)]);
 
-  const writes = new Table({ head: ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'errors'], style });
+  const signIns = new Table({ head: ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'errors'], style });
   for (const m of [...run.writes, run.loginBurst.login, run.loginBurst.read]) {
-    writes.push([m.name, m.requestsPerSecond, m.p50Ms, m.p99Ms, m.maxMs, m.requests, m.errors]);
+    signIns.push([m.name, m.requestsPerSecond, m.p50Ms, m.p99Ms, m.maxMs, m.requests, m.errors]);
   }
 
   const ui = new Table({ head: ['page', 'files', 'JS', 'JS gzip', 'CSS', 'CSS gzip'], style });
@@ -194,10 +235,14 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
       `; ratio and growth = medians of the rounds' ratios; CPU µs/req = the server's CPU time (all threads) per answer, Medora / twin`,
     ...run.scales.map((s) => `dataset at ${percent(s.scale)}: ${Object.entries(s.dataset.counts).map(([k, n]) => `${n} ${k}`).join(', ')} (${s.dataset.seconds} s)`),
     `Reads at ${percent(top.scale)}: Medora against its bare twin`,
-    ratios.toString(),
+    ratioTable(top.reads),
     ...(run.scales.length > 1 ? ['How Medora\'s p50 grows with the hospital', growth.toString()] : []),
-    `Writes and sign-ins at ${percent(top.scale)}`,
-    writes.toString(),
+    `Writes at ${percent(top.scale)}: Medora against its bare twin, each request on a target of its own`,
+    ratioTable(run.writePairs),
+    'Statements per write request (one request each, counted in the bench\'s process)',
+    ...roundTripLines(run.roundTrips),
+    `Sign-ins at ${percent(top.scale)}, Medora alone`,
+    signIns.toString(),
     `peak RSS: Medora ${run.peakRssMiB.medora} MiB, twins ${run.peakRssMiB.twins} MiB`,
     ui.toString(),
     targets.toString(),
@@ -222,6 +267,14 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
     status_codes: m.statusCodes,
     ...(m.firstError ? { first_error: m.firstError } : {}),
   });
+  const pairJson = (pair: ReadPair) => ({
+    name: pair.name,
+    ratio: ratioOf(pair),
+    round_ratios: pair.roundRatios.map((r) => round(r, 3)),
+    round_p50_ms: pair.roundP50Ms,
+    medora: measurement(pair.medora),
+    twin: measurement(pair.twin),
+  });
   const top = largest(run);
   return JSON.stringify(
     {
@@ -237,22 +290,14 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
       load: run.load,
       scales: run.scales.map((s) => s.scale),
       datasets: run.scales.map((s) => ({ scale: s.scale, ...s.dataset.counts, generation_seconds: s.dataset.seconds })),
-      ratio_table: {
-        scale: top.scale,
-        rows: top.reads.map((pair) => ({
-          endpoint: pair.name,
-          medora_req_per_sec: pair.medora.requestsPerSecond,
-          twin_req_per_sec: pair.twin.requestsPerSecond,
-          ratio: ratioOf(pair),
-          ratio_middle_half: ratioSpread(pair),
-          p50_ms: pair.medora.p50Ms,
-          p99_ms: pair.medora.p99Ms,
-          twin_p50_ms: pair.twin.p50Ms,
-          twin_p99_ms: pair.twin.p99Ms,
-          cpu_us_per_req: cpuPerRequestUs(pair.medora) ?? null,
-          twin_cpu_us_per_req: cpuPerRequestUs(pair.twin) ?? null,
-        })),
-      },
+      ratio_table: { scale: top.scale, rows: top.reads.map(ratioRow) },
+      write_ratio_table: { scale: top.scale, rows: run.writePairs.map(ratioRow) },
+      round_trips: run.roundTrips.map((trips) => ({
+        endpoint: trips.name,
+        same_statements: sameStatements(trips),
+        medora: statementsJson(trips.medora),
+        twin: statementsJson(trips.twin),
+      })),
       growth_table: {
         scales: run.scales.map((s) => s.scale),
         rows: growthRows(run).map((row) => ({
@@ -265,15 +310,9 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
       },
       reads: run.scales.map((s) => ({
         scale: s.scale,
-        endpoints: s.reads.map((pair) => ({
-          name: pair.name,
-          ratio: ratioOf(pair),
-          round_ratios: pair.roundRatios.map((r) => round(r, 3)),
-          round_p50_ms: pair.roundP50Ms,
-          medora: measurement(pair.medora),
-          twin: measurement(pair.twin),
-        })),
+        endpoints: s.reads.map(pairJson),
       })),
+      write_pairs: run.writePairs.map(pairJson),
       writes: run.writes.map(measurement),
       login_burst: { login: measurement(run.loginBurst.login), read: measurement(run.loginBurst.read) },
       peak_rss_mib: run.peakRssMiB,
@@ -291,3 +330,24 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
     2,
   ) + '\n';
 }
+
+const ratioRow = (pair: ReadPair) => ({
+  endpoint: pair.name,
+  medora_req_per_sec: pair.medora.requestsPerSecond,
+  twin_req_per_sec: pair.twin.requestsPerSecond,
+  ratio: ratioOf(pair),
+  ratio_middle_half: ratioSpread(pair),
+  p50_ms: pair.medora.p50Ms,
+  p99_ms: pair.medora.p99Ms,
+  twin_p50_ms: pair.twin.p50Ms,
+  twin_p99_ms: pair.twin.p99Ms,
+  cpu_us_per_req: cpuPerRequestUs(pair.medora) ?? null,
+  twin_cpu_us_per_req: cpuPerRequestUs(pair.twin) ?? null,
+});
+
+const statementsJson = (s: Statements) => ({
+  transactions: s.transactions,
+  in_transaction: s.inTransaction.length,
+  outside: s.outside.length,
+  statements: [...s.outside.map((sql) => `outside: ${sql}`), ...s.inTransaction],
+});

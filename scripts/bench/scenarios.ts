@@ -1,6 +1,6 @@
 import type { Request } from 'autocannon';
 import { BENCH_PASSWORD, FIRST_NAMES, LAST_NAMES } from './dataset.ts';
-import type { Fixtures } from './fixtures.ts';
+import type { Fixtures, WriteKind, WriteRequest } from './fixtures.ts';
 import { consuming, cycling, nth, type Scenario } from './load.ts';
 
 const json = { 'content-type': 'application/json' };
@@ -56,21 +56,32 @@ export function readScenarios(f: Fixtures): Scenario[] {
   ];
 }
 
-/** Every request takes a different free slot, so each is a real booking that must succeed. */
-export function bookingScenario(f: Fixtures): Scenario {
+/** The writes the bench drives on Medora and on its twin, each under the route Medora answers it on. */
+export const WRITES: Record<WriteKind, { name: string; path: string; expectStatus: number }> = {
+  booking: { name: 'POST /api/appointments/book', path: '/api/appointments/book', expectStatus: 201 },
+  record: { name: 'POST /api/doctor/appointments/{id}/medical-record', path: '/api/doctor/appointments/{id}/medical-record', expectStatus: 201 },
+  payment: { name: 'POST /api/patient/billings/{id}/pay', path: '/api/patient/billings/{id}/pay', expectStatus: 200 },
+};
+
+/** Each request a target of its own (a free slot, a booked visit, an unpaid bill), so each is real work that must succeed. */
+export function writeScenario(kind: WriteKind, requests: WriteRequest[]): Scenario {
   return {
-    name: 'POST /api/appointments/book',
+    ...WRITES[kind],
     method: 'POST',
-    path: '/api/appointments/book',
-    expectStatus: 201,
-    maxRequests: f.bookings.length,
-    next: consuming(f.bookings, (b) => ({
-      method: 'POST',
-      path: '/api/appointments/book',
-      headers: { ...json, ...bearer(b.token) },
-      body: b.body,
-    })),
+    maxRequests: requests.length,
+    next: consuming(requests, (w) => ({ method: 'POST', path: w.path, headers: { ...json, ...bearer(w.token) }, body: w.body })),
   };
+}
+
+/**
+ * A write's scenarios for `turns` turns on Medora and as many on its twin: the targets dealt out so that no two
+ * turns, on either server, share one.
+ */
+export function writeTurns(kind: WriteKind, requests: WriteRequest[], turns: number): { medora: Scenario[]; twin: Scenario[] } {
+  const share = Math.floor(requests.length / (2 * turns));
+  if (share === 0) throw new Error(`${requests.length} targets for ${WRITES[kind].name} are too few for ${turns} turns on each server`);
+  const turn = (i: number) => writeScenario(kind, requests.slice(i * share, (i + 1) * share));
+  return { medora: Array.from({ length: turns }, (_, i) => turn(2 * i)), twin: Array.from({ length: turns }, (_, i) => turn(2 * i + 1)) };
 }
 
 /** Correct passwords only: failed sign-ins would be throttled per address after a hundred. */

@@ -8,7 +8,7 @@ import { createTwinServer } from './twins.ts';
 
 const config = loadConfig();
 const db = await openDb(config);
-const server = createTwinServer(db, { timeZone: config.clinicTz });
+const server = createTwinServer(db, { config });
 server.listen(config.port, config.host);
 
 process.once('SIGTERM', () => {

@@ -31,7 +31,7 @@ for (const target of testDatabases()) {
       const fixtures = await loadFixtures(db, today, 10);
       const app = makeApp({ db, clock: systemClock, config: { clinicTz: TIME_ZONE, clinicName: 'Bench Clinic' } });
       const medora = createMedoraServer(app, { log: () => {} });
-      const twins = createTwinServer(db, { timeZone: TIME_ZONE });
+      const twins = createTwinServer(db, { config: app.config });
       try {
         const [medoraUrl, twinUrl] = [await listening(medora), await listening(twins)];
         for (const scenario of readScenarios(fixtures)) {

@@ -1,6 +1,6 @@
 /**
- * The bare twins: one plain node:http server that answers each read endpoint of the bench as a few lines of
- * hand-written code would, so Medora's figure for an endpoint divided by its twin's is the cost of the framework
+ * The bare twins: one plain node:http server that answers each read endpoint of the bench (and each write, from
+ * write-twins.ts) as a few lines of hand-written code would, so Medora's figure for an endpoint divided by its twin's is the cost of the framework
  * alone. A twin runs the very statements Medora runs — it calls the same adapters (src/db/*.pg.ts), so the SQL
  * cannot drift — on a pool of the same size, remembers sessions as Medora does (a Map with the same bound and
  * age), and answers the same JSON through the same domain mappers. What it leaves out is Medora's framework:
@@ -30,6 +30,8 @@ import { clinicDateTime, isoWeekday } from '../../src/domain/shared/clock.ts';
 import { DEFAULT_PER_PAGE, type Page } from '../../src/domain/shared/pagination.ts';
 import { bearerToken } from '../../src/http/parse.ts';
 import { bearerTokens } from '../../src/security.ts';
+import type { AppConfig } from '../../src/app.ts';
+import { writeTwins } from './write-twins.ts';
 
 /** Medora's session cache keeps at most this many lookups, each for at most this long (src/db/session-cache.ts). */
 export const SESSION_CACHE = { maxEntries: 10_000, maxAgeMs: 10_000 };
@@ -41,9 +43,10 @@ interface Ask {
 }
 type Reply = { status: number; body: unknown };
 
-/** The bare twin of every read endpoint the bench drives, and `/api/health` for the bench to wait on. */
-export function createTwinServer(db: Db, opts: { timeZone: string; now?: () => Date }): Server {
+/** The bare twin of every endpoint the bench drives, and `/api/health` for the bench to wait on. */
+export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => Date }): Server {
   const now = opts.now ?? (() => new Date());
+  const timeZone = opts.config.clinicTz;
   const sessions = rememberedSessions(sessionStore(db).findSession);
   const doctors = doctorStore(db);
   const schedules = scheduleStore(db);
@@ -56,6 +59,7 @@ export function createTwinServer(db: Db, opts: { timeZone: string; now?: () => D
   const audit = auditLog(db);
   const waitlist = waitlistStore(db, bearerTokens);
   let requests = 0;
+  const writes = writeTwins(db, opts.config, { now });
 
   const firstPage = { q: '', page: 1, perPage: DEFAULT_PER_PAGE };
   const list = (name: string, page: Page<unknown>): Reply => ({
@@ -71,7 +75,7 @@ export function createTwinServer(db: Db, opts: { timeZone: string; now?: () => D
       exact: false,
       answer: async ({ user, path }) => {
         const doctorId = Number(path.slice('/api/appointments/available/'.length));
-        const at = clinicDateTime(now(), opts.timeZone);
+        const at = clinicDateTime(now(), timeZone);
         if (!(await schedules.isActiveDoctor(doctorId))) return notFound;
         const [slots, bookings, holds] = await Promise.all([
           schedules.currentSlots(doctorId, isoWeekday(at.date)),
@@ -138,17 +142,28 @@ export function createTwinServer(db: Db, opts: { timeZone: string; now?: () => D
       const path = at < 0 ? url : url.slice(0, at);
       const search = at < 0 ? '' : url.slice(at + 1);
       if (path === '/api/health') return answer({ status: 200, body: { status: 'ok' } });
-      const read = reads.find((r) => (r.exact ? path === r.prefix : path.startsWith(r.prefix)));
-      if (!read) return answer(notFound);
+      const write = req.method === 'POST' ? writes.map((w) => ({ w, match: w.path.exec(path) })).find((m) => m.match) : undefined;
+      const read = write ? undefined : reads.find((r) => (r.exact ? path === r.prefix : path.startsWith(r.prefix)));
+      if (!write && !read) return answer(notFound);
       const token = bearerToken(req.headers.authorization);
       const user = token && (await sessions(bearerTokens.digest(token), now()));
       if (!user) return answer({ status: 401, body: { message: 'Please sign in', code: 'unauthenticated' } });
-      answer(await read.answer({ user, path, search }));
+      if (write) {
+        const body: unknown = JSON.parse((await bodyOf(req)) || '{}');
+        return answer(await write.w.answer({ user, id: Number(write.match?.[1]), body, requestId: `twin-${++requests}` }));
+      }
+      answer(await read!.answer({ user, path, search }));
     } catch (error) {
       console.error(error);
       answer({ status: 500, body: { message: 'Internal error', code: 'internal' } });
     }
   });
+}
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Session lookups remembered in a Map of the cache's bound, oldest dropped first, each trusted for the cache's age. */

@@ -6,20 +6,23 @@ import { onlyRow } from './rows.ts';
 /** The row is inserted unsealed; the sealer chains it once its transaction has committed (migration 0021). */
 export function auditLog(db: Queryable): AuditLog {
   return {
-    record: async (e) => {
+    record: async (...entries) => {
+      const rows = entries.map((e) => [
+        e.actor?.userId || null,
+        e.actor?.role ?? null,
+        e.action,
+        e.entity,
+        e.entityId == null ? null : String(e.entityId),
+        e.patientId ?? null,
+        e.requestId ?? e.actor?.requestId ?? null,
+        e.details ? JSON.stringify(e.details) : null,
+      ]);
+      if (rows.length === 0) return;
+      const values = rows.map((_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(', ')})`);
       await db.query(
         `insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, request_id, details)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          e.actor?.userId || null,
-          e.actor?.role ?? null,
-          e.action,
-          e.entity,
-          e.entityId == null ? null : String(e.entityId),
-          e.patientId ?? null,
-          e.requestId ?? e.actor?.requestId ?? null,
-          e.details ? JSON.stringify(e.details) : null,
-        ],
+         values ${values.join(', ')}`,
+        rows.flat(),
       );
     },
   };

@@ -14,7 +14,10 @@ export const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email
   coalesce((select json_agg(json_build_object('id', ba.id, 'kind', ba.kind, 'amount_cents', ba.amount_cents, 'reason', ba.reason,
               'supplementary_billing_id', ba.supplementary_billing_id, 'created_at', ba.created_at) order by ba.created_at, ba.id)
               from bill_adjustments ba where ba.billing_id = b.id), '[]') as adjustments`;
-export const BILL_FROM = `billings b join patients p on p.id = b.patient_id join users u on u.id = p.user_id`;
+const BILL_JOINS = `join patients p on p.id = b.patient_id join users u on u.id = p.user_id`;
+export const BILL_FROM = `billings b ${BILL_JOINS}`;
+/** The bill a statement in `with b as (…)` wrote, as BILL_COLUMNS reads it: no second round trip to read it back. */
+const WRITTEN_BILL = `select ${BILL_COLUMNS} from b ${BILL_JOINS}`;
 
 /** A row of BILL_COLUMNS. */
 export interface BillRow {
@@ -73,12 +76,13 @@ export function billStore(db: Queryable): BillStore {
   };
   return {
     create: async (bill) => {
-      const rows = await db.query<{ id: number }>(
-        `insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date, supplements_id)
-         values ($1, $2, $3, $4, $5, $6) returning id`,
+      const rows = await db.query<BillRow>(
+        `with b as (insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date, supplements_id)
+                    values ($1, $2, $3, $4, $5, $6) returning *)
+         ${WRITTEN_BILL}`,
         [bill.patientId, bill.medicalRecordId, bill.serviceDetails, bill.amountCents, bill.billingDate, bill.supplementsId ?? null],
       );
-      return readBack(await findOne(onlyRow(rows).id), 'A bill');
+      return toBill(onlyRow(rows));
     },
     find: findOne,
     lock: async (id) => {
@@ -88,13 +92,14 @@ export function billStore(db: Queryable): BillStore {
     addPaid: async (id, cents) => {
       // The status follows the paid sum against the amount less credit notes; the table's checks refuse a sum past
       // the amount or a status that disagrees.
-      await db.query(
-        `update billings set paid_cents = paid_cents + $2,
-                payment_status = case when paid_cents + $2 >= amount_cents - credited_cents then 'paid' else 'partly_paid' end
-          where id = $1`,
+      const rows = await db.query<BillRow>(
+        `with b as (update billings set paid_cents = paid_cents + $2,
+                           payment_status = case when paid_cents + $2 >= amount_cents - credited_cents then 'paid' else 'partly_paid' end
+                     where id = $1 returning *)
+         ${WRITTEN_BILL}`,
         [id, cents],
       );
-      return readBack(await findOne(id), 'A bill');
+      return toBill(readBack(rows[0], 'A bill'));
     },
     listForPatient: async (patientId, page) => {
       const filter = [patientId, containsPattern(page.q)];

@@ -25,8 +25,8 @@ export function visitAppointmentStore(db: Queryable): VisitAppointmentStore {
 
 const RECORD_COLUMNS = `r.id, r.appointment_id, r.patient_id, r.disease_id, s.name as disease_name, r.diagnosis, r.lab_tests,
   r.prescriptions, r.service_type, r.cost_cents, r.record_date, r.doctor_id, du.name as doctor_name`;
-const RECORD_FROM = `medical_records r left join diseases s on s.id = r.disease_id
-  join doctors d on d.id = r.doctor_id join users du on du.id = d.user_id`;
+const RECORD_JOINS = `left join diseases s on s.id = r.disease_id join doctors d on d.id = r.doctor_id join users du on du.id = d.user_id`;
+const RECORD_FROM = `medical_records r ${RECORD_JOINS}`;
 
 /** A row of RECORD_COLUMNS; the disease's name is null once the disease is gone. */
 interface MedicalRecordRow {
@@ -124,12 +124,13 @@ export function recordStore(db: Queryable): RecordStore {
   };
   return {
     create: async (r) => {
-      let inserted: { id: number }[];
+      let inserted: (MedicalRecordRow & { written_by: number; written_at: Date })[];
       try {
-        inserted = await db.query<{ id: number }>(
-          `insert into medical_records
-             (appointment_id, patient_id, doctor_id, disease_id, diagnosis, lab_tests, prescriptions, service_type, cost_cents, record_date)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+        inserted = await db.query(
+          `with r as (insert into medical_records
+                        (appointment_id, patient_id, doctor_id, disease_id, diagnosis, lab_tests, prescriptions, service_type, cost_cents, record_date)
+                      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *)
+           select ${RECORD_COLUMNS}, d.user_id as written_by, r.created_at as written_at from r ${RECORD_JOINS}`,
           [r.appointmentId, r.patientId, r.doctorId, r.diseaseId, r.diagnosis, r.labTests, r.prescriptions, r.serviceType, r.costCents, r.recordDate],
         );
       } catch (error) {
@@ -137,7 +138,10 @@ export function recordStore(db: Queryable): RecordStore {
         if (isForeignKeyViolation(error) && DISEASE_KEYS.has(constraintName(error) ?? '')) throw invalid({ disease_id: ['does not exist'] });
         throw error;
       }
-      return readBack(await findOne(onlyRow(inserted).id), 'A medical record');
+      // Its one version is the record as written, which the table's trigger keeps (migration 0023).
+      const row = onlyRow(inserted);
+      const first = { ...row, medical_record_id: row.id, version: 1, writer_name: row.doctor_name, reason: null };
+      return toMedicalRecord(row, [toRecordVersion(first)]);
     },
     lock: async (id) => findOne(id, 'for update of r'),
     amend: async (id, c, by) => {

@@ -28,7 +28,7 @@ export function fakeAuthDeps(clock: Clock) {
     users.push(user);
     return user;
   };
-  const auditLog: AuditLog = { record: async (e) => void audit.push(e) };
+  const auditLog: AuditLog = { record: async (...e) => void audit.push(...e) };
 
   const findSession = async (tokenHash: string, now: Date) => {
     const s = sessions.find((x) => x.tokenHash === tokenHash && !x.revoked && x.expiresAt > now);

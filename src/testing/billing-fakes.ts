@@ -80,7 +80,7 @@ export function fakeBillingDeps() {
     },
     cardPayments: { charge: async (c) => void charges.push(c) },
     idempotency: { find: async (userId, key) => keys.get(`${userId} ${key}`), save: async (userId, key, answer) => void keys.set(`${userId} ${key}`, answer) },
-    audit: { record: async (e) => void audit.push(e) },
+    audit: { record: async (...e) => void audit.push(...e) },
     transaction: (fn) => fn(deps),
   };
   return { deps, bills, payments, charges, audit, adjustments, keys };

@@ -299,7 +299,7 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
     },
   };
 
-  const audit: AuditLog = { record: async (entry) => void state.audit.push(entry) };
+  const audit: AuditLog = { record: async (...entry) => void state.audit.push(...entry) };
   const notifying: Notifying = {
     outbox: {
       enqueue: async (m) => {

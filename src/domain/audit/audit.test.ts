@@ -39,7 +39,7 @@ function fakeAuditDeps(rows: AuditRow[] = [], backlog: SealBacklog = { rows: 0, 
         return rows.slice(0, limit);
       },
     },
-    audit: { record: async (e) => void written.push(e) },
+    audit: { record: async (...e) => void written.push(...e) },
     trail: {
       verify: async () => ({ intact: true, rows: rows.length }),
       seal: async (maxRows) => Math.min(maxRows, backlog.rows),
@@ -79,7 +79,7 @@ describe('recordingRefusals', () => {
   it('records a refusal after the transaction it was thrown in has rolled back, and answers not found', async () => {
     const committed: AuditEntry[] = [];
     const transaction = fakeTransaction(committed);
-    const attempt = recordingRefusals({ record: async (e) => void committed.push(e) }, () =>
+    const attempt = recordingRefusals({ record: async (...e) => void committed.push(...e) }, () =>
       transaction(async (write) => {
         write({ actor: patient, action: 'pay', entity: 'billing' });
         throw refusal('Bill', patient, { entity: 'billing', entityId: 8, patientId: 6, attempt: 'pay' });
@@ -91,7 +91,7 @@ describe('recordingRefusals', () => {
 
   it('records nothing for any other failure', async () => {
     const committed: AuditEntry[] = [];
-    await assert.rejects(recordingRefusals({ record: async (e) => void committed.push(e) }, async () => Promise.reject(notFound('Bill'))), { kind: 'not_found' });
+    await assert.rejects(recordingRefusals({ record: async (...e) => void committed.push(...e) }, async () => Promise.reject(notFound('Bill'))), { kind: 'not_found' });
     assert.deepEqual(committed, []);
   });
 });

@@ -14,7 +14,8 @@ export interface AuditEntry {
 
 /** Append-only: the application writes and reads audit rows, never changes them. */
 export interface AuditLog {
-  record(entry: AuditEntry): Promise<void>;
+  /** Writes the entries, several of one change in one statement. */
+  record(...entries: AuditEntry[]): Promise<void>;
 }
 
 /** One audit row as an admin reads it. */

@@ -98,7 +98,7 @@ function fakeRecordsDeps(appointment: Appointment) {
       outstandingFor: async () => assert.fail('not used'),
     },
     patients: { list: async () => assert.fail('not used'), find: async () => undefined },
-    audit: { record: async (e) => void audit.push(e) },
+    audit: { record: async (...e) => void audit.push(...e) },
     transaction: (fn) => fn(deps),
   };
   return { deps, records, bills, audit, messages };

@@ -41,13 +41,13 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
     const bill = newBill ? await tx.bills.create(newBill) : undefined;
 
     const audited = { actor, patientId };
-    await tx.audit.record({ ...audited, action: 'create', entity: 'medical_record', entityId: record.id });
-    await tx.audit.record({ ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { from: appointment.status, status: completed } });
-    if (bill) {
-      await tx.audit.record({ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } });
-      if (bill.patient.email !== null) {
-        await tx.outbox.enqueue(billIssued(deps.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
-      }
+    await tx.audit.record(
+      { ...audited, action: 'create', entity: 'medical_record', entityId: record.id },
+      { ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { from: appointment.status, status: completed } },
+      ...(bill ? [{ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } }] : []),
+    );
+    if (bill && bill.patient.email !== null) {
+      await tx.outbox.enqueue(billIssued(deps.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
     }
 
     return {

@@ -113,12 +113,17 @@ function freeSlots(db: Queryable, today: string, limit: number) {
        join doctors d on d.id = s.doctor_id and d.active
        where not exists (select 1 from appointments a
                          where a.doctor_id = s.doctor_id and a.date = days.date and a.start_time = s.start_time and a.status <> 'cancelled')
+     ), ahead as (
+       -- One pass over the visits from today on, not one per patient: those booked in the week, and the count of
+       -- each patient's upcoming visits against the booking limit.
+       select a.patient_id,
+              bool_or(a.date < $1::date + $2::int and a.status <> 'cancelled') as busy_this_week,
+              count(*) filter (where a.status = 'scheduled') as upcoming
+       from appointments a where a.date >= $1::date group by a.patient_id
      ), free_patients as (
        select p.user_id, row_number() over (order by p.id desc) as n
-       from patients p
-       where not exists (select 1 from appointments a
-                         where a.patient_id = p.id and a.date between $1::date and $1::date + $2::int - 1 and a.status <> 'cancelled')
-         and (select count(*) from appointments a where a.patient_id = p.id and a.date >= $1 and a.status = 'scheduled') < $3
+       from patients p left join ahead on ahead.patient_id = p.id
+       where not coalesce(ahead.busy_this_week, false) and coalesce(ahead.upcoming, 0) < $3
      )
      select fp.user_id, fs.doctor_id, fs.schedule_id, fs.date from free_slots fs join free_patients fp on fp.n = fs.n
      order by fs.n limit $4`,
@@ -141,12 +146,13 @@ function visitsToRecord(db: Queryable, today: string, limit: number) {
        where not exists (select 1 from appointments a
                          where a.doctor_id = s.doctor_id and a.date = days.date and a.start_time = s.start_time and a.status <> 'cancelled')
      ), numbered_patients as (
-       select id, row_number() over (order by id) - 1 as k, count(*) over () as total from patients
+       select id, row_number() over (order by id) - 1 as k from patients
      ), booked as (
        insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time, status)
        select p.id, fs.doctor_id, fs.schedule_id, fs.department_id, fs.room_id, fs.date, fs.start_time, fs.end_time, 'scheduled'
-       from (select * from free_slots order by n limit $3) fs
-       join numbered_patients p on p.k = (fs.n * 7919) % p.total
+       -- Each slot's patient by number, so the join is on equal keys (a hash join), not an expression of both sides.
+       from (select *, (n * 7919) % (select count(*) from patients) as k from free_slots order by n limit $3) fs
+       join numbered_patients p on p.k = fs.k
        returning id, doctor_id
      )
      select b.id, d.user_id from booked b join doctors d on d.id = b.doctor_id order by b.id`,

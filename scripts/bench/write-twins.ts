@@ -75,13 +75,13 @@ export function writeTwins(db: Db, config: AppConfig, clock: Clock): { path: Reg
       const newBill = billForVisit({ ...visit, patientId, medicalRecordId: record.id });
       const bill = newBill ? await tx.bills.create(newBill) : undefined;
       const audited = { actor, patientId };
-      await tx.audit.record({ ...audited, action: 'create', entity: 'medical_record', entityId: record.id });
-      await tx.audit.record({ ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { from: appointment.status, status: 'completed' } });
-      if (bill) {
-        await tx.audit.record({ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } });
-        if (bill.patient.email !== null) {
-          await tx.outbox.enqueue(billIssued(records.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
-        }
+      await tx.audit.record(
+        { ...audited, action: 'create', entity: 'medical_record', entityId: record.id },
+        { ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { from: appointment.status, status: 'completed' } },
+        ...(bill ? [{ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } }] : []),
+      );
+      if (bill && bill.patient.email !== null) {
+        await tx.outbox.enqueue(billIssued(records.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
       }
       return {
         status: 201,

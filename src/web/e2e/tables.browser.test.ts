@@ -145,10 +145,15 @@ describe('lists at desktop and phone widths in the browser', () => {
     const room = await server.api('POST', '/api/admin/rooms', { ...admin, body: { name: 'Room 101 — east wing, second floor', department_id: department.id } });
     assert.equal(room.status, 201);
     patient = await registerPatient(server, 'Maximiliana Wolkenstein-Oberhausen');
-    await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
+    const bill = await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
     for (const [index, time] of ['10:00', '10:30'].entries()) await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
     await bookSlot(server, clinic, patient, '11:00');
     receptionist = await createReceptionist(server, clinic.admin);
+    // Part of the bill taken in cash today, for the desk's takings; the rest stays to pay.
+    const cash = await server.api('POST', `/api/billings/${bill.id}/payments`, { token: receptionist.token, body: { method: 'cash', amount: '20.00' } });
+    assert.equal(cash.status, 200);
+    const joined = await server.api('POST', '/api/patient/waitlist', { token: patient.token, body: { doctor_id: clinic.doctor.id, from_date: daysAhead(3), to_date: daysAhead(4) } });
+    assert.equal(joined.status, 201);
     patientId = await patientIdOf(server, clinic, patient);
     const ward = await seedWard(server, clinic);
     await seedStay(server, clinic, patientId, ward.bedIds[0]!);
@@ -300,6 +305,7 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
     { path: '/user/admin/receptionists', label: 'Receptionists', required: ['ID', 'Name', 'Email', 'Status', 'Actions'] },
     { path: '/user/admin/messages', label: 'Messages', required: ['Recipient', 'Subject', 'Status', 'Last error', 'Created', 'Actions'] },
     { path: '/user/admin/audit', label: 'Audit trail', required: ['When', 'User', 'Action', 'Subject', 'Patient', 'Details'] },
+    { path: '/user/admin/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
   ],
   doctor: [
     { path: '/user/doctor/appointments', label: 'Your appointments', required: ['Date', 'Start Time', 'End Time', 'Patient Name', 'Department', 'Room', 'Status'] },
@@ -309,6 +315,7 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
   patient: [
     { path: '/user/patient', label: 'Your upcoming appointments', required: ['Date', 'Start Time', 'End Time', 'Doctor', 'Department', 'Room', 'Actions'] },
     { path: '/user/patient/bills', label: 'Your bills', required: ['Service', 'Date', 'Amount', 'Balance', 'Status', 'Actions'] },
+    { path: '/user/patient/waitlist', label: 'Your waitlist', required: ['Doctor', 'Days', 'Status', 'Actions'] },
   ],
   reception: [
     { path: '/user/reception/today', label: "The day's appointments", required: ['Time', 'Patient', 'Doctor', 'Room', 'Status', 'Actions'] },
@@ -316,6 +323,7 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
     { path: '/user/reception/patients/:patient', label: "The patient's appointments", required: ['Date', 'Time', 'Doctor', 'Room', 'Status', 'Actions'] },
     { path: '/user/reception/patients/:patient', label: "The patient's bills", required: ['Service', 'Date', 'Amount', 'Balance', 'Status', 'Actions'] },
     { path: '/user/reception/admissions', label: 'Admissions: waiting for a bed', required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'] },
+    { path: '/user/reception/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
   ],
 };
 

@@ -54,7 +54,12 @@ export default function CensusPage() {
     return localPage(answer.days, query);
   }, []);
   const list = useFilteredList({ names: CENSUS_FILTERS, load: loadDays, csvPath: endpoints.admin.censusCsv, what: 'census', setAlert });
-  const loadTotals = useCallback((query: ListQuery) => Promise.resolve(localPage(census?.wards ?? [], query)), [census]);
+  // Until the census arrives the totals stay loading (not "No ward has beds."), so nothing below them moves twice.
+  const loadTotals = useCallback(
+    (query: ListQuery, signal: AbortSignal) =>
+      census ? Promise.resolve(localPage(census.wards, query)) : new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    [census],
+  );
 
   return (
     <>
@@ -76,7 +81,7 @@ export default function CensusPage() {
         )}
       </FilterForm>
       <p className="muted census-period">
-        {census ? `${census.from} to ${census.to}: who was in a bed at each midnight (${census.time_zone}).` : 'Who was in a bed at each midnight.'}
+        {census ? `${formatDate(census.from)} to ${formatDate(census.to)}: who` : 'Who'} was in a bed at each midnight{census ? ` (${census.time_zone})` : ''}.
       </p>
       <DataTable label="Census per day and ward" columns={DAY_COLUMNS} load={list.load} rowKey={(d) => `${d.date} ${d.department_id}`} searchable={false} filterKey={list.filterKey} emptyText="No ward has beds." />
       <h2>Totals per ward</h2>

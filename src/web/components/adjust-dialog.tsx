@@ -8,6 +8,7 @@ import { Dialog } from './dialog.tsx';
 import { Field } from './field.tsx';
 import { hasFieldErrors, useSubmit } from './use-submit.ts';
 import { usd } from '../format.ts';
+import { AmountInput } from './amount-input.tsx';
 import { BillSummary, type SummarizedBill } from './bill-summary.tsx';
 import { endpoints } from '../paths.ts';
 
@@ -67,19 +68,7 @@ export function AdjustDialog({ bill, onClose, onAdjusted, setAlert }: AdjustDial
           errors={errors.amount}
           hint={kind === 'credit' ? `Up to ${usd(bill.adjusted_amount_cents)}; what was paid beyond the new amount is owed back` : 'A new bill for the patient, linked to this one'}
         >
-          {(control) => (
-            <input
-              {...control}
-              type="number"
-              inputMode="decimal"
-              min="0.01"
-              step="0.01"
-              max={kind === 'credit' ? bill.adjusted_amount : undefined}
-              required
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-          )}
+          {(control) => <AmountInput control={control} max={kind === 'credit' ? bill.adjusted_amount : undefined} value={amount} onChange={setAmount} />}
         </Field>
         <Field label="Reason" errors={errors.reason}>
           {(control) => <textarea {...control} required maxLength={1000} rows={3} value={reason} onChange={(e) => setReason(e.target.value)} />}

@@ -4,6 +4,7 @@ import { Dialog } from './dialog.tsx';
 import { Field } from './field.tsx';
 import { hasFieldErrors, useSubmit } from './use-submit.ts';
 import { usd } from '../format.ts';
+import { AmountInput } from './amount-input.tsx';
 import { BillSummary } from './bill-summary.tsx';
 
 export const METHOD_NAMES: Record<PaymentMethod, string> = { card: 'Card', cash: 'Cash', bank_transfer: 'Bank transfer', insurance: 'Insurance' };
@@ -75,19 +76,7 @@ export function PayDialog({ bill, methods, partial = false, pay: send, onClose, 
         )}
         {partial && (
           <Field label="Amount paid" errors={errors.amount} hint={`Up to the balance of ${usd(bill.balance_cents)}`}>
-            {(control) => (
-              <input
-                {...control}
-                type="number"
-                inputMode="decimal"
-                min="0.01"
-                step="0.01"
-                max={bill.balance}
-                required
-                value={amount}
-                onChange={(e) => setAmount(e.target.value)}
-              />
-            )}
+            {(control) => <AmountInput control={control} max={bill.balance} value={amount} onChange={setAmount} />}
           </Field>
         )}
         <div className="form-row">

@@ -263,6 +263,7 @@ describe('lists at desktop and phone widths in the browser', () => {
         for (const viewport of [WIDTHS[0]!, NARROW_DESKTOP, WIDTHS[1]!]) {
           await page.setViewportSize(viewport);
           await page.goto(path);
+          await table.open?.(page);
           const region = page.getByRole('region', { name: table.label, exact: true });
           await region.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))').first().waitFor({ timeout: 5000 });
           await settled(page);
@@ -280,6 +281,8 @@ interface Table {
   path: string;
   /** The table's caption. */
   label: string;
+  /** How the user opens the table from the page, when it stands in a dialog. */
+  open?: (page: Page) => Promise<void>;
   /** The columns spec.md lists (or, where it names none, the row's fields it lists), visible at 1280 px. */
   required: string[];
 }
@@ -306,6 +309,17 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
     { path: '/user/admin/messages', label: 'Messages', required: ['Recipient', 'Subject', 'Status', 'Last error', 'Created', 'Actions'] },
     { path: '/user/admin/audit', label: 'Audit trail', required: ['When', 'User', 'Action', 'Subject', 'Patient', 'Details'] },
     { path: '/user/admin/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
+    { path: '/user/admin/census', label: 'Census per day and ward', required: ['Date', 'Ward', 'In bed at midnight', 'Occupancy'] },
+    { path: '/user/admin/census', label: 'Census totals per ward', required: ['Ward', 'Patient nights', 'Occupancy'] },
+    {
+      path: '/user/admin/rooms',
+      open: async (page) => {
+        await page.getByRole('button', { name: 'More actions for Ward A' }).click();
+        await page.getByRole('menuitem', { name: 'Beds of Ward A' }).click();
+      },
+      label: 'Beds of Ward A',
+      required: ['Bed', 'State', 'Actions'],
+    },
   ],
   doctor: [
     { path: '/user/doctor/appointments', label: 'Your appointments', required: ['Date', 'Start Time', 'End Time', 'Patient Name', 'Department', 'Room', 'Status'] },
@@ -387,7 +401,7 @@ async function checkDetails(page: Page, region: Locator, where: string): Promise
     if ((await details.count()) === 0) return [`${where} has no Details for its first row`];
     await details.click();
   }
-  const dialog = page.getByRole('dialog');
+  const dialog = page.getByRole('dialog', { name: /^Details of/ });
   await dialog.waitFor();
   const shown = await dialog.locator('dt').evaluateAll((terms) =>
     terms.map((dt) => ({ name: (dt.textContent ?? '').trim(), text: (dt.nextElementSibling?.textContent ?? '').replace(/\s+/g, ' ').trim() })),

@@ -54,12 +54,7 @@ export default function CensusPage() {
     return localPage(answer.days, query);
   }, []);
   const list = useFilteredList({ names: CENSUS_FILTERS, load: loadDays, csvPath: endpoints.admin.censusCsv, what: 'census', setAlert });
-  // Until the census arrives the totals stay loading (not "No ward has beds."), so nothing below them moves twice.
-  const loadTotals = useCallback(
-    (query: ListQuery, signal: AbortSignal) =>
-      census ? Promise.resolve(localPage(census.wards, query)) : new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
-    [census],
-  );
+  const loadTotals = useCallback((query: ListQuery) => Promise.resolve(localPage(census?.wards ?? [], query)), [census]);
 
   return (
     <>
@@ -84,8 +79,13 @@ export default function CensusPage() {
         {census ? `${formatDate(census.from)} to ${formatDate(census.to)}: who` : 'Who'} was in a bed at each midnight{census ? ` (${census.time_zone})` : ''}.
       </p>
       <DataTable label="Census per day and ward" columns={DAY_COLUMNS} load={list.load} rowKey={(d) => `${d.date} ${d.department_id}`} searchable={false} filterKey={list.filterKey} emptyText="No ward has beds." />
-      <h2>Totals per ward</h2>
-      <DataTable label="Census totals per ward" columns={TOTAL_COLUMNS} load={loadTotals} rowKey={(w) => w.department_id} searchable={false} filterKey={JSON.stringify(census)} emptyText="No ward has beds." />
+      {/* The totals come with the census, below everything else, so a days table shorter than its skeleton moves nothing. */}
+      {census && (
+        <>
+          <h2>Totals per ward</h2>
+          <DataTable label="Census totals per ward" columns={TOTAL_COLUMNS} load={loadTotals} rowKey={(w) => w.department_id} searchable={false} filterKey={JSON.stringify(census)} emptyText="No ward has beds." />
+        </>
+      )}
     </>
   );
 }

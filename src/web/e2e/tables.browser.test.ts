@@ -309,6 +309,7 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
     { path: '/user/admin/messages', label: 'Messages', required: ['Recipient', 'Subject', 'Status', 'Last error', 'Created', 'Actions'] },
     { path: '/user/admin/audit', label: 'Audit trail', required: ['When', 'User', 'Action', 'Subject', 'Patient', 'Details'] },
     { path: '/user/admin/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
+    { path: '/user/admin/admissions', label: 'Admissions: waiting for a bed', required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'] },
     { path: '/user/admin/census', label: 'Census per day and ward', required: ['Date', 'Ward', 'In bed at midnight', 'Occupancy'] },
     { path: '/user/admin/census', label: 'Census totals per ward', required: ['Ward', 'Patient nights', 'Occupancy'] },
     {
@@ -328,6 +329,12 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
   ],
   patient: [
     { path: '/user/patient', label: 'Your upcoming appointments', required: ['Date', 'Start Time', 'End Time', 'Doctor', 'Department', 'Room', 'Actions'] },
+    {
+      path: '/user/patient',
+      open: (page) => page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Past' }).click(),
+      label: 'Your past appointments',
+      required: ['Date', 'Start Time', 'End Time', 'Doctor', 'Department', 'Room', 'Actions'],
+    },
     { path: '/user/patient/bills', label: 'Your bills', required: ['Service', 'Date', 'Amount', 'Balance', 'Status', 'Actions'] },
     { path: '/user/patient/waitlist', label: 'Your waitlist', required: ['Doctor', 'Days', 'Status', 'Actions'] },
   ],

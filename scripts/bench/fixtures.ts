@@ -28,6 +28,8 @@ export interface WriteRequest {
 }
 
 export interface Fixtures {
+  /** The clinic's today the hospital was generated around (yyyy-MM-dd). */
+  today: string;
   adminToken: string;
   /** Patients spread over the whole id range, each with a session. */
   patients: Patient[];
@@ -80,6 +82,7 @@ export async function loadFixtures(db: Queryable, today: string, maxWrites: numb
   ]);
   const tokenOf = (userId: number) => tokens.get(userId)!;
   return {
+    today,
     adminToken: tokens.get(adminId)!,
     patients: patients.map((p) => ({ id: p.id, email: p.email, token: tokens.get(p.user_id)! })),
     doctorIds: doctors.map((d) => d.id),

@@ -77,7 +77,7 @@ export function quantile(values: number[], q: number): number {
 
 /** The middle half of the rounds' ratios, to show how much the machine moved them. */
 export const ratioSpread = (pair: ReadPair): [number, number] => [round(quantile(pair.roundRatios, 0.25), 2), round(quantile(pair.roundRatios, 0.75), 2)];
-export const percent = (scale: number) => `${round(scale * 100, 2)} %`;
+export const percent = (scale: number) => `${round(scale * 100, 2).toLocaleString('en-US')} %`;
 const largest = (run: BenchRun) => nth(run.scales, run.scales.length - 1);
 
 export interface GrowthRow {

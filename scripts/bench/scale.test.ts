@@ -12,17 +12,22 @@ describe('hospital size', () => {
     const small = hospitalSize(parseScale('small'));
     assert.deepEqual([small.doctors, small.patients, small.appointments], [3, 1_000, 10_000]);
     assert.equal(small.departments, full.departments);
+    const group = hospitalSize(parseScale('group'));
+    assert.deepEqual([group.doctors, group.patients, group.appointments], [3_000, 1_000_000, 10_000_000]);
+    assert.ok(slotCapacity(group) >= group.appointments);
   });
 
   it('refuses a scale that is not a share of the full hospital', () => {
-    for (const bad of ['0', '-1', '2', 'huge']) assert.throws(() => parseScale(bad), /--scale/);
+    for (const bad of ['0', '-1', '11', 'huge']) assert.throws(() => parseScale(bad), /--scale/);
     assert.equal(parseScale('0.1'), 0.1);
+    assert.equal(parseScale('10'), 10);
   });
 
   it('reads a series of scales, smallest first and each once', () => {
     assert.deepEqual(parseScales('full'), [1]);
     assert.deepEqual(parseScales('1, 0.1,small,0.01'), [0.01, 0.1, 1]);
-    assert.throws(() => parseScales('0.1,2'), /--scale/);
+    assert.deepEqual(parseScales('group,full'), [1, 10]);
+    assert.throws(() => parseScales('0.1,20'), /--scale/);
   });
 
   it('walks every slot of the calendar exactly once with its stride', () => {

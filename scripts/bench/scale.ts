@@ -31,11 +31,14 @@ const FULL: HospitalSize = {
   slotMinutes: 15,
 };
 
-export const SCALES = { full: 1, small: 0.01 } as const;
+/** `group`: a hospital group's ten years, 3,000 doctors, 1,000,000 patients and 10,000,000 appointments. */
+export const SCALES = { full: 1, small: 0.01, group: 10 } as const;
 export type ScaleName = keyof typeof SCALES;
 
-/** `--growth`: the reads at 1 %, 10 % and 100 % of the hospital, to see how latency grows with the data. */
-export const GROWTH_SCALES = [0.01, 0.1, 1];
+/** `--growth`: the reads at 1 %, 10 %, 100 % and 1,000 % of the hospital, to see how latency grows with the data. */
+export const GROWTH_SCALES = [0.01, 0.1, 1, 10];
+
+const LARGEST_SCALE = SCALES.group;
 
 /** `--scale full`, `--scale 0.1` or a series such as `--scale 0.01,0.1,1`: distinct shares, smallest first. */
 export function parseScales(value: string): number[] {
@@ -43,12 +46,12 @@ export function parseScales(value: string): number[] {
   return [...new Set(scales)].sort((a, b) => a - b);
 }
 
-/** `--scale small` or `--scale 0.1`: the share of the full-size hospital, between 0 (exclusive) and 1. */
+/** `--scale small`, `--scale 0.1` or `--scale 10`: the multiple of the full-size hospital, over 0 and up to 10. */
 export function parseScale(value: string): number {
   if (value in SCALES) return SCALES[value as ScaleName];
   const factor = Number(value);
-  if (!Number.isFinite(factor) || factor <= 0 || factor > 1) {
-    throw new Error(`--scale must be "full", "small" or a number in (0, 1], got "${value}"`);
+  if (!Number.isFinite(factor) || factor <= 0 || factor > LARGEST_SCALE) {
+    throw new Error(`--scale must be "full", "small", "group" or a number in (0, ${LARGEST_SCALE}], got "${value}"`);
   }
   return factor;
 }

@@ -1,4 +1,5 @@
 import type { Request } from 'autocannon';
+import { addDays } from '../../src/domain/shared/clock.ts';
 import { BENCH_PASSWORD, FIRST_NAMES, LAST_NAMES } from './dataset.ts';
 import type { Fixtures, WriteKind, WriteRequest } from './fixtures.ts';
 import { consuming, cycling, nth, type Scenario } from './load.ts';
@@ -53,6 +54,24 @@ export function readScenarios(f: Fixtures): Scenario[] {
       cycling(f.patients, (p) => ({ method: 'GET', path: '/api/patient/billings', headers: bearer(p.token) }))),
     read('/api/doctor/patients/{id}',
       cycling(f.doctorVisits, (v) => ({ method: 'GET', path: `/api/doctor/patients/${v.patientId}`, headers: bearer(v.token) }))),
+    ...adminListScenarios(f, read),
+  ];
+}
+
+/**
+ * The admin's lists with their filters and the CSV exports of them: a doctor's last month (the same few hundred
+ * visits at every scale, since each doctor's diary is as full), and the hospital's unpaid bills, newest first.
+ */
+function adminListScenarios(f: Fixtures, read: (path: string, next: () => Request, variant?: string) => Scenario): Scenario[] {
+  const headers = bearer(f.adminToken);
+  const lastMonth = `from=${addDays(f.today, -30)}&to=${f.today}`;
+  const doctorsMonth = (path: string) =>
+    read(path, cycling(f.doctorIds, (id) => ({ method: 'GET', path: `${path}?doctor_id=${id}&${lastMonth}`, headers })), "a doctor's last month");
+  return [
+    doctorsMonth('/api/admin/appointments'),
+    read('/api/admin/billings', cycling([1, 2, 3], (page) => ({ method: 'GET', path: `/api/admin/billings?status=unpaid&page=${page}`, headers })), 'unpaid, newest first'),
+    doctorsMonth('/api/admin/appointments.csv'),
+    doctorsMonth('/api/admin/billings.csv'),
   ];
 }
 

@@ -24,6 +24,7 @@ import { listEntry } from '../../src/domain/audit/audit.ts';
 import { billingJson } from '../../src/domain/billing/billing.ts';
 import { patientDetailJson } from '../../src/domain/records/records.ts';
 import { statisticsOf, topDoctorJson } from '../../src/domain/reports/statistics.ts';
+import { exportAppointmentsCsv, exportBillingsCsv, listAllAppointments, listAllBillings } from '../../src/domain/reports/use-cases.ts';
 import { periodOf, slotStatus } from '../../src/domain/scheduling/scheduling.ts';
 import { heldFromOthers } from '../../src/domain/scheduling/waitlist.ts';
 import { clinicDateTime, isoWeekday } from '../../src/domain/shared/clock.ts';
@@ -41,7 +42,8 @@ interface Ask {
   path: string;
   search: string;
 }
-type Reply = { status: number; body: unknown };
+/** A JSON answer, or a CSV file's text. */
+type Reply = { status: number; body: unknown } | { status: 200; csv: string };
 
 /** The bare twin of every endpoint the bench drives, and `/api/health` for the bench to wait on. */
 export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => Date }): Server {
@@ -58,6 +60,7 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
   const records = recordStore(db);
   const audit = auditLog(db);
   const waitlist = waitlistStore(db, bearerTokens);
+  const reports = { dashboard, audit, clock: { now }, timeZone };
   let requests = 0;
   const writes = writeTwins(db, opts.config, { now });
 
@@ -130,10 +133,23 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
     },
   ];
 
+  // The admin's filtered lists and their exports: the same use cases, audited alike, without the framework around them.
+  const adminList = (prefix: string, answer: (query: Record<string, string>, actor: ReturnType<typeof actorOf>) => Promise<Reply>) => ({
+    prefix,
+    exact: true,
+    answer: ({ user, search }: Ask) => answer(Object.fromEntries(new URLSearchParams(search)), actorOf(user, `twin-${++requests}`)),
+  });
+  reads.push(
+    adminList('/api/admin/appointments', async (query, actor) => list('appointments', await listAllAppointments(reports, query, actor))),
+    adminList('/api/admin/billings', async (query, actor) => list('billings', await listAllBillings(reports, query, actor))),
+    adminList('/api/admin/appointments.csv', async (query, actor) => ({ status: 200, csv: (await exportAppointmentsCsv(reports, query, actor)).csv })),
+    adminList('/api/admin/billings.csv', async (query, actor) => ({ status: 200, csv: (await exportBillingsCsv(reports, query, actor)).csv })),
+  );
+
   return createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const answer = ({ status, body }: Reply) => {
-      const payload = Buffer.from(JSON.stringify(body));
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': payload.length });
+    const answer = (reply: Reply) => {
+      const [type, payload] = 'csv' in reply ? ['text/csv; charset=utf-8', Buffer.from(reply.csv)] : ['application/json; charset=utf-8', Buffer.from(JSON.stringify(reply.body))];
+      res.writeHead(reply.status, { 'content-type': type, 'content-length': payload.length });
       res.end(payload);
     };
     try {

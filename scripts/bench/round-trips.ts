@@ -6,10 +6,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeApp, type AppConfig } from '../../src/app.ts';
-import type { Db, Queryable } from '../../src/db/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { systemClock } from '../../src/domain/shared/clock.ts';
 import { createMedoraServer } from '../../src/http/server.ts';
 import { closeGracefully } from '../../src/http/shutdown.ts';
+import { notingDb } from './noting-db.ts';
 import { WRITE_KINDS, type WriteKind, type WriteRequest } from './fixtures.ts';
 import type { RoundTrips, Statements } from './statements.ts';
 import { WRITES } from './scenarios.ts';
@@ -59,39 +60,12 @@ const firstWords = (sql: string) => sql.replace(/\s+/g, ' ').trim().slice(0, 72)
 /** `db`, noting every statement sent through it; `take()` answers those since the last call. */
 function countingDb(db: Db): { db: Db; take(): Statements } {
   let seen: Statements = { transactions: 0, inTransaction: [], outside: [] };
-  const noted = (q: Queryable, into: () => string[]): Queryable => ({
-    query: (sql, params) => {
-      into().push(firstWords(sql));
-      return q.query(sql, params);
-    },
-    exec: (sql) => {
-      into().push(firstWords(sql));
-      return q.exec(sql);
-    },
+  const counted = notingDb(db, (sql, _params, inTransaction) => {
+    if (sql === 'begin') seen.transactions++;
+    (inTransaction ? seen.inTransaction : seen.outside).push(firstWords(sql));
   });
-  const outside = noted(db, () => seen.outside);
-  const inside = () => seen.inTransaction;
   return {
-    db: {
-      kind: db.kind,
-      query: outside.query,
-      exec: outside.exec,
-      transaction: async (fn) => {
-        seen.transactions++;
-        inside().push('begin');
-        const result = await db.transaction((tx) => fn(noted(tx, inside))).catch((error: unknown) => {
-          inside().push('rollback');
-          throw error;
-        });
-        inside().push('commit');
-        return result;
-      },
-      listen: (channel, listener) => db.listen(channel, listener),
-      ready: (timeoutMs) => db.ready(timeoutMs),
-      reading: (fn) => db.reading(fn),
-      interrupt: () => db.interrupt(),
-      close: () => db.close(),
-    },
+    db: counted,
     take: () => {
       const taken = seen;
       seen = { transactions: 0, inTransaction: [], outside: [] };

@@ -3,11 +3,12 @@
  * page of the patient's area, signed in as the demo patient. Builds the UI, starts `medora serve` on a fresh
  * embedded database with the demo clinic, and drives Debian's Chromium (CHROME_PATH, /usr/bin/chromium by
  * default; no browser is ever downloaded). Prints the score, LCP, TBT and CLS of each page, and exits 1 when a
- * score is under 95 or a CLS 0.1 or more. `make lighthouse`; not part of `make test`, a run takes minutes.
+ * score is under 95 or a CLS 0.1 or more (`--keep=<dir>` keeps each page's report). `make lighthouse`; not part of
+ * `make test`, a run takes minutes.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
@@ -28,6 +29,8 @@ const chromePath = process.env.CHROME_PATH || ['/usr/bin/chromium', '/usr/bin/ch
  * slower or busy machine `--cpu-slowdown=<n>` scales it down, as Lighthouse's throttling guide advises.
  */
 const cpuSlowdown = Number(process.argv.find((arg) => arg.startsWith('--cpu-slowdown='))?.split('=')[1] ?? 4);
+/** `--keep=<dir>`: each page's whole Lighthouse report as JSON there, to see what its LCP and TBT are made of. */
+const keepDir = process.argv.find((arg) => arg.startsWith('--keep='))?.split('=')[1];
 
 interface Measured {
   page: string;
@@ -110,6 +113,10 @@ async function audit(chrome: LaunchedChrome, url: string, page: string, signedIn
       return audit(chrome, url, page, signedIn, true);
     }
     throw new Error(`${page}: ${lhr.runtimeError.message}`);
+  }
+  if (keepDir) {
+    await mkdir(keepDir, { recursive: true });
+    await writeFile(path.join(keepDir, `${page.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home'}.json`), JSON.stringify(lhr, null, 1));
   }
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   if (signedIn && new URL(lhr.finalDisplayedUrl).pathname !== page) throw new Error(`${page} led to ${lhr.finalDisplayedUrl}: not signed in`);

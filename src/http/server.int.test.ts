@@ -237,8 +237,8 @@ describe('static UI', () => {
   it("serves files, falls back to index.html for client routes, 404s a missing asset and a path none of the UI's routes", async () => {
     const root = mkdtempSync(join(tmpdir(), 'medora-static-'));
     mkdirSync(join(root, 'assets'));
-    writeFileSync(join(root, 'index.html'), '<!doctype html><title>Medora</title>');
-    const pageFor = (route: string) => `<!doctype html><title>Medora</title><meta name="route" content="${route}">`;
+    writeFileSync(join(root, 'index.html'), '<!doctype html><head><title>Medora</title></head>');
+    const pageFor = (route: string) => `<!doctype html><head><title>Medora</title><meta name="route" content="${route}"></head>`;
     const routes = appRoutes().map(({ pattern }) => ({ pattern, html: pageFor(pattern) }));
     writeFileSync(join(root, 'app-routes.json'), JSON.stringify({ routes, notFound: pageFor('not found') }));
     const script = 'console.log(1);\n'.repeat(100);
@@ -246,11 +246,19 @@ describe('static UI', () => {
     writeFileSync(join(root, 'assets', 'tiny-abc123.js'), 'console.log(1)');
     const pglite = first(testDatabases());
     const database = await pglite.open();
-    const app = makeApp({ db: database.db, clock: systemClock, config: { clinicTz: 'UTC', clinicName: 'T' } });
+    const config = { clinicTz: 'Europe/Berlin', clinicName: 'Müller & "Söhne" <Klinik>', clinicLocale: 'de-DE' };
+    const app = makeApp({ db: database.db, clock: systemClock, config });
     const server = createMedoraServer(app, { staticDir: root, log: () => {} });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
+      // Every page carries the clinic's settings as GET /api/clinic answers them, the name's markup escaped.
+      for (const path of ['/user/patient/bills', '/nowhere']) {
+        const carried = /<meta name="medora-clinic" content="([^"<>]*)" \/><\/head>/.exec(await (await fetch(`${base}${path}`)).text());
+        assert.ok(carried?.[1], `${path} carries the clinic's settings`);
+        const unescaped = carried[1].replace(/&(quot|lt|gt|#39|amp);/g, (_, e: string) => ({ quot: '"', lt: '<', gt: '>', '#39': "'", amp: '&' })[e] ?? e);
+        assert.deepEqual(JSON.parse(unescaped), (await (await fetch(`${base}/api/clinic`)).json()) as unknown, path);
+      }
       const asset = await fetch(`${base}/assets/app-abc123.js`);
       assert.equal(asset.status, 200);
       assert.match(asset.headers.get('cache-control')!, /immutable/);

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { App } from '../app.ts';
+import { clinicOf, type App } from '../app.ts';
+import { clinicSettingsTag } from './clinic-settings-tag.ts';
 import { toErrorAnswer } from './errors.ts';
 import { isHttps } from './session-cookie.ts';
 import { apiRoutes } from './routes.ts';
@@ -34,6 +35,7 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
   // The FHIR facade's routes are apart from apiRoutes: the OpenAPI document describes /api alone.
   const routes = [...apiRoutes(app, { publicUrl: options.publicUrl }), ...fhirRoutes(app, { publicUrl: options.publicUrl })];
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
+  const pageHead = clinicSettingsTag(clinicOf(app.config));
   const trustProxy = options.trustProxy ?? 0;
   const batch = options.log ? undefined : stdoutLog();
   const log = options.log ?? batch!.line;
@@ -73,7 +75,7 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
         // The UI's files are written by serveStatic, which sets only its own headers.
         res.setHeader('x-request-id', requestId);
         for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-        await serveStatic(staticDir, path, req, res, req.method === 'HEAD');
+        await serveStatic(staticDir, path, req, res, { headOnly: req.method === 'HEAD', pageHead });
       } else {
         sendAnswer(res, requestId, { status: 405, body: { message: 'Method not allowed', code: 'method_not_allowed' }, headers: { allow: 'GET, HEAD' } }, req);
       }

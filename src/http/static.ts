@@ -32,8 +32,15 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.map', '
  * Hashed files under /assets never change, so browsers keep them for a year; everything else is revalidated
  * (no-cache) against a strong ETag, so a new release is seen and an unchanged shell costs a 304. Text over ~1 KB goes
  * gzipped to a browser that accepts it, so the UI arrives at its measured weight without a compressing proxy in front.
+ * `pageHead` goes at the end of every page's <head>: what this server knows at start-up and the build did not.
  */
-export async function serveStatic(root: string, path: string, req: { headers: IncomingHttpHeaders }, res: ServerResponse, headOnly: boolean): Promise<void> {
+export async function serveStatic(
+  root: string,
+  path: string,
+  req: { headers: IncomingHttpHeaders },
+  res: ServerResponse,
+  opts: { headOnly: boolean; pageHead: string },
+): Promise<void> {
   const found = await findFile(root, path);
   if (!found) {
     const missingAsset = path.startsWith('/assets/');
@@ -45,7 +52,10 @@ export async function serveStatic(root: string, path: string, req: { headers: In
   const page = found.shell ? await appPage(root, path) : undefined;
   const type = extname(file);
   const status = page?.status ?? 200;
-  const source = page ? { key: `${page.key}@${root}`, version: page.version, bytes: async () => page.html } : { key: file, version: `${info.size}:${info.mtimeMs}`, bytes: () => readFile(file) };
+  const version = page?.version ?? `${info.size}:${info.mtimeMs}`;
+  const source = found.shell
+    ? { key: `${page?.key ?? 'index'}@${root}#${opts.pageHead}`, version, bytes: async () => withHead(page?.html ?? (await readFile(file)), opts.pageHead) }
+    : { key: file, version, bytes: () => readFile(file) };
   const variant = await representation(source.key, source.version, source.bytes);
   const compressible = COMPRESSIBLE.has(type) && variant.size >= MIN_COMPRESSED_BYTES;
   const coding = compressible ? negotiateEncoding(req.headers['accept-encoding'], ['gzip']) : undefined;
@@ -68,8 +78,10 @@ export async function serveStatic(root: string, path: string, req: { headers: In
     'content-length': body.length,
     ...(coding && { 'content-encoding': coding }),
   });
-  res.end(headOnly ? undefined : body);
+  res.end(opts.headOnly ? undefined : body);
 }
+
+const withHead = (html: Buffer, head: string) => (head ? Buffer.from(html.toString('utf8').replace('</head>', `${head}</head>`)) : html);
 
 const compressGzip = promisify(gzip);
 
@@ -92,7 +104,7 @@ async function representation(key: string, version: string, content: () => Promi
     return {
       size: bytes.length,
       hash: contentHash(bytes),
-      // Files stay on disk (only their hash is kept); a page of app-routes.json is in memory already.
+      // Files stay on disk (only their hash is kept); a page is in memory already.
       identity: () => content(),
       gzip: () => (gzipped ??= compressGzip(bytes, { level: 9 })),
     };

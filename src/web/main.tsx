@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { loadClinicSettings } from './clinic.ts';
+import { clinicSettingsKnown, loadClinicSettings } from './clinic.ts';
 import { App } from './routes.tsx';
 
 const root = document.getElementById('root');
@@ -7,4 +7,4 @@ if (!root) throw new Error('index.html has no #root');
 const app = createRoot(root);
 app.render(<App />);
 // Drawing again keeps every page's state and rewrites its dates in the clinic's locale and zone.
-void loadClinicSettings().then((changed) => changed && app.render(<App />));
+if (!clinicSettingsKnown) void loadClinicSettings().then((changed) => changed && app.render(<App />));

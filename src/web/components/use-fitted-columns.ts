@@ -24,13 +24,17 @@ export function useFittedColumns(box: RefObject<HTMLElement | null>, rows: unkno
         if (element.scrollWidth <= element.clientWidth) break;
         element.dataset.hide = level;
       }
-      for (const text of element.querySelectorAll<HTMLElement>('.cell-text')) {
-        if (text.scrollWidth > text.clientWidth) text.tabIndex = 0;
-        else text.removeAttribute('tabindex');
-      }
+      // Every width and style is read before any tabindex is written: a write between reads would lay the page
+      // out again for each cell.
+      const texts = [...element.querySelectorAll<HTMLElement>('.cell-text')];
+      const cut = texts.map((text) => text.scrollWidth > text.clientWidth);
       // A phone's cards show every column, their headers read out only.
       const headers = [...element.querySelectorAll<HTMLElement>('thead th')];
       const gone = headers.filter((th) => getComputedStyle(th).display === 'none').map((th) => th.textContent ?? '');
+      texts.forEach((text, i) => {
+        if (cut[i]) text.tabIndex = 0;
+        else text.removeAttribute('tabindex');
+      });
       setHidden(JSON.stringify(gone));
     };
     fit();

@@ -213,6 +213,19 @@ describe('public pages in the browser', () => {
     }
   });
 
+  it("draws at once in the clinic's locale and zone, which the page carries, without asking the API for them", async () => {
+    const { page, problems } = await openPage(browser, server.url);
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto('/login');
+    await page.waitForLoadState('networkidle');
+    const carried = await page.locator('meta[name="medora-clinic"]').getAttribute('content');
+    assert.deepEqual(JSON.parse(carried ?? 'null'), (await server.api('GET', '/api/clinic')).body);
+    assert.equal(asked.filter((path) => path === '/api/clinic').length, 0, 'the settings come with the page');
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
   it('bundles no server module: the web imports the server JSON types as types only, which the build erases', async () => {
     const sources = [...(await builtSources()).values()].flat();
     // src/links.ts only spells the UI's own addresses, which the server hands out too, and date-format.ts the dates

@@ -73,6 +73,12 @@ function outputFor(metafile: Metafile, entry: string): string {
   return '/' + path.relative(outDir, path.resolve(root, found[0])).split(path.sep).join('/');
 }
 
+/**
+ * What the app's pages show until the code has run: the app's own first frame (routes.tsx's Loading), so the
+ * browser paints once the stylesheet is in rather than after every script, and nothing moves when React takes over.
+ */
+const LOADING_PLACEHOLDER = '<p class="loading" role="status">Loading…</p>';
+
 /** The server's pages, one for each route of the UI and one for any other path (see the comment on top). */
 async function writePages(metafile: Metafile): Promise<void> {
   const template = await readFile(path.join(webSrc, 'index.html'), 'utf8');
@@ -89,7 +95,8 @@ async function writePages(metafile: Metafile): Promise<void> {
       .replace('{{app.css}}', outputFor(metafile, entryPoints['app-styles']))
       .replace('{{main.media}}', media('main'))
       .replace('{{app.media}}', media('app'))
-      .replace('{{modulepreload}}', chunks.map((url) => `    <link rel="modulepreload" href="${url}" />`).join('\n'));
+      .replace('{{modulepreload}}', chunks.map((url) => `    <link rel="modulepreload" href="${url}" />`).join('\n'))
+      .replace('{{placeholder}}', stylesheet === 'app' ? LOADING_PLACEHOLDER : '');
   };
   const notFound = page([pageSource(notFoundPage)], 'main');
   const routes = appRoutes().map(({ pattern, sources }) => ({ pattern, html: page(sources, usesAppStylesheet(pattern) ? 'app' : 'main') }));

@@ -8,9 +8,13 @@ import { ADMISSION_STATUS_LABELS, bedPlace, type AdmissionDetailJson } from '../
 import { formatDateTime, usd } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 
-/** Below the visits, and only once there is a stay to show, so the visits above never move. */
-export function HospitalStays() {
+/**
+ * Below the visits, and only once there is a stay to show and the visits above are shown: asked for at once, but
+ * drawn only then, so nothing on the page moves whichever answer comes first.
+ */
+export function HospitalStays({ visitsShown }: { visitsShown: boolean }) {
   const { loaded, retry } = useLoaded<{ admissions: AdmissionDetailJson[] }>(endpoints.patient.admissions, 'hospital stays');
+  if (!visitsShown) return null;
   if (loaded.state === 'failed') return <LoadFailure what="Your hospital stays" onRetry={retry} />;
   if (loaded.state === 'loading' || loaded.value.admissions.length === 0) return null;
   return (

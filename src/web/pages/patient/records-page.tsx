@@ -58,7 +58,7 @@ export default function MyRecordsPage() {
           )
         }
       </PanelBody>
-      <HospitalStays />
+      <HospitalStays visitsShown={loaded.state !== 'loading'} />
     </>
   );
 }

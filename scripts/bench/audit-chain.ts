@@ -7,6 +7,7 @@
  * (which notes each row for the sealer) and the sealer. Runs alternate between the two, so a machine's changing load
  * weighs on both alike.
  */
+import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { migrate } from '../../src/db/migrate.ts';
 import { auditLog, auditTrail } from '../../src/db/audit.pg.ts';
@@ -14,6 +15,7 @@ import type { Db } from '../../src/db/db.ts';
 import { sealAuditContinuously } from '../../src/audit-sealer.ts';
 import { SEAL_BATCH_ROWS } from '../../src/domain/audit/audit.ts';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
+import { benchMachine } from './report.ts';
 
 const SEALING_WAIT_MS = 60_000;
 
@@ -21,9 +23,11 @@ const opts = new Command()
   .option('--rows <n>', 'rows written per run', '3000')
   .option('--concurrency <list>', 'writers at once, one run each', '1,8,16')
   .option('--rounds <n>', 'runs of each, with and without the chain', '3')
+  .option('--output <file>', 'also write the figures there as JSON (bench/audit-chain-results.json)')
   .parse()
-  .opts<{ rows: string; concurrency: string; rounds: string }>();
+  .opts<{ rows: string; concurrency: string; rounds: string; output?: string }>();
 const rows = Number(opts.rows);
+const startedAt = new Date().toISOString();
 
 /** Rows per second of `writers` writing `rows` rows into `db`, each its own transaction. */
 async function rate(db: Db, writers: number): Promise<{ perSecond: number; ms: number; ended: number }> {
@@ -68,7 +72,7 @@ try {
   const plain = await open();
   await plain.db.exec('drop trigger audit_log_unchained on audit_log');
   const sealer = sealAuditContinuously({ sealTrail: () => auditTrail(chained.db).seal(SEAL_BATCH_ROWS) }, (line) => console.error(line));
-  const results = new Map<number, { with: number[]; without: number[] }>();
+  const results = new Map<number, { with: number[]; without: number[]; sealedMs: number[] }>();
   try {
     for (let round = 1; round <= Number(opts.rounds); round++) {
       for (const writers of opts.concurrency.split(',').map(Number)) {
@@ -82,9 +86,10 @@ try {
         const withChain = runs.get(chained.db);
         const without = runs.get(plain.db);
         if (!withChain || !without) throw new Error('a run is missing');
-        const seen = results.get(writers) ?? { with: [], without: [] };
+        const seen = results.get(writers) ?? { with: [], without: [], sealedMs: [] };
         seen.with.push(withChain.perSecond);
         seen.without.push(without.perSecond);
+        seen.sealedMs.push(Math.round(withChain.sealed ?? 0));
         results.set(writers, seen);
         console.log(
           `${chained.kind}, round ${round}, ${writers} writer(s), ${rows} rows: with the chain ${withChain.perSecond} rows/s ` +
@@ -96,11 +101,18 @@ try {
   } finally {
     await sealer.stop();
   }
-  for (const [writers, seen] of results) {
+  const medians = [...results].map(([writers, seen]) => {
     const [withChain, without] = [median(seen.with), median(seen.without)];
     console.log(`median, ${writers} writer(s): with the chain ${withChain} rows/s, without ${without} rows/s: ${(withChain / without).toFixed(2)}×`);
+    return { writers, rows_per_second_with_chain: withChain, rows_per_second_without: without, ratio: Number((withChain / without).toFixed(2)), rounds: seen };
+  });
+  const chain = await auditTrail(chained.db).verify();
+  console.log(`chain: ${JSON.stringify(chain)}`);
+  if (opts.output) {
+    const figures = { started_at: startedAt, database: chained.kind, machine: benchMachine(), rows_per_run: rows, medians, chain };
+    await writeFile(opts.output, `${JSON.stringify(figures, null, 2)}\n`);
+    console.log(`figures written to ${opts.output}`);
   }
-  console.log(`chain: ${JSON.stringify(await auditTrail(chained.db).verify())}`);
 } finally {
   for (const db of opened) await db.close();
   for (const database of databases) await database.remove();

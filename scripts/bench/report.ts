@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import Table from 'cli-table3';
 import { cpuPerRequestUs, nth, round, type Measurement } from './load.ts';
 import { sameStatements, type RoundTrips, type Statements } from './statements.ts';
@@ -77,6 +78,14 @@ export function quantile(values: number[], q: number): number {
 
 /** The middle half of the rounds' ratios, to show how much the machine moved them. */
 export const ratioSpread = (pair: ReadPair): [number, number] => [round(quantile(pair.roundRatios, 0.25), 2), round(quantile(pair.roundRatios, 0.75), 2)];
+/** The machine a bench script ran on and its load averages (1, 5, 15 min) at the end, as the JSON figures name them. */
+export const benchMachine = () => ({
+  cpus: availableParallelism(),
+  node: process.versions.node,
+  platform: `${process.platform}-${process.arch}`,
+  load_average: loadavg().map((n) => round(n, 2)),
+});
+
 export const percent = (scale: number) => `${round(scale * 100, 2).toLocaleString('en-US')} %`;
 const largest = (run: BenchRun) => nth(run.scales, run.scales.length - 1);
 

@@ -9,6 +9,7 @@ import { onlyRow } from '../../src/db/rows.ts';
 import { DEFAULT_BOOKING_LIMITS } from '../../src/domain/scheduling/ports.ts';
 import { bearerTokens } from '../../src/security.ts';
 import { ADMIN_EMAIL } from './dataset.ts';
+import { nth } from './load.ts';
 
 export interface Patient {
   id: number;
@@ -103,63 +104,86 @@ export async function loadFixtures(db: Queryable, today: string, maxWrites: numb
   };
 }
 
+interface FreeSlot {
+  schedule_id: number;
+  doctor_id: number;
+  department_id: number;
+  room_id: number | null;
+  date: string;
+  start_time: string;
+  end_time: string;
+}
+
+/**
+ * The first `limit` free slots of the `days` days from `first` on (negative: before it), in `order`. Each slot is
+ * looked up in the unique index of booked slots; nothing here grows with the hospital's history.
+ */
+function freeSlotsOf(db: Queryable, first: string, days: number, order: 'forward' | 'backward', limit: number) {
+  const step = order === 'forward' ? '+' : '-';
+  return db.query<FreeSlot>(
+    `with days as (select $1::date ${step} k as date from generate_series(${order === 'forward' ? '0, $2::int - 1' : '1, $2::int'}) k)
+     select s.id as schedule_id, s.doctor_id, d.department_id, s.room_id, days.date, s.start_time, s.end_time
+     from days join schedules s on s.weekday = extract(isodow from days.date) and s.retired_at is null
+     join doctors d on d.id = s.doctor_id and d.active
+     where not exists (select 1 from appointments a
+                       where a.doctor_id = s.doctor_id and a.date = days.date and a.start_time = s.start_time and a.status <> 'cancelled')
+     order by days.date ${order === 'forward' ? '' : 'desc'}, s.start_time, s.doctor_id limit $3`,
+    [first, days, limit],
+  );
+}
+
 /**
  * Free slots from today on for BOOKING_DAYS days, each paired with a different patient who has nothing booked in
- * those days and room under the upcoming-bookings limit, so every booking must succeed.
+ * those days and room under the upcoming-bookings limit, so every booking must succeed. The slots and the patients
+ * are two lists paired here: joined in SQL on their row numbers, the planner could pick a nested loop over both.
  */
-function freeSlots(db: Queryable, today: string, limit: number) {
-  return db.query<{ user_id: number; doctor_id: number; schedule_id: number; date: string }>(
-    `with days as (select $1::date + k as date from generate_series(0, $2::int - 1) k),
-     free_slots as (
-       select s.id as schedule_id, s.doctor_id, days.date, row_number() over (order by days.date, s.start_time, s.doctor_id) as n
-       from days join schedules s on s.weekday = extract(isodow from days.date) and s.retired_at is null
-       join doctors d on d.id = s.doctor_id and d.active
-       where not exists (select 1 from appointments a
-                         where a.doctor_id = s.doctor_id and a.date = days.date and a.start_time = s.start_time and a.status <> 'cancelled')
-     ), ahead as (
+async function freeSlots(db: Queryable, today: string, limit: number) {
+  const slots = await freeSlotsOf(db, today, BOOKING_DAYS, 'forward', limit);
+  const patients = await db.query<{ user_id: number }>(
+    `with ahead as (
        -- One pass over the visits from today on, not one per patient: those booked in the week, and the count of
        -- each patient's upcoming visits against the booking limit.
        select a.patient_id,
               bool_or(a.date < $1::date + $2::int and a.status <> 'cancelled') as busy_this_week,
               count(*) filter (where a.status = 'scheduled') as upcoming
        from appointments a where a.date >= $1::date group by a.patient_id
-     ), free_patients as (
-       select p.user_id, row_number() over (order by p.id desc) as n
-       from patients p left join ahead on ahead.patient_id = p.id
-       where not coalesce(ahead.busy_this_week, false) and coalesce(ahead.upcoming, 0) < $3
      )
-     select fp.user_id, fs.doctor_id, fs.schedule_id, fs.date from free_slots fs join free_patients fp on fp.n = fs.n
-     order by fs.n limit $4`,
+     select p.user_id from patients p left join ahead on ahead.patient_id = p.id
+     where not coalesce(ahead.busy_this_week, false) and coalesce(ahead.upcoming, 0) < $3
+     order by p.id desc limit $4`,
     [today, BOOKING_DAYS, DEFAULT_BOOKING_LIMITS.upcoming - 1, limit],
   );
+  return slots.slice(0, patients.length).map((slot, i) => ({ ...slot, user_id: nth(patients, i).user_id }));
 }
 
 /**
  * Books free slots of the RECORD_DAYS days before today for patients spread over the whole table: visits that have
  * taken place and wait for their doctor's record. Answers each with its doctor's user.
  */
-function visitsToRecord(db: Queryable, today: string, limit: number) {
+async function visitsToRecord(db: Queryable, today: string, limit: number) {
+  const slots = await freeSlotsOf(db, today, RECORD_DAYS, 'backward', limit);
+  const patients = (await db.query<{ id: number }>('select id from patients order by id')).map((p) => p.id);
+  const column = <K extends keyof FreeSlot>(key: K) => slots.map((slot) => slot[key]);
   return db.query<{ id: number; user_id: number }>(
-    `with days as (select $1::date - k as date from generate_series(1, $2::int) k),
-     free_slots as (
-       select s.id as schedule_id, s.doctor_id, d.department_id, s.room_id, days.date, s.start_time, s.end_time,
-              row_number() over (order by days.date desc, s.start_time, s.doctor_id) as n
-       from days join schedules s on s.weekday = extract(isodow from days.date) and s.retired_at is null
-       join doctors d on d.id = s.doctor_id and d.active
-       where not exists (select 1 from appointments a
-                         where a.doctor_id = s.doctor_id and a.date = days.date and a.start_time = s.start_time and a.status <> 'cancelled')
-     ), numbered_patients as (
-       select id, row_number() over (order by id) - 1 as k from patients
-     ), booked as (
+    `with booked as (
        insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time, status)
-       select p.id, fs.doctor_id, fs.schedule_id, fs.department_id, fs.room_id, fs.date, fs.start_time, fs.end_time, 'scheduled'
-       -- Each slot's patient by number, so the join is on equal keys (a hash join), not an expression of both sides.
-       from (select *, (n * 7919) % (select count(*) from patients) as k from free_slots order by n limit $3) fs
-       join numbered_patients p on p.k = fs.k
+       select patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time, 'scheduled'
+       from unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::int[], $6::date[], $7::time[], $8::time[])
+         as s(patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
        returning id, doctor_id
      )
      select b.id, d.user_id from booked b join doctors d on d.id = b.doctor_id order by b.id`,
-    [today, RECORD_DAYS, limit],
+    [
+      // Each slot's patient is spread over the whole table by a stride prime to its size.
+      slots.map((_, i) => nth(patients, ((i + 1) * 7919) % patients.length)),
+      column('doctor_id'),
+      column('schedule_id'),
+      column('department_id'),
+      column('room_id'),
+      column('date'),
+      column('start_time'),
+      column('end_time'),
+    ],
   );
 }
 

@@ -87,7 +87,8 @@ interface FilteredList {
   /** The rows alone, enough to count them when nothing is searched and no filter needs `from`'s joins. */
   countFrom: string;
   date: string;
-  doctor: string;
+  /** The condition that a row is the doctor's, on the rows alone (`countFrom`), given the parameter. */
+  doctor: (id: string) => string;
   department: string;
   status: string;
   /** The search on `$n`, the contains-pattern of q. */
@@ -102,13 +103,13 @@ const filtered = (list: FilteredList) => ({
     const conditions = [
       filter.from !== undefined && `${list.date} >= ${param(filter.from)}::date`,
       filter.to !== undefined && `${list.date} <= ${param(filter.to)}::date`,
-      filter.doctorId !== undefined && `${list.doctor} = ${param(filter.doctorId)}`,
+      filter.doctorId !== undefined && list.doctor(param(filter.doctorId)),
       filter.departmentId !== undefined && `${list.department} = ${param(filter.departmentId)}`,
       filter.status !== undefined && `${list.status} = ${param(filter.status)}`,
       q && list.search(params.push(containsPattern(q))),
     ].filter(Boolean);
     const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
-    const needsJoins = q || filter.doctorId !== undefined || filter.departmentId !== undefined;
+    const needsJoins = q || filter.departmentId !== undefined;
     return {
       columns: list.columns,
       rowsOf: `from ${list.from} ${where}`,
@@ -136,7 +137,7 @@ const APPOINTMENT_LIST = filtered({
   from: APPOINTMENT_FROM,
   countFrom: 'appointments a',
   date: 'a.date',
-  doctor: 'a.doctor_id',
+  doctor: (id) => `a.doctor_id = ${id}`,
   department: 'a.department_id',
   status: 'a.status',
   search: appointmentSearch,
@@ -154,7 +155,14 @@ const BILL_LIST = filtered({
     left join users du on du.id = doc.user_id`,
   countFrom: 'billings b',
   date: 'b.billing_date',
-  doctor: 'm.doctor_id',
+  // The doctor's bills, found from the doctor's records (and the supplementary bills of those) as one array, so the
+  // bills are read by their keys: a doctor's month is then read from the doctor's records, not from the whole
+  // hospital's bills of the month.
+  doctor: (id) => `b.id = any(array(
+    select rb.id from medical_records mr join billings rb on rb.medical_record_id = mr.id where mr.doctor_id = ${id}
+    union all
+    select sb.id from medical_records mr join billings rb on rb.medical_record_id = mr.id join billings sb on sb.supplements_id = rb.id
+    where mr.doctor_id = ${id}))`,
   department: 'coalesce(a.department_id, doc.department_id)',
   status: 'b.payment_status',
   search: (n) => `(lower(u.name) like $${n} or lower(u.email) like $${n} or lower(b.service_details) like $${n})`,

@@ -43,6 +43,9 @@ const SPECIALIZATIONS = ['Cardiologist', 'Clinical Pharmacist', 'Emergency Physi
   'Psychiatrist', 'Endocrinologist', 'Rheumatologist', 'Urologist', 'Allergist', 'Anesthesiologist', 'Internist'];
 // Tables whose triggers keep the dashboard figures (migrations/0001_init.sql) and the patients' search text (0003).
 const COUNTED_TABLES = ['patients', 'appointments', 'medical_records'];
+/** The tables of the visits, millions of rows at the larger scales. */
+const BULK_TABLES = ['appointments', 'medical_records', 'billings', 'payments'];
+const APPOINTMENT_BATCH = 2_000_000;
 const SERVICE_TYPES = ['Consultation', 'Follow-up', 'Lab work', 'Imaging', 'Minor procedure', 'Vaccination'];
 
 export interface GenerateOptions {
@@ -87,6 +90,15 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
 
   // The dashboard counters are rebuilt once at the end instead of by a trigger call per generated row.
   await db.exec(COUNTED_TABLES.map((table) => `alter table ${table} disable trigger user;`).join('\n'));
+  // The visits' secondary indexes are built once the rows are in, as a restore builds them: kept up row by row,
+  // ten million appointments took longer than a statement may. Those behind a constraint stay.
+  const deferred = await db.query<{ name: string; definition: string }>(
+    `select i.indexname as name, i.indexdef as definition from pg_indexes i
+     where i.schemaname = current_schema() and i.tablename = any($1::text[])
+       and not exists (select 1 from pg_constraint c where c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)`,
+    [BULK_TABLES],
+  );
+  await db.exec(deferred.map(({ name }) => `drop index ${name};`).join('\n'));
   const counts: Record<string, number> = {};
   counts.departments = await step('departments', `
     insert into departments (id, name, description)
@@ -138,7 +150,11 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
     from generate_series(1, ${size.doctors}) d, generate_series(1, 7) w, generate_series(0, ${size.slotsPerDay - 1}) k`);
 
   // Appointment n sits on slot s = (n-1)·stride mod capacity, which no other appointment takes (see slotStride).
-  counts.appointments = await step('appointments', `
+  // In batches, each one statement well within the timeout at any scale.
+  counts.appointments = 0;
+  for (let first = 1; first <= size.appointments; first += APPOINTMENT_BATCH) {
+    const last = Math.min(size.appointments, first + APPOINTMENT_BATCH - 1);
+    counts.appointments += await step(last === size.appointments && first === 1 ? 'appointments' : `appointments ≤ ${last}`, `
     insert into appointments (id, patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time, status)
     select a.n, 1 + ${hash('a.n', 51)} % ${size.patients}, a.doctor_id, s.id, d.department_id, s.room_id, a.date,
            s.start_time, s.end_time,
@@ -150,11 +166,12 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
              ${firstDay} + ((slot / ${size.doctors}) % ${days})::int as date,
              slot / ${size.doctors} / ${days} as k
       from (select n, ((n - 1) * ${slotStride(capacity)}::bigint) % ${capacity} as slot
-            from generate_series(1, ${size.appointments}) n) numbered
+            from generate_series(${first}, ${last}) n) numbered
     ) a
     join doctors d on d.id = a.doctor_id
     join schedules s on s.id = (a.doctor_id - 1) * ${slotsPerDoctor} + (extract(isodow from a.date)::int - 1) * ${size.slotsPerDay} + a.k + 1
     on conflict do nothing`);
+  }
 
   // Every completed appointment has its record and its bill, as saving a record does in the product.
   counts.medical_records = await step('medical records', `
@@ -179,6 +196,7 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
     'appointments', 'medical_records', 'billings', 'payments']) {
     await db.query(`select setval(pg_get_serial_sequence('${table}', 'id'), greatest(1, (select max(id) from ${table})))`);
   }
+  await timed('indexes', () => db.exec(deferred.map(({ definition }) => `${definition};`).join('\n')));
   await timed('dashboard', async () => {
     await db.query('select recount_dashboard()');
     await db.exec(COUNTED_TABLES.map((table) => `alter table ${table} enable trigger user;`).join('\n'));

@@ -16,16 +16,20 @@ export interface ClinicSettings {
 
 const settingsOf = (answer: SchemaClinic): ClinicSettings => ({ locale: answer.locale, timeZone: answer.time_zone });
 
+const isClinic = (value: unknown): value is SchemaClinic =>
+  typeof value === 'object' && value !== null && 'locale' in value && typeof value.locale === 'string' && 'time_zone' in value && typeof value.time_zone === 'string';
+
 /** The settings the page carries, if it does. */
 function fromPage(): ClinicSettings | undefined {
   const content = document.querySelector<HTMLMetaElement>('meta[name="medora-clinic"]')?.content;
   if (!content) return undefined;
   try {
-    return settingsOf(JSON.parse(content) as SchemaClinic);
+    const carried: unknown = JSON.parse(content);
+    if (isClinic(carried)) return settingsOf(carried);
   } catch (error) {
     console.error('the page carries unreadable clinic settings', error);
-    return undefined;
   }
+  return undefined;
 }
 
 const carried = fromPage();

@@ -20,6 +20,8 @@ describe('first screens', () => {
     const patient = await registerPatient(server);
     const { page, problems } = await openSignedInPage(browser, server, patient.email);
     for (const path of ['/user/patient/bills', '/user/patient/records', '/user/patient/book']) {
+      // The page before asks nothing more, so the first API call seen below is the new page's own.
+      await page.waitForLoadState('networkidle');
       const scriptsBeforeApi: string[] = [];
       let apiCalled = false;
       let html = '';

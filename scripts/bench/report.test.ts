@@ -118,6 +118,14 @@ describe('the tables', () => {
     assert.equal(first(growthRows(grown)).growth, 1.3);
   });
 
+  it('measures no growth, and so misses its target, when a round at some scale answered nothing', () => {
+    const silent = run();
+    first(at(silent.scales, 2).reads).roundP50Ms.medora = [0, 0, 0];
+    assert.equal(first(growthRows(silent)).growth, undefined);
+    const check = checkTargets(silent).find((c) => c.target.startsWith('GET /api/doctors: p50 at'));
+    assert.deepEqual([check?.actual, check?.met], ['not measured', false]);
+  });
+
   it('writes the ratio table, the growth table and each measurement in snake_case', () => {
     const json = JSON.parse(resultsJson(run(), checkTargets(run())));
     assert.equal(json.ratio_table.scale, 1);

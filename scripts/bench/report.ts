@@ -107,7 +107,9 @@ export function growthRows(run: BenchRun): GrowthRow[] {
   const grown = (first: number[] | undefined, last: number[] | undefined) => {
     if (run.scales.length < 2 || !first || !last) return undefined;
     const rounds = Math.min(first.length, last.length);
-    return rounds === 0 ? undefined : round(median(Array.from({ length: rounds }, (_, r) => nth(last, r) / nth(first, r))), 2);
+    // A round in which a server answered nothing has no p50: the growth is then not measured, never 0 ×.
+    const unanswered = [...first.slice(0, rounds), ...last.slice(0, rounds)].some((ms) => !(ms > 0));
+    return rounds === 0 || unanswered ? undefined : round(median(Array.from({ length: rounds }, (_, r) => nth(last, r) / nth(first, r))), 2);
   };
   return largest(run).reads.map(({ name }) => {
     const at = run.scales.map((s) => s.reads.find((pair) => pair.name === name));

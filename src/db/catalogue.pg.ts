@@ -212,7 +212,8 @@ const DOCTOR_COLUMNS = `d.id, d.phone, d.gender, d.bio, d.birthdate, d.address, 
   u.id as user_id, u.name, u.email, u.profile_image_id,
   d.specialization_id, s.name as specialization_name, d.department_id, dep.name as department_name`;
 // Every doctor's account has the doctor role; saying so lets the list's order come from users_doctor_name_idx.
-const DOCTOR_FROM = `doctors d join users u on u.id = d.user_id and u.role = 'doctor'
+const DOCTOR_ACCOUNTS = `doctors d join users u on u.id = d.user_id and u.role = 'doctor'`;
+const DOCTOR_FROM = `${DOCTOR_ACCOUNTS}
   left join specializations s on s.id = d.specialization_id
   left join departments dep on dep.id = d.department_id`;
 
@@ -272,6 +273,7 @@ export function doctorStore(db: Queryable): DoctorStore {
           where: 'd.active',
           search: 'lower(u.name) like $1 or lower(u.email) like $1 or lower(s.name) like $1 or lower(dep.name) like $1',
           orderBy: 'lower(u.name), u.id',
+          keys: { from: DOCTOR_ACCOUNTS, id: 'd.id' },
         },
         toDoctor,
       ),

@@ -65,6 +65,11 @@ export interface ListQuery {
   /** A condition on `$1`, the lower-cased contains-pattern of `q`; applied only when `q` is given. */
   search: string;
   orderBy: string;
+  /**
+   * Where an unsearched page's keys are found alone — the listed rows and what the order needs, `id` naming the key
+   * in `from` too — so the rest of `from` is joined for that page's rows only, not for every row before it.
+   */
+  keys?: { from: string; id: string };
 }
 
 /** One page of a searched list and its total, both in SQL. */
@@ -73,10 +78,15 @@ export function listPage<R extends object, T>(db: Queryable, req: PageRequest, l
   const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
   const params = req.q ? [containsPattern(req.q)] : [];
   const countFrom = req.q ? list.from : (list.countFrom ?? list.from);
+  const keys = req.q ? undefined : list.keys;
+  const pageOf = keys &&
+    ((limit: string, offset: string) =>
+      `from (select ${keys.id} as page_key from ${keys.from} ${where} order by ${list.orderBy} limit ${limit} offset ${offset}) page
+       join ${list.from} on ${keys.id} = page.page_key`);
   return pageWithTotal(
     db,
     req,
-    { columns: list.columns, rowsOf: `from ${list.from} ${where}`, countOf: `from ${countFrom} ${where}`, orderBy: list.orderBy, params },
+    { columns: list.columns, rowsOf: `from ${list.from} ${where}`, countOf: `from ${countFrom} ${where}`, pageOf, orderBy: list.orderBy, params },
     toItem,
   );
 }

@@ -183,8 +183,8 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
     from appointments a where a.status = 'completed'`);
   // Bills older than a month are mostly settled; recent ones mostly still open.
   counts.billings = await step('billings', `
-    insert into billings (id, patient_id, medical_record_id, service_details, amount_cents, billing_date, payment_status, paid_cents)
-    select id, patient_id, id, service_type, cost_cents, record_date, case when settled then 'paid' else 'unpaid' end, case when settled then cost_cents else 0 end
+    insert into billings (id, patient_id, medical_record_id, doctor_id, service_details, amount_cents, billing_date, payment_status, paid_cents)
+    select id, patient_id, id, doctor_id, service_type, cost_cents, record_date, case when settled then 'paid' else 'unpaid' end, case when settled then cost_cents else 0 end
     from (select r.*, ${hash('r.id', 71)} % 100 < (case when r.record_date < date '${today}' - 30 then 90 else 30 end) as settled
           from medical_records r) r`);
   counts.payments = await step('payments', `

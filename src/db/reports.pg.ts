@@ -49,11 +49,12 @@ export function dashboardQueries(db: Queryable): DashboardQueries {
       const [row] = await db.query<TopDoctorStatsRow>(
         `select d.id, u.name, s.name as specialization, coalesce(d.photo_id, u.profile_image_id) as image_id,
                 c.completed as appointments, c.patients
-         from doctor_stats c join doctors d on d.id = c.doctor_id join users u on u.id = d.user_id
-         left join specializations s on s.id = d.specialization_id
-         where d.active and c.completed > 0
-         order by c.completed desc, c.patients desc, d.id
-         limit 1`,
+         from (select c.doctor_id, c.completed, c.patients from doctor_stats c join doctors d on d.id = c.doctor_id
+               where d.active and c.completed > 0
+               order by c.completed desc, c.patients desc, c.doctor_id
+               limit 1) c
+         join doctors d on d.id = c.doctor_id join users u on u.id = d.user_id
+         left join specializations s on s.id = d.specialization_id`,
       );
       return (
         row && {
@@ -87,8 +88,8 @@ interface FilteredList {
   /** The rows alone, enough to count them when nothing is searched and no filter needs `from`'s joins. */
   countFrom: string;
   date: string;
-  /** The condition that a row is the doctor's, on the rows alone (`countFrom`), given the parameter. */
-  doctor: (id: string) => string;
+  /** The row's doctor, on the rows alone (`countFrom`). */
+  doctor: string;
   department: string;
   status: string;
   /** The search on `$n`, the contains-pattern of q. */
@@ -103,7 +104,7 @@ const filtered = (list: FilteredList) => ({
     const conditions = [
       filter.from !== undefined && `${list.date} >= ${param(filter.from)}::date`,
       filter.to !== undefined && `${list.date} <= ${param(filter.to)}::date`,
-      filter.doctorId !== undefined && list.doctor(param(filter.doctorId)),
+      filter.doctorId !== undefined && `${list.doctor} = ${param(filter.doctorId)}`,
       filter.departmentId !== undefined && `${list.department} = ${param(filter.departmentId)}`,
       filter.status !== undefined && `${list.status} = ${param(filter.status)}`,
       q && list.search(params.push(containsPattern(q))),
@@ -137,7 +138,7 @@ const APPOINTMENT_LIST = filtered({
   from: APPOINTMENT_FROM,
   countFrom: 'appointments a',
   date: 'a.date',
-  doctor: (id) => `a.doctor_id = ${id}`,
+  doctor: 'a.doctor_id',
   department: 'a.department_id',
   status: 'a.status',
   search: appointmentSearch,
@@ -155,14 +156,7 @@ const BILL_LIST = filtered({
     left join users du on du.id = doc.user_id`,
   countFrom: 'billings b',
   date: 'b.billing_date',
-  // The doctor's bills, found from the doctor's records (and the supplementary bills of those) as one array, so the
-  // bills are read by their keys: a doctor's month is then read from the doctor's records, not from the whole
-  // hospital's bills of the month.
-  doctor: (id) => `b.id = any(array(
-    select rb.id from medical_records mr join billings rb on rb.medical_record_id = mr.id where mr.doctor_id = ${id}
-    union all
-    select sb.id from medical_records mr join billings rb on rb.medical_record_id = mr.id join billings sb on sb.supplements_id = rb.id
-    where mr.doctor_id = ${id}))`,
+  doctor: 'b.doctor_id',
   department: 'coalesce(a.department_id, doc.department_id)',
   status: 'b.payment_status',
   search: (n) => `(lower(u.name) like $${n} or lower(u.email) like $${n} or lower(b.service_details) like $${n})`,

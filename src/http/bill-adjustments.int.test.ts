@@ -125,6 +125,9 @@ for (const target of testDatabases()) {
       assert.equal(paid.body.billing.payment_status, 'paid');
       const receipt = await server.api('GET', `/api/billings/${extra.id}/receipt`, { token: patient.token });
       assert.deepEqual([receipt.body.supplements_bill_number, receipt.body.doctor_name, receipt.body.total_cents], [`B-${String(billId).padStart(6, '0')}`, 'Dr. Grey', 1250]);
+      const doctorsBills = await server.api('GET', `/api/admin/billings?doctor_id=${doctor.doctorId}&from=2026-06-10&to=2026-06-10`, { token: admin.token });
+      const ids = doctorsBills.body.billings.map((b: { id: number }) => b.id);
+      assert.ok(ids.includes(extra.id) && ids.includes(billId), 'the admin finds the supplementary bill under the visit\'s doctor');
     });
 
     it('lists credit notes on the receipt and to the patient, audits each, and takes no credit as takings', async () => {

@@ -25,7 +25,7 @@ import { combine, cpuPerRequestUs, nth, round, runLoad, type LoadOptions, type M
 import { checkTargets, percent, ratioOf, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
 import { GROWTH_SCALES, parseScales } from './scale.ts';
 import { WRITES, doctorsScenario, loginScenario, readScenarios, writeTurns } from './scenarios.ts';
-import { startMedora, startTwins, type RunningServer } from './servers.ts';
+import { startMedora, startTwins, startWorker, type RunningServer } from './servers.ts';
 import { measureUiWeight } from './ui-weight.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -103,6 +103,7 @@ interface Side {
   scale: number;
   medora: RunningServer;
   twins: RunningServer;
+  worker: { stop(): Promise<void> };
   scenarios: Scenario[];
 }
 
@@ -118,12 +119,18 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
   try {
     for (const { scale, database, hospital } of hospitals) {
       const env = { ...database.env, CLINIC_TZ: clinicTimeZone };
-      const twins = await startTwins(env, join(logDir, `twins-${scale}.log`));
-      const medora = await startMedora(env, join(logDir, `medora-${scale}.log`)).catch(async (error) => {
-        await twins.stop();
+      // Medora and its twin share the database, so the e-mails and the audit rows both write are sent and sealed by
+      // a worker of their own, not by Medora's process on the twin's behalf.
+      const worker = await startWorker(env, join(logDir, `worker-${scale}.log`));
+      const twins = await startTwins(env, join(logDir, `twins-${scale}.log`)).catch(async (error) => {
+        await worker.stop();
         throw error;
       });
-      sides.push({ scale, medora, twins, scenarios: readScenarios(hospital.fixtures) });
+      const medora = await startMedora(env, join(logDir, `medora-${scale}.log`), [], ['--no-worker']).catch(async (error) => {
+        await Promise.all([twins.stop(), worker.stop()]);
+        throw error;
+      });
+      sides.push({ scale, medora, twins, worker, scenarios: readScenarios(hospital.fixtures) });
     }
     const reads: ReadPair[][] = sides.map(() => []);
     for (const [j, { name }] of nth(sides, 0).scenarios.entries()) {
@@ -153,7 +160,7 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
     const twinRss = Math.max(...sides.map((side) => side.twins.peakRssMiB()));
     return { reads, rest: { writePairs, ...(await measureSignIns(top.medora, fixtures, twinRss)) } };
   } finally {
-    await Promise.all(sides.flatMap((side) => [side.medora.stop(), side.twins.stop()]));
+    await Promise.all(sides.flatMap((side) => [side.medora.stop(), side.twins.stop(), side.worker.stop()]));
   }
 }
 

@@ -16,9 +16,32 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The real Medora, as users start it: `node bin/medora.js serve`, with the demo clinic switched off. */
-export function startMedora(env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Promise<RunningServer> {
-  return startServer('medora', [...nodeArgs, 'bin/medora.js', 'serve'], { ...env, SEED_DEMO: '0' }, logFile);
+/**
+ * The real Medora, as users start it: `node bin/medora.js serve`, with the demo clinic switched off. `serveArgs`
+ * `--no-worker` leaves the e-mails and the audit sealing to a `startWorker` process, as a site with several
+ * instances runs them.
+ */
+export function startMedora(env: Record<string, string>, logFile: string, nodeArgs: string[] = [], serveArgs: string[] = []): Promise<RunningServer> {
+  return startServer('medora', [...nodeArgs, 'bin/medora.js', 'serve', ...serveArgs], { ...env, SEED_DEMO: '0' }, logFile);
+}
+
+/** `medora worker` on the database in `env`, once it has said it started (bounded); `stop` ends it. */
+export async function startWorker(env: Record<string, string>, logFile: string): Promise<{ stop(): Promise<void> }> {
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['bin/medora.js', 'worker'], { cwd: ROOT, env: { ...databaseFreeEnv(), ...env }, stdio: ['ignore', log, log] });
+  closeSync(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let died = false;
+  void exited.then(() => (died = true));
+  const deadline = Date.now() + 60_000;
+  while (!/SMTP_URL|outbox/.test(readFileSync(logFile, 'utf8'))) {
+    if (died || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the worker did not start${died ? ' (it exited)' : ''}; see ${logFile}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { stop: () => stopChild(child, exited) };
 }
 
 /** The bare node:http twins of the read endpoints (twins.ts): Medora's statements and JSON, no framework. */

@@ -8,7 +8,7 @@ import { auditLog, auditTrail } from '../db/audit.pg.ts';
 import type { Db } from '../db/db.ts';
 import { openEmbedded } from '../db/embedded.ts';
 import { endsWithTestFile } from '../testing/child-processes.ts';
-import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
+import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
 import { embeddedDataDir, testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
@@ -81,6 +81,20 @@ describe('the audit sealer in medora serve and medora worker', () => {
       await writeAndAwaitSealing(database.db, 5);
       assert.deepEqual(await auditTrail(database.db).verify(), { intact: true, rows: 25 });
     });
+
+    it('leaves the sealing to the worker when the server runs with --no-worker', async () => {
+      await worker?.stop();
+      worker = undefined;
+      const env = { DATABASE_URL: database.url ?? '' };
+      server = await startServerProcess({ ...env, SEED_DEMO: '0' }, ['--no-worker']);
+      assert.match(server.output(), /No worker in this process/);
+      for (let n = 1; n <= 3; n++) await database.db.transaction((tx) => auditLog(tx).record(read(n)));
+      await sleep(1000); // ten of a sealer's turns
+      assert.equal((await auditTrail(database.db).backlog()).rows, 3, 'the server seals nothing itself');
+      worker = await startWorker(env);
+      await writeAndAwaitSealing(database.db, 2);
+      assert.deepEqual(await auditTrail(database.db).verify(), { intact: true, rows: 30 });
+    });
   });
 
   describe('on the embedded database', () => {
@@ -94,6 +108,12 @@ describe('the audit sealer in medora serve and medora worker', () => {
       await db?.close();
       await server?.stop();
       await folder?.remove();
+    });
+
+    it('refuses --no-worker: no other process could send its e-mails or seal its trail', async () => {
+      const refused = await serveRefused({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', BACKUP_KEEP: '0' }, ['--no-worker']);
+      assert.equal(refused.exit, '1');
+      assert.match(refused.output, /--no-worker needs DATABASE_URL/);
     });
 
     it('seals the rows other processes write through the server', async () => {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
+import { DomainError } from '../domain/shared/errors.ts';
 import { writeLine, type Cli } from './context.ts';
 
 /** What a stop may take past the grace period: cancelling statements, closing sockets and the database. */
@@ -10,8 +11,11 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
     .command('serve')
     .description('start the web server (migrates first; loads the demo clinic into an empty embedded database)')
     .option('-p, --port <port>', 'port to listen on (default $PORT or 3000)')
-    .action(async (opts: { port?: string }) => {
+    .option('--no-worker', "leave the outbox's e-mails and the audit trail's sealing to `medora worker` processes (PostgreSQL only)")
+    .action(async (opts: { port?: string; worker: boolean }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
+      // On the embedded database no other process can reach the outbox and the trail while the server holds them.
+      if (!opts.worker && !config.databaseUrl) throw new DomainError('invalid', 'invalid', '--no-worker needs DATABASE_URL: on the embedded database only the server can send its e-mails and seal its trail');
       // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
       const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { createMedoraServer, listen }, { closeGracefully }, { billInterimStaysDaily, checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }, { sealAuditContinuously }] =
         await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../http/shutdown.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts'), import('../audit-sealer.ts')]);
@@ -33,12 +37,13 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       });
       const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
       writeLine(io.stdout, `Medora is running at http://${config.host}:${address.port} on the ${where}`);
-      const mail = startMailWorker(app, db, config, (line) => writeLine(io.stderr, line));
-      if (!config.smtpUrl) writeLine(io.stdout, 'No SMTP_URL: e-mails are kept in the outbox, marked not sent (admin → Messages).');
+      const mail = opts.worker ? startMailWorker(app, db, config, (line) => writeLine(io.stderr, line)) : undefined;
+      if (!opts.worker) writeLine(io.stdout, 'No worker in this process: `medora worker` sends the e-mails and seals the audit trail.');
+      else if (!config.smtpUrl) writeLine(io.stdout, 'No SMTP_URL: e-mails are kept in the outbox, marked not sent (admin → Messages).');
       if (embedded && config.backupKeep > 0) {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
       }
-      const sealing = sealAuditContinuously(app.audit, (line) => writeLine(io.stderr, line));
+      const sealing = opts.worker ? sealAuditContinuously(app.audit, (line) => writeLine(io.stderr, line)) : undefined;
       const pruning = pruneAuditDaily(app, (line) => writeLine(io.stdout, line));
       const interimBills = billInterimStaysDaily(app, (line) => writeLine(io.stdout, line));
       const checkpoints = config.auditSigningKeyFile ? checkpointAuditHourly(app, (line) => writeLine(io.stdout, line)) : undefined;
@@ -53,7 +58,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
           process.exit(1);
         }, config.shutdownGraceMs + SHUTDOWN_SLACK_MS).unref();
         await closeGracefully(server, config.shutdownGraceMs);
-        await Promise.all([mail.stop(), sealing.stop()]);
+        await Promise.all([mail?.stop(), sealing?.stop()]);
         await db.close();
         process.exit(0);
       };

@@ -27,9 +27,9 @@ interface Spawned {
   exited: Promise<string>;
 }
 
-function spawnServe(env: Record<string, string>): Spawned {
+function spawnServe(env: Record<string, string>, args: string[]): Spawned {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
-  const child = endsWithTestFile(spawn(process.execPath, [BIN, 'serve'], {
+  const child = endsWithTestFile(spawn(process.execPath, [BIN, 'serve', ...args], {
     env: { ...inherited, HOST: '127.0.0.1', PORT: '0', CLINIC_TZ: 'Europe/Berlin', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }));
@@ -41,8 +41,8 @@ function spawnServe(env: Record<string, string>): Spawned {
 }
 
 /** Starts the server and waits until it says where it listens; rejects with its output when it exits first. */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const { child, output, exited } = spawnServe(env);
+export function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+  const { child, output, exited } = spawnServe(env, args);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -64,8 +64,8 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
 }
 
 /** Runs `medora serve` expecting it to refuse to start; resolves to how it exited and what it printed. */
-export async function serveRefused(env: Record<string, string>): Promise<{ exit: string; output: string }> {
-  const { child, output, exited } = spawnServe(env);
+export async function serveRefused(env: Record<string, string>, args: string[] = []): Promise<{ exit: string; output: string }> {
+  const { child, output, exited } = spawnServe(env, args);
   const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
   const exit = await exited;
   clearTimeout(timer);

@@ -125,15 +125,40 @@ describe('cached session lookups', () => {
     assert.equal(lookups(), 4);
   });
 
-  it('does not keep a lookup that was under way when a notice arrived', async () => {
+  it("does not keep a lookup that was under way when a notice of its user's change arrived", async () => {
     const { cache, lookups, notices, hold } = await watchedCache();
     const release = hold();
     const racing = cache.findUser('token-a', NOW);
-    notices.listener.notice('7'); // any notice: the lookup may have read the state from before it
+    notices.listener.notice('1'); // the lookup may have read user 1 from before the change
     release();
     assert.equal((await racing)?.id, 1);
     await cache.findUser('token-a', NOW);
     assert.equal(lookups(), 2);
+  });
+
+  it("keeps a lookup that was under way when another user's notice or write came", async () => {
+    const { cache, lookups, notices, hold } = await watchedCache();
+    const release = hold();
+    const racing = cache.findUser('token-a', NOW);
+    notices.listener.notice('7');
+    cache.forgetAfterWriteBy({ role: 'doctor', userId: 8 });
+    release();
+    assert.equal((await racing)?.id, 1);
+    await cache.findUser('token-a', NOW);
+    assert.equal(lookups(), 1, "user 1's lookup was remembered");
+  });
+
+  it('does not keep a lookup that was under way when a session was revoked or a table emptied', async () => {
+    for (const meanwhile of [(c: Awaited<ReturnType<typeof watchedCache>>) => c.cache.revoke('token-b', NOW), (c: Awaited<ReturnType<typeof watchedCache>>) => c.notices.listener.notice('*')]) {
+      const c = await watchedCache();
+      const release = c.hold();
+      const racing = c.cache.findUser('token-a', NOW);
+      await meanwhile(c);
+      release();
+      await racing;
+      await c.cache.findUser('token-a', NOW);
+      assert.equal(c.lookups(), 2);
+    }
   });
 
   it('does not keep a lookup that was under way when listening began', async () => {

@@ -44,20 +44,44 @@ export function cachedSessionStore(
   options: SessionCacheOptions = DEFAULTS,
 ): SessionStore & SessionCache {
   const entries = new Map<string, Entry>();
+  // Each user's remembered tokens, so forgetting a user reads only theirs, not every entry.
+  const tokensOf = new Map<number, Set<string>>();
   let hearing = false;
-  // Moves on with every forgetting, so a lookup can tell whether one happened while it waited.
+  // Moves on with every forgetting, so a lookup can tell whether its own user (or everyone) was forgotten while it
+  // waited: one user's write or notice does not cost every other lookup under way its place here.
   let generation = 0;
+  let everyoneForgottenAt = 0;
+  const userForgottenAt = new Map<number, number>();
 
-  const forget = (drop: (entry: Entry) => boolean) => {
-    generation++;
-    for (const [tokenHash, entry] of entries) if (drop(entry)) entries.delete(tokenHash);
+  const drop = (tokenHash: string) => {
+    const entry = entries.get(tokenHash);
+    if (!entry) return;
+    entries.delete(tokenHash);
+    const tokens = tokensOf.get(entry.user.id);
+    tokens?.delete(tokenHash);
+    if (tokens?.size === 0) tokensOf.delete(entry.user.id);
   };
-  const forgetAll = () => forget(() => true);
-  const forgetUser = (userId: number) => forget((entry) => entry.user.id === userId);
+  const forgetAll = () => {
+    everyoneForgottenAt = ++generation;
+    userForgottenAt.clear();
+    entries.clear();
+    tokensOf.clear();
+  };
+  const forgetUser = (userId: number) => {
+    userForgottenAt.set(userId, ++generation);
+    for (const tokenHash of tokensOf.get(userId) ?? []) entries.delete(tokenHash);
+    tokensOf.delete(userId);
+    // Bounded like the entries: past that, forgetting everyone says the same and frees the marks.
+    if (userForgottenAt.size > options.maxEntries) forgetAll();
+  };
+  const forgottenSince = (userId: number, seen: number) => everyoneForgottenAt > seen || (userForgottenAt.get(userId) ?? 0) > seen;
   const keep = (tokenHash: string, lookup: SessionLookup, now: Date) => {
     const oldest = entries.keys().next();
-    if (entries.size >= options.maxEntries && !oldest.done) entries.delete(oldest.value);
+    if (entries.size >= options.maxEntries && !oldest.done) drop(oldest.value);
     entries.set(tokenHash, { ...lookup, cachedAt: now.getTime() });
+    const tokens = tokensOf.get(lookup.user.id) ?? new Set<string>();
+    tokens.add(tokenHash);
+    tokensOf.set(lookup.user.id, tokens);
   };
 
   return {
@@ -65,17 +89,18 @@ export function cachedSessionStore(
     findUser: async (tokenHash, now) => {
       const entry = entries.get(tokenHash);
       if (entry && entry.expiresAt > now && now.getTime() - entry.cachedAt < options.maxAgeMs) return entry.user;
-      entries.delete(tokenHash);
+      drop(tokenHash);
       const seen = generation;
       const lookup = await store.findSession(tokenHash, now);
-      if (lookup && hearing && seen === generation) keep(tokenHash, lookup, now);
+      if (lookup && hearing && !forgottenSince(lookup.user.id, seen)) keep(tokenHash, lookup, now);
       return lookup?.user;
     },
     findSession: store.findSession,
     revoke: async (tokenHash, now) => {
       await store.revoke(tokenHash, now);
-      generation++;
-      entries.delete(tokenHash);
+      // Whose token it was is not known here: no lookup under way may keep what it read before the revocation.
+      everyoneForgottenAt = ++generation;
+      drop(tokenHash);
     },
     revokeAll: async (userId, now) => {
       await store.revokeAll(userId, now);

@@ -87,7 +87,10 @@ describe('the audit sealer in medora serve and medora worker', () => {
       worker = undefined;
       const env = { DATABASE_URL: database.url ?? '' };
       server = await startServerProcess({ ...env, SEED_DEMO: '0' }, ['--no-worker']);
-      assert.match(server.output(), /No worker in this process/);
+      // Said just after the line startServerProcess waits for.
+      for (const deadline = Date.now() + 10_000; !/No worker in this process/.test(server.output()); await sleep(20)) {
+        assert.ok(Date.now() < deadline, `the server did not say it runs no worker:\n${server.output()}`);
+      }
       for (let n = 1; n <= 3; n++) await database.db.transaction((tx) => auditLog(tx).record(read(n)));
       await sleep(1000); // ten of a sealer's turns
       assert.equal((await auditTrail(database.db).backlog()).rows, 3, 'the server seals nothing itself');

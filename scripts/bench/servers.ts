@@ -27,10 +27,7 @@ export function startMedora(env: Record<string, string>, logFile: string, nodeAr
 
 /** `medora worker` on the database in `env`, once it has said it started (bounded); `stop` ends it. */
 export async function startWorker(env: Record<string, string>, logFile: string): Promise<{ stop(): Promise<void> }> {
-  const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['bin/medora.js', 'worker'], { cwd: ROOT, env: { ...databaseFreeEnv(), ...env }, stdio: ['ignore', log, log] });
-  closeSync(log);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const { child, exited } = spawnLogged(['bin/medora.js', 'worker'], env, logFile);
   let died = false;
   void exited.then(() => (died = true));
   const deadline = Date.now() + 60_000;
@@ -52,15 +49,7 @@ export function startTwins(env: Record<string, string>, logFile: string, nodeArg
 async function startServer(name: string, args: string[], env: Record<string, string>, logFile: string): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  // The server's request log goes to a file: cheap to write, and there when a run needs explaining.
-  const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...databaseFreeEnv(), ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', log, log],
-  });
-  closeSync(log);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const { child, exited } = spawnLogged(args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, logFile);
   try {
     await waitUntilHealthy(url, exited, logFile);
   } catch (error) {
@@ -75,6 +64,14 @@ async function startServer(name: string, args: string[], env: Record<string, str
     cpuTimeUs: () => cpuTimeUs(child.pid!),
     stop: () => stopChild(child, exited),
   };
+}
+
+/** `node args` from the project's folder on `env`; what it prints goes to `logFile`, cheap to write and there when a run needs explaining. */
+function spawnLogged(args: string[], env: Record<string, string>, logFile: string): { child: ChildProcess; exited: Promise<number | null> } {
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...databaseFreeEnv(), ...env }, stdio: ['ignore', log, log] });
+  closeSync(log);
+  return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
 
 /** The parent's environment minus its own database choice, so a child uses exactly the bench database. */

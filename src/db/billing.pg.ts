@@ -78,9 +78,9 @@ export function billStore(db: Queryable): BillStore {
     create: async (bill) => {
       const rows = await db.query<BillRow>(
         `with b as (insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date, supplements_id, doctor_id)
-                    values ($1, $2, $3, $4, $5, $6, (select coalesce(
+                    values ($1, $2, $3, $4, $5, $6, coalesce(
                       (select doctor_id from medical_records where id = $2),
-                      (select doctor_id from billings where id = $6)))) returning *)
+                      (select doctor_id from billings where id = $6))) returning *)
          ${WRITTEN_BILL}`,
         [bill.patientId, bill.medicalRecordId, bill.serviceDetails, bill.amountCents, bill.billingDate, bill.supplementsId ?? null],
       );

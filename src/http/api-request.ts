@@ -56,8 +56,8 @@ export async function handleApi(app: App, routes: Route[], req: IncomingMessage,
     });
   } finally {
     // The database's notice of a change reaches this server a moment after the commit; forgetting now means
-    // the next request here already sees it (a deactivated doctor's, say).
-    if (!reads && actor) app.requests.forgetAfterWriteBy(actor);
+    // the next request here already sees it (a deactivated doctor's, say). Other writes leave sessions as they were.
+    if (route.changesAccounts && actor) app.requests.forgetAfterWriteBy(actor);
   }
   sendAnswer(res, opts.requestId, answer, req);
 }

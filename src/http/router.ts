@@ -49,6 +49,8 @@ export interface Route {
   access: Access;
   /** The route starts a browser session in a cookie, so it is refused from other sites like a cookie's writes. */
   setsCookie: boolean;
+  /** The route may change who a session belongs to (an account, its role, its patient or doctor). */
+  changesAccounts: boolean;
   handler: Handler;
 }
 
@@ -60,11 +62,17 @@ export function route<P extends string>(method: string, path: P, access: Access,
   const parameterized = path.includes('{');
   const prefix = parameterized ? path.slice(0, path.indexOf('{')) : path;
   // The pattern has a named group for each parameter of `path`, so a match always carries them all.
-  return { method, path, pattern: new RegExp(`^${source}$`), prefix, parameterized, access, setsCookie: false, handler: handler as Handler };
+  return { method, path, pattern: new RegExp(`^${source}$`), prefix, parameterized, access, setsCookie: false, changesAccounts: false, handler: handler as Handler };
 }
 
 /** A public route that signs the browser in: it answers with the session cookie. */
 export const cookieSignIn = (route: Route): Route => ({ ...route, setsCookie: true });
+
+/**
+ * A route whose writes may change what a server remembers of a session, so the answering server forgets that
+ * at once instead of when the database's notice reaches it a moment later.
+ */
+export const accountChange = (route: Route): Route => ({ ...route, changesAccounts: true });
 
 /**
  * The route for a method and path: 404 when no path matches, 405 with Allow when only the method is wrong.

@@ -73,6 +73,23 @@ for (const target of testDatabases()) {
       assert.equal(await userStatus(patient.token), 401);
     });
 
+    it("keeps the writer's session after a write that leaves accounts alone, and forgets it after one that may not", async () => {
+      const patient = await signUpPatient(server);
+      assert.equal(await userStatus(patient.token), 200);
+      // Without the notice, only forgetting after the write can show the revocation made behind the server's back.
+      await server.db.exec('alter table sessions disable trigger sessions_auth_changed');
+      try {
+        await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
+        assert.equal((await server.api('POST', '/api/user/email-verification', { token: patient.token })).status, 200);
+        assert.equal(await userStatus(patient.token), 200, 'a write that changes no account leaves the session remembered');
+        const profile = { name: 'Pat Renamed', email: patient.email, phone: '+1 555 0101', birthdate: '1990-05-17', gender: 'female' };
+        assert.equal((await server.api('PUT', '/api/patient/profile', { token: patient.token, body: profile })).status, 200);
+        assert.equal(await userStatus(patient.token), 401, 'a change of account is seen by the next request');
+      } finally {
+        await server.db.exec('alter table sessions enable trigger sessions_auth_changed');
+      }
+    });
+
     it('on PostgreSQL, a second server hears a sign-out on the first', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
       const secondDb = await openPostgres(server.databaseUrl!);
       const second = createMedoraServer(makeApp({ db: secondDb, clock: systemClock, config: server.app.config }), { log: () => {} });

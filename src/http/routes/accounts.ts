@@ -1,6 +1,6 @@
 import type { App } from '../../app.ts';
 import { created, listOf, ok } from '../answers.ts';
-import { cookieSignIn, route as r, type Route } from '../router.ts';
+import { accountChange, cookieSignIn, route as r, type Route } from '../router.ts';
 import { resetPasswordLink } from '../../links.ts';
 import { linkOrigin } from '../link-origin.ts';
 import { sessionAnswer, signedOutAnswer, type Holder } from '../session-answers.ts';
@@ -19,18 +19,18 @@ export function accountRoutes(app: App, { publicUrl }: { publicUrl?: string }): 
     r('POST', '/api/login/mfa/setup', 'public', async ({ body }) => ok(await app.mfa.beginMfaAtSignIn(body))),
     cookieSignIn(r('POST', '/api/session', 'public', async ({ body, ip, requestId, https }) => sessionAnswer(await app.auth.login(body, { ip, requestId }), browser(https)))),
     cookieSignIn(r('POST', '/api/session/mfa', 'public', async ({ body, ip, requestId, https }) => sessionAnswer(await app.mfa.completeSignIn(body, { ip, requestId }), browser(https)))),
-    r('POST', '/api/logout', 'user', async ({ token, actor, session, https }) => {
+    accountChange(r('POST', '/api/logout', 'user', async ({ token, actor, session, https }) => {
       await app.auth.logout(token ?? '', actor);
       return signedOutAnswer('You have been signed out', holder(session, https));
-    }),
-    r('POST', '/api/logout/everywhere', 'user', async ({ actor, session, https }) => {
+    })),
+    accountChange(r('POST', '/api/logout/everywhere', 'user', async ({ actor, session, https }) => {
       await app.auth.logoutEverywhere(actor);
       return signedOutAnswer('You have been signed out on every device', holder(session, https));
-    }),
+    })),
     r('GET', '/api/user', 'user', async ({ actor }) => ok(await app.auth.currentUser(actor))),
-    r('PUT', '/api/user/password', 'user', async ({ body, token, actor, session, https, ip, requestId }) =>
+    accountChange(r('PUT', '/api/user/password', 'user', async ({ body, token, actor, session, https, ip, requestId }) =>
       sessionAnswer(await app.passwords.changePassword(body, token ?? '', actor, { ip, requestId }), holder(session, https)),
-    ),
+    )),
     r('POST', '/api/password-reset', 'public', async ({ body, ip, requestId }) => ok(await app.passwords.resetPassword(body, { ip, requestId }))),
     r('POST', '/api/password-reset-requests', 'public', async ({ body, ip, requestId }) => ({ status: 202, body: await app.passwords.requestPasswordReset(body, { ip, requestId }) })),
     r('POST', '/api/email-verification/preview', 'public', async ({ body }) => ok(await app.auth.previewVerification(body))),
@@ -50,7 +50,7 @@ export function accountRoutes(app: App, { publicUrl }: { publicUrl?: string }): 
     r('POST', '/api/user/mfa/recovery-codes', 'user', async ({ body, actor }) => ok(await app.mfa.renewRecoveryCodes(body, actor))),
     r('POST', '/api/admin/mfa-resets', 'admin', async ({ body, actor }) => ok(await app.mfa.resetUserMfa(body, actor))),
     r('GET', '/api/admin/receptionists', 'admin', async ({ query, actor }) => listOf('receptionists', await app.staff.listReceptionists(query, actor))),
-    r('POST', '/api/admin/receptionists', 'admin', async ({ body, actor }) => created(await app.staff.createReceptionist(body, actor))),
-    r('DELETE', '/api/admin/receptionists/{id}', 'admin', async ({ params, actor }) => ok(await app.staff.deactivateReceptionist(params.id, actor))),
+    accountChange(r('POST', '/api/admin/receptionists', 'admin', async ({ body, actor }) => created(await app.staff.createReceptionist(body, actor)))),
+    accountChange(r('DELETE', '/api/admin/receptionists/{id}', 'admin', async ({ params, actor }) => ok(await app.staff.deactivateReceptionist(params.id, actor)))),
   ];
 }

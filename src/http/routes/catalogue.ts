@@ -1,6 +1,6 @@
 import type { App } from '../../app.ts';
 import { created, listOf, noContent, ok } from '../answers.ts';
-import { route as r, type Route } from '../router.ts';
+import { accountChange, route as r, type Route } from '../router.ts';
 
 /** The catalogue: departments, specializations, diseases, rooms, doctors and their photos. */
 export function catalogueRoutes(app: App): Route[] {
@@ -13,10 +13,10 @@ export function catalogueRoutes(app: App): Route[] {
     r('POST', '/api/admin/departments', 'admin', async ({ body, actor }) => created(await app.catalogue.createDepartment(body, actor))),
     r('GET', '/api/admin/departments/{id}', 'admin', async ({ params }) => ok(await app.catalogue.getDepartment(params.id))),
     r('PUT', '/api/admin/departments/{id}', 'admin', async ({ params, body, actor }) => ok(await app.catalogue.updateDepartment(params.id, body, actor))),
-    r('DELETE', '/api/admin/departments/{id}', 'admin', async ({ params, actor }) => {
+    accountChange(r('DELETE', '/api/admin/departments/{id}', 'admin', async ({ params, actor }) => {
       await app.catalogue.deleteDepartment(params.id, actor);
       return noContent();
-    }),
+    })),
     r('GET', '/api/admin/specializations', 'admin', async ({ query }) => listOf('specializations', await app.catalogue.listSpecializations(query))),
     r('POST', '/api/admin/specializations', 'admin', async ({ body, actor }) => created(await app.catalogue.createSpecialization(body, actor))),
     r('PUT', '/api/admin/specializations/{id}', 'admin', async ({ params, body, actor }) => ok(await app.catalogue.updateSpecialization(params.id, body, actor))),
@@ -51,7 +51,7 @@ export function catalogueRoutes(app: App): Route[] {
     r('POST', '/api/admin/doctors', 'admin', async ({ body, actor }) => created(await app.doctors.createDoctor(body, actor))),
     r('GET', '/api/admin/doctors/{id}', 'admin', async ({ params }) => ok(await app.doctors.getDoctor(params.id))),
     r('GET', '/api/doctors/{id}', 'user', async ({ params }) => ok(await app.doctors.getDoctor(params.id))),
-    r('PUT', '/api/admin/doctors/{id}', 'admin', async ({ params, body, actor }) => ok(await app.doctors.updateDoctor(params.id, body, actor))),
-    r('DELETE', '/api/admin/doctors/{id}', 'admin', async ({ params, actor }) => ok(await app.doctors.deleteDoctor(params.id, actor))),
+    accountChange(r('PUT', '/api/admin/doctors/{id}', 'admin', async ({ params, body, actor }) => ok(await app.doctors.updateDoctor(params.id, body, actor)))),
+    accountChange(r('DELETE', '/api/admin/doctors/{id}', 'admin', async ({ params, actor }) => ok(await app.doctors.deleteDoctor(params.id, actor)))),
   ];
 }

@@ -1,6 +1,7 @@
 /**
- * `node --import tsx scripts/bench/profile.ts [--scale small] [--endpoint /api/doctors] [--seconds 15] [--together]`: where
- * Medora's CPU time per request goes, next to its bare twin's. Both servers run under `node --cpu-prof`; only the
+ * `node --import tsx scripts/bench/profile.ts [--scale small] [--endpoint /api/doctors | --write record] [--seconds 15] [--together]`:
+ * where Medora's CPU time per request goes, next to its bare twin's, on a read or on a write (each write on targets of
+ * its own, so a write's load ends when they run out). Both servers run under `node --cpu-prof`; only the
  * samples taken while the load ran count (V8's profile clock is the monotonic clock of process.hrtime). The
  * process's CPU time over the load (/proc), divided by the requests answered, is shared out by the samples.
  * With `--together` both servers are loaded at the same time, as the bench loads them; otherwise one after the other.
@@ -17,20 +18,22 @@ import { createBenchDatabase } from './database.ts';
 import { prepareHospital } from './hospital.ts';
 import { nth, round, runLoad, type Measurement, type Scenario } from './load.ts';
 import { parseScale } from './scale.ts';
-import { readScenarios } from './scenarios.ts';
+import { readScenarios, writeTurns } from './scenarios.ts';
+import { WRITE_KINDS, type Fixtures } from './fixtures.ts';
 import { startMedora, startTwins, type RunningServer } from './servers.ts';
 
 const options = new Command('profile')
   .description("CPU time per request of Medora and of its bare twin on one read endpoint")
   .option('--scale <scale>', 'share of the full hospital', 'small')
   .option('--endpoint <text>', 'the read scenario whose name contains this', 'GET /api/doctors')
+  .option('--write <kind>', `a write instead of a read: ${WRITE_KINDS.join(', ')}`)
   .option('--seconds <n>', 'profiled load time on each server', '15')
   .option('--connections <n>', 'concurrent connections', '32')
   .option('--top <n>', 'functions to list', '30')
   .option('--together', 'load Medora and the twin at the same time, as the bench does')
   .option('--keep <dir>', 'keep the .cpuprofile files in this folder (open them in Chrome DevTools)')
   .parse()
-  .opts<{ scale: string; endpoint: string; seconds: string; connections: string; top: string; together?: boolean; keep?: string }>();
+  .opts<{ scale: string; endpoint: string; write?: string; seconds: string; connections: string; top: string; together?: boolean; keep?: string }>();
 
 const log = (line: string) => console.error(line);
 const now = new Date();
@@ -42,14 +45,13 @@ await mkdir(profileDir, { recursive: true });
 const database = await createBenchDatabase(process.env.DATABASE_URL);
 try {
   const { fixtures } = await prepareHospital(database, parseScale(options.scale), { today, timeZone: zone }, log);
-  const scenario = readScenarios(fixtures).find((s) => s.name.includes(options.endpoint));
-  if (!scenario) throw new Error(`no read scenario is named like "${options.endpoint}"`);
+  const [medoraLoads, twinLoads] = loadsOf(fixtures);
   const env = { ...database.env, CLINIC_TZ: zone };
   const startTwin = (args: string[]) => startTwins(env, join(profileDir, 'twin.log'), args);
   const startMedoraProfiled = (args: string[]) => startMedora(env, join(profileDir, 'medora.log'), args);
   const profiles = options.together
-    ? await profiledTogether(scenario, [['twin', startTwin], ['medora', startMedoraProfiled]])
-    : [await profiled('twin', scenario, startTwin), await profiled('medora', scenario, startMedoraProfiled)];
+    ? await profiledTogether([['twin', startTwin, twinLoads], ['medora', startMedoraProfiled, medoraLoads]])
+    : [await profiled('twin', startTwin, twinLoads), await profiled('medora', startMedoraProfiled, medoraLoads)];
   const [twin, medora] = [nth(profiles, 0), nth(profiles, 1)];
 
   // The process's CPU time per request, shared out by the profile's samples.
@@ -67,7 +69,7 @@ try {
     return { name, m, t, more: round(m - t, 1) };
   });
   for (const f of functions.sort((a, b) => b.more - a.more).slice(0, Number(options.top))) top.push([f.name.slice(0, 100), f.m, f.t, f.more]);
-  console.log(`${scenario.name} at ${options.scale}, ${load.connections} connections × ${load.seconds} s on each server`);
+  console.log(`${medoraLoads.measured.name} at ${options.scale}, ${load.connections} connections × ${load.seconds} s on each server`);
   console.log(`Medora ${medora.load.requestsPerSecond} req/s, twin ${twin.load.requestsPerSecond} req/s`);
   console.log(parts.toString());
   console.log(top.toString());
@@ -78,27 +80,51 @@ try {
 }
 
 type Start = (nodeArgs: string[]) => Promise<RunningServer>;
+/** What warms a server up, and the load that is profiled after it. */
+interface Loads {
+  warm: Scenario;
+  measured: Scenario;
+}
+
+/** Medora's loads and its twin's: a read's requests are the same on both, a write's targets are dealt out apart. */
+function loadsOf(fixtures: Fixtures): [Loads, Loads] {
+  if (options.write) {
+    const kind = WRITE_KINDS.find((k) => k === options.write);
+    if (!kind) throw new Error(`--write is one of ${WRITE_KINDS.join(', ')}`);
+    const { medora, twin } = writeTurns(kind, fixtures.writes[kind], 2);
+    return [
+      { warm: nth(medora, 0), measured: nth(medora, 1) },
+      { warm: nth(twin, 0), measured: nth(twin, 1) },
+    ];
+  }
+  const scenario = readScenarios(fixtures).find((s) => s.name.includes(options.endpoint));
+  if (!scenario) throw new Error(`no read scenario is named like "${options.endpoint}"`);
+  return [
+    { warm: scenario, measured: scenario },
+    { warm: scenario, measured: scenario },
+  ];
+}
 
 /** Starts a server under --cpu-prof, warms it, loads it, stops it and reads the profile of the loaded window. */
-async function profiled(name: string, scenario: Scenario, start: Start) {
-  return nth(await profiledTogether(scenario, [[name, start]]), 0);
+async function profiled(name: string, start: Start, loads: Loads) {
+  return nth(await profiledTogether([[name, start, loads]]), 0);
 }
 
 /** Like `profiled`, for several servers loaded at the same time. */
-async function profiledTogether(scenario: Scenario, starts: [string, Start][]) {
-  const servers: { name: string; dir: string; server: RunningServer }[] = [];
+async function profiledTogether(starts: [string, Start, Loads][]) {
+  const servers: { name: string; dir: string; server: RunningServer; loads: Loads }[] = [];
   let measured: Measurement[];
   let window: [number, number];
   let cpuUs: number[];
   try {
-    for (const [name, start] of starts) {
+    for (const [name, start, loads] of starts) {
       const dir = join(profileDir, name);
       await rm(dir, { recursive: true, force: true });
-      servers.push({ name, dir, server: await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '250']) });
+      servers.push({ name, dir, loads, server: await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '250']) });
     }
-    await Promise.all(servers.map(({ server }) => runLoad(server.url, scenario, { ...load, seconds: 3 })));
+    await Promise.all(servers.map(({ server, loads }) => runLoad(server.url, loads.warm, { ...load, seconds: 3 })));
     const [from, cpuFrom] = [monotonicUs(), servers.map(({ server }) => server.cpuTimeUs())];
-    measured = await Promise.all(servers.map(({ server }) => runLoad(server.url, scenario, load)));
+    measured = await Promise.all(servers.map(({ server, loads }) => runLoad(server.url, loads.measured, load)));
     [window, cpuUs] = [[from, monotonicUs()], servers.map(({ server }, i) => server.cpuTimeUs() - cpuFrom[i]!)];
   } finally {
     await Promise.all(servers.map(({ server }) => server.stop()));

@@ -3,6 +3,7 @@
  * (METHOD:REQUEST) or its withdrawal (METHOD:CANCEL, RFC 5546), and calendar feeds of many events.
  */
 import type { Clinic } from './message.ts';
+import { memoized } from '../shared/memo.ts';
 
 export interface CalendarVisit {
   appointmentId: number;
@@ -113,15 +114,10 @@ function offsetChanges(timeZone: string, from: number, to: number): { at: number
   return changes;
 }
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+const offsetFormatOf = memoized((timeZone) => new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }));
 /** Minutes east of UTC in `timeZone` at `instant`. */
 export function offsetAt(timeZone: string, instant: number): number {
-  let format = offsetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    offsetFormats.set(timeZone, format);
-  }
-  const name = format.formatToParts(new Date(instant)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const name = offsetFormatOf(timeZone).formatToParts(new Date(instant)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
   return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) : 0;
 }

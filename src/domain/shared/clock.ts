@@ -1,3 +1,5 @@
+import { memoized } from './memo.ts';
+
 /** The domain never reads the real time itself; it is handed a Clock. */
 export interface Clock {
   now(): Date;
@@ -10,18 +12,15 @@ export function fixedClock(iso: string): Clock {
   return { now: () => new Date(at) };
 }
 
+// Building a formatter costs far more than using one, and a request may ask for the clinic's time many times.
+const wallClockOf = memoized(
+  (timeZone) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+);
+
 /** The wall-clock date and time of `instant` in the clinic's IANA zone, as yyyy-MM-dd and HH:mm. */
 export function clinicDateTime(instant: Date, timeZone: string): { date: string; time: string } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
+    wallClockOf(timeZone)
       .formatToParts(instant)
       .map((p) => [p.type, p.value]),
   );

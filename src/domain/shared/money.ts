@@ -9,8 +9,10 @@ export function parseCents(raw: unknown): number | undefined {
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }
 
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
 export function formatUsd(cents: number): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+  return usd.format(cents / 100);
 }
 
 /** Cents as a plain decimal string with two places, e.g. 1234 → "12.34". */

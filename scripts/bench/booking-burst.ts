@@ -65,7 +65,9 @@ async function burst(chained: boolean): Promise<Burst> {
   const servers = apps.map((app) => createMedoraServer(app, { log: () => {} }));
   const sealers = chained ? apps.map((app) => sealAuditContinuously(app.audit, (line) => console.error(line))) : [];
   try {
-    if (!chained) await setup.exec('drop trigger audit_log_unchained on audit_log');
+    // Without the chain the writer's notes go where no sealer looks: an unlogged table without an index, the least a
+    // note can cost while the app's audited insert stays as it is.
+    if (!chained) await setup.exec('drop table audit_unsealed; create unlogged table audit_unsealed (id bigint)');
     const urls = await Promise.all(
       servers.map((server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))),
     );
@@ -184,7 +186,7 @@ for (const chained of [true, false]) {
   );
   const exact = b.booked === n && b.distinctSlots === n && b.doubleBooked === 0;
   console.log(`  in SQL: ${b.distinctSlots} distinct slots booked, ${b.doubleBooked} booked twice: ${exact ? 'each slot exactly once' : 'NOT each slot exactly once'}`);
-  // Without the chain's trigger no row is noted for sealing: the trail has nothing to say about that run.
+  // Without the chain no row is sealed: the trail has nothing to say about that run.
   if (chained) console.log(`  audit trail: ${describeTrail(b.trail)}`);
   if (!exact) process.exitCode = 1;
 }

@@ -44,7 +44,10 @@ for (const target of testDatabases()) {
       assert.equal(waiting.code, 0);
       assert.match(waiting.stdout, /^OK: 4 audit rows, chain intact\.\nSealing: 1 row waits, the oldest for \d+\.\d s\.\n/);
 
-      await database.db.query(`insert into audit_log (at, actor_user_id, action, entity) values (now() - interval '10 minutes', 1, 'list', 'bill')`);
+      await database.db.query(
+        `with added as (insert into audit_log (at, actor_user_id, action, entity) values (now() - interval '10 minutes', 1, 'list', 'bill') returning id)
+         insert into audit_unsealed (id) select id from added`,
+      );
       const stalled = await medora('audit', 'verify');
       assert.equal(stalled.code, 1);
       assert.match(stalled.stderr, /^error: audit rows are not being sealed: 2 rows wait, the oldest for 6\d\d\.\d s \(more than 300 s\): no medora serve or medora worker is sealing them\n$/);

@@ -84,7 +84,8 @@ describe('an owner that migrates and an application role of its own, on PostgreS
     const { db } = appDb();
     for (const sql of [
       'alter table audit_log disable trigger audit_log_append_only',
-      'drop trigger audit_log_unchained on audit_log',
+      'drop trigger audit_chain_append_only on audit_chain',
+      'alter table audit_log drop constraint audit_log_new_rows_unchained',
       'alter function audit_seal(integer) security invoker',
       'update audit_chain_head set seq = seq - 1',
       `insert into audit_chain (seq, audit_id, hash) values (99, 1, '\\x00')`,

@@ -91,6 +91,11 @@ for (const target of testDatabases()) {
       await assert.rejects(db.query('update audit_chain set seq = seq + 1'), { code: '42501', message: /audit_chain is append-only: UPDATE refused/ });
       await assert.rejects(db.query('delete from audit_chain'), { code: '42501' });
       await assert.rejects(db.exec('truncate audit_chain'), { code: '42501' });
+      // A new row cannot pass off a link of the old chain (audit_log's own seq and hash) as its own.
+      await assert.rejects(db.query(`insert into audit_log (action, entity, seq, hash) values ('create', 'billing', 1, '\\x00')`), {
+        code: '23514',
+        message: /audit_log_new_rows_unchained/,
+      });
       await auditLog(db).record(anonymousFailure);
       await sealAll(db);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
@@ -158,11 +163,16 @@ for (const target of testDatabases()) {
         await log.record(anonymousFailure);
         await log.record({ ...anonymousFailure, entityId: 42, details: { email: 'pat@example.test' } });
         await log.record(read(2));
-        // Written long ago: `at` is the insert's own (the chain covers it like any column).
+        // Written long ago: `at` is the insert's own (the chain covers it like any column). Each row noted for the
+        // sealer as Medora's writer notes it, the anonymous failures not.
         await fresh.db.query(
-          `insert into audit_log (at, actor_user_id, action, entity, entity_id) values
-             ($1, null, 'login_failed', 'user', null), ($1, null, 'login_failed', 'user', null),
-             ($1, null, 'login_failed', 'user', '42'), ($1, 3, 'read_records', 'patient', '9')`,
+          `with added as (
+             insert into audit_log (at, actor_user_id, action, entity, entity_id) values
+               ($1, null, 'login_failed', 'user', null), ($1, null, 'login_failed', 'user', null),
+               ($1, null, 'login_failed', 'user', '42'), ($1, 3, 'read_records', 'patient', '9')
+             returning id, action, actor_user_id, entity_id
+           )
+           insert into audit_unsealed (id) select id from added where not audit_is_anonymous(action, actor_user_id, entity_id)`,
           [daysAgo(100)],
         );
         await sealAll(fresh.db);
@@ -309,7 +319,16 @@ describe('the batched sealing migration', () => {
     try {
       const migrations = readMigrations();
       await migrate(db, migrations.filter((m) => m.version < 21));
-      for (let n = 1; n <= 3; n++) await auditLog(db).record(read(n));
+      // Written as the writer of the time wrote them: the row alone, chained at commit by 0008's trigger.
+      for (let n = 1; n <= 3; n++) {
+        await db.query(`insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, details) values ($1, $2, 'read_records', 'patient', $3, $4, $5)`, [
+          admin.userId,
+          admin.role,
+          String(n),
+          n,
+          { n },
+        ]);
+      }
       const signer = ed25519Signer(generateKeyPairSync('ed25519').privateKey);
       const deps = (links: (q: Queryable) => ChainLinks): CheckpointDeps => ({
         links: links(db),

@@ -19,9 +19,15 @@ export function auditLog(db: Queryable): AuditLog {
       ]);
       if (rows.length === 0) return;
       const values = rows.map((_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(', ')})`);
+      // Each row with its note that it waits to be sealed, in one statement (migration 0031); an anonymous failed
+      // sign-in stays outside the chain.
       await db.query(
-        `insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, request_id, details)
-         values ${values.join(', ')}`,
+        `with added as (
+           insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, request_id, details)
+           values ${values.join(', ')}
+           returning id, action, actor_user_id, entity_id
+         )
+         insert into audit_unsealed (id) select id from added where not audit_is_anonymous(action, actor_user_id, entity_id)`,
         rows.flat(),
       );
     },
@@ -147,7 +153,7 @@ export function auditTrail(db: Queryable): AuditTrail {
       if (headSeq > lastSeq) return broken(lastId, `${headSeq - lastSeq} row(s) after the last one were removed (seq ${lastSeq + 1} to ${headSeq})`);
       if (headSeq < lastSeq || (lastSeq > 0 && !ends.head_ok)) return broken(lastId, `row ${lastId} does not match the chain head`);
 
-      // A row neither sealed nor waiting to be was slipped in around the triggers.
+      // A row neither sealed nor waiting to be was slipped in around Medora's writer.
       const [outsider] = await db.query<{ id: number }>(
         `select a.id from audit_log a
          where not audit_is_anonymous(a.action, a.actor_user_id, a.entity_id)

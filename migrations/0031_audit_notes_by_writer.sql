@@ -8,3 +8,17 @@ drop function audit_log_unchained();
 -- The trigger also blanked seq and hash on every new row. The chain is audit_chain's since 0021 and these columns
 -- are read no more; a new row may still not carry them, so an old link can never be passed off as a new row's.
 alter table audit_log add constraint audit_log_new_rows_unchained check (seq is null and hash is null) not valid;
+
+-- The sealing statement's estimated cost is past the server's jit_above_cost, so with JIT on (PostgreSQL's default
+-- when built with LLVM) every call compiled it first: ~230 ms of CPU for each turn of a sealer that runs every
+-- ~100 ms, even with nothing to seal, against 3.5 ms without. A short statement run this often never repays it.
+alter function audit_seal(integer) set jit = off;
+
+-- The chain's running aggregate calls its step once a row. As a SQL function the step is never inlined there, and
+-- each call sets up an executor of its own; in plpgsql it is a simple expression with the row hash inlined into it:
+-- 4.4 µs a row instead of 6.3 (the same hash, so the chain verifies as before).
+create or replace function audit_chain_step(state bytea, head bytea, seq bigint, r audit_log) returns bytea
+language plpgsql stable as $$
+begin
+  return audit_row_hash(coalesce(state, head), seq, r);
+end $$;

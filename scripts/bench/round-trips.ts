@@ -58,7 +58,7 @@ async function listening(server: Server): Promise<string> {
 const firstWords = (sql: string) => sql.replace(/\s+/g, ' ').trim().slice(0, 72);
 
 /** `db`, noting every statement sent through it; `take()` answers those since the last call. */
-function countingDb(db: Db): { db: Db; take(): Statements } {
+export function countingDb(db: Db): { db: Db; take(): Statements } {
   let seen: Statements = { transactions: 0, inTransaction: [], outside: [] };
   const counted = notingDb(db, (sql, _params, inTransaction) => {
     if (sql === 'begin') seen.transactions++;

@@ -10,6 +10,7 @@ import { testDatabases } from '../../src/testing/test-db.ts';
 import { generateHospital } from './dataset.ts';
 import { loadFixtures } from './fixtures.ts';
 import { hospitalSize } from './scale.ts';
+import { countingDb } from './round-trips.ts';
 import { readScenarios } from './scenarios.ts';
 import { createTwinServer } from './twins.ts';
 
@@ -25,23 +26,36 @@ async function listening(server: Server): Promise<string> {
 
 for (const target of testDatabases()) {
   describe(`the bench's bare twins on ${target.name}`, () => {
-    it('answer every read the bench drives with the status and JSON Medora answers', async (t) => {
+    it('answer every read the bench drives with the status and JSON Medora answers, sending the same statements', async (t) => {
       const { db, drop } = await target.open();
       // After the servers below close; also when filling the database fails before they start.
       t.after(() => drop());
       const today = clinicDateTime(new Date(), TIME_ZONE).date;
       await generateHospital(db, { size: hospitalSize(0.0001), today, passwordHash: 'not-a-real-hash', progress: () => {} });
       const fixtures = await loadFixtures(db, today, 10);
-      const app = makeApp({ db, clock: systemClock, config: { clinicTz: TIME_ZONE, clinicName: 'Bench Clinic' } });
+      const counting = countingDb(db);
+      const app = makeApp({ db: counting.db, clock: systemClock, config: { clinicTz: TIME_ZONE, clinicName: 'Bench Clinic' } });
       const medora = createMedoraServer(app, { log: () => {} });
-      const twins = createTwinServer(db, { config: app.config });
+      const twins = createTwinServer(counting.db, { config: app.config });
+      // The statements a request sent, in any order (a request may send some at once).
+      const sent = () => {
+        const { inTransaction, outside } = counting.take();
+        return [...inTransaction, ...outside].sort();
+      };
       try {
         const [medoraUrl, twinUrl] = [await listening(medora), await listening(twins)];
         for (const scenario of readScenarios(fixtures)) {
           for (let i = 0; i < 3; i++) {
             const { method, path, headers } = scenario.next();
-            const ask = (base: string) => fetch(`${base}${path}`, { method, headers });
-            const [fromMedora, fromTwin] = [await ask(medoraUrl), await ask(twinUrl)];
+            const ask = async (base: string) => {
+              sent();
+              const answer = await fetch(`${base}${path}`, { method, headers });
+              return { answer, statements: sent() };
+            };
+            const [medoraAsked, twinAsked] = [await ask(medoraUrl), await ask(twinUrl)];
+            const [fromMedora, fromTwin] = [medoraAsked.answer, twinAsked.answer];
+            // After the first request each has its session remembered: from then on both send the same statements.
+            if (i > 0) assert.deepEqual(twinAsked.statements, medoraAsked.statements, `${scenario.name}: the statements sent`);
             assert.equal(fromMedora.status, scenario.expectStatus, `${scenario.name}: ${path}`);
             assert.equal(fromTwin.status, fromMedora.status, `${scenario.name}: ${path}`);
             assert.equal(fromTwin.headers.get('content-type'), fromMedora.headers.get('content-type'));

@@ -18,6 +18,7 @@ import { patientDirectory } from '../../src/db/patients.pg.ts';
 import { doctorPatientStore, recordStore } from '../../src/db/records.pg.ts';
 import { dashboardQueries } from '../../src/db/reports.pg.ts';
 import { appointmentStore, scheduleStore } from '../../src/db/scheduling.pg.ts';
+import { timeOffStore } from '../../src/db/time-off.pg.ts';
 import { waitlistStore } from '../../src/db/waitlist.pg.ts';
 import type { SessionUser } from '../../src/domain/auth/ports.ts';
 import { listEntry } from '../../src/domain/audit/audit.ts';
@@ -25,7 +26,7 @@ import { billingJson } from '../../src/domain/billing/billing.ts';
 import { patientDetailJson } from '../../src/domain/records/records.ts';
 import { statisticsOf, topDoctorJson } from '../../src/domain/reports/statistics.ts';
 import { exportAppointmentsCsv, exportBillingsCsv, listAllAppointments, listAllBillings } from '../../src/domain/reports/use-cases.ts';
-import { periodOf, slotStatus } from '../../src/domain/scheduling/scheduling.ts';
+import { openSlots, periodOf, slotStatus } from '../../src/domain/scheduling/scheduling.ts';
 import { heldFromOthers } from '../../src/domain/scheduling/waitlist.ts';
 import { clinicDateTime, isoWeekday } from '../../src/domain/shared/clock.ts';
 import { DEFAULT_PER_PAGE, type Page } from '../../src/domain/shared/pagination.ts';
@@ -52,6 +53,7 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
   const sessions = rememberedSessions(sessionStore(db).findSession);
   const doctors = doctorStore(db);
   const schedules = scheduleStore(db);
+  const timeOff = timeOffStore(db);
   const appointments = appointmentStore(db);
   const patients = patientDirectory(db);
   const dashboard = dashboardQueries(db);
@@ -80,13 +82,14 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
         const doctorId = Number(path.slice('/api/appointments/available/'.length));
         const at = clinicDateTime(now(), timeZone);
         if (!(await schedules.isActiveDoctor(doctorId))) return notFound;
-        const [slots, bookings, holds] = await Promise.all([
+        const [slots, bookings, holds, away] = await Promise.all([
           schedules.currentSlots(doctorId, isoWeekday(at.date)),
           appointments.bookedTimes({ doctorId }, at.date),
           waitlist.holds(doctorId, at.date, at.date),
+          timeOff.covering(doctorId, at.date, at.date),
         ]);
         const booked = [...bookings, ...heldFromOthers(holds, user.patientId ?? undefined)];
-        const available_appointments = slots.map((slot) => ({
+        const available_appointments = openSlots(slots, at.date, away).map((slot) => ({
           schedule_id: slot.id,
           start_time: slot.startTime,
           end_time: slot.endTime,

@@ -17,14 +17,23 @@ const wallClockOf = memoized(
   (timeZone) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
 );
 
+// Since 1973 every zone's offset is whole minutes (Monrovia's -0:44:30 ended in 1972), so every instant of one UTC
+// minute shows the same wall-clock minute; a request asks for "now" several times within one.
+const WHOLE_MINUTE_OFFSETS_FROM = Date.UTC(1973, 0, 1);
+let lastMinute = { timeZone: '', minute: Number.NaN, date: '', time: '' };
+
 /** The wall-clock date and time of `instant` in the clinic's IANA zone, as yyyy-MM-dd and HH:mm. */
 export function clinicDateTime(instant: Date, timeZone: string): { date: string; time: string } {
+  const minute = Math.floor(instant.getTime() / 60_000);
+  if (minute === lastMinute.minute && timeZone === lastMinute.timeZone) return { date: lastMinute.date, time: lastMinute.time };
   const parts = Object.fromEntries(
     wallClockOf(timeZone)
       .formatToParts(instant)
       .map((p) => [p.type, p.value]),
   );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+  const wall = { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+  if (instant.getTime() >= WHOLE_MINUTE_OFFSETS_FROM) lastMinute = { timeZone, minute, ...wall };
+  return wall;
 }
 
 export function clinicToday(clock: Clock, timeZone: string): string {

@@ -76,11 +76,6 @@ for (const target of testDatabases()) {
       assert.deepEqual(await auditTrail(db).backlog(), { rows: 0, oldestAgeSeconds: null });
     });
 
-    it('seals without compiling its statement first (JIT), which cost each turn of the sealer ~230 ms of CPU', async () => {
-      const [seal] = await db.query<{ config: string[] | null }>(`select proconfig as config from pg_proc where proname = 'audit_seal'`);
-      assert.ok(seal?.config?.includes('jit=off'), JSON.stringify(seal));
-    });
-
     it('chains every row and verifies an untouched trail', async () => {
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
       const rows = await db.query<{ seq: number }>('select seq from audit_chain order by seq');

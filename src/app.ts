@@ -296,9 +296,8 @@ export function makeApp({
     clock,
     config,
     health: { ready: () => lifecycle.ready(READY_WITHIN_MS) },
-    /** What the HTTP server does around each request: a read's short lock wait, the session cache kept true. */
+    /** What the HTTP server does around each request: the session cache kept true. */
     requests: {
-      reading: <T>(work: () => Promise<T>): Promise<T> => lifecycle.reading(work),
       watchSessions: () => sessionCache.watch(),
       forgetAfterWriteBy: sessionCache.forgetAfterWriteBy,
     },

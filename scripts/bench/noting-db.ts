@@ -33,7 +33,6 @@ export function notingDb(db: Db, note: Note): Db {
     },
     listen: (channel, listener) => db.listen(channel, listener),
     ready: (timeoutMs) => db.ready(timeoutMs),
-    reading: (fn) => db.reading(fn),
     interrupt: () => db.interrupt(),
     close: () => db.close(),
   };

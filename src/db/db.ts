@@ -20,11 +20,6 @@ export interface Db extends Queryable {
   /** Whether the database answers `select 1` within `timeoutMs`, without queueing behind the requests' connections. */
   ready(timeoutMs: number): Promise<boolean>;
   /**
-   * Runs `fn`, a read request, with the short lock wait of reads (DbTimeouts.readLockMs): one that meets a locked
-   * table answers 503 at once rather than holding a connection every other read is waiting for.
-   */
-  reading<T>(fn: () => Promise<T>): Promise<T>;
-  /**
    * For a bounded shutdown: from now on nothing commits and no statement starts, and statements under way are
    * cancelled, so their transactions roll back.
    */

@@ -92,7 +92,6 @@ export function pgliteDb(client: PgliteEngine, timeouts: DbTimeouts, afterClose:
     },
     takeTurn: (timeoutMs) => turns.take(timeoutMs),
     // One connection, taken in turns: no lock of another connection to wait for.
-    reading: (fn) => fn(),
     ready: (timeoutMs) => inTurn(timeoutMs, () => direct.query('select 1')).then(() => true, () => false),
     interrupt: async () => {
       interrupted = true;

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { Db, Queryable } from './db.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
@@ -7,6 +6,7 @@ import { asUnavailable, databaseBusy, databaseUnavailable, shuttingDown, sqlStat
 import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from './pg-types.ts';
 import { listenOnOwnConnection, type NoticeConnection } from './pg-notices.ts';
 import { preparedOnce } from './prepared-statements.ts';
+import { readsOnly } from './reads-only.ts';
 
 export interface PostgresOptions {
   schema?: string;
@@ -38,18 +38,22 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   pool.on('connect', (client) => client.on('error', (error) => lost.set(client, error)));
   let interrupted = false;
   const checkedOut = new Set<pg.PoolClient>();
-  const reads = new AsyncLocalStorage<true>();
-  // A connection's lock_timeout when a read changed it; the connection string's otherwise.
+  // A read waits readLockMs for a lock, a write lockMs. A connection starts at the reads' wait (the connection
+  // string's); a transaction raises its own with `set local`, sent with its begin, and a statement that writes on
+  // its own raises the connection's until a read lowers it again.
   const lockTimeouts = new WeakMap<pg.PoolClient, number>();
-  const lockTimeoutFor = async (client: pg.PoolClient) => {
-    const wanted = reads.getStore() ? timeouts.readLockMs : timeouts.lockMs;
-    if ((lockTimeouts.get(client) ?? timeouts.lockMs) === wanted) return;
+  const lockTimeoutFor = async (client: pg.PoolClient, wanted: number) => {
+    if ((lockTimeouts.get(client) ?? timeouts.readLockMs) === wanted) return;
     await client.query(`set lock_timeout = ${wanted}`);
     lockTimeouts.set(client, wanted);
   };
+  const beginWrites = timeouts.lockMs === timeouts.readLockMs ? 'begin' : `begin; set local lock_timeout = ${timeouts.lockMs}`;
 
-  /** Runs `fn` on a client of its own; a broken client is discarded rather than returned to the pool. */
-  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+  /**
+   * Runs `fn` on a client of its own, waiting `lockMs` for a lock; a broken client is discarded rather than returned
+   * to the pool.
+   */
+  const withClient = async <T>(lockMs: number | 'transaction', fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     if (interrupted) throw shuttingDown();
     let client: pg.PoolClient;
     try {
@@ -66,9 +70,11 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     let broken: Error | undefined;
     checkedOut.add(client);
     try {
-      await lockTimeoutFor(client).catch((error) => {
-        throw driverFailure(error);
-      });
+      if (lockMs !== 'transaction') {
+        await lockTimeoutFor(client, lockMs).catch((error) => {
+          throw driverFailure(error);
+        });
+      }
       return await fn(client);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'database_unavailable') broken = error;
@@ -97,12 +103,12 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   const listening = new Set<NoticeConnection>();
   return {
     kind: 'pg',
-    query: (sql, params) => withClient((client) => wrap(client).query(sql, params)),
-    exec: (sql) => withClient((client) => wrap(client).exec(sql)),
+    query: (sql, params) => withClient(readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs, (client) => wrap(client).query(sql, params)),
+    exec: (sql) => withClient(timeouts.lockMs, (client) => wrap(client).exec(sql)),
     transaction: (fn) =>
-      withClient(async (client) => {
+      withClient('transaction', async (client) => {
         const tx = wrap(client);
-        await tx.exec('begin');
+        await tx.exec(beginWrites);
         try {
           const result = await fn(tx);
           // A request abandoned at shutdown must not commit after its client was told it failed.
@@ -119,7 +125,6 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       listening.add(notices);
       await notices.started;
     },
-    reading: (fn) => reads.run(true, fn),
     ready: (timeoutMs) => answersWithin(connection, timeoutMs),
     interrupt: async () => {
       interrupted = true;
@@ -154,7 +159,7 @@ function connectionConfig(url: string, timeouts: DbTimeouts, schema?: string): p
     // Short OLTP queries only pay for JIT compilation, which the planner may start on big counts.
     '-c jit=off',
     `-c statement_timeout=${timeouts.statementMs}`,
-    `-c lock_timeout=${timeouts.lockMs}`,
+    `-c lock_timeout=${timeouts.readLockMs}`,
     `-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
     schema && `-c search_path=${schema}`,
   ];

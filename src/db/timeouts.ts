@@ -5,8 +5,8 @@ export interface DbTimeouts {
   statementMs: number;
   lockMs: number;
   /**
-   * A read request's wait for a lock: short, so reads that meet a locked table give their connection back at once
-   * instead of holding the pool from every other read.
+   * A read's wait for a lock (a statement that only reads, outside a transaction): short, so reads that meet a locked
+   * table give their connection back at once instead of holding the pool from every other read.
    */
   readLockMs: number;
   idleInTransactionMs: number;

@@ -69,8 +69,7 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     const fhir = isFhirPath(path);
     try {
       if (path === '/api' || path.startsWith('/api/') || fhir) {
-        const api = () => handleApi(app, routes, req, res, { path, search, requestId, trustProxy });
-        await (req.method === 'GET' || req.method === 'HEAD' ? app.requests.reading(api) : api());
+        await handleApi(app, routes, req, res, { path, search, requestId, trustProxy });
       } else if (req.method === 'GET' || req.method === 'HEAD') {
         // The UI's files are written by serveStatic, which sets only its own headers.
         res.setHeader('x-request-id', requestId);

@@ -34,18 +34,22 @@ for (const target of testDatabases()) {
 
     const userStatus = async (token: string) => (await server.api('GET', '/api/user', { token })).status;
     const sql = (text: string, params: unknown[] = []) => server.db.query(text, params);
+    /** Revokes the user's sessions without the notice: only what the server itself does can show it. */
+    const revokedUnheard = async (userId: number, meanwhile: () => Promise<void>) => {
+      await server.db.exec('alter table sessions disable trigger sessions_auth_changed');
+      try {
+        await sql('update sessions set revoked_at = now() where user_id = $1', [userId]);
+        await meanwhile();
+      } finally {
+        await server.db.exec('alter table sessions enable trigger sessions_auth_changed');
+      }
+    };
 
     it('answers a known token from memory, and hears when another program revokes its session', async () => {
       const patient = await signUpPatient(server);
       assert.equal(await userStatus(patient.token), 200);
       // Without the notice the server cannot know: that it still answers shows the lookup was remembered.
-      await server.db.exec('alter table sessions disable trigger sessions_auth_changed');
-      try {
-        await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
-        assert.equal(await userStatus(patient.token), 200);
-      } finally {
-        await server.db.exec('alter table sessions enable trigger sessions_auth_changed');
-      }
+      await revokedUnheard(patient.user.id, async () => assert.equal(await userStatus(patient.token), 200));
       await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
       await refusedWithin(server.url, patient.token);
     });
@@ -77,17 +81,13 @@ for (const target of testDatabases()) {
       const patient = await signUpPatient(server);
       assert.equal(await userStatus(patient.token), 200);
       // Without the notice, only forgetting after the write can show the revocation made behind the server's back.
-      await server.db.exec('alter table sessions disable trigger sessions_auth_changed');
-      try {
-        await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
+      await revokedUnheard(patient.user.id, async () => {
         assert.equal((await server.api('POST', '/api/user/email-verification', { token: patient.token })).status, 200);
         assert.equal(await userStatus(patient.token), 200, 'a write that changes no account leaves the session remembered');
         const profile = { name: 'Pat Renamed', email: patient.email, phone: '+1 555 0101', birthdate: '1990-05-17', gender: 'female' };
         assert.equal((await server.api('PUT', '/api/patient/profile', { token: patient.token, body: profile })).status, 200);
         assert.equal(await userStatus(patient.token), 401, 'a change of account is seen by the next request');
-      } finally {
-        await server.db.exec('alter table sessions enable trigger sessions_auth_changed');
-      }
+      });
     });
 
     it('on PostgreSQL, a second server hears a sign-out on the first', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {

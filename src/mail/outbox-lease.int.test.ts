@@ -152,7 +152,10 @@ for (const target of testDatabases()) {
     it("changes nothing for a worker whose lease passed to another, but records the first worker's delivery", async () => {
       await enqueue('lapsed', 1);
       const queue = outboxQueue(db);
-      const at = (ms: number) => new Date(Date.now() + ms);
+      // The row is due from the database's now(), to the microsecond; Date.now() is the millisecond that began
+      // before it, so "now" here is the next one.
+      const from = Date.now() + 1;
+      const at = (ms: number) => new Date(from + ms);
       const [first] = await queue.claim('worker-first', at(0), at(1_000), 10);
       assert.ok(first);
       assert.deepEqual(await queue.claim('worker-next', at(500), at(60_500), 10), [], 'not while the first holds it');

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { App } from '../app.ts';
 import { loadAuditKeys, signerFromPem } from '../audit-signing.ts';
-import { sealAll } from '../testing/audit-sealing.ts';
+import { relink, sealAll } from '../testing/audit-sealing.ts';
 import { auditLog } from '../db/audit.pg.ts';
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import type { AuditKeys } from '../domain/audit/checkpoint.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import type { CliRun } from '../testing/cli.ts';
@@ -40,42 +40,35 @@ async function run(app: App | undefined, args: string[]): Promise<CliRun> {
   return { code, stdout, stderr };
 }
 
-/** As a superuser or the tables' owner could: the append-only triggers off for `sql`. */
-async function asOwner(db: Db, sql: string): Promise<void> {
-  const tables = 'audit_log, audit_chain, audit_checkpoints'.split(', ');
+/** As a superuser or the tables' owner could: the append-only triggers off for `change`. */
+async function asOwner(db: Db, change: (tx: Queryable) => Promise<void>): Promise<void> {
+  const tables = 'audit_log, audit_chain_batches, audit_checkpoints'.split(', ');
   await db.transaction(async (tx) => {
     for (const table of tables) await tx.exec(`alter table ${table} disable trigger user`);
-    await tx.exec(sql);
+    await change(tx);
     for (const table of tables) await tx.exec(`alter table ${table} enable trigger user`);
   });
 }
 
 /** Deletes the newest `n` chained rows and their links and steps the head back to the link before them: the chain stays consistent. */
 const cutTail = (db: Db, n: number) =>
-  asOwner(
-    db,
-    `delete from audit_log where id in (select audit_id from audit_chain where seq > (select max(seq) - ${n} from audit_chain));
-     delete from audit_chain where seq > (select max(seq) - ${n} from audit_chain);
-     update audit_chain_head set (seq, hash) = (select seq, hash from audit_chain order by seq desc limit 1)`,
-  );
+  asOwner(db, async (tx) => {
+    await tx.exec(`delete from audit_log where id in (select audit_id from audit_chain where seq > (select max(seq) - ${n} from audit_chain))`);
+    await relink(tx, `select * from links where seq <= (select max(seq) - ${n} from links)`);
+    await tx.exec('update audit_chain_head set (seq, hash) = (select seq, hash from audit_chain order by seq desc limit 1)');
+  });
 
 /** Changes the row with `seq` and recomputes its hash and every one after it, and the head: the chain stays consistent. */
 const rewrite = (db: Db, seq: number) =>
-  asOwner(
-    db,
-    `update audit_log set details = '{"rewritten": true}' where id = (select audit_id from audit_chain where seq = ${seq});
-     do $$
-     declare
-       prev bytea := '\\x0000000000000000000000000000000000000000000000000000000000000000';
-       link record;
-     begin
-       for link in select c.seq, a from audit_chain c join audit_log a on a.id = c.audit_id order by c.seq loop
-         prev := audit_row_hash(prev, link.seq, link.a);
-         update audit_chain set hash = prev where seq = link.seq;
-       end loop;
-       update audit_chain_head set (seq, hash) = (select max(seq), prev from audit_chain);
-     end $$`,
-  );
+  asOwner(db, async (tx) => {
+    await tx.exec(`update audit_log set details = '{"rewritten": true}' where id = (select audit_id from audit_chain where seq = ${seq})`);
+    await relink(
+      tx,
+      `select l.seq, l.audit_id, audit_chain_links('\\x${'00'.repeat(32)}'::bytea, l.seq, a) over (order by l.seq) as hash
+       from links l join audit_log a on a.id = l.audit_id`,
+    );
+    await tx.exec('update audit_chain_head set (seq, hash) = (select seq, hash from audit_chain order by seq desc limit 1)');
+  });
 
 const LINE = /^audit checkpoint: seq=(\d+) hash=[0-9a-f]{64} at=(\S+) key=([0-9a-f]{16}) signature=\S{88}\n$/;
 
@@ -156,7 +149,7 @@ for (const target of testDatabases()) {
       const log = join(folder, `${target.name}-server.log`);
       await writeFile(log, `Medora is running at http://127.0.0.1:3000\nJun 10 10:00:00 clinic medora[812]: ${line}audit: removed 0 anonymous failed sign-ins\n`);
       await cutTail(db, 1);
-      await asOwner(db, 'delete from audit_checkpoints');
+      await asOwner(db, (tx) => tx.exec('delete from audit_checkpoints'));
       assert.equal((await run(app, ['audit', 'verify'])).code, 0, 'with nothing left in the database, only the copy can tell');
 
       const caught = await run(app, ['audit', 'verify', '--checkpoints', log]);

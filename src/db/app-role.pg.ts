@@ -49,9 +49,9 @@ export async function grantAppRole(db: Db, role: string): Promise<void> {
       grant usage on schema ${s} to ${r};
       grant select, insert, update, delete on all tables in schema ${s} to ${r};
       grant usage, select on all sequences in schema ${s} to ${r};
-      revoke all on audit_log, audit_checkpoints, audit_chain, audit_chain_head, audit_unsealed, schema_migrations from ${r};
-      grant select, insert on audit_log, audit_checkpoints, audit_unsealed to ${r};
-      grant select on audit_chain, audit_chain_head, schema_migrations to ${r};
+      revoke all on audit_log, audit_checkpoints, audit_chain_batches, audit_chain, audit_chain_head, schema_migrations from ${r};
+      grant select, insert on audit_log, audit_checkpoints to ${r};
+      grant select on audit_chain_batches, audit_chain, audit_chain_head, schema_migrations to ${r};
       grant execute on function audit_prune_anonymous(timestamptz), audit_seal(integer) to ${r};
     `);
   });

@@ -1,17 +1,24 @@
 import type { ChainLink, ChainLinks, Checkpoint, CheckpointStore } from '../domain/audit/checkpoint.ts';
 import type { Queryable } from './db.ts';
 
-/** Only "the row with seq S has hash H", read from the chain's links (migration 0021): not from the head. */
+/** Only "the row with seq S has hash H", read from the chain's batches of links (migration 0032): not from the head. */
 export function chainLinks(db: Queryable): ChainLinks {
   return {
     newest: async () => {
       const [link] = await db.query<ChainLink>(
-        `select seq, encode(hash, 'hex') as hash from audit_chain order by seq desc limit 1`,
+        `select first_seq + cardinality(audit_ids) - 1 as seq, encode(substring(hashes from octet_length(hashes) - 31), 'hex') as hash
+         from audit_chain_batches order by first_seq desc limit 1`,
       );
       return link ?? null;
     },
     hashesAt: async (seqs) => {
-      const rows = await db.query<ChainLink>(`select seq, encode(hash, 'hex') as hash from audit_chain where seq = any($1::bigint[])`, [seqs]);
+      const rows = await db.query<ChainLink>(
+        `select s.seq, encode(substring(b.hashes from (s.seq - b.first_seq)::int * 32 + 1 for 32), 'hex') as hash
+         from unnest($1::bigint[]) s(seq)
+         cross join lateral (select first_seq, audit_ids, hashes from audit_chain_batches where first_seq <= s.seq order by first_seq desc limit 1) b
+         where s.seq < b.first_seq + cardinality(b.audit_ids)`,
+        [seqs],
+      );
       return new Map(rows.map((row) => [row.seq, row.hash]));
     },
   };

@@ -7,7 +7,7 @@ import { openPostgres } from './postgres.ts';
 import type { Db, Queryable } from './db.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
-import { sealAll } from '../testing/audit-sealing.ts';
+import { relink, sealAll } from '../testing/audit-sealing.ts';
 import { chainLinks, checkpointStore } from './audit-checkpoints.pg.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { ed25519Signer } from '../audit-signing.ts';
@@ -20,12 +20,12 @@ const read = (n: number): AuditEntry => ({ actor: admin, action: 'read_records',
 const anonymousFailure: AuditEntry = { actor: null, action: 'login_failed', entity: 'user', details: { ip: '203.0.113.9' } };
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 
-/** Runs `sql` with the trail's and the chain's triggers off, as a superuser could. */
-async function asSuperuser(db: Db, sql: string, params: unknown[] = []): Promise<void> {
+/** Runs `change` with the trail's and the chain's triggers off, as a superuser could: SQL, or a function of the transaction. */
+async function asSuperuser(db: Db, change: string | ((tx: Queryable) => Promise<void>), params: unknown[] = []): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.exec('alter table audit_log disable trigger user; alter table audit_chain disable trigger user');
-    await tx.query(sql, params);
-    await tx.exec('alter table audit_log enable trigger user; alter table audit_chain enable trigger user');
+    await tx.exec('alter table audit_log disable trigger user; alter table audit_chain_batches disable trigger user');
+    await (typeof change === 'string' ? tx.query(change, params) : change(tx));
+    await tx.exec('alter table audit_log enable trigger user; alter table audit_chain_batches enable trigger user');
   });
 }
 
@@ -88,9 +88,9 @@ for (const target of testDatabases()) {
       await assert.rejects(db.query('delete from audit_log where id = $1', [first]), { code: '42501', message: /append-only: DELETE refused/ });
       await assert.rejects(db.exec('truncate audit_log'), { code: '42501' });
       await assert.rejects(db.query(`update audit_log set seq = 99, hash = '\\x00' where id = $1`, [first]), { code: '42501' });
-      await assert.rejects(db.query('update audit_chain set seq = seq + 1'), { code: '42501', message: /audit_chain is append-only: UPDATE refused/ });
-      await assert.rejects(db.query('delete from audit_chain'), { code: '42501' });
-      await assert.rejects(db.exec('truncate audit_chain'), { code: '42501' });
+      await assert.rejects(db.query('update audit_chain_batches set first_seq = first_seq + 1'), { code: '42501', message: /audit_chain is append-only: UPDATE refused/ });
+      await assert.rejects(db.query('delete from audit_chain_batches'), { code: '42501' });
+      await assert.rejects(db.exec('truncate audit_chain_batches'), { code: '42501' });
       // A new row cannot pass off a link of the old chain (audit_log's own seq and hash) as its own.
       await assert.rejects(db.query(`insert into audit_log (action, entity, seq, hash) values ('create', 'billing', 1, '\\x00')`), {
         code: '23514',
@@ -117,7 +117,7 @@ for (const target of testDatabases()) {
       await asSuperuser(db, 'delete from audit_log where id = $1', [second]);
       const removed = await auditTrail(db).verify();
       assert.deepEqual(removed, { intact: false, rows: 5, brokenAt: second, reason: `row ${second} (seq 2) was removed` });
-      await asSuperuser(db, 'delete from audit_chain where audit_id = $1', [second]);
+      await asSuperuser(db, (tx) => relink(tx, `select * from links where audit_id <> ${second}`));
       const gap = await auditTrail(db).verify();
       assert.deepEqual(gap, { intact: false, rows: 4, brokenAt: third, reason: `1 row(s) before row ${third} were removed (seq 2 to 2)` });
 
@@ -127,7 +127,7 @@ for (const target of testDatabases()) {
         await sealAll(tail.db);
         const last = (await idsOf(tail.db))[2];
         await asSuperuser(tail.db, 'delete from audit_log where id = $1', [last]);
-        await asSuperuser(tail.db, 'delete from audit_chain where audit_id = $1', [last]);
+        await asSuperuser(tail.db, (tx) => relink(tx, `select * from links where audit_id <> ${last}`));
         const check = await auditTrail(tail.db).verify();
         assert.equal(check.intact, false);
         assert.match(!check.intact ? check.reason : '', /1 row\(s\) after the last one were removed \(seq 3 to 3\)/);
@@ -141,12 +141,13 @@ for (const target of testDatabases()) {
       try {
         for (let n = 1; n <= 3; n++) await auditLog(forged.db).record(read(n));
         await sealAll(forged.db);
-        await asSuperuser(forged.db, `insert into audit_log (actor_user_id, action, entity) values (7, 'create', 'billing')`);
+        // Written as by a transaction the sealer has passed already: among the sealed rows, where none can join.
+        await asSuperuser(forged.db, `insert into audit_log (actor_user_id, action, entity, tx) values (7, 'create', 'billing', '3')`);
         const [slipped] = await forged.db.query<{ id: number }>('select max(id) as id from audit_log');
         const outside = await auditTrail(forged.db).verify();
         assert.deepEqual(outside, { intact: false, rows: 3, brokenAt: slipped?.id, reason: `row ${slipped?.id} is outside the chain but is not an anonymous sign-in failure` });
 
-        await asSuperuser(forged.db, `insert into audit_chain (seq, audit_id, hash) values (4, $1, sha256('forged'))`, [slipped?.id]);
+        await asSuperuser(forged.db, (tx) => relink(tx, `select * from links union all select 4, ${slipped?.id}::bigint, sha256('forged')`));
         const check = await auditTrail(forged.db).verify();
         assert.equal(check.intact, false);
         assert.match(!check.intact ? check.reason : '', /was changed|does not match the chain head/);
@@ -163,16 +164,11 @@ for (const target of testDatabases()) {
         await log.record(anonymousFailure);
         await log.record({ ...anonymousFailure, entityId: 42, details: { email: 'pat@example.test' } });
         await log.record(read(2));
-        // Written long ago: `at` is the insert's own (the chain covers it like any column). Each row noted for the
-        // sealer as Medora's writer notes it, the anonymous failures not.
+        // Written long ago: `at` is the insert's own (the chain covers it like any column).
         await fresh.db.query(
-          `with added as (
-             insert into audit_log (at, actor_user_id, action, entity, entity_id) values
-               ($1, null, 'login_failed', 'user', null), ($1, null, 'login_failed', 'user', null),
-               ($1, null, 'login_failed', 'user', '42'), ($1, 3, 'read_records', 'patient', '9')
-             returning id, action, actor_user_id, entity_id
-           )
-           insert into audit_unsealed (id) select id from added where not audit_is_anonymous(action, actor_user_id, entity_id)`,
+          `insert into audit_log (at, actor_user_id, action, entity, entity_id) values
+             ($1, null, 'login_failed', 'user', null), ($1, null, 'login_failed', 'user', null),
+             ($1, null, 'login_failed', 'user', '42'), ($1, 3, 'read_records', 'patient', '9')`,
           [daysAgo(100)],
         );
         await sealAll(fresh.db);
@@ -352,6 +348,55 @@ describe('the batched sealing migration', () => {
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
       const report = await verifyCheckpoints(deps(chainLinks));
       assert.deepEqual({ checked: report.checked, problems: report.problems, newest: report.newest?.seq, after: report.newest?.rowsAfter }, { checked: 1, problems: [], newest: 3, after: 2 });
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('the chain batches migration', () => {
+  it('moves the links and their signed checkpoints over, and seals the rows still waiting from their place', async () => {
+    const db = await openPglite(undefined);
+    try {
+      const migrations = readMigrations();
+      await migrate(db, migrations.filter((m) => m.version < 32));
+      // Written as the writer of the time wrote them: the row and its note, in one statement.
+      const writeNoted = (n: number) =>
+        db.query(
+          `with added as (
+             insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, details)
+             values ($1, $2, 'read_records', 'patient', $3, $4, $5) returning id
+           ) insert into audit_unsealed (id) select id from added`,
+          [admin.userId, admin.role, String(n), n, { n }],
+        );
+      for (let n = 1; n <= 3; n++) await writeNoted(n);
+      await auditTrail(db).seal(100);
+      const signer = ed25519Signer(generateKeyPairSync('ed25519').privateKey);
+      const deps = (links: (q: Queryable) => ChainLinks): CheckpointDeps => ({
+        links: links(db),
+        checkpoints: checkpointStore(db),
+        clock: fixedClock('2026-06-10T08:00:00Z'),
+        signer,
+        trustedKeys: [signer],
+        transaction: (fn) => db.transaction((tx) => fn({ links: links(tx), checkpoints: checkpointStore(tx) })),
+      });
+      // The links as they were read while each had a row of its own.
+      const linkRows = (q: Queryable): ChainLinks => ({
+        newest: async () => (await q.query<ChainLink>(`select seq, encode(hash, 'hex') as hash from audit_chain order by seq desc limit 1`))[0] ?? null,
+        hashesAt: async () => new Map(),
+      });
+      assert.equal((await signCheckpoint(deps(linkRows), { onlyIfMoved: false })).signed?.seq, 3);
+      for (let n = 4; n <= 5; n++) await writeNoted(n);
+
+      await migrate(db, migrations);
+      assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 3 });
+      assert.equal((await auditTrail(db).backlog()).rows, 2);
+      await auditLog(db).record(read(6));
+      await sealAll(db);
+      assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 6 });
+      assert.deepEqual(await idsOf(db), (await db.query<{ id: number }>('select id from audit_log order by id')).map((r) => r.id));
+      const report = await verifyCheckpoints(deps(chainLinks));
+      assert.deepEqual({ checked: report.checked, problems: report.problems, newest: report.newest?.seq, after: report.newest?.rowsAfter }, { checked: 1, problems: [], newest: 3, after: 3 });
     } finally {
       await db.close();
     }

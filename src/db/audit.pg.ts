@@ -3,7 +3,7 @@ import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 import { onlyRow } from './rows.ts';
 
-/** The row is inserted unsealed; the sealer chains it once its transaction has committed (migration 0021). */
+/** The row is inserted unsealed; the sealer chains it once its transaction has committed (migrations 0021, 0032). */
 export function auditLog(db: Queryable): AuditLog {
   return {
     record: async (...entries) => {
@@ -19,15 +19,10 @@ export function auditLog(db: Queryable): AuditLog {
       ]);
       if (rows.length === 0) return;
       const values = rows.map((_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(', ')})`);
-      // Each row with its note that it waits to be sealed, in one statement (migration 0031); an anonymous failed
-      // sign-in stays outside the chain.
+      // The row's transaction is its column's default: the sealer seals it once that has ended (migration 0032).
       await db.query(
-        `with added as (
-           insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, request_id, details)
-           values ${values.join(', ')}
-           returning id, action, actor_user_id, entity_id
-         )
-         insert into audit_unsealed (id) select id from added where not audit_is_anonymous(action, actor_user_id, entity_id)`,
+        `insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, request_id, details)
+         values ${values.join(', ')}`,
         rows.flat(),
       );
     },
@@ -153,11 +148,12 @@ export function auditTrail(db: Queryable): AuditTrail {
       if (headSeq > lastSeq) return broken(lastId, `${headSeq - lastSeq} row(s) after the last one were removed (seq ${lastSeq + 1} to ${headSeq})`);
       if (headSeq < lastSeq || (lastSeq > 0 && !ends.head_ok)) return broken(lastId, `row ${lastId} does not match the chain head`);
 
-      // A row neither sealed nor waiting to be was slipped in around Medora's writer.
+      // A row the sealer has passed without sealing it was slipped in around Medora's writer.
       const [outsider] = await db.query<{ id: number }>(
-        `select a.id from audit_log a
+        `select a.id from audit_log a, audit_chain_head h
          where not audit_is_anonymous(a.action, a.actor_user_id, a.entity_id)
-           and not exists (select 1 from audit_chain c where c.audit_id = a.id) and not exists (select 1 from audit_unsealed q where q.id = a.id)
+           and (a.tx is null or (a.tx, a.id) <= (h.sealed_tx, h.sealed_id))
+           and not exists (select 1 from audit_chain c where c.audit_id = a.id)
          order by a.id limit 1`,
       );
       if (outsider) return broken(outsider.id, `row ${outsider.id} is outside the chain but is not an anonymous sign-in failure`);
@@ -170,7 +166,8 @@ export function auditTrail(db: Queryable): AuditTrail {
       const row = onlyRow(
         await db.query<{ rows: number; oldest_age_seconds: number | null }>(
           `select count(*)::int as rows, extract(epoch from clock_timestamp() - min(a.at))::float8 as oldest_age_seconds
-           from audit_unsealed q join audit_log a on a.id = q.id`,
+           from audit_log a, audit_chain_head h
+           where (a.tx, a.id) > (h.sealed_tx, h.sealed_id) and not audit_is_anonymous(a.action, a.actor_user_id, a.entity_id)`,
         ),
       );
       return { rows: row.rows, oldestAgeSeconds: row.oldest_age_seconds };

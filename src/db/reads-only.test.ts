@@ -13,7 +13,7 @@ describe('a statement that only reads', () => {
   it('is not a write, a with-clause that writes, or a select that locks rows', () => {
     assert.equal(readsOnly('update users set name = $2 where id = $1'), false);
     assert.equal(readsOnly('insert into sessions (user_id) values ($1)'), false);
-    assert.equal(readsOnly('with added as (insert into audit_log (action) values ($1) returning id) insert into audit_unsealed select id from added'), false);
+    assert.equal(readsOnly('with added as (insert into audit_log (action) values ($1) returning id) insert into outbox (id) select id from added'), false);
     assert.equal(readsOnly('with d as (delete from holds where id = $1 returning id) select count(*) from d'), false);
     assert.equal(readsOnly('select id from appointments where id = $1 for update'), false);
     assert.equal(readsOnly('select id from appointments where id = $1 FOR NO KEY UPDATE'), false);

@@ -18,3 +18,16 @@ export async function sealAll(db: Queryable, timeoutMs = 30_000): Promise<void> 
     await sleep(20);
   }
 }
+
+/**
+ * As a superuser could, in `tx` with the chain's triggers off: the chain's links become those `select` yields over
+ * `links` (seq, audit_id, hash: the links as they are), each a batch of its own, so a link left out leaves a gap.
+ */
+export async function relink(tx: Queryable, select: string): Promise<void> {
+  await tx.exec(`create temporary table relinked on commit drop as with links as (select seq, audit_id, hash from audit_chain) ${select}`);
+  await tx.exec(
+    `delete from audit_chain_batches;
+     insert into audit_chain_batches (first_seq, audit_ids, hashes) select seq, array[audit_id], hash from relinked;
+     drop table relinked`,
+  );
+}

@@ -16,8 +16,9 @@ export function isCompressibleType(contentType: string | undefined): boolean {
  * `*` stands for any coding not named; q=0 refuses. Undefined: send the body as it is.
  */
 export function negotiateEncoding(header: IncomingHttpHeaders['accept-encoding'], offered: readonly Coding[]): Coding | undefined {
+  if (!header) return undefined;
   const weights = new Map<string, number>();
-  for (const item of (Array.isArray(header) ? header.join(',') : header ?? '').split(',')) {
+  for (const item of (Array.isArray(header) ? header.join(',') : header).split(',')) {
     const [coding, ...params] = item.split(';').map((part) => part.trim().toLowerCase());
     if (!coding) continue;
     const q = params.find((param) => param.startsWith('q='));
@@ -37,8 +38,8 @@ export function negotiateEncoding(header: IncomingHttpHeaders['accept-encoding']
  * Compresses an answer while it is written. Measured on a 34 KB list answer: gzip level 6 → 2.8 KB in ~0.1 ms,
  * brotli quality 4 → 2.4 KB in ~0.12 ms (quality 11 takes ~40 ms), so brotli at a low quality is as cheap as gzip.
  */
-export function compressBody(body: Buffer, coding: Coding): Buffer {
+export function compressBody(body: Buffer | string, coding: Coding): Buffer {
   return coding === 'br'
-    ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: typeof body === 'string' ? Buffer.byteLength(body) : body.length } })
     : gzipSync(body, { level: 6 });
 }

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A strong entity tag for these exact bytes. A compressed representation is another representation
+ * A strong entity tag for these exact bytes (a string's as UTF-8). A compressed representation is another representation
  * (RFC 9110 §8.8.3), so its tag carries the coding: `"<hash>-gzip"`.
  */
-export function strongEtag(bytes: Uint8Array, coding?: string): string {
+export function strongEtag(bytes: Uint8Array | string, coding?: string): string {
   return entityTag(contentHash(bytes), coding);
 }
 
 /** 27 base64url characters (162 bits) of SHA-256. */
-export const contentHash = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
+export const contentHash = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
 
 export const entityTag = (hash: string, coding?: string): string => `"${hash}${coding ? `-${coding}` : ''}"`;
 

@@ -4,6 +4,7 @@ import { compressBody, isCompressibleType, MIN_COMPRESSED_BYTES, negotiateEncodi
 import { codedTag, ifNoneMatchMatches, strongEtag } from './etag.ts';
 import type { Answer } from './router.ts';
 
+/** A page a browser renders (the UI, the API viewer): where it may load from, and that no other site may frame it. */
 export const SECURITY_HEADERS = {
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
@@ -13,9 +14,19 @@ export const SECURITY_HEADERS = {
   'referrer-policy': 'same-origin',
   'cross-origin-opener-policy': 'same-origin',
 };
+/**
+ * A JSON answer is data, never a page: it may load nothing and be framed nowhere (OWASP's REST Security Cheat Sheet).
+ * The page's longer policy would say nothing more, and node checks every header's characters on every answer.
+ */
+export const JSON_SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
 // An API answer passes all its headers to writeHead at once, as [name, value, name, value …]: each setHeader
 // call validates its header again, and headers set before writeHead send it down node's slow path.
-const SECURITY_HEADER_LIST: string[] = Object.entries(SECURITY_HEADERS).flat();
+const PAGE_HEADER_LIST: string[] = Object.entries(SECURITY_HEADERS).flat();
+const JSON_HEADER_LIST: string[] = Object.entries(JSON_SECURITY_HEADERS).flat();
 
 /** The request an answer goes to: what it asked for decides HEAD, 304 and the coding. */
 export interface AnswerRequest {
@@ -33,7 +44,8 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
   const status = answer.status ?? (answer.body === undefined ? 204 : 200);
   const json = !(answer.body instanceof Uint8Array) && !(answer.body instanceof Readable) && answer.body !== undefined && status !== 204;
   const cacheControl = answer.headers?.['cache-control'] || 'no-store';
-  const headers: (string | number)[] = [...SECURITY_HEADER_LIST, 'x-request-id', requestId, 'cache-control', cacheControl];
+  const security = json ? JSON_HEADER_LIST : PAGE_HEADER_LIST;
+  const headers: (string | number)[] = [...security, 'x-request-id', requestId, 'cache-control', cacheControl];
   for (const [name, value] of Object.entries(answer.headers ?? {})) {
     if (name !== 'cache-control' && name !== 'etag' && !(json && name === 'content-type')) headers.push(name, value);
   }
@@ -49,15 +61,17 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
     }
     return;
   }
-  let payload: Buffer | undefined;
+  // JSON goes as the string it was made as: node writes a string without the copy into a buffer first.
+  let payload: Buffer | string | undefined;
   if (answer.body instanceof Uint8Array) {
     payload = Buffer.from(answer.body);
   } else if (json) {
-    payload = Buffer.from(JSON.stringify(answer.body));
+    payload = JSON.stringify(answer.body);
     headers.push('content-type', 'application/json; charset=utf-8');
   }
-  if (payload && request) {
-    const varies = payload.length >= MIN_COMPRESSED_BYTES && !answer.headers?.['content-encoding'] &&
+  let size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload?.length;
+  if (payload !== undefined && size !== undefined && request) {
+    const varies = size >= MIN_COMPRESSED_BYTES && !answer.headers?.['content-encoding'] &&
       isCompressibleType(json ? 'application/json' : answer.headers?.['content-type']);
     const coding = varies ? negotiateEncoding(request.headers['accept-encoding'], ['br', 'gzip']) : undefined;
     if (varies) headers.push('vary', 'accept-encoding');
@@ -66,7 +80,7 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
     const etag = !storable ? undefined : given ? codedTag(given, coding) : strongEtag(payload, coding);
     if (etag) {
       if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
-        const notModified: (string | number)[] = [...SECURITY_HEADER_LIST, 'x-request-id', requestId, 'cache-control', cacheControl, 'etag', etag];
+        const notModified: (string | number)[] = [...security, 'x-request-id', requestId, 'cache-control', cacheControl, 'etag', etag];
         if (varies) notModified.push('vary', 'accept-encoding');
         res.writeHead(304, notModified);
         res.end();
@@ -76,10 +90,11 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
     }
     if (coding) {
       payload = compressBody(payload, coding);
+      size = payload.length;
       headers.push('content-encoding', coding);
     }
   }
-  if (payload) headers.push('content-length', payload.length);
+  if (size !== undefined) headers.push('content-length', size);
   res.writeHead(status, headers);
   res.end(method === 'HEAD' ? undefined : payload);
 }

@@ -23,13 +23,22 @@ for (const target of testDatabases()) {
     });
     after(() => server.close());
 
-    it('answers health with the database state, a request id and security headers', async () => {
+    it('answers health with the database state, a request id and the security headers of data, a page with a page\'s', async () => {
       const res = await server.api('GET', '/api/health');
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, { status: 'ok', database: 'ok' });
       assert.match(res.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
-      assert.match(res.headers.get('content-security-policy')!, /script-src 'self'.*frame-ancestors 'none'/);
+      assert.equal(res.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(res.headers.get('x-frame-options'), 'DENY');
+      const refused = await server.api('GET', '/api/no-such-thing');
+      assert.equal(refused.status, 404);
+      assert.equal(refused.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
+
+      const page = await fetch(`${server.url}/login`);
+      assert.match(page.headers.get('content-security-policy') ?? '', /^default-src 'self'; script-src 'self';.*frame-ancestors 'none'$/);
+      assert.equal(page.headers.get('referrer-policy'), 'same-origin');
+      assert.equal(page.headers.get('cross-origin-opener-policy'), 'same-origin');
     });
 
     it('asks browsers for HTTPS only (HSTS) when the request is known to have come over HTTPS', async () => {

@@ -286,6 +286,25 @@ for (const target of testDatabases()) {
   });
 }
 
+/** Signing and verifying `db`'s checkpoints with a key of their own, the chain's links read by `links`. */
+function checkpointsOf(db: Db): (links: (q: Queryable) => ChainLinks) => CheckpointDeps {
+  const signer = ed25519Signer(generateKeyPairSync('ed25519').privateKey);
+  return (links) => ({
+    links: links(db),
+    checkpoints: checkpointStore(db),
+    clock: fixedClock('2026-06-10T08:00:00Z'),
+    signer,
+    trustedKeys: [signer],
+    transaction: (fn) => db.transaction((tx) => fn({ links: links(tx), checkpoints: checkpointStore(tx) })),
+  });
+}
+
+/** The chain's newest link as `sql` reads it, as an earlier release read it (enough to sign a checkpoint). */
+const newestLinkBy = (sql: string) => (q: Queryable): ChainLinks => ({
+  newest: async () => (await q.query<ChainLink>(sql))[0] ?? null,
+  hashesAt: async () => new Map(),
+});
+
 describe('the chain migration', () => {
   it('chains the rows written before it, leaving anonymous failures out', async () => {
     const db = await openPglite(undefined);
@@ -325,20 +344,9 @@ describe('the batched sealing migration', () => {
           { n },
         ]);
       }
-      const signer = ed25519Signer(generateKeyPairSync('ed25519').privateKey);
-      const deps = (links: (q: Queryable) => ChainLinks): CheckpointDeps => ({
-        links: links(db),
-        checkpoints: checkpointStore(db),
-        clock: fixedClock('2026-06-10T08:00:00Z'),
-        signer,
-        trustedKeys: [signer],
-        transaction: (fn) => db.transaction((tx) => fn({ links: links(tx), checkpoints: checkpointStore(tx) })),
-      });
-      // The links as they were read before the chain had a table of its own.
-      const linksInAuditLog = (q: Queryable): ChainLinks => ({
-        newest: async () => (await q.query<ChainLink>(`select seq, encode(hash, 'hex') as hash from audit_log where seq is not null order by seq desc limit 1`))[0] ?? null,
-        hashesAt: async () => new Map(),
-      });
+      const deps = checkpointsOf(db);
+      // The newest link as it was read before the chain had a table of its own.
+      const linksInAuditLog = newestLinkBy(`select seq, encode(hash, 'hex') as hash from audit_log where seq is not null order by seq desc limit 1`);
       assert.equal((await signCheckpoint(deps(linksInAuditLog), { onlyIfMoved: false })).signed?.seq, 3);
 
       await migrate(db, migrations);
@@ -371,20 +379,9 @@ describe('the chain batches migration', () => {
         );
       for (let n = 1; n <= 3; n++) await writeNoted(n);
       await auditTrail(db).seal(100);
-      const signer = ed25519Signer(generateKeyPairSync('ed25519').privateKey);
-      const deps = (links: (q: Queryable) => ChainLinks): CheckpointDeps => ({
-        links: links(db),
-        checkpoints: checkpointStore(db),
-        clock: fixedClock('2026-06-10T08:00:00Z'),
-        signer,
-        trustedKeys: [signer],
-        transaction: (fn) => db.transaction((tx) => fn({ links: links(tx), checkpoints: checkpointStore(tx) })),
-      });
-      // The links as they were read while each had a row of its own.
-      const linkRows = (q: Queryable): ChainLinks => ({
-        newest: async () => (await q.query<ChainLink>(`select seq, encode(hash, 'hex') as hash from audit_chain order by seq desc limit 1`))[0] ?? null,
-        hashesAt: async () => new Map(),
-      });
+      const deps = checkpointsOf(db);
+      // The newest link as it was read while each link had a row of its own.
+      const linkRows = newestLinkBy(`select seq, encode(hash, 'hex') as hash from audit_chain order by seq desc limit 1`);
       assert.equal((await signCheckpoint(deps(linkRows), { onlyIfMoved: false })).signed?.seq, 3);
       for (let n = 4; n <= 5; n++) await writeNoted(n);
 

@@ -18,7 +18,7 @@ export const SECURITY_HEADERS = {
  * A JSON answer is data, never a page: it may load nothing and be framed nowhere (OWASP's REST Security Cheat Sheet).
  * The page's longer policy would say nothing more, and node checks every header's characters on every answer.
  */
-export const JSON_SECURITY_HEADERS = {
+const JSON_SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { App } from '../app.ts';
 import { loadAuditKeys, signerFromPem } from '../audit-signing.ts';
-import { relink, sealAll } from '../testing/audit-sealing.ts';
+import { asTrailOwner, relink, sealAll } from '../testing/audit-sealing.ts';
 import { auditLog } from '../db/audit.pg.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db } from '../db/db.ts';
 import type { AuditKeys } from '../domain/audit/checkpoint.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import type { CliRun } from '../testing/cli.ts';
@@ -40,19 +40,9 @@ async function run(app: App | undefined, args: string[]): Promise<CliRun> {
   return { code, stdout, stderr };
 }
 
-/** As a superuser or the tables' owner could: the append-only triggers off for `change`. */
-async function asOwner(db: Db, change: (tx: Queryable) => Promise<void>): Promise<void> {
-  const tables = 'audit_log, audit_chain_batches, audit_checkpoints'.split(', ');
-  await db.transaction(async (tx) => {
-    for (const table of tables) await tx.exec(`alter table ${table} disable trigger user`);
-    await change(tx);
-    for (const table of tables) await tx.exec(`alter table ${table} enable trigger user`);
-  });
-}
-
 /** Deletes the newest `n` chained rows and their links and steps the head back to the link before them: the chain stays consistent. */
 const cutTail = (db: Db, n: number) =>
-  asOwner(db, async (tx) => {
+  asTrailOwner(db, async (tx) => {
     await tx.exec(`delete from audit_log where id in (select audit_id from audit_chain where seq > (select max(seq) - ${n} from audit_chain))`);
     await relink(tx, `select * from links where seq <= (select max(seq) - ${n} from links)`);
     await tx.exec('update audit_chain_head set (seq, hash) = (select seq, hash from audit_chain order by seq desc limit 1)');
@@ -60,7 +50,7 @@ const cutTail = (db: Db, n: number) =>
 
 /** Changes the row with `seq` and recomputes its hash and every one after it, and the head: the chain stays consistent. */
 const rewrite = (db: Db, seq: number) =>
-  asOwner(db, async (tx) => {
+  asTrailOwner(db, async (tx) => {
     await tx.exec(`update audit_log set details = '{"rewritten": true}' where id = (select audit_id from audit_chain where seq = ${seq})`);
     await relink(
       tx,
@@ -149,7 +139,7 @@ for (const target of testDatabases()) {
       const log = join(folder, `${target.name}-server.log`);
       await writeFile(log, `Medora is running at http://127.0.0.1:3000\nJun 10 10:00:00 clinic medora[812]: ${line}audit: removed 0 anonymous failed sign-ins\n`);
       await cutTail(db, 1);
-      await asOwner(db, (tx) => tx.exec('delete from audit_checkpoints'));
+      await asTrailOwner(db, (tx) => tx.exec('delete from audit_checkpoints'));
       assert.equal((await run(app, ['audit', 'verify'])).code, 0, 'with nothing left in the database, only the copy can tell');
 
       const caught = await run(app, ['audit', 'verify', '--checkpoints', log]);

@@ -1,8 +1,7 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { auditLog } from '../db/audit.pg.ts';
-import { relink, sealAll } from '../testing/audit-sealing.ts';
-import type { Queryable } from '../db/db.ts';
+import { asTrailOwner, relink, sealAll } from '../testing/audit-sealing.ts';
 import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
@@ -13,13 +12,6 @@ for (const target of testDatabases()) {
     let database: CliDatabase;
     const medora = (...args: string[]) => database.medora(args);
     const ids = async () => (await database.db.query<{ id: number }>('select audit_id as id from audit_chain order by seq')).map((r) => r.id);
-    /** As a superuser could: the append-only triggers off for one change, SQL or a function of the transaction. */
-    const tamper = (change: string | ((tx: Queryable) => Promise<void>), params: unknown[] = []) =>
-      database.db.transaction(async (tx) => {
-        await tx.exec('alter table audit_log disable trigger user; alter table audit_chain_batches disable trigger user');
-        await (typeof change === 'string' ? tx.query(change, params) : change(tx));
-        await tx.exec('alter table audit_log enable trigger user; alter table audit_chain_batches enable trigger user');
-      });
 
     before(async () => {
       database = await openCliDatabase(target);
@@ -58,17 +50,17 @@ for (const target of testDatabases()) {
 
     it('names a row a superuser changed, then the row after one removed, and exits 1', async () => {
       const [, second, third] = await ids();
-      await tamper(`update audit_log set actor_user_id = 99 where id = $1`, [second]);
+      await asTrailOwner(database.db, `update audit_log set actor_user_id = 99 where id = $1`, [second]);
       const changed = await medora('audit', 'verify');
       assert.equal(changed.code, 1);
       assert.equal(changed.stderr, `error: audit trail broken at row ${second}: row ${second} was changed: its hash does not match its contents and the previous row's hash\n`);
 
-      await tamper('delete from audit_log where id = $1', [second]);
+      await asTrailOwner(database.db, 'delete from audit_log where id = $1', [second]);
       const removed = await medora('audit', 'verify');
       assert.equal(removed.code, 1);
       assert.equal(removed.stderr, `error: audit trail broken at row ${second}: row ${second} (seq 2) was removed\n`);
 
-      await tamper((tx) => relink(tx, `select * from links where audit_id <> ${second}`));
+      await asTrailOwner(database.db, (tx) => relink(tx, `select * from links where audit_id <> ${second}`));
       const unlinked = await medora('audit', 'verify');
       assert.equal(unlinked.code, 1);
       assert.equal(unlinked.stderr, `error: audit trail broken at row ${third}: 1 row(s) before row ${third} were removed (seq 2 to 2)\n`);

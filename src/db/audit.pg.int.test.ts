@@ -7,7 +7,7 @@ import { openPostgres } from './postgres.ts';
 import type { Db, Queryable } from './db.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
-import { relink, sealAll } from '../testing/audit-sealing.ts';
+import { asTrailOwner, relink, sealAll } from '../testing/audit-sealing.ts';
 import { chainLinks, checkpointStore } from './audit-checkpoints.pg.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { ed25519Signer } from '../audit-signing.ts';
@@ -19,15 +19,6 @@ const admin = { userId: 1, role: 'admin' as const, name: 'Ada' };
 const read = (n: number): AuditEntry => ({ actor: admin, action: 'read_records', entity: 'patient', entityId: n, patientId: n, details: { n } });
 const anonymousFailure: AuditEntry = { actor: null, action: 'login_failed', entity: 'user', details: { ip: '203.0.113.9' } };
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
-
-/** Runs `change` with the trail's and the chain's triggers off, as a superuser could: SQL, or a function of the transaction. */
-async function asSuperuser(db: Db, change: string | ((tx: Queryable) => Promise<void>), params: unknown[] = []): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.exec('alter table audit_log disable trigger user; alter table audit_chain_batches disable trigger user');
-    await (typeof change === 'string' ? tx.query(change, params) : change(tx));
-    await tx.exec('alter table audit_log enable trigger user; alter table audit_chain_batches enable trigger user');
-  });
-}
 
 /**
  * A transaction on its own connection that runs `begin`, then stays open until `finish`, which runs `end` in it and
@@ -103,21 +94,21 @@ for (const target of testDatabases()) {
 
     it('names a row a superuser changed, and passes once it is put back', async () => {
       const third = (await idsOf(db))[2];
-      await asSuperuser(db, `update audit_log set details = '{"n": 33}' where id = $1`, [third]);
+      await asTrailOwner(db, `update audit_log set details = '{"n": 33}' where id = $1`, [third]);
       const check = await auditTrail(db).verify();
       assert.equal(check.intact, false);
       assert.equal(!check.intact && check.brokenAt, third);
       assert.match(!check.intact ? check.reason : '', /was changed/);
-      await asSuperuser(db, `update audit_log set details = '{"n": 3}' where id = $1`, [third]);
+      await asTrailOwner(db, `update audit_log set details = '{"n": 3}' where id = $1`, [third]);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
     });
 
     it('names a row a superuser removed, or the row after one removed with its link, and notices rows removed from the end', async () => {
       const [, second, third] = await idsOf(db);
-      await asSuperuser(db, 'delete from audit_log where id = $1', [second]);
+      await asTrailOwner(db, 'delete from audit_log where id = $1', [second]);
       const removed = await auditTrail(db).verify();
       assert.deepEqual(removed, { intact: false, rows: 5, brokenAt: second, reason: `row ${second} (seq 2) was removed` });
-      await asSuperuser(db, (tx) => relink(tx, `select * from links where audit_id <> ${second}`));
+      await asTrailOwner(db, (tx) => relink(tx, `select * from links where audit_id <> ${second}`));
       const gap = await auditTrail(db).verify();
       assert.deepEqual(gap, { intact: false, rows: 4, brokenAt: third, reason: `1 row(s) before row ${third} were removed (seq 2 to 2)` });
 
@@ -126,8 +117,8 @@ for (const target of testDatabases()) {
         for (let n = 1; n <= 3; n++) await auditLog(tail.db).record(read(n));
         await sealAll(tail.db);
         const last = (await idsOf(tail.db))[2];
-        await asSuperuser(tail.db, 'delete from audit_log where id = $1', [last]);
-        await asSuperuser(tail.db, (tx) => relink(tx, `select * from links where audit_id <> ${last}`));
+        await asTrailOwner(tail.db, 'delete from audit_log where id = $1', [last]);
+        await asTrailOwner(tail.db, (tx) => relink(tx, `select * from links where audit_id <> ${last}`));
         const check = await auditTrail(tail.db).verify();
         assert.equal(check.intact, false);
         assert.match(!check.intact ? check.reason : '', /1 row\(s\) after the last one were removed \(seq 3 to 3\)/);
@@ -142,12 +133,12 @@ for (const target of testDatabases()) {
         for (let n = 1; n <= 3; n++) await auditLog(forged.db).record(read(n));
         await sealAll(forged.db);
         // Written as by a transaction the sealer has passed already: among the sealed rows, where none can join.
-        await asSuperuser(forged.db, `insert into audit_log (actor_user_id, action, entity, tx) values (7, 'create', 'billing', '3')`);
+        await asTrailOwner(forged.db, `insert into audit_log (actor_user_id, action, entity, tx) values (7, 'create', 'billing', '3')`);
         const [slipped] = await forged.db.query<{ id: number }>('select max(id) as id from audit_log');
         const outside = await auditTrail(forged.db).verify();
         assert.deepEqual(outside, { intact: false, rows: 3, brokenAt: slipped?.id, reason: `row ${slipped?.id} is outside the chain but is not an anonymous sign-in failure` });
 
-        await asSuperuser(forged.db, (tx) => relink(tx, `select * from links union all select 4, ${slipped?.id}::bigint, sha256('forged')`));
+        await asTrailOwner(forged.db, (tx) => relink(tx, `select * from links union all select 4, ${slipped?.id}::bigint, sha256('forged')`));
         const check = await auditTrail(forged.db).verify();
         assert.equal(check.intact, false);
         assert.match(!check.intact ? check.reason : '', /was changed|does not match the chain head/);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { auditTrail } from '../db/audit.pg.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 
 /**
  * Seals every committed audit row, as the server's sealer would within moments. On a shared PostgreSQL server a
@@ -30,4 +30,18 @@ export async function relink(tx: Queryable, select: string): Promise<void> {
      insert into audit_chain_batches (first_seq, audit_ids, hashes) select seq, array[audit_id], hash from relinked;
      drop table relinked`,
   );
+}
+
+const AUDIT_TABLES = ['audit_log', 'audit_chain_batches', 'audit_checkpoints'];
+
+/**
+ * Runs `change` — SQL, or a function of the transaction — as a superuser or the tables' owner could: with the audit
+ * tables' append-only triggers off meanwhile.
+ */
+export async function asTrailOwner(db: Db, change: string | ((tx: Queryable) => Promise<unknown>), params: unknown[] = []): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const table of AUDIT_TABLES) await tx.exec(`alter table ${table} disable trigger user`);
+    await (typeof change === 'string' ? tx.query(change, params) : change(tx));
+    for (const table of AUDIT_TABLES) await tx.exec(`alter table ${table} enable trigger user`);
+  });
 }

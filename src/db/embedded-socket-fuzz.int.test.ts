@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import pg from 'pg';
 import { serveEmbedded, type EmbeddedServer } from './embedded.ts';
-import { SOCKET_FILE } from './embedded-socket.ts';
+import { CLOSE_GRACE_MS, SOCKET_FILE } from './embedded-socket.ts';
 import { DEFAULT_TIMEOUTS } from './timeouts.ts';
 import {
   CANCEL_REQUEST_CODE,
@@ -73,9 +73,10 @@ class RawClient {
     this.closed = new Promise((resolve) => socket.once('close', () => (this.wake(), resolve())));
   }
 
-  static open(path: string): Promise<RawClient> {
+  /** `halfOpen`: the client does not close when the server does, as a hung client would not. */
+  static open(path: string, { halfOpen = false } = {}): Promise<RawClient> {
     return new Promise((resolve, reject) => {
-      const socket = connect(path);
+      const socket = connect({ path, allowHalfOpen: halfOpen });
       socket.once('connect', () => resolve(new RawClient(socket)));
       socket.once('error', reject);
     });
@@ -437,6 +438,35 @@ describe('the embedded database socket, given malformed messages', () => {
     } finally {
       client.destroy();
     }
+    await assertWellFormedClientServed();
+  });
+
+  it('gives the database back as soon as it refuses a client in a transaction, though the client never closes', async () => {
+    const client = await RawClient.open(path, { halfOpen: true });
+    try {
+      client.send(Buffer.concat([STARTUP, query('begin'), query("insert into t (v) values ('fuzz')")]));
+      assert.ok(await client.until((bytes) => readyCount(bytes) === 3, REFUSED_WITHIN_MS), 'the transaction is open');
+      client.send(Buffer.alloc(1));
+      assert.ok(await client.until((bytes) => refusalIn(bytes, 0).sqlState === PROTOCOL_VIOLATION, REFUSED_WITHIN_MS), 'the client is refused');
+      const refused = Date.now();
+      await assertServerClean();
+      const waitedMs = Date.now() - refused;
+      assert.ok(waitedMs < CLOSE_GRACE_MS, `the server's statement waited ${waitedMs} ms, for the client's socket to be dropped`);
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('lets a client still writing a long NUL stream when refused read its refusal, whether it waited for its greeting or not', async () => {
+    // Far more than the socket's buffers hold: the client is still writing when the server refuses the first byte.
+    const stream = Buffer.alloc(4 * 1024 * 1024);
+    const opening = Buffer.concat([STARTUP, query('begin'), query("insert into t (v) values ('fuzz')")]);
+    for (const separate of [false, true]) {
+      const label = separate ? 'after its transaction was answered' : 'in one write with its startup and transaction';
+      const session = { opening, openingReady: 3, negotiations: 0, separate, malformed: stream, sqlState: PROTOCOL_VIOLATION, label };
+      assert.equal(await play(path, session), undefined);
+    }
+    await assertServerClean();
     await assertWellFormedClientServed();
   });
 

@@ -25,8 +25,8 @@ export const SOCKET_FILE = '.s.PGSQL.5432';
  * may hold (each up to MAX_BUFFERED_BYTES) bounded too.
  */
 export const MAX_SOCKET_CLIENTS = 32;
-// How long a disconnected client has to read its last answer before its socket is dropped.
-const CLOSE_GRACE_MS = 1000;
+// How long a refused client has to read its last answer and close before its socket is dropped.
+export const CLOSE_GRACE_MS = 1000;
 
 interface SocketOptions {
   /**
@@ -119,6 +119,7 @@ class Connection {
   private changedSession = false;
   private idleTimer: NodeJS.Timeout | undefined;
   private closeTimer: NodeJS.Timeout | undefined;
+  private undone: Promise<void> | undefined;
   private readonly session: Session;
   private readonly statements = new Set<string>();
   private startupOptions: string | undefined;
@@ -136,8 +137,7 @@ class Connection {
       socket.on('close', () => {
         clearTimeout(this.idleTimer);
         clearTimeout(this.closeTimer);
-        this.work = this.work.then(() => this.cleanUp()).catch((error) => opts.log(`database socket: cleaning up: ${(error as Error).message}`));
-        void this.work.then(resolve);
+        void this.undo().then(resolve);
       });
     });
   }
@@ -173,13 +173,24 @@ class Connection {
     this.closeWith(errorResponse('FATAL', sqlState, text));
   }
 
+  /**
+   * Ends the server's side and reads on, dropping what comes (receive ignores it), until the client closes: a
+   * client still writing when refused would otherwise meet a broken pipe and lose the answer unread.
+   */
   private closeWith(answer?: Buffer): void {
     if (!this.open) return;
     if (answer) this.socket.end(answer);
     else this.socket.end();
-    this.socket.destroySoon();
-    // A client that reads no more would never let the answer out, and keep its socket, and any turn it holds, forever.
+    this.socket.resume();
+    // A client that neither reads nor closes would keep its socket forever; its turn is given back at once.
     this.closeTimer = setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS);
+    void this.undo();
+  }
+
+  /** Once the work in flight is done, and only once: what the client left on the backend undone. */
+  private undo(): Promise<void> {
+    this.undone ??= this.work.then(() => this.cleanUp()).catch((error) => this.opts.log(`database socket: cleaning up: ${(error as Error).message}`));
+    return this.undone;
   }
 
   /** Every whole packet and message buffered so far, the messages run on the backend as one batch. */
@@ -327,7 +338,7 @@ class Connection {
     return { forward: Buffer.concat(kept), status };
   }
 
-  /** When the client has gone: whatever it left on the backend undone, so the server and other clients go on. */
+  /** When the client has gone or been refused: whatever it left on the backend undone, so the server and other clients go on. */
   private async cleanUp(): Promise<void> {
     if (!this.usedBackend) return;
     const midway = this.release !== undefined;

@@ -4,7 +4,8 @@ import pg from 'pg';
 import { gunzipSync } from 'node:zlib';
 import { serveEmbedded, backupEmbedded, type EmbeddedServer } from './embedded.ts';
 import { DEFAULT_TIMEOUTS } from './timeouts.ts';
-import { only } from '../testing/assert.ts';
+import { at, only } from '../testing/assert.ts';
+import { MAX_SOCKET_CLIENTS } from './embedded-socket.ts';
 import { embeddedDataDir } from '../testing/test-db.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -38,6 +39,32 @@ describe('the embedded database shared through its socket', () => {
     // Either is missing when the before hook failed; the other is still closed.
     await server?.db.close();
     await removeDir?.();
+  });
+
+  // First, while no other client is connected.
+  it(`tells the client past ${MAX_SOCKET_CLIENTS} that there are too many, as PostgreSQL does, and lets one in when another goes`, async () => {
+    const connected = await Promise.all(Array.from({ length: MAX_SOCKET_CLIENTS }, () => connect()));
+    const refusal = await connect().then(
+      () => assert.fail('a client past the limit was let in'),
+      (error: pg.DatabaseError) => error,
+    );
+    assert.equal(refusal.severity, 'FATAL');
+    assert.equal(refusal.code, '53300');
+    assert.equal(refusal.message, 'sorry, too many clients already');
+    assert.ok(log.includes('database socket: disconnecting a client: sorry, too many clients already'), log.join('\n'));
+
+    await at(connected, 0).end();
+    // The server frees the place once it has seen the client go; a client trying meanwhile is told to come back.
+    const deadline = Date.now() + 5000;
+    let next: pg.Client | undefined;
+    while (!next) {
+      next = await connect().catch((error: pg.DatabaseError) => {
+        if (error.code !== '53300' || Date.now() > deadline) throw error;
+        return sleep(50).then(() => undefined);
+      });
+    }
+    assert.deepEqual((await next.query<{ one: number }>('select 1 as one')).rows, [{ one: 1 }]);
+    await Promise.all([next, ...connected.slice(1)].map((client) => client.end()));
   });
 
   it("keeps a client's open transaction and the server's statements apart, both ways", async () => {

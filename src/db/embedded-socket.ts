@@ -13,6 +13,7 @@ import {
   int32,
   ProtocolError,
   readCString,
+  TOO_MANY_CONNECTIONS,
   type FrontendMessage,
   type StartupPacket,
 } from './wire-protocol.ts';
@@ -25,6 +26,11 @@ export const SOCKET_FILE = '.s.PGSQL.5432';
  * may hold (each up to MAX_BUFFERED_BYTES) bounded too.
  */
 export const MAX_SOCKET_CLIENTS = 32;
+/**
+ * Clients past MAX_SOCKET_CLIENTS are told so once they send their startup packet, as PostgreSQL tells them; past
+ * this many sockets in all, a connection is closed unanswered, so a flood of them holds no more memory.
+ */
+const MAX_SOCKETS = 2 * MAX_SOCKET_CLIENTS;
 // How long a refused client has to read its last answer and close before its socket is dropped.
 export const CLOSE_GRACE_MS = 1000;
 
@@ -58,7 +64,8 @@ export async function serveEmbeddedSocket(backend: SharedBackend, dir: string, o
   const parameters = await serverParameters(backend);
   const connections = new Set<Connection>();
   const server = createServer((socket) => {
-    const connection = new Connection(socket, backend, parameters, opts);
+    const admitted = [...connections].filter((connection) => connection.admitted).length < MAX_SOCKET_CLIENTS;
+    const connection = new Connection(socket, backend, parameters, opts, admitted);
     connections.add(connection);
     void connection.ended.then(() => connections.delete(connection));
   });
@@ -66,7 +73,7 @@ export async function serveEmbeddedSocket(backend: SharedBackend, dir: string, o
   try {
     unlinkSync(path);
   } catch {}
-  server.maxConnections = MAX_SOCKET_CLIENTS;
+  server.maxConnections = MAX_SOCKETS;
   await listenPrivately(server, path);
   return {
     path,
@@ -129,6 +136,7 @@ class Connection {
     private readonly backend: SharedBackend,
     private readonly parameters: [string, string][],
     private readonly opts: SocketOptions,
+    readonly admitted: boolean,
   ) {
     this.session = backend.newSession();
     socket.on('data', (data) => this.receive(data));
@@ -219,6 +227,7 @@ class Connection {
         this.closeWith();
         return;
       case 'startup':
+        if (!this.admitted) throw new ProtocolError(TOO_MANY_CLIENTS, TOO_MANY_CONNECTIONS);
         this.greet(packet.parameters);
     }
   }
@@ -358,6 +367,9 @@ class Connection {
  * skipped after an extended query's error), and the Sync ends that skipping.
  */
 const RESYNC = Buffer.concat([encodeMessage('Q', cstring('rollback')), encodeMessage('S')]);
+
+// PostgreSQL's own words, which clients and operators know.
+const TOO_MANY_CLIENTS = 'sorry, too many clients already';
 
 const COPY_FROM_STDIN_REFUSED = 'COPY FROM STDIN is not supported through the Medora server; use INSERT, or stop the server and use the folder';
 

@@ -25,6 +25,7 @@ export const MAX_BUFFERED_BYTES = MAX_MESSAGE_BYTES + 1024 * 1024;
 // The SQLSTATEs a refusal carries.
 export const PROTOCOL_VIOLATION = '08P01';
 export const FEATURE_NOT_SUPPORTED = '0A000';
+export const TOO_MANY_CONNECTIONS = '53300';
 
 // CancelRequest: length, code, process id and a key of 4 bytes (protocol 3.0) up to 256 (3.2).
 const MIN_CANCEL_REQUEST_BYTES = 16;

@@ -50,6 +50,8 @@ const STARTUP = (() => {
   const body = Buffer.concat([cstring('user'), cstring('postgres'), cstring('database'), cstring('postgres'), Buffer.from([0])]);
   return packet(8 + body.length, PROTOCOL_3_0, body);
 })();
+// Leaves an open transaction holding a row the server must roll back; answered with two ReadyForQuery.
+const TRANSACTION_WITH_A_ROW = Buffer.concat([query('begin'), query("insert into t (v) values ('fuzz')")]);
 const header = (type: string, length: number) => Buffer.concat([Buffer.from(type, 'latin1'), int32(length)]);
 const extended = (statement: string, sql: string) =>
   Buffer.concat([
@@ -184,7 +186,7 @@ const int32Value = fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
 const prefixes: fc.Arbitrary<{ bytes: Buffer; ready: number; label: string }> = fc.constantFrom(
   { bytes: Buffer.alloc(0), ready: 0, label: 'nothing' },
   { bytes: query('select 1'), ready: 1, label: 'a select' },
-  { bytes: Buffer.concat([query('begin'), query("insert into t (v) values ('fuzz')")]), ready: 2, label: 'a transaction with a row' },
+  { bytes: TRANSACTION_WITH_A_ROW, ready: 2, label: 'a transaction with a row' },
   { bytes: Buffer.concat([query('begin'), query('selec 1')]), ready: 2, label: 'a failed transaction' },
   { bytes: query("set search_path = ''"), ready: 1, label: 'a setting' },
   { bytes: query('prepare fuzz_sql as select 1'), ready: 1, label: 'a prepared statement' },
@@ -425,7 +427,7 @@ describe('the embedded database socket, given malformed messages', () => {
   it('refuses a NUL stream inside a transaction, rolls the transaction back at once and lets the server go on', async () => {
     const client = await RawClient.open(path);
     try {
-      client.send(Buffer.concat([STARTUP, query('begin'), query("insert into t (v) values ('fuzz')")]));
+      client.send(Buffer.concat([STARTUP, TRANSACTION_WITH_A_ROW]));
       assert.ok(await client.until((bytes) => readyCount(bytes) === 3, REFUSED_WITHIN_MS), 'the transaction is open');
       assert.equal(at(backendMessages(client.received), -1).body.toString(), 'T');
       const started = Date.now();
@@ -444,7 +446,7 @@ describe('the embedded database socket, given malformed messages', () => {
   it('gives the database back as soon as it refuses a client in a transaction, though the client never closes', async () => {
     const client = await RawClient.open(path, { halfOpen: true });
     try {
-      client.send(Buffer.concat([STARTUP, query('begin'), query("insert into t (v) values ('fuzz')")]));
+      client.send(Buffer.concat([STARTUP, TRANSACTION_WITH_A_ROW]));
       assert.ok(await client.until((bytes) => readyCount(bytes) === 3, REFUSED_WITHIN_MS), 'the transaction is open');
       client.send(Buffer.alloc(1));
       assert.ok(await client.until((bytes) => refusalIn(bytes, 0).sqlState === PROTOCOL_VIOLATION, REFUSED_WITHIN_MS), 'the client is refused');
@@ -460,7 +462,7 @@ describe('the embedded database socket, given malformed messages', () => {
   it('lets a client still writing a long NUL stream when refused read its refusal, whether it waited for its greeting or not', async () => {
     // Far more than the socket's buffers hold: the client is still writing when the server refuses the first byte.
     const stream = Buffer.alloc(4 * 1024 * 1024);
-    const opening = Buffer.concat([STARTUP, query('begin'), query("insert into t (v) values ('fuzz')")]);
+    const opening = Buffer.concat([STARTUP, TRANSACTION_WITH_A_ROW]);
     for (const separate of [false, true]) {
       const label = separate ? 'after its transaction was answered' : 'in one write with its startup and transaction';
       const session = { opening, openingReady: 3, negotiations: 0, separate, malformed: stream, sqlState: PROTOCOL_VIOLATION, label };

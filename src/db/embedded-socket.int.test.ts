@@ -54,7 +54,7 @@ describe('the embedded database shared through its socket', () => {
     assert.ok(log.includes('database socket: disconnecting a client: sorry, too many clients already'), log.join('\n'));
 
     await at(connected, 0).end();
-    // The server frees the place once it has seen the client go; a client trying meanwhile is told to come back.
+    // The server frees the place once it has seen the client go; a client trying before then is refused, and tries again.
     const deadline = Date.now() + 5000;
     let next: pg.Client | undefined;
     while (!next) {

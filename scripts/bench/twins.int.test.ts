@@ -2,8 +2,9 @@ import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Db } from '../../src/db/db.ts';
 import { makeApp } from '../../src/app.ts';
-import { clinicDateTime, systemClock } from '../../src/domain/shared/clock.ts';
+import { clinicDateTime, fixedClock } from '../../src/domain/shared/clock.ts';
 import { createMedoraServer } from '../../src/http/server.ts';
 import { closeGracefully } from '../../src/http/shutdown.ts';
 import { testDatabases } from '../../src/testing/test-db.ts';
@@ -24,19 +25,38 @@ async function listening(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** The database, and when a listener on it first hears the database's notices. */
+function hearingOf(db: Db): { db: Db; live: Promise<void> } {
+  let heard = () => {};
+  const live = new Promise<void>((resolve) => (heard = resolve));
+  const listen: Db['listen'] = (channel, listener) =>
+    db.listen(channel, {
+      ...listener,
+      live: () => {
+        listener.live();
+        heard();
+      },
+    });
+  return { db: { ...db, listen }, live };
+}
+
 for (const target of testDatabases()) {
   describe(`the bench's bare twins on ${target.name}`, () => {
     it('answer every read the bench drives with the status and JSON Medora answers, sending the same statements', async (t) => {
       const { db, drop } = await target.open();
       // After the servers below close; also when filling the database fails before they start.
       t.after(() => drop());
-      const today = clinicDateTime(new Date(), TIME_ZONE).date;
+      // One instant for both servers: a remembered session ages on neither, however slow the machine, so both
+      // look sessions up at the same requests (Medora's cache keeps a lookup for 10 s, the twin's copy too).
+      const clock = fixedClock(new Date().toISOString());
+      const today = clinicDateTime(clock.now(), TIME_ZONE).date;
       await generateHospital(db, { size: hospitalSize(0.0001), today, passwordHash: 'not-a-real-hash', progress: () => {} });
       const fixtures = await loadFixtures(db, today, 10);
       const counting = countingDb(db);
-      const app = makeApp({ db: counting.db, clock: systemClock, config: { clinicTz: TIME_ZONE, clinicName: 'Bench Clinic' } });
+      const hearing = hearingOf(counting.db);
+      const app = makeApp({ db: hearing.db, clock, config: { clinicTz: TIME_ZONE, clinicName: 'Bench Clinic' } });
       const medora = createMedoraServer(app, { log: () => {} });
-      const twins = createTwinServer(counting.db, { config: app.config });
+      const twins = createTwinServer(counting.db, { config: app.config, now: () => clock.now() });
       // The statements a request sent, in any order (a request may send some at once).
       const sent = () => {
         const { inTransaction, outside } = counting.take();
@@ -44,6 +64,8 @@ for (const target of testDatabases()) {
       };
       try {
         const [medoraUrl, twinUrl] = [await listening(medora), await listening(twins)];
+        // Medora remembers sessions only once it hears the database's notices; the twin always does.
+        await hearing.live;
         for (const scenario of readScenarios(fixtures)) {
           for (let i = 0; i < 3; i++) {
             const { method, path, headers } = scenario.next();

@@ -2,11 +2,11 @@ import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Db } from '../../src/db/db.ts';
 import { makeApp } from '../../src/app.ts';
 import { clinicDateTime, fixedClock } from '../../src/domain/shared/clock.ts';
 import { createMedoraServer } from '../../src/http/server.ts';
 import { closeGracefully } from '../../src/http/shutdown.ts';
+import { hearingOf } from '../../src/testing/hearing.ts';
 import { testDatabases } from '../../src/testing/test-db.ts';
 import { generateHospital } from './dataset.ts';
 import { loadFixtures } from './fixtures.ts';
@@ -23,21 +23,6 @@ const bodyOf = (answer: Response): Promise<unknown> => (answer.headers.get('cont
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** The database, and when a listener on it first hears the database's notices. */
-function hearingOf(db: Db): { db: Db; live: Promise<void> } {
-  let heard = () => {};
-  const live = new Promise<void>((resolve) => (heard = resolve));
-  const listen: Db['listen'] = (channel, listener) =>
-    db.listen(channel, {
-      ...listener,
-      live: () => {
-        listener.live();
-        heard();
-      },
-    });
-  return { db: { ...db, listen }, live };
 }
 
 for (const target of testDatabases()) {

@@ -9,6 +9,7 @@ import { apiRoutes } from '../http/routes.ts';
 import { observeContract, type ContractObserver } from './contract-observer.ts';
 import type { TestDatabase } from './test-db.ts';
 import type { Role } from '../domain/shared/actor.ts';
+import { hearingOf } from './hearing.ts';
 import { makeTestApp, TEST_TZ } from './test-app.ts';
 
 export interface ApiAnswer<T = any> {
@@ -40,12 +41,15 @@ export async function startTestServer(
   opts: { clock?: Clock; clinicTz?: string; clinicName?: string; clinicAddress?: string; clinicPhone?: string; requireMfa?: Role[]; log?: (line: string) => void } = {},
 ): Promise<TestServer> {
   const database = await target.open();
-  const app = makeTestApp(database.db, { ...opts, clock: opts.clock ?? systemClock });
+  const hearing = hearingOf(database.db);
+  const app = makeTestApp(hearing.db, { ...opts, clock: opts.clock ?? systemClock });
   // Behind one trusted proxy, so a test can sign up many patients, each from an address of their own.
   const server = createMedoraServer(app, { log: opts.log ?? (() => {}), trustProxy: 1 });
   const contract = observeContract(server, apiRoutes(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // So a test that relies on a session being remembered does not meet one asked for before the server could.
+  await hearing.live;
   return {
     app,
     db: database.db,

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { makeApp } from '../app.ts';
 import { openPostgres } from '../db/postgres.ts';
 import { systemClock } from '../domain/shared/clock.ts';
+import { hearingOf } from '../testing/hearing.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { signUpPatient, startTestServer, type TestServer } from '../testing/http.ts';
 import { createMedoraServer } from './server.ts';
@@ -92,10 +93,13 @@ for (const target of testDatabases()) {
 
     it('on PostgreSQL, a second server hears a sign-out on the first', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
       const secondDb = await openPostgres(server.databaseUrl!);
-      const second = createMedoraServer(makeApp({ db: secondDb, clock: systemClock, config: server.app.config }), { log: () => {} });
+      const hearing = hearingOf(secondDb);
+      const second = createMedoraServer(makeApp({ db: hearing.db, clock: systemClock, config: server.app.config }), { log: () => {} });
       await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
       const secondUrl = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
       try {
+        // Else its first lookups would not be remembered, and the sign-out would be read, not heard.
+        await hearing.live;
         const patient = await signUpPatient(server);
         for (let i = 0; i < 2; i++) {
           const res = await fetch(`${secondUrl}/api/user`, { headers: { authorization: `Bearer ${patient.token}` } });

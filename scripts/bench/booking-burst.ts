@@ -39,7 +39,7 @@ const opts = new Command()
   .opts<{ bookings: string; maxWait: string; output?: string }>();
 const n = Number(opts.bookings);
 const maxWaitMs = Number(opts.maxWait) * 1000;
-const target = testDatabases().find((t) => t.name === 'postgres');
+const target = testDatabases('both').find((t) => t.name === 'postgres');
 if (!target) throw new Error('set TEST_DATABASE_URL to a PostgreSQL server');
 const { databasePoolSize, timeouts } = loadConfig({ ...process.env, CLINIC_TZ: TEST_TZ });
 

@@ -60,7 +60,7 @@ describe('the medora process', () => {
     });
   });
 
-  const postgres = testDatabases().find((target) => target.name === 'postgres');
+  const postgres = testDatabases('both').find((target) => target.name === 'postgres');
   it('prints a report from the PostgreSQL database in DATABASE_URL', { skip: !postgres && 'needs TEST_DATABASE_URL' }, async () => {
     const database = await postgres!.open();
     try {

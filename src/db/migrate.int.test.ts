@@ -7,7 +7,7 @@ import { migrate, readMigrations } from './migrate.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 import { only } from '../testing/assert.ts';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`migrations on ${target.name}`, () => {
     it('applies nothing twice and records every file', async () => {
       const { db, drop } = await target.open();
@@ -48,7 +48,7 @@ for (const target of testDatabases()) {
 
 describe('two instances starting together on one PostgreSQL database', { skip: !process.env.TEST_DATABASE_URL }, () => {
   it('both come up and each migration runs once', async (t) => {
-    const postgres = testDatabases().find((target) => target.name === 'postgres')!;
+    const postgres = testDatabases('both').find((target) => target.name === 'postgres')!;
     const { url, drop, db } = await postgres.open();
     // After both instances close; also when emptying the schema or opening them fails.
     t.after(() => drop());

@@ -29,7 +29,7 @@ function eventsOf(text: string) {
 
 const calendarFiles = (mail: ParsedMail) => mail.attachments.filter((a) => a.contentType.startsWith('text/calendar')).map((a) => a.content.toString('utf8'));
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`calendar SEQUENCE across a visit's changes on ${target.name}`, () => {
     let server: TestServer;
     let smtp: TestSmtp;

@@ -25,7 +25,7 @@ interface Slot {
   status: string;
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`the front desk over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let clock: ReturnType<typeof movableClock>;

@@ -29,7 +29,7 @@ describe('HTTP compression and conditional requests', () => {
   let admin: { token: string };
 
   before(async () => {
-    server = await startTestServer(first(testDatabases()));
+    server = await startTestServer(first(testDatabases('one')));
     admin = await signUpAdmin(server);
     await server.db.query(
       `with made as (

@@ -20,7 +20,7 @@ const NOW = '2026-06-10T18:00:00Z'; // Wednesday 20:00 in Europe/Berlin: today's
 const TODAY = '2026-06-10';
 const ADMIN = cliActor('resilience-test');
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`bad input and health on ${target.name}`, () => {
     let server: TestServer;
     before(async () => {

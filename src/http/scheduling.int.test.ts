@@ -65,7 +65,7 @@ function clinic(server: TestServer) {
   };
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`scheduling and booking over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let fx: ReturnType<typeof clinic>;

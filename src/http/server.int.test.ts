@@ -15,7 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import { first } from '../testing/assert.ts';
 import { appRoutes } from '../web/route-table.ts';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`HTTP foundation on ${target.name}`, () => {
     let server: TestServer;
     before(async () => {
@@ -218,7 +218,7 @@ for (const target of testDatabases()) {
 
 describe('client address behind a proxy', () => {
   it('counts failures per address our proxy wrote, whatever the client forges to its left', async () => {
-    const pglite = first(testDatabases());
+    const pglite = first(testDatabases('one'));
     const database = await pglite.open();
     const app = makeApp({ db: database.db, clock: systemClock, config: { clinicTz: 'UTC', clinicName: 'T' } });
     const server = createMedoraServer(app, { trustProxy: 1, log: () => {} });
@@ -253,7 +253,7 @@ describe('static UI', () => {
     const script = 'console.log(1);\n'.repeat(100);
     writeFileSync(join(root, 'assets', 'app-abc123.js'), script);
     writeFileSync(join(root, 'assets', 'tiny-abc123.js'), 'console.log(1)');
-    const pglite = first(testDatabases());
+    const pglite = first(testDatabases('one'));
     const database = await pglite.open();
     const config = { clinicTz: 'Europe/Berlin', clinicName: 'Müller & "Söhne" <Klinik>', clinicLocale: 'de-DE' };
     const app = makeApp({ db: database.db, clock: systemClock, config });

@@ -25,7 +25,7 @@ async function refusedWithin(url: string, token: string, ms = 3000): Promise<voi
   }
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`remembered sessions on ${target.name}`, () => {
     let server: TestServer;
     before(async () => {

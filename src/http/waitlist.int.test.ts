@@ -22,7 +22,7 @@ function movableClock(): Clock & { set(iso: string): void } {
   return { now: () => now, set: (next) => void (now = new Date(next)) };
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`the waitlist over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let smtp: TestSmtp;

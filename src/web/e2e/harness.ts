@@ -47,7 +47,7 @@ export async function atClinicTime<T>(time: string, fn: () => Promise<T>, date =
 }
 
 async function startServer(): Promise<TestServer> {
-  const pglite = testDatabases().find((target) => target.name === 'pglite');
+  const pglite = testDatabases('both').find((target) => target.name === 'pglite');
   if (!pglite) throw new Error('no embedded database target');
   return startTestServer(pglite, { clock: clinicClock });
 }

@@ -35,7 +35,7 @@ slowest_first() {
 # The unit and integration tests, slowest first (each named here takes over 30 s on a busy machine).
 server_test_files() {
   find src scripts -name '*.test.ts' -not -name '*.browser.test.ts' -not -path '*/node_modules/*' | sort |
-    slowest_first src/cli/embedded-server.int.test.ts src/db/nightly-backup.int.test.ts src/cli/import.int.test.ts src/http/fuzz.int.test.ts
+    slowest_first src/cli/embedded-server.int.test.ts src/db/embedded/nightly-backup.int.test.ts src/cli/import.int.test.ts src/http/fuzz.int.test.ts
 }
 
 # The unit tests: the files that need neither a database, a server process nor a browser.

@@ -1,8 +1,8 @@
 import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { openPglite } from './pglite.ts';
+import { openPglite } from './embedded/pglite.ts';
 import { openPostgres } from './postgres.ts';
-import { DatabaseLockedError } from './data-dir-lock.ts';
+import { DatabaseLockedError } from './embedded/data-dir-lock.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 import { only } from '../testing/assert.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { openPglite } from '../db/pglite.ts';
+import { openPglite } from '../db/embedded/pglite.ts';
 import { openPostgres, runOnConnection } from '../db/postgres.ts';
 import type { Db } from '../db/db.ts';
 import { sqlState } from '../db/sql-errors.ts';

@@ -60,3 +60,9 @@ check_openapi_document() {
   rm -rf "$document_dir"
   node --import tsx scripts/openapi-types.ts --check
 }
+
+# migrations/schema.sql against the schema the migrations build now, dumped from a copy of the embedded template
+# (built first when the migrations changed): no PostgreSQL server is needed.
+check_schema_dump() {
+  node --import tsx scripts/schema-dump.ts --check
+}

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditEntry } from '../domain/audit/audit.ts';
 import { auditLog, auditTrail } from '../db/audit.pg.ts';
 import type { Db } from '../db/db.ts';
-import { openEmbedded } from '../db/embedded.ts';
+import { openEmbedded } from '../db/embedded/embedded.ts';
 import { endsWithTestFile } from '../testing/child-processes.ts';
 import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
 import { embeddedDataDir, testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbedded } from '../db/embedded.ts';
+import { openEmbedded } from '../db/embedded/embedded.ts';
 import { openPostgres, runOnConnection } from '../db/postgres.ts';
 import { tableCounts, type TableCount } from '../db/table-counts.ts';
 import type { Db } from '../db/db.ts';

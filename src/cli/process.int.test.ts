@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { openPglite } from '../db/pglite.ts';
+import { openPglite } from '../db/embedded/pglite.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 

@@ -2,7 +2,7 @@ import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { AuditEntry } from '../domain/audit/audit.ts';
 import { auditLog, auditTrail } from './audit.pg.ts';
-import { openPglite } from './pglite.ts';
+import { openPglite } from './embedded/pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db, Queryable } from './db.ts';
 import { migrate, readMigrations } from './migrate.ts';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DEFAULT_TIMEOUTS } from '../db/timeouts.ts';
-import { openPglite } from '../db/pglite.ts';
+import { openPglite } from '../db/embedded/pglite.ts';
 import { openPostgres, runOnConnection } from '../db/postgres.ts';
 import type { Db } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { openPglite } from '../db/pglite.ts';
+import { openPglite } from '../db/embedded/pglite.ts';
 import { openPostgres, runOnConnection } from '../db/postgres.ts';
 import type { Db } from '../db/db.ts';
 import { sqlState } from '../db/sql-errors.ts';
@@ -51,10 +51,14 @@ export async function prepareTemplates(): Promise<void> {
 // PGlite starts in a time that grows with its buffer pool, 128 MB by default; a test's database is small.
 const PGLITE_TEST_SETTINGS = 'shared_buffers = 16MB';
 
-/** Names the templates after the migrations (and PGlite's release, whose data folder format may change). */
+/**
+ * Names the templates after the migrations, the code applying them (it makes schema_migrations) and PGlite's
+ * release, whose data folder format may change.
+ */
 function templateKey(): string {
   const hash = createHash('sha1');
   for (const migration of readMigrations()) hash.update(`${migration.name}\0${migration.sql}\0`);
+  hash.update(readFileSync(fileURLToPath(import.meta.resolve('../db/migrate.ts'))));
   const pglitePackage = join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '../package.json');
   hash.update(JSON.parse(readFileSync(pglitePackage, 'utf8')).version);
   hash.update(PGLITE_TEST_SETTINGS);

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';

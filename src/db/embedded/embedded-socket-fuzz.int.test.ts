@@ -1,4 +1,4 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Server } from 'node:http';
@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { serveEmbedded, type EmbeddedServer } from './embedded.ts';
 import { CLOSE_GRACE_MS, SOCKET_FILE } from './embedded-socket.ts';
-import { DEFAULT_TIMEOUTS } from './timeouts.ts';
+import { DEFAULT_TIMEOUTS } from '../timeouts.ts';
 import {
   CANCEL_REQUEST_CODE,
   cstring,
@@ -22,12 +22,12 @@ import {
   PROTOCOL_VIOLATION,
   SSL_REQUEST_CODE,
 } from './wire-protocol.ts';
-import { createMedoraServer } from '../http/server.ts';
-import { closeGracefully } from '../http/shutdown.ts';
-import { makeTestApp } from '../testing/test-app.ts';
-import { systemClock } from '../domain/shared/clock.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
-import { at, only } from '../testing/assert.ts';
+import { createMedoraServer } from '../../http/server.ts';
+import { closeGracefully } from '../../http/shutdown.ts';
+import { makeTestApp } from '../../testing/test-app.ts';
+import { systemClock } from '../../domain/shared/clock.ts';
+import { embeddedDataDir } from '../../testing/test-db.ts';
+import { at, only } from '../../testing/assert.ts';
 
 // Sessions at once: the backend takes them one at a time, but their sockets and startups overlap.
 const SESSIONS_AT_ONCE = 8;

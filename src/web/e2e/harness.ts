@@ -1,5 +1,5 @@
 /**
- * Browser tests' harness: the real server (over a fresh embedded database) serving the built UI in
+ * Browser tests' harness: the real server (over a fresh database) serving the built UI in
  * dist/web, and Debian's headless Chromium driven by playwright-core. The test command builds the UI first.
  */
 import { mkdir, readFile } from 'node:fs/promises';
@@ -46,10 +46,11 @@ export async function atClinicTime<T>(time: string, fn: () => Promise<T>, date =
   }
 }
 
+/** The server on a fresh database: the PostgreSQL server's when TEST_DATABASE_URL is set (it opens in a fraction of PGlite's time), PGlite otherwise. */
 async function startServer(): Promise<TestServer> {
-  const pglite = testDatabases('both').find((target) => target.name === 'pglite');
-  if (!pglite) throw new Error('no embedded database target');
-  return startTestServer(pglite, { clock: clinicClock });
+  const [database] = testDatabases('one');
+  if (!database) throw new Error('no test database');
+  return startTestServer(database, { clock: clinicClock });
 }
 
 /**

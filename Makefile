@@ -10,13 +10,13 @@ node_modules: package.json package-lock.json
 
 install: node_modules ## install dependencies (npm ci)
 
-build: node_modules ## bundle the web UI into dist/web and the command line into dist/cli
+build: node_modules ## bundle the web UI into dist/web and the command line into dist/cli, which medora runs
 	npm run --silent build
 
 start: build ## install, build and start Medora with the demo clinic at http://127.0.0.1:3000
 	npm start
 
-dev: node_modules ## rebuild the UI on change and run the server
+dev: build ## build once, then run the server and rebuild the UI on change
 	npm run --silent dev & npm start; kill %1
 
 check: node_modules ## the fast inner loop: type check and the unit tests that need no database (under a minute)

@@ -69,7 +69,7 @@ function outputFor(metafile: Metafile, entry: string): string {
   const relativeEntry = path.relative(root, entry);
   const found = Object.entries(metafile.outputs).find(([, out]) => out.entryPoint === relativeEntry);
   if (!found) throw new Error(`no output for ${relativeEntry}`);
-  return '/' + path.relative(outDir, path.resolve(root, found[0])).split(path.sep).join('/');
+  return `/${path.relative(outDir, path.resolve(root, found[0])).split(path.sep).join('/')}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { asyncFdWriter, batchedLines } from './access-log.ts';
-import { HttpError } from './errors.ts';
+import type { HttpError } from './errors.ts';
 import { match, route } from './router.ts';
 
 describe('the access log batch', () => {

@@ -47,7 +47,7 @@ function TopDoctor({ doctor, placeholder = false }: { doctor: TopDoctorJson['top
   const fill = (text: string | null | undefined) => (placeholder ? <span className="skeleton skeleton-inline" /> : text);
   return (
     <>
-      <img className="avatar-large" src={doctor?.patient_img || images.defaultAvatar} alt={doctor ? `Photo of ${doctor.name}` : ''} width="96" height="96" />
+      <img className="avatar-large" src={doctor?.patient_img || images.defaultAvatar} alt={doctor?.name ?? ''} width="96" height="96" />
       <p className="top-doctor-name">{doctor || placeholder ? fill(doctor?.name) : 'No visits completed yet'}</p>
       <p className="top-doctor-specialization">{fill(doctor?.specialization)}</p>
       <dl className="counts">

@@ -7,7 +7,7 @@ import { cliActor } from '../domain/shared/actor.ts';
 import type { AppointmentJson } from '../domain/scheduling/scheduling.ts';
 import { bearerTokens } from '../security.ts';
 import { PASSWORD, fixedClock, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
-import { at, first, only, two } from '../testing/assert.ts';
+import { at, first, only, present, two } from '../testing/assert.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { createMedoraServer } from './server.ts';
 import { closeGracefully } from './shutdown.ts';
@@ -85,7 +85,7 @@ for (const target of testDatabases()) {
       return res.body.available_appointments as Slot[];
     };
     const slotAt = async (doctorId: number, token: string, date: string, start: string) =>
-      (await slotsOf(doctorId, token, date)).find((s) => s.start_time === start)!;
+      present((await slotsOf(doctorId, token, date)).find((s) => s.start_time === start), `slot at ${start}`);
     const book = (token: string, body: Record<string, unknown>) => server.api('POST', '/api/appointments/book', { token, body });
     const setSchedule = (doctorId: number, body: unknown) => server.api('PUT', `/api/admin/doctors/${doctorId}/schedule`, { token: admin.token, body });
 
@@ -171,7 +171,7 @@ for (const target of testDatabases()) {
             ['10:30', 'available', 'AM'],
           ],
         );
-        assert.deepEqual(slots.find((s) => s.start_time === '12:00')!.period, 'PM');
+        assert.deepEqual(present(slots.find((s) => s.start_time === '12:00'), 'slot at 12:00').period, 'PM');
       });
 
       it('refuses a past date, one more than 60 days ahead and a malformed one', async () => {
@@ -592,7 +592,7 @@ for (const target of testDatabases()) {
     });
 
     it('keeps one booking when two server instances on one database race for a slot', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
-      const secondDb = await openPostgres(server.databaseUrl!);
+      const secondDb = await openPostgres(present(server.databaseUrl, 'database URL'));
       const second = createMedoraServer(makeApp({ db: secondDb, clock: fixedClock(NOW), config: server.app.config }), { log: () => {} });
       await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
       try {

@@ -12,7 +12,7 @@ import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, s
 const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
-];
+] as const;
 
 // A 1×1 PNG, the doctor's new photo.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -73,7 +73,7 @@ describe('the admin edits doctors and patients and filters and exports lists in 
       }
       assert.deepEqual(await seriousAxeViolations(page), [], `${what} at ${viewport.width} px`);
     }
-    await page.setViewportSize(WIDTHS[0]!);
+    await page.setViewportSize(WIDTHS[0]);
   }
 
   it("edits a doctor's details, photo and weekly schedule from the Doctors list", async () => {

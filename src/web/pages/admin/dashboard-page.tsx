@@ -117,10 +117,11 @@ function BarChart({ days, placeholder = false }: { days: DayCount[]; placeholder
   const innerH = CHART_H - PAD.top - PAD.bottom;
   const step = days.length > 0 ? innerW / days.length : innerW;
   const busiest = days.reduce<DayCount | null>((best, d) => (!best || d.count > best.count ? d : best), null);
+  const [first, last] = [days[0], days.at(-1)];
   const description =
-    total === 0
+    total === 0 || !first || !last || !busiest
       ? 'No appointments in these 30 days.'
-      : `${total} appointments from ${days[0]!.date} to ${days[days.length - 1]!.date}; busiest day ${busiest!.date} with ${busiest!.count}.`;
+      : `${total} appointments from ${first.date} to ${last.date}; busiest day ${busiest.date} with ${busiest.count}.`;
 
   return (
     <svg className="bar-chart" viewBox={`0 0 ${CHART_W} ${CHART_H}`} role="img" aria-labelledby="chart-title chart-desc">

@@ -43,6 +43,11 @@ unit_test_files() {
   find src scripts -name '*.test.ts' -not -name '*.int.test.ts' -not -name '*.browser.test.ts' -not -path '*/node_modules/*' | sort
 }
 
+# Biome's linter and formatter over the sources (biome.json): any finding, a warning too, fails.
+check_lint() {
+  npx biome ci --error-on-warnings .
+}
+
 # The template databases the tests copy, built once before the files run in parallel.
 prepare_test_templates() {
   node --import tsx --input-type=module -e "await (await import('./src/testing/test-db.ts')).prepareTemplates()"

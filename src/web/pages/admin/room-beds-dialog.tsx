@@ -140,8 +140,15 @@ function BedLabelForm({ bed, send, onSaved, onCancel, setAlert }: BedLabelFormPr
       {/* Renaming starts here: the field takes the focus from the row's Rename button. */}
       <Field label={bed ? `New label for bed ${bed.label}` : 'New bed label'} errors={errors.label}>
         {(control) => (
-          // biome-ignore lint/a11y/noAutofocus: renaming starts in this field, from the row's Rename button
-          <input {...control} required maxLength={40} autoFocus={bed !== null} value={label} onChange={(e) => setLabel(e.target.value)} />
+          <input
+            {...control}
+            required
+            maxLength={40}
+            // biome-ignore lint/a11y/noAutofocus: renaming starts in this field (see above)
+            autoFocus={bed !== null}
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+          />
         )}
       </Field>
       <div className="form-row">

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const SRC = fileURLToPath(new URL('.', import.meta.url));
 
 /** The order written in docs/architecture.md: a domain module imports only those before it. */
-export const DOMAIN_ORDER = ['audit', 'notifications', 'auth', 'scheduling', 'catalogue', 'billing', 'records', 'inpatient', 'patients', 'fhir', 'reports', 'imports'];
+export const DOMAIN_ORDER = ['audit', 'notifications', 'auth', 'scheduling', 'catalogue', 'billing', 'care', 'records', 'inpatient', 'patients', 'fhir', 'reports', 'imports'];
 
 export interface Import {
   /** The importing file, relative to src/. */

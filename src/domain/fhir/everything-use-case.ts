@@ -6,7 +6,7 @@ import { searchset } from './bundle.ts';
 import { compartmentQuery, filtered, isFilterParam, parseCompartmentFilter, readableCompartment, type Compartment, type CompartmentFilter } from './compartment.ts';
 import type { FhirContext } from './fhir.ts';
 import type { FhirDeps } from './ports.ts';
-import type { FhirCall, Params } from './reading.ts';
+import { clinicalReads, type FhirCall, type Params } from './reading.ts';
 import type { ResourceDef } from './resource-def.ts';
 import { RESOURCES, type StoredType } from './resources.ts';
 import { MAX_COUNT, parseSearch, type SearchableDef, type SearchRequest } from './search-request.ts';
@@ -26,7 +26,9 @@ export async function patientEverything(deps: FhirDeps, input: FhirCall & { id: 
   const paging = input.params.filter(([name]) => !isFilterParam(name));
   const request = parseSearch(EVERYTHING, paging, { strict: input.strict, ctx: compartment.ctx, timeZone: deps.timeZone });
   const page = await everythingPage(deps, filtered(compartment, filter), input.id, filter, request);
-  await deps.audit.record({ actor, action: 'read_everything', entity: 'fhir_Patient', entityId: input.id, patientId: Number(input.id), requestId: actor.requestId, details: { results: page.resources.length } });
+  const read = { actor, action: 'read_everything', entity: 'fhir_Patient', entityId: input.id, patientId: Number(input.id), requestId: actor.requestId, details: { results: page.resources.length } };
+  const clinical = await clinicalReads(deps, actor, [read]);
+  await deps.audit.record(...(clinical.length > 0 ? clinical : [read]));
   return searchset({ base: input.base, type: `Patient/${input.id}/$everything`, ...page, params: input.params, ignored: request.ignored });
 }
 
@@ -83,7 +85,9 @@ export async function exportPatient(deps: FhirDeps, input: FhirCall & { id: stri
   const filter = parseCompartmentFilter(input.params, deps.timeZone);
   const { ctx, types } = filtered(compartment, filter);
   const transactionTime = deps.clock.now().toISOString();
-  await deps.audit.record({ actor, action: 'export', entity: 'fhir_Patient', entityId: input.id, patientId: Number(input.id), requestId: actor.requestId, details: { format: input.format } });
+  const read = { actor, action: 'export', entity: 'fhir_Patient', entityId: input.id, patientId: Number(input.id), requestId: actor.requestId, details: { format: input.format } };
+  const clinical = await clinicalReads(deps, actor, [read]);
+  await deps.audit.record(...(clinical.length > 0 ? clinical : [read]));
   return {
     transactionTime,
     request: input.request,

@@ -137,7 +137,7 @@ for (const target of testDatabases('one')) {
         (await trailOf(otherDoctor.user.id, since)).map((r) => [r.action, r.entity, r.entity_id, r.patient_id, r.details]),
         [
           ['refused', 'appointment', String(othersAppointment), otherPatient.patientId, { attempt: 'record_visit' }],
-          ['refused', 'patient', String(otherPatient.patientId), null, { attempt: 'read_records' }],
+          ['refused', 'patient', String(otherPatient.patientId), otherPatient.patientId, { attempt: 'read_records' }],
           ['refused', 'patient', String(missing), null, { attempt: 'read_records' }],
         ],
       );

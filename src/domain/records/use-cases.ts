@@ -96,8 +96,8 @@ export async function showMyPatient(deps: RecordsDeps, patientId: string | numbe
   const id = pathId(patientId, 'Patient');
   // A patient outside the doctor's care team is answered as missing, so the doctor cannot probe who is registered.
   const target = { what: 'Patient', entity: 'patient', entityId: id, attempt: 'read_records' };
-  const reach = await recordingRefusals(deps.audit, () => requireCare(deps, actor, { ...target, patientId: id }));
   const patient = await deps.patients.find(id);
+  const reach = await recordingRefusals(deps.audit, () => requireCare(deps, actor, { ...target, patientId: patient?.id }));
   if (!patient) throw await recorded(deps.audit, refusal('Patient', actor, target));
   const records = await deps.records.listForPatient(id);
   await deps.audit.record(...clinicalReadEntries(actor, [{ patientId: id, action: 'read_records', entity: 'patient', entityId: id }], new Map(reach ? [[id, reach]] : [])));

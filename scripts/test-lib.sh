@@ -43,6 +43,11 @@ unit_test_files() {
   find src scripts -name '*.test.ts' -not -name '*.int.test.ts' -not -name '*.browser.test.ts' -not -path '*/node_modules/*' | sort
 }
 
+# Biome's linter and formatter over the sources (biome.json): any finding, a warning too, fails.
+check_lint() {
+  npx biome ci --error-on-warnings .
+}
+
 # The template databases the tests copy and the split FHIR definitions they validate against, built once before
 # the files run in parallel.
 prepare_test_templates() {

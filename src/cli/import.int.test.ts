@@ -27,7 +27,7 @@ function staffCsv(count: number, tag: string, edit: (i: number, cells: string[])
     ];
     lines.push(edit(i, cells).join(','));
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 // Sized to the claims (one bad line among 25; a file of many doctors in one go); IMPORT_ROWS=500 for a full-size run.
@@ -143,7 +143,7 @@ for (const target of testDatabases('one')) {
       assert.match(run.stdout, /^Imported 1 department\.$/m);
       assert.match(run.stdout, /line 2: department "heart centre" already exists/);
       const list = await medora('departments', 'list', '--search', 'radio', '--format', 'json');
-      assert.deepEqual(JSON.parse(list.stdout).map((d: any) => [d.name, d.description]), [['Radiology', 'Scans, X-rays']]);
+      assert.deepEqual(JSON.parse(list.stdout).map((d: { name: string; description: string }) => [d.name, d.description]), [['Radiology', 'Scans, X-rays']]);
     });
 
     it('exits 2 when --credentials-out is missing, and 1 when the file to import does not exist', async () => {

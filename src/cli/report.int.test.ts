@@ -193,7 +193,10 @@ for (const target of testDatabases('one')) {
         status: 'scheduled',
       });
       assert.deepEqual(
-        report.appointments.map(({ id, ...rest }: { id: number }) => (assert.ok(id > 0), rest)),
+        report.appointments.map(({ id, ...rest }: { id: number }) => {
+          assert.ok(id > 0);
+          return rest;
+        }),
         [
           visit('Dr. Alpha', '09:00', '09:30', 'Cardiology', 'C-101'),
           visit('Dr. Alpha', '09:30', '10:00', 'Cardiology', 'C-101'),

@@ -73,7 +73,10 @@ class RawClient {
       this.wake();
     });
     socket.on('error', () => {}); // a reset after the server's refusal
-    this.closed = new Promise((resolve) => socket.once('close', () => (this.wake(), resolve())));
+    this.closed = new Promise((resolve) => socket.once('close', () => {
+        this.wake();
+        resolve();
+      }));
   }
 
   /** `halfOpen`: the client does not close when the server does, as a hung client would not. */
@@ -100,7 +103,10 @@ class RawClient {
       if (this.socket.destroyed || Date.now() >= deadline) return done(this.received);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, deadline - Date.now());
-        this.waiters.add(() => (clearTimeout(timer), resolve()));
+        this.waiters.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
     return true;

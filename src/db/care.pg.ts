@@ -1,6 +1,12 @@
 import type { Reach } from '../domain/care/care.ts';
 import { OPENING_ROLES, RECORD_OPENINGS } from '../domain/care/care.ts';
-import type { BreakGlassAccess, BreakGlassStore, CareTeam, RecordOpening, RecordOpenings } from '../domain/care/ports.ts';
+import type {
+  BreakGlassAccess,
+  BreakGlassStore,
+  CareTeam,
+  RecordOpening,
+  RecordOpenings,
+} from '../domain/care/ports.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';

@@ -4,7 +4,14 @@ import type { AuditEntry } from '../audit/audit.ts';
 import { Refusal } from '../audit/audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { fixedClock } from '../shared/clock.ts';
-import { breakGlassEnds, clinicalReadEntries, readBreakGlass, refusedByCareTeam, whatWasOpened, type Reach } from './care.ts';
+import {
+  breakGlassEnds,
+  clinicalReadEntries,
+  readBreakGlass,
+  refusedByCareTeam,
+  whatWasOpened,
+  type Reach,
+} from './care.ts';
 import { reachOfList, requireCare } from './guard.ts';
 import type { CareCheck } from './ports.ts';
 import { breakGlass } from './use-cases.ts';
@@ -43,17 +50,34 @@ describe('the care-team rule', () => {
   });
 
   it("ends a break-the-glass access at the end of the clinic's day, across the change to summer time", () => {
-    assert.equal(breakGlassEnds(new Date('2026-06-10T08:00:00Z'), 'Europe/Berlin').toISOString(), '2026-06-10T22:00:00.000Z');
+    assert.equal(
+      breakGlassEnds(new Date('2026-06-10T08:00:00Z'), 'Europe/Berlin').toISOString(),
+      '2026-06-10T22:00:00.000Z',
+    );
     // 23:30 on Saturday 28 March in Berlin (UTC+1); the next midnight is already summer time's day (UTC+1 still at 00:00).
-    assert.equal(breakGlassEnds(new Date('2026-03-28T22:30:00Z'), 'Europe/Berlin').toISOString(), '2026-03-28T23:00:00.000Z');
-    assert.equal(breakGlassEnds(new Date('2026-03-29T10:00:00Z'), 'Europe/Berlin').toISOString(), '2026-03-29T22:00:00.000Z');
-    assert.equal(breakGlassEnds(new Date('2026-01-01T04:59:00Z'), 'America/New_York').toISOString(), '2026-01-01T05:00:00.000Z');
+    assert.equal(
+      breakGlassEnds(new Date('2026-03-28T22:30:00Z'), 'Europe/Berlin').toISOString(),
+      '2026-03-28T23:00:00.000Z',
+    );
+    assert.equal(
+      breakGlassEnds(new Date('2026-03-29T10:00:00Z'), 'Europe/Berlin').toISOString(),
+      '2026-03-29T22:00:00.000Z',
+    );
+    assert.equal(
+      breakGlassEnds(new Date('2026-01-01T04:59:00Z'), 'America/New_York').toISOString(),
+      '2026-01-01T05:00:00.000Z',
+    );
   });
 
   it('requires a reason to break the glass, naming the field', () => {
-    assert.deepEqual(readBreakGlass({ reason: '  Seen in the emergency room ' }), { reason: 'Seen in the emergency room' });
+    assert.deepEqual(readBreakGlass({ reason: '  Seen in the emergency room ' }), {
+      reason: 'Seen in the emergency room',
+    });
     for (const body of [{}, { reason: '' }, { reason: null }, { reason: 'x'.repeat(1001) }]) {
-      assert.throws(() => readBreakGlass(body), (e: { kind: string; fields: Record<string, string[]> }) => e.kind === 'invalid' && 'reason' in e.fields);
+      assert.throws(
+        () => readBreakGlass(body),
+        (e: { kind: string; fields: Record<string, string[]> }) => e.kind === 'invalid' && 'reason' in e.fields,
+      );
     }
   });
 
@@ -87,10 +111,16 @@ describe('the care-team rule', () => {
 describe('requireCare', () => {
   const target = { what: 'Admission', entity: 'admission', entityId: 10, attempt: 'read' };
 
-  it("answers a doctor outside the team as if the thing were missing, the refusal to be recorded", async () => {
+  it('answers a doctor outside the team as if the thing were missing, the refusal to be recorded', async () => {
     const { deps, audit } = fakeCheck({});
-    await assert.rejects(requireCare(deps, doctor, { ...target, patientId: 5 }), (e) => e instanceof Refusal && e.kind === 'not_found' && e.entry.patientId === 5);
-    await assert.rejects(requireCare(deps, doctor, { ...target, patientId: undefined }), { kind: 'not_found', message: 'Admission not found' });
+    await assert.rejects(
+      requireCare(deps, doctor, { ...target, patientId: 5 }),
+      (e) => e instanceof Refusal && e.kind === 'not_found' && e.entry.patientId === 5,
+    );
+    await assert.rejects(requireCare(deps, doctor, { ...target, patientId: undefined }), {
+      kind: 'not_found',
+      message: 'Admission not found',
+    });
     assert.deepEqual(audit, []);
   });
 
@@ -124,12 +154,24 @@ describe('breakGlass', () => {
       breakGlass: {
         open: async (a: { doctorId: number; patientId: number; reason: string; openedAt: Date; expiresAt: Date }) => {
           assert.ok(inTransaction);
-          return { id: 1, doctor: { id: a.doctorId, name: 'Dr. Grey' }, patient: { id: a.patientId, name: 'Pat' }, reason: a.reason, openedAt: a.openedAt, expiresAt: a.expiresAt };
+          return {
+            id: 1,
+            doctor: { id: a.doctorId, name: 'Dr. Grey' },
+            patient: { id: a.patientId, name: 'Pat' },
+            reason: a.reason,
+            openedAt: a.openedAt,
+            expiresAt: a.expiresAt,
+          };
         },
         list: async () => assert.fail('not used'),
       },
       openings: { list: async () => assert.fail('not used') },
-      audit: { record: async (...entries: AuditEntry[]) => void (assert.ok(inTransaction), audit.push(...entries)) },
+      audit: {
+        record: async (...entries: AuditEntry[]) => {
+          assert.ok(inTransaction);
+          audit.push(...entries);
+        },
+      },
     };
     const deps = {
       ...stores,
@@ -144,10 +186,23 @@ describe('breakGlass', () => {
         }
       },
     };
-    const { access } = await breakGlass(deps, { patientId: '5', body: { reason: 'Called to the ward at night' } }, doctor);
-    assert.deepEqual([access.reason, access.opened_at, access.expires_at], ['Called to the ward at night', '2026-06-10T08:00:00.000Z', '2026-06-10T22:00:00.000Z']);
-    assert.deepEqual(audit.map((e) => [e.action, e.entity, e.patientId, e.details?.break_glass_reason]), [['break_glass', 'patient', 5, 'Called to the ward at night']]);
-    await assert.rejects(breakGlass(deps, { patientId: '5', body: {} }, doctor), { kind: 'invalid', fields: { reason: ['is required'] } });
+    const { access } = await breakGlass(
+      deps,
+      { patientId: '5', body: { reason: 'Called to the ward at night' } },
+      doctor,
+    );
+    assert.deepEqual(
+      [access.reason, access.opened_at, access.expires_at],
+      ['Called to the ward at night', '2026-06-10T08:00:00.000Z', '2026-06-10T22:00:00.000Z'],
+    );
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.entity, e.patientId, e.details?.break_glass_reason]),
+      [['break_glass', 'patient', 5, 'Called to the ward at night']],
+    );
+    await assert.rejects(breakGlass(deps, { patientId: '5', body: {} }, doctor), {
+      kind: 'invalid',
+      fields: { reason: ['is required'] },
+    });
     await assert.rejects(breakGlass(deps, { patientId: '5', body: { reason: 'x' } }, admin), { kind: 'forbidden' });
   });
 });

@@ -23,10 +23,12 @@ export const CARE_TEAM_TIES = {
 } as const;
 
 /** Whom the care team binds: doctors. Admins read every record (each read audited); reception never receives clinical content; a patient reads their own. */
-export const boundByCareTeam = (actor: Actor): actor is Actor & { doctorId: number } => actor.role === 'doctor' && actor.doctorId !== undefined;
+export const boundByCareTeam = (actor: Actor): actor is Actor & { doctorId: number } =>
+  actor.role === 'doctor' && actor.doctorId !== undefined;
 
 /** The one rule: the actor is refused a patient's clinical data when the care team binds them and they do not reach the patient. */
-export const refusedByCareTeam = (actor: Actor, reach: Reach | undefined): boolean => boundByCareTeam(actor) && reach === undefined;
+export const refusedByCareTeam = (actor: Actor, reach: Reach | undefined): boolean =>
+  boundByCareTeam(actor) && reach === undefined;
 
 /** When a break-the-glass access opened at `now` lapses: the end of that day in the clinic's zone. */
 export function breakGlassEnds(now: Date, timeZone: string): Date {
@@ -56,7 +58,11 @@ export interface ClinicalRead {
  * The audit rows of clinical reads by `actor`, one per patient read, to be written in one statement; a read through
  * a break-the-glass access carries its reason, which the patient is shown.
  */
-export function clinicalReadEntries(actor: Actor, reads: readonly ClinicalRead[], reach: ReadonlyMap<number, Reach> = new Map()): AuditEntry[] {
+export function clinicalReadEntries(
+  actor: Actor,
+  reads: readonly ClinicalRead[],
+  reach: ReadonlyMap<number, Reach> = new Map(),
+): AuditEntry[] {
   return reads.map((read) => {
     const via = reach.get(read.patientId);
     const reason = via?.via === 'break_glass' ? { break_glass_reason: via.reason } : {};
@@ -74,7 +80,15 @@ export function clinicalReadEntries(actor: Actor, reads: readonly ClinicalRead[]
 }
 
 /** The audit actions that open a patient's record: what *Who opened my record* lists, when staff did them. */
-export const RECORD_OPENINGS = ['read', 'read_records', 'read_summary', 'read_everything', 'export', 'list_read', 'break_glass'] as const;
+export const RECORD_OPENINGS = [
+  'read',
+  'read_records',
+  'read_summary',
+  'read_everything',
+  'export',
+  'list_read',
+  'break_glass',
+] as const;
 /** The roles whose reads are clinical: reception never receives clinical content, so its reads open no record. */
 export const OPENING_ROLES = ['doctor', 'admin'] as const;
 
@@ -84,7 +98,8 @@ export function whatWasOpened(action: string, entity: string): string {
   if (action === 'read_everything' || action === 'export') return 'Your whole record (FHIR)';
   if (entity.startsWith('fhir_')) return `Your ${entity.slice('fhir_'.length)} record (FHIR)`;
   if (action === 'read_summary') return 'A discharge summary';
-  if (entity === 'admission') return action === 'list_read' ? 'A hospital stay, in the admissions list' : 'A hospital stay';
+  if (entity === 'admission')
+    return action === 'list_read' ? 'A hospital stay, in the admissions list' : 'A hospital stay';
   if (entity === 'patient' || entity === 'medical_record') return 'Your medical records';
   return entity.replace(/_/g, ' ');
 }

@@ -21,9 +21,17 @@ export interface CareTarget {
  */
 export async function requireCare(deps: CareCheck, actor: Actor, target: CareTarget): Promise<Reach | undefined> {
   if (!boundByCareTeam(actor)) return undefined;
-  const reach = target.patientId === undefined ? undefined : (await deps.careTeam.reach(actor.doctorId, [target.patientId], deps.clock.now())).get(target.patientId);
+  const reach =
+    target.patientId === undefined
+      ? undefined
+      : (await deps.careTeam.reach(actor.doctorId, [target.patientId], deps.clock.now())).get(target.patientId);
   if (refusedByCareTeam(actor, reach)) {
-    throw refusal(target.what, actor, { entity: target.entity, entityId: target.entityId, patientId: target.patientId, attempt: target.attempt });
+    throw refusal(target.what, actor, {
+      entity: target.entity,
+      entityId: target.entityId,
+      patientId: target.patientId,
+      attempt: target.attempt,
+    });
   }
   return reach;
 }
@@ -37,6 +45,7 @@ export interface ListReach {
 export async function reachOfList(deps: CareCheck, actor: Actor, patientIds: readonly number[]): Promise<ListReach> {
   if (!boundByCareTeam(actor)) return { reach: new Map(), shows: () => true };
   const ids = [...new Set(patientIds)];
-  const reach = ids.length === 0 ? new Map<number, Reach>() : await deps.careTeam.reach(actor.doctorId, ids, deps.clock.now());
+  const reach =
+    ids.length === 0 ? new Map<number, Reach>() : await deps.careTeam.reach(actor.doctorId, ids, deps.clock.now());
   return { reach, shows: (patientId) => !refusedByCareTeam(actor, reach.get(patientId)) };
 }

@@ -24,7 +24,13 @@ export interface BreakGlassAccess {
 
 export interface BreakGlassStore {
   /** Records the access; an unknown patient answers undefined. */
-  open(access: { doctorId: number; patientId: number; reason: string; openedAt: Date; expiresAt: Date }): Promise<BreakGlassAccess | undefined>;
+  open(access: {
+    doctorId: number;
+    patientId: number;
+    reason: string;
+    openedAt: Date;
+    expiresAt: Date;
+  }): Promise<BreakGlassAccess | undefined>;
   /** Newest first, searched by doctor's or patient's name. */
   list(page: PageRequest): Promise<Page<BreakGlassAccess>>;
 }

@@ -47,14 +47,20 @@ const openingJson = (o: RecordOpening): RecordOpeningJson => ({
  * rest of the clinic's day; it and its audit row (with the reason, which the patient and the admins are shown) are
  * written in one transaction.
  */
-export async function breakGlass(deps: CareDeps, input: { patientId: RawId; body: unknown }, actor: Actor): Promise<{ access: BreakGlassJson }> {
+export async function breakGlass(
+  deps: CareDeps,
+  input: { patientId: RawId; body: unknown },
+  actor: Actor,
+): Promise<{ access: BreakGlassJson }> {
   const doctorId = ownDoctorId(actor, 'Only doctors break the glass');
   const patientId = pathId(input.patientId, 'Patient');
   const { reason } = readBreakGlass(input.body);
   const openedAt = deps.clock.now();
   const expiresAt = breakGlassEnds(openedAt, deps.timeZone);
   return deps.transaction(async (tx) => {
-    const access = ensure(await tx.breakGlass.open({ doctorId, patientId, reason, openedAt, expiresAt }), () => notFound('Patient'));
+    const access = ensure(await tx.breakGlass.open({ doctorId, patientId, reason, openedAt, expiresAt }), () =>
+      notFound('Patient'),
+    );
     await tx.audit.record({
       actor,
       action: 'break_glass',

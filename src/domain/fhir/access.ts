@@ -3,10 +3,21 @@ import { forbidden } from '../shared/errors.ts';
 import type { FhirType } from './resource-def.ts';
 
 /** Whose rows a reader sees of a type kept in patients' compartments. */
-export type Scope = { kind: 'all' } | { kind: 'patient'; patientId: number } | { kind: 'doctor'; doctorId: number; at: Date };
+export type Scope =
+  | { kind: 'all' }
+  | { kind: 'patient'; patientId: number }
+  | { kind: 'doctor'; doctorId: number; at: Date };
 
 /** The clinic's directory (people, places, services, free time): every signed-in user reads it, as the booking pages do. */
-const DIRECTORY: readonly FhirType[] = ['Practitioner', 'PractitionerRole', 'Organization', 'Location', 'HealthcareService', 'Schedule', 'Slot'];
+const DIRECTORY: readonly FhirType[] = [
+  'Practitioner',
+  'PractitionerRole',
+  'Organization',
+  'Location',
+  'HealthcareService',
+  'Schedule',
+  'Slot',
+];
 /** What a diagnosis is: the front desk never receives it (DESIGN §3). */
 const CLINICAL: readonly FhirType[] = ['Condition'];
 

@@ -12,25 +12,44 @@ export function capabilities(deps: FhirDeps, call: FhirCall): CapabilityStatemen
 }
 
 /** One resource by type and id, if the actor may read it; another's is answered as missing, and both are audited. */
-export async function readResource(deps: FhirDeps, input: FhirCall & { type: string; id: string }, actor: Actor): Promise<Resource> {
+export async function readResource(
+  deps: FhirDeps,
+  input: FhirCall & { type: string; id: string },
+  actor: Actor,
+): Promise<Resource> {
   const reading = await access(deps, input, actor);
   const row = await readableRow(deps, reading, input.id, actor);
   const { type, def, ctx } = reading;
   const patientId = def.patientOf?.(row);
-  const read = { actor, action: 'read', entity: `fhir_${type}`, entityId: input.id, patientId: patientId ?? null, requestId: actor.requestId };
+  const read = {
+    actor,
+    action: 'read',
+    entity: `fhir_${type}`,
+    entityId: input.id,
+    patientId: patientId ?? null,
+    requestId: actor.requestId,
+  };
   const clinical = patientId === undefined ? [] : await clinicalReads(deps, actor, [{ ...read, patientId }]);
   await deps.audit.record(...(clinical.length > 0 ? clinical : [read]));
   return def.toFhir(row, ctx);
 }
 
 /** A searchset of what the actor may read, paged by the store's keyset cursor; each search is audited with its query. */
-export async function searchResources(deps: FhirDeps, input: FhirCall & { type: string; params: Params; strict: boolean }, actor: Actor): Promise<Bundle> {
+export async function searchResources(
+  deps: FhirDeps,
+  input: FhirCall & { type: string; params: Params; strict: boolean },
+  actor: Actor,
+): Promise<Bundle> {
   const { type, def, scope, ctx } = await access(deps, input, actor);
   const request = parseSearch(def, input.params, { strict: input.strict, ctx, timeZone: deps.timeZone });
   const page = await rowsOf(deps, type, request, scope);
   // Each patient whose record the page shows is a clinical read of theirs, one row each, in the search's statement.
   const patients = [...new Set(def.patientOf ? page.rows.map((row) => def.patientOf?.(row) as number) : [])];
-  const reads = await clinicalReads(deps, actor, patients.map((patientId) => ({ patientId, action: 'list_read', entity: `fhir_${type}` })));
+  const reads = await clinicalReads(
+    deps,
+    actor,
+    patients.map((patientId) => ({ patientId, action: 'list_read', entity: `fhir_${type}` })),
+  );
   await deps.audit.record(...reads, {
     actor,
     action: 'list',
@@ -49,4 +68,3 @@ export async function searchResources(deps: FhirDeps, input: FhirCall & { type: 
     ignored: request.ignored,
   });
 }
-

@@ -24,7 +24,8 @@ export function BreakGlassForm({ patientId, onOpened }: { patientId: string | nu
         onOpened();
       },
       (error: unknown) => {
-        if (!hasFieldErrors(error)) setAlert(failure(error instanceof ApiError ? error.message : 'The record could not be opened.'));
+        if (!hasFieldErrors(error))
+          setAlert(failure(error instanceof ApiError ? error.message : 'The record could not be opened.'));
       },
     );
   };
@@ -33,13 +34,22 @@ export function BreakGlassForm({ patientId, onOpened }: { patientId: string | nu
     <section className="card account-section" aria-labelledby="break-glass-heading">
       <h2 id="break-glass-heading">Break the glass</h2>
       <p>
-        This patient is not in your care team, so their record is closed to you. If you must open it, say why: it stays open to you until the end
-        of the day, and the patient and the administrators see who opened it and why.
+        This patient is not in your care team, so their record is closed to you. If you must open it, say why: it stays
+        open to you until the end of the day, and the patient and the administrators see who opened it and why.
       </p>
       <Alert message={alert} onDismiss={() => setAlert(null)} />
       <form className="form" onSubmit={onSubmit}>
         <Field label="Reason" errors={errors.reason}>
-          {(control) => <textarea {...control} name="reason" required maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />}
+          {(control) => (
+            <textarea
+              {...control}
+              name="reason"
+              required
+              maxLength={1000}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          )}
         </Field>
         <button type="submit" className="button button-primary" disabled={busy}>
           Break the glass

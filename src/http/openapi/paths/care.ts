@@ -27,7 +27,9 @@ export const carePaths: ModulePaths = {
       by: object({ name: nullable(string()), role: oneOfValues(['doctor', 'admin']) }),
       what: string({ description: 'What was opened, in words for the patient' }),
       action: oneOfValues(RECORD_OPENINGS),
-      reason: nullable(string({ description: 'The reason given to break the glass, when the record was opened through it' })),
+      reason: nullable(
+        string({ description: 'The reason given to break the glass, when the record was opened through it' }),
+      ),
     }),
   },
   operations: {
@@ -43,7 +45,8 @@ export const carePaths: ModulePaths = {
     },
     'GET /api/admin/break-glass': {
       summary: 'Access outside the care team',
-      description: 'Admins only: every break-the-glass access, newest first, searched (`q`) by doctor or patient name. Reading it is audited.',
+      description:
+        'Admins only: every break-the-glass access, newest first, searched (`q`) by doctor or patient name. Reading it is audited.',
       access: 'admin',
       query: pageQuery,
       answers: { 200: listOf('accesses', ref('BreakGlassAccess')) },

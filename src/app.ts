@@ -89,6 +89,8 @@ import * as admissionUseCases from './domain/inpatient/admission-use-cases.ts';
 import * as censusUseCases from './domain/inpatient/census-use-cases.ts';
 import type { InpatientDeps } from './domain/inpatient/ports.ts';
 import { admissionStore, bedStore, censusQueries, chargeStore } from './db/inpatient.pg.ts';
+import * as careUseCases from './domain/care/use-cases.ts';
+import { breakGlassStore, careTeam, recordOpenings } from './db/care.pg.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
   Partial<
@@ -166,6 +168,7 @@ export function recordsDeps(db: Db, clock: Clock, config: AppConfig): RecordsDep
     patients: doctorPatientStore(q),
     bills: billStore(q),
     audit: auditLog(q),
+    careTeam: careTeam(q),
     outbox: outboxStore(q),
     clock,
     timeZone: config.clinicTz,
@@ -202,6 +205,7 @@ export function inpatientDeps(db: Db, clock: Clock, config: AppConfig): Inpatien
     census: censusQueries(q),
     bills: billStore(q),
     audit: auditLog(q),
+    careTeam: careTeam(q),
     clock,
     timeZone: config.clinicTz,
   }));
@@ -403,12 +407,23 @@ export function makeApp({
       schedulingDeps(db, clock, config),
     ),
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
+    care: bind(careUseCases, {
+      ...transactional(db, (q) => ({
+        careTeam: careTeam(q),
+        breakGlass: breakGlassStore(q),
+        openings: recordOpenings(q),
+        audit: auditLog(q),
+      })),
+      clock,
+      timeZone,
+    }),
     inpatient: bind({ ...bedUseCases, ...admissionUseCases, ...censusUseCases }, inpatientDeps(db, clock, config)),
     fhir: bind(
       { ...fhirUseCases, ...fhirEverything },
       {
         store: fhirStore(db, FHIR_TABLES, timeZone),
         audit: auditLog(db),
+        careTeam: careTeam(db),
         clock,
         timeZone,
         clinic: {

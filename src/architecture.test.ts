@@ -14,6 +14,7 @@ export const DOMAIN_ORDER = [
   'scheduling',
   'catalogue',
   'billing',
+  'care',
   'records',
   'inpatient',
   'patients',

@@ -16,6 +16,7 @@ import { doctorStore } from '../../src/db/catalogue.pg.ts';
 import type { Db } from '../../src/db/db.ts';
 import { patientDirectory } from '../../src/db/patients.pg.ts';
 import { doctorPatientStore, recordStore } from '../../src/db/records.pg.ts';
+import { careTeam } from '../../src/db/care.pg.ts';
 import { dashboardQueries } from '../../src/db/reports.pg.ts';
 import { appointmentStore, scheduleStore } from '../../src/db/scheduling.pg.ts';
 import { timeOffStore } from '../../src/db/time-off.pg.ts';
@@ -65,6 +66,7 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
   const dashboard = dashboardQueries(db);
   const bills = billStore(db);
   const treated = doctorPatientStore(db);
+  const team = careTeam(db);
   const records = recordStore(db);
   const audit = auditLog(db);
   const waitlist = waitlistStore(db, bearerTokens);
@@ -150,7 +152,9 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
       exact: false,
       answer: async ({ user, path }) => {
         const patientId = Number(path.slice('/api/doctor/patients/'.length));
-        const patient = await treated.find(present(user.doctorId, 'doctor id'), patientId);
+        if (!(await team.reach(present(user.doctorId, 'doctor id'), [patientId], new Date())).has(patientId))
+          return notFound;
+        const patient = await treated.find(patientId);
         if (!patient) return notFound;
         const history = await records.listForPatient(patientId);
         const actor = actorOf(user, `twin-${++requests}`);

@@ -1,3 +1,4 @@
+import { reachesSql } from './care.pg.ts';
 import type { Scope } from '../domain/fhir/access.ts';
 import type { FhirStore, StorePage, StoreQuery } from '../domain/fhir/ports.ts';
 import type { FhirRows, StoredType } from '../domain/fhir/resources.ts';
@@ -134,10 +135,9 @@ function scopeSql(table: FhirTable<unknown>, scope: Scope, bind: (value: unknown
   if (scope.kind === 'all') return [];
   if (!table.patientColumn) throw new Error('a scoped search of a type outside the patient compartment');
   if (scope.kind === 'patient') return [`r.${table.patientColumn} = ${bind(scope.patientId)}::int`];
-  // A doctor reads the compartments of the patients they have treated or are booked with (as src/db/records.pg.ts).
-  return [
-    `exists (select 1 from appointments x where x.doctor_id = ${bind(scope.doctorId)}::int and x.patient_id = r.${table.patientColumn} and x.status <> 'cancelled')`,
-  ];
+  // A doctor reads the compartments of the patients whose care team they are in, or whose record they hold open
+  // (the one definition: src/db/care.pg.ts).
+  return [reachesSql(`${bind(scope.doctorId)}::int`, `r.${table.patientColumn}`, `${bind(scope.at)}::timestamptz`)];
 }
 
 const encodeCursor = (key: string, id: string) => Buffer.from(JSON.stringify([key, id])).toString('base64url');

@@ -1,3 +1,4 @@
+import { reachesSql } from './care.pg.ts';
 import type { DiseaseLookup, DoctorPatientStore, RecordStore, VisitAppointmentStore } from '../domain/records/ports.ts';
 import type { MedicalRecord, PatientProfile, RecordVersion } from '../domain/records/records.ts';
 import type { Gender } from '../domain/shared/actor.ts';
@@ -194,8 +195,6 @@ export function diseaseLookup(db: Queryable): DiseaseLookup {
 
 const PATIENT_COLUMNS = `p.id, p.user_id, u.name, u.email, p.phone, p.photo_id, p.birthdate, p.gender, p.description`;
 const PATIENT_FROM = `patients p join users u on u.id = p.user_id`;
-// Cancelled bookings do not make someone a doctor's patient.
-const SEEN_BY_DOCTOR = `exists (select 1 from appointments a where a.doctor_id = $1 and a.patient_id = p.id and a.status <> 'cancelled')`;
 
 /** A row of PATIENT_COLUMNS. */
 export interface PatientProfileRow {
@@ -226,9 +225,9 @@ export function toPatientProfile(row: PatientProfileRow): PatientProfile {
 
 export function doctorPatientStore(db: Queryable): DoctorPatientStore {
   return {
-    list: async (doctorId, page) => {
-      const filter = [doctorId, containsPattern(page.q)];
-      const where = `${SEEN_BY_DOCTOR} and (lower(u.name) like $2 or lower(u.email) like $2 or lower(p.phone) like $2)`;
+    list: async (doctorId, page, at) => {
+      const filter = [doctorId, containsPattern(page.q), at];
+      const where = `${reachesSql('$1::int', 'p.id', '$3::timestamptz')} and (lower(u.name) like $2 or lower(u.email) like $2 or lower(p.phone) like $2)`;
       return pageWithTotal(
         db,
         page,
@@ -241,10 +240,10 @@ export function doctorPatientStore(db: Queryable): DoctorPatientStore {
         toPatientProfile,
       );
     },
-    find: async (doctorId, patientId) => {
+    find: async (patientId) => {
       const [row] = await db.query<PatientProfileRow>(
-        `select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where p.id = $2 and ${SEEN_BY_DOCTOR}`,
-        [doctorId, patientId],
+        `select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where p.id = $1`,
+        [patientId],
       );
       return row ? toPatientProfile(row) : undefined;
     },

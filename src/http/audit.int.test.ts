@@ -181,7 +181,7 @@ for (const target of testDatabases('one')) {
         ]),
         [
           ['refused', 'appointment', String(othersAppointment), otherPatient.patientId, { attempt: 'record_visit' }],
-          ['refused', 'patient', String(otherPatient.patientId), null, { attempt: 'read_records' }],
+          ['refused', 'patient', String(otherPatient.patientId), otherPatient.patientId, { attempt: 'read_records' }],
           ['refused', 'patient', String(missing), null, { attempt: 'read_records' }],
         ],
       );

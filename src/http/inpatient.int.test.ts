@@ -7,6 +7,8 @@ import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { movableClock } from '../testing/scheduling-fakes.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { inpatientRoutes } from './routes/inpatient.ts';
+import { recordRoutes } from './routes/records.ts';
+import { careRoutes } from './routes/care.ts';
 
 /** Any key of an answer that carries clinical content: reception must never receive one. */
 const CLINICAL_KEY = /reason|diagnos|treatment|medication|instructions|follow_up|summary/i;
@@ -423,7 +425,7 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it('answers every inpatient route to each identity as its access says', async () => {
+    it('answers every inpatient and care-team route to each identity as its access says', async () => {
       const identities: Record<string, string | undefined> = {
         none: undefined,
         patient: (await fx.patient('Mat Rix')).token,
@@ -431,7 +433,7 @@ for (const target of testDatabases('both')) {
         reception: desk.token,
         admin: admin.token,
       };
-      const routes = inpatientRoutes(server.app);
+      const routes = [...inpatientRoutes(server.app), ...careRoutes(server.app)];
       const checked: string[] = [];
       for (const route of routes) {
         const path = route.path.replace(/\{\w+\}/g, '999999');
@@ -451,6 +453,172 @@ for (const target of testDatabases('both')) {
         }
       }
       assert.equal(checked.length, routes.length * 5);
+    });
+
+    it('answers every clinical route of a patient 404 to a doctor outside their care team, API and FHIR alike, and opens them for the day to one who breaks the glass', async () => {
+      await at('2026-07-06T08:00:00Z');
+      const w = await ward(1);
+      const patient = await fx.patient('Cara Team');
+      const id = await request(patient.patientId, w.departmentId);
+      await ok('POST', `/api/admissions/${id}/admit`, desk.token, { bed_id: w.beds[0] });
+      const stranger = await fx.doctor('Dr. Stranger');
+      const onWard = await fx.doctor('Dr. On Ward');
+      await server.db.query('update doctors set department_id = $1 where id = $2', [w.departmentId, onWard.doctorId]);
+      const summary = { diagnosis: 'Pneumonia', treatment: 'IV antibiotics' };
+
+      // Every doctor's route of src/http/routes that names this patient's stay or this patient: the care team's to call.
+      const doctorRoutes = [...inpatientRoutes(server.app), ...recordRoutes(server.app)].filter(
+        (route) =>
+          (route.access === 'doctor' || (Array.isArray(route.access) && route.access.includes('doctor'))) &&
+          route.path.includes('{id}'),
+      );
+      const clinical = doctorRoutes
+        .filter((route) => route.path.startsWith('/api/admissions/{id}') || route.path === '/api/doctor/patients/{id}')
+        .map((route) => ({
+          method: route.method,
+          path: route.path.replace('{id}', String(route.path.startsWith('/api/admissions') ? id : patient.patientId)),
+        }));
+      // The rest name no patient's stay or record: an appointment (its own doctor's), a record (its writer's), a bed.
+      assert.deepEqual(
+        doctorRoutes
+          .filter(
+            (route) => !route.path.startsWith('/api/admissions/{id}') && route.path !== '/api/doctor/patients/{id}',
+          )
+          .map((route) => route.path),
+        ['/api/doctor/appointments/{id}/medical-record', '/api/medical-records/{id}/amendments'],
+      );
+      assert.deepEqual(
+        clinical.map((c) => `${c.method} ${c.path.replace(/\d+/, '{id}')}`),
+        [
+          'GET /api/admissions/{id}',
+          'POST /api/admissions/{id}/cancel',
+          'POST /api/admissions/{id}/discharge-order',
+          'GET /api/admissions/{id}/discharge-summary',
+          'GET /api/doctor/patients/{id}',
+        ],
+      );
+      const fhirReads = [
+        `/fhir/R4/Patient/${patient.patientId}`,
+        `/fhir/R4/Encounter/stay-${id}`,
+        `/fhir/R4/Patient/${patient.patientId}/$everything`,
+      ];
+      const call = (c: { method: string; path: string }, token: string) =>
+        api(
+          c.method,
+          c.path,
+          token,
+          c.method === 'GET' ? undefined : c.path.endsWith('discharge-order') ? summary : {},
+        );
+      const reasonShown = async (token: string) =>
+        (
+          (await ok('GET', `/api/admissions?status=current&department_id=${w.departmentId}`, token)).admissions as {
+            id: number;
+            reason?: string;
+          }[]
+        ).find((a) => a.id === id)?.reason;
+
+      for (const c of clinical) {
+        const res = await call(c, stranger.token);
+        assert.deepEqual(
+          [res.status, res.body.code],
+          [404, 'not_found'],
+          `${c.method} ${c.path} outside the care team`,
+        );
+      }
+      for (const path of fhirReads)
+        assert.equal((await api('GET', path, stranger.token)).status, 404, `${path} outside the care team`);
+      const searched = await api('GET', `/fhir/R4/Encounter?patient=${patient.patientId}`, stranger.token);
+      assert.deepEqual([searched.status, searched.body.entry ?? []], [200, []]);
+      assert.equal(await reasonShown(stranger.token), undefined);
+      assert.equal(await reasonShown(doctor.token), 'Pneumonia, IV antibiotics');
+      // The ward's doctors are the patient's care team while the patient is in a bed of it.
+      assert.equal((await ok('GET', `/api/admissions/${id}`, onWard.token)).reason, 'Pneumonia, IV antibiotics');
+      assert.equal((await api('GET', `/fhir/R4/Encounter/stay-${id}`, onWard.token)).status, 200);
+
+      const noReason = await api('POST', `/api/doctor/patients/${patient.patientId}/break-glass`, stranger.token, {
+        reason: ' ',
+      });
+      assert.deepEqual([noReason.status, Object.keys(noReason.body.errors ?? {})], [422, ['reason']]);
+      assert.equal(
+        (await api('POST', '/api/doctor/patients/999999/break-glass', stranger.token, { reason: 'Asked by the ward' }))
+          .status,
+        404,
+      );
+      const opened = await ok(
+        'POST',
+        `/api/doctor/patients/${patient.patientId}/break-glass`,
+        stranger.token,
+        { reason: 'Covering the night shift' },
+        201,
+      );
+      assert.deepEqual(
+        [opened.access.patient.id, opened.access.doctor.id, opened.access.reason],
+        [patient.patientId, stranger.doctorId, 'Covering the night shift'],
+      );
+      assert.ok(new Date(opened.access.expires_at).getTime() - Date.parse('2026-07-06T08:00:00Z') <= 24 * 3600_000);
+
+      for (const c of clinical.filter((c) => c.method === 'GET' && !c.path.endsWith('discharge-summary'))) {
+        const res = await call(c, stranger.token);
+        assert.equal(res.status, 200, `${c.method} ${c.path} after breaking the glass: ${JSON.stringify(res.body)}`);
+      }
+      for (const path of fhirReads)
+        assert.equal((await api('GET', path, stranger.token)).status, 200, `${path} after breaking the glass`);
+      assert.equal(await reasonShown(stranger.token), 'Pneumonia, IV antibiotics');
+
+      // The access lasts the clinic's day: the next morning the record is closed again.
+      await at('2026-07-07T08:00:00Z');
+      assert.equal((await api('GET', `/api/admissions/${id}`, stranger.token)).status, 404);
+      assert.equal((await api('GET', `/fhir/R4/Patient/${patient.patientId}`, stranger.token)).status, 404);
+      await ok(
+        'POST',
+        `/api/doctor/patients/${patient.patientId}/break-glass`,
+        stranger.token,
+        { reason: 'Discharging for the ward' },
+        201,
+      );
+      for (const c of clinical.filter((c) => c.method === 'POST')) {
+        const res = await call(c, stranger.token);
+        // The stay is admitted: it cannot be cancelled (409), and its discharge is ordered.
+        assert.equal(
+          res.status,
+          c.path.endsWith('cancel') ? 409 : 200,
+          `${c.method} ${c.path} after breaking the glass: ${JSON.stringify(res.body)}`,
+        );
+      }
+      assert.equal((await ok('GET', `/api/admissions/${id}/discharge-summary`, stranger.token)).diagnosis, 'Pneumonia');
+
+      const openings = (await ok('GET', '/api/patient/record-openings?per_page=200', patient.token)).openings as {
+        by: { name: string; role: string };
+        action: string;
+        what: string;
+        reason: string | null;
+      }[];
+      const byStranger = openings.filter((o) => o.by.name === 'Dr. Stranger');
+      // Once they ordered the discharge they are the stay's attending doctor, in the care team: that read needs no reason.
+      assert.deepEqual(
+        new Set(byStranger.map((o) => o.reason)),
+        new Set(['Covering the night shift', 'Discharging for the ward', null]),
+      );
+      assert.deepEqual(
+        byStranger.filter((o) => o.reason === null).map((o) => o.action),
+        ['read_summary'],
+      );
+      assert.deepEqual(
+        new Set(byStranger.map((o) => o.action)),
+        new Set(['break_glass', 'read', 'read_records', 'read_everything', 'list_read', 'read_summary']),
+      );
+      assert.ok(byStranger.every((o) => o.by.role === 'doctor'));
+      assert.ok(openings.some((o) => o.by.name === 'Dr. On Ward' && o.reason === null && o.what === 'A hospital stay'));
+      const accesses = (await ok('GET', '/api/admin/break-glass?q=stranger', admin.token)).accesses as {
+        patient: { id: number };
+        reason: string;
+      }[];
+      assert.deepEqual(
+        accesses.filter((a) => a.patient.id === patient.patientId).map((a) => a.reason),
+        ['Discharging for the ward', 'Covering the night shift'],
+      );
+      assert.equal((await api('GET', '/api/admin/break-glass', doctor.token)).status, 403);
+      assert.equal((await api('GET', '/api/patient/record-openings', stranger.token)).status, 403);
     });
   });
 }

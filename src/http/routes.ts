@@ -9,6 +9,7 @@ import { schedulingRoutes } from './routes/scheduling.ts';
 import { timeOffRoutes } from './routes/time-off.ts';
 import { waitlistRoutes } from './routes/waitlist.ts';
 import { recordRoutes } from './routes/records.ts';
+import { careRoutes } from './routes/care.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { auditRoutes } from './routes/audit.ts';
@@ -30,6 +31,7 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...timeOffRoutes(app),
     ...waitlistRoutes(app),
     ...recordRoutes(app),
+    ...careRoutes(app),
     ...billingRoutes(app),
     ...inpatientRoutes(app),
     ...notificationRoutes(app, { publicUrl }),

@@ -1889,6 +1889,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/doctor/patients/{id}/break-glass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Break the glass
+         * @description Doctors only. Opens patient `id`'s record to this doctor outside their care team until the end of the clinic's day, with the reason given (required; 422 naming `reason`). The access and its audit row are written in one transaction; the reason is shown to admins and to the patient. An unknown patient → 404.
+         */
+        post: operations["postDoctorPatientsIdBreakGlass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/break-glass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Access outside the care team
+         * @description Admins only: every break-the-glass access, newest first, searched (`q`) by doctor or patient name. Reading it is audited.
+         */
+        get: operations["getAdminBreakGlass"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/patient/record-openings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who opened my record
+         * @description The signed-in patient's record as staff opened it, newest first: every clinical read by a doctor or an admin (who, role, when, what) and every break-the-glass access, with its reason.
+         */
+        get: operations["getPatientRecordOpenings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/patients/{id}/billings": {
         parameters: {
             query?: never;
@@ -3202,6 +3262,34 @@ export interface components {
             written_at: string;
             reason: string | null;
         };
+        BreakGlassAccess: {
+            id: number;
+            doctor: components["schemas"]["Named"];
+            patient: components["schemas"]["Named"];
+            reason: string;
+            /** Format: date-time */
+            opened_at: string;
+            /**
+             * Format: date-time
+             * @description The end of the clinic's day it was opened on
+             */
+            expires_at: string;
+        };
+        RecordOpening: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            by: {
+                name: string | null;
+                /** @enum {unknown} */
+                role: "doctor" | "admin";
+            };
+            /** @description What was opened, in words for the patient */
+            what: string;
+            /** @enum {unknown} */
+            action: "read" | "read_records" | "read_summary" | "read_everything" | "export" | "list_read" | "break_glass";
+            reason: string | null;
+        };
         Billing: {
             id: number;
             /** @description The email is null for a patient registered at the desk without one */
@@ -3609,6 +3697,8 @@ export type SchemaVisitToMove = components['schemas']['VisitToMove'];
 export type SchemaWaitlistEntry = components['schemas']['WaitlistEntry'];
 export type SchemaMedicalRecord = components['schemas']['MedicalRecord'];
 export type SchemaRecordVersion = components['schemas']['RecordVersion'];
+export type SchemaBreakGlassAccess = components['schemas']['BreakGlassAccess'];
+export type SchemaRecordOpening = components['schemas']['RecordOpening'];
 export type SchemaBilling = components['schemas']['Billing'];
 export type SchemaBillAdjustment = components['schemas']['BillAdjustment'];
 export type SchemaReceipt = components['schemas']['Receipt'];
@@ -7772,6 +7862,113 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postDoctorPatientsIdBreakGlass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access: components["schemas"]["BreakGlassAccess"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getAdminBreakGlass: {
+        parameters: {
+            query?: {
+                q?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accesses: components["schemas"]["BreakGlassAccess"][];
+                        total: number;
+                        total_is_lower_bound: boolean;
+                        page: number;
+                        per_page: number;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getPatientRecordOpenings: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openings: components["schemas"]["RecordOpening"][];
+                        total: number;
+                        total_is_lower_bound: boolean;
+                        page: number;
+                        per_page: number;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

@@ -35,6 +35,7 @@ export const routes = {
     messages: '/user/admin/messages',
     patientProfile: '/user/admin/patient/profile/:id',
     audit: '/user/admin/audit',
+    breakGlass: '/user/admin/break-glass',
     receptionists: '/user/admin/receptionists',
     beds: '/user/admin/beds',
     admissions: '/user/admin/admissions',
@@ -159,6 +160,8 @@ export const endpoints = {
     messages: '/api/admin/messages',
     audit: '/api/admin/audit',
     auditCsv: '/api/admin/audit.csv',
+    /** Access outside the care team: every break-the-glass access. */
+    breakGlass: '/api/admin/break-glass',
     receptionists: '/api/admin/receptionists',
     receptionist: (id: Id) => `/api/admin/receptionists/${id}`,
     roomBeds: (roomId: Id) => `/api/admin/rooms/${roomId}/beds`,
@@ -213,6 +216,8 @@ export const endpoints = {
     waitlist: '/api/patient/waitlist',
     waitlistEntry: (id: Id) => `/api/patient/waitlist/${id}`,
     admissions: '/api/patient/admissions',
+    /** Who opened my record: staff's clinical reads of it. */
+    recordOpenings: '/api/patient/record-openings',
   },
   doctor: {
     agenda: '/api/doctor/agenda',
@@ -222,5 +227,7 @@ export const endpoints = {
     amendRecord: (recordId: Id) => `/api/medical-records/${recordId}/amendments`,
     patients: '/api/doctor/patients',
     patient: (id: Id) => `/api/doctor/patients/${id}`,
+    /** Opens a record outside the doctor's care team, with a reason, for the rest of the day. */
+    breakGlass: (patientId: Id) => `/api/doctor/patients/${patientId}/break-glass`,
   },
 } as const;

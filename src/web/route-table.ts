@@ -36,6 +36,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.messages]: 'admin/messages',
     [routes.admin.patientProfile]: 'admin/patient-profile',
     [routes.admin.audit]: 'admin/audit',
+    [routes.admin.breakGlass]: 'admin/break-glass',
     [routes.admin.receptionists]: 'admin/receptionists',
     [routes.admin.beds]: 'bed-board',
     [routes.admin.admissions]: 'reception/admissions',

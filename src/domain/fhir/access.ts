@@ -3,7 +3,10 @@ import { forbidden } from '../shared/errors.ts';
 import type { FhirType } from './resource-def.ts';
 
 /** Whose rows a reader sees of a type kept in patients' compartments. */
-export type Scope = { kind: 'all' } | { kind: 'patient'; patientId: number } | { kind: 'doctor'; doctorId: number };
+export type Scope =
+  | { kind: 'all' }
+  | { kind: 'patient'; patientId: number }
+  | { kind: 'doctor'; doctorId: number; at: Date };
 
 /** The clinic's directory (people, places, services, free time): every signed-in user reads it, as the booking pages do. */
 const DIRECTORY: readonly FhirType[] = [
@@ -20,10 +23,10 @@ const CLINICAL: readonly FhirType[] = ['Condition'];
 
 /**
  * The same rules as the rest of Medora: a patient reads their own compartment, a doctor the compartments of the
- * patients they have treated or are booked with (not their bills), reception everything but clinical content,
- * admins everything; the audit trail is the admins' alone.
+ * patients whose care team they are in or whose record they hold open by breaking the glass at `at` (domain/care;
+ * not their bills), reception everything but clinical content, admins everything; the audit trail is the admins' alone.
  */
-export function scopeFor(type: FhirType, actor: Actor): Scope {
+export function scopeFor(type: FhirType, actor: Actor, at: Date): Scope {
   if (actor.role === 'admin' || DIRECTORY.includes(type)) return { kind: 'all' };
   if (type === 'AuditEvent') throw forbidden('Only admins read the audit trail');
   if (actor.role === 'reception') {
@@ -32,7 +35,7 @@ export function scopeFor(type: FhirType, actor: Actor): Scope {
   }
   if (actor.role === 'doctor' && actor.doctorId !== undefined) {
     if (type === 'Invoice') throw forbidden('Doctors do not read bills');
-    return { kind: 'doctor', doctorId: actor.doctorId };
+    return { kind: 'doctor', doctorId: actor.doctorId, at };
   }
   if (actor.role === 'patient' && actor.patientId !== undefined) return { kind: 'patient', patientId: actor.patientId };
   throw forbidden();

@@ -53,7 +53,7 @@ export async function readableCompartment(
   const patient = await access(deps, { ...input, type: 'Patient' }, actor);
   await readableRow(deps, patient, input.id, actor);
   const types = COMPARTMENT_TYPES.flatMap((type) => {
-    const scope = readableScope(type, actor);
+    const scope = readableScope(type, actor, deps.clock.now());
     return scope ? [{ type, scope }] : [];
   });
   return { ctx: patient.ctx, types };
@@ -85,9 +85,9 @@ export const compartmentQuery = (
   scope,
 });
 
-function readableScope(type: StoredType, actor: Actor): Scope | undefined {
+function readableScope(type: StoredType, actor: Actor, at: Date): Scope | undefined {
   try {
-    return scopeFor(type, actor);
+    return scopeFor(type, actor, at);
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'forbidden') return undefined;
     throw error;

@@ -14,7 +14,7 @@ import {
 } from './compartment.ts';
 import type { FhirContext } from './fhir.ts';
 import type { FhirDeps } from './ports.ts';
-import type { FhirCall, Params } from './reading.ts';
+import { clinicalReads, type FhirCall, type Params } from './reading.ts';
 import type { ResourceDef } from './resource-def.ts';
 import { RESOURCES, type StoredType } from './resources.ts';
 import { MAX_COUNT, parseSearch, type SearchableDef, type SearchRequest } from './search-request.ts';
@@ -42,7 +42,7 @@ export async function patientEverything(
     timeZone: deps.timeZone,
   });
   const page = await everythingPage(deps, filtered(compartment, filter), input.id, filter, request);
-  await deps.audit.record({
+  const read = {
     actor,
     action: 'read_everything',
     entity: 'fhir_Patient',
@@ -50,7 +50,9 @@ export async function patientEverything(
     patientId: Number(input.id),
     requestId: actor.requestId,
     details: { results: page.resources.length },
-  });
+  };
+  const clinical = await clinicalReads(deps, actor, [read]);
+  await deps.audit.record(...(clinical.length > 0 ? clinical : [read]));
   return searchset({
     base: input.base,
     type: `Patient/${input.id}/$everything`,
@@ -132,7 +134,7 @@ export async function exportPatient(
   const filter = parseCompartmentFilter(input.params, deps.timeZone);
   const { ctx, types } = filtered(compartment, filter);
   const transactionTime = deps.clock.now().toISOString();
-  await deps.audit.record({
+  const read = {
     actor,
     action: 'export',
     entity: 'fhir_Patient',
@@ -140,7 +142,9 @@ export async function exportPatient(
     patientId: Number(input.id),
     requestId: actor.requestId,
     details: { format: input.format },
-  });
+  };
+  const clinical = await clinicalReads(deps, actor, [read]);
+  await deps.audit.record(...(clinical.length > 0 ? clinical : [read]));
   return {
     transactionTime,
     request: input.request,

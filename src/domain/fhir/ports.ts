@@ -1,3 +1,4 @@
+import type { CareTeam } from '../care/ports.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Scope } from './access.ts';
@@ -33,6 +34,8 @@ export interface FhirStore {
 export interface FhirDeps {
   store: FhirStore;
   audit: AuditLog;
+  /** Whose care team a doctor is in (domain/care): the break-the-glass reason each read of theirs went through. */
+  careTeam: CareTeam;
   clock: Clock;
   timeZone: string;
   clinic: FhirContext['clinic'];

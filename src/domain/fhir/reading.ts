@@ -1,4 +1,6 @@
-import { recorded, refusal } from '../audit/audit.ts';
+import { recorded, refusal, type AuditEntry } from '../audit/audit.ts';
+import { OPENING_ROLES, clinicalReadEntries, type ClinicalRead } from '../care/care.ts';
+import { reachOfList } from '../care/guard.ts';
 import type { Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
@@ -40,7 +42,7 @@ export async function access(deps: FhirDeps, input: FhirCall & { type: string },
     throw new DomainError('not_found', 'unknown_resource_type', `Medora does not serve ${type} resources`);
   let scope: Scope;
   try {
-    scope = scopeFor(type, actor);
+    scope = scopeFor(type, actor, deps.clock.now());
   } catch (refused) {
     await deps.audit.record({
       actor,
@@ -98,4 +100,22 @@ export async function readableRow(
     deps.audit,
     refusal(`${type}/${id}`, actor, { entity: `fhir_${type}`, entityId: Number(id), attempt: `read ${type}/${id}` }),
   );
+}
+
+/**
+ * The audit rows of a doctor's or an admin's reads of patients' records, one per patient, each with the reason of the
+ * break-the-glass access it went through (one query for all of them); none for other readers.
+ */
+export async function clinicalReads(
+  deps: FhirDeps,
+  actor: Actor,
+  reads: readonly ClinicalRead[],
+): Promise<AuditEntry[]> {
+  if (!(OPENING_ROLES as readonly string[]).includes(actor.role) || reads.length === 0) return [];
+  const { reach } = await reachOfList(
+    deps,
+    actor,
+    reads.map((read) => read.patientId),
+  );
+  return clinicalReadEntries(actor, reads, reach);
 }

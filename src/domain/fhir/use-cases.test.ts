@@ -39,7 +39,8 @@ function fakeDeps(rows: unknown[] = [paula], next?: string) {
         return { rows: visible as never[], next, total: query.total ? visible.length : undefined };
       },
     },
-    audit: { record: async (entry) => void audit.push(entry) },
+    audit: { record: async (...entries) => void audit.push(...entries) },
+    careTeam: { reach: async () => new Map() },
     clock: fixedClock('2026-06-10T18:00:00Z'),
     timeZone: 'Europe/Berlin',
     clinic: { name: 'Medora Clinic', address: '', phone: '', timeZone: 'Europe/Berlin' },

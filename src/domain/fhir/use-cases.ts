@@ -3,7 +3,7 @@ import type { Actor } from '../shared/actor.ts';
 import { searchset } from './bundle.ts';
 import { capabilityStatement } from './capability-statement.ts';
 import type { FhirDeps } from './ports.ts';
-import { access, readableRow, rowsOf, type FhirCall, type Params } from './reading.ts';
+import { access, clinicalReads, readableRow, rowsOf, type FhirCall, type Params } from './reading.ts';
 import { parseSearch } from './search-request.ts';
 
 /** The CapabilityStatement of what is implemented; anyone may ask (FHIR R4 §3.1.0.9). */
@@ -20,14 +20,17 @@ export async function readResource(
   const reading = await access(deps, input, actor);
   const row = await readableRow(deps, reading, input.id, actor);
   const { type, def, ctx } = reading;
-  await deps.audit.record({
+  const patientId = def.patientOf?.(row);
+  const read = {
     actor,
     action: 'read',
     entity: `fhir_${type}`,
     entityId: input.id,
-    patientId: def.patientOf?.(row) ?? null,
+    patientId: patientId ?? null,
     requestId: actor.requestId,
-  });
+  };
+  const clinical = patientId === undefined ? [] : await clinicalReads(deps, actor, [{ ...read, patientId }]);
+  await deps.audit.record(...(clinical.length > 0 ? clinical : [read]));
   return def.toFhir(row, ctx);
 }
 
@@ -40,7 +43,14 @@ export async function searchResources(
   const { type, def, scope, ctx } = await access(deps, input, actor);
   const request = parseSearch(def, input.params, { strict: input.strict, ctx, timeZone: deps.timeZone });
   const page = await rowsOf(deps, type, request, scope);
-  await deps.audit.record({
+  // Each patient whose record the page shows is a clinical read of theirs, one row each, in the search's statement.
+  const patients = [...new Set(def.patientOf ? page.rows.map((row) => def.patientOf?.(row) as number) : [])];
+  const reads = await clinicalReads(
+    deps,
+    actor,
+    patients.map((patientId) => ({ patientId, action: 'list_read', entity: `fhir_${type}` })),
+  );
+  await deps.audit.record(...reads, {
     actor,
     action: 'list',
     entity: `fhir_${type}`,

@@ -1,4 +1,6 @@
-import { listEntry, recorded, refusal } from '../audit/audit.ts';
+import { listEntry, recorded, recordingRefusals, refusal } from '../audit/audit.ts';
+import { clinicalReadEntries, type Reach } from '../care/care.ts';
+import { reachOfList, requireCare } from '../care/guard.ts';
 import { isDesk, ownDoctorId, ownPatientId, requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays, clinicToday } from '../shared/clock.ts';
 import { conflict, ensure, forbidden, notFound } from '../shared/errors.ts';
@@ -16,6 +18,7 @@ import {
   readBedId,
   readDischargeSummary,
   readOptionalBedId,
+  seesClinical,
   summaryJson,
   type Admission,
   type AdmissionJson,
@@ -53,18 +56,51 @@ export async function listAdmissions(deps: InpatientDeps, query: unknown, actor:
   v.done();
   const page = pageRequest(input);
   const found = await deps.admissions.list({ statuses: ADMISSION_GROUPS[group], departmentId }, page);
+  // A stay's reason is shown only to its patient's care team (and admins); each one shown is a clinical read.
+  const seen = await reachOfList(
+    deps,
+    actor,
+    found.items.map((a) => a.patient.id),
+  );
+  const shown = seesClinical(actor) ? found.items.filter((a) => seen.shows(a.patient.id)) : [];
+  const reads = shown.map((a) => ({
+    patientId: a.patient.id,
+    action: 'list_read',
+    entity: 'admission',
+    entityId: a.id,
+  }));
   await deps.audit.record(
     listEntry(actor, 'admission', page, { status: group, ...(departmentId ? { department_id: departmentId } : {}) }),
+    ...clinicalReadEntries(actor, reads, seen.reach),
   );
-  return { ...found, items: found.items.map((a) => admissionJson(a, actor)) };
+  return { ...found, items: found.items.map((a) => admissionJson(a, actor, seen.shows(a.patient.id))) };
 }
 
 /** One admission with its locations and bills (and, for clinical readers, its reason and summary); audited. */
 export async function showAdmission(deps: InpatientDeps, admissionId: RawId, actor: Actor) {
   const id = pathId(admissionId, 'Admission');
-  const found = await detail(deps, id, actor);
-  await deps.audit.record({ actor, action: 'read', entity: 'admission', entityId: id, patientId: found.patient.id });
-  return found;
+  return recordingRefusals(deps.audit, async () => {
+    const admission = await deps.admissions.find(id);
+    const reach = await requireCare(deps, actor, {
+      patientId: admission?.patient.id,
+      what: 'Admission',
+      entity: 'admission',
+      entityId: id,
+      attempt: 'read',
+    });
+    const found = admissionDetailJson(
+      ensure(admission, () => notFound('Admission')),
+      actor,
+    );
+    await deps.audit.record(
+      ...clinicalReadEntries(
+        actor,
+        [{ patientId: found.patient.id, action: 'read', entity: 'admission', entityId: id }],
+        reachMap(found.patient.id, reach),
+      ),
+    );
+    return found;
+  });
 }
 
 /** A request or reservation is withdrawn before the patient is admitted, by a doctor or the desk. */
@@ -232,14 +268,23 @@ export async function dischargeSummary(deps: InpatientDeps, admissionId: RawId, 
       }),
     );
   }
+  const reach = await recordingRefusals(deps.audit, () =>
+    requireCare(deps, actor, {
+      patientId: admission.patient.id,
+      what: 'Admission',
+      entity: 'admission',
+      entityId: id,
+      attempt: 'read_summary',
+    }),
+  );
   const summary = ensure(admission.summary, () => notFound('Discharge summary'));
-  await deps.audit.record({
-    actor,
-    action: 'read_summary',
-    entity: 'admission',
-    entityId: id,
-    patientId: admission.patient.id,
-  });
+  await deps.audit.record(
+    ...clinicalReadEntries(
+      actor,
+      [{ patientId: admission.patient.id, action: 'read_summary', entity: 'admission', entityId: id }],
+      reachMap(admission.patient.id, reach),
+    ),
+  );
   return {
     admission_id: admission.id,
     patient: admission.patient,
@@ -265,20 +310,31 @@ async function step(
   change: (tx: InpatientDeps, admission: Admission) => Promise<Record<string, unknown>>,
 ) {
   const id = pathId(admissionId, 'Admission');
-  return deps.transaction(async (tx) => {
-    const admission = ensure(await tx.admissions.lock(id), () => notFound('Admission'));
-    if (!allowed.includes(admission.status)) throw wrongStatus(admission.status, action);
-    const details = await change(tx, admission);
-    await tx.audit.record({
-      actor,
-      action,
-      entity: 'admission',
-      entityId: id,
-      patientId: admission.patient.id,
-      details,
-    });
-    return detail(tx, id, actor);
-  });
+  return recordingRefusals(deps.audit, () =>
+    deps.transaction(async (tx) => {
+      const locked = await tx.admissions.lock(id);
+      // A doctor's step (cancel, order the discharge) is a clinical write: their patient's care team only.
+      await requireCare(tx, actor, {
+        patientId: locked?.patient.id,
+        what: 'Admission',
+        entity: 'admission',
+        entityId: id,
+        attempt: action,
+      });
+      const admission = ensure(locked, () => notFound('Admission'));
+      if (!allowed.includes(admission.status)) throw wrongStatus(admission.status, action);
+      const details = await change(tx, admission);
+      await tx.audit.record({
+        actor,
+        action,
+        entity: 'admission',
+        entityId: id,
+        patientId: admission.patient.id,
+        details,
+      });
+      return detail(tx, id, actor);
+    }),
+  );
 }
 
 const STATUS_CONFLICTS: Record<AdmissionStatus, [string, string]> = {
@@ -345,6 +401,8 @@ async function postCharge(
   });
   return bill.id;
 }
+
+const reachMap = (patientId: number, reach: Reach | undefined) => new Map(reach ? [[patientId, reach]] : []);
 
 const detail = async (deps: InpatientDeps, id: number, actor: Actor) =>
   admissionDetailJson(

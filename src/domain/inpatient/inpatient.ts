@@ -258,8 +258,8 @@ function admissionFields(a: Admission) {
 }
 
 /** An admission in a list; the clinical reason only for those who may read it. */
-export function admissionJson(a: Admission, actor: Actor) {
-  return { ...admissionFields(a), ...(seesClinical(actor) ? { reason: a.reason } : {}) };
+export function admissionJson(a: Admission, actor: Actor, inCare = true) {
+  return { ...admissionFields(a), ...(seesClinical(actor) && inCare ? { reason: a.reason } : {}) };
 }
 export type AdmissionJson = ReturnType<typeof admissionJson>;
 

@@ -1,5 +1,6 @@
 import type { AuditLog } from '../audit/audit.ts';
 import type { BillStore } from '../billing/ports.ts';
+import type { CareTeam } from '../care/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { Segment, WardBed } from './census.ts';
@@ -107,6 +108,8 @@ export interface InpatientDeps {
   census: CensusQueries;
   bills: BillStore;
   audit: AuditLog;
+  /** Whose care team a doctor is in: asked before every clinical read and write (domain/care/guard.ts). */
+  careTeam: CareTeam;
   clock: Clock;
   timeZone: string;
   /** All or nothing: `fn` gets the same ports bound to one transaction. */

@@ -2,6 +2,7 @@ import type { Clinic } from '../notifications/message.ts';
 import type { Outbox } from '../notifications/ports.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { BillStore } from '../billing/ports.ts';
+import type { CareTeam } from '../care/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { AppointmentStore } from '../scheduling/ports.ts';
@@ -30,10 +31,12 @@ export interface DiseaseLookup {
   exists(id: number): Promise<boolean>;
 }
 
-/** Patients as one doctor may see them: only those who have had a (not cancelled) appointment with the doctor. */
+/** Patients as doctors see them. */
 export interface DoctorPatientStore {
-  list(doctorId: number, page: PageRequest): Promise<Page<PatientCard>>;
-  find(doctorId: number, patientId: number): Promise<PatientProfile | undefined>;
+  /** The patients whose care team the doctor is in, or whose record they hold open by breaking the glass, at `at`. */
+  list(doctorId: number, page: PageRequest, at: Date): Promise<Page<PatientCard>>;
+  /** One patient's profile; whether the doctor may read it is the care team's to say (domain/care/guard.ts). */
+  find(patientId: number): Promise<PatientProfile | undefined>;
 }
 
 export interface RecordsDeps {
@@ -45,6 +48,8 @@ export interface RecordsDeps {
   patients: DoctorPatientStore;
   bills: BillStore;
   audit: AuditLog;
+  /** Whose care team a doctor is in: asked before every clinical read (domain/care/guard.ts). */
+  careTeam: CareTeam;
   clock: Clock;
   timeZone: string;
   /** All or nothing: `fn` gets the same ports bound to one transaction. */

@@ -138,6 +138,7 @@ function fakeRecordsDeps(appointment: Appointment) {
       outstandingFor: async () => assert.fail('not used'),
     },
     patients: { list: async () => assert.fail('not used'), find: async () => undefined },
+    careTeam: { reach: async () => new Map() },
     audit: { record: async (...e) => void audit.push(...e) },
     transaction: (fn) => fn(deps),
   };

@@ -1,4 +1,6 @@
 import { listEntry, recorded, recordingRefusals, refusal } from '../audit/audit.ts';
+import { clinicalReadEntries } from '../care/care.ts';
+import { requireCare } from '../care/guard.ts';
 import { billForVisit, billedVisit, billingJson } from '../billing/billing.ts';
 import { ownDoctorId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime, clinicToday } from '../shared/clock.ts';
@@ -139,27 +141,33 @@ export async function amendRecord(
   );
 }
 
-/** The doctor's patients: everyone who has had an appointment with them, searched by name, email or phone; audited. */
+/** The doctor's patients: those whose care team they are in or whose record they hold open, searched by name, email or phone; audited. */
 export async function listMyPatients(deps: RecordsDeps, query: unknown, actor: Actor): Promise<Page<PatientCardJson>> {
   const request = pageRequest(asRecord(query));
-  const page = await deps.patients.list(doctorOf(actor), request);
+  const page = await deps.patients.list(doctorOf(actor), request, deps.clock.now());
   await deps.audit.record(listEntry(actor, 'patient', request));
   return { ...page, items: page.items.map(patientCardJson) };
 }
 
 /** One of the doctor's patients with every medical record; the read is audited. */
 export async function showMyPatient(deps: RecordsDeps, patientId: string | number, actor: Actor) {
-  const doctorId = doctorOf(actor);
+  doctorOf(actor);
   const id = pathId(patientId, 'Patient');
-  // A patient who never saw this doctor is answered as missing, so the doctor cannot probe who is registered.
-  const patient = await deps.patients.find(doctorId, id);
-  if (!patient)
-    throw await recorded(
-      deps.audit,
-      refusal('Patient', actor, { entity: 'patient', entityId: id, attempt: 'read_records' }),
-    );
+  // A patient outside the doctor's care team is answered as missing, so the doctor cannot probe who is registered.
+  const target = { what: 'Patient', entity: 'patient', entityId: id, attempt: 'read_records' };
+  const patient = await deps.patients.find(id);
+  const reach = await recordingRefusals(deps.audit, () =>
+    requireCare(deps, actor, { ...target, patientId: patient?.id }),
+  );
+  if (!patient) throw await recorded(deps.audit, refusal('Patient', actor, target));
   const records = await deps.records.listForPatient(id);
-  await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: id, patientId: id });
+  await deps.audit.record(
+    ...clinicalReadEntries(
+      actor,
+      [{ patientId: id, action: 'read_records', entity: 'patient', entityId: id }],
+      new Map(reach ? [[id, reach]] : []),
+    ),
+  );
   return patientDetailJson(patient, records);
 }
 

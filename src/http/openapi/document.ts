@@ -11,6 +11,7 @@ import { schedulingPaths } from './paths/scheduling.ts';
 import { timeOffPaths } from './paths/time-off.ts';
 import { waitlistPaths } from './paths/waitlist.ts';
 import { recordsPaths } from './paths/records.ts';
+import { carePaths } from './paths/care.ts';
 import { billingPaths } from './paths/billing.ts';
 import { inpatientPaths } from './paths/inpatient.ts';
 import { notificationsPaths } from './paths/notifications.ts';
@@ -27,6 +28,7 @@ const MODULES: ModulePaths[] = [
   timeOffPaths,
   waitlistPaths,
   recordsPaths,
+  carePaths,
   billingPaths,
   inpatientPaths,
   notificationsPaths,

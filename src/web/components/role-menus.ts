@@ -79,6 +79,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Takings', to: routes.admin.takings, icon: BillIcon },
     { label: 'Messages', to: routes.admin.messages, icon: MailIcon },
     { label: 'Audit trail', to: routes.admin.audit, icon: ShieldIcon },
+    { label: 'Access outside the care team', to: routes.admin.breakGlass, icon: ShieldIcon },
     { label: 'Reception', to: routes.admin.receptionists, icon: UserIcon },
     { label: 'Sign-in & Security', to: routes.account('admin'), icon: LockIcon },
   ],

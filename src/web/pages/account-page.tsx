@@ -8,6 +8,7 @@ import { ApiError, apiGet, apiPost, apiPut } from '../api.ts';
 import { useSignals } from '@preact/signals-react/runtime';
 import { role, startSession } from '../auth.ts';
 import { CalendarFeedSection } from '../components/calendar-feed-section.tsx';
+import { RecordOpeningsSection } from '../components/record-openings-section.tsx';
 import { Alert, failure, success, type AlertMessage } from '../components/alert.tsx';
 import { useConfirm } from '../components/confirm.tsx';
 import { Field } from '../components/field.tsx';
@@ -40,6 +41,7 @@ export default function AccountPage() {
           <CalendarFeedSection namesPatients={currentRole === 'doctor'} setAlert={setAlert} />
         )}
         <SignOutEverywhere setAlert={setAlert} />
+        {currentRole === 'patient' && <RecordOpeningsSection />}
       </div>
     </>
   );

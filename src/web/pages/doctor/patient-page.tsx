@@ -7,14 +7,16 @@ import { RequestAdmissionDialog } from '../../components/admission-dialogs.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { useFetched, useSavedOver } from '../../components/use-fetched.ts';
+import { useLoaded, useSavedOver } from '../../components/use-fetched.ts';
+import { BreakGlassForm } from '../../components/break-glass-form.tsx';
 import { PatientOverview } from '../../components/patient-overview.tsx';
 import { endpoints, routes } from '../../paths.ts';
 
 export default function DoctorPatientPage() {
   const { id } = useParams<{ id: string }>();
   useSignals();
-  const [patient, setEdited] = useSavedOver(useFetched<PatientDetailJson>(endpoints.doctor.patient(id), 'patient'));
+  const { loaded, retry } = useLoaded<PatientDetailJson>(endpoints.doctor.patient(id), 'patient');
+  const [patient, setEdited] = useSavedOver(loaded.state === 'loaded' ? loaded.value : null);
   // The record's first version was written by its doctor: only they (or an admin) may amend it.
   const wroteIt = (record: MedicalRecordJson) => record.history[0]?.written_by.id === user.value?.id;
   const { alert, setAlert, dismiss } = useAlert();
@@ -33,6 +35,8 @@ export default function DoctorPatientPage() {
         )}
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
+      {/* A patient outside the doctor's care team answers 404, as a missing one does: the doctor may break the glass. */}
+      {loaded.state === 'failed' && <BreakGlassForm patientId={id} onOpened={retry} />}
       {patient && (
         <PatientOverview
           patient={patient}

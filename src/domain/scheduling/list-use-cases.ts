@@ -4,24 +4,14 @@ import { ownDoctorId, requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays } from '../shared/clock.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
-import { canRecordNow, deskActions, type DeskEvent } from './lifecycle.ts';
+import { canRecordNow, deskActions } from './lifecycle.ts';
 import { visitOf } from './notices.ts';
 import type { AppointmentFilter, SchedulingDeps, StatusCounts } from './ports.ts';
-import {
-  AGENDA_VIEWS,
-  APPOINTMENT_STATUSES,
-  APPOINTMENT_WHEN,
-  agendaDates,
-  appointmentJson,
-  hasStarted,
-  type AgendaJson,
-  type AgendaVisitJson,
-  type Appointment,
-  type ClinicMoment,
-  type ListedAppointmentJson,
-} from './scheduling.ts';
+import { AGENDA_VIEWS, APPOINTMENT_STATUSES, APPOINTMENT_WHEN, agendaDates, hasStarted, type Appointment, type ClinicMoment } from './scheduling.ts';
 import { timeOffJson } from './time-off.ts';
 import { nowInClinic, patientOf } from './use-case-input.ts';
+import { appointmentJson, type AgendaJson } from './appointment-answers.ts';
+import type { AgendaVisitJson, DeskAppointmentJson, ListedAppointmentJson } from './scheduling-shapes.ts';
 
 const listed = (a: Appointment, now: ClinicMoment): ListedAppointmentJson => ({ ...appointmentJson(a), has_started: hasStarted(a.date, a.startTime, now) });
 
@@ -89,7 +79,6 @@ export async function doctorAgenda(deps: SchedulingDeps, query: Record<string, u
 export const listMyAppointments = (deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) =>
   appointmentPage(deps, { patientId: patientOf(actor) }, query, listed);
 
-export type DeskAppointmentJson = ListedAppointmentJson & { desk_actions: DeskEvent[] };
 
 /**
  * The desk's appointments: a day's (default today) at the front desk, optionally one doctor's, its cancelled

@@ -1,6 +1,6 @@
 import { addDays, clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import type { Validator } from '../shared/validate.ts';
-import { closedBy, type TimeOffJson, type TimeOffSpan } from './time-off.ts';
+import { closedBy, type TimeOffSpan } from './time-off.ts';
 import type { Named, TimeSpan } from './time-span.ts';
 
 export const APPOINTMENT_STATUSES = ['scheduled', 'checked_in', 'completed', 'no_show', 'cancelled'] as const;
@@ -156,38 +156,3 @@ export const weeklySlotJson = (s: WeeklySlot) => ({
 });
 export type WeeklySlotJson = ReturnType<typeof weeklySlotJson>;
 
-/** The appointment of docs/api.md, nested and with the flat names the tables show; every list answers this. */
-export function appointmentJson(a: Appointment) {
-  return {
-    id: a.id,
-    date: a.date,
-    start_time: a.startTime,
-    end_time: a.endTime,
-    status: a.status,
-    patient: a.patient,
-    doctor: a.doctor,
-    department: a.department,
-    room: a.room,
-    patient_name: a.patient.name,
-    patient_email: a.patient.email,
-    doctor_name: a.doctor.name,
-    doctor_email: a.doctor.email,
-    department_name: a.department?.name ?? null,
-    room_name: a.room?.name ?? null,
-  };
-}
-export type AppointmentJson = ReturnType<typeof appointmentJson>;
-/** An appointment in the patient's and the doctor's lists, which also say whether it has begun by the clinic's clock. */
-export type ListedAppointmentJson = AppointmentJson & { has_started: boolean };
-export type AgendaVisitJson = ListedAppointmentJson & { can_record: boolean };
-
-/** A doctor's agenda of a day or a week, with the dates the previous and the next one start on. */
-export interface AgendaJson {
-  view: AgendaView;
-  date: string;
-  today: string;
-  previous: string;
-  next: string;
-  /** Each day's visits, and the doctor's leave and the clinic's closures that day (visits in them are for the desk to move). */
-  days: { date: string; visits: AgendaVisitJson[]; time_off: TimeOffJson[] }[];
-}

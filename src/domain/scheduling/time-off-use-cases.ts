@@ -5,9 +5,11 @@ import { notFound } from '../shared/errors.ts';
 import { MAX_PER_PAGE, pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import type { SchedulingDeps, SchedulingTxDeps, VisitToMove } from './ports.ts';
-import { appointmentJson, hasStarted, readTime, type AppointmentJson } from './scheduling.ts';
+import { hasStarted, readTime } from './scheduling.ts';
 import { kindOf, timeOffJson, type NewTimeOff, type TimeOffJson, type TimeOffKind } from './time-off.ts';
 import { nowInClinic } from './use-case-input.ts';
+import { appointmentJson } from './appointment-answers.ts';
+import type { AppointmentJson } from './scheduling-shapes.ts';
 
 const MAX_DAYS = 366;
 

@@ -7,9 +7,10 @@ import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { checkPlacement, takeSlot } from './booking.ts';
 import type { WaitlistDeps } from './ports.ts';
-import { appointmentJson, dateOutOfRange, type ClinicMoment } from './scheduling.ts';
+import { dateOutOfRange, type ClinicMoment } from './scheduling.ts';
 import { slotFreed } from './slot-offers.ts';
 import { WAITLIST_STAFF, holdUntil, type WaitlistEntry, type WaitlistOffer } from './waitlist.ts';
+import { appointmentJson } from './appointment-answers.ts';
 
 const nowInClinic = (deps: WaitlistDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
 

@@ -1,7 +1,7 @@
 import { sharedSchemas } from './components.ts';
 import { errorResponses, operation, type Operation } from './operation.ts';
 import type { ModulePaths } from './module-paths.ts';
-import type { Schema } from './schema.ts';
+import type { Schema } from '../../domain/shared/wire-schema.ts';
 import { platformPaths } from './paths/platform.ts';
 import { accountsPaths } from './paths/accounts.ts';
 import { reportsPaths } from './paths/reports.ts';

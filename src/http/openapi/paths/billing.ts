@@ -3,7 +3,7 @@ import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import { CURRENCY, ONLINE_PAYMENT_METHOD, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
 import { ADJUSTMENT_KINDS, MAX_ADJUSTMENT_REASON_LENGTH } from '../../../domain/billing/adjustments.ts';
 import { MAX_AMOUNT_CENTS } from '../../../domain/shared/money.ts';
-import { anyOf, array, date, dateTime, email, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import { anyOf, array, date, dateTime, email, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 const cents = (minimum = 0): Schema => integer({ minimum, maximum: MAX_AMOUNT_CENTS });

@@ -1,7 +1,7 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../domain/auth/passwords.ts';
 import { pageQuery } from '../components.ts';
-import { date, email, id, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../schema.ts';
+import { date, email, id, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../../../domain/shared/wire-schema.ts';
 import { NEXT_FREE_DOCTORS } from '../../../domain/scheduling/booking-use-cases.ts';
 
 const NAME_MAX = 120;

@@ -1,7 +1,7 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
-import { array, date, dateTime, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import { array, date, dateTime, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../../../domain/shared/wire-schema.ts';
 import { ADMISSION_STATUSES, BED_STATES, BLOCK_KINDS } from '../../../domain/inpatient/inpatient.ts';
 import { ADMISSION_GROUPS } from '../../../domain/inpatient/ports.ts';
 

@@ -1,7 +1,7 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { MESSAGE_KINDS } from '../../../domain/notifications/message.ts';
 import { MESSAGE_STATUSES } from '../../../domain/notifications/ports.ts';
-import { array, boolean, dateTime, id, integer, listOf, nullable, object, oneOfValues, ref, string } from '../schema.ts';
+import { array, boolean, dateTime, id, integer, listOf, nullable, object, oneOfValues, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/notifications.ts. */

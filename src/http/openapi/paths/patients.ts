@@ -2,7 +2,7 @@ import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery, patientRow } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
-import { array, boolean, date, email, integer, listOf, nullable, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import { array, boolean, date, email, integer, listOf, nullable, object, oneOfValues, ref, string, type Schema } from '../../../domain/shared/wire-schema.ts';
 
 // The profile's fields as src/domain/patients/use-cases.ts readProfile and staff-use-cases.ts registerWalkIn read them.
 const name = string({ minLength: 1, maxLength: 200, description: 'One line, no control characters' });

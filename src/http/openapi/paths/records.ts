@@ -1,7 +1,7 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { MAX_AMENDMENT_REASON, MAX_CLINICAL_TEXT, MAX_SERVICE_TYPE } from '../../../domain/records/records.ts';
 import { MAX_AMOUNT_CENTS } from '../../../domain/shared/money.ts';
-import { anyOf, array, boolean, date, dateTime, email, id, integer, listOf, nullable, number, object, ref, string } from '../schema.ts';
+import { anyOf, array, boolean, date, dateTime, email, id, integer, listOf, nullable, number, object, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/records.ts. */

@@ -1,7 +1,7 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
-import { array, date, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import { array, date, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../../../domain/shared/wire-schema.ts';
 
 /** The filters of the admin's appointment and bill lists (src/domain/reports/use-cases.ts readListFilter). */
 function listFilters(statuses: readonly string[], dateOf: string): Record<string, Schema> {

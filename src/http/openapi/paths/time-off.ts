@@ -1,8 +1,8 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
-import { array, date, id, integer, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../schema.ts';
+import { array, date, id, integer, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
-import { appointmentFields, hasStarted } from './scheduling.ts';
+import { appointmentFields, hasStarted } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 const spanFields = {
   starts_on: date('The first day'),

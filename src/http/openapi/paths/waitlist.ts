@@ -1,7 +1,7 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { MAX_DAYS_AHEAD } from '../../../domain/scheduling/scheduling.ts';
 import { WAITLIST_STAFF } from '../../../domain/scheduling/waitlist.ts';
-import { date, dateTime, id, listOf, nullable, object, ref, string, time, type Schema } from '../schema.ts';
+import { date, dateTime, id, listOf, nullable, object, ref, string, time, type Schema } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 const holdUntil = string({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} ([01][0-9]|2[0-3]):[0-5][0-9]$', description: "When the hold ends, on the clinic's wall clock: `yyyy-MM-dd HH:mm`" });

@@ -37,6 +37,9 @@ export function readField<S extends TSchema>(v: Validator, field: string, proper
 }
 
 function readKind(v: Validator, field: string, schema: JsonSchema, optional: boolean): unknown {
+  // `nullable(x)`: null is absent, as Validator reads it.
+  const nonNull = Array.isArray(schema.anyOf) && schema.anyOf.length === 2 && keywords(schema.anyOf[1]).type === 'null' ? keywords(schema.anyOf[0]) : undefined;
+  if (nonNull) return readKind(v, field, keywords(refTarget(nonNull) ?? nonNull), optional);
   if (Array.isArray(schema.enum)) {
     const values = schema.enum.map(String);
     return optional ? v.oneOf(field, values, { optional: true }) : v.oneOf(field, values as [string, ...string[]]);

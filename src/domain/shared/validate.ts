@@ -120,8 +120,13 @@ export class Validator {
   birthdate(field: string, today: string, opts: { optional: true }): string | undefined;
   birthdate(field: string, today: string, opts: { optional?: boolean } = {}): string | undefined {
     const value = opts.optional ? this.date(field, { optional: true }) : this.date(field);
-    if (value && (value >= today || value < '1900-01-01')) this.fail(field, 'must be a real date in the past');
+    this.birthdateRange(field, value, today);
     return value;
+  }
+
+  /** A date of birth read already (a schema's `date`): after 1900 and before the clinic's `today`. */
+  birthdateRange(field: string, value: string | undefined, today: string): void {
+    if (value && (value >= today || value < '1900-01-01')) this.fail(field, 'must be a real date in the past');
   }
 
   /** Whether a problem was already found with `field`, so a rule that builds on it can stay quiet. */

@@ -32,6 +32,8 @@ export const dateTime = (description?: string): TString => string({ format: 'dat
 export const email = (extra: Options = {}): TString => string({ format: 'email', ...extra });
 export const uri = (): TString => string({ format: 'uri-reference' });
 export const array = <Items extends TSchema>(items: Items, extra: Options = {}): TArray<Items> => Type.Array(items, extra);
+/** A field that is null for now (a walk-in's e-mail before it is confirmed). */
+export const alwaysNull = (description?: string): TNull => Type.Null(describe(description));
 export const nullable = <S extends TSchema>(schema: S): TUnion<[S, TNull]> => Type.Union([schema, Type.Null()]);
 export const anyOf = <const Schemas extends TSchema[]>(...schemas: Schemas): TUnion<Schemas> => Type.Union(schemas) as TUnion<Schemas>;
 

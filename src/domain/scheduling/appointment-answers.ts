@@ -1,6 +1,5 @@
-import type { TimeOffJson } from './time-off.ts';
-import type { AgendaView, Appointment } from './scheduling.ts';
-import type { AgendaVisitJson, AppointmentJson } from './scheduling-shapes.ts';
+import type { Appointment } from './scheduling.ts';
+import type { AppointmentJson} from './scheduling-shapes.ts';
 
 /** An appointment as the wire carries it (AppointmentShape): nested, and with the flat names the tables show. */
 export function appointmentJson(a: Appointment): AppointmentJson {
@@ -21,15 +20,4 @@ export function appointmentJson(a: Appointment): AppointmentJson {
     department_name: a.department?.name ?? null,
     room_name: a.room?.name ?? null,
   };
-}
-
-/** A doctor's agenda of a day or a week, with the dates the previous and the next one start on. */
-export interface AgendaJson {
-  view: AgendaView;
-  date: string;
-  today: string;
-  previous: string;
-  next: string;
-  /** Each day's visits, and the doctor's leave and the clinic's closures that day (visits in them are for the desk to move). */
-  days: { date: string; visits: AgendaVisitJson[]; time_off: TimeOffJson[] }[];
 }

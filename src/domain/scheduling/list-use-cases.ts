@@ -6,12 +6,12 @@ import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { canRecordNow, deskActions } from './lifecycle.ts';
 import { visitOf } from './notices.ts';
-import type { AppointmentFilter, SchedulingDeps, StatusCounts } from './ports.ts';
+import type { AppointmentFilter, SchedulingDeps} from './ports.ts';
 import { AGENDA_VIEWS, APPOINTMENT_STATUSES, APPOINTMENT_WHEN, agendaDates, hasStarted, type Appointment, type ClinicMoment } from './scheduling.ts';
 import { timeOffJson } from './time-off.ts';
 import { nowInClinic, patientOf } from './use-case-input.ts';
-import { appointmentJson, type AgendaJson } from './appointment-answers.ts';
-import type { AgendaVisitJson, DeskAppointmentJson, ListedAppointmentJson } from './scheduling-shapes.ts';
+import { appointmentJson } from './appointment-answers.ts';
+import type { AgendaJson, AgendaVisitJson, DeskAppointmentJson, DeskDayJson, ListedAppointmentJson } from './scheduling-shapes.ts';
 
 const listed = (a: Appointment, now: ClinicMoment): ListedAppointmentJson => ({ ...appointmentJson(a), has_started: hasStarted(a.date, a.startTime, now) });
 
@@ -96,16 +96,6 @@ export async function listDeskAppointments(deps: SchedulingDeps, query: Record<s
     patientId !== undefined ? { patientId, doctorId, date: day } : { doctorId, date: day ?? nowInClinic(deps).date, hideCancelled: true };
   const toJson = (a: Appointment, now: ClinicMoment): DeskAppointmentJson => ({ ...listed(a, now), desk_actions: deskActions(a, now) });
   return appointmentPage(deps, owner, query, toJson, actor);
-}
-
-export interface DeskDayJson {
-  date: string;
-  today: string;
-  previous: string;
-  next: string;
-  doctor_id: number | null;
-  /** Every visit of the day (of the doctor, when given) by status, cancelled ones too. */
-  counts: StatusCounts;
 }
 
 /** The desk's day at a glance: how many visits of `date` (default today) are in each status, and the days around it. */

@@ -1,7 +1,9 @@
 import { NamedShape } from '../shared/shared-shapes.ts';
-import { anyOf, array, boolean, component, date, email, id, nullable, object, oneOfValues, ref, string, text, time, type Schema, type Static } from '../shared/wire-schema.ts';
+import { anyOf, array, boolean, component, date, dateTime, email, id, integer, nullable, object, oneOfValues, ref, string, text, time, type Schema, type Static } from '../shared/wire-schema.ts';
+import type { TInteger } from 'typebox';
 import { DESK_EVENTS } from './lifecycle.ts';
-import { APPOINTMENT_STATUSES, MAX_DAYS_AHEAD } from './scheduling.ts';
+import { AGENDA_VIEWS, APPOINTMENT_STATUSES, MAX_DAYS_AHEAD, type AppointmentStatus } from './scheduling.ts';
+import { MAX_TIME_OFF_DAYS } from './time-off.ts';
 
 // Scheduling's requests and answers, written once (docs/architecture.md "The wire contract").
 
@@ -82,6 +84,35 @@ export type NextAvailableJson = Static<typeof NextAvailableShape>;
 export const NextFreeShape = object({ date: date(), start_time: time(), end_time: time() }, { description: "The doctor's first free slot from now" });
 export type NextFreeJson = Static<typeof NextFreeShape>;
 
+export const weekday = integer({ minimum: 1, maximum: 7, description: 'ISO weekday: 1 = Monday … 7 = Sunday' });
+
+export const WeeklySlotShape = component('WeeklySlot', object({ id: id(), weekday, start_time: time(), end_time: time(), room: nullable(ref(NamedShape)) }));
+export type WeeklySlotJson = Static<typeof WeeklySlotShape>;
+
+export const WorkingHoursShape = component(
+  'WorkingHours',
+  object(
+    { weekday, start_time: time(), end_time: time(), slot_minutes: integer({ minimum: 1 }), room: nullable(ref(NamedShape)) },
+    { description: 'One range of a weekday, cut into back-to-back slots of `slot_minutes`' },
+  ),
+);
+export type HoursRangeJson = Static<typeof WorkingHoursShape>;
+
+/** A doctor's working hours and the weekly slots they give, as the admin's schedule form shows them. */
+export const ScheduleShape = component('Schedule', object({ hours: array(ref(WorkingHoursShape)), slots: array(ref(WeeklySlotShape)) }));
+export type ScheduleJson = Static<typeof ScheduleShape>;
+
+/** The desk's day at a glance: how many visits of the day (of one doctor, when given) are in each status, cancelled ones too. */
+export const DeskDayShape = object({
+  date: date(),
+  today: date("Today by the clinic's clock"),
+  previous: date(),
+  next: date(),
+  doctor_id: nullable(id()),
+  counts: object(Object.fromEntries(APPOINTMENT_STATUSES.map((status) => [status, integer({ minimum: 0 })])) as Record<AppointmentStatus, TInteger>),
+});
+export type DeskDayJson = Static<typeof DeskDayShape>;
+
 export const bookingDate = date(`The visit's date (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`);
 
 export const BookRequest = object({ doctor_id: id(), schedule_id: id(), date: bookingDate }, { optional: ['date'] });
@@ -92,3 +123,93 @@ export const RescheduleRequest = object({ schedule_id: id(), date: bookingDate, 
 
 /** The token of a reminder's one-click cancel link. */
 export const CancelLinkRequest = object({ token: text(200) });
+
+// --- time off: a doctor's leave and the clinic's closures
+
+export const TimeOffShape = component(
+  'TimeOff',
+  object(
+    {
+      id: id(),
+      kind: oneOfValues(['leave', 'closure'], '`closure`: the whole clinic'),
+      doctor: nullable(ref(NamedShape)),
+      starts_on: date(),
+      ends_on: date(),
+      start_time: nullable(time()),
+      end_time: nullable(time()),
+      reason: string(),
+    },
+    { description: 'Whole days when the times are null' },
+  ),
+);
+export type TimeOffJson = Static<typeof TimeOffShape>;
+
+export const VisitToMoveShape = component('VisitToMove', object({ ...appointmentFields, has_started: hasStarted, time_off: ref(TimeOffShape) }));
+export type VisitToMoveJson = Static<typeof VisitToMoveShape>;
+
+/** What adding leave or a closure answers: the new time off, and the visits inside it for the desk to move. */
+export const TimeOffAddedShape = object({
+  time_off: ref(TimeOffShape),
+  visits_to_move: array(ref(VisitToMoveShape), { description: 'The first 200 visits still scheduled inside it' }),
+  visits_to_move_total: integer({ minimum: 0 }),
+});
+export type TimeOffAddedJson = Static<typeof TimeOffAddedShape>;
+
+const timeOffFields = {
+  starts_on: date('The first day'),
+  ends_on: date(`The last day (default \`starts_on\`); not in the past, at most ${MAX_TIME_OFF_DAYS} days after \`starts_on\``),
+  start_time: time('With `end_time`: only this part of each day'),
+  end_time: time('After `start_time`'),
+};
+
+export const LeaveRequest = object({ ...timeOffFields, reason: text(200, { rule: 'line', description: 'Optional' }) }, { optional: ['ends_on', 'start_time', 'end_time', 'reason'] });
+
+export const ClosureRequest = object(
+  { ...timeOffFields, reason: text(200, { rule: 'line', description: 'Required, e.g. the holiday' }) },
+  { optional: ['ends_on', 'start_time', 'end_time'] },
+);
+
+// --- the waitlist
+
+const holdUntil = string({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} ([01][0-9]|2[0-3]):[0-5][0-9]$', description: "When the hold ends, on the clinic's wall clock: `yyyy-MM-dd HH:mm`" });
+
+const heldSlot = { date: date(), start_time: time(), end_time: time(), expires_at: dateTime(), hold_until: holdUntil };
+
+export const WaitlistEntryShape = component(
+  'WaitlistEntry',
+  object({
+    id: id(),
+    doctor: ref(NamedShape),
+    doctor_name: string(),
+    from_date: date(),
+    to_date: date(),
+    joined_at: dateTime(),
+    offer: nullable(object(heldSlot, { description: 'The slot held for the patient now' })),
+  }),
+);
+export type WaitlistEntryJson = Static<typeof WaitlistEntryShape>;
+
+export const WaitlistOfferShape = object({ doctor: ref(NamedShape), ...heldSlot });
+export type WaitlistOfferJson = Static<typeof WaitlistOfferShape>;
+
+const entryDays = {
+  from_date: date(`The first day the patient could come: from today to ${MAX_DAYS_AHEAD} days ahead`),
+  to_date: date('The last day, not before `from_date`, within the same window'),
+};
+
+export const WaitlistJoinRequest = object({ doctor_id: id(), ...entryDays });
+
+export const DeskWaitlistRequest = object({ patient_id: id(), doctor_id: id(), ...entryDays });
+
+export const OfferLinkRequest = object({ token: text(200, { description: "The token of the offer e-mail's link" }) });
+
+/** A doctor's agenda of a day or a week, with the dates the previous and the next one start on. */
+export const AgendaShape = object({
+  view: oneOfValues(AGENDA_VIEWS),
+  date: date(),
+  today: date(),
+  previous: date(),
+  next: date(),
+  days: array(object({ date: date(), visits: array(ref(AgendaVisitShape)), time_off: array(ref(TimeOffShape)) })),
+});
+export type AgendaJson = Static<typeof AgendaShape>;

@@ -48,8 +48,6 @@ export type ClinicMoment = ReturnType<typeof clinicDateTime>;
 
 // --- times
 
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-
 export const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 export const timeOf = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
@@ -60,15 +58,9 @@ export type Period = 'AM' | 'PM';
 export const periodOf = (time: string): Period => (minutesOf(time) < 12 * 60 ? 'AM' : 'PM');
 
 /** `field` as HH:mm, its problem added to `v`. */
-export function readTime(v: Validator, field: string, opts: { optional?: boolean } = {}): string {
-  const value = v.text(field, opts);
-  if (value && !TIME.test(value)) v.fail(field, 'must be a time as HH:mm');
-  return value;
-}
-
 /** start_time and end_time of one span, end after start (a placeholder once a problem is recorded in `v`). */
 export function readSpan(v: Validator): TimeSpan {
-  const span = { startTime: readTime(v, 'start_time'), endTime: readTime(v, 'end_time') };
+  const span = { startTime: v.time('start_time'), endTime: v.time('end_time') };
   if (!v.failed('start_time') && !v.failed('end_time') && span.endTime <= span.startTime) v.fail('end_time', 'must be after start_time');
   return span;
 }
@@ -154,5 +146,4 @@ export const weeklySlotJson = (s: WeeklySlot) => ({
   end_time: s.endTime,
   room: s.room,
 });
-export type WeeklySlotJson = ReturnType<typeof weeklySlotJson>;
 

@@ -1,6 +1,6 @@
 import type { Static, TObject, TSchema } from 'typebox';
 import { Validator, asRecord } from './validate.ts';
-import { TEXT_RULE, keywords, refTarget, type JsonSchema } from './wire-schema.ts';
+import { TEXT_RULE, TIME_PATTERN, keywords, refTarget, type JsonSchema } from './wire-schema.ts';
 
 /**
  * Reads a request against its one description (a closed object of wire-schema.ts): each field as the Validator
@@ -52,6 +52,7 @@ function readKind(v: Validator, field: string, schema: JsonSchema, optional: boo
 
 function readString(v: Validator, field: string, schema: JsonSchema, optional: boolean): string | undefined {
   if (schema.format === 'date') return optional ? v.date(field, { optional: true }) : v.date(field);
+  if (schema.pattern === TIME_PATTERN) return optional ? v.time(field, { optional }) || undefined : v.time(field);
   if (schema.format === 'email') return (optional ? v.email(field, { optional: true }) : v.email(field)) ?? undefined;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
   const value =

@@ -115,6 +115,13 @@ export class Validator {
     return value;
   }
 
+  /** A time of day as HH:mm. */
+  time(field: string, opts: { optional?: boolean } = {}): string {
+    const value = this.text(field, opts);
+    if (value && !TIME.test(value)) this.fail(field, 'must be a time as HH:mm');
+    return value;
+  }
+
   /** A date of birth: a real date after 1900 and before the clinic's `today`. */
   birthdate(field: string, today: string): string;
   birthdate(field: string, today: string, opts: { optional: true }): string | undefined;
@@ -144,6 +151,8 @@ export class Validator {
     if (Object.keys(this.errors).length > 0) throw invalid(this.errors);
   }
 }
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 const UNSTORABLE = 'contains a character that cannot be stored (a NUL or an unpaired surrogate)';
 

@@ -27,7 +27,9 @@ export const number = (extra: Options = {}): TNumber => Type.Number(extra);
 export const boolean = (extra: Options = {}): TBoolean => Type.Boolean(extra);
 export const id = (description?: string): TInteger => integer({ minimum: 1, maximum: 2147483647, ...describe(description) });
 export const date = (description?: string): TString => string({ format: 'date', ...describe(description) });
-export const time = (description?: string): TString => string({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', ...describe(description) });
+/** HH:mm, as `Validator.time` reads it. */
+export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
+export const time = (description?: string): TString => string({ pattern: TIME_PATTERN, ...describe(description) });
 export const dateTime = (description?: string): TString => string({ format: 'date-time', ...describe(description) });
 export const email = (extra: Options = {}): TString => string({ format: 'email', ...extra });
 export const uri = (): TString => string({ format: 'uri-reference' });

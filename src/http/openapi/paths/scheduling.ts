@@ -2,6 +2,7 @@ import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import { AGENDA_VIEWS, APPOINTMENT_STATUSES, APPOINTMENT_WHEN, MAX_DAYS_AHEAD } from '../../../domain/scheduling/scheduling.ts';
 import {
+  AgendaShape,
   AgendaVisitShape,
   AppointmentShape,
   AvailableSlotShape,
@@ -11,14 +12,17 @@ import {
   CancelLinkRequest,
   DeskAppointmentShape,
   DeskBookRequest,
+  DeskDayShape,
+  ScheduleShape,
+  WeeklySlotShape,
+  WorkingHoursShape,
+  weekday,
   ListedAppointmentShape,
   NextAvailableShape,
   RescheduleRequest,
 } from '../../../domain/scheduling/scheduling-shapes.ts';
-import { anyOf, array, date, id, integer, listOf, nullable, object, oneOfValues, ref, string, time } from '../../../domain/shared/wire-schema.ts';
+import { anyOf, array, date, id, integer, listOf, object, oneOfValues, ref, string, time } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
-
-const weekday = integer({ minimum: 1, maximum: 7, description: 'ISO weekday: 1 = Monday … 7 = Sunday' });
 
 const slotMinutes = integer({ minimum: 5, maximum: 480, description: "Each slot's length; it must fit between start_time and end_time" });
 
@@ -47,12 +51,9 @@ export const schedulingPaths: ModulePaths = {
     ListedAppointment: ListedAppointmentShape,
     DeskAppointment: DeskAppointmentShape,
     AgendaVisit: AgendaVisitShape,
-    WeeklySlot: object({ id: id(), weekday, start_time: time(), end_time: time(), room: nullable(ref('Named')) }),
-    WorkingHours: object(
-      { weekday, start_time: time(), end_time: time(), slot_minutes: integer({ minimum: 1 }), room: nullable(ref('Named')) },
-      { description: 'One range of a weekday, cut into back-to-back slots of `slot_minutes`' },
-    ),
-    Schedule: object({ hours: array(ref('WorkingHours')), slots: array(ref('WeeklySlot')) }),
+    WeeklySlot: WeeklySlotShape,
+    WorkingHours: WorkingHoursShape,
+    Schedule: ScheduleShape,
     AvailableSlot: AvailableSlotShape,
   },
   operations: {
@@ -132,14 +133,7 @@ export const schedulingPaths: ModulePaths = {
       access: [...DESK_ROLES],
       query: { date: date(), doctor_id: id() },
       answers: {
-        200: object({
-          date: date(),
-          today: date("Today by the clinic's clock"),
-          previous: date(),
-          next: date(),
-          doctor_id: nullable(id()),
-          counts: object(Object.fromEntries(APPOINTMENT_STATUSES.map((status) => [status, integer({ minimum: 0 })]))),
-        }),
+        200: DeskDayShape,
       },
     },
     'GET /api/appointments': {
@@ -275,14 +269,7 @@ export const schedulingPaths: ModulePaths = {
       access: 'doctor',
       query: { date: date('Default today'), view: oneOfValues(AGENDA_VIEWS, 'Default `day`') },
       answers: {
-        200: object({
-          view: oneOfValues(AGENDA_VIEWS),
-          date: date(),
-          today: date(),
-          previous: date(),
-          next: date(),
-          days: array(object({ date: date(), visits: array(ref('AgendaVisit')), time_off: array(ref('TimeOff')) })),
-        }),
+        200: AgendaShape,
       },
     },
   },

@@ -17,8 +17,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { useRequest } from '../../components/use-request.ts';
 import { formatDay, formatTime } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
-import type { AgendaJson } from '../../../domain/scheduling/appointment-answers.ts';
-import type { AgendaVisitJson } from '../../../domain/scheduling/scheduling-shapes.ts';
+import type { AgendaJson, AgendaVisitJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 /** Rows the skeleton holds while the first answer is on its way: about a morning's visits. */
 const SKELETON_ROWS = 4;

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import type { DeskDayJson } from '../../../domain/scheduling/list-use-cases.ts';
 import type { AppointmentStatus } from '../../../domain/scheduling/scheduling.ts';
 import { Alert, failure } from '../../components/alert.tsx';
 import { DeskAppointments } from '../../components/desk-appointments.tsx';
@@ -15,7 +14,7 @@ import { useLoaded } from '../../components/use-fetched.ts';
 import { formatDay } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { DaySheet, visitsOfDay } from './day-sheet.tsx';
-import type { DeskAppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
+import type { DeskAppointmentJson, DeskDayJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 import type { Doctor } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 /** The desk's words for where each visit of the day stands. */

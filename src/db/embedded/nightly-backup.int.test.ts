@@ -1,4 +1,4 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, watch, writeFileSync } from 'node:fs';
@@ -8,9 +8,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { openPglite } from './pglite.ts';
 import { backupEmbedded } from './embedded.ts';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
-import { startServerProcess } from '../testing/server-process.ts';
-import { at } from '../testing/assert.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
+import { startServerProcess } from '../../testing/server-process.ts';
+import { at } from '../../testing/assert.ts';
+import { embeddedDataDir } from '../../testing/test-db.ts';
 
 const COMPLETE = '-- PostgreSQL database dump complete';
 const DAY_MS = 86_400_000;

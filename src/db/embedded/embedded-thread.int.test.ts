@@ -1,8 +1,8 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
+import { startServerProcess, type ServerProcess } from '../../testing/server-process.ts';
+import { embeddedDataDir } from '../../testing/test-db.ts';
 
 const ACQUIRE_MS = 1000;
 // What an answer may take beyond the server's own bound on a loaded two-core machine.

@@ -1,5 +1,22 @@
 import { GenderShape, RoleShape, UserShape } from '../shared/shared-shapes.ts';
-import { alwaysNull, array, boolean, component, date, dateTime, email, integer, nullable, object, oneOfValues, ref, string, text, uri, type Static } from '../shared/wire-schema.ts';
+import {
+  alwaysNull,
+  array,
+  boolean,
+  component,
+  date,
+  dateTime,
+  email,
+  integer,
+  nullable,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  text,
+  uri,
+  type Static,
+} from '../shared/wire-schema.ts';
 import { CurrentPasswordText, NewPasswordText } from './passwords.ts';
 
 // The accounts' requests and answers, written once (docs/architecture.md "The wire contract").
@@ -21,7 +38,11 @@ export const RegisterRequest = object({
 });
 
 export const SignInRequest = object(
-  { email: signInEmail, password: CurrentPasswordText, remember: boolean({ description: 'Keep the session for 30 days (default: 12 hours)' }) },
+  {
+    email: signInEmail,
+    password: CurrentPasswordText,
+    remember: boolean({ description: 'Keep the session for 30 days (default: 12 hours)' }),
+  },
   { optional: ['remember'] },
 );
 
@@ -52,7 +73,10 @@ export const MfaCodeRequest = object({ code: text(20) });
 export const PasswordRequest = object({ password: CurrentPasswordText });
 
 /** A patient the desk registers in person; the e-mail may wait for them to confirm it, or be none. */
-export const WalkInRequest = object({ name: personName, email: nullable(newEmail), phone, birthdate, gender: ref(GenderShape) }, { optional: ['email'] });
+export const WalkInRequest = object(
+  { name: personName, email: nullable(newEmail), phone, birthdate, gender: ref(GenderShape) },
+  { optional: ['email'] },
+);
 
 export const WalkInShape = object({
   patient: object({
@@ -74,7 +98,9 @@ export type MessageJson = Static<typeof MessageShape>;
 
 export const EmailAnswerShape = object({ email: email() });
 
-export const RecoveryCodesShape = object({ recovery_codes: array(string(), { minItems: 10, maxItems: 10, description: 'Shown this once; each works once' }) });
+export const RecoveryCodesShape = object({
+  recovery_codes: array(string(), { minItems: 10, maxItems: 10, description: 'Shown this once; each works once' }),
+});
 
 const sessionFields = {
   user: ref(UserShape),
@@ -83,7 +109,11 @@ const sessionFields = {
   expires_at: dateTime(),
 };
 const bearerToken = string({ description: 'The bearer token: send it as `Authorization: Bearer <token>`' });
-const newRecoveryCodes = array(string(), { minItems: 10, maxItems: 10, description: 'Only when this sign-in turned on a new authenticator: shown this once' });
+const newRecoveryCodes = array(string(), {
+  minItems: 10,
+  maxItems: 10,
+  description: 'Only when this sign-in turned on a new authenticator: shown this once',
+});
 
 /** A session as a sign-in answers it: with its bearer token for API clients. */
 export const SessionShape = component('Session', object({ ...sessionFields, token: bearerToken }));
@@ -93,14 +123,25 @@ export type SessionJson = Static<typeof SessionShape>;
 export const BrowserSessionShape = component('BrowserSession', object(sessionFields));
 
 /** A second step's session: with the recovery codes when it turned on a new authenticator. */
-export const SecondStepSessionShape = object({ ...sessionFields, token: bearerToken, recovery_codes: newRecoveryCodes }, { optional: ['recovery_codes'] });
-export const BrowserSecondStepSessionShape = object({ ...sessionFields, recovery_codes: newRecoveryCodes }, { optional: ['recovery_codes'] });
+export const SecondStepSessionShape = object(
+  { ...sessionFields, token: bearerToken, recovery_codes: newRecoveryCodes },
+  { optional: ['recovery_codes'] },
+);
+export const BrowserSecondStepSessionShape = object(
+  { ...sessionFields, recovery_codes: newRecoveryCodes },
+  { optional: ['recovery_codes'] },
+);
 
 export const MfaChallengeShape = component(
   'MfaChallenge',
   object({
-    mfa: oneOfValues(['verify', 'enrol'], '`verify`: send a code from the authenticator; `enrol`: the role requires one and none is set up yet (see `POST /api/login/mfa/setup`)'),
-    challenge: string({ description: 'Send it with the code to `/api/login/mfa` or `/api/session/mfa`; it works for 10 minutes' }),
+    mfa: oneOfValues(
+      ['verify', 'enrol'],
+      '`verify`: send a code from the authenticator; `enrol`: the role requires one and none is set up yet (see `POST /api/login/mfa/setup`)',
+    ),
+    challenge: string({
+      description: 'Send it with the code to `/api/login/mfa` or `/api/session/mfa`; it works for 10 minutes',
+    }),
   }),
 );
 export type MfaChallengeJson = Static<typeof MfaChallengeShape>;
@@ -128,7 +169,14 @@ export type MfaStatusJson = Static<typeof MfaStatusShape>;
 
 export const StaffShape = component(
   'Staff',
-  object({ id: integer(), name: string(), email: email(), role: oneOfValues(['reception']), active: boolean(), created_at: dateTime() }),
+  object({
+    id: integer(),
+    name: string(),
+    email: email(),
+    role: oneOfValues(['reception']),
+    active: boolean(),
+    created_at: dateTime(),
+  }),
 );
 export type StaffJson = Static<typeof StaffShape>;
 

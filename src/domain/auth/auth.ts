@@ -9,9 +9,14 @@ import type { AccountStore, SessionUser, UserRecord } from './ports.ts';
 export const SESSION_HOURS = 12;
 export const REMEMBERED_SESSION_DAYS = 30;
 
-
 export function publicUser(user: SessionUser): UserJson {
-  return { id: user.id, name: user.name, email: user.email, role: user.role, profile_image: fileUrl(user.profileImageId) };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    profile_image: fileUrl(user.profileImageId),
+  };
 }
 
 export function actorOf(user: SessionUser, requestId?: string): Actor {
@@ -30,9 +35,12 @@ export function sessionExpiry(now: Date, remember: boolean): Date {
   return new Date(now.getTime() + ms);
 }
 
-
 /** The account an admin names by e-mail (`{ "email": … }`) to help with its sign-in; 404 when there is none. */
-export async function accountNamedBy(accounts: Pick<AccountStore, 'findByEmail'>, body: unknown, actor: Actor): Promise<UserRecord> {
+export async function accountNamedBy(
+  accounts: Pick<AccountStore, 'findByEmail'>,
+  body: unknown,
+  actor: Actor,
+): Promise<UserRecord> {
   requireAdmin(actor);
   const { email } = readInput(AccountEmailRequest, body);
   const user = ensure(await accounts.findByEmail(email), () => notFound('User'));

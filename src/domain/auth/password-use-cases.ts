@@ -4,7 +4,14 @@ import { readFields, readInput } from '../shared/read-fields.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
 import type { Static } from '../shared/wire-schema.ts';
 import { accountNamedBy, actorOf } from './auth.ts';
-import { AccountEmailRequest, PasswordChangeRequest, PasswordResetRequest, type MessageJson, type ResetLinkShape, type SessionJson } from './auth-shapes.ts';
+import {
+  AccountEmailRequest,
+  PasswordChangeRequest,
+  PasswordResetRequest,
+  type MessageJson,
+  type ResetLinkShape,
+  type SessionJson,
+} from './auth-shapes.ts';
 import { refuseCommonPassword } from './passwords.ts';
 import type { AuthDeps } from './ports.ts';
 import { PASSWORD_CHECKS_PER_ACCOUNT, RESET_REQUESTS_PER_ACCOUNT_AND_ADDRESS, RESETS_PER_ADDRESS } from './throttle.ts';
@@ -18,12 +25,18 @@ export const RESET_LINK_MINUTES = 30;
  * The signed-in user's current password, checked before a change that needs it (a new password, a new sign-in
  * e-mail): wrong → 422 on `field`. Counted like sign-in attempts, so a stolen session cannot guess it.
  */
-export async function confirmPassword(deps: AuthDeps, actor: Actor, password: string, field = 'current_password'): Promise<void> {
+export async function confirmPassword(
+  deps: AuthDeps,
+  actor: Actor,
+  password: string,
+  field = 'current_password',
+): Promise<void> {
   if (!password) throw invalid({ [field]: ['is required'] });
   const key = `password:${actor.userId}`;
   await reserveAttempt(deps, [{ key, rule: PASSWORD_CHECKS_PER_ACCOUNT }], 'Too many wrong passwords.');
   const user = await deps.accounts.findById(actor.userId);
-  if (!user || !(await deps.hasher.verify(user.passwordHash, password))) throw invalid({ [field]: ['is not your current password'] });
+  if (!user || !(await deps.hasher.verify(user.passwordHash, password)))
+    throw invalid({ [field]: ['is not your current password'] });
   await deps.throttle.succeeded([key], []);
 }
 
@@ -31,7 +44,13 @@ export async function confirmPassword(deps: AuthDeps, actor: Actor, password: st
  * A new password of the user's own choosing, the current one required. Every session of the user ends — a
  * session someone else may hold among them — and this one is issued anew, so the user stays signed in here.
  */
-export async function changePassword(deps: AuthDeps, body: unknown, token: string, actor: Actor, client: Client): Promise<SessionJson> {
+export async function changePassword(
+  deps: AuthDeps,
+  body: unknown,
+  token: string,
+  actor: Actor,
+  client: Client,
+): Promise<SessionJson> {
   const v = new Validator(asRecord(body));
   const { current_password: current, new_password: next } = readFields(v, PasswordChangeRequest);
   refuseCommonPassword(v, 'new_password', next);
@@ -40,10 +59,17 @@ export async function changePassword(deps: AuthDeps, body: unknown, token: strin
   await confirmPassword(deps, actor, current);
   const passwordHash = await deps.hasher.hash(next);
   const session = await deps.sessions.findSession(deps.tokens.digest(token), deps.clock.now());
-  if (!session) throw new DomainError('unauthenticated', 'unauthenticated', 'Your session has ended. Please sign in again.');
+  if (!session)
+    throw new DomainError('unauthenticated', 'unauthenticated', 'Your session has ended. Please sign in again.');
   return deps.transaction(async (tx) => {
     await tx.accounts.setPassword(actor.userId, passwordHash);
-    await tx.audit.record({ actor, action: 'password_changed', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+    await tx.audit.record({
+      actor,
+      action: 'password_changed',
+      entity: 'user',
+      entityId: actor.userId,
+      requestId: actor.requestId,
+    });
     return openSession(deps, tx, session.user, session.persistent, client, 'password_change');
   });
 }
@@ -60,7 +86,12 @@ export async function issueResetLink(deps: AuthDeps, body: unknown, actor: Actor
   const token = deps.tokens.issue();
   const expiresAt = resetExpiry(deps.clock.now());
   await deps.transaction(async (tx) => {
-    await tx.resets.issue({ userId: user.id, tokenHash: deps.tokens.digest(token), expiresAt, createdBy: actor.userId || null });
+    await tx.resets.issue({
+      userId: user.id,
+      tokenHash: deps.tokens.digest(token),
+      expiresAt,
+      createdBy: actor.userId || null,
+    });
     await tx.audit.record({
       actor,
       action: 'password_reset_issued',
@@ -73,7 +104,8 @@ export async function issueResetLink(deps: AuthDeps, body: unknown, actor: Actor
   return { token, expires_at: expiresAt.toISOString(), user: { name: user.name, email: user.email, role: user.role } };
 }
 
-export const RESET_REQUESTED = 'If an account uses this address, we have sent it a link to choose a new password. It works for 30 minutes.';
+export const RESET_REQUESTED =
+  'If an account uses this address, we have sent it a link to choose a new password. It works for 30 minutes.';
 
 /**
  * "Forgot password": a reset link by e-mail, to the address the account signs in with — one its owner gave or
@@ -96,8 +128,21 @@ export async function requestPasswordReset(deps: AuthDeps, body: unknown, client
     const now = deps.clock.now();
     await deps.transaction(async (tx) => {
       // The e-mail's token is minted when it is sent.
-      const resetId = await tx.resets.issue({ userId: user.id, tokenHash: null, expiresAt: resetExpiry(now), createdBy: null });
-      await tx.outbox.enqueue(passwordResetMessage(deps.clinic, resetId, { email: user.email, userId: user.id, name: user.name }, RESET_LINK_MINUTES, now));
+      const resetId = await tx.resets.issue({
+        userId: user.id,
+        tokenHash: null,
+        expiresAt: resetExpiry(now),
+        createdBy: null,
+      });
+      await tx.outbox.enqueue(
+        passwordResetMessage(
+          deps.clinic,
+          resetId,
+          { email: user.email, userId: user.id, name: user.name },
+          RESET_LINK_MINUTES,
+          now,
+        ),
+      );
       await tx.audit.record({
         actor: null,
         action: 'password_reset_requested',
@@ -120,7 +165,11 @@ export async function resetPassword(deps: AuthDeps, body: unknown, client: Clien
   const { token, password } = readFields(v, PasswordResetRequest);
   refuseCommonPassword(v, 'password', password);
   v.done();
-  await reserveAttempt(deps, [{ key: `reset:${client.ip}`, rule: RESETS_PER_ADDRESS }], 'Too many password resets from this address.');
+  await reserveAttempt(
+    deps,
+    [{ key: `reset:${client.ip}`, rule: RESETS_PER_ADDRESS }],
+    'Too many password resets from this address.',
+  );
   const passwordHash = await deps.hasher.hash(password);
   return deps.transaction(async (tx) => {
     const userId = await tx.resets.use(deps.tokens.digest(token), deps.clock.now());

@@ -25,11 +25,15 @@ export const NewPasswordText = text(MAX_PASSWORD_LENGTH, {
 });
 
 /** A password signed in with, exactly as typed. */
-export const CurrentPasswordText = text(MAX_SIGN_IN_PASSWORD_LENGTH, { rule: 'untrimmed', description: 'Exactly as typed' });
+export const CurrentPasswordText = text(MAX_SIGN_IN_PASSWORD_LENGTH, {
+  rule: 'untrimmed',
+  description: 'Exactly as typed',
+});
 
 /** A new password that read well (`NewPasswordText`) is refused when it is one of the commonest. */
 export function refuseCommonPassword(v: Validator, field: string, password: string | undefined): void {
-  if (password && !v.failed(field) && isCommonPassword(password)) v.fail(field, 'is one of the most common passwords; choose one that is harder to guess');
+  if (password && !v.failed(field) && isCommonPassword(password))
+    v.fail(field, 'is one of the most common passwords; choose one that is harder to guess');
 }
 
 /** A password being set in a request not yet read from its schema: its length and commonness checked, never trimmed. */

@@ -13,7 +13,10 @@ export type Specialization = Static<typeof SpecializationShape>;
 export const DiseaseShape = component('Disease', object({ id: id(), name: string(), description: string() }));
 export type Disease = Static<typeof DiseaseShape>;
 
-export const RoomShape = component('Room', object({ id: id(), name: string(), department_id: id(), department: ref(NamedShape) }));
+export const RoomShape = component(
+  'Room',
+  object({ id: id(), name: string(), department_id: id(), department: ref(NamedShape) }),
+);
 export type Room = Static<typeof RoomShape>;
 
 const doctorFields = {
@@ -35,5 +38,8 @@ export const DoctorShape = component('Doctor', object(doctorFields));
 export type Doctor = Static<typeof DoctorShape>;
 
 /** A doctor in the patient's list, with their first free time when it was worked out (NEXT_FREE_DOCTORS). */
-export const BookableDoctorShape = component('BookableDoctor', object({ ...doctorFields, next_free: nullable(NextFreeShape) }, { optional: ['next_free'] }));
+export const BookableDoctorShape = component(
+  'BookableDoctor',
+  object({ ...doctorFields, next_free: nullable(NextFreeShape) }, { optional: ['next_free'] }),
+);
 export type BookableDoctor = Static<typeof BookableDoctorShape>;

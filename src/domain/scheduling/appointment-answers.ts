@@ -1,5 +1,5 @@
 import type { Appointment } from './scheduling.ts';
-import type { AppointmentJson} from './scheduling-shapes.ts';
+import type { AppointmentJson } from './scheduling-shapes.ts';
 
 /** An appointment as the wire carries it (AppointmentShape): nested, and with the flat names the tables show. */
 export function appointmentJson(a: Appointment): AppointmentJson {

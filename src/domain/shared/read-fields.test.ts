@@ -21,7 +21,14 @@ const Form = object(
   { optional: ['note', 'spare_email', 'day', 'keep'] },
 );
 
-const good = { name: ' Ada ', password: ' pass word ', email: 'ada@example.com', kind: 'a', gender: 'female', doctor_id: '7' };
+const good = {
+  name: ' Ada ',
+  password: ' pass word ',
+  email: 'ada@example.com',
+  kind: 'a',
+  gender: 'female',
+  doctor_id: '7',
+};
 
 function problems(input: unknown): FieldErrors {
   try {
@@ -35,7 +42,15 @@ function problems(input: unknown): FieldErrors {
 
 describe('reading a request by its schema', () => {
   it('reads it as Validator does: text trimmed, passwords as typed, ids from numeric text, absent optional fields left out', () => {
-    assert.deepEqual(readInput(Form, good), { name: 'Ada', password: ' pass word ', email: 'ada@example.com', kind: 'a', gender: 'female', doctor_id: 7, keep: false });
+    assert.deepEqual(readInput(Form, good), {
+      name: 'Ada',
+      password: ' pass word ',
+      email: 'ada@example.com',
+      kind: 'a',
+      gender: 'female',
+      doctor_id: 7,
+      keep: false,
+    });
     assert.deepEqual(readInput(Form, { ...good, note: '  ', spare_email: null, day: '2026-02-28', keep: 'on' }), {
       ...readInput(Form, good),
       day: '2026-02-28',
@@ -44,17 +59,30 @@ describe('reading a request by its schema', () => {
   });
 
   it('names every bad field in one answer, with the messages Validator gives', () => {
-    assert.deepEqual(problems({ name: 'A\nB', note: 'x'.repeat(51), password: 'short', email: 'nope', spare_email: 'nope', kind: 'c', gender: 'x', doctor_id: 0, day: '2026-02-30' }), {
-      name: ['must be one line, without control characters'],
-      note: ['must be at most 50 characters'],
-      password: ['must be at least 8 characters'],
-      email: ['must be a valid email address'],
-      spare_email: ['must be a valid email address'],
-      kind: ['must be one of a, b'],
-      gender: ['must be one of male, female, other'],
-      doctor_id: ['must be a valid id'],
-      day: ['must be a date as yyyy-MM-dd'],
-    });
+    assert.deepEqual(
+      problems({
+        name: 'A\nB',
+        note: 'x'.repeat(51),
+        password: 'short',
+        email: 'nope',
+        spare_email: 'nope',
+        kind: 'c',
+        gender: 'x',
+        doctor_id: 0,
+        day: '2026-02-30',
+      }),
+      {
+        name: ['must be one line, without control characters'],
+        note: ['must be at most 50 characters'],
+        password: ['must be at least 8 characters'],
+        email: ['must be a valid email address'],
+        spare_email: ['must be a valid email address'],
+        kind: ['must be one of a, b'],
+        gender: ['must be one of male, female, other'],
+        doctor_id: ['must be a valid id'],
+        day: ['must be a date as yyyy-MM-dd'],
+      },
+    );
     assert.deepEqual(problems(undefined), {
       name: ['is required'],
       password: ['is required'],

@@ -9,7 +9,10 @@ import { TEXT_RULE, TIME_PATTERN, keywords, refTarget, type JsonSchema } from '.
  * date in the booking window, a common password) add their problems to `v` before `v.done()`.
  */
 export function readFields<S extends TObject>(v: Validator, schema: S): Static<S> {
-  const { properties, required = [] } = keywords(schema) as { properties: Record<string, TSchema>; required?: string[] };
+  const { properties, required = [] } = keywords(schema) as {
+    properties: Record<string, TSchema>;
+    required?: string[];
+  };
   const value: Record<string, unknown> = {};
   for (const [field, property] of Object.entries(properties)) {
     const read = readField(v, field, property, { optional: !required.includes(field) });
@@ -31,21 +34,30 @@ export function readInput<S extends TObject>(schema: S, input: unknown): Static<
  * One field; undefined when optional and absent (or blank). A required field that fails reads as Validator's
  * placeholder, which `v.done()` never lets through.
  */
-export function readField<S extends TSchema>(v: Validator, field: string, property: S, { optional }: { optional: boolean }): Static<S> | undefined {
+export function readField<S extends TSchema>(
+  v: Validator,
+  field: string,
+  property: S,
+  { optional }: { optional: boolean },
+): Static<S> | undefined {
   // Each kind below is read as the schema says, so the value is what Static<S> describes.
   return readKind(v, field, keywords(refTarget(property) ?? property), optional) as Static<S> | undefined;
 }
 
 function readKind(v: Validator, field: string, schema: JsonSchema, optional: boolean): unknown {
   // `nullable(x)`: null is absent, as Validator reads it.
-  const nonNull = Array.isArray(schema.anyOf) && schema.anyOf.length === 2 && keywords(schema.anyOf[1]).type === 'null' ? keywords(schema.anyOf[0]) : undefined;
+  const nonNull =
+    Array.isArray(schema.anyOf) && schema.anyOf.length === 2 && keywords(schema.anyOf[1]).type === 'null'
+      ? keywords(schema.anyOf[0])
+      : undefined;
   if (nonNull) return readKind(v, field, keywords(refTarget(nonNull) ?? nonNull), optional);
   if (Array.isArray(schema.enum)) {
     const values = schema.enum.map(String);
     return optional ? v.oneOf(field, values, { optional: true }) : v.oneOf(field, values as [string, ...string[]]);
   }
   if (schema.type === 'boolean') return v.boolean(field);
-  if (schema.type === 'integer' && schema.minimum === 1 && schema.maximum === 2147483647) return optional ? v.id(field, { optional: true }) : v.id(field);
+  if (schema.type === 'integer' && schema.minimum === 1 && schema.maximum === 2147483647)
+    return optional ? v.id(field, { optional: true }) : v.id(field);
   if (schema.type === 'string') return readString(v, field, schema, optional);
   throw new Error(`read-fields.ts has no reading for ${field}: ${JSON.stringify(schema)}`);
 }
@@ -61,6 +73,7 @@ function readString(v: Validator, field: string, schema: JsonSchema, optional: b
       : v.text(field, { optional, max, line: schema[TEXT_RULE] === 'line' });
   if (optional && value === '') return undefined;
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
-  if (min > 1 && value && !v.failed(field) && [...value].length < min) v.fail(field, `must be at least ${min} characters`);
+  if (min > 1 && value && !v.failed(field) && [...value].length < min)
+    v.fail(field, `must be at least ${min} characters`);
   return value;
 }

@@ -1,4 +1,17 @@
-import Type, { type Static, type TArray, type TBoolean, type TInteger, type TNull, type TNumber, type TObject, type TOptional, type TSchema, type TString, type TUnion, type TUnsafe } from 'typebox';
+import Type, {
+  type Static,
+  type TArray,
+  type TBoolean,
+  type TInteger,
+  type TNull,
+  type TNumber,
+  type TObject,
+  type TOptional,
+  type TSchema,
+  type TString,
+  type TUnion,
+  type TUnsafe,
+} from 'typebox';
 
 /**
  * The wire's one description (docs/architecture.md "The wire contract"): TypeBox schemas, so each shape is at once
@@ -25,7 +38,8 @@ export const string = (extra: Options = {}): TString => Type.String(extra);
 export const integer = (extra: Options = {}): TInteger => Type.Integer(extra);
 export const number = (extra: Options = {}): TNumber => Type.Number(extra);
 export const boolean = (extra: Options = {}): TBoolean => Type.Boolean(extra);
-export const id = (description?: string): TInteger => integer({ minimum: 1, maximum: 2147483647, ...describe(description) });
+export const id = (description?: string): TInteger =>
+  integer({ minimum: 1, maximum: 2147483647, ...describe(description) });
 export const date = (description?: string): TString => string({ format: 'date', ...describe(description) });
 /** HH:mm, as `Validator.time` reads it. */
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
@@ -33,15 +47,19 @@ export const time = (description?: string): TString => string({ pattern: TIME_PA
 export const dateTime = (description?: string): TString => string({ format: 'date-time', ...describe(description) });
 export const email = (extra: Options = {}): TString => string({ format: 'email', ...extra });
 export const uri = (): TString => string({ format: 'uri-reference' });
-export const array = <Items extends TSchema>(items: Items, extra: Options = {}): TArray<Items> => Type.Array(items, extra);
+export const array = <Items extends TSchema>(items: Items, extra: Options = {}): TArray<Items> =>
+  Type.Array(items, extra);
 /** A field that is null for now (a walk-in's e-mail before it is confirmed). */
 export const alwaysNull = (description?: string): TNull => Type.Null(describe(description));
 export const nullable = <S extends TSchema>(schema: S): TUnion<[S, TNull]> => Type.Union([schema, Type.Null()]);
-export const anyOf = <const Schemas extends TSchema[]>(...schemas: Schemas): TUnion<Schemas> => Type.Union(schemas) as TUnion<Schemas>;
+export const anyOf = <const Schemas extends TSchema[]>(...schemas: Schemas): TUnion<Schemas> =>
+  Type.Union(schemas) as TUnion<Schemas>;
 
 /** One of a few values, written as JSON Schema's `enum`; its type is their union. */
-export const oneOfValues = <const Value extends string | number>(values: readonly Value[], description?: string): TUnsafe<Value> =>
-  Type.Unsafe<Value>({ enum: [...values], ...describe(description) });
+export const oneOfValues = <const Value extends string | number>(
+  values: readonly Value[],
+  description?: string,
+): TUnsafe<Value> => Type.Unsafe<Value>({ enum: [...values], ...describe(description) });
 
 /** How a request's text is read (read-fields.ts); the document does not carry it. */
 export const TEXT_RULE = Symbol('text rule');
@@ -51,7 +69,10 @@ export type TextRule = 'line' | 'untrimmed';
  * Request text, trimmed and without control characters but tabs and line breaks; `line`: a name, one line without
  * them; `untrimmed`: exactly as typed (a password).
  */
-export const text = (max: number, { rule, min = 1, description }: { rule?: TextRule; min?: number; description?: string } = {}): TString =>
+export const text = (
+  max: number,
+  { rule, min = 1, description }: { rule?: TextRule; min?: number; description?: string } = {},
+): TString =>
   string({ minLength: min, maxLength: max, ...describe(description), ...(rule ? { [TEXT_RULE]: rule } : {}) });
 
 type Closed<Properties extends Record<string, TSchema>, Optional extends keyof Properties> = {
@@ -66,10 +87,15 @@ export function object<const Properties extends Record<string, TSchema>, Optiona
   const unknown = optional.filter((name) => !(name in properties));
   if (unknown.length > 0) throw new Error(`optional names no property: ${unknown.join(', ')}`);
   const marked = Object.fromEntries(
-    Object.entries(properties).map(([name, schema]) => [name, (optional as readonly string[]).includes(name) ? Type.Optional(schema) : schema]),
+    Object.entries(properties).map(([name, schema]) => [
+      name,
+      (optional as readonly string[]).includes(name) ? Type.Optional(schema) : schema,
+    ]),
   );
   // Type.Object builds what `Closed` says: the optional ones wrapped, the others as given.
-  return Type.Object(marked, { additionalProperties: false, ...describe(description) }) as TObject<Closed<Properties, Optional>>;
+  return Type.Object(marked, { additionalProperties: false, ...describe(description) }) as TObject<
+    Closed<Properties, Optional>
+  >;
 }
 
 /** The API's one list shape (docs/api.md "Lists"): a page of items under their own name and the counts. */

@@ -1,5 +1,23 @@
-import { GenderShape, ImageShape, NamedShape, PersonShape, RoleShape, UserShape } from '../../domain/shared/shared-shapes.ts';
-import { array, date, email, id, integer, nullable, object, ref, string, type Schema } from '../../domain/shared/wire-schema.ts';
+import {
+  GenderShape,
+  ImageShape,
+  NamedShape,
+  PersonShape,
+  RoleShape,
+  UserShape,
+} from '../../domain/shared/shared-shapes.ts';
+import {
+  array,
+  date,
+  email,
+  id,
+  integer,
+  nullable,
+  object,
+  ref,
+  string,
+  type Schema,
+} from '../../domain/shared/wire-schema.ts';
 
 /**
  * PatientRow of src/domain/patients/ports.ts: the properties of a row of the patient lists, which the desk's patient
@@ -24,13 +42,20 @@ export const sharedSchemas: Record<string, Schema> = {
     {
       message: string(),
       code: string({ pattern: '^[a-z][a-z0-9_]*$' }),
-      errors: { type: 'object', additionalProperties: array(string()), description: 'Each invalid field and its problems' },
+      errors: {
+        type: 'object',
+        additionalProperties: array(string()),
+        description: 'Each invalid field and its problems',
+      },
     },
     { optional: ['errors'] },
   ),
   Named: NamedShape,
   Person: PersonShape,
-  Money: string({ pattern: '^-?[0-9]+\\.[0-9]{2}$', description: 'An amount in dollars with two decimals; the same amount is given in cents beside it' }),
+  Money: string({
+    pattern: '^-?[0-9]+\\.[0-9]{2}$',
+    description: 'An amount in dollars with two decimals; the same amount is given in cents beside it',
+  }),
   Image: ImageShape,
   Role: RoleShape,
   Gender: GenderShape,

@@ -39,7 +39,11 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description: string };
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; responses: Record<string, Operation>; securitySchemes: Record<string, Operation> };
+  components: {
+    schemas: Record<string, Schema>;
+    responses: Record<string, Operation>;
+    securitySchemes: Record<string, Operation>;
+  };
   [field: string]: unknown;
 }
 
@@ -57,13 +61,15 @@ export function openApiDocument(modules: ModulePaths[] = MODULES): OpenApiDocume
   }
   // `ref(shape)` points at the name its shape was given, so that is the name it must be listed under.
   const misnamed = Object.entries(schemas).filter(([name, schema]) => (componentName(schema) ?? name) !== name);
-  if (misnamed.length > 0) throw new Error(`listed under another name than their component's: ${misnamed.map(([name]) => name).join(', ')}`);
+  if (misnamed.length > 0)
+    throw new Error(`listed under another name than their component's: ${misnamed.map(([name]) => name).join(', ')}`);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Medora API',
       version: '1',
-      description: 'Clinic and hospital management. JSON in and out (snake_case); see docs/api.md for the conventions every route shares.',
+      description:
+        'Clinic and hospital management. JSON in and out (snake_case); see docs/api.md for the conventions every route shares.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '/' }],
@@ -74,7 +80,12 @@ export function openApiDocument(modules: ModulePaths[] = MODULES): OpenApiDocume
       responses: errorResponses(referencedStatuses(paths)),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'The token a sign-in answers with' },
-        session: { type: 'apiKey', in: 'cookie', name: 'medora_session', description: "The browser's HttpOnly session cookie" },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'medora_session',
+          description: "The browser's HttpOnly session cookie",
+        },
       },
     },
   };
@@ -91,6 +102,10 @@ function operationId(method: string, path: string): string {
 
 /** The error statuses some operation answers with a shared error answer (`#/components/responses/Error404`). */
 function referencedStatuses(paths: OpenApiDocument['paths']): Set<string> {
-  const refs = Object.values(paths).flatMap((byMethod) => Object.values(byMethod).flatMap((operation) => Object.values(operation.responses as Record<string, { $ref?: string }>)));
+  const refs = Object.values(paths).flatMap((byMethod) =>
+    Object.values(byMethod).flatMap((operation) =>
+      Object.values(operation.responses as Record<string, { $ref?: string }>),
+    ),
+  );
   return new Set(refs.flatMap(({ $ref }) => ($ref?.match(/\/Error(\d+)$/) ?? []).slice(1)));
 }

@@ -11,8 +11,16 @@ const Before = object({ doctor_id: id() });
 const Renamed = object({ physician_id: id() });
 
 const documented = (body: typeof Before | typeof Renamed) => {
-  const document = openApiDocument([{ tag: 'Test', description: 'A request renamed', operations: { 'POST /api/test': { summary: 'Test', access: 'public', body, answers: { 204: null } } } }]);
-  const requestBody = document.paths['/api/test']?.post?.requestBody as { content: Record<string, { schema: Parameters<typeof keywords>[0] }> };
+  const document = openApiDocument([
+    {
+      tag: 'Test',
+      description: 'A request renamed',
+      operations: { 'POST /api/test': { summary: 'Test', access: 'public', body, answers: { 204: null } } },
+    },
+  ]);
+  const requestBody = document.paths['/api/test']?.post?.requestBody as {
+    content: Record<string, { schema: Parameters<typeof keywords>[0] }>;
+  };
   return keywords(requestBody.content['application/json']?.schema ?? {});
 };
 

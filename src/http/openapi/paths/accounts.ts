@@ -32,7 +32,11 @@ import { anyOf, boolean, integer, listOf, object, ref, string } from '../../../d
 /** A POST that reads no body still parses one sent: malformed → 400, too large → 413. */
 const BODYLESS_POST = [400, 413];
 
-const setCookie = { 'Set-Cookie': string({ description: 'The HttpOnly session cookie (`medora_session`, `__Host-medora_session` over HTTPS)' }) };
+const setCookie = {
+  'Set-Cookie': string({
+    description: 'The HttpOnly session cookie (`medora_session`, `__Host-medora_session` over HTTPS)',
+  }),
+};
 
 /** The operations of src/http/routes/accounts.ts. */
 export const accountsPaths: ModulePaths = {
@@ -98,16 +102,19 @@ export const accountsPaths: ModulePaths = {
     'POST /api/session': {
       summary: 'Sign in (browser cookie)',
       description:
-        "As `POST /api/login`, but the session goes into an HttpOnly cookie and the answer carries no token. Refused from another site " +
+        'As `POST /api/login`, but the session goes into an HttpOnly cookie and the answer carries no token. Refused from another site ' +
         '(403 `cross_site_request`).',
       access: 'public',
       body: SignInRequest,
-      answers: { 200: { content: { 'application/json': anyOf(ref('BrowserSession'), ref('MfaChallenge')) }, headers: setCookie } },
+      answers: {
+        200: { content: { 'application/json': anyOf(ref('BrowserSession'), ref('MfaChallenge')) }, headers: setCookie },
+      },
       errors: [401, 403, 429],
     },
     'POST /api/session/mfa': {
       summary: 'Complete a two-step sign-in (browser cookie)',
-      description: 'As `POST /api/login/mfa`, but the session goes into an HttpOnly cookie and the answer carries no token.',
+      description:
+        'As `POST /api/login/mfa`, but the session goes into an HttpOnly cookie and the answer carries no token.',
       access: 'public',
       body: SecondStepRequest,
       answers: { 200: { content: { 'application/json': BrowserSecondStepSessionShape }, headers: setCookie } },
@@ -122,7 +129,8 @@ export const accountsPaths: ModulePaths = {
     },
     'POST /api/logout/everywhere': {
       summary: 'Sign out on every device',
-      description: "Ends every session of the signed-in user, this one included (a phone left somewhere, a shared computer).",
+      description:
+        'Ends every session of the signed-in user, this one included (a phone left somewhere, a shared computer).',
       access: 'user',
       answers: { 200: MessageShape },
       errors: BODYLESS_POST,
@@ -146,7 +154,7 @@ export const accountsPaths: ModulePaths = {
     'POST /api/password-reset': {
       summary: 'Set a new password with a reset link',
       description:
-        "The token from a reset link (e-mailed, or handed over by an admin) and the new password; the link is used up and every " +
+        'The token from a reset link (e-mailed, or handed over by an admin) and the new password; the link is used up and every ' +
         'session of the account ends. An unknown, used or expired link is 422 `reset_link_invalid`.',
       access: 'public',
       body: PasswordResetRequest,
@@ -166,7 +174,7 @@ export const accountsPaths: ModulePaths = {
     'POST /api/email-verification/preview': {
       summary: 'What a verification link confirms',
       description:
-        'Reads a verification link without using it: the address and its `purpose` — `own` (the account\'s own address), `change` ' +
+        "Reads a verification link without using it: the address and its `purpose` — `own` (the account's own address), `change` " +
         '(a new sign-in address staff entered: confirming needs the password) or `first` (the first address of a patient registered ' +
         'at the desk). An unknown, used or expired link, or one for an address no longer waiting, is 422 `verification_link_invalid`.',
       access: 'public',
@@ -176,7 +184,7 @@ export const accountsPaths: ModulePaths = {
     'POST /api/email-verification': {
       summary: 'Confirm an e-mail address',
       description:
-        'Uses a verification link: the address is verified, or becomes the sign-in address. For `change` the account\'s password is ' +
+        "Uses a verification link: the address is verified, or becomes the sign-in address. For `change` the account's password is " +
         'required (422 `password_required` without it; a wrong one is 422 naming `password` and counts as a failed sign-in, 429 ' +
         'after too many). Refusals as the preview (`verification_link_invalid`).',
       access: 'public',
@@ -220,7 +228,7 @@ export const accountsPaths: ModulePaths = {
     'POST /api/user/mfa/confirm': {
       summary: 'Turn on two-step sign-in',
       description:
-        "The first code from the new authenticator turns it on; the answer holds ten recovery codes, shown this once. A wrong code " +
+        'The first code from the new authenticator turns it on; the answer holds ten recovery codes, shown this once. A wrong code ' +
         'is 422 naming `code`; no authenticator being added (or it is on already) is 409 `mfa_not_started`. Admins and doctors only.',
       access: 'user',
       body: MfaCodeRequest,
@@ -239,7 +247,8 @@ export const accountsPaths: ModulePaths = {
     },
     'POST /api/user/mfa/recovery-codes': {
       summary: 'Replace my recovery codes',
-      description: 'Ten new recovery codes in place of the old ones, the password required; 409 `mfa_not_enabled` when two-step sign-in is off.',
+      description:
+        'Ten new recovery codes in place of the old ones, the password required; 409 `mfa_not_enabled` when two-step sign-in is off.',
       access: 'user',
       body: PasswordRequest,
       answers: { 200: RecoveryCodesShape },
@@ -264,7 +273,8 @@ export const accountsPaths: ModulePaths = {
     },
     'POST /api/admin/receptionists': {
       summary: 'Create a receptionist account',
-      description: 'With a first password the admin chooses; a taken e-mail is 409 `email_taken` naming `email`. Audited.',
+      description:
+        'With a first password the admin chooses; a taken e-mail is 409 `email_taken` naming `email`. Audited.',
       access: 'admin',
       body: NewStaffRequest,
       answers: { 201: ref('Staff') },
@@ -272,7 +282,8 @@ export const accountsPaths: ModulePaths = {
     },
     'DELETE /api/admin/receptionists/{id}': {
       summary: 'Deactivate a receptionist',
-      description: 'They can no longer sign in and their open sessions end at once. Unknown id (or not a receptionist) → 404. Audited.',
+      description:
+        'They can no longer sign in and their open sessions end at once. Unknown id (or not a receptionist) → 404. Audited.',
       access: 'admin',
       answers: { 200: object({ id: integer(), active: boolean({ const: false }) }) },
     },

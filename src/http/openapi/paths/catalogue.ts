@@ -9,7 +9,17 @@ import {
 } from '../../../domain/catalogue/catalogue-shapes.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../domain/auth/passwords.ts';
 import { pageQuery } from '../components.ts';
-import { date, email, id, listOf, object, oneOfValues, ref, string, type Schema } from '../../../domain/shared/wire-schema.ts';
+import {
+  date,
+  email,
+  id,
+  listOf,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  type Schema,
+} from '../../../domain/shared/wire-schema.ts';
 import { NEXT_FREE_DOCTORS } from '../../../domain/scheduling/booking-use-cases.ts';
 
 const NAME_MAX = 120;
@@ -28,7 +38,11 @@ function doctorForm({ passwordRequired }: { passwordRequired: boolean }): Schema
     {
       name: oneLine(200),
       email: email(),
-      password: string({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH, description: 'Taken exactly as typed; a very common password is refused' }),
+      password: string({
+        minLength: MIN_PASSWORD_LENGTH,
+        maxLength: MAX_PASSWORD_LENGTH,
+        description: 'Taken exactly as typed; a very common password is refused',
+      }),
       phone: string({ maxLength: 40 }),
       gender: ref('Gender'),
       specialization_id: id(),
@@ -36,12 +50,28 @@ function doctorForm({ passwordRequired }: { passwordRequired: boolean }): Schema
       bio: string({ maxLength: 5000 }),
       birthdate: date('A real date after 1900 and before today'),
       address: string({ maxLength: 500 }),
-      photo: string({ contentEncoding: 'binary', contentMediaType: 'image/*', description: 'PNG, JPEG or WebP (told by its bytes), at most 2 MiB' }),
+      photo: string({
+        contentEncoding: 'binary',
+        contentMediaType: 'image/*',
+        description: 'PNG, JPEG or WebP (told by its bytes), at most 2 MiB',
+      }),
     },
     {
       optional: passwordRequired
         ? ['phone', 'gender', 'specialization_id', 'department_id', 'bio', 'birthdate', 'address', 'photo']
-        : ['name', 'email', 'password', 'phone', 'gender', 'specialization_id', 'department_id', 'bio', 'birthdate', 'address', 'photo'],
+        : [
+            'name',
+            'email',
+            'password',
+            'phone',
+            'gender',
+            'specialization_id',
+            'department_id',
+            'bio',
+            'birthdate',
+            'address',
+            'photo',
+          ],
     },
   );
 }
@@ -52,7 +82,7 @@ const IMAGE = string({ contentEncoding: 'binary' });
 export const cataloguePaths: ModulePaths = {
   tag: 'Catalogue',
   description:
-    'The clinic\'s reference tables and its doctors. Admins manage departments, specializations, diseases, rooms and doctors under `/api/admin/*`; ' +
+    "The clinic's reference tables and its doctors. Admins manage departments, specializations, diseases, rooms and doctors under `/api/admin/*`; " +
     'every signed-in user may list and read active doctors (`/api/doctors`), doctors and admins read the diseases. A taken name is 409 `name_taken`, ' +
     'a taken e-mail 409 `email_taken`; a row something still uses is not deleted (409 `in_use`, the message says what uses it). ' +
     'A doctor with appointments from today on is not deleted (409 `doctor_has_appointments`); one with any history is deactivated instead of erased. ' +
@@ -69,7 +99,7 @@ export const cataloguePaths: ModulePaths = {
     'GET /api/files/{id}': {
       summary: 'Get a stored image',
       description:
-        'The bytes of a stored photo (a doctor\'s, a patient\'s), by the URL an answer gave (`image`, `profile_image`, `photo`). Public and cacheable for a day; ' +
+        "The bytes of a stored photo (a doctor's, a patient's), by the URL an answer gave (`image`, `profile_image`, `photo`). Public and cacheable for a day; " +
         'carries an `ETag`, and `If-None-Match` with it answers 304.',
       access: 'public',
       headers: { 'If-None-Match': string({ description: 'An ETag this image was answered with' }) },
@@ -104,7 +134,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'PUT /api/admin/departments/{id}': {
       summary: 'Update a department',
-      description: 'Admins only; audited. Both fields are written (an absent description becomes empty). A taken name → 409 `name_taken`.',
+      description:
+        'Admins only; audited. Both fields are written (an absent description becomes empty). A taken name → 409 `name_taken`.',
       access: 'admin',
       body: nameAndDescription,
       answers: { 200: ref('Department') },
@@ -112,7 +143,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'DELETE /api/admin/departments/{id}': {
       summary: 'Delete a department',
-      description: 'Admins only; audited. Refused with 409 `in_use` while doctors, rooms or appointments belong to it (the message says which).',
+      description:
+        'Admins only; audited. Refused with 409 `in_use` while doctors, rooms or appointments belong to it (the message says which).',
       access: 'admin',
       answers: { 204: null },
       errors: [409],
@@ -190,7 +222,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'POST /api/admin/rooms': {
       summary: 'Create a room',
-      description: 'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
+      description:
+        'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
       access: 'admin',
       body: object({ name: oneLine(NAME_MAX), department_id: id() }),
       answers: { 201: ref('Room') },
@@ -203,7 +236,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'PUT /api/admin/rooms/{id}': {
       summary: 'Update a room',
-      description: 'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
+      description:
+        'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
       access: 'admin',
       body: object({ name: oneLine(NAME_MAX), department_id: id() }),
       answers: { 200: ref('Room') },
@@ -211,7 +245,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'DELETE /api/admin/rooms/{id}': {
       summary: 'Delete a room',
-      description: 'Admins only; audited. Refused with 409 `in_use` while schedule slots, appointments or hospital stays use it (the message says which).',
+      description:
+        'Admins only; audited. Refused with 409 `in_use` while schedule slots, appointments or hospital stays use it (the message says which).',
       access: 'admin',
       answers: { 204: null },
       errors: [409],
@@ -242,7 +277,7 @@ export const cataloguePaths: ModulePaths = {
     'POST /api/admin/doctors': {
       summary: 'Create a doctor',
       description:
-        'Admins only; audited. Makes the doctor\'s account (role doctor) and the clinic\'s default week (Monday to Friday, 09:00–17:00, 30-minute slots). ' +
+        "Admins only; audited. Makes the doctor's account (role doctor) and the clinic's default week (Monday to Friday, 09:00–17:00, 30-minute slots). " +
         'Multipart form data (JSON is read too, without a photo). A taken e-mail → 409 `email_taken`; a photo that is not a PNG, JPEG or WebP → 422, ' +
         'one over 2 MiB → 413 `image_too_large`; an unknown specialization or department → 422 naming it.',
       access: 'admin',

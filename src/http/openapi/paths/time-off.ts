@@ -2,16 +2,23 @@ import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import { date, id, listOf, ref } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
-import { ClosureRequest, LeaveRequest, TimeOffAddedShape, TimeOffShape, VisitToMoveShape } from '../../../domain/scheduling/scheduling-shapes.ts';
+import {
+  ClosureRequest,
+  LeaveRequest,
+  TimeOffAddedShape,
+  TimeOffShape,
+  VisitToMoveShape,
+} from '../../../domain/scheduling/scheduling-shapes.ts';
 
-const addErrors = 'A bad field → 422 naming it (a date in the past: `ends_on`; one time without the other: the missing one).';
+const addErrors =
+  'A bad field → 422 naming it (a date in the past: `ends_on`; one time without the other: the missing one).';
 
 /** The operations of src/http/routes/time-off.ts. */
 export const timeOffPaths: ModulePaths = {
   tag: 'Time off',
   description:
-    'A doctor\'s leave (days, or part of each day) and closures of the whole clinic (holidays) take their slots out of booking, next-available, ' +
-    'waitlist offers and the doctor\'s agenda. Visits already booked inside them are never dropped: adding time off answers them, and the desk\'s ' +
+    "A doctor's leave (days, or part of each day) and closures of the whole clinic (holidays) take their slots out of booking, next-available, " +
+    "waitlist offers and the doctor's agenda. Visits already booked inside them are never dropped: adding time off answers them, and the desk's " +
     'list keeps them until they are moved or cancelled.',
   schemas: {
     TimeOff: TimeOffShape,
@@ -20,7 +27,8 @@ export const timeOffPaths: ModulePaths = {
   operations: {
     'GET /api/admin/time-off': {
       summary: 'Leave and closures',
-      description: 'Admins only. Those ending on `from` (default today) or later, soonest first; with `doctor_id`, that doctor\'s leave and the closures.',
+      description:
+        "Admins only. Those ending on `from` (default today) or later, soonest first; with `doctor_id`, that doctor's leave and the closures.",
       access: 'admin',
       query: { ...pageQuery, doctor_id: id(), from: date() },
       answers: { 200: listOf('time_off', ref('TimeOff')) },

@@ -1,5 +1,11 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { DeskWaitlistRequest, OfferLinkRequest, WaitlistEntryShape, WaitlistJoinRequest, WaitlistOfferShape } from '../../../domain/scheduling/scheduling-shapes.ts';
+import {
+  DeskWaitlistRequest,
+  OfferLinkRequest,
+  WaitlistEntryShape,
+  WaitlistJoinRequest,
+  WaitlistOfferShape,
+} from '../../../domain/scheduling/scheduling-shapes.ts';
 import { WAITLIST_STAFF } from '../../../domain/scheduling/waitlist.ts';
 import { listOf, object, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
@@ -11,8 +17,8 @@ const refusals =
 export const waitlistPaths: ModulePaths = {
   tag: 'Waitlist',
   description:
-    'A patient waits for a doctor\'s time on a range of days. When a slot on one of those days is freed, the first patient in line is e-mailed an offer ' +
-    'and the slot is held for them for a while (a hold nobody else can book); they accept or decline it through the e-mail\'s link, without signing in. ' +
+    "A patient waits for a doctor's time on a range of days. When a slot on one of those days is freed, the first patient in line is e-mailed an offer " +
+    "and the slot is held for them for a while (a hold nobody else can book); they accept or decline it through the e-mail's link, without signing in. " +
     'Declined or expired, the slot goes to the next in line. Patients manage their own entries; admins and reception add patients (who need an e-mail address).',
   schemas: {
     WaitlistEntry: WaitlistEntryShape,
@@ -20,7 +26,8 @@ export const waitlistPaths: ModulePaths = {
   operations: {
     'GET /api/patient/waitlist': {
       summary: 'My waitlist entries',
-      description: 'Patients only. Their waiting entries whose days have not all passed, in the order joined; `q` searches the doctor.',
+      description:
+        'Patients only. Their waiting entries whose days have not all passed, in the order joined; `q` searches the doctor.',
       access: 'patient',
       query: pageQuery,
       answers: { 200: listOf('entries', ref('WaitlistEntry')) },
@@ -29,7 +36,7 @@ export const waitlistPaths: ModulePaths = {
       summary: "Join a doctor's waitlist",
       description:
         'Patients only; audited. An unknown or inactive doctor → 422 naming `doctor_id`; days outside the booking window, or `to_date` before `from_date` → 422 naming ' +
-        "the field; an entry for this doctor overlapping those days → 409 `waitlist_duplicate`.",
+        'the field; an entry for this doctor overlapping those days → 409 `waitlist_duplicate`.',
       access: 'patient',
       body: WaitlistJoinRequest,
       answers: { 201: ref('WaitlistEntry') },
@@ -37,7 +44,8 @@ export const waitlistPaths: ModulePaths = {
     },
     'DELETE /api/patient/waitlist/{id}': {
       summary: "Leave a doctor's waitlist",
-      description: 'Patients only; audited. The entry\'s held slot goes to the next in line. Another patient\'s entry, or one left already → 404.',
+      description:
+        "Patients only; audited. The entry's held slot goes to the next in line. Another patient's entry, or one left already → 404.",
       access: 'patient',
       answers: { 204: null },
     },

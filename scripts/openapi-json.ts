@@ -1,5 +1,5 @@
 // Writes the OpenAPI document (as /api/openapi.json serves it) to the file named, for the tools that read a file:
-// redocly's lint in scripts/check and openapi-typescript in scripts/openapi-types.
+// redocly's lint in scripts/check.
 import { writeFileSync } from 'node:fs';
 import { openApiDocument } from '../src/http/openapi/document.ts';
 

@@ -18,12 +18,12 @@ import {
 import { billIssued, paymentReceipt } from '../../src/domain/notifications/templates.ts';
 import { medicalRecordJson } from '../../src/domain/records/records.ts';
 import { checkPlacement, takeSlot } from '../../src/domain/scheduling/booking.ts';
-import { appointmentJson } from '../../src/domain/scheduling/scheduling.ts';
 import { nowInClinic } from '../../src/domain/scheduling/use-case-input.ts';
 import type { Clock } from '../../src/domain/shared/clock.ts';
 import { clinicToday } from '../../src/domain/shared/clock.ts';
 import { parseCents } from '../../src/domain/shared/money.ts';
 import type { Db } from '../../src/db/db.ts';
+import { appointmentJson } from '../../src/domain/scheduling/appointment-answers.ts';
 import { present } from '../../src/testing/assert.ts';
 
 /** A write as the twin gets it: the signed-in user, the id in the path (NaN when none) and the parsed body. */

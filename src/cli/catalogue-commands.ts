@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import type { App } from '../app.ts';
-import type { StaffJson } from '../domain/auth/staff-use-cases.ts';
-import type { Department, Disease, Doctor, Room, Specialization } from '../domain/catalogue/catalogue.ts';
 import { cliActor, type Actor } from '../domain/shared/actor.ts';
 import { MAX_PER_PAGE, type Page } from '../domain/shared/pagination.ts';
 import { chosenFormat, formatOption, printRecord, printRows, type Column, type Row } from './format.ts';
 import { writeLine, type Cli } from './context.ts';
 import { readPassword } from './output.ts';
+import type { StaffJson } from '../domain/auth/auth-shapes.ts';
+import type { Department, Disease, Doctor, Room, Specialization } from '../domain/catalogue/catalogue-shapes.ts';
 
 /** An option of `add`: `--department-id <id>` fills the API field `department_id`, so messages name the same field. */
 interface Field {

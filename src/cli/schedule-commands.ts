@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { App } from '../app.ts';
-import type { ScheduleJson } from '../domain/scheduling/pattern-use-cases.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import { DomainError, invalid, type FieldErrors } from '../domain/shared/errors.ts';
 import { chosenFormat, formatOption, printRows, type Column } from './format.ts';
 import type { Cli, Output } from './context.ts';
 import { parseRange, printAdded, printTimeOff, spanBody, withSpanOptions, type SpanOptions } from './time-off-cli.ts';
+import type { ScheduleJson } from '../domain/scheduling/scheduling-shapes.ts';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 

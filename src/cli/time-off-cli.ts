@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import type { TimeOffAddedJson } from '../domain/scheduling/time-off-use-cases.ts';
-import type { TimeOffJson } from '../domain/scheduling/time-off.ts';
 import { invalid } from '../domain/shared/errors.ts';
 import { writeLine, type Output } from './context.ts';
 import { chosenFormat, formatOption, printRows, type Column } from './format.ts';
+import type { TimeOffAddedJson, TimeOffJson } from '../domain/scheduling/scheduling-shapes.ts';
 
 /** "09:00-12:30" as its two times; undefined when it is not a range. */
 export function parseRange(text: string): [string, string] | undefined {

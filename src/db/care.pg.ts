@@ -1,5 +1,5 @@
 import type { Reach } from '../domain/care/care.ts';
-import { OPENING_ROLES, RECORD_OPENINGS } from '../domain/care/care.ts';
+import { OPENING_ROLES, type OpeningRole, RECORD_OPENINGS, type RecordOpeningAction } from '../domain/care/care.ts';
 import type {
   BreakGlassAccess,
   BreakGlassStore,
@@ -113,8 +113,8 @@ interface OpeningRow {
   id: number;
   at: Date;
   actor_name: string | null;
-  actor_role: string;
-  action: string;
+  actor_role: OpeningRole;
+  action: RecordOpeningAction;
   entity: string;
   entity_id: string | null;
   reason: string | null;

@@ -1,12 +1,4 @@
-import type {
-  Department,
-  Disease,
-  Doctor,
-  Room,
-  Specialization,
-  Usage,
-  UsageKind,
-} from '../domain/catalogue/catalogue.ts';
+import type { Usage, UsageKind } from '../domain/catalogue/catalogue.ts';
 import type {
   CatalogueTable,
   DepartmentFields,
@@ -22,6 +14,7 @@ import type { Queryable } from './db.ts';
 import { listPage } from './list-page.ts';
 import { namedOrNull, onlyRow, readBack } from './rows.ts';
 import { constraintName, isForeignKeyViolation, onUnique } from './sql-errors.ts';
+import type { Department, Disease, Doctor, Room, Specialization } from '../domain/catalogue/catalogue-shapes.ts';
 
 const nameTaken = (message: string) => ({ code: 'name_taken', field: 'name', message });
 

@@ -6,7 +6,7 @@ import { PASSWORD, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestS
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { nastyNumber, SchemaArbitraries } from '../testing/schema-arbitrary.ts';
 import { testDatabases } from '../testing/test-db.ts';
-import type { Schema } from './openapi/schema.ts';
+import { keywords, type JsonSchema as Schema } from '../domain/shared/wire-schema.ts';
 
 // Enough generated requests to reach every operation several times; FUZZ_RUNS=3000 (or more) for a longer run.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
@@ -199,7 +199,7 @@ for (const target of testDatabases('one')) {
     it(`answers about ${RUNS} requests made from the document, every operation in each round, with no 5xx, every error in the error body, every answer as the document says`, async (t) => {
       const checker = contract();
       const schemas = new SchemaArbitraries(
-        (ref) => checker.document.components.schemas[ref.replace('#/components/schemas/', '')] ?? {},
+        (ref) => keywords(checker.document.components.schemas[ref.replace('#/components/schemas/', '')] ?? {}),
         new Date(),
       );
       const operations = operationsOf(checker.document).filter(

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { makeApp } from '../app.ts';
 import { openPostgres } from '../db/postgres.ts';
 import { cliActor } from '../domain/shared/actor.ts';
-import type { AppointmentJson } from '../domain/scheduling/scheduling.ts';
+import type { AppointmentJson } from '../domain/scheduling/scheduling-shapes.ts';
 import { bearerTokens } from '../security.ts';
 import {
   PASSWORD,

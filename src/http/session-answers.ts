@@ -1,6 +1,7 @@
-import type { LoginJson, SessionJson } from '../domain/auth/use-cases.ts';
+import type { LoginJson } from '../domain/auth/use-cases.ts';
 import type { Answer } from './router.ts';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.ts';
+import type { SessionJson } from '../domain/auth/auth-shapes.ts';
 
 /** How a client holds its session: the browser in the HttpOnly cookie, API and CLI clients as a bearer token. */
 export type Holder = { kind: 'cookie'; https: boolean; now: Date } | { kind: 'bearer' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from './node-test.ts';
 import { openApiDocument } from '../http/openapi/document.ts';
-import { date, listOf, object, ref, string } from '../http/openapi/schema.ts';
+import { date, listOf, object, ref, string } from '../domain/shared/wire-schema.ts';
 import { Contract, type SeenAnswer } from './contract.ts';
 
 const clinic = new Contract(

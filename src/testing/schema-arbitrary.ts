@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Schema } from '../http/openapi/schema.ts';
+import type { JsonSchema as Schema } from '../domain/shared/wire-schema.ts';
 
 /** Values that have answered 500 before, or that a careless parser trips on. */
 export const nastyText: fc.Arbitrary<string> = fc.oneof(

@@ -4,8 +4,8 @@
  * server has the last word: the user is fetched again when the signed-in header appears, and any 401 ends this.
  */
 import { signal } from '@preact/signals-react';
-import type { PublicUser } from '../domain/auth/auth.ts';
 import type { Role } from '../domain/shared/actor.ts';
+import type { UserJson } from '../domain/shared/shared-shapes.ts';
 
 const ROLE_KEY = 'medora.role';
 // Keyed by every role, so a new role cannot be left out.
@@ -14,9 +14,9 @@ const ROLE_NAMES: Record<Role, true> = { admin: true, doctor: true, patient: tru
 const storedRole = localStorage.getItem(ROLE_KEY);
 
 export const role = signal<Role | null>(isRole(storedRole) ? storedRole : null);
-export const user = signal<PublicUser | null>(null);
+export const user = signal<UserJson | null>(null);
 
-export function startSession(answer: { user: PublicUser; role: Role }): void {
+export function startSession(answer: { user: UserJson; role: Role }): void {
   localStorage.setItem(ROLE_KEY, answer.role);
   role.value = answer.role;
   user.value = answer.user;

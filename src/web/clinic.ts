@@ -4,7 +4,7 @@
  * other means) draws at once in the default locale, asks GET /api/clinic, and main.tsx draws again if they differ.
  */
 import { DEFAULT_LOCALE } from '../domain/shared/date-format.ts';
-import type { SchemaClinic } from './api-wire.gen.ts';
+import type { ClinicJson } from '../domain/shared/shared-shapes.ts';
 import { apiGet } from './api.ts';
 import { endpoints } from './paths.ts';
 
@@ -14,9 +14,9 @@ export interface ClinicSettings {
   timeZone: string | undefined;
 }
 
-const settingsOf = (answer: SchemaClinic): ClinicSettings => ({ locale: answer.locale, timeZone: answer.time_zone });
+const settingsOf = (answer: ClinicJson): ClinicSettings => ({ locale: answer.locale, timeZone: answer.time_zone });
 
-const isClinic = (value: unknown): value is SchemaClinic =>
+const isClinic = (value: unknown): value is ClinicJson =>
   typeof value === 'object' &&
   value !== null &&
   'locale' in value &&
@@ -44,7 +44,7 @@ export const clinicSettingsKnown = carried !== undefined;
 /** Reads the settings; true when they change what the pages drawn so far show. */
 export async function loadClinicSettings(): Promise<boolean> {
   try {
-    const answer = settingsOf(await apiGet<SchemaClinic>(endpoints.clinic));
+    const answer = settingsOf(await apiGet<ClinicJson>(endpoints.clinic));
     const changed = answer.locale !== clinic.locale || answer.timeZone !== clinic.timeZone;
     Object.assign(clinic, answer);
     return changed;

@@ -1,12 +1,13 @@
 /** Signing in and out: the API calls that start or end the session held in auth.ts. */
 import { navigate } from 'wouter/use-browser-location';
-import type { PublicUser } from '../domain/auth/auth.ts';
-import type { MfaSetupJson } from '../domain/auth/mfa-use-cases.ts';
-import type { LoginJson, RegistrationJson, SessionJson } from '../domain/auth/use-cases.ts';
+import type { LoginJson, RegistrationJson } from '../domain/auth/use-cases.ts';
 import type { Gender, Role } from '../domain/shared/actor.ts';
 import { apiGet, apiPost } from './api.ts';
 import { endSession, startSession, user } from './auth.ts';
 import { endpoints, routes } from './paths.ts';
+import type { SessionJson } from '../domain/auth/auth-shapes.ts';
+import type { MfaSetupJson } from '../domain/auth/auth-shapes.ts';
+import type { UserJson } from '../domain/shared/shared-shapes.ts';
 
 export interface Credentials {
   email: string;
@@ -80,7 +81,7 @@ export async function signOutEverywhere(): Promise<void> {
 /** Refreshes the signed-in user; a failed fetch signs the user out (spec §4). */
 export async function loadCurrentUser(): Promise<void> {
   try {
-    user.value = await apiGet<PublicUser>(endpoints.currentUser);
+    user.value = await apiGet<UserJson>(endpoints.currentUser);
   } catch (error) {
     console.error('current user fetch failed', error);
     endSession();

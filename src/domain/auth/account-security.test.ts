@@ -6,7 +6,8 @@ import { fakeAuthDeps, fakeTotpCode, movableClock } from '../../testing/auth-fak
 import { actorOf } from './auth.ts';
 import { beginMfa, completeSignIn, confirmMfa, disableMfa, mfaStatus, renewRecoveryCodes } from './mfa-use-cases.ts';
 import { changePassword, issueResetLink, resetPassword } from './password-use-cases.ts';
-import { authenticate, login, logoutEverywhere, type LoginJson, type SessionJson } from './use-cases.ts';
+import { authenticate, login, logoutEverywhere, type LoginJson } from './use-cases.ts';
+import type { SessionJson } from './auth-shapes.ts';
 
 const client = { ip: '10.0.0.9' };
 const STEP_MS = 30_000;

@@ -1,9 +1,10 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { rejects } from '../../testing/assert.ts';
-import { authenticate, createAdmin, login, logout, register, type LoginJson, type SessionJson } from './use-cases.ts';
+import { authenticate, createAdmin, login, logout, register, type LoginJson } from './use-cases.ts';
 import { fakeAuthDeps, movableClock } from '../../testing/auth-fakes.ts';
 import { at, present } from '../../testing/assert.ts';
+import type { SessionJson } from './auth-shapes.ts';
 
 const patient = {
   name: 'Jane Roe',

@@ -1,21 +1,15 @@
-import { requireAdmin, type Actor, type Role } from '../shared/actor.ts';
+import { requireAdmin, type Actor } from '../shared/actor.ts';
 import { notFound, ensure } from '../shared/errors.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import { readInput } from '../shared/read-fields.ts';
 import { fileUrl } from '../shared/files.ts';
+import type { UserJson } from '../shared/shared-shapes.ts';
+import { AccountEmailRequest } from './auth-shapes.ts';
 import type { AccountStore, SessionUser, UserRecord } from './ports.ts';
 
 export const SESSION_HOURS = 12;
 export const REMEMBERED_SESSION_DAYS = 30;
 
-export interface PublicUser {
-  id: number;
-  name: string;
-  email: string;
-  role: Role;
-  profile_image: string | null;
-}
-
-export function publicUser(user: SessionUser): PublicUser {
+export function publicUser(user: SessionUser): UserJson {
   return {
     id: user.id,
     name: user.name,
@@ -48,9 +42,7 @@ export async function accountNamedBy(
   actor: Actor,
 ): Promise<UserRecord> {
   requireAdmin(actor);
-  const v = new Validator(asRecord(body));
-  const email = v.text('email', { max: 254 });
-  v.done();
+  const { email } = readInput(AccountEmailRequest, body);
   const user = ensure(await accounts.findByEmail(email), () => notFound('User'));
   return user;
 }

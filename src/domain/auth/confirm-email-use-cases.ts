@@ -1,20 +1,13 @@
 /** Following an e-mail confirmation link, and asking for a new one. */
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid, unauthenticated } from '../shared/errors.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import { readInput } from '../shared/read-fields.ts';
 import { actorOf } from './auth.ts';
-import { MAX_SIGN_IN_PASSWORD_LENGTH } from './passwords.ts';
+import { VerificationPreviewRequest, VerificationRequest, type VerificationPreviewJson } from './auth-shapes.ts';
 import type { AuthDeps, AuthStores, UserRecord } from './ports.ts';
 import { reserveAttempt, type Client } from './use-cases.ts';
 import { sendVerification } from './verification.ts';
-import type { VerificationPurpose } from '../notifications/templates.ts';
 import { loginKeys, VERIFICATIONS_PER_ACCOUNT } from './throttle.ts';
-
-/** What a verification link confirms, before it is used; `change` needs the account's password with it. */
-export interface VerificationPreviewJson {
-  email: string;
-  purpose: VerificationPurpose;
-}
 
 /** What a verification link's token confirms, for which account, beside the address it signs in with now (none for a walk-in). */
 type LinkTarget = { account: UserRecord; email: string } & (
@@ -34,10 +27,7 @@ export async function previewVerification(deps: AuthDeps, body: unknown): Promis
  * alone would hand the account to whoever reads the new address), by the link alone when it has none.
  */
 export async function verifyEmail(deps: AuthDeps, body: unknown, client: Client): Promise<{ email: string }> {
-  const v = new Validator(asRecord(body));
-  const token = v.text('token', { max: 200 });
-  const password = v.untrimmed('password', { optional: true, max: MAX_SIGN_IN_PASSWORD_LENGTH });
-  v.done();
+  const { token, password = '' } = readInput(VerificationRequest, body);
   const target = await linkTarget(deps, token, deps.clock.now());
   if (target.purpose === 'change') await confirmAccountPassword(deps, target.account, target.current, password, client);
   const now = deps.clock.now();
@@ -60,12 +50,7 @@ export async function verifyEmail(deps: AuthDeps, body: unknown, client: Client)
   });
 }
 
-const readToken = (body: unknown): string => {
-  const v = new Validator(asRecord(body));
-  const token = v.text('token', { max: 200 });
-  v.done();
-  return token;
-};
+const readToken = (body: unknown): string => readInput(VerificationPreviewRequest, body).token;
 
 /** The account and address an unused, unexpired link is for, if the address is still the account's or still waits for it. */
 async function linkTarget(deps: AuthStores, token: string, now: Date): Promise<LinkTarget> {

@@ -1,30 +1,22 @@
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, conflict, forbidden, invalid, notFound, ensure } from '../shared/errors.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import { readInput } from '../shared/read-fields.ts';
 import { accountNamedBy, actorOf } from './auth.ts';
 import { confirmPassword } from './password-use-cases.ts';
-import { MAX_SIGN_IN_PASSWORD_LENGTH } from './passwords.ts';
 import type { AuthDeps, SessionUser } from './ports.ts';
 import { MFA_CODES_PER_ACCOUNT } from './throttle.ts';
-import { openSession, reserveAttempt, type Client, type SessionJson } from './use-cases.ts';
+import { openSession, reserveAttempt, type Client } from './use-cases.ts';
+import {
+  ChallengeRequest,
+  MfaCodeRequest,
+  PasswordRequest,
+  SecondStepRequest,
+  type MfaSetupJson,
+  type MfaStatusJson,
+  type SessionJson,
+} from './auth-shapes.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
-
-/** A new authenticator to scan: the QR code, and the secret to type where a camera is not at hand. */
-export interface MfaSetupJson {
-  secret: string;
-  otpauth_uri: string;
-  qr_svg: string;
-}
-
-export interface MfaStatusJson {
-  enabled: boolean;
-  /** The clinic requires a second factor for this role (REQUIRE_MFA). */
-  required: boolean;
-  /** Whether this role may use one: staff do, patients do not. */
-  available: boolean;
-  recovery_codes_left: number;
-}
 
 const STAFF_ONLY = 'Two-step sign-in is for staff accounts';
 const mayUseMfa = (role: string) => role === 'admin' || role === 'doctor';
@@ -127,7 +119,7 @@ export async function resetUserMfa(deps: AuthDeps, body: unknown, actor: Actor):
 
 /** During a sign-in that requires a second factor the user has not set up yet: the authenticator to scan. */
 export async function beginMfaAtSignIn(deps: AuthDeps, body: unknown): Promise<MfaSetupJson> {
-  const { user } = await challengeOf(deps, body);
+  const { user } = await challengeOf(deps, readInput(ChallengeRequest, body).challenge);
   const factor = await deps.mfa.find(user.id);
   if (factor?.confirmed) throw conflict('mfa_enabled', 'This account already has an authenticator; enter its code');
   return newAuthenticator(deps, user);
@@ -143,12 +135,10 @@ export async function completeSignIn(
   body: unknown,
   client: Client,
 ): Promise<SessionJson & { recovery_codes?: string[] }> {
-  const { user, persistent, challengeHash } = await challengeOf(deps, body);
-  const input = asRecord(body);
-  const v = new Validator(input);
-  const code = v.text('code', { optional: true, max: 20 }).replace(/\s/g, '');
-  const recoveryCode = v.text('recovery_code', { optional: true, max: 40 });
-  v.done();
+  const request = readInput(SecondStepRequest, body);
+  const { user, persistent, challengeHash } = await challengeOf(deps, request.challenge);
+  const code = (request.code ?? '').replace(/\s/g, '');
+  const recoveryCode = request.recovery_code ?? '';
   if (!code && !recoveryCode) throw invalid({ code: ['is required'] });
 
   const key = `mfa:${user.id}`;
@@ -189,11 +179,8 @@ export async function completeSignIn(
 
 async function challengeOf(
   deps: AuthDeps,
-  body: unknown,
+  challenge: string,
 ): Promise<{ user: SessionUser; persistent: boolean; challengeHash: string }> {
-  const v = new Validator(asRecord(body));
-  const challenge = v.text('challenge', { max: 200 });
-  v.done();
   const challengeHash = deps.tokens.digest(challenge);
   const found = await deps.challenges.find(challengeHash, deps.clock.now());
   const user = found && (await deps.accounts.findById(found.userId));
@@ -234,19 +221,9 @@ const newRecoveryCodes = (deps: AuthDeps) =>
 const digestCode = (deps: AuthDeps, code: string) =>
   deps.tokens.digest(`recovery:${code.toLowerCase().replace(/[\s-]/g, '')}`);
 
-function readCode(body: unknown): string {
-  const v = new Validator(asRecord(body));
-  const code = v.text('code', { max: 20 }).replace(/\s/g, '');
-  v.done();
-  return code;
-}
+const readCode = (body: unknown): string => readInput(MfaCodeRequest, body).code.replace(/\s/g, '');
 
-function readPassword(body: unknown): string {
-  const v = new Validator(asRecord(body));
-  const password = v.untrimmed('password', { max: MAX_SIGN_IN_PASSWORD_LENGTH });
-  v.done();
-  return password;
-}
+const readPassword = (body: unknown): string => readInput(PasswordRequest, body).password;
 
 const wrongCode = (field: 'code' | 'recovery_code') =>
   invalid({

@@ -1,12 +1,22 @@
-import type { Actor, Role } from '../shared/actor.ts';
+import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
+import { readFields, readInput } from '../shared/read-fields.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
+import type { Static } from '../shared/wire-schema.ts';
 import { accountNamedBy, actorOf } from './auth.ts';
-import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
+import {
+  AccountEmailRequest,
+  PasswordChangeRequest,
+  PasswordResetRequest,
+  type MessageJson,
+  type ResetLinkShape,
+  type SessionJson,
+} from './auth-shapes.ts';
+import { refuseCommonPassword } from './passwords.ts';
 import type { AuthDeps } from './ports.ts';
 import { PASSWORD_CHECKS_PER_ACCOUNT, RESET_REQUESTS_PER_ACCOUNT_AND_ADDRESS, RESETS_PER_ADDRESS } from './throttle.ts';
 import { passwordResetMessage } from '../notifications/templates.ts';
-import { openSession, reserveAttempt, type Client, type SessionJson } from './use-cases.ts';
+import { openSession, reserveAttempt, type Client } from './use-cases.ts';
 
 /** A staff reset link works this long, once. */
 export const RESET_LINK_MINUTES = 30;
@@ -42,8 +52,8 @@ export async function changePassword(
   client: Client,
 ): Promise<SessionJson> {
   const v = new Validator(asRecord(body));
-  const current = v.untrimmed('current_password', { max: MAX_SIGN_IN_PASSWORD_LENGTH });
-  const next = newPassword(v, 'new_password');
+  const { current_password: current, new_password: next } = readFields(v, PasswordChangeRequest);
+  refuseCommonPassword(v, 'new_password', next);
   v.done();
   if (current === next) throw invalid({ new_password: ['must differ from your current password'] });
   await confirmPassword(deps, actor, current);
@@ -64,12 +74,8 @@ export async function changePassword(
   });
 }
 
-export interface ResetLinkJson {
-  /** Goes into the link only; the server keeps its digest. */
-  token: string;
-  expires_at: string;
-  user: { name: string; email: string; role: Role };
-}
+/** The link's parts; the HTTP edge adds its `url`. */
+export type ResetLinkJson = Omit<Static<typeof ResetLinkShape>, 'url'>;
 
 /**
  * An admin's one-time link for a user who cannot sign in: the admin hands it over and never sees or chooses the
@@ -107,14 +113,8 @@ export const RESET_REQUESTED =
  * the same whether or not the address has an account, and requests are counted per address and per account from
  * each address, so nobody learns who is registered or floods an inbox, and nobody keeps the owner waiting.
  */
-export async function requestPasswordReset(
-  deps: AuthDeps,
-  body: unknown,
-  client: Client,
-): Promise<{ message: string }> {
-  const v = new Validator(asRecord(body));
-  const email = v.text('email', { max: 254 });
-  v.done();
+export async function requestPasswordReset(deps: AuthDeps, body: unknown, client: Client): Promise<MessageJson> {
+  const { email } = readInput(AccountEmailRequest, body);
   await reserveAttempt(
     deps,
     [
@@ -162,8 +162,8 @@ const resetExpiry = (now: Date) => new Date(now.getTime() + RESET_LINK_MINUTES *
 /** Sets the password a reset link was issued for; the link is used up and every session of the user ends. */
 export async function resetPassword(deps: AuthDeps, body: unknown, client: Client): Promise<{ email: string }> {
   const v = new Validator(asRecord(body));
-  const token = v.text('token', { max: 200 });
-  const password = newPassword(v, 'password');
+  const { token, password } = readFields(v, PasswordResetRequest);
+  refuseCommonPassword(v, 'password', password);
   v.done();
   await reserveAttempt(
     deps,

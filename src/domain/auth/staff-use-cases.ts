@@ -1,21 +1,14 @@
 /** Accounts of the front desk: admins create, list and deactivate receptionists; the desk registers walk-in patients. */
-import { GENDERS, requireAdmin, requireDesk, type Actor } from '../shared/actor.ts';
+import { requireAdmin, requireDesk, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
-import { newPassword } from './passwords.ts';
+import { NewStaffRequest, WalkInRequest, type StaffJson, type WalkInJson } from './auth-shapes.ts';
+import { refuseCommonPassword } from './passwords.ts';
 import type { AuthDeps, StaffAccount } from './ports.ts';
 import { sendVerification } from './verification.ts';
-
-export interface StaffJson {
-  id: number;
-  name: string;
-  email: string;
-  role: 'reception';
-  active: boolean;
-  created_at: string;
-}
 
 const staffJson = (a: StaffAccount): StaffJson => ({
   id: a.id,
@@ -30,9 +23,8 @@ const staffJson = (a: StaffAccount): StaffJson => ({
 export async function createReceptionist(deps: AuthDeps, body: unknown, actor: Actor): Promise<StaffJson> {
   requireAdmin(actor);
   const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: 200, line: true });
-  const email = v.email('email');
-  const password = newPassword(v, 'password');
+  const { name, email, password } = readFields(v, NewStaffRequest);
+  refuseCommonPassword(v, 'password', password);
   v.done();
   const passwordHash = await deps.hasher.hash(password);
   return deps.transaction(async (tx) => {
@@ -90,19 +82,6 @@ export async function deactivateReceptionist(
   return { id, active: false };
 }
 
-export interface WalkInJson {
-  /** `email` is none until the patient confirms `pending_email`, the address the desk entered. */
-  patient: {
-    id: number;
-    name: string;
-    email: null;
-    pending_email: string | null;
-    phone: string;
-    birthdate: string;
-    gender: string;
-  };
-}
-
 /**
  * The desk registers a patient in person. The e-mail is optional: without one the patient has no sign-in and
  * gets no e-mail. One the desk enters waits until the patient follows the link sent to it; then it is their
@@ -114,13 +93,9 @@ export async function registerWalkIn(
   actor: Actor,
 ): Promise<WalkInJson> {
   requireDesk(actor);
-  const input = asRecord(body);
-  const v = new Validator(input);
-  const name = v.text('name', { max: 200, line: true });
-  const email = v.email('email', { optional: true });
-  const phone = v.text('phone', { max: 40 });
-  const birthdate = v.birthdate('birthdate', clinicToday(deps.clock, deps.timeZone));
-  const gender = v.oneOf('gender', GENDERS);
+  const v = new Validator(asRecord(body));
+  const { name, email = null, phone, birthdate, gender } = readFields(v, WalkInRequest);
+  v.birthdateRange('birthdate', birthdate, clinicToday(deps.clock, deps.timeZone));
   v.done();
   // Nobody knows this password: the account is reached by a reset link to its e-mail, once it has one.
   const passwordHash = await deps.hasher.hash(deps.tokens.issue());

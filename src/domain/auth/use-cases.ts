@@ -1,9 +1,19 @@
-import { GENDERS, type Actor, type Role } from '../shared/actor.ts';
+import type { Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { DomainError, conflict, unauthenticated } from '../shared/errors.ts';
+import { readFields, readInput } from '../shared/read-fields.ts';
+import type { UserJson } from '../shared/shared-shapes.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import { actorOf, publicUser, sessionExpiry, type PublicUser } from './auth.ts';
-import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
+import { actorOf, publicUser, sessionExpiry } from './auth.ts';
+import {
+  NewStaffRequest,
+  RegisterRequest,
+  SignInRequest,
+  type MessageJson,
+  type MfaChallengeJson,
+  type SessionJson,
+} from './auth-shapes.ts';
+import { refuseCommonPassword } from './passwords.ts';
 import type { AuthDeps, AuthStores, NewPatientAccount, SessionUser, UserRecord } from './ports.ts';
 import type { ThrottleKey } from './throttle.ts';
 import { sendVerification } from './verification.ts';
@@ -20,9 +30,7 @@ import {
 const BAD_CREDENTIALS = 'Invalid email or password';
 
 /** What a sign-up answers, for an address new to the clinic and for one with an account alike. */
-export interface RegistrationJson {
-  message: string;
-}
+export type RegistrationJson = MessageJson;
 
 const registrationAnswer = (email: string): RegistrationJson => ({
   message: `We have sent a message to ${email}. Please read it, then sign in with this address and your password.`,
@@ -40,12 +48,9 @@ export async function register(
   client: { ip?: string; requestId?: string } = {},
 ): Promise<RegistrationJson> {
   const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: 200, line: true });
-  const email = v.email('email');
-  const password = newPassword(v, 'password');
-  const phone = v.text('phone', { max: 40 });
-  const birthdate = v.birthdate('birthdate', clinicToday(deps.clock, deps.timeZone));
-  const gender = v.oneOf('gender', GENDERS);
+  const { name, email, password, phone, birthdate, gender } = readFields(v, RegisterRequest);
+  refuseCommonPassword(v, 'password', password);
+  v.birthdateRange('birthdate', birthdate, clinicToday(deps.clock, deps.timeZone));
   v.done();
   if (client.ip !== undefined) {
     await reserveAttempt(
@@ -122,22 +127,6 @@ async function withinLimit(deps: Pick<AuthDeps, 'throttle' | 'clock'>, key: Thro
   return wait === 0;
 }
 
-/** An open session, as a sign-in answers it; the HTTP edge moves the token into a cookie for the browser. */
-export interface SessionJson {
-  user: PublicUser;
-  token: string;
-  role: Role;
-  /** Remembered: the session outlives the browser. */
-  persistent: boolean;
-  expires_at: string;
-}
-
-/** The password was right and a second factor must follow: a code (`verify`) or, first, an authenticator (`enrol`). */
-export interface MfaChallengeJson {
-  mfa: 'verify' | 'enrol';
-  challenge: string;
-}
-
 export type LoginJson = SessionJson | MfaChallengeJson;
 
 export interface Client {
@@ -147,12 +136,7 @@ export interface Client {
 
 /** Checks the password; opens a session, or a challenge when the account has or needs a second factor. */
 export async function login(deps: AuthDeps, body: unknown, client: Client): Promise<LoginJson> {
-  const input = asRecord(body);
-  const v = new Validator(input);
-  const email = v.text('email', { max: 254 });
-  const password = v.untrimmed('password', { max: MAX_SIGN_IN_PASSWORD_LENGTH });
-  const remember = v.boolean('remember');
-  v.done();
+  const { email, password, remember = false } = readInput(SignInRequest, body);
   const [pair, address] = loginKeys(email, client.ip);
   // Counted before the slow hash, so parallel guesses cannot all slip in under the limit.
   await reserveAttempt(deps, [pair, address], 'Too many failed sign-in attempts.');
@@ -275,18 +259,17 @@ export async function logoutEverywhere(deps: AuthDeps, actor: Actor): Promise<vo
   });
 }
 
-export async function currentUser(deps: AuthDeps, actor: Actor): Promise<PublicUser> {
+export async function currentUser(deps: AuthDeps, actor: Actor): Promise<UserJson> {
   const user = await deps.accounts.findById(actor.userId);
   if (!user) throw unauthenticated();
   return publicUser(user);
 }
 
 /** `medora admin create`: an admin account from the terminal. */
-export async function createAdmin(deps: AuthDeps, body: unknown): Promise<PublicUser> {
+export async function createAdmin(deps: AuthDeps, body: unknown): Promise<UserJson> {
   const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: 200, line: true });
-  const email = v.email('email');
-  const password = newPassword(v, 'password');
+  const { name, email, password } = readFields(v, NewStaffRequest);
+  refuseCommonPassword(v, 'password', password);
   v.done();
   if (await deps.accounts.findByEmail(email))
     throw conflict('email_taken', `An account with email ${email} already exists`, { email: ['is already taken'] });

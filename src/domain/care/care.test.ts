@@ -1,17 +1,12 @@
+import { readInput } from '../shared/read-fields.ts';
+import { BreakGlassRequestShape } from './care-shapes.ts';
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { AuditEntry } from '../audit/audit.ts';
 import { Refusal } from '../audit/audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { fixedClock } from '../shared/clock.ts';
-import {
-  breakGlassEnds,
-  clinicalReadEntries,
-  readBreakGlass,
-  refusedByCareTeam,
-  whatWasOpened,
-  type Reach,
-} from './care.ts';
+import { breakGlassEnds, clinicalReadEntries, refusedByCareTeam, whatWasOpened, type Reach } from './care.ts';
 import { reachOfList, requireCare } from './guard.ts';
 import type { CareCheck } from './ports.ts';
 import { breakGlass } from './use-cases.ts';
@@ -70,12 +65,12 @@ describe('the care-team rule', () => {
   });
 
   it('requires a reason to break the glass, naming the field', () => {
-    assert.deepEqual(readBreakGlass({ reason: '  Seen in the emergency room ' }), {
+    assert.deepEqual(readInput(BreakGlassRequestShape, { reason: '  Seen in the emergency room ' }), {
       reason: 'Seen in the emergency room',
     });
     for (const body of [{}, { reason: '' }, { reason: null }, { reason: 'x'.repeat(1001) }]) {
       assert.throws(
-        () => readBreakGlass(body),
+        () => readInput(BreakGlassRequestShape, body),
         (e: { kind: string; fields: Record<string, string[]> }) => e.kind === 'invalid' && 'reason' in e.fields,
       );
     }

@@ -1,7 +1,6 @@
 import type { AuditEntry } from '../audit/audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { addDays, clinicDateTime, clinicInstant } from '../shared/clock.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
 
 /**
  * Care-team access (docs/design.md §8): a doctor reads and writes a patient's clinical data only while in the
@@ -38,13 +37,6 @@ export function breakGlassEnds(now: Date, timeZone: string): Date {
 export const MAX_BREAK_GLASS_REASON = 1000;
 
 /** The reason a doctor gives for opening a record outside their care team: required; 422 naming `reason`. */
-export function readBreakGlass(body: unknown): { reason: string } {
-  const v = new Validator(asRecord(body));
-  const reason = v.text('reason', { max: MAX_BREAK_GLASS_REASON });
-  v.done();
-  return { reason };
-}
-
 /** One clinical read of a patient's record, as its audit row names it. */
 export interface ClinicalRead {
   patientId: number;
@@ -91,6 +83,8 @@ export const RECORD_OPENINGS = [
 ] as const;
 /** The roles whose reads are clinical: reception never receives clinical content, so its reads open no record. */
 export const OPENING_ROLES = ['doctor', 'admin'] as const;
+export type RecordOpeningAction = (typeof RECORD_OPENINGS)[number];
+export type OpeningRole = (typeof OPENING_ROLES)[number];
 
 /** What an opening of a record was, in the words the patient reads. */
 export function whatWasOpened(action: string, entity: string): string {

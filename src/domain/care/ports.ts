@@ -1,7 +1,7 @@
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import type { Reach } from './care.ts';
+import type { OpeningRole, Reach, RecordOpeningAction } from './care.ts';
 
 /** Who is in a patient's care team (src/db/care.pg.ts: one query, the ties of `CARE_TEAM_TIES`). */
 export interface CareTeam {
@@ -39,8 +39,8 @@ export interface BreakGlassStore {
 export interface RecordOpening {
   id: number;
   at: Date;
-  by: { name: string | null; role: string };
-  action: string;
+  by: { name: string | null; role: OpeningRole };
+  action: RecordOpeningAction;
   entity: string;
   entityId: string | null;
   reason: string | null;

@@ -3,26 +3,10 @@ import { ownDoctorId, ownPatientId, requireAdmin, type Actor } from '../shared/a
 import { ensure, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { asRecord, pathId, type RawId } from '../shared/validate.ts';
-import { breakGlassEnds, readBreakGlass, whatWasOpened } from './care.ts';
+import { readInput } from '../shared/read-fields.ts';
+import { breakGlassEnds, whatWasOpened } from './care.ts';
+import { type BreakGlassJson, BreakGlassRequestShape, type RecordOpeningJson } from './care-shapes.ts';
 import type { BreakGlassAccess, CareDeps, RecordOpening } from './ports.ts';
-
-export interface BreakGlassJson {
-  id: number;
-  doctor: { id: number; name: string };
-  patient: { id: number; name: string };
-  reason: string;
-  opened_at: string;
-  expires_at: string;
-}
-
-export interface RecordOpeningJson {
-  id: number;
-  at: string;
-  by: { name: string | null; role: string };
-  what: string;
-  action: string;
-  reason: string | null;
-}
 
 const breakGlassJson = (a: BreakGlassAccess): BreakGlassJson => ({
   id: a.id,
@@ -54,7 +38,7 @@ export async function breakGlass(
 ): Promise<{ access: BreakGlassJson }> {
   const doctorId = ownDoctorId(actor, 'Only doctors break the glass');
   const patientId = pathId(input.patientId, 'Patient');
-  const { reason } = readBreakGlass(input.body);
+  const { reason } = readInput(BreakGlassRequestShape, input.body);
   const openedAt = deps.clock.now();
   const expiresAt = breakGlassEnds(openedAt, deps.timeZone);
   return deps.transaction(async (tx) => {

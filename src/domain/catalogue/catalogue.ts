@@ -1,45 +1,5 @@
-import type { Gender } from '../shared/actor.ts';
 import { DomainError, conflict, invalid } from '../shared/errors.ts';
 import { MAX_IMAGE_BYTES, sniffImageType, type ImageType, type UploadedFile } from '../shared/files.ts';
-
-export interface Department {
-  id: number;
-  name: string;
-  description: string;
-}
-
-export interface Specialization {
-  id: number;
-  name: string;
-}
-
-export interface Disease {
-  id: number;
-  name: string;
-  description: string;
-}
-
-export interface Room {
-  id: number;
-  name: string;
-  department_id: number;
-  department: { id: number; name: string };
-}
-
-export interface Doctor {
-  id: number;
-  name: string;
-  email: string;
-  user: { id: number; name: string; email: string; profile_image: string | null };
-  phone: string;
-  gender: Gender | null;
-  specialization: { id: number; name: string } | null;
-  department: { id: number; name: string } | null;
-  bio: string;
-  birthdate: string | null;
-  address: string;
-  image: string | null;
-}
 
 /** What still points at a catalogue row, counted per kind of thing; a kind with 0 is unused. */
 export type Usage = Partial<Record<UsageKind, number>>;

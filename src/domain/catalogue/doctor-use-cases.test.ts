@@ -4,10 +4,10 @@ import type { AuditEntry } from '../audit/audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { fixedClock } from '../shared/clock.ts';
 import type { DomainError } from '../shared/errors.ts';
-import type { Doctor } from './catalogue.ts';
 import { createDoctor, deleteDoctor, updateDoctor } from './doctor-use-cases.ts';
 import type { DoctorAttachments, DoctorDeps, DoctorProfileFields } from './ports.ts';
 import { first, present } from '../../testing/assert.ts';
+import type { Doctor } from './catalogue-shapes.ts';
 
 const ADMIN: Actor = { userId: 1, role: 'admin', name: 'Ada Admin', requestId: 'test' };
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);

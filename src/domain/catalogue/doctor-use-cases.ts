@@ -3,9 +3,10 @@ import { clinicToday } from '../shared/clock.ts';
 import { conflict, invalid, notFound, ensure } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
-import { readPhoto, type Doctor, type Photo } from './catalogue.ts';
+import { readPhoto, type Photo } from './catalogue.ts';
 import { newPassword } from '../auth/passwords.ts';
 import type { DoctorDeps, DoctorProfileFields, DoctorStore, DoctorTxDeps } from './ports.ts';
+import type { Doctor } from './catalogue-shapes.ts';
 
 interface DoctorInput extends DoctorProfileFields {
   password: string;

@@ -3,7 +3,8 @@ import type { Gender } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { DefaultPatternWriter } from '../scheduling/ports.ts';
-import type { Department, Disease, Doctor, Photo, Room, Specialization, Usage } from './catalogue.ts';
+import type { Photo, Usage } from './catalogue.ts';
+import type { Department, Disease, Doctor, Room, Specialization } from './catalogue-shapes.ts';
 
 /**
  * One reference table the admin manages (departments, specializations, diseases, rooms).

@@ -7,7 +7,7 @@ import { clinicDateTime, clinicToday } from '../shared/clock.ts';
 import { conflict, invalid } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { asRecord, pathId, type RawId } from '../shared/validate.ts';
-import { appointmentJson, hasStarted } from '../scheduling/scheduling.ts';
+import { hasStarted } from '../scheduling/scheduling.ts';
 import { transition } from '../scheduling/lifecycle.ts';
 import { billIssued } from '../notifications/templates.ts';
 import type { RecordsDeps } from './ports.ts';
@@ -20,6 +20,7 @@ import {
   type MedicalRecordJson,
   type PatientCardJson,
 } from './records.ts';
+import { appointmentJson } from '../scheduling/appointment-answers.ts';
 
 /**
  * The appointment's own doctor records the visit. In one transaction the record is written, the appointment

@@ -6,14 +6,10 @@ import { MAX_EXPORT_ROWS, checkExportSize, csvRecord } from '../shared/csv.ts';
 import { centsToDecimal } from '../shared/money.ts';
 import { pageRequest, type Page, type PageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import {
-  APPOINTMENT_STATUSES,
-  appointmentJson,
-  type Appointment,
-  type AppointmentStatus,
-} from '../scheduling/scheduling.ts';
+import { APPOINTMENT_STATUSES, type Appointment, type AppointmentStatus } from '../scheduling/scheduling.ts';
 import type { ListFilter, ReportsDeps, VisitBill } from './ports.ts';
 import { MAX_CHART_DAYS, statisticsOf, topDoctorJson, zeroFilledDays, type DayCount } from './statistics.ts';
+import { appointmentJson } from '../scheduling/appointment-answers.ts';
 
 export const statistics = async (deps: ReportsDeps) => statisticsOf(await deps.dashboard.counts());
 

@@ -7,31 +7,26 @@ import type { SchedulingDeps } from './ports.ts';
 import {
   MAX_DAYS_AHEAD,
   NEXT_FREE_DAYS,
-  appointmentJson,
   freeDays,
   openSlots,
   periodOf,
   slotStatus,
   type ClinicMoment,
-  type Period,
   type SlotStatus,
   type WeeklySlot,
 } from './scheduling.ts';
-import { nowInClinic, patientOf, readChoice, readDate } from './use-case-input.ts';
+import { choiceOf, nowInClinic, patientOf, readDate } from './use-case-input.ts';
 import { heldFromOthers } from './waitlist.ts';
-
-export interface SlotJson {
-  schedule_id: number;
-  start_time: string;
-  end_time: string;
-  status: SlotStatus;
-  period: Period;
-}
-
-export interface AvailableSlotsJson {
-  date: string;
-  available_appointments: SlotJson[];
-}
+import { appointmentJson } from './appointment-answers.ts';
+import {
+  BookRequest,
+  DeskBookRequest,
+  type AvailableSlotsJson,
+  type NextAvailableJson,
+  type NextFreeJson,
+  type SlotJson,
+} from './scheduling-shapes.ts';
+import { readFields } from '../shared/read-fields.ts';
 
 /**
  * A doctor's slots on a date (default today) that no leave or closure takes away, each available, booked or past,
@@ -72,13 +67,6 @@ const slotJson = (slot: WeeklySlot, status: SlotStatus): SlotJson => ({
   period: periodOf(slot.startTime),
 });
 
-export interface NextAvailableJson {
-  doctor_id?: number;
-  department_id?: number;
-  /** The first days with a free slot, each with only its free slots; for a department, each slot names its doctor. */
-  days: AvailableSlotsJson[];
-}
-
 /**
  * The first few days from `from` (default today) to the end of the booking window on which the doctor, or any
  * doctor of the department, has a free slot: what the booking page and the desk offer when a day is full or over.
@@ -111,7 +99,7 @@ export async function nextAvailable(
       })),
     };
   }
-  if (!doctors) throw notFound('Department');
+  if (!doctors || departmentId === undefined) throw notFound('Department');
   const each = await Promise.all(
     doctors.map(async (doctor) => ({
       doctor,
@@ -133,13 +121,6 @@ export async function nextAvailable(
         .sort((a, b) => a.start_time.localeCompare(b.start_time) || a.doctor.name.localeCompare(b.doctor.name)),
     })),
   };
-}
-
-/** A doctor's first free time: what a doctor's card offers. */
-export interface NextFreeJson {
-  date: string;
-  start_time: string;
-  end_time: string;
 }
 
 /** How many doctors of one answer get their next free time worked out: a page of cards, not a whole export. */
@@ -202,7 +183,8 @@ async function bookPlacement(deps: SchedulingDeps, to: Placement, who: Booker) {
 export async function book(deps: SchedulingDeps, body: unknown, actor: Actor) {
   const patientId = patientOf(actor);
   const v = new Validator(asRecord(body));
-  const to = { doctorId: v.id('doctor_id'), ...readChoice(v, nowInClinic(deps).date) };
+  const request = readFields(v, BookRequest);
+  const to = { doctorId: request.doctor_id, ...choiceOf(v, request, nowInClinic(deps).date) };
   v.done();
   return bookPlacement(deps, to, { actor, patientId, limits: deps.bookingLimits });
 }
@@ -211,8 +193,8 @@ export async function book(deps: SchedulingDeps, body: unknown, actor: Actor) {
 export async function bookForPatient(deps: SchedulingDeps, body: unknown, actor: Actor) {
   requireDesk(actor);
   const v = new Validator(asRecord(body));
-  const patientId = v.id('patient_id');
-  const to = { doctorId: v.id('doctor_id'), ...readChoice(v, nowInClinic(deps).date) };
+  const request = readFields(v, DeskBookRequest);
+  const to = { doctorId: request.doctor_id, ...choiceOf(v, request, nowInClinic(deps).date) };
   v.done();
-  return bookPlacement(deps, to, { actor, patientId });
+  return bookPlacement(deps, to, { actor, patientId: request.patient_id });
 }

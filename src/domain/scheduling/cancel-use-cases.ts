@@ -6,9 +6,12 @@ import { appointmentEntry, checkPlacement, fulfilHold } from './booking.ts';
 import { transition } from './lifecycle.ts';
 import { noticeCancelled, noticeRescheduled } from './notices.ts';
 import type { SchedulingDeps, SchedulingTxDeps } from './ports.ts';
-import { appointmentJson, hasStarted, type Appointment, type ClinicMoment } from './scheduling.ts';
+import { hasStarted, type Appointment, type ClinicMoment } from './scheduling.ts';
 import { slotFreed } from './slot-offers.ts';
-import { nowInClinic, patientOf, readChoice } from './use-case-input.ts';
+import { choiceOf, nowInClinic, patientOf } from './use-case-input.ts';
+import { CancelLinkRequest, RescheduleRequest } from './scheduling-shapes.ts';
+import { readFields, readInput } from '../shared/read-fields.ts';
+import { appointmentJson } from './appointment-answers.ts';
 
 const placeOf = (a: Appointment) => ({
   doctor_id: a.doctor.id,
@@ -28,8 +31,8 @@ export async function reschedule(deps: SchedulingDeps, rawId: RawId, body: unkno
   const ownPatient = desk ? undefined : patientOf(actor);
   const now = nowInClinic(deps);
   const v = new Validator(asRecord(body));
-  const doctorId = v.id('doctor_id', { optional: true });
-  const to = readChoice(v, now.date);
+  const request = readFields(v, RescheduleRequest);
+  const to = choiceOf(v, request, now.date);
   v.done();
   const moved = await recordingRefusals(deps.audit, () =>
     deps.transaction(async (tx) => {
@@ -50,7 +53,7 @@ export async function reschedule(deps: SchedulingDeps, rawId: RawId, body: unkno
       if (!desk && hasStarted(from.date, from.startTime, now)) {
         throw conflict('appointment_started', 'This appointment has already started and can no longer be moved');
       }
-      const placement = { ...to, doctorId: doctorId ?? from.doctor.id };
+      const placement = { ...to, doctorId: request.doctor_id ?? from.doctor.id };
       const { ownHold } = await checkPlacement(
         tx,
         placement,
@@ -138,12 +141,7 @@ export async function cancelMyAppointment(deps: SchedulingDeps, rawId: RawId, ac
 const LINK_INVALID = 'This link has expired or was used already. Sign in to see your appointments.';
 const linkInvalid = () => new DomainError('invalid', 'cancel_link_invalid', LINK_INVALID, { token: [LINK_INVALID] });
 
-function readLinkToken(body: unknown): string {
-  const v = new Validator(asRecord(body));
-  const token = v.text('token', { max: 200 });
-  v.done();
-  return token;
-}
+const readLinkToken = (body: unknown): string => readInput(CancelLinkRequest, body).token;
 
 /** What a cancel link would cancel, shown on its confirmation page before anything changes. */
 export async function previewCancelLink(deps: SchedulingDeps, body: unknown) {

@@ -4,8 +4,8 @@ import { pathId, type RawId } from '../shared/validate.ts';
 import { appointmentEntry } from './booking.ts';
 import { deskTransition, type DeskEvent } from './lifecycle.ts';
 import type { SchedulingDeps } from './ports.ts';
-import { appointmentJson } from './scheduling.ts';
 import { nowInClinic } from './use-case-input.ts';
+import { appointmentJson } from './appointment-answers.ts';
 
 /**
  * Reception (or an admin) checks a patient in on the visit's day, marks a started visit a no-show, or takes

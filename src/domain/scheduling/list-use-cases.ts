@@ -4,24 +4,28 @@ import { ownDoctorId, requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays } from '../shared/clock.ts';
 import { pageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
-import { canRecordNow, deskActions, type DeskEvent } from './lifecycle.ts';
+import { canRecordNow, deskActions } from './lifecycle.ts';
 import { visitOf } from './notices.ts';
-import type { AppointmentFilter, SchedulingDeps, StatusCounts } from './ports.ts';
+import type { AppointmentFilter, SchedulingDeps } from './ports.ts';
 import {
   AGENDA_VIEWS,
   APPOINTMENT_STATUSES,
   APPOINTMENT_WHEN,
   agendaDates,
-  appointmentJson,
   hasStarted,
-  type AgendaJson,
-  type AgendaVisitJson,
   type Appointment,
   type ClinicMoment,
-  type ListedAppointmentJson,
 } from './scheduling.ts';
 import { timeOffJson } from './time-off.ts';
 import { nowInClinic, patientOf } from './use-case-input.ts';
+import { appointmentJson } from './appointment-answers.ts';
+import type {
+  AgendaJson,
+  AgendaVisitJson,
+  DeskAppointmentJson,
+  DeskDayJson,
+  ListedAppointmentJson,
+} from './scheduling-shapes.ts';
 
 const listed = (a: Appointment, now: ClinicMoment): ListedAppointmentJson => ({
   ...appointmentJson(a),
@@ -105,8 +109,6 @@ export async function doctorAgenda(
 export const listMyAppointments = (deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) =>
   appointmentPage(deps, { patientId: patientOf(actor) }, query, listed);
 
-export type DeskAppointmentJson = ListedAppointmentJson & { desk_actions: DeskEvent[] };
-
 /**
  * The desk's appointments: a day's (default today) at the front desk, optionally one doctor's, its cancelled
  * visits only when `status` asks for them; or with `patient_id` all of one patient's. Upcoming first, `q`
@@ -128,16 +130,6 @@ export async function listDeskAppointments(deps: SchedulingDeps, query: Record<s
     desk_actions: deskActions(a, now),
   });
   return appointmentPage(deps, owner, query, toJson, actor);
-}
-
-export interface DeskDayJson {
-  date: string;
-  today: string;
-  previous: string;
-  next: string;
-  doctor_id: number | null;
-  /** Every visit of the day (of the doctor, when given) by status, cancelled ones too. */
-  counts: StatusCounts;
 }
 
 /** The desk's day at a glance: how many visits of `date` (default today) are in each status, and the days around it. */

@@ -2,14 +2,9 @@ import type { Actor } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
 import { pathId, type RawId } from '../shared/validate.ts';
 import type { SchedulingDeps, SchedulingTxDeps } from './ports.ts';
-import { weeklySlotJson, type WeeklySlotJson } from './scheduling.ts';
-import { hoursRangeJson, readHours, sameHours, type HoursRangeJson } from './working-hours.ts';
-
-/** A doctor's working hours and the weekly slots they give, as the admin's schedule form shows them. */
-export interface ScheduleJson {
-  hours: HoursRangeJson[];
-  slots: WeeklySlotJson[];
-}
+import { weeklySlotJson } from './scheduling.ts';
+import { hoursRangeJson, readHours, sameHours } from './working-hours.ts';
+import type { ScheduleJson } from './scheduling-shapes.ts';
 
 const scheduleOf = async (tx: SchedulingTxDeps, doctorId: number): Promise<ScheduleJson> => {
   const [hours, slots] = await Promise.all([tx.schedules.hours(doctorId), tx.schedules.currentSlots(doctorId)]);

@@ -1,6 +1,6 @@
 import { addDays, type clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import type { Validator } from '../shared/validate.ts';
-import { closedBy, type TimeOffJson, type TimeOffSpan } from './time-off.ts';
+import { closedBy, type TimeOffSpan } from './time-off.ts';
 import type { Named, TimeSpan } from './time-span.ts';
 
 export const APPOINTMENT_STATUSES = ['scheduled', 'checked_in', 'completed', 'no_show', 'cancelled'] as const;
@@ -48,8 +48,6 @@ export type ClinicMoment = ReturnType<typeof clinicDateTime>;
 
 // --- times
 
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-
 export const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 export const timeOf = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
@@ -61,15 +59,9 @@ export type Period = 'AM' | 'PM';
 export const periodOf = (time: string): Period => (minutesOf(time) < 12 * 60 ? 'AM' : 'PM');
 
 /** `field` as HH:mm, its problem added to `v`. */
-export function readTime(v: Validator, field: string, opts: { optional?: boolean } = {}): string {
-  const value = v.text(field, opts);
-  if (value && !TIME.test(value)) v.fail(field, 'must be a time as HH:mm');
-  return value;
-}
-
 /** start_time and end_time of one span, end after start (a placeholder once a problem is recorded in `v`). */
 export function readSpan(v: Validator): TimeSpan {
-  const span = { startTime: readTime(v, 'start_time'), endTime: readTime(v, 'end_time') };
+  const span = { startTime: v.time('start_time'), endTime: v.time('end_time') };
   if (!v.failed('start_time') && !v.failed('end_time') && span.endTime <= span.startTime)
     v.fail('end_time', 'must be after start_time');
   return span;
@@ -166,40 +158,3 @@ export const weeklySlotJson = (s: WeeklySlot) => ({
   end_time: s.endTime,
   room: s.room,
 });
-export type WeeklySlotJson = ReturnType<typeof weeklySlotJson>;
-
-/** The appointment of docs/api.md, nested and with the flat names the tables show; every list answers this. */
-export function appointmentJson(a: Appointment) {
-  return {
-    id: a.id,
-    date: a.date,
-    start_time: a.startTime,
-    end_time: a.endTime,
-    status: a.status,
-    patient: a.patient,
-    doctor: a.doctor,
-    department: a.department,
-    room: a.room,
-    patient_name: a.patient.name,
-    patient_email: a.patient.email,
-    doctor_name: a.doctor.name,
-    doctor_email: a.doctor.email,
-    department_name: a.department?.name ?? null,
-    room_name: a.room?.name ?? null,
-  };
-}
-export type AppointmentJson = ReturnType<typeof appointmentJson>;
-/** An appointment in the patient's and the doctor's lists, which also say whether it has begun by the clinic's clock. */
-export type ListedAppointmentJson = AppointmentJson & { has_started: boolean };
-export type AgendaVisitJson = ListedAppointmentJson & { can_record: boolean };
-
-/** A doctor's agenda of a day or a week, with the dates the previous and the next one start on. */
-export interface AgendaJson {
-  view: AgendaView;
-  date: string;
-  today: string;
-  previous: string;
-  next: string;
-  /** Each day's visits, and the doctor's leave and the clinic's closures that day (visits in them are for the desk to move). */
-  days: { date: string; visits: AgendaVisitJson[]; time_off: TimeOffJson[] }[];
-}

@@ -3,45 +3,41 @@ import { requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
 import { MAX_PER_PAGE, pageRequest, type Page } from '../shared/pagination.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import type { SchedulingDeps, SchedulingTxDeps, VisitToMove } from './ports.ts';
-import { appointmentJson, hasStarted, readTime, type AppointmentJson } from './scheduling.ts';
-import { kindOf, timeOffJson, type NewTimeOff, type TimeOffJson, type TimeOffKind } from './time-off.ts';
+import { hasStarted } from './scheduling.ts';
+import { MAX_TIME_OFF_DAYS, kindOf, timeOffJson, type NewTimeOff, type TimeOffKind } from './time-off.ts';
 import { nowInClinic } from './use-case-input.ts';
-
-const MAX_DAYS = 366;
+import { appointmentJson } from './appointment-answers.ts';
+import {
+  ClosureRequest,
+  LeaveRequest,
+  type TimeOffAddedJson,
+  type TimeOffJson,
+  type VisitToMoveJson,
+} from './scheduling-shapes.ts';
 
 /** Leave or a closure from a request: whole days, or with both times only part of each day. */
 function readTimeOff(body: unknown, today: string, kind: TimeOffKind): Omit<NewTimeOff, 'doctorId'> {
-  const input = asRecord(body);
-  const v = new Validator(input);
-  const startsOn = v.date('starts_on');
-  const endsOn = v.date('ends_on', { optional: true }) ?? startsOn;
+  const v = new Validator(asRecord(body));
+  const request = readFields(v, kind === 'leave' ? LeaveRequest : ClosureRequest);
+  const startsOn = request.starts_on;
+  const endsOn = request.ends_on ?? startsOn;
   if (!v.failed('starts_on') && !v.failed('ends_on')) {
     if (endsOn < startsOn) v.fail('ends_on', 'must be on or after starts_on');
     else if (endsOn < today) v.fail('ends_on', 'must not be in the past');
-    else if (endsOn > addDays(startsOn, MAX_DAYS - 1))
-      v.fail('ends_on', `must be at most ${MAX_DAYS} days after starts_on`);
+    else if (endsOn > addDays(startsOn, MAX_TIME_OFF_DAYS - 1))
+      v.fail('ends_on', `must be at most ${MAX_TIME_OFF_DAYS} days after starts_on`);
   }
-  const startTime = readTime(v, 'start_time', { optional: true }) || null;
-  const endTime = readTime(v, 'end_time', { optional: true }) || null;
+  const startTime = request.start_time ?? null;
+  const endTime = request.end_time ?? null;
   if (startTime && !endTime && !v.failed('end_time')) v.fail('end_time', 'is required with start_time');
   if (endTime && !startTime && !v.failed('start_time')) v.fail('start_time', 'is required with end_time');
   if (startTime && endTime && !v.failed('start_time') && !v.failed('end_time') && endTime <= startTime)
     v.fail('end_time', 'must be after start_time');
-  const reason = v.text('reason', { optional: kind === 'leave', max: 200, line: true });
   v.done();
-  return { startsOn, endsOn, startTime, endTime, reason };
-}
-
-export type VisitToMoveJson = AppointmentJson & { has_started: boolean; time_off: TimeOffJson };
-
-/** What adding leave or a closure answers: the new time off, and the visits inside it for the desk to move. */
-export interface TimeOffAddedJson {
-  time_off: TimeOffJson;
-  visits_to_move: VisitToMoveJson[];
-  /** How many there are; `visits_to_move` lists the first 200. */
-  visits_to_move_total: number;
+  return { startsOn, endsOn, startTime, endTime, reason: request.reason ?? '' };
 }
 
 async function addTimeOff(

@@ -24,6 +24,9 @@ export interface TimeOff extends TimeOffSpan {
   reason: string;
 }
 
+/** The longest leave or closure, in days. */
+export const MAX_TIME_OFF_DAYS = 366;
+
 export const kindOf = (t: { doctor: Named | null }): TimeOffKind => (t.doctor ? 'leave' : 'closure');
 
 /** Whether `t` takes away a slot at `slot`'s times on `date`. */
@@ -50,4 +53,3 @@ export const timeOffJson = (t: TimeOff) => ({
   end_time: t.endTime,
   reason: t.reason,
 });
-export type TimeOffJson = ReturnType<typeof timeOffJson>;

@@ -7,16 +7,21 @@ import { dateOutOfRange, type ClinicMoment } from './scheduling.ts';
 export const nowInClinic = (deps: SchedulingDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
 
 /** `field` (default today) checked against the booking window, its problems added to `v`. */
-export function readDate(v: Validator, today: string, field = 'date'): string {
-  const date = v.date(field, { optional: true }) ?? today;
-  const problem = dateOutOfRange(date, today);
+export const readDate = (v: Validator, today: string, field = 'date'): string =>
+  inBookingWindow(v, v.date(field, { optional: true }), today, field);
+
+/** A date as read (default today; a date that did not read is today too, its problem already told), in the booking window. */
+export function inBookingWindow(v: Validator, date: string | undefined, today: string, field = 'date'): string {
+  const day = date ?? today;
+  const problem = dateOutOfRange(day, today);
   if (problem) v.fail(field, problem);
-  return date;
+  return day;
 }
 
-export const readChoice = (v: Validator, today: string): SlotChoice => ({
-  scheduleId: v.id('schedule_id'),
-  date: readDate(v, today),
+/** The slot a booking request chose, its date in the booking window. */
+export const choiceOf = (v: Validator, request: { schedule_id: number; date?: string }, today: string): SlotChoice => ({
+  scheduleId: request.schedule_id,
+  date: inBookingWindow(v, request.date, today),
 });
 
 export const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have appointments of their own');

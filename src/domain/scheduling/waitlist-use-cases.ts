@@ -4,25 +4,23 @@ import { ownPatientId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime } from '../shared/clock.ts';
 import { DomainError, conflict, forbidden, invalid } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
+import { readFields, readInput } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { checkPlacement, takeSlot } from './booking.ts';
 import type { WaitlistDeps } from './ports.ts';
-import { appointmentJson, dateOutOfRange, type ClinicMoment } from './scheduling.ts';
+import { dateOutOfRange, type ClinicMoment } from './scheduling.ts';
 import { slotFreed } from './slot-offers.ts';
 import { WAITLIST_STAFF, holdUntil, type WaitlistEntry, type WaitlistOffer } from './waitlist.ts';
+import { appointmentJson } from './appointment-answers.ts';
+import {
+  DeskWaitlistRequest,
+  OfferLinkRequest,
+  WaitlistJoinRequest,
+  type WaitlistEntryJson,
+  type WaitlistOfferJson,
+} from './scheduling-shapes.ts';
 
 const nowInClinic = (deps: WaitlistDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
-
-export interface WaitlistEntryJson {
-  id: number;
-  doctor: { id: number; name: string };
-  doctor_name: string;
-  from_date: string;
-  to_date: string;
-  joined_at: string;
-  /** The slot held for the patient now, if any. */
-  offer: { date: string; start_time: string; end_time: string; expires_at: string; hold_until: string } | null;
-}
 
 const entryJson = (e: WaitlistEntry, timeZone: string): WaitlistEntryJson => ({
   id: e.id,
@@ -41,10 +39,8 @@ const entryJson = (e: WaitlistEntry, timeZone: string): WaitlistEntryJson => ({
 });
 
 /** The doctor and the days of an entry, within the booking window, the last day not before the first. */
-function readEntry(v: Validator, today: string) {
-  const doctorId = v.id('doctor_id');
-  const fromDate = v.date('from_date');
-  const toDate = v.date('to_date');
+function entryOf(v: Validator, request: { doctor_id: number; from_date: string; to_date: string }, today: string) {
+  const { doctor_id: doctorId, from_date: fromDate, to_date: toDate } = request;
   for (const [field, date] of [
     ['from_date', fromDate],
     ['to_date', toDate],
@@ -60,7 +56,7 @@ function readEntry(v: Validator, today: string) {
 async function join(
   deps: WaitlistDeps,
   patientId: number,
-  entry: ReturnType<typeof readEntry>,
+  entry: ReturnType<typeof entryOf>,
   actor: Actor,
 ): Promise<WaitlistEntryJson> {
   return deps.transaction(async (tx) => {
@@ -99,7 +95,7 @@ const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have a wa
 export async function joinWaitlist(deps: WaitlistDeps, body: unknown, actor: Actor) {
   const patientId = patientOf(actor);
   const v = new Validator(asRecord(body));
-  const entry = readEntry(v, nowInClinic(deps).date);
+  const entry = entryOf(v, readFields(v, WaitlistJoinRequest), nowInClinic(deps).date);
   v.done();
   return join(deps, patientId, entry, actor);
 }
@@ -108,10 +104,10 @@ export async function joinWaitlist(deps: WaitlistDeps, body: unknown, actor: Act
 export async function addToWaitlist(deps: WaitlistDeps, body: unknown, actor: Actor) {
   if (!WAITLIST_STAFF.includes(actor.role)) throw forbidden();
   const v = new Validator(asRecord(body));
-  const patientId = v.id('patient_id');
-  const entry = readEntry(v, nowInClinic(deps).date);
+  const request = readFields(v, DeskWaitlistRequest);
+  const entry = entryOf(v, request, nowInClinic(deps).date);
   v.done();
-  return join(deps, patientId, entry, actor);
+  return join(deps, request.patient_id, entry, actor);
 }
 
 /** The patient's entries that still have days to come, each with the slot held for them now; `q` searches the doctor. */
@@ -162,21 +158,7 @@ export async function leaveWaitlist(deps: WaitlistDeps, rawId: RawId, actor: Act
 
 const LINK_INVALID = 'This link is not valid. Sign in to see your waitlist.';
 
-export interface WaitlistOfferJson {
-  doctor: { id: number; name: string };
-  date: string;
-  start_time: string;
-  end_time: string;
-  expires_at: string;
-  hold_until: string;
-}
-
-function readToken(body: unknown): string {
-  const v = new Validator(asRecord(body));
-  const token = v.text('token', { max: 200 });
-  v.done();
-  return token;
-}
+const readToken = (body: unknown): string => readInput(OfferLinkRequest, body).token;
 
 /** The offer, if it may still be answered: open and its hold not over; otherwise why not, as a 409 with a code. */
 function openOffer(offer: WaitlistOffer | undefined, now: Date): WaitlistOffer {

@@ -193,4 +193,3 @@ export const hoursRangeJson = (r: SavedRange) => ({
   slot_minutes: r.slotMinutes,
   room: r.room,
 });
-export type HoursRangeJson = ReturnType<typeof hoursRangeJson>;

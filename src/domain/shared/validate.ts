@@ -123,13 +123,25 @@ export class Validator {
     return value;
   }
 
+  /** A time of day as HH:mm. */
+  time(field: string, opts: { optional?: boolean } = {}): string {
+    const value = this.text(field, opts);
+    if (value && !TIME.test(value)) this.fail(field, 'must be a time as HH:mm');
+    return value;
+  }
+
   /** A date of birth: a real date after 1900 and before the clinic's `today`. */
   birthdate(field: string, today: string): string;
   birthdate(field: string, today: string, opts: { optional: true }): string | undefined;
   birthdate(field: string, today: string, opts: { optional?: boolean } = {}): string | undefined {
     const value = opts.optional ? this.date(field, { optional: true }) : this.date(field);
-    if (value && (value >= today || value < '1900-01-01')) this.fail(field, 'must be a real date in the past');
+    this.birthdateRange(field, value, today);
     return value;
+  }
+
+  /** A date of birth read already (a schema's `date`): after 1900 and before the clinic's `today`. */
+  birthdateRange(field: string, value: string | undefined, today: string): void {
+    if (value && (value >= today || value < '1900-01-01')) this.fail(field, 'must be a real date in the past');
   }
 
   /** Whether a problem was already found with `field`, so a rule that builds on it can stay quiet. */
@@ -147,6 +159,8 @@ export class Validator {
     if (Object.keys(this.errors).length > 0) throw invalid(this.errors);
   }
 }
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 const UNSTORABLE = 'contains a character that cannot be stored (a NUL or an unpaired surrogate)';
 

@@ -1,4 +1,12 @@
 import {
+  GenderShape,
+  ImageShape,
+  NamedShape,
+  PersonShape,
+  RoleShape,
+  UserShape,
+} from '../../domain/shared/shared-shapes.ts';
+import {
   array,
   date,
   email,
@@ -6,12 +14,10 @@ import {
   integer,
   nullable,
   object,
-  oneOfValues,
   ref,
   string,
-  uri,
   type Schema,
-} from './schema.ts';
+} from '../../domain/shared/wire-schema.ts';
 
 /**
  * PatientRow of src/domain/patients/ports.ts: the properties of a row of the patient lists, which the desk's patient
@@ -44,17 +50,16 @@ export const sharedSchemas: Record<string, Schema> = {
     },
     { optional: ['errors'] },
   ),
-  Named: object({ id: integer(), name: string() }),
-  Person: object({ id: integer(), name: string(), email: nullable(email()) }),
+  Named: NamedShape,
+  Person: PersonShape,
   Money: string({
     pattern: '^-?[0-9]+\\.[0-9]{2}$',
     description: 'An amount in dollars with two decimals; the same amount is given in cents beside it',
   }),
-  Image: nullable(uri()),
-  Role: oneOfValues(['patient', 'doctor', 'admin', 'reception']),
-  Gender: oneOfValues(['male', 'female', 'other']),
-  /** docs/api.md "user": a signed-in account as the API shows it. */
-  User: object({ id: integer(), name: string(), email: email(), role: ref('Role'), profile_image: ref('Image') }),
+  Image: ImageShape,
+  Role: RoleShape,
+  Gender: GenderShape,
+  User: UserShape,
   /** docs/api.md "patient row": the admin's and the desk's patient lists. */
   Patient: object(patientRow),
   /** docs/api.md "patient detail": a patient with every medical record, newest first (admin and doctor). */

@@ -1,7 +1,7 @@
 import { sharedSchemas } from './components.ts';
 import { errorResponses, operation, type Operation } from './operation.ts';
 import type { ModulePaths } from './module-paths.ts';
-import type { Schema } from './schema.ts';
+import { componentName, type Schema } from '../../domain/shared/wire-schema.ts';
 import { platformPaths } from './paths/platform.ts';
 import { accountsPaths } from './paths/accounts.ts';
 import { reportsPaths } from './paths/reports.ts';
@@ -61,6 +61,10 @@ export function openApiDocument(modules: ModulePaths[] = MODULES): OpenApiDocume
       paths[path] = { ...paths[path], [method.toLowerCase()]: item };
     }
   }
+  // `ref(shape)` points at the name its shape was given, so that is the name it must be listed under.
+  const misnamed = Object.entries(schemas).filter(([name, schema]) => (componentName(schema) ?? name) !== name);
+  if (misnamed.length > 0)
+    throw new Error(`listed under another name than their component's: ${misnamed.map(([name]) => name).join(', ')}`);
   return {
     openapi: '3.1.0',
     info: {

@@ -1,5 +1,5 @@
 import type { Operations } from './operation.ts';
-import type { Schema } from './schema.ts';
+import type { Schema } from '../../domain/shared/wire-schema.ts';
 
 /** One routes module's part of the document: its tag, its own named shapes and its operations. */
 export interface ModulePaths {

@@ -1,5 +1,5 @@
 import type { Access } from '../router.ts';
-import { id, ref, string, type Schema } from './schema.ts';
+import { id, ref, string, type Schema } from '../../domain/shared/wire-schema.ts';
 
 /** One success answer: a JSON body's schema, `null` for none (204, 304), or other media types (CSV, iCalendar, images). */
 export type SuccessAnswer =

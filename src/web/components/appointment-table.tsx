@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { SchemaAppointment as AppointmentJson } from '../api-wire.gen.ts';
+import type { AppointmentJson } from '../../domain/scheduling/scheduling-shapes.ts';
 import type { ListPage, ListQuery } from '../api.ts';
 import { DataTable, type Column } from './data-table.tsx';
 import type { RowAction } from './row-actions.tsx';

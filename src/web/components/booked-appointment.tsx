@@ -1,6 +1,6 @@
 /** What a patient sees once a visit is booked: who, when and where, with a calendar file and the way to the visit. */
 import { Link } from 'wouter';
-import type { SchemaAppointment as AppointmentJson } from '../api-wire.gen.ts';
+import type { AppointmentJson } from '../../domain/scheduling/scheduling-shapes.ts';
 import { formatTime, formatDay } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 

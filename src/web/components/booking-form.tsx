@@ -3,9 +3,7 @@
  * booking page, the desk's booking for a patient, and moving an appointment all choose a slot with this.
  */
 import { useEffect, useState } from 'react';
-import type { Doctor } from '../../domain/catalogue/catalogue.ts';
 import type { Period } from '../../domain/scheduling/scheduling.ts';
-import type { AvailableSlotsJson, NextAvailableJson, SlotJson } from '../../domain/scheduling/booking-use-cases.ts';
 import { apiGet, fetchList } from '../api.ts';
 import { failure, success, type AlertMessage } from './alert.tsx';
 import { Field } from './field.tsx';
@@ -15,6 +13,8 @@ import { useLatestRequest } from './use-latest-request.ts';
 import { useSubmit } from './use-submit.ts';
 import { capitalize, formatTime, formatDay } from '../format.ts';
 import { endpoints } from '../paths.ts';
+import type { AvailableSlotsJson, NextAvailableJson, SlotJson } from '../../domain/scheduling/scheduling-shapes.ts';
+import type { Doctor } from '../../domain/catalogue/catalogue-shapes.ts';
 
 /** The slot chosen, as the booking and moving endpoints take it. */
 export interface SlotChoiceJson {

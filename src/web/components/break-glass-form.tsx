@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { BreakGlassJson } from '../../domain/care/use-cases.ts';
+import type { BreakGlassJson } from '../../domain/care/care-shapes.ts';
 import { ApiError, apiPost } from '../api.ts';
 import { Alert, failure, type AlertMessage } from './alert.tsx';
 import { Field } from './field.tsx';

@@ -1,12 +1,12 @@
 /** A medical record's clinical content, as the doctor writes it at the visit and as an amendment rewrites it. */
 import { useEffect, useState } from 'react';
-import type { Disease } from '../../domain/catalogue/catalogue.ts';
 import type { FieldErrors } from '../../domain/shared/errors.ts';
 import { fetchList } from '../api.ts';
 import { endpoints } from '../paths.ts';
 import { Field } from './field.tsx';
 import { NamedSelect } from './named-select.tsx';
 import { ALL } from './use-alert.ts';
+import type { Disease } from '../../domain/catalogue/catalogue-shapes.ts';
 
 export interface ClinicalValues {
   disease_id: string;

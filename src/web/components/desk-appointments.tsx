@@ -4,7 +4,6 @@
  */
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { DeskAppointmentJson } from '../../domain/scheduling/list-use-cases.ts';
 import { apiPost, fetchList, type ListQuery } from '../api.ts';
 import { success, type AlertMessage } from './alert.tsx';
 import { AppointmentTable } from './appointment-table.tsx';
@@ -17,6 +16,7 @@ import { serverFailure } from './use-alert.ts';
 import { useCancelAppointment } from './use-cancel-appointment.ts';
 import { formatDate, formatDay, formatTime } from '../format.ts';
 import { endpoints, routes, withId } from '../paths.ts';
+import type { DeskAppointmentJson } from '../../domain/scheduling/scheduling-shapes.ts';
 
 /** The desk's changes to a visit, in the order their buttons stand, each offered when the server lists it. */
 const DESK_ACTIONS: {

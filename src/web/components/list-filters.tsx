@@ -4,7 +4,6 @@
  */
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import type { Department, Doctor } from '../../domain/catalogue/catalogue.ts';
 import type { FieldErrors } from '../../domain/shared/errors.ts';
 import { ApiError, downloadFile, type ListPage, type ListQuery, type Query } from '../api.ts';
 import { capitalize } from '../format.ts';
@@ -13,6 +12,7 @@ import { Field } from './field.tsx';
 import { NamedSelect } from './named-select.tsx';
 import { useAllRows } from './use-all-rows.ts';
 import { endpoints } from '../paths.ts';
+import type { Department, Doctor } from '../../domain/catalogue/catalogue-shapes.ts';
 
 /** Filters by their query names; '' for one not set. */
 export type Filters = Record<string, string>;

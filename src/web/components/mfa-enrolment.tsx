@@ -1,7 +1,7 @@
 /** Adding an authenticator: scan the QR code (or type the secret), then prove it with its first code. */
 import { useState, type FormEvent } from 'react';
-import type { MfaSetupJson } from '../../domain/auth/mfa-use-cases.ts';
 import { Field } from './field.tsx';
+import type { MfaSetupJson } from '../../domain/auth/auth-shapes.ts';
 
 interface MfaEnrolmentProps {
   setup: MfaSetupJson;

@@ -1,6 +1,5 @@
 /** The medical record form of one visit: saving it completes the visit and bills the patient. */
 import { useState, type FormEvent } from 'react';
-import type { ListedAppointmentJson } from '../../domain/scheduling/scheduling.ts';
 import { apiPost } from '../api.ts';
 import { endpoints } from '../paths.ts';
 import { Alert, failure } from './alert.tsx';
@@ -11,6 +10,7 @@ import { SubmitRow } from './submit-row.tsx';
 import { useAlert } from './use-alert.ts';
 import { useSubmit } from './use-submit.ts';
 import { formatDate } from '../format.ts';
+import type { ListedAppointmentJson } from '../../domain/scheduling/scheduling-shapes.ts';
 
 interface RecordValues extends ClinicalValues {
   service_type: string;

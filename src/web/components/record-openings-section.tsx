@@ -1,4 +1,4 @@
-import type { RecordOpeningJson } from '../../domain/care/use-cases.ts';
+import type { RecordOpeningJson } from '../../domain/care/care-shapes.ts';
 import { listAt } from '../api.ts';
 import { DataTable, type Column } from './data-table.tsx';
 import { endpoints } from '../paths.ts';

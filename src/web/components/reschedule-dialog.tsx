@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { AppointmentJson } from '../../domain/scheduling/scheduling.ts';
 import { apiPost } from '../api.ts';
 import { Alert, success, type AlertMessage } from './alert.tsx';
 import { BookingForm } from './booking-form.tsx';
@@ -7,6 +6,7 @@ import { Dialog } from './dialog.tsx';
 import { useAlert } from './use-alert.ts';
 import { formatTime, formatDay } from '../format.ts';
 import { endpoints } from '../paths.ts';
+import type { AppointmentJson } from '../../domain/scheduling/scheduling-shapes.ts';
 
 interface RescheduleDialogProps {
   appointment: AppointmentJson;

@@ -1,4 +1,4 @@
-import type { SchemaAppointment as AppointmentJson } from '../api-wire.gen.ts';
+import type { AppointmentJson } from '../../domain/scheduling/scheduling-shapes.ts';
 import { apiPost } from '../api.ts';
 import { success, type AlertMessage } from './alert.tsx';
 import { useConfirm } from './confirm.tsx';

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { VisitToMoveJson } from '../../domain/scheduling/time-off-use-cases.ts';
 import { apiGet } from '../api.ts';
 import { formatTime, formatDay } from '../format.ts';
 import { endpoints } from '../paths.ts';
 import type { AlertMessage } from './alert.tsx';
 import { useReschedule } from './reschedule-dialog.tsx';
 import { ALL } from './use-alert.ts';
+import type { VisitToMoveJson } from '../../domain/scheduling/scheduling-shapes.ts';
 
 const whyOf = (v: VisitToMoveJson) =>
   (v.time_off.kind === 'leave' ? `${v.doctor_name} is on leave` : 'the clinic is closed') +

@@ -1,6 +1,5 @@
 /** A patient joins a doctor's waitlist for a range of days, or staff put one on it (the admin's patient overview). */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { Doctor } from '../../domain/catalogue/catalogue.ts';
 import { apiPost, fetchList } from '../api.ts';
 import { endpoints } from '../paths.ts';
 import { Alert, success } from './alert.tsx';
@@ -8,6 +7,7 @@ import { Field } from './field.tsx';
 import { NamedSelect } from './named-select.tsx';
 import { ALL, serverFailure, useAlert } from './use-alert.ts';
 import { useSubmit } from './use-submit.ts';
+import type { Doctor } from '../../domain/catalogue/catalogue-shapes.ts';
 
 interface WaitlistFormProps {
   title: string;

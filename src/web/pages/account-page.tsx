@@ -3,7 +3,6 @@
  * of two-step sign-in with its recovery codes, and for doctors and patients their private calendar feed.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import type { MfaSetupJson, MfaStatusJson } from '../../domain/auth/mfa-use-cases.ts';
 import { ApiError, apiGet, apiPost, apiPut } from '../api.ts';
 import { useSignals } from '@preact/signals-react/runtime';
 import { role, startSession } from '../auth.ts';
@@ -19,8 +18,9 @@ import { useAlert } from '../components/use-alert.ts';
 import { hasFieldErrors, useSubmit } from '../components/use-submit.ts';
 import { endpoints } from '../paths.ts';
 import { signOutEverywhere } from '../session.ts';
-import type { PublicUser } from '../../domain/auth/auth.ts';
 import type { Role } from '../../domain/shared/actor.ts';
+import type { MfaSetupJson, MfaStatusJson } from '../../domain/auth/auth-shapes.ts';
+import type { UserJson } from '../../domain/shared/shared-shapes.ts';
 
 const complain = (setAlert: (m: AlertMessage) => void, fallback: string) => (error: unknown) => {
   if (!hasFieldErrors(error)) setAlert(failure(error instanceof ApiError ? error.message : fallback));
@@ -64,7 +64,7 @@ function ChangePassword({ setAlert }: SectionProps) {
       async () => {
         // The server ends every session and opens this one anew, in a new cookie.
         startSession(
-          await apiPut<{ user: PublicUser; role: Role }>(endpoints.password, {
+          await apiPut<{ user: UserJson; role: Role }>(endpoints.password, {
             current_password: current,
             new_password: next.password,
           }),

@@ -1,91 +1,33 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
 import {
-  array,
-  boolean,
-  date,
-  dateTime,
-  email,
-  integer,
-  listOf,
-  object,
-  oneOfValues,
-  ref,
-  string,
-  uri,
-  anyOf,
-  type Schema,
-} from '../schema.ts';
-
-// Limits as the use cases' validators state them (src/domain/auth/passwords.ts and the Validator calls).
-const name = string({ minLength: 1, maxLength: 200, description: 'One line, no control characters' });
-const newEmail = string({ format: 'email', maxLength: 254 });
-const signInEmail = string({ minLength: 1, maxLength: 254 });
-const newPassword = string({
-  minLength: 8,
-  maxLength: 128,
-  description: 'Taken exactly as typed (never trimmed); 8 to 128 characters, not one of the commonest passwords',
-});
-const currentPassword = string({ minLength: 1, maxLength: 200, description: 'Exactly as typed' });
-const token = string({ minLength: 1, maxLength: 200 });
-const phone = string({ minLength: 1, maxLength: 40 });
-const message = object({ message: string() });
-const emailAnswer = object({ email: email() });
-const recoveryCodes = object({
-  recovery_codes: array(string(), { minItems: 10, maxItems: 10, description: 'Shown this once; each works once' }),
-});
-
-/** A session as a sign-in answers it: with its bearer token for API clients, without it when it went into the browser's cookie. */
-function session({
-  withToken,
-  withRecoveryCodes = false,
-}: {
-  withToken: boolean;
-  withRecoveryCodes?: boolean;
-}): Schema {
-  return object(
-    {
-      user: ref('User'),
-      ...(withToken
-        ? { token: string({ description: 'The bearer token: send it as `Authorization: Bearer <token>`' }) }
-        : {}),
-      role: ref('Role'),
-      persistent: boolean({ description: 'Remembered: the session lasts 30 days instead of 12 hours' }),
-      expires_at: dateTime(),
-      ...(withRecoveryCodes
-        ? {
-            recovery_codes: array(string(), {
-              minItems: 10,
-              maxItems: 10,
-              description: 'Only when this sign-in turned on a new authenticator: shown this once',
-            }),
-          }
-        : {}),
-    },
-    { optional: withRecoveryCodes ? ['recovery_codes'] : [] },
-  );
-}
-
-const signIn = object(
-  {
-    email: signInEmail,
-    password: currentPassword,
-    remember: boolean({ description: 'Keep the session for 30 days (default: 12 hours)' }),
-  },
-  { optional: ['remember'] },
-);
-
-const secondStep = object(
-  {
-    challenge: token,
-    code: string({ maxLength: 20, description: "The authenticator's current code (spaces ignored)" }),
-    recovery_code: string({
-      maxLength: 40,
-      description: 'One unused recovery code, when the authenticator is not at hand',
-    }),
-  },
-  { optional: ['code', 'recovery_code'] },
-);
+  AccountEmailRequest,
+  BrowserSecondStepSessionShape,
+  BrowserSessionShape,
+  ChallengeRequest,
+  EmailAnswerShape,
+  MessageShape,
+  MfaChallengeShape,
+  MfaCodeRequest,
+  MfaSetupShape,
+  MfaStatusShape,
+  NewStaffRequest,
+  PasswordChangeRequest,
+  PasswordRequest,
+  PasswordResetRequest,
+  RecoveryCodesShape,
+  RegisterRequest,
+  ResetLinkShape,
+  SecondStepRequest,
+  SecondStepSessionShape,
+  SessionShape,
+  SignInRequest,
+  StaffShape,
+  VerificationPreviewRequest,
+  VerificationPreviewShape,
+  VerificationRequest,
+} from '../../../domain/auth/auth-shapes.ts';
+import { anyOf, boolean, integer, listOf, object, ref, string } from '../../../domain/shared/wire-schema.ts';
 
 /** A POST that reads no body still parses one sent: malformed → 400, too large → 413. */
 const BODYLESS_POST = [400, 413];
@@ -105,36 +47,12 @@ export const accountsPaths: ModulePaths = {
     'browser signs in with `POST /api/session` and holds the session in an HttpOnly cookie. Sign-in, password and code checks ' +
     'are throttled per account and address: 429 `too_many_attempts` with `Retry-After`.',
   schemas: {
-    Session: session({ withToken: true }),
-    BrowserSession: session({ withToken: false }),
-    MfaChallenge: object({
-      mfa: oneOfValues(
-        ['verify', 'enrol'],
-        '`verify`: send a code from the authenticator; `enrol`: the role requires one and none is set up yet (see `POST /api/login/mfa/setup`)',
-      ),
-      challenge: string({
-        description: 'Send it with the code to `/api/login/mfa` or `/api/session/mfa`; it works for 10 minutes',
-      }),
-    }),
-    MfaSetup: object({
-      secret: string({ description: 'The base32 secret, to type where a camera is not at hand' }),
-      otpauth_uri: string({ description: 'The `otpauth://totp/…` URI the QR code holds' }),
-      qr_svg: string({ description: 'The QR code as an SVG document' }),
-    }),
-    MfaStatus: object({
-      enabled: boolean(),
-      required: boolean({ description: 'The clinic requires a second factor for this role' }),
-      available: boolean({ description: 'Whether this role may use one: admins and doctors' }),
-      recovery_codes_left: integer({ minimum: 0 }),
-    }),
-    Staff: object({
-      id: integer(),
-      name: string(),
-      email: email(),
-      role: oneOfValues(['reception']),
-      active: boolean(),
-      created_at: dateTime(),
-    }),
+    Session: SessionShape,
+    BrowserSession: BrowserSessionShape,
+    MfaChallenge: MfaChallengeShape,
+    MfaSetup: MfaSetupShape,
+    MfaStatus: MfaStatusShape,
+    Staff: StaffShape,
   },
   operations: {
     'POST /api/patients/register': {
@@ -144,15 +62,8 @@ export const accountsPaths: ModulePaths = {
         'has an account (its owner is e-mailed instead and nothing is created), so nobody learns who is registered. The role is ' +
         'always patient. Sign-ups from one address are throttled (429).',
       access: 'public',
-      body: object({
-        name,
-        email: newEmail,
-        password: newPassword,
-        phone,
-        birthdate: date('A real date after 1900-01-01 and before today'),
-        gender: ref('Gender'),
-      }),
-      answers: { 202: message },
+      body: RegisterRequest,
+      answers: { 202: MessageShape },
       errors: [429],
     },
     'POST /api/login': {
@@ -162,7 +73,7 @@ export const accountsPaths: ModulePaths = {
         'requiring) two-step sign-in — answers a challenge to complete at `POST /api/login/mfa`. A wrong e-mail or password is 401 ' +
         '`invalid_credentials`; repeated failures are slowed down (429 `too_many_attempts`).',
       access: 'public',
-      body: signIn,
+      body: SignInRequest,
       answers: { 200: anyOf(ref('Session'), ref('MfaChallenge')) },
       errors: [401, 429],
     },
@@ -173,8 +84,8 @@ export const accountsPaths: ModulePaths = {
         'authenticator, its first code turns it on and the answer carries the recovery codes. A wrong code is 422 naming the field; ' +
         'an expired or unknown challenge is 401 `challenge_expired`; too many wrong codes 429.',
       access: 'public',
-      body: secondStep,
-      answers: { 200: session({ withToken: true, withRecoveryCodes: true }) },
+      body: SecondStepRequest,
+      answers: { 200: SecondStepSessionShape },
       errors: [401, 429],
     },
     'POST /api/login/mfa/setup': {
@@ -184,7 +95,7 @@ export const accountsPaths: ModulePaths = {
         '`/api/login/mfa` or `/api/session/mfa`. An expired challenge is 401 `challenge_expired`; an account that already has an ' +
         'authenticator is 409 `mfa_enabled`.',
       access: 'public',
-      body: object({ challenge: token }),
+      body: ChallengeRequest,
       answers: { 200: ref('MfaSetup') },
       errors: [401, 409],
     },
@@ -194,7 +105,7 @@ export const accountsPaths: ModulePaths = {
         'As `POST /api/login`, but the session goes into an HttpOnly cookie and the answer carries no token. Refused from another site ' +
         '(403 `cross_site_request`).',
       access: 'public',
-      body: signIn,
+      body: SignInRequest,
       answers: {
         200: { content: { 'application/json': anyOf(ref('BrowserSession'), ref('MfaChallenge')) }, headers: setCookie },
       },
@@ -205,20 +116,15 @@ export const accountsPaths: ModulePaths = {
       description:
         'As `POST /api/login/mfa`, but the session goes into an HttpOnly cookie and the answer carries no token.',
       access: 'public',
-      body: secondStep,
-      answers: {
-        200: {
-          content: { 'application/json': session({ withToken: false, withRecoveryCodes: true }) },
-          headers: setCookie,
-        },
-      },
+      body: SecondStepRequest,
+      answers: { 200: { content: { 'application/json': BrowserSecondStepSessionShape }, headers: setCookie } },
       errors: [401, 403, 429],
     },
     'POST /api/logout': {
       summary: 'Sign out',
       description: "Ends this session (the token or the browser's cookie, which is cleared).",
       access: 'user',
-      answers: { 200: message },
+      answers: { 200: MessageShape },
       errors: BODYLESS_POST,
     },
     'POST /api/logout/everywhere': {
@@ -226,7 +132,7 @@ export const accountsPaths: ModulePaths = {
       description:
         'Ends every session of the signed-in user, this one included (a phone left somewhere, a shared computer).',
       access: 'user',
-      answers: { 200: message },
+      answers: { 200: MessageShape },
       errors: BODYLESS_POST,
     },
     'GET /api/user': {
@@ -241,7 +147,7 @@ export const accountsPaths: ModulePaths = {
         'in: a bearer client gets the new token in the answer, the browser a new cookie (and no token). A wrong current password is ' +
         '422 naming `current_password` (counted like sign-in attempts: 429 after too many).',
       access: 'user',
-      body: object({ current_password: currentPassword, new_password: newPassword }),
+      body: PasswordChangeRequest,
       answers: { 200: anyOf(ref('Session'), ref('BrowserSession')) },
       errors: [429],
     },
@@ -251,8 +157,8 @@ export const accountsPaths: ModulePaths = {
         'The token from a reset link (e-mailed, or handed over by an admin) and the new password; the link is used up and every ' +
         'session of the account ends. An unknown, used or expired link is 422 `reset_link_invalid`.',
       access: 'public',
-      body: object({ token, password: newPassword }),
-      answers: { 200: emailAnswer },
+      body: PasswordResetRequest,
+      answers: { 200: EmailAnswerShape },
       errors: [429],
     },
     'POST /api/password-reset-requests': {
@@ -261,8 +167,8 @@ export const accountsPaths: ModulePaths = {
         'E-mails a link (valid 30 minutes) to the address if an active account signs in with it. The answer is the same 202 either ' +
         'way; requests are throttled per address and per account (429).',
       access: 'public',
-      body: object({ email: signInEmail }),
-      answers: { 202: message },
+      body: AccountEmailRequest,
+      answers: { 202: MessageShape },
       errors: [429],
     },
     'POST /api/email-verification/preview': {
@@ -272,8 +178,8 @@ export const accountsPaths: ModulePaths = {
         '(a new sign-in address staff entered: confirming needs the password) or `first` (the first address of a patient registered ' +
         'at the desk). An unknown, used or expired link, or one for an address no longer waiting, is 422 `verification_link_invalid`.',
       access: 'public',
-      body: object({ token }),
-      answers: { 200: object({ email: email(), purpose: oneOfValues(['own', 'change', 'first']) }) },
+      body: VerificationPreviewRequest,
+      answers: { 200: VerificationPreviewShape },
     },
     'POST /api/email-verification': {
       summary: 'Confirm an e-mail address',
@@ -282,15 +188,15 @@ export const accountsPaths: ModulePaths = {
         'required (422 `password_required` without it; a wrong one is 422 naming `password` and counts as a failed sign-in, 429 ' +
         'after too many). Refusals as the preview (`verification_link_invalid`).',
       access: 'public',
-      body: object({ token, password: currentPassword }, { optional: ['password'] }),
-      answers: { 200: emailAnswer },
+      body: VerificationRequest,
+      answers: { 200: EmailAnswerShape },
       errors: [429],
     },
     'POST /api/user/email-verification': {
       summary: 'Send me a new verification link',
       description: "E-mails a new verification link to the signed-in user's address; a few an hour at most (429).",
       access: 'user',
-      answers: { 200: emailAnswer },
+      answers: { 200: EmailAnswerShape },
       errors: [400, 413, 429],
     },
     'POST /api/admin/password-resets': {
@@ -299,14 +205,9 @@ export const accountsPaths: ModulePaths = {
         'For a user who cannot sign in: a one-time link (valid 30 minutes) the admin hands over; the admin never sees or chooses the ' +
         'new password, and an earlier unused link of the user stops working. No account with that e-mail → 404. Audited.',
       access: 'admin',
-      body: object({ email: signInEmail }),
+      body: AccountEmailRequest,
       answers: {
-        201: object({
-          token: string(),
-          expires_at: dateTime(),
-          user: object({ name: string(), email: email(), role: ref('Role') }),
-          url: uri(),
-        }),
+        201: ResetLinkShape,
       },
       errors: [404],
     },
@@ -330,8 +231,8 @@ export const accountsPaths: ModulePaths = {
         'The first code from the new authenticator turns it on; the answer holds ten recovery codes, shown this once. A wrong code ' +
         'is 422 naming `code`; no authenticator being added (or it is on already) is 409 `mfa_not_started`. Admins and doctors only.',
       access: 'user',
-      body: object({ code: string({ minLength: 1, maxLength: 20 }) }),
-      answers: { 200: recoveryCodes },
+      body: MfaCodeRequest,
+      answers: { 200: RecoveryCodesShape },
       errors: [409],
     },
     'POST /api/user/mfa/disable': {
@@ -340,8 +241,8 @@ export const accountsPaths: ModulePaths = {
         'The password required (wrong → 422 naming `password`, 429 after too many). Refused while the clinic requires it for the ' +
         'role (409 `mfa_required`) or when it is not on (409 `mfa_not_enabled`).',
       access: 'user',
-      body: object({ password: currentPassword }),
-      answers: { 200: message },
+      body: PasswordRequest,
+      answers: { 200: MessageShape },
       errors: [409, 429],
     },
     'POST /api/user/mfa/recovery-codes': {
@@ -349,8 +250,8 @@ export const accountsPaths: ModulePaths = {
       description:
         'Ten new recovery codes in place of the old ones, the password required; 409 `mfa_not_enabled` when two-step sign-in is off.',
       access: 'user',
-      body: object({ password: currentPassword }),
-      answers: { 200: recoveryCodes },
+      body: PasswordRequest,
+      answers: { 200: RecoveryCodesShape },
       errors: [409, 429],
     },
     'POST /api/admin/mfa-resets': {
@@ -359,8 +260,8 @@ export const accountsPaths: ModulePaths = {
         'For a lost phone and no codes left: the user signs in with the password again. No account with that e-mail → 404; none to ' +
         'reset → 409 `mfa_not_enabled`. Audited.',
       access: 'admin',
-      body: object({ email: signInEmail }),
-      answers: { 200: emailAnswer },
+      body: AccountEmailRequest,
+      answers: { 200: EmailAnswerShape },
       errors: [404, 409],
     },
     'GET /api/admin/receptionists': {
@@ -375,7 +276,7 @@ export const accountsPaths: ModulePaths = {
       description:
         'With a first password the admin chooses; a taken e-mail is 409 `email_taken` naming `email`. Audited.',
       access: 'admin',
-      body: object({ name, email: newEmail, password: newPassword }),
+      body: NewStaffRequest,
       answers: { 201: ref('Staff') },
       errors: [409],
     },

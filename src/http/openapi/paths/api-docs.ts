@@ -1,5 +1,5 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { oneOfValues, string } from '../schema.ts';
+import { oneOfValues, string } from '../../../domain/shared/wire-schema.ts';
 import { VIEWER_FILE_NAMES } from '../viewer.ts';
 
 const revalidated = { ETag: string() };

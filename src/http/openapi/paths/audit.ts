@@ -1,6 +1,16 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
-import { date, dateTime, id, integer, listOf, nullable, object, ref, string } from '../schema.ts';
+import {
+  date,
+  dateTime,
+  id,
+  integer,
+  listOf,
+  nullable,
+  object,
+  ref,
+  string,
+} from '../../../domain/shared/wire-schema.ts';
 
 /** The trail's filters, as src/domain/audit/use-cases.ts readFilter reads them. */
 const filters = {

@@ -19,7 +19,7 @@ import {
   ref,
   string,
   type Schema,
-} from '../schema.ts';
+} from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 const cents = (minimum = 0): Schema => integer({ minimum, maximum: MAX_AMOUNT_CENTS });

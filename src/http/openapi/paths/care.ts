@@ -1,6 +1,6 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { MAX_BREAK_GLASS_REASON, RECORD_OPENINGS } from '../../../domain/care/care.ts';
-import { dateTime, id, listOf, nullable, object, oneOfValues, ref, string } from '../schema.ts';
+import { BreakGlassAccessShape, BreakGlassRequestShape, RecordOpeningShape } from '../../../domain/care/care-shapes.ts';
+import { listOf, object, ref } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/care.ts. */
@@ -13,24 +13,8 @@ export const carePaths: ModulePaths = {
     "breaks the glass: states a reason and holds the record open for the rest of the clinic's day. Every access outside the care team is listed " +
     'for admins, and a patient sees every clinical read of their record by staff.',
   schemas: {
-    BreakGlassAccess: object({
-      id: id(),
-      doctor: ref('Named'),
-      patient: ref('Named'),
-      reason: string({ minLength: 1, maxLength: MAX_BREAK_GLASS_REASON }),
-      opened_at: dateTime(),
-      expires_at: dateTime("The end of the clinic's day it was opened on"),
-    }),
-    RecordOpening: object({
-      id: id(),
-      at: dateTime(),
-      by: object({ name: nullable(string()), role: oneOfValues(['doctor', 'admin']) }),
-      what: string({ description: 'What was opened, in words for the patient' }),
-      action: oneOfValues(RECORD_OPENINGS),
-      reason: nullable(
-        string({ description: 'The reason given to break the glass, when the record was opened through it' }),
-      ),
-    }),
+    BreakGlassAccess: BreakGlassAccessShape,
+    RecordOpening: RecordOpeningShape,
   },
   operations: {
     'POST /api/doctor/patients/{id}/break-glass': {
@@ -40,8 +24,8 @@ export const carePaths: ModulePaths = {
         'given (required; 422 naming `reason`). The access and its audit row are written in one transaction; the reason is shown to admins and to ' +
         'the patient. An unknown patient → 404.',
       access: 'doctor',
-      body: object({ reason: string({ minLength: 1, maxLength: MAX_BREAK_GLASS_REASON }) }),
-      answers: { 201: object({ access: ref('BreakGlassAccess') }) },
+      body: BreakGlassRequestShape,
+      answers: { 201: object({ access: ref(BreakGlassAccessShape) }) },
     },
     'GET /api/admin/break-glass': {
       summary: 'Access outside the care team',
@@ -49,7 +33,7 @@ export const carePaths: ModulePaths = {
         'Admins only: every break-the-glass access, newest first, searched (`q`) by doctor or patient name. Reading it is audited.',
       access: 'admin',
       query: pageQuery,
-      answers: { 200: listOf('accesses', ref('BreakGlassAccess')) },
+      answers: { 200: listOf('accesses', ref(BreakGlassAccessShape)) },
     },
     'GET /api/patient/record-openings': {
       summary: 'Who opened my record',
@@ -58,7 +42,7 @@ export const carePaths: ModulePaths = {
         'every break-the-glass access, with its reason.',
       access: 'patient',
       query: { page: pageQuery.page, per_page: pageQuery.per_page },
-      answers: { 200: listOf('openings', ref('RecordOpening')) },
+      answers: { 200: listOf('openings', ref(RecordOpeningShape)) },
     },
   },
 };

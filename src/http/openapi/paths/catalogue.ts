@@ -1,7 +1,25 @@
 import type { ModulePaths } from '../module-paths.ts';
+import {
+  BookableDoctorShape,
+  DepartmentShape,
+  DiseaseShape,
+  DoctorShape,
+  RoomShape,
+  SpecializationShape,
+} from '../../../domain/catalogue/catalogue-shapes.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../domain/auth/passwords.ts';
 import { pageQuery } from '../components.ts';
-import { date, email, id, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../schema.ts';
+import {
+  date,
+  email,
+  id,
+  listOf,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  type Schema,
+} from '../../../domain/shared/wire-schema.ts';
 import { NEXT_FREE_DOCTORS } from '../../../domain/scheduling/booking-use-cases.ts';
 
 const NAME_MAX = 120;
@@ -60,21 +78,6 @@ function doctorForm({ passwordRequired }: { passwordRequired: boolean }): Schema
 
 const IMAGE = string({ contentEncoding: 'binary' });
 
-const doctorFields = {
-  id: id(),
-  name: string(),
-  email: email(),
-  user: object({ id: id(), name: string(), email: email(), profile_image: ref('Image') }),
-  phone: string(),
-  gender: nullable(ref('Gender')),
-  specialization: nullable(ref('Named')),
-  department: nullable(ref('Named')),
-  bio: string(),
-  birthdate: nullable(date()),
-  address: string(),
-  image: ref('Image'),
-};
-
 /** The operations of src/http/routes/catalogue.ts. */
 export const cataloguePaths: ModulePaths = {
   tag: 'Catalogue',
@@ -85,23 +88,12 @@ export const cataloguePaths: ModulePaths = {
     'A doctor with appointments from today on is not deleted (409 `doctor_has_appointments`); one with any history is deactivated instead of erased. ' +
     'Photos are uploaded as multipart form data and served by `GET /api/files/{id}`.',
   schemas: {
-    Department: object({ id: id(), name: string(), description: string() }),
-    Specialization: object({ id: id(), name: string() }),
-    Disease: object({ id: id(), name: string(), description: string() }),
-    Room: object({ id: id(), name: string(), department_id: id(), department: ref('Named') }),
-    Doctor: object(doctorFields),
-    BookableDoctor: object(
-      {
-        ...doctorFields,
-        next_free: nullable(
-          object(
-            { date: date(), start_time: time(), end_time: time() },
-            { description: "The doctor's first free slot from now" },
-          ),
-        ),
-      },
-      { optional: ['next_free'] },
-    ),
+    Department: DepartmentShape,
+    Specialization: SpecializationShape,
+    Disease: DiseaseShape,
+    Room: RoomShape,
+    Doctor: DoctorShape,
+    BookableDoctor: BookableDoctorShape,
   },
   operations: {
     'GET /api/files/{id}': {

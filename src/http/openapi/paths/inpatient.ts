@@ -15,7 +15,7 @@ import {
   ref,
   string,
   type Schema,
-} from '../schema.ts';
+} from '../../../domain/shared/wire-schema.ts';
 import { ADMISSION_STATUSES, BED_STATES, BLOCK_KINDS } from '../../../domain/inpatient/inpatient.ts';
 import { ADMISSION_GROUPS } from '../../../domain/inpatient/ports.ts';
 

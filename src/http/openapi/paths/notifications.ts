@@ -13,7 +13,7 @@ import {
   oneOfValues,
   ref,
   string,
-} from '../schema.ts';
+} from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/notifications.ts. */

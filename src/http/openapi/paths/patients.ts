@@ -1,5 +1,6 @@
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import type { ModulePaths } from '../module-paths.ts';
+import { WalkInRequest, WalkInShape } from '../../../domain/auth/auth-shapes.ts';
 import { pageQuery, patientRow } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
 import {
@@ -15,7 +16,7 @@ import {
   ref,
   string,
   type Schema,
-} from '../schema.ts';
+} from '../../../domain/shared/wire-schema.ts';
 
 // The profile's fields as src/domain/patients/use-cases.ts readProfile and staff-use-cases.ts registerWalkIn read them.
 const name = string({ minLength: 1, maxLength: 200, description: 'One line, no control characters' });
@@ -138,23 +139,8 @@ export const patientsPaths: ModulePaths = {
         'then it is their sign-in and they choose a password through "Forgot password". An e-mail already in use is 409 ' +
         '`email_taken`. Audited.',
       access: [...DESK_ROLES],
-      body: object(
-        { name, email: nullable(newEmail), phone, birthdate, gender: ref('Gender') },
-        { optional: ['email'] },
-      ),
-      answers: {
-        201: object({
-          patient: object({
-            id: integer(),
-            name: string(),
-            email: { type: 'null', description: 'None until the patient confirms `pending_email`' },
-            pending_email: nullable(email()),
-            phone: string(),
-            birthdate: date(),
-            gender: ref('Gender'),
-          }),
-        }),
-      },
+      body: WalkInRequest,
+      answers: { 201: WalkInShape },
       errors: [409],
     },
     'GET /api/patients/{id}': {

@@ -1,5 +1,6 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { object, oneOfValues, ref, string } from '../schema.ts';
+import { ClinicShape } from '../../../domain/shared/shared-shapes.ts';
+import { object, oneOfValues, ref, string } from '../../../domain/shared/wire-schema.ts';
 
 const ready = object({ status: oneOfValues(['ok']), database: oneOfValues(['ok']) });
 
@@ -25,11 +26,7 @@ export const platformPaths: ModulePaths = {
     'Health probes for a load balancer or orchestrator: liveness (the process answers) and readiness (the database answers ' +
     "within a second), public and never cached; and the clinic's settings the UI formats with. None touches patient data.",
   schemas: {
-    Clinic: object({
-      name: string(),
-      time_zone: string(),
-      locale: string({ description: 'BCP 47, as Intl spells it: en-US, en-GB, de-DE' }),
-    }),
+    Clinic: ClinicShape,
   },
   operations: {
     'GET /api/health/live': {

@@ -16,7 +16,7 @@ import {
   object,
   ref,
   string,
-} from '../schema.ts';
+} from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/records.ts. */

@@ -14,7 +14,7 @@ import {
   ref,
   string,
   type Schema,
-} from '../schema.ts';
+} from '../../../domain/shared/wire-schema.ts';
 
 /** The filters of the admin's appointment and bill lists (src/domain/reports/use-cases.ts readListFilter). */
 function listFilters(statuses: readonly string[], dateOf: string): Record<string, Schema> {

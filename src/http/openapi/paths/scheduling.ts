@@ -6,70 +6,46 @@ import {
   APPOINTMENT_WHEN,
   MAX_DAYS_AHEAD,
 } from '../../../domain/scheduling/scheduling.ts';
-import { DESK_EVENTS } from '../../../domain/scheduling/lifecycle.ts';
+import {
+  AgendaShape,
+  AgendaVisitShape,
+  AppointmentShape,
+  AvailableSlotShape,
+  AvailableSlotsShape,
+  BookRequest,
+  bookingDate,
+  CancelLinkRequest,
+  DeskAppointmentShape,
+  DeskBookRequest,
+  DeskDayShape,
+  ScheduleShape,
+  WeeklySlotShape,
+  WorkingHoursShape,
+  weekday,
+  ListedAppointmentShape,
+  NextAvailableShape,
+  RescheduleRequest,
+} from '../../../domain/scheduling/scheduling-shapes.ts';
 import {
   anyOf,
   array,
-  boolean,
   date,
-  email,
   id,
   integer,
   listOf,
-  nullable,
   object,
   oneOfValues,
   ref,
   string,
   time,
-  type Schema,
-} from '../schema.ts';
+} from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
-
-/** The appointment of docs/api.md (appointmentJson), its fields written once for the shapes that add to it. */
-export const appointmentFields: Record<string, Schema> = {
-  id: id(),
-  date: date(),
-  start_time: time(),
-  end_time: time(),
-  status: oneOfValues(APPOINTMENT_STATUSES),
-  patient: object(
-    { id: id(), name: string(), email: nullable(email()) },
-    { description: 'The email is null for a patient registered at the desk without one' },
-  ),
-  doctor: object({ id: id(), name: string(), email: email() }),
-  department: nullable(ref('Named')),
-  room: nullable(ref('Named')),
-  patient_name: string(),
-  patient_email: nullable(email()),
-  doctor_name: string(),
-  doctor_email: email(),
-  department_name: nullable(string()),
-  room_name: nullable(string()),
-};
-
-export const hasStarted = boolean({ description: "Whether the visit's start has come by the clinic's clock" });
-
-const weekday = integer({ minimum: 1, maximum: 7, description: 'ISO weekday: 1 = Monday … 7 = Sunday' });
 
 const slotMinutes = integer({
   minimum: 5,
   maximum: 480,
   description: "Each slot's length; it must fit between start_time and end_time",
 });
-
-const slotFields: Record<string, Schema> = {
-  schedule_id: id('The weekly slot to book'),
-  start_time: time(),
-  end_time: time(),
-  status: oneOfValues(
-    ['available', 'booked', 'past'],
-    '`booked`: overlaps a booked appointment, or a waitlist offer holds it for another patient',
-  ),
-  period: oneOfValues(['AM', 'PM'], 'AM when the slot starts before noon'),
-};
-
-const bookingDate = date(`The visit's date (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`);
 
 const bookingErrors =
   "A slot that is not the doctor's current one for that date's weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist " +
@@ -95,36 +71,14 @@ export const schedulingPaths: ModulePaths = {
     'any other move is 409 `invalid_transition`. A slot someone holds is 409 `slot_taken`. ' +
     `Visits are booked from today up to ${MAX_DAYS_AHEAD} days ahead; dates are \`yyyy-MM-dd\` and times \`HH:mm\` in the clinic's time zone.`,
   schemas: {
-    Appointment: object(appointmentFields),
-    ListedAppointment: object({ ...appointmentFields, has_started: hasStarted }),
-    DeskAppointment: object({
-      ...appointmentFields,
-      has_started: hasStarted,
-      desk_actions: array(oneOfValues(DESK_EVENTS), {
-        description:
-          'What the desk can do to the visit now: check in on its day, no-show once started, undo either on its day',
-      }),
-    }),
-    AgendaVisit: object({
-      ...appointmentFields,
-      has_started: hasStarted,
-      can_record: boolean({
-        description: 'Whether the doctor can record the visit now: scheduled or checked in, and begun',
-      }),
-    }),
-    WeeklySlot: object({ id: id(), weekday, start_time: time(), end_time: time(), room: nullable(ref('Named')) }),
-    WorkingHours: object(
-      {
-        weekday,
-        start_time: time(),
-        end_time: time(),
-        slot_minutes: integer({ minimum: 1 }),
-        room: nullable(ref('Named')),
-      },
-      { description: 'One range of a weekday, cut into back-to-back slots of `slot_minutes`' },
-    ),
-    Schedule: object({ hours: array(ref('WorkingHours')), slots: array(ref('WeeklySlot')) }),
-    AvailableSlot: object(slotFields),
+    Appointment: AppointmentShape,
+    ListedAppointment: ListedAppointmentShape,
+    DeskAppointment: DeskAppointmentShape,
+    AgendaVisit: AgendaVisitShape,
+    WeeklySlot: WeeklySlotShape,
+    WorkingHours: WorkingHoursShape,
+    Schedule: ScheduleShape,
+    AvailableSlot: AvailableSlotShape,
   },
   operations: {
     'GET /api/admin/doctors/{id}/schedule': {
@@ -195,18 +149,7 @@ export const schedulingPaths: ModulePaths = {
         from: date(`The first day to look at (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`),
       },
       answers: {
-        200: anyOf(
-          object({
-            doctor_id: id(),
-            days: array(object({ date: date(), available_appointments: array(ref('AvailableSlot')) })),
-          }),
-          object({
-            department_id: id(),
-            days: array(
-              object({ date: date(), available_appointments: array(object({ ...slotFields, doctor: ref('Named') })) }),
-            ),
-          }),
-        ),
+        200: NextAvailableShape,
       },
       errors: [404],
     },
@@ -217,13 +160,13 @@ export const schedulingPaths: ModulePaths = {
         'or `past`. An unknown or inactive doctor → 404.',
       access: 'user',
       query: { date: bookingDate },
-      answers: { 200: object({ date: date(), available_appointments: array(ref('AvailableSlot')) }) },
+      answers: { 200: AvailableSlotsShape },
     },
     'POST /api/appointments/book': {
       summary: 'Book an appointment',
       description: `Patients only, for themselves, within the booking limits (409 \`booking_limit\`). ${bookingErrors} The patient is e-mailed a confirmation.`,
       access: 'patient',
-      body: object({ doctor_id: id(), schedule_id: id(), date: bookingDate }, { optional: ['date'] }),
+      body: BookRequest,
       answers: { 201: ref('Appointment') },
       errors: [404, 409],
     },
@@ -235,14 +178,7 @@ export const schedulingPaths: ModulePaths = {
       access: [...DESK_ROLES],
       query: { date: date(), doctor_id: id() },
       answers: {
-        200: object({
-          date: date(),
-          today: date("Today by the clinic's clock"),
-          previous: date(),
-          next: date(),
-          doctor_id: nullable(id()),
-          counts: object(Object.fromEntries(APPOINTMENT_STATUSES.map((status) => [status, integer({ minimum: 0 })]))),
-        }),
+        200: DeskDayShape,
       },
     },
     'GET /api/appointments': {
@@ -259,7 +195,7 @@ export const schedulingPaths: ModulePaths = {
       summary: 'Book an appointment for a patient',
       description: `Reception and admins, without booking limits. An unknown patient → 422 naming \`patient_id\`. ${bookingErrors}`,
       access: [...DESK_ROLES],
-      body: object({ patient_id: id(), doctor_id: id(), schedule_id: id(), date: bookingDate }, { optional: ['date'] }),
+      body: DeskBookRequest,
       answers: { 201: ref('Appointment') },
       errors: [404, 409],
     },
@@ -270,7 +206,7 @@ export const schedulingPaths: ModulePaths = {
         "reception and admins move anyone's. Only a `scheduled` visit moves (else 409 `invalid_transition`). `doctor_id` defaults to the appointment's doctor. " +
         `In one transaction the new slot is taken and the old one freed; audited, and the patient is e-mailed the new time. ${bookingErrors}`,
       access: ['patient', ...DESK_ROLES],
-      body: object({ schedule_id: id(), date: bookingDate, doctor_id: id() }, { optional: ['date', 'doctor_id'] }),
+      body: RescheduleRequest,
       answers: { 200: ref('Appointment') },
       errors: [409],
     },
@@ -328,7 +264,7 @@ export const schedulingPaths: ModulePaths = {
         "Public: the token of a reminder's one-click cancel link. Nothing changes. An unknown, used or expired link, or one whose appointment is no " +
         'longer scheduled → 422 `cancel_link_invalid`.',
       access: 'public',
-      body: object({ token: string({ minLength: 1, maxLength: 200 }) }),
+      body: CancelLinkRequest,
       answers: { 200: object({ appointment: ref('Appointment') }) },
     },
     'POST /api/appointment-links/cancel': {
@@ -336,7 +272,7 @@ export const schedulingPaths: ModulePaths = {
       description:
         "Public: follows a reminder's cancel link, once, without signing in; audited. Refusals as the preview; a visit that has started → 409 `appointment_started`.",
       access: 'public',
-      body: object({ token: string({ minLength: 1, maxLength: 200 }) }),
+      body: CancelLinkRequest,
       answers: { 200: object({ appointment: ref('Appointment') }) },
       errors: [409],
     },
@@ -387,14 +323,7 @@ export const schedulingPaths: ModulePaths = {
       access: 'doctor',
       query: { date: date('Default today'), view: oneOfValues(AGENDA_VIEWS, 'Default `day`') },
       answers: {
-        200: object({
-          view: oneOfValues(AGENDA_VIEWS),
-          date: date(),
-          today: date(),
-          previous: date(),
-          next: date(),
-          days: array(object({ date: date(), visits: array(ref('AgendaVisit')), time_off: array(ref('TimeOff')) })),
-        }),
+        200: AgendaShape,
       },
     },
   },

@@ -1,21 +1,14 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { MAX_DAYS_AHEAD } from '../../../domain/scheduling/scheduling.ts';
+import {
+  DeskWaitlistRequest,
+  OfferLinkRequest,
+  WaitlistEntryShape,
+  WaitlistJoinRequest,
+  WaitlistOfferShape,
+} from '../../../domain/scheduling/scheduling-shapes.ts';
 import { WAITLIST_STAFF } from '../../../domain/scheduling/waitlist.ts';
-import { date, dateTime, id, listOf, nullable, object, ref, string, time, type Schema } from '../schema.ts';
+import { listOf, object, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
-
-const holdUntil = string({
-  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} ([01][0-9]|2[0-3]):[0-5][0-9]$',
-  description: "When the hold ends, on the clinic's wall clock: `yyyy-MM-dd HH:mm`",
-});
-
-const entryDays = {
-  from_date: date(`The first day the patient could come: from today to ${MAX_DAYS_AHEAD} days ahead`),
-  to_date: date('The last day, not before `from_date`, within the same window'),
-};
-
-const token = (): Schema =>
-  object({ token: string({ minLength: 1, maxLength: 200, description: "The token of the offer e-mail's link" }) });
 
 const refusals =
   'An unknown token → 422 `offer_link_invalid`; the hold over → 409 `offer_expired`; accepted already → 409 `offer_accepted`; declined or withdrawn → 409 `offer_closed`.';
@@ -28,20 +21,7 @@ export const waitlistPaths: ModulePaths = {
     "and the slot is held for them for a while (a hold nobody else can book); they accept or decline it through the e-mail's link, without signing in. " +
     'Declined or expired, the slot goes to the next in line. Patients manage their own entries; admins and reception add patients (who need an e-mail address).',
   schemas: {
-    WaitlistEntry: object({
-      id: id(),
-      doctor: ref('Named'),
-      doctor_name: string(),
-      from_date: date(),
-      to_date: date(),
-      joined_at: dateTime(),
-      offer: nullable(
-        object(
-          { date: date(), start_time: time(), end_time: time(), expires_at: dateTime(), hold_until: holdUntil },
-          { description: 'The slot held for the patient now' },
-        ),
-      ),
-    }),
+    WaitlistEntry: WaitlistEntryShape,
   },
   operations: {
     'GET /api/patient/waitlist': {
@@ -58,7 +38,7 @@ export const waitlistPaths: ModulePaths = {
         'Patients only; audited. An unknown or inactive doctor → 422 naming `doctor_id`; days outside the booking window, or `to_date` before `from_date` → 422 naming ' +
         'the field; an entry for this doctor overlapping those days → 409 `waitlist_duplicate`.',
       access: 'patient',
-      body: object({ doctor_id: id(), ...entryDays }),
+      body: WaitlistJoinRequest,
       answers: { 201: ref('WaitlistEntry') },
       errors: [409],
     },
@@ -75,7 +55,7 @@ export const waitlistPaths: ModulePaths = {
         'Admins and reception; audited. An unknown patient, or one without an e-mail address (an offer comes by e-mail) → 422 naming `patient_id`; ' +
         'otherwise as a patient joining.',
       access: WAITLIST_STAFF,
-      body: object({ patient_id: id(), doctor_id: id(), ...entryDays }),
+      body: DeskWaitlistRequest,
       answers: { 201: ref('WaitlistEntry') },
       errors: [409],
     },
@@ -83,18 +63,9 @@ export const waitlistPaths: ModulePaths = {
       summary: 'What an offer holds',
       description: `Public: the token of an offer e-mail's link. Nothing changes. ${refusals}`,
       access: 'public',
-      body: token(),
+      body: OfferLinkRequest,
       answers: {
-        200: object({
-          offer: object({
-            doctor: ref('Named'),
-            date: date(),
-            start_time: time(),
-            end_time: time(),
-            expires_at: dateTime(),
-            hold_until: holdUntil,
-          }),
-        }),
+        200: object({ offer: WaitlistOfferShape }),
       },
       errors: [409],
     },
@@ -104,7 +75,7 @@ export const waitlistPaths: ModulePaths = {
         `Public. Books the held slot for the offered patient (audited, a confirmation e-mail). ${refusals} The booking's own refusals apply too ` +
         '(409 `patient_busy`, `booking_limit`); a slot no longer offered → 409 `offer_closed`.',
       access: 'public',
-      body: token(),
+      body: OfferLinkRequest,
       answers: { 200: object({ appointment: ref('Appointment') }) },
       errors: [409],
     },
@@ -112,7 +83,7 @@ export const waitlistPaths: ModulePaths = {
       summary: 'Decline an offer',
       description: `Public. The slot is offered to the next in line, or free when nobody is left; the patient stays on the waitlist. ${refusals}`,
       access: 'public',
-      body: token(),
+      body: OfferLinkRequest,
       answers: { 200: object({ message: string() }) },
       errors: [409],
     },

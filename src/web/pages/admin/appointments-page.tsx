@@ -1,6 +1,6 @@
 import { emailOrNone, formatDate, formatTime } from '../../format.ts';
 import { useState } from 'react';
-import type { AppointmentJson, AppointmentStatus } from '../../../domain/scheduling/scheduling.ts';
+import type { AppointmentStatus } from '../../../domain/scheduling/scheduling.ts';
 import { listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
@@ -12,6 +12,7 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useCancelAppointment } from '../../components/use-cancel-appointment.ts';
 import { endpoints } from '../../paths.ts';
+import type { AppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 const PAGE_SIZE = 10;
 // Every status, as the compiler checks; the UI imports only the domain's types.

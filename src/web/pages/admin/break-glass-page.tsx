@@ -1,4 +1,4 @@
-import type { BreakGlassJson } from '../../../domain/care/use-cases.ts';
+import type { BreakGlassJson } from '../../../domain/care/care-shapes.ts';
 import { listAt } from '../../api.ts';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';

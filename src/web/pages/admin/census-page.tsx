@@ -1,6 +1,5 @@
 /** The midnight census: per ward and day who was in a bed, admissions, discharges, transfers and occupancy, with totals. */
 import { useCallback, useState } from 'react';
-import type { Department } from '../../../domain/catalogue/catalogue.ts';
 import type { Census, CensusDay, CensusWardTotal } from '../../../domain/inpatient/census.ts';
 import { apiGet, type ListQuery, type Query } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
@@ -14,6 +13,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { useAllRows } from '../../components/use-all-rows.ts';
 import { formatDate } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
+import type { Department } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 const CENSUS_FILTERS = ['from', 'to', 'department_id'] as const;
 

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'wouter';
-import type { Department } from '../../../domain/catalogue/catalogue.ts';
 import { apiGet, apiPut } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -8,6 +7,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { hasFieldErrors, useSubmit } from '../../components/use-submit.ts';
 import { endpoints, routes } from '../../paths.ts';
 import { DepartmentForm, type DepartmentValues } from './department-form.tsx';
+import type { Department } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 export default function DepartmentEditPage() {
   const { id } = useParams<{ id: string }>();

@@ -1,8 +1,8 @@
 import { Link, useParams } from 'wouter';
-import type { Department } from '../../../domain/catalogue/catalogue.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched } from '../../components/use-fetched.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
+import type { Department } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 export default function DepartmentPage() {
   const { id } = useParams<{ id: string }>();

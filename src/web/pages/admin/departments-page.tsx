@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { Department } from '../../../domain/catalogue/catalogue.ts';
 import { listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
@@ -9,6 +8,7 @@ import { deleteAction, useRowDelete } from '../../components/row-delete.tsx';
 import type { RowAction } from '../../components/row-actions.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
+import type { Department } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 const PAGE_SIZE = 5;
 const loadDepartments = listAt<Department>(endpoints.admin.departments, 'departments');

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { Disease } from '../../../domain/catalogue/catalogue.ts';
 import { apiPost, listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
@@ -9,6 +8,7 @@ import { deleteAction, useRowDelete } from '../../components/row-delete.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints } from '../../paths.ts';
+import type { Disease } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 const loadDiseases = listAt<Disease>(endpoints.admin.diseases, 'diseases');
 const EMPTY = { name: '', description: '' };

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'wouter';
-import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
 import { ApiError, apiGet, apiPut } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -9,6 +8,7 @@ import { hasFieldErrors, useSubmit } from '../../components/use-submit.ts';
 import { endpoints, images, routes } from '../../paths.ts';
 import { DoctorFields, doctorFormData, doctorValues, useDoctorChoices, type DoctorValues } from './doctor-form.tsx';
 import { ScheduleForm } from './schedule-form.tsx';
+import type { Doctor } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 /** Everything about one doctor: their details and photo, and their weekly schedule. */
 export default function DoctorEditPage() {

@@ -1,5 +1,4 @@
 import type { RefObject } from 'react';
-import type { Department, Doctor, Specialization } from '../../../domain/catalogue/catalogue.ts';
 import type { Gender } from '../../../domain/shared/actor.ts';
 import type { FieldErrors } from '../../../domain/shared/errors.ts';
 import { AccountFields } from '../../components/account-fields.tsx';
@@ -8,6 +7,7 @@ import { GenderSelect } from '../../components/gender-select.tsx';
 import { NamedSelect } from '../../components/named-select.tsx';
 import { useAllRows } from '../../components/use-all-rows.ts';
 import { endpoints } from '../../paths.ts';
+import type { Department, Doctor, Specialization } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 export interface DoctorValues {
   name: string;

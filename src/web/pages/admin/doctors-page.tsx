@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
 import type { DoctorDeletionJson } from '../../../domain/catalogue/doctor-use-cases.ts';
 import { apiPost, listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
@@ -14,6 +13,7 @@ import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints, images, routes, withId } from '../../paths.ts';
 import { DoctorFields, EMPTY_DOCTOR, doctorFormData, useDoctorChoices, type DoctorValues } from './doctor-form.tsx';
 import { ScheduleForm } from './schedule-form.tsx';
+import type { Doctor } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 const loadDoctors = listAt<Doctor>(endpoints.admin.doctors, 'doctors');
 

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { StaffJson } from '../../../domain/auth/staff-use-cases.ts';
 import { apiDelete, apiPost, listAt } from '../../api.ts';
 import { Alert, success } from '../../components/alert.tsx';
 import { useConfirm } from '../../components/confirm.tsx';
@@ -12,6 +11,7 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { failureFor, useAlert } from '../../components/use-alert.ts';
 import { useCreateForm } from '../../components/use-create-form.ts';
 import { endpoints } from '../../paths.ts';
+import type { StaffJson } from '../../../domain/auth/auth-shapes.ts';
 
 const loadReceptionists = listAt<StaffJson>(endpoints.admin.receptionists, 'receptionists');
 const EMPTY = { name: '', email: '', password: '' };

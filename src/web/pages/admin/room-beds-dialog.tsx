@@ -1,6 +1,5 @@
 /** An admin's beds of one room: the room's bed class and nightly rate, its beds added, renamed and retired. */
 import { useCallback, useState, type FormEvent } from 'react';
-import type { Room } from '../../../domain/catalogue/catalogue.ts';
 import { apiGet, apiPost, apiPut, type ListQuery } from '../../api.ts';
 import { Alert, success, type AlertMessage } from '../../components/alert.tsx';
 import { useConfirm } from '../../components/confirm.tsx';
@@ -15,6 +14,7 @@ import { useFetched } from '../../components/use-fetched.ts';
 import { hasFieldErrors, useSubmit } from '../../components/use-submit.ts';
 import { BED_STATE_LABELS, wardFailure, type BedBoardJson, type BedJson } from '../../components/ward.ts';
 import { endpoints } from '../../paths.ts';
+import type { Room } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 export function RoomBedsDialog({ room, onClose }: { room: Room; onClose: () => void }) {
   const { alert, setAlert, dismiss } = useAlert();

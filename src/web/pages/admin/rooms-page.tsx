@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { Department, Room } from '../../../domain/catalogue/catalogue.ts';
 import { apiPost, apiPut, fetchList, listAt } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';
@@ -12,6 +11,7 @@ import { NamedSelect } from '../../components/named-select.tsx';
 import { useSubmit } from '../../components/use-submit.ts';
 import { RoomBedsDialog } from './room-beds-dialog.tsx';
 import { endpoints } from '../../paths.ts';
+import type { Department, Room } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 const loadRooms = listAt<Room>(endpoints.admin.rooms, 'rooms');
 

@@ -1,7 +1,4 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Room } from '../../../domain/catalogue/catalogue.ts';
-import type { ScheduleJson } from '../../../domain/scheduling/pattern-use-cases.ts';
-import type { HoursRangeJson } from '../../../domain/scheduling/working-hours.ts';
 import { ApiError, apiGet, apiPut } from '../../api.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';
 import { useAlert } from '../../components/use-alert.ts';
@@ -10,6 +7,8 @@ import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints } from '../../paths.ts';
 import { TimeOffPanel } from './time-off-panel.tsx';
 import { WEEKDAYS, WeekGlance } from './week-glance.tsx';
+import type { Room } from '../../../domain/catalogue/catalogue-shapes.ts';
+import type { HoursRangeJson, ScheduleJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 /** One range of the form, as its inputs hold it. */
 interface Draft {

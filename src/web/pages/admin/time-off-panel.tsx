@@ -1,6 +1,4 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { TimeOffAddedJson } from '../../../domain/scheduling/time-off-use-cases.ts';
-import type { TimeOffJson } from '../../../domain/scheduling/time-off.ts';
 import { ApiError, apiDelete, apiGet, apiPost } from '../../api.ts';
 import { Alert, failure, info, success } from '../../components/alert.tsx';
 import { Field } from '../../components/field.tsx';
@@ -8,6 +6,7 @@ import { ALL, useAlert } from '../../components/use-alert.ts';
 import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints } from '../../paths.ts';
 import { formatDate, formatDay, formatTime } from '../../format.ts';
+import type { TimeOffAddedJson, TimeOffJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 const whenOf = (t: TimeOffJson) =>
   `${formatDate(t.starts_on)}${t.ends_on === t.starts_on ? '' : ` to ${formatDate(t.ends_on)}`}${t.start_time && t.end_time ? `, ${formatTime(t.start_time)}–${formatTime(t.end_time)}` : ''}`;

@@ -1,5 +1,5 @@
-import type { ScheduleJson } from '../../../domain/scheduling/pattern-use-cases.ts';
 import { formatTime } from '../../format.ts';
+import type { ScheduleJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import type { AgendaJson, AgendaView, AgendaVisitJson } from '../../../domain/scheduling/scheduling.ts';
+import type { AgendaView } from '../../../domain/scheduling/scheduling.ts';
 import { apiGet } from '../../api.ts';
 import { RequestAdmissionDialog } from '../../components/admission-dialogs.tsx';
 import { Alert, success } from '../../components/alert.tsx';
@@ -17,6 +17,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { useRequest } from '../../components/use-request.ts';
 import { formatDay, formatTime } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
+import type { AgendaJson, AgendaVisitJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 /** Rows the skeleton holds while the first answer is on its way: about a morning's visits. */
 const SKELETON_ROWS = 4;

@@ -1,11 +1,11 @@
 import { emailOrNone, formatDate, formatTime } from '../../format.ts';
-import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
 import { listAt } from '../../api.ts';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { endpoints } from '../../paths.ts';
+import type { AppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 const PAGE_SIZE = 10;
 const loadAppointments = listAt<AppointmentJson>(endpoints.doctor.appointments, 'appointments');

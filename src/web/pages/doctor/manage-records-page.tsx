@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { ListedAppointmentJson } from '../../../domain/scheduling/scheduling.ts';
 import { listAt } from '../../api.ts';
 import { Alert, success } from '../../components/alert.tsx';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
@@ -11,6 +10,7 @@ import { RecordDialog } from '../../components/record-dialog.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { endpoints } from '../../paths.ts';
 import { emailOrNone, formatDate, formatDay, formatTime } from '../../format.ts';
+import type { ListedAppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 const PAGE_SIZE = 10;
 const loadAppointments = listAt<ListedAppointmentJson>(endpoints.doctor.appointments, 'appointments');

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
 import { fetchList, type ListQuery } from '../../api.ts';
 import { Alert, info } from '../../components/alert.tsx';
 import { AppointmentTable } from '../../components/appointment-table.tsx';
@@ -13,6 +12,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { useCancelAppointment } from '../../components/use-cancel-appointment.ts';
 import { endpoints, routes } from '../../paths.ts';
 import { formatDate, formatTime } from '../../format.ts';
+import type { AppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 const PAGE_SIZE = 5;
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSearch } from 'wouter';
-import type { SchemaAppointment as AppointmentJson } from '../../api-wire.gen.ts';
+import type { AppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 import { apiPost } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { BookedAppointment } from '../../components/booked-appointment.tsx';

@@ -1,9 +1,9 @@
 import { Link, useParams } from 'wouter';
-import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched } from '../../components/use-fetched.ts';
 import { formatDate } from '../../format.ts';
 import { bookWithDoctor, images, endpoints, routes } from '../../paths.ts';
+import type { Doctor } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 export default function DoctorProfilePage() {
   const { id } = useParams<{ id: string }>();

@@ -1,4 +1,4 @@
-import type { SchemaBookableDoctor as BookableDoctor } from '../../api-wire.gen.ts';
+import type { BookableDoctor } from '../../../domain/catalogue/catalogue-shapes.ts';
 import { ProfileCard } from '../../components/profile-card.tsx';
 import { SearchedCardGrid } from '../../components/searched-card-grid.tsx';
 import { useSearchedList } from '../../components/use-searched-list.ts';

@@ -1,7 +1,6 @@
 /** The patient's waitlist entries: which doctor, which days, a time held for them now, and leaving an entry. */
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { WaitlistEntryJson } from '../../../domain/scheduling/waitlist-use-cases.ts';
 import { apiDelete, listAt } from '../../api.ts';
 import { Alert, success } from '../../components/alert.tsx';
 import { useConfirm } from '../../components/confirm.tsx';
@@ -12,6 +11,7 @@ import { serverFailure, useAlert } from '../../components/use-alert.ts';
 import { WaitlistForm } from '../../components/waitlist-form.tsx';
 import { formatDateTime, formatDay, formatDayTime, formatTime } from '../../format.ts';
 import { endpoints, routes } from '../../paths.ts';
+import type { WaitlistEntryJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 const loadEntries = listAt<WaitlistEntryJson>(endpoints.patient.waitlist, 'entries');
 

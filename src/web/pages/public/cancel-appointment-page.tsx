@@ -1,6 +1,5 @@
 /** Where a reminder's cancel link leads: the visit is shown, and cancelled only when the patient confirms. */
 import { Link } from 'wouter';
-import type { AppointmentJson } from '../../../domain/scheduling/scheduling.ts';
 import { apiPost } from '../../api.ts';
 import { Alert, success } from '../../components/alert.tsx';
 import { AuthLayout } from '../../components/auth-layout.tsx';
@@ -8,6 +7,7 @@ import { useSubmit } from '../../components/use-submit.ts';
 import { linkFailure, useTokenLink } from '../../components/use-token-link.ts';
 import { endpoints, routes } from '../../paths.ts';
 import { formatDate, formatTime } from '../../format.ts';
+import type { AppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 export default function CancelAppointmentPage() {
   const { token, preview, outcome, setOutcome, done, setDone } = useTokenLink<{ appointment: AppointmentJson }>(

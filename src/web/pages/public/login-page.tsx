@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { MfaSetupJson } from '../../../domain/auth/mfa-use-cases.ts';
 import type { Role } from '../../../domain/shared/actor.ts';
 import { ApiError } from '../../api.ts';
 import { Alert, failure, info } from '../../components/alert.tsx';
@@ -11,6 +10,7 @@ import { useAlert } from '../../components/use-alert.ts';
 import { useSubmit } from '../../components/use-submit.ts';
 import { routes } from '../../paths.ts';
 import { completeSignIn, landingFor, mfaSetupAtSignIn, signIn, type SignInStep } from '../../session.ts';
+import type { MfaSetupJson } from '../../../domain/auth/auth-shapes.ts';
 
 /** What the page asks for: the password, then perhaps a code, a new authenticator, or a look at new recovery codes. */
 type Stage =

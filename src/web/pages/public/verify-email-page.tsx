@@ -4,7 +4,6 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { VerificationPreviewJson } from '../../../domain/auth/confirm-email-use-cases.ts';
 import type { VerificationPurpose } from '../../../domain/notifications/templates.ts';
 import { ApiError, apiPost } from '../../api.ts';
 import { Alert, success } from '../../components/alert.tsx';
@@ -13,6 +12,7 @@ import { Field } from '../../components/field.tsx';
 import { useSubmit } from '../../components/use-submit.ts';
 import { linkFailure, useTokenLink } from '../../components/use-token-link.ts';
 import { endpoints, routes } from '../../paths.ts';
+import type { VerificationPreviewJson } from '../../../domain/auth/auth-shapes.ts';
 
 const CONFIRMED: Record<VerificationPurpose, (email: string) => string> = {
   own: (email) => `Thank you: ${email} is confirmed. We will send your appointment reminders there.`,

@@ -1,6 +1,5 @@
 /** Where a waitlist offer's e-mail link leads: the held time, with its hold's end, to accept or decline. */
 import { Link } from 'wouter';
-import type { WaitlistOfferJson } from '../../../domain/scheduling/waitlist-use-cases.ts';
 import { apiPost } from '../../api.ts';
 import { Alert, success } from '../../components/alert.tsx';
 import { AuthLayout } from '../../components/auth-layout.tsx';
@@ -8,6 +7,7 @@ import { useSubmit } from '../../components/use-submit.ts';
 import { linkFailure, useTokenLink } from '../../components/use-token-link.ts';
 import { formatDay, formatDayTime, formatTime } from '../../format.ts';
 import { endpoints, routes } from '../../paths.ts';
+import type { WaitlistOfferJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 export default function WaitlistOfferPage() {
   const { token, preview, outcome, setOutcome, done, setDone } = useTokenLink<{ offer: WaitlistOfferJson }>(

@@ -1,10 +1,10 @@
 /** The desk's day list on paper: one page per doctor, each visit in time order with a box to tick on arrival. */
-import type { DeskAppointmentJson } from '../../../domain/scheduling/list-use-cases.ts';
 import { fetchList } from '../../api.ts';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { ALL } from '../../components/use-alert.ts';
 import { formatTime, formatDay } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
+import type { DeskAppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 /** Every visit of the day that is not cancelled (of one doctor, when given), page by page. */
 export async function visitsOfDay(date: string, doctorId: string): Promise<DeskAppointmentJson[]> {

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { WalkInJson } from '../../../domain/auth/staff-use-cases.ts';
 import type { PossibleDuplicatesJson } from '../../../domain/patients/duplicate-use-cases.ts';
 import type { PossibleDuplicate } from '../../../domain/patients/ports.ts';
 import type { Gender } from '../../../domain/shared/actor.ts';
@@ -16,6 +15,7 @@ import { useSubmit } from '../../components/use-submit.ts';
 import { routes, endpoints, withId } from '../../paths.ts';
 import { PatientTable } from '../admin/patient-table.tsx';
 import { formatDate } from '../../format.ts';
+import type { WalkInJson } from '../../../domain/auth/auth-shapes.ts';
 
 const EMPTY = { name: '', email: '', phone: '', birthdate: '', gender: '' as Gender | '' };
 

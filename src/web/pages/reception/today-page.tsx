@@ -1,7 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import type { Doctor } from '../../../domain/catalogue/catalogue.ts';
-import type { DeskAppointmentJson, DeskDayJson } from '../../../domain/scheduling/list-use-cases.ts';
 import type { AppointmentStatus } from '../../../domain/scheduling/scheduling.ts';
 import { Alert, failure } from '../../components/alert.tsx';
 import { DeskAppointments } from '../../components/desk-appointments.tsx';
@@ -16,6 +14,8 @@ import { useLoaded } from '../../components/use-fetched.ts';
 import { formatDay } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { DaySheet, visitsOfDay } from './day-sheet.tsx';
+import type { DeskAppointmentJson, DeskDayJson } from '../../../domain/scheduling/scheduling-shapes.ts';
+import type { Doctor } from '../../../domain/catalogue/catalogue-shapes.ts';
 
 /** The desk's words for where each visit of the day stands. */
 const COUNTED: [AppointmentStatus, string][] = [

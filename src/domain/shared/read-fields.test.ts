@@ -1,0 +1,104 @@
+import { describe, it } from '../../testing/node-test.ts';
+import assert from 'node:assert/strict';
+import { DomainError, type FieldErrors } from './errors.ts';
+import { readInput } from './read-fields.ts';
+import { GenderShape } from './shared-shapes.ts';
+import { boolean, date, email, id, nullable, object, oneOfValues, ref, text } from './wire-schema.ts';
+
+const Form = object(
+  {
+    name: text(20, { rule: 'line' }),
+    note: text(50),
+    password: text(12, { rule: 'untrimmed', min: 8 }),
+    email: email({ maxLength: 254 }),
+    spare_email: nullable(email({ maxLength: 254 })),
+    kind: oneOfValues(['a', 'b']),
+    gender: ref(GenderShape),
+    doctor_id: id(),
+    day: date(),
+    keep: boolean(),
+  },
+  { optional: ['note', 'spare_email', 'day', 'keep'] },
+);
+
+const good = {
+  name: ' Ada ',
+  password: ' pass word ',
+  email: 'ada@example.com',
+  kind: 'a',
+  gender: 'female',
+  doctor_id: '7',
+};
+
+function problems(input: unknown): FieldErrors {
+  try {
+    readInput(Form, input);
+  } catch (error) {
+    assert.ok(error instanceof DomainError && error.kind === 'invalid');
+    return error.fields ?? {};
+  }
+  assert.fail('the input was read');
+}
+
+describe('reading a request by its schema', () => {
+  it('reads it as Validator does: text trimmed, passwords as typed, ids from numeric text, absent optional fields left out', () => {
+    assert.deepEqual(readInput(Form, good), {
+      name: 'Ada',
+      password: ' pass word ',
+      email: 'ada@example.com',
+      kind: 'a',
+      gender: 'female',
+      doctor_id: 7,
+      keep: false,
+    });
+    assert.deepEqual(readInput(Form, { ...good, note: '  ', spare_email: null, day: '2026-02-28', keep: 'on' }), {
+      ...readInput(Form, good),
+      day: '2026-02-28',
+      keep: true,
+    });
+  });
+
+  it('names every bad field in one answer, with the messages Validator gives', () => {
+    assert.deepEqual(
+      problems({
+        name: 'A\nB',
+        note: 'x'.repeat(51),
+        password: 'short',
+        email: 'nope',
+        spare_email: 'nope',
+        kind: 'c',
+        gender: 'x',
+        doctor_id: 0,
+        day: '2026-02-30',
+      }),
+      {
+        name: ['must be one line, without control characters'],
+        note: ['must be at most 50 characters'],
+        password: ['must be at least 8 characters'],
+        email: ['must be a valid email address'],
+        spare_email: ['must be a valid email address'],
+        kind: ['must be one of a, b'],
+        gender: ['must be one of male, female, other'],
+        doctor_id: ['must be a valid id'],
+        day: ['must be a date as yyyy-MM-dd'],
+      },
+    );
+    assert.deepEqual(problems(undefined), {
+      name: ['is required'],
+      password: ['is required'],
+      email: ['is required'],
+      kind: ['is required'],
+      gender: ['is required'],
+      doctor_id: ['is required'],
+    });
+  });
+
+  it('refuses text no column can store and control characters outside a line break or tab', () => {
+    assert.deepEqual(problems({ ...good, note: 'a\u0000b', password: 'pass\ud800word' }), {
+      note: ['contains a character that cannot be stored (a NUL or an unpaired surrogate)'],
+      password: ['contains a character that cannot be stored (a NUL or an unpaired surrogate)'],
+    });
+    assert.deepEqual(problems({ ...good, note: 'bell\u0007' }), { note: ['must not contain control characters'] });
+    assert.equal(readInput(Form, { ...good, note: 'two\nlines\tand a tab' }).note, 'two\nlines\tand a tab');
+  });
+});

@@ -4,6 +4,8 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BackupError } from './backup-error.ts';
 import { writeFileAtomically } from './atomic-file.ts';
+import { rebaseAuditChain } from './audit.pg.ts';
+import { openPostgres } from './postgres.ts';
 
 /** The first bytes of pg_dump's custom format. */
 export const CUSTOM_FORMAT_MAGIC = 'PGDMP';
@@ -25,6 +27,13 @@ export async function restorePostgres(url: string, file: string): Promise<void> 
     throw new BackupError(`${file} is not a pg_dump custom-format backup of PostgreSQL${head.startsWith('\x1f\x8b') ? ' but of an embedded database; restore it with DATABASE_URL unset' : ''}`);
   }
   await runTool('pg_restore', ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', `--dbname=${url}`, file]);
+  // The backup may come from another cluster, whose transaction ids the audit rows carry (see rebaseAuditChain).
+  const db = await openPostgres(url, { max: 1 });
+  try {
+    await db.transaction((tx) => rebaseAuditChain(tx));
+  } finally {
+    await db.close();
+  }
 }
 
 /** Runs a PostgreSQL client tool; what it writes to stdout goes to `output`, when given. */

@@ -171,7 +171,7 @@ for (const target of testDatabases()) {
       const before = first(await server.db.query('select amount_cents, credited_cents, paid_cents, payment_status from billings where id = $1', [billId]));
       const amended = await server.api('POST', `/api/medical-records/${recordId}/amendments`, {
         token: doctor.token,
-        body: { disease_id: diseaseId, diagnosis: 'Migraine without aura', lab_tests: '', prescriptions: '', reason: 'Second look' },
+        body: { disease_id: diseaseId, diagnosis: 'Migraine without aura', lab_tests: '', prescriptions: '', reason: 'Second look', version: 1 },
       });
       assert.equal(amended.status, 201, JSON.stringify(amended.body));
       assert.deepEqual(first(await server.db.query('select amount_cents, credited_cents, paid_cents, payment_status from billings where id = $1', [billId])), before);

@@ -299,7 +299,7 @@ for (const target of testDatabases()) {
       const recorded = await record(appointmentId, visit({ diagnosis: 'Common cold' }));
       const recordId = recorded.body.medical_record.id;
       const amend = (body: object, token = doctor.token) => server.api('POST', `/api/medical-records/${recordId}/amendments`, { token, body });
-      const amendment = { disease_id: flu, diagnosis: 'Influenza A', lab_tests: 'PCR positive', prescriptions: 'Oseltamivir', reason: 'PCR result' };
+      const amendment = { disease_id: flu, diagnosis: 'Influenza A', lab_tests: 'PCR positive', prescriptions: 'Oseltamivir', reason: 'PCR result', version: 1 };
 
       const refused = await amend({ ...amendment, cost: '10', reason: '' });
       assert.deepEqual([refused.status, Object.keys(refused.body.errors).sort()], [422, ['cost', 'reason']]);
@@ -308,7 +308,7 @@ for (const target of testDatabases()) {
       const amended = await amend(amendment);
       assert.equal(amended.status, 201);
       const admin = await signUpAdmin(server);
-      const again = await amend({ ...amendment, prescriptions: 'Oseltamivir 75 mg', reason: 'Dose added' }, admin.token);
+      const again = await amend({ ...amendment, prescriptions: 'Oseltamivir 75 mg', reason: 'Dose added', version: 2 }, admin.token);
       assert.equal(again.status, 201);
       assert.deepEqual(
         again.body.history.map((h: { version: number; diagnosis: string; prescriptions: string; written_by: { name: string }; reason: string | null }) => [
@@ -339,6 +339,39 @@ for (const target of testDatabases()) {
       assert.deepEqual(amendments.map((e: { details: { version: number } }) => e.details.version).sort(), [2, 3]);
       await sealAll(server.db);
       assert.equal((await auditTrail(server.db).verify()).intact, true);
+    });
+
+    it('refuses the second of two amendments of one version with 409 naming the current version, whether they come one after the other or at once', async () => {
+      const me = await fx.patient('Cora Concurrent');
+      const recorded = await record(await fx.appointment({ doctor, patientId: me.patientId, date: TODAY }), visit({ diagnosis: 'Sprain' }));
+      assert.equal(recorded.body.medical_record.version, 1);
+      const recordId = recorded.body.medical_record.id;
+      const admin = await signUpAdmin(server);
+      const amend = (diagnosis: string, token: string, opts: { version?: number; ifMatch?: string } = {}) =>
+        server.api('POST', `/api/medical-records/${recordId}/amendments`, {
+          token,
+          body: { disease_id: flu, diagnosis, reason: 'Second look', ...(opts.version ? { version: opts.version } : {}) },
+          headers: opts.ifMatch ? { 'if-match': opts.ifMatch } : {},
+        });
+
+      const first = await amend('Fracture', doctor.token, { version: 1 });
+      assert.deepEqual([first.status, first.body.version, first.headers.get('etag')], [201, 2, '"2"']);
+      const stale = await amend('Bruise', admin.token, { ifMatch: '"1"' });
+      assert.equal(stale.status, 409);
+      assert.equal(stale.body.code, 'record_changed');
+      assert.match(stale.body.message, /it is now version 2\./);
+      assert.deepEqual(stale.body.errors, { version: ['is 1, but the record is now version 2'] });
+
+      const racing = await Promise.all([amend('Fracture, displaced', doctor.token, { ifMatch: first.headers.get('etag')! }), amend('Bruise', admin.token, { version: 2 })]);
+      assert.deepEqual(racing.map((r) => r.status).sort(), [201, 409]);
+      const lost = racing.find((r) => r.status === 409)!;
+      assert.match(lost.body.message, /it is now version 3\./);
+
+      const unversioned = await amend('Bruise', admin.token);
+      assert.deepEqual([unversioned.status, Object.keys(unversioned.body.errors)], [422, ['version']]);
+      const shown = await server.api('GET', `/api/doctor/patients/${me.patientId}`, { token: doctor.token });
+      const current = shown.body.medical_records.find((r: { id: number }) => r.id === recordId);
+      assert.deepEqual([current.version, current.history.length], [3, 3], 'every amendment that was answered 201 is a version; none was lost');
     });
 
     it('lists logins and failed logins in the whole audit log', async () => {

@@ -50,6 +50,9 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
     if (name !== 'cache-control' && name !== 'etag' && !(json && name === 'content-type')) headers.push(name, value);
   }
   const method = request?.method ?? 'GET';
+  // An answer nobody stores may still name the version of what it shows (an amended record's), for If-Match.
+  const storableStatus = status === 200 && (method === 'GET' || method === 'HEAD') && !/no-store/i.test(cacheControl);
+  if (answer.headers?.etag && !storableStatus) headers.push('etag', answer.headers.etag);
   if (answer.body instanceof Readable) {
     // A stream (a large export) goes as it is made, chunked, uncompressed and never held whole.
     res.writeHead(status, headers);
@@ -75,7 +78,7 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
       isCompressibleType(json ? 'application/json' : answer.headers?.['content-type']);
     const coding = varies ? negotiateEncoding(request.headers['accept-encoding'], ['br', 'gzip']) : undefined;
     if (varies) headers.push('vary', 'accept-encoding');
-    const storable = status === 200 && (method === 'GET' || method === 'HEAD') && !/no-store/i.test(cacheControl);
+    const storable = storableStatus;
     const given = answer.headers?.etag;
     const etag = !storable ? undefined : given ? codedTag(given, coding) : strongEtag(payload, coding);
     if (etag) {

@@ -9,7 +9,7 @@ import { appointmentJson, hasStarted } from '../scheduling/scheduling.ts';
 import { transition } from '../scheduling/lifecycle.ts';
 import { billIssued } from '../notifications/templates.ts';
 import type { RecordsDeps } from './ports.ts';
-import { medicalRecordJson, patientCardJson, patientDetailJson, readAmendment, readVisit, type MedicalRecordJson, type PatientCardJson } from './records.ts';
+import { currentVersion, medicalRecordJson, patientCardJson, patientDetailJson, readAmendment, readVisit, type MedicalRecordJson, type PatientCardJson } from './records.ts';
 
 /**
  * The appointment's own doctor records the visit. In one transaction the record is written, the appointment
@@ -61,17 +61,25 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
 /**
  * The doctor who wrote a record, or an admin, amends its clinical content, saying why. The record then reads as
  * amended; every version stays in its history with who wrote it and when. Another doctor's record is answered as
- * missing. Its bill is not touched.
+ * missing. Its bill is not touched. It names the version it amends; one amended meanwhile is refused (409), so two
+ * doctors amending at once never overwrite each other unseen.
  */
-export async function amendRecord(deps: RecordsDeps, input: { recordId: RawId; body: unknown }, actor: Actor): Promise<MedicalRecordJson> {
+export async function amendRecord(deps: RecordsDeps, input: { recordId: RawId; body: unknown; ifMatch?: string }, actor: Actor): Promise<MedicalRecordJson> {
   if (actor.role !== 'admin') doctorOf(actor);
   const recordId = pathId(input.recordId, 'Medical record');
-  const { content, reason } = await readAmendment(input.body, deps.diseases.exists);
+  const { content, reason, version: amends } = await readAmendment(input.body, deps.diseases.exists, input.ifMatch);
 
   return recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
     const record = await tx.records.lock(recordId);
     if (!record || (actor.role !== 'admin' && record.doctor.id !== actor.doctorId)) {
       throw refusal('Medical record', actor, { entity: 'medical_record', entityId: recordId, patientId: record?.patientId, attempt: 'amend' });
+    }
+    // Under the record's lock: of two amendments of one version, the second sees the first's and is refused.
+    const current = currentVersion(record);
+    if (amends !== current) {
+      throw conflict('record_changed', `This record was amended meanwhile: it is now version ${current}. Read that version, then amend it.`, {
+        version: [`is ${amends}, but the record is now version ${current}`],
+      });
     }
     const amended = await tx.records.amend(recordId, content, { userId: actor.userId, at: tx.clock.now(), reason });
     const version = amended.history.length;

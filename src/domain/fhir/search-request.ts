@@ -44,7 +44,7 @@ export const RESULT_PARAMS = ['_count', '_sort', '_total', '_cursor', '_format']
 export function parseSearch(
   def: SearchableDef,
   params: readonly (readonly [string, string])[],
-  opts: { strict: boolean; ctx: Pick<FhirContext, 'base'>; timeZone: string },
+  opts: { strict: boolean; ctx: Pick<FhirContext, 'systems'>; timeZone: string },
 ): SearchRequest {
   const request: SearchRequest = { criteria: [], matchesNothing: false, count: DEFAULT_COUNT, sort: { key: '_id', descending: false }, total: true, ignored: [] };
   const ignore = (name: string, why: string) => {
@@ -80,7 +80,7 @@ export function parseSearch(
   return request;
 }
 
-function criterionOf(def: SearchableDef, param: SearchParamDef, value: string, opts: { ctx: Pick<FhirContext, 'base'>; timeZone: string }): Criterion {
+function criterionOf(def: SearchableDef, param: SearchParamDef, value: string, opts: { ctx: Pick<FhirContext, 'systems'>; timeZone: string }): Criterion {
   const name = param.name;
   const values = value.split(',');
   switch (param.type) {

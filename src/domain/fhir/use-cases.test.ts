@@ -41,7 +41,7 @@ const refusedWith = (kind: string) => (error: unknown) => error instanceof Domai
 describe('the FHIR use cases', () => {
   it('reads a resource in the reader’s scope and audits the read with its patient', async () => {
     const { deps, queries, audit } = fakeDeps();
-    const resource = await readResource(deps, { base, type: 'Patient', id: '1' }, patient);
+    const resource = await readResource(deps, { base, systems: base, type: 'Patient', id: '1' }, patient);
     assertValidFhir(resource);
     assert.deepEqual(queries[0]?.scope, { kind: 'patient', patientId: 1 });
     assert.deepEqual(audit.map((e) => [e.action, e.entity, e.patientId]), [['read', 'fhir_Patient', 1]]);
@@ -50,27 +50,27 @@ describe('the FHIR use cases', () => {
   it("answers another patient's resource as missing and audits the attempt", async () => {
     const { deps, audit } = fakeDeps();
     const other: Actor = { ...patient, patientId: 2 };
-    await assert.rejects(readResource(deps, { base, type: 'Patient', id: '1' }, other), refusedWith('not_found'));
+    await assert.rejects(readResource(deps, { base, systems: base, type: 'Patient', id: '1' }, other), refusedWith('not_found'));
     assert.deepEqual(audit.map((e) => [e.action, e.entity]), [['refused', 'fhir_Patient']]);
   });
 
   it('refuses the front desk clinical types with 403, audited, without asking the store', async () => {
     const { deps, queries, audit } = fakeDeps();
-    await assert.rejects(searchResources(deps, { base, type: 'Condition', params: [], strict: false }, reception), refusedWith('forbidden'));
+    await assert.rejects(searchResources(deps, { base, systems: base, type: 'Condition', params: [], strict: false }, reception), refusedWith('forbidden'));
     assert.equal(queries.length, 0);
     assert.equal(audit[0]?.action, 'refused');
   });
 
   it('answers an id that cannot name a row, and an unknown type, as missing without asking the store', async () => {
     const { deps, queries } = fakeDeps();
-    await assert.rejects(readResource(deps, { base, type: 'Patient', id: 'abc' }, admin), refusedWith('not_found'));
-    await assert.rejects(readResource(deps, { base, type: 'Observation', id: '1' }, admin), refusedWith('not_found'));
+    await assert.rejects(readResource(deps, { base, systems: base, type: 'Patient', id: 'abc' }, admin), refusedWith('not_found'));
+    await assert.rejects(readResource(deps, { base, systems: base, type: 'Observation', id: '1' }, admin), refusedWith('not_found'));
     assert.equal(queries.length, 0);
   });
 
   it('makes a searchset with fullUrls, the total, a next link carrying the cursor and the ignored parameters', async () => {
     const { deps } = fakeDeps([paula], 'CURSOR');
-    const bundle: Bundle = await searchResources(deps, { base, type: 'Patient', params: [['gender', 'female'], ['_count', '1'], ['_foo', 'x']], strict: false }, admin);
+    const bundle: Bundle = await searchResources(deps, { base, systems: base, type: 'Patient', params: [['gender', 'female'], ['_count', '1'], ['_foo', 'x']], strict: false }, admin);
     assertValidFhir(bundle);
     assert.equal(bundle.total, 1);
     assert.equal(bundle.entry?.[0]?.fullUrl, `${base}/Patient/1`);
@@ -81,13 +81,13 @@ describe('the FHIR use cases', () => {
 
   it('answers a search no row can match without asking the store', async () => {
     const { deps, queries } = fakeDeps();
-    const bundle = await searchResources(deps, { base, type: 'Appointment', params: [['status', 'proposed']], strict: false }, admin);
+    const bundle = await searchResources(deps, { base, systems: base, type: 'Appointment', params: [['status', 'proposed']], strict: false }, admin);
     assert.deepEqual([bundle.total, bundle.entry, queries.length], [0, undefined, 0]);
   });
 
   it('serves the clinic as the one Organization, from configuration', async () => {
     const { deps, queries } = fakeDeps();
-    const clinic = await readResource(deps, { base, type: 'Organization', id: 'clinic' }, patient);
+    const clinic = await readResource(deps, { base, systems: base, type: 'Organization', id: 'clinic' }, patient);
     assertValidFhir(clinic);
     assert.equal((clinic as { name?: string }).name, 'Medora Clinic');
     assert.equal(queries.length, 0);

@@ -89,14 +89,15 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       try {
         return (await client.query(preparedOnce(sql, params))).rows as T[];
       } catch (error) {
-        throw driverFailure(error);
+        // Cancelled at shutdown (interrupt): the request is told Medora is restarting, to try again.
+        throw interrupted ? shuttingDown() : driverFailure(error);
       }
     },
     exec: async (sql: string) => {
       try {
         await client.query(sql);
       } catch (error) {
-        throw driverFailure(error);
+        throw interrupted ? shuttingDown() : driverFailure(error);
       }
     },
   });

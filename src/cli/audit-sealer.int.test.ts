@@ -56,7 +56,7 @@ async function startWorker(env: Record<string, string>): Promise<{ stop(): Promi
   return { stop };
 }
 
-const postgres = testDatabases().find((target) => target.name === 'postgres');
+const postgres = testDatabases('both').find((target) => target.name === 'postgres');
 
 describe('the audit sealer in medora serve and medora worker', () => {
   describe('on PostgreSQL, a server and a worker sharing one database', { skip: !postgres && 'needs TEST_DATABASE_URL' }, () => {

@@ -137,7 +137,7 @@ describe('the embedded database while medora serve runs', () => {
     });
     const env = { DATA_DIR: dataDir };
     const addStartedAt = performance.now();
-    let addedAt = Infinity;
+    const addedAt = Infinity;
     const [report, added, backup] = await Promise.all([
       spawnMedora(['report', 'billing', '--from', '2000-01-01', '--to', '2100-12-31', '--by', 'department', '--format', 'json'], { env }),
       spawnMedora(['departments', 'add', '--name', 'Radiology'], { env }),

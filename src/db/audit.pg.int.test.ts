@@ -47,7 +47,7 @@ function held(db: Db, begin: (tx: Queryable) => Promise<void>) {
 
 const idsOf = async (db: Db) => (await db.query<{ id: number }>('select audit_id as id from audit_chain order by seq')).map((r) => r.id);
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`${target.name}: the audit trail's chain`, () => {
     let database: OpenedTestDatabase;
     let db: Db;

@@ -53,7 +53,7 @@ async function readAfterWaiting<T>(url: string, lock: [string, unknown[]], chang
   }
 }
 
-for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
+for (const target of testDatabases('both').filter((t) => t.name === 'postgres')) {
   describe('a row locked while another transaction changes what is read with it, on postgres', () => {
     it('shows the bed held by the reservation that committed while its lock waited', async () => {
       const database = await target.open();

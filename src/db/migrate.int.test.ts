@@ -9,7 +9,7 @@ import { DatabaseLockedError } from './embedded/data-dir-lock.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 import { fileURLToPath } from 'node:url';
-import { only } from '../testing/assert.ts';
+import { only, present } from '../testing/assert.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { serveRefused } from '../testing/server-process.ts';
 
@@ -27,7 +27,7 @@ function migrationsWithEditedFile(): ReturnType<typeof readMigrations> {
   }
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`migrations on ${target.name}`, () => {
     it('applies nothing twice and records every file', async () => {
       const { db, drop } = await target.open();
@@ -104,12 +104,12 @@ for (const target of testDatabases()) {
 
 describe('two instances starting together on one PostgreSQL database', { skip: !process.env.TEST_DATABASE_URL }, () => {
   it('both come up and each migration runs once', async (t) => {
-    const postgres = testDatabases().find((target) => target.name === 'postgres')!;
+    const postgres = present(testDatabases('both').find((target) => target.name === 'postgres'), 'PostgreSQL target');
     const { url, drop, db } = await postgres.open();
     // After both instances close; also when emptying the schema or opening them fails.
     t.after(() => drop());
     await db.exec('drop schema public cascade; create schema public');
-    const [a, b] = [await openPostgres(url!), await openPostgres(url!)];
+    const [a, b] = [await openPostgres(present(url, 'database URL')), await openPostgres(present(url, 'database URL'))];
     try {
       const [appliedA, appliedB] = await Promise.all([migrate(a), migrate(b)]);
       assert.equal(appliedA.length + appliedB.length, readMigrations().length);

@@ -27,15 +27,18 @@ export interface TestDatabase {
 }
 
 /**
- * PGlite always; the PostgreSQL server too when TEST_DATABASE_URL is set. Each open() copies a database that
- * was migrated once (per version of the migrations) instead of migrating anew: creating and migrating an
- * embedded database takes seconds, copying one a fraction of that.
+ * The databases a test file runs on. `both`, for what the two engines do differently (drivers, SQL, races, LISTEN,
+ * dumps): PGlite always, and the PostgreSQL server too when TEST_DATABASE_URL is set. `one`, for behaviour above
+ * the database (HTTP, the CLI, mail): the server when it is set, PGlite otherwise, since opening PGlite costs a
+ * file seconds. Each open() copies a database that was migrated once (per version of the migrations) instead of
+ * migrating anew: creating and migrating an embedded database takes seconds, copying one a fraction of that.
  */
-export function testDatabases(): TestDatabase[] {
-  const targets: TestDatabase[] = [{ name: 'pglite', open: openEmbedded }];
+export function testDatabases(engines: 'both' | 'one'): TestDatabase[] {
+  const embedded: TestDatabase = { name: 'pglite', open: openEmbedded };
   const url = process.env.TEST_DATABASE_URL;
-  if (url) targets.push({ name: 'postgres', open: () => openOnServer(url) });
-  return targets;
+  if (!url) return [embedded];
+  const server: TestDatabase = { name: 'postgres', open: () => openOnServer(url) };
+  return engines === 'both' ? [embedded, server] : [server];
 }
 
 /** Builds both templates ahead of a parallel run, so test files do not all build them at once. */

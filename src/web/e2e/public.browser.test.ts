@@ -4,6 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser } from 'playwright-core';
+import { at } from '../../testing/assert.ts';
 import {
   builtSources,
   DIST_WEB,
@@ -34,7 +35,7 @@ describe('public pages in the browser', () => {
     await counters.first().waitFor();
     const started = Date.now();
     const early = (await counters.allTextContents()).map(Number);
-    assert.ok(early[3]! < 150, `the awards counter starts below 150, got ${early[3]}`);
+    assert.ok(at(early, 3, 'awards counter') < 150, `the awards counter starts below 150, got ${early[3]}`);
 
     await page.waitForFunction(() =>
       [...document.querySelectorAll('.counter-value')].map((el) => el.textContent).join() === '85,18,12,150',

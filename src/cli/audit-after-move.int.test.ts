@@ -18,13 +18,15 @@ import { systemClock } from '../domain/shared/clock.ts';
 import { asTrailOwner, sealAll } from '../testing/audit-sealing.ts';
 import { makeTestApp } from '../testing/test-app.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
+import { present } from '../testing/assert.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const admin = { userId: 1, role: 'admin' as const, name: 'Ada' };
 // A shared server's other databases may hold sealing back a while (see sealAll).
 const SEAL_WITHIN_MS = 120_000;
 
-const record = (db: Db, n: number) => auditLog(db).record({ actor: admin, action: 'read_records', entity: 'patient', entityId: n, patientId: n });
+const record = (db: Db, n: number) =>
+  auditLog(db).record({ actor: admin, action: 'read_records', entity: 'patient', entityId: n, patientId: n });
 
 /**
  * The trail a backup carries: three rows sealed, two written after the last seal, as a running clinic's has. Its
@@ -49,7 +51,11 @@ async function verify(db: Db): Promise<{ code: number; stdout: string; stderr: s
   const code = await medora(['audit', 'verify'], {
     getApp: async () => app,
     getDb: async () => db,
-    io: { stdout: { write: (text) => (stdout += text) }, stderr: { write: (text) => (stderr += text) }, stdin: Readable.from(['']) },
+    io: {
+      stdout: { write: (text) => (stdout += text) },
+      stderr: { write: (text) => (stderr += text) },
+      stdin: Readable.from(['']),
+    },
   });
   return { code, stdout, stderr };
 }
@@ -65,8 +71,13 @@ async function newWritesVerify(db: Db): Promise<void> {
   const sealed = await verify(db);
   assert.equal(sealed.code, 0, sealed.stderr);
   assert.match(sealed.stdout, /^OK: 7 audit rows, chain intact\.\nSealing: no row waits\.\n/);
-  const chained = await db.query<{ patient_id: number }>('select a.patient_id from audit_chain c join audit_log a on a.id = c.audit_id order by c.seq');
-  assert.deepEqual(chained.map((row) => row.patient_id), [1, 2, 3, 4, 5, 6, 7]);
+  const chained = await db.query<{ patient_id: number }>(
+    'select a.patient_id from audit_chain c join audit_log a on a.id = c.audit_id order by c.seq',
+  );
+  assert.deepEqual(
+    chained.map((row) => row.patient_id),
+    [1, 2, 3, 4, 5, 6, 7],
+  );
 
   await record(db, 8);
   await sealAll(db, SEAL_WITHIN_MS);
@@ -108,11 +119,14 @@ describe('the audit chain after a backup is loaded into another cluster', () => 
     }
   });
 
-  it('seals new rows after medora move-to onto PostgreSQL, and verify passes before and after', { skip: !serverUrl && 'TEST_DATABASE_URL is not set' }, async () => {
+  it('seals new rows after medora move-to onto PostgreSQL, and verify passes before and after', {
+    skip: !serverUrl && 'TEST_DATABASE_URL is not set',
+  }, async () => {
     const name = `medora_audit_move_${randomBytes(4).toString('hex')}`;
-    const url = new URL(serverUrl!);
+    const server = present(serverUrl, 'TEST_DATABASE_URL');
+    const url = new URL(server);
     url.pathname = `/${name}`;
-    await runOnConnection(serverUrl!, `create database ${name}`);
+    await runOnConnection(server, `create database ${name}`);
     try {
       const moved = await moveToPostgres(embeddedBackupSql(backup, 'the backup'), url.toString(), { force: false });
       assert.equal(moved.auditRows, 3);
@@ -123,19 +137,24 @@ describe('the audit chain after a backup is loaded into another cluster', () => 
         await db.close();
       }
     } finally {
-      await runOnConnection(serverUrl!, `drop database if exists ${name} with (force)`);
+      await runOnConnection(server, `drop database if exists ${name} with (force)`);
     }
   });
 
-  it('seals new rows after a PostgreSQL backup is restored into another database, and verify passes before and after', { skip: !serverUrl && 'TEST_DATABASE_URL is not set' }, async () => {
-    const postgres = testDatabases().find((target) => target.name === 'postgres')!;
+  it('seals new rows after a PostgreSQL backup is restored into another database, and verify passes before and after', {
+    skip: !serverUrl && 'TEST_DATABASE_URL is not set',
+  }, async () => {
+    const postgres = present(
+      testDatabases('both').find((target) => target.name === 'postgres'),
+      'PostgreSQL target',
+    );
     const [from, to] = [await postgres.open(), await postgres.open()];
     try {
       await trailOfAnOlderCluster(from.db);
       const file = join(dir, 'clinic.dump');
-      await backupPostgres(from.url!, file);
-      await restorePostgres(to.url!, file);
-      const db = await openPostgres(to.url!, { max: 2 });
+      await backupPostgres(present(from.url, 'source URL'), file);
+      await restorePostgres(present(to.url, 'target URL'), file);
+      const db = await openPostgres(present(to.url, 'target URL'), { max: 2 });
       try {
         await newWritesVerify(db);
       } finally {

@@ -2,7 +2,14 @@ import pg from 'pg';
 import type { Db, Queryable } from './db.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
 import { DomainError } from '../domain/shared/errors.ts';
-import { asUnavailable, databaseBusy, databaseUnavailable, isTransactionConflict, shuttingDown, sqlState } from './sql-errors.ts';
+import {
+  asUnavailable,
+  databaseBusy,
+  databaseUnavailable,
+  isTransactionConflict,
+  shuttingDown,
+  sqlState,
+} from './sql-errors.ts';
 import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from './pg-types.ts';
 import { listenOnOwnConnection, type NoticeConnection } from './pg-notices.ts';
 import { preparedOnce } from './prepared-statements.ts';
@@ -47,13 +54,17 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     await client.query(`set lock_timeout = ${wanted}`);
     lockTimeouts.set(client, wanted);
   };
-  const beginWrites = timeouts.lockMs === timeouts.readLockMs ? 'begin' : `begin; set local lock_timeout = ${timeouts.lockMs}`;
+  const beginWrites =
+    timeouts.lockMs === timeouts.readLockMs ? 'begin' : `begin; set local lock_timeout = ${timeouts.lockMs}`;
 
   /**
    * Runs `fn` on a client of its own, waiting `lockMs` for a lock; a broken client is discarded rather than returned
    * to the pool.
    */
-  const withClient = async <T>(lockMs: number | 'transaction', fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+  const withClient = async <T>(
+    lockMs: number | 'transaction',
+    fn: (client: pg.PoolClient) => Promise<T>,
+  ): Promise<T> => {
     if (interrupted) throw shuttingDown();
     let client: pg.PoolClient;
     try {
@@ -104,25 +115,27 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   const listening = new Set<NoticeConnection>();
   return {
     kind: 'pg',
-    query: (sql, params) => withClient(readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs, (client) => wrap(client).query(sql, params)),
+    query: (sql, params) =>
+      withClient(readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs, (client) => wrap(client).query(sql, params)),
     exec: (sql) => withClient(timeouts.lockMs, (client) => wrap(client).exec(sql)),
     // A deadlock or a serialization failure rolled the whole transaction back: it runs once more, on a fresh
     // snapshot; a second one is answered 503 (asUnavailable), never 500.
     transaction: async (fn) => {
-      const attempt = () => withClient('transaction', async (client) => {
-        const tx = wrap(client);
-        await tx.exec(beginWrites);
-        try {
-          const result = await fn(tx);
-          // A request abandoned at shutdown must not commit after its client was told it failed.
-          if (interrupted) throw shuttingDown();
-          await tx.exec('commit');
-          return result;
-        } catch (error) {
-          await client.query('rollback').catch(() => {});
-          throw error;
-        }
-      });
+      const attempt = () =>
+        withClient('transaction', async (client) => {
+          const tx = wrap(client);
+          await tx.exec(beginWrites);
+          try {
+            const result = await fn(tx);
+            // A request abandoned at shutdown must not commit after its client was told it failed.
+            if (interrupted) throw shuttingDown();
+            await tx.exec('commit');
+            return result;
+          } catch (error) {
+            await client.query('rollback').catch(() => {});
+            throw error;
+          }
+        });
       try {
         return await attempt();
       } catch (error) {
@@ -193,13 +206,22 @@ async function answersWithin(connection: pg.ClientConfig, timeoutMs: number): Pr
 
 /** Asks the server to cancel the statements of these backends; their transactions roll back. */
 async function cancelBackends(connection: pg.ClientConfig, pids: number[]): Promise<void> {
-  await onConnection(connection, 1000, (client) => client.query('select pg_cancel_backend(pid) from unnest($1::int[]) as pid', [pids])).catch(
-    (error) => console.error(`database: could not cancel statements at shutdown: ${(error as Error).message}`),
-  );
+  await onConnection(connection, 1000, (client) =>
+    client.query('select pg_cancel_backend(pid) from unnest($1::int[]) as pid', [pids]),
+  ).catch((error) => console.error(`database: could not cancel statements at shutdown: ${(error as Error).message}`));
 }
 
-async function onConnection<T>(connection: pg.ClientConfig, timeoutMs: number, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ ...connection, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs });
+async function onConnection<T>(
+  connection: pg.ClientConfig,
+  timeoutMs: number,
+  fn: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({
+    ...connection,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   client.on('error', () => {});
   try {
     await client.connect();

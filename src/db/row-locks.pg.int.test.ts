@@ -41,7 +41,12 @@ async function visit(db: OpenedTestDatabase['db']): Promise<Visit> {
  * Runs `change` in a transaction of its own that first takes `lock`, starts `read` once it holds it, and commits
  * once `read` is seen waiting for that lock: what `read` returns is read after the change committed.
  */
-async function readAfterWaiting<T>(url: string, lock: [string, unknown[]], change: [string, unknown[]], read: () => Promise<T>): Promise<T> {
+async function readAfterWaiting<T>(
+  url: string,
+  lock: [string, unknown[]],
+  change: [string, unknown[]],
+  read: () => Promise<T>,
+): Promise<T> {
   const other = new pg.Client({ connectionString: url });
   await other.connect();
   try {
@@ -53,7 +58,9 @@ async function readAfterWaiting<T>(url: string, lock: [string, unknown[]], chang
     // Bounded by the test's own timeout and this deadline; it is what happened first that counts, not how fast.
     const deadline = Date.now() + WAIT_SEEN_WITHIN_MS;
     for (;;) {
-      const { rows } = await other.query(`select count(*)::int as n from pg_locks where not granted and pid <> pg_backend_pid()`);
+      const { rows } = await other.query(
+        `select count(*)::int as n from pg_locks where not granted and pid <> pg_backend_pid()`,
+      );
       if (rows[0].n > 0) break;
       if (Date.now() > deadline) throw new Error('the read never waited for the lock');
       await sleep(20);
@@ -65,7 +72,7 @@ async function readAfterWaiting<T>(url: string, lock: [string, unknown[]], chang
   }
 }
 
-for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
+for (const target of testDatabases('both').filter((t) => t.name === 'postgres')) {
   describe('an appointment or a record locked while another transaction changes it, on postgres', () => {
     it('finds the appointment a move to another doctor committed while its lock waited, with that doctor', async () => {
       const database = await target.open();
@@ -74,10 +81,17 @@ for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
         const locked = await readAfterWaiting(
           database.url ?? '',
           ['select id from appointments where id = $1 for update', [appointment]],
-          ['update appointments set doctor_id = $2, schedule_id = $3 where id = $1', [appointment, doctors[1], schedules[1]]],
+          [
+            'update appointments set doctor_id = $2, schedule_id = $3 where id = $1',
+            [appointment, doctors[1], schedules[1]],
+          ],
           () => database.db.transaction((tx) => appointmentStore(tx).lock(appointment)),
         );
-        assert.deepEqual([locked?.id, locked?.doctor.id, locked?.doctor.name], [appointment, doctors[1], 'Dr Two'], 'a cancel waiting on a move is not told the visit is gone');
+        assert.deepEqual(
+          [locked?.id, locked?.doctor.id, locked?.doctor.name],
+          [appointment, doctors[1], 'Dr Two'],
+          'a cancel waiting on a move is not told the visit is gone',
+        );
       } finally {
         await database.drop();
       }

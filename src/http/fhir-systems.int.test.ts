@@ -7,22 +7,35 @@ import { testDatabases } from '../testing/test-db.ts';
 import { fhirSystems } from './fhir-answers.ts';
 
 /** GET `path` with `host` as the Host header, as a client that reached the server by another name (or forged it). */
-function getWithHost(server: TestServer, path: string, host: string, token: string): Promise<{ status: number; body: any }> {
+/** The parts of a FHIR answer these tests read. */
+interface FhirAnswer {
+  identifier: { system: string }[];
+  url?: string;
+}
+
+function getWithHost(
+  server: TestServer,
+  path: string,
+  host: string,
+  token: string,
+): Promise<{ status: number; body: FhirAnswer }> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, headers: { host, authorization: `Bearer ${token}` } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, path, headers: { host, authorization: `Bearer ${token}` } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-const pglite = testDatabases().filter((t) => t.name === 'pglite');
-for (const target of pglite) {
+for (const target of testDatabases('one')) {
   describe('FHIR identifier and code systems without PUBLIC_URL', () => {
     let server: TestServer;
     before(async () => {
@@ -32,7 +45,9 @@ for (const target of pglite) {
 
     it("names a patient's identifier system the same however the server was reached, and never by the request's Host", async () => {
       const patient = await signUpPatient(server);
-      const patientId = only(await server.db.query<{ id: number }>('select id from patients where user_id = $1', [patient.user.id])).id;
+      const patientId = only(
+        await server.db.query<{ id: number }>('select id from patients where user_id = $1', [patient.user.id]),
+      ).id;
       const systems = new Set<string>();
       for (const host of [new URL(server.url).host, 'localhost:3000', 'evil.example']) {
         const read = await getWithHost(server, `/fhir/R4/Patient/${patientId}`, host, patient.token);

@@ -36,13 +36,23 @@ const JSON_HEADER_LIST: string[] = Object.entries(JSON_SECURITY_HEADERS).flat();
 const RAW_ERRORS = {
   400: ['Bad Request', { message: 'The request is not valid HTTP.', code: 'bad_request' }],
   408: ['Request Timeout', { message: 'The request took too long to arrive.', code: 'request_timeout' }],
-  431: ['Request Header Fields Too Large', { message: 'The request line or its headers are too large (16 KB at most).', code: 'headers_too_large' }],
+  431: [
+    'Request Header Fields Too Large',
+    { message: 'The request line or its headers are too large (16 KB at most).', code: 'headers_too_large' },
+  ],
 } as const;
 
 export function rawErrorAnswer(status: keyof typeof RAW_ERRORS, requestId: string): string {
   const [reason, body] = RAW_ERRORS[status];
   const text = JSON.stringify(body);
-  const headers = [...Object.entries(JSON_SECURITY_HEADERS), ['x-request-id', requestId], ['cache-control', 'no-store'], ['content-type', 'application/json; charset=utf-8'], ['content-length', String(Buffer.byteLength(text))], ['connection', 'close']];
+  const headers = [
+    ...Object.entries(JSON_SECURITY_HEADERS),
+    ['x-request-id', requestId],
+    ['cache-control', 'no-store'],
+    ['content-type', 'application/json; charset=utf-8'],
+    ['content-length', String(Buffer.byteLength(text))],
+    ['connection', 'close'],
+  ];
   return `HTTP/1.1 ${status} ${reason}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${text}`;
 }
 
@@ -60,7 +70,11 @@ export interface AnswerRequest {
  */
 export function sendAnswer(res: ServerResponse, requestId: string, answer: Answer, request?: AnswerRequest): void {
   const status = answer.status ?? (answer.body === undefined ? 204 : 200);
-  const json = !(answer.body instanceof Uint8Array) && !(answer.body instanceof Readable) && answer.body !== undefined && status !== 204;
+  const json =
+    !(answer.body instanceof Uint8Array) &&
+    !(answer.body instanceof Readable) &&
+    answer.body !== undefined &&
+    status !== 204;
   const cacheControl = answer.headers?.['cache-control'] || 'no-store';
   const security = json ? JSON_HEADER_LIST : PAGE_HEADER_LIST;
   const headers: (string | number)[] = [...security, 'x-request-id', requestId, 'cache-control', cacheControl];
@@ -92,7 +106,9 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
   }
   let size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload?.length;
   if (payload !== undefined && size !== undefined && request) {
-    const varies = size >= MIN_COMPRESSED_BYTES && !answer.headers?.['content-encoding'] &&
+    const varies =
+      size >= MIN_COMPRESSED_BYTES &&
+      !answer.headers?.['content-encoding'] &&
       isCompressibleType(json ? 'application/json' : answer.headers?.['content-type']);
     const coding = varies ? negotiateEncoding(request.headers['accept-encoding'], ['br', 'gzip']) : undefined;
     if (varies) headers.push('vary', 'accept-encoding');
@@ -101,7 +117,15 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
     const etag = !storable ? undefined : given ? codedTag(given, coding) : strongEtag(payload, coding);
     if (etag) {
       if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
-        const notModified: (string | number)[] = [...security, 'x-request-id', requestId, 'cache-control', cacheControl, 'etag', etag];
+        const notModified: (string | number)[] = [
+          ...security,
+          'x-request-id',
+          requestId,
+          'cache-control',
+          cacheControl,
+          'etag',
+          etag,
+        ];
         if (varies) notModified.push('vary', 'accept-encoding');
         res.writeHead(304, notModified);
         res.end();

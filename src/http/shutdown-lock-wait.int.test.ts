@@ -13,7 +13,7 @@ import { closeGracefully } from './shutdown.ts';
 
 const WAIT_SEEN_WITHIN_MS = 60_000;
 
-for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
+for (const target of testDatabases('both').filter((t) => t.name === 'postgres')) {
   describe('postgres: shutting down while a request waits for a lock', () => {
     it('answers it 503 shutting_down with Retry-After, not a connection reset, and nothing of it commits', async () => {
       const database = await target.open();
@@ -26,7 +26,11 @@ for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
       try {
         const email = uniqueEmail('admin');
         await app.auth.createAdmin({ name: 'Ada Admin', email, password: PASSWORD });
-        const login = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+        const login = await fetch(`${url}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: PASSWORD }),
+        });
         const { token } = (await login.json()) as { token: string };
         const { appointment, doctor } = only(
           await database.db.query<{ appointment: number; doctor: number }>(
@@ -46,11 +50,16 @@ for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
         await holder.connect();
         await holder.query('begin');
         await holder.query('select id from doctors where id = $1 for no key update', [doctor]);
-        const cancelling = fetch(`${url}/api/admin/appointments/${appointment}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+        const cancelling = fetch(`${url}/api/admin/appointments/${appointment}/cancel`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+        });
         cancelling.catch(() => {});
         const deadline = Date.now() + WAIT_SEEN_WITHIN_MS;
         for (;;) {
-          const { rows } = await holder.query(`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`);
+          const { rows } = await holder.query(
+            `select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`,
+          );
           if (rows[0].n > 0) break;
           if (Date.now() > deadline) throw new Error('the cancel never waited for the lock');
           await sleep(20);
@@ -59,9 +68,16 @@ for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
         const answer = await cancelling;
         assert.equal(answer.status, 503);
         assert.equal(answer.headers.get('retry-after'), '2');
-        assert.deepEqual(await answer.json(), { message: 'Medora is restarting. Please try again in a moment.', code: 'shutting_down' });
+        assert.deepEqual(await answer.json(), {
+          message: 'Medora is restarting. Please try again in a moment.',
+          code: 'shutting_down',
+        });
         await holder.query('rollback');
-        const { status } = only(await holder.query<{ status: string }>('select status from appointments where id = $1', [appointment]).then((r) => r.rows));
+        const { status } = only(
+          await holder
+            .query<{ status: string }>('select status from appointments where id = $1', [appointment])
+            .then((r) => r.rows),
+        );
         assert.equal(status, 'scheduled');
       } finally {
         await holder.end().catch(() => {});

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { openPostgres } from '../db/postgres.ts';
 import { DEFAULT_TIMEOUTS } from '../db/timeouts.ts';
 import { systemClock } from '../domain/shared/clock.ts';
-import { only } from '../testing/assert.ts';
+import { only, present } from '../testing/assert.ts';
 import { startTestServer, signUpAdmin, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { makeTestApp } from '../testing/test-app.ts';
@@ -20,7 +20,7 @@ function aMondayAhead(): string {
   return day.toISOString().slice(0, 10);
 }
 
-for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
+for (const target of testDatabases('both').filter((t) => t.name === 'postgres')) {
   describe('postgres: a deadlock or a serialization failure', () => {
     let server: TestServer;
     let fixtures: ReturnType<typeof clinicFixtures>;
@@ -52,7 +52,12 @@ for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
     const forceDeadlocks = async (when: 'always' | 'first' | 'never') => {
       await server.db.exec(`update forced set deadlocks = '${when}'; alter sequence attempts restart`);
     };
-    const attempts = async () => only(await server.db.query<{ n: number }>(`select case when is_called then last_value else 0 end::int as n from attempts`)).n;
+    const attempts = async () =>
+      only(
+        await server.db.query<{ n: number }>(
+          `select case when is_called then last_value else 0 end::int as n from attempts`,
+        ),
+      ).n;
     const anAppointment = async () => {
       const [doctor, patient] = [await fixtures.doctor(), await fixtures.patient()];
       return fixtures.appointment({ doctor, patientId: patient.patientId, date: aMondayAhead(), start: '09:00' });
@@ -83,21 +88,35 @@ for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
 
     it("lets a cancel wait for its doctor's row before it locks the appointment, as a booking locks the doctor first", async () => {
       const id = await anAppointment();
-      const doctorId = only(await server.db.query<{ doctor_id: number }>('select doctor_id from appointments where id = $1', [id])).doctor_id;
+      const doctorId = only(
+        await server.db.query<{ doctor_id: number }>('select doctor_id from appointments where id = $1', [id]),
+      ).doctor_id;
       // The app over a pool of its own that waits as long as the test does for a lock: what counts is the order.
-      const waiting = await openPostgres(server.databaseUrl!, { max: 2, timeouts: { ...DEFAULT_TIMEOUTS, lockMs: WAIT_SEEN_WITHIN_MS, statementMs: WAIT_SEEN_WITHIN_MS } });
+      const waiting = await openPostgres(present(server.databaseUrl, 'the database URL'), {
+        max: 2,
+        timeouts: { ...DEFAULT_TIMEOUTS, lockMs: WAIT_SEEN_WITHIN_MS, statementMs: WAIT_SEEN_WITHIN_MS },
+      });
       const app = makeTestApp(waiting, { clock: systemClock });
-      const [holder, prober] = [new pg.Client({ connectionString: server.databaseUrl }), new pg.Client({ connectionString: server.databaseUrl })];
+      const [holder, prober] = [
+        new pg.Client({ connectionString: server.databaseUrl }),
+        new pg.Client({ connectionString: server.databaseUrl }),
+      ];
       await holder.connect();
       await prober.connect();
       try {
         await holder.query('begin');
         await holder.query('select id from doctors where id = $1 for no key update', [doctorId]);
-        const cancelling = app.scheduling.cancelAppointment(id, { userId: admin.user.id, role: 'admin', name: admin.user.name });
+        const cancelling = app.scheduling.cancelAppointment(id, {
+          userId: admin.user.id,
+          role: 'admin',
+          name: admin.user.name,
+        });
         cancelling.catch(() => {});
         const deadline = Date.now() + WAIT_SEEN_WITHIN_MS;
         for (;;) {
-          const { rows } = await prober.query(`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`);
+          const { rows } = await prober.query(
+            `select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`,
+          );
           if (rows[0].n > 0) break;
           if (Date.now() > deadline) throw new Error('the cancel never waited for the doctor');
           await sleep(20);

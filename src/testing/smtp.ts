@@ -7,7 +7,9 @@ import { SMTPServer } from 'smtp-server';
  * How the server answers a message: accept it, refuse it with an SMTP reply code (451 try later, 550 never), either
  * after `afterMs` (a slow server), or never answer (a sender that dies meanwhile has not delivered it).
  */
-export type Verdict = (({ accept: true } | { accept: false; code: number; message: string }) & { afterMs?: number }) | { hold: true };
+export type Verdict =
+  | (({ accept: true } | { accept: false; code: number; message: string }) & { afterMs?: number })
+  | { hold: true };
 
 export interface TestSmtp {
   url: string;
@@ -67,7 +69,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
           const verdict = state.verdict(attempt, mail);
           if ('hold' in verdict) return;
           const answer = () => {
-            if (!verdict.accept) return callback(Object.assign(new Error(verdict.message), { responseCode: verdict.code }));
+            if (!verdict.accept)
+              return callback(Object.assign(new Error(verdict.message), { responseCode: verdict.code }));
             received.push(mail);
             callback();
           };

@@ -74,7 +74,9 @@ describe('medora serve while a client of its database socket runs a long stateme
       assert.ok(answer.ms < 1000 + ACQUIRE_MS + SLACK_MS, `${answer.path} answered in ${Math.round(answer.ms)} ms`);
     }
     assert.deepEqual(
-      others.filter((answer) => answer.path === '/api/doctors' && !(answer.status === 503 && answer.code === 'database_busy')),
+      others.filter(
+        (answer) => answer.path === '/api/doctors' && !(answer.status === 503 && answer.code === 'database_busy'),
+      ),
       [],
       'a request needing the database is refused while the statement holds it',
     );
@@ -88,7 +90,10 @@ describe('medora serve while a client of its database socket runs a long stateme
     await assert.rejects(client.query('select pg_sleep(30)'));
     const endedAfterMs = performance.now() - started;
     assert.ok(endedAfterMs < 1000 + 5000, `the statement was ended after ${Math.round(endedAfterMs)} ms`);
-    assert.match(server.output(), /a client's statement ran past its statement_timeout \(1000 ms\); restarting the embedded database/);
+    assert.match(
+      server.output(),
+      /a client's statement ran past its statement_timeout \(1000 ms\); restarting the embedded database/,
+    );
 
     // The server's requests and a new client are served again once the database has started again.
     const deadline = performance.now() + 60_000;

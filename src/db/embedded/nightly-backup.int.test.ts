@@ -1,7 +1,17 @@
 import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, watch, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -37,7 +47,12 @@ describe('nightly backups', () => {
     const now = new Date('2026-11-24T12:00:00Z');
     const backups = join(dir, 'first');
     mkdirSync(backups);
-    for (const name of ['medora-2026-01-01-0230.sql.gz', 'medora-2026-01-02-0230.sql.gz', '.medora-2026-01-03-0230.sql.gz.partial', 'notes.txt']) {
+    for (const name of [
+      'medora-2026-01-01-0230.sql.gz',
+      'medora-2026-01-02-0230.sql.gz',
+      '.medora-2026-01-03-0230.sql.gz.partial',
+      'notes.txt',
+    ]) {
       writeFileSync(join(backups, name), name);
       utimesSync(join(backups, name), daysBefore(now, 3), daysBefore(now, 3));
     }
@@ -53,8 +68,15 @@ describe('nightly backups', () => {
     });
     t.after(() => nightly.stop());
     await until(() => lines.length > 0, 10_000, 'a backup');
-    assert.deepEqual(readdirSync(backups).sort(), ['medora-2026-01-02-0230.sql.gz', 'medora-2026-11-24-1300.sql.gz', 'notes.txt']);
-    assert.match(at(lines, 0), /^backup: wrote .*medora-2026-11-24-1300\.sql\.gz \(\d+ bytes\) in \d+ ms; removed 1 older$/);
+    assert.deepEqual(readdirSync(backups).sort(), [
+      'medora-2026-01-02-0230.sql.gz',
+      'medora-2026-11-24-1300.sql.gz',
+      'notes.txt',
+    ]);
+    assert.match(
+      at(lines, 0),
+      /^backup: wrote .*medora-2026-11-24-1300\.sql\.gz \(\d+ bytes\) in \d+ ms; removed 1 older$/,
+    );
   });
 
   it('logs a failed backup and tries again, and the schedule goes on', async (t) => {
@@ -98,7 +120,10 @@ describe('nightly backups', () => {
     }
     // Then 10 MB of photos, so that writing the next backup takes a moment (some 50 ms) to be caught in.
     const big = await openPglite(dataDir);
-    for (let i = 0; i < 5; i++) await big.query(`insert into files (content_type, bytes) values ('image/png', $1)`, [randomBytes(2 * 1024 * 1024)]);
+    for (let i = 0; i < 5; i++)
+      await big.query(`insert into files (content_type, bytes) values ('image/png', $1)`, [
+        randomBytes(2 * 1024 * 1024),
+      ]);
     await big.close();
 
     let killed = false;
@@ -121,10 +146,18 @@ describe('nightly backups', () => {
     }
 
     const files = readdirSync(backups);
-    assert.ok(files.some((name) => /^\.medora-.*\.partial$/.test(name)), `killed while writing: ${files.join(', ')}`);
+    assert.ok(
+      files.some((name) => /^\.medora-.*\.partial$/.test(name)),
+      `killed while writing: ${files.join(', ')}`,
+    );
     for (const name of earlierNames) assert.deepEqual(readFileSync(join(backups, name)), earlier, `${name} is intact`);
     for (const name of files.filter((file) => !file.startsWith('.'))) {
-      assert.ok(gunzipSync(readFileSync(join(backups, name))).toString('utf8').includes(COMPLETE), `${name} is a whole backup`);
+      assert.ok(
+        gunzipSync(readFileSync(join(backups, name)))
+          .toString('utf8')
+          .includes(COMPLETE),
+        `${name} is a whole backup`,
+      );
     }
 
     // The next start clears the leftover and backs up again.
@@ -135,7 +168,10 @@ describe('nightly backups', () => {
       await again.stop();
     }
     const after = readdirSync(backups);
-    assert.deepEqual(after.filter((name) => name.startsWith('.')), []);
+    assert.deepEqual(
+      after.filter((name) => name.startsWith('.')),
+      [],
+    );
     assert.equal(after.length, 3);
   });
 });

@@ -37,7 +37,8 @@ export const ref = (type: string, id: number | string, display?: string): Refere
  * however the server was reached (a forged Host, another port, the CLI's export).
  */
 export const UNSET_PUBLIC_URL_SYSTEMS = 'urn:medora:fhir';
-export const fhirSystemsBase = (publicUrl: string | undefined, fhirPath: string) => (publicUrl ? `${publicUrl}${fhirPath}` : UNSET_PUBLIC_URL_SYSTEMS);
+export const fhirSystemsBase = (publicUrl: string | undefined, fhirPath: string) =>
+  publicUrl ? `${publicUrl}${fhirPath}` : UNSET_PUBLIC_URL_SYSTEMS;
 
 /** Medora's own code systems and identifier systems, each declared once in code-systems.ts. */
 export const medoraSystem = (ctx: Pick<FhirContext, 'systems'>, id: string) => `${ctx.systems}/CodeSystem/${id}`;
@@ -53,4 +54,7 @@ export function telecom(phone: string, email: string | null): ContactPoint[] | u
 
 /** The clinic itself, the one Organization. */
 export const CLINIC_ID = 'clinic';
-export const clinicRef = (ctx: FhirContext): Reference<Organization> => ({ reference: `Organization/${CLINIC_ID}`, display: ctx.clinic.name });
+export const clinicRef = (ctx: FhirContext): Reference<Organization> => ({
+  reference: `Organization/${CLINIC_ID}`,
+  display: ctx.clinic.name,
+});

@@ -101,7 +101,11 @@ export interface PatientProfile extends PatientCard {
  * amount with at most two decimals (none means a free visit); the record date defaults to `today` and
  * cannot be in the future. `diseaseKnown` says whether the chosen disease exists in the catalogue.
  */
-export async function readVisit(body: unknown, today: string, diseaseKnown: (id: number) => Promise<boolean>): Promise<Visit> {
+export async function readVisit(
+  body: unknown,
+  today: string,
+  diseaseKnown: (id: number) => Promise<boolean>,
+): Promise<Visit> {
   const input = asRecord(body);
   const v = new Validator(input);
   const content = readClinicalContent(v);
@@ -119,17 +123,26 @@ export async function readVisit(body: unknown, today: string, diseaseKnown: (id:
  * (`version` in the body or If-Match; both, they must agree). Service type and cost
  * are refused: they are billed, and a bill changes only by an adjustment, never by editing the record.
  */
-export async function readAmendment(body: unknown, diseaseKnown: (id: number) => Promise<boolean>, ifMatch?: string): Promise<Amendment> {
+export async function readAmendment(
+  body: unknown,
+  diseaseKnown: (id: number) => Promise<boolean>,
+  ifMatch?: string,
+): Promise<Amendment> {
   const input = asRecord(body);
   const v = new Validator(input);
   const content = readClinicalContent(v);
   const reason = v.text('reason', { max: MAX_AMENDMENT_REASON });
   const inBody = v.id('version', { optional: true });
   const inHeader = ifMatch === undefined ? undefined : versionOfIfMatch(ifMatch);
-  if (inHeader !== undefined && Number.isNaN(inHeader)) v.fail('version', 'If-Match must be the ETag of the version amended, such as "3"');
-  else if (inBody !== undefined && inHeader !== undefined && inBody !== inHeader) v.fail('version', `is ${inBody}, but If-Match names version ${inHeader}`);
+  if (inHeader !== undefined && Number.isNaN(inHeader))
+    v.fail('version', 'If-Match must be the ETag of the version amended, such as "3"');
+  else if (inBody !== undefined && inHeader !== undefined && inBody !== inHeader)
+    v.fail('version', `is ${inBody}, but If-Match names version ${inHeader}`);
   else if (inBody === undefined && inHeader === undefined && !v.failed('version')) {
-    v.fail('version', "is required: the version of the record this amends (the record's version, or its ETag in If-Match)");
+    v.fail(
+      'version',
+      "is required: the version of the record this amends (the record's version, or its ETag in If-Match)",
+    );
   }
   const version = inBody ?? inHeader ?? 0;
   for (const billed of ['service_type', 'cost', 'record_date']) {
@@ -151,7 +164,11 @@ function readClinicalContent(v: Validator): ClinicalContent {
 }
 
 /** Asked after every field is read, so an unknown disease is listed after the form's own problems. */
-async function checkDiseaseKnown(v: Validator, { diseaseId }: ClinicalContent, diseaseKnown: (id: number) => Promise<boolean>): Promise<void> {
+async function checkDiseaseKnown(
+  v: Validator,
+  { diseaseId }: ClinicalContent,
+  diseaseKnown: (id: number) => Promise<boolean>,
+): Promise<void> {
   if (diseaseId !== undefined && !(await diseaseKnown(diseaseId))) v.fail('disease_id', 'does not exist');
 }
 

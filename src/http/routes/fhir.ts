@@ -1,5 +1,13 @@
 import type { App } from '../../app.ts';
-import { exportFormat, fhirAnswer, fhirBase, fhirSystems, ndjsonAnswer, prefersStrict, zipAnswer } from '../fhir-answers.ts';
+import {
+  exportFormat,
+  fhirAnswer,
+  fhirBase,
+  fhirSystems,
+  ndjsonAnswer,
+  prefersStrict,
+  zipAnswer,
+} from '../fhir-answers.ts';
 import { route, type Route } from '../router.ts';
 
 /**
@@ -10,11 +18,19 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
   // Links follow the address the client used when PUBLIC_URL is unset; identifier and code systems never do.
   const systems = fhirSystems(publicUrl);
   return [
-    route('GET', '/fhir/R4/metadata', 'public', async (ctx) => fhirAnswer(app.fhir.capabilities({ base: fhirBase(publicUrl, ctx) }))),
+    route('GET', '/fhir/R4/metadata', 'public', async (ctx) =>
+      fhirAnswer(app.fhir.capabilities({ base: fhirBase(publicUrl, ctx) })),
+    ),
     route('GET', '/fhir/R4/{type}', 'user', async (ctx) =>
       fhirAnswer(
         await app.fhir.searchResources(
-          { base: fhirBase(publicUrl, ctx), systems, type: ctx.params.type, params: [...new URLSearchParams(ctx.search ?? '')], strict: prefersStrict(ctx.headers) },
+          {
+            base: fhirBase(publicUrl, ctx),
+            systems,
+            type: ctx.params.type,
+            params: [...new URLSearchParams(ctx.search ?? '')],
+            strict: prefersStrict(ctx.headers),
+          },
           ctx.actor,
         ),
       ),
@@ -24,15 +40,28 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
       const format = exportFormat(ctx.search);
       const params = [...new URLSearchParams(ctx.search ?? '')];
       if (format === undefined) {
-        return fhirAnswer(await app.fhir.patientEverything({ base, systems, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) }, ctx.actor));
+        return fhirAnswer(
+          await app.fhir.patientEverything(
+            { base, systems, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) },
+            ctx.actor,
+          ),
+        );
       }
       const request = `${base}/Patient/${ctx.params.id}/$everything?${ctx.search ?? ''}`;
-      const exported = await app.fhir.exportPatient({ base, systems, id: ctx.params.id, params, request, format }, ctx.actor);
+      const exported = await app.fhir.exportPatient(
+        { base, systems, id: ctx.params.id, params, request, format },
+        ctx.actor,
+      );
       const name = `patient-${ctx.params.id}`;
       return format === 'zip' ? zipAnswer(exported, `${name}.zip`) : ndjsonAnswer(exported, `${name}.ndjson`);
     }),
     route('GET', '/fhir/R4/{type}/{id}', 'user', async (ctx) =>
-      fhirAnswer(await app.fhir.readResource({ base: fhirBase(publicUrl, ctx), systems, type: ctx.params.type, id: ctx.params.id }, ctx.actor)),
+      fhirAnswer(
+        await app.fhir.readResource(
+          { base: fhirBase(publicUrl, ctx), systems, type: ctx.params.type, id: ctx.params.id },
+          ctx.actor,
+        ),
+      ),
     ),
   ];
 }

@@ -13,7 +13,11 @@ export function recordRoutes(app: App): Route[] {
       const amended = await app.records.amendRecord({ recordId: params.id, body, ifMatch: headers['if-match'] }, actor);
       return { ...created(amended), headers: { etag: recordEtag(amended.version) } };
     }),
-    r('GET', '/api/doctor/patients', 'doctor', async ({ query, actor }) => listOf('patients', await app.records.listMyPatients(query, actor))),
-    r('GET', '/api/doctor/patients/{id}', 'doctor', async ({ params, actor }) => ok(await app.records.showMyPatient(params.id, actor))),
+    r('GET', '/api/doctor/patients', 'doctor', async ({ query, actor }) =>
+      listOf('patients', await app.records.listMyPatients(query, actor)),
+    ),
+    r('GET', '/api/doctor/patients/{id}', 'doctor', async ({ params, actor }) =>
+      ok(await app.records.showMyPatient(params.id, actor)),
+    ),
   ];
 }

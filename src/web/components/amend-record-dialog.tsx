@@ -39,7 +39,14 @@ export function AmendRecordDialog({ record, onClose, onAmended }: AmendRecordDia
     event.preventDefault();
     return run(
       // The version this form was filled from: one amended meanwhile is refused rather than overwritten unseen.
-      async () => onAmended(await apiPost<MedicalRecordJson>(endpoints.doctor.amendRecord(record.id), { ...values, disease_id: Number(values.disease_id), version: record.version })),
+      async () =>
+        onAmended(
+          await apiPost<MedicalRecordJson>(endpoints.doctor.amendRecord(record.id), {
+            ...values,
+            disease_id: Number(values.disease_id),
+            version: record.version,
+          }),
+        ),
       (error) =>
         error instanceof ApiError && error.code === 'record_changed'
           ? setAlert(failure(`${error.message} Close this form and open the record again to see it.`))
@@ -52,8 +59,20 @@ export function AmendRecordDialog({ record, onClose, onAmended }: AmendRecordDia
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={save} aria-label="Amend record">
         <ClinicalFields values={values} errors={errors} set={set} />
-        <Field label="Reason for the amendment" errors={errors.reason} hint="Kept with this version in the record's history">
-          {(control) => <input {...control} required maxLength={1000} value={values.reason} onChange={(e) => set('reason', e.target.value)} />}
+        <Field
+          label="Reason for the amendment"
+          errors={errors.reason}
+          hint="Kept with this version in the record's history"
+        >
+          {(control) => (
+            <input
+              {...control}
+              required
+              maxLength={1000}
+              value={values.reason}
+              onChange={(e) => set('reason', e.target.value)}
+            />
+          )}
         </Field>
         <p className="muted">The service ({record.service_type}) and its cost stay as billed.</p>
         <SubmitRow label="Save amendment" busy={busy} onCancel={onClose} />

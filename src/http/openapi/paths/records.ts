@@ -1,7 +1,22 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { MAX_AMENDMENT_REASON, MAX_CLINICAL_TEXT, MAX_SERVICE_TYPE } from '../../../domain/records/records.ts';
 import { MAX_AMOUNT_CENTS } from '../../../domain/shared/money.ts';
-import { anyOf, array, boolean, date, dateTime, email, id, integer, listOf, nullable, number, object, ref, string } from '../schema.ts';
+import {
+  anyOf,
+  array,
+  boolean,
+  date,
+  dateTime,
+  email,
+  id,
+  integer,
+  listOf,
+  nullable,
+  number,
+  object,
+  ref,
+  string,
+} from '../schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/records.ts. */
@@ -9,7 +24,7 @@ export const recordsPaths: ModulePaths = {
   tag: 'Records',
   description:
     'Medical records: a doctor records a visit of their own appointment once it has begun (409 `visit_not_started` before), which completes ' +
-    'the appointment and raises its bill in one transaction, and reads the patients they have seen. Another doctor\'s appointment, or a patient who never saw ' +
+    "the appointment and raises its bill in one transaction, and reads the patients they have seen. Another doctor's appointment, or a patient who never saw " +
     'this doctor, is answered 404. The doctor who wrote a record, or an admin, amends its clinical content with a reason; every version is kept ' +
     '(`history`, oldest first, the current one last) and each amendment is audited. Every read of clinical content is audited. Reception never ' +
     'receives it.',
@@ -26,7 +41,11 @@ export const recordsPaths: ModulePaths = {
       cost_cents: integer({ minimum: 0, maximum: MAX_AMOUNT_CENTS }),
       record_date: date(),
       doctor: ref('Named'),
-      version: integer({ minimum: 1, description: 'The current version (the last of `history`): an amendment names it, and the record\'s ETag is it, quoted' }),
+      version: integer({
+        minimum: 1,
+        description:
+          "The current version (the last of `history`): an amendment names it, and the record's ETag is it, quoted",
+      }),
       amended: boolean(),
       history: array(ref('RecordVersion'), { minItems: 1 }),
     }),
@@ -45,8 +64,8 @@ export const recordsPaths: ModulePaths = {
     'POST /api/doctor/appointments/{id}/medical-record': {
       summary: 'Record a visit',
       description:
-        'Doctors only, for their own appointment (another\'s → 404); audited. The record is written, the appointment completed and, unless the visit is free ' +
-        '(cost 0), a bill raised and the patient e-mailed it. Not `scheduled` or `checked_in` → 409 `invalid_transition`; before the visit\'s start → 409 ' +
+        "Doctors only, for their own appointment (another's → 404); audited. The record is written, the appointment completed and, unless the visit is free " +
+        "(cost 0), a bill raised and the patient e-mailed it. Not `scheduled` or `checked_in` → 409 `invalid_transition`; before the visit's start → 409 " +
         '`visit_not_started`; an unknown disease, or a record date in the future or before the visit → 422 naming the field.',
       access: 'doctor',
       body: object(
@@ -57,7 +76,10 @@ export const recordsPaths: ModulePaths = {
           prescriptions: string({ maxLength: MAX_CLINICAL_TEXT }),
           service_type: string({ minLength: 1, maxLength: MAX_SERVICE_TYPE }),
           cost: {
-            ...anyOf(string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }), number({ minimum: 0, maximum: MAX_AMOUNT_CENTS / 100 })),
+            ...anyOf(
+              string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }),
+              number({ minimum: 0, maximum: MAX_AMOUNT_CENTS / 100 }),
+            ),
             description: `Dollars with at most 2 decimals, at most ${MAX_AMOUNT_CENTS / 100}; none or 0 is a free visit (no bill)`,
           },
           record_date: date('Default today; not in the future, not before the visit'),
@@ -76,12 +98,12 @@ export const recordsPaths: ModulePaths = {
     'POST /api/medical-records/{id}/amendments': {
       summary: 'Amend a record',
       description:
-        'The doctor who wrote the record (another\'s → 404) or an admin; audited (`amend`). The body is the clinical content as it should now read ' +
+        "The doctor who wrote the record (another's → 404) or an admin; audited (`amend`). The body is the clinical content as it should now read " +
         'and the reason; it becomes the current version, the earlier ones stay in `history`. Service type, cost and record date are billed and ' +
         'cannot be amended (422 naming the field): a bill changes only by an adjustment. An amendment names the version it amends, the ' +
         'record\'s `version` as read: in the body as `version`, or its ETag (`"3"`) in `If-Match` (both: they must agree; neither → 422 ' +
         '`version`). A record amended meanwhile is not overwritten: 409 `record_changed`, whose message and `errors.version` name the ' +
-        'current version; read it again and amend that. The answer carries the new version\'s ETag.',
+        "current version; read it again and amend that. The answer carries the new version's ETag.",
       access: ['doctor', 'admin'],
       headers: { 'If-Match': string({ description: 'The ETag of the version amended, e.g. "3"' }) },
       body: object(
@@ -91,7 +113,10 @@ export const recordsPaths: ModulePaths = {
           lab_tests: string({ maxLength: MAX_CLINICAL_TEXT }),
           prescriptions: string({ maxLength: MAX_CLINICAL_TEXT }),
           reason: string({ minLength: 1, maxLength: MAX_AMENDMENT_REASON }),
-          version: integer({ minimum: 1, description: 'The version amended (the record\'s `version`); or send its ETag in If-Match' }),
+          version: integer({
+            minimum: 1,
+            description: "The version amended (the record's `version`); or send its ETag in If-Match",
+          }),
         },
         { optional: ['lab_tests', 'prescriptions', 'version'] },
       ),
@@ -100,7 +125,8 @@ export const recordsPaths: ModulePaths = {
     },
     'GET /api/doctor/patients': {
       summary: "The doctor's patients",
-      description: 'Doctors only; audited. Everyone who has had an appointment with them; `q` searches name, e-mail and phone.',
+      description:
+        'Doctors only; audited. Everyone who has had an appointment with them; `q` searches name, e-mail and phone.',
       access: 'doctor',
       query: pageQuery,
       answers: {

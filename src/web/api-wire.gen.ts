@@ -1840,7 +1840,7 @@ export interface paths {
         put?: never;
         /**
          * Amend a record
-         * @description The doctor who wrote the record (another's → 404) or an admin; audited (`amend`). The body is the clinical content as it should now read and the reason; it becomes the current version, the earlier ones stay in `history`. Service type, cost and record date are billed and cannot be amended (422 naming the field): a bill changes only by an adjustment.
+         * @description The doctor who wrote the record (another's → 404) or an admin; audited (`amend`). The body is the clinical content as it should now read and the reason; it becomes the current version, the earlier ones stay in `history`. Service type, cost and record date are billed and cannot be amended (422 naming the field): a bill changes only by an adjustment. An amendment names the version it amends, the record's `version` as read: in the body as `version`, or its ETag (`"3"`) in `If-Match` (both: they must agree; neither → 422 `version`). A record amended meanwhile is not overwritten: 409 `record_changed`, whose message and `errors.version` name the current version; read it again and amend that. The answer carries the new version's ETag.
          */
         post: operations["postMedicalRecordsIdAmendments"];
         delete?: never;
@@ -3188,6 +3188,8 @@ export interface components {
             /** Format: date */
             record_date: string;
             doctor: components["schemas"]["Named"];
+            /** @description The current version (the last of `history`): an amendment names it, and the record's ETag is it, quoted */
+            version: number;
             amended: boolean;
             history: components["schemas"]["RecordVersion"][];
         };
@@ -7670,7 +7672,9 @@ export interface operations {
     postMedicalRecordsIdAmendments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -7684,6 +7688,8 @@ export interface operations {
                     lab_tests?: string;
                     prescriptions?: string;
                     reason: string;
+                    /** @description The version amended (the record's `version`); or send its ETag in If-Match */
+                    version?: number;
                 };
             };
         };
@@ -7691,6 +7697,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7701,6 +7708,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];

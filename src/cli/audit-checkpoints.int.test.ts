@@ -172,10 +172,11 @@ for (const target of testDatabases('one')) {
       );
       await cutTail(db, 1);
       await asTrailOwner(db, (tx) => tx.exec('delete from audit_checkpoints'));
-      assert.equal(
-        (await run(app, ['audit', 'verify'])).code,
-        0,
-        'with nothing left in the database, only the copy can tell',
+      const noneLeft = await run(app, ['audit', 'verify']);
+      assert.equal(noneLeft.code, 1, 'with a key set, no checkpoint at all is itself a failure');
+      assert.match(
+        noneLeft.stderr,
+        /^error: audit trail broken: there is no checkpoint at all, though a key to check them is set/,
       );
 
       const caught = await run(app, ['audit', 'verify', '--checkpoints', log]);
@@ -186,6 +187,29 @@ for (const target of testDatabases('one')) {
           `^error: audit trail broken: checkpoint of seq 5 at \\S+ \\(in ${log}\\): the chain now ends at seq 4: rows up to seq 5 were removed from its end\\n$`,
         ),
       );
+    });
+
+    it('fails verify when a key is set and there is no checkpoint at all, and only then', async () => {
+      const { db, app } = await trail(3);
+      await run(app, ['audit', 'checkpoint']);
+      await asTrailOwner(db, (tx) => tx.exec('delete from audit_checkpoints'));
+      for (const keysSet of [keys, { signer: null, trusted: keys.trusted }]) {
+        const caught = await run(makeTestApp(db, { clock: systemClock, auditKeys: keysSet }), ['audit', 'verify']);
+        assert.equal(caught.code, 1, keysSet.signer ? 'AUDIT_SIGNING_KEY_FILE set' : 'AUDIT_VERIFY_KEY_FILE set');
+        assert.equal(
+          caught.stderr,
+          'error: audit trail broken: there is no checkpoint at all, though a key to check them is set (AUDIT_SIGNING_KEY_FILE or AUDIT_VERIFY_KEY_FILE): ' +
+            'they were deleted, or none was signed yet (medora serve signs one hourly; medora audit checkpoint signs one now)\n',
+        );
+      }
+      const keyless = await run(makeTestApp(db, { clock: systemClock, auditKeys: { signer: null, trusted: [] } }), [
+        'audit',
+        'verify',
+      ]);
+      assert.equal(keyless.code, 0, 'without a key nothing says checkpoints should exist');
+      assert.match(keyless.stdout, /No checkpoints yet/);
+      const empty = await trail(0);
+      assert.equal((await run(empty.app, ['audit', 'verify'])).code, 0, 'an empty chain has nothing to sign yet');
     });
 
     it('reports a checkpoint signed by another key, or altered, and does not trust it', async () => {

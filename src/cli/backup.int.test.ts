@@ -112,9 +112,9 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     assert.match(missing.stderr, /^error: pg_dump is not installed; install PostgreSQL's client tools/);
   });
 
-  it("takes pg_dump down with a killed backup, and the next backup clears the killed one's leftover", async (t) => {
+  it("takes pg_dump down with a killed backup, and the next backup, under another name, clears the killed one's leftover", async (t) => {
     const out = join(dir, 'killed.dump');
-    const partial = join(dir, '.killed.dump.partial');
+
     // pg_dump waits for this lock (up to 30 s) before it writes anything.
     const holder = new pg.Client({ connectionString: source });
     await holder.connect();
@@ -127,6 +127,7 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
         stdio: 'ignore',
       }),
     );
+    const partial = join(dir, `.killed.dump.${backup.pid}.partial`);
     // Not on the holder: pg_stat_activity keeps one snapshot for the whole of a transaction.
     const watcher = new pg.Client({ connectionString: source });
     await watcher.connect();
@@ -146,10 +147,12 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     assert.equal((await stat(partial)).size, 0, 'nothing went on writing the killed backup');
     await assert.rejects(stat(out), { code: 'ENOENT' });
 
-    const again = await spawnMedora(['backup', '--out', out], { env: { DATABASE_URL: source } });
+    // The next backup has a name of its own, as the default names do (they carry the time).
+    const next = join(dir, 'next.dump');
+    const again = await spawnMedora(['backup', '--out', next], { env: { DATABASE_URL: source } });
     assert.equal(again.code, 0, again.stderr);
     await assert.rejects(stat(partial), { code: 'ENOENT' });
-    assert.ok((await stat(out)).size > 0);
+    assert.ok((await stat(next)).size > 0);
   });
 
   it('exits 2 on a usage error', async () => {

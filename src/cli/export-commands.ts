@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig } from '../config.ts';
+import { fhirSystemsBase } from '../domain/fhir/fhir.ts';
 import { writeNdjsonFiles, type NdjsonFile } from '../domain/fhir/bulk-files.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import type { Cli } from './context.ts';
@@ -42,10 +43,16 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .requiredOption('--out <dir>', 'the folder to write to (made if missing)')
     .action(async (id: string, opts: { out: string }) => {
       const app = await getApp();
-      const base = `${loadConfig().publicUrl}/fhir/R4`;
+      // PUBLIC_URL's FHIR base when set; else no address (the CLI was reached by none, and HOST and PORT are the
+      // server's guess): links and systems alike under the fixed URN the server names its systems with.
+      const config = loadConfig();
+      const base = fhirSystemsBase(config.publicUrlSet ? config.publicUrl : undefined, '/fhir/R4');
       const dir = resolve(opts.out);
       const request = `${base}/Patient/${id}/$everything?_format=application/fhir+ndjson`;
-      const exported = await app.fhir.exportPatient({ base, id, params: [], request, format: 'files' }, cliActor());
+      const exported = await app.fhir.exportPatient(
+        { base, systems: base, id, params: [], request, format: 'files' },
+        cliActor(),
+      );
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const manifest = await writeNdjsonFiles(
         exported,

@@ -78,6 +78,13 @@ for (const target of testDatabases('one')) {
           .map((r) => `${r.resourceType}/${r.id}`),
         [`Patient/${patientId}`, `Appointment/${appointmentId}`, `Encounter/${appointmentId}`],
       );
+      // No PUBLIC_URL here: the systems and the kick-off are named under the fixed URN, no made-up localhost:3000.
+      const [exportedPatient] = exported.files.Patient as { identifier: { system: string }[] }[];
+      assert.deepEqual(
+        exportedPatient?.identifier.map((i) => i.system),
+        ['urn:medora:fhir/NamingSystem/patient-id'],
+      );
+      assert.match(exported.manifest.request, /^urn:medora:fhir\/Patient\/\d+\/\$everything\?/);
       assert.equal((await stat(join(out, 'Patient.ndjson'))).mode & 0o777, 0o600);
       assert.equal((await stat(out)).mode & 0o777, 0o700);
       const audited = await cli.db.query(`select 1 from audit_log where action = 'export' and entity_id = $1`, [

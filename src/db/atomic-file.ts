@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -12,8 +12,8 @@ export async function writeFileAtomically(
 ): Promise<void> {
   const temporary = partialName(path);
   try {
-    // One left by a write that was killed.
-    rmSync(temporary, { force: true });
+    // Those left by writes that were killed, under this name or another (a backup's default name is its time).
+    removeLeftovers(dirname(path));
     const fd = openSync(temporary, 'wx', 0o600);
     try {
       await write({ fd, path: temporary });
@@ -35,8 +35,28 @@ export const writeAtomically = (path: string, data: Uint8Array): Promise<void> =
     writeSync(fd, data);
   });
 
-/** The temporary name a backup is written under until complete. */
-const partialName = (path: string) => join(dirname(path), `.${basename(path)}.partial`);
+/** The temporary name a backup is written under until complete, naming the process writing it. */
+const partialName = (path: string) => join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+const PARTIAL = /^\..+\.(\d+)\.partial$/;
+
+/** Removes the partial files in `folder` whose writer is gone; one another process is writing now stays. */
+function removeLeftovers(folder: string): void {
+  for (const name of readdirSync(folder)) {
+    const writer = PARTIAL.exec(name)?.[1];
+    if (writer !== undefined && !isRunning(Number(writer))) rmSync(join(folder, name), { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: running, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** Flushes a folder, so that a rename in it survives a crash. */
 function syncFolder(path: string): void {

@@ -198,3 +198,30 @@ export function auditTrail(db: Queryable): AuditTrail {
       onlyRow(await db.query<{ n: number }>('select audit_prune_anonymous($1) as n', [before])).n,
   };
 }
+
+/**
+ * Re-bases the sealer's place on a database just loaded from a backup, in the loading transaction. Rows carry the
+ * transaction that wrote them and the place is one of them (migration 0032), ids of the cluster the backup came
+ * from: a new cluster starts lower, so its rows would sort before the place and never be sealed. Rows the sealer
+ * had passed forget their transaction (as rows from before 0032 do); rows still waiting take '2', below every
+ * transaction id any cluster hands out, to be sealed first in the order of their ids; the place goes before them.
+ * The hashes cover neither. A dump from before 0032 has no place yet: that migration sets one when it runs.
+ */
+export async function rebaseAuditChain(tx: Queryable): Promise<void> {
+  const [placed] = await tx.query<{ placed: boolean }>(
+    `select exists (select 1 from information_schema.columns
+                    where table_schema = current_schema() and table_name = 'audit_chain_head' and column_name = 'sealed_tx') as placed`,
+  );
+  if (!placed?.placed) return;
+  // The sealer's turn (audit_seal), in case one runs already: it would see the place half moved. Every row of a
+  // clinic's trail is rewritten once, longer than a request's statement may take.
+  await tx.query('select pg_advisory_xact_lock(727021)');
+  await tx.exec(`set local statement_timeout = '15min'`);
+  await tx.exec('alter table audit_log disable trigger audit_log_append_only');
+  await tx.exec(
+    `update audit_log a set tx = null from audit_chain_head h where a.tx is not null and (a.tx, a.id) <= (h.sealed_tx, h.sealed_id);
+     update audit_log set tx = '2' where tx is not null and tx <> '2';
+     update audit_chain_head set sealed_tx = '1', sealed_id = 0`,
+  );
+  await tx.exec('alter table audit_log enable trigger audit_log_append_only');
+}

@@ -4,6 +4,8 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BackupError } from './backup-error.ts';
 import { writeFileAtomically } from './atomic-file.ts';
+import { rebaseAuditChain } from './audit.pg.ts';
+import { openPostgres } from './postgres.ts';
 
 /** The first bytes of pg_dump's custom format. */
 export const CUSTOM_FORMAT_MAGIC = 'PGDMP';
@@ -39,6 +41,13 @@ export async function restorePostgres(url: string, file: string): Promise<void> 
     `--dbname=${url}`,
     file,
   ]);
+  // The backup may come from another cluster, whose transaction ids the audit rows carry (see rebaseAuditChain).
+  const db = await openPostgres(url, { max: 1 });
+  try {
+    await db.transaction((tx) => rebaseAuditChain(tx));
+  } finally {
+    await db.close();
+  }
 }
 
 /** Runs a PostgreSQL client tool; what it writes to stdout goes to `output`, when given. */

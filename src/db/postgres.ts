@@ -2,7 +2,14 @@ import pg from 'pg';
 import type { Db, Queryable } from './db.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
 import { DomainError } from '../domain/shared/errors.ts';
-import { asUnavailable, databaseBusy, databaseUnavailable, shuttingDown, sqlState } from './sql-errors.ts';
+import {
+  asUnavailable,
+  databaseBusy,
+  databaseUnavailable,
+  isTransactionConflict,
+  shuttingDown,
+  sqlState,
+} from './sql-errors.ts';
 import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from './pg-types.ts';
 import { listenOnOwnConnection, type NoticeConnection } from './pg-notices.ts';
 import { preparedOnce } from './prepared-statements.ts';
@@ -93,14 +100,15 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       try {
         return (await client.query(preparedOnce(sql, params))).rows as T[];
       } catch (error) {
-        throw driverFailure(error);
+        // Cancelled at shutdown (interrupt): the request is told Medora is restarting, to try again.
+        throw interrupted ? shuttingDown() : driverFailure(error);
       }
     },
     exec: async (sql: string) => {
       try {
         await client.query(sql);
       } catch (error) {
-        throw driverFailure(error);
+        throw interrupted ? shuttingDown() : driverFailure(error);
       }
     },
   });
@@ -110,21 +118,31 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     query: (sql, params) =>
       withClient(readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs, (client) => wrap(client).query(sql, params)),
     exec: (sql) => withClient(timeouts.lockMs, (client) => wrap(client).exec(sql)),
-    transaction: (fn) =>
-      withClient('transaction', async (client) => {
-        const tx = wrap(client);
-        await tx.exec(beginWrites);
-        try {
-          const result = await fn(tx);
-          // A request abandoned at shutdown must not commit after its client was told it failed.
-          if (interrupted) throw shuttingDown();
-          await tx.exec('commit');
-          return result;
-        } catch (error) {
-          await client.query('rollback').catch(() => {});
-          throw error;
-        }
-      }),
+    // A deadlock or a serialization failure rolled the whole transaction back: it runs once more, on a fresh
+    // snapshot; a second one is answered 503 (asUnavailable), never 500.
+    transaction: async (fn) => {
+      const attempt = () =>
+        withClient('transaction', async (client) => {
+          const tx = wrap(client);
+          await tx.exec(beginWrites);
+          try {
+            const result = await fn(tx);
+            // A request abandoned at shutdown must not commit after its client was told it failed.
+            if (interrupted) throw shuttingDown();
+            await tx.exec('commit');
+            return result;
+          } catch (error) {
+            await client.query('rollback').catch(() => {});
+            throw error;
+          }
+        });
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!isTransactionConflict(error) || interrupted) throw error;
+        return attempt();
+      }
+    },
     listen: async (channel, listener) => {
       const notices = listenOnOwnConnection(connection, channel, listener);
       listening.add(notices);

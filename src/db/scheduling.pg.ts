@@ -239,9 +239,9 @@ export function toAppointment(row: AppointmentRow): Appointment {
 }
 
 export function appointmentStore(db: Queryable): AppointmentStore {
-  const findOne = async (id: number, lock = '') => {
+  const findOne = async (id: number) => {
     const [row] = await db.query<AppointmentRow>(
-      `select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} where a.id = $1 ${lock}`,
+      `select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} where a.id = $1`,
       [id],
     );
     return row && toAppointment(row);
@@ -298,7 +298,12 @@ export function appointmentStore(db: Queryable): AppointmentStore {
       return toAppointment(onlyRow(rows));
     },
     find: (id) => findOne(id),
-    lock: (id) => findOne(id, 'for update of a'),
+    // The row alone, then read with its joins: one joined `select … for update of a` that waited would re-check only
+    // the locked row, so a move to another doctor committed meanwhile would make it answer nothing (row-locks.pg.int.test.ts).
+    lock: async (id) => {
+      const [locked] = await db.query<{ id: number }>('select id from appointments where id = $1 for update', [id]);
+      return locked && findOne(locked.id);
+    },
     setStatus: async (id, status, at) => {
       const rows = await db.query<{ sequence: number }>(
         `update appointments set status = $2, updated_at = $3,

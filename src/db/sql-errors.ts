@@ -13,6 +13,8 @@ export function constraintName(error: unknown): string | undefined {
   return (error as { constraint?: string })?.constraint;
 }
 
+// deadlock_detected, serialization_failure: the transaction was rolled back and may simply run again.
+const TRANSACTION_CONFLICTS = new Set(['40P01', '40001']);
 const QUERY_CANCELED = '57014'; // statement_timeout, or a cancel at shutdown
 const LOCK_NOT_AVAILABLE = '55P03'; // lock_timeout
 // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
@@ -37,17 +39,20 @@ export const databaseUnavailable = () =>
   unavailable('database_unavailable', 'The database is not reachable right now. Please try again in a moment.');
 export const databaseBusy = () =>
   unavailable('database_busy', 'The database is busy right now. Please try again in a moment.');
+export const transactionConflict = () =>
+  unavailable('database_conflict', 'Another change to the same data got in the way. Please try again in a moment.');
 export const shuttingDown = () => unavailable('shutting_down', 'Medora is restarting. Please try again in a moment.');
 
 /**
- * The one decision of which database failures mean "try again later" (503) rather than a bug: the connection
- * classes of SQLSTATE, the server going away, socket errors, the statement and lock timeouts, and the server out
+ * The one decision of which database failures mean "try again later" (503) rather than a bug: a deadlock or a
+ * serialization failure (which the transaction runner has retried once already), the connection classes of SQLSTATE, the server going away, socket errors, the statement and lock timeouts, and the server out
  * of resources (a full disk, no memory).
  * Anything else is returned as it is, for the adapter's own translation or as a 500.
  */
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof DomainError) return error;
   const state = sqlState(error);
+  if (state && TRANSACTION_CONFLICTS.has(state)) return transactionConflict();
   if (state === QUERY_CANCELED)
     return unavailable('database_timeout', 'The database took too long to answer. Please try again.');
   if (state === LOCK_NOT_AVAILABLE) return databaseBusy();
@@ -87,4 +92,10 @@ export async function onUnique<T>(
 /** A foreign key refused: the row is still used elsewhere (delete) or points at nothing (insert). */
 export function isForeignKeyViolation(error: unknown): boolean {
   return sqlState(error) === FOREIGN_KEY_VIOLATION;
+}
+
+/** A transaction rolled back by a deadlock or a serialization failure, as a driver error or as translated. */
+export function isTransactionConflict(error: unknown): boolean {
+  if (error instanceof DomainError) return error.code === 'database_conflict';
+  return TRANSACTION_CONFLICTS.has(sqlState(error) ?? '');
 }

@@ -366,6 +366,7 @@ async function seedCorrections(app: App, recorded: RecordedVisit[], admin: Actor
     lab_tests: visit.lab_tests,
     prescriptions: `${visit.prescriptions}; amlodipine 5 mg daily`,
     reason: 'Added the home readings and the prescription agreed by phone',
+    version: 1,
   };
   await app.records.amendRecord({ recordId, body: amendment }, doctor);
   if (billId !== undefined) {

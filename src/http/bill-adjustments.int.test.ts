@@ -262,6 +262,7 @@ for (const target of testDatabases('one')) {
           lab_tests: '',
           prescriptions: '',
           reason: 'Second look',
+          version: 1,
         },
       });
       assert.equal(amended.status, 201, JSON.stringify(amended.body));

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { Resource } from '@medplum/fhirtypes';
 import { allResources, writeNdjsonFiles } from '../domain/fhir/bulk-files.ts';
 import type { PatientExport } from '../domain/fhir/everything-use-case.ts';
+import { fhirSystemsBase } from '../domain/fhir/fhir.ts';
 import { errorOutcome } from '../domain/fhir/outcome.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { HttpError, toErrorAnswer } from './errors.ts';
@@ -92,6 +93,9 @@ export function toFhirErrorAnswer(error: unknown): Answer & { status: number; un
   const answer = fhirAnswer(errorOutcome(issueKind, plain.body.message), status);
   return { ...answer, status, headers: { ...plain.headers, ...answer.headers }, unexpected: plain.unexpected };
 }
+
+/** The base of Medora's identifier and code systems: PUBLIC_URL's when set, else a fixed URN, never the request's Host. */
+export const fhirSystems = (publicUrl: string | undefined) => fhirSystemsBase(publicUrl, FHIR_BASE_PATH);
 
 /** The base URL the resources' links start with: PUBLIC_URL when set, else the address the client used. */
 export const fhirBase = (publicUrl: string | undefined, ctx: { https: boolean; headers: IncomingHttpHeaders }) =>

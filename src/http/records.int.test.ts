@@ -7,6 +7,7 @@ import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { sealAll } from '../testing/audit-sealing.ts';
 import { auditTrail } from '../db/audit.pg.ts';
+import { present } from '../testing/assert.ts';
 
 const NOW = '2026-06-10T18:00:00Z'; // 20:00 in the clinic's Europe/Berlin: today's fixture visits have all begun
 const TODAY = '2026-06-10';
@@ -341,6 +342,7 @@ for (const target of testDatabases('one')) {
         lab_tests: 'PCR positive',
         prescriptions: 'Oseltamivir',
         reason: 'PCR result',
+        version: 1,
       };
 
       const refused = await amend({ ...amendment, cost: '10', reason: '' });
@@ -351,7 +353,7 @@ for (const target of testDatabases('one')) {
       assert.equal(amended.status, 201);
       const admin = await signUpAdmin(server);
       const again = await amend(
-        { ...amendment, prescriptions: 'Oseltamivir 75 mg', reason: 'Dose added' },
+        { ...amendment, prescriptions: 'Oseltamivir 75 mg', reason: 'Dose added', version: 2 },
         admin.token,
       );
       assert.equal(again.status, 201);
@@ -396,6 +398,57 @@ for (const target of testDatabases('one')) {
       assert.deepEqual(amendments.map((e: { details: { version: number } }) => e.details.version).sort(), [2, 3]);
       await sealAll(server.db);
       assert.equal((await auditTrail(server.db).verify()).intact, true);
+    });
+
+    it('refuses the second of two amendments of one version with 409 naming the current version, whether they come one after the other or at once', async () => {
+      const me = await fx.patient('Cora Concurrent');
+      const recorded = await record(
+        await fx.appointment({ doctor, patientId: me.patientId, date: TODAY }),
+        visit({ diagnosis: 'Sprain' }),
+      );
+      assert.equal(recorded.body.medical_record.version, 1);
+      const recordId = recorded.body.medical_record.id;
+      const admin = await signUpAdmin(server);
+      const amend = (diagnosis: string, token: string, opts: { version?: number; ifMatch?: string } = {}) =>
+        server.api('POST', `/api/medical-records/${recordId}/amendments`, {
+          token,
+          body: {
+            disease_id: flu,
+            diagnosis,
+            reason: 'Second look',
+            ...(opts.version ? { version: opts.version } : {}),
+          },
+          headers: opts.ifMatch ? { 'if-match': opts.ifMatch } : {},
+        });
+
+      const first = await amend('Fracture', doctor.token, { version: 1 });
+      assert.deepEqual([first.status, first.body.version, first.headers.get('etag')], [201, 2, '"2"']);
+      const stale = await amend('Bruise', admin.token, { ifMatch: '"1"' });
+      assert.equal(stale.status, 409);
+      assert.equal(stale.body.code, 'record_changed');
+      assert.match(stale.body.message, /it is now version 2\./);
+      assert.deepEqual(stale.body.errors, { version: ['is 1, but the record is now version 2'] });
+
+      const racing = await Promise.all([
+        amend('Fracture, displaced', doctor.token, { ifMatch: present(first.headers.get('etag'), 'ETag') }),
+        amend('Bruise', admin.token, { version: 2 }),
+      ]);
+      assert.deepEqual(racing.map((r) => r.status).sort(), [201, 409]);
+      const lost = present(
+        racing.find((r) => r.status === 409),
+        'the 409',
+      );
+      assert.match(lost.body.message, /it is now version 3\./);
+
+      const unversioned = await amend('Bruise', admin.token);
+      assert.deepEqual([unversioned.status, Object.keys(unversioned.body.errors)], [422, ['version']]);
+      const shown = await server.api('GET', `/api/doctor/patients/${me.patientId}`, { token: doctor.token });
+      const current = shown.body.medical_records.find((r: { id: number }) => r.id === recordId);
+      assert.deepEqual(
+        [current.version, current.history.length],
+        [3, 3],
+        'every amendment that was answered 201 is a version; none was lost',
+      );
     });
 
     it('lists logins and failed logins in the whole audit log', async () => {

@@ -28,6 +28,34 @@ const JSON_SECURITY_HEADERS = {
 const PAGE_HEADER_LIST: string[] = Object.entries(SECURITY_HEADERS).flat();
 const JSON_HEADER_LIST: string[] = Object.entries(JSON_SECURITY_HEADERS).flat();
 
+/**
+ * The raw bytes of an error answer to a request node's parser refused before any handler saw it (a request line or
+ * headers over its 16 KB, malformed HTTP): Medora's error body and headers rather than node's bare status line.
+ * The connection closes after it: what follows on it cannot be trusted to start a request.
+ */
+const RAW_ERRORS = {
+  400: ['Bad Request', { message: 'The request is not valid HTTP.', code: 'bad_request' }],
+  408: ['Request Timeout', { message: 'The request took too long to arrive.', code: 'request_timeout' }],
+  431: [
+    'Request Header Fields Too Large',
+    { message: 'The request line or its headers are too large (16 KB at most).', code: 'headers_too_large' },
+  ],
+} as const;
+
+export function rawErrorAnswer(status: keyof typeof RAW_ERRORS, requestId: string): string {
+  const [reason, body] = RAW_ERRORS[status];
+  const text = JSON.stringify(body);
+  const headers = [
+    ...Object.entries(JSON_SECURITY_HEADERS),
+    ['x-request-id', requestId],
+    ['cache-control', 'no-store'],
+    ['content-type', 'application/json; charset=utf-8'],
+    ['content-length', String(Buffer.byteLength(text))],
+    ['connection', 'close'],
+  ];
+  return `HTTP/1.1 ${status} ${reason}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${text}`;
+}
+
 /** The request an answer goes to: what it asked for decides HEAD, 304 and the coding. */
 export interface AnswerRequest {
   method?: string;
@@ -54,6 +82,9 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
     if (name !== 'cache-control' && name !== 'etag' && !(json && name === 'content-type')) headers.push(name, value);
   }
   const method = request?.method ?? 'GET';
+  // An answer nobody stores may still name the version of what it shows (an amended record's), for If-Match.
+  const storableStatus = status === 200 && (method === 'GET' || method === 'HEAD') && !/no-store/i.test(cacheControl);
+  if (answer.headers?.etag && !storableStatus) headers.push('etag', answer.headers.etag);
   if (answer.body instanceof Readable) {
     // A stream (a large export) goes as it is made, chunked, uncompressed and never held whole.
     res.writeHead(status, headers);
@@ -81,7 +112,7 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
       isCompressibleType(json ? 'application/json' : answer.headers?.['content-type']);
     const coding = varies ? negotiateEncoding(request.headers['accept-encoding'], ['br', 'gzip']) : undefined;
     if (varies) headers.push('vary', 'accept-encoding');
-    const storable = status === 200 && (method === 'GET' || method === 'HEAD') && !/no-store/i.test(cacheControl);
+    const storable = storableStatus;
     const given = answer.headers?.etag;
     const etag = !storable ? undefined : given ? codedTag(given, coding) : strongEtag(payload, coding);
     if (etag) {

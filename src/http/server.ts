@@ -13,7 +13,7 @@ import { serveStatic } from './static.ts';
 import { ListenError } from './listen-error.ts';
 import { loggedPath, stdoutLog } from './access-log.ts';
 import { handleApi } from './api-request.ts';
-import { SECURITY_HEADERS, sendAnswer } from './send-answer.ts';
+import { SECURITY_HEADERS, rawErrorAnswer, sendAnswer } from './send-answer.ts';
 import { trackInFlight } from './shutdown.ts';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
@@ -60,6 +60,16 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   trackInFlight(server, { handling, interrupt: () => app.shutdown.interrupt() });
+  // What node's parser refuses never reaches a handler; node's own answer would be a bare status line.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    socket.end(rawErrorAnswer(status, randomUUID()));
+  });
   return server;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -15,9 +15,9 @@ export function trackInFlight(server: Server, tracked: ServerInFlight): void {
 
 /**
  * Stops accepting and lets the requests in flight finish for `graceMs`. Past that, the database is interrupted
- * first — their statements cancelled, nothing of theirs commits — and only then are their sockets closed, so no
- * write commits after its client saw the connection reset. Resolves within grace + 1.2 s, whatever the database
- * does.
+ * first — their statements cancelled, nothing of theirs commits, and they answer 503 with Retry-After — and only
+ * then are their sockets closed, so no write commits after its client saw the connection reset. Resolves within
+ * grace + 1.7 s, whatever the database does.
  */
 export async function closeGracefully(server: Server, graceMs = 10_000): Promise<void> {
   const tracked = inFlight.get(server);
@@ -33,8 +33,11 @@ export async function closeGracefully(server: Server, graceMs = 10_000): Promise
   try {
     if (!(await within(graceMs, drained()))) {
       await within(500, tracked?.interrupt() ?? Promise.resolve());
+      // A request whose statement was cancelled (one waiting for a lock, say) fails with 503 shutting_down: its
+      // answer goes out before the sockets close, rather than a connection reset.
+      await within(700, drained());
       server.closeAllConnections();
-      await within(500, drained());
+      await within(300, drained());
     }
     await within(200, closed);
   } finally {

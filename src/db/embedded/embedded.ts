@@ -17,6 +17,7 @@ import { BackupError } from '../backup-error.ts';
 import { BACKUP_SOCKET_FILE, requestBackup, serveBackups } from './backup-socket.ts';
 import { dumpEmbedded, readEmbeddedBackup } from './embedded-dump.ts';
 import { describeCounts, tableCounts, type TableCount } from '../table-counts.ts';
+import { rebaseAuditChain } from '../audit.pg.ts';
 
 /** The embedded database as `medora serve` holds it; closing the Db stops its sockets and nightly backups too. */
 export interface EmbeddedServer {
@@ -155,6 +156,8 @@ export async function restoreEmbedded(
       await db.exec(sql);
       // The dump empties search_path for its own statements.
       await db.exec('reset all');
+      // A new cluster: its transaction ids start below those the backup's audit rows carry.
+      await db.transaction((tx) => rebaseAuditChain(tx));
       restored = await tableCounts(db);
     } catch (error) {
       await db.close();

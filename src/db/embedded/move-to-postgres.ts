@@ -3,7 +3,7 @@ import type { Queryable, Row } from '../db.ts';
 import { BackupError } from '../backup-error.ts';
 import { createPglite, pgliteDb } from './pglite.ts';
 import { tableCounts, describeCounts, type TableCount } from '../table-counts.ts';
-import { auditTrail } from '../audit.pg.ts';
+import { auditTrail, rebaseAuditChain } from '../audit.pg.ts';
 import { DEFAULT_TIMEOUTS } from '../timeouts.ts';
 
 export interface Move {
@@ -40,6 +40,8 @@ export async function moveToPostgres(sql: string, url: string, opts: { force: bo
       }
       await tx.exec(forPostgres(sql, known));
       await tx.exec('reset search_path');
+      // The audit rows' transactions are the embedded cluster's; the server's own go on from where it stands.
+      await rebaseAuditChain(tx);
       const moved = await tableCounts(tx);
       if (describeCounts(moved) !== describeCounts(expected)) {
         throw new BackupError(

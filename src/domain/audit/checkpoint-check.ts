@@ -94,6 +94,17 @@ export function judgeCheckpoints(evidence: CheckpointEvidence): CheckpointReport
     else holding.push(checkpoint);
   }
 
+  // With a key set, checkpoints are expected: none at all over a chain with rows means they were deleted (the owner
+  // can delete them all, and the chain alone cannot tell that its tail was cut), not that there are none yet to check.
+  if (keys.length > 0 && sources.size === 0 && lastSeq > 0) {
+    problems.push({
+      seq: 0,
+      at: 0,
+      text:
+        'there is no checkpoint at all, though a key to check them is set (AUDIT_SIGNING_KEY_FILE or AUDIT_VERIFY_KEY_FILE): ' +
+        'they were deleted, or none was signed yet (medora serve signs one hourly; medora audit checkpoint signs one now)',
+    });
+  }
   const newest = holding.reduce<Checkpoint | null>(
     (best, c) => (!best || c.seq > best.seq || (c.seq === best.seq && c.at > best.at) ? c : best),
     null,

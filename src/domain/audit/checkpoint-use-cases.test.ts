@@ -239,8 +239,16 @@ describe('verifying the checkpoints', () => {
     assert.equal((await verifyCheckpoints(trail.deps)).problems.length, 1);
   });
 
+  it('reports no checkpoint at all as a problem when a key is trusted and the chain has rows, and not otherwise', async () => {
+    const none = /^there is no checkpoint at all, though a key to check them is set/;
+    assert.match((await verifyCheckpoints(fakeTrail(2).deps)).problems.join(), none);
+    assert.deepEqual((await verifyCheckpoints(fakeTrail(2, { trusted: [] }).deps)).problems, []);
+    assert.deepEqual((await verifyCheckpoints(fakeTrail(0).deps)).problems, []);
+  });
+
   it('reports a line that mentions a checkpoint but is not one', async () => {
     const trail = fakeTrail(1);
+    await signCheckpoint(trail.deps, { onlyIfMoved: false });
     const report = await verifyCheckpoints(trail.deps, [file('log', ['ok', 'audit checkpoint: seq=1 hash=00'])]);
     assert.deepEqual(report.problems, ['line 2 of log mentions an audit checkpoint but is not one']);
   });

@@ -19,10 +19,10 @@ export const MEDORA_CODE_SYSTEMS = {
 } as const;
 export type MedoraCodeSystem = keyof typeof MEDORA_CODE_SYSTEMS;
 
-export const codeSystemUrl = (ctx: Pick<FhirContext, 'base'>, id: MedoraCodeSystem) => medoraSystem(ctx, id);
+export const codeSystemUrl = (ctx: Pick<FhirContext, 'systems'>, id: MedoraCodeSystem) => medoraSystem(ctx, id);
 
 /** The declaration of one of Medora's code systems; its codes are data, so the resource lists none. */
-export const codeSystemResource = (ctx: Pick<FhirContext, 'base'>, id: MedoraCodeSystem): CodeSystem => ({
+export const codeSystemResource = (ctx: Pick<FhirContext, 'systems'>, id: MedoraCodeSystem): CodeSystem => ({
   resourceType: 'CodeSystem',
   id,
   url: codeSystemUrl(ctx, id),
@@ -36,7 +36,7 @@ export const codeSystemResource = (ctx: Pick<FhirContext, 'base'>, id: MedoraCod
 /** A token naming a catalogue row by its code in Medora's system `id` (or in any system): the row's id. */
 export const catalogueToken =
   (id: 'disease' | 'specialization') =>
-  (value: TokenValue, ctx: Pick<FhirContext, 'base'>): string[] =>
+  (value: TokenValue, ctx: Pick<FhirContext, 'systems'>): string[] =>
     (value.system === undefined || value.system === codeSystemUrl(ctx, id)) && numericId(value.code)
       ? [value.code]
       : [];

@@ -9,6 +9,7 @@ import type { StayRow } from './stay-encounter.ts';
 
 const ctx: FhirContext = {
   base: 'https://clinic.example.org/fhir/R4',
+  systems: 'https://clinic.example.org/fhir/R4',
   clinic: { name: 'Medora Clinic', address: '1 Main St', phone: '+1 555 0100', timeZone: 'Europe/Berlin' },
   clinical: true,
 };

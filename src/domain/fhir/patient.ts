@@ -20,7 +20,7 @@ export interface PatientRow extends Versioned {
 }
 
 /** The Patient ID the UI shows, as an identifier. */
-export const patientIdSystem = (ctx: { base: string }) => identifierSystem(ctx, 'patient-id');
+export const patientIdSystem = (ctx: { systems: string }) => identifierSystem(ctx, 'patient-id');
 
 /** Medora's genders are a subset of administrative-gender, spelt alike. */
 const GENDER_CODES: Record<string, Gender[]> = { male: ['male'], female: ['female'], other: ['other'] };

@@ -14,7 +14,7 @@ export interface PractitionerRow extends Versioned {
   active: boolean;
 }
 
-export const doctorIdSystem = (ctx: { base: string }) => identifierSystem(ctx, 'doctor-id');
+export const doctorIdSystem = (ctx: { systems: string }) => identifierSystem(ctx, 'doctor-id');
 
 export const practitionerResource: ResourceDef<PractitionerRow, Practitioner> = {
   type: 'Practitioner',

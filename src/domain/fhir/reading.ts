@@ -12,9 +12,10 @@ import { RESOURCES, isStored } from './resources.ts';
 import type { SearchRequest } from './search-request.ts';
 import { slotDates } from './slot-window.ts';
 
-/** What every FHIR use case is called with: `<origin>/fhir/R4`. */
+/** What every FHIR use case is called with: `<origin>/fhir/R4` for links, and the systems' base (`fhirSystemsBase`). */
 export interface FhirCall {
   base: string;
+  systems: string;
 }
 
 export type Params = readonly (readonly [string, string])[];
@@ -54,7 +55,12 @@ export async function access(deps: FhirDeps, input: FhirCall & { type: string },
     throw refused;
   }
   const def = RESOURCES[type] as ResourceDef<unknown>;
-  return { type, def, scope, ctx: { base: input.base, clinic: deps.clinic, clinical: readsClinical(actor) } };
+  return {
+    type,
+    def,
+    scope,
+    ctx: { base: input.base, systems: input.systems, clinic: deps.clinic, clinical: readsClinical(actor) },
+  };
 }
 
 /** The rows a request selects: from configuration, or from the store (nothing asked when no row can match). */

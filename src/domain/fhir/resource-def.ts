@@ -36,7 +36,7 @@ export interface SearchParamDef {
   /** A reference's one target type: `patient=123` means `Patient/123`. */
   target?: FhirType;
   /** A token's stored values for one FHIR code; none when the code stands for nothing Medora stores. */
-  stored?: (value: TokenValue, ctx: Pick<FhirContext, 'base'>) => string[];
+  stored?: (value: TokenValue, ctx: Pick<FhirContext, 'systems'>) => string[];
 }
 
 /** One resource type: its search parameters and its one pure mapper from the stored row. */
@@ -76,8 +76,8 @@ export const storedCode =
 
 /** An identifier token `system|value` or `value`: Medora's id when the system is Medora's (or not given). */
 export const identifierToken =
-  (system: (ctx: Pick<FhirContext, 'base'>) => string) =>
-  (value: TokenValue, ctx: Pick<FhirContext, 'base'>): string[] =>
+  (system: (ctx: Pick<FhirContext, 'systems'>) => string) =>
+  (value: TokenValue, ctx: Pick<FhirContext, 'systems'>): string[] =>
     (value.system === undefined || value.system === system(ctx)) && numericId(value.code) ? [value.code] : [];
 
 export const booleanToken = (value: TokenValue): string[] =>

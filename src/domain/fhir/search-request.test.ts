@@ -6,7 +6,7 @@ import { RESOURCES } from './resources.ts';
 import type { ResourceDef } from './resource-def.ts';
 import { parseSearch } from './search-request.ts';
 
-const ctx = { base: 'https://clinic.example.org/fhir/R4' };
+const ctx = { systems: 'https://clinic.example.org/fhir/R4' };
 const parse = (type: keyof typeof RESOURCES, query: string, strict = false) =>
   parseSearch(RESOURCES[type] as ResourceDef<unknown>, [...new URLSearchParams(query)], {
     strict,
@@ -26,7 +26,7 @@ describe('FHIR search parameters', () => {
   it('answers a code that stands for nothing with an empty search, not an error', () => {
     assert.equal(parse('Appointment', 'status=proposed').matchesNothing, true);
     assert.equal(parse('Patient', 'identifier=https://elsewhere.example|12').matchesNothing, true);
-    assert.equal(parse('Patient', `identifier=${ctx.base}/NamingSystem/patient-id|12`).matchesNothing, false);
+    assert.equal(parse('Patient', `identifier=${ctx.systems}/NamingSystem/patient-id|12`).matchesNothing, false);
   });
 
   it('reads references as an id, Type/id or an absolute URL, and refuses another type', () => {

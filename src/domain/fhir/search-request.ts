@@ -44,7 +44,7 @@ export const RESULT_PARAMS = ['_count', '_sort', '_total', '_cursor', '_format']
 export function parseSearch(
   def: SearchableDef,
   params: readonly (readonly [string, string])[],
-  opts: { strict: boolean; ctx: Pick<FhirContext, 'base'>; timeZone: string },
+  opts: { strict: boolean; ctx: Pick<FhirContext, 'systems'>; timeZone: string },
 ): SearchRequest {
   const request: SearchRequest = {
     criteria: [],
@@ -94,7 +94,7 @@ function criterionOf(
   def: SearchableDef,
   param: SearchParamDef,
   value: string,
-  opts: { ctx: Pick<FhirContext, 'base'>; timeZone: string },
+  opts: { ctx: Pick<FhirContext, 'systems'>; timeZone: string },
 ): Criterion {
   const name = param.name;
   const values = value.split(',');

@@ -53,7 +53,7 @@ const refusedWith = (kind: string) => (error: unknown) => error instanceof Domai
 describe('the FHIR use cases', () => {
   it('reads a resource in the reader’s scope and audits the read with its patient', async () => {
     const { deps, queries, audit } = fakeDeps();
-    const resource = await readResource(deps, { base, type: 'Patient', id: '1' }, patient);
+    const resource = await readResource(deps, { base, systems: base, type: 'Patient', id: '1' }, patient);
     assertValidFhir(resource);
     assert.deepEqual(queries[0]?.scope, { kind: 'patient', patientId: 1 });
     assert.deepEqual(
@@ -65,7 +65,10 @@ describe('the FHIR use cases', () => {
   it("answers another patient's resource as missing and audits the attempt", async () => {
     const { deps, audit } = fakeDeps();
     const other: Actor = { ...patient, patientId: 2 };
-    await assert.rejects(readResource(deps, { base, type: 'Patient', id: '1' }, other), refusedWith('not_found'));
+    await assert.rejects(
+      readResource(deps, { base, systems: base, type: 'Patient', id: '1' }, other),
+      refusedWith('not_found'),
+    );
     assert.deepEqual(
       audit.map((e) => [e.action, e.entity]),
       [['refused', 'fhir_Patient']],
@@ -75,7 +78,7 @@ describe('the FHIR use cases', () => {
   it('refuses the front desk clinical types with 403, audited, without asking the store', async () => {
     const { deps, queries, audit } = fakeDeps();
     await assert.rejects(
-      searchResources(deps, { base, type: 'Condition', params: [], strict: false }, reception),
+      searchResources(deps, { base, systems: base, type: 'Condition', params: [], strict: false }, reception),
       refusedWith('forbidden'),
     );
     assert.equal(queries.length, 0);
@@ -84,8 +87,14 @@ describe('the FHIR use cases', () => {
 
   it('answers an id that cannot name a row, and an unknown type, as missing without asking the store', async () => {
     const { deps, queries } = fakeDeps();
-    await assert.rejects(readResource(deps, { base, type: 'Patient', id: 'abc' }, admin), refusedWith('not_found'));
-    await assert.rejects(readResource(deps, { base, type: 'Observation', id: '1' }, admin), refusedWith('not_found'));
+    await assert.rejects(
+      readResource(deps, { base, systems: base, type: 'Patient', id: 'abc' }, admin),
+      refusedWith('not_found'),
+    );
+    await assert.rejects(
+      readResource(deps, { base, systems: base, type: 'Observation', id: '1' }, admin),
+      refusedWith('not_found'),
+    );
     assert.equal(queries.length, 0);
   });
 
@@ -95,6 +104,7 @@ describe('the FHIR use cases', () => {
       deps,
       {
         base,
+        systems: base,
         type: 'Patient',
         params: [
           ['gender', 'female'],
@@ -120,7 +130,7 @@ describe('the FHIR use cases', () => {
     const { deps, queries } = fakeDeps();
     const bundle = await searchResources(
       deps,
-      { base, type: 'Appointment', params: [['status', 'proposed']], strict: false },
+      { base, systems: base, type: 'Appointment', params: [['status', 'proposed']], strict: false },
       admin,
     );
     assert.deepEqual([bundle.total, bundle.entry, queries.length], [0, undefined, 0]);
@@ -128,7 +138,7 @@ describe('the FHIR use cases', () => {
 
   it('serves the clinic as the one Organization, from configuration', async () => {
     const { deps, queries } = fakeDeps();
-    const clinic = await readResource(deps, { base, type: 'Organization', id: 'clinic' }, patient);
+    const clinic = await readResource(deps, { base, systems: base, type: 'Organization', id: 'clinic' }, patient);
     assertValidFhir(clinic);
     assert.equal((clinic as { name?: string }).name, 'Medora Clinic');
     assert.equal(queries.length, 0);

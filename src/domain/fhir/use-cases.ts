@@ -7,7 +7,7 @@ import { access, clinicalReads, readableRow, rowsOf, type FhirCall, type Params 
 import { parseSearch } from './search-request.ts';
 
 /** The CapabilityStatement of what is implemented; anyone may ask (FHIR R4 §3.1.0.9). */
-export function capabilities(deps: FhirDeps, call: FhirCall): CapabilityStatement {
+export function capabilities(deps: FhirDeps, call: Pick<FhirCall, 'base'>): CapabilityStatement {
   return capabilityStatement({ base: call.base, clinicName: deps.clinic.name }, deps.clock.now());
 }
 

@@ -265,7 +265,13 @@ describe('recordVisit', () => {
 });
 
 describe('amendRecord', () => {
-  const amendment = { disease_id: 7, diagnosis: 'Bronchitis', prescriptions: 'Rest', reason: 'Lab results came back' };
+  const amendment = {
+    disease_id: 7,
+    diagnosis: 'Bronchitis',
+    prescriptions: 'Rest',
+    reason: 'Lab results came back',
+    version: 1,
+  };
   const admin: Actor = { userId: 9, role: 'admin', name: 'Ada' };
 
   async function recorded() {
@@ -292,6 +298,29 @@ describe('amendRecord', () => {
       audit.map((e) => [e.action, e.entity, e.entityId, e.patientId, e.details]),
       [['amend', 'medical_record', recordId, 5, { version: 2 }]],
     );
+  });
+
+  it('refuses an amendment of a version amended meanwhile, naming the current one, and one naming no version', async () => {
+    const { deps, recordId } = await recorded();
+    await amendRecord(deps, { recordId, body: amendment }, doctor);
+    await assert.rejects(amendRecord(deps, { recordId, body: { ...amendment, diagnosis: 'Asthma' } }, admin), {
+      kind: 'conflict',
+      code: 'record_changed',
+      message: 'This record was amended meanwhile: it is now version 2. Read that version, then amend it.',
+    });
+    const { version: _, ...unversioned } = amendment;
+    await assert.rejects(
+      amendRecord(deps, { recordId, body: unversioned }, doctor),
+      (error: { kind: string; fields: Record<string, string[]> }) => {
+        assert.deepEqual([error.kind, Object.keys(error.fields)], ['invalid', ['version']]);
+        return true;
+      },
+    );
+    const byHeader = await amendRecord(deps, { recordId, body: unversioned, ifMatch: '"2"' }, doctor);
+    assert.equal(byHeader.version, 3);
+    await assert.rejects(amendRecord(deps, { recordId, body: { ...amendment, version: 3 }, ifMatch: '"2"' }, doctor), {
+      kind: 'invalid',
+    });
   });
 
   it('lets an admin amend any record', async () => {
@@ -321,7 +350,14 @@ describe('amendRecord', () => {
 
   it('needs a reason and refuses the billed service, cost and record date', async () => {
     const { deps, recordId } = await recorded();
-    const body = { disease_id: 7, diagnosis: 'x', service_type: 'Surgery', cost: '900', record_date: TODAY };
+    const body = {
+      disease_id: 7,
+      diagnosis: 'x',
+      service_type: 'Surgery',
+      cost: '900',
+      record_date: TODAY,
+      version: 1,
+    };
     assert.deepEqual(await fieldsOf(amendRecord(deps, { recordId, body }, doctor)), [
       'cost',
       'reason',

@@ -51,6 +51,20 @@ export interface RecordVersion {
 export interface Amendment {
   content: ClinicalContent;
   reason: string;
+  /** The version it amends: an amendment of any other (one made meanwhile) is refused. */
+  version: number;
+}
+
+/** The record's current version: the last of its history. */
+export const currentVersion = (r: Pick<MedicalRecord, 'history'>): number => r.history.at(-1)?.version ?? 1;
+
+/** A record's ETag: its current version, which If-Match names to amend it. */
+export const recordEtag = (version: number) => `"${version}"`;
+
+/** The version an If-Match header names (`"3"`, or W/"3"), or NaN for anything else (`*`, a list). */
+function versionOfIfMatch(header: string): number {
+  const match = /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(header);
+  return match ? Number(match[1]) : NaN;
 }
 
 /** What a doctor writes down about one visit. */
@@ -105,20 +119,38 @@ export async function readVisit(
 }
 
 /**
- * Reads an amendment: the record's whole clinical content as it should now read, and why. Service type and cost
+ * Reads an amendment: the record's whole clinical content as it should now read, why, and the version it amends
+ * (`version` in the body or If-Match; both, they must agree). Service type and cost
  * are refused: they are billed, and a bill changes only by an adjustment, never by editing the record.
  */
-export async function readAmendment(body: unknown, diseaseKnown: (id: number) => Promise<boolean>): Promise<Amendment> {
+export async function readAmendment(
+  body: unknown,
+  diseaseKnown: (id: number) => Promise<boolean>,
+  ifMatch?: string,
+): Promise<Amendment> {
   const input = asRecord(body);
   const v = new Validator(input);
   const content = readClinicalContent(v);
   const reason = v.text('reason', { max: MAX_AMENDMENT_REASON });
+  const inBody = v.id('version', { optional: true });
+  const inHeader = ifMatch === undefined ? undefined : versionOfIfMatch(ifMatch);
+  if (inHeader !== undefined && Number.isNaN(inHeader))
+    v.fail('version', 'If-Match must be the ETag of the version amended, such as "3"');
+  else if (inBody !== undefined && inHeader !== undefined && inBody !== inHeader)
+    v.fail('version', `is ${inBody}, but If-Match names version ${inHeader}`);
+  else if (inBody === undefined && inHeader === undefined && !v.failed('version')) {
+    v.fail(
+      'version',
+      "is required: the version of the record this amends (the record's version, or its ETag in If-Match)",
+    );
+  }
+  const version = inBody ?? inHeader ?? 0;
   for (const billed of ['service_type', 'cost', 'record_date']) {
     if (input[billed] !== undefined) v.fail(billed, 'cannot be amended: the bill changes only by an adjustment');
   }
   await checkDiseaseKnown(v, content, diseaseKnown);
   v.done();
-  return { content, reason };
+  return { content, reason, version };
 }
 
 /** The clinical content a visit's record and an amendment both carry, read by the same rules. */
@@ -164,6 +196,7 @@ export function medicalRecordJson(r: MedicalRecord) {
     cost_cents: r.costCents,
     record_date: r.recordDate,
     doctor: r.doctor,
+    version: currentVersion(r),
     ...recordHistoryJson(r.history),
   };
 }

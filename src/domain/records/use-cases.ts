@@ -12,6 +12,7 @@ import { transition } from '../scheduling/lifecycle.ts';
 import { billIssued } from '../notifications/templates.ts';
 import type { RecordsDeps } from './ports.ts';
 import {
+  currentVersion,
   medicalRecordJson,
   patientCardJson,
   patientDetailJson,
@@ -105,16 +106,17 @@ export async function recordVisit(
 /**
  * The doctor who wrote a record, or an admin, amends its clinical content, saying why. The record then reads as
  * amended; every version stays in its history with who wrote it and when. Another doctor's record is answered as
- * missing. Its bill is not touched.
+ * missing. Its bill is not touched. It names the version it amends; one amended meanwhile is refused (409), so two
+ * doctors amending at once never overwrite each other unseen.
  */
 export async function amendRecord(
   deps: RecordsDeps,
-  input: { recordId: RawId; body: unknown },
+  input: { recordId: RawId; body: unknown; ifMatch?: string },
   actor: Actor,
 ): Promise<MedicalRecordJson> {
   if (actor.role !== 'admin') doctorOf(actor);
   const recordId = pathId(input.recordId, 'Medical record');
-  const { content, reason } = await readAmendment(input.body, deps.diseases.exists);
+  const { content, reason, version: amends } = await readAmendment(input.body, deps.diseases.exists, input.ifMatch);
 
   return recordingRefusals(deps.audit, () =>
     deps.transaction(async (tx) => {
@@ -126,6 +128,17 @@ export async function amendRecord(
           patientId: record?.patientId,
           attempt: 'amend',
         });
+      }
+      // Under the record's lock: of two amendments of one version, the second sees the first's and is refused.
+      const current = currentVersion(record);
+      if (amends !== current) {
+        throw conflict(
+          'record_changed',
+          `This record was amended meanwhile: it is now version ${current}. Read that version, then amend it.`,
+          {
+            version: [`is ${amends}, but the record is now version ${current}`],
+          },
+        );
       }
       const amended = await tx.records.amend(recordId, content, { userId: actor.userId, at: tx.clock.now(), reason });
       const version = amended.history.length;

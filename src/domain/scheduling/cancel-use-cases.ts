@@ -13,6 +13,27 @@ import { CancelLinkRequest, RescheduleRequest } from './scheduling-shapes.ts';
 import { readFields, readInput } from '../shared/read-fields.ts';
 import { appointmentJson } from './appointment-answers.ts';
 
+/**
+ * The appointment's row, locked after its doctor's. A booking locks the doctor and then, inserting into the slot,
+ * waits for a cancel of that slot still running; a cancel that locked the appointment and then (offering the freed
+ * slot) the doctor closed the circle: a deadlock. Every path now takes the doctor first, then the appointment; a
+ * move's doctors in the order of their ids. The doctor is read before the lock: should a move to another doctor
+ * commit in between, that doctor is locked after the appointment, out of order, and a deadlock then is retried.
+ */
+async function lockAfterDoctors(
+  tx: SchedulingTxDeps,
+  id: number,
+  newDoctor?: number,
+): Promise<Appointment | undefined> {
+  const seen = await tx.appointments.find(id);
+  if (!seen) return undefined;
+  const doctors = [...new Set([seen.doctor.id, ...(newDoctor === undefined ? [] : [newDoctor])])].sort((a, b) => a - b);
+  for (const doctor of doctors) await tx.schedules.lockDoctor(doctor);
+  const found = await tx.appointments.lock(id);
+  if (found && !doctors.includes(found.doctor.id)) await tx.schedules.lockDoctor(found.doctor.id);
+  return found;
+}
+
 const placeOf = (a: Appointment) => ({
   doctor_id: a.doctor.id,
   date: a.date,
@@ -36,7 +57,7 @@ export async function reschedule(deps: SchedulingDeps, rawId: RawId, body: unkno
   v.done();
   const moved = await recordingRefusals(deps.audit, () =>
     deps.transaction(async (tx) => {
-      const from = await tx.appointments.lock(id);
+      const from = await lockAfterDoctors(tx, id, request.doctor_id);
       if (!from || (ownPatient !== undefined && from.patient.id !== ownPatient)) {
         throw refusal('Appointment', actor, {
           entity: 'appointment',
@@ -87,7 +108,7 @@ async function cancelIf(
   const now = nowInClinic(deps);
   const appointment = await recordingRefusals(deps.audit, () =>
     deps.transaction(async (tx) => {
-      const found = await tx.appointments.lock(id);
+      const found = await lockAfterDoctors(tx, id);
       refuse(id, found, now);
       if (!found) throw notFound('Appointment');
       return cancelLocked(deps, tx, found, actor);
@@ -157,7 +178,7 @@ export async function cancelByLink(deps: SchedulingDeps, body: unknown) {
   const now = nowInClinic(deps);
   const appointment = await deps.transaction(async (tx) => {
     const link = await tx.links.use('cancel_appointment', token, deps.clock.now());
-    const found = link?.appointmentId ? await tx.appointments.lock(link.appointmentId) : undefined;
+    const found = link?.appointmentId ? await lockAfterDoctors(tx, link.appointmentId) : undefined;
     if (found?.status !== 'scheduled') throw linkInvalid();
     refuseStarted(found, now);
     return cancelLocked(deps, tx, found, null, { via: 'reminder link' });

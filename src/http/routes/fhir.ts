@@ -1,5 +1,13 @@
 import type { App } from '../../app.ts';
-import { exportFormat, fhirAnswer, fhirBase, ndjsonAnswer, prefersStrict, zipAnswer } from '../fhir-answers.ts';
+import {
+  exportFormat,
+  fhirAnswer,
+  fhirBase,
+  fhirSystems,
+  ndjsonAnswer,
+  prefersStrict,
+  zipAnswer,
+} from '../fhir-answers.ts';
 import { route, type Route } from '../router.ts';
 
 /**
@@ -7,6 +15,8 @@ import { route, type Route } from '../router.ts';
  * reads is the fhir module's. Its contract is the CapabilityStatement at /fhir/R4/metadata, not the OpenAPI document.
  */
 export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}): Route[] {
+  // Links follow the address the client used when PUBLIC_URL is unset; identifier and code systems never do.
+  const systems = fhirSystems(publicUrl);
   return [
     route('GET', '/fhir/R4/metadata', 'public', async (ctx) =>
       fhirAnswer(app.fhir.capabilities({ base: fhirBase(publicUrl, ctx) })),
@@ -16,6 +26,7 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
         await app.fhir.searchResources(
           {
             base: fhirBase(publicUrl, ctx),
+            systems,
             type: ctx.params.type,
             params: [...new URLSearchParams(ctx.search ?? '')],
             strict: prefersStrict(ctx.headers),
@@ -31,20 +42,23 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
       if (format === undefined) {
         return fhirAnswer(
           await app.fhir.patientEverything(
-            { base, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) },
+            { base, systems, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) },
             ctx.actor,
           ),
         );
       }
       const request = `${base}/Patient/${ctx.params.id}/$everything?${ctx.search ?? ''}`;
-      const exported = await app.fhir.exportPatient({ base, id: ctx.params.id, params, request, format }, ctx.actor);
+      const exported = await app.fhir.exportPatient(
+        { base, systems, id: ctx.params.id, params, request, format },
+        ctx.actor,
+      );
       const name = `patient-${ctx.params.id}`;
       return format === 'zip' ? zipAnswer(exported, `${name}.zip`) : ndjsonAnswer(exported, `${name}.ndjson`);
     }),
     route('GET', '/fhir/R4/{type}/{id}', 'user', async (ctx) =>
       fhirAnswer(
         await app.fhir.readResource(
-          { base: fhirBase(publicUrl, ctx), type: ctx.params.type, id: ctx.params.id },
+          { base: fhirBase(publicUrl, ctx), systems, type: ctx.params.type, id: ctx.params.id },
           ctx.actor,
         ),
       ),

@@ -1,4 +1,5 @@
 import type { App } from '../../app.ts';
+import { recordEtag } from '../../domain/records/records.ts';
 import { created, listOf, ok } from '../answers.ts';
 import { route as r, type Route } from '../router.ts';
 
@@ -8,9 +9,10 @@ export function recordRoutes(app: App): Route[] {
     r('POST', '/api/doctor/appointments/{id}/medical-record', 'doctor', async ({ params, body, actor }) =>
       created(await app.records.recordVisit({ appointmentId: params.id, body }, actor)),
     ),
-    r('POST', '/api/medical-records/{id}/amendments', ['doctor', 'admin'], async ({ params, body, actor }) =>
-      created(await app.records.amendRecord({ recordId: params.id, body }, actor)),
-    ),
+    r('POST', '/api/medical-records/{id}/amendments', ['doctor', 'admin'], async ({ params, body, headers, actor }) => {
+      const amended = await app.records.amendRecord({ recordId: params.id, body, ifMatch: headers['if-match'] }, actor);
+      return { ...created(amended), headers: { etag: recordEtag(amended.version) } };
+    }),
     r('GET', '/api/doctor/patients', 'doctor', async ({ query, actor }) =>
       listOf('patients', await app.records.listMyPatients(query, actor)),
     ),

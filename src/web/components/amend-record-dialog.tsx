@@ -1,7 +1,7 @@
 /** Amending a record's clinical content, saying why; the service and its cost stay as billed. */
 import { useState, type FormEvent } from 'react';
 import type { MedicalRecordJson } from '../../domain/records/records.ts';
-import { apiPost } from '../api.ts';
+import { ApiError, apiPost } from '../api.ts';
 import { endpoints } from '../paths.ts';
 import { Alert, failure } from './alert.tsx';
 import { ClinicalFields, type ClinicalValues } from './clinical-fields.tsx';
@@ -38,14 +38,19 @@ export function AmendRecordDialog({ record, onClose, onAmended }: AmendRecordDia
   const save = (event: FormEvent) => {
     event.preventDefault();
     return run(
+      // The version this form was filled from: one amended meanwhile is refused rather than overwritten unseen.
       async () =>
         onAmended(
           await apiPost<MedicalRecordJson>(endpoints.doctor.amendRecord(record.id), {
             ...values,
             disease_id: Number(values.disease_id),
+            version: record.version,
           }),
         ),
-      (error) => hasFieldErrors(error) || setAlert(failure('The record could not be amended. Please try again.')),
+      (error) =>
+        error instanceof ApiError && error.code === 'record_changed'
+          ? setAlert(failure(`${error.message} Close this form and open the record again to see it.`))
+          : hasFieldErrors(error) || setAlert(failure('The record could not be amended. Please try again.')),
     );
   };
 

@@ -41,6 +41,11 @@ export const recordsPaths: ModulePaths = {
       cost_cents: integer({ minimum: 0, maximum: MAX_AMOUNT_CENTS }),
       record_date: date(),
       doctor: ref('Named'),
+      version: integer({
+        minimum: 1,
+        description:
+          "The current version (the last of `history`): an amendment names it, and the record's ETag is it, quoted",
+      }),
       amended: boolean(),
       history: array(ref('RecordVersion'), { minItems: 1 }),
     }),
@@ -95,8 +100,12 @@ export const recordsPaths: ModulePaths = {
       description:
         "The doctor who wrote the record (another's → 404) or an admin; audited (`amend`). The body is the clinical content as it should now read " +
         'and the reason; it becomes the current version, the earlier ones stay in `history`. Service type, cost and record date are billed and ' +
-        'cannot be amended (422 naming the field): a bill changes only by an adjustment.',
+        'cannot be amended (422 naming the field): a bill changes only by an adjustment. An amendment names the version it amends, the ' +
+        'record\'s `version` as read: in the body as `version`, or its ETag (`"3"`) in `If-Match` (both: they must agree; neither → 422 ' +
+        '`version`). A record amended meanwhile is not overwritten: 409 `record_changed`, whose message and `errors.version` name the ' +
+        "current version; read it again and amend that. The answer carries the new version's ETag.",
       access: ['doctor', 'admin'],
+      headers: { 'If-Match': string({ description: 'The ETag of the version amended, e.g. "3"' }) },
       body: object(
         {
           disease_id: id(),
@@ -104,10 +113,15 @@ export const recordsPaths: ModulePaths = {
           lab_tests: string({ maxLength: MAX_CLINICAL_TEXT }),
           prescriptions: string({ maxLength: MAX_CLINICAL_TEXT }),
           reason: string({ minLength: 1, maxLength: MAX_AMENDMENT_REASON }),
+          version: integer({
+            minimum: 1,
+            description: "The version amended (the record's `version`); or send its ETag in If-Match",
+          }),
         },
-        { optional: ['lab_tests', 'prescriptions'] },
+        { optional: ['lab_tests', 'prescriptions', 'version'] },
       ),
-      answers: { 201: ref('MedicalRecord') },
+      answers: { 201: { content: { 'application/json': ref('MedicalRecord') }, headers: { ETag: string() } } },
+      errors: [409],
     },
     'GET /api/doctor/patients': {
       summary: "The doctor's patients",

@@ -51,8 +51,8 @@ check_lint() {
 # The template databases the tests copy and the split FHIR definitions they validate against, built once before
 # the files run in parallel.
 prepare_test_templates() {
-  node --import tsx --input-type=module -e "await (await import('./src/testing/test-db.ts')).prepareTemplates()
-    (await import('./src/testing/fhir-definitions.ts')).fhirDefinitionsCache()"
+  node --import tsx --input-type=module -e "await (await import('./src/testing/test-db.ts')).prepareTemplates();
+    (await import('./src/testing/fhir-definitions.ts')).fhirDefinitionsCache();"
 }
 
 # The OpenAPI document as the server builds it: redocly's lint (redocly.yaml).

@@ -10,19 +10,19 @@ node_modules: package.json package-lock.json
 
 install: node_modules ## install dependencies (npm ci)
 
-build: node_modules ## bundle the web UI into dist/web and the command line into dist/cli
+build: node_modules ## bundle the web UI into dist/web and the command line into dist/cli, which medora runs
 	npm run --silent build
 
 start: build ## install, build and start Medora with the demo clinic at http://127.0.0.1:3000
 	npm start
 
-dev: node_modules ## rebuild the UI on change and run the server
+dev: build ## build once, then run the server and rebuild the UI on change
 	npm run --silent dev & npm start; kill %1
 
-check: node_modules ## the fast inner loop: type check and the unit tests that need no database (under a minute)
+check: node_modules ## the fast inner loop: type check, lint and format check (Biome), the unit tests that need no database
 	bash scripts/check
 
-test: node_modules ## run every test: types, unit, integration (PGlite and TEST_DATABASE_URL), browser
+test: node_modules ## run every test: types, lint and format, unit, integration (PGlite and TEST_DATABASE_URL), browser
 	npm test
 
 test-dates: node_modules ## the unit and integration tests on PGlite at five tricky instants under faketime (minutes)

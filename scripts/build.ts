@@ -1,17 +1,16 @@
 /**
  * Bundles the web UI into dist/web: hashed, code-split ES modules plus the two stylesheets of the spec's
- * path rule, and the static files of src/web/public. Then the command line into dist/cli (scripts/cli-bundle.js).
+ * path rule, and the static files of src/web/public. Then the command line into dist/cli (scripts/cli-bundle.ts).
  * dist/web/app-routes.json holds, for each pattern of the UI's route table (src/web/route-table.ts), the page
  * the server sends for it: `modulepreload` links for every chunk its first screen runs, so the browser fetches
  * them all at once after the HTML, and only the stylesheet the path uses blocks rendering (the other waits with
  * media="not all"). Any other path answers 404 with the not-found page's HTML, which is also index.html.
- * `--watch` rebuilds the UI on change (npm run dev); bin/medora.js rebuilds the command line itself when its
- * sources change.
+ * `--watch` rebuilds only the UI, on change (npm run dev; `make dev` runs the whole build first).
  */
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { buildCli, CLI_BUNDLE } from './cli-bundle.js';
+import { buildCli, CLI_BUNDLE } from './cli-bundle.ts';
 import { usesAppStylesheet } from '../src/web/paths.ts';
 import { appRoutes, notFoundPage, pageSource } from '../src/web/route-table.ts';
 import { pageFiles, type BuildOutputs } from './bench/ui-weight.ts';
@@ -70,7 +69,7 @@ function outputFor(metafile: Metafile, entry: string): string {
   const relativeEntry = path.relative(root, entry);
   const found = Object.entries(metafile.outputs).find(([, out]) => out.entryPoint === relativeEntry);
   if (!found) throw new Error(`no output for ${relativeEntry}`);
-  return '/' + path.relative(outDir, path.resolve(root, found[0])).split(path.sep).join('/');
+  return `/${path.relative(outDir, path.resolve(root, found[0])).split(path.sep).join('/')}`;
 }
 
 /**

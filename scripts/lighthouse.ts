@@ -1,7 +1,7 @@
 /**
  * Lighthouse's mobile performance audit of the pages a visitor and a patient open first: `/`, `/login` and each
  * page of the patient's area, signed in as the demo patient. Builds the UI, starts `medora serve` on a fresh
- * embedded database with the demo clinic, and drives Debian's Chromium (CHROME_PATH, /usr/bin/chromium by
+ * embedded database with the demo clinic, and drives Debian's Chromium (CHROMIUM_PATH, /usr/bin/chromium by
  * default; no browser is ever downloaded). Prints the score, LCP, TBT and CLS of each page, and exits 1 when a
  * score is under 95 or a CLS 0.1 or more (`--keep=<dir>` keeps each page's report). `make lighthouse`; not part of
  * `make test`, a run takes minutes.
@@ -23,7 +23,7 @@ const MIN_SCORE = 95;
 const MAX_CLS = 0.1;
 const root = path.resolve(import.meta.dirname, '..');
 // Debian's full Chromium when it is there, else the headless shell the browser tests install (scripts/test).
-const chromePath = process.env.CHROME_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'].find((path) => existsSync(path)) || '/usr/bin/chromium';
+const chromePath = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'].find((path) => existsSync(path)) || '/usr/bin/chromium';
 /**
  * Lighthouse's mobile CPU slowdown, 4 by default, assumes a desktop host (benchmark index about 1000 or more); on a
  * slower or busy machine `--cpu-slowdown=<n>` scales it down, as Lighthouse's throttling guide advises.

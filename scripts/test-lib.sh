@@ -23,29 +23,36 @@ need_debian_package() {
   fi
 }
 
-# The files given on stdin, the ones named as arguments first (when present), so that the slowest files start
-# first, the files left at the end are short ones and both cores stay busy until the suite ends.
-slowest_first() {
-  local slow=("$@") file
-  mapfile -t all_files
-  for file in "${slow[@]}"; do [[ " ${all_files[*]} " == *" $file "* ]] && echo "$file"; done
-  for file in "${all_files[@]}"; do [[ " ${slow[*]} " == *" $file "* ]] || echo "$file"; done
+# The unit and integration tests, slowest first by the last run's durations (scripts/slowest-first.js).
+server_test_files() {
+  find src scripts -name '*.test.ts' -not -name '*.browser.test.ts' -not -path '*/node_modules/*' | node scripts/slowest-first.js server
 }
 
-# The unit and integration tests, slowest first (each named here takes over 30 s on a busy machine).
-server_test_files() {
-  find src scripts -name '*.test.ts' -not -name '*.browser.test.ts' -not -path '*/node_modules/*' | sort |
-    slowest_first src/cli/embedded-server.int.test.ts src/db/nightly-backup.int.test.ts src/cli/import.int.test.ts src/http/fuzz.int.test.ts
+# The browser tests, slowest first.
+browser_test_files() {
+  find src -name '*.browser.test.ts' | node scripts/slowest-first.js browser
 }
+
+# The test runner's reporters: spec on standard output, and each file's duration written to the file that
+# TEST_DURATIONS_FILE names (scripts/test-durations-reporter.js).
+RECORDING_DURATIONS=(--test-reporter=spec --test-reporter-destination=stdout
+  --test-reporter=./scripts/test-durations-reporter.js --test-reporter-destination=/dev/null)
 
 # The unit tests: the files that need neither a database, a server process nor a browser.
 unit_test_files() {
   find src scripts -name '*.test.ts' -not -name '*.int.test.ts' -not -name '*.browser.test.ts' -not -path '*/node_modules/*' | sort
 }
 
-# The template databases the tests copy, built once before the files run in parallel.
+# Biome's linter and formatter over the sources (biome.json): any finding, a warning too, fails.
+check_lint() {
+  npx biome ci --error-on-warnings .
+}
+
+# The template databases the tests copy and the split FHIR definitions they validate against, built once before
+# the files run in parallel.
 prepare_test_templates() {
-  node --import tsx --input-type=module -e "await (await import('./src/testing/test-db.ts')).prepareTemplates()"
+  node --import tsx --input-type=module -e "await (await import('./src/testing/test-db.ts')).prepareTemplates()
+    (await import('./src/testing/fhir-definitions.ts')).fhirDefinitionsCache()"
 }
 
 # The OpenAPI document as the server builds it: redocly's lint (redocly.yaml), and the web UI's wire types
@@ -57,4 +64,10 @@ check_openapi_document() {
   REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --format=stylish "$document_dir/openapi.json" || { rm -rf "$document_dir"; return 1; }
   rm -rf "$document_dir"
   node --import tsx scripts/openapi-types.ts --check
+}
+
+# migrations/schema.sql against the schema the migrations build now, dumped from a copy of the embedded template
+# (built first when the migrations changed): no PostgreSQL server is needed.
+check_schema_dump() {
+  node --import tsx scripts/schema-dump.ts --check
 }

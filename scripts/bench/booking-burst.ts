@@ -24,6 +24,7 @@ import { closeGracefully } from '../../src/http/shutdown.ts';
 import { bearerTokens } from '../../src/security.ts';
 import { PASSWORD, TEST_TZ, fixedClock, uniqueEmail } from '../../src/testing/http.ts';
 import { makeTestApp } from '../../src/testing/test-app.ts';
+import { at, present } from '../../src/testing/assert.ts';
 import { testDatabases } from '../../src/testing/test-db.ts';
 import { benchMachine } from './report.ts';
 
@@ -39,7 +40,7 @@ const opts = new Command()
   .opts<{ bookings: string; maxWait: string; output?: string }>();
 const n = Number(opts.bookings);
 const maxWaitMs = Number(opts.maxWait) * 1000;
-const target = testDatabases().find((t) => t.name === 'postgres');
+const target = testDatabases('both').find((t) => t.name === 'postgres');
 if (!target) throw new Error('set TEST_DATABASE_URL to a PostgreSQL server');
 const { databasePoolSize, timeouts } = loadConfig({ ...process.env, CLINIC_TZ: TEST_TZ });
 
@@ -58,8 +59,9 @@ interface Burst {
 
 /** One burst on a fresh database; `chained: false` runs no sealer and leaves rows unmarked for one. */
 async function burst(chained: boolean): Promise<Burst> {
-  const database = await target!.open();
-  const dbs = [database.db, await openPostgres(database.url!, { max: databasePoolSize, timeouts }), await openPostgres(database.url!, { max: databasePoolSize, timeouts })];
+  const database = await present(target, 'PostgreSQL target').open();
+  const url = present(database.url, 'database URL');
+  const dbs = [database.db, await openPostgres(url, { max: databasePoolSize, timeouts }), await openPostgres(url, { max: databasePoolSize, timeouts })];
   const [setup, ...instanceDbs] = dbs as [(typeof dbs)[0], ...typeof dbs];
   const apps = instanceDbs.map((db) => makeTestApp(db, { clock: fixedClock(NOW) }));
   const servers = apps.map((app) => createMedoraServer(app, { log: () => {} }));
@@ -70,9 +72,9 @@ async function burst(chained: boolean): Promise<Burst> {
     const urls = await Promise.all(
       servers.map((server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))),
     );
-    const requests = await bookingRequests(apps[0]!, setup);
+    const requests = await bookingRequests(at(apps, 0, 'app'), setup);
     const started = performance.now();
-    const answers = await Promise.all(requests.map((r, i) => bookPatiently(urls[i % urls.length]!, r.token, r.body)));
+    const answers = await Promise.all(requests.map((r, i) => bookPatiently(at(urls, i % urls.length, 'url'), r.token, r.body)));
     const seconds = (Math.max(...answers.map((a) => a.at)) - started) / 1000;
     const refused: Record<string, number> = {};
     for (const a of answers) if (a.last !== '201') refused[a.last] = (refused[a.last] ?? 0) + 1;
@@ -84,7 +86,7 @@ async function burst(chained: boolean): Promise<Burst> {
     );
     // The sealer's last batch is waited for (a few seconds at most) before the trail is read.
     const sealedBy = performance.now() + 5000;
-    while (chained && (await apps[0]!.audit.verifyTrail()).backlog.rows > 0 && performance.now() < sealedBy) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (chained && (await at(apps, 0, 'app').audit.verifyTrail()).backlog.rows > 0 && performance.now() < sealedBy) await new Promise((resolve) => setTimeout(resolve, 50));
     return {
       firstTry: answers.filter((a) => a.tries === 1 && a.last === '201').length,
       booked: answers.filter((a) => a.last === '201').length,
@@ -93,7 +95,7 @@ async function burst(chained: boolean): Promise<Burst> {
       seconds,
       distinctSlots: slots.distinct_slots,
       doubleBooked: slots.booked - slots.distinct_slots,
-      trail: await apps[0]!.audit.verifyTrail(),
+      trail: await at(apps, 0, 'app').audit.verifyTrail(),
     };
   } finally {
     await Promise.all(sealers.map((sealer) => sealer.stop()));
@@ -128,11 +130,11 @@ async function bookingRequests(app: App, db: Queryable) {
     for (const weekday of [1, 4, 5]) scheduleOf.set(`${doctor.id}/${weekday}`, all.filter((s) => s.weekday === weekday).map((s) => s.id));
   }
   return tokens.map((token, i) => {
-    const doctor = doctors[i % doctors.length]!;
+    const doctor = at(doctors, i % doctors.length, 'doctor');
     const k = Math.floor(i / doctors.length);
-    const date = DATES[Math.floor(k / SLOTS_A_DAY)]!;
+    const date = at(DATES, Math.floor(k / SLOTS_A_DAY), 'date');
     const weekday = new Date(`${date}T12:00:00Z`).getUTCDay() || 7;
-    return { token, body: JSON.stringify({ doctor_id: doctor.id, schedule_id: scheduleOf.get(`${doctor.id}/${weekday}`)![k % SLOTS_A_DAY], date }) };
+    return { token, body: JSON.stringify({ doctor_id: doctor.id, schedule_id: present(scheduleOf.get(`${doctor.id}/${weekday}`), 'schedule')[k % SLOTS_A_DAY], date }) };
   });
 }
 

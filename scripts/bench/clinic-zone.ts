@@ -5,6 +5,7 @@
  */
 export function earlyMorningZone(now: Date): string {
   const utcHour = now.getUTCHours();
-  const offset = [1 - utcHour, 25 - utcHour].find((candidate) => candidate >= -12 && candidate <= 14)!;
+  // One of the two is always within UTC-12 to UTC+14.
+  const offset = 1 - utcHour >= -12 ? 1 - utcHour : 25 - utcHour;
   return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
 }

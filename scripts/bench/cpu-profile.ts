@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { present } from '../../src/testing/assert.ts';
 
 /** Where a server's CPU time went, from a V8 `.cpuprofile` (node --cpu-prof): self time by function and by part. */
 export interface CpuProfile {
@@ -80,10 +81,10 @@ export function selfTimes(profile: CpuProfile, locate: Locate = (url) => url): {
   const parts = new Map<string, number>();
   let busySamples = 0;
   for (const id of profile.samples) {
-    const { functionName } = byNode.get(id)!.callFrame;
-    const url = sourceOf.get(id)!;
+    const { functionName } = present(byNode.get(id), 'profile node').callFrame;
+    const url = present(sourceOf.get(id), 'node source');
     const fn = functionName || '(anonymous)';
-    const part = PARTS.find((p) => p.test(url, fn))!.part;
+    const { part } = present(PARTS.find((p) => p.test(url, fn)), 'part');
     if (part === 'idle') continue;
     busySamples++;
     // tsx compiles each module to one line, so a line number says nothing; the file does.

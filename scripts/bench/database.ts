@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_STATEMENT_TIMEOUT_MS } from '../../src/config.ts';
-import { openPglite } from '../../src/db/pglite.ts';
+import { openPglite } from '../../src/db/embedded/pglite.ts';
 import { openPostgres, runOnConnection } from '../../src/db/postgres.ts';
 import type { Db } from '../../src/db/db.ts';
 import { DEFAULT_TIMEOUTS } from '../../src/db/timeouts.ts';

@@ -6,7 +6,7 @@ import { testDatabases } from '../../src/testing/test-db.ts';
 import { generateHospital } from './dataset.ts';
 import { hospitalSize } from './scale.ts';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`the bench hospital generator on ${target.name}`, () => {
     it('fills every table, with the dashboard counters and the patient search as the triggers would keep them', async () => {
       const { db, drop } = await target.open();

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import autocannon from 'autocannon';
 import { makeApp } from '../../src/app.ts';
-import { openEmbedded } from '../../src/db/embedded.ts';
+import { openEmbedded } from '../../src/db/embedded/embedded.ts';
 import { systemClock } from '../../src/domain/shared/clock.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

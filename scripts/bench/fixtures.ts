@@ -8,6 +8,7 @@ import type { Queryable } from '../../src/db/db.ts';
 import { onlyRow } from '../../src/db/rows.ts';
 import { DEFAULT_BOOKING_LIMITS } from '../../src/domain/scheduling/ports.ts';
 import { bearerTokens } from '../../src/security.ts';
+import { present } from '../../src/testing/assert.ts';
 import { ADMIN_EMAIL } from './dataset.ts';
 import { nth } from './load.ts';
 
@@ -81,13 +82,13 @@ export async function loadFixtures(db: Queryable, today: string, maxWrites: numb
     adminId,
     ...[patients, treated, bookings, visits, bills].flatMap((rows: { user_id: number }[]) => rows.map((row) => row.user_id)),
   ]);
-  const tokenOf = (userId: number) => tokens.get(userId)!;
+  const tokenOf = (userId: number) => present(tokens.get(userId), 'session token');
   return {
     today,
-    adminToken: tokens.get(adminId)!,
-    patients: patients.map((p) => ({ id: p.id, email: p.email, token: tokens.get(p.user_id)! })),
+    adminToken: tokenOf(adminId),
+    patients: patients.map((p) => ({ id: p.id, email: p.email, token: tokenOf(p.user_id) })),
     doctorIds: doctors.map((d) => d.id),
-    doctorVisits: treated.map((t) => ({ token: tokens.get(t.user_id)!, patientId: t.patient_id })),
+    doctorVisits: treated.map((t) => ({ token: tokenOf(t.user_id), patientId: t.patient_id })),
     writes: {
       booking: bookings.map((b) => ({
         token: tokenOf(b.user_id),

@@ -67,7 +67,7 @@ export async function runLoad(baseUrl: string, scenario: Scenario, options: Load
   const latenciesMs: number[] = [];
   instance.on('response', (_client, _status, _bytes, responseTimeMs) => latenciesMs.push(responseTimeMs));
   const measured = summarize(scenario, options.connections, await instance, firstError, latenciesMs);
-  return serverCpuUs ? { ...measured, serverCpuUs: serverCpuUs() - cpuBefore! } : measured;
+  return serverCpuUs && cpuBefore !== undefined ? { ...measured, serverCpuUs: serverCpuUs() - cpuBefore } : measured;
 }
 
 /**

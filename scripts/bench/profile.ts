@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Table from 'cli-table3';
 import { Command } from 'commander';
 import { clinicDateTime } from '../../src/domain/shared/clock.ts';
+import { at } from '../../src/testing/assert.ts';
 import { earlyMorningZone } from './clinic-zone.ts';
 import { selfTimes, sourceMapLocator, type CpuProfile } from './cpu-profile.ts';
 import { createBenchDatabase } from './database.ts';
@@ -125,7 +126,7 @@ async function profiledTogether(starts: [string, Start, Loads][]) {
     await Promise.all(servers.map(({ server, loads }) => runLoad(server.url, loads.warm, { ...load, seconds: 3 })));
     const [from, cpuFrom] = [monotonicUs(), servers.map(({ server }) => server.cpuTimeUs())];
     measured = await Promise.all(servers.map(({ server, loads }) => runLoad(server.url, loads.measured, load)));
-    [window, cpuUs] = [[from, monotonicUs()], servers.map(({ server }, i) => server.cpuTimeUs() - cpuFrom[i]!)];
+    [window, cpuUs] = [[from, monotonicUs()], servers.map(({ server }, i) => server.cpuTimeUs() - at(cpuFrom, i, 'CPU time'))];
   } finally {
     await Promise.all(servers.map(({ server }) => server.stop()));
   }
@@ -135,9 +136,9 @@ async function profiledTogether(starts: [string, Start, Loads][]) {
       const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0');
       if (!file) throw new Error(`${name} wrote no CPU profile into ${dir}`);
       const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
-      const m = measured[i]!;
+      const m = at(measured, i, 'measurement');
       log(`  ${name}: ${m.requestsPerSecond} req/s, p50 ${m.p50Ms} ms`);
-      return { load: m, cpuUsPerRequest: cpuUs[i]! / m.requests, times: selfTimes(within(profile, window), sourceMapLocator()) };
+      return { load: m, cpuUsPerRequest: at(cpuUs, i, 'CPU time') / m.requests, times: selfTimes(within(profile, window), sourceMapLocator()) };
     }),
   );
 }

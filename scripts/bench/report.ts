@@ -289,7 +289,7 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
     twin: measurement(pair.twin),
   });
   const top = largest(run);
-  return JSON.stringify(
+  return `${JSON.stringify(
     {
       started_at: run.startedAt,
       database: run.database,
@@ -341,7 +341,7 @@ export function resultsJson(run: BenchRun, checks: TargetCheck[]): string {
     },
     null,
     2,
-  ) + '\n';
+  )}\n`;
 }
 
 const ratioRow = (pair: ReadPair) => ({

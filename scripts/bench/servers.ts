@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { present } from '../../src/testing/assert.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -56,12 +57,13 @@ async function startServer(name: string, args: string[], env: Record<string, str
     child.kill('SIGKILL');
     throw error;
   }
+  const pid = present(child.pid, `${name}'s pid`);
   return {
     name,
     url,
-    pid: child.pid!,
-    peakRssMiB: () => peakRssMiB(child.pid!),
-    cpuTimeUs: () => cpuTimeUs(child.pid!),
+    pid,
+    peakRssMiB: () => peakRssMiB(pid),
+    cpuTimeUs: () => cpuTimeUs(pid),
     stop: () => stopChild(child, exited),
   };
 }

@@ -25,7 +25,7 @@ async function listening(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`the bench's bare twins on ${target.name}`, () => {
     it('answer every read the bench drives with the status and JSON Medora answers, sending the same statements', async (t) => {
       const { db, drop } = await target.open();

@@ -33,6 +33,7 @@ import { DEFAULT_PER_PAGE, type Page } from '../../src/domain/shared/pagination.
 import { bearerToken } from '../../src/http/parse.ts';
 import { bearerTokens } from '../../src/security.ts';
 import type { AppConfig } from '../../src/app.ts';
+import { present } from '../../src/testing/assert.ts';
 import { writeTwins } from './write-twins.ts';
 
 /** Medora's session cache keeps at most this many lookups, each for at most this long (src/db/session-cache.ts). */
@@ -117,7 +118,7 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
       prefix: '/api/patient/billings',
       exact: true,
       answer: async ({ user }) => {
-        const page = await bills.listForPatient(user.patientId!, firstPage);
+        const page = await bills.listForPatient(present(user.patientId, 'patient id'), firstPage);
         return list('billings', { ...page, items: page.items.map(billingJson) });
       },
     },
@@ -126,7 +127,7 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
       exact: false,
       answer: async ({ user, path }) => {
         const patientId = Number(path.slice('/api/doctor/patients/'.length));
-        const patient = await treated.find(user.doctorId!, patientId);
+        const patient = await treated.find(present(user.doctorId, 'doctor id'), patientId);
         if (!patient) return notFound;
         const history = await records.listForPatient(patientId);
         const actor = actorOf(user, `twin-${++requests}`);
@@ -171,7 +172,7 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
         const body: unknown = JSON.parse((await bodyOf(req)) || '{}');
         return answer(await write.w.answer({ user, id: Number(write.match?.[1]), body, requestId: `twin-${++requests}` }));
       }
-      answer(await read!.answer({ user, path, search }));
+      if (read) answer(await read.answer({ user, path, search }));
     } catch (error) {
       console.error(error);
       answer({ status: 500, body: { message: 'Internal error', code: 'internal' } });
@@ -194,7 +195,8 @@ function rememberedSessions(find: (tokenHash: string, now: Date) => Promise<Sess
     remembered.delete(tokenHash);
     const lookup = await find(tokenHash, now);
     if (lookup) {
-      if (remembered.size >= SESSION_CACHE.maxEntries) remembered.delete(remembered.keys().next().value!);
+      const oldest = remembered.keys().next().value;
+      if (remembered.size >= SESSION_CACHE.maxEntries && oldest !== undefined) remembered.delete(oldest);
       remembered.set(tokenHash, { ...lookup, cachedAt: now.getTime() });
     }
     return lookup?.user;

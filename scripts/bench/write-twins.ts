@@ -18,6 +18,7 @@ import type { Clock } from '../../src/domain/shared/clock.ts';
 import { clinicToday } from '../../src/domain/shared/clock.ts';
 import { parseCents } from '../../src/domain/shared/money.ts';
 import type { Db } from '../../src/db/db.ts';
+import { present } from '../../src/testing/assert.ts';
 
 /** A write as the twin gets it: the signed-in user, the id in the path (NaN when none) and the parsed body. */
 export interface WriteAsk {
@@ -42,7 +43,7 @@ export function writeTwins(db: Db, config: AppConfig, clock: Clock): { path: Reg
   const book = async ({ user, body, requestId }: WriteAsk): Promise<WriteReply> => {
     const { doctor_id, schedule_id, date } = body as BookingBody;
     const actor = actorOf(user, requestId);
-    const patientId = user.patientId!;
+    const patientId = present(user.patientId, 'patient id');
     const to = { doctorId: doctor_id, scheduleId: schedule_id, date };
     const appointment = await scheduling.transaction(async (tx) => {
       const { ownHold } = await checkPlacement(tx, to, { actor, patientId, limits: scheduling.bookingLimits }, nowInClinic(scheduling));
@@ -65,7 +66,7 @@ export function writeTwins(db: Db, config: AppConfig, clock: Clock): { path: Reg
     // Medora's form reader asks whether the disease exists before the transaction: the same statement.
     await records.diseases.exists(visit.diseaseId);
     const actor = actorOf(user, requestId);
-    const doctorId = user.doctorId!;
+    const doctorId = present(user.doctorId, 'doctor id');
     return records.transaction(async (tx) => {
       const appointment = await tx.appointments.lock(appointmentId);
       if (!appointment) return missing('Appointment');
@@ -96,7 +97,7 @@ export function writeTwins(db: Db, config: AppConfig, clock: Clock): { path: Reg
 
   const pay = async ({ user, id: billingId, requestId }: WriteAsk): Promise<WriteReply> => {
     const actor = actorOf(user, requestId);
-    const patientId = user.patientId!;
+    const patientId = present(user.patientId, 'patient id');
     const method = ONLINE_PAYMENT_METHOD;
     return billing.transaction(async (tx) => {
       const bill = await tx.bills.lock(billingId);

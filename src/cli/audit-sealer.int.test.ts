@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditEntry } from '../domain/audit/audit.ts';
 import { auditLog, auditTrail } from '../db/audit.pg.ts';
 import type { Db } from '../db/db.ts';
-import { openEmbedded } from '../db/embedded.ts';
+import { openEmbedded } from '../db/embedded/embedded.ts';
 import { endsWithTestFile } from '../testing/child-processes.ts';
 import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
 import { embeddedDataDir, testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
@@ -56,7 +56,7 @@ async function startWorker(env: Record<string, string>): Promise<{ stop(): Promi
   return { stop };
 }
 
-const postgres = testDatabases().find((target) => target.name === 'postgres');
+const postgres = testDatabases('both').find((target) => target.name === 'postgres');
 
 describe('the audit sealer in medora serve and medora worker', () => {
   describe('on PostgreSQL, a server and a worker sharing one database', { skip: !postgres && 'needs TEST_DATABASE_URL' }, () => {

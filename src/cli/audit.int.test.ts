@@ -7,7 +7,7 @@ import { testDatabases } from '../testing/test-db.ts';
 
 const admin = { userId: 1, role: 'admin' as const, name: 'Ada' };
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`${target.name}: medora audit`, () => {
     let database: CliDatabase;
     const medora = (...args: string[]) => database.medora(args);

@@ -14,7 +14,7 @@ export function register(program: Command, { io }: Cli): void {
     .option('--out <file>', 'the file to write (default medora-<date>-<time>.sql.gz, or .dump on PostgreSQL, in this folder)')
     .action(async (opts: { out?: string }) => {
       const config = loadConfig();
-      const [{ backupPostgres }, { writeAtomically }, { backupEmbedded }] = await Promise.all([import('../db/pg-tools.ts'), import('../db/atomic-file.ts'), import('../db/embedded.ts')]);
+      const [{ backupPostgres }, { writeAtomically }, { backupEmbedded }] = await Promise.all([import('../db/pg-tools.ts'), import('../db/atomic-file.ts'), import('../db/embedded/embedded.ts')]);
       const started = performance.now();
       const { date, time } = clinicDateTime(new Date(), config.clinicTz);
       const out = opts.out ?? `medora-${date}-${time.replace(':', '')}.${config.databaseUrl ? 'dump' : 'sql.gz'}`;
@@ -30,7 +30,7 @@ export function register(program: Command, { io }: Cli): void {
     .option('--force', 'replace a database that holds data; says what it replaces')
     .action(async (file: string, opts: { force?: boolean }) => {
       const config = loadConfig();
-      const [{ describeCounts }, { restorePostgres }, { restoreEmbedded }] = await Promise.all([import('../db/table-counts.ts'), import('../db/pg-tools.ts'), import('../db/embedded.ts')]);
+      const [{ describeCounts }, { restorePostgres }, { restoreEmbedded }] = await Promise.all([import('../db/table-counts.ts'), import('../db/pg-tools.ts'), import('../db/embedded/embedded.ts')]);
       const started = performance.now();
       statSync(file); // a missing file is named before anything else happens
       if (!config.databaseUrl) {
@@ -58,9 +58,9 @@ export function register(program: Command, { io }: Cli): void {
       const config = loadConfig();
       const [{ describeCounts }, { backupEmbedded }, { embeddedBackupSql, readEmbeddedBackup }, { hidePassword, moveToPostgres }] = await Promise.all([
         import('../db/table-counts.ts'),
-        import('../db/embedded.ts'),
-        import('../db/embedded-dump.ts'),
-        import('../db/move-to-postgres.ts'),
+        import('../db/embedded/embedded.ts'),
+        import('../db/embedded/embedded-dump.ts'),
+        import('../db/embedded/move-to-postgres.ts'),
       ]);
       const started = performance.now();
       if (!opts.from && config.databaseUrl) throw new BackupError('DATABASE_URL is set: move-to moves the embedded database; unset it, or name an embedded backup with --from');

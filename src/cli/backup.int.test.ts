@@ -33,7 +33,7 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
   const [sourceName, targetName] = [`medora_backup_${randomBytes(4).toString('hex')}`, `medora_restore_${randomBytes(4).toString('hex')}`];
   const names = [sourceName, targetName];
   const urlOf = (database: string) => {
-    const url = new URL(serverUrl!);
+    const url = new URL(present(serverUrl, 'TEST_DATABASE_URL'));
     url.pathname = `/${database}`;
     return url.toString();
   };
@@ -48,7 +48,7 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'medora-pg-backup-'));
-    for (const name of names) await runOnConnection(serverUrl!, `create database ${name}`);
+    for (const name of names) await runOnConnection(present(serverUrl, 'TEST_DATABASE_URL'), `create database ${name}`);
     const db = await openPostgres(source, { max: 2 });
     try {
       await migrate(db);
@@ -59,7 +59,7 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
   });
 
   after(async () => {
-    for (const name of names) await runOnConnection(serverUrl!, `drop database if exists ${name} with (force)`);
+    for (const name of names) await runOnConnection(present(serverUrl, 'TEST_DATABASE_URL'), `drop database if exists ${name} with (force)`);
     await rm(dir, { recursive: true, force: true });
   });
 

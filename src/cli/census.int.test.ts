@@ -5,7 +5,7 @@ import { only } from '../testing/assert.ts';
 import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`medora report census and inpatient bill-interim on ${target.name}`, () => {
     let database: CliDatabase;
     let wardId: number;

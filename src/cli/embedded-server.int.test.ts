@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { openEmbedded } from '../db/embedded.ts';
+import { openEmbedded } from '../db/embedded/embedded.ts';
 import { DEFAULT_TIMEOUTS } from '../db/timeouts.ts';
 import { tableCounts } from '../db/table-counts.ts';
-import { acquireDataDirLock } from '../db/data-dir-lock.ts';
+import { acquireDataDirLock } from '../db/embedded/data-dir-lock.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
 import { embeddedDataDir } from '../testing/test-db.ts';
@@ -137,7 +137,7 @@ describe('the embedded database while medora serve runs', () => {
     });
     const env = { DATA_DIR: dataDir };
     const addStartedAt = performance.now();
-    let addedAt = Infinity;
+    const addedAt = Infinity;
     const [report, added, backup] = await Promise.all([
       spawnMedora(['report', 'billing', '--from', '2000-01-01', '--to', '2100-12-31', '--by', 'department', '--format', 'json'], { env }),
       spawnMedora(['departments', 'add', '--name', 'Radiology'], { env }).finally(() => (addedAt = performance.now())),

@@ -9,7 +9,7 @@ import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
 import { readBulkFiles } from '../testing/fhir-bulk.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`medora export patient on ${target.name}`, () => {
     let cli: CliDatabase;
     let patientId: number;

@@ -43,7 +43,10 @@ export function printRows(out: Output, rows: readonly object[], columns: Column[
 
 /** Prints one record: a two-column table of header and value, or a one-row CSV, or `json`. */
 export function printRecord(out: Output, record: object, columns: Column[], format: Format, json: unknown = record): void {
-  if (format !== 'table') return printRows(out, [record], columns, format, { json });
+  if (format !== 'table') {
+    printRows(out, [record], columns, format, { json });
+    return;
+  }
   const table = new Table({ style: tableStyle(out) });
   for (const c of columns) table.push({ [c.header]: cell((record as Row)[c.key], c) });
   writeLine(out, table.toString());

@@ -4,14 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbedded } from '../db/embedded.ts';
+import { openEmbedded } from '../db/embedded/embedded.ts';
 import { openPostgres, runOnConnection } from '../db/postgres.ts';
 import { tableCounts, type TableCount } from '../db/table-counts.ts';
 import type { Db } from '../db/db.ts';
 import { DEMO_PASSWORD } from '../demo/seed.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { signIn, signUpPatient, startTestServer, type TestServer } from '../testing/http.ts';
-import { first } from '../testing/assert.ts';
+import { first, present } from '../testing/assert.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const PATIENT = 'patient@medora.test';
@@ -19,7 +19,7 @@ const PATIENT = 'patient@medora.test';
 describe('medora move-to: the embedded clinic onto a PostgreSQL server', { skip: !serverUrl && 'TEST_DATABASE_URL is not set' }, () => {
   const name = `medora_move_${randomBytes(4).toString('hex')}`;
   const target = (() => {
-    const url = new URL(serverUrl!);
+    const url = new URL(present(serverUrl, 'TEST_DATABASE_URL'));
     url.pathname = `/${name}`;
     return url.toString();
   })();
@@ -50,11 +50,11 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', { skip:
     dataDir = join(dir, 'data');
     const seeded = await spawnMedora(['seed', '--demo'], { env: { DATA_DIR: dataDir } });
     assert.equal(seeded.code, 0, seeded.stderr);
-    await runOnConnection(serverUrl!, `create database ${name}`);
+    await runOnConnection(present(serverUrl, 'TEST_DATABASE_URL'), `create database ${name}`);
   });
 
   after(async () => {
-    await runOnConnection(serverUrl!, `drop database if exists ${name} with (force)`);
+    await runOnConnection(present(serverUrl, 'TEST_DATABASE_URL'), `drop database if exists ${name} with (force)`);
     await rm(dir, { recursive: true, force: true });
   });
 

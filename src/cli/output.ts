@@ -1,7 +1,7 @@
 import { DomainError } from '../domain/shared/errors.ts';
-import { DatabaseLockedError } from '../db/data-dir-lock.ts';
+import { DatabaseLockedError } from '../db/embedded/data-dir-lock.ts';
 import { BackupError } from '../db/backup-error.ts';
-import { DataDirPermissionError } from '../db/data-dir-permissions.ts';
+import { DataDirPermissionError } from '../db/embedded/data-dir-permissions.ts';
 import { ListenError } from '../http/listen-error.ts';
 import { writeLine, type Output } from './context.ts';
 

@@ -5,7 +5,8 @@
  */
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { openPglite } from '../db/pglite.ts';
+import { openPglite } from '../db/embedded/pglite.ts';
+import { present } from '../testing/assert.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 
@@ -60,11 +61,11 @@ describe('the medora process', () => {
     });
   });
 
-  const postgres = testDatabases().find((target) => target.name === 'postgres');
+  const postgres = testDatabases('both').find((target) => target.name === 'postgres');
   it('prints a report from the PostgreSQL database in DATABASE_URL', { skip: !postgres && 'needs TEST_DATABASE_URL' }, async () => {
-    const database = await postgres!.open();
+    const database = await present(postgres, 'PostgreSQL target').open();
     try {
-      const run = await spawnMedora(['report', 'stats'], { env: { DATABASE_URL: database.url! } });
+      const run = await spawnMedora(['report', 'stats'], { env: { DATABASE_URL: present(database.url, 'database URL') } });
       assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(JSON.parse(run.stdout), EMPTY_STATS);
     } finally {

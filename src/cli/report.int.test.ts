@@ -102,7 +102,7 @@ const TOTAL = figures({
   unpaid_over_90_cents: 3000,
 });
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`${target.name}: medora report`, () => {
     let database: CliDatabase;
     const medora = (...args: string[]) => database.medora(args);
@@ -193,7 +193,10 @@ for (const target of testDatabases()) {
         status: 'scheduled',
       });
       assert.deepEqual(
-        report.appointments.map(({ id, ...rest }: { id: number }) => (assert.ok(id > 0), rest)),
+        report.appointments.map(({ id, ...rest }: { id: number }) => {
+          assert.ok(id > 0);
+          return rest;
+        }),
         [
           visit('Dr. Alpha', '09:00', '09:30', 'Cardiology', 'C-101'),
           visit('Dr. Alpha', '09:30', '10:00', 'Cardiology', 'C-101'),

@@ -34,7 +34,8 @@ function inOptionNames(error: unknown): unknown {
   const fields: FieldErrors = {};
   for (const [field, messages] of Object.entries(error.fields)) {
     const name = field.split('.').at(-1) ?? field;
-    (fields[OPTION_OF_FIELD[name] ?? name] ??= []).push(...messages);
+    const option = OPTION_OF_FIELD[name] ?? name;
+    fields[option] = [...(fields[option] ?? []), ...messages];
   }
   return invalid(fields);
 }

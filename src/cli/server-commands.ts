@@ -18,7 +18,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       if (!opts.worker && !config.databaseUrl) throw new DomainError('invalid', 'invalid', '--no-worker needs DATABASE_URL: on the embedded database only the server can send its e-mails and seal its trail');
       // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
       const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { createMedoraServer, listen }, { closeGracefully }, { billInterimStaysDaily, checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }, { sealAuditContinuously }] =
-        await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../http/shutdown.ts'), import('../runtime.ts'), import('../db/embedded.ts'), import('../mail/start.ts'), import('../audit-sealer.ts')]);
+        await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../http/shutdown.ts'), import('../runtime.ts'), import('../db/embedded/embedded.ts'), import('../mail/start.ts'), import('../audit-sealer.ts')]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
       const { app, db } = await openRuntime(config, { opened: embedded?.db });

@@ -62,7 +62,10 @@ const VISIT_COLUMNS: Column[] = [
 /** The new time off, then the visits inside it the desk must move (json: the whole answer). */
 export function printAdded(out: Output, added: TimeOffAddedJson, format: string | undefined): void {
   const chosen = chosenFormat(format, out);
-  if (chosen === 'json') return writeLine(out, JSON.stringify(added, null, 2));
+  if (chosen === 'json') {
+    writeLine(out, JSON.stringify(added, null, 2));
+    return;
+  }
   printRows(out, [flat(added.time_off)], TIME_OFF_COLUMNS, chosen);
   if (chosen === 'table') writeLine(out, `${added.visits_to_move_total} booked visit(s) inside it to move:`);
   printRows(out, added.visits_to_move, VISIT_COLUMNS, chosen);

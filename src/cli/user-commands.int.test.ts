@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`${target.name}: medora users`, () => {
     let database: CliDatabase;
     before(async () => {

@@ -2,7 +2,7 @@ import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { AuditEntry } from '../domain/audit/audit.ts';
 import { auditLog, auditTrail } from './audit.pg.ts';
-import { openPglite } from './pglite.ts';
+import { openPglite } from './embedded/pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db, Queryable } from './db.ts';
 import { migrate, readMigrations } from './migrate.ts';
@@ -47,7 +47,7 @@ function held(db: Db, begin: (tx: Queryable) => Promise<void>) {
 
 const idsOf = async (db: Db) => (await db.query<{ id: number }>('select audit_id as id from audit_chain order by seq')).map((r) => r.id);
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`${target.name}: the audit trail's chain`, () => {
     let database: OpenedTestDatabase;
     let db: Db;

@@ -102,6 +102,8 @@ export function bedStore(db: Queryable): BedStore {
     },
     find,
     // Locked first, read after: under READ COMMITTED the read then sees whatever the lock's last holder committed.
+    // One `select … for update of b` would not: after waiting it returns the bed's newest row but the joined holder
+    // as it was before the wait (inpatient.pg.int.test.ts).
     lock: async (id) => {
       const [locked] = await db.query<{ id: number }>(`select id from beds where id = $1 for update`, [id]);
       return locked && find(locked.id);
@@ -330,6 +332,7 @@ export function admissionStore(db: Queryable): AdmissionStore {
     const [row] = await db.query<AdmissionRow>(`select ${ADMISSION_COLUMNS} from ${ADMISSION_FROM} where a.id = $1`, [id]);
     return row;
   };
+  // Locked first, read after, like a bed: a transfer that commits while the lock waits changes the bed joined to it.
   const lockAdmission = async (id: number, wait: '' | 'skip locked') => {
     const [locked] = await db.query<{ id: number }>(`select id from admissions where id = $1 for update ${wait}`, [id]);
     const row = locked && (await rowOf(locked.id));

@@ -5,7 +5,7 @@ import { PAGES_COUNTED_AHEAD, pageWithTotal } from './list-page.ts';
 
 const numbersUpTo = (upTo: number) => ({ columns: 'n', rowsOf: 'from generate_series(1, $1::int) n', orderBy: 'n', params: [upTo] });
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`a page and its total on ${target.name}`, () => {
     it('counts exactly up to ten pages past the page asked for, and reports a lower bound beyond', async () => {
       const { db, drop } = await target.open();

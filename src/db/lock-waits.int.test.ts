@@ -18,7 +18,7 @@ async function refusedAfter(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-for (const target of testDatabases().filter((t) => t.name === 'postgres')) {
+for (const target of testDatabases('both').filter((t) => t.name === 'postgres')) {
   describe('how long a statement waits for a lock, on postgres', () => {
     it("a read waits the reads' short time; a transaction, or a statement that writes on its own, the writes' longer one", async () => {
       const database = await target.open();

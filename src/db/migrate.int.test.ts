@@ -1,13 +1,33 @@
 import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { openPglite } from './pglite.ts';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPglite } from './embedded/pglite.ts';
 import { openPostgres } from './postgres.ts';
-import { DatabaseLockedError } from './data-dir-lock.ts';
+import { DatabaseLockedError } from './embedded/data-dir-lock.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
-import { only } from '../testing/assert.ts';
+import { fileURLToPath } from 'node:url';
+import { only, present } from '../testing/assert.ts';
+import { spawnMedora } from '../testing/cli.ts';
+import { serveRefused } from '../testing/server-process.ts';
 
-for (const target of testDatabases()) {
+const CHANGED = /migrations\/0003_patient_search_text\.sql changed after it was applied to this database .*forward-only/;
+
+/** The migrations as read from a copy of the folder in which 0003 was edited after it had landed. */
+function migrationsWithEditedFile(): ReturnType<typeof readMigrations> {
+  const dir = mkdtempSync(join(tmpdir(), 'medora-migrations-'));
+  try {
+    cpSync(fileURLToPath(new URL('../../migrations/', import.meta.url)), dir, { recursive: true });
+    appendFileSync(join(dir, '0003_patient_search_text.sql'), '\n-- an edit after the file landed\n');
+    return readMigrations(`${dir}/`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+for (const target of testDatabases('both')) {
   describe(`migrations on ${target.name}`, () => {
     it('applies nothing twice and records every file', async () => {
       const { db, drop } = await target.open();
@@ -23,11 +43,47 @@ for (const target of testDatabases()) {
     it('rolls back a failing file whole, bookkeeping included', async () => {
       const { db, drop } = await target.open();
       try {
-        const broken = { version: 9001, name: '9001_broken.sql', sql: 'create table half_done (id int); select * from no_such_table;' };
+        const broken = { version: 9001, name: '9001_broken.sql', sql: 'create table half_done (id int); select * from no_such_table;', checksum: 'none' };
         await assert.rejects(migrate(db, [broken]));
         const row = only(await db.query(`select to_regclass('half_done') as t, (select count(*)::int from schema_migrations where version = 9001) as n`));
         assert.equal(row.t, null);
         assert.equal(row.n, 0);
+      } finally {
+        await drop();
+      }
+    });
+
+    it('records the sha256 of each file it applies', async () => {
+      const { db, drop } = await target.open();
+      try {
+        const rows = await db.query<{ name: string; checksum: string }>('select name, checksum from schema_migrations order by version');
+        assert.deepEqual(rows, readMigrations().map(({ name, checksum }) => ({ name, checksum })));
+        assert.match(rows[0]?.checksum ?? '', /^[0-9a-f]{64}$/);
+      } finally {
+        await drop();
+      }
+    });
+
+    it('gives a database migrated before checksums were recorded the checksums of its files', async () => {
+      const { db, drop } = await target.open();
+      try {
+        await db.exec('alter table schema_migrations drop column checksum');
+        assert.deepEqual(await migrate(db), []);
+        const rows = await db.query<{ name: string; checksum: string }>('select name, checksum from schema_migrations order by version');
+        assert.deepEqual(rows, readMigrations().map(({ name, checksum }) => ({ name, checksum })));
+      } finally {
+        await drop();
+      }
+    });
+
+    it('refuses to migrate when an applied file has changed, naming the file', async () => {
+      const { db, drop } = await target.open();
+      try {
+        const edited = migrationsWithEditedFile();
+        await assert.rejects(migrate(db, edited), (error: Error) => CHANGED.test(error.message));
+        await db.exec('delete from schema_migrations where version = 32');
+        await assert.rejects(migrate(db, edited), (error: Error) => CHANGED.test(error.message));
+        assert.equal(only(await db.query('select count(*)::int as n from schema_migrations where version = 32')).n, 0, 'nothing pending was applied');
       } finally {
         await drop();
       }
@@ -48,12 +104,12 @@ for (const target of testDatabases()) {
 
 describe('two instances starting together on one PostgreSQL database', { skip: !process.env.TEST_DATABASE_URL }, () => {
   it('both come up and each migration runs once', async (t) => {
-    const postgres = testDatabases().find((target) => target.name === 'postgres')!;
+    const postgres = present(testDatabases('both').find((target) => target.name === 'postgres'), 'PostgreSQL target');
     const { url, drop, db } = await postgres.open();
     // After both instances close; also when emptying the schema or opening them fails.
     t.after(() => drop());
     await db.exec('drop schema public cascade; create schema public');
-    const [a, b] = [await openPostgres(url!), await openPostgres(url!)];
+    const [a, b] = [await openPostgres(present(url, 'database URL')), await openPostgres(present(url, 'database URL'))];
     try {
       const [appliedA, appliedB] = await Promise.all([migrate(a), migrate(b)]);
       assert.equal(appliedA.length + appliedB.length, readMigrations().length);
@@ -77,6 +133,29 @@ describe('the embedded database lock', () => {
       }
       const again = await openPglite(dataDir);
       await again.close();
+    } finally {
+      await remove();
+    }
+  });
+});
+
+describe('a migration edited after it was applied, on the embedded database', () => {
+  it('stops `medora migrate` and `medora serve` with an error naming the file', async () => {
+    const { dataDir, remove } = await embeddedDataDir();
+    try {
+      const db = await openPglite(dataDir);
+      try {
+        // As if 0003's file had been edited: the checksum recorded differs from the file's.
+        await db.exec(`update schema_migrations set checksum = repeat('0', 64) where version = 3`);
+      } finally {
+        await db.close();
+      }
+      const migrating = await spawnMedora(['migrate'], { env: { DATA_DIR: dataDir } });
+      assert.equal(migrating.code, 1);
+      assert.match(migrating.stderr, /^error: migrations\/0003_patient_search_text\.sql changed after it was applied/m);
+      const serving = await serveRefused({ DATA_DIR: dataDir, SEED_DEMO: '0' });
+      assert.equal(serving.exit, '1');
+      assert.match(serving.output, /error: migrations\/0003_patient_search_text\.sql changed after it was applied/);
     } finally {
       await remove();
     }

@@ -1,6 +1,6 @@
 import { openPostgres } from './postgres.ts';
 import type { Db } from './db.ts';
-import { openEmbedded } from './embedded.ts';
+import { openEmbedded } from './embedded/embedded.ts';
 import type { DbTimeouts } from './timeouts.ts';
 
 /**

@@ -22,7 +22,7 @@ async function patientBefore(db: Db, email: string, setBy: { action: 'register' 
   return user.id;
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`migration 0014 on ${target.name}`, () => {
     it('sets aside the unconfirmed addresses staff typed before it, giving back the address a change replaced', async () => {
       const { db, drop } = await target.open();

@@ -5,7 +5,7 @@ import { testDatabases } from '../testing/test-db.ts';
 import { seedDemo } from './seed.ts';
 import { only } from '../testing/assert.ts';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`demo appointments on ${target.name}`, () => {
     let server: TestServer;
     before(async () => {

@@ -5,7 +5,7 @@ import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { seedRecordedVisits } from './seed.ts';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`demo recorded visits on ${target.name}`, () => {
     let server: TestServer;
     before(async () => {

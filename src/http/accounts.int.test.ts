@@ -11,7 +11,7 @@ const codeFor = (secret: string, stepsAhead = 0) =>
 /** The cookie a Set-Cookie header sets, as a browser would send it back. */
 const cookieOf = (answer: ApiAnswer) => (answer.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`accounts over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let admin: string;

@@ -7,7 +7,7 @@ import { only, present } from '../testing/assert.ts';
 const NOW = '2026-06-10T21:30:00Z'; // already 23:30 on June 10th in the clinic's Europe/Berlin
 const TODAY = '2026-06-10';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`admin dashboard, lists and patients over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let admin: string;

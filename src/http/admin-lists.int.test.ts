@@ -9,7 +9,7 @@ type Fixtures = ReturnType<typeof clinicFixtures>;
 type Doctor = Awaited<ReturnType<Fixtures['doctor']>>;
 type Patient = Awaited<ReturnType<Fixtures['patient']>>;
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`the admin's filtered lists, CSV exports and patient edits on ${target.name}`, () => {
     let server: TestServer;
     let fx: Fixtures;

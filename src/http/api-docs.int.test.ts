@@ -9,7 +9,7 @@ import { openApiDocument } from './openapi/document.ts';
 describe('the API description', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer(first(testDatabases()));
+    server = await startTestServer(first(testDatabases('one')));
   });
   after(() => server.close());
 

@@ -14,7 +14,7 @@ interface AuditRowSeen {
   details: Record<string, unknown> | null;
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`the audit trail over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let fx: ReturnType<typeof clinicFixtures>;

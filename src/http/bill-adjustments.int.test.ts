@@ -9,7 +9,7 @@ import { first } from '../testing/assert.ts';
 
 const NOW = '2026-06-10T18:00:00Z'; // 20:00 in the clinic's Europe/Berlin
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`bill adjustments over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let fx: ReturnType<typeof clinicFixtures>;

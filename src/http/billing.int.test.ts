@@ -7,7 +7,7 @@ import { first } from '../testing/assert.ts';
 
 const NOW = '2026-06-10T18:00:00Z'; // 20:00 in the clinic's Europe/Berlin: today's fixture visits have all begun
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`bills and payments over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let fx: ReturnType<typeof clinicFixtures>;

@@ -21,7 +21,7 @@ function eventsOf(text: string): Map<string, ICAL.Event> {
 
 const startOf = (event: ICAL.Event | undefined) => event?.startDate.toJSDate().toISOString();
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`calendar feeds on ${target.name}`, () => {
     let server: TestServer;
     let fixtures: ReturnType<typeof clinicFixtures>;

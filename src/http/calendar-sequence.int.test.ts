@@ -14,7 +14,9 @@ const ZONE = 'Europe/Berlin';
 /** A "now" each step moves on a little, so every message has a DTSTAMP of its own. */
 function movableClock(iso: string): Clock & { advance(minutes: number): void } {
   let now = new Date(iso);
-  return { now: () => now, advance: (minutes) => void (now = new Date(now.getTime() + minutes * 60_000)) };
+  return { now: () => now, advance: (minutes) => {
+      now = new Date(now.getTime() + minutes * 60_000);
+    } };
 }
 
 /** Every VEVENT of a calendar file as ical.js reads it: its UID, the file's METHOD, STATUS and SEQUENCE. */
@@ -29,7 +31,7 @@ function eventsOf(text: string) {
 
 const calendarFiles = (mail: ParsedMail) => mail.attachments.filter((a) => a.contentType.startsWith('text/calendar')).map((a) => a.content.toString('utf8'));
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`calendar SEQUENCE across a visit's changes on ${target.name}`, () => {
     let server: TestServer;
     let smtp: TestSmtp;

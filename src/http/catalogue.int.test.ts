@@ -15,7 +15,7 @@ function doctorForm(fields: Record<string, string>, photo?: Uint8Array<ArrayBuff
   return form;
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`catalogue over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let admin: string;

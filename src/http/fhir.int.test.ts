@@ -18,7 +18,7 @@ const TODAY = '2026-06-10';
 /** A value of each parameter type that a search accepts. */
 const SAMPLE = { token: '1', date: 'ge2000-01-01', reference: '1', string: 'a' } as const;
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`the FHIR R4 API on ${target.name}`, () => {
     let server: TestServer;
     let fx: ReturnType<typeof clinicFixtures>;

@@ -8,7 +8,8 @@ import { nastyNumber, SchemaArbitraries } from '../testing/schema-arbitrary.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import type { Schema } from './openapi/schema.ts';
 
-const RUNS_PER_DATABASE = 3000;
+// Enough generated requests to reach every operation several times; FUZZ_RUNS=3000 (or more) for a longer run.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
 
 // Signing out (here or everywhere) or changing the password would only end the fuzzing sessions.
 const SPARED = new Set(['POST /api/logout', 'POST /api/logout/everywhere', 'PUT /api/user/password']);
@@ -123,7 +124,7 @@ function describeBody(body: Body): string {
   return `${body.type} ${body.text.slice(0, 200)}`;
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`requests generated from the OpenAPI document on ${target.name}`, () => {
     let server: TestServer;
     let tokens: Record<Caller, string | undefined>;
@@ -150,43 +151,48 @@ for (const target of testDatabases()) {
     });
     after(() => server.close());
 
-    it(`answers ${RUNS_PER_DATABASE} requests made from the document with no 5xx, every error in the error body, every answer as the document says`, async (t) => {
+    it(`answers about ${RUNS} requests made from the document, every operation in each round, with no 5xx, every error in the error body, every answer as the document says`, async (t) => {
       const checker = contract();
       const schemas = new SchemaArbitraries((ref) => checker.document.components.schemas[ref.replace('#/components/schemas/', '')] ?? {}, new Date());
       const operations = operationsOf(checker.document).filter((operation) => !SPARED.has(`${operation.method} ${operation.path}`));
       const seen = new Set<string>();
       const statuses = new Map<number, number>();
-      const request = fc.oneof(...operations.map((operation) => requestFor(operation, schemas).map((generated) => ({ operation, ...generated }))));
+      // A round sends one generated request to every operation, so each is tried however few the runs.
+      const round = fc.tuple(...operations.map((operation) => requestFor(operation, schemas).map((generated) => ({ operation, ...generated }))));
+      type Generated = typeof round extends fc.Arbitrary<(infer R)[]> ? R : never;
+      const send = async ({ operation, method, caller, pathValues, query, headers, body }: Generated) => {
+        let i = 0;
+        const path = operation.path.replace(/\{\w+\}/g, () => pathValues[i++] ?? '1');
+        const search = query.flatMap((pair) => (pair ? [`${pair[0]}=${encodeSafely(pair[1])}`] : [])).join('&');
+        const url = `${server.url}${path}${search ? `?${search}` : ''}`;
+        const token = tokens[caller];
+        const form = body && 'form' in body ? new FormData() : undefined;
+        for (const [name, part] of form && body && 'form' in body ? body.form : []) form?.append(name, typeof part === 'string' ? part : new Blob([Buffer.from(part)]));
+        const res = await fetch(url, {
+          method,
+          headers: {
+            ...Object.fromEntries(headers.flatMap((pair) => (pair ? [pair] : []))),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(body && 'type' in body ? { 'content-type': body.type } : {}),
+          },
+          body: form ?? (body && 'text' in body ? body.text : undefined),
+        });
+        const answer = await res.text();
+        seen.add(`${operation.method} ${operation.path}`);
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        const context = `${method} ${path}${search ? `?${search}` : ''} as ${caller} with ${describeBody(body)} → ${res.status} ${answer.slice(0, 300)}`;
+        const complaint = server.contract.take(res.headers.get('x-request-id'));
+        if (complaint) throw new assert.AssertionError({ message: `${context}\n${complaint.message}` });
+        assert.ok(res.status < 500, context);
+        if (res.status >= 400 && method !== 'HEAD') assert.equal(checker.errorBodyProblems(JSON.parse(answer)), undefined, context);
+      };
       await fc.assert(
-        fc.asyncProperty(request, async ({ operation, method, caller, pathValues, query, headers, body }) => {
-          let i = 0;
-          const path = operation.path.replace(/\{\w+\}/g, () => pathValues[i++] ?? '1');
-          const search = query.flatMap((pair) => (pair ? [`${pair[0]}=${encodeSafely(pair[1])}`] : [])).join('&');
-          const url = `${server.url}${path}${search ? `?${search}` : ''}`;
-          const token = tokens[caller];
-          const form = body && 'form' in body ? new FormData() : undefined;
-          for (const [name, part] of form && body && 'form' in body ? body.form : []) form?.append(name, typeof part === 'string' ? part : new Blob([Buffer.from(part)]));
-          const res = await fetch(url, {
-            method,
-            headers: {
-              ...Object.fromEntries(headers.flatMap((pair) => (pair ? [pair] : []))),
-              ...(token ? { authorization: `Bearer ${token}` } : {}),
-              ...(body && 'type' in body ? { 'content-type': body.type } : {}),
-            },
-            body: form ?? (body && 'text' in body ? body.text : undefined),
-          });
-          const answer = await res.text();
-          seen.add(`${operation.method} ${operation.path}`);
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          const context = `${method} ${path}${search ? `?${search}` : ''} as ${caller} with ${describeBody(body)} → ${res.status} ${answer.slice(0, 300)}`;
-          const complaint = server.contract.take(res.headers.get('x-request-id'));
-          if (complaint) throw new assert.AssertionError({ message: `${context}\n${complaint.message}` });
-          assert.ok(res.status < 500, context);
-          if (res.status >= 400 && method !== 'HEAD') assert.equal(checker.errorBodyProblems(JSON.parse(answer)), undefined, context);
+        fc.asyncProperty(round, async (requests) => {
+          for (const request of requests) await send(request);
         }),
-        { numRuns: RUNS_PER_DATABASE },
+        { numRuns: Math.ceil(RUNS / operations.length) },
       );
-      t.diagnostic(`${RUNS_PER_DATABASE} requests over ${seen.size} operations; ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')}`);
+      t.diagnostic(`${[...statuses.values()].reduce((sum, n) => sum + n, 0)} requests over ${seen.size} operations; ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')}`);
       assert.deepEqual(operations.map((operation) => `${operation.method} ${operation.path}`).filter((key) => !seen.has(key)), [], 'every operation was tried');
       assert.equal((await server.api('GET', '/api/health/ready')).status, 200);
       assert.equal((await server.api('GET', '/api/doctors', { token: tokens.patient })).status, 200);

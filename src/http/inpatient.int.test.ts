@@ -16,7 +16,7 @@ const clinicalKeys = (value: unknown, path = ''): string[] => {
   return Object.entries(value).flatMap(([key, inner]) => [...(CLINICAL_KEY.test(key) ? [`${path}.${key}`] : []), ...clinicalKeys(inner, `${path}.${key}`)]);
 };
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`inpatient care over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let clock: ReturnType<typeof movableClock>;

@@ -20,7 +20,7 @@ function onlyEvent(text: string): ICAL.Event {
   return new ICAL.Event(events[0]);
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`a patient's booking helpers on ${target.name}`, () => {
     let server: TestServer;
     let fixtures: ReturnType<typeof clinicFixtures>;

@@ -11,7 +11,7 @@ import { auditTrail } from '../db/audit.pg.ts';
 const NOW = '2026-06-10T18:00:00Z'; // 20:00 in the clinic's Europe/Berlin: today's fixture visits have all begun
 const TODAY = '2026-06-10';
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`medical records over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let fx: ReturnType<typeof clinicFixtures>;

@@ -84,7 +84,9 @@ export function match(routes: Route[], method: string, path: string): { route: R
   for (const candidate of routes) {
     let found: RegExpExecArray | null = null;
     if (candidate.parameterized) {
-      if (!path.startsWith(candidate.prefix) || !(found = candidate.pattern.exec(path))) continue;
+      if (!path.startsWith(candidate.prefix)) continue;
+      found = candidate.pattern.exec(path);
+      if (!found) continue;
     } else if (candidate.path !== path) {
       continue;
     }

@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { makeApp } from '../app.ts';
 import { openPostgres } from '../db/postgres.ts';
 import { cliActor } from '../domain/shared/actor.ts';
+import type { AppointmentJson } from '../domain/scheduling/scheduling.ts';
 import { bearerTokens } from '../security.ts';
 import { PASSWORD, fixedClock, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
-import { at, first, only, two } from '../testing/assert.ts';
+import { at, first, only, present, two } from '../testing/assert.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { createMedoraServer } from './server.ts';
 import { closeGracefully } from './shutdown.ts';
@@ -65,7 +66,7 @@ function clinic(server: TestServer) {
   };
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`scheduling and booking over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let fx: ReturnType<typeof clinic>;
@@ -84,7 +85,7 @@ for (const target of testDatabases()) {
       return res.body.available_appointments as Slot[];
     };
     const slotAt = async (doctorId: number, token: string, date: string, start: string) =>
-      (await slotsOf(doctorId, token, date)).find((s) => s.start_time === start)!;
+      present((await slotsOf(doctorId, token, date)).find((s) => s.start_time === start), `slot at ${start}`);
     const book = (token: string, body: Record<string, unknown>) => server.api('POST', '/api/appointments/book', { token, body });
     const setSchedule = (doctorId: number, body: unknown) => server.api('PUT', `/api/admin/doctors/${doctorId}/schedule`, { token: admin.token, body });
 
@@ -111,7 +112,7 @@ for (const target of testDatabases()) {
         const res = await setSchedule(doctor.id, { days: [1, 6], start_time: '09:00', end_time: '10:00', slot_minutes: 30 });
         assert.equal(res.status, 200);
         assert.deepEqual(
-          res.body.slots.map((s: any) => `${s.weekday} ${s.start_time}-${s.end_time}`),
+          res.body.slots.map((s: { weekday: number; start_time: string; end_time: string }) => `${s.weekday} ${s.start_time}-${s.end_time}`),
           ['1 09:00-09:30', '1 09:30-10:00', '6 09:00-09:30', '6 09:30-10:00'],
         );
         assert.equal(res.body.slots[0].id, before[0].id);
@@ -170,7 +171,7 @@ for (const target of testDatabases()) {
             ['10:30', 'available', 'AM'],
           ],
         );
-        assert.deepEqual(slots.find((s) => s.start_time === '12:00')!.period, 'PM');
+        assert.deepEqual(present(slots.find((s) => s.start_time === '12:00'), 'slot at 12:00').period, 'PM');
       });
 
       it('refuses a past date, one more than 60 days ahead and a malformed one', async () => {
@@ -384,7 +385,7 @@ for (const target of testDatabases()) {
 
         const mine = await server.api('GET', '/api/patient/appointments', { token: patient.token });
         assert.deepEqual(
-          mine.body.appointments.map((a: any) => [a.id, a.start_time, a.end_time, a.status]),
+          mine.body.appointments.map((a: AppointmentJson) => [a.id, a.start_time, a.end_time, a.status]),
           [[booked.body.id, '10:30', '11:00', 'scheduled']],
         );
       });
@@ -490,7 +491,7 @@ for (const target of testDatabases()) {
         assert.equal(res.status, 200);
         assert.equal(res.body.total, 5);
         assert.deepEqual(
-          res.body.appointments.map((a: any) => `${a.date} ${a.start_time} ${a.status}`),
+          res.body.appointments.map((a: AppointmentJson) => `${a.date} ${a.start_time} ${a.status}`),
           [
             '2026-06-11 09:00 scheduled',
             '2026-06-11 15:30 scheduled',
@@ -501,7 +502,7 @@ for (const target of testDatabases()) {
         );
         assert.equal(res.body.appointments[0].doctor_name, 'Dr. Lister');
         const paged = await server.api('GET', '/api/patient/appointments?per_page=2&page=2', { token: patient.token });
-        assert.deepEqual(paged.body.appointments.map((a: any) => a.id), [ids[`${FRIDAY} 09:00`], res.body.appointments[3].id]);
+        assert.deepEqual(paged.body.appointments.map((a: AppointmentJson) => a.id), [ids[`${FRIDAY} 09:00`], res.body.appointments[3].id]);
       });
 
       it("lists only the doctor's own appointments, filtered by status and searched by patient name", async () => {
@@ -519,11 +520,11 @@ for (const target of testDatabases()) {
 
         const { token } = await doctor.signIn();
         const all = await server.api('GET', '/api/doctor/appointments', { token });
-        assert.deepEqual(all.body.appointments.map((a: any) => a.id), [annVisit, bobVisit]);
+        assert.deepEqual(all.body.appointments.map((a: AppointmentJson) => a.id), [annVisit, bobVisit]);
         const scheduled = await server.api('GET', '/api/doctor/appointments?status=scheduled', { token });
-        assert.deepEqual(scheduled.body.appointments.map((a: any) => a.id), [annVisit]);
+        assert.deepEqual(scheduled.body.appointments.map((a: AppointmentJson) => a.id), [annVisit]);
         const searched = await server.api('GET', '/api/doctor/appointments?q=ann%20ab', { token });
-        assert.deepEqual(searched.body.appointments.map((a: any) => [a.id, a.patient_name]), [[annVisit, 'Ann Able']]);
+        assert.deepEqual(searched.body.appointments.map((a: AppointmentJson) => [a.id, a.patient_name]), [[annVisit, 'Ann Able']]);
         const badStatus = await server.api('GET', '/api/doctor/appointments?status=lost', { token });
         assert.equal(badStatus.status, 422);
         assert.deepEqual(Object.keys(badStatus.body.errors), ['status']);
@@ -558,7 +559,7 @@ for (const target of testDatabases()) {
         assert.equal(day.status, 200, JSON.stringify(day.body));
         const { view, date, today: clinicToday, previous, next } = day.body;
         assert.deepEqual({ view, date, clinicToday, previous, next }, { view: 'day', date: TODAY, clinicToday: TODAY, previous: '2026-06-09', next: THURSDAY });
-        const today = only(day.body.days as { date: string; visits: any[] }[]);
+        const today = only(day.body.days as { date: string; visits: Record<string, unknown>[] }[]);
         assert.deepEqual(
           today.visits.map((v) => [v.id, v.start_time, v.patient_name, v.status, v.has_started, v.can_record]),
           [
@@ -591,7 +592,7 @@ for (const target of testDatabases()) {
     });
 
     it('keeps one booking when two server instances on one database race for a slot', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
-      const secondDb = await openPostgres(server.databaseUrl!);
+      const secondDb = await openPostgres(present(server.databaseUrl, 'database URL'));
       const second = createMedoraServer(makeApp({ db: secondDb, clock: fixedClock(NOW), config: server.app.config }), { log: () => {} });
       await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
       try {

@@ -1,7 +1,8 @@
 import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { asyncFdWriter, batchedLines } from './access-log.ts';
-import { HttpError } from './errors.ts';
+import { present } from '../testing/assert.ts';
+import type { HttpError } from './errors.ts';
 import { match, route } from './router.ts';
 
 describe('the access log batch', () => {
@@ -45,7 +46,7 @@ describe('the access log writer', () => {
       writeSync: (_fd: number, chunk: Buffer) => written.push(`sync:${chunk}`),
     };
     const complete = (error?: string) => {
-      const { chunk, done } = pending.shift()!;
+      const { chunk, done } = present(pending.shift(), 'a pending write');
       if (error) return done(Object.assign(new Error(error), { code: error }), 0);
       const n = Math.min(max, chunk.length);
       written.push(chunk.subarray(0, n).toString());

@@ -37,12 +37,11 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
   const pageHead = clinicSettingsTag(clinicOf(app.config));
   const trustProxy = options.trustProxy ?? 0;
-  const batch = options.log ? undefined : stdoutLog();
-  const log = options.log ?? batch!.line;
+  const { line: log, flush } = options.log ? { line: options.log, flush: undefined } : stdoutLog();
   // An unexpected error is written out at once, behind the lines before it.
   const logNow = (line: string) => {
     log(line);
-    batch?.flush();
+    flush?.();
   };
   // Session lookups are remembered once the database's notices are heard; until then each is asked for.
   void app.requests.watchSessions();

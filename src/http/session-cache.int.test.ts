@@ -6,6 +6,7 @@ import { makeApp } from '../app.ts';
 import { openPostgres } from '../db/postgres.ts';
 import type { Db } from '../db/db.ts';
 import { systemClock } from '../domain/shared/clock.ts';
+import { present } from '../testing/assert.ts';
 import { hearingOf } from '../testing/hearing.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { signUpPatient, startTestServer, type TestServer } from '../testing/http.ts';
@@ -26,7 +27,7 @@ async function refusedWithin(url: string, token: string, ms = 3000): Promise<voi
   }
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`remembered sessions on ${target.name}`, () => {
     let server: TestServer;
     /** How many times the server has been told that its listening connection was lost. */
@@ -104,7 +105,7 @@ for (const target of testDatabases()) {
     });
 
     it('on PostgreSQL, a second server hears a sign-out on the first', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
-      const secondDb = await openPostgres(server.databaseUrl!);
+      const secondDb = await openPostgres(present(server.databaseUrl, 'database URL'));
       const hearing = hearingOf(secondDb);
       const second = createMedoraServer(makeApp({ db: hearing.db, clock: systemClock, config: server.app.config }), { log: () => {} });
       await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));

@@ -172,8 +172,9 @@ async function appPage(root: string, path: string): Promise<{ html: Buffer; stat
   const pages = await appPages(root);
   if (!pages) return undefined;
   const index = pages.routes.findIndex((route) => route.pattern.test(path));
+  const route = pages.routes[index];
   const { version } = pages;
-  return index < 0 ? { html: pages.notFound, status: 404, key: 'not-found', version } : { html: pages.routes[index]!.html, status: 200, key: String(index), version };
+  return route ? { html: route.html, status: 200, key: String(index), version } : { html: pages.notFound, status: 404, key: 'not-found', version };
 }
 
 const routeRegExp = (pattern: string) =>

@@ -18,7 +18,7 @@ const hoursOf = (roomId: number) =>
   ]);
 const EACH_DAY = ['09:00', '09:20', '09:40', '10:00', '10:20', '10:40', '11:00', '11:20', '11:40', '12:00', '13:30', '13:50', '14:10', '14:30', '14:50', '15:10', '15:30', '15:50', '16:10', '16:30'];
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`working hours, leave and closures over HTTP on ${target.name}`, () => {
     let server: TestServer;
     let admin: { token: string };

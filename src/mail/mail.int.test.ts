@@ -17,7 +17,9 @@ const ZONE = 'Europe/Berlin';
 /** A movable "now": Wednesday 2030-03-20, 11:00 in Berlin, before the clocks go forward on Sunday 31 March. */
 function movableClock(iso = '2030-03-20T10:00:00Z'): Clock & { set(iso: string): void } {
   let now = new Date(iso);
-  return { now: () => now, set: (next) => void (now = new Date(next)) };
+  return { now: () => now, set: (next) => {
+      now = new Date(next);
+    } };
 }
 
 /** The VEVENT of a message's calendar attachment, with the method of its calendar. */
@@ -32,7 +34,7 @@ function calendarOf(mail: ParsedMail): { method: string; event: ICAL.Event } {
   return { method: String(calendar.getFirstPropertyValue('method')), event: new ICAL.Event(vevent) };
 }
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('one')) {
   describe(`e-mail through a real SMTP server on ${target.name}`, () => {
     let server: TestServer;
     let smtp: TestSmtp;

@@ -7,7 +7,7 @@ import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { testHasher } from '../testing/test-app.ts';
 
-const postgres = testDatabases().find((target) => target.name === 'postgres');
+const postgres = testDatabases('both').find((target) => target.name === 'postgres');
 
 /** A message either arrives once or is still waiting; a process killed with SIGKILL at any moment changes neither. */
 describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is not set' }, () => {

@@ -34,7 +34,7 @@ const until = async (done: () => Promise<boolean>, ms: number, what: string) => 
   }
 };
 
-for (const target of testDatabases()) {
+for (const target of testDatabases('both')) {
   describe(`the outbox's leases with a slow mail server on ${target.name}`, () => {
     let db: Db;
     /** A second instance's own connections (PostgreSQL); PGlite's workers share its one connection. */

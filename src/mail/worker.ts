@@ -222,7 +222,9 @@ function leaseKeeper(renew: () => Promise<unknown>, everyMs: number, log: (line:
       .finally(() => (renewal = undefined));
   };
   return {
-    resume: () => void (timer ??= setInterval(beat, everyMs)),
+    resume: () => {
+      timer ??= setInterval(beat, everyMs);
+    },
     pause: () => {
       clearInterval(timer);
       timer = undefined;

@@ -35,7 +35,9 @@ export function fakeAuthDeps(clock: Clock) {
     const user = s && users.find((u) => u.id === s.userId);
     return s && user?.active ? { user, expiresAt: s.expiresAt, persistent: s.persistent } : undefined;
   };
-  const revokeAll = (userId: number) => sessions.filter((s) => s.userId === userId).forEach((s) => (s.revoked = true));
+  const revokeAll = (userId: number) => {
+    for (const s of sessions) if (s.userId === userId) s.revoked = true;
+  };
   const replaceCodes = (userId: number, codeHashes: string[]) => {
     for (let i = recoveryCodes.length - 1; i >= 0; i--) if (recoveryCodes[i]?.userId === userId) recoveryCodes.splice(i, 1);
     recoveryCodes.push(...codeHashes.map((codeHash) => ({ userId, codeHash, used: false })));
@@ -110,12 +112,14 @@ export function fakeAuthDeps(clock: Clock) {
       create: async (s) => void sessions.push({ ...s, revoked: false }),
       findSession,
       findUser: async (tokenHash, now) => (await findSession(tokenHash, now))?.user,
-      revoke: async (tokenHash) => sessions.filter((s) => s.tokenHash === tokenHash).forEach((s) => (s.revoked = true)),
+      revoke: async (tokenHash) => {
+        for (const s of sessions) if (s.tokenHash === tokenHash) s.revoked = true;
+      },
       revokeAll: async (userId) => revokeAll(userId),
     },
     resets: {
       issue: async (r) => {
-        resets.filter((x) => x.userId === r.userId).forEach((x) => (x.used = true));
+        for (const x of resets) if (x.userId === r.userId) x.used = true;
         return resets.push({ ...r, used: false });
       },
       use: async (tokenHash, now) => {
@@ -217,5 +221,7 @@ export function fakeTotpCode(secret: string, step: number): string {
 /** A clock the test moves forward by hand. */
 export function movableClock(iso: string): Clock & { advance(ms: number): void } {
   let now = new Date(iso).getTime();
-  return { now: () => new Date(now), advance: (ms) => void (now += ms) };
+  return { now: () => new Date(now), advance: (ms) => {
+      now += ms;
+    } };
 }

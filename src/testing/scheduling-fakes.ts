@@ -12,7 +12,9 @@ import { defaultHours, slotsOf, type HoursRange, type SavedRange } from '../doma
 /** A clock a test moves by hand, e.g. past an offer's hold. */
 export function movableClock(iso: string): Clock & { set(iso: string): void } {
   let now = new Date(iso);
-  return { now: () => new Date(now), set: (next) => void (now = new Date(next)) };
+  return { now: () => new Date(now), set: (next) => {
+      now = new Date(next);
+    } };
 }
 
 interface Doctor { id: number; name: string; email: string; active: boolean; departmentId: number | null }

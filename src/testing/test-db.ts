@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { openPglite } from '../db/pglite.ts';
+import { openPglite } from '../db/embedded/pglite.ts';
 import { openPostgres, runOnConnection } from '../db/postgres.ts';
 import type { Db } from '../db/db.ts';
 import { sqlState } from '../db/sql-errors.ts';
@@ -27,15 +27,18 @@ export interface TestDatabase {
 }
 
 /**
- * PGlite always; the PostgreSQL server too when TEST_DATABASE_URL is set. Each open() copies a database that
- * was migrated once (per version of the migrations) instead of migrating anew: creating and migrating an
- * embedded database takes seconds, copying one a fraction of that.
+ * The databases a test file runs on. `both`, for what the two engines do differently (drivers, SQL, races, LISTEN,
+ * dumps): PGlite always, and the PostgreSQL server too when TEST_DATABASE_URL is set. `one`, for behaviour above
+ * the database (HTTP, the CLI, mail): the server when it is set, PGlite otherwise, since opening PGlite costs a
+ * file seconds. Each open() copies a database that was migrated once (per version of the migrations) instead of
+ * migrating anew: creating and migrating an embedded database takes seconds, copying one a fraction of that.
  */
-export function testDatabases(): TestDatabase[] {
-  const targets: TestDatabase[] = [{ name: 'pglite', open: openEmbedded }];
+export function testDatabases(engines: 'both' | 'one'): TestDatabase[] {
+  const embedded: TestDatabase = { name: 'pglite', open: openEmbedded };
   const url = process.env.TEST_DATABASE_URL;
-  if (url) targets.push({ name: 'postgres', open: () => openOnServer(url) });
-  return targets;
+  if (!url) return [embedded];
+  const server: TestDatabase = { name: 'postgres', open: () => openOnServer(url) };
+  return engines === 'both' ? [embedded, server] : [server];
 }
 
 /** Builds both templates ahead of a parallel run, so test files do not all build them at once. */
@@ -48,10 +51,14 @@ export async function prepareTemplates(): Promise<void> {
 // PGlite starts in a time that grows with its buffer pool, 128 MB by default; a test's database is small.
 const PGLITE_TEST_SETTINGS = 'shared_buffers = 16MB';
 
-/** Names the templates after the migrations (and PGlite's release, whose data folder format may change). */
+/**
+ * Names the templates after the migrations, the code applying them (it makes schema_migrations) and PGlite's
+ * release, whose data folder format may change.
+ */
 function templateKey(): string {
   const hash = createHash('sha1');
   for (const migration of readMigrations()) hash.update(`${migration.name}\0${migration.sql}\0`);
+  hash.update(readFileSync(fileURLToPath(import.meta.resolve('../db/migrate.ts'))));
   const pglitePackage = join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '../package.json');
   hash.update(JSON.parse(readFileSync(pglitePackage, 'utf8')).version);
   hash.update(PGLITE_TEST_SETTINGS);

@@ -51,7 +51,9 @@ function fakeTrail(rows: number, opts: { signer?: CheckpointSigner | null; trust
       chain = [...chain, ...Array.from({ length: n }, (_, i) => ({ seq: last + i + 1, hash: hashOf(last + i + 1, version) }))];
     },
     /** What the owner can do: delete the newest rows, the head stepped back with them. */
-    cutTail: (n: number) => void (chain = chain.slice(0, -n)),
+    cutTail: (n: number) => {
+      chain = chain.slice(0, -n);
+    },
     /** What the owner can do: change row `seq` and recompute every hash from it on. */
     rewriteFrom: (seq: number) => {
       version += "'";

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { AuditEntry } from '../audit/audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { fixedClock } from '../shared/clock.ts';
-import { DomainError } from '../shared/errors.ts';
+import type { DomainError } from '../shared/errors.ts';
 import type { Doctor } from './catalogue.ts';
 import { createDoctor, deleteDoctor, updateDoctor } from './doctor-use-cases.ts';
 import type { DoctorAttachments, DoctorDeps, DoctorProfileFields } from './ports.ts';
@@ -57,8 +57,12 @@ function fakeDoctorDeps(attachments: DoctorAttachments = { upcoming: 0, hasHisto
         doctors = doctors.map((d) => (d.id === id ? { ...d, ...f, passwordHash: f.passwordHash ?? d.passwordHash, photoId: f.photoId ?? d.photoId } : d));
       },
       lockAttachments: async (id) => (doctors.some((d) => d.id === id && d.state === 'active') ? attachments : undefined),
-      remove: async (id) => void (present(doctors.find((d) => d.id === id), 'doctor').state = 'removed'),
-      deactivate: async (id) => void (present(doctors.find((d) => d.id === id), 'doctor').state = 'deactivated'),
+      remove: async (id) => {
+        present(doctors.find((d) => d.id === id), 'doctor').state = 'removed';
+      },
+      deactivate: async (id) => {
+        present(doctors.find((d) => d.id === id), 'doctor').state = 'deactivated';
+      },
     },
     transaction: async (fn) => {
       calls.push('transaction');

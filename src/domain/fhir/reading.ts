@@ -59,7 +59,7 @@ export async function rowsOf(deps: FhirDeps, type: FhirType, request: SearchRequ
 
 function configuredRows(def: ResourceDef<unknown>, request: SearchRequest): StorePage<unknown> {
   const ids = request.criteria.find((c) => c.param === '_id');
-  const chosen = (def.configured?.() ?? []).filter(([id]) => !ids || ids.kind !== 'in' || ids.values.includes(id));
+  const chosen = (def.configured?.() ?? []).filter(([id]) => ids?.kind !== 'in' || ids.values.includes(id));
   return { rows: chosen.slice(0, request.count).map(([, row]) => row), total: chosen.length };
 }
 

@@ -80,6 +80,6 @@ export const booleanToken = (value: TokenValue): string[] => (value.code === 'tr
 /** A mapping from stored values to FHIR codes, turned around: each code to the stored values it stands for. */
 export function inverse<K extends string, V extends string>(map: Record<K, V>): Record<string, K[]> {
   const out: Record<string, K[]> = {};
-  for (const [key, value] of Object.entries(map) as [K, V][]) (out[value] ??= []).push(key);
+  for (const [key, value] of Object.entries(map) as [K, V][]) out[value] = [...(out[value] ?? []), key];
   return out;
 }

@@ -1,7 +1,7 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { cliActor } from '../shared/actor.ts';
-import { invalid } from '../shared/errors.ts';
+import { type DomainError, invalid } from '../shared/errors.ts';
 import type { ImportDeps, ImportTx } from './ports.ts';
 import { importDoctors, type ImportedCredential } from './use-cases.ts';
 import { at, only } from '../../testing/assert.ts';
@@ -16,7 +16,12 @@ function fakeDeps(existing: { departments?: string[]; accounts?: Record<string, 
       specializationIds: async () => new Map(),
       accountRoles: async (emails) => new Map(Object.entries(existing.accounts ?? {}).filter(([e]) => emails.includes(e))),
     },
-    hasher: { hash: async (password) => (hashed.push(password), `hash:${password}`) },
+    hasher: {
+      hash: async (password) => {
+        hashed.push(password);
+        return `hash:${password}`;
+      },
+    },
     passwords: { generate: () => `pw-${hashed.length}-${Math.random()}` },
     transaction: async (fn) => {
       const working = structuredClone(committed);
@@ -66,7 +71,7 @@ describe('importDoctors', () => {
   it('checks every row before hashing any password, and writes nothing when one is refused', async () => {
     const fake = fakeDeps();
     const { result, saved } = run(fake.deps, 'name,email\nA,a@x.test\nB,broken\nC,c@x.test\n');
-    await assert.rejects(result, (error: any) => {
+    await assert.rejects(result, (error: DomainError) => {
       assert.deepEqual(error.fields, { 'line 3: email': ['must be a valid email address'] });
       return true;
     });
@@ -85,8 +90,8 @@ describe('importDoctors', () => {
 
   it('creates a missing department once for all rows naming it, only when asked to', async () => {
     const csv = 'name,email,department\nA,a@x.test,Lab\nB,b@x.test,LAB\n';
-    await assert.rejects(run(fakeDeps().deps, csv).result, (error: any) => {
-      assert.deepEqual(Object.keys(error.fields), ['line 2: department', 'line 3: department']);
+    await assert.rejects(run(fakeDeps().deps, csv).result, (error: DomainError) => {
+      assert.deepEqual(Object.keys(error.fields ?? {}), ['line 2: department', 'line 3: department']);
       return true;
     });
     const fake = fakeDeps();

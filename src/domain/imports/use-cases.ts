@@ -158,7 +158,8 @@ class RowProblems {
   private count = 0;
 
   add(where: string, field: string | undefined, message: string): void {
-    (this.fields[field ? `${where}: ${field}` : where] ??= []).push(message);
+    const key = field ? `${where}: ${field}` : where;
+    this.fields[key] = [...(this.fields[key] ?? []), message];
     this.count++;
   }
 

@@ -64,7 +64,9 @@ function fakeRecordsDeps(appointment: Appointment) {
     appointments: {
       lock: async (id) => (id === appointment.id ? { ...appointment } : undefined),
       find: async (id) => (id === appointment.id ? { ...appointment } : undefined),
-      markCompleted: async () => void (appointment = { ...appointment, status: 'completed' }),
+      markCompleted: async () => {
+        appointment = { ...appointment, status: 'completed' };
+      },
     },
     records: {
       create: async (r) => {

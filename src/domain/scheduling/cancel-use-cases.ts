@@ -103,7 +103,7 @@ function readLinkToken(body: unknown): string {
 export async function previewCancelLink(deps: SchedulingDeps, body: unknown) {
   const link = await deps.links.peek('cancel_appointment', readLinkToken(body), deps.clock.now());
   const appointment = link?.appointmentId ? await deps.appointments.find(link.appointmentId) : undefined;
-  if (!appointment || appointment.status !== 'scheduled') throw linkInvalid();
+  if (appointment?.status !== 'scheduled') throw linkInvalid();
   return { appointment: appointmentJson(appointment) };
 }
 
@@ -114,7 +114,7 @@ export async function cancelByLink(deps: SchedulingDeps, body: unknown) {
   const appointment = await deps.transaction(async (tx) => {
     const link = await tx.links.use('cancel_appointment', token, deps.clock.now());
     const found = link?.appointmentId ? await tx.appointments.lock(link.appointmentId) : undefined;
-    if (!found || found.status !== 'scheduled') throw linkInvalid();
+    if (found?.status !== 'scheduled') throw linkInvalid();
     refuseStarted(found, now);
     return cancelLocked(deps, tx, found, null, { via: 'reminder link' });
   });

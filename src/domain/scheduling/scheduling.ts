@@ -1,4 +1,4 @@
-import { addDays, clinicDateTime, isoWeekday } from '../shared/clock.ts';
+import { addDays, type clinicDateTime, isoWeekday } from '../shared/clock.ts';
 import type { Validator } from '../shared/validate.ts';
 import { closedBy, type TimeOffJson, type TimeOffSpan } from './time-off.ts';
 import type { Named, TimeSpan } from './time-span.ts';

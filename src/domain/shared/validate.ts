@@ -9,7 +9,7 @@ export class Validator {
   constructor(private readonly input: Record<string, unknown>) {}
 
   fail(field: string, message: string): void {
-    (this.errors[field] ??= []).push(message);
+    this.errors[field] = [...(this.errors[field] ?? []), message];
   }
 
   /**

@@ -51,7 +51,8 @@ export function openApiDocument(modules: ModulePaths[] = MODULES): OpenApiDocume
     Object.assign(schemas, module.schemas);
     for (const [key, spec] of Object.entries(module.operations)) {
       const [method = '', path = ''] = key.split(' ');
-      (paths[path] ??= {})[method.toLowerCase()] = { operationId: operationId(method, path), ...operation(method, path, module.tag, spec) };
+      const item = { operationId: operationId(method, path), ...operation(method, path, module.tag, spec) };
+      paths[path] = { ...paths[path], [method.toLowerCase()]: item };
     }
   }
   return {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, it } from '../../testing/node-test.ts';
+import { present } from '../../testing/assert.ts';
 import { openApiDocument } from './document.ts';
 
 describe('the OpenAPI document', () => {
@@ -15,7 +16,7 @@ describe('the OpenAPI document', () => {
 
   it('would be refused with an answer that has no description', async () => {
     const broken = structuredClone(openApiDocument());
-    (broken.paths['/api/health/live']!.get!.responses as Record<string, object>)['200'] = {};
+    (present(broken.paths['/api/health/live']?.get, 'GET /api/health/live').responses as Record<string, object>)['200'] = {};
     assert.equal((await new Validator().validate(broken)).valid, false);
   });
 });

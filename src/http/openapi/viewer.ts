@@ -68,7 +68,10 @@ export function viewerAsset(name: string): ViewerFile | undefined {
 
 function cached(name: string, make: () => ViewerFile): ViewerFile {
   let file = made.get(name);
-  if (!file) made.set(name, (file = make()));
+  if (!file) {
+    file = make();
+    made.set(name, file);
+  }
   return file;
 }
 

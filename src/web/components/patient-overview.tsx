@@ -93,7 +93,7 @@ export function PatientOverview({ patient, showDescription = false, amend }: Pat
   return (
     <>
       <article className="card patient-overview">
-        <img className="doctor-photo" src={patient.photo ?? images.defaultAvatar} alt={`Photo of ${name}`} width="160" height="160" />
+        <img className="doctor-photo" src={patient.photo ?? images.defaultAvatar} alt={name} width="160" height="160" />
         <div>
           <h2>{name}</h2>
           <dl className="details">

@@ -37,6 +37,7 @@ export function ProfileCard({ name, image, facts, link, action, initialsFallback
       )}
       <h2 className="profile-card-name">{name}</h2>
       {facts.filter((fact) => fact != null).map((fact, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the facts are fixed per card and never reorder
         <p key={index} className="profile-card-fact">
           {fact}
         </p>

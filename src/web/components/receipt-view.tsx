@@ -43,6 +43,7 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
         <dt>Status</dt>
         <dd>{capitalize(receipt.payment_status.replace('_', ' '))}</dd>
         {receipt.payments.map((payment, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a receipt's payments have no id and never reorder
           <Fragment key={index}>
             <dt>Paid on</dt>
             <dd>
@@ -63,12 +64,14 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
         </thead>
         <tbody>
           {receipt.items.map((item, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a receipt's items have no id and never reorder
             <tr key={index}>
               <td>{item.description}</td>
               <td className="amount">{usd(item.amount_cents)}</td>
             </tr>
           ))}
           {receipt.credit_notes.map((note, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a receipt's credit notes have no id and never reorder
             <tr key={`credit-${index}`} className="receipt-credit">
               <td>
                 Credit note, {formatDate(note.date)}: {note.reason}

@@ -114,9 +114,10 @@ function RowMenu({ label, items }: { label: string; items: RowAction[] }) {
     const focusable = itemRefs.current.filter((item): item is HTMLButtonElement => item !== null);
     const at = focusable.indexOf(document.activeElement as HTMLButtonElement);
     const move: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: focusable.length - 1 };
-    if (event.key in move) {
+    const to = move[event.key];
+    if (to !== undefined) {
       event.preventDefault();
-      focusable[(move[event.key]! + focusable.length) % focusable.length]?.focus();
+      focusable[(to + focusable.length) % focusable.length]?.focus();
     } else if (event.key === 'Escape') {
       event.preventDefault();
       event.stopPropagation();

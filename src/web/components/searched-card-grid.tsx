@@ -33,6 +33,7 @@ export function SearchedCardGrid<Row>({ title, noun, searchId, searched, renderC
         <>
           <ul className="card-grid" aria-hidden="true">
             {Array.from({ length: PLACEHOLDER_CARDS }, (_, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity and never reorder
               <li key={index} className="profile-card skeleton-card" />
             ))}
           </ul>

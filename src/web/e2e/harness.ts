@@ -1,5 +1,5 @@
 /**
- * Browser tests' harness: the real server (over a fresh embedded database) serving the built UI in
+ * Browser tests' harness: the real server (over a fresh database) serving the built UI in
  * dist/web, and Debian's headless Chromium driven by playwright-core. The test command builds the UI first.
  */
 import { mkdir, readFile } from 'node:fs/promises';
@@ -46,17 +46,19 @@ export async function atClinicTime<T>(time: string, fn: () => Promise<T>, date =
   }
 }
 
+/** The server on a fresh database: the PostgreSQL server's when TEST_DATABASE_URL is set (it opens in a fraction of PGlite's time), PGlite otherwise. */
 async function startServer(): Promise<TestServer> {
-  const pglite = testDatabases().find((target) => target.name === 'pglite');
-  if (!pglite) throw new Error('no embedded database target');
-  return startTestServer(pglite, { clock: clinicClock });
+  const [database] = testDatabases('one');
+  if (!database) throw new Error('no test database');
+  return startTestServer(database, { clock: clinicClock });
 }
 
 /**
  * Debian's chromium-headless-shell: Chromium's engine without the browser's own windows and services, which
  * Playwright also runs headless tests in. The same pages cost it a half to two thirds of full Chromium's CPU time.
+ * CHROMIUM_PATH names another build of Chromium.
  */
-const HEADLESS_CHROMIUM = '/usr/bin/chromium-headless-shell';
+const HEADLESS_CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell';
 
 function launchBrowser(): Promise<Browser> {
   return chromium.launch({

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser } from 'playwright-core';
+import { at } from '../../testing/assert.ts';
 import {
   builtSources,
   DIST_WEB,
@@ -53,7 +54,7 @@ describe('public pages in the browser', () => {
     }
     const first = await page.evaluate(() => (window as unknown as { firstCounters?: { texts: string[]; at: number } }).firstCounters);
     const early = (first?.texts ?? []).map(Number);
-    assert.ok(early[3]! < 150, `the awards counter starts below 150, got ${early[3]}`);
+    assert.ok(at(early, 3, 'awards counter') < 150, `the awards counter starts below 150, got ${early[3]}`);
 
     // Up to 1.1 s of the page's time after the counters were first drawn; then only the drawing of the last frame is
     // waited for, in real time (asked from here: the page's own timers and animation frames stand still with its clock).

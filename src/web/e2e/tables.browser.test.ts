@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { at } from '../../testing/assert.ts';
 import { moveInApp, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
 import {
   bookSlot,
@@ -26,7 +27,7 @@ import {
 const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
-];
+] as const;
 /** A small laptop, with the sidebar beside the page: checked for fit alone. */
 const NARROW_DESKTOP = { width: 1024, height: 768 };
 
@@ -156,7 +157,7 @@ describe('lists at desktop and phone widths in the browser', () => {
     assert.equal(joined.status, 201);
     patientId = await patientIdOf(server, clinic, patient);
     const ward = await seedWard(server, clinic);
-    await seedStay(server, clinic, patientId, ward.bedIds[0]!);
+    await seedStay(server, clinic, patientId, at(ward.bedIds, 0, 'bed'));
     // A second patient waits for a bed, so the desk's first group of admissions has a row.
     const waiting = await patientIdOf(server, clinic, await registerPatient(server, 'Wanda Waiting'));
     const request = { patient_id: waiting, department_id: clinic.departmentId, expected_nights: 1, reason: 'Observation' };
@@ -184,7 +185,7 @@ describe('lists at desktop and phone widths in the browser', () => {
 
     it(`says the ${role}'s lists are loading while they load, and offers Retry when they fail`, async () => {
       const page = await signedIn(accounts()[role]);
-      await page.setViewportSize(WIDTHS[1]!);
+      await page.setViewportSize(WIDTHS[1]);
       // Each list is opened from the account page, as from a link, so that it loads anew.
       const openFromElsewhere = async (screen: Screen) => {
         await moveInApp(page, `/user/${role}/account`);
@@ -217,9 +218,9 @@ describe('lists at desktop and phone widths in the browser', () => {
 
   it('keeps the pager in place when the first rows arrive on a phone', async () => {
     const page = await signedIn(patient);
-    await page.setViewportSize(WIDTHS[1]!);
+    await page.setViewportSize(WIDTHS[1]);
     await page.goto('/user/patient/bills');
-    await rowsShown(page, screens.patient[1]!);
+    await rowsShown(page, at(screens.patient, 1, 'patient screen'));
     await settled(page);
     const shift = await page.evaluate(
       () =>
@@ -260,7 +261,7 @@ describe('lists at desktop and phone widths in the browser', () => {
       const problems: string[] = [];
       for (const table of TABLES[role]) {
         const path = table.path.replace(':patient', String(patientId));
-        for (const viewport of [WIDTHS[0]!, NARROW_DESKTOP, WIDTHS[1]!]) {
+        for (const viewport of [WIDTHS[0], NARROW_DESKTOP, WIDTHS[1]]) {
           await page.setViewportSize(viewport);
           await page.goto(path);
           await table.open?.(page);

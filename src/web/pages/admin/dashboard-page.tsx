@@ -47,7 +47,7 @@ function TopDoctor({ doctor, placeholder = false }: { doctor: TopDoctorJson['top
   const fill = (text: string | null | undefined) => (placeholder ? <span className="skeleton skeleton-inline" /> : text);
   return (
     <>
-      <img className="avatar-large" src={doctor?.patient_img || images.defaultAvatar} alt={doctor ? `Photo of ${doctor.name}` : ''} width="96" height="96" />
+      <img className="avatar-large" src={doctor?.patient_img || images.defaultAvatar} alt={doctor?.name ?? ''} width="96" height="96" />
       <p className="top-doctor-name">{doctor || placeholder ? fill(doctor?.name) : 'No visits completed yet'}</p>
       <p className="top-doctor-specialization">{fill(doctor?.specialization)}</p>
       <dl className="counts">
@@ -117,10 +117,11 @@ function BarChart({ days, placeholder = false }: { days: DayCount[]; placeholder
   const innerH = CHART_H - PAD.top - PAD.bottom;
   const step = days.length > 0 ? innerW / days.length : innerW;
   const busiest = days.reduce<DayCount | null>((best, d) => (!best || d.count > best.count ? d : best), null);
+  const [first, last] = [days[0], days.at(-1)];
   const description =
-    total === 0
+    total === 0 || !first || !last || !busiest
       ? 'No appointments in these 30 days.'
-      : `${total} appointments from ${days[0]!.date} to ${days[days.length - 1]!.date}; busiest day ${busiest!.date} with ${busiest!.count}.`;
+      : `${total} appointments from ${first.date} to ${last.date}; busiest day ${busiest.date} with ${busiest.count}.`;
 
   return (
     <svg className="bar-chart" viewBox={`0 0 ${CHART_W} ${CHART_H}`} role="img" aria-labelledby="chart-title chart-desc">

@@ -61,7 +61,7 @@ export default function DoctorEditPage() {
       {doctor && values && (
         <>
           <form className="form card form-grid" onSubmit={save} aria-label="Doctor details">
-            <img className="avatar avatar-large field-wide" src={doctor.image ?? doctor.user.profile_image ?? images.defaultAvatar} alt={`Photo of ${doctor.name}`} width="96" height="96" />
+            <img className="avatar avatar-large field-wide" src={doctor.image ?? doctor.user.profile_image ?? images.defaultAvatar} alt={doctor.name} width="96" height="96" />
             <DoctorFields values={values} onChange={set} errors={errors} choices={choices} photoRef={photoRef} editing />
             <button type="submit" className="button button-primary" disabled={busy}>
               Save Doctor

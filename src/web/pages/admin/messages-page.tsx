@@ -110,9 +110,9 @@ export default function AdminMessagesPage() {
               <dt>Attachments</dt>
               <dd>{viewing.attachments.length > 0 ? viewing.attachments.join(', ') : 'None'}</dd>
             </dl>
-            <pre className="message-body" aria-label="Message text">
-              {viewing.body}
-            </pre>
+            <section aria-label="Message text">
+              <pre className="message-body">{viewing.body}</pre>
+            </section>
           </>
         )}
       </Dialog>

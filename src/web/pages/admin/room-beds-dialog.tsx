@@ -139,7 +139,17 @@ function BedLabelForm({ bed, send, onSaved, onCancel, setAlert }: BedLabelFormPr
     <form className="form form-grid" onSubmit={save} aria-label={bed ? `Rename bed ${bed.label}` : 'New bed'}>
       {/* Renaming starts here: the field takes the focus from the row's Rename button. */}
       <Field label={bed ? `New label for bed ${bed.label}` : 'New bed label'} errors={errors.label}>
-        {(control) => <input {...control} required maxLength={40} autoFocus={bed !== null} value={label} onChange={(e) => setLabel(e.target.value)} />}
+        {(control) => (
+          <input
+            {...control}
+            required
+            maxLength={40}
+            // biome-ignore lint/a11y/noAutofocus: renaming starts in this field (see above)
+            autoFocus={bed !== null}
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+          />
+        )}
       </Field>
       <div className="form-row">
         <button type="submit" className="button button-primary" disabled={busy}>

@@ -48,6 +48,7 @@ export default function AgendaPage() {
   return (
     <>
       <PageHeader title={agenda ? titleOf(agenda) : 'My Day'}>
+        {/* biome-ignore lint/a11y/useSemanticElements: a group of toggle buttons, not a form's fieldset */}
         <div className="agenda-views" role="group" aria-label="View">
           {(['day', 'week'] as const).map((each) => (
             <button key={each} type="button" className="button button-small" aria-pressed={view === each} onClick={() => show({ date: shown, view: each })}>
@@ -170,9 +171,11 @@ function AgendaSkeleton({ days }: { days: number }) {
     <div className={days > 1 ? 'agenda-week' : 'agenda-day'} aria-busy="true">
       <LoadingStatus what="Your agenda" />
       {Array.from({ length: days }, (_, day) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity and never reorder
         <div key={day} className="card agenda-card" aria-hidden="true">
           <span className="skeleton" />
           {Array.from({ length: days > 1 ? 1 : SKELETON_ROWS }, (_, row) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity and never reorder
             <span key={row} className="skeleton agenda-skeleton-row" />
           ))}
         </div>

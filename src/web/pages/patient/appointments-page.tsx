@@ -89,6 +89,7 @@ export default function PatientAppointmentsPage() {
     <>
       <PageHeader title="Scheduled Appointments">
         {!noVisits && (
+          // biome-ignore lint/a11y/useSemanticElements: a group of toggle buttons, not a form's fieldset
           <div className="view-switch" role="group" aria-label="Show">
             {VIEWS.map((view) => (
               <button key={view.when} type="button" className="button button-small" aria-pressed={when === view.when} onClick={() => setWhen(view.when)}>

@@ -41,6 +41,7 @@ export default function MyRecordsPage() {
         skeleton={
           <ol className="visit-list">
             {Array.from({ length: PLACEHOLDER_VISITS }, (_, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity and never reorder
               <li key={index} className="card visit-record skeleton-visit" />
             ))}
           </ol>

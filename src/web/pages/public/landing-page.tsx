@@ -119,12 +119,15 @@ function SiteHeader() {
           <nav aria-label="Sections">
             <ul className="site-nav-links">
               <li>
+                {/* biome-ignore lint/a11y/useValidAnchor: an in-page link that also closes the phone's menu */}
                 <a href="#hero" onClick={nav.close}>Home</a>
               </li>
               <li>
+                {/* biome-ignore lint/a11y/useValidAnchor: an in-page link that also closes the phone's menu */}
                 <a href="#about" onClick={nav.close}>About</a>
               </li>
               <li>
+                {/* biome-ignore lint/a11y/useValidAnchor: an in-page link that also closes the phone's menu */}
                 <a href="#services" onClick={nav.close}>Services</a>
               </li>
             </ul>

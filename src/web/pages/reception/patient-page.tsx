@@ -46,8 +46,10 @@ export default function DeskPatientPage() {
       <Alert message={alert} onDismiss={dismiss} />
       {/* Until the patient arrives, blank lines hold the place of their details, so the lists below stay put. */}
       {patient === null && (
+        // biome-ignore lint/a11y/noAriaHiddenOnFocusable: placeholder lines hold nothing focusable
         <dl className="details card" aria-hidden="true">
           {Array.from({ length: 5 }, (_, line) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity and never reorder
             <Fragment key={line}>
               <dt>{'\u00a0'}</dt>
               <dd />

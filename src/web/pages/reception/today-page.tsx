@@ -81,6 +81,7 @@ export default function TodayPage() {
         <Alert message={alert} onDismiss={dismiss} />
         <VisitsToMove setAlert={setAlert} />
         <div className="desk-day-controls card">
+          {/* biome-ignore lint/a11y/useSemanticElements: a group of day buttons, not a form's fieldset */}
           <div className="day-nav" role="group" aria-label="Choose the day">
             <button type="button" className="button button-small" disabled={!summary} onClick={() => summary && show({ date: summary.previous })}>
               {onToday ? 'Yesterday' : 'Previous day'}

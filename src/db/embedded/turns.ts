@@ -1,4 +1,4 @@
-import { databaseBusy } from './sql-errors.ts';
+import { databaseBusy } from '../sql-errors.ts';
 
 /** A first-come queue for the embedded database's one connection, where a waiter gives up after its timeout. */
 export class Turns {

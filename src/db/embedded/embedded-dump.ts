@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
 import { pgDump } from '@electric-sql/pglite-tools/pg_dump';
-import { BackupError } from './backup-error.ts';
-import { CUSTOM_FORMAT_MAGIC } from './pg-tools.ts';
+import { BackupError } from '../backup-error.ts';
+import { CUSTOM_FORMAT_MAGIC } from '../pg-tools.ts';
 import type { SharedBackend } from './shared-backend.ts';
 
 const DUMP_COMPLETE = '-- PostgreSQL database dump complete';

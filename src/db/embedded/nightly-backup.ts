@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { addDays, clinicDateTime, clinicInstant } from '../domain/shared/clock.ts';
-import { writeAtomically } from './atomic-file.ts';
+import { addDays, clinicDateTime, clinicInstant } from '../../domain/shared/clock.ts';
+import { writeAtomically } from '../atomic-file.ts';
 
 export interface NightlyBackupOptions {
   /** DATA_DIR/backups */

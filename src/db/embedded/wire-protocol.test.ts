@@ -1,4 +1,4 @@
-import { describe, it } from '../testing/node-test.ts';
+import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {

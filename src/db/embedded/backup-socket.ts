@@ -2,7 +2,7 @@ import { createServer, request } from 'node:http';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { listenPrivately } from './embedded-socket.ts';
-import { BackupError } from './backup-error.ts';
+import { BackupError } from '../backup-error.ts';
 
 /** The embedded server's socket for backups, next to its database socket. */
 export const BACKUP_SOCKET_FILE = 'medora.sock';

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Db, Queryable } from './db.ts';
-import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
+import type { Db, Queryable } from '../db.ts';
+import { DEFAULT_TIMEOUTS, type DbTimeouts } from '../timeouts.ts';
 import { secureDataDir } from './data-dir-permissions.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
-import { asUnavailable, shuttingDown } from './sql-errors.ts';
-import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from './pg-types.ts';
+import { asUnavailable, shuttingDown } from '../sql-errors.ts';
+import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from '../pg-types.ts';
 import { Turns } from './turns.ts';
 
 /** The Db port on PGlite, with what the server needs to share it: turns for other clients. */

@@ -1,10 +1,10 @@
 import pg from 'pg';
-import type { Queryable, Row } from './db.ts';
-import { BackupError } from './backup-error.ts';
+import type { Queryable, Row } from '../db.ts';
+import { BackupError } from '../backup-error.ts';
 import { createPglite, pgliteDb } from './pglite.ts';
-import { tableCounts, describeCounts, type TableCount } from './table-counts.ts';
-import { auditTrail } from './audit.pg.ts';
-import { DEFAULT_TIMEOUTS } from './timeouts.ts';
+import { tableCounts, describeCounts, type TableCount } from '../table-counts.ts';
+import { auditTrail } from '../audit.pg.ts';
+import { DEFAULT_TIMEOUTS } from '../timeouts.ts';
 
 export interface Move {
   /** What the target held before, replaced with `force`. */

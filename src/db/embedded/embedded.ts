@@ -4,19 +4,19 @@ import { secureDataDir } from './data-dir-permissions.ts';
 import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPglite, openPglite, pgliteDb, type PgliteDb } from './pglite.ts';
-import { openPostgres } from './postgres.ts';
-import type { Db } from './db.ts';
-import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
+import { openPostgres } from '../postgres.ts';
+import type { Db } from '../db.ts';
+import { DEFAULT_TIMEOUTS, type DbTimeouts } from '../timeouts.ts';
 import { acquireDataDirLock, DatabaseLockedError } from './data-dir-lock.ts';
 import { SOCKET_FILE } from './embedded-socket.ts';
 import { startEmbeddedThread } from './embedded-thread.ts';
 import { Turns } from './turns.ts';
 import { SharedBackend } from './shared-backend.ts';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
-import { BackupError } from './backup-error.ts';
+import { BackupError } from '../backup-error.ts';
 import { BACKUP_SOCKET_FILE, requestBackup, serveBackups } from './backup-socket.ts';
 import { dumpEmbedded, readEmbeddedBackup } from './embedded-dump.ts';
-import { describeCounts, tableCounts, type TableCount } from './table-counts.ts';
+import { describeCounts, tableCounts, type TableCount } from '../table-counts.ts';
 
 /** The embedded database as `medora serve` holds it; closing the Db stops its sockets and nightly backups too. */
 export interface EmbeddedServer {

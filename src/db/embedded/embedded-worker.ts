@@ -97,7 +97,13 @@ class Transactions {
       const decided = new Promise<boolean>((resolve) => (decide = resolve));
       const finished: Promise<void> = this.pglite
         .transaction(async (tx) => {
-          this.open.set(id, { tx, end: (commit) => (decide(commit), finished) });
+          this.open.set(id, {
+            tx,
+            end: (commit) => {
+              decide(commit);
+              return finished;
+            },
+          });
           begun();
           if (!(await decided)) await tx.rollback();
         })

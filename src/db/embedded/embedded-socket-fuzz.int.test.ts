@@ -1,4 +1,4 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Server } from 'node:http';
@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { serveEmbedded, type EmbeddedServer } from './embedded.ts';
 import { CLOSE_GRACE_MS, SOCKET_FILE } from './embedded-socket.ts';
-import { DEFAULT_TIMEOUTS } from './timeouts.ts';
+import { DEFAULT_TIMEOUTS } from '../timeouts.ts';
 import {
   CANCEL_REQUEST_CODE,
   cstring,
@@ -22,16 +22,17 @@ import {
   PROTOCOL_VIOLATION,
   SSL_REQUEST_CODE,
 } from './wire-protocol.ts';
-import { createMedoraServer } from '../http/server.ts';
-import { closeGracefully } from '../http/shutdown.ts';
-import { makeTestApp } from '../testing/test-app.ts';
-import { systemClock } from '../domain/shared/clock.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
-import { at, only } from '../testing/assert.ts';
+import { createMedoraServer } from '../../http/server.ts';
+import { closeGracefully } from '../../http/shutdown.ts';
+import { makeTestApp } from '../../testing/test-app.ts';
+import { systemClock } from '../../domain/shared/clock.ts';
+import { embeddedDataDir } from '../../testing/test-db.ts';
+import { at, only } from '../../testing/assert.ts';
 
-const SESSIONS = 10_000;
 // Sessions at once: the backend takes them one at a time, but their sockets and startups overlap.
 const SESSIONS_AT_ONCE = 8;
+// FUZZ_RUNS=10000 (or more) for a longer run.
+const SESSIONS = Math.ceil(Number(process.env.FUZZ_RUNS ?? 1000) / SESSIONS_AT_ONCE) * SESSIONS_AT_ONCE;
 // A refused client is answered and closed at once; this is the bound on "at once" for a busy machine.
 const REFUSED_WITHIN_MS = 5000;
 const LIVE_WITHIN_MS = 2000;
@@ -74,7 +75,10 @@ class RawClient {
       this.wake();
     });
     socket.on('error', () => {}); // a reset after the server's refusal
-    this.closed = new Promise((resolve) => socket.once('close', () => (this.wake(), resolve())));
+    this.closed = new Promise((resolve) => socket.once('close', () => {
+        this.wake();
+        resolve();
+      }));
   }
 
   /** `halfOpen`: the client does not close when the server does, as a hung client would not. */
@@ -101,7 +105,10 @@ class RawClient {
       if (this.socket.destroyed || Date.now() >= deadline) return done(this.received);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, deadline - Date.now());
-        this.waiters.add(() => (clearTimeout(timer), resolve()));
+        this.waiters.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
     return true;

@@ -1,10 +1,11 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireDataDirLock, DatabaseLockedError, lockHolder } from './data-dir-lock.ts';
+import { present } from '../../testing/assert.ts';
 
 const LOCK_MODULE = new URL('./data-dir-lock.ts', import.meta.url).href;
 const lockFile = (dir: string) => join(dir, 'medora.lock');
@@ -26,7 +27,11 @@ function holdInAnotherProcess(dir: string) {
     });
     void exited.then(() => reject(new Error('the other process exited before taking the lock')));
   });
-  return { pid: child.pid!, locked, kill9: () => (child.kill('SIGKILL'), exited) };
+  const kill9 = () => {
+    child.kill('SIGKILL');
+    return exited;
+  };
+  return { pid: present(child.pid, 'pid'), locked, kill9 };
 }
 
 describe('the embedded database lock', () => {

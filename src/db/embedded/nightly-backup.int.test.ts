@@ -1,4 +1,4 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
-import { startServerProcess } from '../testing/server-process.ts';
-import { at } from '../testing/assert.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
+import { startServerProcess } from '../../testing/server-process.ts';
+import { at } from '../../testing/assert.ts';
+import { embeddedDataDir } from '../../testing/test-db.ts';
 
 const COMPLETE = '-- PostgreSQL database dump complete';
 const DAY_MS = 86_400_000;

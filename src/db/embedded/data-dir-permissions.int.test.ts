@@ -1,4 +1,4 @@
-import { describe, it } from '../testing/node-test.ts';
+import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { secureDataDir } from './data-dir-permissions.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
-import { startServerProcess } from '../testing/server-process.ts';
+import { embeddedDataDir } from '../../testing/test-db.ts';
+import { startServerProcess } from '../../testing/server-process.ts';
 
 const run = promisify(execFile);
 const NOBODY = 65534;

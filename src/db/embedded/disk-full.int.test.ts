@@ -1,4 +1,4 @@
-import { describe, it } from '../testing/node-test.ts';
+import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openPglite } from './pglite.ts';
-import { signUpAdmin, startTestServer, uniqueEmail, PASSWORD, type TestServer } from '../testing/http.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
+import { signUpAdmin, startTestServer, uniqueEmail, PASSWORD, type TestServer } from '../../testing/http.ts';
+import { embeddedDataDir } from '../../testing/test-db.ts';
 
 const run = promisify(execFile);
 // A file system of its own that can fill up: tmpfs, which only root may mount.

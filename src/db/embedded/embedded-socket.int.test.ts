@@ -1,12 +1,12 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { gunzipSync } from 'node:zlib';
 import { serveEmbedded, backupEmbedded, type EmbeddedServer } from './embedded.ts';
-import { DEFAULT_TIMEOUTS } from './timeouts.ts';
-import { at, only } from '../testing/assert.ts';
+import { DEFAULT_TIMEOUTS } from '../timeouts.ts';
+import { at, only } from '../../testing/assert.ts';
 import { MAX_SOCKET_CLIENTS } from './embedded-socket.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
+import { embeddedDataDir } from '../../testing/test-db.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const IDLE_IN_TRANSACTION_MS = 2000;

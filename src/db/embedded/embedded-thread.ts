@@ -1,7 +1,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { PgliteEngine } from './pglite.ts';
 import type { Turns } from './turns.ts';
-import { databaseUnavailable } from './sql-errors.ts';
+import { databaseUnavailable } from '../sql-errors.ts';
 import { runEmbeddedWorker } from './embedded-worker.ts';
 import { fromWire, WORKER_MARK, type FromWorker, type Request, type ToWorker, type WorkerStart } from './embedded-thread-messages.ts';
 

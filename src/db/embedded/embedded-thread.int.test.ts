@@ -1,8 +1,8 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
+import { startServerProcess, type ServerProcess } from '../../testing/server-process.ts';
+import { embeddedDataDir } from '../../testing/test-db.ts';
 
 const ACQUIRE_MS = 1000;
 // The client's statement: ten times what a refused request takes (its acquire timeout, or readiness's second), so

@@ -98,7 +98,10 @@ async function writePages(metafile: Metafile): Promise<void> {
       .replace('{{placeholder}}', stylesheet === 'app' ? LOADING_PLACEHOLDER : '');
   };
   const notFound = page([pageSource(notFoundPage)], 'main');
-  const routes = appRoutes().map(({ pattern, sources }) => ({ pattern, html: page(sources, usesAppStylesheet(pattern) ? 'app' : 'main') }));
+  const routes = appRoutes().map(({ pattern, sources }) => ({
+    pattern,
+    html: page(sources, usesAppStylesheet(pattern) ? 'app' : 'main'),
+  }));
   await writeFile(path.join(outDir, 'app-routes.json'), JSON.stringify({ routes, notFound }));
   await writeFile(path.join(outDir, 'index.html'), notFound);
 }

@@ -23,7 +23,10 @@ const MIN_SCORE = 95;
 const MAX_CLS = 0.1;
 const root = path.resolve(import.meta.dirname, '..');
 // Debian's full Chromium when it is there, else the headless shell the browser tests install (scripts/test).
-const chromePath = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'].find((path) => existsSync(path)) || '/usr/bin/chromium';
+const chromePath =
+  process.env.CHROMIUM_PATH ||
+  ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'].find((path) => existsSync(path)) ||
+  '/usr/bin/chromium';
 /**
  * Lighthouse's mobile CPU slowdown, 4 by default, assumes a desktop host (benchmark index about 1000 or more); on a
  * slower or busy machine `--cpu-slowdown=<n>` scales it down, as Lighthouse's throttling guide advises.
@@ -44,9 +47,19 @@ interface Measured {
 
 /** `medora serve` on an embedded database of its own, on a free port; resolves with its address. */
 async function startMedora(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: '1', BACKUP_KEEP: '0' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: '1',
+    BACKUP_KEEP: '0',
+  };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(root, 'bin/medora.js'), 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'bin/medora.js'), 'serve'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -66,7 +79,11 @@ async function startMedora(dataDir: string): Promise<{ child: ChildProcess; url:
  */
 async function signInAsDemoPatient(chrome: LaunchedChrome, url: string): Promise<number> {
   const email = DEMO_ACCOUNTS.find((account) => account.role === 'patient')?.email;
-  const login = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+  const login = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
   if (!login.ok) throw new Error(`the demo patient could not sign in: ${login.status} ${await login.text()}`);
   const { token, role } = (await login.json()) as { token: string; role: string };
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
@@ -96,7 +113,13 @@ function patientPages(doctorId: number): string[] {
  */
 const RETRIED_RUNTIME_ERRORS = new Set(['NO_NAVSTART', 'NO_FCP', 'NO_LCP']);
 
-async function audit(chrome: LaunchedChrome, url: string, page: string, signedIn = false, retried = false): Promise<Measured> {
+async function audit(
+  chrome: LaunchedChrome,
+  url: string,
+  page: string,
+  signedIn = false,
+  retried = false,
+): Promise<Measured> {
   const result = await lighthouse(`${url}${page}`, {
     port: chrome.port,
     output: 'json',
@@ -106,7 +129,8 @@ async function audit(chrome: LaunchedChrome, url: string, page: string, signedIn
   });
   const lhr: Result | undefined = result?.lhr;
   if (!lhr) throw new Error(`Lighthouse gave no result for ${page}`);
-  if (lhr.configSettings.throttling.cpuSlowdownMultiplier !== cpuSlowdown) throw new Error('Lighthouse did not take the CPU slowdown');
+  if (lhr.configSettings.throttling.cpuSlowdownMultiplier !== cpuSlowdown)
+    throw new Error('Lighthouse did not take the CPU slowdown');
   if (lhr.runtimeError) {
     if (!retried && RETRIED_RUNTIME_ERRORS.has(lhr.runtimeError.code)) {
       console.log(`${page}: ${lhr.runtimeError.code}, measuring it once more`);
@@ -116,10 +140,14 @@ async function audit(chrome: LaunchedChrome, url: string, page: string, signedIn
   }
   if (keepDir) {
     await mkdir(keepDir, { recursive: true });
-    await writeFile(path.join(keepDir, `${page.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home'}.json`), JSON.stringify(lhr, null, 1));
+    await writeFile(
+      path.join(keepDir, `${page.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home'}.json`),
+      JSON.stringify(lhr, null, 1),
+    );
   }
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-  if (signedIn && new URL(lhr.finalDisplayedUrl).pathname !== page) throw new Error(`${page} led to ${lhr.finalDisplayedUrl}: not signed in`);
+  if (signedIn && new URL(lhr.finalDisplayedUrl).pathname !== page)
+    throw new Error(`${page} led to ${lhr.finalDisplayedUrl}: not signed in`);
   return {
     page,
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
@@ -133,15 +161,23 @@ async function audit(chrome: LaunchedChrome, url: string, page: string, signedIn
 function report(measured: Measured[]): boolean {
   const failing = (m: Measured) => m.score < MIN_SCORE || m.cls >= MAX_CLS;
   console.log(`\nLighthouse mobile: simulated slow 4G, CPU slowdown ${cpuSlowdown}x`);
-  console.log(`${'page'.padEnd(32)} ${'score'.padStart(5)} ${'LCP'.padStart(8)} ${'TBT'.padStart(7)} ${'CLS'.padStart(6)} ${'host'.padStart(5)}`);
+  console.log(
+    `${'page'.padEnd(32)} ${'score'.padStart(5)} ${'LCP'.padStart(8)} ${'TBT'.padStart(7)} ${'CLS'.padStart(6)} ${'host'.padStart(5)}`,
+  );
   for (const m of measured) {
     console.log(
       `${m.page.padEnd(32)} ${String(m.score).padStart(5)} ${`${(m.lcpMs / 1000).toFixed(2)} s`.padStart(8)} ${`${Math.round(m.tbtMs)} ms`.padStart(7)} ${m.cls.toFixed(3).padStart(6)} ${String(Math.round(m.benchmarkIndex)).padStart(5)}${failing(m) ? '  FAIL' : ''}`,
     );
   }
-  console.log('(host: Lighthouse\'s benchmark index of this machine during the page; a busy machine scores lower on TBT and LCP)');
+  console.log(
+    "(host: Lighthouse's benchmark index of this machine during the page; a busy machine scores lower on TBT and LCP)",
+  );
   const failed = measured.filter(failing);
-  console.log(failed.length === 0 ? `\nEvery page scores ${MIN_SCORE} or more with CLS under ${MAX_CLS}.` : `\n${failed.length} page(s) score under ${MIN_SCORE} or shift ${MAX_CLS} or more.`);
+  console.log(
+    failed.length === 0
+      ? `\nEvery page scores ${MIN_SCORE} or more with CLS under ${MAX_CLS}.`
+      : `\n${failed.length} page(s) score under ${MIN_SCORE} or shift ${MAX_CLS} or more.`,
+  );
   return failed.length === 0;
 }
 
@@ -154,7 +190,10 @@ const medora = await startMedora(dataDir);
 let chrome: LaunchedChrome | undefined;
 let passed = false;
 try {
-  chrome = await launch({ chromePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  chrome = await launch({
+    chromePath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const measured: Measured[] = [];
   for (const page of ['/', '/login']) measured.push(await audit(chrome, medora.url, page));
   const doctorId = await signInAsDemoPatient(chrome, medora.url);

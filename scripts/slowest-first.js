@@ -6,7 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 const kind = process.argv[2];
-const recorded = [`test-results/durations-${kind}.json`, 'scripts/test-durations.json'].find((file) => existsSync(file));
+const recorded = [`test-results/durations-${kind}.json`, 'scripts/test-durations.json'].find((file) =>
+  existsSync(file),
+);
 /** @type {Record<string, number>} */
 const seconds = recorded ? JSON.parse(readFileSync(recorded, 'utf8')) : {};
 const files = readFileSync(0, 'utf8').split('\n').filter(Boolean);

@@ -8,7 +8,14 @@ import * as passwordUseCases from './domain/auth/password-use-cases.ts';
 import * as mfaUseCases from './domain/auth/mfa-use-cases.ts';
 import * as staffUseCases from './domain/auth/staff-use-cases.ts';
 import type { AuthDeps, AuthStores, PasswordHasher, SessionCache, SessionStore } from './domain/auth/ports.ts';
-import { accountStore, challengeStore, mfaStore, passwordResetStore, sessionStore, throttleStore } from './db/auth.pg.ts';
+import {
+  accountStore,
+  challengeStore,
+  mfaStore,
+  passwordResetStore,
+  sessionStore,
+  throttleStore,
+} from './db/auth.pg.ts';
 import { auditLog } from './db/audit.pg.ts';
 import { cachedSessionStore } from './db/session-cache.ts';
 import { argon2Hasher, bearerTokens, totp } from './security.ts';
@@ -46,7 +53,12 @@ import * as cancelUseCases from './domain/scheduling/cancel-use-cases.ts';
 import * as deskUseCases from './domain/scheduling/desk-use-cases.ts';
 import * as listUseCases from './domain/scheduling/list-use-cases.ts';
 import * as timeOffUseCases from './domain/scheduling/time-off-use-cases.ts';
-import { DEFAULT_BOOKING_LIMITS, type SchedulingDeps, type SchedulingSettings, type WaitlistDeps } from './domain/scheduling/ports.ts';
+import {
+  DEFAULT_BOOKING_LIMITS,
+  type SchedulingDeps,
+  type SchedulingSettings,
+  type WaitlistDeps,
+} from './domain/scheduling/ports.ts';
 import { appointmentStore, scheduleStore } from './db/scheduling.pg.ts';
 import { timeOffStore } from './db/time-off.pg.ts';
 import * as waitlistUseCases from './domain/scheduling/waitlist-use-cases.ts';
@@ -79,7 +91,20 @@ import type { InpatientDeps } from './domain/inpatient/ports.ts';
 import { admissionStore, bedStore, censusQueries, chargeStore } from './db/inpatient.pg.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
-  Partial<Pick<Config, 'bookingLimits' | 'requireMfa' | 'mailFrom' | 'reminderHours' | 'waitlistHoldMinutes' | 'auditAnonymousRetentionDays' | 'clinicAddress' | 'clinicPhone' | 'clinicLocale'>>;
+  Partial<
+    Pick<
+      Config,
+      | 'bookingLimits'
+      | 'requireMfa'
+      | 'mailFrom'
+      | 'reminderHours'
+      | 'waitlistHoldMinutes'
+      | 'auditAnonymousRetentionDays'
+      | 'clinicAddress'
+      | 'clinicPhone'
+      | 'clinicLocale'
+    >
+  >;
 
 /** The clinic as its messages present it. */
 export const clinicOf = (config: AppConfig): Clinic => ({
@@ -94,13 +119,20 @@ const notifying = (q: Queryable): Notifying => ({ outbox: outboxStore(q), links:
 
 /** A module's use cases bound to their dependencies: `(deps, ...args) => r` becomes `(...args) => r`. */
 type Bound<M> = {
-  [K in keyof M as M[K] extends (...args: never[]) => unknown ? K : never]: M[K] extends (deps: never, ...args: infer A) => infer R
+  [K in keyof M as M[K] extends (...args: never[]) => unknown ? K : never]: M[K] extends (
+    deps: never,
+    ...args: infer A
+  ) => infer R
     ? (...args: A) => R
     : never;
 };
 /** `M` itself when `deps` has every port each of its use cases asks for; otherwise the use case that lacks one is `never`. */
 type GivenAll<M, D> = {
-  [K in keyof M]: M[K] extends (deps: infer Needed, ...args: never[]) => unknown ? ([D] extends [Needed] ? M[K] : never) : M[K];
+  [K in keyof M]: M[K] extends (deps: infer Needed, ...args: never[]) => unknown
+    ? [D] extends [Needed]
+      ? M[K]
+      : never
+    : M[K];
 };
 
 /** Binds a module's use cases to `deps`; a module bound without one of its ports does not compile. */
@@ -153,7 +185,12 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
     clinic: clinicOf(config),
     clock,
     timeZone: config.clinicTz,
-    clinicContact: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '', timeZone: config.clinicTz },
+    clinicContact: {
+      name: config.clinicName,
+      address: config.clinicAddress ?? '',
+      phone: config.clinicPhone ?? '',
+      timeZone: config.clinicTz,
+    },
   }));
 }
 
@@ -208,10 +245,17 @@ function importDeps(db: Db, clock: Clock, config: AppConfig, hasher: PasswordHas
     transaction: (fn) =>
       db.transaction((tx) =>
         fn({
-          createDepartment: (body, actor) => catalogueUseCases.createDepartment(insideTransaction(tx, catalogueStores), body, actor),
-          createSpecialization: (body, actor) => catalogueUseCases.createSpecialization(insideTransaction(tx, catalogueStores), body, actor),
+          createDepartment: (body, actor) =>
+            catalogueUseCases.createDepartment(insideTransaction(tx, catalogueStores), body, actor),
+          createSpecialization: (body, actor) =>
+            catalogueUseCases.createSpecialization(insideTransaction(tx, catalogueStores), body, actor),
           createDoctor: (body, passwordHash, actor) =>
-            doctorUseCases.createDoctorHashed({ ...doctorStores(tx), clock, timeZone: config.clinicTz }, body, passwordHash, actor),
+            doctorUseCases.createDoctorHashed(
+              { ...doctorStores(tx), clock, timeZone: config.clinicTz },
+              body,
+              passwordHash,
+              actor,
+            ),
         }),
       ),
   };
@@ -245,15 +289,17 @@ export function waitlistDeps(db: Db, clock: Clock, config: AppConfig): WaitlistD
 }
 
 /** Sign-in's stores over `q`; outside a transaction, sessions are looked up through the server's cache. */
-const authStores = (db: Db, cached: SessionStore) => (q: Queryable): AuthStores => ({
-  accounts: accountStore(q),
-  sessions: q === db ? cached : sessionStore(q),
-  resets: passwordResetStore(q),
-  mfa: mfaStore(q),
-  challenges: challengeStore(q),
-  audit: auditLog(q),
-  ...notifying(q),
-});
+const authStores =
+  (db: Db, cached: SessionStore) =>
+  (q: Queryable): AuthStores => ({
+    accounts: accountStore(q),
+    sessions: q === db ? cached : sessionStore(q),
+    resets: passwordResetStore(q),
+    mfa: mfaStore(q),
+    challenges: challengeStore(q),
+    audit: auditLog(q),
+    ...notifying(q),
+  });
 
 /** A load balancer takes an instance out of rotation when its database does not answer within this. */
 const READY_WITHIN_MS = 1000;
@@ -279,7 +325,10 @@ export function makeApp({
   const timeZone = config.clinicTz;
   const sessions = cachedSessionStore(sessionStore(db));
   const lifecycle: DatabaseLifecycle = db;
-  const sessionCache: SessionCache = { watch: () => sessions.watch(db), forgetAfterWriteBy: (actor) => sessions.forgetAfterWriteBy(actor) };
+  const sessionCache: SessionCache = {
+    watch: () => sessions.watch(db),
+    forgetAfterWriteBy: (actor) => sessions.forgetAfterWriteBy(actor),
+  };
   const authDeps: AuthDeps & { timeZone: string } = {
     ...transactional(db, authStores(db, sessions)),
     throttle: throttleStore(db),
@@ -325,23 +374,51 @@ export function makeApp({
     }),
     catalogue: bind(catalogueUseCases, transactional(db, catalogueStores)),
     doctors: bind(doctorUseCases, doctorDeps(db, clock, config, hasher)),
-    patients: bind({ ...patientUseCases, ...duplicateUseCases }, {
-      ...transactional(db, (q) => ({ patients: patientDirectory(q), visits: patientVisitStore(q), records: recordStore(q), audit: auditLog(q), ...notifying(q) })),
-      confirmPassword: (actor: Actor, password: string) => passwordUseCases.confirmPassword(authDeps, actor, password),
-      clock,
-      timeZone,
-      clinic: clinicOf(config),
-    }),
-    scheduling: bind({ ...patternUseCases, ...timeOffUseCases, ...bookingUseCases, ...cancelUseCases, ...deskUseCases, ...listUseCases }, schedulingDeps(db, clock, config)),
+    patients: bind(
+      { ...patientUseCases, ...duplicateUseCases },
+      {
+        ...transactional(db, (q) => ({
+          patients: patientDirectory(q),
+          visits: patientVisitStore(q),
+          records: recordStore(q),
+          audit: auditLog(q),
+          ...notifying(q),
+        })),
+        confirmPassword: (actor: Actor, password: string) =>
+          passwordUseCases.confirmPassword(authDeps, actor, password),
+        clock,
+        timeZone,
+        clinic: clinicOf(config),
+      },
+    ),
+    scheduling: bind(
+      {
+        ...patternUseCases,
+        ...timeOffUseCases,
+        ...bookingUseCases,
+        ...cancelUseCases,
+        ...deskUseCases,
+        ...listUseCases,
+      },
+      schedulingDeps(db, clock, config),
+    ),
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
     inpatient: bind({ ...bedUseCases, ...admissionUseCases, ...censusUseCases }, inpatientDeps(db, clock, config)),
-    fhir: bind({ ...fhirUseCases, ...fhirEverything }, {
-      store: fhirStore(db, FHIR_TABLES, timeZone),
-      audit: auditLog(db),
-      clock,
-      timeZone,
-      clinic: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '', timeZone },
-    }),
+    fhir: bind(
+      { ...fhirUseCases, ...fhirEverything },
+      {
+        store: fhirStore(db, FHIR_TABLES, timeZone),
+        audit: auditLog(db),
+        clock,
+        timeZone,
+        clinic: {
+          name: config.clinicName,
+          address: config.clinicAddress ?? '',
+          phone: config.clinicPhone ?? '',
+          timeZone,
+        },
+      },
+    ),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(db), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),

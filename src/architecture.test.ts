@@ -7,7 +7,20 @@ import { fileURLToPath } from 'node:url';
 const SRC = fileURLToPath(new URL('.', import.meta.url));
 
 /** The order written in docs/architecture.md: a domain module imports only those before it. */
-export const DOMAIN_ORDER = ['audit', 'notifications', 'auth', 'scheduling', 'catalogue', 'billing', 'records', 'inpatient', 'patients', 'fhir', 'reports', 'imports'];
+export const DOMAIN_ORDER = [
+  'audit',
+  'notifications',
+  'auth',
+  'scheduling',
+  'catalogue',
+  'billing',
+  'records',
+  'inpatient',
+  'patients',
+  'fhir',
+  'reports',
+  'imports',
+];
 
 export interface Import {
   /** The importing file, relative to src/. */
@@ -46,12 +59,20 @@ export function brokenRule({ from, to, local, typeOnly }: Import): string | unde
       if (theirs > mine) return `${module} comes before ${toModule} in docs/architecture.md's order`;
     }
   }
-  if (layer === 'domain' && module === 'shared' && toLayer !== undefined && toLayer !== 'domain') return `domain/shared imports no ${toLayer}`;
+  if (layer === 'domain' && module === 'shared' && toLayer !== undefined && toLayer !== 'domain')
+    return `domain/shared imports no ${toLayer}`;
   if (layer && toLayer && NEVER[layer]?.includes(toLayer)) return `${layer} imports no ${toLayer}`;
   // links.ts spells the UI's addresses the server and the CLI hand out, date-format.ts the dates the e-mails and the
   // screens show; both import nothing, so the web may share them.
-  if (layer === 'web' && toLayer !== undefined && toLayer !== 'web' && toLayer !== 'links.ts' && to !== SHARED_WITH_WEB) {
-    if (!typeOnly || !['domain', 'http'].includes(toLayer)) return `web imports only types from domain and http (${to})`;
+  if (
+    layer === 'web' &&
+    toLayer !== undefined &&
+    toLayer !== 'web' &&
+    toLayer !== 'links.ts' &&
+    to !== SHARED_WITH_WEB
+  ) {
+    if (!typeOnly || !['domain', 'http'].includes(toLayer))
+      return `web imports only types from domain and http (${to})`;
   }
   return undefined;
 }
@@ -134,9 +155,16 @@ describe('the import order of docs/architecture.md', () => {
 
 describe('the test files', () => {
   it('take node:test bounded in time, from src/testing/node-test.ts', () => {
-    const files = [...sourceFiles(SRC), ...sourceFiles(join(SRC, '../scripts'))].filter((file) => !file.endsWith('testing/node-test.ts'));
-    const unbounded = files.filter((file) => importsOf(file, readFileSync(file, 'utf8')).some((found) => found.to === 'node:test'));
-    assert.deepEqual(unbounded.map((file) => relative(SRC, file)), []);
+    const files = [...sourceFiles(SRC), ...sourceFiles(join(SRC, '../scripts'))].filter(
+      (file) => !file.endsWith('testing/node-test.ts'),
+    );
+    const unbounded = files.filter((file) =>
+      importsOf(file, readFileSync(file, 'utf8')).some((found) => found.to === 'node:test'),
+    );
+    assert.deepEqual(
+      unbounded.map((file) => relative(SRC, file)),
+      [],
+    );
   });
 });
 
@@ -150,8 +178,19 @@ describe('the import graph', () => {
   });
 
   it('finds a circle when one is added, and none in a chain', () => {
-    const chain = [{ from: 'a.ts', to: 'b.ts' }, { from: 'b.ts', to: 'c.ts' }];
+    const chain = [
+      { from: 'a.ts', to: 'b.ts' },
+      { from: 'b.ts', to: 'c.ts' },
+    ];
     assert.deepEqual(importCircles(chain), []);
-    assert.deepEqual(importCircles([...chain, { from: 'c.ts', to: 'a.ts' }, { from: 'c.ts', to: 'd.ts' }, { from: 'd.ts', to: 'e.ts' }]).map((c) => c.sort()), [['a.ts', 'b.ts', 'c.ts']]);
+    assert.deepEqual(
+      importCircles([
+        ...chain,
+        { from: 'c.ts', to: 'a.ts' },
+        { from: 'c.ts', to: 'd.ts' },
+        { from: 'd.ts', to: 'e.ts' },
+      ]).map((c) => c.sort()),
+      [['a.ts', 'b.ts', 'c.ts']],
+    );
   });
 });

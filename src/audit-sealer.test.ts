@@ -37,7 +37,10 @@ describe('sealAuditContinuously', () => {
       mock.timers.tick(1000);
       await turn();
       assert.equal(calls, 5);
-      assert.deepEqual(lines, ['audit: sealing failed: database_busy; trying again every 100 ms', 'audit: sealing works again']);
+      assert.deepEqual(lines, [
+        'audit: sealing failed: database_busy; trying again every 100 ms',
+        'audit: sealing works again',
+      ]);
     } finally {
       mock.timers.reset();
     }

@@ -10,7 +10,11 @@ export interface AuditSealer {
  * runs. Every instance tries; the database elects one per turn, so several instances seal one chain. A failure is
  * logged once, with the recovery, not every turn: the database being away would otherwise flood the log.
  */
-export function sealAuditContinuously(audit: { sealTrail(): Promise<number | null> }, log: (line: string) => void, intervalMs = SEAL_INTERVAL_MS): AuditSealer {
+export function sealAuditContinuously(
+  audit: { sealTrail(): Promise<number | null> },
+  log: (line: string) => void,
+  intervalMs = SEAL_INTERVAL_MS,
+): AuditSealer {
   let stopped = false;
   let failing = false;
   let timer: NodeJS.Timeout | undefined;

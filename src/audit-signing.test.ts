@@ -6,9 +6,13 @@ import { keysFromPem, signerFromPem } from './audit-signing.ts';
 
 const pair = () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return { privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+  return {
+    privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
 };
-const invalidKey = (pattern: RegExp) => (error: unknown) => error instanceof DomainError && error.code === 'audit_key_invalid' && pattern.test(error.message);
+const invalidKey = (pattern: RegExp) => (error: unknown) =>
+  error instanceof DomainError && error.code === 'audit_key_invalid' && pattern.test(error.message);
 
 describe('Ed25519 keys for audit checkpoints', () => {
   it('signs with the private key, and only its public half verifies, under one key id', () => {
@@ -39,9 +43,21 @@ describe('Ed25519 keys for audit checkpoints', () => {
 
   it('refuses what is not an Ed25519 key, naming the variable', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 });
-    assert.throws(() => signerFromPem('garbage', 'AUDIT_SIGNING_KEY_FILE'), invalidKey(/^AUDIT_SIGNING_KEY_FILE must hold a private key/));
-    assert.throws(() => signerFromPem(rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'AUDIT_SIGNING_KEY_FILE'), invalidKey(/holds a rsa key/));
-    assert.throws(() => keysFromPem(pair().privatePem, 'AUDIT_VERIFY_KEY_FILE'), invalidKey(/^AUDIT_VERIFY_KEY_FILE must hold one or more public keys/));
-    assert.throws(() => keysFromPem(rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'AUDIT_VERIFY_KEY_FILE'), invalidKey(/holds a rsa key/));
+    assert.throws(
+      () => signerFromPem('garbage', 'AUDIT_SIGNING_KEY_FILE'),
+      invalidKey(/^AUDIT_SIGNING_KEY_FILE must hold a private key/),
+    );
+    assert.throws(
+      () => signerFromPem(rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'AUDIT_SIGNING_KEY_FILE'),
+      invalidKey(/holds a rsa key/),
+    );
+    assert.throws(
+      () => keysFromPem(pair().privatePem, 'AUDIT_VERIFY_KEY_FILE'),
+      invalidKey(/^AUDIT_VERIFY_KEY_FILE must hold one or more public keys/),
+    );
+    assert.throws(
+      () => keysFromPem(rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'AUDIT_VERIFY_KEY_FILE'),
+      invalidKey(/holds a rsa key/),
+    );
   });
 });

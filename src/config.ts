@@ -77,11 +77,14 @@ export const CLI_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 /** Reads the environment once; a bad value stops start-up with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   const clinicTz = env.CLINIC_TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (!isValidTimeZone(clinicTz)) throw new Error(`CLINIC_TZ must be an IANA time zone such as Europe/Berlin, got "${clinicTz}"`);
+  if (!isValidTimeZone(clinicTz))
+    throw new Error(`CLINIC_TZ must be an IANA time zone such as Europe/Berlin, got "${clinicTz}"`);
   const clinicLocale = supportedLocale(env.CLINIC_LOCALE || DEFAULT_LOCALE);
-  if (!clinicLocale) throw new Error(`CLINIC_LOCALE must be a language tag such as en-US or de-DE, got "${env.CLINIC_LOCALE}"`);
+  if (!clinicLocale)
+    throw new Error(`CLINIC_LOCALE must be a language tag such as en-US or de-DE, got "${env.CLINIC_LOCALE}"`);
   const databasePoolSize = Number(env.DATABASE_POOL_SIZE || defaultPoolSize());
   if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) {
     throw new Error(`DATABASE_POOL_SIZE must be a whole number of connections, got "${env.DATABASE_POOL_SIZE}"`);
@@ -89,21 +92,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const whole = (name: string, fallback: number, min = 1) => {
     const raw = env[name];
     const value = raw === undefined || raw === '' ? fallback : Number(raw);
-    if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+    if (!Number.isInteger(value) || value < min)
+      throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
     return value;
   };
   const backupTime = env.BACKUP_TIME || '02:30';
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(backupTime)) throw new Error(`BACKUP_TIME must be a time of day as HH:MM (24-hour clock), got "${env.BACKUP_TIME}"`);
-  const requireMfa = (env.REQUIRE_MFA ?? '').split(',').map((role) => role.trim()).filter(Boolean);
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(backupTime))
+    throw new Error(`BACKUP_TIME must be a time of day as HH:MM (24-hour clock), got "${env.BACKUP_TIME}"`);
+  const requireMfa = (env.REQUIRE_MFA ?? '')
+    .split(',')
+    .map((role) => role.trim())
+    .filter(Boolean);
   const staff = requireMfa.filter((role): role is Role => role === 'admin' || role === 'doctor');
-  if (staff.length !== requireMfa.length) throw new Error(`REQUIRE_MFA lists staff roles, admin and doctor, separated by commas; got "${env.REQUIRE_MFA}"`);
+  if (staff.length !== requireMfa.length)
+    throw new Error(`REQUIRE_MFA lists staff roles, admin and doctor, separated by commas; got "${env.REQUIRE_MFA}"`);
   const host = env.HOST || '127.0.0.1';
   const publicUrl = (env.PUBLIC_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+$/.test(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) origin such as https://clinic.example.org, got "${env.PUBLIC_URL}"`);
+  if (!/^https?:\/\/[^/]+$/.test(publicUrl))
+    throw new Error(`PUBLIC_URL must be an http(s) origin such as https://clinic.example.org, got "${env.PUBLIC_URL}"`);
   const mailFrom = env.MAIL_FROM || `no-reply@${mailDomainOf(new URL(publicUrl).hostname)}`;
-  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(mailFrom)) throw new Error(`MAIL_FROM must be a bare e-mail address such as clinic@example.org, got "${env.MAIL_FROM}"`);
-  if (env.DATABASE_OWNER_URL && !env.DATABASE_URL) throw new Error('DATABASE_OWNER_URL is the owner of a PostgreSQL database: set DATABASE_URL to the application\'s role too');
-  if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL)) throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${env.SMTP_URL}"`);
+  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(mailFrom))
+    throw new Error(`MAIL_FROM must be a bare e-mail address such as clinic@example.org, got "${env.MAIL_FROM}"`);
+  if (env.DATABASE_OWNER_URL && !env.DATABASE_URL)
+    throw new Error(
+      "DATABASE_OWNER_URL is the owner of a PostgreSQL database: set DATABASE_URL to the application's role too",
+    );
+  if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL))
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${env.SMTP_URL}"`);
   return {
     port,
     host,

@@ -16,7 +16,10 @@ const HAND_FORMATTED: [string, RegExp][] = [
   ['toLocaleString and its kin', /\.toLocale(Date|Time)?String\(/],
   ['a wire time or date-time cut by hand', /\b\w+_(time|at|until)\.slice\(/],
   ['an HH:mm time shown raw', /(?<![=T$])\$?\{\s*[\w.]+\.(start_time|end_time|startTime|endTime)\s*\}/],
-  ['a yyyy-MM-dd date shown raw', /(?<![=$])\{\s*\w+\.(\w+_)?(date|birthdate)\s*(\?\?|\|\||\})|\b(cell|text):\s*\(\w+\)\s*=>\s*`?(\$\{\s*)?\w+\.(\w+_)?(date|birthdate)\b(?!\s*[.(=!<>?&|])/],
+  [
+    'a yyyy-MM-dd date shown raw',
+    /(?<![=$])\{\s*\w+\.(\w+_)?(date|birthdate)\s*(\?\?|\|\||\})|\b(cell|text):\s*\(\w+\)\s*=>\s*`?(\$\{\s*)?\w+\.(\w+_)?(date|birthdate)\b(?!\s*[.(=!<>?&|])/,
+  ],
   ['a date cut by hand', /\b\w*(date|day)\.slice\(/i],
 ];
 
@@ -30,9 +33,11 @@ function sourceFiles(dir: string): string[] {
 
 /** Every `file:line: what` that formats a date or time by hand instead of through domain/shared/date-format.ts. */
 export function handFormatted(file: string, text: string): string[] {
-  return text.split('\n').flatMap((line, index) =>
-    HAND_FORMATTED.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${file}:${index + 1}: ${what}`),
-  );
+  return text
+    .split('\n')
+    .flatMap((line, index) =>
+      HAND_FORMATTED.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${file}:${index + 1}: ${what}`),
+    );
 }
 
 describe('dates and times on screens, printed pages and e-mails', () => {
@@ -53,12 +58,18 @@ describe('dates and times on screens, printed pages and e-mails', () => {
       '`Check in ${a.patient_name} at ${a.start_time}`',
       "{ header: 'Date', cell: (b) => b.billing_date },",
       '({bill.billing_date})',
-      "cell: (a) => `${a.date}, ${formatTime(a.start_time)}`",
+      'cell: (a) => `${a.date}, ${formatTime(a.start_time)}`',
       '{d.date.slice(5)}',
       "<dd>{patient.birthdate || 'N/A'}</dd>",
     ];
     assert.equal(handFormatted('x.tsx', lines.join('\n')).length, lines.length);
     assert.deepEqual(handFormatted('x.tsx', '<input value={form.start_time} />\n{formatTime(a.start_time)}'), []);
-    assert.deepEqual(handFormatted('x.tsx', '<g key={d.date}>\n{formatDate(b.billing_date)}\n(a) => a.date === today\nrowKey={(d) => `${d.date} ${d.id}`}'), []);
+    assert.deepEqual(
+      handFormatted(
+        'x.tsx',
+        '<g key={d.date}>\n{formatDate(b.billing_date)}\n(a) => a.date === today\nrowKey={(d) => `${d.date} ${d.id}`}',
+      ),
+      [],
+    );
   });
 });

@@ -8,11 +8,13 @@ export const WAITLIST_OFFER_PATH = '/appointments/waitlist-offer';
  * Links with a one-time token: it rides in the fragment, which browsers never send to a server, so it stays out
  * of access logs, proxies and Referer headers.
  */
-const withToken = (origin: string, path: string, token: string) => `${origin}${path}#token=${encodeURIComponent(token)}`;
+const withToken = (origin: string, path: string, token: string) =>
+  `${origin}${path}#token=${encodeURIComponent(token)}`;
 
 export const resetPasswordLink = (origin: string, token: string) => withToken(origin, RESET_PASSWORD_PATH, token);
 export const verifyEmailLink = (origin: string, token: string) => withToken(origin, VERIFY_EMAIL_PATH, token);
-export const cancelAppointmentLink = (origin: string, token: string) => withToken(origin, CANCEL_APPOINTMENT_PATH, token);
+export const cancelAppointmentLink = (origin: string, token: string) =>
+  withToken(origin, CANCEL_APPOINTMENT_PATH, token);
 export const waitlistOfferLink = (origin: string, token: string) => withToken(origin, WAITLIST_OFFER_PATH, token);
 
 /**
@@ -20,4 +22,5 @@ export const waitlistOfferLink = (origin: string, token: string) => withToken(or
  * is in the path, which the server's access log masks (CALENDAR_FEED_PREFIX).
  */
 export const CALENDAR_FEED_PREFIX = '/api/calendar/';
-export const calendarFeedLink = (origin: string, token: string) => `${origin}${CALENDAR_FEED_PREFIX}${encodeURIComponent(token)}.ics`;
+export const calendarFeedLink = (origin: string, token: string) =>
+  `${origin}${CALENDAR_FEED_PREFIX}${encodeURIComponent(token)}.ics`;

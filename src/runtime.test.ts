@@ -33,7 +33,10 @@ describe('pruneAuditDaily', () => {
       mock.timers.tick(DAY_MS);
       await turn();
       assert.equal(calls, 3);
-      assert.deepEqual(lines, ['audit: removed 3 anonymous failed sign-in(s) older than 90 days', 'audit: pruning failed: database_busy; trying again tomorrow']);
+      assert.deepEqual(lines, [
+        'audit: removed 3 anonymous failed sign-in(s) older than 90 days',
+        'audit: pruning failed: database_busy; trying again tomorrow',
+      ]);
     } finally {
       mock.timers.reset();
     }
@@ -45,7 +48,13 @@ describe('checkpointAuditHourly', () => {
     mock.timers.enable({ apis: ['setInterval'] });
     try {
       const signed: SignOutcome = {
-        signed: { seq: 7, hash: 'ab'.repeat(32), at: new Date('2026-06-10T08:00:00.000Z'), keyId: '0123456789abcdef', signature: `${'A'.repeat(86)}==` },
+        signed: {
+          seq: 7,
+          hash: 'ab'.repeat(32),
+          at: new Date('2026-06-10T08:00:00.000Z'),
+          keyId: '0123456789abcdef',
+          signature: `${'A'.repeat(86)}==`,
+        },
       };
       const answers: (() => Promise<SignOutcome>)[] = [
         async () => signed,

@@ -25,17 +25,27 @@ export interface Runtime {
  * Opens the configured database (or takes the one `opened`), brings its schema up to date and composes the app.
  * The command line's reports may run longer than a screen's request (`longStatements`).
  */
-export async function openRuntime(config: Config = loadConfig(), opts: { longStatements?: boolean; opened?: Db } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: Config = loadConfig(),
+  opts: { longStatements?: boolean; opened?: Db } = {},
+): Promise<Runtime> {
   const timeouts = opts.longStatements
     ? { ...config.timeouts, statementMs: Math.max(config.timeouts.statementMs, CLI_STATEMENT_TIMEOUT_MS) }
     : config.timeouts;
-  const auditKeys = await loadAuditKeys({ signingKeyFile: config.auditSigningKeyFile, verifyKeyFile: config.auditVerifyKeyFile });
+  const auditKeys = await loadAuditKeys({
+    signingKeyFile: config.auditSigningKeyFile,
+    verifyKeyFile: config.auditVerifyKeyFile,
+  });
   const db = opts.opened ?? (await openDb({ ...config, timeouts }));
   try {
-    const applied = config.databaseOwnerUrl ? await migrateAsOwner(config.databaseOwnerUrl, db, timeouts) : await migrateAsConnected(db);
+    const applied = config.databaseOwnerUrl
+      ? await migrateAsOwner(config.databaseOwnerUrl, db, timeouts)
+      : await migrateAsConnected(db);
     const newer = await newerMigrations(db);
     if (newer.length > 0) {
-      console.error(`warning: the database has migrations this Medora does not know (${newer.join(', ')}): a newer release has run on it.`);
+      console.error(
+        `warning: the database has migrations this Medora does not know (${newer.join(', ')}): a newer release has run on it.`,
+      );
     }
     return { app: makeApp({ db, clock: systemClock, config, auditKeys }), db, config, applied };
   } catch (error) {

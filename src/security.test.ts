@@ -21,7 +21,11 @@ describe('limitConcurrency', () => {
 
   it('frees its slot when a task fails', async () => {
     const limit = limitConcurrency(1);
-    await assert.rejects(limit(async () => { throw new Error('boom'); }));
+    await assert.rejects(
+      limit(async () => {
+        throw new Error('boom');
+      }),
+    );
     assert.equal(await limit(async () => 'next'), 'next');
   });
 });

@@ -30,7 +30,8 @@ const rows = Number(opts.rows);
 const startedAt = new Date().toISOString();
 
 const actor = { userId: 1, role: 'admin' as const, name: 'bench' };
-const write = (tx: Queryable, n: number) => auditLog(tx).record({ actor, action: 'read_records', entity: 'patient', entityId: n, patientId: n });
+const write = (tx: Queryable, n: number) =>
+  auditLog(tx).record({ actor, action: 'read_records', entity: 'patient', entityId: n, patientId: n });
 
 /** Rows per second of `writers` writing `rows` rows into `db`, each its own transaction. */
 async function rate(db: Db, writers: number): Promise<{ perSecond: number; ms: number; ended: number }> {
@@ -51,7 +52,8 @@ async function rate(db: Db, writers: number): Promise<{ perSecond: number; ms: n
 /** How long after `since` the last waiting row was sealed (bounded). */
 async function sealedAfter(db: Db, since: number): Promise<number> {
   while ((await auditTrail(db).backlog()).rows > 0) {
-    if (performance.now() - since > SEALING_WAIT_MS) throw new Error(`rows still unsealed ${SEALING_WAIT_MS} ms after the last write`);
+    if (performance.now() - since > SEALING_WAIT_MS)
+      throw new Error(`rows still unsealed ${SEALING_WAIT_MS} ms after the last write`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return performance.now() - since;
@@ -74,7 +76,9 @@ try {
   const plain = await open();
   // Without the chain the row is the same, and nothing marks it for a sealer: no transaction id, no index to find it by.
   await plain.db.exec('drop index audit_log_tx_idx; alter table audit_log alter column tx drop default');
-  const sealer = sealAuditContinuously({ sealTrail: () => auditTrail(chained.db).seal(SEAL_BATCH_ROWS) }, (line) => console.error(line));
+  const sealer = sealAuditContinuously({ sealTrail: () => auditTrail(chained.db).seal(SEAL_BATCH_ROWS) }, (line) =>
+    console.error(line),
+  );
   const results = new Map<number, { with: number[]; without: number[]; sealedMs: number[] }>();
   try {
     for (let round = 1; round <= Number(opts.rounds); round++) {
@@ -84,7 +88,10 @@ try {
         const runs = new Map<Db, { perSecond: number; sealed?: number }>();
         for (const target of order) {
           const run = await rate(target.db, writers);
-          runs.set(target.db, { perSecond: run.perSecond, sealed: target === chained ? await sealedAfter(chained.db, run.ended) : undefined });
+          runs.set(target.db, {
+            perSecond: run.perSecond,
+            sealed: target === chained ? await sealedAfter(chained.db, run.ended) : undefined,
+          });
         }
         const withChain = runs.get(chained.db);
         const without = runs.get(plain.db);
@@ -106,13 +113,28 @@ try {
   }
   const medians = [...results].map(([writers, seen]) => {
     const [withChain, without] = [median(seen.with), median(seen.without)];
-    console.log(`median, ${writers} writer(s): with the chain ${withChain} rows/s, without ${without} rows/s: ${(withChain / without).toFixed(2)}×`);
-    return { writers, rows_per_second_with_chain: withChain, rows_per_second_without: without, ratio: Number((withChain / without).toFixed(2)), rounds: seen };
+    console.log(
+      `median, ${writers} writer(s): with the chain ${withChain} rows/s, without ${without} rows/s: ${(withChain / without).toFixed(2)}×`,
+    );
+    return {
+      writers,
+      rows_per_second_with_chain: withChain,
+      rows_per_second_without: without,
+      ratio: Number((withChain / without).toFixed(2)),
+      rounds: seen,
+    };
   });
   const chain = await auditTrail(chained.db).verify();
   console.log(`chain: ${JSON.stringify(chain)}`);
   if (opts.output) {
-    const figures = { started_at: startedAt, database: chained.kind, machine: benchMachine(), rows_per_run: rows, medians, chain };
+    const figures = {
+      started_at: startedAt,
+      database: chained.kind,
+      machine: benchMachine(),
+      rows_per_run: rows,
+      medians,
+      chain,
+    };
     await writeFile(opts.output, `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`figures written to ${opts.output}`);
   }

@@ -43,7 +43,10 @@ declare module 'autocannon' {
   export interface Instance extends PromiseLike<Result> {
     stop(): void;
     /** Every answer, with its latency in milliseconds (fractional, from process.hrtime). */
-    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void): this;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void,
+    ): this;
   }
 
   function autocannon(options: Options): Instance;

@@ -61,7 +61,11 @@ interface Burst {
 async function burst(chained: boolean): Promise<Burst> {
   const database = await present(target, 'PostgreSQL target').open();
   const url = present(database.url, 'database URL');
-  const dbs = [database.db, await openPostgres(url, { max: databasePoolSize, timeouts }), await openPostgres(url, { max: databasePoolSize, timeouts })];
+  const dbs = [
+    database.db,
+    await openPostgres(url, { max: databasePoolSize, timeouts }),
+    await openPostgres(url, { max: databasePoolSize, timeouts }),
+  ];
   const [setup, ...instanceDbs] = dbs as [(typeof dbs)[0], ...typeof dbs];
   const apps = instanceDbs.map((db) => makeTestApp(db, { clock: fixedClock(NOW) }));
   const servers = apps.map((app) => createMedoraServer(app, { log: () => {} }));
@@ -70,11 +74,18 @@ async function burst(chained: boolean): Promise<Burst> {
     // Without the chain nothing seals, and nothing marks a row for a sealer: no transaction id, no index to find it by.
     if (!chained) await setup.exec('drop index audit_log_tx_idx; alter table audit_log alter column tx drop default');
     const urls = await Promise.all(
-      servers.map((server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))),
+      servers.map(
+        (server) =>
+          new Promise<string>((resolve) =>
+            server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+          ),
+      ),
     );
     const requests = await bookingRequests(at(apps, 0, 'app'), setup);
     const started = performance.now();
-    const answers = await Promise.all(requests.map((r, i) => bookPatiently(at(urls, i % urls.length, 'url'), r.token, r.body)));
+    const answers = await Promise.all(
+      requests.map((r, i) => bookPatiently(at(urls, i % urls.length, 'url'), r.token, r.body)),
+    );
     const seconds = (Math.max(...answers.map((a) => a.at)) - started) / 1000;
     const refused: Record<string, number> = {};
     for (const a of answers) if (a.last !== '201') refused[a.last] = (refused[a.last] ?? 0) + 1;
@@ -86,7 +97,8 @@ async function burst(chained: boolean): Promise<Burst> {
     );
     // The sealer's last batch is waited for (a few seconds at most) before the trail is read.
     const sealedBy = performance.now() + 5000;
-    while (chained && (await at(apps, 0, 'app').audit.verifyTrail()).backlog.rows > 0 && performance.now() < sealedBy) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (chained && (await at(apps, 0, 'app').audit.verifyTrail()).backlog.rows > 0 && performance.now() < sealedBy)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     return {
       firstTry: answers.filter((a) => a.tries === 1 && a.last === '201').length,
       booked: answers.filter((a) => a.last === '201').length,
@@ -127,19 +139,34 @@ async function bookingRequests(app: App, db: Queryable) {
   const scheduleOf = new Map<string, number[]>();
   for (const doctor of doctors) {
     const all = (await app.scheduling.getSchedule(doctor.id)).slots;
-    for (const weekday of [1, 4, 5]) scheduleOf.set(`${doctor.id}/${weekday}`, all.filter((s) => s.weekday === weekday).map((s) => s.id));
+    for (const weekday of [1, 4, 5])
+      scheduleOf.set(
+        `${doctor.id}/${weekday}`,
+        all.filter((s) => s.weekday === weekday).map((s) => s.id),
+      );
   }
   return tokens.map((token, i) => {
     const doctor = at(doctors, i % doctors.length, 'doctor');
     const k = Math.floor(i / doctors.length);
     const date = at(DATES, Math.floor(k / SLOTS_A_DAY), 'date');
     const weekday = new Date(`${date}T12:00:00Z`).getUTCDay() || 7;
-    return { token, body: JSON.stringify({ doctor_id: doctor.id, schedule_id: present(scheduleOf.get(`${doctor.id}/${weekday}`), 'schedule')[k % SLOTS_A_DAY], date }) };
+    return {
+      token,
+      body: JSON.stringify({
+        doctor_id: doctor.id,
+        schedule_id: present(scheduleOf.get(`${doctor.id}/${weekday}`), 'schedule')[k % SLOTS_A_DAY],
+        date,
+      }),
+    };
   });
 }
 
 /** A client that books, and on a 503 waits what Retry-After asks and books again, until maxWaitMs have passed. */
-async function bookPatiently(url: string, token: string, body: string): Promise<{ tries: number; last: string; at: number }> {
+async function bookPatiently(
+  url: string,
+  token: string,
+  body: string,
+): Promise<{ tries: number; last: string; at: number }> {
   const giveUpAt = performance.now() + maxWaitMs;
   for (let tries = 1; ; tries++) {
     const res = await fetch(`${url}/api/appointments/book`, {
@@ -148,17 +175,24 @@ async function bookPatiently(url: string, token: string, body: string): Promise<
       body,
     });
     const answer = (await res.json().catch(() => ({}))) as { code?: string };
-    if (res.status !== 503) return { tries, last: res.status === 201 ? '201' : `${res.status} ${answer.code}`, at: performance.now() };
+    if (res.status !== 503)
+      return { tries, last: res.status === 201 ? '201' : `${res.status} ${answer.code}`, at: performance.now() };
     const waitMs = Number(res.headers.get('retry-after') ?? 1) * 1000;
-    if (performance.now() + waitMs > giveUpAt) return { tries, last: `503 ${answer.code} (gave up)`, at: performance.now() };
+    if (performance.now() + waitMs > giveUpAt)
+      return { tries, last: `503 ${answer.code} (gave up)`, at: performance.now() };
     await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
 }
 
 /** The trail in words: how much is sealed into the chain, how much waits and for how long, whether the chain holds. */
 function describeTrail({ chain, backlog, stalled }: TrailCheck): string {
-  const waiting = backlog.rows === 0 ? 'no unsealed rows' : `${backlog.rows} unsealed rows, the oldest ${backlog.oldestAgeSeconds} s old${stalled ? ' (the sealer has stalled)' : ''}`;
-  const ok = chain.intact ? 'the chain verifies' : `the chain is BROKEN at row ${chain.brokenAt ?? '?'}: ${chain.reason}`;
+  const waiting =
+    backlog.rows === 0
+      ? 'no unsealed rows'
+      : `${backlog.rows} unsealed rows, the oldest ${backlog.oldestAgeSeconds} s old${stalled ? ' (the sealer has stalled)' : ''}`;
+  const ok = chain.intact
+    ? 'the chain verifies'
+    : `the chain is BROKEN at row ${chain.brokenAt ?? '?'}: ${chain.reason}`;
   return `${chain.rows} sealed rows, ${waiting}; ${ok}`;
 }
 
@@ -179,19 +213,26 @@ for (const chained of [true, false]) {
     double_booked: b.doubleBooked,
     refused: b.refused,
   });
-  const refused = Object.entries(b.refused).map(([answer, count]) => `${count} × ${answer}`).join(', ');
+  const refused = Object.entries(b.refused)
+    .map(([answer, count]) => `${count} × ${answer}`)
+    .join(', ');
   console.log(
     `${chained ? 'with the audit chain' : 'without the chain'}: ${n} simultaneous bookings over 2 instances (pool ${databasePoolSize} each): ` +
       `${b.firstTry} booked on the first try, ${b.booked} in all after ${b.retries} retries (${(b.booked / b.seconds).toFixed(1)} booked/s), ` +
       `the last answered ${b.seconds.toFixed(2)} s after the start${refused ? `; not booked: ${refused}` : ''}`,
   );
   const exact = b.booked === n && b.distinctSlots === n && b.doubleBooked === 0;
-  console.log(`  in SQL: ${b.distinctSlots} distinct slots booked, ${b.doubleBooked} booked twice: ${exact ? 'each slot exactly once' : 'NOT each slot exactly once'}`);
+  console.log(
+    `  in SQL: ${b.distinctSlots} distinct slots booked, ${b.doubleBooked} booked twice: ${exact ? 'each slot exactly once' : 'NOT each slot exactly once'}`,
+  );
   // Without the chain no row is sealed: the trail has nothing to say about that run.
   if (chained) console.log(`  audit trail: ${describeTrail(b.trail)}`);
   if (!exact) process.exitCode = 1;
 }
 if (opts.output) {
-  await writeFile(opts.output, `${JSON.stringify({ started_at: startedAt, instances: 2, machine: benchMachine(), runs }, null, 2)}\n`);
+  await writeFile(
+    opts.output,
+    `${JSON.stringify({ started_at: startedAt, instances: 2, machine: benchMachine(), runs }, null, 2)}\n`,
+  );
   console.log(`figures written to ${opts.output}`);
 }

@@ -5,7 +5,11 @@ import { present } from '../../src/testing/assert.ts';
 
 /** Where a server's CPU time went, from a V8 `.cpuprofile` (node --cpu-prof): self time by function and by part. */
 export interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number }; children?: number[] }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
+    children?: number[];
+  }[];
   samples: number[];
   timeDeltas: number[];
   startTime: number;
@@ -31,7 +35,9 @@ export function sourceMapLocator(): Locate {
     if (!maps.has(url)) {
       let map: SourceMap | undefined;
       try {
-        map = url.startsWith('file://') ? new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8'))) : undefined;
+        map = url.startsWith('file://')
+          ? new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')))
+          : undefined;
       } catch {
         map = undefined;
       }
@@ -58,8 +64,14 @@ export const PARTS: { part: string; test: (url: string, fn: string) => boolean }
   { part: 'bench twins', test: (url) => url.includes('/scripts/bench/') },
   { part: 'pg driver', test: (url) => /node_modules\/(pg|pg-[a-z-]+|pgpass|postgres-[a-z-]+)\//.test(url) },
   { part: 'other packages', test: (url) => url.includes('node_modules/') },
-  { part: 'node http', test: (url) => /node:(_http|http|internal\/http|internal\/streams|stream|net|internal\/stream_base)/.test(url) },
-  { part: 'node console and fs', test: (url) => /node:(internal\/console|internal\/fs|fs|internal\/util\/inspect)/.test(url) },
+  {
+    part: 'node http',
+    test: (url) => /node:(_http|http|internal\/http|internal\/streams|stream|net|internal\/stream_base)/.test(url),
+  },
+  {
+    part: 'node console and fs',
+    test: (url) => /node:(internal\/console|internal\/fs|fs|internal\/util\/inspect)/.test(url),
+  },
   { part: 'node other', test: (url) => url.startsWith('node:') },
   { part: 'other', test: () => true },
 ];
@@ -69,7 +81,10 @@ export const PARTS: { part: string; test: (url: string, fn: string) => boolean }
  * their time deltas summed: on a machine shared with other work a delta also holds the time the process waited
  * for a CPU, charged to whatever happened to run before; a count is the share of the process's own running time.
  */
-export function selfTimes(profile: CpuProfile, locate: Locate = (url) => url): { functions: SelfTime[]; parts: SelfTime[]; busySamples: number } {
+export function selfTimes(
+  profile: CpuProfile,
+  locate: Locate = (url) => url,
+): { functions: SelfTime[]; parts: SelfTime[]; busySamples: number } {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   // Medora runs as one esbuild bundle and the twin from its sources: a function is named by its source file in both.
   const sourceOf = new Map<number, string>();
@@ -84,7 +99,10 @@ export function selfTimes(profile: CpuProfile, locate: Locate = (url) => url): {
     const { functionName } = present(byNode.get(id), 'profile node').callFrame;
     const url = present(sourceOf.get(id), 'node source');
     const fn = functionName || '(anonymous)';
-    const { part } = present(PARTS.find((p) => p.test(url, fn)), 'part');
+    const { part } = present(
+      PARTS.find((p) => p.test(url, fn)),
+      'part',
+    );
     if (part === 'idle') continue;
     busySamples++;
     // tsx compiles each module to one line, so a line number says nothing; the file does.
@@ -92,7 +110,8 @@ export function selfTimes(profile: CpuProfile, locate: Locate = (url) => url): {
     functions.set(name, (functions.get(name) ?? 0) + 1);
     parts.set(part, (parts.get(part) ?? 0) + 1);
   }
-  const sorted = (m: Map<string, number>) => [...m].map(([name, samples]) => ({ name, samples })).sort((a, b) => b.samples - a.samples);
+  const sorted = (m: Map<string, number>) =>
+    [...m].map(([name, samples]) => ({ name, samples })).sort((a, b) => b.samples - a.samples);
   return { functions: sorted(functions), parts: sorted(parts), busySamples };
 }
 

@@ -10,7 +10,12 @@ import { DEFAULT_TIMEOUTS } from '../../src/db/timeouts.ts';
 
 // Generating a million appointments is one statement per table: on a busy machine it takes longer than a
 // request may, so the bench's own handle waits as long as the command line's reports do.
-const GENERATOR_TIMEOUTS = { ...DEFAULT_TIMEOUTS, statementMs: CLI_STATEMENT_TIMEOUT_MS, lockMs: 60_000, idleInTransactionMs: 60_000 };
+const GENERATOR_TIMEOUTS = {
+  ...DEFAULT_TIMEOUTS,
+  statementMs: CLI_STATEMENT_TIMEOUT_MS,
+  lockMs: 60_000,
+  idleInTransactionMs: 60_000,
+};
 
 /** A database made for one bench run: where the servers find it, and how to remove it afterwards. */
 export interface BenchDatabase {

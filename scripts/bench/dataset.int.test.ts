@@ -12,7 +12,12 @@ for (const target of testDatabases('one')) {
       const { db, drop } = await target.open();
       try {
         const size = hospitalSize(0.0001);
-        const counts = await generateHospital(db, { size, today: '2026-11-23', passwordHash: 'not-a-real-hash', progress: () => {} });
+        const counts = await generateHospital(db, {
+          size,
+          today: '2026-11-23',
+          passwordHash: 'not-a-real-hash',
+          progress: () => {},
+        });
         assert.equal(counts.doctors, size.doctors);
         assert.equal(counts.patients, size.patients);
         assert.equal(counts.appointments, size.appointments);
@@ -29,10 +34,15 @@ for (const target of testDatabases('one')) {
         assert.equal(stale.n, 0);
 
         const someone = only(
-          await db.query<{ id: number; email: string }>('select p.id, u.email from patients p join users u on u.id = p.user_id order by p.id desc limit 1'),
+          await db.query<{ id: number; email: string }>(
+            'select p.id, u.email from patients p join users u on u.id = p.user_id order by p.id desc limit 1',
+          ),
         );
         const found = await patientDirectory(db).list({ q: someone.email, page: 1, perPage: 10 });
-        assert.deepEqual(found.items.map((p) => p.id), [someone.id]);
+        assert.deepEqual(
+          found.items.map((p) => p.id),
+          [someone.id],
+        );
       } finally {
         await drop();
       }

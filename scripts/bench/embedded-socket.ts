@@ -61,7 +61,8 @@ try {
           const line = `${variant.name.padEnd(26)} ${path.padEnd(34)} ${String(Math.round(result.requests.average)).padStart(6)} req/s  p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  non-2xx ${result.non2xx}`;
           console.log(line);
         }
-        if (client) console.log(`${' '.repeat(27)}the client ran ${await client.stop()} billing reports through the socket`);
+        if (client)
+          console.log(`${' '.repeat(27)}the client ran ${await client.stop()} billing reports through the socket`);
       } finally {
         await server.stop();
         await rm(dataDir, { recursive: true, force: true });
@@ -107,7 +108,11 @@ async function signIn(url: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-function serve(root: string, dataDir: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+function serve(
+  root: string,
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<{ url: string; stop(): Promise<void> }> {
   const { DATABASE_URL: _url, ...inherited } = process.env;
   const child = spawn(process.execPath, [join(root, 'bin/medora.js'), 'serve'], {
     cwd: root,

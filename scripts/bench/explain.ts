@@ -30,17 +30,27 @@ const now = new Date();
 const timeZone = earlyMorningZone(now);
 const database = await createBenchDatabase(process.env.DATABASE_URL);
 try {
-  const { fixtures } = await prepareHospital(database, parseScale(options.scale), { today: clinicDateTime(now, timeZone).date, timeZone }, log);
+  const { fixtures } = await prepareHospital(
+    database,
+    parseScale(options.scale),
+    { today: clinicDateTime(now, timeZone).date, timeZone },
+    log,
+  );
   const db = await database.open();
   const statements: { sql: string; params: unknown[] }[] = [];
   const noting = notingDb(db, (sql, params) => {
     if (/^\s*(select|with)\b/i.test(sql)) statements.push({ sql, params: params ?? [] });
   });
-  const server: Server = createMedoraServer(makeApp({ db: noting, clock: systemClock, config: { clinicTz: timeZone, clinicName: 'Bench Clinic' } }), { log: () => {} });
+  const server: Server = createMedoraServer(
+    makeApp({ db: noting, clock: systemClock, config: { clinicTz: timeZone, clinicName: 'Bench Clinic' } }),
+    { log: () => {} },
+  );
   try {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    for (const scenario of readScenarios(fixtures).filter((s) => !options.endpoint || s.name.includes(options.endpoint))) {
+    for (const scenario of readScenarios(fixtures).filter(
+      (s) => !options.endpoint || s.name.includes(options.endpoint),
+    )) {
       const { method, path, headers } = scenario.next();
       statements.length = 0;
       const answer = await fetch(`${base}${path}`, { method, headers });

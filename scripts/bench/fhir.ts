@@ -46,14 +46,22 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0, 2);
 };
-const summary = (values: number[]) => ({ n: values.length, p50Ms: percentile(values, 50), p95Ms: percentile(values, 95) });
+const summary = (values: number[]) => ({
+  n: values.length,
+  p50Ms: percentile(values, 50),
+  p95Ms: percentile(values, 95),
+});
 
 /** Gives patient `id` enough completed visits (each an Appointment, an Encounter, a Condition and an Invoice) for ~`target` resources. */
 async function growPatient(db: Queryable, id: number, target: number): Promise<number> {
-  const { n } = onlyRow(await db.query<{ n: number }>(
-    `select 1 + (select count(*) from appointments where patient_id = $1 and status in ('completed', 'checked_in'))
+  const { n } = onlyRow(
+    await db.query<{ n: number }>(
+      `select 1 + (select count(*) from appointments where patient_id = $1 and status in ('completed', 'checked_in'))
               + (select count(*) from appointments where patient_id = $1)
-              + (select count(*) from medical_records where patient_id = $1) + (select count(*) from billings where patient_id = $1) as n`, [id]));
+              + (select count(*) from medical_records where patient_id = $1) + (select count(*) from billings where patient_id = $1) as n`,
+      [id],
+    ),
+  );
   const moved = Math.max(0, Math.ceil((target - Number(n)) / 4));
   await db.query(
     `with chosen as (select a.id from appointments a join medical_records m on m.appointment_id = a.id where a.patient_id not in (1, 2) order by a.id limit $2),
@@ -67,7 +75,8 @@ async function growPatient(db: Queryable, id: number, target: number): Promise<n
 }
 
 /** The server's resident memory now (VmRSS), in MiB. */
-const rssMiB = (pid: number) => Math.round(Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10;
+const rssMiB = (pid: number) =>
+  Math.round(Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4) / 10;
 
 /** Samples `pid`'s resident memory every 200 ms while `work` runs: the highest seen. */
 async function sampledRss<T>(pid: number, work: () => Promise<T>): Promise<[T, number]> {
@@ -82,7 +91,10 @@ async function sampledRss<T>(pid: number, work: () => Promise<T>): Promise<[T, n
 
 async function session(db: Queryable, userId: number): Promise<string> {
   const token = bearerTokens.issue();
-  await db.query(`insert into sessions (user_id, token_hash, expires_at) values ($1, $2, now() + interval '1 day')`, [userId, bearerTokens.digest(token)]);
+  await db.query(`insert into sessions (user_id, token_hash, expires_at) values ($1, $2, now() + interval '1 day')`, [
+    userId,
+    bearerTokens.digest(token),
+  ]);
   return token;
 }
 
@@ -92,7 +104,10 @@ const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
   return [value, performance.now() - started];
 };
 
-async function getJson(url: string, token: string): Promise<{ link?: { relation: string; url: string }[]; entry?: unknown[] }> {
+async function getJson(
+  url: string,
+  token: string,
+): Promise<{ link?: { relation: string; url: string }[]; entry?: unknown[] }> {
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${(await res.text()).slice(0, 200)}`);
   return (await res.json()) as { link?: { relation: string; url: string }[]; entry?: unknown[] };
@@ -121,8 +136,12 @@ try {
     });
     resources = await growPatient(db, 1, TARGET_RESOURCES);
     largeRecord = await growPatient(db, 2, LARGE_RECORD);
-    const admin = onlyRow(await db.query<{ id: number }>('select id from users where lower(email) = lower($1)', [ADMIN_EMAIL])).id;
-    const patientUser = onlyRow(await db.query<{ user_id: number }>('select user_id from patients where id = 1')).user_id;
+    const admin = onlyRow(
+      await db.query<{ id: number }>('select id from users where lower(email) = lower($1)', [ADMIN_EMAIL]),
+    ).id;
+    const patientUser = onlyRow(
+      await db.query<{ user_id: number }>('select user_id from patients where id = 1'),
+    ).user_id;
     tokens = { admin: await session(db, admin), patient: await session(db, patientUser) };
     patients = (await db.query<{ id: number }>('select id from patients order by id')).map((p) => p.id);
   } finally {
@@ -136,7 +155,9 @@ try {
     const walks: number[] = [];
     const records: number[] = [];
     let walked = 0;
-    log(`$everything of patient 1 (${resources} resources) by ${PAGE}, against GET /api/patient/records, ${rounds} rounds`);
+    log(
+      `$everything of patient 1 (${resources} resources) by ${PAGE}, against GET /api/patient/records, ${rounds} rounds`,
+    );
     for (let r = 0; r <= rounds; r++) {
       let next: string | undefined = `${medora.url}/fhir/R4/Patient/1/$everything?_count=${PAGE}`;
       let count = 0;
@@ -156,56 +177,95 @@ try {
         walked = count;
       }
     }
-    const everything = { resources: walked, pageSize: PAGE, page: summary(pages), walk: summary(walks), recordsRead: summary(records) };
-    const ratios = { pageToRecords: round(everything.page.p50Ms / everything.recordsRead.p50Ms, 2), walkToRecords: round(everything.walk.p50Ms / everything.recordsRead.p50Ms, 2) };
-    log(`  page p50 ${everything.page.p50Ms} ms p95 ${everything.page.p95Ms} ms; walk p50 ${everything.walk.p50Ms} ms p95 ${everything.walk.p95Ms} ms; ` +
-      `records p50 ${everything.recordsRead.p50Ms} ms p95 ${everything.recordsRead.p95Ms} ms; ratios ${JSON.stringify(ratios)}`);
+    const everything = {
+      resources: walked,
+      pageSize: PAGE,
+      page: summary(pages),
+      walk: summary(walks),
+      recordsRead: summary(records),
+    };
+    const ratios = {
+      pageToRecords: round(everything.page.p50Ms / everything.recordsRead.p50Ms, 2),
+      walkToRecords: round(everything.walk.p50Ms / everything.recordsRead.p50Ms, 2),
+    };
+    log(
+      `  page p50 ${everything.page.p50Ms} ms p95 ${everything.page.p95Ms} ms; walk p50 ${everything.walk.p50Ms} ms p95 ${everything.walk.p95Ms} ms; ` +
+        `records p50 ${everything.recordsRead.p50Ms} ms p95 ${everything.recordsRead.p95Ms} ms; ratios ${JSON.stringify(ratios)}`,
+    );
 
     log(`ZIP export of patient 2 (${largeRecord} resources), as Download my data asks for it`);
     const rssBeforeLarge = rssMiB(medora.pid);
     const [[zipBytes, zipMs], rssDuringLarge] = await sampledRss(medora.pid, () =>
       timed(async () => {
-        const res = await fetch(`${medora.url}/fhir/R4/Patient/2/$everything?_format=application/zip`, { headers: { authorization: `Bearer ${tokens.admin}` } });
+        const res = await fetch(`${medora.url}/fhir/R4/Patient/2/$everything?_format=application/zip`, {
+          headers: { authorization: `Bearer ${tokens.admin}` },
+        });
         if (!res.ok || !res.body) throw new Error(`export of patient 2: ${res.status}`);
         let received = 0;
         for await (const chunk of res.body) received += chunk.length;
         return received;
       }),
     );
-    const large = { resources: largeRecord, zipMiB: round(zipBytes / 2 ** 20, 2), seconds: round(zipMs / 1000, 1), serverRssMiB: { before: rssBeforeLarge, highestDuring: rssDuringLarge } };
+    const large = {
+      resources: largeRecord,
+      zipMiB: round(zipBytes / 2 ** 20, 2),
+      seconds: round(zipMs / 1000, 1),
+      serverRssMiB: { before: rssBeforeLarge, highestDuring: rssDuringLarge },
+    };
     log(`  ${JSON.stringify(large)}`);
 
     const rssBefore = medora.peakRssMiB();
-    log(`NDJSON export of ${patients.length} patients, ${opts.concurrency} at a time (server peak RSS so far ${rssBefore} MiB)`);
+    log(
+      `NDJSON export of ${patients.length} patients, ${opts.concurrency} at a time (server peak RSS so far ${rssBefore} MiB)`,
+    );
     let lines = 0;
     let bytes = 0;
     let nextPatient = 0;
     const rssAtStart = rssMiB(medora.pid);
-    const [[, exportMs], rssDuring] = await sampledRss(medora.pid, () => timed(() =>
-      Promise.all(
-        Array.from({ length: Number(opts.concurrency) }, async () => {
-          while (nextPatient < patients.length) {
-            const id = patients[nextPatient++];
-            const res = await fetch(`${medora.url}/fhir/R4/Patient/${id}/$everything?_format=application/fhir%2Bndjson`, { headers: { authorization: `Bearer ${tokens.admin}` } });
-            if (!res.ok || !res.body) throw new Error(`export of patient ${id}: ${res.status}`);
-            for await (const chunk of res.body) {
-              bytes += chunk.length;
-              for (const byte of chunk) if (byte === 10) lines += 1;
+    const [[, exportMs], rssDuring] = await sampledRss(medora.pid, () =>
+      timed(() =>
+        Promise.all(
+          Array.from({ length: Number(opts.concurrency) }, async () => {
+            while (nextPatient < patients.length) {
+              const id = patients[nextPatient++];
+              const res = await fetch(
+                `${medora.url}/fhir/R4/Patient/${id}/$everything?_format=application/fhir%2Bndjson`,
+                { headers: { authorization: `Bearer ${tokens.admin}` } },
+              );
+              if (!res.ok || !res.body) throw new Error(`export of patient ${id}: ${res.status}`);
+              for await (const chunk of res.body) {
+                bytes += chunk.length;
+                for (const byte of chunk) if (byte === 10) lines += 1;
+              }
             }
-          }
-        }),
+          }),
+        ),
       ),
-    ));
+    );
     const exported = {
       patients: patients.length,
       resources: lines,
       mib: round(bytes / 2 ** 20, 1),
       seconds: round(exportMs / 1000, 1),
       resourcesPerSecond: Math.round(lines / (exportMs / 1000)),
-      serverRssMiB: { atStart: rssAtStart, highestDuring: rssDuring, peakBefore: rssBefore, peakAfter: medora.peakRssMiB() },
+      serverRssMiB: {
+        atStart: rssAtStart,
+        highestDuring: rssDuring,
+        peakBefore: rssBefore,
+        peakAfter: medora.peakRssMiB(),
+      },
     };
     log(`  ${JSON.stringify(exported)}`);
-    const results = { startedAt: startedAt.toISOString(), database: database.kind, scale, dataset: counts, everything, ratios, largeExport: large, export: exported };
+    const results = {
+      startedAt: startedAt.toISOString(),
+      database: database.kind,
+      scale,
+      dataset: counts,
+      everything,
+      ratios,
+      largeExport: large,
+      export: exported,
+    };
     const output = resolve(ROOT, opts.output);
     await mkdir(dirname(output), { recursive: true });
     await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);

@@ -53,16 +53,24 @@ const PATIENTS_PER_DOCTOR = 10;
 const BOOKING_DAYS = 7;
 const RECORD_DAYS = 7;
 /** What a doctor writes down about a bench visit: a paid service, so recording it raises a bill. */
-const VISIT_NOTE = { diagnosis: 'Seen for the bench; findings unremarkable.', service_type: 'Consultation', cost: '80.00' };
+const VISIT_NOTE = {
+  diagnosis: 'Seen for the bench; findings unremarkable.',
+  service_type: 'Consultation',
+  cost: '80.00',
+};
 
 export async function loadFixtures(db: Queryable, today: string, maxWrites: number): Promise<Fixtures> {
-  const { id: adminId } = onlyRow(await db.query<{ id: number }>('select id from users where lower(email) = lower($1)', [ADMIN_EMAIL]));
+  const { id: adminId } = onlyRow(
+    await db.query<{ id: number }>('select id from users where lower(email) = lower($1)', [ADMIN_EMAIL]),
+  );
   const patients = await db.query<{ id: number; user_id: number; email: string }>(
     `select p.id, p.user_id, u.email from patients p join users u on u.id = p.user_id
      where p.id % greatest(1, (select count(*) from patients) / $1) = 0 order by p.id limit $1`,
     [PATIENT_POOL],
   );
-  const doctors = await db.query<{ id: number; user_id: number }>('select id, user_id from doctors where active order by id');
+  const doctors = await db.query<{ id: number; user_id: number }>(
+    'select id, user_id from doctors where active order by id',
+  );
   const treated = await db.query<{ doctor_id: number; user_id: number; patient_id: number }>(
     `select d.id as doctor_id, d.user_id, r.patient_id
      from (select id, user_id from doctors where active order by id limit $1) d
@@ -80,7 +88,9 @@ export async function loadFixtures(db: Queryable, today: string, maxWrites: numb
 
   const tokens = await openSessions(db, [
     adminId,
-    ...[patients, treated, bookings, visits, bills].flatMap((rows: { user_id: number }[]) => rows.map((row) => row.user_id)),
+    ...[patients, treated, bookings, visits, bills].flatMap((rows: { user_id: number }[]) =>
+      rows.map((row) => row.user_id),
+    ),
   ]);
   const tokenOf = (userId: number) => present(tokens.get(userId), 'session token');
   return {

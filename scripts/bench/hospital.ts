@@ -23,7 +23,12 @@ export interface Hospital {
  * Schema, hospital, fixtures and the writes' round trips (counted in this process, on targets the load then does
  * not get); the bench's own handle is closed before any server opens the database.
  */
-export async function prepareHospital(target: BenchDatabase, scale: number, clinic: { today: string; timeZone: string }, log: (line: string) => void): Promise<Hospital> {
+export async function prepareHospital(
+  target: BenchDatabase,
+  scale: number,
+  clinic: { today: string; timeZone: string },
+  log: (line: string) => void,
+): Promise<Hospital> {
   const { today, timeZone } = clinic;
   const db = await target.open();
   try {
@@ -37,9 +42,15 @@ export async function prepareHospital(target: BenchDatabase, scale: number, clin
     });
     const seconds = round((performance.now() - started) / 1000, 1);
     const fixtures = await loadFixtures(db, today, MAX_WRITES);
-    const roundTrips = await countRoundTrips(db, { clinicTz: timeZone, clinicName: 'Bench Clinic' }, setAside(fixtures));
+    const roundTrips = await countRoundTrips(
+      db,
+      { clinicTz: timeZone, clinicName: 'Bench Clinic' },
+      setAside(fixtures),
+    );
     const { booking, record, payment } = fixtures.writes;
-    log(`  ${booking.length} free slots to book, ${record.length} visits to record, ${payment.length} bills to pay; ${seconds} s in all`);
+    log(
+      `  ${booking.length} free slots to book, ${record.length} visits to record, ${payment.length} bills to pay; ${seconds} s in all`,
+    );
     return { counts, seconds, fixtures, roundTrips };
   } finally {
     await db.close();

@@ -41,14 +41,28 @@ describe('summarize', () => {
 
 describe('combining turns', () => {
   it('adds requests and seconds up and takes percentiles over every answer of every turn', () => {
-    const turn = (requests: number, latenciesMs: number[], codes: Record<string, number>) =>
-      ({ ...scenario, connections: 2, seconds: 5, requests, requestsPerSecond: requests / 5, p50Ms: 0, p99Ms: 0, maxMs: 0, errors: 0, statusCodes: codes, latenciesMs });
+    const turn = (requests: number, latenciesMs: number[], codes: Record<string, number>) => ({
+      ...scenario,
+      connections: 2,
+      seconds: 5,
+      requests,
+      requestsPerSecond: requests / 5,
+      p50Ms: 0,
+      p99Ms: 0,
+      maxMs: 0,
+      errors: 0,
+      statusCodes: codes,
+      latenciesMs,
+    });
     const m = combine([turn(500, [1, 2, 3], { '201': 500 }), turn(1500, [4, 5, 6, 7], { '201': 1499, '500': 1 })]);
     assert.deepEqual([m.requests, m.seconds, m.requestsPerSecond], [2000, 10, 200]);
     assert.deepEqual(m.statusCodes, { '201': 1999, '500': 1 });
     assert.deepEqual([m.p50Ms, m.maxMs], [4, 7]);
     assert.equal(m.serverCpuUs, undefined, 'no CPU time unless every turn measured it');
-    const cpu = combine([{ ...turn(500, [1], {}), serverCpuUs: 100_000 }, { ...turn(1500, [2], {}), serverCpuUs: 300_000 }]);
+    const cpu = combine([
+      { ...turn(500, [1], {}), serverCpuUs: 100_000 },
+      { ...turn(1500, [2], {}), serverCpuUs: 300_000 },
+    ]);
     assert.equal(cpuPerRequestUs(cpu), 200);
   });
 
@@ -61,11 +75,17 @@ describe('combining turns', () => {
 describe('request sources', () => {
   it('cycles through its items round and round', () => {
     const next = cycling(['a', 'b'], (path) => ({ path }));
-    assert.deepEqual([next(), next(), next()].map((r) => r.path), ['a', 'b', 'a']);
+    assert.deepEqual(
+      [next(), next(), next()].map((r) => r.path),
+      ['a', 'b', 'a'],
+    );
   });
 
   it('hands each consumable item out once, then repeats only the last', () => {
     const next = consuming(['a', 'b'], (path) => ({ path }));
-    assert.deepEqual([next(), next(), next()].map((r) => r.path), ['a', 'b', 'b']);
+    assert.deepEqual(
+      [next(), next(), next()].map((r) => r.path),
+      ['a', 'b', 'b'],
+    );
   });
 });

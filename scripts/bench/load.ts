@@ -43,7 +43,12 @@ export interface LoadOptions {
  * Drives `baseUrl` with one scenario for a fixed time (or until its data runs out) and summarises the run; with
  * `serverCpuUs`, the server's CPU time too.
  */
-export async function runLoad(baseUrl: string, scenario: Scenario, options: LoadOptions, serverCpuUs?: () => number): Promise<Measurement> {
+export async function runLoad(
+  baseUrl: string,
+  scenario: Scenario,
+  options: LoadOptions,
+  serverCpuUs?: () => number,
+): Promise<Measurement> {
   const cpuBefore = serverCpuUs?.();
   let firstError: string | undefined;
   const request: Request = {
@@ -55,7 +60,8 @@ export async function runLoad(baseUrl: string, scenario: Scenario, options: Load
   };
   // A connection builds its next request before the run ends; keeping one per connection in reserve means
   // a scenario with limited data never has to send a request twice.
-  const maxOverallRequests = scenario.maxRequests === undefined ? undefined : Math.max(1, scenario.maxRequests - 2 * options.connections);
+  const maxOverallRequests =
+    scenario.maxRequests === undefined ? undefined : Math.max(1, scenario.maxRequests - 2 * options.connections);
   const instance = autocannon({
     url: baseUrl,
     connections: Math.min(options.connections, maxOverallRequests ?? Infinity),
@@ -74,8 +80,16 @@ export async function runLoad(baseUrl: string, scenario: Scenario, options: Load
  * autocannon's result in the bench's terms: every answer but the expected status counts as an error. With the
  * latencies of every answer, percentiles are exact; without, autocannon's whole-millisecond histogram is used.
  */
-export function summarize(scenario: Scenario, connections: number, result: Result, firstError?: string, latenciesMs?: number[]): Measurement {
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
+export function summarize(
+  scenario: Scenario,
+  connections: number,
+  result: Result,
+  firstError?: string,
+  latenciesMs?: number[],
+): Measurement {
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]),
+  );
   const answered = Object.values(statusCodes).reduce((sum, n) => sum + n, 0);
   const unexpected = answered - (statusCodes[String(scenario.expectStatus)] ?? 0);
   return {
@@ -86,7 +100,9 @@ export function summarize(scenario: Scenario, connections: number, result: Resul
     seconds: result.duration,
     requests: answered,
     requestsPerSecond: round(answered / result.duration, 1),
-    ...(latenciesMs && latenciesMs.length > 0 ? percentiles(latenciesMs) : { p50Ms: result.latency.p50, p99Ms: result.latency.p99, maxMs: result.latency.max }),
+    ...(latenciesMs && latenciesMs.length > 0
+      ? percentiles(latenciesMs)
+      : { p50Ms: result.latency.p50, p99Ms: result.latency.p99, maxMs: result.latency.max }),
     errors: unexpected + result.errors + result.timeouts,
     statusCodes,
     firstError,
@@ -101,7 +117,8 @@ export function combine(runs: Measurement[]): Measurement {
   const seconds = runs.reduce((sum, m) => sum + m.seconds, 0);
   const requests = runs.reduce((sum, m) => sum + m.requests, 0);
   const statusCodes: Record<string, number> = {};
-  for (const m of runs) for (const [code, n] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  for (const m of runs)
+    for (const [code, n] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
   const latenciesMs = runs.flatMap((m) => m.latenciesMs);
   const cpuTimesUs = runs.map((m) => m.serverCpuUs);
   return {
@@ -109,7 +126,13 @@ export function combine(runs: Measurement[]): Measurement {
     seconds: round(seconds, 2),
     requests,
     requestsPerSecond: round(requests / seconds, 1),
-    ...(latenciesMs.length > 0 ? percentiles(latenciesMs) : { p50Ms: first.p50Ms, p99Ms: Math.max(...runs.map((m) => m.p99Ms)), maxMs: Math.max(...runs.map((m) => m.maxMs)) }),
+    ...(latenciesMs.length > 0
+      ? percentiles(latenciesMs)
+      : {
+          p50Ms: first.p50Ms,
+          p99Ms: Math.max(...runs.map((m) => m.p99Ms)),
+          maxMs: Math.max(...runs.map((m) => m.maxMs)),
+        }),
     errors: runs.reduce((sum, m) => sum + m.errors, 0),
     statusCodes,
     firstError: runs.find((m) => m.firstError)?.firstError,
@@ -119,13 +142,15 @@ export function combine(runs: Measurement[]): Measurement {
 }
 
 /** The server's CPU time per answered request, in microseconds, when it was measured. */
-export const cpuPerRequestUs = (m: Measurement) => (m.serverCpuUs === undefined || m.requests === 0 ? undefined : round(m.serverCpuUs / m.requests, 1));
+export const cpuPerRequestUs = (m: Measurement) =>
+  m.serverCpuUs === undefined || m.requests === 0 ? undefined : round(m.serverCpuUs / m.requests, 1);
 
 /** Nearest-rank percentiles, to a hundredth of a millisecond. */
 export function percentiles(latenciesMs: number[]): { p50Ms: number; p99Ms: number; maxMs: number } {
   const sorted = Float64Array.from(latenciesMs).sort();
   // Of no latencies at all, every percentile is NaN.
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+  const at = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
   return { p50Ms: round(at(0.5), 2), p99Ms: round(at(0.99), 2), maxMs: round(at(1), 2) };
 }
 

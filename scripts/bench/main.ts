@@ -21,7 +21,16 @@ import { earlyMorningZone } from './clinic-zone.ts';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { WRITE_KINDS, type Fixtures } from './fixtures.ts';
 import { prepareHospital, type Hospital } from './hospital.ts';
-import { combine, cpuPerRequestUs, nth, round, runLoad, type LoadOptions, type Measurement, type Scenario } from './load.ts';
+import {
+  combine,
+  cpuPerRequestUs,
+  nth,
+  round,
+  runLoad,
+  type LoadOptions,
+  type Measurement,
+  type Scenario,
+} from './load.ts';
 import { checkTargets, percent, ratioOf, renderReport, resultsJson, type BenchRun, type ReadPair } from './report.ts';
 import { GROWTH_SCALES, parseScales } from './scale.ts';
 import { WRITES, doctorsScenario, loginScenario, readScenarios, writeTurns } from './scenarios.ts';
@@ -33,17 +42,31 @@ const WARMUP_SECONDS = 1;
 
 const options = new Command('bench')
   .description('hospital-scale benchmark of the Medora HTTP API, each read endpoint against a bare node:http twin')
-  .option('--scale <scales>', '"full" (300 doctors, 100,000 patients, 1,000,000 appointments), "small" (1 %), a fraction, or a comma-separated series', GROWTH_SCALES.join(','))
-  .option('--growth', `the reads at ${GROWTH_SCALES.map(percent).join(', ')} of the hospital (the default; same as --scale ${GROWTH_SCALES.join(',')})`)
+  .option(
+    '--scale <scales>',
+    '"full" (300 doctors, 100,000 patients, 1,000,000 appointments), "small" (1 %), a fraction, or a comma-separated series',
+    GROWTH_SCALES.join(','),
+  )
+  .option(
+    '--growth',
+    `the reads at ${GROWTH_SCALES.map(percent).join(', ')} of the hospital (the default; same as --scale ${GROWTH_SCALES.join(',')})`,
+  )
   .option('--duration <seconds>', 'load time of one round', '3')
-  .option('--rounds <n>', 'rounds per read endpoint, each loading Medora and its twin (at every scale) at the same time', '10')
+  .option(
+    '--rounds <n>',
+    'rounds per read endpoint, each loading Medora and its twin (at every scale) at the same time',
+    '10',
+  )
   .option('--connections <n>', 'concurrent connections', '32')
   .option('--output <file>', 'where to write the results', 'bench/results.json')
   .parse()
   .opts<{ scale: string; growth?: boolean; duration: string; rounds: string; connections: string; output: string }>();
 
 const scales = options.growth ? GROWTH_SCALES : parseScales(options.scale);
-const load: LoadOptions = { seconds: positiveInt(options.duration, '--duration'), connections: positiveInt(options.connections, '--connections') };
+const load: LoadOptions = {
+  seconds: positiveInt(options.duration, '--duration'),
+  connections: positiveInt(options.connections, '--connections'),
+};
 const rounds = positiveInt(options.rounds, '--rounds');
 const log = (line: string) => console.error(line);
 
@@ -62,8 +85,14 @@ try {
   for (const scale of scales) {
     const database = await createBenchDatabase(process.env.DATABASE_URL);
     databases.push(database);
-    log(`Generating the hospital (${percent(scale)}) in a fresh ${database.kind} database; clinic day ${today} in ${clinicTimeZone}`);
-    hospitals.push({ scale, database, hospital: await prepareHospital(database, scale, { today, timeZone: clinicTimeZone }, log) });
+    log(
+      `Generating the hospital (${percent(scale)}) in a fresh ${database.kind} database; clinic day ${today} in ${clinicTimeZone}`,
+    );
+    hospitals.push({
+      scale,
+      database,
+      hospital: await prepareHospital(database, scale, { today, timeZone: clinicTimeZone }, log),
+    });
   }
   const kind = nth(hospitals, 0).database.kind;
   const { reads, rest } = kind === 'postgres' ? await measureSideBySide() : await measureOneAtATime();
@@ -78,7 +107,11 @@ try {
     },
     clinicTimeZone,
     load: { ...load, rounds, together: kind === 'postgres' },
-    scales: hospitals.map(({ scale, hospital }, i) => ({ scale, dataset: { counts: hospital.counts, seconds: hospital.seconds }, reads: nth(reads, i) })),
+    scales: hospitals.map(({ scale, hospital }, i) => ({
+      scale,
+      dataset: { counts: hospital.counts, seconds: hospital.seconds },
+      reads: nth(reads, i),
+    })),
     ...rest,
     roundTrips: nth(hospitals, hospitals.length - 1).hospital.roundTrips,
     ui: measureUiWeight(ROOT),
@@ -126,23 +159,33 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
         await worker.stop();
         throw error;
       });
-      const medora = await startMedora(env, join(logDir, `medora-${scale}.log`), [], ['--no-worker']).catch(async (error) => {
-        await Promise.all([twins.stop(), worker.stop()]);
-        throw error;
-      });
+      const medora = await startMedora(env, join(logDir, `medora-${scale}.log`), [], ['--no-worker']).catch(
+        async (error) => {
+          await Promise.all([twins.stop(), worker.stop()]);
+          throw error;
+        },
+      );
       sides.push({ scale, medora, twins, worker, scenarios: readScenarios(hospital.fixtures) });
     }
     const reads: ReadPair[][] = sides.map(() => []);
     for (const [j, { name }] of nth(sides, 0).scenarios.entries()) {
-      const servers = sides.flatMap((side) => [side.medora, side.twins].map((server) => ({ server, scenario: nth(side.scenarios, j) })));
+      const servers = sides.flatMap((side) =>
+        [side.medora, side.twins].map((server) => ({ server, scenario: nth(side.scenarios, j) })),
+      );
       const together = (seconds: number) =>
-        Promise.all(servers.map(({ server, scenario }) => runLoad(server.url, scenario, { ...load, seconds }, server.cpuTimeUs)));
+        Promise.all(
+          servers.map(({ server, scenario }) => runLoad(server.url, scenario, { ...load, seconds }, server.cpuTimeUs)),
+        );
       await together(WARMUP_SECONDS);
       const turns: Measurement[][] = [];
       for (let round = 0; round < rounds; round++) turns.push(await together(load.seconds));
       log(`  ${name}`);
       sides.forEach((side, i) => {
-        const pair = readPair(name, turns.map((r) => nth(r, 2 * i)), turns.map((r) => nth(r, 2 * i + 1)));
+        const pair = readPair(
+          name,
+          turns.map((r) => nth(r, 2 * i)),
+          turns.map((r) => nth(r, 2 * i + 1)),
+        );
         log(`    at ${percent(side.scale).padEnd(6)} ${describePair(pair)}`);
         nth(reads, i).push(pair);
       });
@@ -152,10 +195,15 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
     log(`Writes and sign-ins at ${percent(top.scale)}`);
     const writePairs = await sequence([...WRITE_KINDS], async (kind) => {
       const turns = writeTurns(kind, fixtures.writes[kind], rounds + 1);
-      const both = (r: number) => Promise.all([writeTurn(top.medora, nth(turns.medora, r), r), writeTurn(top.twins, nth(turns.twin, r), r)]);
+      const both = (r: number) =>
+        Promise.all([writeTurn(top.medora, nth(turns.medora, r), r), writeTurn(top.twins, nth(turns.twin, r), r)]);
       const measured: Measurement[][] = [];
       for (let r = 0; r <= rounds; r++) measured.push(await both(r));
-      return logWritePair(kind, measured.slice(1).map((m) => nth(m, 0)), measured.slice(1).map((m) => nth(m, 1)));
+      return logWritePair(
+        kind,
+        measured.slice(1).map((m) => nth(m, 0)),
+        measured.slice(1).map((m) => nth(m, 1)),
+      );
     });
     const twinRss = Math.max(...sides.map((side) => side.twins.peakRssMiB()));
     return { reads, rest: { writePairs, ...(await measureSignIns(top.medora, fixtures, twinRss)) } };
@@ -196,7 +244,9 @@ async function measureOneAtATime(): Promise<{ reads: ReadPair[][]; rest: Rest }>
         }),
       );
       if (last) {
-        const writePairs = await sequence(writes, async (turns, j) => logWritePair(nth([...WRITE_KINDS], j), await measureWriteTurns(medora, turns.medora), nth(twinWriteTurns, j)));
+        const writePairs = await sequence(writes, async (turns, j) =>
+          logWritePair(nth([...WRITE_KINDS], j), await measureWriteTurns(medora, turns.medora), nth(twinWriteTurns, j)),
+        );
         rest = { writePairs, ...(await measureSignIns(medora, hospital.fixtures, twins.peakRssMiB())) };
       }
     } finally {
@@ -233,15 +283,19 @@ function readPair(name: string, medora: Measurement[], twin: Measurement[]): Rea
 function describePair(pair: ReadPair): string {
   const { medora, twin } = pair;
   const errors = medora.errors + twin.errors;
-  return `Medora ${String(medora.requestsPerSecond).padStart(7)} req/s p50 ${medora.p50Ms} ms, twin ${String(twin.requestsPerSecond).padStart(7)} req/s ` +
+  return (
+    `Medora ${String(medora.requestsPerSecond).padStart(7)} req/s p50 ${medora.p50Ms} ms, twin ${String(twin.requestsPerSecond).padStart(7)} req/s ` +
     `p50 ${twin.p50Ms} ms, ratio ${round(ratioOf(pair), 2)} (rounds ${pair.roundRatios.map((r) => round(r, 2)).join(' ')}), ` +
     `CPU µs/req ${cpuPerRequestUs(medora)} / ${cpuPerRequestUs(twin)}` +
-    (errors ? `  errors ${errors}: ${(medora.firstError ?? twin.firstError ?? '').slice(0, 160)}` : '');
+    (errors ? `  errors ${errors}: ${(medora.firstError ?? twin.firstError ?? '').slice(0, 160)}` : '')
+  );
 }
 
 /** A write's turn `r` on one server: the first, on targets of its own too, only warms the server up. */
 function writeTurn(server: RunningServer, scenario: Scenario, r: number): Promise<Measurement> {
-  return r === 0 ? runLoad(server.url, scenario, { ...load, seconds: WARMUP_SECONDS }) : runLoad(server.url, scenario, load, server.cpuTimeUs);
+  return r === 0
+    ? runLoad(server.url, scenario, { ...load, seconds: WARMUP_SECONDS })
+    : runLoad(server.url, scenario, load, server.cpuTimeUs);
 }
 
 /** A write's turns on one server, one after another; the warm-up's left out. */
@@ -256,7 +310,11 @@ function logWritePair(kind: (typeof WRITE_KINDS)[number], medora: Measurement[],
 }
 
 /** Sign-ins on Medora alone: their cost is argon2, not the framework. */
-async function measureSignIns(medora: RunningServer, fixtures: Fixtures, twinRss: number): Promise<Omit<Rest, 'writePairs'>> {
+async function measureSignIns(
+  medora: RunningServer,
+  fixtures: Fixtures,
+  twinRss: number,
+): Promise<Omit<Rest, 'writePairs'>> {
   const writes = [await measure(medora, loginScenario(fixtures))];
   const loginBurst = await measureLoginBurst(medora, fixtures);
   return { writes, loginBurst, peakRssMiB: { medora: medora.peakRssMiB(), twins: twinRss } };
@@ -264,13 +322,18 @@ async function measureSignIns(medora: RunningServer, fixtures: Fixtures, twinRss
 
 async function measure(server: RunningServer, scenario: Scenario): Promise<Measurement> {
   const m = await runLoad(server.url, scenario, { ...load, seconds: load.seconds * 2 });
-  log(`  ${scenario.name.padEnd(44)} ${String(m.requestsPerSecond).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms  errors ${m.errors}` +
-    (m.firstError ? `  first: ${m.firstError.slice(0, 160)}` : ''));
+  log(
+    `  ${scenario.name.padEnd(44)} ${String(m.requestsPerSecond).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms  errors ${m.errors}` +
+      (m.firstError ? `  first: ${m.firstError.slice(0, 160)}` : ''),
+  );
   return m;
 }
 
 /** Half the connections sign in while the other half read: argon2 runs on libuv's pool, so reads keep flowing. */
-async function measureLoginBurst(server: RunningServer, fixtures: Fixtures): Promise<{ login: Measurement; read: Measurement }> {
+async function measureLoginBurst(
+  server: RunningServer,
+  fixtures: Fixtures,
+): Promise<{ login: Measurement; read: Measurement }> {
   const half = { connections: Math.max(1, Math.floor(load.connections / 2)), seconds: load.seconds * 2 };
   const [login, read] = await Promise.all([
     runLoad(server.url, { ...loginScenario(fixtures), name: 'POST /api/login (burst)' }, half),

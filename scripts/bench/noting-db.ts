@@ -24,10 +24,12 @@ export function notingDb(db: Db, note: Note): Db {
     exec: outside.exec,
     transaction: async (fn) => {
       note('begin', undefined, true);
-      const result = await db.transaction((tx) => fn(noted(tx, true))).catch((error: unknown) => {
-        note('rollback', undefined, true);
-        throw error;
-      });
+      const result = await db
+        .transaction((tx) => fn(noted(tx, true)))
+        .catch((error: unknown) => {
+          note('rollback', undefined, true);
+          throw error;
+        });
       note('commit', undefined, true);
       return result;
     },

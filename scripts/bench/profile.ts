@@ -24,7 +24,7 @@ import { WRITE_KINDS, type Fixtures } from './fixtures.ts';
 import { startMedora, startTwins, type RunningServer } from './servers.ts';
 
 const options = new Command('profile')
-  .description("CPU time per request of Medora and of its bare twin on one read endpoint")
+  .description('CPU time per request of Medora and of its bare twin on one read endpoint')
   .option('--scale <scale>', 'share of the full hospital', 'small')
   .option('--endpoint <text>', 'the read scenario whose name contains this', 'GET /api/doctors')
   .option('--write <kind>', `a write instead of a read: ${WRITE_KINDS.join(', ')}`)
@@ -34,7 +34,16 @@ const options = new Command('profile')
   .option('--together', 'load Medora and the twin at the same time, as the bench does')
   .option('--keep <dir>', 'keep the .cpuprofile files in this folder (open them in Chrome DevTools)')
   .parse()
-  .opts<{ scale: string; endpoint: string; write?: string; seconds: string; connections: string; top: string; together?: boolean; keep?: string }>();
+  .opts<{
+    scale: string;
+    endpoint: string;
+    write?: string;
+    seconds: string;
+    connections: string;
+    top: string;
+    together?: boolean;
+    keep?: string;
+  }>();
 
 const log = (line: string) => console.error(line);
 const now = new Date();
@@ -51,26 +60,50 @@ try {
   const startTwin = (args: string[]) => startTwins(env, join(profileDir, 'twin.log'), args);
   const startMedoraProfiled = (args: string[]) => startMedora(env, join(profileDir, 'medora.log'), args);
   const profiles = options.together
-    ? await profiledTogether([['twin', startTwin, twinLoads], ['medora', startMedoraProfiled, medoraLoads]])
+    ? await profiledTogether([
+        ['twin', startTwin, twinLoads],
+        ['medora', startMedoraProfiled, medoraLoads],
+      ])
     : [await profiled('twin', startTwin, twinLoads), await profiled('medora', startMedoraProfiled, medoraLoads)];
   const [twin, medora] = [nth(profiles, 0), nth(profiles, 1)];
 
   // The process's CPU time per request, shared out by the profile's samples.
-  const perRequest = (samples: number, of: typeof medora) => round((samples / of.times.busySamples) * of.cpuUsPerRequest, 1);
-  const parts = new Table({ head: ['part (self time)', 'Medora µs/req', 'twin µs/req'], style: { head: [], border: [] } });
+  const perRequest = (samples: number, of: typeof medora) =>
+    round((samples / of.times.busySamples) * of.cpuUsPerRequest, 1);
+  const parts = new Table({
+    head: ['part (self time)', 'Medora µs/req', 'twin µs/req'],
+    style: { head: [], border: [] },
+  });
   const names = [...new Set([...medora.times.parts, ...twin.times.parts].map((p) => p.name))];
-  const samplesOf = (list: { name: string; samples: number }[], name: string) => list.find((p) => p.name === name)?.samples ?? 0;
-  for (const name of names) parts.push([name, perRequest(samplesOf(medora.times.parts, name), medora), perRequest(samplesOf(twin.times.parts, name), twin)]);
+  const samplesOf = (list: { name: string; samples: number }[], name: string) =>
+    list.find((p) => p.name === name)?.samples ?? 0;
+  for (const name of names)
+    parts.push([
+      name,
+      perRequest(samplesOf(medora.times.parts, name), medora),
+      perRequest(samplesOf(twin.times.parts, name), twin),
+    ]);
   parts.push(['CPU in all (/proc, every thread)', round(medora.cpuUsPerRequest, 1), round(twin.cpuUsPerRequest, 1)]);
 
   // Where Medora spends more than its twin, function by function: the framework's cost per request.
-  const top = new Table({ head: ['function (self time)', 'Medora µs/req', 'twin µs/req', 'Medora more by'], style: { head: [], border: [] } });
-  const functions = [...new Set([...medora.times.functions, ...twin.times.functions].map((f) => f.name))].map((name) => {
-    const [m, t] = [perRequest(samplesOf(medora.times.functions, name), medora), perRequest(samplesOf(twin.times.functions, name), twin)];
-    return { name, m, t, more: round(m - t, 1) };
+  const top = new Table({
+    head: ['function (self time)', 'Medora µs/req', 'twin µs/req', 'Medora more by'],
+    style: { head: [], border: [] },
   });
-  for (const f of functions.sort((a, b) => b.more - a.more).slice(0, Number(options.top))) top.push([f.name.slice(0, 100), f.m, f.t, f.more]);
-  console.log(`${medoraLoads.measured.name} at ${options.scale}, ${load.connections} connections × ${load.seconds} s on each server`);
+  const functions = [...new Set([...medora.times.functions, ...twin.times.functions].map((f) => f.name))].map(
+    (name) => {
+      const [m, t] = [
+        perRequest(samplesOf(medora.times.functions, name), medora),
+        perRequest(samplesOf(twin.times.functions, name), twin),
+      ];
+      return { name, m, t, more: round(m - t, 1) };
+    },
+  );
+  for (const f of functions.sort((a, b) => b.more - a.more).slice(0, Number(options.top)))
+    top.push([f.name.slice(0, 100), f.m, f.t, f.more]);
+  console.log(
+    `${medoraLoads.measured.name} at ${options.scale}, ${load.connections} connections × ${load.seconds} s on each server`,
+  );
   console.log(`Medora ${medora.load.requestsPerSecond} req/s, twin ${twin.load.requestsPerSecond} req/s`);
   console.log(parts.toString());
   console.log(top.toString());
@@ -121,12 +154,20 @@ async function profiledTogether(starts: [string, Start, Loads][]) {
     for (const [name, start, loads] of starts) {
       const dir = join(profileDir, name);
       await rm(dir, { recursive: true, force: true });
-      servers.push({ name, dir, loads, server: await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '250']) });
+      servers.push({
+        name,
+        dir,
+        loads,
+        server: await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '250']),
+      });
     }
     await Promise.all(servers.map(({ server, loads }) => runLoad(server.url, loads.warm, { ...load, seconds: 3 })));
     const [from, cpuFrom] = [monotonicUs(), servers.map(({ server }) => server.cpuTimeUs())];
     measured = await Promise.all(servers.map(({ server, loads }) => runLoad(server.url, loads.measured, load)));
-    [window, cpuUs] = [[from, monotonicUs()], servers.map(({ server }, i) => server.cpuTimeUs() - at(cpuFrom, i, 'CPU time'))];
+    [window, cpuUs] = [
+      [from, monotonicUs()],
+      servers.map(({ server }, i) => server.cpuTimeUs() - at(cpuFrom, i, 'CPU time')),
+    ];
   } finally {
     await Promise.all(servers.map(({ server }) => server.stop()));
   }
@@ -138,7 +179,11 @@ async function profiledTogether(starts: [string, Start, Loads][]) {
       const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
       const m = at(measured, i, 'measurement');
       log(`  ${name}: ${m.requestsPerSecond} req/s, p50 ${m.p50Ms} ms`);
-      return { load: m, cpuUsPerRequest: at(cpuUs, i, 'CPU time') / m.requests, times: selfTimes(within(profile, window), sourceMapLocator()) };
+      return {
+        load: m,
+        cpuUsPerRequest: at(cpuUs, i, 'CPU time') / m.requests,
+        times: selfTimes(within(profile, window), sourceMapLocator()),
+      };
     }),
   );
 }

@@ -78,7 +78,10 @@ export function quantile(values: number[], q: number): number {
 }
 
 /** The middle half of the rounds' ratios, to show how much the machine moved them. */
-export const ratioSpread = (pair: ReadPair): [number, number] => [round(quantile(pair.roundRatios, 0.25), 2), round(quantile(pair.roundRatios, 0.75), 2)];
+export const ratioSpread = (pair: ReadPair): [number, number] => [
+  round(quantile(pair.roundRatios, 0.25), 2),
+  round(quantile(pair.roundRatios, 0.75), 2),
+];
 /** The machine a bench script ran on and its load averages (1, 5, 15 min) at the end, as the JSON figures name them. */
 export const benchMachine = () => ({
   cpus: availableParallelism(),
@@ -110,7 +113,9 @@ export function growthRows(run: BenchRun): GrowthRow[] {
     const rounds = Math.min(first.length, last.length);
     // A round in which a server answered nothing has no p50: the growth is then not measured, never 0 ×.
     const unanswered = [...first.slice(0, rounds), ...last.slice(0, rounds)].some((ms) => !(ms > 0));
-    return rounds === 0 || unanswered ? undefined : round(median(Array.from({ length: rounds }, (_, r) => nth(last, r) / nth(first, r))), 2);
+    return rounds === 0 || unanswered
+      ? undefined
+      : round(median(Array.from({ length: rounds }, (_, r) => nth(last, r) / nth(first, r))), 2);
   };
   return largest(run).reads.map(({ name }) => {
     const at = run.scales.map((s) => s.reads.find((pair) => pair.name === name));
@@ -129,10 +134,17 @@ export function growthRows(run: BenchRun): GrowthRow[] {
 export function checkTargets(run: BenchRun): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const top = largest(run);
-  const twinChecks = [...top.reads.map((pair) => ({ pair, target: TARGETS.readTwinRatio })), ...run.writePairs.map((pair) => ({ pair, target: TARGETS.writeTwinRatio }))];
+  const twinChecks = [
+    ...top.reads.map((pair) => ({ pair, target: TARGETS.readTwinRatio })),
+    ...run.writePairs.map((pair) => ({ pair, target: TARGETS.writeTwinRatio })),
+  ];
   for (const { pair, target } of twinChecks) {
     const ratio = ratioOf(pair);
-    checks.push({ target: `${pair.name}: Medora ≥ ${target} × its twin at ${percent(top.scale)}`, actual: `${round(ratio, 2)} ×`, met: ratio >= target });
+    checks.push({
+      target: `${pair.name}: Medora ≥ ${target} × its twin at ${percent(top.scale)}`,
+      actual: `${round(ratio, 2)} ×`,
+      met: ratio >= target,
+    });
   }
   for (const trips of run.roundTrips) {
     const { medora, twin } = trips;
@@ -161,12 +173,19 @@ export function checkTargets(run: BenchRun): TargetCheck[] {
   const failing = measured.filter(({ m }) => m.errors > 0);
   checks.push({
     target: 'no unexpected answers, on Medora or a twin',
-    actual: failing.length === 0 ? '0 errors' : failing.map(({ m, at }) => `${m.name} at ${percent(at)}: ${m.errors}`).join('; '),
+    actual:
+      failing.length === 0
+        ? '0 errors'
+        : failing.map(({ m, at }) => `${m.name} at ${percent(at)}: ${m.errors}`).join('; '),
     met: failing.length === 0,
   });
   for (const page of run.ui.filter((p) => p.page === '/' || p.page === '/login')) {
     const kb = page.jsGzipBytes / 1000;
-    checks.push({ target: `JS for ${page.page} ≤ ${TARGETS.uiJsGzipKB} KB gzip`, actual: `${round(kb, 1)} KB`, met: kb <= TARGETS.uiJsGzipKB });
+    checks.push({
+      target: `JS for ${page.page} ≤ ${TARGETS.uiJsGzipKB} KB gzip`,
+      actual: `${round(kb, 1)} KB`,
+      met: kb <= TARGETS.uiJsGzipKB,
+    });
   }
   checks.push({
     target: `server peak RSS ≤ ${TARGETS.peakRssMiB} MiB`,
@@ -183,7 +202,21 @@ const statementCount = (s: Statements) => `${s.inTransaction.length} + ${s.outsi
 const style = { head: [], border: [] };
 
 function ratioTable(pairs: ReadPair[]): string {
-  const ratios = new Table({ head: ['endpoint', 'Medora req/s', 'twin req/s', 'ratio', 'middle half', 'p50 ms', 'p99 ms', 'twin p50', 'twin p99', 'CPU µs/req'], style });
+  const ratios = new Table({
+    head: [
+      'endpoint',
+      'Medora req/s',
+      'twin req/s',
+      'ratio',
+      'middle half',
+      'p50 ms',
+      'p99 ms',
+      'twin p50',
+      'twin p99',
+      'CPU µs/req',
+    ],
+    style,
+  });
   for (const pair of pairs) {
     const { medora, twin } = pair;
     ratios.push([
@@ -204,10 +237,29 @@ function ratioTable(pairs: ReadPair[]): string {
 
 /** Each write's statements per request on Medora and on its twin, and every statement of Medora's, in order. */
 export function roundTripLines(roundTrips: RoundTrips[]): string[] {
-  const table = new Table({ head: ['write', 'transactions', 'in them (begin, commit too)', 'outside', 'twin: in them', 'twin: outside', 'same SQL'], style });
+  const table = new Table({
+    head: [
+      'write',
+      'transactions',
+      'in them (begin, commit too)',
+      'outside',
+      'twin: in them',
+      'twin: outside',
+      'same SQL',
+    ],
+    style,
+  });
   for (const trips of roundTrips) {
     const { medora, twin } = trips;
-    table.push([trips.name, medora.transactions, medora.inTransaction.length, medora.outside.length, twin.inTransaction.length, twin.outside.length, sameStatements(trips) ? 'yes' : 'NO']);
+    table.push([
+      trips.name,
+      medora.transactions,
+      medora.inTransaction.length,
+      medora.outside.length,
+      twin.inTransaction.length,
+      twin.outside.length,
+      sameStatements(trips) ? 'yes' : 'NO',
+    ]);
   }
   return [
     table.toString(),
@@ -224,8 +276,12 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
 
   const ms = (n: number | undefined) => (n === undefined ? '–' : n);
   const times = (n: number | undefined) => (n === undefined ? '–' : `${n} ×`);
-  const growth = new Table({ head: ['endpoint', ...run.scales.map((s) => `p50 at ${percent(s.scale)}`), 'growth', 'twin growth'], style });
-  for (const row of growthRows(run)) growth.push([row.name, ...row.p50Ms.map(ms), times(row.growth), times(row.twinGrowth)]);
+  const growth = new Table({
+    head: ['endpoint', ...run.scales.map((s) => `p50 at ${percent(s.scale)}`), 'growth', 'twin growth'],
+    style,
+  });
+  for (const row of growthRows(run))
+    growth.push([row.name, ...row.p50Ms.map(ms), times(row.growth), times(row.twinGrowth)]);
 
   const signIns = new Table({ head: ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'errors'], style });
   for (const m of [...run.writes, run.loginBurst.login, run.loginBurst.read]) {
@@ -234,25 +290,35 @@ export function renderReport(run: BenchRun, checks: TargetCheck[]): string {
 
   const ui = new Table({ head: ['page', 'files', 'JS', 'JS gzip', 'CSS', 'CSS gzip'], style });
   const kb = (bytes: number) => `${round(bytes / 1000, 1)} KB`;
-  for (const p of run.ui) ui.push([p.page, p.files.length, kb(p.jsBytes), kb(p.jsGzipBytes), kb(p.cssBytes), kb(p.cssGzipBytes)]);
+  for (const p of run.ui)
+    ui.push([p.page, p.files.length, kb(p.jsBytes), kb(p.jsGzipBytes), kb(p.cssBytes), kb(p.cssGzipBytes)]);
 
   const targets = new Table({ head: ['target', 'actual', ''], style });
   for (const c of checks) targets.push([c.target, c.actual, c.met ? 'met' : 'MISSED']);
 
   return [
     `Medora bench: ${run.database}, ${run.machine.cpus} CPUs, Node ${run.machine.node}` +
-      (run.machine.loadAverage ? `, load average ${run.machine.loadAverage.start[0]} at the start and ${run.machine.loadAverage.end[0]} at the end` : '') +
+      (run.machine.loadAverage
+        ? `, load average ${run.machine.loadAverage.start[0]} at the start and ${run.machine.loadAverage.end[0]} at the end`
+        : '') +
       `. Each read: ${run.load.rounds} rounds of ` +
       `${run.load.seconds} s, ${run.load.connections} connections to each server, ` +
-      (run.load.together ? 'Medora and its twin (at every scale) loaded at the same time' : 'the twin\'s rounds first, then Medora\'s') +
+      (run.load.together
+        ? 'Medora and its twin (at every scale) loaded at the same time'
+        : "the twin's rounds first, then Medora's") +
       `; ratio and growth = medians of the rounds' ratios; CPU µs/req = the server's CPU time (all threads) per answer, Medora / twin`,
-    ...run.scales.map((s) => `dataset at ${percent(s.scale)}: ${Object.entries(s.dataset.counts).map(([k, n]) => `${n} ${k}`).join(', ')} (${s.dataset.seconds} s)`),
+    ...run.scales.map(
+      (s) =>
+        `dataset at ${percent(s.scale)}: ${Object.entries(s.dataset.counts)
+          .map(([k, n]) => `${n} ${k}`)
+          .join(', ')} (${s.dataset.seconds} s)`,
+    ),
     `Reads at ${percent(top.scale)}: Medora against its bare twin`,
     ratioTable(top.reads),
-    ...(run.scales.length > 1 ? ['How Medora\'s p50 grows with the hospital', growth.toString()] : []),
+    ...(run.scales.length > 1 ? ["How Medora's p50 grows with the hospital", growth.toString()] : []),
     `Writes at ${percent(top.scale)}: Medora against its bare twin, each request on a target of its own`,
     ratioTable(run.writePairs),
-    'Statements per write request (one request each, counted in the bench\'s process)',
+    "Statements per write request (one request each, counted in the bench's process)",
     ...roundTripLines(run.roundTrips),
     `Sign-ins at ${percent(top.scale)}, Medora alone`,
     signIns.toString(),

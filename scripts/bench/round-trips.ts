@@ -36,10 +36,15 @@ export async function countRoundTrips(db: Db, config: AppConfig, targets: Counte
           body: w.body,
         });
         const text = await res.text();
-        if (res.status !== WRITES[kind].expectStatus) throw new Error(`${WRITES[kind].name} answered ${res.status} ${text.slice(0, 300)} (${base})`);
+        if (res.status !== WRITES[kind].expectStatus)
+          throw new Error(`${WRITES[kind].name} answered ${res.status} ${text.slice(0, 300)} (${base})`);
         return counting.take();
       };
-      counted.push({ name: WRITES[kind].name, medora: await send(medoraUrl, forMedora), twin: await send(twinUrl, forTwin) });
+      counted.push({
+        name: WRITES[kind].name,
+        medora: await send(medoraUrl, forMedora),
+        twin: await send(twinUrl, forTwin),
+      });
     }
     return counted;
   } finally {

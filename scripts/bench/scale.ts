@@ -69,7 +69,8 @@ export function hospitalSize(factor: number): HospitalSize {
     appointments: scaled(FULL.appointments, 1_000),
   };
   const capacity = slotCapacity(size);
-  if (size.appointments > capacity) throw new Error(`${size.appointments} appointments do not fit in ${capacity} slots`);
+  if (size.appointments > capacity)
+    throw new Error(`${size.appointments} appointments do not fit in ${capacity} slots`);
   return size;
 }
 

@@ -22,8 +22,18 @@ export interface RunningServer {
  * `--no-worker` leaves the e-mails and the audit sealing to a `startWorker` process, as a site with several
  * instances runs them.
  */
-export function startMedora(env: Record<string, string>, logFile: string, nodeArgs: string[] = [], serveArgs: string[] = []): Promise<RunningServer> {
-  return startServer('medora', [...nodeArgs, 'bin/medora.js', 'serve', ...serveArgs], { ...env, SEED_DEMO: '0' }, logFile);
+export function startMedora(
+  env: Record<string, string>,
+  logFile: string,
+  nodeArgs: string[] = [],
+  serveArgs: string[] = [],
+): Promise<RunningServer> {
+  return startServer(
+    'medora',
+    [...nodeArgs, 'bin/medora.js', 'serve', ...serveArgs],
+    { ...env, SEED_DEMO: '0' },
+    logFile,
+  );
 }
 
 /** `medora worker` on the database in `env`, once it has said it started (bounded); `stop` ends it. */
@@ -43,11 +53,20 @@ export async function startWorker(env: Record<string, string>, logFile: string):
 }
 
 /** The bare node:http twins of the read endpoints (twins.ts): Medora's statements and JSON, no framework. */
-export function startTwins(env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Promise<RunningServer> {
+export function startTwins(
+  env: Record<string, string>,
+  logFile: string,
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
   return startServer('twins', [...nodeArgs, '--import', 'tsx', 'scripts/bench/twin-server.ts'], env, logFile);
 }
 
-async function startServer(name: string, args: string[], env: Record<string, string>, logFile: string): Promise<RunningServer> {
+async function startServer(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  logFile: string,
+): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const { child, exited } = spawnLogged(args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, logFile);
@@ -69,9 +88,17 @@ async function startServer(name: string, args: string[], env: Record<string, str
 }
 
 /** `node args` from the project's folder on `env`; what it prints goes to `logFile`, cheap to write and there when a run needs explaining. */
-function spawnLogged(args: string[], env: Record<string, string>, logFile: string): { child: ChildProcess; exited: Promise<number | null> } {
+function spawnLogged(
+  args: string[],
+  env: Record<string, string>,
+  logFile: string,
+): { child: ChildProcess; exited: Promise<number | null> } {
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...databaseFreeEnv(), ...env }, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...databaseFreeEnv(), ...env },
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
@@ -87,7 +114,10 @@ async function waitUntilHealthy(url: string, exited: Promise<number | null>, log
   void exited.then(() => (died = true));
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline && !died) {
-    const healthy = await fetch(`${url}/api/health`).then((res) => res.ok, () => false);
+    const healthy = await fetch(`${url}/api/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (healthy) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -111,7 +141,9 @@ export function peakRssMiB(pid: number): number {
 /** CPU time a process has used so far (user and system, all its threads), in microseconds, from /proc. */
 export function cpuTimeUs(pid: number): number {
   // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
   const ticksPerSecond = 100; // USER_HZ, 100 on every Linux this runs on
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
 }

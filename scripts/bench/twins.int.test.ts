@@ -18,7 +18,8 @@ import { createTwinServer } from './twins.ts';
 const TIME_ZONE = 'Etc/GMT';
 
 /** A CSV export's text, else the JSON. */
-const bodyOf = (answer: Response): Promise<unknown> => (answer.headers.get('content-type')?.startsWith('text/csv') ? answer.text() : answer.json());
+const bodyOf = (answer: Response): Promise<unknown> =>
+  answer.headers.get('content-type')?.startsWith('text/csv') ? answer.text() : answer.json();
 
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,7 +36,12 @@ for (const target of testDatabases('both')) {
       // look sessions up at the same requests (Medora's cache keeps a lookup for 10 s, the twin's copy too).
       const clock = fixedClock(new Date().toISOString());
       const today = clinicDateTime(clock.now(), TIME_ZONE).date;
-      await generateHospital(db, { size: hospitalSize(0.0001), today, passwordHash: 'not-a-real-hash', progress: () => {} });
+      await generateHospital(db, {
+        size: hospitalSize(0.0001),
+        today,
+        passwordHash: 'not-a-real-hash',
+        progress: () => {},
+      });
       const fixtures = await loadFixtures(db, today, 10);
       const counting = countingDb(db);
       const hearing = hearingOf(counting.db);
@@ -62,7 +68,8 @@ for (const target of testDatabases('both')) {
             const [medoraAsked, twinAsked] = [await ask(medoraUrl), await ask(twinUrl)];
             const [fromMedora, fromTwin] = [medoraAsked.answer, twinAsked.answer];
             // After the first request each has its session remembered: from then on both send the same statements.
-            if (i > 0) assert.deepEqual(twinAsked.statements, medoraAsked.statements, `${scenario.name}: the statements sent`);
+            if (i > 0)
+              assert.deepEqual(twinAsked.statements, medoraAsked.statements, `${scenario.name}: the statements sent`);
             assert.equal(fromMedora.status, scenario.expectStatus, `${scenario.name}: ${path}`);
             assert.equal(fromTwin.status, fromMedora.status, `${scenario.name}: ${path}`);
             assert.equal(fromTwin.headers.get('content-type'), fromMedora.headers.get('content-type'));

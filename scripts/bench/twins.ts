@@ -25,7 +25,12 @@ import { listEntry } from '../../src/domain/audit/audit.ts';
 import { billingJson } from '../../src/domain/billing/billing.ts';
 import { patientDetailJson } from '../../src/domain/records/records.ts';
 import { statisticsOf, topDoctorJson } from '../../src/domain/reports/statistics.ts';
-import { exportAppointmentsCsv, exportBillingsCsv, listAllAppointments, listAllBillings } from '../../src/domain/reports/use-cases.ts';
+import {
+  exportAppointmentsCsv,
+  exportBillingsCsv,
+  listAllAppointments,
+  listAllBillings,
+} from '../../src/domain/reports/use-cases.ts';
 import { openSlots, periodOf, slotStatus } from '../../src/domain/scheduling/scheduling.ts';
 import { heldFromOthers } from '../../src/domain/scheduling/waitlist.ts';
 import { clinicDateTime, isoWeekday } from '../../src/domain/shared/clock.ts';
@@ -70,7 +75,13 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
   const firstPage = { q: '', page: 1, perPage: DEFAULT_PER_PAGE };
   const list = (name: string, page: Page<unknown>): Reply => ({
     status: 200,
-    body: { [name]: page.items, total: page.total, total_is_lower_bound: page.totalIsLowerBound, page: page.page, per_page: page.perPage },
+    body: {
+      [name]: page.items,
+      total: page.total,
+      total_is_lower_bound: page.totalIsLowerBound,
+      page: page.page,
+      per_page: page.perPage,
+    },
   });
   const notFound: Reply = { status: 404, body: { message: 'Not found', code: 'not_found' } };
 
@@ -105,15 +116,27 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
       exact: true,
       answer: async ({ user, search }) => {
         const query = new URLSearchParams(search);
-        const page = { q: query.get('q') ?? '', page: Number(query.get('page') ?? 1), perPage: Number(query.get('per_page') ?? DEFAULT_PER_PAGE) };
+        const page = {
+          q: query.get('q') ?? '',
+          page: Number(query.get('page') ?? 1),
+          perPage: Number(query.get('per_page') ?? DEFAULT_PER_PAGE),
+        };
         const found = await patients.list(page);
         // Medora audits every page of the patient list it hands out; the twin writes the same row.
         await audit.record(listEntry(actorOf(user, `twin-${++requests}`), 'patient', page));
         return list('patients', found);
       },
     },
-    { prefix: '/api/admin/statistics', exact: true, answer: async () => ({ status: 200, body: statisticsOf(await dashboard.counts()) }) },
-    { prefix: '/api/admin/top-doctor', exact: true, answer: async () => ({ status: 200, body: topDoctorJson(await dashboard.topDoctor()) }) },
+    {
+      prefix: '/api/admin/statistics',
+      exact: true,
+      answer: async () => ({ status: 200, body: statisticsOf(await dashboard.counts()) }),
+    },
+    {
+      prefix: '/api/admin/top-doctor',
+      exact: true,
+      answer: async () => ({ status: 200, body: topDoctorJson(await dashboard.topDoctor()) }),
+    },
     {
       prefix: '/api/patient/billings',
       exact: true,
@@ -138,21 +161,38 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
   ];
 
   // The admin's filtered lists and their exports: the same use cases, audited alike, without the framework around them.
-  const adminList = (prefix: string, answer: (query: Record<string, string>, actor: ReturnType<typeof actorOf>) => Promise<Reply>) => ({
+  const adminList = (
+    prefix: string,
+    answer: (query: Record<string, string>, actor: ReturnType<typeof actorOf>) => Promise<Reply>,
+  ) => ({
     prefix,
     exact: true,
-    answer: ({ user, search }: Ask) => answer(Object.fromEntries(new URLSearchParams(search)), actorOf(user, `twin-${++requests}`)),
+    answer: ({ user, search }: Ask) =>
+      answer(Object.fromEntries(new URLSearchParams(search)), actorOf(user, `twin-${++requests}`)),
   });
   reads.push(
-    adminList('/api/admin/appointments', async (query, actor) => list('appointments', await listAllAppointments(reports, query, actor))),
-    adminList('/api/admin/billings', async (query, actor) => list('billings', await listAllBillings(reports, query, actor))),
-    adminList('/api/admin/appointments.csv', async (query, actor) => ({ status: 200, csv: (await exportAppointmentsCsv(reports, query, actor)).csv })),
-    adminList('/api/admin/billings.csv', async (query, actor) => ({ status: 200, csv: (await exportBillingsCsv(reports, query, actor)).csv })),
+    adminList('/api/admin/appointments', async (query, actor) =>
+      list('appointments', await listAllAppointments(reports, query, actor)),
+    ),
+    adminList('/api/admin/billings', async (query, actor) =>
+      list('billings', await listAllBillings(reports, query, actor)),
+    ),
+    adminList('/api/admin/appointments.csv', async (query, actor) => ({
+      status: 200,
+      csv: (await exportAppointmentsCsv(reports, query, actor)).csv,
+    })),
+    adminList('/api/admin/billings.csv', async (query, actor) => ({
+      status: 200,
+      csv: (await exportBillingsCsv(reports, query, actor)).csv,
+    })),
   );
 
   return createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const answer = (reply: Reply) => {
-      const [type, payload] = 'csv' in reply ? ['text/csv; charset=utf-8', Buffer.from(reply.csv)] : ['application/json; charset=utf-8', Buffer.from(JSON.stringify(reply.body))];
+      const [type, payload] =
+        'csv' in reply
+          ? ['text/csv; charset=utf-8', Buffer.from(reply.csv)]
+          : ['application/json; charset=utf-8', Buffer.from(JSON.stringify(reply.body))];
       res.writeHead(reply.status, { 'content-type': type, 'content-length': payload.length });
       res.end(payload);
     };
@@ -162,7 +202,8 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
       const path = at < 0 ? url : url.slice(0, at);
       const search = at < 0 ? '' : url.slice(at + 1);
       if (path === '/api/health') return answer({ status: 200, body: { status: 'ok' } });
-      const write = req.method === 'POST' ? writes.map((w) => ({ w, match: w.path.exec(path) })).find((m) => m.match) : undefined;
+      const write =
+        req.method === 'POST' ? writes.map((w) => ({ w, match: w.path.exec(path) })).find((m) => m.match) : undefined;
       const read = write ? undefined : reads.find((r) => (r.exact ? path === r.prefix : path.startsWith(r.prefix)));
       if (!write && !read) return answer(notFound);
       const token = bearerToken(req.headers.authorization);
@@ -170,7 +211,9 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
       if (!user) return answer({ status: 401, body: { message: 'Please sign in', code: 'unauthenticated' } });
       if (write) {
         const body: unknown = JSON.parse((await bodyOf(req)) || '{}');
-        return answer(await write.w.answer({ user, id: Number(write.match?.[1]), body, requestId: `twin-${++requests}` }));
+        return answer(
+          await write.w.answer({ user, id: Number(write.match?.[1]), body, requestId: `twin-${++requests}` }),
+        );
       }
       if (read) answer(await read.answer({ user, path, search }));
     } catch (error) {

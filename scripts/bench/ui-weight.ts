@@ -49,7 +49,9 @@ export function pageFiles(outputs: BuildOutputs, htmlFiles: string[], lazyModule
 
 /** The scripts and stylesheets index.html links, as metafile paths (`dist/web/…`). */
 export function htmlAssets(html: string): string[] {
-  const found = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*\brel="stylesheet"[^>]*\bhref)="(\/[^"]+)"/g)].map((m) => m[1]);
+  const found = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*\brel="stylesheet"[^>]*\bhref)="(\/[^"]+)"/g)].map(
+    (m) => m[1],
+  );
   return found.map((url) => `dist/web${url}`);
 }
 

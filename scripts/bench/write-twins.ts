@@ -8,7 +8,13 @@
 import { billingDeps, recordsDeps, schedulingDeps, type AppConfig } from '../../src/app.ts';
 import { actorOf } from '../../src/domain/auth/auth.ts';
 import type { SessionUser } from '../../src/domain/auth/ports.ts';
-import { ONLINE_PAYMENT_METHOD, balanceOf, billForVisit, billedVisit, billingJson } from '../../src/domain/billing/billing.ts';
+import {
+  ONLINE_PAYMENT_METHOD,
+  balanceOf,
+  billForVisit,
+  billedVisit,
+  billingJson,
+} from '../../src/domain/billing/billing.ts';
 import { billIssued, paymentReceipt } from '../../src/domain/notifications/templates.ts';
 import { medicalRecordJson } from '../../src/domain/records/records.ts';
 import { checkPlacement, takeSlot } from '../../src/domain/scheduling/booking.ts';
@@ -31,11 +37,25 @@ export type WriteReply = { status: number; body: unknown };
 
 // The bench sends only well-formed requests: the twin trusts their shape, as it leaves validation out.
 type BookingBody = { doctor_id: number; schedule_id: number; date: string };
-type VisitBody = { disease_id: number; diagnosis: string; lab_tests?: string; prescriptions?: string; service_type: string; cost?: string };
+type VisitBody = {
+  disease_id: number;
+  diagnosis: string;
+  lab_tests?: string;
+  prescriptions?: string;
+  service_type: string;
+  cost?: string;
+};
 
-const missing = (what: string): WriteReply => ({ status: 404, body: { message: `${what} not found`, code: 'not_found' } });
+const missing = (what: string): WriteReply => ({
+  status: 404,
+  body: { message: `${what} not found`, code: 'not_found' },
+});
 
-export function writeTwins(db: Db, config: AppConfig, clock: Clock): { path: RegExp; answer: (ask: WriteAsk) => Promise<WriteReply> }[] {
+export function writeTwins(
+  db: Db,
+  config: AppConfig,
+  clock: Clock,
+): { path: RegExp; answer: (ask: WriteAsk) => Promise<WriteReply> }[] {
   const scheduling = schedulingDeps(db, clock, config);
   const records = recordsDeps(db, clock, config);
   const billing = billingDeps(db, clock, config);
@@ -46,7 +66,12 @@ export function writeTwins(db: Db, config: AppConfig, clock: Clock): { path: Reg
     const patientId = present(user.patientId, 'patient id');
     const to = { doctorId: doctor_id, scheduleId: schedule_id, date };
     const appointment = await scheduling.transaction(async (tx) => {
-      const { ownHold } = await checkPlacement(tx, to, { actor, patientId, limits: scheduling.bookingLimits }, nowInClinic(scheduling));
+      const { ownHold } = await checkPlacement(
+        tx,
+        to,
+        { actor, patientId, limits: scheduling.bookingLimits },
+        nowInClinic(scheduling),
+      );
       return takeSlot(scheduling, tx, { patientId, ...to, actor, hold: ownHold });
     });
     return { status: 201, body: appointmentJson(appointment) };
@@ -78,11 +103,29 @@ export function writeTwins(db: Db, config: AppConfig, clock: Clock): { path: Reg
       const audited = { actor, patientId };
       await tx.audit.record(
         { ...audited, action: 'create', entity: 'medical_record', entityId: record.id },
-        { ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { from: appointment.status, status: 'completed' } },
-        ...(bill ? [{ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } }] : []),
+        {
+          ...audited,
+          action: 'update',
+          entity: 'appointment',
+          entityId: appointmentId,
+          details: { from: appointment.status, status: 'completed' },
+        },
+        ...(bill
+          ? [
+              {
+                ...audited,
+                action: 'create',
+                entity: 'billing',
+                entityId: bill.id,
+                details: { amount_cents: bill.amountCents },
+              },
+            ]
+          : []),
       );
       if (bill && bill.patient.email !== null) {
-        await tx.outbox.enqueue(billIssued(records.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
+        await tx.outbox.enqueue(
+          billIssued(records.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()),
+        );
       }
       return {
         status: 201,
@@ -116,7 +159,9 @@ export function writeTwins(db: Db, config: AppConfig, clock: Clock): { path: Reg
       });
       if (paid.patient.email !== null) {
         const receipt = { ...billedVisit(paid), amountCents, method, paymentId: payment.id };
-        await tx.outbox.enqueue(paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId: actor.userId }, tx.clock.now()));
+        await tx.outbox.enqueue(
+          paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId: actor.userId }, tx.clock.now()),
+        );
       }
       return { status: 200, body: { message: 'Payment successful', billing: billingJson(paid) } };
     });

@@ -14,7 +14,13 @@ import { embeddedDataDir, testDatabases, type OpenedTestDatabase } from '../test
 const BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
 const SEALED_WITHIN_MS = 30_000;
 const admin = { userId: 1, role: 'admin' as const, name: 'Ada' };
-const read = (n: number): AuditEntry => ({ actor: admin, action: 'read_records', entity: 'patient', entityId: n, patientId: n });
+const read = (n: number): AuditEntry => ({
+  actor: admin,
+  action: 'read_records',
+  entity: 'patient',
+  entityId: n,
+  patientId: n,
+});
 
 /** Writes `rows` audited rows, each in its transaction, then waits (bounded) until none waits to be sealed. */
 async function writeAndAwaitSealing(db: Db, rows: number): Promise<void> {
@@ -29,7 +35,12 @@ async function writeAndAwaitSealing(db: Db, rows: number): Promise<void> {
 /** `medora worker` as its own process, once it says it has started; `stop` ends it (bounded). */
 async function startWorker(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
-  const child = endsWithTestFile(spawn(process.execPath, [BIN, 'worker'], { env: { ...inherited, CLINIC_TZ: 'Europe/Berlin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = endsWithTestFile(
+    spawn(process.execPath, [BIN, 'worker'], {
+      env: { ...inherited, CLINIC_TZ: 'Europe/Berlin', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     child.kill('SIGTERM');
@@ -59,7 +70,9 @@ async function startWorker(env: Record<string, string>): Promise<{ stop(): Promi
 const postgres = testDatabases('both').find((target) => target.name === 'postgres');
 
 describe('the audit sealer in medora serve and medora worker', () => {
-  describe('on PostgreSQL, a server and a worker sharing one database', { skip: !postgres && 'needs TEST_DATABASE_URL' }, () => {
+  describe('on PostgreSQL, a server and a worker sharing one database', {
+    skip: !postgres && 'needs TEST_DATABASE_URL',
+  }, () => {
     let database: OpenedTestDatabase;
     let server: ServerProcess | undefined;
     let worker: { stop(): Promise<void> } | undefined;
@@ -114,7 +127,9 @@ describe('the audit sealer in medora serve and medora worker', () => {
     });
 
     it('refuses --no-worker: no other process could send its e-mails or seal its trail', async () => {
-      const refused = await serveRefused({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', BACKUP_KEEP: '0' }, ['--no-worker']);
+      const refused = await serveRefused({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', BACKUP_KEEP: '0' }, [
+        '--no-worker',
+      ]);
       assert.equal(refused.exit, '1');
       assert.match(refused.output, /--no-worker needs DATABASE_URL/);
     });

@@ -30,7 +30,10 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
 }
 
 describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABASE_URL is not set' }, () => {
-  const [sourceName, targetName] = [`medora_backup_${randomBytes(4).toString('hex')}`, `medora_restore_${randomBytes(4).toString('hex')}`];
+  const [sourceName, targetName] = [
+    `medora_backup_${randomBytes(4).toString('hex')}`,
+    `medora_restore_${randomBytes(4).toString('hex')}`,
+  ];
   const names = [sourceName, targetName];
   const urlOf = (database: string) => {
     const url = new URL(present(serverUrl, 'TEST_DATABASE_URL'));
@@ -52,14 +55,18 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     const db = await openPostgres(source, { max: 2 });
     try {
       await migrate(db);
-      await seedDemo(makeApp({ db, clock: systemClock, config: { clinicTz: 'Europe/Berlin', clinicName: 'Backup Clinic' } }), db);
+      await seedDemo(
+        makeApp({ db, clock: systemClock, config: { clinicTz: 'Europe/Berlin', clinicName: 'Backup Clinic' } }),
+        db,
+      );
     } finally {
       await db.close();
     }
   });
 
   after(async () => {
-    for (const name of names) await runOnConnection(present(serverUrl, 'TEST_DATABASE_URL'), `drop database if exists ${name} with (force)`);
+    for (const name of names)
+      await runOnConnection(present(serverUrl, 'TEST_DATABASE_URL'), `drop database if exists ${name} with (force)`);
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -93,9 +100,14 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     await writeFile(embedded, gzipSync('-- PostgreSQL database dump\n'));
     const wrongKind = await spawnMedora(['restore', '--force', embedded], { env: { DATABASE_URL: target } });
     assert.equal(wrongKind.code, 1);
-    assert.match(wrongKind.stderr, /is not a pg_dump custom-format backup of PostgreSQL but of an embedded database; restore it with DATABASE_URL unset/);
+    assert.match(
+      wrongKind.stderr,
+      /is not a pg_dump custom-format backup of PostgreSQL but of an embedded database; restore it with DATABASE_URL unset/,
+    );
 
-    const missing = await spawnMedora(['backup', '--out', join(dir, 'never.dump')], { env: { DATABASE_URL: source, PATH: dir } });
+    const missing = await spawnMedora(['backup', '--out', join(dir, 'never.dump')], {
+      env: { DATABASE_URL: source, PATH: dir },
+    });
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /^error: pg_dump is not installed; install PostgreSQL's client tools/);
   });
@@ -109,13 +121,23 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     t.after(() => holder.end());
     await holder.query('begin');
     await holder.query('lock table appointments in access exclusive mode');
-    const backup = endsWithTestFile(spawn(process.execPath, [BIN, 'backup', '--out', out], { env: { ...process.env, DATABASE_URL: source }, stdio: 'ignore' }));
+    const backup = endsWithTestFile(
+      spawn(process.execPath, [BIN, 'backup', '--out', out], {
+        env: { ...process.env, DATABASE_URL: source },
+        stdio: 'ignore',
+      }),
+    );
     // Not on the holder: pg_stat_activity keeps one snapshot for the whole of a transaction.
     const watcher = new pg.Client({ connectionString: source });
     await watcher.connect();
     t.after(() => watcher.end());
     const dumps = async () =>
-      (await watcher.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'pg_dump'`, [sourceName])).rows[0]?.n;
+      (
+        await watcher.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'pg_dump'`,
+          [sourceName],
+        )
+      ).rows[0]?.n;
     await until(async () => (await dumps()) === 1, 30_000, 'pg_dump waiting for the lock');
     backup.kill('SIGKILL');
     await holder.query('rollback');
@@ -142,10 +164,16 @@ describe('restoring an embedded backup that fails part way', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'medora-restore-'));
     t.after(() => rm(dataDir, { recursive: true, force: true }));
     const file = join(dataDir, 'broken.sql.gz');
-    await writeFile(file, gzipSync('create table kept (id int);\nselect no_such_function();\n-- PostgreSQL database dump complete\n'));
+    await writeFile(
+      file,
+      gzipSync('create table kept (id int);\nselect no_such_function();\n-- PostgreSQL database dump complete\n'),
+    );
     const restore = await spawnMedora(['restore', file], { env: { DATA_DIR: dataDir } });
     assert.equal(restore.code, 1);
-    assert.match(restore.stderr, /^error: .*broken\.sql\.gz could not be restored, and the database in .* is as it was: function no_such_function\(\) does not exist\n$/);
+    assert.match(
+      restore.stderr,
+      /^error: .*broken\.sql\.gz could not be restored, and the database in .* is as it was: function no_such_function\(\) does not exist\n$/,
+    );
     await assert.rejects(stat(join(dataDir, 'pglite.restoring')), { code: 'ENOENT' });
   });
 });

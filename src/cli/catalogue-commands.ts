@@ -87,7 +87,12 @@ const rooms: CatalogueGroup<Room> = {
   list: (app, query) => app.catalogue.listRooms(query),
   fields: [
     { key: 'name', arg: '<name>', description: 'name, unique within its department', required: true },
-    { key: 'department_id', arg: '<id>', description: 'the department it belongs to (see `medora departments list`)', required: true },
+    {
+      key: 'department_id',
+      arg: '<id>',
+      description: 'the department it belongs to (see `medora departments list`)',
+      required: true,
+    },
   ],
   add: (app, body, actor) => app.catalogue.createRoom(body, actor),
   remove: async (app, id, actor) => {
@@ -156,10 +161,20 @@ const receptionists: CatalogueGroup<StaffJson> = {
   },
 };
 
-const CATALOGUE_GROUPS = [departments, specializations, diseases, rooms, doctors, receptionists] as CatalogueGroup<unknown>[];
+const CATALOGUE_GROUPS = [
+  departments,
+  specializations,
+  diseases,
+  rooms,
+  doctors,
+  receptionists,
+] as CatalogueGroup<unknown>[];
 
 /** Every item of a list, page after page at the largest page size the use case allows. */
-async function allItems<T>(list: (query: Record<string, unknown>) => Promise<Page<T>>, q: string | undefined): Promise<T[]> {
+async function allItems<T>(
+  list: (query: Record<string, unknown>) => Promise<Page<T>>,
+  q: string | undefined,
+): Promise<T[]> {
   const items: T[] = [];
   for (let page = 1; ; page++) {
     const result = await list({ q, page, per_page: MAX_PER_PAGE });

@@ -61,64 +61,193 @@ for (const target of testDatabases('one')) {
 
     it('adds a doctor with the password from stdin and sets their weekly slots by email', async () => {
       const add = await database.medora(
-        ['doctors', 'add', '--name', 'Dr. Who', '--email', 'who@x.test', '--gender', 'other', '--password-stdin', '--format', 'json'],
+        [
+          'doctors',
+          'add',
+          '--name',
+          'Dr. Who',
+          '--email',
+          'who@x.test',
+          '--gender',
+          'other',
+          '--password-stdin',
+          '--format',
+          'json',
+        ],
         'correct horse battery\n',
       );
       assert.equal(add.code, 0, add.stderr);
       assert.equal(JSON.parse(add.stdout).email, 'who@x.test');
-      const badEmail = await database.medora(['doctors', 'add', '--name', 'Dr. No', '--email', 'nope', '--password-stdin'], 'pw-long-enough\n');
+      const badEmail = await database.medora(
+        ['doctors', 'add', '--name', 'Dr. No', '--email', 'nope', '--password-stdin'],
+        'pw-long-enough\n',
+      );
       assert.equal(badEmail.code, 1);
       assert.match(badEmail.stderr, /email: must be a valid email address/);
 
-      const schedule = await json('schedules', 'set', 'WHO@x.test', '--days', 'mon-wed,fri', '--hours', '09:00-10:30', '--slot', '45');
+      const schedule = await json(
+        'schedules',
+        'set',
+        'WHO@x.test',
+        '--days',
+        'mon-wed,fri',
+        '--hours',
+        '09:00-10:30',
+        '--slot',
+        '45',
+      );
       assert.deepEqual(
-        schedule.slots.map((s: { weekday: number; start_time: string; end_time: string }) => `${s.weekday} ${s.start_time}-${s.end_time}`),
-        ['1 09:00-09:45', '1 09:45-10:30', '2 09:00-09:45', '2 09:45-10:30', '3 09:00-09:45', '3 09:45-10:30', '5 09:00-09:45', '5 09:45-10:30'],
+        schedule.slots.map(
+          (s: { weekday: number; start_time: string; end_time: string }) =>
+            `${s.weekday} ${s.start_time}-${s.end_time}`,
+        ),
+        [
+          '1 09:00-09:45',
+          '1 09:45-10:30',
+          '2 09:00-09:45',
+          '2 09:45-10:30',
+          '3 09:00-09:45',
+          '3 09:45-10:30',
+          '5 09:00-09:45',
+          '5 09:45-10:30',
+        ],
       );
       assert.equal((await json('schedules', 'show', 'who@x.test')).slots.length, 8);
 
-      const badHours = await medora('schedules', 'set', 'who@x.test', '--days', 'sat', '--hours', '09:00-09:20', '--slot', '30');
+      const badHours = await medora(
+        'schedules',
+        'set',
+        'who@x.test',
+        '--days',
+        'sat',
+        '--hours',
+        '09:00-09:20',
+        '--slot',
+        '30',
+      );
       assert.equal(badHours.code, 1);
       assert.match(badHours.stderr, /slot: must fit between start_time and end_time/);
-      const badDays = await medora('schedules', 'set', 'who@x.test', '--days', 'someday', '--hours', '09:00-10:00', '--slot', '30');
+      const badDays = await medora(
+        'schedules',
+        'set',
+        'who@x.test',
+        '--days',
+        'someday',
+        '--hours',
+        '09:00-10:00',
+        '--slot',
+        '30',
+      );
       assert.equal(badDays.code, 1);
       assert.match(badDays.stderr, /days: must be weekdays such as mon-fri/);
-      const nobody = await medora('schedules', 'set', 'nobody@x.test', '--days', 'mon', '--hours', '09:00-10:00', '--slot', '30');
+      const nobody = await medora(
+        'schedules',
+        'set',
+        'nobody@x.test',
+        '--days',
+        'mon',
+        '--hours',
+        '09:00-10:00',
+        '--slot',
+        '30',
+      );
       assert.equal(nobody.code, 1);
       assert.match(nobody.stderr, /no active doctor signs in with nobody@x\.test/);
 
-      const lunch = await json('schedule', 'set', 'who@x.test', '--days', 'mon-fri', '--hours', '09:00-12:30,13:30-17:00', '--slot', '20');
-      assert.deepEqual(lunch.hours.slice(0, 2).map((h: { start_time: string; end_time: string; slot_minutes: number }) => `${h.start_time}-${h.end_time}/${h.slot_minutes}`), [
-        '09:00-12:30/20',
-        '13:30-17:00/20',
-      ]);
-      const overlap = await medora('schedule', 'set', 'who@x.test', '--days', 'mon', '--hours', '09:00-12:30,12:00-17:00', '--slot', '20');
+      const lunch = await json(
+        'schedule',
+        'set',
+        'who@x.test',
+        '--days',
+        'mon-fri',
+        '--hours',
+        '09:00-12:30,13:30-17:00',
+        '--slot',
+        '20',
+      );
+      assert.deepEqual(
+        lunch.hours
+          .slice(0, 2)
+          .map(
+            (h: { start_time: string; end_time: string; slot_minutes: number }) =>
+              `${h.start_time}-${h.end_time}/${h.slot_minutes}`,
+          ),
+        ['09:00-12:30/20', '13:30-17:00/20'],
+      );
+      const overlap = await medora(
+        'schedule',
+        'set',
+        'who@x.test',
+        '--days',
+        'mon',
+        '--hours',
+        '09:00-12:30,12:00-17:00',
+        '--slot',
+        '20',
+      );
       assert.match(overlap.stderr, /hours: Monday 12:00–17:00 overlaps Monday 09:00–12:30/);
-      const leave = await json('schedule', 'leave', 'add', 'who@x.test', '--from', '2099-03-03', '--hours', '13:00-17:00');
-      assert.deepEqual([leave.time_off.kind, leave.time_off.start_time, leave.visits_to_move_total], ['leave', '13:00', 0]);
+      const leave = await json(
+        'schedule',
+        'leave',
+        'add',
+        'who@x.test',
+        '--from',
+        '2099-03-03',
+        '--hours',
+        '13:00-17:00',
+      );
+      assert.deepEqual(
+        [leave.time_off.kind, leave.time_off.start_time, leave.visits_to_move_total],
+        ['leave', '13:00', 0],
+      );
       const closure = await json('closures', 'add', '--from', '2099-12-25', '--reason', 'Christmas Day');
       assert.equal(closure.time_off.kind, 'closure');
       const listed = await json('schedule', 'leave', 'list', 'who@x.test');
-      assert.deepEqual(listed.time_off.map((t: { kind: string }) => t.kind), ['leave', 'closure']);
+      assert.deepEqual(
+        listed.time_off.map((t: { kind: string }) => t.kind),
+        ['leave', 'closure'],
+      );
       assert.equal((await json('closures', 'remove', String(closure.time_off.id))).time_off[0].reason, 'Christmas Day');
       const noReason = await medora('closures', 'add', '--from', '2099-12-26');
       assert.match(noReason.stderr, /reason: is required/);
     });
 
     it('adds, lists and deactivates receptionists, who then cannot sign in', async () => {
-      const add = await database.medora(['receptionists', 'add', '--name', 'Rita Reyes', '--email', 'rita@x.test', '--password-stdin', '--format', 'json'], 'correct horse battery\n');
+      const add = await database.medora(
+        [
+          'receptionists',
+          'add',
+          '--name',
+          'Rita Reyes',
+          '--email',
+          'rita@x.test',
+          '--password-stdin',
+          '--format',
+          'json',
+        ],
+        'correct horse battery\n',
+      );
       assert.equal(add.code, 0, add.stderr);
       const rita = JSON.parse(add.stdout);
       assert.deepEqual(rita, { id: rita.id, name: 'Rita Reyes', email: 'rita@x.test', active: 'yes' });
-      const taken = await database.medora(['receptionists', 'add', '--name', 'Again', '--email', 'RITA@x.test', '--password-stdin'], 'correct horse battery\n');
+      const taken = await database.medora(
+        ['receptionists', 'add', '--name', 'Again', '--email', 'RITA@x.test', '--password-stdin'],
+        'correct horse battery\n',
+      );
       assert.equal(taken.code, 1);
       assert.match(taken.stderr, /already registered/);
 
       const removed = await medora('receptionists', 'remove', String(rita.id));
       assert.equal(removed.code, 0, removed.stderr);
       assert.match(removed.stdout, /^Deactivated receptionist \d+: they can no longer sign in\.$/m);
-      assert.deepEqual((await json('receptionists', 'list', '--search', 'rita')).map((r: { active: string }) => r.active), ['no']);
-      await assert.rejects(database.app.auth.login({ email: 'rita@x.test', password: 'correct horse battery' }, { ip: '127.0.0.1' }), /Invalid email or password/);
+      assert.deepEqual(
+        (await json('receptionists', 'list', '--search', 'rita')).map((r: { active: string }) => r.active),
+        ['no'],
+      );
+      await assert.rejects(
+        database.app.auth.login({ email: 'rita@x.test', password: 'correct horse battery' }, { ip: '127.0.0.1' }),
+        /Invalid email or password/,
+      );
       const unknown = await medora('receptionists', 'remove', '999999');
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /^error: Receptionist not found$/m);

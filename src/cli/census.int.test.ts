@@ -13,14 +13,20 @@ for (const target of testDatabases('one')) {
     /** One ward of two beds; one stay from 1 March 10:00 Berlin to 3 March 09:00, in bed at two midnights. */
     before(async () => {
       database = await openCliDatabase(target);
-      const one = async (sql: string, params: unknown[] = []) => only(await database.db.query<{ id: number }>(sql, params)).id;
+      const one = async (sql: string, params: unknown[] = []) =>
+        only(await database.db.query<{ id: number }>(sql, params)).id;
       wardId = await one(`insert into departments (name) values ('Ward "North", =1') returning id`);
       const room = await one(`insert into rooms (name, department_id) values ('N1', $1) returning id`, [wardId]);
-      const bed = await one(`insert into beds (room_id, label, created_at) values ($1, 'A', '2026-02-01') returning id`, [room]);
+      const bed = await one(
+        `insert into beds (room_id, label, created_at) values ($1, 'A', '2026-02-01') returning id`,
+        [room],
+      );
       await one(`insert into beds (room_id, label, created_at) values ($1, 'B', '2026-02-01') returning id`, [room]);
-      const patient = await one(`with u as (insert into users (name, email, password_hash, role) values ('Pat', 'pat@x.test', 'x', 'patient') returning id)
+      const patient =
+        await one(`with u as (insert into users (name, email, password_hash, role) values ('Pat', 'pat@x.test', 'x', 'patient') returning id)
          insert into patients (user_id) select id from u returning id`);
-      const doctor = await one(`with u as (insert into users (name, email, password_hash, role) values ('Dr. D', 'd@x.test', 'x', 'doctor') returning id)
+      const doctor =
+        await one(`with u as (insert into users (name, email, password_hash, role) values ('Dr. D', 'd@x.test', 'x', 'doctor') returning id)
          insert into doctors (user_id) select id from u returning id`);
       const admission = await one(
         `insert into admissions (patient_id, department_id, requested_by, expected_nights, reason, status, bed_id, requested_at, admitted_at, discharged_at)
@@ -35,18 +41,45 @@ for (const target of testDatabases('one')) {
     after(() => database.drop());
 
     it('prints the same CSV as the API, quoted as RFC 4180 says, and JSON for cron', async () => {
-      const csv = await database.medora(['report', 'census', '--from', '2026-03-01', '--to', '2026-03-03', '--format', 'csv']);
+      const csv = await database.medora([
+        'report',
+        'census',
+        '--from',
+        '2026-03-01',
+        '--to',
+        '2026-03-03',
+        '--format',
+        'csv',
+      ]);
       assert.equal(csv.code, 0, csv.stderr);
-      assert.equal(csv.stdout, (await database.app.inpatient.censusCsv({ from: '2026-03-01', to: '2026-03-03' }, cliActor())).csv);
+      assert.equal(
+        csv.stdout,
+        (await database.app.inpatient.censusCsv({ from: '2026-03-01', to: '2026-03-03' }, cliActor())).csv,
+      );
       assert.deepEqual(csv.stdout.split('\r\n').slice(1), [
         `2026-03-01,${wardId},"Ward ""North"", =1",2,1,1,0,0,50`,
         `2026-03-02,${wardId},"Ward ""North"", =1",2,1,0,0,0,50`,
         `2026-03-03,${wardId},"Ward ""North"", =1",2,0,0,1,0,0`,
         '',
       ]);
-      const json = await database.medora(['report', 'census', '--from', '2026-03-01', '--to', '2026-03-03', '--ward', String(wardId)]);
+      const json = await database.medora([
+        'report',
+        'census',
+        '--from',
+        '2026-03-01',
+        '--to',
+        '2026-03-03',
+        '--ward',
+        String(wardId),
+      ]);
       assert.equal(json.code, 0, json.stderr);
-      assert.deepEqual(JSON.parse(json.stdout).wards.map((w: { patient_nights: number; average_length_of_stay: number }) => [w.patient_nights, w.average_length_of_stay]), [[2, 2]]);
+      assert.deepEqual(
+        JSON.parse(json.stdout).wards.map((w: { patient_nights: number; average_length_of_stay: number }) => [
+          w.patient_nights,
+          w.average_length_of_stay,
+        ]),
+        [[2, 2]],
+      );
       const bad = await database.medora(['report', 'census', '--from', '2026-03-05', '--to', '2026-03-01']);
       assert.deepEqual([bad.code, bad.stderr], [1, 'error: to: must not be before from\n']);
     });

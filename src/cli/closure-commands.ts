@@ -5,14 +5,17 @@ import { formatOption } from './format.ts';
 import { printAdded, printTimeOff, spanBody, withSpanOptions, type SpanOptions } from './time-off-cli.ts';
 
 export function register(program: Command, { getApp, io }: Cli): void {
-  const closures = program.command('closures').description('days the whole clinic is closed (holidays): no slots for any doctor');
+  const closures = program
+    .command('closures')
+    .description('days the whole clinic is closed (holidays): no slots for any doctor');
 
-  withSpanOptions(closures.command('add').description('close the clinic; lists the booked visits inside the closure to move'), 'why, e.g. the holiday (required)').action(
-    async (opts: SpanOptions) => {
-      const app = await getApp();
-      printAdded(io.stdout, await app.scheduling.addClosure(spanBody(opts), cliActor()), opts.format);
-    },
-  );
+  withSpanOptions(
+    closures.command('add').description('close the clinic; lists the booked visits inside the closure to move'),
+    'why, e.g. the holiday (required)',
+  ).action(async (opts: SpanOptions) => {
+    const app = await getApp();
+    printAdded(io.stdout, await app.scheduling.addClosure(spanBody(opts), cliActor()), opts.format);
+  });
 
   closures
     .command('list')
@@ -21,7 +24,11 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .addOption(formatOption())
     .action(async (opts: { from?: string; format?: string }) => {
       const app = await getApp();
-      printTimeOff(io.stdout, (await app.scheduling.listTimeOff({ from: opts.from, per_page: 200 })).items, opts.format);
+      printTimeOff(
+        io.stdout,
+        (await app.scheduling.listTimeOff({ from: opts.from, per_page: 200 })).items,
+        opts.format,
+      );
     });
 
   closures

@@ -37,7 +37,11 @@ async function screenCounts(url: string, token: string) {
 }
 
 async function signIn(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_ADMIN) });
+  const res = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO_ADMIN),
+  });
   assert.equal(res.status, 200);
   return ((await res.json()) as { token: string }).token;
 }
@@ -48,8 +52,16 @@ function departmentsLoad(url: string, token: string) {
   const timer = setInterval(() => {
     const sentAt = performance.now();
     answers.push(
-      fetch(`${url}/api/admin/departments?per_page=200`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) }).then(
-        async (res) => ({ status: res.status, total: res.ok ? ((await res.json()) as { total: number }).total : undefined, sentAt, answeredAt: performance.now() }),
+      fetch(`${url}/api/admin/departments?per_page=200`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(30_000),
+      }).then(
+        async (res) => ({
+          status: res.status,
+          total: res.ok ? ((await res.json()) as { total: number }).total : undefined,
+          sentAt,
+          answeredAt: performance.now(),
+        }),
         () => ({ status: 0, sentAt, answeredAt: performance.now() }),
       ),
     );
@@ -63,7 +75,9 @@ function departmentsLoad(url: string, token: string) {
 }
 
 async function psql(dataDir: string, sql: string): Promise<string> {
-  const { stdout } = await promisify(execFile)('psql', ['-h', dataDir, '-U', 'postgres', '-Atq', '-c', sql], { timeout: 30_000 });
+  const { stdout } = await promisify(execFile)('psql', ['-h', dataDir, '-U', 'postgres', '-Atq', '-c', sql], {
+    timeout: 30_000,
+  });
   return stdout.trim();
 }
 
@@ -79,7 +93,12 @@ describe('a server on a folder that a command has open itself', () => {
     try {
       const refused = await serveRefused({ DATA_DIR: dataDir });
       assert.equal(refused.exit, '1');
-      assert.match(refused.output, new RegExp(`error: The embedded database in .* is in use by another Medora process \\(a medora command, pid ${process.pid}\\)`));
+      assert.match(
+        refused.output,
+        new RegExp(
+          `error: The embedded database in .* is in use by another Medora process \\(a medora command, pid ${process.pid}\\)`,
+        ),
+      );
     } finally {
       lock.release();
       await rm(dataDir, { recursive: true, force: true });
@@ -98,7 +117,10 @@ describe('a server on a port already in use', () => {
     const startedAt = performance.now();
     const refused = await serveRefused({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', PORT: port });
     assert.equal(refused.exit, '1', refused.output);
-    assert.match(refused.output, new RegExp(`error: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use by another program`));
+    assert.match(
+      refused.output,
+      new RegExp(`error: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use by another program`),
+    );
     assert.ok(performance.now() - startedAt < 60_000, 'the process ended on its own');
     // It let go of the folder: the next server starts on it.
     const next = await startServerProcess({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', BACKUP_KEEP: '0' });
@@ -118,7 +140,12 @@ describe('the embedded database while medora serve runs', () => {
     restoredDir = await mkdtemp(join(tmpdir(), 'medora-restored-'));
     // pg_dump runs on the embedded database's thread, in its turn; on a loaded test machine it can take longer than the default 3 s that a
     // request waits for its turn, and this test asserts answers, not latency.
-    server = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: '1', BACKUP_KEEP: '0', DATABASE_ACQUIRE_TIMEOUT_MS: '30000' });
+    server = await startServerProcess({
+      DATA_DIR: dataDir,
+      SEED_DEMO: '1',
+      BACKUP_KEEP: '0',
+      DATABASE_ACQUIRE_TIMEOUT_MS: '30000',
+    });
     token = await signIn(server.url);
   });
 
@@ -137,16 +164,23 @@ describe('the embedded database while medora serve runs', () => {
     });
     const env = { DATA_DIR: dataDir };
     const addStartedAt = performance.now();
-    const addedAt = Infinity;
+    let addedAt = Infinity;
     const [report, added, backup] = await Promise.all([
-      spawnMedora(['report', 'billing', '--from', '2000-01-01', '--to', '2100-12-31', '--by', 'department', '--format', 'json'], { env }),
+      spawnMedora(
+        ['report', 'billing', '--from', '2000-01-01', '--to', '2100-12-31', '--by', 'department', '--format', 'json'],
+        { env },
+      ),
       spawnMedora(['departments', 'add', '--name', 'Radiology'], { env }).finally(() => (addedAt = performance.now())),
       spawnMedora(['backup', '--out', backupFile()], { env }),
     ]);
     const answers = await load.stop();
 
     assert.equal(report.code, 0, report.stderr);
-    assert.equal(JSON.parse(report.stdout).total.bills, before.billings, 'the report counts every bill the server lists');
+    assert.equal(
+      JSON.parse(report.stdout).total.bills,
+      before.billings,
+      'the report counts every bill the server lists',
+    );
     assert.equal(added.code, 0, added.stderr);
     assert.equal(JSON.parse(added.stdout).name, 'Radiology');
     assert.equal(backup.code, 0, backup.stderr);
@@ -162,13 +196,23 @@ describe('the embedded database while medora serve runs', () => {
       'every request is answered',
     );
     // Answered before the addition began: the demo's departments; asked after it ended: one more; between, either.
-    assert.ok(answers.every((answer) => answer.total === before.departments || answer.total === before.departments + 1));
-    assert.deepEqual(answers.filter((answer) => answer.answeredAt < addStartedAt && answer.total !== before.departments), []);
-    assert.deepEqual(answers.filter((answer) => answer.sentAt > addedAt && answer.total !== before.departments + 1), []);
+    assert.ok(
+      answers.every((answer) => answer.total === before.departments || answer.total === before.departments + 1),
+    );
+    assert.deepEqual(
+      answers.filter((answer) => answer.answeredAt < addStartedAt && answer.total !== before.departments),
+      [],
+    );
+    assert.deepEqual(
+      answers.filter((answer) => answer.sentAt > addedAt && answer.total !== before.departments + 1),
+      [],
+    );
     assert.equal((await screenCounts(server.url, token)).departments, before.departments + 1);
   });
 
-  it('lets psql in through the socket in DATA_DIR, which only its owner may open', { skip: !psqlInstalled && 'psql is not installed' }, async () => {
+  it('lets psql in through the socket in DATA_DIR, which only its owner may open', {
+    skip: !psqlInstalled && 'psql is not installed',
+  }, async () => {
     const socket = await stat(join(dataDir, '.s.PGSQL.5432'));
     assert.equal(socket.mode & 0o777, 0o600);
     assert.equal(await psql(dataDir, `select name from departments where name = 'Radiology'`), 'Radiology');
@@ -180,10 +224,18 @@ describe('the embedded database while medora serve runs', () => {
   it('refuses a second server on the same folder, naming the first, and a restore under the running one', async () => {
     const second = await serveRefused({ DATA_DIR: dataDir });
     assert.equal(second.exit, '1');
-    assert.match(second.output, new RegExp(`error: The embedded database in .* is in use by another Medora process \\(the server, pid ${server.pid}\\)`));
+    assert.match(
+      second.output,
+      new RegExp(
+        `error: The embedded database in .* is in use by another Medora process \\(the server, pid ${server.pid}\\)`,
+      ),
+    );
     const restore = await spawnMedora(['restore', '--force', backupFile()], { env: { DATA_DIR: dataDir } });
     assert.equal(restore.code, 1);
-    assert.match(restore.stderr, /^error: A Medora server is running on .*; stop it first, as a restore replaces the database it serves\n$/);
+    assert.match(
+      restore.stderr,
+      /^error: A Medora server is running on .*; stop it first, as a restore replaces the database it serves\n$/,
+    );
   });
 
   it('restores the backup into a fresh folder, where a server answers with the same counts', async () => {
@@ -192,7 +244,9 @@ describe('the embedded database while medora serve runs', () => {
     assert.match(restored.stdout, /^Restored .* in \d+\.\d s: .*\d+ users/m);
 
     // The backup ran alongside the addition: it holds Radiology or not, and everything else as the server has it.
-    const hasRadiology = gunzipSync(await readFile(backupFile())).toString('utf8').includes("'Radiology'");
+    const hasRadiology = gunzipSync(await readFile(backupFile()))
+      .toString('utf8')
+      .includes("'Radiology'");
     const expected = await screenCounts(server.url, token);
     if (!hasRadiology) expected.departments -= 1;
     const original = await openEmbedded(dataDir, PATIENT);
@@ -203,7 +257,8 @@ describe('the embedded database while medora serve runs', () => {
       const copy = await openEmbedded(restoredDir, PATIENT);
       const copyTables = await tableCounts(copy).finally(() => copy.close());
       // The audit trail grows with every read, and the chain as the sealer catches up: both run on after the backup.
-      const unchanged = (counts: typeof copyTables) => counts.filter(({ table }) => table !== 'departments' && !table.startsWith('audit_'));
+      const unchanged = (counts: typeof copyTables) =>
+        counts.filter(({ table }) => table !== 'departments' && !table.startsWith('audit_'));
       assert.deepEqual(unchanged(copyTables), unchanged(originalTables));
       assert.deepEqual(await screenCounts(second.url, await signIn(second.url)), expected);
     } finally {
@@ -212,7 +267,10 @@ describe('the embedded database while medora serve runs', () => {
 
     const again = await spawnMedora(['restore', backupFile()], { env: { DATA_DIR: restoredDir } });
     assert.equal(again.code, 1);
-    assert.match(again.stderr, /^error: The embedded database in .* is not empty \(.*\d+ users.*\); add --force to replace it\n$/);
+    assert.match(
+      again.stderr,
+      /^error: The embedded database in .* is not empty \(.*\d+ users.*\); add --force to replace it\n$/,
+    );
     const forced = await spawnMedora(['restore', '--force', backupFile()], { env: { DATA_DIR: restoredDir } });
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /^Replaced a database with .*\d+ users.*; it is kept in .*pglite\.replaced-/);

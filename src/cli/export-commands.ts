@@ -35,7 +35,9 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .command('export')
     .description('export data as FHIR R4 Bulk Data files')
     .command('patient')
-    .description("write a patient's whole record to DIR: one FHIR R4 NDJSON file per resource type (Patient.ndjson, Encounter.ndjson …) and a Bulk Data manifest.json; audited")
+    .description(
+      "write a patient's whole record to DIR: one FHIR R4 NDJSON file per resource type (Patient.ndjson, Encounter.ndjson …) and a Bulk Data manifest.json; audited",
+    )
     .argument('<id>', 'the Patient ID', patientId)
     .requiredOption('--out <dir>', 'the folder to write to (made if missing)')
     .action(async (id: string, opts: { out: string }) => {
@@ -45,7 +47,11 @@ export function register(program: Command, { getApp, io }: Cli): void {
       const request = `${base}/Patient/${id}/$everything?_format=application/fhir+ndjson`;
       const exported = await app.fhir.exportPatient({ base, id, params: [], request, format: 'files' }, cliActor());
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      const manifest = await writeNdjsonFiles(exported, (name) => ndjsonFile(join(dir, name)), (name) => pathToFileURL(join(dir, name)).href);
+      const manifest = await writeNdjsonFiles(
+        exported,
+        (name) => ndjsonFile(join(dir, name)),
+        (name) => pathToFileURL(join(dir, name)).href,
+      );
       await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
       for (const { type, count } of manifest.output) writeLine(io.stderr, `${type}: ${count}`);
       writeLine(io.stdout, join(dir, 'manifest.json'));

@@ -19,12 +19,23 @@ for (const target of testDatabases('one')) {
     before(async () => {
       cli = await openCliDatabase(target);
       dir = await mkdtemp(join(tmpdir(), 'medora-export-'));
-      const one = async (sql: string, params: unknown[] = []) => only(await cli.db.query<{ id: number }>(sql, params)).id;
-      const patientUser = await one(`insert into users (name, email, password_hash, role) values ('Paula Patient', 'paula@example.test', 'x', 'patient') returning id`);
-      patientId = await one(`insert into patients (user_id, gender, birthdate) values ($1, 'female', '1990-05-17') returning id`, [patientUser]);
-      const doctorUser = await one(`insert into users (name, email, password_hash, role) values ('Dr. Grey', 'grey@example.test', 'x', 'doctor') returning id`);
+      const one = async (sql: string, params: unknown[] = []) =>
+        only(await cli.db.query<{ id: number }>(sql, params)).id;
+      const patientUser = await one(
+        `insert into users (name, email, password_hash, role) values ('Paula Patient', 'paula@example.test', 'x', 'patient') returning id`,
+      );
+      patientId = await one(
+        `insert into patients (user_id, gender, birthdate) values ($1, 'female', '1990-05-17') returning id`,
+        [patientUser],
+      );
+      const doctorUser = await one(
+        `insert into users (name, email, password_hash, role) values ('Dr. Grey', 'grey@example.test', 'x', 'doctor') returning id`,
+      );
       const doctorId = await one('insert into doctors (user_id) values ($1) returning id', [doctorUser]);
-      const scheduleId = await one(`insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 1, '09:00', '09:30') returning id`, [doctorId]);
+      const scheduleId = await one(
+        `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 1, '09:00', '09:30') returning id`,
+        [doctorId],
+      );
       appointmentId = await one(
         `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
          values ($1, $2, $3, '2026-06-08', '09:00', '09:30', 'checked_in') returning id`,
@@ -41,14 +52,37 @@ for (const target of testDatabases('one')) {
       const run = await cli.medora(['export', 'patient', String(patientId), '--out', out]);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stdout.trim(), join(out, 'manifest.json'));
-      assert.deepEqual((await readdir(out)).sort(), ['Appointment.ndjson', 'Encounter.ndjson', 'Patient.ndjson', 'manifest.json']);
-      const texts = new Map(await Promise.all((await readdir(out)).map(async (name) => [name, await readFile(join(out, name), 'utf8')] as const)));
+      assert.deepEqual((await readdir(out)).sort(), [
+        'Appointment.ndjson',
+        'Encounter.ndjson',
+        'Patient.ndjson',
+        'manifest.json',
+      ]);
+      const texts = new Map(
+        await Promise.all(
+          (await readdir(out)).map(async (name) => [name, await readFile(join(out, name), 'utf8')] as const),
+        ),
+      );
       const exported = readBulkFiles(texts.get('manifest.json') ?? '', (name) => texts.get(name) ?? '');
-      assert.deepEqual(exported.manifest.output, ['Patient', 'Appointment', 'Encounter'].map((type) => ({ type, url: pathToFileURL(join(out, `${type}.ndjson`)).href, count: 1 })));
-      assert.deepEqual(Object.values(exported.files).flat().map((r) => `${r.resourceType}/${r.id}`), [`Patient/${patientId}`, `Appointment/${appointmentId}`, `Encounter/${appointmentId}`]);
+      assert.deepEqual(
+        exported.manifest.output,
+        ['Patient', 'Appointment', 'Encounter'].map((type) => ({
+          type,
+          url: pathToFileURL(join(out, `${type}.ndjson`)).href,
+          count: 1,
+        })),
+      );
+      assert.deepEqual(
+        Object.values(exported.files)
+          .flat()
+          .map((r) => `${r.resourceType}/${r.id}`),
+        [`Patient/${patientId}`, `Appointment/${appointmentId}`, `Encounter/${appointmentId}`],
+      );
       assert.equal((await stat(join(out, 'Patient.ndjson'))).mode & 0o777, 0o600);
       assert.equal((await stat(out)).mode & 0o777, 0o700);
-      const audited = await cli.db.query(`select 1 from audit_log where action = 'export' and entity_id = $1`, [String(patientId)]);
+      const audited = await cli.db.query(`select 1 from audit_log where action = 'export' and entity_id = $1`, [
+        String(patientId),
+      ]);
       assert.equal(audited.length, 1);
     });
 

@@ -16,11 +16,10 @@ export interface Column {
 export type Row = Record<string, unknown>;
 
 export const formatOption = () =>
-  new Option('--format <format>', 'output as a table, csv or json (default: table on a terminal, json otherwise)').choices([
-    'table',
-    'csv',
-    'json',
-  ]);
+  new Option(
+    '--format <format>',
+    'output as a table, csv or json (default: table on a terminal, json otherwise)',
+  ).choices(['table', 'csv', 'json']);
 
 /** A table for a person at a terminal; JSON when the output goes to a file or another program. */
 export const chosenFormat = (format: string | undefined, out: Output): Format =>
@@ -30,11 +29,21 @@ export const chosenFormat = (format: string | undefined, out: Output): Format =>
  * Prints rows in `format`: a table (USD amounts, an optional total row last), CSV with a header row of the
  * column keys and cents as integers, or `json` (default: the rows themselves) with its keys as given.
  */
-export function printRows(out: Output, rows: readonly object[], columns: Column[], format: Format, opts: { json?: unknown; total?: object } = {}): void {
+export function printRows(
+  out: Output,
+  rows: readonly object[],
+  columns: Column[],
+  format: Format,
+  opts: { json?: unknown; total?: object } = {},
+): void {
   if (format === 'json') writeLine(out, JSON.stringify(opts.json ?? rows, null, 2));
   else if (format === 'csv') out.write(toCsv(rows, columns));
   else {
-    const table = new Table({ head: columns.map((c) => c.header), colAligns: columns.map((c) => (c.money ? 'right' : 'left')), style: tableStyle(out) });
+    const table = new Table({
+      head: columns.map((c) => c.header),
+      colAligns: columns.map((c) => (c.money ? 'right' : 'left')),
+      style: tableStyle(out),
+    });
     for (const row of rows) table.push(columns.map((c) => cell((row as Row)[c.key], c)));
     if (opts.total) table.push(columns.map((c, i) => (i === 0 ? 'Total' : cell((opts.total as Row)[c.key], c))));
     writeLine(out, rows.length === 0 && !opts.total ? '(none)' : table.toString());
@@ -42,7 +51,13 @@ export function printRows(out: Output, rows: readonly object[], columns: Column[
 }
 
 /** Prints one record: a two-column table of header and value, or a one-row CSV, or `json`. */
-export function printRecord(out: Output, record: object, columns: Column[], format: Format, json: unknown = record): void {
+export function printRecord(
+  out: Output,
+  record: object,
+  columns: Column[],
+  format: Format,
+  json: unknown = record,
+): void {
   if (format !== 'table') {
     printRows(out, [record], columns, format, { json });
     return;
@@ -58,8 +73,14 @@ function cell(value: unknown, column: Column): string {
 }
 
 export function toCsv(rows: readonly object[], columns: Column[]): string {
-  const field = (value: unknown) => (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' ? value : String(value));
-  return csvRecord(columns.map((c) => c.key)) + rows.map((row) => csvRecord(columns.map((c) => field((row as Row)[c.key])))).join('');
+  const field = (value: unknown) =>
+    value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean'
+      ? value
+      : String(value);
+  return (
+    csvRecord(columns.map((c) => c.key)) +
+    rows.map((row) => csvRecord(columns.map((c) => field((row as Row)[c.key])))).join('')
+  );
 }
 
 // cli-table3 colours headers and borders; escape codes belong on a terminal, not in a file or a pipe.

@@ -1,20 +1,31 @@
 import { open, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { formatOf, type ImportFormat } from '../domain/imports/parse.ts';
-import { DEPARTMENT_COLUMNS, DOCTOR_COLUMNS, type ImportResult, type ImportedCredential } from '../domain/imports/use-cases.ts';
+import {
+  DEPARTMENT_COLUMNS,
+  DOCTOR_COLUMNS,
+  type ImportResult,
+  type ImportedCredential,
+} from '../domain/imports/use-cases.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import { invalid } from '../domain/shared/errors.ts';
 import { toCsv } from './format.ts';
 import { writeLine, type Cli, type Output } from './context.ts';
 
 const FILE_HELP = 'a CSV file with a header row, or a JSON array of objects (by the .json extension)';
-const inputFormatOption = () => new Option('--input-format <format>', 'csv or json, when the file name does not say').choices(['csv', 'json']);
+const inputFormatOption = () =>
+  new Option('--input-format <format>', 'csv or json, when the file name does not say').choices(['csv', 'json']);
 
-async function readImportFile(path: string, formatOption: string | undefined): Promise<{ text: string; format: ImportFormat }> {
+async function readImportFile(
+  path: string,
+  formatOption: string | undefined,
+): Promise<{ text: string; format: ImportFormat }> {
   try {
     return { text: await readFile(path, 'utf8'), format: (formatOption as ImportFormat | undefined) ?? formatOf(path) };
   } catch (error) {
-    throw invalid({ file: [`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`] });
+    throw invalid({
+      file: [`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`],
+    });
   }
 }
 
@@ -26,7 +37,12 @@ function progressReporter(stderr: Output): ((step: string, done: number, total: 
 
 function printSummary(out: Output, result: ImportResult, noun: string, also: string[] = []): void {
   const count = `${result.imported} ${noun}`;
-  writeLine(out, result.dryRun ? `Dry run: every row is valid; ${count} would be imported. Nothing was written.` : `Imported ${count}.`);
+  writeLine(
+    out,
+    result.dryRun
+      ? `Dry run: every row is valid; ${count} would be imported. Nothing was written.`
+      : `Imported ${count}.`,
+  );
   for (const line of also) writeLine(out, line);
   if (result.skipped.length > 0) {
     writeLine(out, `Skipped ${result.skipped.length} already present:`);
@@ -38,13 +54,18 @@ function printSummary(out: Output, result: ImportResult, noun: string, also: str
  * The credentials file is created (mode 600, never over an existing file) before anything is imported, so a
  * path that cannot be written fails the import instead of leaving accounts nobody knows the password of.
  */
-async function credentialsFile(path: string): Promise<{ save(c: ImportedCredential[]): Promise<void>; discard(): Promise<void>; close(): Promise<void> }> {
+async function credentialsFile(
+  path: string,
+): Promise<{ save(c: ImportedCredential[]): Promise<void>; discard(): Promise<void>; close(): Promise<void> }> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'wx', 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'EEXIST' ? 'already exists; name a new file so earlier passwords are not overwritten' : `cannot be created (${code})`;
+    const problem =
+      code === 'EEXIST'
+        ? 'already exists; name a new file so earlier passwords are not overwritten'
+        : `cannot be created (${code})`;
     throw invalid({ 'credentials-out': [`${path} ${problem}`] });
   }
   return {
@@ -64,7 +85,9 @@ async function credentialsFile(path: string): Promise<{ save(c: ImportedCredenti
 export function register(program: Command, { getApp, io }: Cli): void {
   const importCommand = program
     .command('import')
-    .description('import catalogue data from a file: every row is checked first, and nothing is written unless all are good');
+    .description(
+      'import catalogue data from a file: every row is checked first, and nothing is written unless all are good',
+    );
 
   importCommand
     .command('departments')
@@ -75,7 +98,11 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .action(async (path: string, opts: { dryRun?: boolean; inputFormat?: string }) => {
       const file = await readImportFile(path, opts.inputFormat);
       const app = await getApp();
-      const result = await app.imports.importDepartments(file, { dryRun: !!opts.dryRun, onProgress: progressReporter(io.stderr) }, cliActor('cli-import'));
+      const result = await app.imports.importDepartments(
+        file,
+        { dryRun: !!opts.dryRun, onProgress: progressReporter(io.stderr) },
+        cliActor('cli-import'),
+      );
       printSummary(io.stdout, result, result.imported === 1 ? 'department' : 'departments');
     });
 
@@ -86,14 +113,22 @@ export function register(program: Command, { getApp, io }: Cli): void {
         'specializations and departments by name; doctors whose email already has a doctor account are skipped',
     )
     .argument('<file>', FILE_HELP)
-    .option('--credentials-out <file>', 'new file (mode 600) that receives each new doctor\'s generated password; required unless --dry-run')
+    .option(
+      '--credentials-out <file>',
+      "new file (mode 600) that receives each new doctor's generated password; required unless --dry-run",
+    )
     .option('--create-missing', 'create specializations and departments the file names but the catalogue lacks')
     .option('--dry-run', 'check every row and write nothing')
     .addOption(inputFormatOption())
-    .action(async function (this: Command, path: string, opts: { credentialsOut?: string; createMissing?: boolean; dryRun?: boolean; inputFormat?: string }) {
+    .action(async function (
+      this: Command,
+      path: string,
+      opts: { credentialsOut?: string; createMissing?: boolean; dryRun?: boolean; inputFormat?: string },
+    ) {
       const credentialsOut = opts.dryRun
         ? undefined
-        : (opts.credentialsOut ?? this.error("error: required option '--credentials-out <file>' not specified", { exitCode: 2 }));
+        : (opts.credentialsOut ??
+          this.error("error: required option '--credentials-out <file>' not specified", { exitCode: 2 }));
       const file = await readImportFile(path, opts.inputFormat);
       const app = await getApp();
       const credentials = credentialsOut === undefined ? undefined : await credentialsFile(credentialsOut);
@@ -117,7 +152,8 @@ export function register(program: Command, { getApp, io }: Cli): void {
           ...result.createdDepartments.map((name) => `department "${name}"`),
         ];
         const also = created.length > 0 ? [`${result.dryRun ? 'Would create' : 'Created'} ${created.join(', ')}.`] : [];
-        if (credentials && result.imported > 0) also.push(`Their passwords are in ${opts.credentialsOut} (readable only by you).`);
+        if (credentials && result.imported > 0)
+          also.push(`Their passwords are in ${opts.credentialsOut} (readable only by you).`);
         printSummary(io.stdout, result, result.imported === 1 ? 'doctor' : 'doctors', also);
       } catch (error) {
         await credentials?.discard();

@@ -34,7 +34,8 @@ function staffCsv(count: number, tag: string, edit: (i: number, cells: string[])
 const ROWS = Number(process.env.IMPORT_ROWS ?? 25);
 const BAD = Math.floor(ROWS / 2);
 
-const count = async (database: CliDatabase, sql: string) => only(await database.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`)).n;
+const count = async (database: CliDatabase, sql: string) =>
+  only(await database.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`)).n;
 
 for (const target of testDatabases('one')) {
   describe(`${target.name}: medora import`, () => {
@@ -58,7 +59,14 @@ for (const target of testDatabases('one')) {
       // Each doctor is a multi-line CSV record (the bio), so doctor i starts on file line 2 + 2i.
       const csv = staffCsv(ROWS, 'bad', (i, cells) => (i === BAD ? cells.with(1, 'not-an-email') : cells));
       const credentials = join(dir, 'bad-credentials.csv');
-      const run = await medora('import', 'doctors', await file('bad.csv', csv), '--create-missing', '--credentials-out', credentials);
+      const run = await medora(
+        'import',
+        'doctors',
+        await file('bad.csv', csv),
+        '--create-missing',
+        '--credentials-out',
+        credentials,
+      );
       assert.equal(run.code, 1, run.stderr);
       assert.match(run.stderr, /^error: Nothing was imported: the file has 1 problem$/m);
       assert.match(run.stderr, new RegExp(`^ {2}line ${2 + 2 * BAD}: email: must be a valid email address$`, 'm'));
@@ -69,13 +77,26 @@ for (const target of testDatabases('one')) {
 
     it('imports a many-doctor CSV in one go, creating missing specializations and departments', async () => {
       const credentials = join(dir, 'credentials.csv');
-      const run = await medora('import', 'doctors', await file('staff.csv', staffCsv(ROWS, 'staff')), '--create-missing', '--credentials-out', credentials);
+      const run = await medora(
+        'import',
+        'doctors',
+        await file('staff.csv', staffCsv(ROWS, 'staff')),
+        '--create-missing',
+        '--credentials-out',
+        credentials,
+      );
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, new RegExp(`^Imported ${ROWS} doctors\\.$`, 'm'));
       assert.match(run.stdout, /Created specialization "dermatology", .*department "Heart Centre"/);
       assert.equal(await count(database, "doctors d join users u on u.id = d.user_id where u.role = 'doctor'"), ROWS);
       assert.equal(await count(database, 'specializations'), 5);
-      assert.equal(await count(database, "doctors d join specializations s on s.id = d.specialization_id where s.name = 'Cardiology'"), Math.ceil(ROWS / SPECIALIZATIONS.length));
+      assert.equal(
+        await count(
+          database,
+          "doctors d join specializations s on s.id = d.specialization_id where s.name = 'Cardiology'",
+        ),
+        Math.ceil(ROWS / SPECIALIZATIONS.length),
+      );
 
       assert.equal((await stat(credentials)).mode & 0o777, 0o600);
       const lines = (await readFile(credentials, 'utf8')).trim().split('\r\n');
@@ -85,17 +106,30 @@ for (const target of testDatabases('one')) {
       const [email, password] = [present(match?.[1]), present(match?.[2])];
       assert.equal(email, 'staff.0@hospital.test');
       assert.ok(!run.stdout.includes(password) && !run.stderr.includes(password), 'passwords are never printed');
-      const { hash } = only(await database.db.query<{ hash: string }>(`select password_hash as hash from users where email = $1`, [email]));
+      const { hash } = only(
+        await database.db.query<{ hash: string }>(`select password_hash as hash from users where email = $1`, [email]),
+      );
       assert.ok(await argon2Hasher.verify(hash, password), 'the written password signs the doctor in');
       // A password the CSV's formula guard had quoted would not be the password: none may begin as a formula does.
-      assert.deepEqual(lines.slice(1).filter((line) => /,'[^,]*$/.test(line)), []);
-      const [doctor] = await database.db.query(`select u.name, d.bio from doctors d join users u on u.id = d.user_id where u.email = 'staff.1@hospital.test'`);
+      assert.deepEqual(
+        lines.slice(1).filter((line) => /,'[^,]*$/.test(line)),
+        [],
+      );
+      const [doctor] = await database.db.query(
+        `select u.name, d.bio from doctors d join users u on u.id = d.user_id where u.email = 'staff.1@hospital.test'`,
+      );
       assert.deepEqual(doctor, { name: 'Dr. staff 1, MD', bio: 'Says "hello",\nthen listens' });
     });
 
     it('reports doctors who exist already instead of doubling them', async () => {
       const csv = 'name,email\nDr. Again,STAFF.3@hospital.test\nDr. New,new.one@hospital.test\n';
-      const run = await medora('import', 'doctors', await file('again.csv', csv), '--credentials-out', join(dir, 'again.csv.out'));
+      const run = await medora(
+        'import',
+        'doctors',
+        await file('again.csv', csv),
+        '--credentials-out',
+        join(dir, 'again.csv.out'),
+      );
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /^Imported 1 doctor\.$/m);
       assert.match(run.stdout, /^ {2}line 2: STAFF\.3@hospital\.test is already a doctor$/m);
@@ -103,7 +137,8 @@ for (const target of testDatabases('one')) {
     });
 
     it('refuses a repeated email and a department the catalogue lacks without --create-missing', async () => {
-      const csv = 'name,email,department\nDr. A,a@x.test,Heart Centre\nDr. B,A@x.test,Heart Centre\nDr. C,c@x.test,Moon Base\n';
+      const csv =
+        'name,email,department\nDr. A,a@x.test,Heart Centre\nDr. B,A@x.test,Heart Centre\nDr. C,c@x.test,Moon Base\n';
       const run = await medora('import', 'doctors', await file('mixed.csv', csv), '--dry-run');
       assert.equal(run.code, 1);
       assert.match(run.stderr, /^ {2}line 3: email: repeats line 2$/m);
@@ -124,14 +159,22 @@ for (const target of testDatabases('one')) {
     });
 
     it('names JSON rows by item number', async () => {
-      const json = JSON.stringify([{ name: 'Dr. Ok', email: 'ok@x.test' }, { name: 'Dr. Odd', email: 'odd@x.test', gender: 'robot' }]);
+      const json = JSON.stringify([
+        { name: 'Dr. Ok', email: 'ok@x.test' },
+        { name: 'Dr. Odd', email: 'odd@x.test', gender: 'robot' },
+      ]);
       const run = await medora('import', 'doctors', await file('odd.json', json), '--dry-run');
       assert.equal(run.code, 1);
       assert.match(run.stderr, /^ {2}item 2: gender: must be one of male, female, other$/m);
     });
 
     it('refuses an unknown column before reading any row', async () => {
-      const run = await medora('import', 'doctors', await file('typo.csv', 'name,emial\nDr. X,x@x.test\n'), '--dry-run');
+      const run = await medora(
+        'import',
+        'doctors',
+        await file('typo.csv', 'name,emial\nDr. X,x@x.test\n'),
+        '--dry-run',
+      );
       assert.equal(run.code, 1);
       assert.match(run.stderr, /file: unknown column "emial"/);
     });
@@ -143,7 +186,10 @@ for (const target of testDatabases('one')) {
       assert.match(run.stdout, /^Imported 1 department\.$/m);
       assert.match(run.stdout, /line 2: department "heart centre" already exists/);
       const list = await medora('departments', 'list', '--search', 'radio', '--format', 'json');
-      assert.deepEqual(JSON.parse(list.stdout).map((d: { name: string; description: string }) => [d.name, d.description]), [['Radiology', 'Scans, X-rays']]);
+      assert.deepEqual(
+        JSON.parse(list.stdout).map((d: { name: string; description: string }) => [d.name, d.description]),
+        [['Radiology', 'Scans, X-rays']],
+      );
     });
 
     it('exits 2 when --credentials-out is missing, and 1 when the file to import does not exist', async () => {

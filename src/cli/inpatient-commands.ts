@@ -7,7 +7,9 @@ export function register(program: Command, { getApp, io }: Cli): void {
 
   inpatient
     .command('bill-interim')
-    .description('bill every whole week of nights of the stays still in a bed that is not billed yet (for a daily cron; running it twice bills once)')
+    .description(
+      'bill every whole week of nights of the stays still in a bed that is not billed yet (for a daily cron; running it twice bills once)',
+    )
     .action(async () => {
       const app = await getApp();
       const { bills } = await app.inpatient.billInterimWeeks(cliActor());

@@ -36,7 +36,21 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
     .showHelpAfterError()
     .exitOverride();
 
-  for (const register of [registerServer, registerAdmin, registerUsers, registerCatalogue, registerImport, registerSchedules, registerClosures, registerReport, registerBackup, registerAudit, registerDb, registerInpatient, registerExport]) {
+  for (const register of [
+    registerServer,
+    registerAdmin,
+    registerUsers,
+    registerCatalogue,
+    registerImport,
+    registerSchedules,
+    registerClosures,
+    registerReport,
+    registerBackup,
+    registerAudit,
+    registerDb,
+    registerInpatient,
+    registerExport,
+  ]) {
     register(program, cli);
   }
 
@@ -56,9 +70,14 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   process.umask(0o077);
   let opened: Promise<Runtime> | undefined;
   // The app, and the database drivers with it, load only for a command that needs them.
-  const open = () => (opened ??= import('../runtime.ts').then(({ openRuntime }) => openRuntime(undefined, { longStatements: true })));
+  const open = () =>
+    (opened ??= import('../runtime.ts').then(({ openRuntime }) => openRuntime(undefined, { longStatements: true })));
   try {
-    return await medora(args, { getApp: () => open().then((runtime) => runtime.app), getDb: () => open().then((runtime) => runtime.db), io });
+    return await medora(args, {
+      getApp: () => open().then((runtime) => runtime.app),
+      getDb: () => open().then((runtime) => runtime.db),
+      io,
+    });
   } finally {
     if (opened) await (await opened.catch(() => undefined))?.db.close();
   }

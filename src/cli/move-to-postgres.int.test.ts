@@ -16,7 +16,9 @@ import { first, present } from '../testing/assert.ts';
 const serverUrl = process.env.TEST_DATABASE_URL;
 const PATIENT = 'patient@medora.test';
 
-describe('medora move-to: the embedded clinic onto a PostgreSQL server', { skip: !serverUrl && 'TEST_DATABASE_URL is not set' }, () => {
+describe('medora move-to: the embedded clinic onto a PostgreSQL server', {
+  skip: !serverUrl && 'TEST_DATABASE_URL is not set',
+}, () => {
   const name = `medora_move_${randomBytes(4).toString('hex')}`;
   const target = (() => {
     const url = new URL(present(serverUrl, 'TEST_DATABASE_URL'));
@@ -33,7 +35,13 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', { skip:
   let dataDir: string;
 
   const serverOver = (open: () => Promise<Db>) =>
-    startTestServer({ name: 'moved', open: async () => { const db = await open(); return { db, drop: () => db.close() }; } });
+    startTestServer({
+      name: 'moved',
+      open: async () => {
+        const db = await open();
+        return { db, drop: () => db.close() };
+      },
+    });
   const countsOf = async (open: () => Promise<Db>): Promise<TableCount[]> => {
     const db = await open();
     return tableCounts(db).finally(() => db.close());
@@ -61,7 +69,10 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', { skip:
   it('moves the demo clinic with one command: the same rows, an intact chain, and the password not printed', async () => {
     const moved = await spawnMedora(['move-to', withPassword], { env: { DATA_DIR: dataDir } });
     assert.equal(moved.code, 0, moved.stderr);
-    assert.match(moved.stdout, /^Moved .*data to postgres:\/\/[^:]*@[^ ]*\/medora_move_\w+ in \d+\.\d s: .*8 departments, .*; audit chain intact \(\d+ rows\)\.\n$/);
+    assert.match(
+      moved.stdout,
+      /^Moved .*data to postgres:\/\/[^:]*@[^ ]*\/medora_move_\w+ in \d+\.\d s: .*8 departments, .*; audit chain intact \(\d+ rows\)\.\n$/,
+    );
     assert.doesNotMatch(moved.stdout, /not-for-print/);
 
     const embedded = await countsOf(() => openEmbedded(dataDir));
@@ -85,14 +96,26 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', { skip:
       // A patient of its own: the demo patient may have a visit with that doctor on the first free day already.
       const newcomer = (await signUpPatient(server)).token;
       const doctorId = first(await server.db.query<{ id: number }>('select id from doctors order by id limit 1')).id;
-      const next = await server.api('GET', `/api/appointments/next-available?doctor_id=${doctorId}`, { token: newcomer });
+      const next = await server.api('GET', `/api/appointments/next-available?doctor_id=${doctorId}`, {
+        token: newcomer,
+      });
       assert.equal(next.status, 200, JSON.stringify(next.body));
       const day = first(next.body.days as { date: string; available_appointments: { schedule_id: number }[] }[]);
       const slot = first(day.available_appointments);
-      const booked = await server.api('POST', '/api/appointments/book', { token: newcomer, body: { doctor_id: doctorId, schedule_id: slot.schedule_id, date: day.date } });
+      const booked = await server.api('POST', '/api/appointments/book', {
+        token: newcomer,
+        body: { doctor_id: doctorId, schedule_id: slot.schedule_id, date: day.date },
+      });
       assert.equal(booked.status, 201, JSON.stringify(booked.body));
-      const { max } = first(await server.db.query<{ max: number }>('select max(id)::int as max from appointments where id <> $1', [booked.body.id]));
-      assert.ok(Number(booked.body.id) > max, `the new booking's id ${booked.body.id} follows the moved ones (up to ${max})`);
+      const { max } = first(
+        await server.db.query<{ max: number }>('select max(id)::int as max from appointments where id <> $1', [
+          booked.body.id,
+        ]),
+      );
+      assert.ok(
+        Number(booked.body.id) > max,
+        `the new booking's id ${booked.body.id} follows the moved ones (up to ${max})`,
+      );
     } finally {
       await server.close();
     }
@@ -106,7 +129,10 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', { skip:
     const forced = await spawnMedora(['move-to', target, '--force'], { env: { DATA_DIR: dataDir } });
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /^Replaced a database with .*\nMoved /);
-    assert.deepEqual(await countsOf(() => openPostgres(target, { max: 1 })), await countsOf(() => openEmbedded(dataDir)));
+    assert.deepEqual(
+      await countsOf(() => openPostgres(target, { max: 1 })),
+      await countsOf(() => openEmbedded(dataDir)),
+    );
   });
 
   it('is listed in the help', async () => {

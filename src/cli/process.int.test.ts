@@ -10,19 +10,43 @@ import { present } from '../testing/assert.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 
-const EMPTY_STATS = { appointment_count: 0, patient_count: 0, doctor_count: 0, average_diseases_per_doctor: 0, top_doctor: null };
+const EMPTY_STATS = {
+  appointment_count: 0,
+  patient_count: 0,
+  doctor_count: 0,
+  average_diseases_per_doctor: 0,
+  top_doctor: null,
+};
 
 describe('the medora process', () => {
   it('describes every command group in --help', async () => {
     const help = await spawnMedora(['--help'], { env: {} });
     assert.equal(help.code, 0, help.stderr);
-    for (const command of ['serve', 'migrate', 'seed', 'admin', 'departments', 'specializations', 'diseases', 'rooms', 'doctors', 'schedule', 'closures', 'import', 'report', 'backup', 'restore']) {
+    for (const command of [
+      'serve',
+      'migrate',
+      'seed',
+      'admin',
+      'departments',
+      'specializations',
+      'diseases',
+      'rooms',
+      'doctors',
+      'schedule',
+      'closures',
+      'import',
+      'report',
+      'backup',
+      'restore',
+    ]) {
       assert.match(help.stdout, new RegExp(`^  ${command}\\b`, 'm'));
     }
   });
 
   it('exits 2 for a usage error, before opening any database', async () => {
-    const run = await spawnMedora(['report', 'billing', '--since', '2026-01-01'], { env: { DATA_DIR: '/nonexistent/medora' } });
+    const run = await spawnMedora(['report', 'billing', '--since', '2026-01-01'], {
+      env: { DATA_DIR: '/nonexistent/medora' },
+    });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /unknown option '--since'/);
   });
@@ -53,7 +77,13 @@ describe('the medora process', () => {
       try {
         const run = await spawnMedora(['departments', 'list'], { env: { DATA_DIR: dataDir } });
         assert.equal(run.code, 1);
-        assert.match(run.stderr, new RegExp(`^error: The embedded database in .* is in use by another Medora process \\(a medora command, pid ${process.pid}\\)`, 'm'));
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `^error: The embedded database in .* is in use by another Medora process \\(a medora command, pid ${process.pid}\\)`,
+            'm',
+          ),
+        );
         assert.match(run.stderr, /Stop that process and try again, or set DATABASE_URL/);
       } finally {
         await held.close();
@@ -62,10 +92,14 @@ describe('the medora process', () => {
   });
 
   const postgres = testDatabases('both').find((target) => target.name === 'postgres');
-  it('prints a report from the PostgreSQL database in DATABASE_URL', { skip: !postgres && 'needs TEST_DATABASE_URL' }, async () => {
+  it('prints a report from the PostgreSQL database in DATABASE_URL', {
+    skip: !postgres && 'needs TEST_DATABASE_URL',
+  }, async () => {
     const database = await present(postgres, 'PostgreSQL target').open();
     try {
-      const run = await spawnMedora(['report', 'stats'], { env: { DATABASE_URL: present(database.url, 'database URL') } });
+      const run = await spawnMedora(['report', 'stats'], {
+        env: { DATABASE_URL: present(database.url, 'database URL') },
+      });
       assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(JSON.parse(run.stdout), EMPTY_STATS);
     } finally {

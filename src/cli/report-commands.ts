@@ -90,7 +90,9 @@ export function register(program: Command, { getApp, io }: Cli): void {
 
   report
     .command('billing')
-    .description('bills issued, amount billed (less credit notes), paid and unpaid, and unpaid amounts by age (0–30, 31–60, 61–90, over 90 days as of today)')
+    .description(
+      'bills issued, amount billed (less credit notes), paid and unpaid, and unpaid amounts by age (0–30, 31–60, 61–90, over 90 days as of today)',
+    )
     .option('--from <date>', 'first billing date, yyyy-MM-dd (default: the first of this month)')
     .option('--to <date>', 'last billing date, yyyy-MM-dd (default: today)')
     .option('--by <group>', `one row per ${BILLING_GROUPS.join(', ')} (default: one row for the whole period)`)
@@ -98,15 +100,20 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .action(async (opts: { from?: string; to?: string; by?: string; format?: string }) => {
       const app = await getApp();
       const result = await app.adminReports.billingReport({ from: opts.from, to: opts.to, by: opts.by });
-      const columns = result.by ? [{ key: result.by, header: GROUP_HEADERS[result.by] }, ...BILLING_COLUMNS] : BILLING_COLUMNS;
+      const columns = result.by
+        ? [{ key: result.by, header: GROUP_HEADERS[result.by] }, ...BILLING_COLUMNS]
+        : BILLING_COLUMNS;
       const format = chosenFormat(opts.format, io.stdout);
-      if (format === 'table') writeLine(io.stdout, `Billing from ${result.from} to ${result.to}, unpaid amounts aged as of ${result.as_of}`);
+      if (format === 'table')
+        writeLine(io.stdout, `Billing from ${result.from} to ${result.to}, unpaid amounts aged as of ${result.as_of}`);
       printRows(io.stdout, result.rows, columns, format, { json: result, total: result.by ? result.total : undefined });
     });
 
   report
     .command('census')
-    .description("the midnight census per ward and day: who was in a bed at midnight in the clinic's zone, admissions, discharges, transfers, occupancy")
+    .description(
+      "the midnight census per ward and day: who was in a bed at midnight in the clinic's zone, admissions, discharges, transfers, occupancy",
+    )
     .option('--from <date>', 'first day, yyyy-MM-dd (default: the first of this month)')
     .option('--to <date>', 'last day, yyyy-MM-dd (default: today)')
     .option('--ward <id>', 'one ward (department id) only')
@@ -118,14 +125,17 @@ export function register(program: Command, { getApp, io }: Cli): void {
       // The CSV is the API's, byte for byte: one writer for both.
       if (format === 'csv') return void io.stdout.write((await app.inpatient.censusCsv(query, cliActor())).csv);
       const result = await app.inpatient.census(query, cliActor());
-      if (format === 'table') writeLine(io.stdout, `Midnight census from ${result.from} to ${result.to} (${result.time_zone})`);
+      if (format === 'table')
+        writeLine(io.stdout, `Midnight census from ${result.from} to ${result.to} (${result.time_zone})`);
       printRows(io.stdout, result.days, CENSUS_COLUMNS, format, { json: result });
       if (format === 'table') printRows(io.stdout, result.wards, WARD_COLUMNS, format);
     });
 
   report
     .command('takings')
-    .description("the front desk's end-of-day takings: the day's payments per method (card, cash, bank transfer, insurance) and their total")
+    .description(
+      "the front desk's end-of-day takings: the day's payments per method (card, cash, bank transfer, insurance) and their total",
+    )
     .option('--date <date>', "the day, yyyy-MM-dd, in the clinic's zone (default: today)")
     .addOption(formatOption())
     .action(async (opts: { date?: string; format?: string }) => {
@@ -136,7 +146,10 @@ export function register(program: Command, { getApp, io }: Cli): void {
       if (format === 'csv') return void io.stdout.write((await app.billing.takingsCsv(query, cliActor())).csv);
       const result = await app.billing.takings(query, cliActor());
       if (format === 'table') writeLine(io.stdout, `Takings on ${result.date} (${result.time_zone})`);
-      printRows(io.stdout, result.methods, TAKINGS_COLUMNS, format, { json: result, total: { payments: result.payments, amount_cents: result.total_cents } });
+      printRows(io.stdout, result.methods, TAKINGS_COLUMNS, format, {
+        json: result,
+        total: { payments: result.payments, amount_cents: result.total_cents },
+      });
     });
 
   report

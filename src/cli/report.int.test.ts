@@ -30,7 +30,11 @@ const BILLS = [
 async function loadFixture(db: Db): Promise<void> {
   const one = async (sql: string, params: unknown[] = []) => only(await db.query<{ id: number }>(sql, params)).id;
   const user = (name: string, email: string, role: string) =>
-    one(`insert into users (name, email, password_hash, role) values ($1, $2, 'x', $3) returning id`, [name, email, role]);
+    one(`insert into users (name, email, password_hash, role) values ($1, $2, 'x', $3) returning id`, [
+      name,
+      email,
+      role,
+    ]);
   const cardiology = await one(`insert into departments (name) values ('Cardiology') returning id`);
   const dermatology = await one(`insert into departments (name) values ('Dermatology') returning id`);
   const room = await one(`insert into rooms (name, department_id) values ('C-101', $1) returning id`, [cardiology]);
@@ -39,13 +43,28 @@ async function loadFixture(db: Db): Promise<void> {
     await user('Pat Smith', 'pat@x.test', 'patient'),
   ]);
   const doctor = async (name: string, email: string, departmentId: number) => {
-    const id = await one('insert into doctors (user_id, department_id) values ($1, $2) returning id', [await user(name, email, 'doctor'), departmentId]);
-    const scheduleId = await one(`insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 1, '08:00', '08:30') returning id`, [id]);
+    const id = await one('insert into doctors (user_id, department_id) values ($1, $2) returning id', [
+      await user(name, email, 'doctor'),
+      departmentId,
+    ]);
+    const scheduleId = await one(
+      `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 1, '08:00', '08:30') returning id`,
+      [id],
+    );
     return { id, scheduleId };
   };
-  const doctors = { alpha: await doctor('Dr. Alpha', 'alpha@x.test', cardiology), beta: await doctor('Dr. Beta', 'beta@x.test', dermatology) };
+  const doctors = {
+    alpha: await doctor('Dr. Alpha', 'alpha@x.test', cardiology),
+    beta: await doctor('Dr. Beta', 'beta@x.test', dermatology),
+  };
   const departmentOf = { alpha: cardiology, beta: null };
-  const appointment = (who: 'alpha' | 'beta', date: string, start: string, status: string, roomId: number | null = null) =>
+  const appointment = (
+    who: 'alpha' | 'beta',
+    date: string,
+    start: string,
+    status: string,
+    roomId: number | null = null,
+  ) =>
     one(
       `insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time, status)
        values ($1, $2, $3, $4, $5, $6, $7::time, $7::time + interval '30 minutes', $8) returning id`,
@@ -88,8 +107,22 @@ const figures = (f: Partial<Record<string, number>>) => ({
 });
 
 // Worked out by hand from BILLS over the last 120 days (the 200-day-old bill is outside).
-const CARDIOLOGY = figures({ bills: 3, billed_cents: 35075, paid_cents: 20050, unpaid_cents: 15025, unpaid_0_30_cents: 10000, unpaid_31_60_cents: 5025 });
-const DERMATOLOGY = figures({ bills: 3, billed_cents: 11500, paid_cents: 500, unpaid_cents: 11000, unpaid_61_90_cents: 8000, unpaid_over_90_cents: 3000 });
+const CARDIOLOGY = figures({
+  bills: 3,
+  billed_cents: 35075,
+  paid_cents: 20050,
+  unpaid_cents: 15025,
+  unpaid_0_30_cents: 10000,
+  unpaid_31_60_cents: 5025,
+});
+const DERMATOLOGY = figures({
+  bills: 3,
+  billed_cents: 11500,
+  paid_cents: 500,
+  unpaid_cents: 11000,
+  unpaid_61_90_cents: 8000,
+  unpaid_over_90_cents: 3000,
+});
 const NO_VISIT = figures({ bills: 1, billed_cents: 1000, unpaid_cents: 1000, unpaid_31_60_cents: 1000 });
 const TOTAL = figures({
   bills: 7,
@@ -158,9 +191,23 @@ for (const target of testDatabases('one')) {
     });
 
     it('writes CSV with a header row that parses back to the same numbers', async () => {
-      const run = await medora('report', 'billing', '--from', ago(120), '--to', today, '--by', 'department', '--format', 'csv');
+      const run = await medora(
+        'report',
+        'billing',
+        '--from',
+        ago(120),
+        '--to',
+        today,
+        '--by',
+        'department',
+        '--format',
+        'csv',
+      );
       assert.equal(run.code, 0, run.stderr);
-      assert.equal(run.stdout.split('\r\n')[0], 'department,bills,billed_cents,paid_cents,unpaid_cents,unpaid_0_30_cents,unpaid_31_60_cents,unpaid_61_90_cents,unpaid_over_90_cents');
+      assert.equal(
+        run.stdout.split('\r\n')[0],
+        'department,bills,billed_cents,paid_cents,unpaid_cents,unpaid_0_30_cents,unpaid_31_60_cents,unpaid_61_90_cents,unpaid_over_90_cents',
+      );
       const rows = parseImport(run.stdout, 'csv', Object.keys({ department: 0, ...TOTAL })).map(({ fields }) =>
         Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, k === 'department' ? v : Number(v)])),
       );
@@ -172,7 +219,18 @@ for (const target of testDatabases('one')) {
     });
 
     it('shows amounts in dollars with two decimals and a total row in a table', async () => {
-      const run = await medora('report', 'billing', '--from', ago(120), '--to', today, '--by', 'department', '--format', 'table');
+      const run = await medora(
+        'report',
+        'billing',
+        '--from',
+        ago(120),
+        '--to',
+        today,
+        '--by',
+        'department',
+        '--format',
+        'table',
+      );
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /│ Cardiology +│ 3 +│ +\$350\.75 │ +\$200\.50 │ +\$150\.25 │ +\$100\.00 │/);
       assert.match(run.stdout, /│ Total +│ 7 +│ +\$475\.75 │/);
@@ -182,7 +240,13 @@ for (const target of testDatabases('one')) {
     it("lists the day's appointments per doctor by time, leaving out cancelled ones", async () => {
       const report = await json('report', 'appointments', '--date', today);
       assert.equal(report.date, today);
-      const visit = (doctor: string, start_time: string, end_time: string, department: string | null, room: string | null) => ({
+      const visit = (
+        doctor: string,
+        start_time: string,
+        end_time: string,
+        department: string | null,
+        room: string | null,
+      ) => ({
         doctor,
         start_time,
         end_time,
@@ -250,15 +314,32 @@ for (const target of testDatabases('one')) {
 
     // Last: it pays two of the fixture's bills.
     it("sums the day's takings per method to exactly the payments, as JSON, a table and the API's CSV", async () => {
-      const [cashBill, insuredBill] = (await database.db.query<{ id: number }>(`select id from billings where payment_status = 'unpaid' order by id limit 2`)).map((b) => b.id);
-      await database.app.billing.takePayment({ billingId: String(cashBill), body: { method: 'cash', amount: '10.00' } }, cliActor());
-      const insured = await database.app.billing.takePayment({ billingId: String(insuredBill), body: { method: 'insurance' } }, cliActor());
+      const [cashBill, insuredBill] = (
+        await database.db.query<{ id: number }>(
+          `select id from billings where payment_status = 'unpaid' order by id limit 2`,
+        )
+      ).map((b) => b.id);
+      await database.app.billing.takePayment(
+        { billingId: String(cashBill), body: { method: 'cash', amount: '10.00' } },
+        cliActor(),
+      );
+      const insured = await database.app.billing.takePayment(
+        { billingId: String(insuredBill), body: { method: 'insurance' } },
+        cliActor(),
+      );
       const report = await json('report', 'takings', '--date', today);
-      const paid = only(await database.db.query<{ cents: number }>('select coalesce(sum(amount_cents), 0)::int as cents from payments')).cents;
+      const paid = only(
+        await database.db.query<{ cents: number }>('select coalesce(sum(amount_cents), 0)::int as cents from payments'),
+      ).cents;
       assert.equal(report.total_cents, paid);
       assert.deepEqual(
         report.methods.map((m: { method: string; amount_cents: number }) => [m.method, m.amount_cents]),
-        [['card', 0], ['cash', 1000], ['bank_transfer', 0], ['insurance', insured.billing.amount_cents]],
+        [
+          ['card', 0],
+          ['cash', 1000],
+          ['bank_transfer', 0],
+          ['insurance', insured.billing.amount_cents],
+        ],
       );
       const csv = await medora('report', 'takings', '--date', today, '--format', 'csv');
       assert.equal(csv.stdout, (await database.app.billing.takingsCsv({ date: today }, cliActor())).csv);

@@ -20,7 +20,10 @@ describe('parseDays', () => {
 describe('parseRanges', () => {
   it('reads one range or several, a lunch break between them', () => {
     assert.deepEqual(parseRanges('09:00-17:00'), [['09:00', '17:00']]);
-    assert.deepEqual(parseRanges('09:00-12:30, 13:30 - 17:00'), [['09:00', '12:30'], ['13:30', '17:00']]);
+    assert.deepEqual(parseRanges('09:00-12:30, 13:30 - 17:00'), [
+      ['09:00', '12:30'],
+      ['13:30', '17:00'],
+    ]);
   });
 
   it('refuses anything that is not a list of ranges', () => {

@@ -13,7 +13,10 @@ const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 export function parseDays(text: string): number[] | undefined {
   const days: number[] = [];
   for (const part of text.toLowerCase().split(',')) {
-    const [first, last = first, extra] = part.trim().split('-').map((name) => WEEKDAYS.indexOf(name.slice(0, 3)) + 1);
+    const [first, last = first, extra] = part
+      .trim()
+      .split('-')
+      .map((name) => WEEKDAYS.indexOf(name.slice(0, 3)) + 1);
     if (extra !== undefined || !first || !last || last < first) return undefined;
     for (let day = first; day <= last; day++) if (!days.includes(day)) days.push(day);
   }
@@ -27,7 +30,13 @@ export function parseRanges(text: string): [string, string][] | undefined {
 }
 
 // The use case names the API's fields (`hours[3].slot_minutes`); the command line calls them by its own options.
-const OPTION_OF_FIELD: Record<string, string> = { weekday: 'days', start_time: 'hours', end_time: 'hours', slot_minutes: 'slot', room_id: 'room' };
+const OPTION_OF_FIELD: Record<string, string> = {
+  weekday: 'days',
+  start_time: 'hours',
+  end_time: 'hours',
+  slot_minutes: 'slot',
+  room_id: 'room',
+};
 
 function inOptionNames(error: unknown): unknown {
   if (!(error instanceof DomainError) || error.kind !== 'invalid' || !error.fields) return error;
@@ -82,32 +91,48 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .requiredOption('--slot <minutes>', 'length of one appointment in minutes, e.g. 20')
     .option('--room <id>', 'the room every slot is in (see `medora rooms list`)')
     .addOption(formatOption())
-    .action(async (email: string, opts: { days: string; hours: string; slot: string; room?: string; format?: string }) => {
-      const days = parseDays(opts.days);
-      const ranges = parseRanges(opts.hours);
-      const problems: FieldErrors = {};
-      if (!days) problems.days = ['must be weekdays such as mon-fri or mon,wed,fri'];
-      if (!ranges) problems.hours = ['must be ranges such as 09:00-12:30,13:30-17:00'];
-      if (!days || !ranges) throw invalid(problems);
-      const app = await getApp();
-      const doctorId = await doctorByEmail(app, email);
-      const hours = days.flatMap((weekday) =>
-        ranges.map(([start, end]) => ({ weekday, start_time: start, end_time: end, slot_minutes: opts.slot, room_id: opts.room })),
-      );
-      const saved = await app.scheduling.replaceSchedule(doctorId, { hours }, cliActor()).catch((error) => {
-        throw inOptionNames(error);
-      });
-      printSchedule(io.stdout, saved, opts.format);
-    });
+    .action(
+      async (email: string, opts: { days: string; hours: string; slot: string; room?: string; format?: string }) => {
+        const days = parseDays(opts.days);
+        const ranges = parseRanges(opts.hours);
+        const problems: FieldErrors = {};
+        if (!days) problems.days = ['must be weekdays such as mon-fri or mon,wed,fri'];
+        if (!ranges) problems.hours = ['must be ranges such as 09:00-12:30,13:30-17:00'];
+        if (!days || !ranges) throw invalid(problems);
+        const app = await getApp();
+        const doctorId = await doctorByEmail(app, email);
+        const hours = days.flatMap((weekday) =>
+          ranges.map(([start, end]) => ({
+            weekday,
+            start_time: start,
+            end_time: end,
+            slot_minutes: opts.slot,
+            room_id: opts.room,
+          })),
+        );
+        const saved = await app.scheduling.replaceSchedule(doctorId, { hours }, cliActor()).catch((error) => {
+          throw inOptionNames(error);
+        });
+        printSchedule(io.stdout, saved, opts.format);
+      },
+    );
 
   const leave = schedule.command('leave').description("a doctor's leave: days, or part of each day, without slots");
 
-  withSpanOptions(leave.command('add').description('add leave; lists the booked visits inside it to move').argument('<doctor-email>', "the doctor's sign-in email"), 'why (optional)').action(
-    async (email: string, opts: SpanOptions) => {
-      const app = await getApp();
-      printAdded(io.stdout, await app.scheduling.addLeave(await doctorByEmail(app, email), spanBody(opts), cliActor()), opts.format);
-    },
-  );
+  withSpanOptions(
+    leave
+      .command('add')
+      .description('add leave; lists the booked visits inside it to move')
+      .argument('<doctor-email>', "the doctor's sign-in email"),
+    'why (optional)',
+  ).action(async (email: string, opts: SpanOptions) => {
+    const app = await getApp();
+    printAdded(
+      io.stdout,
+      await app.scheduling.addLeave(await doctorByEmail(app, email), spanBody(opts), cliActor()),
+      opts.format,
+    );
+  });
 
   leave
     .command('list')
@@ -116,7 +141,11 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .addOption(formatOption())
     .action(async (email: string, opts: { format?: string }) => {
       const app = await getApp();
-      printTimeOff(io.stdout, (await app.scheduling.listTimeOff({ doctor_id: await doctorByEmail(app, email), per_page: 200 })).items, opts.format);
+      printTimeOff(
+        io.stdout,
+        (await app.scheduling.listTimeOff({ doctor_id: await doctorByEmail(app, email), per_page: 200 })).items,
+        opts.format,
+      );
     });
 
   leave

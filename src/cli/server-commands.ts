@@ -11,16 +11,41 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
     .command('serve')
     .description('start the web server (migrates first; loads the demo clinic into an empty embedded database)')
     .option('-p, --port <port>', 'port to listen on (default $PORT or 3000)')
-    .option('--no-worker', "leave the outbox's e-mails and the audit trail's sealing to `medora worker` processes (PostgreSQL only)")
+    .option(
+      '--no-worker',
+      "leave the outbox's e-mails and the audit trail's sealing to `medora worker` processes (PostgreSQL only)",
+    )
     .action(async (opts: { port?: string; worker: boolean }) => {
       const config = loadConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
       // On the embedded database no other process can reach the outbox and the trail while the server holds them.
-      if (!opts.worker && !config.databaseUrl) throw new DomainError('invalid', 'invalid', '--no-worker needs DATABASE_URL: on the embedded database only the server can send its e-mails and seal its trail');
+      if (!opts.worker && !config.databaseUrl)
+        throw new DomainError(
+          'invalid',
+          'invalid',
+          '--no-worker needs DATABASE_URL: on the embedded database only the server can send its e-mails and seal its trail',
+        );
       // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
-      const [{ DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo }, { createMedoraServer, listen }, { closeGracefully }, { billInterimStaysDaily, checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily }, { serveEmbedded }, { startMailWorker }, { sealAuditContinuously }] =
-        await Promise.all([import('../demo/seed.ts'), import('../http/server.ts'), import('../http/shutdown.ts'), import('../runtime.ts'), import('../db/embedded/embedded.ts'), import('../mail/start.ts'), import('../audit-sealer.ts')]);
+      const [
+        { DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo },
+        { createMedoraServer, listen },
+        { closeGracefully },
+        { billInterimStaysDaily, checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily },
+        { serveEmbedded },
+        { startMailWorker },
+        { sealAuditContinuously },
+      ] = await Promise.all([
+        import('../demo/seed.ts'),
+        import('../http/server.ts'),
+        import('../http/shutdown.ts'),
+        import('../runtime.ts'),
+        import('../db/embedded/embedded.ts'),
+        import('../mail/start.ts'),
+        import('../audit-sealer.ts'),
+      ]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
-      const embedded = config.databaseUrl ? undefined : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
+      const embedded = config.databaseUrl
+        ? undefined
+        : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
       const { app, db } = await openRuntime(config, { opened: embedded?.db });
       const roleWarning = await databaseRoleWarning(db, config);
       if (roleWarning) writeLine(io.stderr, roleWarning);
@@ -29,7 +54,10 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
         writeLine(io.stdout, `Loaded the demo clinic. Sign in with password "${DEMO_PASSWORD}" as:`);
         for (const account of DEMO_ACCOUNTS) writeLine(io.stdout, `  ${account.role.padEnd(8)} ${account.email}`);
       }
-      const server = createMedoraServer(app, { trustProxy: config.trustProxy, publicUrl: config.publicUrlSet ? config.publicUrl : undefined });
+      const server = createMedoraServer(app, {
+        trustProxy: config.trustProxy,
+        publicUrl: config.publicUrlSet ? config.publicUrl : undefined,
+      });
       // Nothing else would end the process when it cannot listen: the database and its sockets hold it open.
       const address = await listen(server, config.port, config.host).catch(async (error: unknown) => {
         await db.close();
@@ -38,20 +66,27 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
       writeLine(io.stdout, `Medora is running at http://${config.host}:${address.port} on the ${where}`);
       const mail = opts.worker ? startMailWorker(app, db, config, (line) => writeLine(io.stderr, line)) : undefined;
-      if (!opts.worker) writeLine(io.stdout, 'No worker in this process: `medora worker` sends the e-mails and seals the audit trail.');
-      else if (!config.smtpUrl) writeLine(io.stdout, 'No SMTP_URL: e-mails are kept in the outbox, marked not sent (admin → Messages).');
+      if (!opts.worker)
+        writeLine(io.stdout, 'No worker in this process: `medora worker` sends the e-mails and seals the audit trail.');
+      else if (!config.smtpUrl)
+        writeLine(io.stdout, 'No SMTP_URL: e-mails are kept in the outbox, marked not sent (admin → Messages).');
       if (embedded && config.backupKeep > 0) {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
       }
       const sealing = opts.worker ? sealAuditContinuously(app.audit, (line) => writeLine(io.stderr, line)) : undefined;
       const pruning = pruneAuditDaily(app, (line) => writeLine(io.stdout, line));
       const interimBills = billInterimStaysDaily(app, (line) => writeLine(io.stdout, line));
-      const checkpoints = config.auditSigningKeyFile ? checkpointAuditHourly(app, (line) => writeLine(io.stdout, line)) : undefined;
+      const checkpoints = config.auditSigningKeyFile
+        ? checkpointAuditHourly(app, (line) => writeLine(io.stdout, line))
+        : undefined;
       const stop = async (signal: string) => {
         pruning.stop();
         interimBills.stop();
         checkpoints?.stop();
-        writeLine(io.stdout, `${signal}: finishing requests in flight (at most ${config.shutdownGraceMs} ms), then stopping`);
+        writeLine(
+          io.stdout,
+          `${signal}: finishing requests in flight (at most ${config.shutdownGraceMs} ms), then stopping`,
+        );
         // Whatever the database does, the process is gone soon after the grace period.
         setTimeout(() => {
           writeLine(io.stderr, 'Stopped without closing the database: it did not let go in time.');
@@ -68,16 +103,25 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
 
   program
     .command('worker')
-    .description('send the outbox\'s e-mails and seal the audit trail in a process of its own (medora serve does both too); stops on SIGTERM')
+    .description(
+      "send the outbox's e-mails and seal the audit trail in a process of its own (medora serve does both too); stops on SIGTERM",
+    )
     .action(async () => {
       const config = loadConfig();
-      const [{ startMailWorker }, { databaseRoleWarning }, { sealAuditContinuously }] = await Promise.all([import('../mail/start.ts'), import('../runtime.ts'), import('../audit-sealer.ts')]);
+      const [{ startMailWorker }, { databaseRoleWarning }, { sealAuditContinuously }] = await Promise.all([
+        import('../mail/start.ts'),
+        import('../runtime.ts'),
+        import('../audit-sealer.ts'),
+      ]);
       const [app, db] = await Promise.all([getApp(), getDb()]);
       const roleWarning = await databaseRoleWarning(db, config);
       if (roleWarning) writeLine(io.stderr, roleWarning);
       const mail = startMailWorker(app, db, config, (line) => writeLine(io.stderr, line));
       const sealing = sealAuditContinuously(app.audit, (line) => writeLine(io.stderr, line));
-      writeLine(io.stdout, config.smtpUrl ? 'Sending the outbox\'s e-mails.' : 'No SMTP_URL: due e-mails are marked not sent.');
+      writeLine(
+        io.stdout,
+        config.smtpUrl ? "Sending the outbox's e-mails." : 'No SMTP_URL: due e-mails are marked not sent.',
+      );
       await new Promise<void>((resolve) => {
         const stop = () => void Promise.all([mail.stop(), sealing.stop()]).then(() => resolve());
         process.once('SIGINT', stop);
@@ -100,7 +144,8 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
     .action(async () => {
       const { DEMO_PASSWORD, isEmpty, seedDemo } = await import('../demo/seed.ts');
       const [app, db] = await Promise.all([getApp(), getDb()]);
-      if (!(await isEmpty(db))) throw new Error('The database already has users; the demo loads only into an empty database.');
+      if (!(await isEmpty(db)))
+        throw new Error('The database already has users; the demo loads only into an empty database.');
       await seedDemo(app, db);
       writeLine(io.stdout, `Loaded the demo clinic. Password for every demo account: ${DEMO_PASSWORD}`);
     });

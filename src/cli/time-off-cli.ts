@@ -45,7 +45,11 @@ const TIME_OFF_COLUMNS: Column[] = [
   { key: 'reason', header: 'Reason' },
 ];
 
-const flat = (t: TimeOffJson) => ({ ...t, doctor: t.doctor?.name ?? 'whole clinic', hours: t.start_time ? `${t.start_time}-${t.end_time}` : 'all day' });
+const flat = (t: TimeOffJson) => ({
+  ...t,
+  doctor: t.doctor?.name ?? 'whole clinic',
+  hours: t.start_time ? `${t.start_time}-${t.end_time}` : 'all day',
+});
 
 export function printTimeOff(out: Output, items: TimeOffJson[], format: string | undefined): void {
   printRows(out, items.map(flat), TIME_OFF_COLUMNS, chosenFormat(format, out), { json: { time_off: items } });

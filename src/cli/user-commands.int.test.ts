@@ -12,7 +12,10 @@ for (const target of testDatabases('one')) {
     after(() => database.drop());
 
     it('prints a one-time reset link at PUBLIC_URL that sets a new password once', async () => {
-      const run = await database.medora(['admin', 'create', '--email', 'lost@clinic.test', '--name', 'Lou Lost', '--password-stdin'], 'first long secret\n');
+      const run = await database.medora(
+        ['admin', 'create', '--email', 'lost@clinic.test', '--name', 'Lou Lost', '--password-stdin'],
+        'first long secret\n',
+      );
       assert.equal(run.code, 0, run.stderr);
       const previous = process.env.PUBLIC_URL;
       process.env.PUBLIC_URL = 'https://clinic.example.org';
@@ -27,7 +30,10 @@ for (const target of testDatabases('one')) {
 
       const app = database.app;
       await app.passwords.resetPassword({ token, password: 'second long secret' }, { ip: '127.0.0.1' });
-      assert.ok('token' in (await app.auth.login({ email: 'lost@clinic.test', password: 'second long secret' }, { ip: '127.0.0.1' })));
+      assert.ok(
+        'token' in
+          (await app.auth.login({ email: 'lost@clinic.test', password: 'second long secret' }, { ip: '127.0.0.1' })),
+      );
     });
 
     it('names an unknown user with exit 1, and resets an authenticator only where there is one', async () => {

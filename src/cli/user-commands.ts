@@ -13,13 +13,18 @@ export function register(program: Command, { getApp, io }: Cli): void {
     .action(async (email: string) => {
       const app = await getApp();
       const link = await app.passwords.issueResetLink({ email }, cliActor());
-      writeLine(io.stdout, `Reset link for ${link.user.name} <${link.user.email}>, valid once until ${link.expires_at}:`);
+      writeLine(
+        io.stdout,
+        `Reset link for ${link.user.name} <${link.user.email}>, valid once until ${link.expires_at}:`,
+      );
       // PUBLIC_URL: where the user's browser reaches Medora, which the terminal cannot know otherwise.
       writeLine(io.stdout, resetPasswordLink(loadConfig().publicUrl, link.token));
     });
   users
     .command('reset-mfa')
-    .description("remove a staff member's authenticator (lost phone); they sign in with the password and may set up a new one")
+    .description(
+      "remove a staff member's authenticator (lost phone); they sign in with the password and may set up a new one",
+    )
     .argument('<email>', 'the e-mail address the user signs in with')
     .action(async (email: string) => {
       const app = await getApp();

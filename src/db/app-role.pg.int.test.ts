@@ -20,7 +20,9 @@ import { readMigrations } from './migrate.ts';
 const serverUrl = process.env.TEST_DATABASE_URL;
 const admin = { userId: 1, role: 'admin' as const, name: 'Ada' };
 
-describe('an owner that migrates and an application role of its own, on PostgreSQL', { skip: !serverUrl && 'needs a PostgreSQL server' }, () => {
+describe('an owner that migrates and an application role of its own, on PostgreSQL', {
+  skip: !serverUrl && 'needs a PostgreSQL server',
+}, () => {
   const suffix = randomBytes(4).toString('hex');
   const [owner, appRole, otherRole] = [`medora_owner_${suffix}`, `medora_app_${suffix}`, `medora_other_${suffix}`];
   const [database, empty] = [`medora_roles_${suffix}`, `medora_roles_empty_${suffix}`];
@@ -61,17 +63,34 @@ describe('an owner that migrates and an application role of its own, on PostgreS
   };
 
   it('migrates as the owner; the application role audits, signs, prunes and verifies', async () => {
-    const config = loadConfig({ ...env, DATABASE_URL: urlOf(appRole), DATABASE_OWNER_URL: urlOf(owner), AUDIT_SIGNING_KEY_FILE: keyFile });
+    const config = loadConfig({
+      ...env,
+      DATABASE_URL: urlOf(appRole),
+      DATABASE_OWNER_URL: urlOf(owner),
+      AUDIT_SIGNING_KEY_FILE: keyFile,
+    });
     const runtime = await openRuntime(config);
     app = { ...runtime.app, db: runtime.db };
     assert.equal(runtime.applied.length, readMigrations().length);
     assert.equal(await databaseRoleWarning(app.db, config), undefined);
-    const who = only(await app.db.query<{ user: string; owner: string }>(`select current_user as "user", pg_get_userbyid(relowner) as owner from pg_class where oid = 'audit_log'::regclass`));
+    const who = only(
+      await app.db.query<{ user: string; owner: string }>(
+        `select current_user as "user", pg_get_userbyid(relowner) as owner from pg_class where oid = 'audit_log'::regclass`,
+      ),
+    );
     assert.deepEqual(who, { user: appRole, owner });
 
     await app.catalogue.createDepartment({ name: 'Cardiology', description: 'Hearts' }, admin);
-    await auditLog(app.db).record({ actor: admin, action: 'read_records', entity: 'patient', entityId: 1, patientId: 1 });
-    await app.db.query(`insert into audit_log (at, action, entity) values (now() - interval '100 days', 'login_failed', 'user')`);
+    await auditLog(app.db).record({
+      actor: admin,
+      action: 'read_records',
+      entity: 'patient',
+      entityId: 1,
+      patientId: 1,
+    });
+    await app.db.query(
+      `insert into audit_log (at, action, entity) values (now() - interval '100 days', 'login_failed', 'user')`,
+    );
     assert.deepEqual(await app.audit.pruneAnonymousFailures(), { removed: 1, olderThanDays: 90 });
     await sealAll(app.db);
     const signed = await app.auditCheckpoints.signCheckpoint({ onlyIfMoved: false });
@@ -106,7 +125,9 @@ describe('an owner that migrates and an application role of its own, on PostgreS
     // another database's transaction on the shared server can hold sealing back a moment.)
     await auditLog(db).record({ actor: admin, action: 'list', entity: 'patient' });
     await db.transaction(async (tx) => {
-      await tx.exec(`create temporary table audit_chain_head on commit drop as select true as one_row, 0::bigint as seq, '\\x00'::bytea as hash, '0'::xid8 as sealed_tx, 0::bigint as sealed_id`);
+      await tx.exec(
+        `create temporary table audit_chain_head on commit drop as select true as one_row, 0::bigint as seq, '\\x00'::bytea as hash, '0'::xid8 as sealed_tx, 0::bigint as sealed_id`,
+      );
       const deadline = Date.now() + 30_000;
       while ((await auditTrail(tx).seal(1000)) !== 1) {
         if (Date.now() > deadline) throw new Error('the row was not sealed within 30 s');
@@ -116,23 +137,34 @@ describe('an owner that migrates and an application role of its own, on PostgreS
     assert.deepEqual((await appDb().audit.verifyTrail()).chain, { intact: true, rows: 3 });
   });
 
-  it('warns when the server runs as the tables\' owner, not on the embedded database', async () => {
+  it("warns when the server runs as the tables' owner, not on the embedded database", async () => {
     const ownerDb = await openPostgres(urlOf(owner), { max: 1 });
     closing.push(ownerDb);
     const warning = await databaseRoleWarning(ownerDb, { databaseUrl: urlOf(owner) });
-    assert.match(warning ?? '', new RegExp(`^warning: Medora runs as the PostgreSQL role "${owner}", which owns its tables \\(or is a superuser\\): it could disable the audit trail's triggers`));
+    assert.match(
+      warning ?? '',
+      new RegExp(
+        `^warning: Medora runs as the PostgreSQL role "${owner}", which owns its tables \\(or is a superuser\\): it could disable the audit trail's triggers`,
+      ),
+    );
     assert.equal(await databaseRoleWarning(ownerDb, { databaseUrl: undefined }), undefined);
   });
 
   it('refuses to migrate as the application role, naming DATABASE_OWNER_URL', async () => {
     await assert.rejects(openRuntime(loadConfig({ ...env, DATABASE_URL: urlOf(appRole, empty) })), (error: unknown) =>
-      /DATABASE_URL's role may not migrate the database \(permission denied for schema public\): set DATABASE_OWNER_URL/.test((error as Error).message),
+      /DATABASE_URL's role may not migrate the database \(permission denied for schema public\): set DATABASE_OWNER_URL/.test(
+        (error as Error).message,
+      ),
     );
   });
 
   it('grants another role by command as the owner, and refuses to grant the owner itself', async () => {
     const granted = await spawnMedora(['db', 'grant-app-role', otherRole], { env: { DATABASE_URL: urlOf(owner) } });
-    assert.deepEqual(granted, { code: 0, stdout: `Role "${otherRole}" may now use Medora's tables; the audit trail it may only add to and read.\n`, stderr: '' });
+    assert.deepEqual(granted, {
+      code: 0,
+      stdout: `Role "${otherRole}" may now use Medora's tables; the audit trail it may only add to and read.\n`,
+      stderr: '',
+    });
     const may = only(
       await appDb().db.query<Record<string, boolean>>(
         `select has_table_privilege($1, 'audit_log', 'insert') as insert_audit, has_table_privilege($1, 'audit_log', 'delete') as delete_audit,
@@ -140,10 +172,19 @@ describe('an owner that migrates and an application role of its own, on PostgreS
         [otherRole],
       ),
     );
-    assert.deepEqual(may, { insert_audit: true, delete_audit: false, move_head: false, link: false, update_users: true });
+    assert.deepEqual(may, {
+      insert_audit: true,
+      delete_audit: false,
+      move_head: false,
+      link: false,
+      update_users: true,
+    });
 
     const refused = await spawnMedora(['db', 'grant-app-role', owner], { env: { DATABASE_URL: urlOf(owner) } });
     assert.equal(refused.code, 1);
-    assert.equal(refused.stderr, `error: role "${owner}" owns Medora's tables or is a superuser: the application role must be another one\n`);
+    assert.equal(
+      refused.stderr,
+      `error: role "${owner}" owns Medora's tables or is a superuser: the application role must be another one\n`,
+    );
   });
 });

@@ -36,9 +36,18 @@ export async function grantAppRole(db: Db, role: string): Promise<void> {
      from pg_roles r, pg_class c where r.rolname = $1 and c.oid = to_regclass('audit_log')`,
     [role],
   );
-  if (!found) throw new DomainError('not_found', 'not_found', `no role "${role}" in this database (or its schema is not migrated)`);
+  if (!found)
+    throw new DomainError(
+      'not_found',
+      'not_found',
+      `no role "${role}" in this database (or its schema is not migrated)`,
+    );
   if (found.may_alter) {
-    throw new DomainError('invalid', 'role_owns_tables', `role "${role}" owns Medora's tables or is a superuser: the application role must be another one`);
+    throw new DomainError(
+      'invalid',
+      'role_owns_tables',
+      `role "${role}" owns Medora's tables or is a superuser: the application role must be another one`,
+    );
   }
   const r = ident(role);
   await db.transaction(async (tx) => {

@@ -19,7 +19,11 @@ describe('migration 0018: appointment sequence', () => {
       insert into doctors (user_id) select id from users where role = 'doctor';
       insert into schedules (doctor_id, weekday, start_time, end_time) select id, 1, '09:00', '09:30' from doctors;`);
     // Before the column, e-mails said SEQUENCE 0 for a booking and 1 for a move or a cancellation.
-    for (const [name, date, status] of [['booked', '2030-03-04', 'scheduled'], ['moved', '2030-03-11', 'scheduled'], ['cancelled', '2030-03-18', 'cancelled']] as const) {
+    for (const [name, date, status] of [
+      ['booked', '2030-03-04', 'scheduled'],
+      ['moved', '2030-03-11', 'scheduled'],
+      ['cancelled', '2030-03-18', 'cancelled'],
+    ] as const) {
       const { rows } = await db.query<{ id: number }>(
         `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
          select p.id, s.doctor_id, s.id, $1, s.start_time, s.end_time, $2 from patients p, schedules s returning id`,
@@ -27,7 +31,10 @@ describe('migration 0018: appointment sequence', () => {
       );
       ids[name] = rows[0]?.id ?? 0;
     }
-    await db.query(`insert into audit_log (action, entity, entity_id) values ('appointment_rescheduled', 'appointment', $1)`, [String(ids.moved)]);
+    await db.query(
+      `insert into audit_log (action, entity, entity_id) values ('appointment_rescheduled', 'appointment', $1)`,
+      [String(ids.moved)],
+    );
     for (const m of readMigrations().filter((m) => m.version === SEQUENCE_MIGRATION)) await db.exec(m.sql);
   });
   after(async () => {
@@ -38,7 +45,10 @@ describe('migration 0018: appointment sequence', () => {
     (await db.query<{ sequence: number }>('select sequence from appointments where id = $1', [id])).rows[0]?.sequence;
 
   it('gives a moved or cancelled visit the sequence its last e-mail carried, and a booked one 0', async () => {
-    assert.deepEqual([await sequenceOf(ids.booked), await sequenceOf(ids.moved), await sequenceOf(ids.cancelled)], [0, 1, 1]);
+    assert.deepEqual(
+      [await sequenceOf(ids.booked), await sequenceOf(ids.moved), await sequenceOf(ids.cancelled)],
+      [0, 1, 1],
+    );
   });
 
   it('counts a move and a cancellation once each, whatever the update sets the column to', async () => {

@@ -6,7 +6,10 @@ import { basename, dirname, join } from 'node:path';
  * holds password hashes), flushed to disk, then renames it: a crash at any moment leaves either the complete file
  * or none under `path`, and a write that fails leaves nothing.
  */
-export async function writeFileAtomically(path: string, write: (file: { fd: number; path: string }) => void | Promise<void>): Promise<void> {
+export async function writeFileAtomically(
+  path: string,
+  write: (file: { fd: number; path: string }) => void | Promise<void>,
+): Promise<void> {
   const temporary = partialName(path);
   try {
     // One left by a write that was killed.

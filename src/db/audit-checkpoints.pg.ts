@@ -32,7 +32,13 @@ interface CheckpointRow {
   signature: string;
 }
 
-export const toCheckpoint = (row: CheckpointRow): Checkpoint => ({ seq: row.seq, hash: row.hash, at: row.at, keyId: row.key_id, signature: row.signature });
+export const toCheckpoint = (row: CheckpointRow): Checkpoint => ({
+  seq: row.seq,
+  hash: row.hash,
+  at: row.at,
+  keyId: row.key_id,
+  signature: row.signature,
+});
 
 // encode(…, 'base64') breaks lines every 76 characters; a signature is 88.
 const COLUMNS = `seq, encode(hash, 'hex') as hash, at, key_id, translate(encode(signature, 'base64'), E'\\n', '') as signature`;
@@ -49,7 +55,8 @@ export function checkpointStore(db: Queryable): CheckpointStore {
       return row ? toCheckpoint(row) : null;
     },
     // Hourly, a year is under 9,000 rows: read whole, in the order they were stored.
-    all: async () => (await db.query<CheckpointRow>(`select ${COLUMNS} from audit_checkpoints order by id`)).map(toCheckpoint),
+    all: async () =>
+      (await db.query<CheckpointRow>(`select ${COLUMNS} from audit_checkpoints order by id`)).map(toCheckpoint),
     add: async (checkpoint) => {
       await db.query(
         `insert into audit_checkpoints (seq, hash, at, key_id, signature) values ($1, decode($2, 'hex'), $3, $4, decode($5, 'base64'))`,

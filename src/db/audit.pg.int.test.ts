@@ -16,8 +16,20 @@ import { fixedClock } from '../domain/shared/clock.ts';
 import type { ChainLink, ChainLinks } from '../domain/audit/checkpoint.ts';
 
 const admin = { userId: 1, role: 'admin' as const, name: 'Ada' };
-const read = (n: number): AuditEntry => ({ actor: admin, action: 'read_records', entity: 'patient', entityId: n, patientId: n, details: { n } });
-const anonymousFailure: AuditEntry = { actor: null, action: 'login_failed', entity: 'user', details: { ip: '203.0.113.9' } };
+const read = (n: number): AuditEntry => ({
+  actor: admin,
+  action: 'read_records',
+  entity: 'patient',
+  entityId: n,
+  patientId: n,
+  details: { n },
+});
+const anonymousFailure: AuditEntry = {
+  actor: null,
+  action: 'login_failed',
+  entity: 'user',
+  details: { ip: '203.0.113.9' },
+};
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 
 /**
@@ -45,7 +57,8 @@ function held(db: Db, begin: (tx: Queryable) => Promise<void>) {
   };
 }
 
-const idsOf = async (db: Db) => (await db.query<{ id: number }>('select audit_id as id from audit_chain order by seq')).map((r) => r.id);
+const idsOf = async (db: Db) =>
+  (await db.query<{ id: number }>('select audit_id as id from audit_chain order by seq')).map((r) => r.id);
 
 for (const target of testDatabases('both')) {
   describe(`${target.name}: the audit trail's chain`, () => {
@@ -62,7 +75,10 @@ for (const target of testDatabases('both')) {
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 0 });
       const backlog = await auditTrail(db).backlog();
       assert.equal(backlog.rows, 5);
-      assert.ok(backlog.oldestAgeSeconds !== null && backlog.oldestAgeSeconds >= 0 && backlog.oldestAgeSeconds < 60, String(backlog.oldestAgeSeconds));
+      assert.ok(
+        backlog.oldestAgeSeconds !== null && backlog.oldestAgeSeconds >= 0 && backlog.oldestAgeSeconds < 60,
+        String(backlog.oldestAgeSeconds),
+      );
       await sealAll(db);
       assert.deepEqual(await auditTrail(db).backlog(), { rows: 0, oldestAgeSeconds: null });
     });
@@ -70,23 +86,40 @@ for (const target of testDatabases('both')) {
     it('chains every row and verifies an untouched trail', async () => {
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
       const rows = await db.query<{ seq: number }>('select seq from audit_chain order by seq');
-      assert.deepEqual(rows.map((r) => r.seq), [1, 2, 3, 4, 5]);
+      assert.deepEqual(
+        rows.map((r) => r.seq),
+        [1, 2, 3, 4, 5],
+      );
     });
 
     it('refuses UPDATE, DELETE and TRUNCATE', async () => {
       const [first] = await idsOf(db);
-      await assert.rejects(db.query(`update audit_log set action = 'nothing' where id = $1`, [first]), { code: '42501', message: /append-only: UPDATE refused/ });
-      await assert.rejects(db.query('delete from audit_log where id = $1', [first]), { code: '42501', message: /append-only: DELETE refused/ });
+      await assert.rejects(db.query(`update audit_log set action = 'nothing' where id = $1`, [first]), {
+        code: '42501',
+        message: /append-only: UPDATE refused/,
+      });
+      await assert.rejects(db.query('delete from audit_log where id = $1', [first]), {
+        code: '42501',
+        message: /append-only: DELETE refused/,
+      });
       await assert.rejects(db.exec('truncate audit_log'), { code: '42501' });
-      await assert.rejects(db.query(`update audit_log set seq = 99, hash = '\\x00' where id = $1`, [first]), { code: '42501' });
-      await assert.rejects(db.query('update audit_chain_batches set first_seq = first_seq + 1'), { code: '42501', message: /audit_chain is append-only: UPDATE refused/ });
+      await assert.rejects(db.query(`update audit_log set seq = 99, hash = '\\x00' where id = $1`, [first]), {
+        code: '42501',
+      });
+      await assert.rejects(db.query('update audit_chain_batches set first_seq = first_seq + 1'), {
+        code: '42501',
+        message: /audit_chain is append-only: UPDATE refused/,
+      });
       await assert.rejects(db.query('delete from audit_chain_batches'), { code: '42501' });
       await assert.rejects(db.exec('truncate audit_chain_batches'), { code: '42501' });
       // A new row cannot pass off a link of the old chain (audit_log's own seq and hash) as its own.
-      await assert.rejects(db.query(`insert into audit_log (action, entity, seq, hash) values ('create', 'billing', 1, '\\x00')`), {
-        code: '23514',
-        message: /audit_log_new_rows_unchained/,
-      });
+      await assert.rejects(
+        db.query(`insert into audit_log (action, entity, seq, hash) values ('create', 'billing', 1, '\\x00')`),
+        {
+          code: '23514',
+          message: /audit_log_new_rows_unchained/,
+        },
+      );
       await auditLog(db).record(anonymousFailure);
       await sealAll(db);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
@@ -107,10 +140,20 @@ for (const target of testDatabases('both')) {
       const [, second, third] = await idsOf(db);
       await asTrailOwner(db, 'delete from audit_log where id = $1', [second]);
       const removed = await auditTrail(db).verify();
-      assert.deepEqual(removed, { intact: false, rows: 5, brokenAt: second, reason: `row ${second} (seq 2) was removed` });
+      assert.deepEqual(removed, {
+        intact: false,
+        rows: 5,
+        brokenAt: second,
+        reason: `row ${second} (seq 2) was removed`,
+      });
       await asTrailOwner(db, (tx) => relink(tx, `select * from links where audit_id <> ${second}`));
       const gap = await auditTrail(db).verify();
-      assert.deepEqual(gap, { intact: false, rows: 4, brokenAt: third, reason: `1 row(s) before row ${third} were removed (seq 2 to 2)` });
+      assert.deepEqual(gap, {
+        intact: false,
+        rows: 4,
+        brokenAt: third,
+        reason: `1 row(s) before row ${third} were removed (seq 2 to 2)`,
+      });
 
       const tail = await target.open();
       try {
@@ -133,12 +176,22 @@ for (const target of testDatabases('both')) {
         for (let n = 1; n <= 3; n++) await auditLog(forged.db).record(read(n));
         await sealAll(forged.db);
         // Written as by a transaction the sealer has passed already: among the sealed rows, where none can join.
-        await asTrailOwner(forged.db, `insert into audit_log (actor_user_id, action, entity, tx) values (7, 'create', 'billing', '3')`);
+        await asTrailOwner(
+          forged.db,
+          `insert into audit_log (actor_user_id, action, entity, tx) values (7, 'create', 'billing', '3')`,
+        );
         const [slipped] = await forged.db.query<{ id: number }>('select max(id) as id from audit_log');
         const outside = await auditTrail(forged.db).verify();
-        assert.deepEqual(outside, { intact: false, rows: 3, brokenAt: slipped?.id, reason: `row ${slipped?.id} is outside the chain but is not an anonymous sign-in failure` });
+        assert.deepEqual(outside, {
+          intact: false,
+          rows: 3,
+          brokenAt: slipped?.id,
+          reason: `row ${slipped?.id} is outside the chain but is not an anonymous sign-in failure`,
+        });
 
-        await asTrailOwner(forged.db, (tx) => relink(tx, `select * from links union all select 4, ${slipped?.id}::bigint, sha256('forged')`));
+        await asTrailOwner(forged.db, (tx) =>
+          relink(tx, `select * from links union all select 4, ${slipped?.id}::bigint, sha256('forged')`),
+        );
         const check = await auditTrail(forged.db).verify();
         assert.equal(check.intact, false);
         assert.match(!check.intact ? check.reason : '', /was changed|does not match the chain head/);
@@ -184,12 +237,18 @@ for (const target of testDatabases('both')) {
       }
     });
 
-    it('seals committed rows only, once, in one order, whichever transaction began or committed first', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+    it('seals committed rows only, once, in one order, whichever transaction began or committed first', {
+      skip: target.name !== 'postgres' && 'needs a PostgreSQL server',
+    }, async () => {
       const interleaved = await target.open();
       const second = await openPostgres(interleaved.url ?? '');
       const trail = auditTrail(interleaved.db);
       const sealedOrder = async () =>
-        (await interleaved.db.query<{ entity_id: string }>('select a.entity_id from audit_chain c join audit_log a on a.id = c.audit_id order by c.seq')).map((r) => r.entity_id);
+        (
+          await interleaved.db.query<{ entity_id: string }>(
+            'select a.entity_id from audit_chain c join audit_log a on a.id = c.audit_id order by c.seq',
+          )
+        ).map((r) => r.entity_id);
       try {
         // A's row is written first (the smaller id) and committed last: B, committed meanwhile, waits for it.
         const a = held(interleaved.db, async (tx) => auditLog(tx).record(read(1)));
@@ -214,14 +273,22 @@ for (const target of testDatabases('both')) {
         // Once C is done the three are sealed after 1 and 2, each once. In which order depends on the transactions of
         // the whole server (another database's test may be running one): a row waits while any older one runs.
         const order = await sealedOrder();
-        assert.deepEqual([order.slice(0, 2), order.slice(2).sort()], [['1', '2'], ['3', '4', '5']]);
+        assert.deepEqual(
+          [order.slice(0, 2), order.slice(2).sort()],
+          [
+            ['1', '2'],
+            ['3', '4', '5'],
+          ],
+        );
         assert.deepEqual(await trail.verify(), { intact: true, rows: 5 });
 
         // A rolled-back row is never sealed, and leaves no gap.
-        await assert.rejects(second.transaction(async (tx) => {
-          await auditLog(tx).record(read(6));
-          throw new Error('rolled back');
-        }));
+        await assert.rejects(
+          second.transaction(async (tx) => {
+            await auditLog(tx).record(read(6));
+            throw new Error('rolled back');
+          }),
+        );
         await auditLog(second).record(read(7));
         await sealAll(interleaved.db);
         assert.deepEqual((await sealedOrder()).slice(5), ['7']);
@@ -232,7 +299,9 @@ for (const target of testDatabases('both')) {
       }
     });
 
-    it('elects one sealer at a time: another waits its turn, and writers and sealers at once form one chain', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+    it('elects one sealer at a time: another waits its turn, and writers and sealers at once form one chain', {
+      skip: target.name !== 'postgres' && 'needs a PostgreSQL server',
+    }, async () => {
       const busy = await target.open();
       const second = await openPostgres(busy.url ?? '');
       try {
@@ -267,7 +336,9 @@ for (const target of testDatabases('both')) {
         }
         await sealAll(busy.db);
         assert.deepEqual(await auditTrail(busy.db).verify(), { intact: true, rows: 300 });
-        const sealed = await busy.db.query<{ n: number; ids: number }>('select count(*)::int as n, count(distinct a.entity_id)::int as ids from audit_chain c join audit_log a on a.id = c.audit_id');
+        const sealed = await busy.db.query<{ n: number; ids: number }>(
+          'select count(*)::int as n, count(distinct a.entity_id)::int as ids from audit_chain c join audit_log a on a.id = c.audit_id',
+        );
         assert.deepEqual(sealed, [{ n: 300, ids: 300 }]);
       } finally {
         await second.close();
@@ -291,17 +362,22 @@ function checkpointsOf(db: Db): (links: (q: Queryable) => ChainLinks) => Checkpo
 }
 
 /** The chain's newest link as `sql` reads it, as an earlier release read it (enough to sign a checkpoint). */
-const newestLinkBy = (sql: string) => (q: Queryable): ChainLinks => ({
-  newest: async () => (await q.query<ChainLink>(sql))[0] ?? null,
-  hashesAt: async () => new Map(),
-});
+const newestLinkBy =
+  (sql: string) =>
+  (q: Queryable): ChainLinks => ({
+    newest: async () => (await q.query<ChainLink>(sql))[0] ?? null,
+    hashesAt: async () => new Map(),
+  });
 
 describe('the chain migration', () => {
   it('chains the rows written before it, leaving anonymous failures out', async () => {
     const db = await openPglite(undefined);
     try {
       const migrations = readMigrations();
-      await migrate(db, migrations.filter((m) => m.version < 8));
+      await migrate(
+        db,
+        migrations.filter((m) => m.version < 8),
+      );
       await db.query(
         `insert into audit_log (at, actor_user_id, actor_role, action, entity, entity_id, details) values
            (now() - interval '2 days', 1, 'admin', 'create', 'department', '1', '{"b": 1, "a": [1, "x"]}'),
@@ -324,20 +400,22 @@ describe('the batched sealing migration', () => {
     const db = await openPglite(undefined);
     try {
       const migrations = readMigrations();
-      await migrate(db, migrations.filter((m) => m.version < 21));
+      await migrate(
+        db,
+        migrations.filter((m) => m.version < 21),
+      );
       // Written as the writer of the time wrote them: the row alone, chained at commit by 0008's trigger.
       for (let n = 1; n <= 3; n++) {
-        await db.query(`insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, details) values ($1, $2, 'read_records', 'patient', $3, $4, $5)`, [
-          admin.userId,
-          admin.role,
-          String(n),
-          n,
-          { n },
-        ]);
+        await db.query(
+          `insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, details) values ($1, $2, 'read_records', 'patient', $3, $4, $5)`,
+          [admin.userId, admin.role, String(n), n, { n }],
+        );
       }
       const deps = checkpointsOf(db);
       // The newest link as it was read before the chain had a table of its own.
-      const linksInAuditLog = newestLinkBy(`select seq, encode(hash, 'hex') as hash from audit_log where seq is not null order by seq desc limit 1`);
+      const linksInAuditLog = newestLinkBy(
+        `select seq, encode(hash, 'hex') as hash from audit_log where seq is not null order by seq desc limit 1`,
+      );
       assert.equal((await signCheckpoint(deps(linksInAuditLog), { onlyIfMoved: false })).signed?.seq, 3);
 
       await migrate(db, migrations);
@@ -346,7 +424,15 @@ describe('the batched sealing migration', () => {
       await sealAll(db);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 5 });
       const report = await verifyCheckpoints(deps(chainLinks));
-      assert.deepEqual({ checked: report.checked, problems: report.problems, newest: report.newest?.seq, after: report.newest?.rowsAfter }, { checked: 1, problems: [], newest: 3, after: 2 });
+      assert.deepEqual(
+        {
+          checked: report.checked,
+          problems: report.problems,
+          newest: report.newest?.seq,
+          after: report.newest?.rowsAfter,
+        },
+        { checked: 1, problems: [], newest: 3, after: 2 },
+      );
     } finally {
       await db.close();
     }
@@ -358,7 +444,10 @@ describe('the chain batches migration', () => {
     const db = await openPglite(undefined);
     try {
       const migrations = readMigrations();
-      await migrate(db, migrations.filter((m) => m.version < 32));
+      await migrate(
+        db,
+        migrations.filter((m) => m.version < 32),
+      );
       // Written as the writer of the time wrote them: the row and its note, in one statement.
       const writeNoted = (n: number) =>
         db.query(
@@ -372,7 +461,9 @@ describe('the chain batches migration', () => {
       await auditTrail(db).seal(100);
       const deps = checkpointsOf(db);
       // The newest link as it was read while each link had a row of its own.
-      const linkRows = newestLinkBy(`select seq, encode(hash, 'hex') as hash from audit_chain order by seq desc limit 1`);
+      const linkRows = newestLinkBy(
+        `select seq, encode(hash, 'hex') as hash from audit_chain order by seq desc limit 1`,
+      );
       assert.equal((await signCheckpoint(deps(linkRows), { onlyIfMoved: false })).signed?.seq, 3);
       for (let n = 4; n <= 5; n++) await writeNoted(n);
 
@@ -382,9 +473,20 @@ describe('the chain batches migration', () => {
       await auditLog(db).record(read(6));
       await sealAll(db);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 6 });
-      assert.deepEqual(await idsOf(db), (await db.query<{ id: number }>('select id from audit_log order by id')).map((r) => r.id));
+      assert.deepEqual(
+        await idsOf(db),
+        (await db.query<{ id: number }>('select id from audit_log order by id')).map((r) => r.id),
+      );
       const report = await verifyCheckpoints(deps(chainLinks));
-      assert.deepEqual({ checked: report.checked, problems: report.problems, newest: report.newest?.seq, after: report.newest?.rowsAfter }, { checked: 1, problems: [], newest: 3, after: 3 });
+      assert.deepEqual(
+        {
+          checked: report.checked,
+          problems: report.problems,
+          newest: report.newest?.seq,
+          after: report.newest?.rowsAfter,
+        },
+        { checked: 1, problems: [], newest: 3, after: 3 },
+      );
     } finally {
       await db.close();
     }

@@ -113,11 +113,22 @@ export function auditTrail(db: Queryable): AuditTrail {
   return {
     verify: async () => {
       const { rows } = onlyRow(await db.query<{ rows: number }>('select count(*)::int as rows from audit_chain'));
-      const broken = (brokenAt: number | null, reason: string): ChainCheck => ({ intact: false, rows, brokenAt, reason });
+      const broken = (brokenAt: number | null, reason: string): ChainCheck => ({
+        intact: false,
+        rows,
+        brokenAt,
+        reason,
+      });
 
       // Each link against its predecessor's hash and its row's contents: a changed row fails its own check, a
       // removed row leaves its link without one, a removed link a gap in seq, one slipped in fails its check.
-      const [link] = await db.query<{ id: number; seq: number; prev_seq: number | null; present: boolean; hash_ok: boolean }>(
+      const [link] = await db.query<{
+        id: number;
+        seq: number;
+        prev_seq: number | null;
+        present: boolean;
+        hash_ok: boolean;
+      }>(
         `select id, seq, prev_seq, present, hash_ok from (
            select c.audit_id as id, c.seq, c.prev_seq, a.id is not null as present,
                   c.hash is not distinct from audit_row_hash(coalesce(c.prev_hash, $1), c.seq, a) as hash_ok
@@ -131,22 +142,30 @@ export function auditTrail(db: Queryable): AuditTrail {
       if (link) {
         const { id, seq } = link;
         const prev = link.prev_seq ?? 0;
-        if (seq > prev + 1) return broken(id, `${seq - prev - 1} row(s) before row ${id} were removed (seq ${prev + 1} to ${seq - 1})`);
+        if (seq > prev + 1)
+          return broken(id, `${seq - prev - 1} row(s) before row ${id} were removed (seq ${prev + 1} to ${seq - 1})`);
         if (!link.present) return broken(id, `row ${id} (seq ${seq}) was removed`);
         return broken(id, `row ${id} was changed: its hash does not match its contents and the previous row's hash`);
       }
 
       // The head remembers the last link, so links removed from the end are missed too.
-      const ends = onlyRow(await db.query<{ head_seq: number | null; head_ok: boolean; last_id: number | null; last_seq: number | null }>(
-        `select h.seq as head_seq, h.hash is not distinct from l.hash as head_ok, l.audit_id as last_id, l.seq as last_seq
+      const ends = onlyRow(
+        await db.query<{ head_seq: number | null; head_ok: boolean; last_id: number | null; last_seq: number | null }>(
+          `select h.seq as head_seq, h.hash is not distinct from l.hash as head_ok, l.audit_id as last_id, l.seq as last_seq
          from (select 1) one
          left join audit_chain_head h on true
          left join lateral (select audit_id, seq, hash from audit_chain order by seq desc limit 1) l on true`,
-      ));
+        ),
+      );
       if (ends.head_seq === null) return broken(null, 'the chain head (audit_chain_head) is missing');
       const [headSeq, lastSeq, lastId] = [ends.head_seq, ends.last_seq ?? 0, ends.last_id];
-      if (headSeq > lastSeq) return broken(lastId, `${headSeq - lastSeq} row(s) after the last one were removed (seq ${lastSeq + 1} to ${headSeq})`);
-      if (headSeq < lastSeq || (lastSeq > 0 && !ends.head_ok)) return broken(lastId, `row ${lastId} does not match the chain head`);
+      if (headSeq > lastSeq)
+        return broken(
+          lastId,
+          `${headSeq - lastSeq} row(s) after the last one were removed (seq ${lastSeq + 1} to ${headSeq})`,
+        );
+      if (headSeq < lastSeq || (lastSeq > 0 && !ends.head_ok))
+        return broken(lastId, `row ${lastId} does not match the chain head`);
 
       // A row the sealer has passed without sealing it was slipped in around Medora's writer.
       const [outsider] = await db.query<{ id: number }>(
@@ -156,11 +175,13 @@ export function auditTrail(db: Queryable): AuditTrail {
            and not exists (select 1 from audit_chain c where c.audit_id = a.id)
          order by a.id limit 1`,
       );
-      if (outsider) return broken(outsider.id, `row ${outsider.id} is outside the chain but is not an anonymous sign-in failure`);
+      if (outsider)
+        return broken(outsider.id, `row ${outsider.id} is outside the chain but is not an anonymous sign-in failure`);
       return { intact: true, rows };
     },
     // The owner's function (migration 0021): it elects one sealer and takes only rows no transaction can still add to.
-    seal: async (maxRows) => onlyRow(await db.query<{ sealed: number | null }>('select audit_seal($1) as sealed', [maxRows])).sealed,
+    seal: async (maxRows) =>
+      onlyRow(await db.query<{ sealed: number | null }>('select audit_seal($1) as sealed', [maxRows])).sealed,
     // The database's own clock, the one that wrote `at`.
     backlog: async () => {
       const row = onlyRow(
@@ -173,6 +194,7 @@ export function auditTrail(db: Queryable): AuditTrail {
       return { rows: row.rows, oldestAgeSeconds: row.oldest_age_seconds };
     },
     // The owner's function (migration 0015): an application role of its own has no DELETE on the trail.
-    pruneAnonymous: async (before) => onlyRow(await db.query<{ n: number }>('select audit_prune_anonymous($1) as n', [before])).n,
+    pruneAnonymous: async (before) =>
+      onlyRow(await db.query<{ n: number }>('select audit_prune_anonymous($1) as n', [before])).n,
   };
 }

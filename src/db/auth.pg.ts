@@ -20,7 +20,8 @@ import { conflict } from '../domain/shared/errors.ts';
 import { pageWithTotal } from './list-page.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 
-const SESSION_USER_COLUMNS = 'u.id, u.name, u.email, u.role, u.active, u.profile_image_id, p.id as patient_id, d.id as doctor_id';
+const SESSION_USER_COLUMNS =
+  'u.id, u.name, u.email, u.role, u.active, u.profile_image_id, p.id as patient_id, d.id as doctor_id';
 const USER_COLUMNS = `${SESSION_USER_COLUMNS}, u.password_hash`;
 const USER_FROM = `users u left join patients p on p.user_id = u.id left join doctors d on d.user_id = u.id`;
 
@@ -71,7 +72,8 @@ export function accountStore(db: Queryable): AccountStore {
     findById: (id) => findOne('u.id = $1', id),
     createPatient: async (a) => toUser(await insertPatient(db, { ...a, pendingEmail: null })),
     createWalkIn: async (a) => {
-      if (a.pendingEmail !== null && (await findOne('lower(u.email) = lower($1)', a.pendingEmail))) throw conflict(TAKEN.code, TAKEN.message, { email: [TAKEN.message] });
+      if (a.pendingEmail !== null && (await findOne('lower(u.email) = lower($1)', a.pendingEmail)))
+        throw conflict(TAKEN.code, TAKEN.message, { email: [TAKEN.message] });
       const row = await insertPatient(db, { ...a, email: null });
       return { userId: row.id, patientId: row.patient_id };
     },
@@ -97,11 +99,17 @@ export function accountStore(db: Queryable): AccountStore {
       ),
     deactivateStaff: async (userId, role) => {
       // Its sessions end with it: every session lookup asks for an active user (and 0004 tells the caches).
-      const rows = await db.query<{ id: number }>('update users set active = false, updated_at = now() where id = $1 and role = $2 returning id', [userId, role]);
+      const rows = await db.query<{ id: number }>(
+        'update users set active = false, updated_at = now() where id = $1 and role = $2 returning id',
+        [userId, role],
+      );
       return rows.length > 0;
     },
     markVerified: async (userId, email, at) => {
-      const rows = await db.query('update users set email_verified_at = $3 where id = $1 and lower(email) = lower($2) returning id', [userId, email, at]);
+      const rows = await db.query(
+        'update users set email_verified_at = $3 where id = $1 and lower(email) = lower($2) returning id',
+        [userId, email, at],
+      );
       return rows.length > 0;
     },
     emailChange: async (userId) => {
@@ -153,7 +161,10 @@ async function insertPatient(
 }
 
 /** An admin or a receptionist: staff sign in with the address an admin gave, so it counts as verified. */
-async function insertStaff(db: Queryable, a: { name: string; email: string; passwordHash: string; role: StaffRole }): Promise<UserRecord> {
+async function insertStaff(
+  db: Queryable,
+  a: { name: string; email: string; passwordHash: string; role: StaffRole },
+): Promise<UserRecord> {
   const rows = await onUnique(
     () =>
       db.query<UserRow>(
@@ -188,7 +199,10 @@ export function sessionStore(db: Queryable): SessionStore {
     findSession,
     findUser: async (tokenHash, now) => (await findSession(tokenHash, now))?.user,
     revoke: async (tokenHash, now) => {
-      await db.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [tokenHash, now]);
+      await db.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [
+        tokenHash,
+        now,
+      ]);
     },
     revokeAll: async (userId, now) => {
       await db.query('update sessions set revoked_at = $2 where user_id = $1 and revoked_at is null', [userId, now]);
@@ -220,7 +234,10 @@ export function passwordResetStore(db: Queryable): PasswordResetStore {
 export function mfaStore(db: Queryable): MfaStore {
   return {
     find: async (userId) => {
-      const [row] = await db.query<{ secret: string; confirmed_at: Date | null }>('select secret, confirmed_at from mfa_totp where user_id = $1', [userId]);
+      const [row] = await db.query<{ secret: string; confirmed_at: Date | null }>(
+        'select secret, confirmed_at from mfa_totp where user_id = $1',
+        [userId],
+      );
       return row && { secret: row.secret, confirmed: row.confirmed_at !== null };
     },
     begin: async (userId, secret) => {
@@ -254,7 +271,10 @@ export function mfaStore(db: Queryable): MfaStore {
     },
     replaceRecoveryCodes: (userId, codeHashes) => replaceCodes(db, userId, codeHashes),
     recoveryCodesLeft: async (userId) => {
-      const [row] = await db.query<{ left: number }>('select count(*)::int as left from mfa_recovery_codes where user_id = $1 and used_at is null', [userId]);
+      const [row] = await db.query<{ left: number }>(
+        'select count(*)::int as left from mfa_recovery_codes where user_id = $1 and used_at is null',
+        [userId],
+      );
       return row?.left ?? 0;
     },
     remove: async (userId) => {
@@ -267,18 +287,19 @@ export function mfaStore(db: Queryable): MfaStore {
 
 async function replaceCodes(db: Queryable, userId: number, codeHashes: string[]): Promise<void> {
   await db.query('delete from mfa_recovery_codes where user_id = $1', [userId]);
-  await db.query('insert into mfa_recovery_codes (user_id, code_hash) select $1, unnest($2::text[])', [userId, codeHashes]);
+  await db.query('insert into mfa_recovery_codes (user_id, code_hash) select $1, unnest($2::text[])', [
+    userId,
+    codeHashes,
+  ]);
 }
 
 export function challengeStore(db: Queryable): ChallengeStore {
   return {
     create: async (c) => {
-      await db.query('insert into sign_in_challenges (token_hash, user_id, persistent, expires_at) values ($1, $2, $3, $4)', [
-        c.tokenHash,
-        c.userId,
-        c.persistent,
-        c.expiresAt,
-      ]);
+      await db.query(
+        'insert into sign_in_challenges (token_hash, user_id, persistent, expires_at) values ($1, $2, $3, $4)',
+        [c.tokenHash, c.userId, c.persistent, c.expiresAt],
+      );
       // Challenges a day past their end say nothing any more.
       await db.query(`delete from sign_in_challenges where expires_at < now() - interval '1 day'`);
     },
@@ -306,21 +327,28 @@ export function throttleStore(db: Db): Throttle {
       db.transaction(async (tx) => {
         // Sorted, so two attempts locking the same keys take them in one order and never deadlock.
         const names = keys.map((k) => k.key).sort();
-        await tx.query('insert into throttle (key) select unnest($1::text[]) order by 1 on conflict (key) do nothing', [names]);
+        await tx.query('insert into throttle (key) select unnest($1::text[]) order by 1 on conflict (key) do nothing', [
+          names,
+        ]);
         const rows = await tx.query<{ key: string; failures: number; last_failure_at: Date | null }>(
           'select key, failures, last_failure_at from throttle where key = any($1) order by key for update',
           [names],
         );
-        const buckets = new Map(rows.map((row) => [row.key, { failures: row.failures, lastFailureAt: row.last_failure_at }]));
+        const buckets = new Map(
+          rows.map((row) => [row.key, { failures: row.failures, lastFailureAt: row.last_failure_at }]),
+        );
         const seconds = wait(buckets);
         if (seconds > 0) return seconds;
-        const restarting = keys.filter((k) => inNewWindow(buckets.get(k.key) ?? { failures: 0, lastFailureAt: null }, k.rule, now)).map((k) => k.key);
+        const restarting = keys
+          .filter((k) => inNewWindow(buckets.get(k.key) ?? { failures: 0, lastFailureAt: null }, k.rule, now))
+          .map((k) => k.key);
         await tx.query(
           `update throttle set failures = case when key = any($2) then 1 else failures + 1 end, last_failure_at = $3 where key = any($1)`,
           [names, restarting, now],
         );
         // Keys nobody has tried for a day say nothing any more; a scan of made-up e-mails must not grow the table forever.
-        if (Math.random() < PRUNE_ONE_IN) await tx.query(`delete from throttle where last_failure_at < $1`, [new Date(now.getTime() - 86_400_000)]);
+        if (Math.random() < PRUNE_ONE_IN)
+          await tx.query(`delete from throttle where last_failure_at < $1`, [new Date(now.getTime() - 86_400_000)]);
         return 0;
       }),
     succeeded: async (cleared, forgiven) => {

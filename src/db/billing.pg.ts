@@ -1,6 +1,12 @@
 import type { Adjustment, AdjustmentKind } from '../domain/billing/adjustments.ts';
 import type { Bill, Payment, PaymentMethod, PaymentStatus } from '../domain/billing/billing.ts';
-import type { AdjustmentStore, BillStore, IdempotencyStore, PaymentStore, RememberedAnswer } from '../domain/billing/ports.ts';
+import type {
+  AdjustmentStore,
+  BillStore,
+  IdempotencyStore,
+  PaymentStore,
+  RememberedAnswer,
+} from '../domain/billing/ports.ts';
 import { idempotencyKeyReused } from '../domain/billing/billing.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable } from './db.ts';
@@ -82,13 +88,23 @@ export function billStore(db: Queryable): BillStore {
                       (select doctor_id from medical_records where id = $2),
                       (select doctor_id from billings where id = $6))) returning *)
          ${WRITTEN_BILL}`,
-        [bill.patientId, bill.medicalRecordId, bill.serviceDetails, bill.amountCents, bill.billingDate, bill.supplementsId ?? null],
+        [
+          bill.patientId,
+          bill.medicalRecordId,
+          bill.serviceDetails,
+          bill.amountCents,
+          bill.billingDate,
+          bill.supplementsId ?? null,
+        ],
       );
       return toBill(onlyRow(rows));
     },
     find: findOne,
     lock: async (id) => {
-      const [row] = await db.query<BillRow>(`select ${BILL_COLUMNS} from ${BILL_FROM} where b.id = $1 for update of b`, [id]);
+      const [row] = await db.query<BillRow>(
+        `select ${BILL_COLUMNS} from ${BILL_FROM} where b.id = $1 for update of b`,
+        [id],
+      );
       return row ? toBill(row) : undefined;
     },
     addPaid: async (id, cents) => {
@@ -153,7 +169,13 @@ interface PaymentRow {
 }
 
 export function toPayment(row: PaymentRow): Payment {
-  return { id: row.id, billingId: row.billing_id, amountCents: row.amount_cents, method: row.method, paidAt: row.paid_at };
+  return {
+    id: row.id,
+    billingId: row.billing_id,
+    amountCents: row.amount_cents,
+    method: row.method,
+    paidAt: row.paid_at,
+  };
 }
 
 export function paymentStore(db: Queryable): PaymentStore {
@@ -186,10 +208,10 @@ export function idempotencyStore(db: Queryable): IdempotencyStore {
   return {
     find: async (userId, key) => {
       // body is the jsonb `save` wrote from a payment's or an adjustment's result.
-      const [row] = await db.query<{ request: string; body: RememberedAnswer['result'] }>(`select request, body from idempotency_keys where user_id = $1 and key = $2`, [
-        userId,
-        key,
-      ]);
+      const [row] = await db.query<{ request: string; body: RememberedAnswer['result'] }>(
+        `select request, body from idempotency_keys where user_id = $1 and key = $2`,
+        [userId, key],
+      );
       return row ? { request: row.request, result: row.body } : undefined;
     },
     save: async (userId, key, answer) => {
@@ -228,7 +250,14 @@ export function adjustmentStore(db: Queryable): AdjustmentStore {
         [a.billingId, a.kind, a.amountCents, a.reason, a.supplementaryBillId, a.createdBy, a.createdAt],
       );
       const row = onlyRow(rows);
-      return { id: row.id, kind: row.kind, amountCents: row.amount_cents, reason: row.reason, supplementaryBillId: row.supplementary_billing_id, createdAt: row.created_at };
+      return {
+        id: row.id,
+        kind: row.kind,
+        amountCents: row.amount_cents,
+        reason: row.reason,
+        supplementaryBillId: row.supplementary_billing_id,
+        createdAt: row.created_at,
+      };
     },
     credit: async (billingId, cents) => {
       // In SET every column reads its old value; the table's checks refuse a credit past the amount.

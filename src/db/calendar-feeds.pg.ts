@@ -23,7 +23,8 @@ interface VisitRow {
   updated_at: Date;
 }
 
-const VISIT_COLUMNS = 'a.id, a.date, a.start_time, a.end_time, a.status, du.name as doctor_name, r.name as room_name, dep.name as department_name, a.sequence, a.updated_at';
+const VISIT_COLUMNS =
+  'a.id, a.date, a.start_time, a.end_time, a.status, du.name as doctor_name, r.name as room_name, dep.name as department_name, a.sequence, a.updated_at';
 const VISIT_FROM = `appointments a
   join doctors d on d.id = a.doctor_id join users du on du.id = d.user_id
   left join departments dep on dep.id = a.department_id left join rooms r on r.id = a.room_id`;
@@ -49,7 +50,10 @@ function toOwner(row: OwnerRow): FeedOwner | undefined {
 }
 
 /** Feed tokens: random, stored as their SHA-256 digest, one row per user that a new token replaces. */
-export function calendarFeedStore(db: Queryable, tokens: { issue(): string; digest(token: string): string }): CalendarFeedStore {
+export function calendarFeedStore(
+  db: Queryable,
+  tokens: { issue(): string; digest(token: string): string },
+): CalendarFeedStore {
   return {
     replace: async (userId, at) => {
       const token = tokens.issue();
@@ -60,9 +64,12 @@ export function calendarFeedStore(db: Queryable, tokens: { issue(): string; dige
       );
       return token;
     },
-    remove: async (userId) => (await db.query('delete from calendar_feeds where user_id = $1 returning user_id', [userId])).length > 0,
+    remove: async (userId) =>
+      (await db.query('delete from calendar_feeds where user_id = $1 returning user_id', [userId])).length > 0,
     find: async (userId) => {
-      const [row] = await db.query<{ created_at: Date }>('select created_at from calendar_feeds where user_id = $1', [userId]);
+      const [row] = await db.query<{ created_at: Date }>('select created_at from calendar_feeds where user_id = $1', [
+        userId,
+      ]);
       return row && { createdAt: row.created_at };
     },
     ownerOf: async (token) => {

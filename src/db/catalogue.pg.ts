@@ -1,4 +1,12 @@
-import type { Department, Disease, Doctor, Room, Specialization, Usage, UsageKind } from '../domain/catalogue/catalogue.ts';
+import type {
+  Department,
+  Disease,
+  Doctor,
+  Room,
+  Specialization,
+  Usage,
+  UsageKind,
+} from '../domain/catalogue/catalogue.ts';
 import type {
   CatalogueTable,
   DepartmentFields,
@@ -33,14 +41,21 @@ async function deleteRow(db: Queryable, table: string, id: number): Promise<bool
   try {
     return (await db.query(`delete from ${table} where id = $1 returning id`, [id])).length > 0;
   } catch (error) {
-    if (isForeignKeyViolation(error)) throw conflict('in_use', 'Something started using this row just now; it was not deleted');
+    if (isForeignKeyViolation(error))
+      throw conflict('in_use', 'Something started using this row just now; it was not deleted');
     throw error;
   }
 }
 
 /** How many rows of each kind point at `id`: `{doctors: ['doctors', 'department_id']}` counts doctors.department_id = id. */
-async function countUsage(db: Queryable, references: Partial<Record<UsageKind, [string, string]>>, id: number): Promise<Usage> {
-  const select = Object.entries(references).map(([kind, [table, column]]) => `(select count(*) from ${table} where ${column} = $1)::int as ${kind}`);
+async function countUsage(
+  db: Queryable,
+  references: Partial<Record<UsageKind, [string, string]>>,
+  id: number,
+): Promise<Usage> {
+  const select = Object.entries(references).map(
+    ([kind, [table, column]]) => `(select count(*) from ${table} where ${column} = $1)::int as ${kind}`,
+  );
   return onlyRow(await db.query<Usage>(`select ${select.join(', ')}`, [id]));
 }
 
@@ -59,13 +74,22 @@ function describedTable(
 ): CatalogueTable<DescribedRow, DepartmentFields | DiseaseFields> {
   const unique = { [`${table}_name_key`]: nameTaken(takenMessage) };
   // Copies the columns, leaving out what else the statement selected (a list page's total).
-  const toDescribed = (row: DescribedRow): DescribedRow => ({ id: row.id, name: row.name, description: row.description });
+  const toDescribed = (row: DescribedRow): DescribedRow => ({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+  });
   return {
     list: (req) =>
       listPage(
         db,
         req,
-        { columns: 'id, name, description', from: table, search: 'lower(name) like $1 or lower(description) like $1', orderBy: 'lower(name), id' },
+        {
+          columns: 'id, name, description',
+          from: table,
+          search: 'lower(name) like $1 or lower(description) like $1',
+          orderBy: 'lower(name), id',
+        },
         toDescribed,
       ),
     find: async (id) => {
@@ -75,10 +99,10 @@ function describedTable(
     create: async (f) => {
       const rows = await onUnique(
         () =>
-          db.query<DescribedRow>(`insert into ${table} (name, description) values ($1, $2) returning id, name, description`, [
-            f.name,
-            f.description,
-          ]),
+          db.query<DescribedRow>(
+            `insert into ${table} (name, description) values ($1, $2) returning id, name, description`,
+            [f.name, f.description],
+          ),
         unique,
       );
       return toDescribed(onlyRow(rows));
@@ -86,11 +110,10 @@ function describedTable(
     update: async (id, f) => {
       const [row] = await onUnique(
         () =>
-          db.query<DescribedRow>(`update ${table} set name = $2, description = $3 where id = $1 returning id, name, description`, [
-            id,
-            f.name,
-            f.description,
-          ]),
+          db.query<DescribedRow>(
+            `update ${table} set name = $2, description = $3 where id = $1 returning id, name, description`,
+            [id, f.name, f.description],
+          ),
         unique,
       );
       return row && toDescribed(row);
@@ -119,21 +142,31 @@ export function specializationTable(db: Queryable): CatalogueTable<Specializatio
   const unique = { specializations_name_key: nameTaken('A specialization with this name already exists') };
   return {
     list: (req) =>
-      listPage(db, req, { columns: 'id, name', from: 'specializations', search: 'lower(name) like $1', orderBy: 'lower(name), id' }, toSpecialization),
+      listPage(
+        db,
+        req,
+        { columns: 'id, name', from: 'specializations', search: 'lower(name) like $1', orderBy: 'lower(name), id' },
+        toSpecialization,
+      ),
     find: async (id) => {
       const [row] = await db.query<SpecializationRow>('select id, name from specializations where id = $1', [id]);
       return row && toSpecialization(row);
     },
     create: async (f) => {
       const rows = await onUnique(
-        () => db.query<SpecializationRow>('insert into specializations (name) values ($1) returning id, name', [f.name]),
+        () =>
+          db.query<SpecializationRow>('insert into specializations (name) values ($1) returning id, name', [f.name]),
         unique,
       );
       return toSpecialization(onlyRow(rows));
     },
     update: async (id, f) => {
       const [row] = await onUnique(
-        () => db.query<SpecializationRow>('update specializations set name = $2 where id = $1 returning id, name', [id, f.name]),
+        () =>
+          db.query<SpecializationRow>('update specializations set name = $2 where id = $1 returning id, name', [
+            id,
+            f.name,
+          ]),
         unique,
       );
       return row && toSpecialization(row);
@@ -144,7 +177,9 @@ export function specializationTable(db: Queryable): CatalogueTable<Specializatio
 }
 
 export const diseaseTable = (db: Queryable): CatalogueTable<Disease, DiseaseFields> =>
-  describedTable(db, 'diseases', 'A disease with this name already exists', { medical_records: ['medical_records', 'disease_id'] });
+  describedTable(db, 'diseases', 'A disease with this name already exists', {
+    medical_records: ['medical_records', 'disease_id'],
+  });
 
 const ROOM_COLUMNS = 'r.id, r.name, r.department_id, dep.name as department_name';
 const ROOM_FROM = 'rooms r join departments dep on dep.id = r.department_id';
@@ -181,18 +216,32 @@ export function roomTable(db: Queryable): CatalogueTable<Room, RoomFields> {
       listPage(
         db,
         req,
-        { columns: ROOM_COLUMNS, from: ROOM_FROM, search: 'lower(r.name) like $1 or lower(dep.name) like $1', orderBy: 'lower(dep.name), lower(r.name), r.id' },
+        {
+          columns: ROOM_COLUMNS,
+          from: ROOM_FROM,
+          search: 'lower(r.name) like $1 or lower(dep.name) like $1',
+          orderBy: 'lower(dep.name), lower(r.name), r.id',
+        },
         toRoom,
       ),
     find,
     create: async (f) => {
       const room = await write(() =>
-        db.query<{ id: number }>('insert into rooms (name, department_id) values ($1, $2) returning id', [f.name, f.departmentId]),
+        db.query<{ id: number }>('insert into rooms (name, department_id) values ($1, $2) returning id', [
+          f.name,
+          f.departmentId,
+        ]),
       );
       return readBack(room, 'A room');
     },
     update: (id, f) =>
-      write(() => db.query<{ id: number }>('update rooms set name = $2, department_id = $3 where id = $1 returning id', [id, f.name, f.departmentId])),
+      write(() =>
+        db.query<{ id: number }>('update rooms set name = $2, department_id = $3 where id = $1 returning id', [
+          id,
+          f.name,
+          f.departmentId,
+        ]),
+      ),
     // A room's beds go with it, but not while a stay (current or past) or a reservation names one of them.
     usage: async (id) => {
       const { stays } = onlyRow(
@@ -202,7 +251,14 @@ export function roomTable(db: Queryable): CatalogueTable<Room, RoomFields> {
           [id],
         ),
       );
-      return { ...(await countUsage(db, { schedule_slots: ['schedules', 'room_id'], appointments: ['appointments', 'room_id'] }, id)), hospital_stays: Number(stays) };
+      return {
+        ...(await countUsage(
+          db,
+          { schedule_slots: ['schedules', 'room_id'], appointments: ['appointments', 'room_id'] },
+          id,
+        )),
+        hospital_stays: Number(stays),
+      };
     },
     remove: (id) => deleteRow(db, 'rooms', id),
   };
@@ -278,11 +334,17 @@ export function doctorStore(db: Queryable): DoctorStore {
         toDoctor,
       ),
     find: async (id) => {
-      const [row] = await db.query<DoctorRow>(`select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where d.id = $1 and d.active`, [id]);
+      const [row] = await db.query<DoctorRow>(
+        `select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where d.id = $1 and d.active`,
+        [id],
+      );
       return row ? toDoctor(row) : undefined;
     },
     findByEmail: async (email) => {
-      const [row] = await db.query<DoctorRow>(`select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where lower(u.email) = lower($1) and d.active`, [email]);
+      const [row] = await db.query<DoctorRow>(
+        `select ${DOCTOR_COLUMNS} from ${DOCTOR_FROM} where lower(u.email) = lower($1) and d.active`,
+        [email],
+      );
       return row ? toDoctor(row) : undefined;
     },
     create: async (f) => {
@@ -295,7 +357,19 @@ export function doctorStore(db: Queryable): DoctorStore {
            insert into doctors (user_id, phone, gender, specialization_id, department_id, bio, birthdate, address, photo_id)
            select id, $5, $6, $7, $8, $9, $10, $11, $4 from u
            returning id`,
-          [f.name, f.email, f.passwordHash, f.photoId, f.phone, f.gender, f.specializationId, f.departmentId, f.bio, f.birthdate, f.address],
+          [
+            f.name,
+            f.email,
+            f.passwordHash,
+            f.photoId,
+            f.phone,
+            f.gender,
+            f.specializationId,
+            f.departmentId,
+            f.bio,
+            f.birthdate,
+            f.address,
+          ],
         ),
       );
       return onlyRow(rows).id;
@@ -316,10 +390,24 @@ export function doctorStore(db: Queryable): DoctorStore {
              from d where users.id = d.user_id
            )
            select replaced_photo_id from d`,
-          [id, f.phone, f.gender, f.specializationId, f.departmentId, f.bio, f.birthdate, f.address, f.photoId ?? null, f.name, f.email, f.passwordHash ?? null],
+          [
+            id,
+            f.phone,
+            f.gender,
+            f.specializationId,
+            f.departmentId,
+            f.bio,
+            f.birthdate,
+            f.address,
+            f.photoId ?? null,
+            f.name,
+            f.email,
+            f.passwordHash ?? null,
+          ],
         ),
       );
-      if (f.photoId && row?.replaced_photo_id) await db.query('delete from files where id = $1', [row.replaced_photo_id]);
+      if (f.photoId && row?.replaced_photo_id)
+        await db.query('delete from files where id = $1', [row.replaced_photo_id]);
     },
     lockAttachments: async (id, today) => {
       // FOR UPDATE conflicts with the KEY SHARE lock a new appointment's foreign key check takes on the doctor,
@@ -339,7 +427,10 @@ export function doctorStore(db: Queryable): DoctorStore {
       await db.query('delete from schedules where doctor_id = $1', [id]);
       // lockAttachments found the doctor and locked it in this transaction, so the row is there to delete.
       const gone = onlyRow(
-        await db.query<{ user_id: number; photo_id: number | null }>('delete from doctors where id = $1 returning user_id, photo_id', [id]),
+        await db.query<{ user_id: number; photo_id: number | null }>(
+          'delete from doctors where id = $1 returning user_id, photo_id',
+          [id],
+        ),
       );
       await db.query('delete from users where id = $1', [gone.user_id]);
       if (gone.photo_id) await db.query('delete from files where id = $1', [gone.photo_id]);

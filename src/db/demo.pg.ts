@@ -27,7 +27,10 @@ export function demoStore(db: Queryable) {
 
     /** The demo's addresses count as confirmed, so its patients get reminders as real ones would. */
     async markVerified(emails: string[]): Promise<void> {
-      await db.query('update users set email_verified_at = now() where lower(email) = any($1) and email_verified_at is null', [emails.map((e) => e.toLowerCase())]);
+      await db.query(
+        'update users set email_verified_at = now() where lower(email) = any($1) and email_verified_at is null',
+        [emails.map((e) => e.toLowerCase())],
+      );
     },
 
     /** Patients by e-mail, in the order given. */
@@ -49,7 +52,9 @@ export function demoStore(db: Queryable) {
     },
 
     async diseaseIds(names: string[]): Promise<Map<string, number>> {
-      const rows = await db.query<{ id: number; name: string }>('select id, name from diseases where name = any($1)', [names]);
+      const rows = await db.query<{ id: number; name: string }>('select id, name from diseases where name = any($1)', [
+        names,
+      ]);
       return new Map(rows.map((row) => [row.name, row.id]));
     },
 
@@ -57,7 +62,10 @@ export function demoStore(db: Queryable) {
      * One appointment per (doctor, date), in that doctor's third slot of the date's weekday, or of `slotWeekday`
      * (a visit today on a weekend, when the demo doctors have no slot); answers their ids in the visits' order.
      */
-    async insertPastAppointments(patientId: number, visits: { doctorId: number; date: string; slotWeekday?: number }[]): Promise<number[]> {
+    async insertPastAppointments(
+      patientId: number,
+      visits: { doctorId: number; date: string; slotWeekday?: number }[],
+    ): Promise<number[]> {
       const rows = await db.query<{ id: number }>(
         `insert into appointments (patient_id, doctor_id, schedule_id, department_id, room_id, date, start_time, end_time)
          select $1, s.doctor_id, s.id, d.department_id, s.room_id, v.date, s.start_time, s.end_time
@@ -84,7 +92,11 @@ export function demoStore(db: Queryable) {
          order by a.date, a.start_time`,
         [patientId, today],
       );
-      return rows.map((row) => ({ id: row.id, date: row.date, doctor: { userId: row.user_id, name: row.name, id: row.doctor_id } }));
+      return rows.map((row) => ({
+        id: row.id,
+        date: row.date,
+        doctor: { userId: row.user_id, name: row.name, id: row.doctor_id },
+      }));
     },
   };
 }

@@ -30,7 +30,13 @@ export const auditEventTable: FhirTable<AuditEventRow> = {
       actor:
         r.actor_user_id === null
           ? null
-          : { userId: r.actor_user_id, name: r.actor_name, role: r.actor_role, patientId: r.actor_patient_id, doctorId: r.actor_doctor_id },
+          : {
+              userId: r.actor_user_id,
+              name: r.actor_name,
+              role: r.actor_role,
+              patientId: r.actor_patient_id,
+              doctorId: r.actor_doctor_id,
+            },
       action: r.action,
       entity: r.entity,
       entityId: r.entity_id,

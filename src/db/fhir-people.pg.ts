@@ -8,7 +8,8 @@ import { namedOrNull } from './rows.ts';
 
 // A person is two rows, the account and the patient's or doctor's: a change to either is a new version, and both
 // counters only grow, so their sum does too.
-const PERSON_VERSION = (row: string) => `greatest(${row}.updated_at, u.updated_at) as updated_at, ${row}.row_version + u.row_version - 1 as version`;
+const PERSON_VERSION = (row: string) =>
+  `greatest(${row}.updated_at, u.updated_at) as updated_at, ${row}.row_version + u.row_version - 1 as version`;
 
 interface PatientSql extends VersionedSql {
   name: string;
@@ -23,11 +24,26 @@ export const patientTable: FhirTable<PatientRow> = {
   sql: `select p.id, ${PERSON_VERSION('p')}, u.name, u.email, p.phone, p.birthdate, p.gender, u.active,
                p.id as patient_id, (p.birthdate::timestamp at time zone {tz}) as birthdate_at
         from patients p join users u on u.id = p.user_id`,
-  columns: { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', identifier: 'id::int', name: 'name::text', gender: 'gender::text', birthdate: 'birthdate_at::timestamptz' },
+  columns: {
+    _id: 'id::int',
+    _lastUpdated: 'updated_at::timestamptz',
+    identifier: 'id::int',
+    name: 'name::text',
+    gender: 'gender::text',
+    birthdate: 'birthdate_at::timestamptz',
+  },
   patientColumn: 'patient_id',
   toRow: (raw) => {
     const r = raw as unknown as PatientSql;
-    return { ...versioned(r), name: r.name, email: r.email, phone: r.phone, birthdate: r.birthdate, gender: r.gender, active: r.active };
+    return {
+      ...versioned(r),
+      name: r.name,
+      email: r.email,
+      phone: r.phone,
+      birthdate: r.birthdate,
+      gender: r.gender,
+      active: r.active,
+    };
   },
 };
 
@@ -56,13 +72,27 @@ export const practitionerTable: FhirTable<PractitionerRow> = {
   columns: { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', identifier: 'id::int', name: 'name::text' },
   toRow: (raw) => {
     const r = doctor(raw);
-    return { ...versioned(r), name: r.name, email: r.email, phone: r.phone, gender: r.gender, birthdate: r.birthdate, address: r.address, active: r.active };
+    return {
+      ...versioned(r),
+      name: r.name,
+      email: r.email,
+      phone: r.phone,
+      gender: r.gender,
+      birthdate: r.birthdate,
+      address: r.address,
+      active: r.active,
+    };
   },
 };
 
 export const practitionerRoleTable: FhirTable<PractitionerRoleRow> = {
   sql: DOCTORS,
-  columns: { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', practitioner: 'id::int', specialty: 'specialization_id::int' },
+  columns: {
+    _id: 'id::int',
+    _lastUpdated: 'updated_at::timestamptz',
+    practitioner: 'id::int',
+    specialty: 'specialization_id::int',
+  },
   toRow: (raw) => {
     const r = doctor(raw);
     return {

@@ -51,7 +51,12 @@ const LOCATIONS = `
 
 export const locationTable: FhirTable<LocationRow> = {
   sql: LOCATIONS,
-  columns: { _id: 'fhir_id::text', _lastUpdated: 'updated_at::timestamptz', name: 'name::text', partof: 'room_id::int' },
+  columns: {
+    _id: 'fhir_id::text',
+    _lastUpdated: 'updated_at::timestamptz',
+    name: 'name::text',
+    partof: 'room_id::int',
+  },
   // A patient's $everything brings the beds their stays were in.
   subqueries: {
     patient: `r.fhir_id in (select 'bed-' || s.bed_id::text from admissions a join bed_stays s on s.admission_id = a.id where a.patient_id = any({values}::int[]))`,
@@ -72,7 +77,12 @@ export const locationTable: FhirTable<LocationRow> = {
       };
     }
     const r = raw as unknown as RoomSql;
-    return { kind: 'room', ...versioned(r), name: r.name, department: { id: r.department_id, name: r.department_name } };
+    return {
+      kind: 'room',
+      ...versioned(r),
+      name: r.name,
+      department: { id: r.department_id, name: r.department_name },
+    };
   },
 };
 
@@ -100,6 +110,13 @@ export const slotTable: FhirTable<SlotRow> = {
   columns: { _id: 'id::text', schedule: 'doctor_id::int', start: 'start_at::timestamptz', status: 'status::text' },
   toRow: (raw) => {
     const r = raw as unknown as SlotSql;
-    return { id: r.id, doctorId: r.doctor_id, start: r.start_at, end: r.end_at, busy: r.status === 'busy', updatedAt: r.updated_at };
+    return {
+      id: r.id,
+      doctorId: r.doctor_id,
+      start: r.start_at,
+      end: r.end_at,
+      busy: r.status === 'busy',
+      updatedAt: r.updated_at,
+    };
   },
 };

@@ -42,11 +42,22 @@ export function fhirStore(db: Queryable, tables: FhirTables, timeZone: string): 
       const table: FhirTable<FhirRows[T]> = tables[type];
       const params: unknown[] = [];
       const bind = (value: unknown) => `$${params.push(value)}`;
-      const source = table.sql.replaceAll('{tz}', () => `${bind(timeZone)}::text`).replaceAll('{from}', () => `${bind(query.dates?.from)}::date`).replaceAll('{to}', () => `${bind(query.dates?.to)}::date`);
-      const conditions = [...query.criteria.map((c) => criterionSql(table, c, bind)), ...scopeSql(table, query.scope, bind)];
+      const source = table.sql
+        .replaceAll('{tz}', () => `${bind(timeZone)}::text`)
+        .replaceAll('{from}', () => `${bind(query.dates?.from)}::date`)
+        .replaceAll('{to}', () => `${bind(query.dates?.to)}::date`);
+      const conditions = [
+        ...query.criteria.map((c) => criterionSql(table, c, bind)),
+        ...scopeSql(table, query.scope, bind),
+      ];
       const countParams = params.length;
       const total = query.total
-        ? (await db.query<{ n: number }>(`select count(*)::int as n from (${source}) r where ${conditions.join(' and ') || 'true'}`, params.slice(0, countParams)))[0]?.n
+        ? (
+            await db.query<{ n: number }>(
+              `select count(*)::int as n from (${source}) r where ${conditions.join(' and ') || 'true'}`,
+              params.slice(0, countParams),
+            )
+          )[0]?.n
         : undefined;
       if (query.count === 0) return { rows: [], total };
       const [sortColumn, sortType] = column(table, query.sort.key === '_id' ? '_id' : query.sort.key);
@@ -61,19 +72,25 @@ export function fhirStore(db: Queryable, tables: FhirTables, timeZone: string): 
             : `(r.${sortColumn}, r.${idColumn}) ${after} (${bind(key)}::${sortType}, ${bind(id)}::${idType})`,
         );
       }
-      const raw = await db.query<Row & { cursor_key: string; cursor_id: string }>(
-        `select r.*, r.${sortColumn}::text as cursor_key, r.${idColumn}::text as cursor_id from (${source}) r
+      const raw = await db
+        .query<Row & { cursor_key: string; cursor_id: string }>(
+          `select r.*, r.${sortColumn}::text as cursor_key, r.${idColumn}::text as cursor_id from (${source}) r
          where ${conditions.join(' and ') || 'true'}
          order by r.${sortColumn} ${direction}${sortColumn === idColumn ? '' : `, r.${idColumn} ${direction}`}
          limit ${bind(query.count + 1)}`,
-        params,
-      ).catch((error: unknown) => {
-        // A cursor whose key is not of the sort column's type (22xxx, data exception) was not made here.
-        throw query.cursor !== undefined && sqlState(error)?.startsWith('22') ? badCursor() : error;
-      });
+          params,
+        )
+        .catch((error: unknown) => {
+          // A cursor whose key is not of the sort column's type (22xxx, data exception) was not made here.
+          throw query.cursor !== undefined && sqlState(error)?.startsWith('22') ? badCursor() : error;
+        });
       const page = raw.slice(0, query.count);
       const last = page.at(-1);
-      return { rows: page.map(table.toRow), total, next: raw.length > query.count && last ? encodeCursor(last.cursor_key, last.cursor_id) : undefined };
+      return {
+        rows: page.map(table.toRow),
+        total,
+        next: raw.length > query.count && last ? encodeCursor(last.cursor_key, last.cursor_id) : undefined,
+      };
     },
   };
 }
@@ -86,14 +103,16 @@ function column(table: FhirTable<unknown>, param: string): [string, string] {
 }
 
 /** LIKE patterns for a string search: the start of the text or of any word in it, with LIKE's wildcards taken literally. */
-const wordStarts = (values: string[]) => values.flatMap((v) => {
-  const escaped = v.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return [`${escaped}%`, `% ${escaped}%`];
-});
+const wordStarts = (values: string[]) =>
+  values.flatMap((v) => {
+    const escaped = v.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return [`${escaped}%`, `% ${escaped}%`];
+  });
 
 function criterionSql(table: FhirTable<unknown>, criterion: Criterion, bind: (value: unknown) => string): string {
   const subquery = table.subqueries?.[criterion.param];
-  if (subquery !== undefined && criterion.kind === 'in') return subquery.replace('{values}', () => bind(criterion.values));
+  if (subquery !== undefined && criterion.kind === 'in')
+    return subquery.replace('{values}', () => bind(criterion.values));
   const [name, type] = column(table, criterion.param);
   switch (criterion.kind) {
     case 'in':
@@ -116,7 +135,9 @@ function scopeSql(table: FhirTable<unknown>, scope: Scope, bind: (value: unknown
   if (!table.patientColumn) throw new Error('a scoped search of a type outside the patient compartment');
   if (scope.kind === 'patient') return [`r.${table.patientColumn} = ${bind(scope.patientId)}::int`];
   // A doctor reads the compartments of the patients they have treated or are booked with (as src/db/records.pg.ts).
-  return [`exists (select 1 from appointments x where x.doctor_id = ${bind(scope.doctorId)}::int and x.patient_id = r.${table.patientColumn} and x.status <> 'cancelled')`];
+  return [
+    `exists (select 1 from appointments x where x.doctor_id = ${bind(scope.doctorId)}::int and x.patient_id = r.${table.patientColumn} and x.status <> 'cancelled')`,
+  ];
 }
 
 const encodeCursor = (key: string, id: string) => Buffer.from(JSON.stringify([key, id])).toString('base64url');
@@ -124,7 +145,8 @@ const encodeCursor = (key: string, id: string) => Buffer.from(JSON.stringify([ke
 function decodeCursor(cursor: string): [string, string] {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') return [value[0], value[1]];
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string')
+      return [value[0], value[1]];
   } catch {}
   throw badCursor();
 }

@@ -35,7 +35,13 @@ export const VISITS = `select a.id, a.updated_at, a.row_version as version, a.pa
                 left join rooms r on r.id = a.room_id
                 left join medical_records m on m.appointment_id = a.id`;
 
-export const VISIT_COLUMNS = { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', patient: 'patient_id::int', date: 'start_at::timestamptz', status: 'status::text' };
+export const VISIT_COLUMNS = {
+  _id: 'id::int',
+  _lastUpdated: 'updated_at::timestamptz',
+  patient: 'patient_id::int',
+  date: 'start_at::timestamptz',
+  status: 'status::text',
+};
 
 export const visitRow = (raw: object): VisitRow => {
   const r = raw as VisitSql;
@@ -115,7 +121,14 @@ export const invoiceTable: FhirTable<BillRow> = {
   sql: `select b.id, b.updated_at, b.row_version as version, b.patient_id, pu.name as patient_name, b.service_details, b.amount_cents,
                b.credited_cents, b.billing_date, (b.billing_date::timestamp at time zone {tz}) as billed_at, b.payment_status
         from billings b join patients p on p.id = b.patient_id join users pu on pu.id = p.user_id`,
-  columns: { _id: 'id::int', _lastUpdated: 'updated_at::timestamptz', patient: 'patient_id::int', subject: 'patient_id::int', date: 'billed_at::timestamptz', status: 'payment_status::text' },
+  columns: {
+    _id: 'id::int',
+    _lastUpdated: 'updated_at::timestamptz',
+    patient: 'patient_id::int',
+    subject: 'patient_id::int',
+    date: 'billed_at::timestamptz',
+    status: 'payment_status::text',
+  },
   patientColumn: 'patient_id',
   toRow: (raw) => {
     const r = raw as unknown as BillSql;

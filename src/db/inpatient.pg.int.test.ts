@@ -30,7 +30,12 @@ async function ward(db: OpenedTestDatabase['db']): Promise<{ beds: [number, numb
  * Runs `change` in a transaction of its own that first takes `lock`, starts `read` once it holds it, and commits
  * once `read` is seen waiting for that lock: what `read` returns is read after the change committed.
  */
-async function readAfterWaiting<T>(url: string, lock: [string, unknown[]], change: [string, unknown[]], read: () => Promise<T>): Promise<T> {
+async function readAfterWaiting<T>(
+  url: string,
+  lock: [string, unknown[]],
+  change: [string, unknown[]],
+  read: () => Promise<T>,
+): Promise<T> {
   const other = new pg.Client({ connectionString: url });
   await other.connect();
   try {
@@ -41,7 +46,9 @@ async function readAfterWaiting<T>(url: string, lock: [string, unknown[]], chang
     // Bounded by the test's own timeout and this deadline; it is what happened first that counts, not how fast.
     const deadline = Date.now() + WAIT_SEEN_WITHIN_MS;
     for (;;) {
-      const { rows } = await other.query(`select count(*)::int as n from pg_locks where not granted and pid <> pg_backend_pid()`);
+      const { rows } = await other.query(
+        `select count(*)::int as n from pg_locks where not granted and pid <> pg_backend_pid()`,
+      );
       if (rows[0].n > 0) break;
       if (Date.now() > deadline) throw new Error('the read never waited for the lock');
       await sleep(20);
@@ -58,14 +65,24 @@ for (const target of testDatabases('both').filter((t) => t.name === 'postgres'))
     it('shows the bed held by the reservation that committed while its lock waited', async () => {
       const database = await target.open();
       try {
-        const { beds: [bed], admission } = await ward(database.db);
+        const {
+          beds: [bed],
+          admission,
+        } = await ward(database.db);
         const locked = await readAfterWaiting(
           database.url ?? '',
           ['select id from beds where id = $1 for update', [bed]],
-          [`update admissions set status = 'reserved', bed_id = $2, reserved_at = now() where id = $1`, [admission, bed]],
+          [
+            `update admissions set status = 'reserved', bed_id = $2, reserved_at = now() where id = $1`,
+            [admission, bed],
+          ],
           () => database.db.transaction((tx) => bedStore(tx).lock(bed)),
         );
-        assert.equal(locked?.holder?.admissionId, admission, 'the desk refuses to block or give away a bed someone has just reserved');
+        assert.equal(
+          locked?.holder?.admissionId,
+          admission,
+          'the desk refuses to block or give away a bed someone has just reserved',
+        );
       } finally {
         await database.drop();
       }
@@ -74,8 +91,14 @@ for (const target of testDatabases('both').filter((t) => t.name === 'postgres'))
     it('shows the admission in the bed a transfer moved it to while its lock waited', async () => {
       const database = await target.open();
       try {
-        const { beds: [first, second], admission } = await ward(database.db);
-        await database.db.query(`update admissions set status = 'reserved', bed_id = $2, reserved_at = now() where id = $1`, [admission, first]);
+        const {
+          beds: [first, second],
+          admission,
+        } = await ward(database.db);
+        await database.db.query(
+          `update admissions set status = 'reserved', bed_id = $2, reserved_at = now() where id = $1`,
+          [admission, first],
+        );
         const locked = await readAfterWaiting(
           database.url ?? '',
           ['select id from admissions where id = $1 for update', [admission]],

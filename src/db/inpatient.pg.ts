@@ -1,6 +1,15 @@
 import type { Segment, WardBed } from '../domain/inpatient/census.ts';
 import type { RatedSegment } from '../domain/inpatient/charges.ts';
-import type { Admission, AdmissionDetail, AdmissionStatus, Bed, DischargeSummary, Housekeeping, Location, StayCharge } from '../domain/inpatient/inpatient.ts';
+import type {
+  Admission,
+  AdmissionDetail,
+  AdmissionStatus,
+  Bed,
+  DischargeSummary,
+  Housekeeping,
+  Location,
+  StayCharge,
+} from '../domain/inpatient/inpatient.ts';
 import type { AdmissionStore, BedStore, BoardRoom, CensusQueries, ChargeStore } from '../domain/inpatient/ports.ts';
 import { conflict, invalid } from '../domain/shared/errors.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
@@ -18,12 +27,23 @@ async function translated<T>(run: () => Promise<T>): Promise<T> {
   } catch (error) {
     const constraint = constraintName(error) ?? '';
     if (sqlState(error) === UNIQUE_VIOLATION) {
-      if (constraint === 'admissions_open_patient_key') throw conflict('already_admitted', 'This patient already has an open admission', { patient_id: ['already has an open admission'] });
-      if (constraint === 'admissions_held_bed_key' || constraint === 'bed_stays_current_bed_key') throw conflict('bed_taken', 'This bed is taken', { bed_id: ['is taken'] });
-      if (constraint === 'beds_room_label_key') throw conflict('label_taken', 'A bed with this label is already in this room', { label: ['is already in this room'] });
+      if (constraint === 'admissions_open_patient_key')
+        throw conflict('already_admitted', 'This patient already has an open admission', {
+          patient_id: ['already has an open admission'],
+        });
+      if (constraint === 'admissions_held_bed_key' || constraint === 'bed_stays_current_bed_key')
+        throw conflict('bed_taken', 'This bed is taken', { bed_id: ['is taken'] });
+      if (constraint === 'beds_room_label_key')
+        throw conflict('label_taken', 'A bed with this label is already in this room', {
+          label: ['is already in this room'],
+        });
     }
     if (isForeignKeyViolation(error)) {
-      const field = { admissions_patient_id_fkey: 'patient_id', admissions_department_id_fkey: 'department_id', admissions_appointment_id_fkey: 'appointment_id' }[constraint];
+      const field = {
+        admissions_patient_id_fkey: 'patient_id',
+        admissions_department_id_fkey: 'department_id',
+        admissions_appointment_id_fkey: 'appointment_id',
+      }[constraint];
       if (field) throw invalid({ [field]: ['does not exist'] });
     }
     throw error;
@@ -97,7 +117,12 @@ export function bedStore(db: Queryable): BedStore {
       return row && find(row.id);
     },
     rename: async (id, label) => {
-      const [row] = await translated(() => db.query<{ id: number }>(`update beds set label = $2 where id = $1 and retired_at is null returning id`, [id, label]));
+      const [row] = await translated(() =>
+        db.query<{ id: number }>(`update beds set label = $2 where id = $1 and retired_at is null returning id`, [
+          id,
+          label,
+        ]),
+      );
       return row && find(row.id);
     },
     find,
@@ -112,7 +137,12 @@ export function bedStore(db: Queryable): BedStore {
       await db.query(`update beds set retired_at = $2 where id = $1`, [id, at]);
     },
     setHousekeeping: async (id, state, reason, at) => {
-      await db.query(`update beds set housekeeping = $2, blocked_reason = $3, housekeeping_since = $4 where id = $1`, [id, state, reason, at]);
+      await db.query(`update beds set housekeeping = $2, blocked_reason = $3, housekeeping_since = $4 where id = $1`, [
+        id,
+        state,
+        reason,
+        at,
+      ]);
     },
     setRoomClass: async (roomId, bedClass, rate, at) => {
       const [row] = await db.query<{ room_id: number; bed_class: string; nightly_rate_cents: number }>(
@@ -134,7 +164,14 @@ export function bedStore(db: Queryable): BedStore {
       return row.rate;
     },
     board: async (departmentId) => {
-      const rooms = await db.query<{ id: number; name: string; ward_id: number; ward_name: string; bed_class: string | null; nightly_rate_cents: number | null }>(
+      const rooms = await db.query<{
+        id: number;
+        name: string;
+        ward_id: number;
+        ward_name: string;
+        bed_class: string | null;
+        nightly_rate_cents: number | null;
+      }>(
         `select r.id, r.name, r.department_id as ward_id, d.name as ward_name, c.bed_class, c.nightly_rate_cents
            from rooms r join departments d on d.id = r.department_id left join room_bed_classes c on c.room_id = r.id
           where (c.room_id is not null or exists (select 1 from beds b where b.room_id = r.id and b.retired_at is null))
@@ -203,7 +240,10 @@ function toAdmission(row: AdmissionRow): Admission {
     expectedNights: row.expected_nights,
     reason: row.reason,
     status: row.status,
-    bed: row.bed_id !== null && row.room_id !== null ? { id: row.bed_id, label: row.bed_label ?? '', room: { id: row.room_id, name: row.room_name ?? '' } } : null,
+    bed:
+      row.bed_id !== null && row.room_id !== null
+        ? { id: row.bed_id, label: row.bed_label ?? '', room: { id: row.room_id, name: row.room_name ?? '' } }
+        : null,
     requestedAt: row.requested_at,
     reservedAt: row.reserved_at,
     admittedAt: row.admitted_at,
@@ -248,7 +288,16 @@ interface ChargeRow {
   first_night: string;
   last_night: string;
   payment_status: StayCharge['paymentStatus'];
-  lines: { bed_id: number; bed: string; room: string; first_night: string; last_night: string; nights: number; rate: number; amount: number }[];
+  lines: {
+    bed_id: number;
+    bed: string;
+    room: string;
+    first_night: string;
+    last_night: string;
+    nights: number;
+    rate: number;
+    amount: number;
+  }[];
 }
 
 /** The admissions of `rows` with their locations, summaries and charges: three statements for any number. */
@@ -329,7 +378,9 @@ const toCharge = (c: ChargeRow): StayCharge => ({
 
 export function admissionStore(db: Queryable): AdmissionStore {
   const rowOf = async (id: number) => {
-    const [row] = await db.query<AdmissionRow>(`select ${ADMISSION_COLUMNS} from ${ADMISSION_FROM} where a.id = $1`, [id]);
+    const [row] = await db.query<AdmissionRow>(`select ${ADMISSION_COLUMNS} from ${ADMISSION_FROM} where a.id = $1`, [
+      id,
+    ]);
     return row;
   };
   // Locked first, read after, like a bed: a transfer that commits while the lock waits changes the bed joined to it.
@@ -339,9 +390,20 @@ export function admissionStore(db: Queryable): AdmissionStore {
     return row && toAdmission(row);
   };
   const endStay = (id: number, at: Date, by: 'transfer' | 'discharge') =>
-    db.query(`update bed_stays set ended_at = $2, ended_by = $3 where admission_id = $1 and ended_at is null`, [id, at, by]);
+    db.query(`update bed_stays set ended_at = $2, ended_by = $3 where admission_id = $1 and ended_at is null`, [
+      id,
+      at,
+      by,
+    ]);
   const startStay = (id: number, bedId: number, rate: number, at: Date) =>
-    translated(() => db.query(`insert into bed_stays (admission_id, bed_id, nightly_rate_cents, started_at) values ($1, $2, $3, $4)`, [id, bedId, rate, at]));
+    translated(() =>
+      db.query(`insert into bed_stays (admission_id, bed_id, nightly_rate_cents, started_at) values ($1, $2, $3, $4)`, [
+        id,
+        bedId,
+        rate,
+        at,
+      ]),
+    );
   return {
     create: async (request, doctorId, at) => {
       const [row] = await translated(() =>
@@ -350,7 +412,15 @@ export function admissionStore(db: Queryable): AdmissionStore {
            select $1, $2, $3, $4, $5, $6, $7
             where $4::int is null or exists (select 1 from appointments where id = $4 and patient_id = $1)
            returning id`,
-          [request.patientId, request.departmentId, doctorId, request.appointmentId, request.expectedNights, request.reason, at],
+          [
+            request.patientId,
+            request.departmentId,
+            doctorId,
+            request.appointmentId,
+            request.expectedNights,
+            request.reason,
+            at,
+          ],
         ),
       );
       if (!row) throw invalid({ appointment_id: ['is not a visit of this patient'] });
@@ -378,13 +448,28 @@ export function admissionStore(db: Queryable): AdmissionStore {
       );
     },
     listForPatient: async (patientId) =>
-      withDetails(db, await db.query<AdmissionRow>(`select ${ADMISSION_COLUMNS} from ${ADMISSION_FROM} where a.patient_id = $1 order by a.requested_at desc, a.id desc`, [patientId])),
+      withDetails(
+        db,
+        await db.query<AdmissionRow>(
+          `select ${ADMISSION_COLUMNS} from ${ADMISSION_FROM} where a.patient_id = $1 order by a.requested_at desc, a.id desc`,
+          [patientId],
+        ),
+      ),
     reserve: async (id, bedId, at) => {
-      await translated(() => db.query(`update admissions set status = 'reserved', bed_id = $2, reserved_at = $3 where id = $1`, [id, bedId, at]));
+      await translated(() =>
+        db.query(`update admissions set status = 'reserved', bed_id = $2, reserved_at = $3 where id = $1`, [
+          id,
+          bedId,
+          at,
+        ]),
+      );
     },
     admit: async (id, bedId, rate, at) => {
       await translated(() =>
-        db.query(`update admissions set status = 'admitted', bed_id = $2, reserved_at = coalesce(reserved_at, $3), admitted_at = $3 where id = $1`, [id, bedId, at]),
+        db.query(
+          `update admissions set status = 'admitted', bed_id = $2, reserved_at = coalesce(reserved_at, $3), admitted_at = $3 where id = $1`,
+          [id, bedId, at],
+        ),
       );
       await startStay(id, bedId, rate, at);
     },
@@ -395,14 +480,29 @@ export function admissionStore(db: Queryable): AdmissionStore {
     },
     undo: async (id) => {
       await db.query(`delete from bed_stays where admission_id = $1`, [id]);
-      await db.query(`update admissions set status = 'requested', bed_id = null, reserved_at = null, admitted_at = null where id = $1`, [id]);
+      await db.query(
+        `update admissions set status = 'requested', bed_id = null, reserved_at = null, admitted_at = null where id = $1`,
+        [id],
+      );
     },
     orderDischarge: async (id, summary, doctorId, at) => {
-      await db.query(`update admissions set status = 'discharge_ordered', discharge_ordered_at = $2 where id = $1`, [id, at]);
+      await db.query(`update admissions set status = 'discharge_ordered', discharge_ordered_at = $2 where id = $1`, [
+        id,
+        at,
+      ]);
       await db.query(
         `insert into discharge_summaries (admission_id, doctor_id, diagnosis, treatment, medication, instructions, follow_up, written_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [id, doctorId, summary.diagnosis, summary.treatment, summary.medication, summary.instructions, summary.followUp, at],
+        [
+          id,
+          doctorId,
+          summary.diagnosis,
+          summary.treatment,
+          summary.medication,
+          summary.instructions,
+          summary.followUp,
+          at,
+        ],
       );
     },
     discharge: async (id, at) => {
@@ -410,27 +510,54 @@ export function admissionStore(db: Queryable): AdmissionStore {
       await db.query(`update admissions set status = 'discharged', discharged_at = $2 where id = $1`, [id, at]);
     },
     cancel: async (id, at) => {
-      await db.query(`update admissions set status = 'cancelled', bed_id = null, cancelled_at = $2 where id = $1`, [id, at]);
+      await db.query(`update admissions set status = 'cancelled', bed_id = null, cancelled_at = $2 where id = $1`, [
+        id,
+        at,
+      ]);
     },
     segments: async (id) => {
-      const rows = await db.query<{ bed_id: number; label: string; room_name: string; nightly_rate_cents: number; started_at: Date; ended_at: Date | null }>(
+      const rows = await db.query<{
+        bed_id: number;
+        label: string;
+        room_name: string;
+        nightly_rate_cents: number;
+        started_at: Date;
+        ended_at: Date | null;
+      }>(
         `select s.bed_id, b.label, r.name as room_name, s.nightly_rate_cents, s.started_at, s.ended_at
            from bed_stays s join beds b on b.id = s.bed_id join rooms r on r.id = b.room_id
           where s.admission_id = $1 order by s.started_at, s.id`,
         [id],
       );
       return rows.map(
-        (row): RatedSegment => ({ bedId: row.bed_id, bed: row.label, room: row.room_name, rateCents: row.nightly_rate_cents, startedAt: row.started_at, endedAt: row.ended_at }),
+        (row): RatedSegment => ({
+          bedId: row.bed_id,
+          bed: row.label,
+          room: row.room_name,
+          rateCents: row.nightly_rate_cents,
+          startedAt: row.started_at,
+          endedAt: row.ended_at,
+        }),
       );
     },
-    inBed: async () => (await db.query<{ id: number }>(`select id from admissions where status in ('admitted', 'discharge_ordered') order by id`)).map((row) => row.id),
+    inBed: async () =>
+      (
+        await db.query<{ id: number }>(
+          `select id from admissions where status in ('admitted', 'discharge_ordered') order by id`,
+        )
+      ).map((row) => row.id),
   };
 }
 
 export function chargeStore(db: Queryable): ChargeStore {
   return {
     billedThrough: async (admissionId) => {
-      const row = onlyRow(await db.query<{ last: string | null }>(`select max(last_night)::text as last from stay_charges where admission_id = $1`, [admissionId]));
+      const row = onlyRow(
+        await db.query<{ last: string | null }>(
+          `select max(last_night)::text as last from stay_charges where admission_id = $1`,
+          [admissionId],
+        ),
+      );
       return row.last;
     },
     record: async (charge) => {
@@ -444,7 +571,15 @@ export function chargeStore(db: Queryable): ChargeStore {
       await db.query(
         `insert into stay_charge_lines (charge_id, bed_id, first_night, last_night, nights, nightly_rate_cents, amount_cents)
          select $1, * from unnest($2::int[], $3::date[], $4::date[], $5::int[], $6::int[], $7::bigint[])`,
-        [id, lines.map((l) => l.bedId), lines.map((l) => l.firstNight), lines.map((l) => l.lastNight), lines.map((l) => l.nights), lines.map((l) => l.rateCents), lines.map((l) => l.amountCents)],
+        [
+          id,
+          lines.map((l) => l.bedId),
+          lines.map((l) => l.firstNight),
+          lines.map((l) => l.lastNight),
+          lines.map((l) => l.nights),
+          lines.map((l) => l.rateCents),
+          lines.map((l) => l.amountCents),
+        ],
       );
     },
   };
@@ -453,7 +588,14 @@ export function chargeStore(db: Queryable): ChargeStore {
 export function censusQueries(db: Queryable): CensusQueries {
   return {
     segments: async (from, until, departmentId) => {
-      const rows = await db.query<{ admission_id: number; ward_id: number; ward_name: string; started_at: Date; ended_at: Date | null; ended_by: Segment['endedBy'] }>(
+      const rows = await db.query<{
+        admission_id: number;
+        ward_id: number;
+        ward_name: string;
+        started_at: Date;
+        ended_at: Date | null;
+        ended_by: Segment['endedBy'];
+      }>(
         `select s.admission_id, r.department_id as ward_id, d.name as ward_name, s.started_at, s.ended_at, s.ended_by
            from bed_stays s join beds b on b.id = s.bed_id join rooms r on r.id = b.room_id join departments d on d.id = r.department_id
           where s.admission_id in (
@@ -462,7 +604,14 @@ export function censusQueries(db: Queryable): CensusQueries {
           order by s.started_at, s.id`,
         [from, until, departmentId ?? null],
       );
-      return rows.map((row) => ({ admissionId: row.admission_id, wardId: row.ward_id, wardName: row.ward_name, startedAt: row.started_at, endedAt: row.ended_at, endedBy: row.ended_by }));
+      return rows.map((row) => ({
+        admissionId: row.admission_id,
+        wardId: row.ward_id,
+        wardName: row.ward_name,
+        startedAt: row.started_at,
+        endedAt: row.ended_at,
+        endedBy: row.ended_by,
+      }));
     },
     beds: async (departmentId) => {
       const rows = await db.query<{ ward_id: number; ward_name: string; created_at: Date; retired_at: Date | null }>(
@@ -471,7 +620,14 @@ export function censusQueries(db: Queryable): CensusQueries {
           where $1::int is null or r.department_id = $1`,
         [departmentId ?? null],
       );
-      return rows.map((row): WardBed => ({ wardId: row.ward_id, wardName: row.ward_name, createdAt: row.created_at, retiredAt: row.retired_at }));
+      return rows.map(
+        (row): WardBed => ({
+          wardId: row.ward_id,
+          wardName: row.ward_name,
+          createdAt: row.created_at,
+          retiredAt: row.retired_at,
+        }),
+      );
     },
   };
 }

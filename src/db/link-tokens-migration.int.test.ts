@@ -16,7 +16,10 @@ describe('migration 0017: link tokens minted at send', () => {
     db = new PGlite({ extensions: { pg_trgm } });
     for (const m of readMigrations().filter((m) => m.version < LINK_MIGRATION)) await db.exec(m.sql);
     // A reminder queued before the release, its token in plain text in the outbox, its digest in action_tokens.
-    await db.query(`insert into action_tokens (token_hash, kind, expires_at) values ($1, 'cancel_appointment', now() + interval '30 days')`, [digest(PLAIN)]);
+    await db.query(
+      `insert into action_tokens (token_hash, kind, expires_at) values ($1, 'cancel_appointment', now() + interval '30 days')`,
+      [digest(PLAIN)],
+    );
     await db.query(
       `insert into outbox (kind, dedupe_key, recipient, subject, text_body, html_body, link_token, send_after)
        values ('reminder', 'reminder:old', 'mia@example.test', 'Reminder', 'Cancel: {{link}}', '{{link}}', $1, now() + interval '20 days')`,
@@ -29,7 +32,9 @@ describe('migration 0017: link tokens minted at send', () => {
   });
 
   it('carries a pending message over to its link, voids its plaintext token and drops the column', async () => {
-    const columns = await db.query(`select 1 from information_schema.columns where table_name = 'outbox' and column_name = 'link_token'`);
+    const columns = await db.query(
+      `select 1 from information_schema.columns where table_name = 'outbox' and column_name = 'link_token'`,
+    );
     assert.equal(columns.rows.length, 0, 'the column is gone');
     const linked = await db.query<{ link_id: number; token_hash: string | null }>(
       `select o.link_id, t.token_hash from outbox o join action_tokens t on t.id = o.link_id where o.dedupe_key = 'reminder:old'`,

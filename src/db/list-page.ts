@@ -42,8 +42,13 @@ export async function pageWithTotal<R extends object, T>(
   const countParams = [...params];
   const orderBy = typeof query.orderBy === 'string' ? query.orderBy : query.orderBy(param);
   const [limit, offset] = [param(req.perPage), param(offsetOf(req))];
-  const page = query.pageOf ? `${query.pageOf(limit, offset)} order by ${orderBy}` : `${query.rowsOf} order by ${orderBy} limit ${limit} offset ${offset}`;
-  const rows = await db.query<R & { list_total: number }>(`select ${query.columns}, (${countSql}) as list_total ${page}`, params);
+  const page = query.pageOf
+    ? `${query.pageOf(limit, offset)} order by ${orderBy}`
+    : `${query.rowsOf} order by ${orderBy} limit ${limit} offset ${offset}`;
+  const rows = await db.query<R & { list_total: number }>(
+    `select ${query.columns}, (${countSql}) as list_total ${page}`,
+    params,
+  );
   const counted = rows[0]?.list_total ?? onlyRow(await db.query<{ counted: number }>(countSql, countParams)).counted;
   const totalIsLowerBound = counted > countLimit;
   return {
@@ -73,20 +78,33 @@ export interface ListQuery {
 }
 
 /** One page of a searched list and its total, both in SQL. */
-export function listPage<R extends object, T>(db: Queryable, req: PageRequest, list: ListQuery, toItem: (row: R) => T): Promise<Page<T>> {
+export function listPage<R extends object, T>(
+  db: Queryable,
+  req: PageRequest,
+  list: ListQuery,
+  toItem: (row: R) => T,
+): Promise<Page<T>> {
   const conditions = [list.where, req.q && `(${list.search})`].filter(Boolean);
   const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
   const params = req.q ? [containsPattern(req.q)] : [];
   const countFrom = req.q ? list.from : (list.countFrom ?? list.from);
   const keys = req.q ? undefined : list.keys;
-  const pageOf = keys &&
+  const pageOf =
+    keys &&
     ((limit: string, offset: string) =>
       `from (select ${keys.id} as page_key from ${keys.from} ${where} order by ${list.orderBy} limit ${limit} offset ${offset}) page
        join ${list.from} on ${keys.id} = page.page_key`);
   return pageWithTotal(
     db,
     req,
-    { columns: list.columns, rowsOf: `from ${list.from} ${where}`, countOf: `from ${countFrom} ${where}`, pageOf, orderBy: list.orderBy, params },
+    {
+      columns: list.columns,
+      rowsOf: `from ${list.from} ${where}`,
+      countOf: `from ${countFrom} ${where}`,
+      pageOf,
+      orderBy: list.orderBy,
+      params,
+    },
     toItem,
   );
 }

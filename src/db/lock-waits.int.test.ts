@@ -22,7 +22,10 @@ for (const target of testDatabases('both').filter((t) => t.name === 'postgres'))
   describe('how long a statement waits for a lock, on postgres', () => {
     it("a read waits the reads' short time; a transaction, or a statement that writes on its own, the writes' longer one", async () => {
       const database = await target.open();
-      const db = await openPostgres(database.url ?? '', { max: 1, timeouts: { ...DEFAULT_TIMEOUTS, readLockMs: READ_LOCK_MS, lockMs: LOCK_MS } });
+      const db = await openPostgres(database.url ?? '', {
+        max: 1,
+        timeouts: { ...DEFAULT_TIMEOUTS, readLockMs: READ_LOCK_MS, lockMs: LOCK_MS },
+      });
       const holder = new pg.Client({ connectionString: database.url });
       try {
         await holder.connect();
@@ -32,10 +35,19 @@ for (const target of testDatabases('both').filter((t) => t.name === 'postgres'))
         // One pooled connection: each wait below is set on the same connection the one before left.
         const read = () => db.query('select count(*) from rooms');
         assert.ok((await refusedAfter(read)) < READ_GIVES_UP_MS, 'a read gives up at once');
-        assert.ok((await refusedAfter(() => db.query('update rooms set name = name where id = 0'))) >= LOCK_MS * 0.9, 'a write on its own waits');
+        assert.ok(
+          (await refusedAfter(() => db.query('update rooms set name = name where id = 0'))) >= LOCK_MS * 0.9,
+          'a write on its own waits',
+        );
         assert.ok((await refusedAfter(read)) < READ_GIVES_UP_MS, 'and a read after it gives up at once again');
-        assert.ok((await refusedAfter(() => db.transaction((tx) => tx.query('select count(*) from rooms')))) >= LOCK_MS * 0.9, 'a transaction waits');
-        assert.ok((await refusedAfter(() => db.query('select id from rooms where id = 0 for update'))) >= LOCK_MS * 0.9, 'a locking read waits');
+        assert.ok(
+          (await refusedAfter(() => db.transaction((tx) => tx.query('select count(*) from rooms')))) >= LOCK_MS * 0.9,
+          'a transaction waits',
+        );
+        assert.ok(
+          (await refusedAfter(() => db.query('select id from rooms where id = 0 for update'))) >= LOCK_MS * 0.9,
+          'a locking read waits',
+        );
         assert.ok((await refusedAfter(read)) < READ_GIVES_UP_MS);
 
         await holder.query('rollback');

@@ -13,7 +13,8 @@ import { only, present } from '../testing/assert.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { serveRefused } from '../testing/server-process.ts';
 
-const CHANGED = /migrations\/0003_patient_search_text\.sql changed after it was applied to this database .*forward-only/;
+const CHANGED =
+  /migrations\/0003_patient_search_text\.sql changed after it was applied to this database .*forward-only/;
 
 /** The migrations as read from a copy of the folder in which 0003 was edited after it had landed. */
 function migrationsWithEditedFile(): ReturnType<typeof readMigrations> {
@@ -34,7 +35,10 @@ for (const target of testDatabases('both')) {
       try {
         assert.deepEqual(await migrate(db), [], 'open() already migrated');
         const rows = await db.query('select version, name from schema_migrations order by version');
-        assert.deepEqual(rows.map((r) => r.name), readMigrations().map((m) => m.name));
+        assert.deepEqual(
+          rows.map((r) => r.name),
+          readMigrations().map((m) => m.name),
+        );
       } finally {
         await drop();
       }
@@ -43,9 +47,18 @@ for (const target of testDatabases('both')) {
     it('rolls back a failing file whole, bookkeeping included', async () => {
       const { db, drop } = await target.open();
       try {
-        const broken = { version: 9001, name: '9001_broken.sql', sql: 'create table half_done (id int); select * from no_such_table;', checksum: 'none' };
+        const broken = {
+          version: 9001,
+          name: '9001_broken.sql',
+          sql: 'create table half_done (id int); select * from no_such_table;',
+          checksum: 'none',
+        };
         await assert.rejects(migrate(db, [broken]));
-        const row = only(await db.query(`select to_regclass('half_done') as t, (select count(*)::int from schema_migrations where version = 9001) as n`));
+        const row = only(
+          await db.query(
+            `select to_regclass('half_done') as t, (select count(*)::int from schema_migrations where version = 9001) as n`,
+          ),
+        );
         assert.equal(row.t, null);
         assert.equal(row.n, 0);
       } finally {
@@ -56,8 +69,13 @@ for (const target of testDatabases('both')) {
     it('records the sha256 of each file it applies', async () => {
       const { db, drop } = await target.open();
       try {
-        const rows = await db.query<{ name: string; checksum: string }>('select name, checksum from schema_migrations order by version');
-        assert.deepEqual(rows, readMigrations().map(({ name, checksum }) => ({ name, checksum })));
+        const rows = await db.query<{ name: string; checksum: string }>(
+          'select name, checksum from schema_migrations order by version',
+        );
+        assert.deepEqual(
+          rows,
+          readMigrations().map(({ name, checksum }) => ({ name, checksum })),
+        );
         assert.match(rows[0]?.checksum ?? '', /^[0-9a-f]{64}$/);
       } finally {
         await drop();
@@ -69,8 +87,13 @@ for (const target of testDatabases('both')) {
       try {
         await db.exec('alter table schema_migrations drop column checksum');
         assert.deepEqual(await migrate(db), []);
-        const rows = await db.query<{ name: string; checksum: string }>('select name, checksum from schema_migrations order by version');
-        assert.deepEqual(rows, readMigrations().map(({ name, checksum }) => ({ name, checksum })));
+        const rows = await db.query<{ name: string; checksum: string }>(
+          'select name, checksum from schema_migrations order by version',
+        );
+        assert.deepEqual(
+          rows,
+          readMigrations().map(({ name, checksum }) => ({ name, checksum })),
+        );
       } finally {
         await drop();
       }
@@ -83,7 +106,11 @@ for (const target of testDatabases('both')) {
         await assert.rejects(migrate(db, edited), (error: Error) => CHANGED.test(error.message));
         await db.exec('delete from schema_migrations where version = 32');
         await assert.rejects(migrate(db, edited), (error: Error) => CHANGED.test(error.message));
-        assert.equal(only(await db.query('select count(*)::int as n from schema_migrations where version = 32')).n, 0, 'nothing pending was applied');
+        assert.equal(
+          only(await db.query('select count(*)::int as n from schema_migrations where version = 32')).n,
+          0,
+          'nothing pending was applied',
+        );
       } finally {
         await drop();
       }
@@ -93,8 +120,14 @@ for (const target of testDatabases('both')) {
       const { db, drop } = await target.open();
       try {
         await db.query(`insert into users (name, email, password_hash, role) values ('A', 'a@x.test', 'h', 'patient')`);
-        await assert.rejects(db.query(`insert into users (name, email, password_hash, role) values ('B', 'A@X.test', 'h', 'patient')`), { code: '23505' });
-        await assert.rejects(db.query(`insert into users (name, email, password_hash, role) values ('C', 'c@x.test', 'h', 'root')`), { code: '23514' });
+        await assert.rejects(
+          db.query(`insert into users (name, email, password_hash, role) values ('B', 'A@X.test', 'h', 'patient')`),
+          { code: '23505' },
+        );
+        await assert.rejects(
+          db.query(`insert into users (name, email, password_hash, role) values ('C', 'c@x.test', 'h', 'root')`),
+          { code: '23514' },
+        );
       } finally {
         await drop();
       }
@@ -104,7 +137,10 @@ for (const target of testDatabases('both')) {
 
 describe('two instances starting together on one PostgreSQL database', { skip: !process.env.TEST_DATABASE_URL }, () => {
   it('both come up and each migration runs once', async (t) => {
-    const postgres = present(testDatabases('both').find((target) => target.name === 'postgres'), 'PostgreSQL target');
+    const postgres = present(
+      testDatabases('both').find((target) => target.name === 'postgres'),
+      'PostgreSQL target',
+    );
     const { url, drop, db } = await postgres.open();
     // After both instances close; also when emptying the schema or opening them fails.
     t.after(() => drop());
@@ -127,7 +163,11 @@ describe('the embedded database lock', () => {
     try {
       const first = await openPglite(dataDir);
       try {
-        await assert.rejects(openPglite(dataDir), (error: unknown) => error instanceof DatabaseLockedError && /is open in this process already/.test((error as Error).message));
+        await assert.rejects(
+          openPglite(dataDir),
+          (error: unknown) =>
+            error instanceof DatabaseLockedError && /is open in this process already/.test((error as Error).message),
+        );
       } finally {
         await first.close();
       }

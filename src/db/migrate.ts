@@ -22,7 +22,12 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .sort()
     .map((file) => {
       const bytes = readFileSync(dir + file);
-      return { version: Number(file.slice(0, 4)), name: file, sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') };
+      return {
+        version: Number(file.slice(0, 4)),
+        name: file,
+        sql: bytes.toString('utf8'),
+        checksum: createHash('sha256').update(bytes).digest('hex'),
+      };
     });
 }
 
@@ -32,16 +37,20 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * Refuses to run when a file applied before has changed since.
  */
 export async function migrate(db: Db, migrations = readMigrations()): Promise<string[]> {
-  await db.exec(`create table if not exists schema_migrations (
+  await db
+    .exec(`create table if not exists schema_migrations (
     version integer primary key,
     name text not null,
     applied_at timestamptz not null default now(),
     checksum text
-  )`).catch(async (error) => {
-    // Two instances creating the table at the same moment: the loser sees it exist afterwards.
-    const [row] = await db.query<{ exists: boolean }>(`select to_regclass('schema_migrations') is not null as exists`);
-    if (!row?.exists) throw error;
-  });
+  )`)
+    .catch(async (error) => {
+      // Two instances creating the table at the same moment: the loser sees it exist afterwards.
+      const [row] = await db.query<{ exists: boolean }>(
+        `select to_regclass('schema_migrations') is not null as exists`,
+      );
+      if (!row?.exists) throw error;
+    });
   await db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await recordChecksums(tx, migrations);
@@ -52,7 +61,11 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
       await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
       const done = await tx.query('select 1 from schema_migrations where version = $1', [migration.version]);
       if (done.length > 0) return false;
-      await tx.query('insert into schema_migrations (version, name, checksum) values ($1, $2, $3)', [migration.version, migration.name, migration.checksum]);
+      await tx.query('insert into schema_migrations (version, name, checksum) values ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        migration.checksum,
+      ]);
       await tx.exec(migration.sql);
       return true;
     });
@@ -72,9 +85,13 @@ async function recordChecksums(tx: Queryable, migrations: Migration[]): Promise<
      where table_schema = current_schema() and table_name = 'schema_migrations' and column_name = 'checksum'`,
   );
   if (!column) await tx.exec('alter table schema_migrations add column checksum text');
-  const rows = await tx.query<{ version: number; checksum: string | null }>('select version, checksum from schema_migrations order by version');
+  const rows = await tx.query<{ version: number; checksum: string | null }>(
+    'select version, checksum from schema_migrations order by version',
+  );
   const files = new Map(migrations.map((migration) => [migration.version, migration]));
-  const changed = rows.filter((row) => row.checksum !== null && files.has(row.version) && files.get(row.version)?.checksum !== row.checksum);
+  const changed = rows.filter(
+    (row) => row.checksum !== null && files.has(row.version) && files.get(row.version)?.checksum !== row.checksum,
+  );
   if (changed.length > 0) {
     const names = changed.map((row) => `migrations/${files.get(row.version)?.name}`).join(', ');
     throw new DomainError(
@@ -102,6 +119,9 @@ async function recordChecksums(tx: Queryable, migrations: Migration[]): Promise<
  */
 export async function newerMigrations(db: Db, migrations = readMigrations()): Promise<string[]> {
   const known = migrations.map((migration) => migration.version);
-  const rows = await db.query<{ name: string }>('select name from schema_migrations where version <> all($1::int[]) order by version', [known]);
+  const rows = await db.query<{ name: string }>(
+    'select name from schema_migrations where version <> all($1::int[]) order by version',
+    [known],
+  );
   return rows.map((row) => row.name);
 }

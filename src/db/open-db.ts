@@ -8,7 +8,12 @@ import type { DbTimeouts } from './timeouts.ts';
  * the adapters (pglite.ts, postgres.ts), which the embedded database's own modules build on, so that none of them
  * imports itself back.
  */
-export function openDb(config: { databaseUrl?: string; databasePoolSize: number; dataDir: string; timeouts: DbTimeouts }): Promise<Db> {
+export function openDb(config: {
+  databaseUrl?: string;
+  databasePoolSize: number;
+  dataDir: string;
+  timeouts: DbTimeouts;
+}): Promise<Db> {
   return config.databaseUrl
     ? openPostgres(config.databaseUrl, { max: config.databasePoolSize, timeouts: config.timeouts })
     : openEmbedded(config.dataDir, config.timeouts);

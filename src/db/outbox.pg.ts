@@ -1,5 +1,13 @@
 import type { Attachment, MessageKind } from '../domain/notifications/message.ts';
-import type { ActionLink, ClaimedMessage, LinkTokens, MessageLog, MessageStatus, Outbox, OutboxQueue } from '../domain/notifications/ports.ts';
+import type {
+  ActionLink,
+  ClaimedMessage,
+  LinkTokens,
+  MessageLog,
+  MessageStatus,
+  Outbox,
+  OutboxQueue,
+} from '../domain/notifications/ports.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 
@@ -30,7 +38,19 @@ export function outboxStore(db: Queryable): Outbox {
         `insert into outbox (kind, dedupe_key, recipient, recipient_user_id, appointment_id, subject, text_body, html_body, attachments, link_id, send_after)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          on conflict (dedupe_key) do nothing`,
-        [m.kind, m.dedupeKey, m.to, m.userId, m.appointmentId, m.subject, m.text, m.html, JSON.stringify(m.attachments), m.linkId ?? null, m.sendAfter],
+        [
+          m.kind,
+          m.dedupeKey,
+          m.to,
+          m.userId,
+          m.appointmentId,
+          m.subject,
+          m.text,
+          m.html,
+          JSON.stringify(m.attachments),
+          m.linkId ?? null,
+          m.sendAfter,
+        ],
       );
     },
     withdraw: async (appointmentId, kinds) => {
@@ -164,7 +184,8 @@ export function messageLog(db: Queryable): MessageLog {
         db,
         page,
         {
-          columns: 'id, kind, recipient, subject, status, attempts, send_after, last_error, sent_at, created_at, text_body, attachments',
+          columns:
+            'id, kind, recipient, subject, status, attempts, send_after, last_error, sent_at, created_at, text_body, attachments',
           rowsOf: `from outbox where ($1::text is null or status = $1) and ($2::text is null or recipient ilike $2 or subject ilike $2)`,
           params: [filter.status ?? null, filter.q ? `%${filter.q.replace(/[\\%_]/g, '\\$&')}%` : null],
           orderBy: 'created_at desc, id desc',

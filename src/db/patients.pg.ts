@@ -63,7 +63,14 @@ export function patientDirectory(db: Queryable): PatientDirectory {
     },
     possibleDuplicates: async ({ nameAndBirthdate, phoneDigits }, limit) => {
       // Each arm can use its own index (0024): birthdate, and the phone's digits.
-      const rows = await db.query<{ id: number; name: string; phone: string; birthdate: string | null; same_name: boolean; same_phone: boolean }>(
+      const rows = await db.query<{
+        id: number;
+        name: string;
+        phone: string;
+        birthdate: string | null;
+        same_name: boolean;
+        same_phone: boolean;
+      }>(
         `select p.id, u.name, p.phone, p.birthdate,
                 p.birthdate = $2::date and ${SAME_NAME} as same_name,
                 regexp_replace(p.phone, '\\D', '', 'g') = $3 as same_phone
@@ -80,11 +87,17 @@ export function patientDirectory(db: Queryable): PatientDirectory {
         name: row.name,
         phone: row.phone,
         birthdate: row.birthdate,
-        matched_on: [...(row.same_name ? (['name_and_birthdate'] as const) : []), ...(row.same_phone ? (['phone'] as const) : [])],
+        matched_on: [
+          ...(row.same_name ? (['name_and_birthdate'] as const) : []),
+          ...(row.same_phone ? (['phone'] as const) : []),
+        ],
       }));
     },
     card: async (id) => {
-      const [row] = await db.query<PatientRow & { pending_email: string | null }>(`select ${CARD_COLUMNS}, u.pending_email from ${PATIENT_FROM} where p.id = $1`, [id]);
+      const [row] = await db.query<PatientRow & { pending_email: string | null }>(
+        `select ${CARD_COLUMNS}, u.pending_email from ${PATIENT_FROM} where p.id = $1`,
+        [id],
+      );
       return row && { ...toPatientRow(row), pending_email: row.pending_email };
     },
     find: async (id) => {
@@ -163,7 +176,10 @@ function toPatientVisit(row: PatientVisitRow, history: RecordVersion[]): Patient
     prescriptions: row.prescriptions,
     labTests: row.lab_tests,
     serviceType: row.service_type,
-    bill: row.bill_id === null ? null : { id: row.bill_id, amountCents: row.amount_cents ?? 0, status: row.payment_status ?? 'unpaid' },
+    bill:
+      row.bill_id === null
+        ? null
+        : { id: row.bill_id, amountCents: row.amount_cents ?? 0, status: row.payment_status ?? 'unpaid' },
     history,
   };
 }
@@ -183,7 +199,10 @@ export function patientVisitStore(db: Queryable): PatientVisitStore {
           order by a.date desc, a.start_time desc, r.id desc`,
         [patientId],
       );
-      const histories = await recordHistories(db, rows.map((row) => row.id));
+      const histories = await recordHistories(
+        db,
+        rows.map((row) => row.id),
+      );
       return rows.map((row) => toPatientVisit(row, histories.get(row.id) ?? []));
     },
   };

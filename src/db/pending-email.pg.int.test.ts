@@ -6,19 +6,35 @@ import { only } from '../testing/assert.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
 /** A patient account as it stood before 0014, with who last set its address according to the audit trail. */
-async function patientBefore(db: Db, email: string, setBy: { action: 'register' | 'email_changed'; role: string; from?: string }, verified = false) {
+async function patientBefore(
+  db: Db,
+  email: string,
+  setBy: { action: 'register' | 'email_changed'; role: string; from?: string },
+  verified = false,
+) {
   const user = only(
     await db.query<{ id: number }>(
       `insert into users (name, email, password_hash, role, email_verified_at) values ('P', $1, 'h', 'patient', $2) returning id`,
       [email, verified ? new Date() : null],
     ),
   );
-  const patient = only(await db.query<{ id: number }>(`insert into patients (user_id, phone) values ($1, '1') returning id`, [user.id]));
+  const patient = only(
+    await db.query<{ id: number }>(`insert into patients (user_id, phone) values ($1, '1') returning id`, [user.id]),
+  );
   await db.query(
     `insert into audit_log (actor_role, action, entity, entity_id, patient_id, details) values ($1, $2, 'user', $3, $4, $5)`,
-    [setBy.role, setBy.action, String(user.id), patient.id, setBy.action === 'email_changed' ? { from: setBy.from ?? null, to: email } : {}],
+    [
+      setBy.role,
+      setBy.action,
+      String(user.id),
+      patient.id,
+      setBy.action === 'email_changed' ? { from: setBy.from ?? null, to: email } : {},
+    ],
   );
-  await db.query(`insert into sessions (user_id, token_hash, expires_at) values ($1, $2, now() + interval '1 day')`, [user.id, `session-of-${email}`]);
+  await db.query(`insert into sessions (user_id, token_hash, expires_at) values ($1, $2, now() + interval '1 day')`, [
+    user.id,
+    `session-of-${email}`,
+  ]);
   return user.id;
 }
 
@@ -32,15 +48,34 @@ for (const target of testDatabases('both')) {
         await db.query('delete from schema_migrations where version = 14');
         const own = await patientBefore(db, 'own@x.test', { action: 'register', role: 'patient' });
         const walkIn = await patientBefore(db, 'walk.in@x.test', { action: 'register', role: 'reception' });
-        const changed = await patientBefore(db, 'typed.by.desk@x.test', { action: 'email_changed', role: 'reception', from: 'patient.before@x.test' });
-        const confirmed = await patientBefore(db, 'confirmed@x.test', { action: 'email_changed', role: 'admin', from: 'old@x.test' }, true);
-        const resetSince = await patientBefore(db, 'reset.since@x.test', { action: 'email_changed', role: 'reception', from: 'before.reset@x.test' });
-        await db.query(`insert into password_resets (user_id, token_hash, expires_at, used_at) values ($1, 'r', now() + interval '1 hour', now() + interval '1 second')`, [
-          resetSince,
-        ]);
+        const changed = await patientBefore(db, 'typed.by.desk@x.test', {
+          action: 'email_changed',
+          role: 'reception',
+          from: 'patient.before@x.test',
+        });
+        const confirmed = await patientBefore(
+          db,
+          'confirmed@x.test',
+          { action: 'email_changed', role: 'admin', from: 'old@x.test' },
+          true,
+        );
+        const resetSince = await patientBefore(db, 'reset.since@x.test', {
+          action: 'email_changed',
+          role: 'reception',
+          from: 'before.reset@x.test',
+        });
+        await db.query(
+          `insert into password_resets (user_id, token_hash, expires_at, used_at) values ($1, 'r', now() + interval '1 hour', now() + interval '1 second')`,
+          [resetSince],
+        );
 
         assert.deepEqual(await migrate(db), ['0014_email_verification.sql']);
-        const rows = await db.query<{ id: number; email: string | null; pending_email: string | null; open_sessions: number }>(
+        const rows = await db.query<{
+          id: number;
+          email: string | null;
+          pending_email: string | null;
+          open_sessions: number;
+        }>(
           `select u.id, u.email, u.pending_email,
                   (select count(*)::int from sessions s where s.user_id = u.id and s.revoked_at is null) as open_sessions
            from users u where u.id = any($1) order by u.id`,
@@ -56,7 +91,9 @@ for (const target of testDatabases('both')) {
             ['reset.since@x.test', null, 1],
           ],
         );
-        await assert.rejects(db.query(`update users set pending_email = 'WALK.IN@x.test' where id = $1`, [own]), { code: '23505' });
+        await assert.rejects(db.query(`update users set pending_email = 'WALK.IN@x.test' where id = $1`, [own]), {
+          code: '23505',
+        });
       } finally {
         await drop();
       }

@@ -10,7 +10,11 @@ export interface NoticeConnection {
 const RELISTEN_AFTER_MS = 1000;
 
 /** LISTEN on a client outside the pool, connecting again a second after it is lost, until stopped. */
-export function listenOnOwnConnection(connection: pg.ClientConfig, channel: string, listener: NoticeListener): NoticeConnection {
+export function listenOnOwnConnection(
+  connection: pg.ClientConfig,
+  channel: string,
+  listener: NoticeListener,
+): NoticeConnection {
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;

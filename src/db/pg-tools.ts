@@ -14,7 +14,11 @@ export async function backupPostgres(url: string, out: string): Promise<void> {
   // of writing on into a file nobody will use. A dump waits for no lock longer than 30 s: a long migration or a
   // stuck transaction fails the backup instead.
   await writeFileAtomically(out, ({ fd, path }) =>
-    runTool('pg_dump', ['--format=custom', '--lock-wait-timeout=30s', `--dbname=${url}`], createWriteStream(path, { fd, autoClose: false })),
+    runTool(
+      'pg_dump',
+      ['--format=custom', '--lock-wait-timeout=30s', `--dbname=${url}`],
+      createWriteStream(path, { fd, autoClose: false }),
+    ),
   );
 }
 
@@ -22,9 +26,19 @@ export async function backupPostgres(url: string, out: string): Promise<void> {
 export async function restorePostgres(url: string, file: string): Promise<void> {
   const head = readFileSync(file).subarray(0, CUSTOM_FORMAT_MAGIC.length).toString('latin1');
   if (head !== CUSTOM_FORMAT_MAGIC) {
-    throw new BackupError(`${file} is not a pg_dump custom-format backup of PostgreSQL${head.startsWith('\x1f\x8b') ? ' but of an embedded database; restore it with DATABASE_URL unset' : ''}`);
+    throw new BackupError(
+      `${file} is not a pg_dump custom-format backup of PostgreSQL${head.startsWith('\x1f\x8b') ? ' but of an embedded database; restore it with DATABASE_URL unset' : ''}`,
+    );
   }
-  await runTool('pg_restore', ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', `--dbname=${url}`, file]);
+  await runTool('pg_restore', [
+    '--clean',
+    '--if-exists',
+    '--no-owner',
+    '--no-privileges',
+    '--single-transaction',
+    `--dbname=${url}`,
+    file,
+  ]);
 }
 
 /** Runs a PostgreSQL client tool; what it writes to stdout goes to `output`, when given. */
@@ -38,10 +52,16 @@ function runTool(command: string, args: string[], output?: Writable): Promise<vo
     child.on('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'ENOENT'
-          ? new BackupError(`${command} is not installed; install PostgreSQL's client tools of your server's version (Debian: apt-get install postgresql-client)`)
+          ? new BackupError(
+              `${command} is not installed; install PostgreSQL's client tools of your server's version (Debian: apt-get install postgresql-client)`,
+            )
           : error,
       ),
     );
-    child.on('close', (code) => (code === 0 ? written.then(resolve, reject) : reject(new BackupError(`${command} failed: ${stderr.trim() || `exit code ${code}`}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? written.then(resolve, reject)
+        : reject(new BackupError(`${command} failed: ${stderr.trim() || `exit code ${code}`}`)),
+    );
   });
 }

@@ -47,13 +47,17 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     await client.query(`set lock_timeout = ${wanted}`);
     lockTimeouts.set(client, wanted);
   };
-  const beginWrites = timeouts.lockMs === timeouts.readLockMs ? 'begin' : `begin; set local lock_timeout = ${timeouts.lockMs}`;
+  const beginWrites =
+    timeouts.lockMs === timeouts.readLockMs ? 'begin' : `begin; set local lock_timeout = ${timeouts.lockMs}`;
 
   /**
    * Runs `fn` on a client of its own, waiting `lockMs` for a lock; a broken client is discarded rather than returned
    * to the pool.
    */
-  const withClient = async <T>(lockMs: number | 'transaction', fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+  const withClient = async <T>(
+    lockMs: number | 'transaction',
+    fn: (client: pg.PoolClient) => Promise<T>,
+  ): Promise<T> => {
     if (interrupted) throw shuttingDown();
     let client: pg.PoolClient;
     try {
@@ -103,7 +107,8 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   const listening = new Set<NoticeConnection>();
   return {
     kind: 'pg',
-    query: (sql, params) => withClient(readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs, (client) => wrap(client).query(sql, params)),
+    query: (sql, params) =>
+      withClient(readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs, (client) => wrap(client).query(sql, params)),
     exec: (sql) => withClient(timeouts.lockMs, (client) => wrap(client).exec(sql)),
     transaction: (fn) =>
       withClient('transaction', async (client) => {
@@ -183,13 +188,22 @@ async function answersWithin(connection: pg.ClientConfig, timeoutMs: number): Pr
 
 /** Asks the server to cancel the statements of these backends; their transactions roll back. */
 async function cancelBackends(connection: pg.ClientConfig, pids: number[]): Promise<void> {
-  await onConnection(connection, 1000, (client) => client.query('select pg_cancel_backend(pid) from unnest($1::int[]) as pid', [pids])).catch(
-    (error) => console.error(`database: could not cancel statements at shutdown: ${(error as Error).message}`),
-  );
+  await onConnection(connection, 1000, (client) =>
+    client.query('select pg_cancel_backend(pid) from unnest($1::int[]) as pid', [pids]),
+  ).catch((error) => console.error(`database: could not cancel statements at shutdown: ${(error as Error).message}`));
 }
 
-async function onConnection<T>(connection: pg.ClientConfig, timeoutMs: number, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ ...connection, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs });
+async function onConnection<T>(
+  connection: pg.ClientConfig,
+  timeoutMs: number,
+  fn: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({
+    ...connection,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   client.on('error', () => {});
   try {
     await client.connect();

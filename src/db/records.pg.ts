@@ -104,7 +104,10 @@ export async function recordHistories(db: Queryable, recordIds: number[]): Promi
 }
 
 async function withHistories(db: Queryable, rows: MedicalRecordRow[]): Promise<MedicalRecord[]> {
-  const histories = await recordHistories(db, rows.map((row) => row.id));
+  const histories = await recordHistories(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toMedicalRecord(row, histories.get(row.id) ?? []));
 }
 
@@ -118,7 +121,10 @@ const KEEP_AMENDED_VERSION = `insert into medical_record_versions
 
 export function recordStore(db: Queryable): RecordStore {
   const findOne = async (id: number, locking = '') => {
-    const rows = await db.query<MedicalRecordRow>(`select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.id = $1 ${locking}`, [id]);
+    const rows = await db.query<MedicalRecordRow>(
+      `select ${RECORD_COLUMNS} from ${RECORD_FROM} where r.id = $1 ${locking}`,
+      [id],
+    );
     const [record] = await withHistories(db, rows);
     return record;
   };
@@ -131,11 +137,23 @@ export function recordStore(db: Queryable): RecordStore {
                         (appointment_id, patient_id, doctor_id, disease_id, diagnosis, lab_tests, prescriptions, service_type, cost_cents, record_date)
                       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *)
            select ${RECORD_COLUMNS}, d.user_id as written_by, r.created_at as written_at from r ${RECORD_JOINS}`,
-          [r.appointmentId, r.patientId, r.doctorId, r.diseaseId, r.diagnosis, r.labTests, r.prescriptions, r.serviceType, r.costCents, r.recordDate],
+          [
+            r.appointmentId,
+            r.patientId,
+            r.doctorId,
+            r.diseaseId,
+            r.diagnosis,
+            r.labTests,
+            r.prescriptions,
+            r.serviceType,
+            r.costCents,
+            r.recordDate,
+          ],
         );
       } catch (error) {
         // The disease was checked before the transaction; it can only vanish if an admin deleted it meanwhile.
-        if (isForeignKeyViolation(error) && DISEASE_KEYS.has(constraintName(error) ?? '')) throw invalid({ disease_id: ['does not exist'] });
+        if (isForeignKeyViolation(error) && DISEASE_KEYS.has(constraintName(error) ?? ''))
+          throw invalid({ disease_id: ['does not exist'] });
         throw error;
       }
       // Its one version is the record as written, which the table's trigger keeps (migration 0023).
@@ -151,7 +169,8 @@ export function recordStore(db: Queryable): RecordStore {
           [id, c.diseaseId, c.diagnosis, c.labTests, c.prescriptions, by.at],
         );
       } catch (error) {
-        if (isForeignKeyViolation(error) && DISEASE_KEYS.has(constraintName(error) ?? '')) throw invalid({ disease_id: ['does not exist'] });
+        if (isForeignKeyViolation(error) && DISEASE_KEYS.has(constraintName(error) ?? ''))
+          throw invalid({ disease_id: ['does not exist'] });
         throw error;
       }
       await db.query(KEEP_AMENDED_VERSION, [id, by.userId, by.at, by.reason]);
@@ -213,15 +232,20 @@ export function doctorPatientStore(db: Queryable): DoctorPatientStore {
       return pageWithTotal(
         db,
         page,
-        { columns: PATIENT_COLUMNS, rowsOf: `from ${PATIENT_FROM} where ${where}`, orderBy: 'lower(u.name), p.id', params: filter },
+        {
+          columns: PATIENT_COLUMNS,
+          rowsOf: `from ${PATIENT_FROM} where ${where}`,
+          orderBy: 'lower(u.name), p.id',
+          params: filter,
+        },
         toPatientProfile,
       );
     },
     find: async (doctorId, patientId) => {
-      const [row] = await db.query<PatientProfileRow>(`select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where p.id = $2 and ${SEEN_BY_DOCTOR}`, [
-        doctorId,
-        patientId,
-      ]);
+      const [row] = await db.query<PatientProfileRow>(
+        `select ${PATIENT_COLUMNS} from ${PATIENT_FROM} where p.id = $2 and ${SEEN_BY_DOCTOR}`,
+        [doctorId, patientId],
+      );
       return row ? toPatientProfile(row) : undefined;
     },
   };

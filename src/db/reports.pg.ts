@@ -128,8 +128,16 @@ const toVisitBill = (row: BillRow & { doctor_name: string | null; visit_date: st
 });
 
 /** Every row of a paged query, in its order, at most `limit`. */
-async function allRows<R extends object, T>(db: Queryable, query: PagedQuery & { orderBy: string }, limit: number, toItem: (row: R) => T): Promise<T[]> {
-  const rows = await db.query<R>(`select ${query.columns} ${query.rowsOf} order by ${query.orderBy} limit ${limit}`, query.params);
+async function allRows<R extends object, T>(
+  db: Queryable,
+  query: PagedQuery & { orderBy: string },
+  limit: number,
+  toItem: (row: R) => T,
+): Promise<T[]> {
+  const rows = await db.query<R>(
+    `select ${query.columns} ${query.rowsOf} order by ${query.orderBy} limit ${limit}`,
+    query.params,
+  );
   return rows.map(toItem);
 }
 

@@ -5,7 +5,8 @@ import { conflict, ensure } from '../domain/shared/errors.ts';
  * What a statement answers when what it reads or changes was removed by someone else meanwhile (a schedule
  * deleted while a visit moved onto it): the client reloads and tries again, rather than seeing a 500.
  */
-const changedMeanwhile = (what: string) => () => conflict('changed_meanwhile', `${what} was changed or removed meanwhile. Please reload and try again.`);
+const changedMeanwhile = (what: string) => () =>
+  conflict('changed_meanwhile', `${what} was changed or removed meanwhile. Please reload and try again.`);
 
 /**
  * The row a statement returns (an aggregate, an `insert … returning`, an update of a row it names): none means the

@@ -45,7 +45,14 @@ async function writeHours(db: Queryable, doctorId: number, hours: HoursRange[]):
     `insert into working_hours (doctor_id, weekday, start_time, end_time, slot_minutes, room_id)
      select $1, w.weekday, w.start_time, w.end_time, w.slot_minutes, w.room_id
      from unnest($2::smallint[], $3::time[], $4::time[], $5::smallint[], $6::integer[]) as w(weekday, start_time, end_time, slot_minutes, room_id)`,
-    [doctorId, hours.map((r) => r.weekday), hours.map((r) => r.startTime), hours.map((r) => r.endTime), hours.map((r) => r.slotMinutes), hours.map((r) => r.roomId)],
+    [
+      doctorId,
+      hours.map((r) => r.weekday),
+      hours.map((r) => r.startTime),
+      hours.map((r) => r.endTime),
+      hours.map((r) => r.slotMinutes),
+      hours.map((r) => r.roomId),
+    ],
   );
 }
 
@@ -53,7 +60,8 @@ const ROOM_KEYS = new Set(['working_hours_room_id_fkey', 'schedules_room_id_fkey
 
 // --- weekly patterns
 
-const SLOT_COLUMNS = 's.id, s.doctor_id, s.weekday, s.start_time, s.end_time, s.retired_at, s.room_id, r.name as room_name';
+const SLOT_COLUMNS =
+  's.id, s.doctor_id, s.weekday, s.start_time, s.end_time, s.retired_at, s.room_id, r.name as room_name';
 const SLOT_FROM = 'schedules s left join rooms r on r.id = s.room_id';
 
 /** A row of SLOT_COLUMNS. */
@@ -81,7 +89,8 @@ export function toWeeklySlot(row: WeeklySlotRow): WeeklySlot {
 }
 
 /** A pattern as `$2`…`$5`: column arrays that `unnest` turns back into rows, so a whole week is one statement. */
-const PLANNED = 'unnest($2::smallint[], $3::time[], $4::time[], $5::integer[]) as w(weekday, start_time, end_time, room_id)';
+const PLANNED =
+  'unnest($2::smallint[], $3::time[], $4::time[], $5::integer[]) as w(weekday, start_time, end_time, room_id)';
 const planParams = (doctorId: number, plan: SlotPlan[]) => [
   doctorId,
   plan.map((s) => s.weekday),
@@ -120,7 +129,9 @@ export function scheduleStore(db: Queryable): ScheduleStore {
       return rows.flatMap((row) => (row.id === null || row.name === null ? [] : [{ id: row.id, name: row.name }]));
     },
     find: async (scheduleId) => {
-      const [row] = await db.query<WeeklySlotRow>(`select ${SLOT_COLUMNS} from ${SLOT_FROM} where s.id = $1`, [scheduleId]);
+      const [row] = await db.query<WeeklySlotRow>(`select ${SLOT_COLUMNS} from ${SLOT_FROM} where s.id = $1`, [
+        scheduleId,
+      ]);
       return row && toWeeklySlot(row);
     },
     hours: async (doctorId) => {
@@ -155,15 +166,21 @@ export function scheduleStore(db: Queryable): ScheduleStore {
           [...planParams(doctorId, plan), at],
         );
       } catch (error) {
-        if (isForeignKeyViolation(error) && ROOM_KEYS.has(constraintName(error) ?? '')) throw invalid({ room_id: ['does not exist'] });
+        if (isForeignKeyViolation(error) && ROOM_KEYS.has(constraintName(error) ?? ''))
+          throw invalid({ room_id: ['does not exist'] });
         throw error;
       }
     },
     createDefaultPattern: async (doctorId, departmentId) => {
-      const [room] = await db.query<{ id: number | null }>('select min(id) as id from rooms where department_id = $1', [departmentId]);
+      const [room] = await db.query<{ id: number | null }>('select min(id) as id from rooms where department_id = $1', [
+        departmentId,
+      ]);
       const hours = defaultHours(room?.id ?? null);
       await writeHours(db, doctorId, hours);
-      await db.query(`insert into schedules (doctor_id, weekday, start_time, end_time, room_id) select $1, w.* from ${PLANNED}`, planParams(doctorId, slotsOf(hours)));
+      await db.query(
+        `insert into schedules (doctor_id, weekday, start_time, end_time, room_id) select $1, w.* from ${PLANNED}`,
+        planParams(doctorId, slotsOf(hours)),
+      );
     },
   };
 }
@@ -223,7 +240,10 @@ export function toAppointment(row: AppointmentRow): Appointment {
 
 export function appointmentStore(db: Queryable): AppointmentStore {
   const findOne = async (id: number, lock = '') => {
-    const [row] = await db.query<AppointmentRow>(`select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} where a.id = $1 ${lock}`, [id]);
+    const [row] = await db.query<AppointmentRow>(
+      `select ${APPOINTMENT_COLUMNS} from ${APPOINTMENT_FROM} where a.id = $1 ${lock}`,
+      [id],
+    );
     return row && toAppointment(row);
   };
   return {
@@ -334,7 +354,8 @@ export function appointmentStore(db: Queryable): AppointmentStore {
         filter.status && `a.status = ${param(filter.status)}`,
         filter.hideCancelled && !filter.status && `a.status <> 'cancelled'`,
         filter.date && `a.date = ${param(filter.date)}`,
-        filter.when && `${filter.when === 'past' ? 'not ' : ''}(a.status = any(${param([...ACTIVE_STATUSES])}::text[]) and a.date >= ${param(today)})`,
+        filter.when &&
+          `${filter.when === 'past' ? 'not ' : ''}(a.status = any(${param([...ACTIVE_STATUSES])}::text[]) and a.date >= ${param(today)})`,
         req.q && appointmentSearch(params.push(containsPattern(req.q))),
       ].filter(Boolean);
       const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';

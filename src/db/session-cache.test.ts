@@ -65,10 +65,13 @@ function fakeNotices() {
       listener = l;
     },
   } as unknown as Db;
-  return { db, get listener() {
-    assert.ok(listener, 'watch() has not listened');
-    return listener;
-  } };
+  return {
+    db,
+    get listener() {
+      assert.ok(listener, 'watch() has not listened');
+      return listener;
+    },
+  };
 }
 
 async function watchedCache(options?: { maxEntries: number; maxAgeMs: number }) {
@@ -149,7 +152,10 @@ describe('cached session lookups', () => {
   });
 
   it('does not keep a lookup that was under way when a session was revoked or a table emptied', async () => {
-    for (const meanwhile of [(c: Awaited<ReturnType<typeof watchedCache>>) => c.cache.revoke('token-b', NOW), (c: Awaited<ReturnType<typeof watchedCache>>) => c.notices.listener.notice('*')]) {
+    for (const meanwhile of [
+      (c: Awaited<ReturnType<typeof watchedCache>>) => c.cache.revoke('token-b', NOW),
+      (c: Awaited<ReturnType<typeof watchedCache>>) => c.notices.listener.notice('*'),
+    ]) {
       const c = await watchedCache();
       const release = c.hold();
       const racing = c.cache.findUser('token-a', NOW);

@@ -74,7 +74,8 @@ export function cachedSessionStore(
     // Bounded like the entries: past that, forgetting everyone says the same and frees the marks.
     if (userForgottenAt.size > options.maxEntries) forgetAll();
   };
-  const forgottenSince = (userId: number, seen: number) => everyoneForgottenAt > seen || (userForgottenAt.get(userId) ?? 0) > seen;
+  const forgottenSince = (userId: number, seen: number) =>
+    everyoneForgottenAt > seen || (userForgottenAt.get(userId) ?? 0) > seen;
   const keep = (tokenHash: string, lookup: SessionLookup, now: Date) => {
     const oldest = entries.keys().next();
     if (entries.size >= options.maxEntries && !oldest.done) drop(oldest.value);

@@ -20,7 +20,18 @@ const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
 // insufficient_resources: disk_full, out_of_memory and the rest of class 53; the server stays up and may recover.
 const DISK_FULL = '53100';
 const OUT_OF_MEMORY = '53200';
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'ENOENT']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+  'ENOENT',
+]);
 
 export const databaseUnavailable = () =>
   unavailable('database_unavailable', 'The database is not reachable right now. Please try again in a moment.');
@@ -37,11 +48,21 @@ export const shuttingDown = () => unavailable('shutting_down', 'Medora is restar
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof DomainError) return error;
   const state = sqlState(error);
-  if (state === QUERY_CANCELED) return unavailable('database_timeout', 'The database took too long to answer. Please try again.');
+  if (state === QUERY_CANCELED)
+    return unavailable('database_timeout', 'The database took too long to answer. Please try again.');
   if (state === LOCK_NOT_AVAILABLE) return databaseBusy();
-  if (state === DISK_FULL || state === 'ENOSPC') return unavailable('database_disk_full', 'The database has no room left to write. Nothing was saved; please try again later.');
-  if (state === OUT_OF_MEMORY) return unavailable('database_out_of_memory', 'The database is out of memory right now. Please try again in a moment.');
-  if (state && (state.startsWith('08') || SERVER_GONE.has(state) || SOCKET_CODES.has(state))) return databaseUnavailable();
+  if (state === DISK_FULL || state === 'ENOSPC')
+    return unavailable(
+      'database_disk_full',
+      'The database has no room left to write. Nothing was saved; please try again later.',
+    );
+  if (state === OUT_OF_MEMORY)
+    return unavailable(
+      'database_out_of_memory',
+      'The database is out of memory right now. Please try again in a moment.',
+    );
+  if (state && (state.startsWith('08') || SERVER_GONE.has(state) || SOCKET_CODES.has(state)))
+    return databaseUnavailable();
   if (state?.startsWith('53')) return databaseBusy();
   return error;
 }

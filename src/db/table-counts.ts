@@ -14,7 +14,12 @@ export async function tableCounts(db: Queryable): Promise<TableCount[]> {
   );
   if (tables.length === 0) return [];
   const counts = await db.query<TableCount>(
-    tables.map(({ name }) => `select '${name.replaceAll("'", "''")}' as "table", count(*)::int as rows from "${name.replaceAll('"', '""')}"`).join(' union all '),
+    tables
+      .map(
+        ({ name }) =>
+          `select '${name.replaceAll("'", "''")}' as "table", count(*)::int as rows from "${name.replaceAll('"', '""')}"`,
+      )
+      .join(' union all '),
   );
   return counts.filter((count) => count.rows > 0);
 }

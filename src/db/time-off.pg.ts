@@ -60,11 +60,19 @@ export function timeOffStore(db: Queryable): TimeOffStore {
     },
     list: (filter, req) => {
       const params: unknown[] = [filter.from];
-      const doctor = filter.doctorId === undefined ? '' : `and (t.doctor_id is null or t.doctor_id = $${params.push(filter.doctorId)})`;
+      const doctor =
+        filter.doctorId === undefined
+          ? ''
+          : `and (t.doctor_id is null or t.doctor_id = $${params.push(filter.doctorId)})`;
       return pageWithTotal(
         db,
         req,
-        { columns: TIME_OFF_COLUMNS, rowsOf: `from ${TIME_OFF_FROM} where t.ends_on >= $1 ${doctor}`, orderBy: 't.starts_on, t.start_time nulls first, t.id', params },
+        {
+          columns: TIME_OFF_COLUMNS,
+          rowsOf: `from ${TIME_OFF_FROM} where t.ends_on >= $1 ${doctor}`,
+          orderBy: 't.starts_on, t.start_time nulls first, t.id',
+          params,
+        },
         toTimeOff,
       );
     },
@@ -80,7 +88,10 @@ export function timeOffStore(db: Queryable): TimeOffStore {
       const params: unknown[] = [filter.today];
       const only = filter.timeOffId === undefined ? '' : `and t.id = $${params.push(filter.timeOffId)}`;
       // One row per visit, with the first time off it falls in, when a leave and a closure both cover it.
-      return pageWithTotal<AppointmentRow & TimeOffRow, { appointment: ReturnType<typeof toAppointment>; timeOff: TimeOff }>(
+      return pageWithTotal<
+        AppointmentRow & TimeOffRow,
+        { appointment: ReturnType<typeof toAppointment>; timeOff: TimeOff }
+      >(
         db,
         req,
         {

@@ -13,4 +13,10 @@ export interface DbTimeouts {
 }
 
 // A screen that waits longer than a few seconds is a screen a receptionist reloads; say so sooner instead.
-export const DEFAULT_TIMEOUTS: DbTimeouts = { acquireMs: 3000, statementMs: 5000, lockMs: 2000, readLockMs: 200, idleInTransactionMs: 10_000 };
+export const DEFAULT_TIMEOUTS: DbTimeouts = {
+  acquireMs: 3000,
+  statementMs: 5000,
+  lockMs: 2000,
+  readLockMs: 200,
+  idleInTransactionMs: 10_000,
+};

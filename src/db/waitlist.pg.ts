@@ -72,14 +72,24 @@ const toEntry = (r: EntryRow): WaitlistEntry => ({
   joinedAt: r.joined_at,
   offer:
     r.offer_date && r.offer_start && r.offer_end && r.offer_expires_at
-      ? { date: r.offer_date, startTime: hhmm(r.offer_start), endTime: hhmm(r.offer_end), expiresAt: r.offer_expires_at }
+      ? {
+          date: r.offer_date,
+          startTime: hhmm(r.offer_start),
+          endTime: hhmm(r.offer_end),
+          expiresAt: r.offer_expires_at,
+        }
       : null,
 });
 
 /** Waitlist entries and offers; an offer link's token is minted when its e-mail is sent and kept only as its SHA-256 digest. */
 export function waitlistStore(db: Queryable, tokens: { digest(token: string): string }): WaitlistStore {
   const offers = async (where: string, params: unknown[], lock = '') =>
-    (await db.query<OfferRow>(`select ${OFFER_COLUMNS} from ${offersFrom('waitlist_offers')} where ${where} ${lock}`, params)).map(toOffer);
+    (
+      await db.query<OfferRow>(
+        `select ${OFFER_COLUMNS} from ${offersFrom('waitlist_offers')} where ${where} ${lock}`,
+        params,
+      )
+    ).map(toOffer);
   return {
     overlapping: async (patientId, doctorId, from, to) =>
       (
@@ -127,13 +137,27 @@ export function waitlistStore(db: Queryable, tokens: { digest(token: string): st
       await db.query('update waitlist_entries set status = $2, closed_at = $3 where id = $1', [id, status, at]);
     },
     holds: async (doctorId, from, to) => {
-      const rows = await db.query<{ id: number; entry_id: number; patient_id: number; date: string; start_time: string; end_time: string }>(
+      const rows = await db.query<{
+        id: number;
+        entry_id: number;
+        patient_id: number;
+        date: string;
+        start_time: string;
+        end_time: string;
+      }>(
         `select o.id, o.entry_id, e.patient_id, o.date, o.start_time, o.end_time
          from waitlist_offers o join waitlist_entries e on e.id = o.entry_id
          where o.doctor_id = $1 and o.date between $2 and $3 and o.status = 'open'`,
         [doctorId, from, to],
       );
-      return rows.map((r) => ({ offerId: r.id, entryId: r.entry_id, patientId: r.patient_id, date: r.date, startTime: hhmm(r.start_time), endTime: hhmm(r.end_time) }));
+      return rows.map((r) => ({
+        offerId: r.id,
+        entryId: r.entry_id,
+        patientId: r.patient_id,
+        date: r.date,
+        startTime: hhmm(r.start_time),
+        endTime: hhmm(r.end_time),
+      }));
     },
     nextInLine: async (slot) => {
       const [row] = await db.query<{ id: number }>(
@@ -174,7 +198,12 @@ export function waitlistStore(db: Queryable, tokens: { digest(token: string): st
       return offer;
     },
     closeOffer: async (id, status, at, appointmentId) => {
-      await db.query('update waitlist_offers set status = $2, closed_at = $3, appointment_id = $4 where id = $1', [id, status, at, appointmentId ?? null]);
+      await db.query('update waitlist_offers set status = $2, closed_at = $3, appointment_id = $4 where id = $1', [
+        id,
+        status,
+        at,
+        appointmentId ?? null,
+      ]);
     },
     expireDue: async (now, limit) => {
       const rows = await db.query<OfferRow>(

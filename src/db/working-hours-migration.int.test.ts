@@ -35,7 +35,13 @@ describe('migration 0022: working hours', () => {
   });
 
   it('turns the current slots into ranges that give exactly those slots back', async () => {
-    const { rows: ranges } = await db.query<{ weekday: number; start_time: string; end_time: string; slot_minutes: number; room_id: number | null }>(
+    const { rows: ranges } = await db.query<{
+      weekday: number;
+      start_time: string;
+      end_time: string;
+      slot_minutes: number;
+      room_id: number | null;
+    }>(
       `select weekday, to_char(start_time, 'HH24:MI') as start_time, to_char(end_time, 'HH24:MI') as end_time, slot_minutes, room_id
        from working_hours order by weekday, start_time`,
     );
@@ -43,16 +49,38 @@ describe('migration 0022: working hours', () => {
       ranges.map((r) => `${r.weekday} ${r.start_time}-${r.end_time}/${r.slot_minutes}${r.room_id ? ' room' : ''}`),
       ['1 09:00-10:30/30 room', '1 13:00-14:00/20', '2 08:00-08:15/15', '2 08:15-09:00/45', '2 09:00-09:15/15'],
     );
-    const { rows: slots } = await db.query<{ weekday: number; start_time: string; end_time: string; room_id: number | null }>(
+    const { rows: slots } = await db.query<{
+      weekday: number;
+      start_time: string;
+      end_time: string;
+      room_id: number | null;
+    }>(
       `select weekday, to_char(start_time, 'HH24:MI') as start_time, to_char(end_time, 'HH24:MI') as end_time, room_id
        from schedules where retired_at is null order by weekday, start_time`,
     );
-    const generated = slotsOf(ranges.map((r) => ({ weekday: r.weekday, startTime: r.start_time, endTime: r.end_time, slotMinutes: r.slot_minutes, roomId: r.room_id })));
-    assert.deepEqual(generated, slots.map((s) => ({ weekday: s.weekday, startTime: s.start_time, endTime: s.end_time, roomId: s.room_id })));
+    const generated = slotsOf(
+      ranges.map((r) => ({
+        weekday: r.weekday,
+        startTime: r.start_time,
+        endTime: r.end_time,
+        slotMinutes: r.slot_minutes,
+        roomId: r.room_id,
+      })),
+    );
+    assert.deepEqual(
+      generated,
+      slots.map((s) => ({ weekday: s.weekday, startTime: s.start_time, endTime: s.end_time, roomId: s.room_id })),
+    );
   });
 
   it('refuses a range whose slot does not fit and leave with half a time span', async () => {
-    await assert.rejects(db.query(`insert into working_hours (doctor_id, weekday, start_time, end_time, slot_minutes) select id, 4, '09:00', '09:10', 20 from doctors`));
-    await assert.rejects(db.query(`insert into time_off (starts_on, ends_on, start_time) values ('2030-01-01', '2030-01-01', '09:00')`));
+    await assert.rejects(
+      db.query(
+        `insert into working_hours (doctor_id, weekday, start_time, end_time, slot_minutes) select id, 4, '09:00', '09:10', 20 from doctors`,
+      ),
+    );
+    await assert.rejects(
+      db.query(`insert into time_off (starts_on, ends_on, start_time) values ('2030-01-01', '2030-01-01', '09:00')`),
+    );
   });
 });

@@ -25,17 +25,26 @@ for (const target of testDatabases('both')) {
         `select h.start_time::text, h.end_time::text from working_hours h join doctors d on d.id = h.doctor_id join users u on u.id = d.user_id
          where u.email = 'sam.okafor@medora.test' and h.weekday = 1 order by h.start_time`,
       );
-      assert.deepEqual(hours, [{ start_time: '09:00:00', end_time: '12:30:00' }, { start_time: '13:30:00', end_time: '17:00:00' }]);
+      assert.deepEqual(hours, [
+        { start_time: '09:00:00', end_time: '12:30:00' },
+        { start_time: '13:30:00', end_time: '17:00:00' },
+      ]);
     });
 
     it("puts the neurologist on leave on the next working day, his visit there on the desk's list, and closes the clinic for a holiday", async () => {
       const rows = await server.db.query<{ doctor: string | null; starts_on: string }>(
         `select u.email as doctor, t.starts_on::text from time_off t left join doctors d on d.id = t.doctor_id left join users u on u.id = d.user_id order by t.starts_on`,
       );
-      assert.deepEqual(rows, [{ doctor: 'stephen.park@medora.test', starts_on: '2026-06-15' }, { doctor: null, starts_on: '2026-06-29' }]);
+      assert.deepEqual(rows, [
+        { doctor: 'stephen.park@medora.test', starts_on: '2026-06-15' },
+        { doctor: null, starts_on: '2026-06-29' },
+      ]);
       const desk = { userId: 1, role: 'reception' as const, name: 'Desk' };
       const toMove = await server.app.scheduling.visitsToMove({}, desk);
-      assert.deepEqual(toMove.items.map((v) => [v.doctor_email, v.date]), [['stephen.park@medora.test', '2026-06-15']]);
+      assert.deepEqual(
+        toMove.items.map((v) => [v.doctor_email, v.date]),
+        [['stephen.park@medora.test', '2026-06-15']],
+      );
     });
 
     it("books upcoming visits on the next weekdays and completes the demo patient's past ones", async () => {
@@ -49,52 +58,96 @@ for (const target of testDatabases('both')) {
         { status: 'no_show', n: 1, first: '2026-06-05', last: '2026-06-05' },
         { status: 'scheduled', n: 8, first: '2026-06-15', last: '2026-06-17' },
       ]);
-      const { n } = only(await server.db.query<{ n: number }>(
-        `select count(*)::int as n from appointments a join doctors d on d.id = a.doctor_id join users u on u.id = d.user_id
+      const { n } = only(
+        await server.db.query<{ n: number }>(
+          `select count(*)::int as n from appointments a join doctors d on d.id = a.doctor_id join users u on u.id = d.user_id
          where u.email = 'doctor@medora.test' and a.status = 'scheduled'`,
-      ));
+        ),
+      );
       assert.equal(n, 4);
     });
 
     it("puts the demo patient on the pharmacist's waitlist for the next three working days", async () => {
-      const rows = await server.db.query<{ patient: string; doctor: string; from_date: string; to_date: string; status: string }>(
+      const rows = await server.db.query<{
+        patient: string;
+        doctor: string;
+        from_date: string;
+        to_date: string;
+        status: string;
+      }>(
         `select pu.email as patient, du.email as doctor, e.from_date::text, e.to_date::text, e.status
          from waitlist_entries e join patients p on p.id = e.patient_id join users pu on pu.id = p.user_id
          join doctors d on d.id = e.doctor_id join users du on du.id = d.user_id`,
       );
-      assert.deepEqual(rows, [{ patient: 'patient@medora.test', doctor: 'lisa.cuddy@medora.test', from_date: '2026-06-15', to_date: '2026-06-17', status: 'waiting' }]);
+      assert.deepEqual(rows, [
+        {
+          patient: 'patient@medora.test',
+          doctor: 'lisa.cuddy@medora.test',
+          from_date: '2026-06-15',
+          to_date: '2026-06-17',
+          status: 'waiting',
+        },
+      ]);
     });
 
     it('gives the front desk its receptionist, a patient checked in today and a no-show', async () => {
-      const login = await server.api('POST', '/api/login', { body: { email: 'reception@medora.test', password: 'medora-demo' } });
+      const login = await server.api('POST', '/api/login', {
+        body: { email: 'reception@medora.test', password: 'medora-demo' },
+      });
       assert.equal(login.status, 200);
       assert.equal(login.body.role, 'reception');
       const today = await server.api('GET', '/api/appointments', { token: login.body.token });
-      assert.deepEqual(today.body.appointments.map((a: { patient_name: string; status: string }) => [a.patient_name, a.status]), [['Mei Lin', 'checked_in']]);
+      assert.deepEqual(
+        today.body.appointments.map((a: { patient_name: string; status: string }) => [a.patient_name, a.status]),
+        [['Mei Lin', 'checked_in']],
+      );
       const omar = await server.api('GET', '/api/patients?q=omar', { token: login.body.token });
       assert.equal(only(omar.body.patients as { no_shows: number }[]).no_shows, 1);
     });
 
     it("amends one of the demo patient's records and credits part of its bill, both audited", async () => {
-      const patient = await server.api('POST', '/api/login', { body: { email: 'patient@medora.test', password: 'medora-demo' } });
+      const patient = await server.api('POST', '/api/login', {
+        body: { email: 'patient@medora.test', password: 'medora-demo' },
+      });
       const bills = await server.api('GET', '/api/patient/billings', { token: patient.body.token });
       const credited = bills.body.billings.filter((b: { credited: string }) => b.credited !== '0.00');
-      assert.deepEqual(credited.map((b: { amount: string; credited: string; balance: string }) => [b.amount, b.credited, b.balance]), [['140.00', '40.00', '100.00']]);
+      assert.deepEqual(
+        credited.map((b: { amount: string; credited: string; balance: string }) => [b.amount, b.credited, b.balance]),
+        [['140.00', '40.00', '100.00']],
+      );
       const trail = await server.db.query<{ action: string; n: number }>(
         `select action, count(*)::int as n from audit_log where action in ('amend', 'credit') group by action order by action`,
       );
-      assert.deepEqual(trail, [{ action: 'amend', n: 1 }, { action: 'credit', n: 1 }]);
-      const { amended } = only(await server.db.query<{ amended: number }>(`select count(*)::int as amended from medical_record_versions`));
+      assert.deepEqual(trail, [
+        { action: 'amend', n: 1 },
+        { action: 'credit', n: 1 },
+      ]);
+      const { amended } = only(
+        await server.db.query<{ amended: number }>(`select count(*)::int as amended from medical_record_versions`),
+      );
       assert.ok(amended >= 1, 'the amended record keeps its earlier version');
     });
 
     it('gives the clinic a ward with beds, two patients in bed and the demo patient discharged with a summary', async () => {
-      const desk = await server.api('POST', '/api/login', { body: { email: 'reception@medora.test', password: 'medora-demo' } });
+      const desk = await server.api('POST', '/api/login', {
+        body: { email: 'reception@medora.test', password: 'medora-demo' },
+      });
       const board = await server.api('GET', '/api/bed-board', { token: desk.body.token });
-      assert.deepEqual([board.body.beds, board.body.counts.occupied, board.body.counts.discharge_ordered, board.body.counts.cleaning], [5, 1, 1, 1]);
-      const patient = await server.api('POST', '/api/login', { body: { email: 'patient@medora.test', password: 'medora-demo' } });
+      assert.deepEqual(
+        [board.body.beds, board.body.counts.occupied, board.body.counts.discharge_ordered, board.body.counts.cleaning],
+        [5, 1, 1, 1],
+      );
+      const patient = await server.api('POST', '/api/login', {
+        body: { email: 'patient@medora.test', password: 'medora-demo' },
+      });
       const stays = await server.api('GET', '/api/patient/admissions', { token: patient.body.token });
-      assert.deepEqual(stays.body.admissions.map((a: { status: string; discharge_summary: { follow_up: string } }) => [a.status, a.discharge_summary.follow_up]), [['discharged', 'GP in one week']]);
+      assert.deepEqual(
+        stays.body.admissions.map((a: { status: string; discharge_summary: { follow_up: string } }) => [
+          a.status,
+          a.discharge_summary.follow_up,
+        ]),
+        [['discharged', 'GP in one week']],
+      );
     });
   });
 }

@@ -18,7 +18,8 @@ for (const target of testDatabases('both')) {
       const doctor = await fx.doctor();
       const patient = await fx.patient('Paula Patient', 'patient@medora.test');
       for (const name of ['Influenza', 'Hypertension', 'Type 2 Diabetes']) await fx.disease(name);
-      for (const date of ['2026-05-04', '2026-05-11', '2026-05-18', '2026-05-25']) await fx.appointment({ doctor, patientId: patient.patientId, date });
+      for (const date of ['2026-05-04', '2026-05-11', '2026-05-18', '2026-05-25'])
+        await fx.appointment({ doctor, patientId: patient.patientId, date });
       const upcoming = await fx.appointment({ doctor, patientId: patient.patientId, date: '2026-06-15' });
 
       await seedRecordedVisits(server.app, server.db);
@@ -27,12 +28,18 @@ for (const target of testDatabases('both')) {
         `select payment_status, count(*)::int as n from billings where patient_id = $1 group by payment_status order by payment_status`,
         [patient.patientId],
       );
-      assert.deepEqual(statuses, [{ payment_status: 'paid', n: 2 }, { payment_status: 'unpaid', n: 2 }]);
+      assert.deepEqual(statuses, [
+        { payment_status: 'paid', n: 2 },
+        { payment_status: 'unpaid', n: 2 },
+      ]);
       const diseases = await server.db.query(
         `select s.name from medical_records r join diseases s on s.id = r.disease_id where r.patient_id = $1 order by r.record_date`,
         [patient.patientId],
       );
-      assert.deepEqual(diseases.map((d) => d.name), ['Influenza', 'Hypertension', 'Hypertension', 'Type 2 Diabetes']);
+      assert.deepEqual(
+        diseases.map((d) => d.name),
+        ['Influenza', 'Hypertension', 'Hypertension', 'Type 2 Diabetes'],
+      );
       assert.equal(await fx.appointmentStatus(upcoming), 'scheduled');
     });
   });

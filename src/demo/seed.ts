@@ -43,12 +43,36 @@ export async function seedDemo(app: App, db: Queryable): Promise<void> {
 // --- catalogue
 
 const DEMO_DEPARTMENTS = [
-  { name: 'Cardiology', description: 'Diagnosis and treatment of the heart and blood vessels.', specialization: 'Cardiologist' },
-  { name: 'Pharmacy', description: 'Dispensing, medication reviews and advice on interactions.', specialization: 'Clinical Pharmacist' },
-  { name: 'Emergency Care', description: 'Round-the-clock care for injuries and sudden illness.', specialization: 'Emergency Physician' },
-  { name: 'Genetics and Diagnostics', description: 'Laboratory testing, imaging and genetic counselling.', specialization: 'Geneticist' },
-  { name: 'Rehabilitation', description: 'Physiotherapy and recovery after surgery or injury.', specialization: 'Physiotherapist' },
-  { name: 'Preventive Health', description: 'Check-ups, screenings and vaccinations.', specialization: 'General Practitioner' },
+  {
+    name: 'Cardiology',
+    description: 'Diagnosis and treatment of the heart and blood vessels.',
+    specialization: 'Cardiologist',
+  },
+  {
+    name: 'Pharmacy',
+    description: 'Dispensing, medication reviews and advice on interactions.',
+    specialization: 'Clinical Pharmacist',
+  },
+  {
+    name: 'Emergency Care',
+    description: 'Round-the-clock care for injuries and sudden illness.',
+    specialization: 'Emergency Physician',
+  },
+  {
+    name: 'Genetics and Diagnostics',
+    description: 'Laboratory testing, imaging and genetic counselling.',
+    specialization: 'Geneticist',
+  },
+  {
+    name: 'Rehabilitation',
+    description: 'Physiotherapy and recovery after surgery or injury.',
+    specialization: 'Physiotherapist',
+  },
+  {
+    name: 'Preventive Health',
+    description: 'Check-ups, screenings and vaccinations.',
+    specialization: 'General Practitioner',
+  },
   { name: 'Neurology', description: 'Disorders of the brain, spine and nerves.', specialization: 'Neurologist' },
   { name: 'Pediatrics', description: 'Care for infants, children and adolescents.', specialization: 'Pediatrician' },
 ];
@@ -66,14 +90,62 @@ const DEMO_DISEASES = [
 
 // One doctor per department, in DEMO_DEPARTMENTS order; the first is the demo doctor account.
 const DEMO_DOCTORS = [
-  { name: 'Dr. Gregory House', email: 'doctor@medora.test', gender: 'male', birthdate: '1969-06-11', bio: 'Cardiologist with twenty years in interventional care.' },
-  { name: 'Dr. Lisa Cuddy', email: 'lisa.cuddy@medora.test', gender: 'female', birthdate: '1972-03-02', bio: 'Clinical pharmacist; runs the medication safety programme.' },
-  { name: 'Dr. John Carter', email: 'john.carter@medora.test', gender: 'male', birthdate: '1974-09-29', bio: 'Emergency physician and trauma team lead.' },
-  { name: 'Dr. Meredith Grey', email: 'meredith.grey@medora.test', gender: 'female', birthdate: '1979-09-27', bio: 'Clinical geneticist focused on hereditary cancers.' },
-  { name: 'Dr. Sam Okafor', email: 'sam.okafor@medora.test', gender: 'male', birthdate: '1983-01-15', bio: 'Physiotherapist for sports injuries and post-operative recovery.' },
-  { name: 'Dr. Priya Raman', email: 'priya.raman@medora.test', gender: 'female', birthdate: '1986-07-08', bio: 'General practitioner; screenings and travel vaccinations.' },
-  { name: 'Dr. Stephen Park', email: 'stephen.park@medora.test', gender: 'male', birthdate: '1977-11-18', bio: 'Neurologist treating migraine and epilepsy.' },
-  { name: 'Dr. Ana Souza', email: 'ana.souza@medora.test', gender: 'female', birthdate: '1981-04-23', bio: 'Pediatrician; newborn care and childhood asthma.' },
+  {
+    name: 'Dr. Gregory House',
+    email: 'doctor@medora.test',
+    gender: 'male',
+    birthdate: '1969-06-11',
+    bio: 'Cardiologist with twenty years in interventional care.',
+  },
+  {
+    name: 'Dr. Lisa Cuddy',
+    email: 'lisa.cuddy@medora.test',
+    gender: 'female',
+    birthdate: '1972-03-02',
+    bio: 'Clinical pharmacist; runs the medication safety programme.',
+  },
+  {
+    name: 'Dr. John Carter',
+    email: 'john.carter@medora.test',
+    gender: 'male',
+    birthdate: '1974-09-29',
+    bio: 'Emergency physician and trauma team lead.',
+  },
+  {
+    name: 'Dr. Meredith Grey',
+    email: 'meredith.grey@medora.test',
+    gender: 'female',
+    birthdate: '1979-09-27',
+    bio: 'Clinical geneticist focused on hereditary cancers.',
+  },
+  {
+    name: 'Dr. Sam Okafor',
+    email: 'sam.okafor@medora.test',
+    gender: 'male',
+    birthdate: '1983-01-15',
+    bio: 'Physiotherapist for sports injuries and post-operative recovery.',
+  },
+  {
+    name: 'Dr. Priya Raman',
+    email: 'priya.raman@medora.test',
+    gender: 'female',
+    birthdate: '1986-07-08',
+    bio: 'General practitioner; screenings and travel vaccinations.',
+  },
+  {
+    name: 'Dr. Stephen Park',
+    email: 'stephen.park@medora.test',
+    gender: 'male',
+    birthdate: '1977-11-18',
+    bio: 'Neurologist treating migraine and epilepsy.',
+  },
+  {
+    name: 'Dr. Ana Souza',
+    email: 'ana.souza@medora.test',
+    gender: 'female',
+    birthdate: '1981-04-23',
+    bio: 'Pediatrician; newborn care and childhood asthma.',
+  },
 ];
 
 /** Departments with their rooms, specializations and one doctor each, diseases, all through the admin's use cases. */
@@ -81,7 +153,8 @@ async function seedCatalogue(app: App, admin: Actor): Promise<void> {
   for (const disease of DEMO_DISEASES) await app.catalogue.createDisease(disease, admin);
   for (const [i, d] of DEMO_DEPARTMENTS.entries()) {
     const department = await app.catalogue.createDepartment({ name: d.name, description: d.description }, admin);
-    for (const room of [1, 2]) await app.catalogue.createRoom({ name: `Room ${i + 1}0${room}`, department_id: department.id }, admin);
+    for (const room of [1, 2])
+      await app.catalogue.createRoom({ name: `Room ${i + 1}0${room}`, department_id: department.id }, admin);
     const specialization = await app.catalogue.createSpecialization({ name: d.specialization }, admin);
     await app.doctors.createDoctor(
       {
@@ -100,9 +173,21 @@ async function seedCatalogue(app: App, admin: Actor): Promise<void> {
 // --- appointments
 
 const OTHER_DEMO_PATIENTS = [
-  { name: 'Omar Haddad', email: 'omar.haddad@medora.test', phone: '+1 555 0111', birthdate: '1975-02-03', gender: 'male' },
+  {
+    name: 'Omar Haddad',
+    email: 'omar.haddad@medora.test',
+    phone: '+1 555 0111',
+    birthdate: '1975-02-03',
+    gender: 'male',
+  },
   { name: 'Mei Lin', email: 'mei.lin@medora.test', phone: '+1 555 0112', birthdate: '1992-08-21', gender: 'female' },
-  { name: 'Lucas Brown', email: 'lucas.brown@medora.test', phone: '+1 555 0113', birthdate: '2001-12-09', gender: 'other' },
+  {
+    name: 'Lucas Brown',
+    email: 'lucas.brown@medora.test',
+    phone: '+1 555 0113',
+    birthdate: '2001-12-09',
+    gender: 'other',
+  },
 ];
 
 // Who sees whom in the coming days: [patient (0 is the demo patient), doctor (index in DEMO_DOCTORS), clinic
@@ -132,7 +217,10 @@ async function seedAppointments(app: App, demo: DemoStore): Promise<void> {
     const actor: Actor = { userId: p.userId, role: 'patient', name: p.name, patientId: p.id, requestId: 'demo-seed' };
     const { available_appointments: slots } = await app.scheduling.availableSlots(doctorId, { date }, actor);
     const free = slots.filter((slot) => slot.status === 'available');
-    await app.scheduling.book({ doctor_id: doctorId, schedule_id: nth(free, slotIndex % free.length, 'free slot').schedule_id, date }, actor);
+    await app.scheduling.book(
+      { doctor_id: doctorId, schedule_id: nth(free, slotIndex % free.length, 'free slot').schedule_id, date },
+      actor,
+    );
   }
   // The demo patient waits for an earlier time with the pharmacist on the next three working days.
   const first = nth(patients, 0, 'patient');
@@ -180,10 +268,38 @@ async function seedPastAppointments(app: App, demo: DemoStore, patientId: number
 
 // In the order of the demo patient's past appointments (see PAST_VISIT_DOCTORS); diseases by catalogue name.
 const DEMO_VISITS = [
-  { disease: 'Influenza', diagnosis: 'Seasonal influenza, no complications', prescriptions: 'Rest, fluids, paracetamol 500 mg as needed', lab_tests: 'Rapid antigen test', service_type: 'General consultation', cost: '85.00' },
-  { disease: 'Hypertension', diagnosis: 'Elevated blood pressure on two readings', prescriptions: 'Low-salt diet; recheck in four weeks', lab_tests: 'Lipid panel, creatinine', service_type: 'Cardiology check-up', cost: '140.00' },
-  { disease: 'Hypertension', diagnosis: 'Blood pressure back within range', prescriptions: 'Continue the diet', lab_tests: '', service_type: 'Follow-up visit', cost: '45.50' },
-  { disease: 'Type 2 Diabetes', diagnosis: 'Fasting glucose slightly raised at the annual check-up; early type 2 diabetes', prescriptions: 'Diet and exercise plan; HbA1c in three months', lab_tests: 'Full blood count, HbA1c', service_type: 'Preventive health check', cost: '120.00' },
+  {
+    disease: 'Influenza',
+    diagnosis: 'Seasonal influenza, no complications',
+    prescriptions: 'Rest, fluids, paracetamol 500 mg as needed',
+    lab_tests: 'Rapid antigen test',
+    service_type: 'General consultation',
+    cost: '85.00',
+  },
+  {
+    disease: 'Hypertension',
+    diagnosis: 'Elevated blood pressure on two readings',
+    prescriptions: 'Low-salt diet; recheck in four weeks',
+    lab_tests: 'Lipid panel, creatinine',
+    service_type: 'Cardiology check-up',
+    cost: '140.00',
+  },
+  {
+    disease: 'Hypertension',
+    diagnosis: 'Blood pressure back within range',
+    prescriptions: 'Continue the diet',
+    lab_tests: '',
+    service_type: 'Follow-up visit',
+    cost: '45.50',
+  },
+  {
+    disease: 'Type 2 Diabetes',
+    diagnosis: 'Fasting glucose slightly raised at the annual check-up; early type 2 diabetes',
+    prescriptions: 'Diet and exercise plan; HbA1c in three months',
+    lab_tests: 'Full blood count, HbA1c',
+    service_type: 'Preventive health check',
+    cost: '120.00',
+  },
 ];
 
 /**
@@ -211,12 +327,24 @@ async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<Record
     throw new Error('seed: recorded visits need the demo patient and the demo diseases first');
   }
   const diseaseId = (name: string) => diseaseIds.get(name);
-  const patientActor: Actor = { userId: patient.userId, role: 'patient', name: patient.name, patientId: patient.id, requestId: 'demo-seed' };
+  const patientActor: Actor = {
+    userId: patient.userId,
+    role: 'patient',
+    name: patient.name,
+    patientId: patient.id,
+    requestId: 'demo-seed',
+  };
 
   const appointments = await demo.unrecordedVisits(patient.id, today);
   const recorded: RecordedVisit[] = [];
   for (const [i, a] of appointments.entries()) {
-    const doctor: Actor = { userId: a.doctor.userId, role: 'doctor', name: a.doctor.name, doctorId: a.doctor.id, requestId: 'demo-seed' };
+    const doctor: Actor = {
+      userId: a.doctor.userId,
+      role: 'doctor',
+      name: a.doctor.name,
+      doctorId: a.doctor.id,
+      requestId: 'demo-seed',
+    };
     const { disease, ...visit } = nth(DEMO_VISITS, i % DEMO_VISITS.length, 'demo visit');
     const body = { ...visit, disease_id: diseaseId(disease), record_date: a.date };
     const { medical_record: record, billing } = await app.records.recordVisit({ appointmentId: a.id, body }, doctor);
@@ -241,7 +369,13 @@ async function seedCorrections(app: App, recorded: RecordedVisit[], admin: Actor
   };
   await app.records.amendRecord({ recordId, body: amendment }, doctor);
   if (billId !== undefined) {
-    await app.billing.adjustBill({ billingId: billId, body: { kind: 'credit', amount: '40.00', reason: 'Lipid panel not done: the sample was lost' } }, admin);
+    await app.billing.adjustBill(
+      {
+        billingId: billId,
+        body: { kind: 'credit', amount: '40.00', reason: 'Lipid panel not done: the sample was lost' },
+      },
+      admin,
+    );
   }
 }
 
@@ -252,15 +386,21 @@ async function seedCorrections(app: App, recorded: RecordedVisit[], admin: Actor
  * the demo doctor, and one who did not come to a visit last week.
  */
 async function seedFrontDesk(app: App, demo: DemoStore, admin: Actor): Promise<Actor> {
-  const reception = await app.staff.createReceptionist({ name: 'Rita Reyes', email: 'reception@medora.test', password: DEMO_PASSWORD }, admin);
+  const reception = await app.staff.createReceptionist(
+    { name: 'Rita Reyes', email: 'reception@medora.test', password: DEMO_PASSWORD },
+    admin,
+  );
   const desk: Actor = { userId: reception.id, role: 'reception', name: reception.name, requestId: 'demo-seed' };
   const today = clinicToday(app.clock, app.config.clinicTz);
   const [doctorId] = await demo.doctorIds([nth(DEMO_DOCTORS, 0, 'doctor').email]);
   const [omar, mei] = await demo.patients(OTHER_DEMO_PATIENTS.slice(0, 2).map((p) => p.email));
-  if (doctorId === undefined || !omar || !mei) throw new Error('seed: the front desk needs the demo doctor and patients first');
+  if (doctorId === undefined || !omar || !mei)
+    throw new Error('seed: the front desk needs the demo doctor and patients first');
   const lastWeek = nth(clinicWeekdays(addDays(today, -7), -1, 1), 0, 'weekday');
   const [missed] = await demo.insertPastAppointments(omar.id, [{ doctorId, date: lastWeek }]);
-  const [waiting] = await demo.insertPastAppointments(mei.id, [{ doctorId, date: today, slotWeekday: isoWeekday(today) <= 5 ? undefined : 1 }]);
+  const [waiting] = await demo.insertPastAppointments(mei.id, [
+    { doctorId, date: today, slotWeekday: isoWeekday(today) <= 5 ? undefined : 1 },
+  ]);
   if (missed === undefined || waiting === undefined) throw new Error('seed: the front desk visits were not written');
   await app.scheduling.markNoShow(missed, desk);
   await app.scheduling.checkIn(waiting, desk);
@@ -277,25 +417,51 @@ async function seedWard(app: App, demo: DemoStore, admin: Actor, desk: Actor): P
   const rooms = (await app.catalogue.listRooms({ q: 'Room 10' })).items;
   const [ward, single] = rooms;
   const doctor = await app.doctors.getDoctorByEmail(nth(DEMO_DOCTORS, 0, 'doctor').email);
-  const [paula, omar, lucas] = await demo.patients(['patient@medora.test', nth(OTHER_DEMO_PATIENTS, 0, 'patient').email, nth(OTHER_DEMO_PATIENTS, 2, 'patient').email]);
-  if (!ward || !single || !paula || !omar || !lucas) throw new Error('seed: the ward needs the Cardiology rooms and the demo patients first');
+  const [paula, omar, lucas] = await demo.patients([
+    'patient@medora.test',
+    nth(OTHER_DEMO_PATIENTS, 0, 'patient').email,
+    nth(OTHER_DEMO_PATIENTS, 2, 'patient').email,
+  ]);
+  if (!ward || !single || !paula || !omar || !lucas)
+    throw new Error('seed: the ward needs the Cardiology rooms and the demo patients first');
   await app.inpatient.setRoomClass(ward.id, { bed_class: 'Standard ward', nightly_rate: '180.00' }, admin);
   await app.inpatient.setRoomClass(single.id, { bed_class: 'Private', nightly_rate: '320.00' }, admin);
   const beds = [];
   for (const label of ['A', 'B', 'C', 'D']) beds.push((await app.inpatient.createBed(ward.id, { label }, admin)).id);
   beds.push((await app.inpatient.createBed(single.id, { label: 'P1' }, admin)).id);
-  const doctorActor: Actor = { userId: doctor.user.id, role: 'doctor', name: doctor.name, doctorId: doctor.id, requestId: 'demo-seed' };
+  const doctorActor: Actor = {
+    userId: doctor.user.id,
+    role: 'doctor',
+    name: doctor.name,
+    doctorId: doctor.id,
+    requestId: 'demo-seed',
+  };
   const admit = async (patientId: number, bedId: number | undefined, reason: string) => {
-    const { id } = await app.inpatient.requestAdmission({ patient_id: patientId, department_id: ward.department_id, expected_nights: 4, reason }, doctorActor);
+    const { id } = await app.inpatient.requestAdmission(
+      { patient_id: patientId, department_id: ward.department_id, expected_nights: 4, reason },
+      doctorActor,
+    );
     await app.inpatient.admitPatient({ admissionId: id, body: { bed_id: bedId } }, desk);
     return id;
   };
   await admit(omar.id, beds[0], 'Chest pain under observation; serial troponins');
   const lucasStay = await admit(lucas.id, beds[4], 'Atrial fibrillation, rate control');
-  const summary = { diagnosis: 'Paroxysmal atrial fibrillation', treatment: 'Rate control with bisoprolol', medication: 'Bisoprolol 2.5 mg daily', instructions: 'Avoid caffeine', follow_up: 'Cardiology clinic in 2 weeks' };
+  const summary = {
+    diagnosis: 'Paroxysmal atrial fibrillation',
+    treatment: 'Rate control with bisoprolol',
+    medication: 'Bisoprolol 2.5 mg daily',
+    instructions: 'Avoid caffeine',
+    follow_up: 'Cardiology clinic in 2 weeks',
+  };
   await app.inpatient.orderDischarge({ admissionId: lucasStay, body: summary }, doctorActor);
   const paulaStay = await admit(paula.id, beds[1], 'Hypertensive urgency');
-  const paulaSummary = { diagnosis: 'Hypertensive urgency', treatment: 'Oral amlodipine, observation', medication: 'Amlodipine 5 mg daily', instructions: 'Measure blood pressure twice a day', follow_up: 'GP in one week' };
+  const paulaSummary = {
+    diagnosis: 'Hypertensive urgency',
+    treatment: 'Oral amlodipine, observation',
+    medication: 'Amlodipine 5 mg daily',
+    instructions: 'Measure blood pressure twice a day',
+    follow_up: 'GP in one week',
+  };
   await app.inpatient.orderDischarge({ admissionId: paulaStay, body: paulaSummary }, doctorActor);
   await app.inpatient.confirmDischarge(paulaStay, desk);
 }

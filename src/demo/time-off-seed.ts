@@ -20,6 +20,13 @@ export async function seedTimeOff(app: App, admin: Actor): Promise<void> {
   await app.scheduling.replaceSchedule(physio.id, { hours }, admin);
   const today = clinicToday(app.clock, app.config.clinicTz);
   const neurologist = await app.doctors.getDoctorByEmail('stephen.park@medora.test');
-  await app.scheduling.addLeave(neurologist.id, { starts_on: weekdayFrom(addDays(today, 1)), reason: 'Neurology conference' }, admin);
-  await app.scheduling.addClosure({ starts_on: weekdayFrom(addDays(today, 14)), reason: 'Founders’ Day: the clinic is closed' }, admin);
+  await app.scheduling.addLeave(
+    neurologist.id,
+    { starts_on: weekdayFrom(addDays(today, 1)), reason: 'Neurology conference' },
+    admin,
+  );
+  await app.scheduling.addClosure(
+    { starts_on: weekdayFrom(addDays(today, 14)), reason: 'Founders’ Day: the clinic is closed' },
+    admin,
+  );
 }

@@ -15,7 +15,11 @@ export interface LineBatch {
  * `maxChars`, and whenever `flush()` is called. A write per request — console.log's synchronous write to a file
  * or pipe — took a tenth of a cheap read's CPU time, and a write that waits on a busy disk stalls every request.
  */
-export function batchedLines(write: (chunk: string) => void, flushMs = ACCESS_LOG_FLUSH_MS, maxChars = ACCESS_LOG_MAX_CHARS): LineBatch {
+export function batchedLines(
+  write: (chunk: string) => void,
+  flushMs = ACCESS_LOG_FLUSH_MS,
+  maxChars = ACCESS_LOG_MAX_CHARS,
+): LineBatch {
   let waiting: string[] = [];
   let chars = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -43,7 +47,10 @@ export function batchedLines(write: (chunk: string) => void, flushMs = ACCESS_LO
  * pipe can block for a long while (a disk busy with the database's writes, a slow reader), and the event loop
  * must not wait with it. `drainSync` writes out what has not been handed over yet, for the process's exit.
  */
-export function asyncFdWriter(fd: number, fs: Pick<typeof import('node:fs'), 'write' | 'writeSync'> = { write, writeSync }) {
+export function asyncFdWriter(
+  fd: number,
+  fs: Pick<typeof import('node:fs'), 'write' | 'writeSync'> = { write, writeSync },
+) {
   const queue: Buffer[] = [];
   let writing = false;
   const next = (): void => {
@@ -105,4 +112,6 @@ export function stdoutLog(): LineBatch {
  * is anything else as long as a token (32 or more base64url characters), wherever a mistyped address put it.
  */
 export const loggedPath = (path: string) =>
-  path.startsWith(CALENDAR_FEED_PREFIX) ? `${CALENDAR_FEED_PREFIX}[token]` : path.replace(/[A-Za-z0-9_-]{32,}/g, '[token]');
+  path.startsWith(CALENDAR_FEED_PREFIX)
+    ? `${CALENDAR_FEED_PREFIX}[token]`
+    : path.replace(/[A-Za-z0-9_-]{32,}/g, '[token]');

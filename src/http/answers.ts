@@ -8,7 +8,11 @@ export const noContent = (): Answer => ({ status: 204 });
 /** A CSV export as a download named `filename`, never cached. */
 export const csvFile = ({ filename, csv }: { filename: string; csv: string }): Answer => ({
   body: Buffer.from(csv),
-  headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' },
+  headers: {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${filename}"`,
+    'cache-control': 'no-store',
+  },
 });
 
 /** The API's one list shape: a page of items under their own name (`appointments`, `doctors`, …) and the counts. */

@@ -31,13 +31,25 @@ describe('the API description', () => {
     const html = await page.text();
     assert.doesNotMatch(html, /<script>|https?:\/\//, 'no inline script and nothing from another origin');
     const assets = [...html.matchAll(/(?:src|href)="(\/api\/docs\/[^"]+)"/g)].map((found) => found[1] ?? '');
-    assert.deepEqual(assets.sort(), ['/api/docs/favicon-32x32.png', '/api/docs/swagger-ui-bundle.js', '/api/docs/swagger-ui.css', '/api/docs/viewer.js']);
+    assert.deepEqual(assets.sort(), [
+      '/api/docs/favicon-32x32.png',
+      '/api/docs/swagger-ui-bundle.js',
+      '/api/docs/swagger-ui.css',
+      '/api/docs/viewer.js',
+    ]);
     for (const asset of assets) assert.equal((await fetch(`${server.url}${asset}`)).status, 200, asset);
     assert.match(await (await fetch(`${server.url}/api/docs/viewer.js`)).text(), /url: '\/api\/openapi\.json'/);
   });
 
   it('answers 404 for any other file, however it is named', async () => {
-    for (const name of ['index.html', 'package.json', 'constructor', '__proto__', '..%2Fpackage.json', 'swagger-ui-bundle.js.map']) {
+    for (const name of [
+      'index.html',
+      'package.json',
+      'constructor',
+      '__proto__',
+      '..%2Fpackage.json',
+      'swagger-ui-bundle.js.map',
+    ]) {
       const answer = await server.api('GET', `/api/docs/${name}`);
       assert.equal(answer.status, 404, name);
       assert.equal(answer.body.code, 'not_found');

@@ -15,7 +15,13 @@ export interface ApiRequest {
 }
 
 /** One API request through its pipeline: route, origin check, sign-in, role, body, handler, answer. */
-export async function handleApi(app: App, routes: Route[], req: IncomingMessage, res: ServerResponse, opts: ApiRequest): Promise<void> {
+export async function handleApi(
+  app: App,
+  routes: Route[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: ApiRequest,
+): Promise<void> {
   const method = req.method ?? 'GET';
   const { route, params } = match(routes, method, opts.path);
   const https = isHttps(req, opts.trustProxy);

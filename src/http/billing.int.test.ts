@@ -17,7 +17,12 @@ for (const target of testDatabases('both')) {
     let diseaseId: number;
 
     before(async () => {
-      server = await startTestServer(target, { clock: fixedClock(NOW), clinicName: 'St. Test Clinic', clinicAddress: '1 Harbour Road', clinicPhone: '+1 555 0100' });
+      server = await startTestServer(target, {
+        clock: fixedClock(NOW),
+        clinicName: 'St. Test Clinic',
+        clinicAddress: '1 Harbour Road',
+        clinicPhone: '+1 555 0100',
+      });
       fx = clinicFixtures(server);
       doctor = await fx.doctor();
       patient = await fx.patient('Paula Patient');
@@ -27,7 +32,12 @@ for (const target of testDatabases('both')) {
     after(() => server.close());
 
     /** A bill raised the way the clinic raises them: a doctor records a visit with a cost. */
-    async function billFor(who: { patientId: number }, cost = '80.00', date = '2026-06-10', service = 'Consultation'): Promise<number> {
+    async function billFor(
+      who: { patientId: number },
+      cost = '80.00',
+      date = '2026-06-10',
+      service = 'Consultation',
+    ): Promise<number> {
       const appointmentId = await fx.appointment({ doctor, patientId: who.patientId, date });
       const res = await server.api('POST', `/api/doctor/appointments/${appointmentId}/medical-record`, {
         token: doctor.token,
@@ -50,7 +60,10 @@ for (const target of testDatabases('both')) {
       assert.ok(!ids.includes(foreign));
       assert.equal(res.body.billings.find((b: { id: number }) => b.id === newer).amount, '55.25');
       const searched = await server.api('GET', '/api/patient/billings?q=blood', { token: patient.token });
-      assert.deepEqual(searched.body.billings.map((b: { id: number }) => b.id), [older]);
+      assert.deepEqual(
+        searched.body.billings.map((b: { id: number }) => b.id),
+        [older],
+      );
       assert.equal((await server.api('GET', '/api/patient/billings', { token: doctor.token })).status, 403);
     });
 
@@ -90,7 +103,10 @@ for (const target of testDatabases('both')) {
       const billId = await billFor(patient);
       const headers = { 'idempotency-key': `pay-${billId}-attempt` };
       const answers = await Promise.all(Array.from({ length: 5 }, () => pay(billId, patient.token, headers)));
-      assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200]);
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [200, 200, 200, 200, 200],
+      );
       const firstAnswer = first(answers);
       for (const a of answers) assert.deepEqual(a.body, firstAnswer.body);
       const later = await pay(billId, patient.token, headers);
@@ -114,12 +130,18 @@ for (const target of testDatabases('both')) {
     it('lets a patient pay by card only: any other method is 422 naming method, and nothing is paid', async () => {
       const billId = await billFor(patient);
       for (const method of ['cash', 'bank_transfer', 'insurance', 'gold bars']) {
-        const refused = await server.api('POST', `/api/patient/billings/${billId}/pay`, { token: patient.token, body: { method } });
+        const refused = await server.api('POST', `/api/patient/billings/${billId}/pay`, {
+          token: patient.token,
+          body: { method },
+        });
         assert.equal(refused.status, 422, method);
         assert.deepEqual(Object.keys(refused.body.errors), ['method']);
       }
       assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 0);
-      const card = await server.api('POST', `/api/patient/billings/${billId}/pay`, { token: patient.token, body: { method: 'card' } });
+      const card = await server.api('POST', `/api/patient/billings/${billId}/pay`, {
+        token: patient.token,
+        body: { method: 'card' },
+      });
       assert.equal(card.status, 200);
       const receipt = await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
       assert.deepEqual([receipt.body.payment_method, receipt.body.payment_status], ['card', 'paid']);
@@ -128,18 +150,28 @@ for (const target of testDatabases('both')) {
     it('takes part of a bill at the desk, up to its balance, and shows it partly paid with its balance until the patient pays the rest', async () => {
       const desk = await signUpAdmin(server);
       const billId = await billFor(patient, '100.00');
-      const take = (body: object) => server.api('POST', `/api/billings/${billId}/payments`, { token: desk.token, body });
+      const take = (body: object) =>
+        server.api('POST', `/api/billings/${billId}/payments`, { token: desk.token, body });
       const tooMuch = await take({ method: 'cash', amount: '100.01' });
       assert.deepEqual([tooMuch.status, Object.keys(tooMuch.body.errors)], [422, ['amount']]);
       const part = await take({ method: 'insurance', amount: '60' });
       assert.equal(part.status, 200);
-      assert.deepEqual([part.body.billing.payment_status, part.body.billing.paid, part.body.billing.balance], ['partly_paid', '60.00', '40.00']);
+      assert.deepEqual(
+        [part.body.billing.payment_status, part.body.billing.paid, part.body.billing.balance],
+        ['partly_paid', '60.00', '40.00'],
+      );
       const mine = await server.api('GET', '/api/patient/billings', { token: patient.token });
       assert.equal(mine.body.billings.find((b: { id: number }) => b.id === billId).balance_cents, 4000);
       const rest = await pay(billId, patient.token);
       assert.deepEqual([rest.body.billing.payment_status, rest.body.billing.balance_cents], ['paid', 0]);
       const receipt = await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
-      assert.deepEqual(receipt.body.payments.map((p: { method: string; amount: string }) => [p.method, p.amount]), [['insurance', '60.00'], ['card', '40.00']]);
+      assert.deepEqual(
+        receipt.body.payments.map((p: { method: string; amount: string }) => [p.method, p.amount]),
+        [
+          ['insurance', '60.00'],
+          ['card', '40.00'],
+        ],
+      );
       assert.equal((await take({ method: 'cash', amount: '1' })).body.code, 'bill_already_paid');
     });
 
@@ -149,8 +181,14 @@ for (const target of testDatabases('both')) {
       assert.equal(before.status, 200);
       const partly = await billFor(otherPatient, '30.00');
       const online = await billFor(otherPatient, '20.00');
-      await server.api('POST', `/api/billings/${partly}/payments`, { token: desk.token, body: { method: 'cash', amount: '12.34' } });
-      await server.api('POST', `/api/billings/${partly}/payments`, { token: desk.token, body: { method: 'bank_transfer' } });
+      await server.api('POST', `/api/billings/${partly}/payments`, {
+        token: desk.token,
+        body: { method: 'cash', amount: '12.34' },
+      });
+      await server.api('POST', `/api/billings/${partly}/payments`, {
+        token: desk.token,
+        body: { method: 'bank_transfer' },
+      });
       await pay(online, otherPatient.token);
       const after = await server.api('GET', '/api/desk/takings?date=2026-06-10', { token: desk.token });
       const taken = (report: { body: { methods: { method: string; amount_cents: number }[] } }, method: string) =>
@@ -160,14 +198,23 @@ for (const target of testDatabases('both')) {
         [1234, 1766, 2000, 0],
       );
       assert.equal(after.body.total_cents - before.body.total_cents, 5000);
-      const { sum } = first(await server.db.query<{ sum: number }>('select sum(amount_cents)::int as sum from payments'));
+      const { sum } = first(
+        await server.db.query<{ sum: number }>('select sum(amount_cents)::int as sum from payments'),
+      );
       assert.equal(after.body.total_cents, sum, 'the total is every payment of the day');
       const csv = await server.api('GET', '/api/desk/takings.csv?date=2026-06-10', { token: desk.token });
       assert.equal(csv.status, 200);
       assert.ok(String(csv.body).startsWith('date,method,payments,amount,amount_cents,currency\r\n'));
-      assert.ok(String(csv.body).includes(`2026-06-10,total,${after.body.payments},${after.body.total},${after.body.total_cents},USD\r\n`));
+      assert.ok(
+        String(csv.body).includes(
+          `2026-06-10,total,${after.body.payments},${after.body.total},${after.body.total_cents},USD\r\n`,
+        ),
+      );
       assert.equal((await server.api('GET', '/api/desk/takings', { token: patient.token })).status, 403);
-      assert.deepEqual(Object.keys((await server.api('GET', '/api/desk/takings?date=June', { token: desk.token })).body.errors), ['date']);
+      assert.deepEqual(
+        Object.keys((await server.api('GET', '/api/desk/takings?date=June', { token: desk.token })).body.errors),
+        ['date'],
+      );
     });
 
     it("gives the owner and an admin a receipt with the clinic's address and phone, the doctor and the visit date, and no one else", async () => {
@@ -233,7 +280,9 @@ for (const target of testDatabases('both')) {
       const paid = await pay(billId, patient.token);
       const admin = await signUpAdmin(server);
       const res = await server.api('GET', `/api/admin/audit?patient_id=${patient.patientId}`, { token: admin.token });
-      const entry = res.body.entries.find((e: { request_id: string }) => e.request_id === paid.headers.get('x-request-id'));
+      const entry = res.body.entries.find(
+        (e: { request_id: string }) => e.request_id === paid.headers.get('x-request-id'),
+      );
       assert.equal(entry.action, 'pay');
       assert.equal(entry.entity, 'billing');
       assert.equal(entry.entity_id, String(billId));

@@ -16,7 +16,9 @@ const CLINIC = { name: 'Lakeside Clinic', timeZone: ZONE, locale: 'en-US', mailF
 function eventsOf(text: string): Map<string, ICAL.Event> {
   const calendar = new ICAL.Component(ICAL.parse(text));
   for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(zone);
-  return new Map(calendar.getAllSubcomponents('vevent').map((v) => [String(v.getFirstPropertyValue('uid')), new ICAL.Event(v)]));
+  return new Map(
+    calendar.getAllSubcomponents('vevent').map((v) => [String(v.getFirstPropertyValue('uid')), new ICAL.Event(v)]),
+  );
 }
 
 const startOf = (event: ICAL.Event | undefined) => event?.startDate.toJSDate().toISOString();
@@ -33,7 +35,12 @@ for (const target of testDatabases('one')) {
 
     before(async () => {
       // Wednesday 20 March 2030 in Berlin; the clocks go forward on Sunday 31 March.
-      server = await startTestServer(target, { clock: fixedClock('2030-03-20T10:00:00Z'), clinicTz: ZONE, clinicName: CLINIC.name, log: (line) => logLines.push(line) });
+      server = await startTestServer(target, {
+        clock: fixedClock('2030-03-20T10:00:00Z'),
+        clinicTz: ZONE,
+        clinicName: CLINIC.name,
+        log: (line) => logLines.push(line),
+      });
       fixtures = clinicFixtures(server);
       doctor = await fixtures.doctor('Dr. Ada Lovelace');
       const otherDoctor = await fixtures.doctor('Dr. Other');
@@ -45,9 +52,18 @@ for (const target of testDatabases('one')) {
       visits.miaCancelled = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-03-22' });
       await server.db.query(`update appointments set status = 'cancelled' where id = $1`, [visits.miaCancelled]);
       visits.otto = await fixtures.appointment({ doctor, patientId: otto.patientId, date: '2030-03-27' });
-      visits.miaLongAgo = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-01-07', status: 'completed' });
+      visits.miaLongAgo = await fixtures.appointment({
+        doctor,
+        patientId: mia.patientId,
+        date: '2030-01-07',
+        status: 'completed',
+      });
       visits.miaFarAhead = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-12-02' });
-      visits.miaElsewhere = await fixtures.appointment({ doctor: otherDoctor, patientId: mia.patientId, date: '2030-03-26' });
+      visits.miaElsewhere = await fixtures.appointment({
+        doctor: otherDoctor,
+        patientId: mia.patientId,
+        date: '2030-03-26',
+      });
     });
     after(() => server.close());
 
@@ -69,7 +85,10 @@ for (const target of testDatabases('one')) {
       assert.match(feed.type ?? '', /^text\/calendar/);
       const events = eventsOf(feed.text);
       const uid = (name: string) => eventUid(visits[name] ?? 0, CLINIC);
-      assert.deepEqual([...events.keys()].sort(), ['miaBeforeDst', 'miaAfterDst', 'miaCancelled', 'miaElsewhere'].map(uid).sort());
+      assert.deepEqual(
+        [...events.keys()].sort(),
+        ['miaBeforeDst', 'miaAfterDst', 'miaCancelled', 'miaElsewhere'].map(uid).sort(),
+      );
       assert.equal(startOf(events.get(uid('miaBeforeDst'))), '2030-03-25T07:00:00.000Z');
       assert.equal(startOf(events.get(uid('miaAfterDst'))), '2030-04-01T06:30:00.000Z');
       assert.equal(events.get(uid('miaAfterDst'))?.summary, 'Appointment with Dr. Ada Lovelace');
@@ -80,7 +99,15 @@ for (const target of testDatabases('one')) {
       const audited = await server.db.query(
         `select actor_user_id, actor_role, entity_id, patient_id, details->>'visits' as visits from audit_log where action = 'read_calendar_feed'`,
       );
-      assert.deepEqual(audited, [{ actor_user_id: mia.user.id, actor_role: 'patient', entity_id: String(mia.user.id), patient_id: mia.patientId, visits: '4' }]);
+      assert.deepEqual(audited, [
+        {
+          actor_user_id: mia.user.id,
+          actor_role: 'patient',
+          entity_id: String(mia.user.id),
+          patient_id: mia.patientId,
+          visits: '4',
+        },
+      ]);
     });
 
     it("answers a doctor's appointments with their patients' names, and only that doctor's", async () => {
@@ -95,11 +122,15 @@ for (const target of testDatabases('one')) {
 
     it('makes no link to a host the request names, without PUBLIC_URL: 409 public_url_unset', async () => {
       const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request(`${server.url}/api/user/calendar-feed`, { method: 'POST', headers: { host: 'evil.example', authorization: `Bearer ${mia.token}` }, timeout: 10_000 }, (res) => {
-          let body = '';
-          res.on('data', (chunk) => (body += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
+        const req = request(
+          `${server.url}/api/user/calendar-feed`,
+          { method: 'POST', headers: { host: 'evil.example', authorization: `Bearer ${mia.token}` }, timeout: 10_000 },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
         req.on('error', reject);
         req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
         req.end();
@@ -114,7 +145,10 @@ for (const target of testDatabases('one')) {
       assert.equal(status.body.active, true);
       assert.equal(status.body.created_at, '2030-03-20T10:00:00.000Z');
       assert.equal(status.body.url, undefined);
-      assert.deepEqual((await server.api('GET', '/api/user/calendar-feed', { token: otto.token })).body, { active: false, created_at: null });
+      assert.deepEqual((await server.api('GET', '/api/user/calendar-feed', { token: otto.token })).body, {
+        active: false,
+        created_at: null,
+      });
     });
 
     it('stops answering the old address once a new one is made', async () => {
@@ -166,7 +200,10 @@ for (const target of testDatabases('one')) {
         assert.equal((await read(url.replace(CALENDAR_FEED_PREFIX, near))).status, 404, near);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.ok(logLines.some((line) => line.startsWith('GET /api/calendar/[token] 200')), logLines.slice(-3).join('\n'));
+      assert.ok(
+        logLines.some((line) => line.startsWith('GET /api/calendar/[token] 200')),
+        logLines.slice(-3).join('\n'),
+      );
       assert.ok(!logLines.some((line) => line.includes(token)));
     });
   });

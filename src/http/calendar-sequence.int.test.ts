@@ -14,9 +14,12 @@ const ZONE = 'Europe/Berlin';
 /** A "now" each step moves on a little, so every message has a DTSTAMP of its own. */
 function movableClock(iso: string): Clock & { advance(minutes: number): void } {
   let now = new Date(iso);
-  return { now: () => now, advance: (minutes) => {
+  return {
+    now: () => now,
+    advance: (minutes) => {
       now = new Date(now.getTime() + minutes * 60_000);
-    } };
+    },
+  };
 }
 
 /** Every VEVENT of a calendar file as ical.js reads it: its UID, the file's METHOD, STATUS and SEQUENCE. */
@@ -25,11 +28,17 @@ function eventsOf(text: string) {
   const method = calendar.getFirstPropertyValue('method');
   return calendar.getAllSubcomponents('vevent').map((vevent) => {
     const event = new ICAL.Event(vevent);
-    return { uid: event.uid, method: method === null ? null : String(method), status: String(vevent.getFirstPropertyValue('status')), sequence: event.sequence };
+    return {
+      uid: event.uid,
+      method: method === null ? null : String(method),
+      status: String(vevent.getFirstPropertyValue('status')),
+      sequence: event.sequence,
+    };
   });
 }
 
-const calendarFiles = (mail: ParsedMail) => mail.attachments.filter((a) => a.contentType.startsWith('text/calendar')).map((a) => a.content.toString('utf8'));
+const calendarFiles = (mail: ParsedMail) =>
+  mail.attachments.filter((a) => a.contentType.startsWith('text/calendar')).map((a) => a.content.toString('utf8'));
 
 for (const target of testDatabases('one')) {
   describe(`calendar SEQUENCE across a visit's changes on ${target.name}`, () => {
@@ -74,16 +83,25 @@ for (const target of testDatabases('one')) {
         return { mailed: [mailed.method, mailed.status, mailed.sequence], feed: [inFeed.status, inFeed.sequence] };
       };
 
-      const booked = await server.api('POST', '/api/appointments/book', { token: patient.token, body: { doctor_id: doctor.doctorId, schedule_id: doctor.scheduleId, date: '2030-03-25' } });
+      const booked = await server.api('POST', '/api/appointments/book', {
+        token: patient.token,
+        body: { doctor_id: doctor.doctorId, schedule_id: doctor.scheduleId, date: '2030-03-25' },
+      });
       assert.equal(booked.status, 201, JSON.stringify(booked.body));
       const id = Number(booked.body.id);
       assert.deepEqual(await afterStep(), { mailed: ['REQUEST', 'CONFIRMED', 0], feed: ['CONFIRMED', 0] });
 
-      const byPatient = await server.api('POST', `/api/appointments/${id}/reschedule`, { token: patient.token, body: { schedule_id: doctor.scheduleId, date: '2030-04-01' } });
+      const byPatient = await server.api('POST', `/api/appointments/${id}/reschedule`, {
+        token: patient.token,
+        body: { schedule_id: doctor.scheduleId, date: '2030-04-01' },
+      });
       assert.equal(byPatient.status, 200, JSON.stringify(byPatient.body));
       assert.deepEqual(await afterStep(), { mailed: ['REQUEST', 'CONFIRMED', 1], feed: ['CONFIRMED', 1] });
 
-      const byAdmin = await server.api('POST', `/api/appointments/${id}/reschedule`, { token: admin.token, body: { schedule_id: doctor.scheduleId, date: '2030-04-08' } });
+      const byAdmin = await server.api('POST', `/api/appointments/${id}/reschedule`, {
+        token: admin.token,
+        body: { schedule_id: doctor.scheduleId, date: '2030-04-08' },
+      });
       assert.equal(byAdmin.status, 200, JSON.stringify(byAdmin.body));
       assert.deepEqual(await afterStep(), { mailed: ['REQUEST', 'CONFIRMED', 2], feed: ['CONFIRMED', 2] });
 
@@ -99,7 +117,9 @@ for (const target of testDatabases('one')) {
       const id = await fixtures.appointment({ doctor, patientId: patient.patientId, date: '2030-03-25' });
       await server.db.query(`update appointments set status = 'checked_in' where id = $1`, [id]);
       await server.db.query(`update appointments set status = 'completed' where id = $1`, [id]);
-      const [row] = await server.db.query<{ sequence: number }>('select sequence from appointments where id = $1', [id]);
+      const [row] = await server.db.query<{ sequence: number }>('select sequence from appointments where id = $1', [
+        id,
+      ]);
       assert.equal(row?.sequence, 0);
     });
   });

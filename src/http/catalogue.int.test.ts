@@ -1,7 +1,16 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { MAX_IMAGE_BYTES } from '../domain/shared/files.ts';
-import { PASSWORD, fixedClock, signIn, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
+import {
+  PASSWORD,
+  fixedClock,
+  signIn,
+  signUpAdmin,
+  signUpPatient,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { only } from '../testing/assert.ts';
 
@@ -28,7 +37,8 @@ for (const target of testDatabases('one')) {
     });
     after(() => server.close());
 
-    const api = (method: string, path: string, body?: unknown, token = admin) => server.api(method, path, { token, body });
+    const api = (method: string, path: string, body?: unknown, token = admin) =>
+      server.api(method, path, { token, body });
     const count = async (sql: string, params: unknown[] = []) =>
       only(await server.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params)).n;
     const create = async (path: string, body: unknown) => {
@@ -37,17 +47,23 @@ for (const target of testDatabases('one')) {
       return res.body;
     };
     const createDoctor = async (fields: Record<string, string> = {}, photo?: Uint8Array<ArrayBuffer>) => {
-      const res = await api('POST', '/api/admin/doctors', doctorForm({ name: 'Dr. Jane Foster', email: uniqueEmail('doctor'), password: PASSWORD, ...fields }, photo));
+      const res = await api(
+        'POST',
+        '/api/admin/doctors',
+        doctorForm({ name: 'Dr. Jane Foster', email: uniqueEmail('doctor'), password: PASSWORD, ...fields }, photo),
+      );
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body;
     };
     /** A booking of the doctor on `date`, inserted directly: scheduling has its own tests. */
     const appointment = async (doctorId: number, date: string, status = 'scheduled') => {
       const { patient_id } = only(await server.db.query('select min(id) as patient_id from patients'));
-      const { id: scheduleId } = only(await server.db.query(
-        `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 3, '09:00', '09:30') returning id`,
-        [doctorId],
-      ));
+      const { id: scheduleId } = only(
+        await server.db.query(
+          `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 3, '09:00', '09:30') returning id`,
+          [doctorId],
+        ),
+      );
       await server.db.query(
         `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
          values ($1, $2, $3, $4, '09:00', '09:30', $5)`,
@@ -57,20 +73,32 @@ for (const target of testDatabases('one')) {
 
     describe('departments', () => {
       it('creates, shows, updates, searches and pages departments', async () => {
-        const cardiology = await create('/api/admin/departments', { name: 'Cardiology', description: 'Heart and vessels' });
+        const cardiology = await create('/api/admin/departments', {
+          name: 'Cardiology',
+          description: 'Heart and vessels',
+        });
         assert.deepEqual(cardiology, { id: cardiology.id, name: 'Cardiology', description: 'Heart and vessels' });
         await create('/api/admin/departments', { name: 'Pharmacy' });
         await create('/api/admin/departments', { name: 'Preventive Health' });
 
         assert.deepEqual((await api('GET', `/api/admin/departments/${cardiology.id}`)).body, cardiology);
-        const updated = await api('PUT', `/api/admin/departments/${cardiology.id}`, { name: 'Cardiology', description: 'Heart' });
+        const updated = await api('PUT', `/api/admin/departments/${cardiology.id}`, {
+          name: 'Cardiology',
+          description: 'Heart',
+        });
         assert.equal(updated.status, 200);
         assert.equal(updated.body.description, 'Heart');
 
         const search = await api('GET', '/api/admin/departments?q=PHARM');
-        assert.deepEqual(search.body.departments.map((d: { name: string }) => d.name), ['Pharmacy']);
+        assert.deepEqual(
+          search.body.departments.map((d: { name: string }) => d.name),
+          ['Pharmacy'],
+        );
         const page = await api('GET', '/api/admin/departments?per_page=2&page=2');
-        assert.deepEqual({ ...page.body, departments: page.body.departments.length }, { departments: 1, total: 3, total_is_lower_bound: false, page: 2, per_page: 2 });
+        assert.deepEqual(
+          { ...page.body, departments: page.body.departments.length },
+          { departments: 1, total: 3, total_is_lower_bound: false, page: 2, per_page: 2 },
+        );
       });
 
       it('answers 422 naming the name when it is missing', async () => {
@@ -186,14 +214,22 @@ for (const target of testDatabases('one')) {
       it('creates rooms with their department, renames and moves them', async () => {
         const rehab = await create('/api/admin/departments', { name: 'Rehabilitation' });
         const room = await create('/api/admin/rooms', { name: 'Gym', department_id: rehab.id });
-        assert.deepEqual(room, { id: room.id, name: 'Gym', department_id: rehab.id, department: { id: rehab.id, name: 'Rehabilitation' } });
+        assert.deepEqual(room, {
+          id: room.id,
+          name: 'Gym',
+          department_id: rehab.id,
+          department: { id: rehab.id, name: 'Rehabilitation' },
+        });
         const other = await create('/api/admin/departments', { name: 'Physiotherapy' });
         const moved = await api('PUT', `/api/admin/rooms/${room.id}`, { name: 'Gym 2', department_id: other.id });
         assert.equal(moved.status, 200);
         assert.deepEqual(moved.body.department, { id: other.id, name: 'Physiotherapy' });
         assert.equal((await api('GET', `/api/admin/rooms/${room.id}`)).body.name, 'Gym 2');
         const list = await api('GET', '/api/admin/rooms?q=physio');
-        assert.deepEqual(list.body.rooms.map((r: { id: number }) => r.id), [room.id]);
+        assert.deepEqual(
+          list.body.rooms.map((r: { id: number }) => r.id),
+          [room.id],
+        );
       });
 
       it('answers 422 for a missing name or a department that does not exist', async () => {
@@ -270,7 +306,10 @@ for (const target of testDatabases('one')) {
 
         const login = await server.api('POST', '/api/login', { body: { email, password: PASSWORD } });
         assert.equal(login.body.role, 'doctor');
-        assert.equal((await api('GET', `/api/doctors/${doctor.id}`, undefined, patient)).body.name, 'Dr. Stephen Strange');
+        assert.equal(
+          (await api('GET', `/api/doctors/${doctor.id}`, undefined, patient)).body.name,
+          'Dr. Stephen Strange',
+        );
       });
 
       it('lists active doctors to admins, patients and any signed-in user, searched by department', async () => {
@@ -283,7 +322,11 @@ for (const target of testDatabases('one')) {
         ] as const) {
           const res = await api('GET', `${path}?q=pediatr`, undefined, token);
           assert.equal(res.status, 200, path);
-          assert.deepEqual(res.body.doctors.map((d: { id: number }) => d.id), [doctor.id], path);
+          assert.deepEqual(
+            res.body.doctors.map((d: { id: number }) => d.id),
+            [doctor.id],
+            path,
+          );
         }
         assert.equal((await server.api('GET', '/api/doctors')).status, 401);
         assert.equal((await api('GET', '/api/patient/doctors', undefined, admin)).status, 403);
@@ -293,7 +336,11 @@ for (const target of testDatabases('one')) {
         const missing = await api('POST', '/api/admin/doctors', doctorForm({ gender: 'robot' }));
         assert.equal(missing.status, 422);
         assert.deepEqual(Object.keys(missing.body.errors).sort(), ['email', 'gender', 'name', 'password']);
-        const unknown = await api('POST', '/api/admin/doctors', doctorForm({ name: 'Dr. X', email: uniqueEmail(), password: PASSWORD, department_id: '999999' }));
+        const unknown = await api(
+          'POST',
+          '/api/admin/doctors',
+          doctorForm({ name: 'Dr. X', email: uniqueEmail(), password: PASSWORD, department_id: '999999' }),
+        );
         assert.equal(unknown.status, 422);
         assert.deepEqual(unknown.body.errors, { department_id: ['does not exist'] });
       });
@@ -301,7 +348,11 @@ for (const target of testDatabases('one')) {
       it('refuses a taken email with 409 and creates nothing', async () => {
         const doctor = await createDoctor();
         const [users, files] = [await count('users'), await count('files')];
-        const res = await api('POST', '/api/admin/doctors', doctorForm({ name: 'Dr. Twin', email: doctor.email.toUpperCase(), password: PASSWORD }, PNG));
+        const res = await api(
+          'POST',
+          '/api/admin/doctors',
+          doctorForm({ name: 'Dr. Twin', email: doctor.email.toUpperCase(), password: PASSWORD }, PNG),
+        );
         assert.equal(res.status, 409);
         assert.equal(res.body.code, 'email_taken');
         assert.equal(await count('users'), users);
@@ -310,7 +361,11 @@ for (const target of testDatabases('one')) {
 
       it('refuses a photo that is not an image (422) or larger than 2 MiB (413)', async () => {
         const fields = { name: 'Dr. Photo', email: uniqueEmail(), password: PASSWORD };
-        const text = await api('POST', '/api/admin/doctors', doctorForm(fields, new TextEncoder().encode('<svg onload=alert(1)>')));
+        const text = await api(
+          'POST',
+          '/api/admin/doctors',
+          doctorForm(fields, new TextEncoder().encode('<svg onload=alert(1)>')),
+        );
         assert.equal(text.status, 422);
         assert.ok(text.body.errors.photo);
         const big = new Uint8Array(MAX_IMAGE_BYTES + 1);
@@ -322,7 +377,10 @@ for (const target of testDatabases('one')) {
 
       it('edits only the fields sent and keeps the email unique', async () => {
         const doctor = await createDoctor({ bio: 'Cardiologist of 20 years', phone: '+1 555 0111' }, PNG);
-        const res = await api('PUT', `/api/admin/doctors/${doctor.id}`, { name: 'Dr. Jane Foster-Odinson', address: 'Asgard' });
+        const res = await api('PUT', `/api/admin/doctors/${doctor.id}`, {
+          name: 'Dr. Jane Foster-Odinson',
+          address: 'Asgard',
+        });
         assert.equal(res.status, 200);
         assert.equal(res.body.name, 'Dr. Jane Foster-Odinson');
         assert.equal(res.body.address, 'Asgard');
@@ -341,7 +399,11 @@ for (const target of testDatabases('one')) {
 
       it('replaces the photo and the password when new ones are sent', async () => {
         const doctor = await createDoctor({}, PNG);
-        const res = await api('PUT', `/api/admin/doctors/${doctor.id}`, doctorForm({ password: 'a brand new secret' }, PNG));
+        const res = await api(
+          'PUT',
+          `/api/admin/doctors/${doctor.id}`,
+          doctorForm({ password: 'a brand new secret' }, PNG),
+        );
         assert.equal(res.status, 200);
         assert.notEqual(res.body.image, doctor.image);
         assert.equal((await fetch(server.url + doctor.image)).status, 404);

@@ -15,7 +15,10 @@ export function isCompressibleType(contentType: string | undefined): boolean {
  * The offered coding the client accepts with the highest q-value (RFC 9110 §12.5.3), the first offered on a tie;
  * `*` stands for any coding not named; q=0 refuses. Undefined: send the body as it is.
  */
-export function negotiateEncoding(header: IncomingHttpHeaders['accept-encoding'], offered: readonly Coding[]): Coding | undefined {
+export function negotiateEncoding(
+  header: IncomingHttpHeaders['accept-encoding'],
+  offered: readonly Coding[],
+): Coding | undefined {
   if (!header) return undefined;
   const weights = new Map<string, number>();
   for (const item of (Array.isArray(header) ? header.join(',') : header).split(',')) {
@@ -40,6 +43,11 @@ export function negotiateEncoding(header: IncomingHttpHeaders['accept-encoding']
  */
 export function compressBody(body: Buffer | string, coding: Coding): Buffer {
   return coding === 'br'
-    ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: typeof body === 'string' ? Buffer.byteLength(body) : body.length } })
+    ? brotliCompressSync(body, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 4,
+          [constants.BROTLI_PARAM_SIZE_HINT]: typeof body === 'string' ? Buffer.byteLength(body) : body.length,
+        },
+      })
     : gzipSync(body, { level: 6 });
 }

@@ -7,7 +7,15 @@ import { messageLink } from '../mail/start.ts';
 import { smtpTransport } from '../mail/smtp.ts';
 import { startOutboxWorker, type OutboxWorker } from '../mail/worker.ts';
 import { only, present } from '../testing/assert.ts';
-import { PASSWORD, signIn, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
+import {
+  PASSWORD,
+  signIn,
+  signUpAdmin,
+  signUpPatient,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/http.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
@@ -39,7 +47,10 @@ for (const target of testDatabases('one')) {
       );
       const admin = await signUpAdmin(server);
       const email = uniqueEmail('reception');
-      const made = await server.api('POST', '/api/admin/receptionists', { token: admin.token, body: { name: 'Rita Reception', email, password: PASSWORD } });
+      const made = await server.api('POST', '/api/admin/receptionists', {
+        token: admin.token,
+        body: { name: 'Rita Reception', email, password: PASSWORD },
+      });
       assert.equal(made.status, 201, JSON.stringify(made.body));
       desk = (await signIn(server, email)).token;
     });
@@ -58,22 +69,32 @@ for (const target of testDatabases('one')) {
       while ((await worker.runOnce()) > 0);
     };
     const mailTo = (address: string): ParsedMail[] =>
-      smtp.received.filter((m) => (m.to && !Array.isArray(m.to) ? m.to.value : []).some((to) => to.address?.toLowerCase() === address.toLowerCase()));
-    const linkIn = (mail: ParsedMail): string => decodeURIComponent(present(/#token=([\w%-]+)/.exec(mail.text ?? '')?.[1], `a link in "${mail.subject}"`));
+      smtp.received.filter((m) =>
+        (m.to && !Array.isArray(m.to) ? m.to.value : []).some(
+          (to) => to.address?.toLowerCase() === address.toLowerCase(),
+        ),
+      );
+    const linkIn = (mail: ParsedMail): string =>
+      decodeURIComponent(present(/#token=([\w%-]+)/.exec(mail.text ?? '')?.[1], `a link in "${mail.subject}"`));
     const subjectsTo = (address: string) => mailTo(address).map((m) => m.subject ?? '');
 
     /** A self-registered patient whose own messages have gone out. */
     async function patient(name = 'Paula Victim') {
       const signedUp = await signUpPatient(server, { name });
-      const [row] = await server.db.query<{ id: number }>('select id from patients where user_id = $1', [signedUp.user.id]);
+      const [row] = await server.db.query<{ id: number }>('select id from patients where user_id = $1', [
+        signedUp.user.id,
+      ]);
       await deliver();
       smtp.received.length = 0;
       return { ...signedUp, patientId: present(row).id };
     }
 
-    const deskEnters = (patientId: number, email: string) => server.api('PUT', `/api/patients/${patientId}`, { token: desk, body: { email } });
-    const forgot = (email: string, headers: Record<string, string>) => server.api('POST', '/api/password-reset-requests', { body: { email }, headers });
-    const confirm = (body: { token: string; password?: string }, headers = PATIENT_IP) => server.api('POST', '/api/email-verification', { body, headers });
+    const deskEnters = (patientId: number, email: string) =>
+      server.api('PUT', `/api/patients/${patientId}`, { token: desk, body: { email } });
+    const forgot = (email: string, headers: Record<string, string>) =>
+      server.api('POST', '/api/password-reset-requests', { body: { email }, headers });
+    const confirm = (body: { token: string; password?: string }, headers = PATIENT_IP) =>
+      server.api('POST', '/api/email-verification', { body, headers });
 
     it("fails to take a patient's account over: reception enters the attacker's address, and no reset link ever reaches it", async () => {
       const victim = await patient();
@@ -84,10 +105,18 @@ for (const target of testDatabases('one')) {
 
       for (const email of [attacker, victim.email]) assert.equal((await forgot(email, ATTACKER_IP)).status, 202);
       await deliver();
-      assert.deepEqual(subjectsTo(attacker), ['Confirm your e-mail address for Medora Test Clinic'], 'its confirmation and nothing else');
+      assert.deepEqual(
+        subjectsTo(attacker),
+        ['Confirm your e-mail address for Medora Test Clinic'],
+        'its confirmation and nothing else',
+      );
       const notice = only(mailTo(victim.email).filter((m) => /new sign-in e-mail was entered/.test(m.subject ?? '')));
       assert.match(notice.text ?? '', new RegExp(`${attacker.replace(/[.]/g, '\\.')} as the new sign-in e-mail`));
-      assert.equal(mailTo(victim.email).filter((m) => /^Choose a new password/.test(m.subject ?? '')).length, 1, "the reset link went to the patient's own address");
+      assert.equal(
+        mailTo(victim.email).filter((m) => /^Choose a new password/.test(m.subject ?? '')).length,
+        1,
+        "the reset link went to the patient's own address",
+      );
 
       const token = linkIn(only(mailTo(attacker)));
       const preview = await server.api('POST', '/api/email-verification/preview', { body: { token } });
@@ -98,11 +127,29 @@ for (const target of testDatabases('one')) {
       assert.equal(guessed.status, 422);
       assert.ok(guessed.body.errors.password);
 
-      assert.equal((await server.api('POST', '/api/login', { body: { email: attacker, password: PASSWORD }, headers: ATTACKER_IP })).status, 401);
+      assert.equal(
+        (
+          await server.api('POST', '/api/login', {
+            body: { email: attacker, password: PASSWORD },
+            headers: ATTACKER_IP,
+          })
+        ).status,
+        401,
+      );
       const still = await signIn(server, victim.email);
-      assert.equal((await server.api('GET', '/api/patient/records', { token: still.token })).status, 200, 'the patient still signs in with the old address');
-      const audit = await server.db.query<{ action: string }>(`select action from audit_log where patient_id = $1 and action like 'email_change%'`, [victim.patientId]);
-      assert.deepEqual(audit.map((a) => a.action), ['email_change_requested']);
+      assert.equal(
+        (await server.api('GET', '/api/patient/records', { token: still.token })).status,
+        200,
+        'the patient still signs in with the old address',
+      );
+      const audit = await server.db.query<{ action: string }>(
+        `select action from audit_log where patient_id = $1 and action like 'email_change%'`,
+        [victim.patientId],
+      );
+      assert.deepEqual(
+        audit.map((a) => a.action),
+        ['email_change_requested'],
+      );
     });
 
     it('makes the new address the sign-in once the patient confirms it with their password, and resets go there from then on', async () => {
@@ -115,16 +162,29 @@ for (const target of testDatabases('one')) {
       const confirmed = await confirm({ token, password: PASSWORD });
       assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
       assert.deepEqual(confirmed.body, { email: moved });
-      assert.equal((await confirm({ token, password: PASSWORD })).body.code, 'verification_link_invalid', 'the link works once');
-      assert.equal((await server.api('POST', '/api/login', { body: { email: paula.email, password: PASSWORD } })).status, 401, 'the old address no longer signs in');
+      assert.equal(
+        (await confirm({ token, password: PASSWORD })).body.code,
+        'verification_link_invalid',
+        'the link works once',
+      );
+      assert.equal(
+        (await server.api('POST', '/api/login', { body: { email: paula.email, password: PASSWORD } })).status,
+        401,
+        'the old address no longer signs in',
+      );
       const signedIn = await signIn(server, moved);
       const profile = await server.api('GET', '/api/patient/profile', { token: signedIn.token });
-      assert.deepEqual([profile.body.patient.email, profile.body.patient.email_verified, profile.body.patient.pending_email], [moved, true, null]);
+      assert.deepEqual(
+        [profile.body.patient.email, profile.body.patient.email_verified, profile.body.patient.pending_email],
+        [moved, true, null],
+      );
 
       smtp.received.length = 0;
       assert.equal((await forgot(moved, PATIENT_IP)).status, 202);
       await deliver();
-      const reset = await server.api('POST', '/api/password-reset', { body: { token: linkIn(only(mailTo(moved))), password: 'paula picked a new one' } });
+      const reset = await server.api('POST', '/api/password-reset', {
+        body: { token: linkIn(only(mailTo(moved))), password: 'paula picked a new one' },
+      });
       assert.equal(reset.status, 200);
       assert.ok(await signIn(server, moved, 'paula picked a new one'));
     });
@@ -143,7 +203,10 @@ for (const target of testDatabases('one')) {
       assert.match(mail.text ?? '', /choose a password through "Forgot password"/);
 
       const token = linkIn(mail);
-      assert.deepEqual((await server.api('POST', '/api/email-verification/preview', { body: { token } })).body, { email, purpose: 'first' });
+      assert.deepEqual((await server.api('POST', '/api/email-verification/preview', { body: { token } })).body, {
+        email,
+        purpose: 'first',
+      });
       assert.deepEqual((await confirm({ token })).body, { email });
       const card = await server.api('GET', `/api/patients/${registered.body.patient.id}`, { token: desk });
       assert.deepEqual([card.body.patient.email, card.body.patient.pending_email], [email, null]);
@@ -156,7 +219,13 @@ for (const target of testDatabases('one')) {
       const someone = await patient('Sam Someone');
       const walkIn = await server.api('POST', '/api/patients', {
         token: desk,
-        body: { name: 'Copy Cat', email: someone.email.toUpperCase(), phone: '1', birthdate: '1970-01-01', gender: 'male' },
+        body: {
+          name: 'Copy Cat',
+          email: someone.email.toUpperCase(),
+          phone: '1',
+          birthdate: '1970-01-01',
+          gender: 'male',
+        },
       });
       assert.deepEqual([walkIn.status, walkIn.body.code], [409, 'email_taken']);
       const other = await patient('Olga Other');
@@ -169,7 +238,14 @@ for (const target of testDatabases('one')) {
       const fresh = uniqueEmail('fresh');
       const register = (email: string) =>
         server.api('POST', '/api/patients/register', {
-          body: { name: 'Someone Else', email, password: 'someone else chose this', phone: '1', birthdate: '1980-01-01', gender: 'other' },
+          body: {
+            name: 'Someone Else',
+            email,
+            password: 'someone else chose this',
+            phone: '1',
+            birthdate: '1980-01-01',
+            gender: 'other',
+          },
           headers: ATTACKER_IP,
         });
       const taken = await register(owner.email);
@@ -192,7 +268,9 @@ for (const target of testDatabases('one')) {
       smtp.received.length = 0;
       assert.equal((await forgot(owner.email, PATIENT_IP)).status, 202);
       await deliver();
-      const reset = await server.api('POST', '/api/password-reset', { body: { token: linkIn(only(mailTo(owner.email))), password: 'fran remembers now' } });
+      const reset = await server.api('POST', '/api/password-reset', {
+        body: { token: linkIn(only(mailTo(owner.email))), password: 'fran remembers now' },
+      });
       assert.equal(reset.status, 200);
     });
   });

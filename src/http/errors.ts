@@ -48,5 +48,9 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof HttpError) {
     return { status: error.status, body: { message: error.message, code: error.code }, headers: error.headers };
   }
-  return { status: 500, body: { message: 'Something went wrong on our side. Please try again.', code: 'internal' }, unexpected: error };
+  return {
+    status: 500,
+    body: { message: 'Something went wrong on our side. Please try again.', code: 'internal' },
+    unexpected: error,
+  };
 }

@@ -9,7 +9,8 @@ export function strongEtag(bytes: Uint8Array | string, coding?: string): string 
 }
 
 /** 27 base64url characters (162 bits) of SHA-256. */
-export const contentHash = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
+export const contentHash = (bytes: Uint8Array | string): string =>
+  createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
 
 export const entityTag = (hash: string, coding?: string): string => `"${hash}${coding ? `-${coding}` : ''}"`;
 

@@ -31,7 +31,10 @@ export function exportFormat(search: string | undefined): 'ndjson' | 'zip' | und
   return format === 'application/zip' || format === 'zip' ? 'zip' : undefined;
 }
 
-const attachment = (contentType: string, filename: string) => ({ 'content-type': contentType, 'content-disposition': `attachment; filename="${filename}"` });
+const attachment = (contentType: string, filename: string) => ({
+  'content-type': contentType,
+  'content-disposition': `attachment; filename="${filename}"`,
+});
 
 /** Feeds `body` from `produce`; a failure part-way ends the download broken rather than quietly short. */
 function streamed(produce: (body: PassThrough) => Promise<void>): PassThrough {
@@ -58,7 +61,11 @@ export function ndjsonAnswer(exported: PatientExport, filename: string): Answer 
 export function zipAnswer(exported: PatientExport, filename: string): Answer {
   const body = streamed(async (out) => {
     const zip = new ZipWriter(out, new Date(exported.transactionTime));
-    const manifest = await writeNdjsonFiles(exported, (name) => zip.entry(name), (name) => name);
+    const manifest = await writeNdjsonFiles(
+      exported,
+      (name) => zip.entry(name),
+      (name) => name,
+    );
     const entry = await zip.entry('manifest.json');
     await entry.write(`${JSON.stringify(manifest, null, 2)}\n`);
     await entry.close();
@@ -73,7 +80,15 @@ export function toFhirErrorAnswer(error: unknown): Answer & { status: number; un
   const kind = error instanceof DomainError ? error.kind : undefined;
   // FHIR answers a search it cannot process with 400 (R4 §3.1.0.4), not the API's 422.
   const status = kind === 'invalid' ? 400 : plain.status;
-  const issueKind = kind ?? (error instanceof HttpError ? (plain.status === 404 ? 'not_found' : plain.status === 413 ? 'too_large' : 'invalid') : undefined);
+  const issueKind =
+    kind ??
+    (error instanceof HttpError
+      ? plain.status === 404
+        ? 'not_found'
+        : plain.status === 413
+          ? 'too_large'
+          : 'invalid'
+      : undefined);
   const answer = fhirAnswer(errorOutcome(issueKind, plain.body.message), status);
   return { ...answer, status, headers: { ...plain.headers, ...answer.headers }, unexpected: plain.unexpected };
 }
@@ -83,4 +98,5 @@ export const fhirBase = (publicUrl: string | undefined, ctx: { https: boolean; h
   `${publicUrl ?? `${ctx.https ? 'https' : 'http'}://${ctx.headers.host ?? 'localhost'}`}${FHIR_BASE_PATH}`;
 
 /** `Prefer: handling=strict` (FHIR R4 §3.1.1.4): refuse unknown search parameters rather than ignore them. */
-export const prefersStrict = (headers: IncomingHttpHeaders) => /(^|[\s,;])handling\s*=\s*strict\b/i.test(String(headers.prefer ?? ''));
+export const prefersStrict = (headers: IncomingHttpHeaders) =>
+  /(^|[\s,;])handling\s*=\s*strict\b/i.test(String(headers.prefer ?? ''));

@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import type { Appointment, Bundle, CapabilityStatement, Encounter, Location, OperationOutcome, Patient, Slot } from '@medplum/fhirtypes';
+import type {
+  Appointment,
+  Bundle,
+  CapabilityStatement,
+  Encounter,
+  Location,
+  OperationOutcome,
+  Patient,
+  Slot,
+} from '@medplum/fhirtypes';
 import { after, before, describe, it } from '../testing/node-test.ts';
 import { FHIR_TABLES } from '../db/fhir-tables.pg.ts';
 import { RESOURCES } from '../domain/fhir/resources.ts';
@@ -8,7 +17,15 @@ import { only } from '../testing/assert.ts';
 import { fhirClient, idsOf, matches } from '../testing/fhir.ts';
 import { readBulkZip } from '../testing/fhir-bulk.ts';
 import { assertValidFhir } from '../testing/fhir-validate.ts';
-import { PASSWORD, fixedClock, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
+import {
+  PASSWORD,
+  fixedClock,
+  signIn,
+  signUpAdmin,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
@@ -35,7 +52,8 @@ for (const target of testDatabases('one')) {
     let billA: number;
     let roomId: number;
 
-    const one = async (sql: string, params: unknown[] = []) => only(await server.db.query<{ id: number }>(sql, params)).id;
+    const one = async (sql: string, params: unknown[] = []) =>
+      only(await server.db.query<{ id: number }>(sql, params)).id;
 
     before(async () => {
       server = await startTestServer(target, { clock: fixedClock(NOW) });
@@ -43,26 +61,48 @@ for (const target of testDatabases('one')) {
       fhir = fhirClient(server);
       admin = await signUpAdmin(server);
       const email = uniqueEmail('reception');
-      await server.api('POST', '/api/admin/receptionists', { token: admin.token, body: { name: 'Rita Reception', email, password: PASSWORD } });
+      await server.api('POST', '/api/admin/receptionists', {
+        token: admin.token,
+        body: { name: 'Rita Reception', email, password: PASSWORD },
+      });
       reception = await signIn(server, email);
       doctor = await fx.doctor('Dr. Meredith Grey');
       otherDoctor = await fx.doctor('Dr. Derek Shepherd');
       patientA = await fx.patient('Paula Patient');
       patientB = await fx.patient('Bert Other');
-      const department = await one(`insert into departments (name, description) values ('Cardiology', 'Hearts') returning id`);
+      const department = await one(
+        `insert into departments (name, description) values ('Cardiology', 'Hearts') returning id`,
+      );
       const specialization = await one(`insert into specializations (name) values ('Cardiologist') returning id`);
       roomId = await one(`insert into rooms (name, department_id) values ('Room 1', $1) returning id`, [department]);
-      await server.db.query('update doctors set department_id = $1, specialization_id = $2 where id = $3', [department, specialization, doctor.doctorId]);
+      await server.db.query('update doctors set department_id = $1, specialization_id = $2 where id = $3', [
+        department,
+        specialization,
+        doctor.doctorId,
+      ]);
       await server.db.query('update schedules set room_id = $1 where id = $2', [roomId, doctor.scheduleId]);
       const flu = await fx.disease('Influenza');
       visitA = await fx.appointment({ doctor, patientId: patientA.patientId, date: TODAY });
       visitB = await fx.appointment({ doctor: otherDoctor, patientId: patientB.patientId, date: TODAY });
-      const body = { disease_id: flu, diagnosis: 'Seasonal flu', lab_tests: '', prescriptions: 'Rest', service_type: 'Consultation', cost: '120.50' };
-      const recorded = await server.api('POST', `/api/doctor/appointments/${visitA}/medical-record`, { token: doctor.token, body });
+      const body = {
+        disease_id: flu,
+        diagnosis: 'Seasonal flu',
+        lab_tests: '',
+        prescriptions: 'Rest',
+        service_type: 'Consultation',
+        cost: '120.50',
+      };
+      const recorded = await server.api('POST', `/api/doctor/appointments/${visitA}/medical-record`, {
+        token: doctor.token,
+        body,
+      });
       assert.equal(recorded.status, 201, JSON.stringify(recorded.body));
       recordA = recorded.body.medical_record.id;
       billA = recorded.body.billing.id;
-      const recordedB = await server.api('POST', `/api/doctor/appointments/${visitB}/medical-record`, { token: otherDoctor.token, body });
+      const recordedB = await server.api('POST', `/api/doctor/appointments/${visitB}/medical-record`, {
+        token: otherDoctor.token,
+        body,
+      });
       assert.equal(recordedB.status, 201, JSON.stringify(recordedB.body));
     });
     after(() => server.close());
@@ -73,8 +113,15 @@ for (const target of testDatabases('one')) {
         assert.equal(res.status, 200);
         assert.equal(res.body.fhirVersion, '4.0.1');
         const resources = res.body.rest?.[0]?.resource ?? [];
-        assert.deepEqual(resources.map((r) => r.type), [...FHIR_TYPES]);
-        for (const r of resources) assert.deepEqual(r.interaction?.map((i) => i.code), ['read', 'search-type']);
+        assert.deepEqual(
+          resources.map((r) => r.type),
+          [...FHIR_TYPES],
+        );
+        for (const r of resources)
+          assert.deepEqual(
+            r.interaction?.map((i) => i.code),
+            ['read', 'search-type'],
+          );
       });
 
       it('lists exactly the search parameters the adapters implement, and each one is honoured, not ignored', async () => {
@@ -86,10 +133,14 @@ for (const target of testDatabases('one')) {
           if (table) assert.deepEqual(Object.keys(table.columns).sort(), listed, `${r.type}: the columns searched`);
           for (const p of r.searchParam ?? []) {
             const value = p.name === 'identifier' ? '1' : SAMPLE[p.type as keyof typeof SAMPLE];
-            const search = await fhir.get<Bundle>(`/${r.type}?${p.name}=${encodeURIComponent(value)}`, admin.token, { prefer: 'handling=strict' });
+            const search = await fhir.get<Bundle>(`/${r.type}?${p.name}=${encodeURIComponent(value)}`, admin.token, {
+              prefer: 'handling=strict',
+            });
             assert.equal(search.status, 200, `${r.type}?${p.name}: ${JSON.stringify(search.body)}`);
           }
-          const unknown = await fhir.get<OperationOutcome>(`/${r.type}?not-a-parameter=1`, admin.token, { prefer: 'handling=strict' });
+          const unknown = await fhir.get<OperationOutcome>(`/${r.type}?not-a-parameter=1`, admin.token, {
+            prefer: 'handling=strict',
+          });
           assert.equal(unknown.status, 400, `${r.type} refuses what it does not list`);
         }
       });
@@ -110,7 +161,9 @@ for (const target of testDatabases('one')) {
           Encounter: String(visitA),
           Condition: String(recordA),
           Invoice: String(billA),
-          AuditEvent: String(only(await server.db.query<{ id: number }>('select max(id)::int as id from audit_log')).id),
+          AuditEvent: String(
+            only(await server.db.query<{ id: number }>('select max(id)::int as id from audit_log')).id,
+          ),
           CodeSystem: 'disease',
         };
         for (const type of FHIR_TYPES) {
@@ -127,8 +180,12 @@ for (const target of testDatabases('one')) {
 
       it('takes ids, lastUpdated and versionId from the rows, and a change is a new version', async () => {
         const before = await fhir.get<Patient>(`/Patient/${patientA.patientId}`, admin.token);
-        const row = only(await server.db.query<{ at: Date }>(
-          'select greatest(p.updated_at, u.updated_at) as at from patients p join users u on u.id = p.user_id where p.id = $1', [patientA.patientId]));
+        const row = only(
+          await server.db.query<{ at: Date }>(
+            'select greatest(p.updated_at, u.updated_at) as at from patients p join users u on u.id = p.user_id where p.id = $1',
+            [patientA.patientId],
+          ),
+        );
         assert.equal(before.body.meta?.lastUpdated, row.at.toISOString());
         await server.db.query(`update patients set phone = '+1 555 0199' where id = $1`, [patientA.patientId]);
         const after = await fhir.get<Patient>(`/Patient/${patientA.patientId}`, admin.token);
@@ -148,33 +205,75 @@ for (const target of testDatabases('one')) {
 
       it('searches by patient, practitioner, status, identifier and dates with prefixes', async () => {
         const a = `Patient/${patientA.patientId}`;
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Encounter?patient=${a}`, admin.token)).body), [String(visitA)]);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Appointment?actor=Practitioner/${otherDoctor.doctorId}`, admin.token)).body), [String(visitB)]);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Appointment?patient=${patientA.patientId}&status=fulfilled,booked`, admin.token)).body), [String(visitA)]);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Appointment?patient=${patientA.patientId}&status=noshow`, admin.token)).body), []);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Patient?identifier=${patientB.patientId}`, admin.token)).body), [String(patientB.patientId)]);
-        const dated = (q: string) => fhir.get<Bundle>(`/Appointment?patient=${patientA.patientId}&${q}`, admin.token).then((r) => idsOf(r.body));
+        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Encounter?patient=${a}`, admin.token)).body), [
+          String(visitA),
+        ]);
+        assert.deepEqual(
+          idsOf((await fhir.get<Bundle>(`/Appointment?actor=Practitioner/${otherDoctor.doctorId}`, admin.token)).body),
+          [String(visitB)],
+        );
+        assert.deepEqual(
+          idsOf(
+            (await fhir.get<Bundle>(`/Appointment?patient=${patientA.patientId}&status=fulfilled,booked`, admin.token))
+              .body,
+          ),
+          [String(visitA)],
+        );
+        assert.deepEqual(
+          idsOf((await fhir.get<Bundle>(`/Appointment?patient=${patientA.patientId}&status=noshow`, admin.token)).body),
+          [],
+        );
+        assert.deepEqual(
+          idsOf((await fhir.get<Bundle>(`/Patient?identifier=${patientB.patientId}`, admin.token)).body),
+          [String(patientB.patientId)],
+        );
+        const dated = (q: string) =>
+          fhir.get<Bundle>(`/Appointment?patient=${patientA.patientId}&${q}`, admin.token).then((r) => idsOf(r.body));
         assert.deepEqual(await dated('date=2026-06-10'), [String(visitA)]);
         assert.deepEqual(await dated('date=ge2026-06-10T08:00&date=le2026-06-10'), [String(visitA)]);
         assert.deepEqual(await dated('date=gt2026-06-10'), []);
         assert.deepEqual(await dated('date=lt2026-06-10T08:00:00%2B02:00'), []);
         assert.deepEqual(await dated('date=ne2026-06'), []);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Condition?subject=${a}&recorded-date=2026-06-10`, admin.token)).body), [String(recordA)]);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Invoice?patient=${a}&status=issued&date=ge2026-01-01`, admin.token)).body), [String(billA)]);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Patient?name=pau`, admin.token)).body), [String(patientA.patientId)]);
+        assert.deepEqual(
+          idsOf((await fhir.get<Bundle>(`/Condition?subject=${a}&recorded-date=2026-06-10`, admin.token)).body),
+          [String(recordA)],
+        );
+        assert.deepEqual(
+          idsOf((await fhir.get<Bundle>(`/Invoice?patient=${a}&status=issued&date=ge2026-01-01`, admin.token)).body),
+          [String(billA)],
+        );
+        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Patient?name=pau`, admin.token)).body), [
+          String(patientA.patientId),
+        ]);
       });
 
       it("makes a doctor's Slots from the weekly pattern, busy where booked", async () => {
         const booker = await fx.patient('Slot Booker');
         await fx.appointment({ doctor, patientId: booker.patientId, date: '2026-06-15', start: '09:00' });
-        const res = await fhir.get<Bundle>(`/Slot?schedule=Schedule/${doctor.doctorId}&start=ge2026-06-11&start=lt2026-06-30`, admin.token);
+        const res = await fhir.get<Bundle>(
+          `/Slot?schedule=Schedule/${doctor.doctorId}&start=ge2026-06-11&start=lt2026-06-30`,
+          admin.token,
+        );
         const slots = matches<Slot>(res.body);
-        assert.deepEqual(slots.map((s) => [s.id, s.status, s.start]), [
-          [`${doctor.scheduleId}-2026-06-15`, 'busy', '2026-06-15T07:00:00.000Z'],
-          [`${doctor.scheduleId}-2026-06-22`, 'free', '2026-06-22T07:00:00.000Z'],
-          [`${doctor.scheduleId}-2026-06-29`, 'free', '2026-06-29T07:00:00.000Z'],
-        ]);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Slot?schedule=${doctor.doctorId}&status=free&start=ge2026-06-11&start=lt2026-06-23`, admin.token)).body), [`${doctor.scheduleId}-2026-06-22`]);
+        assert.deepEqual(
+          slots.map((s) => [s.id, s.status, s.start]),
+          [
+            [`${doctor.scheduleId}-2026-06-15`, 'busy', '2026-06-15T07:00:00.000Z'],
+            [`${doctor.scheduleId}-2026-06-22`, 'free', '2026-06-22T07:00:00.000Z'],
+            [`${doctor.scheduleId}-2026-06-29`, 'free', '2026-06-29T07:00:00.000Z'],
+          ],
+        );
+        assert.deepEqual(
+          idsOf(
+            (
+              await fhir.get<Bundle>(
+                `/Slot?schedule=${doctor.doctorId}&status=free&start=ge2026-06-11&start=lt2026-06-23`,
+                admin.token,
+              )
+            ).body,
+          ),
+          [`${doctor.scheduleId}-2026-06-22`],
+        );
         const tooWide = await fhir.get(`/Slot?start=ge2026-01-01&start=lt2027-01-01`, admin.token);
         assert.equal(tooWide.status, 400);
       });
@@ -185,7 +284,9 @@ for (const target of testDatabases('one')) {
         const outcome = lenient.body.entry?.find((e) => e.search?.mode === 'outcome')?.resource as OperationOutcome;
         assert.equal(outcome.issue[0]?.severity, 'warning');
         assert.match(outcome.issue[0]?.diagnostics ?? '', /_elements/);
-        const strict = await fhir.get<OperationOutcome>(`/Patient?_elements=id`, admin.token, { prefer: 'handling=strict' });
+        const strict = await fhir.get<OperationOutcome>(`/Patient?_elements=id`, admin.token, {
+          prefer: 'handling=strict',
+        });
         assert.equal(strict.status, 400);
         assert.equal(strict.body.issue[0]?.code, 'invalid');
       });
@@ -200,7 +301,10 @@ for (const target of testDatabases('one')) {
         assert.equal((await fhir.get('/Observation', admin.token)).status, 404);
         assert.equal((await fhir.get('/Patient/999999', admin.token)).status, 404);
         assert.equal((await fhir.get('/Patient/not-an-id', admin.token)).status, 404);
-        const post = await server.api('POST', '/fhir/R4/Patient', { token: admin.token, body: { resourceType: 'Patient' } });
+        const post = await server.api('POST', '/fhir/R4/Patient', {
+          token: admin.token,
+          body: { resourceType: 'Patient' },
+        });
         assert.equal(post.status, 405);
         assert.equal(post.body.resourceType, 'OperationOutcome');
       });
@@ -219,11 +323,19 @@ for (const target of testDatabases('one')) {
         assert.equal((await fhir.get(`/Encounter/${visitB}`, patientA.token)).status, 404);
         assert.equal((await fhir.get(`/Patient/${patientB.patientId}`, patientA.token)).status, 404);
         assert.deepEqual(idsOf((await fhir.get<Bundle>('/Encounter', patientA.token)).body), [String(visitA)]);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Encounter?patient=${patientB.patientId}`, patientA.token)).body), []);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>('/Patient', patientA.token)).body), [String(patientA.patientId)]);
+        assert.deepEqual(
+          idsOf((await fhir.get<Bundle>(`/Encounter?patient=${patientB.patientId}`, patientA.token)).body),
+          [],
+        );
+        assert.deepEqual(idsOf((await fhir.get<Bundle>('/Patient', patientA.token)).body), [
+          String(patientA.patientId),
+        ]);
         assert.deepEqual(idsOf((await fhir.get<Bundle>('/Condition', patientA.token)).body), [String(recordA)]);
         assert.equal((await fhir.get('/AuditEvent', patientA.token)).status, 403);
-        const refused = await server.db.query(`select 1 from audit_log where action = 'refused' and entity = 'fhir_Encounter' and entity_id = $1`, [String(visitB)]);
+        const refused = await server.db.query(
+          `select 1 from audit_log where action = 'refused' and entity = 'fhir_Encounter' and entity_id = $1`,
+          [String(visitB)],
+        );
         assert.equal(refused.length, 1, 'the attempt is audited');
       });
 
@@ -248,55 +360,100 @@ for (const target of testDatabases('one')) {
       });
 
       it('audits every read and search', async () => {
-        const count = async () => only(await server.db.query<{ n: number }>(`select count(*)::int as n from audit_log where entity = 'fhir_Patient' and action in ('read', 'list')`)).n;
+        const count = async () =>
+          only(
+            await server.db.query<{ n: number }>(
+              `select count(*)::int as n from audit_log where entity = 'fhir_Patient' and action in ('read', 'list')`,
+            ),
+          ).n;
         const before = await count();
         await fhir.get(`/Patient/${patientA.patientId}`, admin.token);
         await fhir.get('/Patient?_count=1', admin.token);
         assert.equal(await count(), before + 2);
-        const audit = await fhir.get<Bundle>(`/AuditEvent?patient=${patientA.patientId}&_sort=-date&_count=5`, admin.token);
+        const audit = await fhir.get<Bundle>(
+          `/AuditEvent?patient=${patientA.patientId}&_sort=-date&_count=5`,
+          admin.token,
+        );
         assert.equal(audit.status, 200);
         assert.ok(matches(audit.body).length > 0);
       });
     });
 
     describe('Patient/$everything', () => {
-      const everything = (id: number, token: string, query = '') => fhir.pages(`/Patient/${id}/$everything${query}`, token);
-      const keys = (bundles: Bundle[]) => bundles.flatMap((b) => matches(b).map((r) => `${r.resourceType}/${r.id}`)).sort();
+      const everything = (id: number, token: string, query = '') =>
+        fhir.pages(`/Patient/${id}/$everything${query}`, token);
+      const keys = (bundles: Bundle[]) =>
+        bundles.flatMap((b) => matches(b).map((r) => `${r.resourceType}/${r.id}`)).sort();
 
       it("gathers the patient's compartment, listed in the CapabilityStatement", async () => {
         const metadata = await fhir.get<CapabilityStatement>('/metadata');
         const patient = metadata.body.rest?.[0]?.resource?.find((r) => r.type === 'Patient');
-        assert.deepEqual(patient?.operation?.map((o) => o.name), ['everything']);
+        assert.deepEqual(
+          patient?.operation?.map((o) => o.name),
+          ['everything'],
+        );
         const all = await everything(patientA.patientId, patientA.token);
-        const expected = [`Patient/${patientA.patientId}`, `Appointment/${visitA}`, `Encounter/${visitA}`, `Condition/${recordA}`, `Invoice/${billA}`].sort();
+        const expected = [
+          `Patient/${patientA.patientId}`,
+          `Appointment/${visitA}`,
+          `Encounter/${visitA}`,
+          `Condition/${recordA}`,
+          `Invoice/${billA}`,
+        ].sort();
         assert.deepEqual(keys(all), expected);
         assert.equal(all[0]?.total, 5);
-        assert.deepEqual(keys(await everything(patientA.patientId, admin.token, '?_count=2')), expected, 'paged by two, each once');
+        assert.deepEqual(
+          keys(await everything(patientA.patientId, admin.token, '?_count=2')),
+          expected,
+          'paged by two, each once',
+        );
       });
 
       it('exports the same resources as NDJSON, one valid resource a line, for the patient themselves', async () => {
-        const res = await server.api('GET', `/fhir/R4/Patient/${patientA.patientId}/$everything?_format=application/fhir%2Bndjson`, { token: patientA.token });
+        const res = await server.api(
+          'GET',
+          `/fhir/R4/Patient/${patientA.patientId}/$everything?_format=application/fhir%2Bndjson`,
+          { token: patientA.token },
+        );
         assert.equal(res.status, 200);
         assert.match(res.headers.get('content-type') ?? '', /^application\/fhir\+ndjson/);
-        const lines = String(res.body).trimEnd().split('\n').map((line) => JSON.parse(line));
+        const lines = String(res.body)
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line));
         lines.forEach(assertValidFhir);
-        assert.deepEqual(lines.map((r) => `${r.resourceType}/${r.id}`).sort(), keys(await everything(patientA.patientId, patientA.token)));
-        const refused = await server.api('GET', `/fhir/R4/Patient/${patientB.patientId}/$everything?_format=ndjson`, { token: patientA.token });
+        assert.deepEqual(
+          lines.map((r) => `${r.resourceType}/${r.id}`).sort(),
+          keys(await everything(patientA.patientId, patientA.token)),
+        );
+        const refused = await server.api('GET', `/fhir/R4/Patient/${patientB.patientId}/$everything?_format=ndjson`, {
+          token: patientA.token,
+        });
         assert.equal(refused.status, 404);
       });
 
       it('narrows by _type, by care dates keeping the Patient and by _since, paging each once with the filters in next', async () => {
         const dora = await fx.patient('Dora Dated');
         const migraine = await fx.disease('Migraine');
-        const visit = (date: string, status = 'completed') => fx.appointment({ doctor, patientId: dora.patientId, date, status });
+        const visit = (date: string, status = 'completed') =>
+          fx.appointment({ doctor, patientId: dora.patientId, date, status });
         const record = (appointmentId: number, date: string) =>
           one(
             `insert into medical_records (appointment_id, patient_id, doctor_id, disease_id, diagnosis, service_type, cost_cents, record_date)
              values ($1, $2, $3, $4, 'Migraine', 'Consultation', 9000, $5) returning id`,
             [appointmentId, dora.patientId, doctor.doctorId, migraine, date],
           );
-        const [v1, v2, v3, v4] = [await visit('2026-05-04'), await visit('2026-05-20'), await visit('2026-06-08'), await visit('2026-06-20', 'scheduled')];
-        const [r1, r2, r3] = [await record(v1, '2026-05-04'), await record(v2, '2026-05-20'), await record(v3, '2026-06-08')];
+        const [v1, v2, v3, v4] = [
+          await visit('2026-05-04'),
+          await visit('2026-05-20'),
+          await visit('2026-06-08'),
+          await visit('2026-06-20', 'scheduled'),
+        ];
+        const [r1, r2, r3] = [
+          await record(v1, '2026-05-04'),
+          await record(v2, '2026-05-20'),
+          await record(v3, '2026-06-08'),
+        ];
         const bill = await one(
           `insert into billings (patient_id, medical_record_id, service_details, amount_cents, billing_date) values ($1, $2, 'Consultation', 9000, '2026-05-20') returning id`,
           [dora.patientId, r2],
@@ -307,10 +464,22 @@ for (const target of testDatabases('one')) {
         const sorted = (...lists: string[][]) => lists.flat().sort();
         const patient = of('Patient', dora.patientId);
 
-        assert.deepEqual(await get('_type=Encounter,Condition'), sorted(of('Encounter', v1, v2, v3), of('Condition', r1, r2, r3)));
-        const inMay = sorted(patient, of('Appointment', v2, v3), of('Encounter', v2, v3), of('Condition', r2, r3), of('Invoice', bill));
+        assert.deepEqual(
+          await get('_type=Encounter,Condition'),
+          sorted(of('Encounter', v1, v2, v3), of('Condition', r1, r2, r3)),
+        );
+        const inMay = sorted(
+          patient,
+          of('Appointment', v2, v3),
+          of('Encounter', v2, v3),
+          of('Condition', r2, r3),
+          of('Invoice', bill),
+        );
         assert.deepEqual(await get('start=2026-05-10&end=2026-06-08'), inMay, 'end takes its whole day');
-        assert.deepEqual(await get('start=2026-06'), sorted(patient, of('Appointment', v3, v4), of('Encounter', v3), of('Condition', r3)));
+        assert.deepEqual(
+          await get('start=2026-06'),
+          sorted(patient, of('Appointment', v3, v4), of('Encounter', v3), of('Condition', r3)),
+        );
         assert.deepEqual(await get('end=2026-05-04&_type=Patient,Appointment'), sorted(patient, of('Appointment', v1)));
         const paged = await everything(dora.patientId, dora.token, '?start=2026-05-10&end=2026-06-08&_count=2');
         assert.deepEqual(keys(paged), inMay, 'paged by two, each once');
@@ -319,37 +488,68 @@ for (const target of testDatabases('one')) {
 
         // Everything of the patient's last changed on New Year's Day, but the newest record and the bill today.
         const old = '2026-01-01T00:00:00Z';
-        await server.db.query('update users set updated_at = $2 where id = (select user_id from patients where id = $1)', [dora.patientId, old]);
+        await server.db.query(
+          'update users set updated_at = $2 where id = (select user_id from patients where id = $1)',
+          [dora.patientId, old],
+        );
         for (const table of ['patients', 'appointments', 'medical_records', 'billings']) {
-          await server.db.query(`update ${table} set updated_at = $2 where ${table === 'patients' ? 'id' : 'patient_id'} = $1`, [dora.patientId, old]);
+          await server.db.query(
+            `update ${table} set updated_at = $2 where ${table === 'patients' ? 'id' : 'patient_id'} = $1`,
+            [dora.patientId, old],
+          );
         }
-        await server.db.query(`update medical_records set diagnosis = 'Migraine with aura', updated_at = $2 where id = $1`, [r3, '2026-06-10T17:00:00Z']);
-        await server.db.query(`update billings set service_details = 'Consultation, follow-up', updated_at = $2 where id = $1`, [bill, '2026-06-10T17:00:00Z']);
+        await server.db.query(
+          `update medical_records set diagnosis = 'Migraine with aura', updated_at = $2 where id = $1`,
+          [r3, '2026-06-10T17:00:00Z'],
+        );
+        await server.db.query(
+          `update billings set service_details = 'Consultation, follow-up', updated_at = $2 where id = $1`,
+          [bill, '2026-06-10T17:00:00Z'],
+        );
         const changed = sorted(of('Condition', r3), of('Invoice', bill));
         assert.deepEqual(await get('_since=2026-06-10T12:00:00Z'), changed);
         assert.deepEqual(await get('_since=2026-06-10T12:00:00Z&_count=1'), changed);
         assert.deepEqual(await get(`_since=${old}`), await get(''), 'at or after');
-        assert.deepEqual(await get('_since=2026-06-10T12:00:00Z&_type=Condition&start=2026-06-01'), of('Condition', r3));
+        assert.deepEqual(
+          await get('_since=2026-06-10T12:00:00Z&_type=Condition&start=2026-06-01'),
+          of('Condition', r3),
+        );
 
-        const strict = await fhir.get<Bundle>(`${path}?_type=Encounter&start=2026-05-01&end=2026-05-31&_since=${old}`, dora.token, { prefer: 'handling=strict' });
+        const strict = await fhir.get<Bundle>(
+          `${path}?_type=Encounter&start=2026-05-01&end=2026-05-31&_since=${old}`,
+          dora.token,
+          { prefer: 'handling=strict' },
+        );
         assert.equal(strict.status, 200, 'the filters are understood, not ignored');
         assert.deepEqual(idsOf(strict.body), [String(v1), String(v2)]);
         const unknown = await fhir.get<OperationOutcome>(`${path}?_type=Encounter,Observation`, dora.token);
         assert.equal(unknown.status, 400);
         assert.match(unknown.body.issue[0]?.diagnostics ?? '', /Observation/);
         assert.equal((await fhir.get(`${path}?_type=Practitioner`, dora.token)).status, 400, 'no compartment type');
-        assert.equal((await fhir.get(`${path}?start=ge2026-05-01`, dora.token)).status, 400, 'a date, not a search prefix');
+        assert.equal(
+          (await fhir.get(`${path}?start=ge2026-05-01`, dora.token)).status,
+          400,
+          'a date, not a search prefix',
+        );
 
-        const exported = await server.api('GET', `/fhir/R4${path}?_format=ndjson&_type=Condition,Invoice&_since=2026-06-10T12:00:00Z`, { token: dora.token });
+        const exported = await server.api(
+          'GET',
+          `/fhir/R4${path}?_format=ndjson&_type=Condition,Invoice&_since=2026-06-10T12:00:00Z`,
+          { token: dora.token },
+        );
         assert.equal(exported.status, 200);
-        const lines = String(exported.body).trimEnd().split('\n').map((line) => JSON.parse(line));
+        const lines = String(exported.body)
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line));
         lines.forEach(assertValidFhir);
         assert.deepEqual(lines.map((r) => `${r.resourceType}/${r.id}`).sort(), changed);
         assert.equal((await fhir.get(`${path}?_format=ndjson&_type=Observation`, dora.token)).status, 400);
 
         const metadata = await fhir.get<CapabilityStatement>('/metadata');
         const operation = metadata.body.rest?.[0]?.resource?.find((r) => r.type === 'Patient')?.operation?.[0];
-        for (const name of ['start', 'end', '_since', '_type', '_count']) assert.match(operation?.documentation ?? '', new RegExp(`(^|[ (])${name}\\b`));
+        for (const name of ['start', 'end', '_since', '_type', '_count'])
+          assert.match(operation?.documentation ?? '', new RegExp(`(^|[ (])${name}\\b`));
       });
 
       it("refuses patient A another's $everything as missing, and gives each role only what it may read", async () => {
@@ -367,10 +567,14 @@ for (const target of testDatabases('one')) {
 
       before(async () => {
         inpatient = await fx.patient('Ivy Inpatient');
-        const ward = await one(`insert into departments (name, description) values ('Surgery', 'Operations') returning id`);
+        const ward = await one(
+          `insert into departments (name, description) values ('Surgery', 'Operations') returning id`,
+        );
         const room = await one(`insert into rooms (name, department_id) values ('Ward 3', $1) returning id`, [ward]);
         bedA = await one(`insert into beds (room_id, label) values ($1, 'A') returning id`, [room]);
-        bedB = await one(`insert into beds (room_id, label, housekeeping) values ($1, 'B', 'cleaning') returning id`, [room]);
+        bedB = await one(`insert into beds (room_id, label, housekeeping) values ($1, 'B', 'cleaning') returning id`, [
+          room,
+        ]);
         stayId = await one(
           `insert into admissions (patient_id, department_id, requested_by, expected_nights, reason, status, bed_id,
                                    requested_at, reserved_at, admitted_at, discharge_ordered_at, discharged_at)
@@ -388,22 +592,44 @@ for (const target of testDatabases('one')) {
            values ($1, $2, $3, 3, 'Observation', 'admitted', $4, '2026-06-09T08:00Z', '2026-06-09T08:00Z', '2026-06-09T09:00Z') returning id`,
           [patientB.patientId, ward, otherDoctor.doctorId, bedA],
         );
-        await server.db.query(`insert into bed_stays (admission_id, bed_id, nightly_rate_cents, started_at) values ($1, $2, 0, '2026-06-09T09:00Z')`, [current, bedA]);
+        await server.db.query(
+          `insert into bed_stays (admission_id, bed_id, nightly_rate_cents, started_at) values ($1, $2, 0, '2026-06-09T09:00Z')`,
+          [current, bedA],
+        );
       });
 
       it('reads a stay as an inpatient Encounter with its bed history, found by class and patient', async () => {
         const stay = await fhir.get<Encounter>(`/Encounter/stay-${stayId}`, admin.token);
         assert.equal(stay.status, 200, JSON.stringify(stay.body));
-        assert.deepEqual([stay.body.class.code, stay.body.status, stay.body.reasonCode?.[0]?.text], ['IMP', 'finished', 'Appendectomy']);
-        assert.deepEqual(stay.body.location?.map((l) => [l.location.reference, l.status, l.period?.end]), [
-          [`Location/bed-${bedA}`, 'completed', '2026-06-02T12:00:00.000Z'],
-          [`Location/bed-${bedB}`, 'completed', '2026-06-03T10:00:00.000Z'],
-        ]);
+        assert.deepEqual(
+          [stay.body.class.code, stay.body.status, stay.body.reasonCode?.[0]?.text],
+          ['IMP', 'finished', 'Appendectomy'],
+        );
+        assert.deepEqual(
+          stay.body.location?.map((l) => [l.location.reference, l.status, l.period?.end]),
+          [
+            [`Location/bed-${bedA}`, 'completed', '2026-06-02T12:00:00.000Z'],
+            [`Location/bed-${bedB}`, 'completed', '2026-06-03T10:00:00.000Z'],
+          ],
+        );
         assert.ok(stay.body.hospitalization?.dischargeDisposition);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Encounter?patient=${inpatient.patientId}`, admin.token)).body), [`stay-${stayId}`]);
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Encounter?class=IMP&status=in-progress`, admin.token)).body).length, 1);
-        assert.ok(!idsOf((await fhir.get<Bundle>(`/Encounter?class=AMB`, admin.token)).body).some((id) => id?.startsWith('stay-')));
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Encounter?_id=stay-${stayId},${visitA}`, admin.token)).body).sort(), [String(visitA), `stay-${stayId}`].sort());
+        assert.deepEqual(
+          idsOf((await fhir.get<Bundle>(`/Encounter?patient=${inpatient.patientId}`, admin.token)).body),
+          [`stay-${stayId}`],
+        );
+        assert.deepEqual(
+          idsOf((await fhir.get<Bundle>(`/Encounter?class=IMP&status=in-progress`, admin.token)).body).length,
+          1,
+        );
+        assert.ok(
+          !idsOf((await fhir.get<Bundle>(`/Encounter?class=AMB`, admin.token)).body).some((id) =>
+            id?.startsWith('stay-'),
+          ),
+        );
+        assert.deepEqual(
+          idsOf((await fhir.get<Bundle>(`/Encounter?_id=stay-${stayId},${visitA}`, admin.token)).body).sort(),
+          [String(visitA), `stay-${stayId}`].sort(),
+        );
       });
 
       it('reads beds as Locations of physical type bd in their room, occupied or being cleaned', async () => {
@@ -413,7 +639,10 @@ for (const target of testDatabases('one')) {
         const room = a.body.partOf?.reference ?? '';
         const b = await fhir.get<Location>(`/Location/bed-${bedB}`, reception.token);
         assert.equal(b.body.operationalStatus?.code, 'H');
-        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Location?partof=${room}`, patientA.token)).body), [`bed-${bedA}`, `bed-${bedB}`]);
+        assert.deepEqual(idsOf((await fhir.get<Bundle>(`/Location?partof=${room}`, patientA.token)).body), [
+          `bed-${bedA}`,
+          `bed-${bedB}`,
+        ]);
       });
 
       it("gives reception the stay without its reason, and keeps another patient's stay from patient A", async () => {
@@ -427,7 +656,12 @@ for (const target of testDatabases('one')) {
       it("brings the stay and the beds it was in into the patient's $everything", async () => {
         const bundles = await fhir.pages(`/Patient/${inpatient.patientId}/$everything?_count=2`, inpatient.token);
         const keys = bundles.flatMap((b) => matches(b).map((r) => `${r.resourceType}/${r.id}`));
-        assert.deepEqual(keys, [`Patient/${inpatient.patientId}`, `Encounter/stay-${stayId}`, `Location/bed-${bedA}`, `Location/bed-${bedB}`]);
+        assert.deepEqual(keys, [
+          `Patient/${inpatient.patientId}`,
+          `Encounter/stay-${stayId}`,
+          `Location/bed-${bedA}`,
+          `Location/bed-${bedB}`,
+        ]);
       });
 
       it('downloads the whole record as a ZIP of one NDJSON file per type with a Bulk Data manifest, audited', async () => {
@@ -443,11 +677,19 @@ for (const target of testDatabases('one')) {
           { type: 'Encounter', url: 'Encounter.ndjson', count: 1 },
           { type: 'Location', url: 'Location.ndjson', count: 2 },
         ]);
-        assert.deepEqual([zip.manifest.transactionTime, zip.manifest.requiresAccessToken, zip.manifest.error], ['2026-06-10T18:00:00.000Z', false, []]);
+        assert.deepEqual(
+          [zip.manifest.transactionTime, zip.manifest.requiresAccessToken, zip.manifest.error],
+          ['2026-06-10T18:00:00.000Z', false, []],
+        );
         assert.equal(zip.manifest.request, `${server.url}${path}`);
         const audited = await server.db.query<{ details: { format: string } }>(
-          `select details from audit_log where action = 'export' and entity = 'fhir_Patient' and entity_id = $1`, [String(inpatient.patientId)]);
-        assert.deepEqual(audited.map((a) => a.details.format), ['zip']);
+          `select details from audit_log where action = 'export' and entity = 'fhir_Patient' and entity_id = $1`,
+          [String(inpatient.patientId)],
+        );
+        assert.deepEqual(
+          audited.map((a) => a.details.format),
+          ['zip'],
+        );
         const refused = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${patientA.token}` } });
         assert.equal(refused.status, 404);
       });
@@ -462,7 +704,10 @@ for (const target of testDatabases('one')) {
           [patient.patientId, otherDoctor.doctorId, otherDoctor.scheduleId],
         );
         for (const sort of ['_lastUpdated', '-date', '_id']) {
-          const bundles = await fhir.pages(`/Appointment?patient=${patient.patientId}&_count=100&_sort=${sort}`, admin.token);
+          const bundles = await fhir.pages(
+            `/Appointment?patient=${patient.patientId}&_count=100&_sort=${sort}`,
+            admin.token,
+          );
           assert.equal(bundles.length, 10, sort);
           const ids = bundles.flatMap(idsOf);
           assert.equal(ids.length, 1000);

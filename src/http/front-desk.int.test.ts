@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { cliActor } from '../domain/shared/actor.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 import { bearerTokens } from '../security.ts';
-import { PASSWORD, signIn, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
+import {
+  PASSWORD,
+  signIn,
+  signUpAdmin,
+  signUpPatient,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/http.ts';
 import { at, first, only } from '../testing/assert.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
@@ -16,9 +24,12 @@ const ADMIN = cliActor('front-desk-test');
 /** A clock a test can move on, to see a visit start. */
 function movableClock(iso: string): Clock & { set(iso: string): void } {
   let now = new Date(iso);
-  return { now: () => new Date(now), set: (next) => {
+  return {
+    now: () => new Date(now),
+    set: (next) => {
       now = new Date(next);
-    } };
+    },
+  };
 }
 
 interface Slot {
@@ -40,7 +51,10 @@ for (const target of testDatabases('one')) {
       server = await startTestServer(target, { clock });
       admin = await signUpAdmin(server);
       const email = uniqueEmail('reception');
-      const made = await server.api('POST', '/api/admin/receptionists', { token: admin.token, body: { name: 'Rita Reception', email, password: PASSWORD } });
+      const made = await server.api('POST', '/api/admin/receptionists', {
+        token: admin.token,
+        body: { name: 'Rita Reception', email, password: PASSWORD },
+      });
       assert.equal(made.status, 201, JSON.stringify(made.body));
       desk = { ...(await signIn(server, email)), id: made.body.id };
     });
@@ -53,27 +67,48 @@ for (const target of testDatabases('one')) {
     };
     const doctor = async (name = 'Dr. Desk', departmentId?: number) => {
       const email = uniqueEmail('doctor');
-      const made = await server.app.doctors.createDoctor({ name, email, password: PASSWORD, department_id: departmentId }, ADMIN);
+      const made = await server.app.doctors.createDoctor(
+        { name, email, password: PASSWORD, department_id: departmentId },
+        ADMIN,
+      );
       return { id: made.id, name, signIn: () => signIn(server, email) };
     };
     const slotAt = async (doctorId: number, date: string, time: string) => {
       const res = await api('GET', `/api/appointments/available/${doctorId}?date=${date}`, { token: desk.token });
-      return only(res.body.available_appointments.filter((s: Slot) => s.start_time === time), `slot ${time}`) as Slot;
+      return only(
+        res.body.available_appointments.filter((s: Slot) => s.start_time === time),
+        `slot ${time}`,
+      ) as Slot;
     };
     const walkIn = async (overrides: Record<string, unknown> = {}) => {
       const res = await api('POST', '/api/patients', {
         token: desk.token,
-        body: { name: `Walter Walk-in ${++count}`, phone: '+1 555 0199', birthdate: '1970-01-02', gender: 'male', ...overrides },
+        body: {
+          name: `Walter Walk-in ${++count}`,
+          phone: '+1 555 0199',
+          birthdate: '1970-01-02',
+          gender: 'male',
+          ...overrides,
+        },
       });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.patient as { id: number; name: string; email: string | null };
     };
     const bookFor = async (patientId: number, doctorId: number, date: string, time: string, token = desk.token) => {
       const slot = await slotAt(doctorId, date, time);
-      return api('POST', '/api/appointments', { token, body: { patient_id: patientId, doctor_id: doctorId, schedule_id: slot.schedule_id, date } });
+      return api('POST', '/api/appointments', {
+        token,
+        body: { patient_id: patientId, doctor_id: doctorId, schedule_id: slot.schedule_id, date },
+      });
     };
     /** An appointment written straight into the table: one that has already begun cannot be booked. */
-    const pastAppointment = async (patientId: number, doctorId: number, start: string, status = 'scheduled', date = TODAY) => {
+    const pastAppointment = async (
+      patientId: number,
+      doctorId: number,
+      start: string,
+      status = 'scheduled',
+      date = TODAY,
+    ) => {
       const { id } = only(
         await server.db.query<{ id: number }>(
           `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
@@ -95,31 +130,58 @@ for (const target of testDatabases('one')) {
     describe('reception accounts', () => {
       it('are created, listed and deactivated by admins only, and a deactivated receptionist is signed out', async () => {
         const email = uniqueEmail('reception');
-        const made = await api('POST', '/api/admin/receptionists', { token: admin.token, body: { name: 'Rob Reception', email, password: PASSWORD } });
+        const made = await api('POST', '/api/admin/receptionists', {
+          token: admin.token,
+          body: { name: 'Rob Reception', email, password: PASSWORD },
+        });
         assert.equal(made.status, 201);
-        assert.deepEqual({ ...made.body, created_at: undefined }, { id: made.body.id, name: 'Rob Reception', email, role: 'reception', active: true, created_at: undefined });
+        assert.deepEqual(
+          { ...made.body, created_at: undefined },
+          { id: made.body.id, name: 'Rob Reception', email, role: 'reception', active: true, created_at: undefined },
+        );
 
-        const twice = await api('POST', '/api/admin/receptionists', { token: admin.token, body: { name: 'Again', email, password: PASSWORD } });
+        const twice = await api('POST', '/api/admin/receptionists', {
+          token: admin.token,
+          body: { name: 'Again', email, password: PASSWORD },
+        });
         assert.equal(twice.status, 409);
         assert.equal(twice.body.code, 'email_taken');
-        const bad = await api('POST', '/api/admin/receptionists', { token: admin.token, body: { name: '', email: 'nope', password: 'short' } });
+        const bad = await api('POST', '/api/admin/receptionists', {
+          token: admin.token,
+          body: { name: '', email: 'nope', password: 'short' },
+        });
         assert.equal(bad.status, 422);
         assert.deepEqual(Object.keys(bad.body.errors).sort(), ['email', 'name', 'password']);
         assert.equal((await api('POST', '/api/admin/receptionists', { token: desk.token, body: {} })).status, 403);
 
         const rob = await signIn(server, email);
         assert.equal((await api('GET', '/api/user', { token: rob.token })).body.role, 'reception');
-        const listed = await api('GET', `/api/admin/receptionists?q=${encodeURIComponent(email)}`, { token: admin.token });
-        assert.deepEqual(listed.body.receptionists.map((r: { email: string; active: boolean }) => [r.email, r.active]), [[email, true]]);
+        const listed = await api('GET', `/api/admin/receptionists?q=${encodeURIComponent(email)}`, {
+          token: admin.token,
+        });
+        assert.deepEqual(
+          listed.body.receptionists.map((r: { email: string; active: boolean }) => [r.email, r.active]),
+          [[email, true]],
+        );
 
         const off = await api('DELETE', `/api/admin/receptionists/${made.body.id}`, { token: admin.token });
         assert.deepEqual(off.body, { id: made.body.id, active: false });
         assert.equal((await api('GET', '/api/user', { token: rob.token })).status, 401);
         const again = await api('POST', '/api/login', { body: { email, password: PASSWORD } });
         assert.equal(again.status, 401);
-        assert.equal((await api('DELETE', `/api/admin/receptionists/${desk.id + 100000}`, { token: admin.token })).status, 404);
+        assert.equal(
+          (await api('DELETE', `/api/admin/receptionists/${desk.id + 100000}`, { token: admin.token })).status,
+          404,
+        );
         // A doctor's or a patient's account is no receptionist to deactivate.
-        assert.equal((await api('DELETE', `/api/admin/receptionists/${(await signUpPatient(server)).user.id}`, { token: admin.token })).status, 404);
+        assert.equal(
+          (
+            await api('DELETE', `/api/admin/receptionists/${(await signUpPatient(server)).user.id}`, {
+              token: admin.token,
+            })
+          ).status,
+          404,
+        );
       });
     });
 
@@ -128,21 +190,41 @@ for (const target of testDatabases('one')) {
         const patient = await walkIn({ name: 'Nora No-Mail' });
         assert.equal(patient.email, null);
         const found = await api('GET', '/api/patients?q=no-mail', { token: desk.token });
-        assert.deepEqual(found.body.patients.map((p: { id: number; email: string | null; no_shows: number }) => [p.id, p.email, p.no_shows]), [[patient.id, null, 0]]);
-        const row = only(await server.db.query<{ email: string | null }>('select u.email from users u join patients p on p.user_id = u.id where p.id = $1', [patient.id]));
+        assert.deepEqual(
+          found.body.patients.map((p: { id: number; email: string | null; no_shows: number }) => [
+            p.id,
+            p.email,
+            p.no_shows,
+          ]),
+          [[patient.id, null, 0]],
+        );
+        const row = only(
+          await server.db.query<{ email: string | null }>(
+            'select u.email from users u join patients p on p.user_id = u.id where p.id = $1',
+            [patient.id],
+          ),
+        );
         assert.equal(row.email, null);
         // A row without an e-mail is no staff account, whatever writes it.
-        await assert.rejects(server.db.query(`insert into users (name, email, password_hash, role) values ('X', null, 'x', 'reception')`));
+        await assert.rejects(
+          server.db.query(`insert into users (name, email, password_hash, role) values ('X', null, 'x', 'reception')`),
+        );
         const login = await api('POST', '/api/login', { body: { email: '', password: PASSWORD } });
         assert.equal(login.status, 422);
       });
 
-      it('refuse a taken e-mail and bad details naming the field, and are the desk\'s alone', async () => {
+      it("refuse a taken e-mail and bad details naming the field, and are the desk's alone", async () => {
         const taken = (await signUpPatient(server)).email;
-        const clash = await api('POST', '/api/patients', { token: desk.token, body: { name: 'X', email: taken, phone: '1', birthdate: '1970-01-01', gender: 'male' } });
+        const clash = await api('POST', '/api/patients', {
+          token: desk.token,
+          body: { name: 'X', email: taken, phone: '1', birthdate: '1970-01-01', gender: 'male' },
+        });
         assert.equal(clash.status, 409);
         assert.equal(clash.body.code, 'email_taken');
-        const bad = await api('POST', '/api/patients', { token: desk.token, body: { name: 'X', email: 'not-an-address', phone: '1', birthdate: '2999-01-01', gender: 'x' } });
+        const bad = await api('POST', '/api/patients', {
+          token: desk.token,
+          body: { name: 'X', email: 'not-an-address', phone: '1', birthdate: '2999-01-01', gender: 'x' },
+        });
         assert.equal(bad.status, 422);
         assert.deepEqual(Object.keys(bad.body.errors).sort(), ['birthdate', 'email', 'gender']);
         const patient = await signUpPatient(server);
@@ -151,12 +233,16 @@ for (const target of testDatabases('one')) {
       });
     });
 
-    describe('a walk-in\'s details', () => {
+    describe("a walk-in's details", () => {
       it("keep the e-mail optional until the desk adds one, which waits for the patient's confirmation with nothing but its link", async () => {
         const dr = await doctor();
         const patient = await walkIn({ name: 'Wanda Walk-in' });
         const path = `/api/patients/${patient.id}`;
-        const waitFor = () => api('POST', '/api/waitlist', { token: desk.token, body: { patient_id: patient.id, doctor_id: dr.id, from_date: THURSDAY, to_date: FRIDAY } });
+        const waitFor = () =>
+          api('POST', '/api/waitlist', {
+            token: desk.token,
+            body: { patient_id: patient.id, doctor_id: dr.id, from_date: THURSDAY, to_date: FRIDAY },
+          });
 
         const phone = await api('PUT', path, { token: desk.token, body: { phone: '+1 555 0100' } });
         assert.equal(phone.status, 200, JSON.stringify(phone.body));
@@ -168,7 +254,10 @@ for (const target of testDatabases('one')) {
         const email = uniqueEmail('walk-in');
         const added = await api('PUT', path, { token: desk.token, body: { email } });
         assert.equal(added.status, 200, JSON.stringify(added.body));
-        assert.deepEqual([added.body.patient.email, added.body.patient.pending_email, added.body.patient.phone], [null, email, '+1 555 0100']);
+        assert.deepEqual(
+          [added.body.patient.email, added.body.patient.pending_email, added.body.patient.phone],
+          [null, email, '+1 555 0100'],
+        );
         const card = await api('GET', path, { token: desk.token });
         assert.deepEqual([card.body.patient.email, card.body.patient.pending_email], [null, email]);
         const requested = only(
@@ -181,15 +270,24 @@ for (const target of testDatabases('one')) {
         assert.equal((await waitFor()).status, 422, 'no offers go to an address nobody confirmed');
         assert.equal((await api('POST', '/api/password-reset-requests', { body: { email } })).status, 202);
         const sent = await server.db.query<{ kind: string }>('select kind from outbox where recipient = $1', [email]);
-        assert.deepEqual(sent.map((m) => m.kind), ['email_verification'], 'its link and nothing else');
+        assert.deepEqual(
+          sent.map((m) => m.kind),
+          ['email_verification'],
+          'its link and nothing else',
+        );
 
         const someone = await signUpPatient(server);
-        const { id: someoneId } = only(await server.db.query<{ id: number }>('select id from patients where user_id = $1', [someone.user.id]));
+        const { id: someoneId } = only(
+          await server.db.query<{ id: number }>('select id from patients where user_id = $1', [someone.user.id]),
+        );
         const removed = await api('PUT', `/api/patients/${someoneId}`, { token: desk.token, body: { email: '' } });
         assert.equal(removed.status, 422, 'a sign-in address cannot be removed');
         assert.ok(removed.body.errors.email);
         assert.equal((await api('PUT', path, { token: someone.token, body: { phone: '1' } })).status, 403);
-        assert.equal((await api('PUT', `/api/patients/999999`, { token: desk.token, body: { phone: '1' } })).status, 404);
+        assert.equal(
+          (await api('PUT', `/api/patients/999999`, { token: desk.token, body: { phone: '1' } })).status,
+          404,
+        );
       });
     });
 
@@ -201,12 +299,24 @@ for (const target of testDatabases('one')) {
         const second = await bookFor(patient.id, dr.id, THURSDAY, '10:00');
         assert.deepEqual([first.status, second.status], [201, 201]);
         assert.equal(first.body.patient.email, null);
-        const { n } = only(await server.db.query<{ n: number }>('select count(*)::int as n from outbox where appointment_id = any($1)', [[first.body.id, second.body.id]]));
+        const { n } = only(
+          await server.db.query<{ n: number }>('select count(*)::int as n from outbox where appointment_id = any($1)', [
+            [first.body.id, second.body.id],
+          ]),
+        );
         assert.equal(n, 0);
         const audit = await auditOf('book', first.body.id);
         assert.equal(only(audit).actor_role, 'reception');
 
-        const unknown = await api('POST', '/api/appointments', { token: desk.token, body: { patient_id: 999999, doctor_id: dr.id, schedule_id: (await slotAt(dr.id, THURSDAY, '11:00')).schedule_id, date: THURSDAY } });
+        const unknown = await api('POST', '/api/appointments', {
+          token: desk.token,
+          body: {
+            patient_id: 999999,
+            doctor_id: dr.id,
+            schedule_id: (await slotAt(dr.id, THURSDAY, '11:00')).schedule_id,
+            date: THURSDAY,
+          },
+        });
         assert.equal(unknown.status, 422);
         assert.ok(unknown.body.errors.patient_id);
         const missing = await api('POST', '/api/appointments', { token: desk.token, body: {} });
@@ -226,17 +336,26 @@ for (const target of testDatabases('one')) {
         const twice = await api('POST', `/api/appointments/${today.body.id}/check-in`, { token: desk.token });
         assert.equal(twice.status, 409);
         assert.equal(twice.body.code, 'invalid_transition');
-        assert.deepEqual(only(await auditOf('check_in', today.body.id)).details, { from: 'scheduled', to: 'checked_in' });
+        assert.deepEqual(only(await auditOf('check_in', today.body.id)).details, {
+          from: 'scheduled',
+          to: 'checked_in',
+        });
 
         const { token } = await dr.signIn();
         const disease = (await server.app.catalogue.createDisease({ name: `Desk flu ${++count}` }, ADMIN)).id;
         const visit = { disease_id: disease, diagnosis: 'Cold', service_type: 'Consultation', cost: '40' };
-        const early = await api('POST', `/api/doctor/appointments/${today.body.id}/medical-record`, { token, body: visit });
+        const early = await api('POST', `/api/doctor/appointments/${today.body.id}/medical-record`, {
+          token,
+          body: visit,
+        });
         assert.equal(early.status, 409);
         assert.equal(early.body.code, 'visit_not_started');
         clock.set('2026-06-10T08:31:00Z');
         try {
-          const recorded = await api('POST', `/api/doctor/appointments/${today.body.id}/medical-record`, { token, body: visit });
+          const recorded = await api('POST', `/api/doctor/appointments/${today.body.id}/medical-record`, {
+            token,
+            body: visit,
+          });
           assert.equal(recorded.status, 201, JSON.stringify(recorded.body));
           assert.equal(recorded.body.appointment.status, 'completed');
         } finally {
@@ -247,7 +366,7 @@ for (const target of testDatabases('one')) {
         assert.equal(done.body.code, 'invalid_transition');
       });
 
-      it('checks in only on the visit\'s day and marks a no-show only after its start', async () => {
+      it("checks in only on the visit's day and marks a no-show only after its start", async () => {
         const dr = await doctor();
         const patient = await walkIn();
         const tomorrow = await bookFor(patient.id, dr.id, THURSDAY, '09:00');
@@ -262,7 +381,11 @@ for (const target of testDatabases('one')) {
         const noShow = await api('POST', `/api/appointments/${started}/no-show`, { token: desk.token });
         assert.equal(noShow.status, 200);
         assert.equal(noShow.body.status, 'no_show');
-        for (const [path, code] of [['check-in', 'invalid_transition'], ['no-show', 'invalid_transition'], ['cancel', 'invalid_transition']]) {
+        for (const [path, code] of [
+          ['check-in', 'invalid_transition'],
+          ['no-show', 'invalid_transition'],
+          ['cancel', 'invalid_transition'],
+        ]) {
           const refused = await api('POST', `/api/appointments/${started}/${path}`, { token: desk.token });
           assert.deepEqual([refused.status, refused.body.code], [409, code], path);
         }
@@ -271,12 +394,14 @@ for (const target of testDatabases('one')) {
 
         const card = await api('GET', `/api/patients/${patient.id}`, { token: desk.token });
         assert.equal(card.body.patient.no_shows, 1);
-        const listed = await api('GET', `/api/admin/patients?q=${encodeURIComponent(patient.name)}`, { token: admin.token });
+        const listed = await api('GET', `/api/admin/patients?q=${encodeURIComponent(patient.name)}`, {
+          token: admin.token,
+        });
         assert.equal(first(listed.body.patients as { no_shows: number }[]).no_shows, 1);
         assert.equal(only(await auditOf('no_show', started)).actor_role, 'reception');
       });
 
-      it('cancels a checked-in visit and refuses the desk\'s moves to patients and doctors', async () => {
+      it("cancels a checked-in visit and refuses the desk's moves to patients and doctors", async () => {
         const dr = await doctor();
         const patient = await walkIn();
         const booked = await bookFor(patient.id, dr.id, TODAY, '11:00');
@@ -287,7 +412,10 @@ for (const target of testDatabases('one')) {
         const someone = await signUpPatient(server);
         const { token } = await dr.signIn();
         for (const path of ['check-in', 'no-show', 'cancel']) {
-          assert.equal((await api('POST', `/api/appointments/${booked.body.id}/${path}`, { token: someone.token })).status, 403);
+          assert.equal(
+            (await api('POST', `/api/appointments/${booked.body.id}/${path}`, { token: someone.token })).status,
+            403,
+          );
           assert.equal((await api('POST', `/api/appointments/${booked.body.id}/${path}`, { token })).status, 403);
         }
         assert.equal((await api('POST', '/api/appointments/999999/check-in', { token: desk.token })).status, 404);
@@ -297,8 +425,14 @@ for (const target of testDatabases('one')) {
         const dr = await doctor();
         const patient = await walkIn();
         const done = await pastAppointment(patient.id, dr.id, '09:30', 'completed');
-        await assert.rejects(server.db.query(`update appointments set status = 'scheduled' where id = $1`, [done]), /cannot go from completed to scheduled/);
-        await assert.rejects(server.db.query(`update appointments set date = date + 1 where id = $1`, [done]), /only a scheduled appointment moves/);
+        await assert.rejects(
+          server.db.query(`update appointments set status = 'scheduled' where id = $1`, [done]),
+          /cannot go from completed to scheduled/,
+        );
+        await assert.rejects(
+          server.db.query(`update appointments set date = date + 1 where id = $1`, [done]),
+          /only a scheduled appointment moves/,
+        );
         assert.equal(await statusOf(done), 'completed');
       });
     });
@@ -311,16 +445,27 @@ for (const target of testDatabases('one')) {
         const noShow = await pastAppointment(missed.id, dr.id, '08:00');
         assert.equal((await api('POST', `/api/appointments/${noShow}/no-show`, { token: desk.token })).status, 200);
         const checked = await bookFor(waiting.id, dr.id, TODAY, '11:00');
-        assert.equal((await api('POST', `/api/appointments/${checked.body.id}/check-in`, { token: desk.token })).status, 200);
+        assert.equal(
+          (await api('POST', `/api/appointments/${checked.body.id}/check-in`, { token: desk.token })).status,
+          200,
+        );
         const later = await bookFor(early.id, dr.id, TODAY, '10:30');
         const cancelled = await bookFor(gone.id, dr.id, TODAY, '12:00');
-        assert.equal((await api('POST', `/api/appointments/${cancelled.body.id}/cancel`, { token: desk.token })).status, 200);
+        assert.equal(
+          (await api('POST', `/api/appointments/${cancelled.body.id}/cancel`, { token: desk.token })).status,
+          200,
+        );
         await bookFor(early.id, other.id, TODAY, '13:00');
         const tomorrow = await bookFor(gone.id, dr.id, THURSDAY, '09:00');
 
         const day = await api('GET', `/api/appointments?doctor_id=${dr.id}`, { token: desk.token });
         assert.equal(day.status, 200, JSON.stringify(day.body));
-        const rows = day.body.appointments as { id: number; start_time: string; status: string; desk_actions: string[] }[];
+        const rows = day.body.appointments as {
+          id: number;
+          start_time: string;
+          status: string;
+          desk_actions: string[];
+        }[];
         assert.deepEqual(
           rows.map((a) => [a.id, a.start_time, a.status, a.desk_actions]),
           [
@@ -329,10 +474,19 @@ for (const target of testDatabases('one')) {
             [checked.body.id, '11:00', 'checked_in', ['undo_check_in']],
           ],
         );
-        const folded = await api('GET', `/api/appointments?doctor_id=${dr.id}&status=cancelled&date=${TODAY}`, { token: desk.token });
-        assert.deepEqual(folded.body.appointments.map((a: { id: number }) => a.id), [cancelled.body.id]);
+        const folded = await api('GET', `/api/appointments?doctor_id=${dr.id}&status=cancelled&date=${TODAY}`, {
+          token: desk.token,
+        });
+        assert.deepEqual(
+          folded.body.appointments.map((a: { id: number }) => a.id),
+          [cancelled.body.id],
+        );
         const ahead = await api('GET', `/api/appointments?doctor_id=${dr.id}&date=${THURSDAY}`, { token: desk.token });
-        assert.deepEqual(ahead.body.appointments.map((a: { id: number; desk_actions: string[] }) => [a.id, a.desk_actions]), [[tomorrow.body.id, []]], 'no check-in before the day');
+        assert.deepEqual(
+          ahead.body.appointments.map((a: { id: number; desk_actions: string[] }) => [a.id, a.desk_actions]),
+          [[tomorrow.body.id, []]],
+          'no check-in before the day',
+        );
 
         const summary = await api('GET', `/api/appointments/day?doctor_id=${dr.id}`, { token: desk.token });
         assert.equal(summary.status, 200, JSON.stringify(summary.body));
@@ -344,8 +498,13 @@ for (const target of testDatabases('one')) {
           doctor_id: dr.id,
           counts: { scheduled: 1, checked_in: 1, completed: 0, no_show: 1, cancelled: 1 },
         });
-        const thursday = await api('GET', `/api/appointments/day?date=${THURSDAY}&doctor_id=${dr.id}`, { token: desk.token });
-        assert.deepEqual([thursday.body.date, thursday.body.today, thursday.body.counts.scheduled], [THURSDAY, TODAY, 1]);
+        const thursday = await api('GET', `/api/appointments/day?date=${THURSDAY}&doctor_id=${dr.id}`, {
+          token: desk.token,
+        });
+        assert.deepEqual(
+          [thursday.body.date, thursday.body.today, thursday.body.counts.scheduled],
+          [THURSDAY, TODAY, 1],
+        );
         const bad = await api('GET', '/api/appointments/day?date=10-06-2026&doctor_id=x', { token: desk.token });
         assert.equal(bad.status, 422);
         assert.deepEqual(Object.keys(bad.body.errors).sort(), ['date', 'doctor_id']);
@@ -361,7 +520,7 @@ for (const target of testDatabases('one')) {
         assert.equal(listed.details.date, TODAY);
       });
 
-      it('takes a check-in or a no-show back on the visit\'s day, audited, and refuses it otherwise', async () => {
+      it("takes a check-in or a no-show back on the visit's day, audited, and refuses it otherwise", async () => {
         const dr = await doctor();
         const patient = await walkIn();
         const booked = await bookFor(patient.id, dr.id, TODAY, '14:00');
@@ -369,12 +528,24 @@ for (const target of testDatabases('one')) {
         const undone = await api('POST', `/api/appointments/${booked.body.id}/undo-check-in`, { token: desk.token });
         assert.equal(undone.status, 200, JSON.stringify(undone.body));
         assert.equal(undone.body.status, 'scheduled');
-        assert.deepEqual(only(await auditOf('undo_check_in', booked.body.id)), { actor_role: 'reception', details: { from: 'checked_in', to: 'scheduled' } });
-        const checkedInAt = only(await server.db.query<{ checked_in_at: Date | null }>('select checked_in_at from appointments where id = $1', [booked.body.id]));
+        assert.deepEqual(only(await auditOf('undo_check_in', booked.body.id)), {
+          actor_role: 'reception',
+          details: { from: 'checked_in', to: 'scheduled' },
+        });
+        const checkedInAt = only(
+          await server.db.query<{ checked_in_at: Date | null }>(
+            'select checked_in_at from appointments where id = $1',
+            [booked.body.id],
+          ),
+        );
         assert.equal(checkedInAt.checked_in_at, null);
         const twice = await api('POST', `/api/appointments/${booked.body.id}/undo-check-in`, { token: desk.token });
         assert.deepEqual([twice.status, twice.body.code], [409, 'invalid_transition']);
-        assert.equal((await api('POST', `/api/appointments/${booked.body.id}/check-in`, { token: desk.token })).status, 200, 'checked in again');
+        assert.equal(
+          (await api('POST', `/api/appointments/${booked.body.id}/check-in`, { token: desk.token })).status,
+          200,
+          'checked in again',
+        );
 
         const missed = await pastAppointment((await walkIn()).id, dr.id, '09:30');
         await api('POST', `/api/appointments/${missed}/no-show`, { token: desk.token });
@@ -387,7 +558,10 @@ for (const target of testDatabases('one')) {
         const yesterday = '2026-06-09';
         const missedYesterday = await pastAppointment(patient.id, dr.id, '09:00', 'no_show', yesterday);
         const seenYesterday = await pastAppointment(patient.id, dr.id, '10:00', 'checked_in', yesterday);
-        for (const [id, path] of [[missedYesterday, 'undo-no-show'], [seenYesterday, 'undo-check-in']] as const) {
+        for (const [id, path] of [
+          [missedYesterday, 'undo-no-show'],
+          [seenYesterday, 'undo-check-in'],
+        ] as const) {
           const late = await api('POST', `/api/appointments/${id}/${path}`, { token: desk.token });
           assert.deepEqual([late.status, late.body.code], [409, 'not_visit_day'], path);
         }
@@ -397,17 +571,37 @@ for (const target of testDatabases('one')) {
 
       it('answers the new routes to each identity as their access says', async () => {
         const { token: doctorToken } = await (await doctor()).signIn();
-        const identities: Record<string, string | undefined> = { none: undefined, patient: (await signUpPatient(server)).token, doctor: doctorToken, reception: desk.token, admin: admin.token };
+        const identities: Record<string, string | undefined> = {
+          none: undefined,
+          patient: (await signUpPatient(server)).token,
+          doctor: doctorToken,
+          reception: desk.token,
+          admin: admin.token,
+        };
         const { schedulingRoutes } = await import('./routes/scheduling.ts');
         const { patientRoutes } = await import('./routes/patients.ts');
-        const paths = ['/api/appointments/day', '/api/appointments/{id}/undo-check-in', '/api/appointments/{id}/undo-no-show', '/api/patients/duplicates'];
-        const routes = [...schedulingRoutes(server.app), ...patientRoutes(server.app)].filter((route) => paths.includes(route.path));
+        const paths = [
+          '/api/appointments/day',
+          '/api/appointments/{id}/undo-check-in',
+          '/api/appointments/{id}/undo-no-show',
+          '/api/patients/duplicates',
+        ];
+        const routes = [...schedulingRoutes(server.app), ...patientRoutes(server.app)].filter((route) =>
+          paths.includes(route.path),
+        );
         assert.equal(routes.length, paths.length);
         for (const route of routes) {
           const path = `${route.path.replace('{id}', '999999')}${route.method === 'GET' ? '?phone=%2B1%20555%200111' : ''}`;
           for (const [who, token] of Object.entries(identities)) {
             const res = await api(route.method, path, { token, body: route.method === 'GET' ? undefined : {} });
-            const expected = who === 'none' ? 401 : who === 'reception' || who === 'admin' ? (route.method === 'GET' ? 200 : 404) : 403;
+            const expected =
+              who === 'none'
+                ? 401
+                : who === 'reception' || who === 'admin'
+                  ? route.method === 'GET'
+                    ? 200
+                    : 404
+                  : 403;
             assert.equal(res.status, expected, `${route.method} ${route.path} as ${who}`);
           }
         }
@@ -420,13 +614,31 @@ for (const target of testDatabases('one')) {
         const namesake = await walkIn({ name: 'Anna Double', birthdate: '1991-01-01', phone: '+49 30 999 888' });
         const ask = (query: string) => api('GET', `/api/patients/duplicates?${query}`, { token: desk.token });
 
-        const byName = await ask(`name=${encodeURIComponent('anna double')}&birthdate=1980-05-06&phone=${encodeURIComponent('+1 555 7777777')}`);
+        const byName = await ask(
+          `name=${encodeURIComponent('anna double')}&birthdate=1980-05-06&phone=${encodeURIComponent('+1 555 7777777')}`,
+        );
         assert.equal(byName.status, 200, JSON.stringify(byName.body));
-        assert.deepEqual(byName.body.patients, [{ id: anna.id, name: 'Anna  Double', phone: '+49 (30) 1234-5678', birthdate: '1980-05-06', matched_on: ['name_and_birthdate'] }]);
-        const byPhone = await ask(`name=Someone%20Else&birthdate=1980-05-06&phone=${encodeURIComponent('+49 30 12345678')}`);
-        assert.deepEqual(byPhone.body.patients.map((p: { id: number; matched_on: string[] }) => [p.id, p.matched_on]), [[anna.id, ['phone']]]);
+        assert.deepEqual(byName.body.patients, [
+          {
+            id: anna.id,
+            name: 'Anna  Double',
+            phone: '+49 (30) 1234-5678',
+            birthdate: '1980-05-06',
+            matched_on: ['name_and_birthdate'],
+          },
+        ]);
+        const byPhone = await ask(
+          `name=Someone%20Else&birthdate=1980-05-06&phone=${encodeURIComponent('+49 30 12345678')}`,
+        );
+        assert.deepEqual(
+          byPhone.body.patients.map((p: { id: number; matched_on: string[] }) => [p.id, p.matched_on]),
+          [[anna.id, ['phone']]],
+        );
         const both = await ask(`name=Anna%20Double&birthdate=1980-05-06&phone=493012345678`);
-        assert.deepEqual(both.body.patients.map((p: { id: number; matched_on: string[] }) => [p.id, p.matched_on]), [[anna.id, ['name_and_birthdate', 'phone']]]);
+        assert.deepEqual(
+          both.body.patients.map((p: { id: number; matched_on: string[] }) => [p.id, p.matched_on]),
+          [[anna.id, ['name_and_birthdate', 'phone']]],
+        );
         const nobody = await ask('name=Anna%20Double&birthdate=2001-01-01');
         assert.deepEqual(nobody.body.patients, []);
         assert.ok(!JSON.stringify(nobody.body).includes(String(namesake.id)));
@@ -444,15 +656,24 @@ for (const target of testDatabases('one')) {
     });
 
     describe('rescheduling', () => {
-      it('moves a patient\'s own visit, frees the old slot, audits from and to and mails the new time with its calendar', async () => {
+      it("moves a patient's own visit, frees the old slot, audits from and to and mails the new time with its calendar", async () => {
         const dr = await doctor('Dr. Move');
         const patient = await signUpPatient(server);
         const slot = await slotAt(dr.id, THURSDAY, '09:00');
-        const booked = await api('POST', '/api/appointments/book', { token: patient.token, body: { doctor_id: dr.id, schedule_id: slot.schedule_id, date: THURSDAY } });
+        const booked = await api('POST', '/api/appointments/book', {
+          token: patient.token,
+          body: { doctor_id: dr.id, schedule_id: slot.schedule_id, date: THURSDAY },
+        });
         const target = await slotAt(dr.id, FRIDAY, '14:00');
-        const moved = await api('POST', `/api/appointments/${booked.body.id}/reschedule`, { token: patient.token, body: { schedule_id: target.schedule_id, date: FRIDAY } });
+        const moved = await api('POST', `/api/appointments/${booked.body.id}/reschedule`, {
+          token: patient.token,
+          body: { schedule_id: target.schedule_id, date: FRIDAY },
+        });
         assert.equal(moved.status, 200, JSON.stringify(moved.body));
-        assert.deepEqual([moved.body.id, moved.body.date, moved.body.start_time, moved.body.status], [booked.body.id, FRIDAY, '14:00', 'scheduled']);
+        assert.deepEqual(
+          [moved.body.id, moved.body.date, moved.body.start_time, moved.body.status],
+          [booked.body.id, FRIDAY, '14:00', 'scheduled'],
+        );
         assert.equal((await slotAt(dr.id, THURSDAY, '09:00')).status, 'available');
         assert.equal((await slotAt(dr.id, FRIDAY, '14:00')).status, 'booked');
 
@@ -474,7 +695,10 @@ for (const target of testDatabases('one')) {
           `select kind, dedupe_key from outbox where appointment_id = $1 and status = 'pending' order by kind`,
           [booked.body.id],
         );
-        assert.deepEqual(pending.map((m) => m.kind), ['reminder', 'reschedule']);
+        assert.deepEqual(
+          pending.map((m) => m.kind),
+          ['reminder', 'reschedule'],
+        );
         assert.match(first(pending).dedupe_key, /2026-06-12T14:00$/);
       });
 
@@ -484,30 +708,60 @@ for (const target of testDatabases('one')) {
         const patient = await signUpPatient(server);
         const stranger = await signUpPatient(server);
         const book = async (time: string, date = THURSDAY, doctorId = dr.id) =>
-          api('POST', '/api/appointments/book', { token: patient.token, body: { doctor_id: doctorId, schedule_id: (await slotAt(doctorId, date, time)).schedule_id, date } });
+          api('POST', '/api/appointments/book', {
+            token: patient.token,
+            body: { doctor_id: doctorId, schedule_id: (await slotAt(doctorId, date, time)).schedule_id, date },
+          });
         const mine = await book('12:00');
         const withOther = await book('12:00', FRIDAY, other.id);
-        const to = async (doctorId: number, date: string, time: string) => ({ doctor_id: doctorId, schedule_id: (await slotAt(doctorId, date, time)).schedule_id, date });
+        const to = async (doctorId: number, date: string, time: string) => ({
+          doctor_id: doctorId,
+          schedule_id: (await slotAt(doctorId, date, time)).schedule_id,
+          date,
+        });
 
-        const notYours = await api('POST', `/api/appointments/${mine.body.id}/reschedule`, { token: stranger.token, body: await to(dr.id, FRIDAY, '15:00') });
+        const notYours = await api('POST', `/api/appointments/${mine.body.id}/reschedule`, {
+          token: stranger.token,
+          body: await to(dr.id, FRIDAY, '15:00'),
+        });
         assert.equal(notYours.status, 404);
-        const overCap = await api('POST', `/api/appointments/${withOther.body.id}/reschedule`, { token: patient.token, body: await to(dr.id, THURSDAY, '15:00') });
+        const overCap = await api('POST', `/api/appointments/${withOther.body.id}/reschedule`, {
+          token: patient.token,
+          body: await to(dr.id, THURSDAY, '15:00'),
+        });
         assert.deepEqual([overCap.status, overCap.body.code], [409, 'booking_limit']);
-        const past = await api('POST', `/api/appointments/${mine.body.id}/reschedule`, { token: patient.token, body: { schedule_id: 1, date: '2026-06-01' } });
+        const past = await api('POST', `/api/appointments/${mine.body.id}/reschedule`, {
+          token: patient.token,
+          body: { schedule_id: 1, date: '2026-06-01' },
+        });
         assert.equal(past.status, 422);
         assert.ok(past.body.errors.date);
         const started = await pastAppointment((await walkIn()).id, dr.id, '09:00');
-        const late = await api('POST', `/api/appointments/${started}/reschedule`, { token: desk.token, body: await to(dr.id, FRIDAY, '09:00') });
+        const late = await api('POST', `/api/appointments/${started}/reschedule`, {
+          token: desk.token,
+          body: await to(dr.id, FRIDAY, '09:00'),
+        });
         assert.equal(late.status, 200, 'the desk moves a visit that has begun, as for a patient who came late');
 
-        const byDesk = await api('POST', `/api/appointments/${mine.body.id}/reschedule`, { token: desk.token, body: await to(other.id, FRIDAY, '16:00') });
+        const byDesk = await api('POST', `/api/appointments/${mine.body.id}/reschedule`, {
+          token: desk.token,
+          body: await to(other.id, FRIDAY, '16:00'),
+        });
         assert.equal(byDesk.status, 200);
         assert.deepEqual([byDesk.body.doctor.id, byDesk.body.start_time], [other.id, '16:00']);
-        const cancelled = await api('POST', `/api/patient/appointments/${mine.body.id}/cancel`, { token: patient.token });
+        const cancelled = await api('POST', `/api/patient/appointments/${mine.body.id}/cancel`, {
+          token: patient.token,
+        });
         assert.equal(cancelled.status, 200);
-        const gone = await api('POST', `/api/appointments/${mine.body.id}/reschedule`, { token: desk.token, body: await to(other.id, FRIDAY, '16:30') });
+        const gone = await api('POST', `/api/appointments/${mine.body.id}/reschedule`, {
+          token: desk.token,
+          body: await to(other.id, FRIDAY, '16:30'),
+        });
         assert.deepEqual([gone.status, gone.body.code], [409, 'invalid_transition']);
-        const busy = await api('POST', `/api/appointments/${withOther.body.id}/reschedule`, { token: desk.token, body: await to(other.id, FRIDAY, '12:00') });
+        const busy = await api('POST', `/api/appointments/${withOther.body.id}/reschedule`, {
+          token: desk.token,
+          body: await to(other.id, FRIDAY, '12:00'),
+        });
         assert.equal(busy.status, 200, 'a visit may move onto its own time');
       });
 
@@ -532,14 +786,28 @@ for (const target of testDatabases('one')) {
         }
         const slot = await slotAt(target.id, FRIDAY, '15:00');
         const answers = await Promise.all(
-          ids.map((id) => api('POST', `/api/appointments/${id}/reschedule`, { token: desk.token, body: { doctor_id: target.id, schedule_id: slot.schedule_id, date: FRIDAY } })),
+          ids.map((id) =>
+            api('POST', `/api/appointments/${id}/reschedule`, {
+              token: desk.token,
+              body: { doctor_id: target.id, schedule_id: slot.schedule_id, date: FRIDAY },
+            }),
+          ),
         );
         const outcomes = answers.map((a) => `${a.status} ${a.body.code ?? ''}`.trim());
         assert.equal(outcomes.filter((o) => o === '200').length, 1, outcomes.join(', '));
-        assert.deepEqual(outcomes.filter((o) => o !== '200' && o !== '409 slot_taken' && o !== '503 database_busy'), []);
-        const held = await server.db.query('select id from appointments where doctor_id = $1 and status <> $2', [target.id, 'cancelled']);
+        assert.deepEqual(
+          outcomes.filter((o) => o !== '200' && o !== '409 slot_taken' && o !== '503 database_busy'),
+          [],
+        );
+        const held = await server.db.query('select id from appointments where doctor_id = $1 and status <> $2', [
+          target.id,
+          'cancelled',
+        ]);
         assert.equal(held.length, 1);
-        const still = await server.db.query('select id from appointments where doctor_id = $1 and status = $2', [dr.id, 'scheduled']);
+        const still = await server.db.query('select id from appointments where doctor_id = $1 and status = $2', [
+          dr.id,
+          'scheduled',
+        ]);
         assert.equal(still.length, 49);
       });
     });
@@ -548,26 +816,44 @@ for (const target of testDatabases('one')) {
       it('answers the first free days across its doctors, each slot with its doctor', async () => {
         const dep = await department();
         const [a, b] = [await doctor('Dr. Alpha', dep), await doctor('Dr. Beta', dep)];
-        const res = await api('GET', `/api/appointments/next-available?department_id=${dep}&from=${THURSDAY}`, { token: desk.token });
+        const res = await api('GET', `/api/appointments/next-available?department_id=${dep}&from=${THURSDAY}`, {
+          token: desk.token,
+        });
         assert.equal(res.status, 200);
         assert.equal(res.body.department_id, dep);
-        assert.deepEqual(res.body.days.map((d: { date: string }) => d.date), [THURSDAY, FRIDAY, '2026-06-15']);
-        const thursday = first(res.body.days as { available_appointments: (Slot & { doctor: { id: number; name: string } })[] }[]).available_appointments;
+        assert.deepEqual(
+          res.body.days.map((d: { date: string }) => d.date),
+          [THURSDAY, FRIDAY, '2026-06-15'],
+        );
+        const thursday = first(
+          res.body.days as { available_appointments: (Slot & { doctor: { id: number; name: string } })[] }[],
+        ).available_appointments;
         assert.equal(thursday.length, 32);
-        assert.deepEqual(thursday.slice(0, 2).map((s) => [s.start_time, s.doctor]), [['09:00', { id: a.id, name: 'Dr. Alpha' }], ['09:00', { id: b.id, name: 'Dr. Beta' }]]);
+        assert.deepEqual(
+          thursday.slice(0, 2).map((s) => [s.start_time, s.doctor]),
+          [
+            ['09:00', { id: a.id, name: 'Dr. Alpha' }],
+            ['09:00', { id: b.id, name: 'Dr. Beta' }],
+          ],
+        );
       });
 
       it('wants exactly one of doctor_id and department_id, naming the field', async () => {
         const neither = await api('GET', '/api/appointments/next-available', { token: desk.token });
         assert.equal(neither.status, 422);
         assert.ok(neither.body.errors.doctor_id);
-        const both = await api('GET', '/api/appointments/next-available?doctor_id=1&department_id=1', { token: desk.token });
+        const both = await api('GET', '/api/appointments/next-available?doctor_id=1&department_id=1', {
+          token: desk.token,
+        });
         assert.equal(both.status, 422);
         assert.ok(both.body.errors.department_id);
         const bad = await api('GET', '/api/appointments/next-available?department_id=x', { token: desk.token });
         assert.equal(bad.status, 422);
         assert.ok(bad.body.errors.department_id);
-        assert.equal((await api('GET', '/api/appointments/next-available?department_id=999999', { token: desk.token })).status, 404);
+        assert.equal(
+          (await api('GET', '/api/appointments/next-available?department_id=999999', { token: desk.token })).status,
+          404,
+        );
       });
     });
 
@@ -578,25 +864,47 @@ for (const target of testDatabases('one')) {
         const visit = await pastAppointment(patient.id, dr.id, '09:00');
         const { token } = await dr.signIn();
         const disease = (await server.app.catalogue.createDisease({ name: `Desk cough ${++count}` }, ADMIN)).id;
-        const recorded = await api('POST', `/api/doctor/appointments/${visit}/medical-record`, { token, body: { disease_id: disease, diagnosis: 'Cough', service_type: 'Consultation', cost: '55.00' } });
+        const recorded = await api('POST', `/api/doctor/appointments/${visit}/medical-record`, {
+          token,
+          body: { disease_id: disease, diagnosis: 'Cough', service_type: 'Consultation', cost: '55.00' },
+        });
         assert.equal(recorded.status, 201);
         const billId = recorded.body.billing.id;
 
         const bills = await api('GET', `/api/patients/${patient.id}/billings`, { token: desk.token });
-        assert.deepEqual(bills.body.billings.map((b: { id: number; payment_status: string }) => [b.id, b.payment_status]), [[billId, 'unpaid']]);
-        const badMethod = await api('POST', `/api/billings/${billId}/payments`, { token: desk.token, body: { method: 'cheque' } });
+        assert.deepEqual(
+          bills.body.billings.map((b: { id: number; payment_status: string }) => [b.id, b.payment_status]),
+          [[billId, 'unpaid']],
+        );
+        const badMethod = await api('POST', `/api/billings/${billId}/payments`, {
+          token: desk.token,
+          body: { method: 'cheque' },
+        });
         assert.equal(badMethod.status, 422);
         assert.ok(badMethod.body.errors.method);
-        const paid = await api('POST', `/api/billings/${billId}/payments`, { token: desk.token, body: { method: 'cash' } });
+        const paid = await api('POST', `/api/billings/${billId}/payments`, {
+          token: desk.token,
+          body: { method: 'cash' },
+        });
         assert.equal(paid.status, 200);
         assert.equal(paid.body.billing.payment_status, 'paid');
-        const again = await api('POST', `/api/billings/${billId}/payments`, { token: desk.token, body: { method: 'card' } });
+        const again = await api('POST', `/api/billings/${billId}/payments`, {
+          token: desk.token,
+          body: { method: 'card' },
+        });
         assert.deepEqual([again.status, again.body.code], [409, 'bill_already_paid']);
         const receipt = await api('GET', `/api/billings/${billId}/receipt`, { token: desk.token });
         assert.equal(receipt.status, 200);
-        assert.deepEqual([receipt.body.payment_method, receipt.body.amount_paid, receipt.body.patient.id], ['cash', '55.00', patient.id]);
+        assert.deepEqual(
+          [receipt.body.payment_method, receipt.body.amount_paid, receipt.body.patient.id],
+          ['cash', '55.00', patient.id],
+        );
         const someone = await signUpPatient(server);
-        assert.equal((await api('POST', `/api/billings/${billId}/payments`, { token: someone.token, body: { method: 'cash' } })).status, 403);
+        assert.equal(
+          (await api('POST', `/api/billings/${billId}/payments`, { token: someone.token, body: { method: 'cash' } }))
+            .status,
+          403,
+        );
       });
     });
 
@@ -606,20 +914,32 @@ for (const target of testDatabases('one')) {
       const clinicalKeys = (value: unknown, path = ''): string[] => {
         if (Array.isArray(value)) return value.flatMap((item, i) => clinicalKeys(item, `${path}[${i}]`));
         if (value === null || typeof value !== 'object') return [];
-        return Object.entries(value).flatMap(([key, inner]) => [...(CLINICAL_KEY.test(key) ? [`${path}.${key}`] : []), ...clinicalKeys(inner, `${path}.${key}`)]);
+        return Object.entries(value).flatMap(([key, inner]) => [
+          ...(CLINICAL_KEY.test(key) ? [`${path}.${key}`] : []),
+          ...clinicalKeys(inner, `${path}.${key}`),
+        ]);
       };
 
       it('is never a diagnosis, prescription, lab test or disease, on any route of the API', async () => {
         const dep = await department();
         const dr = await doctor('Dr. Clinical', dep);
         const patient = await signUpPatient(server, { name: 'Clara Clinical' });
-        const patientId = only(await server.db.query<{ id: number }>('select id from patients where user_id = $1', [patient.user.id])).id;
+        const patientId = only(
+          await server.db.query<{ id: number }>('select id from patients where user_id = $1', [patient.user.id]),
+        ).id;
         const visit = await pastAppointment(patientId, dr.id, '08:00');
         const disease = (await server.app.catalogue.createDisease({ name: 'Seeded-Disease-7Q' }, ADMIN)).id;
         const { token } = await dr.signIn();
         const recorded = await api('POST', `/api/doctor/appointments/${visit}/medical-record`, {
           token,
-          body: { disease_id: disease, diagnosis: 'Seeded-Diagnosis-7Q', prescriptions: 'Seeded-Prescription-7Q', lab_tests: 'Seeded-LabTest-7Q', service_type: 'Consultation', cost: '10' },
+          body: {
+            disease_id: disease,
+            diagnosis: 'Seeded-Diagnosis-7Q',
+            prescriptions: 'Seeded-Prescription-7Q',
+            lab_tests: 'Seeded-LabTest-7Q',
+            service_type: 'Consultation',
+            cost: '10',
+          },
         });
         assert.equal(recorded.status, 201);
         const ids: Record<string, number | string> = {
@@ -638,24 +958,40 @@ for (const target of testDatabases('one')) {
         const query = `?doctor_id=${dr.id}&patient_id=${patientId}&date=${TODAY}`;
         const { apiRoutes } = await import('./routes.ts');
         // Signing out goes last, so every other route is asked with a live session.
-        const routes = apiRoutes(server.app).sort((a, b) => Number(a.path.startsWith('/api/logout')) - Number(b.path.startsWith('/api/logout')));
+        const routes = apiRoutes(server.app).sort(
+          (a, b) => Number(a.path.startsWith('/api/logout')) - Number(b.path.startsWith('/api/logout')),
+        );
         assert.ok(routes.length > 80);
         const asked: string[] = [];
         for (const route of routes) {
           const segments = route.path.split('/');
-          const path = segments.map((part, i) => part.replace(/\{\w+\}/, () => String(ids[segments[i - 1] ?? ''] ?? ids.patients))).join('/');
-          const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : { patient_id: patientId, appointment_id: visit, method: 'cash' };
-          const res = await api(route.method, `${path}${route.method === 'GET' ? query : ''}`, { token: desk.token, body });
+          const path = segments
+            .map((part, i) => part.replace(/\{\w+\}/, () => String(ids[segments[i - 1] ?? ''] ?? ids.patients)))
+            .join('/');
+          const body =
+            route.method === 'GET' || route.method === 'DELETE'
+              ? undefined
+              : { patient_id: patientId, appointment_id: visit, method: 'cash' };
+          const res = await api(route.method, `${path}${route.method === 'GET' ? query : ''}`, {
+            token: desk.token,
+            body,
+          });
           const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body ?? '');
           // The API's own description names every field of every shape, and holds no one's data.
           const describesTheApi = route.path === '/api/openapi.json' || route.path.startsWith('/api/docs');
-          if (!describesTheApi) assert.deepEqual(clinicalKeys(res.body), [], `${route.method} ${path} answered clinical fields`);
+          if (!describesTheApi)
+            assert.deepEqual(clinicalKeys(res.body), [], `${route.method} ${path} answered clinical fields`);
           for (const value of SEEDED) assert.ok(!text.includes(value), `${route.method} ${path} answered ${value}`);
           assert.ok(res.status < 500, `${route.method} ${path} answered ${res.status}`);
           asked.push(`${route.method} ${route.path} ${res.status}`);
         }
         // The desk's own reads of this patient did answer: the test saw real data, not only refusals.
-        for (const seen of ['GET /api/patients/{id} 200', 'GET /api/appointments 200', 'GET /api/patients/{id}/billings 200', 'GET /api/billings/{id}/receipt 200']) {
+        for (const seen of [
+          'GET /api/patients/{id} 200',
+          'GET /api/appointments 200',
+          'GET /api/patients/{id}/billings 200',
+          'GET /api/billings/{id}/receipt 200',
+        ]) {
           assert.ok(asked.includes(seen), `${seen} in ${asked.join('\n')}`);
         }
       });

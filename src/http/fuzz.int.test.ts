@@ -64,7 +64,7 @@ function encodeSafely(value: string): string {
   }
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+const text = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
 function operationsOf(document: ReturnType<typeof contract>['document']): Operation[] {
   return Object.entries(document.paths).flatMap(([path, byMethod]) =>
@@ -84,27 +84,56 @@ function operationsOf(document: ReturnType<typeof contract>['document']): Operat
 
 /** Who may call: mostly a caller the operation allows, now and then anyone, nobody or a forged token. */
 function callerFor(access: unknown): fc.Arbitrary<Caller> {
-  const allowed: Caller[] = access === 'public' ? ['none'] : access === 'user' ? [...ROLES] : ([access].flat() as Caller[]);
-  return fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...allowed) }, { weight: 1, arbitrary: fc.constantFrom<Caller>('none', 'forged', ...ROLES) });
+  const allowed: Caller[] =
+    access === 'public' ? ['none'] : access === 'user' ? [...ROLES] : ([access].flat() as Caller[]);
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...allowed) },
+    { weight: 1, arbitrary: fc.constantFrom<Caller>('none', 'forged', ...ROLES) },
+  );
 }
 
 /** A request for `operation` from its schemas: parameters and body mostly well-shaped, here and there wrong. */
 function requestFor(operation: Operation, schemas: SchemaArbitraries) {
   const ofKind = (kind: Parameter['in']) => operation.parameters.filter((parameter) => parameter.in === kind);
   const pathValues = fc.tuple(
-    ...ofKind('path').map(({ schema }) => fc.oneof({ weight: 3, arbitrary: schemas.valid(schema).map((value) => encodeSafely(text(value))) }, { weight: 1, arbitrary: junkSegment })),
+    ...ofKind('path').map(({ schema }) =>
+      fc.oneof(
+        { weight: 3, arbitrary: schemas.valid(schema).map((value) => encodeSafely(text(value))) },
+        { weight: 1, arbitrary: junkSegment },
+      ),
+    ),
   );
-  const query = fc.tuple(...ofKind('query').map(({ name, schema }) => fc.option(fc.tuple(fc.constant(name), schemas.mixed(schema).map(text)), { freq: 2 })));
-  const headers = fc.tuple(...ofKind('header').map(({ name }) => fc.option(fc.tuple(fc.constant(name), headerValue), { freq: 3 })));
+  const query = fc.tuple(
+    ...ofKind('query').map(({ name, schema }) =>
+      fc.option(fc.tuple(fc.constant(name), schemas.mixed(schema).map(text)), { freq: 2 }),
+    ),
+  );
+  const headers = fc.tuple(
+    ...ofKind('header').map(({ name }) => fc.option(fc.tuple(fc.constant(name), headerValue), { freq: 3 })),
+  );
   const body: fc.Arbitrary<Body> = operation.json
-    ? fc.oneof({ weight: 6, arbitrary: schemas.mixed(operation.json).map((value) => ({ type: 'application/json', text: JSON.stringify(value) })) }, { weight: 1, arbitrary: malformedBody })
+    ? fc.oneof(
+        {
+          weight: 6,
+          arbitrary: schemas
+            .mixed(operation.json)
+            .map((value) => ({ type: 'application/json', text: JSON.stringify(value) })),
+        },
+        { weight: 1, arbitrary: malformedBody },
+      )
     : operation.multipart
-      ? fc.oneof({ weight: 4, arbitrary: formOf(operation.multipart, schemas) }, { weight: 1, arbitrary: malformedBody })
+      ? fc.oneof(
+          { weight: 4, arbitrary: formOf(operation.multipart, schemas) },
+          { weight: 1, arbitrary: malformedBody },
+        )
       : operation.method === 'GET'
         ? fc.constant(undefined)
         : fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: malformedBody });
   // HEAD is answered wherever GET is, with the same status.
-  const method = operation.method === 'GET' ? fc.oneof({ weight: 9, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constant('HEAD') }) : fc.constant(operation.method);
+  const method =
+    operation.method === 'GET'
+      ? fc.oneof({ weight: 9, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constant('HEAD') })
+      : fc.constant(operation.method);
   return fc.record({ method, caller: callerFor(operation.access), pathValues, query, headers, body });
 }
 
@@ -112,15 +141,25 @@ function requestFor(operation: Operation, schemas: SchemaArbitraries) {
 function formOf(schema: Schema, schemas: SchemaArbitraries): fc.Arbitrary<Body> {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const binary = new Set(Object.keys(properties).filter((name) => properties[name]?.contentEncoding === 'binary'));
-  return schemas.mixed(schema).chain((value) => {
-    const fields = Object.entries(value && typeof value === 'object' ? value : {});
-    return fc.tuple(...fields.map(([name, field]) => (binary.has(name) ? fc.uint8Array({ maxLength: 64 }) : fc.constant(text(field))).map((part) => [name, part] as [string, string | Uint8Array])));
-  }).map((form) => ({ form }));
+  return schemas
+    .mixed(schema)
+    .chain((value) => {
+      const fields = Object.entries(value && typeof value === 'object' ? value : {});
+      return fc.tuple(
+        ...fields.map(([name, field]) =>
+          (binary.has(name) ? fc.uint8Array({ maxLength: 64 }) : fc.constant(text(field))).map(
+            (part) => [name, part] as [string, string | Uint8Array],
+          ),
+        ),
+      );
+    })
+    .map((form) => ({ form }));
 }
 
 function describeBody(body: Body): string {
   if (!body) return 'no body';
-  if ('form' in body) return `multipart ${JSON.stringify(body.form.map(([name, part]) => [name, typeof part === 'string' ? part.slice(0, 80) : `${part.length} bytes`]))}`;
+  if ('form' in body)
+    return `multipart ${JSON.stringify(body.form.map(([name, part]) => [name, typeof part === 'string' ? part.slice(0, 80) : `${part.length} bytes`]))}`;
   return `${body.type} ${body.text.slice(0, 200)}`;
 }
 
@@ -138,8 +177,14 @@ for (const target of testDatabases('one')) {
       const today = new Date().toISOString().slice(0, 10);
       await clinic.appointment({ doctor, patientId: patient.patientId, date: today });
       const receptionEmail = uniqueEmail('reception');
-      await server.api('POST', '/api/admin/receptionists', { token: admin.token, body: { name: 'Rita Reception', email: receptionEmail, password: PASSWORD } });
-      await server.api('POST', '/api/admin/departments', { token: admin.token, body: { name: 'Cardiology', description: 'Hearts' } });
+      await server.api('POST', '/api/admin/receptionists', {
+        token: admin.token,
+        body: { name: 'Rita Reception', email: receptionEmail, password: PASSWORD },
+      });
+      await server.api('POST', '/api/admin/departments', {
+        token: admin.token,
+        body: { name: 'Cardiology', description: 'Hearts' },
+      });
       tokens = {
         none: undefined,
         forged: 'not-a-real-token',
@@ -153,12 +198,21 @@ for (const target of testDatabases('one')) {
 
     it(`answers about ${RUNS} requests made from the document, every operation in each round, with no 5xx, every error in the error body, every answer as the document says`, async (t) => {
       const checker = contract();
-      const schemas = new SchemaArbitraries((ref) => checker.document.components.schemas[ref.replace('#/components/schemas/', '')] ?? {}, new Date());
-      const operations = operationsOf(checker.document).filter((operation) => !SPARED.has(`${operation.method} ${operation.path}`));
+      const schemas = new SchemaArbitraries(
+        (ref) => checker.document.components.schemas[ref.replace('#/components/schemas/', '')] ?? {},
+        new Date(),
+      );
+      const operations = operationsOf(checker.document).filter(
+        (operation) => !SPARED.has(`${operation.method} ${operation.path}`),
+      );
       const seen = new Set<string>();
       const statuses = new Map<number, number>();
       // A round sends one generated request to every operation, so each is tried however few the runs.
-      const round = fc.tuple(...operations.map((operation) => requestFor(operation, schemas).map((generated) => ({ operation, ...generated }))));
+      const round = fc.tuple(
+        ...operations.map((operation) =>
+          requestFor(operation, schemas).map((generated) => ({ operation, ...generated })),
+        ),
+      );
       type Generated = typeof round extends fc.Arbitrary<(infer R)[]> ? R : never;
       const send = async ({ operation, method, caller, pathValues, query, headers, body }: Generated) => {
         let i = 0;
@@ -167,7 +221,8 @@ for (const target of testDatabases('one')) {
         const url = `${server.url}${path}${search ? `?${search}` : ''}`;
         const token = tokens[caller];
         const form = body && 'form' in body ? new FormData() : undefined;
-        for (const [name, part] of form && body && 'form' in body ? body.form : []) form?.append(name, typeof part === 'string' ? part : new Blob([Buffer.from(part)]));
+        for (const [name, part] of form && body && 'form' in body ? body.form : [])
+          form?.append(name, typeof part === 'string' ? part : new Blob([Buffer.from(part)]));
         const res = await fetch(url, {
           method,
           headers: {
@@ -184,7 +239,8 @@ for (const target of testDatabases('one')) {
         const complaint = server.contract.take(res.headers.get('x-request-id'));
         if (complaint) throw new assert.AssertionError({ message: `${context}\n${complaint.message}` });
         assert.ok(res.status < 500, context);
-        if (res.status >= 400 && method !== 'HEAD') assert.equal(checker.errorBodyProblems(JSON.parse(answer)), undefined, context);
+        if (res.status >= 400 && method !== 'HEAD')
+          assert.equal(checker.errorBodyProblems(JSON.parse(answer)), undefined, context);
       };
       await fc.assert(
         fc.asyncProperty(round, async (requests) => {
@@ -192,8 +248,17 @@ for (const target of testDatabases('one')) {
         }),
         { numRuns: Math.ceil(RUNS / operations.length) },
       );
-      t.diagnostic(`${[...statuses.values()].reduce((sum, n) => sum + n, 0)} requests over ${seen.size} operations; ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')}`);
-      assert.deepEqual(operations.map((operation) => `${operation.method} ${operation.path}`).filter((key) => !seen.has(key)), [], 'every operation was tried');
+      t.diagnostic(
+        `${[...statuses.values()].reduce((sum, n) => sum + n, 0)} requests over ${seen.size} operations; ${[...statuses]
+          .sort(([a], [b]) => a - b)
+          .map(([status, count]) => `${status}×${count}`)
+          .join(' ')}`,
+      );
+      assert.deepEqual(
+        operations.map((operation) => `${operation.method} ${operation.path}`).filter((key) => !seen.has(key)),
+        [],
+        'every operation was tried',
+      );
       assert.equal((await server.api('GET', '/api/health/ready')).status, 200);
       assert.equal((await server.api('GET', '/api/doctors', { token: tokens.patient })).status, 200);
     });

@@ -18,7 +18,9 @@ function raw(url: string, opts: { method?: string; headers?: Record<string, stri
   return new Promise((resolve, reject) => {
     const req = request(url, { method: opts.method ?? 'GET', headers: opts.headers ?? {}, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res
+        .on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     });
     req.on('error', reject).end();
   });
@@ -42,7 +44,10 @@ describe('HTTP compression and conditional requests', () => {
   after(() => server.close());
 
   const doctors = (headers: Record<string, string> = {}, method = 'GET') =>
-    raw(`${server.url}/api/admin/doctors?per_page=50`, { method, headers: { authorization: `Bearer ${admin.token}`, ...headers } });
+    raw(`${server.url}/api/admin/doctors?per_page=50`, {
+      method,
+      headers: { authorization: `Bearer ${admin.token}`, ...headers },
+    });
 
   it('compresses a large JSON list for a client that asks, to the same JSON, and sends it plain otherwise', async () => {
     const plain = await doctors();
@@ -80,7 +85,8 @@ describe('HTTP compression and conditional requests', () => {
     const head = await doctors({ 'accept-encoding': 'gzip' }, 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(head.body.length, 0);
-    for (const name of ['content-encoding', 'content-length', 'content-type', 'vary', 'cache-control']) assert.equal(head.headers[name], get.headers[name], name);
+    for (const name of ['content-encoding', 'content-length', 'content-type', 'vary', 'cache-control'])
+      assert.equal(head.headers[name], get.headers[name], name);
   });
 
   it('leaves a small answer uncompressed', async () => {
@@ -107,7 +113,11 @@ describe('HTTP compression and conditional requests', () => {
     assert.equal(feed.status, 200);
     assert.match(feed.body.toString(), /BEGIN:VEVENT/);
     const etag = feed.headers.etag;
-    assert.match(etag ?? '', /^"[\w-]+"$/, 'strong: each event is stamped with when its visit last changed, not when the feed was asked for');
+    assert.match(
+      etag ?? '',
+      /^"[\w-]+"$/,
+      'strong: each event is stamped with when its visit last changed, not when the feed was asked for',
+    );
     assert.equal(feed.headers['cache-control'], 'private, no-cache');
 
     await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -116,7 +126,11 @@ describe('HTTP compression and conditional requests', () => {
     assert.equal(revalidated.body.length, 0);
     assert.equal(revalidated.headers.etag, etag);
     assert.equal(revalidated.headers['cache-control'], 'private, no-cache');
-    assert.equal((await raw(url, { headers: { 'if-none-match': `"other", W/${etag}` } })).status, 304, 'weak comparison');
+    assert.equal(
+      (await raw(url, { headers: { 'if-none-match': `"other", W/${etag}` } })).status,
+      304,
+      'weak comparison',
+    );
     assert.equal((await raw(url, { method: 'HEAD', headers: { 'if-none-match': present(etag, 'ETag') } })).status, 304);
     assert.equal((await raw(url, { headers: { 'if-none-match': '"something-else"' } })).status, 200);
 
@@ -124,7 +138,14 @@ describe('HTTP compression and conditional requests', () => {
     assert.equal(zipped.headers['content-encoding'], 'gzip', `a feed of ${feed.body.length} bytes`);
     assert.notEqual(zipped.headers.etag, etag, 'each coding is its own representation');
     assert.equal(gunzipSync(zipped.body).toString(), feed.body.toString());
-    assert.equal((await raw(url, { headers: { 'accept-encoding': 'gzip', 'if-none-match': present(zipped.headers.etag, 'ETag') } })).status, 304);
+    assert.equal(
+      (
+        await raw(url, {
+          headers: { 'accept-encoding': 'gzip', 'if-none-match': present(zipped.headers.etag, 'ETag') },
+        })
+      ).status,
+      304,
+    );
 
     await server.db.query(`update appointments set status = 'cancelled' where id = $1`, [visit]);
     const changed = await raw(url, { headers: { 'if-none-match': present(etag, 'ETag') } });

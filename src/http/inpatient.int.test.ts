@@ -13,7 +13,10 @@ const CLINICAL_KEY = /reason|diagnos|treatment|medication|instructions|follow_up
 const clinicalKeys = (value: unknown, path = ''): string[] => {
   if (Array.isArray(value)) return value.flatMap((item, i) => clinicalKeys(item, `${path}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, inner]) => [...(CLINICAL_KEY.test(key) ? [`${path}.${key}`] : []), ...clinicalKeys(inner, `${path}.${key}`)]);
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(CLINICAL_KEY.test(key) ? [`${path}.${key}`] : []),
+    ...clinicalKeys(inner, `${path}.${key}`),
+  ]);
 };
 
 for (const target of testDatabases('both')) {
@@ -32,7 +35,10 @@ for (const target of testDatabases('both')) {
       fx = clinicFixtures(server);
       admin = await signUpAdmin(server);
       const email = uniqueEmail('reception');
-      const made = await server.api('POST', '/api/admin/receptionists', { token: admin.token, body: { name: 'Rita Reception', email, password: PASSWORD } });
+      const made = await server.api('POST', '/api/admin/receptionists', {
+        token: admin.token,
+        body: { name: 'Rita Reception', email, password: PASSWORD },
+      });
       assert.equal(made.status, 201, JSON.stringify(made.body));
       desk = await signIn(server, email);
       doctor = await fx.doctor('Dr. Ward');
@@ -44,7 +50,8 @@ for (const target of testDatabases('both')) {
       clock.set(iso);
       await server.db.query(`update sessions set expires_at = '2100-01-01T00:00:00Z' where revoked_at is null`);
     };
-    const api = (method: string, path: string, token: string, body?: unknown) => server.api(method, path, { token, body });
+    const api = (method: string, path: string, token: string, body?: unknown) =>
+      server.api(method, path, { token, body });
     const ok = async (method: string, path: string, token: string, body?: unknown, status = 200) => {
       const res = await api(method, path, token, body);
       assert.equal(res.status, status, `${method} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
@@ -55,14 +62,39 @@ for (const target of testDatabases('both')) {
     async function ward(beds: number, rate = '150.00') {
       const name = `Ward ${++wardCount}`;
       const department = await ok('POST', '/api/admin/departments', admin.token, { name }, 201);
-      const room = await ok('POST', '/api/admin/rooms', admin.token, { name: `${name} room`, department_id: department.id }, 201);
-      await ok('PUT', `/api/admin/rooms/${room.id}/bed-class`, admin.token, { bed_class: 'Standard', nightly_rate: rate });
+      const room = await ok(
+        'POST',
+        '/api/admin/rooms',
+        admin.token,
+        { name: `${name} room`, department_id: department.id },
+        201,
+      );
+      await ok('PUT', `/api/admin/rooms/${room.id}/bed-class`, admin.token, {
+        bed_class: 'Standard',
+        nightly_rate: rate,
+      });
       const made = [];
-      for (let i = 1; i <= beds; i++) made.push((await ok('POST', `/api/admin/rooms/${room.id}/beds`, admin.token, { label: `B${i}` }, 201)).id as number);
+      for (let i = 1; i <= beds; i++)
+        made.push(
+          (await ok('POST', `/api/admin/rooms/${room.id}/beds`, admin.token, { label: `B${i}` }, 201)).id as number,
+        );
       return { departmentId: department.id as number, roomId: room.id as number, beds: made };
     }
     const request = async (patientId: number, departmentId: number) =>
-      (await ok('POST', '/api/admissions', doctor.token, { patient_id: patientId, department_id: departmentId, expected_nights: 3, reason: 'Pneumonia, IV antibiotics' }, 201)).id as number;
+      (
+        await ok(
+          'POST',
+          '/api/admissions',
+          doctor.token,
+          {
+            patient_id: patientId,
+            department_id: departmentId,
+            expected_nights: 3,
+            reason: 'Pneumonia, IV antibiotics',
+          },
+          201,
+        )
+      ).id as number;
 
     it('takes a patient from request to discharge, keeping every bed in the history, billing the nights per bed, and never telling reception the clinical part', async () => {
       const w = await ward(3);
@@ -78,7 +110,10 @@ for (const target of testDatabases('both')) {
       await at('2026-03-01T10:00:00Z');
       const id = await request(patient.patientId, w.departmentId);
       const waiting = await asDesk('GET', `/api/admissions?department_id=${w.departmentId}`);
-      assert.deepEqual(waiting.admissions.map((a: { id: number }) => a.id), [id]);
+      assert.deepEqual(
+        waiting.admissions.map((a: { id: number }) => a.id),
+        [id],
+      );
       assert.equal((await ok('GET', `/api/admissions/${id}`, doctor.token)).reason, 'Pneumonia, IV antibiotics');
       const admitted = await asDesk('POST', `/api/admissions/${id}/admit`, { bed_id: bed1 });
       assert.deepEqual([admitted.status, admitted.bed.id], ['admitted', bed1]);
@@ -95,7 +130,13 @@ for (const target of testDatabases('both')) {
 
       await at('2026-03-02T10:00:00Z');
       const moved = await asDesk('POST', `/api/admissions/${id}/transfer`, { bed_id: bed2 });
-      assert.deepEqual(moved.locations.map((l: { bed_id: number; to: string | null }) => [l.bed_id, l.to]), [[bed1, '2026-03-02T10:00:00.000Z'], [bed2, null]]);
+      assert.deepEqual(
+        moved.locations.map((l: { bed_id: number; to: string | null }) => [l.bed_id, l.to]),
+        [
+          [bed1, '2026-03-02T10:00:00.000Z'],
+          [bed2, null],
+        ],
+      );
 
       await at('2026-03-04T08:00:00Z');
       const early = await api('POST', `/api/admissions/${id}/discharge`, desk.token);
@@ -109,11 +150,20 @@ for (const target of testDatabases('both')) {
       });
       assert.equal(ordered.discharge_summary.diagnosis, 'Community-acquired pneumonia');
       const board = await asDesk('GET', `/api/bed-board?department_id=${w.departmentId}`);
-      assert.deepEqual(board.wards[0].rooms[0].beds.map((b: { state: string }) => b.state), ['cleaning', 'discharge_ordered', 'occupied']);
-      assert.deepEqual([board.counts.occupied, board.counts.discharge_ordered, board.beds, board.occupancy_percent], [1, 1, 3, 66.7]);
+      assert.deepEqual(
+        board.wards[0].rooms[0].beds.map((b: { state: string }) => b.state),
+        ['cleaning', 'discharge_ordered', 'occupied'],
+      );
+      assert.deepEqual(
+        [board.counts.occupied, board.counts.discharge_ordered, board.beds, board.occupancy_percent],
+        [1, 1, 3, 66.7],
+      );
 
       await at('2026-03-04T09:00:00Z');
-      const [first, second] = await Promise.all([api('POST', `/api/admissions/${id}/discharge`, desk.token), api('POST', `/api/admissions/${id}/discharge`, admin.token)]);
+      const [first, second] = await Promise.all([
+        api('POST', `/api/admissions/${id}/discharge`, desk.token),
+        api('POST', `/api/admissions/${id}/discharge`, admin.token),
+      ]);
       assert.deepEqual([first.status, second.status].sort(), [200, 409]);
       assert.equal((first.status === 409 ? first : second).body.code, 'already_discharged');
       seenByDesk.push(first.body);
@@ -125,21 +175,49 @@ for (const target of testDatabases('both')) {
       assert.deepEqual(shown.charges.length, 1);
       const [charge] = shown.charges;
       assert.deepEqual(
-        charge.lines.map((l: { bed_id: number; nights: number; amount_cents: number }) => [l.bed_id, l.nights, l.amount_cents]),
-        [[bed1, 1, 15000], [bed2, 2, 30000]],
+        charge.lines.map((l: { bed_id: number; nights: number; amount_cents: number }) => [
+          l.bed_id,
+          l.nights,
+          l.amount_cents,
+        ]),
+        [
+          [bed1, 1, 15000],
+          [bed2, 2, 30000],
+        ],
       );
-      assert.deepEqual([charge.kind, charge.amount, charge.first_night, charge.last_night], ['final', '450.00', '2026-03-01', '2026-03-03']);
-      assert.equal(only(await server.db.query<{ n: number }>(`select count(*)::int as n from stay_charges where admission_id = $1`, [id])).n, 1);
+      assert.deepEqual(
+        [charge.kind, charge.amount, charge.first_night, charge.last_night],
+        ['final', '450.00', '2026-03-01', '2026-03-03'],
+      );
+      assert.equal(
+        only(
+          await server.db.query<{ n: number }>(`select count(*)::int as n from stay_charges where admission_id = $1`, [
+            id,
+          ]),
+        ).n,
+        1,
+      );
 
       const bills = await ok('GET', '/api/patient/billings', patient.token);
       assert.deepEqual(
-        bills.billings.map((b: { id: number; amount_cents: number; payment_status: string }) => [b.id, b.amount_cents, b.payment_status]),
+        bills.billings.map((b: { id: number; amount_cents: number; payment_status: string }) => [
+          b.id,
+          b.amount_cents,
+          b.payment_status,
+        ]),
         [[charge.billing_id, 45000, 'unpaid']],
       );
-      assert.equal((await ok('POST', `/api/patient/billings/${charge.billing_id}/pay`, patient.token, { method: 'card' })).billing.payment_status, 'paid');
+      assert.equal(
+        (await ok('POST', `/api/patient/billings/${charge.billing_id}/pay`, patient.token, { method: 'card' })).billing
+          .payment_status,
+        'paid',
+      );
       const mine = await ok('GET', '/api/patient/admissions', patient.token);
       assert.equal(mine.admissions[0].discharge_summary.follow_up, 'GP in one week');
-      assert.equal((await ok('GET', `/api/admissions/${id}/discharge-summary`, patient.token)).treatment, 'IV ceftriaxone 3 days');
+      assert.equal(
+        (await ok('GET', `/api/admissions/${id}/discharge-summary`, patient.token)).treatment,
+        'IV ceftriaxone 3 days',
+      );
       assert.equal((await api('GET', `/api/admissions/${id}/discharge-summary`, other.token)).status, 404);
       const boardAfter = await asDesk('GET', `/api/bed-board?department_id=${w.departmentId}`);
       assert.equal(boardAfter.wards[0].rooms[0].beds[1].state, 'cleaning');
@@ -147,8 +225,14 @@ for (const target of testDatabases('both')) {
 
       assert.deepEqual(clinicalKeys(seenByDesk), []);
       assert.ok(!JSON.stringify(seenByDesk).includes('Pneumonia'));
-      const audited = await server.db.query<{ action: string }>(`select action from audit_log where entity = 'admission' and entity_id = $1 and action <> 'read' order by id`, [String(id)]);
-      assert.deepEqual(audited.map((a) => a.action), ['request', 'admit', 'transfer', 'order_discharge', 'discharge', 'read_summary', 'refused']);
+      const audited = await server.db.query<{ action: string }>(
+        `select action from audit_log where entity = 'admission' and entity_id = $1 and action <> 'read' order by id`,
+        [String(id)],
+      );
+      assert.deepEqual(
+        audited.map((a) => a.action),
+        ['request', 'admit', 'transfer', 'order_discharge', 'discharge', 'read_summary', 'refused'],
+      );
     });
 
     it('admits exactly one of 50 simultaneous admissions to one bed', async () => {
@@ -165,11 +249,20 @@ for (const target of testDatabases('both')) {
           [uniqueEmail('race'), w.departmentId, doctor.doctorId],
         )
       ).map((row) => row.id);
-      const answers = await Promise.all(ids.map((id) => api('POST', `/api/admissions/${id}/admit`, desk.token, { bed_id: bed })));
+      const answers = await Promise.all(
+        ids.map((id) => api('POST', `/api/admissions/${id}/admit`, desk.token, { bed_id: bed })),
+      );
       const statuses = answers.map((a) => a.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, statuses.join(','));
-      assert.deepEqual(new Set(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body.code}`)), new Set(['409 bed_taken']));
-      assert.equal(only(await server.db.query<{ n: number }>(`select count(*)::int as n from bed_stays where bed_id = $1`, [bed])).n, 1);
+      assert.deepEqual(
+        new Set(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body.code}`)),
+        new Set(['409 bed_taken']),
+      );
+      assert.equal(
+        only(await server.db.query<{ n: number }>(`select count(*)::int as n from bed_stays where bed_id = $1`, [bed]))
+          .n,
+        1,
+      );
     });
 
     it('lets only one of two desks admit the same patient into two beds at once', async () => {
@@ -182,8 +275,20 @@ for (const target of testDatabases('both')) {
       ]);
       assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409]);
       assert.equal(answers.find((a) => a.status === 409)?.body.code, 'already_admitted');
-      assert.equal(only(await server.db.query<{ n: number }>(`select count(*)::int as n from bed_stays where admission_id = $1`, [id])).n, 1);
-      const again = await api('POST', '/api/admissions', doctor.token, { patient_id: patient.patientId, department_id: w.departmentId, expected_nights: 1, reason: 'x' });
+      assert.equal(
+        only(
+          await server.db.query<{ n: number }>(`select count(*)::int as n from bed_stays where admission_id = $1`, [
+            id,
+          ]),
+        ).n,
+        1,
+      );
+      const again = await api('POST', '/api/admissions', doctor.token, {
+        patient_id: patient.patientId,
+        department_id: w.departmentId,
+        expected_nights: 1,
+        reason: 'x',
+      });
       assert.deepEqual([again.status, again.body.code], [409, 'already_admitted']);
     });
 
@@ -203,9 +308,18 @@ for (const target of testDatabases('both')) {
       assert.deepEqual([late.status, late.body.code], [409, 'undo_window_passed']);
       const waiting = await request(b.patientId, w.departmentId);
       assert.equal((await ok('POST', `/api/admissions/${waiting}/cancel`, doctor.token)).status, 'cancelled');
-      assert.equal((await api('POST', `/api/admissions/${waiting}/admit`, desk.token, { bed_id: bed })).body.code, 'admission_cancelled');
-      const actions = await server.db.query<{ action: string }>(`select action from audit_log where entity = 'admission' and entity_id = any($1::text[]) and action <> 'read' order by id`, [[String(id), String(waiting)]]);
-      assert.deepEqual(actions.map((row) => row.action), ['request', 'admit', 'undo', 'admit', 'request', 'cancel']);
+      assert.equal(
+        (await api('POST', `/api/admissions/${waiting}/admit`, desk.token, { bed_id: bed })).body.code,
+        'admission_cancelled',
+      );
+      const actions = await server.db.query<{ action: string }>(
+        `select action from audit_log where entity = 'admission' and entity_id = any($1::text[]) and action <> 'read' order by id`,
+        [[String(id), String(waiting)]],
+      );
+      assert.deepEqual(
+        actions.map((row) => row.action),
+        ['request', 'admit', 'undo', 'admit', 'request', 'cancel'],
+      );
     });
 
     it('bills each whole week of a long stay once, however often the weekly run goes, and the rest at discharge', async () => {
@@ -216,14 +330,29 @@ for (const target of testDatabases('both')) {
       await ok('POST', `/api/admissions/${id}/admit`, desk.token, { bed_id: w.beds[0] });
       await at('2026-06-16T10:00:00Z');
       // Two runs at once (other tests' stays are billed too), then a third with nothing left to bill.
-      await Promise.all([ok('POST', '/api/admin/interim-bills', admin.token), ok('POST', '/api/admin/interim-bills', admin.token)]);
+      await Promise.all([
+        ok('POST', '/api/admin/interim-bills', admin.token),
+        ok('POST', '/api/admin/interim-bills', admin.token),
+      ]);
       assert.equal((await ok('POST', '/api/admin/interim-bills', admin.token)).bills, 0);
-      assert.equal(only(await server.db.query<{ n: number }>(`select count(*)::int as n from stay_charges where admission_id = $1`, [id])).n, 2);
+      assert.equal(
+        only(
+          await server.db.query<{ n: number }>(`select count(*)::int as n from stay_charges where admission_id = $1`, [
+            id,
+          ]),
+        ).n,
+        2,
+      );
       await ok('POST', `/api/admissions/${id}/discharge-order`, doctor.token, { diagnosis: 'd', treatment: 't' });
       await ok('POST', `/api/admissions/${id}/discharge`, desk.token);
       const charges = (await ok('GET', `/api/admissions/${id}`, desk.token)).charges;
       assert.deepEqual(
-        charges.map((c: { kind: string; first_night: string; last_night: string; amount_cents: number }) => [c.kind, c.first_night, c.last_night, c.amount_cents]),
+        charges.map((c: { kind: string; first_night: string; last_night: string; amount_cents: number }) => [
+          c.kind,
+          c.first_night,
+          c.last_night,
+          c.amount_cents,
+        ]),
         [
           ['interim', '2026-06-01', '2026-06-07', 70000],
           ['interim', '2026-06-08', '2026-06-14', 70000],
@@ -235,7 +364,10 @@ for (const target of testDatabases('both')) {
     it("counts the census of a constructed month as by hand, at midnight in the clinic's zone and across the change to summer time", async () => {
       const w = await ward(2);
       const [bed1, bed2] = w.beds as [number, number];
-      await server.db.query(`update beds set created_at = $2 where id = any($1::int[])`, [w.beds, CENSUS_MONTH.bedsCreatedAt]);
+      await server.db.query(`update beds set created_at = $2 where id = any($1::int[])`, [
+        w.beds,
+        CENSUS_MONTH.bedsCreatedAt,
+      ]);
       const stay = async (name: string, bed: number, admitAt: string) => {
         const patient = await fx.patient(name);
         await at(admitAt);
@@ -247,7 +379,11 @@ for (const target of testDatabases('both')) {
         await at(when);
         await ok('POST', `/api/admissions/${id}/discharge-order`, doctor.token, { diagnosis: 'd', treatment: 't' });
         await ok('POST', `/api/admissions/${id}/discharge`, desk.token);
-        await ok('POST', `/api/beds/${(await ok('GET', `/api/admissions/${id}`, desk.token)).bed.id}/ready`, desk.token);
+        await ok(
+          'POST',
+          `/api/beds/${(await ok('GET', `/api/admissions/${id}`, desk.token)).bed.id}/ready`,
+          desk.token,
+        );
       };
       for (const { name, admittedAt, transferredAt, dischargedAt } of CENSUS_MONTH.stays) {
         const id = await stay(name, bed1, admittedAt);
@@ -260,11 +396,24 @@ for (const target of testDatabases('both')) {
       }
       await at(CENSUS_MONTH.now);
 
-      const census = await ok('GET', `/api/admin/census?from=2026-03-01&to=2026-03-31&department_id=${w.departmentId}`, admin.token);
-      const inBed = Object.fromEntries(census.days.filter((d: { in_bed_at_midnight: number }) => d.in_bed_at_midnight > 0).map((d: { date: string; in_bed_at_midnight: number }) => [d.date, d.in_bed_at_midnight]));
+      const census = await ok(
+        'GET',
+        `/api/admin/census?from=2026-03-01&to=2026-03-31&department_id=${w.departmentId}`,
+        admin.token,
+      );
+      const inBed = Object.fromEntries(
+        census.days
+          .filter((d: { in_bed_at_midnight: number }) => d.in_bed_at_midnight > 0)
+          .map((d: { date: string; in_bed_at_midnight: number }) => [d.date, d.in_bed_at_midnight]),
+      );
       assert.deepEqual(inBed, CENSUS_MONTH.byHand.inBedAtMidnight);
-      assert.deepEqual(census.wards, [{ department_id: w.departmentId, department: `Ward ${wardCount}`, ...CENSUS_MONTH.byHand.ward }]);
-      const res = await fetch(`${server.url}/api/admin/census.csv?from=2026-03-28&to=2026-03-29&department_id=${w.departmentId}`, { headers: { authorization: `Bearer ${admin.token}` } });
+      assert.deepEqual(census.wards, [
+        { department_id: w.departmentId, department: `Ward ${wardCount}`, ...CENSUS_MONTH.byHand.ward },
+      ]);
+      const res = await fetch(
+        `${server.url}/api/admin/census.csv?from=2026-03-28&to=2026-03-29&department_id=${w.departmentId}`,
+        { headers: { authorization: `Bearer ${admin.token}` } },
+      );
       assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
       assert.equal(
         await res.text(),
@@ -288,10 +437,16 @@ for (const target of testDatabases('both')) {
         const path = route.path.replace(/\{\w+\}/g, '999999');
         for (const [who, token] of Object.entries(identities)) {
           const res = await server.api(route.method, path, { token, body: route.method === 'GET' ? undefined : {} });
-          const allowed = route.access === 'user' || (Array.isArray(route.access) ? route.access.includes(who as never) : route.access === who);
+          const allowed =
+            route.access === 'user' ||
+            (Array.isArray(route.access) ? route.access.includes(who as never) : route.access === who);
           const expected = who === 'none' ? [401] : allowed ? undefined : [403];
           if (expected) assert.deepEqual([res.status], expected, `${route.method} ${route.path} as ${who}`);
-          else assert.ok(![401, 403].includes(res.status) && res.status < 500, `${route.method} ${route.path} as ${who} → ${res.status} ${JSON.stringify(res.body)}`);
+          else
+            assert.ok(
+              ![401, 403].includes(res.status) && res.status < 500,
+              `${route.method} ${route.path} as ${who} → ${res.status} ${JSON.stringify(res.body)}`,
+            );
           checked.push(`${route.method} ${route.path} ${who}`);
         }
       }

@@ -10,5 +10,8 @@ const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 export function linkOrigin(publicUrl: string | undefined, https: boolean, host: string | undefined): string {
   if (publicUrl) return publicUrl;
   if (host && LOOPBACK.test(host)) return `${https ? 'https' : 'http'}://${host}`;
-  throw conflict('public_url_unset', 'Medora hands out links only to its PUBLIC_URL, which is not set: set PUBLIC_URL to the clinic\'s address');
+  throw conflict(
+    'public_url_unset',
+    "Medora hands out links only to its PUBLIC_URL, which is not set: set PUBLIC_URL to the clinic's address",
+  );
 }

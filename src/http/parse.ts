@@ -32,20 +32,26 @@ export async function parseBody(req: IncomingMessage): Promise<unknown> {
     let form: FormData;
     try {
       // The original header: the boundary is case-sensitive (browsers' boundaries are mixed case).
-      form = await new Request('http://medora.local/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? type }, body: new Uint8Array(raw) }).formData();
+      form = await new Request('http://medora.local/', {
+        method: 'POST',
+        headers: { 'content-type': req.headers['content-type'] ?? type },
+        body: new Uint8Array(raw),
+      }).formData();
     } catch {
       throw new HttpError(400, 'malformed_body', 'The form data could not be read');
     }
     const fields: Record<string, string | UploadedFile> = {};
     for (const [name, value] of form) {
       if (typeof value === 'string') fields[name] = value;
-      else if (value.size > 0) fields[name] = { filename: value.name, bytes: new Uint8Array(await value.arrayBuffer()) };
+      else if (value.size > 0)
+        fields[name] = { filename: value.name, bytes: new Uint8Array(await value.arrayBuffer()) };
     }
     return fields;
   }
   const raw = await readBody(req, JSON_LIMIT_BYTES);
   if (raw.length === 0) return {};
-  if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  if (type.startsWith('application/x-www-form-urlencoded'))
+    return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {

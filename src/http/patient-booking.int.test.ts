@@ -31,21 +31,60 @@ for (const target of testDatabases('both')) {
 
     before(async () => {
       // Wednesday 20 March 2030, 11:00 in Berlin.
-      server = await startTestServer(target, { clock: fixedClock('2030-03-20T10:00:00Z'), clinicTz: ZONE, clinicName: CLINIC.name });
+      server = await startTestServer(target, {
+        clock: fixedClock('2030-03-20T10:00:00Z'),
+        clinicTz: ZONE,
+        clinicName: CLINIC.name,
+      });
       fixtures = clinicFixtures(server);
       doctor = await fixtures.doctor('Dr. Ada Lovelace');
       mia = await fixtures.patient('Mia Meyer');
       otto = await fixtures.patient('Otto Other');
-      visits.coming = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-03-25', start: '10:00' });
-      visits.today = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-03-20', start: '08:00' });
-      visits.cancelled = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-03-27', status: 'cancelled', start: '10:00' });
-      visits.completed = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-03-18', status: 'completed', start: '10:00' });
-      visits.forgotten = await fixtures.appointment({ doctor, patientId: mia.patientId, date: '2030-03-11', start: '10:00' });
-      visits.otto = await fixtures.appointment({ doctor, patientId: otto.patientId, date: '2030-03-25', start: '11:00' });
+      visits.coming = await fixtures.appointment({
+        doctor,
+        patientId: mia.patientId,
+        date: '2030-03-25',
+        start: '10:00',
+      });
+      visits.today = await fixtures.appointment({
+        doctor,
+        patientId: mia.patientId,
+        date: '2030-03-20',
+        start: '08:00',
+      });
+      visits.cancelled = await fixtures.appointment({
+        doctor,
+        patientId: mia.patientId,
+        date: '2030-03-27',
+        status: 'cancelled',
+        start: '10:00',
+      });
+      visits.completed = await fixtures.appointment({
+        doctor,
+        patientId: mia.patientId,
+        date: '2030-03-18',
+        status: 'completed',
+        start: '10:00',
+      });
+      visits.forgotten = await fixtures.appointment({
+        doctor,
+        patientId: mia.patientId,
+        date: '2030-03-11',
+        start: '10:00',
+      });
+      visits.otto = await fixtures.appointment({
+        doctor,
+        patientId: otto.patientId,
+        date: '2030-03-25',
+        start: '11:00',
+      });
     });
     after(() => server.close());
 
-    const calendarOf = (id: number, token: string) => fetch(`${server.url}/api/patient/appointments/${id}/calendar.ics`, { headers: { authorization: `Bearer ${token}` } });
+    const calendarOf = (id: number, token: string) =>
+      fetch(`${server.url}/api/patient/appointments/${id}/calendar.ics`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
 
     it("answers the patient's own appointment as the invitation's event, at its instant in the clinic's zone", async () => {
       const res = await calendarOf(visits.coming ?? 0, mia.token);
@@ -72,11 +111,14 @@ for (const target of testDatabases('both')) {
       assert.equal((await calendarOf(visits.otto ?? 0, mia.token)).status, 404);
       assert.equal((await calendarOf(999_999, mia.token)).status, 404);
       assert.equal((await calendarOf(visits.coming ?? 0, doctor.token)).status, 403);
-      const refused = await server.db.query(`select 1 from audit_log where action = 'refused' and entity = 'appointment' and entity_id = $1`, [visits.otto]);
+      const refused = await server.db.query(
+        `select 1 from audit_log where action = 'refused' and entity = 'appointment' and entity_id = $1`,
+        [visits.otto],
+      );
       assert.equal(refused.length, 1);
     });
 
-    it('splits the patient\'s appointments into those to come and past ones', async () => {
+    it("splits the patient's appointments into those to come and past ones", async () => {
       const ids = async (when: string) => {
         const res = await server.api('GET', `/api/patient/appointments?when=${when}`, { token: mia.token });
         assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -91,8 +133,13 @@ for (const target of testDatabases('both')) {
       const list = await server.api('GET', '/api/patient/doctors', { token: mia.token });
       assert.equal(list.status, 200, JSON.stringify(list.body));
       const ada = (list.body.doctors as { id: number; next_free?: unknown }[]).find((d) => d.id === doctor.doctorId);
-      const next = await server.api('GET', `/api/appointments/next-available?doctor_id=${doctor.doctorId}`, { token: mia.token });
-      const [day] = next.body.days as { date: string; available_appointments: { start_time: string; end_time: string }[] }[];
+      const next = await server.api('GET', `/api/appointments/next-available?doctor_id=${doctor.doctorId}`, {
+        token: mia.token,
+      });
+      const [day] = next.body.days as {
+        date: string;
+        available_appointments: { start_time: string; end_time: string }[];
+      }[];
       assert.ok(day, 'the doctor has a free day');
       const [slot] = day.available_appointments;
       assert.deepEqual(ada?.next_free, { date: day.date, start_time: slot?.start_time, end_time: slot?.end_time });

@@ -92,7 +92,12 @@ for (const target of testDatabases('one')) {
     });
 
     it('refuses a cancelled appointment with 409 invalid_transition', async () => {
-      const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date: TODAY, status: 'cancelled' });
+      const appointmentId = await fx.appointment({
+        doctor,
+        patientId: patient.patientId,
+        date: TODAY,
+        status: 'cancelled',
+      });
       const res = await record(appointmentId, visit());
       assert.equal(res.status, 409);
       assert.equal(res.body.code, 'invalid_transition');
@@ -104,7 +109,9 @@ for (const target of testDatabases('one')) {
       const failingBills = {
         ...deps,
         transaction: <T>(fn: (tx: typeof deps) => Promise<T>) =>
-          deps.transaction((tx) => fn({ ...tx, bills: { ...tx.bills, create: () => Promise.reject(new Error('injected billing failure')) } })),
+          deps.transaction((tx) =>
+            fn({ ...tx, bills: { ...tx.bills, create: () => Promise.reject(new Error('injected billing failure')) } }),
+          ),
       };
       const original = server.app.records.recordVisit;
       server.app.records.recordVisit = (input, actor) => recordVisit(failingBills, input, actor);
@@ -116,7 +123,12 @@ for (const target of testDatabases('one')) {
         server.app.records.recordVisit = original;
       }
       assert.equal(await fx.count('medical_records', 'appointment_id = $1', [appointmentId]), 0);
-      assert.equal(await fx.count('billings', 'patient_id = $1 and medical_record_id not in (select id from medical_records)', [patient.patientId]), 0);
+      assert.equal(
+        await fx.count('billings', 'patient_id = $1 and medical_record_id not in (select id from medical_records)', [
+          patient.patientId,
+        ]),
+        0,
+      );
       assert.equal(await fx.appointmentStatus(appointmentId), 'scheduled');
       assert.equal((await record(appointmentId, visit())).status, 201, 'the appointment can still be recorded');
     });
@@ -155,7 +167,10 @@ for (const target of testDatabases('one')) {
     });
 
     it('refuses with 409 visit_not_started to record a visit that has not begun, today or later', async () => {
-      for (const [date, start] of [['2026-06-12', '09:00'], [TODAY, '20:30']] as const) {
+      for (const [date, start] of [
+        ['2026-06-12', '09:00'],
+        [TODAY, '20:30'],
+      ] as const) {
         const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date, start });
         const res = await record(appointmentId, visit());
         assert.equal(res.status, 409);
@@ -186,7 +201,9 @@ for (const target of testDatabases('one')) {
       await fx.appointment({ doctor: otherDoctor, patientId: stranger.patientId, date: TODAY });
       const all = await server.api('GET', '/api/doctor/patients', { token: doctor.token });
       assert.equal(all.status, 200);
-      assert.deepEqual(all.body.patients, [{ id: patient.patientId, name: 'Paula Patient', phone: '+1 555 0101', email: patient.email, photo: null }]);
+      assert.deepEqual(all.body.patients, [
+        { id: patient.patientId, name: 'Paula Patient', phone: '+1 555 0101', email: patient.email, photo: null },
+      ]);
       assert.equal(all.body.total, 1);
       const searched = await server.api('GET', '/api/doctor/patients?q=paula&per_page=5', { token: doctor.token });
       assert.equal(searched.body.patients.length, 1);
@@ -239,11 +256,16 @@ for (const target of testDatabases('one')) {
           details: null,
         },
       );
-      const actions = new Set(res.body.entries.map((e: { entity: string; action: string }) => `${e.action} ${e.entity}`));
-      for (const expected of ['create medical_record', 'update appointment', 'create billing']) assert.ok(actions.has(expected), expected);
+      const actions = new Set(
+        res.body.entries.map((e: { entity: string; action: string }) => `${e.action} ${e.entity}`),
+      );
+      for (const expected of ['create medical_record', 'update appointment', 'create billing'])
+        assert.ok(actions.has(expected), expected);
       assert.ok(res.body.entries.every((e: { patient_id: number }) => e.patient_id === patient.patientId));
 
-      const denied = await server.api('GET', `/api/admin/audit?patient_id=${patient.patientId}`, { token: doctor.token });
+      const denied = await server.api('GET', `/api/admin/audit?patient_id=${patient.patientId}`, {
+        token: doctor.token,
+      });
       assert.equal(denied.status, 403);
       const bad = await server.api('GET', '/api/admin/audit?patient_id=abc', { token: admin.token });
       assert.equal(bad.status, 422);
@@ -254,16 +276,26 @@ for (const target of testDatabases('one')) {
       const me = await fx.patient('Mona Mine');
       const stranger = await fx.patient('Sven Stranger');
       const older = await fx.appointment({ doctor, patientId: me.patientId, date: '2026-06-01' });
-      assert.equal((await record(older, visit({ diagnosis: 'Old cough', cost: 0, record_date: '2026-06-01' }))).status, 201);
+      assert.equal(
+        (await record(older, visit({ diagnosis: 'Old cough', cost: 0, record_date: '2026-06-01' }))).status,
+        201,
+      );
       const newer = await fx.appointment({ doctor: otherDoctor, patientId: me.patientId, date: '2026-06-09' });
-      const billed = await record(newer, visit({ diagnosis: 'Bronchitis', prescriptions: 'Antibiotics', lab_tests: 'Chest X-ray' }), otherDoctor.token);
+      const billed = await record(
+        newer,
+        visit({ diagnosis: 'Bronchitis', prescriptions: 'Antibiotics', lab_tests: 'Chest X-ray' }),
+        otherDoctor.token,
+      );
       assert.equal(billed.status, 201);
       const foreign = await fx.appointment({ doctor, patientId: stranger.patientId, date: '2026-06-09' });
       assert.equal((await record(foreign, visit({ diagnosis: 'Secret diagnosis' }))).status, 201);
 
       const res = await server.api('GET', '/api/patient/records', { token: me.token });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body.records.map((r: { diagnosis: string }) => r.diagnosis), ['Bronchitis', 'Old cough']);
+      assert.deepEqual(
+        res.body.records.map((r: { diagnosis: string }) => r.diagnosis),
+        ['Bronchitis', 'Old cough'],
+      );
       assert.deepEqual(
         { ...res.body.records[0], id: undefined, start_time: undefined, history: undefined },
         {
@@ -286,10 +318,13 @@ for (const target of testDatabases('one')) {
 
       const admin = await signUpAdmin(server);
       const audit = await server.api('GET', `/api/admin/audit?patient_id=${me.patientId}`, { token: admin.token });
-      const read = audit.body.entries.find((e: { request_id: string }) => e.request_id === res.headers.get('x-request-id'));
+      const read = audit.body.entries.find(
+        (e: { request_id: string }) => e.request_id === res.headers.get('x-request-id'),
+      );
       assert.deepEqual([read?.action, read?.entity, read?.actor.id], ['read_records', 'patient', me.user.id]);
 
-      for (const token of [doctor.token, admin.token]) assert.equal((await server.api('GET', '/api/patient/records', { token })).status, 403);
+      for (const token of [doctor.token, admin.token])
+        assert.equal((await server.api('GET', '/api/patient/records', { token })).status, 403);
       assert.equal((await server.api('GET', '/api/patient/records')).status, 401);
     });
 
@@ -298,8 +333,15 @@ for (const target of testDatabases('one')) {
       const appointmentId = await fx.appointment({ doctor, patientId: me.patientId, date: TODAY });
       const recorded = await record(appointmentId, visit({ diagnosis: 'Common cold' }));
       const recordId = recorded.body.medical_record.id;
-      const amend = (body: object, token = doctor.token) => server.api('POST', `/api/medical-records/${recordId}/amendments`, { token, body });
-      const amendment = { disease_id: flu, diagnosis: 'Influenza A', lab_tests: 'PCR positive', prescriptions: 'Oseltamivir', reason: 'PCR result' };
+      const amend = (body: object, token = doctor.token) =>
+        server.api('POST', `/api/medical-records/${recordId}/amendments`, { token, body });
+      const amendment = {
+        disease_id: flu,
+        diagnosis: 'Influenza A',
+        lab_tests: 'PCR positive',
+        prescriptions: 'Oseltamivir',
+        reason: 'PCR result',
+      };
 
       const refused = await amend({ ...amendment, cost: '10', reason: '' });
       assert.deepEqual([refused.status, Object.keys(refused.body.errors).sort()], [422, ['cost', 'reason']]);
@@ -308,16 +350,21 @@ for (const target of testDatabases('one')) {
       const amended = await amend(amendment);
       assert.equal(amended.status, 201);
       const admin = await signUpAdmin(server);
-      const again = await amend({ ...amendment, prescriptions: 'Oseltamivir 75 mg', reason: 'Dose added' }, admin.token);
+      const again = await amend(
+        { ...amendment, prescriptions: 'Oseltamivir 75 mg', reason: 'Dose added' },
+        admin.token,
+      );
       assert.equal(again.status, 201);
       assert.deepEqual(
-        again.body.history.map((h: { version: number; diagnosis: string; prescriptions: string; written_by: { name: string }; reason: string | null }) => [
-          h.version,
-          h.diagnosis,
-          h.prescriptions,
-          h.written_by.name,
-          h.reason,
-        ]),
+        again.body.history.map(
+          (h: {
+            version: number;
+            diagnosis: string;
+            prescriptions: string;
+            written_by: { name: string };
+            reason: string | null;
+          }) => [h.version, h.diagnosis, h.prescriptions, h.written_by.name, h.reason],
+        ),
         [
           [1, 'Common cold', 'Rest, fluids', 'Dr. Meredith Grey', null],
           [2, 'Influenza A', 'Oseltamivir', 'Dr. Meredith Grey', 'PCR result'],
@@ -327,12 +374,22 @@ for (const target of testDatabases('one')) {
 
       const mine = await server.api('GET', '/api/patient/records', { token: me.token });
       const seenByPatient = mine.body.records.find((r: { id: number }) => r.id === recordId);
-      assert.deepEqual([seenByPatient.diagnosis, seenByPatient.amended, seenByPatient.history.length], ['Influenza A', true, 3]);
+      assert.deepEqual(
+        [seenByPatient.diagnosis, seenByPatient.amended, seenByPatient.history.length],
+        ['Influenza A', true, 3],
+      );
       const doctorView = await server.api('GET', `/api/doctor/patients/${me.patientId}`, { token: doctor.token });
-      assert.deepEqual([doctorView.body.medical_records[0].prescriptions, doctorView.body.medical_records[0].amended], ['Oseltamivir 75 mg', true]);
+      assert.deepEqual(
+        [doctorView.body.medical_records[0].prescriptions, doctorView.body.medical_records[0].amended],
+        ['Oseltamivir 75 mg', true],
+      );
       const overview = await server.api('GET', `/api/admin/patients/${me.patientId}`, { token: admin.token });
       assert.equal(overview.body.medical_records[0].history.length, 3);
-      assert.equal(await fx.count('billings', 'medical_record_id = $1 and amount_cents = 12050', [recordId]), 1, 'the bill is untouched');
+      assert.equal(
+        await fx.count('billings', 'medical_record_id = $1 and amount_cents = 12050', [recordId]),
+        1,
+        'the bill is untouched',
+      );
 
       const trail = await server.api('GET', `/api/admin/audit?patient_id=${me.patientId}`, { token: admin.token });
       const amendments = trail.body.entries.filter((e: { action: string }) => e.action === 'amend');
@@ -349,7 +406,12 @@ for (const target of testDatabases('one')) {
       assert.equal(res.body.entries[0].action, 'login_failed');
       assert.equal(res.body.entries[0].actor, null);
       assert.equal(res.body.entries[0].details.email, patient.email);
-      assert.ok(res.body.entries.some((e: { action: string; actor: { id: number } | null }) => e.action === 'login' && e.actor?.id === admin.user.id));
+      assert.ok(
+        res.body.entries.some(
+          (e: { action: string; actor: { id: number } | null }) =>
+            e.action === 'login' && e.actor?.id === admin.user.id,
+        ),
+      );
       assert.ok(res.body.total >= res.body.entries.length);
     });
   });

@@ -11,7 +11,15 @@ import type { Db } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import { clinicDateTime } from '../domain/shared/clock.ts';
-import { fixedClock, PASSWORD, signUpPatient, startTestServer, TEST_TZ, uniqueEmail, type TestServer } from '../testing/http.ts';
+import {
+  fixedClock,
+  PASSWORD,
+  signUpPatient,
+  startTestServer,
+  TEST_TZ,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 import { at, first, only } from '../testing/assert.ts';
@@ -83,7 +91,12 @@ for (const target of testDatabases('both')) {
 describe('the embedded database bounds the wait for its one connection', () => {
   it('answers 503 database_busy to a statement that cannot get a turn in time, then serves again', async () => {
     const folder = await embeddedDataDir();
-    const db = await openPglite(folder.dataDir, { ...DEFAULT_TIMEOUTS, acquireMs: 100, lockMs: 1000, idleInTransactionMs: 5000 });
+    const db = await openPglite(folder.dataDir, {
+      ...DEFAULT_TIMEOUTS,
+      acquireMs: 100,
+      lockMs: 1000,
+      idleInTransactionMs: 5000,
+    });
     // The transaction holds the connection until the test lets it go, not for a time a busy machine may outlast.
     let letGo = () => {};
     const held = new Promise<void>((resolve) => (letGo = resolve));
@@ -141,59 +154,90 @@ if (url) {
         const doctor = await fx.doctor();
         const diseaseId = await fx.disease('Influenza');
         const visits: number[] = [];
-        for (let i = 0; i < 10; i++) visits.push(await fx.appointment({ doctor, patientId: (await fx.patient()).patientId, date: TODAY }));
-        const booked = await server.app.doctors.createDoctor({ name: 'Dr. Booked', email: uniqueEmail('doctor'), password: PASSWORD }, ADMIN);
+        for (let i = 0; i < 10; i++)
+          visits.push(await fx.appointment({ doctor, patientId: (await fx.patient()).patientId, date: TODAY }));
+        const booked = await server.app.doctors.createDoctor(
+          { name: 'Dr. Booked', email: uniqueEmail('doctor'), password: PASSWORD },
+          ADMIN,
+        );
         const patients = await Promise.all(Array.from({ length: 20 }, () => signUpPatient(server)));
         const slots: { schedule_id: number; date: string }[] = [];
         for (const date of ['2026-06-11', '2026-06-12']) {
-          const res = await server.api('GET', `/api/appointments/available/${booked.id}?date=${date}`, { token: first(patients).token });
-          slots.push(...res.body.available_appointments.filter((s: { status: string }) => s.status === 'available').map((s: { schedule_id: number }) => ({ schedule_id: s.schedule_id, date })));
+          const res = await server.api('GET', `/api/appointments/available/${booked.id}?date=${date}`, {
+            token: first(patients).token,
+          });
+          slots.push(
+            ...res.body.available_appointments
+              .filter((s: { status: string }) => s.status === 'available')
+              .map((s: { schedule_id: number }) => ({ schedule_id: s.schedule_id, date })),
+          );
         }
         assert.ok(slots.length >= 20);
 
         const writes = [
           ...patients.map((p, i) =>
-            server.api('POST', '/api/appointments/book', { token: p.token, body: { doctor_id: booked.id, ...at(slots, i, 'free slot') } }),
+            server.api('POST', '/api/appointments/book', {
+              token: p.token,
+              body: { doctor_id: booked.id, ...at(slots, i, 'free slot') },
+            }),
           ),
           ...visits.map((id) =>
             server.api('POST', `/api/doctor/appointments/${id}/medical-record`, {
               token: doctor.token,
-              body: { disease_id: diseaseId, diagnosis: 'Flu', service_type: 'Consultation', cost: '50.00', record_date: TODAY },
+              body: {
+                disease_id: diseaseId,
+                diagnosis: 'Flu',
+                service_type: 'Consultation',
+                cost: '50.00',
+                record_date: TODAY,
+              },
             }),
           ),
         ];
         const killer = (async () => {
           for (let round = 0; round < 5; round++) {
             await new Promise((resolve) => setTimeout(resolve, 15));
-            await runOnConnection(url, `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
+            await runOnConnection(
+              url,
+              `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
+            );
           }
         })();
         const answers = await Promise.all(writes);
         await killer;
-        for (const answer of answers) assert.ok([200, 201, 409, 503].includes(answer.status), `${answer.status} ${JSON.stringify(answer.body)}`);
+        for (const answer of answers)
+          assert.ok([200, 201, 409, 503].includes(answer.status), `${answer.status} ${JSON.stringify(answer.body)}`);
         for (const answer of answers.filter((a) => a.status === 503)) {
           assert.equal(answer.body.code, 'database_unavailable');
           assert.equal(answer.headers.get('retry-after'), '2');
         }
 
         await new Promise((resolve) => setTimeout(resolve, 200));
-        assert.equal((await server.api('GET', '/api/doctors', { token: first(patients).token })).status, 200, 'serves again without a restart');
-        const check = only(await server.db.query<{ records: number; bills: number; completed: number; orphans: number }>(
-          `select (select count(*)::int from medical_records) as records,
+        assert.equal(
+          (await server.api('GET', '/api/doctors', { token: first(patients).token })).status,
+          200,
+          'serves again without a restart',
+        );
+        const check = only(
+          await server.db.query<{ records: number; bills: number; completed: number; orphans: number }>(
+            `select (select count(*)::int from medical_records) as records,
                   (select count(*)::int from billings) as bills,
                   (select count(*)::int from appointments where status = 'completed') as completed,
                   (select count(*)::int from appointments a where a.status = 'completed'
                      and not exists (select 1 from medical_records r where r.appointment_id = a.id)) as orphans`,
-        ));
+          ),
+        );
         assert.equal(check.records, check.bills, 'each record has its bill');
         assert.equal(check.records, check.completed, 'each record completed its visit');
         assert.equal(check.orphans, 0);
         const recorded = answers.slice(20).filter((a) => a.status === 201).length;
         assert.equal(check.records, recorded, 'a 201 means written, anything else means not written');
-        const { booked: bookings } = only(await server.db.query<{ booked: number }>(
-          'select count(*)::int as booked from appointments where doctor_id = $1',
-          [booked.id],
-        ));
+        const { booked: bookings } = only(
+          await server.db.query<{ booked: number }>(
+            'select count(*)::int as booked from appointments where doctor_id = $1',
+            [booked.id],
+          ),
+        );
         assert.equal(bookings, answers.slice(0, 20).filter((a) => a.status === 201).length);
         assert.deepEqual(crashes, []);
       } finally {
@@ -214,10 +258,14 @@ if (url) {
         await holder.query('lock table appointments in access exclusive mode');
         // The lock is held until the rollback below: a request waiting behind it would not answer before then, and
         // fails at ten times the lock timeout instead of hanging the test.
-        const behindTheLock = <T>(answer: Promise<T>, what: string) => within(answer, 10 * DEFAULT_TIMEOUTS.lockMs, what);
+        const behindTheLock = <T>(answer: Promise<T>, what: string) =>
+          within(answer, 10 * DEFAULT_TIMEOUTS.lockMs, what);
         const reads = [1, 2, 3].map(() => server.api('GET', '/api/patient/appointments', { token: patient.token }));
         const live = await behindTheLock(server.api('GET', '/api/health/live'), 'liveness');
-        const doctors = await behindTheLock(server.api('GET', '/api/doctors', { token: patient.token }), 'the doctors list');
+        const doctors = await behindTheLock(
+          server.api('GET', '/api/doctors', { token: patient.token }),
+          'the doctors list',
+        );
         assert.equal(live.status, 200);
         assert.equal(doctors.status, 200);
         for (const read of await behindTheLock(Promise.all(reads), 'the appointment reads')) {
@@ -236,7 +284,10 @@ if (url) {
       // The server started below keeps real time, so its sessions and yesterday's visits are made on real time too.
       const db = await openPostgres(dbUrl);
       t.after(() => db.close());
-      const server = await startTestServer({ name: 'seed', open: async () => ({ db, url: dbUrl, drop: async () => {} }) });
+      const server = await startTestServer({
+        name: 'seed',
+        open: async () => ({ db, url: dbUrl, drop: async () => {} }),
+      });
       const yesterday = clinicDateTime(new Date(Date.now() - 86_400_000), TEST_TZ).date;
       // Twice as many payments as connections: half wait on the lock, half for a connection the interrupt frees.
       const poolSize = 2;
@@ -245,19 +296,23 @@ if (url) {
       await holder.connect();
       t.after(() => holder.end());
       const graceMs = 1000;
-      const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/medora.js', import.meta.url)), 'serve', '--port', '0'], {
-        env: {
-          ...process.env,
-          DATABASE_URL: dbUrl,
-          SHUTDOWN_GRACE_MS: String(graceMs),
-          DATABASE_LOCK_TIMEOUT_MS: '60000',
-          DATABASE_STATEMENT_TIMEOUT_MS: '60000',
-          DATABASE_ACQUIRE_TIMEOUT_MS: '60000',
-          DATABASE_POOL_SIZE: String(poolSize),
-          CLINIC_TZ: TEST_TZ,
+      const child = spawn(
+        process.execPath,
+        [fileURLToPath(new URL('../../bin/medora.js', import.meta.url)), 'serve', '--port', '0'],
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: dbUrl,
+            SHUTDOWN_GRACE_MS: String(graceMs),
+            DATABASE_LOCK_TIMEOUT_MS: '60000',
+            DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+            DATABASE_ACQUIRE_TIMEOUT_MS: '60000',
+            DATABASE_POOL_SIZE: String(poolSize),
+            CLINIC_TZ: TEST_TZ,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      );
       // Killed also when the test times out waiting for it (to start, or to exit on SIGTERM).
       t.after(() => void child.kill('SIGKILL'));
       try {
@@ -275,17 +330,22 @@ if (url) {
         await holder.query('begin');
         await holder.query('select id from billings where id = any($1::int[]) for update', [bills]);
         const payments = bills.map((id) =>
-          fetch(`${base}/api/patient/billings/${id}/pay`, { method: 'POST', headers: { authorization: `Bearer ${patient.token}` } }).then(
+          fetch(`${base}/api/patient/billings/${id}/pay`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${patient.token}` },
+          }).then(
             (res) => res.status,
             () => 'reset',
           ),
         );
         await waitUntil(async () => {
           // Not on the holder: pg_stat_activity keeps one snapshot for the whole of a transaction.
-          const { n } = only(await db.query<{ n: number }>(
-            `select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'`,
-            [name],
-          ));
+          const { n } = only(
+            await db.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'`,
+              [name],
+            ),
+          );
           return n === poolSize;
         });
         const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -296,9 +356,13 @@ if (url) {
         // Ten times the grace period, and far short of the 60 s the blocked writes would wait for their lock.
         assert.ok(took < 10 * graceMs, `exit took ${took.toFixed(0)} ms (code ${code}):\n${output}`);
         assert.equal(code, 0, output);
-        for (const outcome of await Promise.all(payments)) assert.ok(outcome === 'reset' || outcome === 503, String(outcome));
+        for (const outcome of await Promise.all(payments))
+          assert.ok(outcome === 'reset' || outcome === 503, String(outcome));
         await holder.query('commit');
-        const { rows } = await holder.query(`select count(*)::int as unpaid, (select count(*)::int from payments) as payments from billings where payment_status = 'unpaid' and id = any($1::int[])`, [bills]);
+        const { rows } = await holder.query(
+          `select count(*)::int as unpaid, (select count(*)::int from payments) as payments from billings where payment_status = 'unpaid' and id = any($1::int[])`,
+          [bills],
+        );
         assert.deepEqual(rows[0], { unpaid: bills.length, payments: 0 });
       } finally {
         child.kill('SIGKILL');
@@ -311,10 +375,13 @@ if (url) {
       // for the whole test, and the unrelated reads would be refused for want of one.
       const timeouts = { ...DEFAULT_TIMEOUTS, lockMs: 60_000 };
       const server = await startTestServer(
-        { name: 'pool of four', open: async () => {
-          const db = await openPostgres(dbUrl, { max: 4, timeouts });
-          return { db, url: dbUrl, drop: () => db.close() };
-        } },
+        {
+          name: 'pool of four',
+          open: async () => {
+            const db = await openPostgres(dbUrl, { max: 4, timeouts });
+            return { db, url: dbUrl, drop: () => db.close() };
+          },
+        },
         { clock: fixedClock(NOW) },
       );
       t.after(() => server.close());
@@ -332,7 +399,10 @@ if (url) {
         const statuses: number[] = [];
         while (performance.now() < until) {
           const sent = performance.now();
-          const res = await fetch(server.url + path, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(30_000) });
+          const res = await fetch(server.url + path, {
+            headers: token ? { authorization: `Bearer ${token}` } : {},
+            signal: AbortSignal.timeout(30_000),
+          });
           statuses.push(res.status);
           await res.arrayBuffer();
           if (path === '/api/doctors') took.push(performance.now() - sent);
@@ -340,7 +410,9 @@ if (url) {
         return statuses;
       };
       const [blocked, unrelated] = await Promise.all([
-        Promise.all(Array.from({ length: 6 }, () => tally('/api/patient/appointments', patient.token))).then((all) => all.flat()),
+        Promise.all(Array.from({ length: 6 }, () => tally('/api/patient/appointments', patient.token))).then((all) =>
+          all.flat(),
+        ),
         Promise.all(Array.from({ length: 4 }, () => tally('/api/doctors', patient.token))).then((all) => all.flat()),
       ]);
       await holder.query('rollback');
@@ -351,11 +423,22 @@ if (url) {
         return JSON.stringify(by);
       };
       const p90 = took.sort((a, b) => a - b)[Math.floor(took.length * 0.9)] ?? Infinity;
-      console.log(`during the lock: unrelated reads ${counts(unrelated)} (90 % within ${p90.toFixed(0)} ms), reads of the locked table ${counts(blocked)}`);
-      assert.ok(share >= 0.95, `unrelated reads answered 200: ${(share * 100).toFixed(1)} % of ${unrelated.length} ${counts(unrelated)}`);
+      console.log(
+        `during the lock: unrelated reads ${counts(unrelated)} (90 % within ${p90.toFixed(0)} ms), reads of the locked table ${counts(blocked)}`,
+      );
+      assert.ok(
+        share >= 0.95,
+        `unrelated reads answered 200: ${(share * 100).toFixed(1)} % of ${unrelated.length} ${counts(unrelated)}`,
+      );
       // Ten times the wait of a read that meets the lock: unrelated reads wait at most for such a read's connection.
-      assert.ok(p90 < 10 * timeouts.readLockMs, `unrelated reads waited behind the lock: 90 % within ${p90.toFixed(0)} ms`);
-      assert.ok(blocked.every((status) => status === 503), counts(blocked));
+      assert.ok(
+        p90 < 10 * timeouts.readLockMs,
+        `unrelated reads waited behind the lock: 90 % within ${p90.toFixed(0)} ms`,
+      );
+      assert.ok(
+        blocked.every((status) => status === 503),
+        counts(blocked),
+      );
     });
 
     it('answers 422 idempotency_key_reused to the loser of one key raced on two bills', async () => {
@@ -367,12 +450,19 @@ if (url) {
           const before = await paidCount(server.db, bills);
           if (before === bills.length) break;
           const answers = await Promise.all(
-            bills.map((id) => server.api('POST', `/api/patient/billings/${id}/pay`, { token: patient.token, headers: { 'idempotency-key': key } })),
+            bills.map((id) =>
+              server.api('POST', `/api/patient/billings/${id}/pay`, {
+                token: patient.token,
+                headers: { 'idempotency-key': key },
+              }),
+            ),
           );
           const statuses = answers.map((a) => a.status).sort();
-          for (const answer of answers) assert.ok([200, 409, 422].includes(answer.status), `${answer.status} ${JSON.stringify(answer.body)}`);
+          for (const answer of answers)
+            assert.ok([200, 409, 422].includes(answer.status), `${answer.status} ${JSON.stringify(answer.body)}`);
           assert.ok(statuses.filter((s) => s === 200).length <= 1, 'one key pays one bill');
-          for (const loser of answers.filter((a) => a.status === 422)) assert.equal(loser.body.code, 'idempotency_key_reused');
+          for (const loser of answers.filter((a) => a.status === 422))
+            assert.equal(loser.body.code, 'idempotency_key_reused');
           assert.equal(await paidCount(server.db, bills), before + statuses.filter((s) => s === 200).length);
         }
       } finally {
@@ -393,7 +483,13 @@ async function unpaidBills(server: TestServer, n: number, date: string) {
     const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date });
     const res = await server.api('POST', `/api/doctor/appointments/${appointmentId}/medical-record`, {
       token: doctor.token,
-      body: { disease_id: diseaseId, diagnosis: 'Aura', service_type: 'Consultation', cost: '30.00', record_date: date },
+      body: {
+        disease_id: diseaseId,
+        diagnosis: 'Aura',
+        service_type: 'Consultation',
+        cost: '30.00',
+        record_date: date,
+      },
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     bills.push(res.body.billing.id);
@@ -402,7 +498,12 @@ async function unpaidBills(server: TestServer, n: number, date: string) {
 }
 
 async function paidCount(db: Db, bills: number[]): Promise<number> {
-  const { n } = only(await db.query<{ n: number }>(`select count(*)::int as n from billings where payment_status = 'paid' and id = any($1::int[])`, [bills]));
+  const { n } = only(
+    await db.query<{ n: number }>(
+      `select count(*)::int as n from billings where payment_status = 'paid' and id = any($1::int[])`,
+      [bills],
+    ),
+  );
   return n;
 }
 

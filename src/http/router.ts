@@ -33,7 +33,9 @@ export interface Answer {
 }
 
 export type Handler<Params = Record<string, string>> = (ctx: RequestContext<Params>) => Promise<Answer>;
-export type PublicHandler<Params = Record<string, string>> = (ctx: Omit<RequestContext<Params>, 'actor'>) => Promise<Answer>;
+export type PublicHandler<Params = Record<string, string>> = (
+  ctx: Omit<RequestContext<Params>, 'actor'>,
+) => Promise<Answer>;
 /** Who may call: nobody signed in needed, any signed-in user, or the listed roles. */
 export type Access = 'public' | 'user' | Role | Role[];
 
@@ -55,14 +57,39 @@ export interface Route {
 }
 
 /** `/api/doctors/{id}` → a regex with a named group per parameter. */
-export function route<P extends string>(method: string, path: P, access: 'public', handler: PublicHandler<PathParams<P>>): Route;
-export function route<P extends string>(method: string, path: P, access: Exclude<Access, 'public'>, handler: Handler<PathParams<P>>): Route;
-export function route<P extends string>(method: string, path: P, access: Access, handler: Handler<PathParams<P>>): Route {
+export function route<P extends string>(
+  method: string,
+  path: P,
+  access: 'public',
+  handler: PublicHandler<PathParams<P>>,
+): Route;
+export function route<P extends string>(
+  method: string,
+  path: P,
+  access: Exclude<Access, 'public'>,
+  handler: Handler<PathParams<P>>,
+): Route;
+export function route<P extends string>(
+  method: string,
+  path: P,
+  access: Access,
+  handler: Handler<PathParams<P>>,
+): Route {
   const source = path.replace(/[.+?^$()[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
   const parameterized = path.includes('{');
   const prefix = parameterized ? path.slice(0, path.indexOf('{')) : path;
   // The pattern has a named group for each parameter of `path`, so a match always carries them all.
-  return { method, path, pattern: new RegExp(`^${source}$`), prefix, parameterized, access, setsCookie: false, changesAccounts: false, handler: handler as Handler };
+  return {
+    method,
+    path,
+    pattern: new RegExp(`^${source}$`),
+    prefix,
+    parameterized,
+    access,
+    setsCookie: false,
+    changesAccounts: false,
+    handler: handler as Handler,
+  };
 }
 
 /** A public route that signs the browser in: it answers with the session cookie. */
@@ -98,7 +125,10 @@ export function match(routes: Route[], method: string, path: string): { route: R
     // HEAD is answered wherever GET is (above), so it is allowed there too (RFC 9110 §9.3.2).
     if (candidate.method === 'GET') allowed.add('HEAD');
   }
-  if (allowed) throw new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed here`, { Allow: [...allowed].join(', ') });
+  if (allowed)
+    throw new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed here`, {
+      Allow: [...allowed].join(', '),
+    });
   throw new HttpError(404, 'not_found', `No API route ${path}`);
 }
 

@@ -6,7 +6,15 @@ import { openPostgres } from '../db/postgres.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import type { AppointmentJson } from '../domain/scheduling/scheduling.ts';
 import { bearerTokens } from '../security.ts';
-import { PASSWORD, fixedClock, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
+import {
+  PASSWORD,
+  fixedClock,
+  signIn,
+  signUpAdmin,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/http.ts';
 import { at, first, only, present, two } from '../testing/assert.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { createMedoraServer } from './server.ts';
@@ -39,7 +47,10 @@ function clinic(server: TestServer) {
 
     async doctor(name = 'Dr. Grey', departmentId?: number) {
       const email = uniqueEmail('doctor');
-      const doctor = await server.app.doctors.createDoctor({ name, email, password: PASSWORD, department_id: departmentId }, ADMIN);
+      const doctor = await server.app.doctors.createDoctor(
+        { name, email, password: PASSWORD, department_id: departmentId },
+        ADMIN,
+      );
       return { ...doctor, signIn: () => signIn(server, email) };
     },
 
@@ -80,14 +91,21 @@ for (const target of testDatabases('both')) {
     after(() => server.close());
 
     const slotsOf = async (doctorId: number, token: string, date?: string) => {
-      const res = await server.api('GET', `/api/appointments/available/${doctorId}${date ? `?date=${date}` : ''}`, { token });
+      const res = await server.api('GET', `/api/appointments/available/${doctorId}${date ? `?date=${date}` : ''}`, {
+        token,
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return res.body.available_appointments as Slot[];
     };
     const slotAt = async (doctorId: number, token: string, date: string, start: string) =>
-      present((await slotsOf(doctorId, token, date)).find((s) => s.start_time === start), `slot at ${start}`);
-    const book = (token: string, body: Record<string, unknown>) => server.api('POST', '/api/appointments/book', { token, body });
-    const setSchedule = (doctorId: number, body: unknown) => server.api('PUT', `/api/admin/doctors/${doctorId}/schedule`, { token: admin.token, body });
+      present(
+        (await slotsOf(doctorId, token, date)).find((s) => s.start_time === start),
+        `slot at ${start}`,
+      );
+    const book = (token: string, body: Record<string, unknown>) =>
+      server.api('POST', '/api/appointments/book', { token, body });
+    const setSchedule = (doctorId: number, body: unknown) =>
+      server.api('PUT', `/api/admin/doctors/${doctorId}/schedule`, { token: admin.token, body });
 
     describe('weekly patterns', () => {
       it('gives a new doctor Monday to Friday 09:00–17:00 in 30-minute slots, in a room of their department', async () => {
@@ -96,30 +114,44 @@ for (const target of testDatabases('both')) {
         const res = await server.api('GET', `/api/admin/doctors/${doctor.id}/schedule`, { token: admin.token });
         assert.equal(res.status, 200);
         assert.equal(res.body.slots.length, 80);
-        assert.deepEqual({ ...res.body.slots[0], id: undefined }, {
-          id: undefined,
-          weekday: 1,
-          start_time: '09:00',
-          end_time: '09:30',
-          room: { id: department.room.id, name: 'Room 101' },
-        });
+        assert.deepEqual(
+          { ...res.body.slots[0], id: undefined },
+          {
+            id: undefined,
+            weekday: 1,
+            start_time: '09:00',
+            end_time: '09:30',
+            room: { id: department.room.id, name: 'Room 101' },
+          },
+        );
         assert.deepEqual(res.body.slots.at(-1).weekday, 5);
       });
 
       it('replaces a pattern from working hours, keeping the ids of slots that stay', async () => {
         const doctor = await fx.doctor();
-        const before = (await server.api('GET', `/api/admin/doctors/${doctor.id}/schedule`, { token: admin.token })).body.slots;
-        const res = await setSchedule(doctor.id, { days: [1, 6], start_time: '09:00', end_time: '10:00', slot_minutes: 30 });
+        const before = (await server.api('GET', `/api/admin/doctors/${doctor.id}/schedule`, { token: admin.token }))
+          .body.slots;
+        const res = await setSchedule(doctor.id, {
+          days: [1, 6],
+          start_time: '09:00',
+          end_time: '10:00',
+          slot_minutes: 30,
+        });
         assert.equal(res.status, 200);
         assert.deepEqual(
-          res.body.slots.map((s: { weekday: number; start_time: string; end_time: string }) => `${s.weekday} ${s.start_time}-${s.end_time}`),
+          res.body.slots.map(
+            (s: { weekday: number; start_time: string; end_time: string }) =>
+              `${s.weekday} ${s.start_time}-${s.end_time}`,
+          ),
           ['1 09:00-09:30', '1 09:30-10:00', '6 09:00-09:30', '6 09:30-10:00'],
         );
         assert.equal(res.body.slots[0].id, before[0].id);
-        const { retired } = only(await server.db.query<{ retired: number }>(
-          'select count(*)::int as retired from schedules where doctor_id = $1 and retired_at is not null',
-          [doctor.id],
-        ));
+        const { retired } = only(
+          await server.db.query<{ retired: number }>(
+            'select count(*)::int as retired from schedules where doctor_id = $1 and retired_at is not null',
+            [doctor.id],
+          ),
+        );
         assert.equal(retired, 78);
       });
 
@@ -135,11 +167,18 @@ for (const target of testDatabases('both')) {
         assert.equal(overlapping.body.code, 'invalid');
         assert.deepEqual(overlapping.body.errors, { slots: ['Tuesday 09:45–10:15 overlaps Tuesday 09:00–10:00'] });
 
-        const noRoom = await setSchedule(doctor.id, { slots: [{ weekday: 2, start_time: '09:00', end_time: '10:00', room_id: 999999 }] });
+        const noRoom = await setSchedule(doctor.id, {
+          slots: [{ weekday: 2, start_time: '09:00', end_time: '10:00', room_id: 999999 }],
+        });
         assert.equal(noRoom.status, 422);
         assert.deepEqual(noRoom.body.errors, { room_id: ['does not exist'] });
 
-        const unknown = await setSchedule(999999, { days: [1], start_time: '09:00', end_time: '10:00', slot_minutes: 30 });
+        const unknown = await setSchedule(999999, {
+          days: [1],
+          start_time: '09:00',
+          end_time: '10:00',
+          slot_minutes: 30,
+        });
         assert.equal(unknown.status, 404);
         assert.equal(unknown.body.code, 'not_found');
       });
@@ -171,7 +210,13 @@ for (const target of testDatabases('both')) {
             ['10:30', 'available', 'AM'],
           ],
         );
-        assert.deepEqual(present(slots.find((s) => s.start_time === '12:00'), 'slot at 12:00').period, 'PM');
+        assert.deepEqual(
+          present(
+            slots.find((s) => s.start_time === '12:00'),
+            'slot at 12:00',
+          ).period,
+          'PM',
+        );
       });
 
       it('refuses a past date, one more than 60 days ahead and a malformed one', async () => {
@@ -182,7 +227,9 @@ for (const target of testDatabases('both')) {
           ['2026-08-10', 'must be at most 60 days ahead'],
           ['10/06/2026', 'must be a date as yyyy-MM-dd'],
         ]) {
-          const res = await server.api('GET', `/api/appointments/available/${doctor.id}?date=${date}`, { token: patient.token });
+          const res = await server.api('GET', `/api/appointments/available/${doctor.id}?date=${date}`, {
+            token: patient.token,
+          });
           assert.equal(res.status, 422, date);
           assert.deepEqual(res.body.errors, { date: [message] });
         }
@@ -202,26 +249,45 @@ for (const target of testDatabases('both')) {
     });
 
     describe('next available days', () => {
-      const nextAvailable = (query: string, token?: string) => server.api('GET', `/api/appointments/next-available?${query}`, { token });
+      const nextAvailable = (query: string, token?: string) =>
+        server.api('GET', `/api/appointments/next-available?${query}`, { token });
 
       it("answers the first three days with a free slot, each with only its free slots, from today or from 'from'", async () => {
         const doctor = await fx.doctor('Dr. Thursday');
         const [patient, other] = two(await fx.patients(2));
-        const week = { slots: [4, 5].flatMap((weekday) => [{ weekday, start_time: '09:00', end_time: '09:30' }, { weekday, start_time: '14:00', end_time: '14:30' }]) };
+        const week = {
+          slots: [4, 5].flatMap((weekday) => [
+            { weekday, start_time: '09:00', end_time: '09:30' },
+            { weekday, start_time: '14:00', end_time: '14:30' },
+          ]),
+        };
         assert.equal((await setSchedule(doctor.id, week)).status, 200);
-        for (const [token, start] of [[patient.token, '09:00'], [other.token, '14:00']] as const) {
+        for (const [token, start] of [
+          [patient.token, '09:00'],
+          [other.token, '14:00'],
+        ] as const) {
           const slot = await slotAt(doctor.id, token, THURSDAY, start);
-          assert.equal((await book(token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY })).status, 201);
+          assert.equal(
+            (await book(token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY })).status,
+            201,
+          );
         }
         const fridaySlot = await slotAt(doctor.id, patient.token, FRIDAY, '09:00');
-        assert.equal((await book(patient.token, { doctor_id: doctor.id, schedule_id: fridaySlot.schedule_id, date: FRIDAY })).status, 201);
+        assert.equal(
+          (await book(patient.token, { doctor_id: doctor.id, schedule_id: fridaySlot.schedule_id, date: FRIDAY }))
+            .status,
+          201,
+        );
 
         const res = await nextAvailable(`doctor_id=${doctor.id}`, patient.token);
         assert.equal(res.status, 200);
         assert.equal(res.body.doctor_id, doctor.id);
         const days = res.body.days as { date: string; available_appointments: Slot[] }[];
         assert.deepEqual(
-          days.map((day) => [day.date, day.available_appointments.map((s) => `${s.start_time} ${s.status} ${s.period}`)]),
+          days.map((day) => [
+            day.date,
+            day.available_appointments.map((s) => `${s.start_time} ${s.status} ${s.period}`),
+          ]),
           [
             [FRIDAY, ['14:00 available PM']],
             ['2026-06-18', ['09:00 available AM', '14:00 available PM']],
@@ -257,23 +323,26 @@ for (const target of testDatabases('both')) {
         const slot = await slotAt(doctor.id, patient.token, THURSDAY, '11:00');
         const res = await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY });
         assert.equal(res.status, 201);
-        assert.deepEqual({ ...res.body, id: undefined }, {
-          id: undefined,
-          date: THURSDAY,
-          start_time: '11:00',
-          end_time: '11:30',
-          status: 'scheduled',
-          patient: { id: patient.patientId, name: patient.name, email: res.body.patient.email },
-          doctor: { id: doctor.id, name: 'Dr. Booked', email: doctor.email },
-          department: { id: department.id, name: department.name },
-          room: { id: department.room.id, name: 'Room 101' },
-          patient_name: patient.name,
-          patient_email: res.body.patient.email,
-          doctor_name: 'Dr. Booked',
-          doctor_email: doctor.email,
-          department_name: department.name,
-          room_name: 'Room 101',
-        });
+        assert.deepEqual(
+          { ...res.body, id: undefined },
+          {
+            id: undefined,
+            date: THURSDAY,
+            start_time: '11:00',
+            end_time: '11:30',
+            status: 'scheduled',
+            patient: { id: patient.patientId, name: patient.name, email: res.body.patient.email },
+            doctor: { id: doctor.id, name: 'Dr. Booked', email: doctor.email },
+            department: { id: department.id, name: department.name },
+            room: { id: department.room.id, name: 'Room 101' },
+            patient_name: patient.name,
+            patient_email: res.body.patient.email,
+            doctor_name: 'Dr. Booked',
+            doctor_email: doctor.email,
+            department_name: department.name,
+            room_name: 'Room 101',
+          },
+        );
         assert.equal((await slotAt(doctor.id, patient.token, THURSDAY, '11:00')).status, 'booked');
       });
 
@@ -281,9 +350,16 @@ for (const target of testDatabases('both')) {
         const doctor = await fx.doctor('Dr. Capped');
         const patient = only(await fx.patients(1));
         const first = await slotAt(doctor.id, patient.token, THURSDAY, '09:00');
-        assert.equal((await book(patient.token, { doctor_id: doctor.id, schedule_id: first.schedule_id, date: THURSDAY })).status, 201);
+        assert.equal(
+          (await book(patient.token, { doctor_id: doctor.id, schedule_id: first.schedule_id, date: THURSDAY })).status,
+          201,
+        );
         const second = await slotAt(doctor.id, patient.token, THURSDAY, '15:00');
-        const refused = await book(patient.token, { doctor_id: doctor.id, schedule_id: second.schedule_id, date: THURSDAY });
+        const refused = await book(patient.token, {
+          doctor_id: doctor.id,
+          schedule_id: second.schedule_id,
+          date: THURSDAY,
+        });
         assert.equal(refused.status, 409);
         assert.equal(refused.body.code, 'booking_limit');
         assert.match(refused.body.message, /already have an appointment with this doctor on that day/);
@@ -291,8 +367,15 @@ for (const target of testDatabases('both')) {
         const others = await Promise.all(Array.from({ length: 10 }, (_, i) => fx.doctor(`Dr. Other ${i}`)));
         const answers = [];
         for (const [i, other] of others.entries()) {
-          const slot = await slotAt(other.id, patient.token, FRIDAY, `${String(9 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`);
-          answers.push((await book(patient.token, { doctor_id: other.id, schedule_id: slot.schedule_id, date: FRIDAY })).body);
+          const slot = await slotAt(
+            other.id,
+            patient.token,
+            FRIDAY,
+            `${String(9 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
+          );
+          answers.push(
+            (await book(patient.token, { doctor_id: other.id, schedule_id: slot.schedule_id, date: FRIDAY })).body,
+          );
         }
         assert.equal(answers.filter((a) => a.code === undefined).length, 9, 'nine more make ten upcoming');
         assert.equal(answers.at(-1)?.code, 'booking_limit');
@@ -302,7 +385,10 @@ for (const target of testDatabases('both')) {
         const [first, second] = [await fx.doctor(), await fx.doctor()];
         const [patient, other] = two(await fx.patients(2));
         const slot = await slotAt(first.id, patient.token, THURSDAY, '14:00');
-        assert.equal((await book(patient.token, { doctor_id: first.id, schedule_id: slot.schedule_id, date: THURSDAY })).status, 201);
+        assert.equal(
+          (await book(patient.token, { doctor_id: first.id, schedule_id: slot.schedule_id, date: THURSDAY })).status,
+          201,
+        );
 
         const taken = await book(other.token, { doctor_id: first.id, schedule_id: slot.schedule_id, date: THURSDAY });
         assert.equal(taken.status, 409);
@@ -310,21 +396,34 @@ for (const target of testDatabases('both')) {
         assert.equal(taken.body.message, 'This slot is no longer available');
 
         const sameTime = await slotAt(second.id, patient.token, THURSDAY, '14:00');
-        const busy = await book(patient.token, { doctor_id: second.id, schedule_id: sameTime.schedule_id, date: THURSDAY });
+        const busy = await book(patient.token, {
+          doctor_id: second.id,
+          schedule_id: sameTime.schedule_id,
+          date: THURSDAY,
+        });
         assert.equal(busy.status, 409);
         assert.equal(busy.body.code, 'patient_busy');
       });
 
-      it("refuses a slot of another doctor, of another weekday, a retired one and one that has started, with 422", async () => {
+      it('refuses a slot of another doctor, of another weekday, a retired one and one that has started, with 422', async () => {
         const [doctor, other] = [await fx.doctor(), await fx.doctor()];
         const patient = only(await fx.patients(1));
         const othersSlot = await slotAt(other.id, patient.token, THURSDAY, '11:00');
         const thursdaySlot = await slotAt(doctor.id, patient.token, THURSDAY, '11:00');
         const startedSlot = await slotAt(doctor.id, patient.token, TODAY, '10:00');
         const cases: [Record<string, unknown>, string][] = [
-          [{ doctor_id: doctor.id, schedule_id: othersSlot.schedule_id, date: THURSDAY }, "is not one of this doctor's current slots"],
-          [{ doctor_id: doctor.id, schedule_id: thursdaySlot.schedule_id, date: FRIDAY }, "is not a slot on 2026-06-12's weekday"],
-          [{ doctor_id: doctor.id, schedule_id: startedSlot.schedule_id, date: TODAY }, 'has already started; choose a later slot'],
+          [
+            { doctor_id: doctor.id, schedule_id: othersSlot.schedule_id, date: THURSDAY },
+            "is not one of this doctor's current slots",
+          ],
+          [
+            { doctor_id: doctor.id, schedule_id: thursdaySlot.schedule_id, date: FRIDAY },
+            "is not a slot on 2026-06-12's weekday",
+          ],
+          [
+            { doctor_id: doctor.id, schedule_id: startedSlot.schedule_id, date: TODAY },
+            'has already started; choose a later slot',
+          ],
         ];
         for (const [body, message] of cases) {
           const res = await book(patient.token, body);
@@ -333,7 +432,11 @@ for (const target of testDatabases('both')) {
         }
 
         await setSchedule(doctor.id, { days: [4], start_time: '08:00', end_time: '09:00', slot_minutes: 60 });
-        const retired = await book(patient.token, { doctor_id: doctor.id, schedule_id: thursdaySlot.schedule_id, date: THURSDAY });
+        const retired = await book(patient.token, {
+          doctor_id: doctor.id,
+          schedule_id: thursdaySlot.schedule_id,
+          date: THURSDAY,
+        });
         assert.equal(retired.status, 422);
         assert.deepEqual(retired.body.errors, { schedule_id: ["is not one of this doctor's current slots"] });
       });
@@ -346,7 +449,11 @@ for (const target of testDatabases('both')) {
         assert.deepEqual(Object.keys(empty.body.errors).sort(), ['doctor_id', 'schedule_id']);
 
         const slot = await slotAt(doctor.id, patient.token, THURSDAY, '11:00');
-        const far = await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: '2026-08-13' });
+        const far = await book(patient.token, {
+          doctor_id: doctor.id,
+          schedule_id: slot.schedule_id,
+          date: '2026-08-13',
+        });
         assert.equal(far.status, 422);
         assert.deepEqual(far.body.errors, { date: ['must be at most 60 days ahead'] });
 
@@ -366,7 +473,11 @@ for (const target of testDatabases('both')) {
         const doctor = await fx.doctor();
         const [patient, other] = two(await fx.patients(2));
         const old = await slotAt(doctor.id, patient.token, THURSDAY, '10:30');
-        const booked = await book(patient.token, { doctor_id: doctor.id, schedule_id: old.schedule_id, date: THURSDAY });
+        const booked = await book(patient.token, {
+          doctor_id: doctor.id,
+          schedule_id: old.schedule_id,
+          date: THURSDAY,
+        });
         assert.equal(booked.status, 201);
 
         await setSchedule(doctor.id, { days: [4], start_time: '10:00', end_time: '12:15', slot_minutes: 45 });
@@ -379,7 +490,11 @@ for (const target of testDatabases('both')) {
             ['11:30', 'available'],
           ],
         );
-        const clash = await book(other.token, { doctor_id: doctor.id, schedule_id: at(slots, 1).schedule_id, date: THURSDAY });
+        const clash = await book(other.token, {
+          doctor_id: doctor.id,
+          schedule_id: at(slots, 1).schedule_id,
+          date: THURSDAY,
+        });
         assert.equal(clash.status, 409);
         assert.equal(clash.body.code, 'slot_taken');
 
@@ -401,11 +516,16 @@ for (const target of testDatabases('both')) {
         // lock timeout, to try again later; either way exactly one booking exists.
         const outcomes = answers.map((a) => `${a.status} ${a.body.code ?? ''}`.trim());
         assert.equal(outcomes.filter((o) => o === '201').length, 1, outcomes.join(', '));
-        assert.deepEqual(outcomes.filter((o) => o !== '201' && o !== '409 slot_taken' && o !== '503 database_busy'), []);
-        const { n } = only(await server.db.query<{ n: number }>(
-          'select count(*)::int as n from appointments where doctor_id = $1 and date = $2',
-          [doctor.id, THURSDAY],
-        ));
+        assert.deepEqual(
+          outcomes.filter((o) => o !== '201' && o !== '409 slot_taken' && o !== '503 database_busy'),
+          [],
+        );
+        const { n } = only(
+          await server.db.query<{ n: number }>(
+            'select count(*)::int as n from appointments where doctor_id = $1 and date = $2',
+            [doctor.id, THURSDAY],
+          ),
+        );
         assert.equal(n, 1);
       });
     });
@@ -415,22 +535,36 @@ for (const target of testDatabases('both')) {
         const doctor = await fx.doctor();
         const [patient, other] = two(await fx.patients(2));
         const slot = await slotAt(doctor.id, patient.token, THURSDAY, '16:00');
-        const booked = await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY });
+        const booked = await book(patient.token, {
+          doctor_id: doctor.id,
+          schedule_id: slot.schedule_id,
+          date: THURSDAY,
+        });
 
-        const notYours = await server.api('POST', `/api/patient/appointments/${booked.body.id}/cancel`, { token: other.token });
+        const notYours = await server.api('POST', `/api/patient/appointments/${booked.body.id}/cancel`, {
+          token: other.token,
+        });
         assert.equal(notYours.status, 404);
         assert.equal(notYours.body.code, 'not_found');
         const othersList = await server.api('GET', '/api/patient/appointments', { token: other.token });
         assert.deepEqual(othersList.body.appointments, []);
 
-        const cancelled = await server.api('POST', `/api/patient/appointments/${booked.body.id}/cancel`, { token: patient.token });
+        const cancelled = await server.api('POST', `/api/patient/appointments/${booked.body.id}/cancel`, {
+          token: patient.token,
+        });
         assert.equal(cancelled.status, 200);
         assert.equal(cancelled.body.status, 'cancelled');
         assert.equal((await slotAt(doctor.id, other.token, THURSDAY, '16:00')).status, 'available');
 
-        const rebooked = await book(other.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY });
+        const rebooked = await book(other.token, {
+          doctor_id: doctor.id,
+          schedule_id: slot.schedule_id,
+          date: THURSDAY,
+        });
         assert.equal(rebooked.status, 201);
-        const again = await server.api('POST', `/api/patient/appointments/${booked.body.id}/cancel`, { token: patient.token });
+        const again = await server.api('POST', `/api/patient/appointments/${booked.body.id}/cancel`, {
+          token: patient.token,
+        });
         assert.equal(again.status, 409);
         assert.equal(again.body.code, 'invalid_transition');
       });
@@ -440,15 +574,23 @@ for (const target of testDatabases('both')) {
         const [first, second] = [await fx.doctor(), await fx.doctor()];
         const patient = only(await fx.patients(1));
         const [completed, started] = await Promise.all(
-          ([[first, '16:30'], [second, '10:00']] as const).map(async ([doctor, start]) => {
+          (
+            [
+              [first, '16:30'],
+              [second, '10:00'],
+            ] as const
+          ).map(async ([doctor, start]) => {
             const slot = await slotAt(doctor.id, patient.token, THURSDAY, start);
-            return (await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY })).body.id;
+            return (await book(patient.token, { doctor_id: doctor.id, schedule_id: slot.schedule_id, date: THURSDAY }))
+              .body.id;
           }),
         );
         await server.db.query(`update appointments set status = 'completed' where id = $1`, [completed]);
         await server.db.query(`update appointments set date = $2 where id = $1`, [started, TODAY]);
 
-        const done = await server.api('POST', `/api/patient/appointments/${completed}/cancel`, { token: patient.token });
+        const done = await server.api('POST', `/api/patient/appointments/${completed}/cancel`, {
+          token: patient.token,
+        });
         assert.equal(done.status, 409);
         assert.equal(done.body.code, 'invalid_transition');
         const late = await server.api('POST', `/api/patient/appointments/${started}/cancel`, { token: patient.token });
@@ -458,7 +600,9 @@ for (const target of testDatabases('both')) {
         const byAdmin = await server.api('POST', `/api/admin/appointments/${started}/cancel`, { token: admin.token });
         assert.equal(byAdmin.status, 200);
         assert.equal(byAdmin.body.status, 'cancelled');
-        const completedByAdmin = await server.api('POST', `/api/admin/appointments/${completed}/cancel`, { token: admin.token });
+        const completedByAdmin = await server.api('POST', `/api/admin/appointments/${completed}/cancel`, {
+          token: admin.token,
+        });
         assert.equal(completedByAdmin.status, 409);
         assert.equal(completedByAdmin.body.code, 'invalid_transition');
         const unknown = await server.api('POST', '/api/admin/appointments/999999/cancel', { token: admin.token });
@@ -478,7 +622,9 @@ for (const target of testDatabases('both')) {
           [THURSDAY, '09:00', doctor],
         ] as const) {
           const slot = await slotAt(withDoctor.id, patient.token, date, start);
-          ids[`${date} ${start}`] = (await book(patient.token, { doctor_id: withDoctor.id, schedule_id: slot.schedule_id, date })).body.id;
+          ids[`${date} ${start}`] = (
+            await book(patient.token, { doctor_id: withDoctor.id, schedule_id: slot.schedule_id, date })
+          ).body.id;
         }
         await server.db.query(
           `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
@@ -502,16 +648,23 @@ for (const target of testDatabases('both')) {
         );
         assert.equal(res.body.appointments[0].doctor_name, 'Dr. Lister');
         const paged = await server.api('GET', '/api/patient/appointments?per_page=2&page=2', { token: patient.token });
-        assert.deepEqual(paged.body.appointments.map((a: AppointmentJson) => a.id), [ids[`${FRIDAY} 09:00`], res.body.appointments[3].id]);
+        assert.deepEqual(
+          paged.body.appointments.map((a: AppointmentJson) => a.id),
+          [ids[`${FRIDAY} 09:00`], res.body.appointments[3].id],
+        );
       });
 
       it("lists only the doctor's own appointments, filtered by status and searched by patient name", async () => {
         const [doctor, other] = [await fx.doctor(), await fx.doctor()];
         const [ann, bob] = two(await fx.patients(2));
-        await server.db.query(`update users set name = 'Ann Able' where id = (select user_id from patients where id = $1)`, [ann.patientId]);
+        await server.db.query(
+          `update users set name = 'Ann Able' where id = (select user_id from patients where id = $1)`,
+          [ann.patientId],
+        );
         const bookAt = async (d: typeof doctor, p: typeof ann, start: string) => {
           const slot = await slotAt(d.id, p.token, THURSDAY, start);
-          return (await book(p.token, { doctor_id: d.id, schedule_id: slot.schedule_id, date: THURSDAY })).body.id as number;
+          return (await book(p.token, { doctor_id: d.id, schedule_id: slot.schedule_id, date: THURSDAY })).body
+            .id as number;
         };
         const annVisit = await bookAt(doctor, ann, '09:00');
         const bobVisit = await bookAt(doctor, bob, '09:30');
@@ -520,11 +673,20 @@ for (const target of testDatabases('both')) {
 
         const { token } = await doctor.signIn();
         const all = await server.api('GET', '/api/doctor/appointments', { token });
-        assert.deepEqual(all.body.appointments.map((a: AppointmentJson) => a.id), [annVisit, bobVisit]);
+        assert.deepEqual(
+          all.body.appointments.map((a: AppointmentJson) => a.id),
+          [annVisit, bobVisit],
+        );
         const scheduled = await server.api('GET', '/api/doctor/appointments?status=scheduled', { token });
-        assert.deepEqual(scheduled.body.appointments.map((a: AppointmentJson) => a.id), [annVisit]);
+        assert.deepEqual(
+          scheduled.body.appointments.map((a: AppointmentJson) => a.id),
+          [annVisit],
+        );
         const searched = await server.api('GET', '/api/doctor/appointments?q=ann%20ab', { token });
-        assert.deepEqual(searched.body.appointments.map((a: AppointmentJson) => [a.id, a.patient_name]), [[annVisit, 'Ann Able']]);
+        assert.deepEqual(
+          searched.body.appointments.map((a: AppointmentJson) => [a.id, a.patient_name]),
+          [[annVisit, 'Ann Able']],
+        );
         const badStatus = await server.api('GET', '/api/doctor/appointments?status=lost', { token });
         assert.equal(badStatus.status, 422);
         assert.deepEqual(Object.keys(badStatus.body.errors), ['status']);
@@ -558,7 +720,10 @@ for (const target of testDatabases('both')) {
         const day = await server.api('GET', '/api/doctor/agenda', { token });
         assert.equal(day.status, 200, JSON.stringify(day.body));
         const { view, date, today: clinicToday, previous, next } = day.body;
-        assert.deepEqual({ view, date, clinicToday, previous, next }, { view: 'day', date: TODAY, clinicToday: TODAY, previous: '2026-06-09', next: THURSDAY });
+        assert.deepEqual(
+          { view, date, clinicToday, previous, next },
+          { view: 'day', date: TODAY, clinicToday: TODAY, previous: '2026-06-09', next: THURSDAY },
+        );
         const today = only(day.body.days as { date: string; visits: Record<string, unknown>[] }[]);
         assert.deepEqual(
           today.visits.map((v) => [v.id, v.start_time, v.patient_name, v.status, v.has_started, v.can_record]),
@@ -572,8 +737,14 @@ for (const target of testDatabases('both')) {
         assert.equal(week.status, 200);
         assert.deepEqual([week.body.previous, week.body.next], ['2026-06-04', '2026-06-18']);
         const days = week.body.days as { date: string; visits: { id: number }[] }[];
-        assert.deepEqual(days.map((d) => d.date), ['2026-06-08', '2026-06-09', TODAY, THURSDAY, FRIDAY, '2026-06-13', '2026-06-14']);
-        assert.deepEqual(days.map((d) => d.visits.map((v) => v.id)), [[], [], [begun.id, later], [thursday], [], [], []]);
+        assert.deepEqual(
+          days.map((d) => d.date),
+          ['2026-06-08', '2026-06-09', TODAY, THURSDAY, FRIDAY, '2026-06-13', '2026-06-14'],
+        );
+        assert.deepEqual(
+          days.map((d) => d.visits.map((v) => v.id)),
+          [[], [], [begun.id, later], [thursday], [], [], []],
+        );
 
         const audited = await server.db.query<{ n: number }>(
           `select count(*)::int as n from audit_log where action = 'list' and entity = 'appointment' and details->>'view' = 'week'`,
@@ -591,9 +762,13 @@ for (const target of testDatabases('both')) {
       });
     });
 
-    it('keeps one booking when two server instances on one database race for a slot', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+    it('keeps one booking when two server instances on one database race for a slot', {
+      skip: target.name !== 'postgres' && 'needs a PostgreSQL server',
+    }, async () => {
       const secondDb = await openPostgres(present(server.databaseUrl, 'database URL'));
-      const second = createMedoraServer(makeApp({ db: secondDb, clock: fixedClock(NOW), config: server.app.config }), { log: () => {} });
+      const second = createMedoraServer(makeApp({ db: secondDb, clock: fixedClock(NOW), config: server.app.config }), {
+        log: () => {},
+      });
       await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
       try {
         const doctor = await fx.doctor();
@@ -611,10 +786,12 @@ for (const target of testDatabases('both')) {
           }),
         );
         assert.deepEqual(answers.sort(), [201, ...Array(19).fill(409)]);
-        const { n } = only(await server.db.query<{ n: number }>(
-          `select count(*)::int as n from appointments where doctor_id = $1 and date = $2 and status <> 'cancelled'`,
-          [doctor.id, FRIDAY],
-        ));
+        const { n } = only(
+          await server.db.query<{ n: number }>(
+            `select count(*)::int as n from appointments where doctor_id = $1 and date = $2 and status <> 'cancelled'`,
+            [doctor.id, FRIDAY],
+          ),
+        );
         assert.equal(n, 1);
       } finally {
         await closeGracefully(second, 1000);

@@ -42,7 +42,11 @@ export interface AnswerRequest {
  */
 export function sendAnswer(res: ServerResponse, requestId: string, answer: Answer, request?: AnswerRequest): void {
   const status = answer.status ?? (answer.body === undefined ? 204 : 200);
-  const json = !(answer.body instanceof Uint8Array) && !(answer.body instanceof Readable) && answer.body !== undefined && status !== 204;
+  const json =
+    !(answer.body instanceof Uint8Array) &&
+    !(answer.body instanceof Readable) &&
+    answer.body !== undefined &&
+    status !== 204;
   const cacheControl = answer.headers?.['cache-control'] || 'no-store';
   const security = json ? JSON_HEADER_LIST : PAGE_HEADER_LIST;
   const headers: (string | number)[] = [...security, 'x-request-id', requestId, 'cache-control', cacheControl];
@@ -71,7 +75,9 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
   }
   let size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload?.length;
   if (payload !== undefined && size !== undefined && request) {
-    const varies = size >= MIN_COMPRESSED_BYTES && !answer.headers?.['content-encoding'] &&
+    const varies =
+      size >= MIN_COMPRESSED_BYTES &&
+      !answer.headers?.['content-encoding'] &&
       isCompressibleType(json ? 'application/json' : answer.headers?.['content-type']);
     const coding = varies ? negotiateEncoding(request.headers['accept-encoding'], ['br', 'gzip']) : undefined;
     if (varies) headers.push('vary', 'accept-encoding');
@@ -80,7 +86,15 @@ export function sendAnswer(res: ServerResponse, requestId: string, answer: Answe
     const etag = !storable ? undefined : given ? codedTag(given, coding) : strongEtag(payload, coding);
     if (etag) {
       if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
-        const notModified: (string | number)[] = [...security, 'x-request-id', requestId, 'cache-control', cacheControl, 'etag', etag];
+        const notModified: (string | number)[] = [
+          ...security,
+          'x-request-id',
+          requestId,
+          'cache-control',
+          cacheControl,
+          'etag',
+          etag,
+        ];
         if (varies) notModified.push('vary', 'accept-encoding');
         res.writeHead(304, notModified);
         res.end();

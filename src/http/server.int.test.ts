@@ -4,7 +4,16 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testDatabases } from '../testing/test-db.ts';
-import { fixedClock, PASSWORD, signIn, signUpAdmin, signUpPatient, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
+import {
+  fixedClock,
+  PASSWORD,
+  signIn,
+  signUpAdmin,
+  signUpPatient,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/http.ts';
 import { makeApp } from '../app.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { createMedoraServer } from './server.ts';
@@ -23,7 +32,7 @@ for (const target of testDatabases('one')) {
     });
     after(() => server.close());
 
-    it('answers health with the database state, a request id and the security headers of data, a page with a page\'s', async () => {
+    it("answers health with the database state, a request id and the security headers of data, a page with a page's", async () => {
       const res = await server.api('GET', '/api/health');
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, { status: 'ok', database: 'ok' });
@@ -36,7 +45,10 @@ for (const target of testDatabases('one')) {
       assert.equal(refused.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
 
       const page = await fetch(`${server.url}/login`);
-      assert.match(page.headers.get('content-security-policy') ?? '', /^default-src 'self'; script-src 'self';.*frame-ancestors 'none'$/);
+      assert.match(
+        page.headers.get('content-security-policy') ?? '',
+        /^default-src 'self'; script-src 'self';.*frame-ancestors 'none'$/,
+      );
       assert.equal(page.headers.get('referrer-policy'), 'same-origin');
       assert.equal(page.headers.get('cross-origin-opener-policy'), 'same-origin');
     });
@@ -50,7 +62,11 @@ for (const target of testDatabases('one')) {
     });
 
     it('answers malformed JSON with 400, not 500', async () => {
-      const res = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
+      const res = await fetch(`${server.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"email":',
+      });
       assert.equal(res.status, 400);
       assert.equal((await res.json()).code, 'malformed_json');
     });
@@ -71,7 +87,9 @@ for (const target of testDatabases('one')) {
       });
       const timer = setTimeout(() => socket.destroy(new Error('the server kept the connection open')), 10_000);
       try {
-        socket.write('POST /api/patients/register HTTP/1.1\r\nhost: medora.test\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n');
+        socket.write(
+          'POST /api/patients/register HTTP/1.1\r\nhost: medora.test\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n',
+        );
         const chunk = 'x'.repeat(64 * 1024);
         // Past the 1 MiB limit, with more to come: the answer is due before the body ends.
         for (let i = 0; i < 20; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
@@ -86,9 +104,23 @@ for (const target of testDatabases('one')) {
 
     it('reads multipart bodies whose boundary is mixed case, as browsers send them', async () => {
       const boundary = '----WebKitFormBoundaryAbCdEf012345';
-      const body = [`--${boundary}`, 'Content-Disposition: form-data; name="email"', '', 'nobody@example.test',
-        `--${boundary}`, 'Content-Disposition: form-data; name="password"', '', 'wrong', `--${boundary}--`, ''].join('\r\n');
-      const res = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+      const body = [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="email"',
+        '',
+        'nobody@example.test',
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="password"',
+        '',
+        'wrong',
+        `--${boundary}--`,
+        '',
+      ].join('\r\n');
+      const res = await fetch(`${server.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
       assert.equal(res.status, 401, 'the fields were read, so the answer is about the credentials');
     });
 
@@ -105,7 +137,15 @@ for (const target of testDatabases('one')) {
     it('registers a patient even when the body asks to be admin', async () => {
       const email = uniqueEmail('sneaky');
       const res = await server.api('POST', '/api/patients/register', {
-        body: { name: 'Sneaky Sam', email, password: PASSWORD, phone: '555', birthdate: '1980-01-01', gender: 'male', role: 'admin' },
+        body: {
+          name: 'Sneaky Sam',
+          email,
+          password: PASSWORD,
+          phone: '555',
+          birthdate: '1980-01-01',
+          gender: 'male',
+          role: 'admin',
+        },
       });
       assert.equal(res.status, 202);
       const { token } = await signIn(server, email);
@@ -116,7 +156,14 @@ for (const target of testDatabases('one')) {
       const { email } = await signUpPatient(server);
       const register = (address: string) =>
         server.api('POST', '/api/patients/register', {
-          body: { name: 'Twin', email: address, password: 'the twin chose this', phone: '1', birthdate: '1980-01-01', gender: 'other' },
+          body: {
+            name: 'Twin',
+            email: address,
+            password: 'the twin chose this',
+            phone: '1',
+            birthdate: '1980-01-01',
+            gender: 'other',
+          },
         });
       const freshEmail = uniqueEmail('fresh');
       const taken = await register(email.toUpperCase());
@@ -124,15 +171,21 @@ for (const target of testDatabases('one')) {
       assert.deepEqual([taken.status, fresh.status], [202, 202]);
       assert.deepEqual(Object.keys(taken.body), ['message']);
       assert.equal(taken.body.message.replace(email.toUpperCase(), 'X'), fresh.body.message.replace(freshEmail, 'X'));
-      assert.equal((await server.api('POST', '/api/login', { body: { email, password: 'the twin chose this' } })).status, 401);
+      assert.equal(
+        (await server.api('POST', '/api/login', { body: { email, password: 'the twin chose this' } })).status,
+        401,
+      );
       assert.ok(await signIn(server, email), 'the owner still signs in with their own password');
     });
 
     it('names each missing or bad registration field with 422', async () => {
-      const res = await server.api('POST', '/api/patients/register', { body: { email: 'x', gender: 'unknown', birthdate: '1999-13-01' } });
+      const res = await server.api('POST', '/api/patients/register', {
+        body: { email: 'x', gender: 'unknown', birthdate: '1999-13-01' },
+      });
       assert.equal(res.status, 422);
       assert.equal(res.body.code, 'invalid');
-      for (const field of ['name', 'email', 'password', 'phone', 'birthdate', 'gender']) assert.ok(res.body.errors[field], field);
+      for (const field of ['name', 'email', 'password', 'phone', 'birthdate', 'gender'])
+        assert.ok(res.body.errors[field], field);
     });
 
     it('signs in with user, token and role, and refuses a wrong password with the same 401 as an unknown email', async () => {
@@ -143,7 +196,9 @@ for (const target of testDatabases('one')) {
       assert.equal(ok.body.persistent, true);
       assert.equal(ok.body.user.email, email);
       const wrong = await server.api('POST', '/api/login', { body: { email, password: 'wrong' } });
-      const unknown = await server.api('POST', '/api/login', { body: { email: uniqueEmail('ghost'), password: 'wrong' } });
+      const unknown = await server.api('POST', '/api/login', {
+        body: { email: uniqueEmail('ghost'), password: 'wrong' },
+      });
       assert.equal(wrong.status, 401);
       assert.deepEqual(wrong.body, unknown.body);
     });
@@ -160,7 +215,13 @@ for (const target of testDatabases('one')) {
         [patient.user.id],
       );
       assert.deepEqual(refused, [
-        { actor_user_id: patient.user.id, action: 'refused', entity: 'route', request_id: res.headers.get('x-request-id'), details: { attempt: 'GET /api/admin/statistics', reason: 'role' } },
+        {
+          actor_user_id: patient.user.id,
+          action: 'refused',
+          entity: 'route',
+          request_id: res.headers.get('x-request-id'),
+          details: { attempt: 'GET /api/admin/statistics', reason: 'role' },
+        },
       ]);
     });
 
@@ -188,7 +249,8 @@ for (const target of testDatabases('one')) {
     it('answers 429 with Retry-After for an email and address pair after 10 failures, counted in the database', () =>
       onStoppedClock(async (stopped) => {
         const { email } = await signUpPatient(stopped);
-        for (let i = 0; i < 10; i++) assert.equal((await stopped.api('POST', '/api/login', { body: { email, password: 'bad' } })).status, 401);
+        for (let i = 0; i < 10; i++)
+          assert.equal((await stopped.api('POST', '/api/login', { body: { email, password: 'bad' } })).status, 401);
         const locked = await stopped.api('POST', '/api/login', { body: { email, password: PASSWORD } });
         assert.equal(locked.status, 429);
         assert.equal(locked.body.code, 'too_many_attempts');
@@ -200,12 +262,18 @@ for (const target of testDatabases('one')) {
         const { email } = await signUpPatient(stopped);
         const other = await signUpPatient(stopped);
         const answers = await Promise.all(
-          Array.from({ length: 50 }, () => stopped.api('POST', '/api/login', { body: { email, password: 'wrong guess' } })),
+          Array.from({ length: 50 }, () =>
+            stopped.api('POST', '/api/login', { body: { email, password: 'wrong guess' } }),
+          ),
         );
         const statuses = answers.map((a) => a.status);
         assert.equal(statuses.filter((s) => s === 401).length, 10, statuses.join(','));
-        for (const refused of answers.filter((a) => a.status === 429)) assert.ok(Number(refused.headers.get('retry-after')) >= 1);
-        assert.equal((await stopped.api('POST', '/api/login', { body: { email: other.email, password: PASSWORD } })).status, 200);
+        for (const refused of answers.filter((a) => a.status === 429))
+          assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+        assert.equal(
+          (await stopped.api('POST', '/api/login', { body: { email: other.email, password: PASSWORD } })).status,
+          200,
+        );
       }));
 
     it('answers 401 with WWW-Authenticate: Bearer', async () => {
@@ -233,7 +301,11 @@ describe('client address behind a proxy', () => {
       });
     try {
       for (let i = 0; i < 10; i++) await attempt('203.0.113.5', `10.0.0.${i}`);
-      assert.equal((await attempt('203.0.113.5', '10.0.0.99')).status, 429, 'a forged left-most entry does not reset the count');
+      assert.equal(
+        (await attempt('203.0.113.5', '10.0.0.99')).status,
+        429,
+        'a forged left-most entry does not reset the count',
+      );
       assert.equal((await attempt('198.51.100.7', '203.0.113.5')).status, 401, 'another client is not locked out');
     } finally {
       await closeGracefully(server, 100);
@@ -247,7 +319,8 @@ describe('static UI', () => {
     const root = mkdtempSync(join(tmpdir(), 'medora-static-'));
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><head><title>Medora</title></head>');
-    const pageFor = (route: string) => `<!doctype html><head><title>Medora</title><meta name="route" content="${route}"></head>`;
+    const pageFor = (route: string) =>
+      `<!doctype html><head><title>Medora</title><meta name="route" content="${route}"></head>`;
     const routes = appRoutes().map(({ pattern }) => ({ pattern, html: pageFor(pattern) }));
     writeFileSync(join(root, 'app-routes.json'), JSON.stringify({ routes, notFound: pageFor('not found') }));
     const script = 'console.log(1);\n'.repeat(100);
@@ -263,9 +336,14 @@ describe('static UI', () => {
     try {
       // Every page carries the clinic's settings as GET /api/clinic answers them, the name's markup escaped.
       for (const path of ['/user/patient/bills', '/nowhere']) {
-        const carried = /<meta name="medora-clinic" content="([^"<>]*)" \/><\/head>/.exec(await (await fetch(`${base}${path}`)).text());
+        const carried = /<meta name="medora-clinic" content="([^"<>]*)" \/><\/head>/.exec(
+          await (await fetch(`${base}${path}`)).text(),
+        );
         assert.ok(carried?.[1], `${path} carries the clinic's settings`);
-        const unescaped = carried[1].replace(/&(quot|lt|gt|#39|amp);/g, (_, e: string) => ({ quot: '"', lt: '<', gt: '>', '#39': "'", amp: '&' })[e] ?? e);
+        const unescaped = carried[1].replace(
+          /&(quot|lt|gt|#39|amp);/g,
+          (_, e: string) => ({ quot: '"', lt: '<', gt: '>', '#39': "'", amp: '&' })[e] ?? e,
+        );
         assert.deepEqual(JSON.parse(unescaped), (await (await fetch(`${base}/api/clinic`)).json()) as unknown, path);
       }
       const asset = await fetch(`${base}/assets/app-abc123.js`);
@@ -273,9 +351,25 @@ describe('static UI', () => {
       assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
       const clientRoute = await fetch(`${base}/user/patient/bills`);
       assert.equal(clientRoute.status, 200);
-      assert.match(await clientRoute.text(), /content="\/user\/patient\/bills"/, "the route's own page, with its chunks preloaded");
-      assert.match(await (await fetch(`${base}/user/admin/departments/create`)).text(), /content="\/user\/admin\/departments\/create"/, 'the first route that matches, as the router picks');
-      for (const path of ['/', '/LOGIN/', '/user', '/user/doctor', '/user/patient/doctors/7', '/user/admin/departments/edit/3', '/user/admin/account']) {
+      assert.match(
+        await clientRoute.text(),
+        /content="\/user\/patient\/bills"/,
+        "the route's own page, with its chunks preloaded",
+      );
+      assert.match(
+        await (await fetch(`${base}/user/admin/departments/create`)).text(),
+        /content="\/user\/admin\/departments\/create"/,
+        'the first route that matches, as the router picks',
+      );
+      for (const path of [
+        '/',
+        '/LOGIN/',
+        '/user',
+        '/user/doctor',
+        '/user/patient/doctors/7',
+        '/user/admin/departments/edit/3',
+        '/user/admin/account',
+      ]) {
         assert.equal((await fetch(`${base}${path}`)).status, 200, path);
       }
       assert.equal((await fetch(`${base}/assets/missing.js`)).status, 404);
@@ -291,10 +385,18 @@ describe('static UI', () => {
       // fetch() asks for gzip and unpacks it; node:http shows the bytes as sent.
       const raw = (encoding?: string, path = '/assets/app-abc123.js', headers: Record<string, string> = {}) =>
         new Promise<{ status?: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-          get(`${base}${path}`, { headers: { ...(encoding && { 'accept-encoding': encoding }), ...headers } }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (chunk) => chunks.push(chunk)).on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-          }).on('error', reject);
+          get(
+            `${base}${path}`,
+            { headers: { ...(encoding && { 'accept-encoding': encoding }), ...headers } },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res
+                .on('data', (chunk) => chunks.push(chunk))
+                .on('end', () =>
+                  resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+                );
+            },
+          ).on('error', reject);
         });
       const zipped = await raw('br, gzip;q=0.8');
       assert.equal(zipped.headers['content-encoding'], 'gzip');
@@ -304,28 +406,44 @@ describe('static UI', () => {
       assert.equal(plain.headers['content-encoding'], undefined);
       assert.equal(plain.body.toString(), script);
       assert.equal((await raw('gzip;q=0')).headers['content-encoding'], undefined);
-      assert.equal((await raw('gzip', '/assets/tiny-abc123.js')).headers['content-encoding'], undefined, 'a file under 1 KB goes as it is');
+      assert.equal(
+        (await raw('gzip', '/assets/tiny-abc123.js')).headers['content-encoding'],
+        undefined,
+        'a file under 1 KB goes as it is',
+      );
 
       // Each representation has its strong tag; its own answers 304, another 200.
       assert.match(plain.headers.etag ?? '', /^"[\w-]+"$/);
       assert.notEqual(zipped.headers.etag, plain.headers.etag);
-      const notModified = await raw('gzip', '/assets/app-abc123.js', { 'if-none-match': present(zipped.headers.etag, 'ETag') });
+      const notModified = await raw('gzip', '/assets/app-abc123.js', {
+        'if-none-match': present(zipped.headers.etag, 'ETag'),
+      });
       assert.equal(notModified.status, 304);
       assert.equal(notModified.body.length, 0);
       assert.equal(notModified.headers.etag, zipped.headers.etag);
       assert.equal(notModified.headers.vary, 'accept-encoding');
       assert.match(notModified.headers['cache-control'] ?? '', /immutable/);
       assert.equal(notModified.headers['content-encoding'], undefined);
-      assert.equal((await raw(undefined, '/assets/app-abc123.js', { 'if-none-match': present(plain.headers.etag, 'ETag') })).status, 304);
+      assert.equal(
+        (await raw(undefined, '/assets/app-abc123.js', { 'if-none-match': present(plain.headers.etag, 'ETag') }))
+          .status,
+        304,
+      );
       assert.equal((await raw(undefined, '/assets/app-abc123.js', { 'if-none-match': '"another"' })).status, 200);
       const shell = await raw(undefined, '/user/patient/bills');
       assert.equal(shell.headers['cache-control'], 'no-cache', 'a new release is seen at once');
       assert.ok(shell.headers.etag);
-      const shellAgain = await raw(undefined, '/user/patient/bills', { 'if-none-match': present(shell.headers.etag, 'ETag') });
+      const shellAgain = await raw(undefined, '/user/patient/bills', {
+        'if-none-match': present(shell.headers.etag, 'ETag'),
+      });
       assert.equal(shellAgain.status, 304);
       assert.equal(shellAgain.headers['cache-control'], 'no-cache');
       assert.equal((await raw(undefined, '/user/patient/bills', { 'if-none-match': '"another"' })).status, 200);
-      assert.notEqual((await raw(undefined, '/user/admin/account')).headers.etag, shell.headers.etag, "each route's page its own tag");
+      assert.notEqual(
+        (await raw(undefined, '/user/admin/account')).headers.etag,
+        shell.headers.etag,
+        "each route's page its own tag",
+      );
       const missing = await raw(undefined, '/nonexistent.php');
       assert.equal(missing.status, 404);
       assert.equal(missing.headers.etag, undefined);

@@ -41,8 +41,14 @@ describe('the access log writer', () => {
     const pending: { chunk: Buffer; done: (error: NodeJS.ErrnoException | null, written: number) => void }[] = [];
     const written: string[] = [];
     const fs = {
-      write: (_fd: number, chunk: Buffer, _offset: number, _length: number, _position: null, done: (e: NodeJS.ErrnoException | null, n: number) => void) =>
-        pending.push({ chunk, done }),
+      write: (
+        _fd: number,
+        chunk: Buffer,
+        _offset: number,
+        _length: number,
+        _position: null,
+        done: (e: NodeJS.ErrnoException | null, n: number) => void,
+      ) => pending.push({ chunk, done }),
       writeSync: (_fd: number, chunk: Buffer) => written.push(`sync:${chunk}`),
     };
     const complete = (error?: string) => {
@@ -101,10 +107,20 @@ describe('the router', () => {
   });
 
   it('answers 405 with every allowed method when only the method is wrong, and 404 for an unknown path', () => {
-    assert.throws(() => match(routes, 'POST', '/api/admin/doctors/3'), (e: HttpError) => e.status === 405 && e.headers.Allow === 'PUT, DELETE');
+    assert.throws(
+      () => match(routes, 'POST', '/api/admin/doctors/3'),
+      (e: HttpError) => e.status === 405 && e.headers.Allow === 'PUT, DELETE',
+    );
     for (const path of ['/api/doctors/', '/api/doctors/1/2', '/api/doctorsx', '/api/doctor']) {
-      assert.throws(() => match(routes, 'GET', path), (e: HttpError) => e.status === 404, path);
+      assert.throws(
+        () => match(routes, 'GET', path),
+        (e: HttpError) => e.status === 404,
+        path,
+      );
     }
-    assert.throws(() => match(routes, 'GET', '/api/doctors/%E0%A4%A'), (e: HttpError) => e.status === 400);
+    assert.throws(
+      () => match(routes, 'GET', '/api/doctors/%E0%A4%A'),
+      (e: HttpError) => e.status === 400,
+    );
   });
 });

@@ -33,7 +33,10 @@ const HSTS = 'max-age=31536000';
 
 export function createMedoraServer(app: App, options: ServerOptions = {}): Server {
   // The FHIR facade's routes are apart from apiRoutes: the OpenAPI document describes /api alone.
-  const routes = [...apiRoutes(app, { publicUrl: options.publicUrl }), ...fhirRoutes(app, { publicUrl: options.publicUrl })];
+  const routes = [
+    ...apiRoutes(app, { publicUrl: options.publicUrl }),
+    ...fhirRoutes(app, { publicUrl: options.publicUrl }),
+  ];
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
   const pageHead = clinicSettingsTag(clinicOf(app.config));
   const trustProxy = options.trustProxy ?? 0;
@@ -75,17 +78,37 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
         for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
         await serveStatic(staticDir, path, req, res, { headOnly: req.method === 'HEAD', pageHead });
       } else {
-        sendAnswer(res, requestId, { status: 405, body: { message: 'Method not allowed', code: 'method_not_allowed' }, headers: { allow: 'GET, HEAD' } }, req);
+        sendAnswer(
+          res,
+          requestId,
+          {
+            status: 405,
+            body: { message: 'Method not allowed', code: 'method_not_allowed' },
+            headers: { allow: 'GET, HEAD' },
+          },
+          req,
+        );
       }
     } catch (error) {
       const answer = fhir ? toFhirErrorAnswer(error) : toErrorAnswer(error);
-      if (answer.unexpected) logNow(`error rid=${requestId} ${req.method} ${loggedPath(path)}: ${(answer.unexpected as Error)?.stack ?? answer.unexpected}`);
+      if (answer.unexpected)
+        logNow(
+          `error rid=${requestId} ${req.method} ${loggedPath(path)}: ${(answer.unexpected as Error)?.stack ?? answer.unexpected}`,
+        );
       // Refused before its body was read (too large, not signed in): the rest of the body would stand in the way of
       // the next request on this connection, so the connection ends with the answer.
-      if (!res.headersSent) sendAnswer(res, requestId, req.complete ? answer : { ...answer, headers: { ...answer.headers, connection: 'close' } }, req);
+      if (!res.headersSent)
+        sendAnswer(
+          res,
+          requestId,
+          req.complete ? answer : { ...answer, headers: { ...answer.headers, connection: 'close' } },
+          req,
+        );
       else res.destroy();
     } finally {
-      log(`${req.method} ${loggedPath(path)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms rid=${requestId}`);
+      log(
+        `${req.method} ${loggedPath(path)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms rid=${requestId}`,
+      );
     }
   }
 }

@@ -9,11 +9,19 @@ export type Holder = { kind: 'cookie'; https: boolean; now: Date } | { kind: 'be
 export function sessionAnswer<T extends LoginJson>(answer: T, holder: Holder): Answer {
   if (holder.kind === 'bearer' || !('token' in answer)) return { body: answer };
   const { token, ...rest } = answer as T & SessionJson;
-  const cookie = setSessionCookie(token, { https: holder.https, persistent: rest.persistent, expiresAt: new Date(rest.expires_at), now: holder.now });
+  const cookie = setSessionCookie(token, {
+    https: holder.https,
+    persistent: rest.persistent,
+    expiresAt: new Date(rest.expires_at),
+    now: holder.now,
+  });
   return { body: rest, headers: { 'set-cookie': cookie } };
 }
 
 /** A signed-out answer; the browser's cookie is cleared with it. */
 export function signedOutAnswer(message: string, holder: Holder): Answer {
-  return { body: { message }, headers: holder.kind === 'cookie' ? { 'set-cookie': clearSessionCookie(holder.https) } : {} };
+  return {
+    body: { message },
+    headers: holder.kind === 'cookie' ? { 'set-cookie': clearSessionCookie(holder.https) } : {},
+  };
 }

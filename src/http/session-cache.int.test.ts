@@ -38,7 +38,13 @@ for (const target of testDatabases('both')) {
         open: async () => {
           const opened = await target.open();
           const listen: Db['listen'] = (channel, listener) =>
-            opened.db.listen(channel, { ...listener, lost: () => (listener.lost(), listeningLost++) });
+            opened.db.listen(channel, {
+              ...listener,
+              lost: () => {
+                listener.lost();
+                listeningLost++;
+              },
+            });
           return { ...opened, db: { ...opened.db, listen } };
         },
       };
@@ -97,17 +103,34 @@ for (const target of testDatabases('both')) {
       // Without the notice, only forgetting after the write can show the revocation made behind the server's back.
       await revokedUnheard(patient.user.id, async () => {
         assert.equal((await server.api('POST', '/api/user/email-verification', { token: patient.token })).status, 200);
-        assert.equal(await userStatus(patient.token), 200, 'a write that changes no account leaves the session remembered');
-        const profile = { name: 'Pat Renamed', email: patient.email, phone: '+1 555 0101', birthdate: '1990-05-17', gender: 'female' };
-        assert.equal((await server.api('PUT', '/api/patient/profile', { token: patient.token, body: profile })).status, 200);
+        assert.equal(
+          await userStatus(patient.token),
+          200,
+          'a write that changes no account leaves the session remembered',
+        );
+        const profile = {
+          name: 'Pat Renamed',
+          email: patient.email,
+          phone: '+1 555 0101',
+          birthdate: '1990-05-17',
+          gender: 'female',
+        };
+        assert.equal(
+          (await server.api('PUT', '/api/patient/profile', { token: patient.token, body: profile })).status,
+          200,
+        );
         assert.equal(await userStatus(patient.token), 401, 'a change of account is seen by the next request');
       });
     });
 
-    it('on PostgreSQL, a second server hears a sign-out on the first', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+    it('on PostgreSQL, a second server hears a sign-out on the first', {
+      skip: target.name !== 'postgres' && 'needs a PostgreSQL server',
+    }, async () => {
       const secondDb = await openPostgres(present(server.databaseUrl, 'database URL'));
       const hearing = hearingOf(secondDb);
-      const second = createMedoraServer(makeApp({ db: hearing.db, clock: systemClock, config: server.app.config }), { log: () => {} });
+      const second = createMedoraServer(makeApp({ db: hearing.db, clock: systemClock, config: server.app.config }), {
+        log: () => {},
+      });
       await new Promise<void>((resolve) => second.listen(0, '127.0.0.1', resolve));
       const secondUrl = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
       try {
@@ -126,9 +149,13 @@ for (const target of testDatabases('both')) {
       }
     });
 
-    it('on PostgreSQL, remembers nothing while its listening connection is down, and listens again', { skip: target.name !== 'postgres' && 'needs a PostgreSQL server' }, async () => {
+    it('on PostgreSQL, remembers nothing while its listening connection is down, and listens again', {
+      skip: target.name !== 'postgres' && 'needs a PostgreSQL server',
+    }, async () => {
       const listenerPid = async () =>
-        (await sql('select pid from pg_stat_activity where application_name = $1', [LISTENER]))[0]?.pid as number | undefined;
+        (await sql('select pid from pg_stat_activity where application_name = $1', [LISTENER]))[0]?.pid as
+          | number
+          | undefined;
       const patient = await signUpPatient(server);
       assert.equal(await userStatus(patient.token), 200);
       const first = await listenerPid();

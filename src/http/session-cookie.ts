@@ -34,10 +34,14 @@ export function sessionCookie(req: IncomingMessage, https: boolean): string | un
 }
 
 /** Set-Cookie for a new session: kept across browser restarts only when remembered, until the session ends. */
-export function setSessionCookie(token: string, opts: { https: boolean; persistent: boolean; expiresAt: Date; now: Date }): string {
+export function setSessionCookie(
+  token: string,
+  opts: { https: boolean; persistent: boolean; expiresAt: Date; now: Date },
+): string {
   const parts = [`${opts.https ? SECURE_NAME : PLAIN_NAME}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
   if (opts.https) parts.push('Secure');
-  if (opts.persistent) parts.push(`Max-Age=${Math.max(0, Math.round((opts.expiresAt.getTime() - opts.now.getTime()) / 1000))}`);
+  if (opts.persistent)
+    parts.push(`Max-Age=${Math.max(0, Math.round((opts.expiresAt.getTime() - opts.now.getTime()) / 1000))}`);
   return parts.join('; ');
 }
 
@@ -67,4 +71,8 @@ export function refuseCrossSite(req: IncomingMessage, https: boolean): void {
 }
 
 const crossSite = () =>
-  new HttpError(403, 'cross_site_request', 'This request came from another site and was refused. Use Medora from its own address.');
+  new HttpError(
+    403,
+    'cross_site_request',
+    'This request came from another site and was refused. Use Medora from its own address.',
+  );

@@ -54,7 +54,11 @@ export async function serveStatic(
   const status = page?.status ?? 200;
   const version = page?.version ?? `${info.size}:${info.mtimeMs}`;
   const source = found.shell
-    ? { key: `${page?.key ?? 'index'}@${root}#${opts.pageHead}`, version, bytes: async () => withHead(page?.html ?? (await readFile(file)), opts.pageHead) }
+    ? {
+        key: `${page?.key ?? 'index'}@${root}#${opts.pageHead}`,
+        version,
+        bytes: async () => withHead(page?.html ?? (await readFile(file)), opts.pageHead),
+      }
     : { key: file, version, bytes: () => readFile(file) };
   const variant = await representation(source.key, source.version, source.bytes);
   const compressible = COMPRESSIBLE.has(type) && variant.size >= MIN_COMPRESSED_BYTES;
@@ -81,7 +85,8 @@ export async function serveStatic(
   res.end(opts.headOnly ? undefined : body);
 }
 
-const withHead = (html: Buffer, head: string) => (head ? Buffer.from(html.toString('utf8').replace('</head>', `${head}</head>`)) : html);
+const withHead = (html: Buffer, head: string) =>
+  head ? Buffer.from(html.toString('utf8').replace('</head>', `${head}</head>`)) : html;
 
 const compressGzip = promisify(gzip);
 
@@ -157,7 +162,11 @@ async function appPages(root: string): Promise<AppPages | undefined> {
   if (cached?.version === version) return cached.pages;
   const pages = readFile(file, 'utf8').then((text) => {
     const { routes, notFound } = JSON.parse(text) as { routes: { pattern: string; html: string }[]; notFound: string };
-    return { version, routes: routes.map((route) => ({ pattern: routeRegExp(route.pattern), html: Buffer.from(route.html) })), notFound: Buffer.from(notFound) };
+    return {
+      version,
+      routes: routes.map((route) => ({ pattern: routeRegExp(route.pattern), html: Buffer.from(route.html) })),
+      notFound: Buffer.from(notFound),
+    };
   });
   appPagesCache.set(root, { version, pages });
   return pages;
@@ -168,17 +177,28 @@ async function appPages(root: string): Promise<AppPages | undefined> {
  * client router does (case-insensitive, a trailing slash allowed), else the not-found page with 404.
  * Undefined when the UI was built without the list: index.html then answers every path.
  */
-async function appPage(root: string, path: string): Promise<{ html: Buffer; status: number; key: string; version: string } | undefined> {
+async function appPage(
+  root: string,
+  path: string,
+): Promise<{ html: Buffer; status: number; key: string; version: string } | undefined> {
   const pages = await appPages(root);
   if (!pages) return undefined;
   const index = pages.routes.findIndex((route) => route.pattern.test(path));
   const route = pages.routes[index];
   const { version } = pages;
-  return route ? { html: route.html, status: 200, key: String(index), version } : { html: pages.notFound, status: 404, key: 'not-found', version };
+  return route
+    ? { html: route.html, status: 200, key: String(index), version }
+    : { html: pages.notFound, status: 404, key: 'not-found', version };
 }
 
 const routeRegExp = (pattern: string) =>
-  new RegExp(`^${pattern.replace(/\/$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z]+/gi, '[^/]+')}/?$`, 'i');
+  new RegExp(
+    `^${pattern
+      .replace(/\/$/, '')
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/:[a-z]+/gi, '[^/]+')}/?$`,
+    'i',
+  );
 
 async function fileAt(file: string): Promise<{ file: string; info: Stats } | undefined> {
   try {

@@ -31,7 +31,10 @@ describe('the ZIP writer', () => {
     const { out, bytes } = slowSink();
     const finished = new Promise((resolve) => out.on('finish', resolve));
     const zip = new ZipWriter(out, new Date('2026-06-10T18:00:00Z'));
-    const lines = Array.from({ length: 20_000 }, (_, i) => `{"resourceType":"Basic","id":"${i}","text":"${'x'.repeat(i % 97)}"}\n`);
+    const lines = Array.from(
+      { length: 20_000 },
+      (_, i) => `{"resourceType":"Basic","id":"${i}","text":"${'x'.repeat(i % 97)}"}\n`,
+    );
     const big = await zip.entry('Basic.ndjson');
     for (const line of lines) await big.write(line);
     await big.close();
@@ -49,7 +52,11 @@ describe('the ZIP writer', () => {
     await writeFile(path, bytes());
     assert.match((await run('unzip', ['-t', path])).stdout, /No errors detected in compressed data/);
     assert.equal((await run('unzip', ['-p', path, 'Basic.ndjson'], { maxBuffer: 1 << 26 })).stdout, lines.join(''));
-    assert.deepEqual((await run('unzip', ['-Z1', path])).stdout.trimEnd().split('\n'), ['Basic.ndjson', 'empty.txt', 'ünïcode.json']);
+    assert.deepEqual((await run('unzip', ['-Z1', path])).stdout.trimEnd().split('\n'), [
+      'Basic.ndjson',
+      'empty.txt',
+      'ünïcode.json',
+    ]);
     assert.ok(bytes().length < lines.join('').length / 3, 'deflated');
   });
 });

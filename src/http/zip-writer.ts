@@ -77,7 +77,8 @@ export class ZipWriter {
         deflate.end();
         await ended;
         this.out.off('close', abandon);
-        if (written.size > MAX_32 || written.compressed > MAX_32) throw new Error(`${name} is too large for a ZIP without ZIP64`);
+        if (written.size > MAX_32 || written.compressed > MAX_32)
+          throw new Error(`${name} is too large for a ZIP without ZIP64`);
         const descriptor = Buffer.alloc(16);
         descriptor.writeUInt32LE(0x08074b50, 0);
         descriptor.writeUInt32LE(written.crc, 4);
@@ -109,7 +110,8 @@ export class ZipWriter {
       header.writeUInt32LE(e.offset, 42);
       await this.put(Buffer.concat([header, e.name]));
     }
-    if (this.offset > MAX_32 || this.entries.length > 0xffff) throw new Error('the archive is too large for a ZIP without ZIP64');
+    if (this.offset > MAX_32 || this.entries.length > 0xffff)
+      throw new Error('the archive is too large for a ZIP without ZIP64');
     const end = Buffer.alloc(22);
     end.writeUInt32LE(0x06054b50, 0);
     end.writeUInt16LE(this.entries.length, 8);

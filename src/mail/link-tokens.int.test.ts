@@ -16,9 +16,12 @@ const REMINDER_DUE = '2030-03-24T08:00:00Z';
 
 function movableClock(): Clock & { set(iso: string): void } {
   let now = new Date(BOOKED_AT);
-  return { now: () => now, set: (next) => {
+  return {
+    now: () => now,
+    set: (next) => {
       now = new Date(next);
-    } };
+    },
+  };
 }
 
 const tokenIn = (text: string | undefined): string | undefined => {
@@ -50,14 +53,18 @@ for (const target of testDatabases('one')) {
       smtp.verdict = () => ({ accept: true });
     });
 
-    const sendDue = () => sendDueMail(server.db, smtp.url, clock, { retry: { baseDelayMs: 1000, maxDelayMs: 60_000, maxAttempts: 4 } });
+    const sendDue = () =>
+      sendDueMail(server.db, smtp.url, clock, { retry: { baseDelayMs: 1000, maxDelayMs: 60_000, maxAttempts: 4 } });
 
     /** A verified patient's booking, whose reminder with a cancel link waits in the outbox; what was due is sent. */
     async function bookedWithReminder() {
       const doctor = await fixtures.doctor();
       const patient = await fixtures.patient();
       await server.db.query('update users set email_verified_at = now() where id = $1', [patient.user.id]);
-      const res = await server.api('POST', '/api/appointments/book', { token: patient.token, body: { doctor_id: doctor.doctorId, schedule_id: doctor.scheduleId, date: VISIT } });
+      const res = await server.api('POST', '/api/appointments/book', {
+        token: patient.token,
+        body: { doctor_id: doctor.doctorId, schedule_id: doctor.scheduleId, date: VISIT },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       await sendDue();
       smtp.received.length = 0;
@@ -73,10 +80,15 @@ for (const target of testDatabases('one')) {
       );
       const values = await Promise.all(
         columns.map(({ table_name, column_name }) =>
-          server.db.query<{ v: string }>(`select string_agg(${quoteIdent(column_name)}::text, ' ') as v from ${quoteIdent(table_name)}`),
+          server.db.query<{ v: string }>(
+            `select string_agg(${quoteIdent(column_name)}::text, ' ') as v from ${quoteIdent(table_name)}`,
+          ),
         ),
       );
-      assert.ok(columns.some((c) => c.table_name === 'outbox'), 'the scan reaches the outbox');
+      assert.ok(
+        columns.some((c) => c.table_name === 'outbox'),
+        'the scan reaches the outbox',
+      );
       return values.map((rows) => rows[0]?.v ?? '').join('\n');
     }
 
@@ -85,7 +97,11 @@ for (const target of testDatabases('one')) {
       const tables = await server.db.query<{ table_name: string }>(
         `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
       );
-      const rows = await Promise.all(tables.map(({ table_name }) => server.db.query<{ v: string }>(`select string_agg(t::text, '\n') as v from ${quoteIdent(table_name)} t`)));
+      const rows = await Promise.all(
+        tables.map(({ table_name }) =>
+          server.db.query<{ v: string }>(`select string_agg(t::text, '\n') as v from ${quoteIdent(table_name)} t`),
+        ),
+      );
       return rows.map((r) => r[0]?.v ?? '').join('\n');
     }
 
@@ -100,7 +116,10 @@ for (const target of testDatabases('one')) {
       const token = tokenIn(smtp.received.find(isReminder)?.text);
       assert.ok(token, 'the reminder carries a cancel link');
       const digest = createHash('sha256').update(token).digest('hex');
-      assert.ok(!columns.includes(token) && !rows.includes(token), 'the token did not exist before the reminder was sent');
+      assert.ok(
+        !columns.includes(token) && !rows.includes(token),
+        'the token did not exist before the reminder was sent',
+      );
       assert.ok(!rows.includes(digest), 'nor its digest: nothing from before sending can be used');
       assert.ok(!(await everyRow()).includes(token), 'once sent, only its digest is kept');
       assert.equal((await cancel(token)).status, 200);
@@ -131,15 +150,25 @@ for (const target of testDatabases('one')) {
     it('sends no reset link of a request a newer one replaced before it went out, and the newer link works once', async () => {
       const patient = await fixtures.patient();
       for (let i = 0; i < 2; i++) {
-        assert.equal((await server.api('POST', '/api/password-reset-requests', { body: { email: patient.email } })).status, 202);
+        assert.equal(
+          (await server.api('POST', '/api/password-reset-requests', { body: { email: patient.email } })).status,
+          202,
+        );
       }
       await sendDue();
       const resets = smtp.received.filter((m) => m.subject?.startsWith('Choose a new password'));
       assert.equal(resets.length, 1, 'only the newer request is e-mailed');
       const token = tokenIn(resets[0]?.text);
       assert.ok(token);
-      assert.equal((await server.api('POST', '/api/password-reset', { body: { token, password: 'a brand new password' } })).status, 200);
-      assert.notEqual((await server.api('POST', '/api/password-reset', { body: { token, password: 'and another one now' } })).status, 200, 'the link works once');
+      assert.equal(
+        (await server.api('POST', '/api/password-reset', { body: { token, password: 'a brand new password' } })).status,
+        200,
+      );
+      assert.notEqual(
+        (await server.api('POST', '/api/password-reset', { body: { token, password: 'and another one now' } })).status,
+        200,
+        'the link works once',
+      );
     });
   });
 }

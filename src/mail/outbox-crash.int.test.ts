@@ -32,7 +32,13 @@ describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is
   });
 
   const serve = async (env: Record<string, string>) => {
-    const server = await startServerProcess({ DATABASE_URL: url, SMTP_URL: smtp.url, MAIL_FROM: 'desk@crash.test', OUTBOX_LEASE_MS: '1500', ...env });
+    const server = await startServerProcess({
+      DATABASE_URL: url,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'desk@crash.test',
+      OUTBOX_LEASE_MS: '1500',
+      ...env,
+    });
     running.push(server);
     return server;
   };
@@ -40,15 +46,17 @@ describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is
   /** A doctor with a slot on `date`'s weekday, and a patient booking it through the server: the commit of the event. */
   async function book(server: ServerProcess, date: string, email: string): Promise<number> {
     const password = 'correct horse battery';
-    const [user] = await db.query<{ id: number }>(`insert into users (name, email, password_hash, role) values ('Dr. Kill', $1, $2, 'doctor') returning id`, [
-      `doc.${email}`,
-      await testHasher.hash(password),
+    const [user] = await db.query<{ id: number }>(
+      `insert into users (name, email, password_hash, role) values ('Dr. Kill', $1, $2, 'doctor') returning id`,
+      [`doc.${email}`, await testHasher.hash(password)],
+    );
+    const [doctor] = await db.query<{ id: number }>('insert into doctors (user_id) values ($1) returning id', [
+      user?.id,
     ]);
-    const [doctor] = await db.query<{ id: number }>('insert into doctors (user_id) values ($1) returning id', [user?.id]);
-    const [slot] = await db.query<{ id: number }>(`insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, $2, '09:00', '09:30') returning id`, [
-      doctor?.id,
-      isoWeekday(date),
-    ]);
+    const [slot] = await db.query<{ id: number }>(
+      `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, $2, '09:00', '09:30') returning id`,
+      [doctor?.id, isoWeekday(date)],
+    );
     const call = async (path: string, body: unknown, token?: string) => {
       const res = await fetch(`${server.url}${path}`, {
         method: 'POST',
@@ -57,16 +65,33 @@ describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is
       });
       return { status: res.status, body: await res.json() };
     };
-    await call('/api/patients/register', { name: 'Kim Killtest', email, password, phone: '1', birthdate: '1990-01-01', gender: 'other' });
+    await call('/api/patients/register', {
+      name: 'Kim Killtest',
+      email,
+      password,
+      phone: '1',
+      birthdate: '1990-01-01',
+      gender: 'other',
+    });
     const login = await call('/api/login', { email, password });
-    const booked = await call('/api/appointments/book', { doctor_id: doctor?.id, schedule_id: slot?.id, date }, login.body.token);
+    const booked = await call(
+      '/api/appointments/book',
+      { doctor_id: doctor?.id, schedule_id: slot?.id, date },
+      login.body.token,
+    );
     assert.equal(booked.status, 201, JSON.stringify(booked.body));
     return booked.body.id;
   }
 
-  const confirmationsTo = (email: string) => smtp.received.filter((m) => m.subject?.startsWith('Your appointment') && JSON.stringify(m.to).includes(email));
+  const confirmationsTo = (email: string) =>
+    smtp.received.filter((m) => m.subject?.startsWith('Your appointment') && JSON.stringify(m.to).includes(email));
   const statusOf = async (appointmentId: number) =>
-    (await db.query<{ status: string; attempts: number }>(`select status, attempts from outbox where appointment_id = $1 and kind = 'booking_confirmation'`, [appointmentId]))[0];
+    (
+      await db.query<{ status: string; attempts: number }>(
+        `select status, attempts from outbox where appointment_id = $1 and kind = 'booking_confirmation'`,
+        [appointmentId],
+      )
+    )[0];
   const nextWeek = addDays(clinicToday(systemClock, 'Europe/Berlin'), 7);
 
   it('sends a message committed by a server killed before it sent anything, once, from the next server', async () => {
@@ -79,7 +104,8 @@ describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is
     const second = await serve({ OUTBOX_POLL_MS: '100' });
     await smtp.waitFor(smtp.received.length + 1);
     const deadline = Date.now() + 10_000;
-    while ((await statusOf(appointmentId))?.status !== 'sent' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((await statusOf(appointmentId))?.status !== 'sent' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     assert.equal(confirmationsTo('before.send@crash.test').length, 1);
     assert.deepEqual(await statusOf(appointmentId), { status: 'sent', attempts: 1 });
     await second.stop();
@@ -88,7 +114,8 @@ describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is
   it('sends a message once when the server dies in the middle of handing it to the mail server', async () => {
     // The mail server takes the first attempt's data and never answers; the sender is killed meanwhile.
     let held = 0;
-    smtp.verdict = (_attempt, mail) => (mail.subject?.startsWith('Your appointment') && held++ === 0 ? { hold: true } : { accept: true });
+    smtp.verdict = (_attempt, mail) =>
+      mail.subject?.startsWith('Your appointment') && held++ === 0 ? { hold: true } : { accept: true };
     const first = await serve({ OUTBOX_POLL_MS: '100' });
     const appointmentId = await book(first, nextWeek, 'during.send@crash.test');
     const deadline = Date.now() + 10_000;
@@ -100,9 +127,14 @@ describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is
     // The next server takes the message over once the dead one's lease (1.5 s) has run out.
     const second = await serve({ OUTBOX_POLL_MS: '100' });
     const until = Date.now() + 15_000;
-    while ((await statusOf(appointmentId))?.status !== 'sent' && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    while ((await statusOf(appointmentId))?.status !== 'sent' && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(await statusOf(appointmentId), { status: 'sent', attempts: 2 });
-    assert.equal(confirmationsTo('during.send@crash.test').length, 1, 'delivered once: the killed attempt never completed');
+    assert.equal(
+      confirmationsTo('during.send@crash.test').length,
+      1,
+      'delivered once: the killed attempt never completed',
+    );
     await second.stop();
   });
 });

@@ -68,7 +68,10 @@ for (const target of testDatabases('both')) {
         [tag, count],
       );
     const rowsOf = (tag: string) =>
-      db.query<Row>(`select id::int as id, status, attempts, locked_by, last_error from outbox where dedupe_key like $1 order by id`, [`${tag}:%`]);
+      db.query<Row>(
+        `select id::int as id, status, attempts, locked_by, last_error from outbox where dedupe_key like $1 order by id`,
+        [`${tag}:%`],
+      );
     const copiesOf = (tag: string) => smtp.received.filter((mail) => mail.subject?.startsWith(`${tag} `));
 
     /** Messages each worker claimed, by its id. */
@@ -111,7 +114,8 @@ for (const target of testDatabases('both')) {
       let offered = 0;
       let underWayAtOnce = 0;
       smtp.verdict = (_attempt, mail) => {
-        if (mail.subject?.startsWith('race ')) underWayAtOnce = Math.max(underWayAtOnce, ++offered - copiesOf('race').length);
+        if (mail.subject?.startsWith('race '))
+          underWayAtOnce = Math.max(underWayAtOnce, ++offered - copiesOf('race').length);
         return { accept: true, afterMs: SEND_MS };
       };
       await enqueue('race', 30);
@@ -128,28 +132,49 @@ for (const target of testDatabases('both')) {
       const delivered = new Set(copiesOf('race').map((mail) => mail.messageId));
       const duplicates = copiesOf('race').length - delivered.size;
       const lost = 30 - delivered.size;
-      t.diagnostic(`30 messages, 2 workers, ${SEND_MS} ms a message, ${LEASE_MS} ms lease: ${duplicates} duplicates, ${lost} lost, ${elapsed} ms, ${underWayAtOnce} under way at once`);
+      t.diagnostic(
+        `30 messages, 2 workers, ${SEND_MS} ms a message, ${LEASE_MS} ms lease: ${duplicates} duplicates, ${lost} lost, ${elapsed} ms, ${underWayAtOnce} under way at once`,
+      );
       assert.deepEqual({ duplicates, lost }, { duplicates: 0, lost: 0 });
-      assert.deepEqual(new Set((await rowsOf('race')).map((row) => `${row.status} after ${row.attempts}`)), new Set(['sent after 1']), 'none taken over');
-      assert.ok((claimedBy.get('worker-a') ?? 0) >= 5 && (claimedBy.get('worker-b') ?? 0) >= 5, `both workers sent: ${JSON.stringify([...claimedBy])}`);
+      assert.deepEqual(
+        new Set((await rowsOf('race')).map((row) => `${row.status} after ${row.attempts}`)),
+        new Set(['sent after 1']),
+        'none taken over',
+      );
+      assert.ok(
+        (claimedBy.get('worker-a') ?? 0) >= 5 && (claimedBy.get('worker-b') ?? 0) >= 5,
+        `both workers sent: ${JSON.stringify([...claimedBy])}`,
+      );
       // Five at a time from each worker, where one message after another would keep at most two under way.
       assert.ok(underWayAtOnce >= 5, `${underWayAtOnce} messages under way at once`);
-      assert.deepEqual(logs.filter((line) => /lease/.test(line)), []);
+      assert.deepEqual(
+        logs.filter((line) => /lease/.test(line)),
+        [],
+      );
     });
 
     it('lets a message the mail server is slow to take delay only itself', async () => {
       // The mail server answers the slow one only once the test lets it: whatever arrives before then went past it.
       let answerSlow = () => {};
       const slowAnswered = new Promise<void>((resolve) => (answerSlow = resolve));
-      smtp.verdict = (_attempt, mail) => (mail.subject === 'slow 1' ? { accept: true, until: slowAnswered } : { accept: true });
+      smtp.verdict = (_attempt, mail) =>
+        mail.subject === 'slow 1' ? { accept: true, until: slowAnswered } : { accept: true };
       await enqueue('slow', 1);
       await enqueue('quick', 4);
       const worker = workerOn(db, 'worker-s');
       try {
         await until(async () => copiesOf('quick').length === 4, 15_000, 'the quick ones past the slow one');
         await enqueue('later', 3);
-        await until(async () => copiesOf('later').length === 3, 15_000, 'messages queued while the slow one is under way');
-        assert.deepEqual((await rowsOf('slow')).map((row) => row.status), ['sending'], 'the slow one is still under way');
+        await until(
+          async () => copiesOf('later').length === 3,
+          15_000,
+          'messages queued while the slow one is under way',
+        );
+        assert.deepEqual(
+          (await rowsOf('slow')).map((row) => row.status),
+          ['sending'],
+          'the slow one is still under way',
+        );
         answerSlow();
         await until(async () => (await rowsOf('slow'))[0]?.status === 'sent', 15_000, 'the slow one, once answered');
       } finally {
@@ -157,7 +182,11 @@ for (const target of testDatabases('both')) {
         await stop(worker);
       }
       assert.equal(copiesOf('slow').length, 1);
-      assert.deepEqual((await rowsOf('slow')).map((row) => row.attempts), [1], 'sent at its first attempt');
+      assert.deepEqual(
+        (await rowsOf('slow')).map((row) => row.attempts),
+        [1],
+        'sent at its first attempt',
+      );
     });
 
     it("changes nothing for a worker whose lease passed to another, but records the first worker's delivery", async () => {
@@ -175,7 +204,10 @@ for (const target of testDatabases('both')) {
       assert.deepEqual(await queue.renew('worker-first', [first.id], at(3_000)), []);
       assert.equal(await queue.retry('worker-first', first.id, at(60_000), 'timeout'), false);
       assert.equal(await queue.close('worker-first', first.id, 'dead', 'given up'), false);
-      assert.deepEqual((await rowsOf('lapsed')).map((row) => [row.status, row.locked_by]), [['sending', 'worker-next']]);
+      assert.deepEqual(
+        (await rowsOf('lapsed')).map((row) => [row.status, row.locked_by]),
+        [['sending', 'worker-next']],
+      );
       assert.deepEqual(await queue.renew('worker-next', [first.id], at(63_000)), [first.id]);
 
       // The first worker's copy got through: a fact, whoever holds the lease; the taker's outcome then changes nothing.
@@ -183,34 +215,56 @@ for (const target of testDatabases('both')) {
       assert.equal(await queue.retry('worker-next', first.id, at(60_000), '451 try again'), false);
       assert.equal(await queue.close('worker-next', first.id, 'dead', 'given up'), false);
       assert.equal(await queue.sent(first.id, at(3_000)), undefined, 'recorded once');
-      assert.deepEqual((await rowsOf('lapsed')).map((row) => [row.status, row.locked_by, row.attempts]), [['sent', null, 2]]);
+      assert.deepEqual(
+        (await rowsOf('lapsed')).map((row) => [row.status, row.locked_by, row.attempts]),
+        [['sent', null, 2]],
+      );
     });
 
     it("keeps a message sent when its sender's lease ran out mid-send and the taker's copy is refused", async () => {
       let copy = 0;
       smtp.verdict = (_attempt, mail) => {
         if (mail.subject !== 'cut-off 1') return { accept: true };
-        return copy++ === 0 ? { accept: true, afterMs: SEND_MS } : { accept: false, code: 451, message: 'Try again later' };
+        return copy++ === 0
+          ? { accept: true, afterMs: SEND_MS }
+          : { accept: false, code: 451, message: 'Try again later' };
       };
       await enqueue('cut-off', 1);
       // A worker whose lease renewals never reach the database (a partition, a paused process).
       const cutOff = workerOn(db, 'worker-cut-off', { queue: { ...outboxQueue(db), renew: async () => [] } });
       await until(async () => (await rowsOf('cut-off'))[0]?.locked_by === 'worker-cut-off', 20_000, 'the first claim');
-      const taker = workerOn(other, 'worker-taker', { retry: { baseDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 4 } });
+      const taker = workerOn(other, 'worker-taker', {
+        retry: { baseDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 4 },
+      });
       try {
         // Ten times the first copy's 2.5 s.
-        await until(async () => (await rowsOf('cut-off'))[0]?.status === 'sent', 10 * SEND_MS, 'the first copy recorded');
+        await until(
+          async () => (await rowsOf('cut-off'))[0]?.status === 'sent',
+          10 * SEND_MS,
+          'the first copy recorded',
+        );
       } finally {
         await stop(cutOff, taker);
       }
-      assert.deepEqual((await rowsOf('cut-off')).map((row) => [row.status, row.attempts]), [['sent', 2]], 'not re-queued by the refused second copy');
+      assert.deepEqual(
+        (await rowsOf('cut-off')).map((row) => [row.status, row.attempts]),
+        [['sent', 2]],
+        'not re-queued by the refused second copy',
+      );
       assert.deepEqual([copy, copiesOf('cut-off').length], [2, 1], 'one copy per lease holder, the second refused');
-      assert.ok(logs.some((line) => line.startsWith('worker-taker: ') && /attempt 2 failed: .*451/.test(line)), logs.join('\n'));
-      assert.ok(logs.some((line) => line.startsWith('worker-cut-off: ') && /delivered after its lease ran out/.test(line)), logs.join('\n'));
+      assert.ok(
+        logs.some((line) => line.startsWith('worker-taker: ') && /attempt 2 failed: .*451/.test(line)),
+        logs.join('\n'),
+      );
+      assert.ok(
+        logs.some((line) => line.startsWith('worker-cut-off: ') && /delivered after its lease ran out/.test(line)),
+        logs.join('\n'),
+      );
     });
 
     it('counts a reply slower than the SMTP timeout as a passing failure, and a longer timeout delivers', async () => {
-      smtp.verdict = (_attempt, mail) => (mail.subject?.startsWith('patient ') ? { accept: true, afterMs: 1_500 } : { accept: true });
+      smtp.verdict = (_attempt, mail) =>
+        mail.subject?.startsWith('patient ') ? { accept: true, afterMs: 1_500 } : { accept: true };
       await enqueue('patient', 1);
       const impatient = workerOn(db, 'worker-1s', { transport: smtpTransport(smtp.url, { timeoutMs: 1_000 }) }, false);
       try {
@@ -224,13 +278,21 @@ for (const target of testDatabases('both')) {
 
       const anHourOn: Clock = { now: () => new Date(Date.now() + 3_600_000) };
       // Ten times the reply's 1.5 s.
-      const patient = workerOn(db, 'worker-15s', { transport: smtpTransport(smtp.url, { timeoutMs: 15_000 }), clock: anHourOn }, false);
+      const patient = workerOn(
+        db,
+        'worker-15s',
+        { transport: smtpTransport(smtp.url, { timeoutMs: 15_000 }), clock: anHourOn },
+        false,
+      );
       try {
         assert.equal(await patient.runOnce(), 1);
       } finally {
         await stop(patient);
       }
-      assert.deepEqual((await rowsOf('patient')).map((row) => [row.status, row.attempts]), [['sent', 2]]);
+      assert.deepEqual(
+        (await rowsOf('patient')).map((row) => [row.status, row.attempts]),
+        [['sent', 2]],
+      );
     });
   });
 }

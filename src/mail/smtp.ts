@@ -25,12 +25,21 @@ export interface MailTransport {
 export function smtpTransport(url: string, { timeoutMs = DEFAULT_SEND_TIMEOUT_MS } = {}): MailTransport {
   // Every wait is bounded; the worker renews a message's lease for as long as its send takes.
   const setupMs = Math.min(10_000, timeoutMs);
-  const transport = nodemailer.createTransport({ url, connectionTimeout: setupMs, greetingTimeout: setupMs, socketTimeout: timeoutMs });
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: setupMs,
+    greetingTimeout: setupMs,
+    socketTimeout: timeoutMs,
+  });
   return {
     send: async (mail) => {
       await transport.sendMail({
         ...mail,
-        attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+        attachments: mail.attachments.map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: a.content,
+        })),
       });
     },
     close: () => transport.close(),

@@ -5,7 +5,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { classify, nextAttempt, DEFAULT_RETRY, DEFAULT_SEND_CONCURRENCY, type RetryPolicy } from '../domain/notifications/delivery.ts';
+import {
+  classify,
+  nextAttempt,
+  DEFAULT_RETRY,
+  DEFAULT_SEND_CONCURRENCY,
+  type RetryPolicy,
+} from '../domain/notifications/delivery.ts';
 import { LINK_PLACEHOLDER, type MessageKind } from '../domain/notifications/message.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 import { DomainError } from '../domain/shared/errors.ts';
@@ -13,7 +19,8 @@ import type { ClaimedMessage, OutboxQueue } from '../domain/notifications/ports.
 import type { MailTransport, OutgoingMail } from './smtp.ts';
 
 export const NO_MAIL_SERVER = 'not sent: no mail server configured (SMTP_URL)';
-const UNWANTED_REMINDER = 'not sent: the visit is no longer scheduled, the patient turned reminders off, or the address is not verified';
+const UNWANTED_REMINDER =
+  'not sent: the visit is no longer scheduled, the patient turned reminders off, or the address is not verified';
 const SPENT_LINK = 'not sent: its link no longer works (used, replaced by a newer one, closed or expired)';
 
 /** A link's token, as bearerTokens (src/security.ts) issues and digests them, which the links' consumers look up. */
@@ -59,7 +66,14 @@ function newWorkerId(): string {
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}): OutboxWorker {
-  const { queue, transport, clock, retry = DEFAULT_RETRY, concurrency = DEFAULT_SEND_CONCURRENCY, log = () => {} } = options;
+  const {
+    queue,
+    transport,
+    clock,
+    retry = DEFAULT_RETRY,
+    concurrency = DEFAULT_SEND_CONCURRENCY,
+    log = () => {},
+  } = options;
   const holder = options.workerId ?? newWorkerId();
   /** Messages under way, by id, each with the promise of its whole attempt. */
   const sending = new Map<number, Promise<void>>();
@@ -94,8 +108,14 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
 
   const recordSent = async (message: ClaimedMessage) => {
     const recorded = await record(() => queue.sent(message.id, clock.now()));
-    if (!recorded) log(`mail ${message.id} to ${message.to}: delivered, but already recorded as done: another worker that took it over may have sent it too`);
-    else if (recorded.heldBy !== holder) log(`mail ${message.id} to ${message.to}: delivered after its lease ran out and passed on: another copy may go out too`);
+    if (!recorded)
+      log(
+        `mail ${message.id} to ${message.to}: delivered, but already recorded as done: another worker that took it over may have sent it too`,
+      );
+    else if (recorded.heldBy !== holder)
+      log(
+        `mail ${message.id} to ${message.to}: delivered after its lease ran out and passed on: another copy may go out too`,
+      );
   };
 
   const recordFailure = async (message: ClaimedMessage, error: unknown) => {
@@ -104,7 +124,9 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
     log(`mail ${message.id} to ${message.to}: attempt ${message.attempts} failed: ${failure.reason}`);
     const held = next
       ? await record(() => queue.retry(holder, message.id, next, failure.reason))
-      : await record(() => queue.close(holder, message.id, 'dead', `given up after ${message.attempts} attempt(s): ${failure.reason}`));
+      : await record(() =>
+          queue.close(holder, message.id, 'dead', `given up after ${message.attempts} attempt(s): ${failure.reason}`),
+        );
     if (!held) log(`mail ${message.id}: its lease passed to another worker, whose attempt decides`);
   };
 
@@ -143,7 +165,9 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
 
   const start = (message: ClaimedMessage) => {
     const attempt = deliver(message)
-      .catch((error: unknown) => log(`mail ${message.id}: ${errorText(error)}; another worker takes it over once its lease runs out`))
+      .catch((error: unknown) =>
+        log(`mail ${message.id}: ${errorText(error)}; another worker takes it over once its lease runs out`),
+      )
       .finally(() => {
         sending.delete(message.id);
         if (sending.size === 0) leases.pause();
@@ -157,7 +181,9 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
     if (free <= 0) return 0;
     const now = clock.now();
     // A message whose lease ran out while we still send it (renewals that failed) is not ours to send again.
-    const claimed = await queue.claim(holder, now, new Date(now.getTime() + options.leaseMs), free, [...sending.keys()]);
+    const claimed = await queue.claim(holder, now, new Date(now.getTime() + options.leaseMs), free, [
+      ...sending.keys(),
+    ]);
     for (const message of claimed) start(message);
     return claimed.length;
   };

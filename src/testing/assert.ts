@@ -30,7 +30,10 @@ export function present<T>(value: T | null | undefined, what = 'value'): T {
 /** The two elements of `items`; fails the test unless there are exactly two. */
 export function two<T>(items: readonly T[], what = 'element'): [T, T] {
   const [a, b, ...rest] = items;
-  assert.ok(a !== undefined && b !== undefined && rest.length === 0, `expected exactly two ${what}s, got ${items.length}`);
+  assert.ok(
+    a !== undefined && b !== undefined && rest.length === 0,
+    `expected exactly two ${what}s, got ${items.length}`,
+  );
   return [a, b];
 }
 

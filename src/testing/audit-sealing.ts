@@ -24,7 +24,9 @@ export async function sealAll(db: Queryable, timeoutMs = 30_000): Promise<void> 
  * `links` (seq, audit_id, hash: the links as they are), each a batch of its own, so a link left out leaves a gap.
  */
 export async function relink(tx: Queryable, select: string): Promise<void> {
-  await tx.exec(`create temporary table relinked on commit drop as with links as (select seq, audit_id, hash from audit_chain) ${select}`);
+  await tx.exec(
+    `create temporary table relinked on commit drop as with links as (select seq, audit_id, hash from audit_chain) ${select}`,
+  );
   await tx.exec(
     `delete from audit_chain_batches;
      insert into audit_chain_batches (first_seq, audit_ids, hashes) select seq, array[audit_id], hash from relinked;
@@ -38,7 +40,11 @@ const AUDIT_TABLES = ['audit_log', 'audit_chain_batches', 'audit_checkpoints'];
  * Runs `change` — SQL, or a function of the transaction — as a superuser or the tables' owner could: with the audit
  * tables' append-only triggers off meanwhile.
  */
-export async function asTrailOwner(db: Db, change: string | ((tx: Queryable) => Promise<unknown>), params: unknown[] = []): Promise<void> {
+export async function asTrailOwner(
+  db: Db,
+  change: string | ((tx: Queryable) => Promise<unknown>),
+  params: unknown[] = [],
+): Promise<void> {
   await db.transaction(async (tx) => {
     for (const table of AUDIT_TABLES) await tx.exec(`alter table ${table} disable trigger user`);
     await (typeof change === 'string' ? tx.query(change, params) : change(tx));

@@ -21,8 +21,11 @@ export function fakeAuthDeps(clock: Clock) {
   const audit: AuditEntry[] = [];
   let tokenCount = 0;
 
-  const addUser = (u: Omit<UserRecord, 'id' | 'active' | 'profileImageId' | 'patientId' | 'doctorId'> & Partial<UserRecord>) => {
-    if (users.some((x) => x.email.toLowerCase() === u.email.toLowerCase())) throw conflict('email_taken', 'This email is already registered');
+  const addUser = (
+    u: Omit<UserRecord, 'id' | 'active' | 'profileImageId' | 'patientId' | 'doctorId'> & Partial<UserRecord>,
+  ) => {
+    if (users.some((x) => x.email.toLowerCase() === u.email.toLowerCase()))
+      throw conflict('email_taken', 'This email is already registered');
     const id = users.length + 1;
     const user: UserRecord = { active: true, profileImageId: null, patientId: null, doctorId: null, ...u, id };
     users.push(user);
@@ -39,11 +42,22 @@ export function fakeAuthDeps(clock: Clock) {
     for (const s of sessions) if (s.userId === userId) s.revoked = true;
   };
   const replaceCodes = (userId: number, codeHashes: string[]) => {
-    for (let i = recoveryCodes.length - 1; i >= 0; i--) if (recoveryCodes[i]?.userId === userId) recoveryCodes.splice(i, 1);
+    for (let i = recoveryCodes.length - 1; i >= 0; i--)
+      if (recoveryCodes[i]?.userId === userId) recoveryCodes.splice(i, 1);
     recoveryCodes.push(...codeHashes.map((codeHash) => ({ userId, codeHash, used: false })));
   };
-  const links: { id: number; kind: string; token: string | null; userId: number | null; appointmentId: number | null; email: string | null; expiresAt: Date; used: boolean }[] = [];
-  const findLink = (kind: string, token: string, now: Date) => links.find((l) => l.kind === kind && l.token === token && !l.used && l.expiresAt > now);
+  const links: {
+    id: number;
+    kind: string;
+    token: string | null;
+    userId: number | null;
+    appointmentId: number | null;
+    email: string | null;
+    expiresAt: Date;
+    used: boolean;
+  }[] = [];
+  const findLink = (kind: string, token: string, now: Date) =>
+    links.find((l) => l.kind === kind && l.token === token && !l.used && l.expiresAt > now);
   /** What the mail worker does when it sends a message: a new token for its link (action links and resets), the earlier one void. */
   const mintLink = (message: Message): string | undefined => {
     const token = `link-${++tokenCount}`;
@@ -75,7 +89,9 @@ export function fakeAuthDeps(clock: Clock) {
       // A walk-in without an e-mail has no user a sign-in could find, so the fake keeps none.
       createWalkIn: async () => ({ userId: 0, patientId: 0 }),
       listStaff: async (role, req) => {
-        const items = users.filter((u) => u.role === role).map((u) => ({ id: u.id, name: u.name, email: u.email, active: u.active, createdAt: new Date(0) }));
+        const items = users
+          .filter((u) => u.role === role)
+          .map((u) => ({ id: u.id, name: u.name, email: u.email, active: u.active, createdAt: new Date(0) }));
         return { items, total: items.length, totalIsLowerBound: false, page: req.page, perPage: req.perPage };
       },
       deactivateStaff: async (userId, role) => {
@@ -96,7 +112,8 @@ export function fakeAuthDeps(clock: Clock) {
       confirmEmailChange: async (userId, email) => {
         const user = users.find((u) => u.id === userId);
         if (!user || pending.get(userId)?.toLowerCase() !== email.toLowerCase()) return false;
-        if (users.some((u) => u.id !== userId && u.email.toLowerCase() === email.toLowerCase())) throw conflict('email_taken', 'This email is already registered');
+        if (users.some((u) => u.id !== userId && u.email.toLowerCase() === email.toLowerCase()))
+          throw conflict('email_taken', 'This email is already registered');
         user.email = email;
         pending.delete(userId);
         verified.add(userId);
@@ -178,7 +195,11 @@ export function fakeAuthDeps(clock: Clock) {
     clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', locale: 'en-US', mailFrom: 'desk@clinic.test' },
     requireMfa: [],
     hasher: { hash: async (p) => `hashed:${p}`, verify: async (h, p) => h === `hashed:${p}` },
-    tokens: { issue: () => `token-${++tokenCount}`, digest: (t) => `digest:${t}`, recoveryCode: () => `code-${++tokenCount}` },
+    tokens: {
+      issue: () => `token-${++tokenCount}`,
+      digest: (t) => `digest:${t}`,
+      recoveryCode: () => `code-${++tokenCount}`,
+    },
     // A code is the secret's name and the step: "secret-1:123" is right at step 123 only.
     totp: {
       newSecret: () => `secret-${++tokenCount}`,
@@ -191,11 +212,16 @@ export function fakeAuthDeps(clock: Clock) {
     },
     throttle: {
       reserve: async (keys, now, wait) => {
-        const seconds = wait(new Map(keys.flatMap((k) => (buckets.has(k.key) ? [[k.key, buckets.get(k.key) as Bucket]] : []))));
+        const seconds = wait(
+          new Map(keys.flatMap((k) => (buckets.has(k.key) ? [[k.key, buckets.get(k.key) as Bucket]] : []))),
+        );
         if (seconds > 0) return seconds;
         for (const k of keys) {
           const bucket = buckets.get(k.key) ?? { failures: 0, lastFailureAt: null };
-          buckets.set(k.key, { failures: inNewWindow(bucket, k.rule, now) ? 1 : bucket.failures + 1, lastFailureAt: now });
+          buckets.set(k.key, {
+            failures: inNewWindow(bucket, k.rule, now) ? 1 : bucket.failures + 1,
+            lastFailureAt: now,
+          });
         }
         return 0;
       },
@@ -208,7 +234,21 @@ export function fakeAuthDeps(clock: Clock) {
       },
     },
   };
-  return { deps, users, sessions, buckets, audit, resets, factors, recoveryCodes, messages, verified, pending, links, mintLink };
+  return {
+    deps,
+    users,
+    sessions,
+    buckets,
+    audit,
+    resets,
+    factors,
+    recoveryCodes,
+    messages,
+    verified,
+    pending,
+    links,
+    mintLink,
+  };
 }
 
 /** What the fake authenticator shows for `secret` at time step `step`: six digits, as a real one. */
@@ -221,7 +261,10 @@ export function fakeTotpCode(secret: string, step: number): string {
 /** A clock the test moves forward by hand. */
 export function movableClock(iso: string): Clock & { advance(ms: number): void } {
   let now = new Date(iso).getTime();
-  return { now: () => new Date(now), advance: (ms) => {
+  return {
+    now: () => new Date(now),
+    advance: (ms) => {
       now += ms;
-    } };
+    },
+  };
 }

@@ -14,7 +14,18 @@ export const desk: Actor = { userId: 3, role: 'reception', name: 'Rita' };
 /** Billing deps over arrays; `transaction` runs in place, which is all a unit test of the rules needs. */
 export function fakeBillingDeps() {
   const bills: Bill[] = [
-    { id: 1, patient: { id: 5, name: 'Pat', email: 'pat@example.test' }, serviceDetails: 'X-ray', amountCents: 10000, paidCents: 0, creditedCents: 0, supplementsId: null, adjustments: [], billingDate: '2026-06-10', paymentStatus: 'unpaid' },
+    {
+      id: 1,
+      patient: { id: 5, name: 'Pat', email: 'pat@example.test' },
+      serviceDetails: 'X-ray',
+      amountCents: 10000,
+      paidCents: 0,
+      creditedCents: 0,
+      supplementsId: null,
+      adjustments: [],
+      billingDate: '2026-06-10',
+      paymentStatus: 'unpaid',
+    },
   ];
   const payments: Payment[] = [];
   const charges: CardCharge[] = [];
@@ -32,7 +43,18 @@ export function fakeBillingDeps() {
     timeZone: 'Europe/Berlin',
     bills: {
       create: async (b) => {
-        const bill: Bill = { id: bills.length + 1, patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' }, serviceDetails: b.serviceDetails, amountCents: b.amountCents, paidCents: 0, creditedCents: 0, supplementsId: b.supplementsId ?? null, adjustments: [], billingDate: b.billingDate, paymentStatus: 'unpaid' };
+        const bill: Bill = {
+          id: bills.length + 1,
+          patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' },
+          serviceDetails: b.serviceDetails,
+          amountCents: b.amountCents,
+          paidCents: 0,
+          creditedCents: 0,
+          supplementsId: b.supplementsId ?? null,
+          adjustments: [],
+          billingDate: b.billingDate,
+          paymentStatus: 'unpaid',
+        };
         bills.push(bill);
         return { ...bill };
       },
@@ -50,7 +72,13 @@ export function fakeBillingDeps() {
     },
     payments: {
       create: async (p) => {
-        const payment = { id: payments.length + 1, billingId: p.billingId, amountCents: p.amountCents, method: p.method, paidAt: p.paidAt };
+        const payment = {
+          id: payments.length + 1,
+          billingId: p.billingId,
+          amountCents: p.amountCents,
+          method: p.method,
+          paidAt: p.paidAt,
+        };
         payments.push(payment);
         return payment;
       },
@@ -66,7 +94,14 @@ export function fakeBillingDeps() {
     },
     adjustments: {
       create: async (a) => {
-        const adjustment: Adjustment = { id: adjustments.length + 1, kind: a.kind, amountCents: a.amountCents, reason: a.reason, supplementaryBillId: a.supplementaryBillId, createdAt: a.createdAt };
+        const adjustment: Adjustment = {
+          id: adjustments.length + 1,
+          kind: a.kind,
+          amountCents: a.amountCents,
+          reason: a.reason,
+          supplementaryBillId: a.supplementaryBillId,
+          createdAt: a.createdAt,
+        };
         adjustments.push(adjustment);
         present(found(a.billingId)).adjustments.push(adjustment);
         return adjustment;
@@ -79,10 +114,12 @@ export function fakeBillingDeps() {
       },
     },
     cardPayments: { charge: async (c) => void charges.push(c) },
-    idempotency: { find: async (userId, key) => keys.get(`${userId} ${key}`), save: async (userId, key, answer) => void keys.set(`${userId} ${key}`, answer) },
+    idempotency: {
+      find: async (userId, key) => keys.get(`${userId} ${key}`),
+      save: async (userId, key, answer) => void keys.set(`${userId} ${key}`, answer),
+    },
     audit: { record: async (...e) => void audit.push(...e) },
     transaction: (fn) => fn(deps),
   };
   return { deps, bills, payments, charges, audit, adjustments, keys };
 }
-

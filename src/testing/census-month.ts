@@ -13,12 +13,25 @@ export const CENSUS_MONTH = {
     { name: 'Anna Before', admittedAt: '2026-02-27T21:00:00Z', dischargedAt: '2026-03-02T09:00:00Z' }, // 22:00 Berlin, the month before
     { name: 'Bert Midnight', admittedAt: '2026-03-04T23:00:00Z', dischargedAt: '2026-03-06T23:00:00Z' }, // exactly midnight, 5 and 7 March
     // 23:59 the night the clocks go forward; moved at 03:30 summer time; leaves exactly at midnight, 31 March
-    { name: 'Cleo Clocks', admittedAt: '2026-03-28T22:59:00Z', transferredAt: '2026-03-29T01:30:00Z', dischargedAt: '2026-03-30T22:00:00Z' },
+    {
+      name: 'Cleo Clocks',
+      admittedAt: '2026-03-28T22:59:00Z',
+      transferredAt: '2026-03-29T01:30:00Z',
+      dischargedAt: '2026-03-30T22:00:00Z',
+    },
     { name: 'Dan Still', admittedAt: '2026-03-31T21:30:00Z' }, // 23:30, still in bed
   ] as { name: string; admittedAt: string; transferredAt?: string; dischargedAt?: string }[],
   /** The hand count of 1–31 March: who was in bed at each midnight (the days with anyone), and the ward's month. */
   byHand: {
-    inBedAtMidnight: { '2026-03-01': 1, '2026-03-05': 1, '2026-03-06': 1, '2026-03-28': 1, '2026-03-29': 1, '2026-03-30': 1, '2026-03-31': 1 },
+    inBedAtMidnight: {
+      '2026-03-01': 1,
+      '2026-03-05': 1,
+      '2026-03-06': 1,
+      '2026-03-28': 1,
+      '2026-03-29': 1,
+      '2026-03-30': 1,
+      '2026-03-31': 1,
+    },
     ward: {
       patient_nights: 7,
       bed_nights: 62,

@@ -40,7 +40,11 @@ export async function openCliDatabase(target: TestDatabase): Promise<CliDatabase
       const code = await medora(args, {
         getApp: async () => app,
         getDb: async () => db,
-        io: { stdout: { write: (text) => (stdout += text) }, stderr: { write: (text) => (stderr += text) }, stdin: Readable.from([stdin]) },
+        io: {
+          stdout: { write: (text) => (stdout += text) },
+          stderr: { write: (text) => (stderr += text) },
+          stdin: Readable.from([stdin]),
+        },
       });
       return { code, stdout, stderr };
     },
@@ -51,13 +55,15 @@ export async function openCliDatabase(target: TestDatabase): Promise<CliDatabase
 /** Runs the real `node bin/medora.js ...args` as a process of its own, with stdout and stderr as pipes. */
 export function spawnMedora(args: string[], { env }: { env: Record<string, string> }): Promise<CliRun> {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
-  const child = endsWithTestFile(spawn(process.execPath, [BIN, ...args], {
-    env: { ...inherited, CLINIC_TZ: TEST_TZ, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Bounded: a command that hangs is killed (its run then ends with code -1), not left behind the test.
-    timeout: RUN_TIMEOUT_MS,
-    killSignal: 'SIGKILL',
-  }));
+  const child = endsWithTestFile(
+    spawn(process.execPath, [BIN, ...args], {
+      env: { ...inherited, CLINIC_TZ: TEST_TZ, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Bounded: a command that hangs is killed (its run then ends with code -1), not left behind the test.
+      timeout: RUN_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+    }),
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -34,16 +34,27 @@ export function observeContract(server: Server, routes: Route[]): ContractObserv
     let headers: Record<string, string> = {};
     const writeHead = res.writeHead;
     res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-      headers = headerRecord(rest.find((arg) => typeof arg === 'object') as OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined);
+      headers = headerRecord(
+        rest.find((arg) => typeof arg === 'object') as OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined,
+      );
       return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
     } as typeof res.writeHead;
     const end = res.end;
     res.end = function (this: ServerResponse, ...args: unknown[]) {
-      const chunk = args.find((arg) => typeof arg === 'string' || arg instanceof Uint8Array) as string | Uint8Array | undefined;
+      const chunk = args.find((arg) => typeof arg === 'string' || arg instanceof Uint8Array) as
+        | string
+        | Uint8Array
+        | undefined;
       const contentType = headers['content-type'] ?? String(res.getHeader('content-type') ?? '');
       try {
         const checked = contract().checkAnswer(
-          { method: req.method ?? 'GET', path, status: res.statusCode, contentType, body: bodyOf(chunk, headers['content-encoding'], contentType) },
+          {
+            method: req.method ?? 'GET',
+            path,
+            status: res.statusCode,
+            contentType,
+            body: bodyOf(chunk, headers['content-encoding'], contentType),
+          },
           routeExists,
         );
         if ('operation' in checked) recordValidated(checked.operation, res.statusCode);
@@ -66,7 +77,8 @@ export function observeContract(server: Server, routes: Route[]): ContractObserv
 
 function headerRecord(headers: OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined): Record<string, string> {
   const pairs: [string, unknown][] = [];
-  if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) pairs.push([String(headers[i]), headers[i + 1]]);
+  if (Array.isArray(headers))
+    for (let i = 0; i + 1 < headers.length; i += 2) pairs.push([String(headers[i]), headers[i + 1]]);
   else if (headers) pairs.push(...Object.entries(headers));
   return Object.fromEntries(pairs.map(([name, value]) => [name.toLowerCase(), String(value)]));
 }
@@ -75,7 +87,14 @@ function headerRecord(headers: OutgoingHttpHeaders | OutgoingHttpHeader[] | unde
 function bodyOf(chunk: string | Uint8Array | undefined, coding: string | undefined, contentType: string): unknown {
   if (chunk === undefined || chunk.length === 0) return undefined;
   const packed = Buffer.from(chunk);
-  const bytes = coding === 'br' ? brotliDecompressSync(packed) : coding === 'gzip' ? gunzipSync(packed) : coding === 'deflate' ? inflateSync(packed) : packed;
+  const bytes =
+    coding === 'br'
+      ? brotliDecompressSync(packed)
+      : coding === 'gzip'
+        ? gunzipSync(packed)
+        : coding === 'deflate'
+          ? inflateSync(packed)
+          : packed;
   if (!/^application\/(.+\+)?json/i.test(contentType)) return bytes;
   try {
     return JSON.parse(bytes.toString('utf8'));

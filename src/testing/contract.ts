@@ -64,9 +64,11 @@ export class Contract {
     if (!found) {
       if (routeExists(answer.method, answer.path)) return { uncovered: true };
       const key = `${answer.method} ${answer.path}`;
-      if (answer.status !== 404 && answer.status !== 405) this.fail(key, answer, 'no operation in the document has this path and method');
+      if (answer.status !== 404 && answer.status !== 405)
+        this.fail(key, answer, 'no operation in the document has this path and method');
       if (answer.method === 'HEAD') return { unknownRoute: true };
-      if (!isJson(mediaTypeOf(answer))) this.fail(key, answer, 'an unknown route is answered with the error body, in JSON');
+      if (!isJson(mediaTypeOf(answer)))
+        this.fail(key, answer, 'an unknown route is answered with the error body, in JSON');
       this.checkJson(key, answer, '/components/schemas/Error');
       return { unknownRoute: true };
     }
@@ -74,8 +76,11 @@ export class Contract {
     const responses = this.at(pointer).responses as Record<string, Response>;
     const status = String(answer.status);
     const response = responses[status];
-    if (!response) this.fail(key, answer, `the status is not one the operation answers (${Object.keys(responses).join(', ')})`);
-    const [responsePointer, resolved] = response.$ref ? [response.$ref.slice(1), this.at(response.$ref.slice(1)) as Response] : [`${pointer}/responses/${status}`, response];
+    if (!response)
+      this.fail(key, answer, `the status is not one the operation answers (${Object.keys(responses).join(', ')})`);
+    const [responsePointer, resolved] = response.$ref
+      ? [response.$ref.slice(1), this.at(response.$ref.slice(1)) as Response]
+      : [`${pointer}/responses/${status}`, response];
     this.checkBody(key, answer, responsePointer, resolved);
     return { operation: key };
   }
@@ -85,7 +90,12 @@ export class Contract {
     const asked = method === 'HEAD' ? 'GET' : method;
     const candidates = this.routes.filter((candidate) => candidate.method === asked && candidate.pattern.test(path));
     const best = candidates.sort((a, b) => parameterCount(a.path) - parameterCount(b.path))[0];
-    return best && { key: `${best.method} ${best.path}`, pointer: `/paths/${escapePointer(best.path)}/${best.method.toLowerCase()}` };
+    return (
+      best && {
+        key: `${best.method} ${best.path}`,
+        pointer: `/paths/${escapePointer(best.path)}/${best.method.toLowerCase()}`,
+      }
+    );
   }
 
   /** What makes `body` other than the API's one error body, or undefined when it is one. */
@@ -100,14 +110,23 @@ export class Contract {
     if (answer.body === undefined || answer.method === 'HEAD') return;
     if (!mediaType) this.fail(key, answer, 'a body without a content type');
     const described = Object.keys(content).find((type) => mediaTypeMatches(type, mediaType));
-    if (!described) this.fail(key, answer, `the content type ${mediaType} is not one the document gives this status (${Object.keys(content).join(', ') || 'none'})`);
-    if (isJson(mediaType) && content[described]?.schema !== undefined) this.checkJson(key, answer, `${responsePointer}/content/${escapePointer(described)}/schema`);
+    if (!described)
+      this.fail(
+        key,
+        answer,
+        `the content type ${mediaType} is not one the document gives this status (${Object.keys(content).join(', ') || 'none'})`,
+      );
+    if (isJson(mediaType) && content[described]?.schema !== undefined)
+      this.checkJson(key, answer, `${responsePointer}/content/${escapePointer(described)}/schema`);
   }
 
   private checkJson(key: string, answer: SeenAnswer, schemaPointer: string): void {
     const validate = this.validator(schemaPointer);
     if (!validate(answer.body)) {
-      const problems = (validate.errors ?? []).map((error) => `  ${error.instancePath || '(the body)'} ${error.message}${error.keyword === 'additionalProperties' ? `: ${JSON.stringify(error.params)}` : ''}`);
+      const problems = (validate.errors ?? []).map(
+        (error) =>
+          `  ${error.instancePath || '(the body)'} ${error.message}${error.keyword === 'additionalProperties' ? `: ${JSON.stringify(error.params)}` : ''}`,
+      );
       this.fail(key, answer, `the body does not match the document:\n${problems.join('\n')}`);
     }
   }
@@ -123,13 +142,16 @@ export class Contract {
 
   private at(pointer: string): Record<string, unknown> {
     let value: unknown = this.document;
-    for (const part of pointer.split('/').slice(1)) value = (value as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+    for (const part of pointer.split('/').slice(1))
+      value = (value as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')];
     return value as Record<string, unknown>;
   }
 
   private fail(key: string, answer: SeenAnswer, problem: string): never {
     const body = JSON.stringify(answer.body)?.slice(0, 500);
-    throw new AssertionError({ message: `contract: ${key} (${answer.method} ${answer.path}) answered ${answer.status}: ${problem}\n  body: ${body}` });
+    throw new AssertionError({
+      message: `contract: ${key} (${answer.method} ${answer.path}) answered ${answer.status}: ${problem}\n  body: ${body}`,
+    });
   }
 }
 
@@ -138,7 +160,9 @@ const escapePointer = (part: string) => part.replaceAll('~', '~0').replaceAll('/
 const mediaTypeOf = (answer: SeenAnswer) => answer.contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
 const isJson = (mediaType: string) => mediaType === 'application/json' || mediaType.endsWith('+json');
 const mediaTypeMatches = (described: string, actual: string) =>
-  described === actual || described === '*/*' || (described.endsWith('/*') && actual.startsWith(described.slice(0, -1)));
+  described === actual ||
+  described === '*/*' ||
+  (described.endsWith('/*') && actual.startsWith(described.slice(0, -1)));
 
 let shared: Contract | undefined;
 /** The document compiled once per process. */

@@ -19,12 +19,24 @@ export interface BulkFiles {
 /** Parses `<type>.ndjson` texts against their manifest: the counts agree, and every line is a valid resource of its type. */
 export function readBulkFiles(manifestText: string, read: (name: string) => string): BulkFiles {
   const manifest = JSON.parse(manifestText) as BulkManifest;
-  assert.deepEqual(Object.keys(manifest).sort(), ['error', 'output', 'request', 'requiresAccessToken', 'transactionTime']);
+  assert.deepEqual(Object.keys(manifest).sort(), [
+    'error',
+    'output',
+    'request',
+    'requiresAccessToken',
+    'transactionTime',
+  ]);
   const files: Record<string, Resource[]> = {};
   for (const output of manifest.output) {
-    const resources = read(`${output.type}.ndjson`).trimEnd().split('\n').map((line) => JSON.parse(line) as Resource);
+    const resources = read(`${output.type}.ndjson`)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Resource);
     resources.forEach(assertValidFhir);
-    assert.ok(resources.every((r) => r.resourceType === output.type), `${output.type}.ndjson holds only ${output.type}`);
+    assert.ok(
+      resources.every((r) => r.resourceType === output.type),
+      `${output.type}.ndjson holds only ${output.type}`,
+    );
     assert.equal(resources.length, output.count, `${output.type}: the manifest's count`);
     files[output.type] = resources;
   }

@@ -37,14 +37,16 @@ export function fhirDefinitionsCache(): string {
   for (const bundle of [types, resources]) {
     for (const { resource } of bundle.entry ?? []) {
       for (const element of resource?.snapshot?.element ?? []) {
-        if (element.binding?.strength === 'required' && element.binding.valueSet) required.add(canonical(element.binding.valueSet));
+        if (element.binding?.strength === 'required' && element.binding.valueSet)
+          required.add(canonical(element.binding.valueSet));
       }
     }
   }
   writeFileSync(join(building, 'types.json'), JSON.stringify(types));
   const resourceTypes: string[] = [];
   for (const { resource } of resources.entry ?? []) {
-    if (resource?.resourceType !== 'StructureDefinition' || resource.kind !== 'resource' || !resource.snapshot) continue;
+    if (resource?.resourceType !== 'StructureDefinition' || resource.kind !== 'resource' || !resource.snapshot)
+      continue;
     resourceTypes.push(resource.type);
     writeFileSync(join(building, 'resources', `${resource.type}.json`), JSON.stringify(resource));
   }
@@ -90,5 +92,6 @@ function terminologyFor(named: Set<string>): Terminology {
 
 export const cachedDataTypes = (): Bundle<StructureDefinition> => readCached('types.json');
 export const cachedResourceTypes = (): string[] => readCached('resource-types.json');
-export const cachedResourceDefinition = (type: string): StructureDefinition => readCached(join('resources', `${type}.json`));
+export const cachedResourceDefinition = (type: string): StructureDefinition =>
+  readCached(join('resources', `${type}.json`));
 export const cachedTerminology = (): Terminology => readCached('terminology.json');

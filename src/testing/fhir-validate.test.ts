@@ -14,7 +14,20 @@ describe('the FHIR validation of the tests', () => {
   it('refuses a code outside a required binding, which validateResource lets through', () => {
     assert.throws(() => assertValidFhir({ resourceType: 'Patient', id: '1', gender: 'f' }), /administrative-gender/);
     assert.throws(
-      () => assertValidFhir({ resourceType: 'Bundle', type: 'searchset', entry: [{ resource: { resourceType: 'Appointment', status: 'scheduled', participant: [{ status: 'accepted', actor: { display: 'x' } }] } }] }),
+      () =>
+        assertValidFhir({
+          resourceType: 'Bundle',
+          type: 'searchset',
+          entry: [
+            {
+              resource: {
+                resourceType: 'Appointment',
+                status: 'scheduled',
+                participant: [{ status: 'accepted', actor: { display: 'x' } }],
+              },
+            },
+          ],
+        }),
       /appointmentstatus/,
     );
   });

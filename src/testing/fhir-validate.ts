@@ -1,7 +1,21 @@
 import assert from 'node:assert/strict';
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
-import type { Bundle, CodeSystem, CodeSystemConcept, ElementDefinition, Resource, StructureDefinition, ValueSet } from '@medplum/fhirtypes';
-import { cachedDataTypes, cachedResourceDefinition, cachedResourceTypes, cachedTerminology, fhirDefinitionsCache } from './fhir-definitions.ts';
+import type {
+  Bundle,
+  CodeSystem,
+  CodeSystemConcept,
+  ElementDefinition,
+  Resource,
+  StructureDefinition,
+  ValueSet,
+} from '@medplum/fhirtypes';
+import {
+  cachedDataTypes,
+  cachedResourceDefinition,
+  cachedResourceTypes,
+  cachedTerminology,
+  fhirDefinitionsCache,
+} from './fhir-definitions.ts';
 
 /**
  * Validates FHIR resources against the official R4 StructureDefinitions (@medplum/core's validateResource), plus
@@ -34,7 +48,9 @@ function addDefinitions(bundle: Bundle<StructureDefinition>, elements: Map<strin
       if (!element.path.includes('.')) continue;
       elements.set(element.path, {
         types: (element.type ?? []).map((t) => t.code),
-        binding: element.binding ? { strength: element.binding.strength, valueSet: element.binding.valueSet } : undefined,
+        binding: element.binding
+          ? { strength: element.binding.strength, valueSet: element.binding.valueSet }
+          : undefined,
       });
     }
   }
@@ -48,7 +64,10 @@ function load(): Index {
   addDefinitions(cachedDataTypes(), elements);
   const resourceTypes = new Set(cachedResourceTypes());
   const terminology = cachedTerminology();
-  const typeNames = new Set([...[...elements.keys()].map((path) => path.slice(0, path.indexOf('.'))), ...resourceTypes]);
+  const typeNames = new Set([
+    ...[...elements.keys()].map((path) => path.slice(0, path.indexOf('.'))),
+    ...resourceTypes,
+  ]);
   index = {
     elements,
     typeNames,
@@ -65,7 +84,10 @@ function indexResourceType(type: string): void {
   const loaded = load();
   if (loaded.indexed.has(type) || !loaded.resourceTypes.has(type)) return;
   loaded.indexed.add(type);
-  addDefinitions({ resourceType: 'Bundle', type: 'collection', entry: [{ resource: cachedResourceDefinition(type) }] }, loaded.elements);
+  addDefinitions(
+    { resourceType: 'Bundle', type: 'collection', entry: [{ resource: cachedResourceDefinition(type) }] },
+    loaded.elements,
+  );
 }
 
 /** Indexes the resource types found anywhere in `node` (a Bundle's entries, contained resources). */
@@ -78,7 +100,8 @@ function indexResourceTypesIn(node: unknown): void {
   }
 }
 
-const allCodes = (concepts: CodeSystemConcept[] = []): string[] => concepts.flatMap((c) => [c.code, ...allCodes(c.concept)]);
+const allCodes = (concepts: CodeSystemConcept[] = []): string[] =>
+  concepts.flatMap((c) => [c.code, ...allCodes(c.concept)]);
 
 const expansions = new Map<string, Set<string> | null>();
 /** `system|code` of every code in the value set, or null when it cannot be listed from the shipped definitions. */
@@ -117,7 +140,8 @@ function checkBinding(value: unknown, type: string, valueSet: string, where: str
   const pattern = PATTERNS[valueSet.split('|')[0] ?? valueSet];
   if (pattern && type === 'code') {
     counts.bindings++;
-    if (typeof value !== 'string' || !pattern.test(value)) issues.push(`${where}: ${JSON.stringify(value)} is not a code of ${valueSet}`);
+    if (typeof value !== 'string' || !pattern.test(value))
+      issues.push(`${where}: ${JSON.stringify(value)} is not a code of ${valueSet}`);
     return;
   }
   const codes = expand(valueSet);
@@ -126,14 +150,18 @@ function checkBinding(value: unknown, type: string, valueSet: string, where: str
     return;
   }
   counts.bindings++;
-  const inSet = (system: string | undefined, code: string) => [...codes].some((c) => (system === undefined ? c.endsWith(`|${code}`) : c === `${system}|${code}`));
+  const inSet = (system: string | undefined, code: string) =>
+    [...codes].some((c) => (system === undefined ? c.endsWith(`|${code}`) : c === `${system}|${code}`));
   const coding = (c: { system?: string; code?: string }) => c.code !== undefined && inSet(c.system, c.code);
   const record = value as { system?: string; code?: string; coding?: { system?: string; code?: string }[] };
   const ok =
-    type === 'code' ? typeof value === 'string' && inSet(undefined, value)
-    : type === 'Coding' ? coding(record)
-    : type === 'CodeableConcept' ? (record.coding ?? []).some(coding)
-    : true;
+    type === 'code'
+      ? typeof value === 'string' && inSet(undefined, value)
+      : type === 'Coding'
+        ? coding(record)
+        : type === 'CodeableConcept'
+          ? (record.coding ?? []).some(coding)
+          : true;
   if (!ok) issues.push(`${where}: ${JSON.stringify(value)} is not in the required value set ${valueSet}`);
 }
 
@@ -159,11 +187,13 @@ function walk(node: Record<string, unknown>, path: string, where: string, issues
     const values = Array.isArray(value) ? value : [value];
     values.forEach((v, i) => {
       const at = Array.isArray(value) ? `${where}.${key}[${i}]` : `${where}.${key}`;
-      if (element.info.binding?.strength === 'required' && element.info.binding.valueSet) checkBinding(v, element.type, element.info.binding.valueSet, at, issues);
+      if (element.info.binding?.strength === 'required' && element.info.binding.valueSet)
+        checkBinding(v, element.type, element.info.binding.valueSet, at, issues);
       if (!v || typeof v !== 'object') return;
       const record = v as Record<string, unknown>;
       if (element.type === 'Resource' && typeof record.resourceType === 'string') walkResource(record, at, issues);
-      else if (element.type === 'BackboneElement' || element.type === 'Element') walk(record, `${path}.${key}`, at, issues);
+      else if (element.type === 'BackboneElement' || element.type === 'Element')
+        walk(record, `${path}.${key}`, at, issues);
       else if (typeNames.has(element.type)) walk(record, element.type, at, issues);
     });
   }
@@ -180,14 +210,23 @@ export function assertValidFhir(resource: unknown): void {
   // What goes over the wire: JSON drops undefined properties.
   const r = JSON.parse(JSON.stringify(resource)) as Resource;
   indexResourceTypesIn(r);
-  assert.ok(r && typeof r === 'object' && typeof r.resourceType === 'string', `not a FHIR resource: ${JSON.stringify(resource)?.slice(0, 200)}`);
+  assert.ok(
+    r && typeof r === 'object' && typeof r.resourceType === 'string',
+    `not a FHIR resource: ${JSON.stringify(resource)?.slice(0, 200)}`,
+  );
   let errors: string[] = [];
   try {
-    errors = validateResource(r).filter((issue) => issue.severity === 'error').map((issue) => `${issue.expression?.join(', ')}: ${issue.details?.text}`);
+    errors = validateResource(r)
+      .filter((issue) => issue.severity === 'error')
+      .map((issue) => `${issue.expression?.join(', ')}: ${issue.details?.text}`);
   } catch (error) {
-    const outcome = (error as { outcome?: { issue?: { severity: string; expression?: string[]; details?: { text?: string } }[] } }).outcome;
+    const outcome = (
+      error as { outcome?: { issue?: { severity: string; expression?: string[]; details?: { text?: string } }[] } }
+    ).outcome;
     if (!outcome) throw error;
-    errors = (outcome.issue ?? []).filter((issue) => issue.severity === 'error').map((issue) => `${issue.expression?.join(', ')}: ${issue.details?.text}`);
+    errors = (outcome.issue ?? [])
+      .filter((issue) => issue.severity === 'error')
+      .map((issue) => `${issue.expression?.join(', ')}: ${issue.details?.text}`);
   }
   walked = 0;
   walkResource(r as unknown as Record<string, unknown>, r.resourceType, errors);
@@ -197,6 +236,10 @@ export function assertValidFhir(resource: unknown): void {
 
 process.on('exit', () => {
   if (counts.resources === 0) return;
-  const unchecked = counts.uncheckedBindings.size ? `; ${counts.uncheckedBindings.size} required value sets not listable (${[...counts.uncheckedBindings].join(', ')})` : '';
-  process.stdout.write(`# FHIR: ${counts.resources} resources validated with 0 errors, ${counts.bindings} required bindings checked${unchecked}\n`);
+  const unchecked = counts.uncheckedBindings.size
+    ? `; ${counts.uncheckedBindings.size} required value sets not listable (${[...counts.uncheckedBindings].join(', ')})`
+    : '';
+  process.stdout.write(
+    `# FHIR: ${counts.resources} resources validated with 0 errors, ${counts.bindings} required bindings checked${unchecked}\n`,
+  );
 });

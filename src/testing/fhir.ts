@@ -8,9 +8,21 @@ import type { ApiAnswer, TestServer } from './http.ts';
  * OperationOutcome for errors), so each FHIR test validates everything the API produces.
  */
 export function fhirClient(server: TestServer) {
-  const get = async <T extends Resource = Resource>(path: string, token?: string, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> => {
-    const answer = await server.api<T>('GET', path.startsWith('http') ? new URL(path).pathname + new URL(path).search : `/fhir/R4${path}`, { token, headers });
-    assert.match(answer.headers.get('content-type') ?? '', /^application\/fhir\+json/, `${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  const get = async <T extends Resource = Resource>(
+    path: string,
+    token?: string,
+    headers: Record<string, string> = {},
+  ): Promise<ApiAnswer<T>> => {
+    const answer = await server.api<T>(
+      'GET',
+      path.startsWith('http') ? new URL(path).pathname + new URL(path).search : `/fhir/R4${path}`,
+      { token, headers },
+    );
+    assert.match(
+      answer.headers.get('content-type') ?? '',
+      /^application\/fhir\+json/,
+      `${path}: ${answer.status} ${JSON.stringify(answer.body)}`,
+    );
     assertValidFhir(answer.body);
     if (answer.status >= 400) assert.equal(answer.body.resourceType, 'OperationOutcome');
     return answer;

@@ -46,7 +46,15 @@ export interface TestServer {
  */
 export async function startTestServer(
   target: TestDatabase,
-  opts: { clock?: Clock; clinicTz?: string; clinicName?: string; clinicAddress?: string; clinicPhone?: string; requireMfa?: Role[]; log?: (line: string) => void } = {},
+  opts: {
+    clock?: Clock;
+    clinicTz?: string;
+    clinicName?: string;
+    clinicAddress?: string;
+    clinicPhone?: string;
+    requireMfa?: Role[];
+    log?: (line: string) => void;
+  } = {},
 ): Promise<TestServer> {
   const database = await target.open();
   const hearing = hearingOf(database.db);
@@ -64,7 +72,11 @@ export async function startTestServer(
     url,
     databaseUrl: database.url,
     contract,
-    api: async <T,>(method: string, path: string, { token, body, headers = {} }: ApiOptions = {}): Promise<ApiAnswer<T>> => {
+    api: async <T>(
+      method: string,
+      path: string,
+      { token, body, headers = {} }: ApiOptions = {},
+    ): Promise<ApiAnswer<T>> => {
       const isForm = body instanceof FormData;
       const res = await fetch(url + path, {
         method,
@@ -88,7 +100,10 @@ export async function startTestServer(
       await closeGracefully(server, 1000);
       await database.drop();
       const broken = contract.untaken();
-      if (broken.length > 0) throw new AssertionError({ message: `${broken.length} answers broke the OpenAPI document:\n\n${broken.map((error) => error.message).join('\n\n')}` });
+      if (broken.length > 0)
+        throw new AssertionError({
+          message: `${broken.length} answers broke the OpenAPI document:\n\n${broken.map((error) => error.message).join('\n\n')}`,
+        });
     },
   };
 }
@@ -108,10 +123,19 @@ export const PASSWORD = 'correct horse battery';
 export async function signUpPatient(server: TestServer, overrides: Record<string, unknown> = {}) {
   const email = (overrides.email as string) ?? uniqueEmail('patient');
   const registered = await server.api('POST', '/api/patients/register', {
-    body: { name: 'Pat Tester', email, password: PASSWORD, phone: '+1 555 0101', birthdate: '1990-05-17', gender: 'female', ...overrides },
+    body: {
+      name: 'Pat Tester',
+      email,
+      password: PASSWORD,
+      phone: '+1 555 0101',
+      birthdate: '1990-05-17',
+      gender: 'female',
+      ...overrides,
+    },
     headers: { 'x-forwarded-for': nextClientAddress() },
   });
-  if (registered.status !== 202) throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+  if (registered.status !== 202)
+    throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
   return { ...(await signIn(server, email)), email };
 }
 

@@ -17,7 +17,8 @@ const bound = Number(process.env.MEDORA_TEST_TIMEOUT_MS) || undefined;
 function bounded(args: unknown[], optionsGoBeforeFn: boolean): unknown[] {
   if (bound === undefined) return args;
   const optionsAt = args.findIndex((arg) => typeof arg === 'object' && arg !== null);
-  if (optionsAt >= 0) return args.map((arg, index) => (index === optionsAt ? { timeout: bound, ...(arg as object) } : arg));
+  if (optionsAt >= 0)
+    return args.map((arg, index) => (index === optionsAt ? { timeout: bound, ...(arg as object) } : arg));
   const fnAt = args.findIndex((arg) => typeof arg === 'function');
   const insertAt = !optionsGoBeforeFn ? args.length : fnAt >= 0 ? fnAt : args.length;
   return [...args.slice(0, insertAt), { timeout: bound }, ...args.slice(insertAt)];

@@ -16,11 +16,10 @@ export function clinicFixtures(server: TestServer) {
     async doctor(name = 'Dr. Grey') {
       const email = uniqueEmail('doctor');
       passwordHash ??= testHasher.hash(PASSWORD);
-      const userId = await one(`insert into users (name, email, password_hash, role) values ($1, $2, $3, 'doctor') returning id`, [
-        name,
-        email,
-        await passwordHash,
-      ]);
+      const userId = await one(
+        `insert into users (name, email, password_hash, role) values ($1, $2, $3, 'doctor') returning id`,
+        [name, email, await passwordHash],
+      );
       const doctorId = await one('insert into doctors (user_id) values ($1) returning id', [userId]);
       const scheduleId = await one(
         `insert into schedules (doctor_id, weekday, start_time, end_time) values ($1, 1, '09:00', '09:30') returning id`,
@@ -40,8 +39,18 @@ export function clinicFixtures(server: TestServer) {
     },
 
     /** An appointment on `date` at `start`; by default each call takes the next free start time, so many fit on one day. */
-    async appointment(a: { doctor: { doctorId: number; scheduleId: number }; patientId: number; date: string; status?: string; start?: string }) {
-      const { n } = only(await db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [a.doctor.doctorId]));
+    async appointment(a: {
+      doctor: { doctorId: number; scheduleId: number };
+      patientId: number;
+      date: string;
+      status?: string;
+      start?: string;
+    }) {
+      const { n } = only(
+        await db.query<{ n: number }>('select count(*)::int as n from appointments where doctor_id = $1', [
+          a.doctor.doctorId,
+        ]),
+      );
       const start = a.start ?? `${String(8 + Math.floor(n / 2)).padStart(2, '0')}:${n % 2 ? '30' : '00'}`;
       return one(
         `insert into appointments (patient_id, doctor_id, schedule_id, date, start_time, end_time, status)
@@ -51,7 +60,10 @@ export function clinicFixtures(server: TestServer) {
     },
 
     async appointmentStatus(id: number) {
-      return only(await db.query<{ status: string }>('select status from appointments where id = $1', [id]), 'appointment').status;
+      return only(
+        await db.query<{ status: string }>('select status from appointments where id = $1', [id]),
+        'appointment',
+      ).status;
     },
 
     async count(table: 'medical_records' | 'billings' | 'payments', where: string, params: unknown[]) {

@@ -12,7 +12,12 @@ export const LAKESIDE_FROM = '"Lakeside Clinic" <desk@lakeside.test>';
  * Sends what is due now through a mail worker of the tests' clinic, as `medora serve` does (each link's token
  * minted then), and stops it; `options` adds to or changes the worker's (a retry policy, the waitlist's round).
  */
-export async function sendDue(db: Db, smtpUrl: string, clock: Clock, options: Partial<WorkerOptions> = {}): Promise<void> {
+export async function sendDue(
+  db: Db,
+  smtpUrl: string,
+  clock: Clock,
+  options: Partial<WorkerOptions> = {},
+): Promise<void> {
   const worker = startOutboxWorker(
     {
       queue: outboxQueue(db),

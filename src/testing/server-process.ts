@@ -29,10 +29,12 @@ interface Spawned {
 
 function spawnServe(env: Record<string, string>, args: string[]): Spawned {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
-  const child = endsWithTestFile(spawn(process.execPath, [BIN, 'serve', ...args], {
-    env: { ...inherited, HOST: '127.0.0.1', PORT: '0', CLINIC_TZ: 'Europe/Berlin', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }));
+  const child = endsWithTestFile(
+    spawn(process.execPath, [BIN, 'serve', ...args], {
+      env: { ...inherited, HOST: '127.0.0.1', PORT: '0', CLINIC_TZ: 'Europe/Berlin', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -53,7 +55,13 @@ export function startServerProcess(env: Record<string, string>, args: string[] =
       if (!url) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);
-      resolve({ url, pid: present(child.pid, 'server pid'), output, exited, stop: (signal = 'SIGTERM') => stop(child, signal, exited) });
+      resolve({
+        url,
+        pid: present(child.pid, 'server pid'),
+        output,
+        exited,
+        stop: (signal = 'SIGTERM') => stop(child, signal, exited),
+      });
     };
     child.stdout.on('data', onData);
     void exited.then((how) => {
@@ -64,7 +72,10 @@ export function startServerProcess(env: Record<string, string>, args: string[] =
 }
 
 /** Runs `medora serve` expecting it to refuse to start; resolves to how it exited and what it printed. */
-export async function serveRefused(env: Record<string, string>, args: string[] = []): Promise<{ exit: string; output: string }> {
+export async function serveRefused(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ exit: string; output: string }> {
   const { child, output, exited } = spawnServe(env, args);
   const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
   const exit = await exited;

@@ -9,7 +9,10 @@ import { SMTPServer } from 'smtp-server';
  * or never answer (a sender that dies meanwhile has not delivered it).
  */
 export type Verdict =
-  | (({ accept: true } | { accept: false; code: number; message: string }) & { afterMs?: number; until?: Promise<unknown> })
+  | (({ accept: true } | { accept: false; code: number; message: string }) & {
+      afterMs?: number;
+      until?: Promise<unknown>;
+    })
   | { hold: true };
 
 export interface TestSmtp {
@@ -70,7 +73,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
           const verdict = state.verdict(attempt, mail);
           if ('hold' in verdict) return;
           const answer = () => {
-            if (!verdict.accept) return callback(Object.assign(new Error(verdict.message), { responseCode: verdict.code }));
+            if (!verdict.accept)
+              return callback(Object.assign(new Error(verdict.message), { responseCode: verdict.code }));
             received.push(mail);
             callback();
           };

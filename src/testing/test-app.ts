@@ -16,7 +16,15 @@ export const testHasher = argon2HasherAt({ memoryCost: 64, timeCost: 1 });
 /** The app over a test's database, as the server and the CLI compose it, with the cheap hasher. */
 export function makeTestApp(
   db: Db,
-  opts: { clock: Clock; clinicTz?: string; clinicName?: string; clinicAddress?: string; clinicPhone?: string; requireMfa?: Role[]; auditKeys?: AuditKeys },
+  opts: {
+    clock: Clock;
+    clinicTz?: string;
+    clinicName?: string;
+    clinicAddress?: string;
+    clinicPhone?: string;
+    requireMfa?: Role[];
+    auditKeys?: AuditKeys;
+  },
 ): App {
   return makeApp({
     db,

@@ -67,7 +67,8 @@ function toApiError(status: number, body: unknown): ApiError {
   return new ApiError(status, code ?? 'error', message ?? `Request failed (${status})`, errors);
 }
 
-export const apiGet = <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>('GET', path, { query, signal });
+export const apiGet = <T>(path: string, query?: Query, signal?: AbortSignal) =>
+  request<T>('GET', path, { query, signal });
 export const apiPost = <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
   request<T>('POST', path, { body, headers });
 export const apiPut = <T>(path: string, body: unknown) => request<T>('PUT', path, { body });
@@ -106,7 +107,12 @@ export interface ListPage<Row> {
 }
 
 /** One page of a list endpoint, whose answer names its items (`{"appointments": [...], "total": n}`); `query` may add its filters. */
-export async function fetchList<Row>(path: string, itemsKey: string, query: ListQuery & Query, signal?: AbortSignal): Promise<ListPage<Row>> {
+export async function fetchList<Row>(
+  path: string,
+  itemsKey: string,
+  query: ListQuery & Query,
+  signal?: AbortSignal,
+): Promise<ListPage<Row>> {
   const answer = await apiGet<ListJson<string, Row>>(path, { ...query }, signal);
   const rows = answer[itemsKey];
   if (!rows) throw new Error(`${path} answered without "${itemsKey}"`);

@@ -17,7 +17,12 @@ export interface ClinicSettings {
 const settingsOf = (answer: SchemaClinic): ClinicSettings => ({ locale: answer.locale, timeZone: answer.time_zone });
 
 const isClinic = (value: unknown): value is SchemaClinic =>
-  typeof value === 'object' && value !== null && 'locale' in value && typeof value.locale === 'string' && 'time_zone' in value && typeof value.time_zone === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  'locale' in value &&
+  typeof value.locale === 'string' &&
+  'time_zone' in value &&
+  typeof value.time_zone === 'string';
 
 /** The settings the page carries, if it does. */
 function fromPage(): ClinicSettings | undefined {

@@ -84,7 +84,8 @@ export const bookWithDoctor = (doctorId: Id) => `${routes.patient.book}?doctor=$
 export const withId = (pattern: string, id: Id) => pattern.replace(':id', encodeURIComponent(String(id)));
 
 /** Paths of the sign-in pages, the pages e-mail links open, and /user use the app stylesheet; every other path the main one (spec §2). */
-export const usesAppStylesheet = (path: string) => /^\/(signup|login|reset-password|verify-email|appointments|user)(\/|$)/.test(path);
+export const usesAppStylesheet = (path: string) =>
+  /^\/(signup|login|reset-password|verify-email|appointments|user)(\/|$)/.test(path);
 
 export const images = {
   defaultAvatar: '/images/default-avatar.svg',

@@ -113,4 +113,5 @@ export function appRoutes(): AppRoute[] {
   return list.filter(({ pattern }) => !seen.has(pattern) && seen.add(pattern));
 }
 
-const pageOf = (pattern: string) => roles.map((role) => areaPages[role][pattern]).find((module) => module !== undefined);
+const pageOf = (pattern: string) =>
+  roles.map((role) => areaPages[role][pattern]).find((module) => module !== undefined);

@@ -14,8 +14,10 @@ import { applyStylesheetFor } from './stylesheet.ts';
 type Page = LazyExoticComponent<ComponentType>;
 
 // esbuild bundles every src/web/pages/**/*-page.tsx this template can name, each as a chunk of its own.
-const lazyPage = (module: string): Page => lazy(() => import(`./pages/${module}-page.tsx`) as Promise<{ default: ComponentType }>);
-const lazyPages = (table: Record<string, string>) => Object.entries(table).map(([path, module]) => [path, lazyPage(module)] as const);
+const lazyPage = (module: string): Page =>
+  lazy(() => import(`./pages/${module}-page.tsx`) as Promise<{ default: ComponentType }>);
+const lazyPages = (table: Record<string, string>) =>
+  Object.entries(table).map(([path, module]) => [path, lazyPage(module)] as const);
 
 const publicRoutes = lazyPages(publicPages);
 const areaRoutes = {

@@ -28,7 +28,9 @@ type BrowserSession = Omit<SessionJson, 'token'> & { recovery_codes?: string[] }
 type BrowserSignIn = Exclude<LoginJson, SessionJson> | BrowserSession;
 
 /** What a sign-in step led to: the user is in, or a second factor is asked for. */
-export type SignInStep = { kind: 'signed-in'; role: Role; recoveryCodes?: string[] } | { kind: 'mfa'; mfa: 'verify' | 'enrol'; challenge: string };
+export type SignInStep =
+  | { kind: 'signed-in'; role: Role; recoveryCodes?: string[] }
+  | { kind: 'mfa'; mfa: 'verify' | 'enrol'; challenge: string };
 
 function stepOf(answer: BrowserSignIn): SignInStep {
   if ('mfa' in answer) return { kind: 'mfa', mfa: answer.mfa, challenge: answer.challenge };
@@ -41,7 +43,10 @@ export async function signIn(credentials: Credentials): Promise<SignInStep> {
 }
 
 /** The second step: a code from the authenticator, or a recovery code. */
-export async function completeSignIn(challenge: string, code: { code: string } | { recovery_code: string }): Promise<SignInStep> {
+export async function completeSignIn(
+  challenge: string,
+  code: { code: string } | { recovery_code: string },
+): Promise<SignInStep> {
   return stepOf(await apiPost<BrowserSignIn>(endpoints.sessionMfa, { challenge, ...code }));
 }
 

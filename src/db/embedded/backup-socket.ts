@@ -14,7 +14,11 @@ export interface BackupSocket {
 }
 
 /** Serves `POST /backup` on `DATA_DIR/medora.sock` (mode 0600), for `medora backup` in another process. */
-export async function serveBackups(dataDir: string, backup: () => Promise<Buffer>, log: (line: string) => void): Promise<BackupSocket> {
+export async function serveBackups(
+  dataDir: string,
+  backup: () => Promise<Buffer>,
+  log: (line: string) => void,
+): Promise<BackupSocket> {
   const path = join(dataDir, BACKUP_SOCKET_FILE);
   const server = createServer((req, res) => {
     if (req.method !== 'POST' || req.url !== '/backup') {
@@ -38,18 +42,41 @@ export async function serveBackups(dataDir: string, backup: () => Promise<Buffer
 /** Asks the running server in `dataDir` for a backup. */
 export function requestBackup(dataDir: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath: join(dataDir, BACKUP_SOCKET_FILE), method: 'POST', path: '/backup', timeout: BACKUP_REQUEST_TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        if (res.statusCode === 200) resolve(body);
-        else reject(new BackupError(`the server could not make a backup: ${body.toString('utf8') || `status ${res.statusCode}`}`));
-      });
-    });
-    req.on('timeout', () => req.destroy(new BackupError(`the server took over ${BACKUP_REQUEST_TIMEOUT_MS / 60_000} minutes to make a backup`)));
-    req.on('error', (error) => reject(error instanceof BackupError ? error : new BackupError(`cannot reach the server for a backup: ${error.message}`)));
+    const req = request(
+      {
+        socketPath: join(dataDir, BACKUP_SOCKET_FILE),
+        method: 'POST',
+        path: '/backup',
+        timeout: BACKUP_REQUEST_TIMEOUT_MS,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if (res.statusCode === 200) resolve(body);
+          else
+            reject(
+              new BackupError(
+                `the server could not make a backup: ${body.toString('utf8') || `status ${res.statusCode}`}`,
+              ),
+            );
+        });
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(
+        new BackupError(`the server took over ${BACKUP_REQUEST_TIMEOUT_MS / 60_000} minutes to make a backup`),
+      ),
+    );
+    req.on('error', (error) =>
+      reject(
+        error instanceof BackupError
+          ? error
+          : new BackupError(`cannot reach the server for a backup: ${error.message}`),
+      ),
+    );
     req.end();
   });
 }

@@ -9,13 +9,20 @@ import { present } from '../../testing/assert.ts';
 
 const LOCK_MODULE = new URL('./data-dir-lock.ts', import.meta.url).href;
 const lockFile = (dir: string) => join(dir, 'medora.lock');
-const ourLock = (dir: string) => JSON.parse(readFileSync(lockFile(dir), 'utf8')) as { pid: number; start: string; boot: string; role: string };
+const ourLock = (dir: string) =>
+  JSON.parse(readFileSync(lockFile(dir), 'utf8')) as { pid: number; start: string; boot: string; role: string };
 
 /** Another process that takes the folder's lock and holds it until killed; resolves once it holds it. */
 function holdInAnotherProcess(dir: string) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', `const m = await import(${JSON.stringify(LOCK_MODULE)}); await m.acquireDataDirLock(${JSON.stringify(dir)}, 'server'); console.log('locked'); setInterval(() => {}, 1000);`],
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(LOCK_MODULE)}); await m.acquireDataDirLock(${JSON.stringify(dir)}, 'server'); console.log('locked'); setInterval(() => {}, 1000);`,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -74,7 +81,10 @@ describe('the embedded database lock', () => {
     const mine = ourLock(dir);
     lock.release();
     // As after a crash in a container, where the server is pid 1 again.
-    for (const earlier of [{ ...mine, start: String(Number(mine.start) - 1) }, { ...mine, boot: 'another-boot' }]) {
+    for (const earlier of [
+      { ...mine, start: String(Number(mine.start) - 1) },
+      { ...mine, boot: 'another-boot' },
+    ]) {
       writeFileSync(lockFile(dir), JSON.stringify(earlier));
       const again = await acquireDataDirLock(dir, 'server');
       assert.deepEqual(ourLock(dir), mine);
@@ -88,7 +98,10 @@ describe('the embedded database lock', () => {
     try {
       await other.locked;
       // The lock of a process that had the same pid, started at another moment.
-      writeFileSync(lockFile(dir), JSON.stringify({ ...JSON.parse(readFileSync(lockFile(otherDir), 'utf8')), start: '1' }));
+      writeFileSync(
+        lockFile(dir),
+        JSON.stringify({ ...JSON.parse(readFileSync(lockFile(otherDir), 'utf8')), start: '1' }),
+      );
       const lock = await acquireDataDirLock(dir, 'command');
       assert.equal(ourLock(dir).pid, process.pid);
       lock.release();

@@ -19,7 +19,11 @@ export class DatabaseLockedError extends Error {
     readonly holder: LockHolder | undefined,
     hint = 'Stop that process and try again, or set DATABASE_URL to use a PostgreSQL server that several processes can share.',
   ) {
-    const who = !holder ? '' : holder.role === 'server' ? ` (the server, pid ${holder.pid})` : ` (a medora command, pid ${holder.pid})`;
+    const who = !holder
+      ? ''
+      : holder.role === 'server'
+        ? ` (the server, pid ${holder.pid})`
+        : ` (a medora command, pid ${holder.pid})`;
     super(
       holder?.pid === process.pid
         ? `The embedded database in ${dataDir} is open in this process already (pid ${holder.pid}).`
@@ -100,7 +104,11 @@ function parseHolder(raw: string): LockHolder {
   if (/^\d+$/.test(raw.trim())) return { pid: Number(raw), role: 'server' };
   try {
     const parsed = JSON.parse(raw) as Partial<LockHolder>;
-    if (typeof parsed.pid === 'number' && Number.isInteger(parsed.pid) && (parsed.role === 'server' || parsed.role === 'command')) {
+    if (
+      typeof parsed.pid === 'number' &&
+      Number.isInteger(parsed.pid) &&
+      (parsed.role === 'server' || parsed.role === 'command')
+    ) {
       return { pid: parsed.pid, role: parsed.role, start: parsed.start, boot: parsed.boot };
     }
   } catch {}

@@ -18,7 +18,10 @@ const asRoot = process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
 async function nobodyReads(path: string): Promise<boolean> {
   const command = lstatSync(path).isDirectory() ? ['ls', path] : ['cat', path];
   const args = [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...command];
-  return run('setpriv', args, { timeout: 10_000 }).then(() => true, () => false);
+  return run('setpriv', args, { timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Every file and folder under `path` whose mode lets other users in, with its mode. */
@@ -29,7 +32,9 @@ function openToOthers(path: string): string[] {
 }
 
 describe('the embedded database folder', () => {
-  it('is made owner-only on start, with everything in it, and what the server writes after stays so', { skip: !asRoot && 'needs root, to try as another user' }, async (t) => {
+  it('is made owner-only on start, with everything in it, and what the server writes after stays so', {
+    skip: !asRoot && 'needs root, to try as another user',
+  }, async (t) => {
     // A parent every user may enter, so that DATA_DIR's own modes are all that keeps others out.
     const parent = mkdtempSync(join(tmpdir(), 'medora-modes-'));
     chmodSync(parent, 0o755);

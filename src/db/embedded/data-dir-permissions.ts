@@ -4,7 +4,10 @@ import { join } from 'node:path';
 /** DATA_DIR is open to other users and this process cannot close it: it belongs to someone else. */
 export class DataDirPermissionError extends Error {
   constructor(path: string, cause: NodeJS.ErrnoException) {
-    super(`${path} can be read by other users of this machine, and Medora may not change that (${cause.code}): run Medora as the folder's owner, or make it owner-only with chmod -R go-rwx`, { cause });
+    super(
+      `${path} can be read by other users of this machine, and Medora may not change that (${cause.code}): run Medora as the folder's owner, or make it owner-only with chmod -R go-rwx`,
+      { cause },
+    );
     this.name = 'DataDirPermissionError';
   }
 }

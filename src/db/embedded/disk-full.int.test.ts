@@ -12,7 +12,12 @@ import { embeddedDataDir } from '../../testing/test-db.ts';
 
 const run = promisify(execFile);
 // A file system of its own that can fill up: tmpfs, which only root may mount.
-const canMount = process.getuid?.() === 0 && (await run('mount', ['--version'], { timeout: 10_000 }).then(() => true, () => false));
+const canMount =
+  process.getuid?.() === 0 &&
+  (await run('mount', ['--version'], { timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  ));
 
 /** Writes zeros into `path` until the file system is full. */
 function fill(path: string): void {
@@ -40,16 +45,30 @@ describe('the embedded database on a full disk', { skip: !canMount && 'mounting 
     });
     await run('mount', ['-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', disk], { timeout: 10_000 });
     await run('cp', ['-R', join(template.dataDir, 'pglite'), join(disk, 'pglite')], { timeout: 60_000 });
-    server = await startTestServer({ name: 'full disk', open: async () => {
-      const db = await openPglite(disk);
-      return { db, drop: () => db.close() };
-    } });
+    server = await startTestServer({
+      name: 'full disk',
+      open: async () => {
+        const db = await openPglite(disk);
+        return { db, drop: () => db.close() };
+      },
+    });
     const admin = await signUpAdmin(server);
     const photoForm = () => {
       const form = new FormData();
-      for (const [name, value] of Object.entries({ name: 'Dr. Full Disk', email: uniqueEmail('doctor'), password: PASSWORD })) form.append(name, value);
+      for (const [name, value] of Object.entries({
+        name: 'Dr. Full Disk',
+        email: uniqueEmail('doctor'),
+        password: PASSWORD,
+      }))
+        form.append(name, value);
       // PNG's signature, then bytes that do not compress: the files table has to grow by about 1.5 MiB.
-      form.append('photo', new Blob([Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(1536 * 1024)])]), 'photo.png');
+      form.append(
+        'photo',
+        new Blob([
+          Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(1536 * 1024)]),
+        ]),
+        'photo.png',
+      );
       return form;
     };
 
@@ -59,7 +78,11 @@ describe('the embedded database on a full disk', { skip: !canMount && 'mounting 
     assert.equal(refused.status, 503, JSON.stringify(refused.body));
     assert.equal(refused.body.code, 'database_disk_full');
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
-    assert.equal((await server.api('GET', '/api/admin/doctors', { token: admin.token })).body.total, 0, 'nothing of the refused doctor was saved');
+    assert.equal(
+      (await server.api('GET', '/api/admin/doctors', { token: admin.token })).body.total,
+      0,
+      'nothing of the refused doctor was saved',
+    );
 
     rmSync(filler);
     const saved = await server.api('POST', '/api/admin/doctors', { token: admin.token, body: photoForm() });

@@ -19,9 +19,13 @@ export async function dumpEmbedded(backend: SharedBackend): Promise<Buffer> {
   const session = backend.newSession();
   try {
     // Multi-row INSERTs: PGlite takes the dump back with one exec(), and 500 rows a statement restore quickly.
-    const file = await pgDump({ pg: dumpingClient(backend), args: ['--no-owner', '--no-privileges', '--rows-per-insert=500'] });
+    const file = await pgDump({
+      pg: dumpingClient(backend),
+      args: ['--no-owner', '--no-privileges', '--rows-per-insert=500'],
+    });
     const sql = Buffer.from(await file.arrayBuffer());
-    if (!sql.toString('utf8', Math.max(0, sql.length - 200)).includes(DUMP_COMPLETE)) throw new BackupError('pg_dump stopped before the end of the dump');
+    if (!sql.toString('utf8', Math.max(0, sql.length - 200)).includes(DUMP_COMPLETE))
+      throw new BackupError('pg_dump stopped before the end of the dump');
     return gzipSync(sql);
   } finally {
     try {
@@ -58,7 +62,9 @@ export function readEmbeddedBackup(file: string): string {
 /** The SQL of an embedded backup's bytes, `file` naming them in the errors. */
 export function embeddedBackupSql(data: Buffer, file: string): string {
   if (data.subarray(0, CUSTOM_FORMAT_MAGIC.length).toString('latin1') === CUSTOM_FORMAT_MAGIC) {
-    throw new BackupError(`${file} is a backup of a PostgreSQL server (pg_dump custom format); restore it with DATABASE_URL set`);
+    throw new BackupError(
+      `${file} is a backup of a PostgreSQL server (pg_dump custom format); restore it with DATABASE_URL set`,
+    );
   }
   let sql: string;
   try {
@@ -66,6 +72,7 @@ export function embeddedBackupSql(data: Buffer, file: string): string {
   } catch {
     throw new BackupError(`${file} is not a Medora backup (expected a gzipped SQL dump)`);
   }
-  if (!sql.includes(DUMP_COMPLETE)) throw new BackupError(`${file} is incomplete: it does not end where pg_dump ends a dump`);
+  if (!sql.includes(DUMP_COMPLETE))
+    throw new BackupError(`${file} is incomplete: it does not end where pg_dump ends a dump`);
   return sql;
 }

@@ -47,10 +47,17 @@ const IDLE_IN_TRANSACTION_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const query = (sql: string) => encodeMessage('Q', cstring(sql));
 const SYNC = encodeMessage('S');
-const packet = (length: number, code: number, ...rest: Buffer[]) => Buffer.concat([int32(length), int32(code), ...rest]);
+const packet = (length: number, code: number, ...rest: Buffer[]) =>
+  Buffer.concat([int32(length), int32(code), ...rest]);
 const SSL_REQUEST = packet(8, SSL_REQUEST_CODE);
 const STARTUP = (() => {
-  const body = Buffer.concat([cstring('user'), cstring('postgres'), cstring('database'), cstring('postgres'), Buffer.from([0])]);
+  const body = Buffer.concat([
+    cstring('user'),
+    cstring('postgres'),
+    cstring('database'),
+    cstring('postgres'),
+    Buffer.from([0]),
+  ]);
   return packet(8 + body.length, PROTOCOL_3_0, body);
 })();
 // Leaves an open transaction holding a row the server must roll back; answered with two ReadyForQuery.
@@ -75,10 +82,12 @@ class RawClient {
       this.wake();
     });
     socket.on('error', () => {}); // a reset after the server's refusal
-    this.closed = new Promise((resolve) => socket.once('close', () => {
+    this.closed = new Promise((resolve) =>
+      socket.once('close', () => {
         this.wake();
         resolve();
-      }));
+      }),
+    );
   }
 
   /** `halfOpen`: the client does not close when the server does, as a hung client would not. */
@@ -158,7 +167,8 @@ function errorFields(body: Buffer): Map<string, string> {
   return fields;
 }
 
-const readyCount = (bytes: Buffer, negotiations = 0) => backendMessages(bytes, negotiations).filter((message) => message.type === 'Z').length;
+const readyCount = (bytes: Buffer, negotiations = 0) =>
+  backendMessages(bytes, negotiations).filter((message) => message.type === 'Z').length;
 
 /** The last message the server sent, as the refusal it should be. */
 function refusalIn(bytes: Buffer, negotiations: number): { severity?: string; sqlState?: string; message?: string } {
@@ -188,7 +198,8 @@ interface Session {
 const FRONTEND_TYPES = [...'QPBFdDECHScfX'];
 const SMALL_TYPES = [...'DECHScfX'];
 const anyBytes = (maxLength: number) => fc.uint8Array({ maxLength }).map((bytes) => Buffer.from(bytes));
-const nonZeroBytes = (maxLength: number) => fc.uint8Array({ min: 1, minLength: 1, maxLength }).map((bytes) => Buffer.from(bytes));
+const nonZeroBytes = (maxLength: number) =>
+  fc.uint8Array({ min: 1, minLength: 1, maxLength }).map((bytes) => Buffer.from(bytes));
 const int32Value = fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
 
 /** Statements that leave something on the backend for the server to undo when their client is refused. */
@@ -199,85 +210,177 @@ const prefixes: fc.Arbitrary<{ bytes: Buffer; ready: number; label: string }> = 
   { bytes: Buffer.concat([query('begin'), query('selec 1')]), ready: 2, label: 'a failed transaction' },
   { bytes: query("set search_path = ''"), ready: 1, label: 'a setting' },
   { bytes: query('prepare fuzz_sql as select 1'), ready: 1, label: 'a prepared statement' },
-  { bytes: extended('fuzz_named', "insert into t (v) values ('fuzz')"), ready: 0, label: 'an extended query not synced' },
-  { bytes: Buffer.concat([query('begin'), extended('', 'selec 1')]), ready: 1, label: 'an extended query failing in a transaction' },
+  {
+    bytes: extended('fuzz_named', "insert into t (v) values ('fuzz')"),
+    ready: 0,
+    label: 'an extended query not synced',
+  },
+  {
+    bytes: Buffer.concat([query('begin'), extended('', 'selec 1')]),
+    ready: 1,
+    label: 'an extended query failing in a transaction',
+  },
 );
 
 const startupPhaseRefusals: fc.Arbitrary<{ malformed: Buffer; sqlState: string; label: string }> = fc.oneof(
   fc
     .tuple(
-      fc.oneof(fc.integer({ min: -(2 ** 31), max: 7 }), fc.integer({ min: MAX_STARTUP_PACKET_BYTES + 1, max: 2 ** 31 - 1 }), fc.constantFrom(0, -1)),
+      fc.oneof(
+        fc.integer({ min: -(2 ** 31), max: 7 }),
+        fc.integer({ min: MAX_STARTUP_PACKET_BYTES + 1, max: 2 ** 31 - 1 }),
+        fc.constantFrom(0, -1),
+      ),
       fc.oneof(fc.constantFrom(SSL_REQUEST_CODE, GSSENC_REQUEST_CODE, CANCEL_REQUEST_CODE, PROTOCOL_3_0), int32Value),
       anyBytes(24),
     )
-    .map(([length, code, rest]) => ({ malformed: packet(length, code, rest), sqlState: PROTOCOL_VIOLATION, label: `startup length ${length}` })),
+    .map(([length, code, rest]) => ({
+      malformed: packet(length, code, rest),
+      sqlState: PROTOCOL_VIOLATION,
+      label: `startup length ${length}`,
+    })),
   fc
     .tuple(fc.constantFrom(SSL_REQUEST_CODE, GSSENC_REQUEST_CODE), fc.integer({ min: 9, max: 64 }))
-    .map(([code, length]) => ({ malformed: packet(length, code, Buffer.alloc(length - 8)), sqlState: PROTOCOL_VIOLATION, label: `negotiation of length ${length}` })),
-  fc
-    .oneof(fc.integer({ min: 8, max: 15 }), fc.integer({ min: 269, max: 600 }))
-    .map((length) => ({ malformed: packet(length, CANCEL_REQUEST_CODE, Buffer.alloc(length - 8)), sqlState: PROTOCOL_VIOLATION, label: `cancel of length ${length}` })),
+    .map(([code, length]) => ({
+      malformed: packet(length, code, Buffer.alloc(length - 8)),
+      sqlState: PROTOCOL_VIOLATION,
+      label: `negotiation of length ${length}`,
+    })),
+  fc.oneof(fc.integer({ min: 8, max: 15 }), fc.integer({ min: 269, max: 600 })).map((length) => ({
+    malformed: packet(length, CANCEL_REQUEST_CODE, Buffer.alloc(length - 8)),
+    sqlState: PROTOCOL_VIOLATION,
+    label: `cancel of length ${length}`,
+  })),
   fc
     .integer({ min: 0, max: 0xffff })
     .filter((minor) => minor < 5678 || minor > 5680)
-    .map((minor) => ({ malformed: packet(8, (1234 << 16) | minor), sqlState: PROTOCOL_VIOLATION, label: `request code 1234.${minor}` })),
+    .map((minor) => ({
+      malformed: packet(8, (1234 << 16) | minor),
+      sqlState: PROTOCOL_VIOLATION,
+      label: `request code 1234.${minor}`,
+    })),
   fc
-    .tuple(fc.integer({ min: 0, max: 0xffff }).filter((major) => major !== 3 && major !== 1234), fc.integer({ min: 0, max: 0xffff }))
-    .map(([major, minor]) => ({ malformed: packet(8, (major << 16) | minor), sqlState: FEATURE_NOT_SUPPORTED, label: `protocol ${major}.${minor}` })),
+    .tuple(
+      fc.integer({ min: 0, max: 0xffff }).filter((major) => major !== 3 && major !== 1234),
+      fc.integer({ min: 0, max: 0xffff }),
+    )
+    .map(([major, minor]) => ({
+      malformed: packet(8, (major << 16) | minor),
+      sqlState: FEATURE_NOT_SUPPORTED,
+      label: `protocol ${major}.${minor}`,
+    })),
   fc
-    .tuple(fc.array(fc.tuple(fc.stringMatching(/^[a-z_]{1,12}$/), fc.stringMatching(/^[a-z0-9]{0,12}$/)), { maxLength: 3 }), fc.boolean(), nonZeroBytes(12))
+    .tuple(
+      fc.array(fc.tuple(fc.stringMatching(/^[a-z_]{1,12}$/), fc.stringMatching(/^[a-z0-9]{0,12}$/)), { maxLength: 3 }),
+      fc.boolean(),
+      nonZeroBytes(12),
+    )
     .map(([pairs, dropTerminator, junk]) => {
       const fields = Buffer.concat(pairs.flatMap(([name, value]) => [cstring(name), cstring(value)]));
       const body = dropTerminator ? Buffer.concat([fields, junk]) : Buffer.concat([fields, Buffer.from([0]), junk]);
-      return { malformed: packet(8 + body.length, PROTOCOL_3_0, body), sqlState: PROTOCOL_VIOLATION, label: 'startup parameters without their terminator' };
+      return {
+        malformed: packet(8 + body.length, PROTOCOL_3_0, body),
+        sqlState: PROTOCOL_VIOLATION,
+        label: 'startup parameters without their terminator',
+      };
     }),
 );
 
 const messagePhaseRefusals: fc.Arbitrary<{ malformed: Buffer; sqlState: string; label: string }> = fc.oneof(
   fc
-    .tuple(fc.integer({ min: 0, max: 255 }).filter((byte) => !FRONTEND_TYPES.includes(String.fromCharCode(byte))), anyBytes(32))
-    .map(([byte, rest]) => ({ malformed: Buffer.concat([Buffer.from([byte]), rest]), sqlState: PROTOCOL_VIOLATION, label: `message type ${byte}` })),
+    .tuple(
+      fc.integer({ min: 0, max: 255 }).filter((byte) => !FRONTEND_TYPES.includes(String.fromCharCode(byte))),
+      anyBytes(32),
+    )
+    .map(([byte, rest]) => ({
+      malformed: Buffer.concat([Buffer.from([byte]), rest]),
+      sqlState: PROTOCOL_VIOLATION,
+      label: `message type ${byte}`,
+    })),
   fc
-    .tuple(fc.constantFrom(...FRONTEND_TYPES), fc.oneof(fc.integer({ min: -(2 ** 31), max: 3 }), fc.constantFrom(-1, 0)), anyBytes(32))
-    .map(([type, length, rest]) => ({ malformed: Buffer.concat([header(type, length), rest]), sqlState: PROTOCOL_VIOLATION, label: `"${type}" of length ${length}` })),
+    .tuple(
+      fc.constantFrom(...FRONTEND_TYPES),
+      fc.oneof(fc.integer({ min: -(2 ** 31), max: 3 }), fc.constantFrom(-1, 0)),
+      anyBytes(32),
+    )
+    .map(([type, length, rest]) => ({
+      malformed: Buffer.concat([header(type, length), rest]),
+      sqlState: PROTOCOL_VIOLATION,
+      label: `"${type}" of length ${length}`,
+    })),
   fc
     .tuple(fc.constantFrom(...SMALL_TYPES), fc.integer({ min: MAX_SMALL_MESSAGE_BYTES + 1, max: 2 ** 31 - 1 }))
-    .map(([type, length]) => ({ malformed: header(type, length), sqlState: PROTOCOL_VIOLATION, label: `"${type}" of length ${length}` })),
+    .map(([type, length]) => ({
+      malformed: header(type, length),
+      sqlState: PROTOCOL_VIOLATION,
+      label: `"${type}" of length ${length}`,
+    })),
   fc
     .tuple(fc.constantFrom('Q', 'P', 'B', 'F', 'd'), fc.integer({ min: MAX_MESSAGE_BYTES + 1, max: 2 ** 31 - 1 }))
-    .map(([type, length]) => ({ malformed: header(type, length), sqlState: PROTOCOL_VIOLATION, label: `"${type}" of length ${length}` })),
-  fc.integer({ min: 1, max: 70_000 }).map((length) => ({ malformed: Buffer.alloc(length), sqlState: PROTOCOL_VIOLATION, label: `${length} zero bytes` })),
-  fc
-    .tuple(fc.constantFrom('Q', 'P', 'B', 'D', 'C'), nonZeroBytes(40))
-    .map(([type, text]) => {
-      // Each lacks the zero byte that ends a name or statement the server reads: D and C name a statement with S.
-      const body = type === 'Q' ? text : type === 'D' || type === 'C' ? Buffer.concat([Buffer.from('S'), text]) : Buffer.concat([cstring(''), text]);
-      return { malformed: encodeMessage(type, body), sqlState: PROTOCOL_VIOLATION, label: `"${type}" without its string` };
-    }),
+    .map(([type, length]) => ({
+      malformed: header(type, length),
+      sqlState: PROTOCOL_VIOLATION,
+      label: `"${type}" of length ${length}`,
+    })),
+  fc.integer({ min: 1, max: 70_000 }).map((length) => ({
+    malformed: Buffer.alloc(length),
+    sqlState: PROTOCOL_VIOLATION,
+    label: `${length} zero bytes`,
+  })),
+  fc.tuple(fc.constantFrom('Q', 'P', 'B', 'D', 'C'), nonZeroBytes(40)).map(([type, text]) => {
+    // Each lacks the zero byte that ends a name or statement the server reads: D and C name a statement with S.
+    const body =
+      type === 'Q'
+        ? text
+        : type === 'D' || type === 'C'
+          ? Buffer.concat([Buffer.from('S'), text])
+          : Buffer.concat([cstring(''), text]);
+    return {
+      malformed: encodeMessage(type, body),
+      sqlState: PROTOCOL_VIOLATION,
+      label: `"${type}" without its string`,
+    };
+  }),
   fc
     .constantFrom('copy t from stdin', 'COPY t (v) FROM STDIN', 'copy t from /* x */ stdin with (format csv)')
-    .chain((sql) => fc.constantFrom(query(sql), Buffer.concat([encodeMessage('P', cstring(''), cstring(sql), Buffer.from([0, 0])), SYNC])))
+    .chain((sql) =>
+      fc.constantFrom(
+        query(sql),
+        Buffer.concat([encodeMessage('P', cstring(''), cstring(sql), Buffer.from([0, 0])), SYNC]),
+      ),
+    )
     .map((malformed) => ({ malformed, sqlState: FEATURE_NOT_SUPPORTED, label: 'COPY FROM STDIN' })),
 );
 
-const startupPhaseSessions: fc.Arbitrary<Session> = fc.tuple(fc.boolean(), startupPhaseRefusals).map(([ssl, refusal]) => ({
-  opening: ssl ? SSL_REQUEST : Buffer.alloc(0),
+const startupPhaseSessions: fc.Arbitrary<Session> = fc
+  .tuple(fc.boolean(), startupPhaseRefusals)
+  .map(([ssl, refusal]) => ({
+    opening: ssl ? SSL_REQUEST : Buffer.alloc(0),
+    openingReady: 0,
+    negotiations: ssl ? 1 : 0,
+    separate: false,
+    ...refusal,
+  }));
+
+const messagePhaseSessions: fc.Arbitrary<Session> = fc
+  .tuple(fc.boolean(), prefixes, fc.boolean(), messagePhaseRefusals)
+  .map(([ssl, prefix, separate, refusal]) => ({
+    opening: Buffer.concat([ssl ? SSL_REQUEST : Buffer.alloc(0), STARTUP, prefix.bytes]),
+    openingReady: 1 + prefix.ready,
+    negotiations: ssl ? 1 : 0,
+    separate,
+    ...refusal,
+    label: `${refusal.label} after ${prefix.label}`,
+  }));
+
+const SSL_REQUEST_TWICE: Session = {
+  opening: SSL_REQUEST,
   openingReady: 0,
-  negotiations: ssl ? 1 : 0,
-  separate: false,
-  ...refusal,
-}));
-
-const messagePhaseSessions: fc.Arbitrary<Session> = fc.tuple(fc.boolean(), prefixes, fc.boolean(), messagePhaseRefusals).map(([ssl, prefix, separate, refusal]) => ({
-  opening: Buffer.concat([ssl ? SSL_REQUEST : Buffer.alloc(0), STARTUP, prefix.bytes]),
-  openingReady: 1 + prefix.ready,
-  negotiations: ssl ? 1 : 0,
-  separate,
-  ...refusal,
-  label: `${refusal.label} after ${prefix.label}`,
-}));
-
-const SSL_REQUEST_TWICE: Session = { opening: SSL_REQUEST, openingReady: 0, negotiations: 1, separate: true, malformed: SSL_REQUEST, sqlState: PROTOCOL_VIOLATION, label: 'SSLRequest twice' };
+  negotiations: 1,
+  separate: true,
+  malformed: SSL_REQUEST,
+  sqlState: PROTOCOL_VIOLATION,
+  label: 'SSLRequest twice',
+};
 
 const sessions: fc.Arbitrary<Session> = fc.oneof(
   { weight: 2, arbitrary: startupPhaseSessions },
@@ -291,14 +394,16 @@ async function play(path: string, session: Session): Promise<string | undefined>
   try {
     if (session.separate) {
       client.send(session.opening);
-      const opened = (bytes: Buffer) => bytes.length >= session.negotiations && readyCount(bytes, session.negotiations) >= session.openingReady;
+      const opened = (bytes: Buffer) =>
+        bytes.length >= session.negotiations && readyCount(bytes, session.negotiations) >= session.openingReady;
       const answered = await client.until(opened, REFUSED_WITHIN_MS);
       if (!answered) return `no answer to the opening of ${session.label}`;
       client.send(session.malformed);
     } else {
       client.send(Buffer.concat([session.opening, session.malformed]));
     }
-    if (!(await client.closedWithin(REFUSED_WITHIN_MS))) return `not closed within ${REFUSED_WITHIN_MS} ms: ${session.label}`;
+    if (!(await client.closedWithin(REFUSED_WITHIN_MS)))
+      return `not closed within ${REFUSED_WITHIN_MS} ms: ${session.label}`;
     const refusal = refusalIn(client.received, session.negotiations);
     if (refusal.severity !== 'FATAL' || refusal.sqlState !== session.sqlState) {
       return `${session.label}: answered ${JSON.stringify(refusal)}, expected FATAL ${session.sqlState}`;
@@ -366,7 +471,11 @@ describe('the embedded database socket, given malformed messages', () => {
 
   /** What the server's own statements see: its transaction state, its settings and anything a client left behind. */
   const assertServerClean = async () => {
-    assert.deepEqual(await server.db.query(`select v from t where v = 'fuzz'`), [], 'no refused client committed its row');
+    assert.deepEqual(
+      await server.db.query(`select v from t where v = 'fuzz'`),
+      [],
+      'no refused client committed its row',
+    );
     assert.equal(only(await server.db.query<{ search_path: string }>('show search_path')).search_path, 'public');
     assert.deepEqual(await server.db.query(`select name from pg_prepared_statements where name like '%fuzz%'`), []);
   };
@@ -378,7 +487,10 @@ describe('the embedded database socket, given malformed messages', () => {
       await client.query('begin');
       await client.query(`insert into t (v) values ('well formed')`);
       await client.query('commit');
-      assert.deepEqual((await client.query<{ n: number }>(`select count(*)::int as n from t where v = 'well formed'`)).rows, [{ n: 1 }]);
+      assert.deepEqual(
+        (await client.query<{ n: number }>(`select count(*)::int as n from t where v = 'well formed'`)).rows,
+        [{ n: 1 }],
+      );
       await client.query(`delete from t where v = 'well formed'`);
     } finally {
       await client.end();
@@ -442,7 +554,11 @@ describe('the embedded database socket, given malformed messages', () => {
       const started = Date.now();
       client.send(Buffer.alloc(64 * 1024));
       assert.ok(await client.closedWithin(REFUSED_WITHIN_MS), 'the server closes the connection');
-      assert.deepEqual(refusalIn(client.received, 0), { severity: 'FATAL', sqlState: PROTOCOL_VIOLATION, message: 'invalid frontend message type 0' });
+      assert.deepEqual(refusalIn(client.received, 0), {
+        severity: 'FATAL',
+        sqlState: PROTOCOL_VIOLATION,
+        message: 'invalid frontend message type 0',
+      });
       // The server's statement waits for the rollback only, not for the client's idle limit.
       await assertServerClean();
       assert.ok(Date.now() - started < IDLE_IN_TRANSACTION_MS, `the server went on after ${Date.now() - started} ms`);
@@ -458,11 +574,17 @@ describe('the embedded database socket, given malformed messages', () => {
       client.send(Buffer.concat([STARTUP, TRANSACTION_WITH_A_ROW]));
       assert.ok(await client.until((bytes) => readyCount(bytes) === 3, REFUSED_WITHIN_MS), 'the transaction is open');
       client.send(Buffer.alloc(1));
-      assert.ok(await client.until((bytes) => refusalIn(bytes, 0).sqlState === PROTOCOL_VIOLATION, REFUSED_WITHIN_MS), 'the client is refused');
+      assert.ok(
+        await client.until((bytes) => refusalIn(bytes, 0).sqlState === PROTOCOL_VIOLATION, REFUSED_WITHIN_MS),
+        'the client is refused',
+      );
       const refused = Date.now();
       await assertServerClean();
       const waitedMs = Date.now() - refused;
-      assert.ok(waitedMs < CLOSE_GRACE_MS, `the server's statement waited ${waitedMs} ms, for the client's socket to be dropped`);
+      assert.ok(
+        waitedMs < CLOSE_GRACE_MS,
+        `the server's statement waited ${waitedMs} ms, for the client's socket to be dropped`,
+      );
     } finally {
       client.destroy();
     }
@@ -474,7 +596,15 @@ describe('the embedded database socket, given malformed messages', () => {
     const opening = Buffer.concat([STARTUP, TRANSACTION_WITH_A_ROW]);
     for (const separate of [false, true]) {
       const label = separate ? 'after its transaction was answered' : 'in one write with its startup and transaction';
-      const session = { opening, openingReady: 3, negotiations: 0, separate, malformed: stream, sqlState: PROTOCOL_VIOLATION, label };
+      const session = {
+        opening,
+        openingReady: 3,
+        negotiations: 0,
+        separate,
+        malformed: stream,
+        sqlState: PROTOCOL_VIOLATION,
+        label,
+      };
       assert.equal(await play(path, session), undefined);
     }
     await assertServerClean();
@@ -482,7 +612,10 @@ describe('the embedded database socket, given malformed messages', () => {
   });
 
   it('refuses COPY FROM STDIN, which would stop PGlite, and goes on', async () => {
-    const message = await refusedAtOnce([Buffer.concat([STARTUP, query('begin'), query('copy t from stdin')])], FEATURE_NOT_SUPPORTED);
+    const message = await refusedAtOnce(
+      [Buffer.concat([STARTUP, query('begin'), query('copy t from stdin')])],
+      FEATURE_NOT_SUPPORTED,
+    );
     assert.match(message ?? '', /COPY FROM STDIN is not supported/);
     await assertServerClean();
     await assertWellFormedClientServed();
@@ -501,11 +634,16 @@ describe('the embedded database socket, given malformed messages', () => {
     let played = 0;
     try {
       await fc.assert(
-        fc.asyncProperty(fc.array(sessions, { minLength: SESSIONS_AT_ONCE, maxLength: SESSIONS_AT_ONCE }), async (batch) => {
-          const problems = (await Promise.all(batch.map((session) => play(path, session)))).filter((problem) => problem !== undefined);
-          played += batch.length;
-          assert.deepEqual(problems, []);
-        }),
+        fc.asyncProperty(
+          fc.array(sessions, { minLength: SESSIONS_AT_ONCE, maxLength: SESSIONS_AT_ONCE }),
+          async (batch) => {
+            const problems = (await Promise.all(batch.map((session) => play(path, session)))).filter(
+              (problem) => problem !== undefined,
+            );
+            played += batch.length;
+            assert.deepEqual(problems, []);
+          },
+        ),
         { numRuns: SESSIONS / SESSIONS_AT_ONCE },
       );
     } finally {

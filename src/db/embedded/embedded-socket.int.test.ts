@@ -25,12 +25,15 @@ describe('the embedded database shared through its socket', () => {
     clients.push(client);
     return client;
   };
-  const serverRows = async () => (await server.db.query<{ v: string }>('select v from t order by id')).map((row) => row.v);
+  const serverRows = async () =>
+    (await server.db.query<{ v: string }>('select v from t order by id')).map((row) => row.v);
 
   before(async () => {
     // A copy of the migrated test folder: serving a new folder would first spend seconds creating the database.
     ({ dataDir: dir, remove: removeDir } = await embeddedDataDir());
-    server = await serveEmbedded(dir, { ...DEFAULT_TIMEOUTS, idleInTransactionMs: IDLE_IN_TRANSACTION_MS }, (line) => log.push(line));
+    server = await serveEmbedded(dir, { ...DEFAULT_TIMEOUTS, idleInTransactionMs: IDLE_IN_TRANSACTION_MS }, (line) =>
+      log.push(line),
+    );
     await server.db.exec('create table t (id integer generated always as identity primary key, v text not null)');
   });
 

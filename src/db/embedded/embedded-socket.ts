@@ -59,7 +59,11 @@ export interface EmbeddedSocket {
  * commits raise, which the server listens for; the clients themselves do not get them. Call it before the backend
  * has any other user.
  */
-export async function serveEmbeddedSocket(backend: SharedBackend, dir: string, opts: SocketOptions): Promise<EmbeddedSocket> {
+export async function serveEmbeddedSocket(
+  backend: SharedBackend,
+  dir: string,
+  opts: SocketOptions,
+): Promise<EmbeddedSocket> {
   const path = join(dir, SOCKET_FILE);
   const parameters = await serverParameters(backend);
   const connections = new Set<Connection>();
@@ -95,7 +99,9 @@ const MAX_SOCKET_PATH = 107;
  */
 export async function listenPrivately(server: Server, path: string): Promise<void> {
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-    throw new Error(`${path} is too long for a Unix socket (${MAX_SOCKET_PATH} bytes at most): choose a DATA_DIR with a shorter path`);
+    throw new Error(
+      `${path} is too long for a Unix socket (${MAX_SOCKET_PATH} bytes at most): choose a DATA_DIR with a shorter path`,
+    );
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -176,7 +182,10 @@ class Connection {
 
   /** A malformed message or an unsupported request is answered with its error, anything else with 57P03; then the client goes. */
   private refuse(error: unknown): void {
-    const { sqlState, text } = error instanceof ProtocolError ? { sqlState: error.sqlState, text: error.message } : { sqlState: '57P03', text: (error as Error).message };
+    const { sqlState, text } =
+      error instanceof ProtocolError
+        ? { sqlState: error.sqlState, text: error.message }
+        : { sqlState: '57P03', text: (error as Error).message };
     this.opts.log(`database socket: disconnecting a client: ${text}`);
     this.closeWith(errorResponse('FATAL', sqlState, text));
   }
@@ -197,7 +206,9 @@ class Connection {
 
   /** Once the work in flight is done, and only once: what the client left on the backend undone. */
   private undo(): Promise<void> {
-    this.undone ??= this.work.then(() => this.cleanUp()).catch((error) => this.opts.log(`database socket: cleaning up: ${(error as Error).message}`));
+    this.undone ??= this.work
+      .then(() => this.cleanUp())
+      .catch((error) => this.opts.log(`database socket: cleaning up: ${(error as Error).message}`));
     return this.undone;
   }
 
@@ -235,7 +246,11 @@ class Connection {
   private greet(startup: Map<string, string>): void {
     this.startupOptions = startup.get('options');
     const user = startup.get('user') || 'postgres';
-    const parameters: [string, string][] = [...this.parameters, ['session_authorization', user], ['application_name', startup.get('application_name') ?? '']];
+    const parameters: [string, string][] = [
+      ...this.parameters,
+      ['session_authorization', user],
+      ['application_name', startup.get('application_name') ?? ''],
+    ];
     this.socket.write(
       Buffer.concat([
         encodeMessage('R', int32(0)),
@@ -262,7 +277,12 @@ class Connection {
       case 'B': {
         const portal = readCString(body, 0, 'Bind');
         const statement = readCString(body, portal.next, 'Bind');
-        return encodeMessage(type, body.subarray(0, portal.next), cstring(this.own(statement.text)), body.subarray(statement.next));
+        return encodeMessage(
+          type,
+          body.subarray(0, portal.next),
+          cstring(this.own(statement.text)),
+          body.subarray(statement.next),
+        );
       }
       case 'D':
       case 'C': {
@@ -371,7 +391,8 @@ const RESYNC = Buffer.concat([encodeMessage('Q', cstring('rollback')), encodeMes
 // PostgreSQL's own words, which clients and operators know.
 const TOO_MANY_CLIENTS = 'sorry, too many clients already';
 
-const COPY_FROM_STDIN_REFUSED = 'COPY FROM STDIN is not supported through the Medora server; use INSERT, or stop the server and use the folder';
+const COPY_FROM_STDIN_REFUSED =
+  'COPY FROM STDIN is not supported through the Medora server; use INSERT, or stop the server and use the folder';
 
 /**
  * PGlite takes a statement and its input in one call: COPY FROM STDIN finds no rows there and stops the database

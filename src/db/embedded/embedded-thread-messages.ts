@@ -48,7 +48,8 @@ export interface WireError {
 export function toWire(error: unknown): WireError {
   if (!(error instanceof Error)) return { message: String(error), fields: {} };
   const fields: Record<string, string | number> = {};
-  for (const [name, value] of Object.entries(error)) if (typeof value === 'string' || typeof value === 'number') fields[name] = value;
+  for (const [name, value] of Object.entries(error))
+    if (typeof value === 'string' || typeof value === 'number') fields[name] = value;
   return { message: error.message, fields };
 }
 

@@ -88,21 +88,38 @@ describe('medora serve while a client of its database socket runs a long stateme
         timed('/api/health/ready'),
         timed('/api/doctors', { headers: { authorization: `Bearer ${'0'.repeat(64)}` } }),
       ]);
-      rounds.push({ answers: [{ path: '/api/health/ready', ...ready }, { path: '/api/doctors', ...doctors }], beforeEnd: !statement.ended });
+      rounds.push({
+        answers: [
+          { path: '/api/health/ready', ...ready },
+          { path: '/api/doctors', ...doctors },
+        ],
+        beforeEnd: !statement.ended,
+      });
     }
     const tookMs = await long;
     await probing;
 
-    assert.ok(tookMs >= LONG_STATEMENT_S * 1000 - 500, `the statement ran its ${LONG_STATEMENT_S} s (${Math.round(tookMs)} ms)`);
+    assert.ok(
+      tookMs >= LONG_STATEMENT_S * 1000 - 500,
+      `the statement ran its ${LONG_STATEMENT_S} s (${Math.round(tookMs)} ms)`,
+    );
     const liveBeforeEnd = live.filter((probe) => probe.beforeEnd);
-    assert.ok(liveBeforeEnd.length >= 3, `liveness answered ${liveBeforeEnd.length} times while the statement ran (in ${live.map((probe) => Math.round(probe.ms)).join(', ')} ms)`);
+    assert.ok(
+      liveBeforeEnd.length >= 3,
+      `liveness answered ${liveBeforeEnd.length} times while the statement ran (in ${live.map((probe) => Math.round(probe.ms)).join(', ')} ms)`,
+    );
     // Readiness gives the database a second; a request waits its acquire timeout; both are refused, not held until
     // the statement ends: every round but the one under way when it ended was answered while it ran.
     const timings = rounds.map((round) => round.answers.map((answer) => Math.round(answer.ms)).join('/')).join(', ');
-    assert.ok(rounds.length >= 2 && rounds.slice(0, -1).every((round) => round.beforeEnd), `rounds answered in ${timings} ms`);
+    assert.ok(
+      rounds.length >= 2 && rounds.slice(0, -1).every((round) => round.beforeEnd),
+      `rounds answered in ${timings} ms`,
+    );
     const whileHeld = rounds.filter((round) => round.beforeEnd).flatMap((round) => round.answers);
     assert.deepEqual(
-      whileHeld.filter((answer) => answer.path === '/api/doctors' && !(answer.status === 503 && answer.code === 'database_busy')),
+      whileHeld.filter(
+        (answer) => answer.path === '/api/doctors' && !(answer.status === 503 && answer.code === 'database_busy'),
+      ),
       [],
       'a request needing the database is refused while the statement holds it',
     );
@@ -118,7 +135,10 @@ describe('medora serve while a client of its database socket runs a long stateme
     const endedAfterMs = performance.now() - started;
     // Ten times the timeout, and still far short of the statement's 30 s.
     assert.ok(endedAfterMs < 10 * STATEMENT_TIMEOUT_MS, `the statement was ended after ${Math.round(endedAfterMs)} ms`);
-    assert.match(server.output(), /a client's statement ran past its statement_timeout \(1000 ms\); restarting the embedded database/);
+    assert.match(
+      server.output(),
+      /a client's statement ran past its statement_timeout \(1000 ms\); restarting the embedded database/,
+    );
 
     // The server's requests and a new client are served again once the database has started again.
     assert.equal(await readyWithin(60_000), 200);

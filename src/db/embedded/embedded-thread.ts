@@ -3,7 +3,14 @@ import type { PgliteEngine } from './pglite.ts';
 import type { Turns } from './turns.ts';
 import { databaseUnavailable } from '../sql-errors.ts';
 import { runEmbeddedWorker } from './embedded-worker.ts';
-import { fromWire, WORKER_MARK, type FromWorker, type Request, type ToWorker, type WorkerStart } from './embedded-thread-messages.ts';
+import {
+  fromWire,
+  WORKER_MARK,
+  type FromWorker,
+  type Request,
+  type ToWorker,
+  type WorkerStart,
+} from './embedded-thread-messages.ts';
 
 // The worker runs this very module (see spawn): the bundled CLI has no file of its own for it.
 if (!isMainThread && parentPort && (workerData as Partial<WorkerStart> | null)?.mark === WORKER_MARK) {
@@ -95,11 +102,15 @@ class DatabaseThread implements EmbeddedThread {
     const tx = ++this.transactions;
     const generation = this.generation;
     // A restarted worker knows nothing of this transaction, which ended with the one before.
-    const within = <R>(send: () => Promise<R>) => (this.generation === generation ? send() : Promise.reject(databaseUnavailable()));
+    const within = <R>(send: () => Promise<R>) =>
+      this.generation === generation ? send() : Promise.reject(databaseUnavailable());
     await this.request((id) => ({ op: 'begin', id, tx }));
     let result: T;
     try {
-      result = await fn({ query: (sql, params) => within(() => this.query(sql, params, tx)), exec: (sql) => within(() => this.exec(sql, tx)) });
+      result = await fn({
+        query: (sql, params) => within(() => this.query(sql, params, tx)),
+        exec: (sql) => within(() => this.exec(sql, tx)),
+      });
     } catch (error) {
       await within(() => this.request((id) => ({ op: 'end', id, tx, commit: false }))).catch(() => {});
       throw error;
@@ -123,7 +134,9 @@ class DatabaseThread implements EmbeddedThread {
   async close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.watchdog);
-    await this.request((id) => ({ op: 'close', id })).catch((error: Error) => this.opts.log(`embedded database: closing: ${error.message}`));
+    await this.request((id) => ({ op: 'close', id })).catch((error: Error) =>
+      this.opts.log(`embedded database: closing: ${error.message}`),
+    );
     await this.worker?.terminate();
   }
 
@@ -185,7 +198,9 @@ class DatabaseThread implements EmbeddedThread {
   }
 
   private overran(worker: Worker, limitMs: number): void {
-    this.opts.log(`database socket: a client's statement ran past its statement_timeout (${limitMs} ms); restarting the embedded database to end it`);
+    this.opts.log(
+      `database socket: a client's statement ran past its statement_timeout (${limitMs} ms); restarting the embedded database to end it`,
+    );
     void worker.terminate();
   }
 
@@ -209,7 +224,9 @@ class DatabaseThread implements EmbeddedThread {
       () => this.opts.log(`embedded database: started again in ${Math.round(performance.now() - started)} ms`),
       (error: Error) => {
         this.broken = true;
-        this.opts.log(`embedded database: cannot start again, every request fails until the server restarts: ${error.message}`);
+        this.opts.log(
+          `embedded database: cannot start again, every request fails until the server restarts: ${error.message}`,
+        );
       },
     );
   }

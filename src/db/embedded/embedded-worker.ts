@@ -15,7 +15,8 @@ import { toWire, type FromWorker, type Request, type ToWorker, type WorkerStart 
 export async function runEmbeddedWorker(port: MessagePort, start: WorkerStart): Promise<void> {
   const send = (message: FromWorker) => port.postMessage(message);
   const line = remoteLine(send);
-  const listen = (pglite: PGlite, channel: string) => pglite.listen(channel, (payload) => send({ kind: 'notice', channel, payload }));
+  const listen = (pglite: PGlite, channel: string) =>
+    pglite.listen(channel, (payload) => send({ kind: 'notice', channel, payload }));
   // Requests wait until PGlite is open and the socket served: the server's thread sends none to a worker before its
   // `ready`, except to one started again after a statement overran, while the server's requests go on.
   const requests: Request[] = [];
@@ -122,7 +123,9 @@ class Transactions {
 }
 
 /** Turns taken in the server's thread, where the line is; and the statements it watches. */
-function remoteLine(send: (message: FromWorker) => void): TurnLine & { answer(message: Extract<ToWorker, { op: 'turn' }>): void } {
+function remoteLine(
+  send: (message: FromWorker) => void,
+): TurnLine & { answer(message: Extract<ToWorker, { op: 'turn' }>): void } {
   const waiting = new Map<number, { granted(): void; refused(error: Error): void }>();
   let turns = 0;
   return {

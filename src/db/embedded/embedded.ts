@@ -35,9 +35,16 @@ const SOCKET_POOL_SIZE = 2;
  * protocol on `DATA_DIR/.s.PGSQL.5432` for the CLI, psql and pg_dump, and backups on `DATA_DIR/medora.sock`.
  * A second server, or a command that opened the folder itself, is refused with the holder's pid.
  */
-export async function serveEmbedded(dataDir: string, timeouts: DbTimeouts, log: (line: string) => void): Promise<EmbeddedServer> {
+export async function serveEmbedded(
+  dataDir: string,
+  timeouts: DbTimeouts,
+  log: (line: string) => void,
+): Promise<EmbeddedServer> {
   const closed = secureDataDir(dataDir);
-  if (closed > 0) log(`${dataDir}: made ${closed} files and folders readable by their owner only; other users of this machine could read them`);
+  if (closed > 0)
+    log(
+      `${dataDir}: made ${closed} files and folders readable by their owner only; other users of this machine could read them`,
+    );
   const lock = await acquireDataDirLock(dataDir, 'server', () => accepts(join(dataDir, SOCKET_FILE)));
   const stops: (() => Promise<void>)[] = [];
   try {
@@ -45,7 +52,13 @@ export async function serveEmbedded(dataDir: string, timeouts: DbTimeouts, log: 
     // their acquire timeout: while a socket client's long statement runs, requests are refused in time, and
     // whatever needs no database (liveness) answers at once.
     const turns = new Turns();
-    const thread = await startEmbeddedThread({ dataDir, turns, statementMs: timeouts.statementMs, idleInTransactionMs: timeouts.idleInTransactionMs, log });
+    const thread = await startEmbeddedThread({
+      dataDir,
+      turns,
+      statementMs: timeouts.statementMs,
+      idleInTransactionMs: timeouts.idleInTransactionMs,
+      log,
+    });
     const inner = pgliteDb(thread, timeouts, () => lock.release(), turns);
     stops.push(() => inner.close());
     const backup = () => thread.backup();
@@ -78,7 +91,11 @@ export async function openEmbedded(dataDir: string, timeouts: DbTimeouts = DEFAU
   } catch (error) {
     if (!(error instanceof DatabaseLockedError) || error.holder?.role !== 'server') throw error;
     if (await waitUntilAccepting(socketPath, SERVER_START_WAIT_MS)) return throughServer(dataDir, timeouts);
-    throw new DatabaseLockedError(dataDir, error.holder, `The server does not answer on ${socketPath}; stop it and try again.`);
+    throw new DatabaseLockedError(
+      dataDir,
+      error.holder,
+      `The server does not answer on ${socketPath}; stop it and try again.`,
+    );
   }
 }
 
@@ -86,7 +103,8 @@ export async function openEmbedded(dataDir: string, timeouts: DbTimeouts = DEFAU
 export async function backupEmbedded(dataDir: string): Promise<Buffer> {
   const backupSocket = join(dataDir, BACKUP_SOCKET_FILE);
   if (await accepts(backupSocket)) return requestBackup(dataDir);
-  if (!existsSync(join(dataDir, 'pglite'))) throw new BackupError(`There is no embedded database in ${dataDir} to back up`);
+  if (!existsSync(join(dataDir, 'pglite')))
+    throw new BackupError(`There is no embedded database in ${dataDir} to back up`);
   try {
     return await withFolder(dataDir, (pglite, db) => dumpEmbedded(new SharedBackend(pglite, db)));
   } catch (error) {
@@ -108,10 +126,16 @@ export interface EmbeddedRestore {
  * beside the database, which takes its place only once complete; a database with data is replaced only with
  * `force`, and is kept beside it rather than deleted.
  */
-export async function restoreEmbedded(dataDir: string, file: string, opts: { force: boolean }): Promise<EmbeddedRestore> {
+export async function restoreEmbedded(
+  dataDir: string,
+  file: string,
+  opts: { force: boolean },
+): Promise<EmbeddedRestore> {
   const sql = readEmbeddedBackup(file);
   if (await accepts(join(dataDir, SOCKET_FILE))) {
-    throw new BackupError(`A Medora server is running on ${dataDir}; stop it first, as a restore replaces the database it serves`);
+    throw new BackupError(
+      `A Medora server is running on ${dataDir}; stop it first, as a restore replaces the database it serves`,
+    );
   }
   secureDataDir(dataDir);
   const lock = await acquireDataDirLock(dataDir, 'command');
@@ -119,7 +143,9 @@ export async function restoreEmbedded(dataDir: string, file: string, opts: { for
     const current = join(dataDir, 'pglite');
     const replaced = existsSync(current) ? await countsIn(current) : [];
     if (replaced.length > 0 && !opts.force) {
-      throw new BackupError(`The embedded database in ${dataDir} is not empty (${describeCounts(replaced)}); add --force to replace it`);
+      throw new BackupError(
+        `The embedded database in ${dataDir} is not empty (${describeCounts(replaced)}); add --force to replace it`,
+      );
     }
     const incoming = join(dataDir, 'pglite.restoring');
     rmSync(incoming, { recursive: true, force: true });
@@ -133,7 +159,9 @@ export async function restoreEmbedded(dataDir: string, file: string, opts: { for
     } catch (error) {
       await db.close();
       rmSync(incoming, { recursive: true, force: true });
-      throw new BackupError(`${file} could not be restored, and the database in ${dataDir} is as it was: ${(error as Error).message}`);
+      throw new BackupError(
+        `${file} could not be restored, and the database in ${dataDir} is as it was: ${(error as Error).message}`,
+      );
     }
     await db.close();
     let keptAt: string | undefined;
@@ -177,7 +205,10 @@ async function withFolder<T>(dataDir: string, fn: (pglite: PGlite, db: PgliteDb)
 
 function throughServer(dataDir: string, timeouts: DbTimeouts): Promise<Db> {
   // A host that is a directory is a Unix socket directory to pg, as to libpq.
-  return openPostgres(`postgres://postgres@${encodeURIComponent(resolve(dataDir))}/postgres`, { max: SOCKET_POOL_SIZE, timeouts });
+  return openPostgres(`postgres://postgres@${encodeURIComponent(resolve(dataDir))}/postgres`, {
+    max: SOCKET_POOL_SIZE,
+    timeouts,
+  });
 }
 
 function accepts(path: string, timeoutMs = 1000): Promise<boolean> {

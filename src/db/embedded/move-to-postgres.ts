@@ -27,7 +27,9 @@ export async function moveToPostgres(sql: string, url: string, opts: { force: bo
     const tx = queryable(client);
     const replaced = await targetContents(tx);
     if (replaced.length > 0 && !opts.force) {
-      throw new BackupError(`${hidePassword(url)} is not empty (${describeCounts(replaced)}); add --force to replace it`);
+      throw new BackupError(
+        `${hidePassword(url)} is not empty (${describeCounts(replaced)}); add --force to replace it`,
+      );
     }
     const known = new Set((await tx.query<{ name: string }>('select name from pg_settings')).map(({ name }) => name));
     await tx.exec('begin');
@@ -40,7 +42,9 @@ export async function moveToPostgres(sql: string, url: string, opts: { force: bo
       await tx.exec('reset search_path');
       const moved = await tableCounts(tx);
       if (describeCounts(moved) !== describeCounts(expected)) {
-        throw new BackupError(`the rows loaded (${describeCounts(moved)}) differ from the backup's (${describeCounts(expected)})`);
+        throw new BackupError(
+          `the rows loaded (${describeCounts(moved)}) differ from the backup's (${describeCounts(expected)})`,
+        );
       }
       const chain = await auditTrail(tx).verify();
       if (!chain.intact) throw new BackupError(`the audit chain does not verify after the move: ${chain.reason}`);
@@ -93,7 +97,8 @@ async function targetContents(db: Queryable): Promise<TableCount[]> {
 
 function queryable(client: pg.Client): Queryable {
   return {
-    query: async <T extends object = Row>(text: string, params?: unknown[]) => (await client.query<T & pg.QueryResultRow>(text, params)).rows,
+    query: async <T extends object = Row>(text: string, params?: unknown[]) =>
+      (await client.query<T & pg.QueryResultRow>(text, params)).rows,
     exec: async (text: string) => void (await client.query(text)),
   };
 }

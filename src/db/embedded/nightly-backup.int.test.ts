@@ -38,7 +38,12 @@ describe('nightly backups', () => {
     const now = new Date('2026-11-24T12:00:00Z');
     const backups = join(dir, 'first');
     mkdirSync(backups);
-    for (const name of ['medora-2026-01-01-0230.sql.gz', 'medora-2026-01-02-0230.sql.gz', '.medora-2026-01-03-0230.sql.gz.partial', 'notes.txt']) {
+    for (const name of [
+      'medora-2026-01-01-0230.sql.gz',
+      'medora-2026-01-02-0230.sql.gz',
+      '.medora-2026-01-03-0230.sql.gz.partial',
+      'notes.txt',
+    ]) {
       writeFileSync(join(backups, name), name);
       utimesSync(join(backups, name), daysBefore(now, 3), daysBefore(now, 3));
     }
@@ -54,8 +59,15 @@ describe('nightly backups', () => {
     });
     t.after(() => nightly.stop());
     await until(() => lines.length > 0, 10_000, 'a backup');
-    assert.deepEqual(readdirSync(backups).sort(), ['medora-2026-01-02-0230.sql.gz', 'medora-2026-11-24-1300.sql.gz', 'notes.txt']);
-    assert.match(at(lines, 0), /^backup: wrote .*medora-2026-11-24-1300\.sql\.gz \(\d+ bytes\) in \d+ ms; removed 1 older$/);
+    assert.deepEqual(readdirSync(backups).sort(), [
+      'medora-2026-01-02-0230.sql.gz',
+      'medora-2026-11-24-1300.sql.gz',
+      'notes.txt',
+    ]);
+    assert.match(
+      at(lines, 0),
+      /^backup: wrote .*medora-2026-11-24-1300\.sql\.gz \(\d+ bytes\) in \d+ ms; removed 1 older$/,
+    );
   });
 
   it('logs a failed backup and tries again, and the schedule goes on', async (t) => {
@@ -100,10 +112,22 @@ describe('nightly backups', () => {
 
     // The server stops itself halfway through writing the backup (src/testing/hold-backup-write.mjs) and is killed
     // there: a write of a small database's backup takes a millisecond, too short to be caught in by a watcher.
-    const server = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: '0', BACKUP_KEEP: '7', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${HOLD_BACKUP_WRITE}` });
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      SEED_DEMO: '0',
+      BACKUP_KEEP: '7',
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${HOLD_BACKUP_WRITE}`,
+    });
     try {
-      await until(() => server.output().includes(HELD) || /backup: wrote/.test(server.output()), 120_000, 'the backup on start');
-      assert.ok(server.output().includes(HELD), `the backup was not written through the held write:\n${server.output()}`);
+      await until(
+        () => server.output().includes(HELD) || /backup: wrote/.test(server.output()),
+        120_000,
+        'the backup on start',
+      );
+      assert.ok(
+        server.output().includes(HELD),
+        `the backup was not written through the held write:\n${server.output()}`,
+      );
       process.kill(server.pid, 'SIGKILL');
       assert.equal(await server.exited, 'SIGKILL');
     } finally {
@@ -111,10 +135,18 @@ describe('nightly backups', () => {
     }
 
     const files = readdirSync(backups);
-    assert.ok(files.some((name) => /^\.medora-.*\.partial$/.test(name)), `killed while writing: ${files.join(', ')}`);
+    assert.ok(
+      files.some((name) => /^\.medora-.*\.partial$/.test(name)),
+      `killed while writing: ${files.join(', ')}`,
+    );
     for (const name of earlierNames) assert.deepEqual(readFileSync(join(backups, name)), earlier, `${name} is intact`);
     for (const name of files.filter((file) => !file.startsWith('.'))) {
-      assert.ok(gunzipSync(readFileSync(join(backups, name))).toString('utf8').includes(COMPLETE), `${name} is a whole backup`);
+      assert.ok(
+        gunzipSync(readFileSync(join(backups, name)))
+          .toString('utf8')
+          .includes(COMPLETE),
+        `${name} is a whole backup`,
+      );
     }
 
     // The next start clears the leftover and backs up again.
@@ -125,7 +157,10 @@ describe('nightly backups', () => {
       await again.stop();
     }
     const after = readdirSync(backups);
-    assert.deepEqual(after.filter((name) => name.startsWith('.')), []);
+    assert.deepEqual(
+      after.filter((name) => name.startsWith('.')),
+      [],
+    );
     assert.equal(after.length, 3);
   });
 });

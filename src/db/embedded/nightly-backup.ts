@@ -37,7 +37,8 @@ export function scheduleNightlyBackups(opts: NightlyBackupOptions): NightlyBacku
   const retryAfterMs = opts.retryAfterMs ?? 15 * 60_000;
   mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
   // A backup cut short by a crash; the complete ones never carry this name.
-  for (const file of readdirSync(opts.dir).filter((name) => PARTIAL.test(name))) rmSync(join(opts.dir, file), { force: true });
+  for (const file of readdirSync(opts.dir).filter((name) => PARTIAL.test(name)))
+    rmSync(join(opts.dir, file), { force: true });
 
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -51,7 +52,9 @@ export function scheduleNightlyBackups(opts: NightlyBackupOptions): NightlyBacku
   };
   const untilNext = () => {
     const today = clinicDateTime(now(), opts.timeZone).date;
-    const next = [today, addDays(today, 1)].map((date) => clinicInstant(date, opts.time, opts.timeZone)).find((instant) => instant > now());
+    const next = [today, addDays(today, 1)]
+      .map((date) => clinicInstant(date, opts.time, opts.timeZone))
+      .find((instant) => instant > now());
     // Tomorrow's time of day is always ahead, so only a broken clock gets here.
     if (!next) throw new Error(`no backup time at ${opts.time} after ${now().toISOString()}`);
     return next.getTime() - now().getTime();
@@ -63,11 +66,15 @@ export function scheduleNightlyBackups(opts: NightlyBackupOptions): NightlyBacku
     try {
       await writeAtomically(path, await opts.backup());
       const pruned = prune(opts.dir, opts.keep);
-      opts.log(`backup: wrote ${path} (${statSync(path).size} bytes) in ${Math.round(performance.now() - started)} ms${pruned ? `; removed ${pruned} older` : ''}`);
+      opts.log(
+        `backup: wrote ${path} (${statSync(path).size} bytes) in ${Math.round(performance.now() - started)} ms${pruned ? `; removed ${pruned} older` : ''}`,
+      );
       at(untilNext(), 1);
     } catch (error) {
       const again = attempt < RETRIES;
-      opts.log(`backup: failed (attempt ${attempt} of ${RETRIES}): ${(error as Error).message}${again ? `; trying again in ${Math.round(retryAfterMs / 60_000)} min` : ''}`);
+      opts.log(
+        `backup: failed (attempt ${attempt} of ${RETRIES}): ${(error as Error).message}${again ? `; trying again in ${Math.round(retryAfterMs / 60_000)} min` : ''}`,
+      );
       at(again ? retryAfterMs : untilNext(), again ? attempt + 1 : 1);
     }
   };

@@ -25,7 +25,10 @@ export interface PgliteEngine {
 }
 
 /** PGlite in `dataDir/pglite` (in memory without one), the folder locked for this process as a command's. */
-export async function openPglite(dataDir: string | undefined, timeouts: DbTimeouts = DEFAULT_TIMEOUTS): Promise<PgliteDb> {
+export async function openPglite(
+  dataDir: string | undefined,
+  timeouts: DbTimeouts = DEFAULT_TIMEOUTS,
+): Promise<PgliteDb> {
   if (!dataDir) return pgliteDb(await createPglite(undefined), timeouts, () => {});
   secureDataDir(dataDir);
   const lock = await acquireDataDirLock(dataDir, 'command');
@@ -39,7 +42,10 @@ export async function openPglite(dataDir: string | undefined, timeouts: DbTimeou
 
 /** PGlite in the folder `path` (PGDATA), or in memory without one. */
 export async function createPglite(path: string | undefined): Promise<PGlite> {
-  const options = { parsers: { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber }, extensions: { pg_trgm } };
+  const options = {
+    parsers: { [DATE_OID]: asText, [INT8_OID]: asNumber, [NUMERIC_OID]: asNumber },
+    extensions: { pg_trgm },
+  };
   const client = path ? new PGlite(path, options) : new PGlite(options);
   await client.waitReady;
   // PGlite lays out a new cluster, and rewrites its relation cache files on start, with modes of its own (0644).
@@ -48,7 +54,12 @@ export async function createPglite(path: string | undefined): Promise<PGlite> {
 }
 
 /** `turns` is the line this Db's statements wait in; other clients of the same PGlite may share it. */
-export function pgliteDb(client: PgliteEngine, timeouts: DbTimeouts, afterClose: () => void, turns = new Turns()): PgliteDb {
+export function pgliteDb(
+  client: PgliteEngine,
+  timeouts: DbTimeouts,
+  afterClose: () => void,
+  turns = new Turns(),
+): PgliteDb {
   // PGlite runs one statement at a time and cannot cancel one, so the wait is bounded before a statement is
   // handed to it: a request that gives up has sent nothing that could commit later.
   let interrupted = false;
@@ -92,7 +103,11 @@ export function pgliteDb(client: PgliteEngine, timeouts: DbTimeouts, afterClose:
     },
     takeTurn: (timeoutMs) => turns.take(timeoutMs),
     // One connection, taken in turns: no lock of another connection to wait for.
-    ready: (timeoutMs) => inTurn(timeoutMs, () => direct.query('select 1')).then(() => true, () => false),
+    ready: (timeoutMs) =>
+      inTurn(timeoutMs, () => direct.query('select 1')).then(
+        () => true,
+        () => false,
+      ),
     interrupt: async () => {
       interrupted = true;
     },

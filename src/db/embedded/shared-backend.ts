@@ -63,9 +63,12 @@ export class SharedBackend {
     let columns: string[] = [];
     const rows: Record<C, string | null>[] = [];
     for (const message of messages) {
-      if (message instanceof protocol.messages.RowDescriptionMessage) columns = message.fields.map((field) => field.name);
+      if (message instanceof protocol.messages.RowDescriptionMessage)
+        columns = message.fields.map((field) => field.name);
       if (message instanceof protocol.messages.DataRowMessage) {
-        rows.push(Object.fromEntries(columns.map((name, i) => [name, message.fields[i] ?? null])) as Record<C, string | null>);
+        rows.push(
+          Object.fromEntries(columns.map((name, i) => [name, message.fields[i] ?? null])) as Record<C, string | null>,
+        );
       }
     }
     return rows;
@@ -95,7 +98,9 @@ export class SharedBackend {
   async end(session: Session, protocolStatements: Iterable<string>, changed: boolean): Promise<void> {
     if (this.pglite.isInTransaction()) await this.query('rollback');
     if (changed) await this.remember(session);
-    const existing = new Set((await this.query<'name'>('select name from pg_prepared_statements')).flatMap((row) => row.name ?? []));
+    const existing = new Set(
+      (await this.query<'name'>('select name from pg_prepared_statements')).flatMap((row) => row.name ?? []),
+    );
     const names = [...protocolStatements, ...session.sqlPrepared].filter((name) => existing.has(name));
     if (names.length > 0) await this.query(names.map((name) => `deallocate ${identifier(name)}`).join('; '));
     for (const name of session.sqlPrepared) this.forget(session, name);
@@ -105,9 +110,15 @@ export class SharedBackend {
 
   private async remember(session: Session): Promise<void> {
     session.settings = settingPairs(
-      await this.query<'name' | 'setting'>(`select name, setting from pg_settings where source = 'session' and name not like 'transaction\\_%'`),
+      await this.query<'name' | 'setting'>(
+        `select name, setting from pg_settings where source = 'session' and name not like 'transaction\\_%'`,
+      ),
     );
-    const prepared = new Set((await this.query<'name'>('select name from pg_prepared_statements where from_sql')).flatMap((row) => row.name ?? []));
+    const prepared = new Set(
+      (await this.query<'name'>('select name from pg_prepared_statements where from_sql')).flatMap(
+        (row) => row.name ?? [],
+      ),
+    );
     for (const name of session.sqlPrepared) if (!prepared.has(name)) this.forget(session, name);
     for (const name of prepared) {
       if (!this.preparedBy.has(name)) {

@@ -5,7 +5,11 @@ const UNIT_MS = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 } as 
  * else in its startup packet's `options` (`-c statement_timeout=10min`, as the CLI and PGOPTIONS send it), else
  * `fallback`, the server's own.
  */
-export function statementLimitMs(settings: [string, string][], startupOptions: string | undefined, fallback: number): number {
+export function statementLimitMs(
+  settings: [string, string][],
+  startupOptions: string | undefined,
+  fallback: number,
+): number {
   const set = settings.find(([name]) => name === 'statement_timeout');
   if (set) return durationMs(set[1]) ?? fallback;
   const option = /(?:^|\s)(?:-c\s*|--)statement_timeout=(\S+)/.exec(startupOptions ?? '')?.[1];

@@ -23,9 +23,13 @@ import {
   type StartupPacket,
 } from './wire-protocol.ts';
 
-const packet = (length: number, code: number, ...rest: Buffer[]) => Buffer.concat([int32(length), int32(code), ...rest]);
+const packet = (length: number, code: number, ...rest: Buffer[]) =>
+  Buffer.concat([int32(length), int32(code), ...rest]);
 const startup = (parameters: Record<string, string> = { user: 'postgres' }) => {
-  const body = Buffer.concat([...Object.entries(parameters).flatMap(([name, value]) => [cstring(name), cstring(value)]), Buffer.from([0])]);
+  const body = Buffer.concat([
+    ...Object.entries(parameters).flatMap(([name, value]) => [cstring(name), cstring(value)]),
+    Buffer.from([0]),
+  ]);
   return packet(8 + body.length, PROTOCOL_3_0, body);
 };
 /** A message header with any length word, true or not. */
@@ -55,21 +59,35 @@ function refusal(...chunks: Buffer[]): ProtocolError {
   assert.fail('expected the bytes to be refused');
 }
 
-const messagesOf = (read: Read[]) => read.flatMap((item) => (item.kind === 'message' ? [[item.type, item.body.toString('latin1')]] : []));
+const messagesOf = (read: Read[]) =>
+  read.flatMap((item) => (item.kind === 'message' ? [[item.type, item.body.toString('latin1')]] : []));
 const bytewise = (bytes: Buffer) => [...bytes].map((byte) => Buffer.from([byte]));
 
 describe('the wire protocol reader', () => {
   describe('before the startup packet', () => {
     it('reads a startup packet and its parameters, also one byte at a time', () => {
-      for (const chunks of [[startup({ user: 'alice', database: 'medora' })], bytewise(startup({ user: 'alice', database: 'medora' }))]) {
+      for (const chunks of [
+        [startup({ user: 'alice', database: 'medora' })],
+        bytewise(startup({ user: 'alice', database: 'medora' })),
+      ]) {
         const [read] = readAll(chunks);
-        assert.deepEqual(read, { kind: 'startup', minorVersion: 0, parameters: new Map([['user', 'alice'], ['database', 'medora']]) });
+        assert.deepEqual(read, {
+          kind: 'startup',
+          minorVersion: 0,
+          parameters: new Map([
+            ['user', 'alice'],
+            ['database', 'medora'],
+          ]),
+        });
       }
     });
 
     it('reads SSLRequest and GSSENCRequest once each before the startup packet, and a CancelRequest', () => {
       const read = readAll([packet(8, SSL_REQUEST_CODE), packet(8, GSSENC_REQUEST_CODE), startup()]);
-      assert.deepEqual(read.map((item) => item.kind), ['ssl-request', 'gssenc-request', 'startup']);
+      assert.deepEqual(
+        read.map((item) => item.kind),
+        ['ssl-request', 'gssenc-request', 'startup'],
+      );
       assert.deepEqual(readAll([packet(16, CANCEL_REQUEST_CODE, int32(1), int32(2))]), [{ kind: 'cancel-request' }]);
     });
 
@@ -104,15 +122,28 @@ describe('the wire protocol reader', () => {
 
     it('refuses a startup packet whose parameters are not name, value … and a final zero byte', () => {
       for (const body of ['', 'user', 'user\0', 'user\0alice\0', 'user\0\0', 'user\0alice\0\0junk']) {
-        assert.throws(() => readAll([packet(8 + body.length, PROTOCOL_3_0, Buffer.from(body))]), ProtocolError, JSON.stringify(body));
+        assert.throws(
+          () => readAll([packet(8 + body.length, PROTOCOL_3_0, Buffer.from(body))]),
+          ProtocolError,
+          JSON.stringify(body),
+        );
       }
     });
   });
 
   describe('once started', () => {
     it('reads messages whole, across reads and several in one read', () => {
-      const bytes = Buffer.concat([STARTED, encodeMessage('Q', cstring('select 1')), encodeMessage('P', cstring('s1'), cstring('select $1'), Buffer.from([0, 0])), encodeMessage('S')]);
-      const expected = [['Q', 'select 1\0'], ['P', 's1\0select $1\0\0\0'], ['S', '']];
+      const bytes = Buffer.concat([
+        STARTED,
+        encodeMessage('Q', cstring('select 1')),
+        encodeMessage('P', cstring('s1'), cstring('select $1'), Buffer.from([0, 0])),
+        encodeMessage('S'),
+      ]);
+      const expected = [
+        ['Q', 'select 1\0'],
+        ['P', 's1\0select $1\0\0\0'],
+        ['S', ''],
+      ];
       assert.deepEqual(messagesOf(readAll([bytes])), expected);
       assert.deepEqual(messagesOf(readAll(bytewise(bytes))), expected);
     });
@@ -130,12 +161,18 @@ describe('the wire protocol reader', () => {
       for (const type of ['S', 'H', 'E', 'D', 'C', 'c', 'f', 'X']) {
         assert.throws(() => readAll([STARTED, header(type, MAX_SMALL_MESSAGE_BYTES + 1)]), ProtocolError, type);
       }
-      assert.equal(messagesOf(readAll([STARTED, header('S', MAX_SMALL_MESSAGE_BYTES), Buffer.alloc(MAX_SMALL_MESSAGE_BYTES - 4)])).length, 1);
+      assert.equal(
+        messagesOf(readAll([STARTED, header('S', MAX_SMALL_MESSAGE_BYTES), Buffer.alloc(MAX_SMALL_MESSAGE_BYTES - 4)]))
+          .length,
+        1,
+      );
     });
 
     it('reads a message of the largest size', () => {
       const sql = Buffer.alloc(MAX_MESSAGE_BYTES - 4, 'x');
-      const [read] = messagesOf(readAll([STARTED, header('Q', MAX_MESSAGE_BYTES), sql.subarray(0, 1000), sql.subarray(1000)]));
+      const [read] = messagesOf(
+        readAll([STARTED, header('Q', MAX_MESSAGE_BYTES), sql.subarray(0, 1000), sql.subarray(1000)]),
+      );
       assert.equal(read?.[1]?.length, MAX_MESSAGE_BYTES - 4);
     });
 
@@ -173,7 +210,15 @@ describe('the wire protocol reader', () => {
       .tuple(
         fc.oneof(
           fc.uint8Array({ maxLength: 200 }),
-          fc.array(fc.oneof(fc.integer().map(int32), fc.constantFrom(STARTED, packet(8, SSL_REQUEST_CODE), encodeMessage('Q', cstring('select 1')))), { maxLength: 8 }).map((parts) => new Uint8Array(Buffer.concat(parts))),
+          fc
+            .array(
+              fc.oneof(
+                fc.integer().map(int32),
+                fc.constantFrom(STARTED, packet(8, SSL_REQUEST_CODE), encodeMessage('Q', cstring('select 1'))),
+              ),
+              { maxLength: 8 },
+            )
+            .map((parts) => new Uint8Array(Buffer.concat(parts))),
         ),
         fc.array(fc.nat({ max: 200 }), { maxLength: 6 }),
       )
@@ -204,7 +249,9 @@ describe('the wire protocol reader', () => {
     });
 
     it('reads the same messages however the bytes are split', () => {
-      const message = fc.tuple(fc.constantFrom('Q', 'P', 'B', 'S', 'd'), fc.uint8Array({ maxLength: 50 })).map(([type, body]) => encodeMessage(type, Buffer.from(body)));
+      const message = fc
+        .tuple(fc.constantFrom('Q', 'P', 'B', 'S', 'd'), fc.uint8Array({ maxLength: 50 }))
+        .map(([type, body]) => encodeMessage(type, Buffer.from(body)));
       fc.assert(
         fc.property(fc.array(message, { maxLength: 6 }), fc.nat({ max: 40 }), (messages, cut) => {
           const bytes = Buffer.concat([STARTED, ...messages]);

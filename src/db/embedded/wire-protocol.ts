@@ -98,7 +98,9 @@ export class FrontendReader {
     this.chunks.push(chunk);
     this.size += chunk.length;
     if (this.size > MAX_BUFFERED_BYTES) {
-      throw new ProtocolError(`${this.size} bytes sent ahead of the answers, more than the ${MAX_BUFFERED_BYTES} a client may`);
+      throw new ProtocolError(
+        `${this.size} bytes sent ahead of the answers, more than the ${MAX_BUFFERED_BYTES} a client may`,
+      );
     }
   }
 
@@ -110,7 +112,8 @@ export class FrontendReader {
   private nextStartupPacket(): StartupPacket | undefined {
     if (this.size < 4) return undefined;
     const length = this.head(4).readInt32BE(0);
-    if (length < 8 || length > MAX_STARTUP_PACKET_BYTES) throw new ProtocolError(`invalid length of startup packet: ${length}`);
+    if (length < 8 || length > MAX_STARTUP_PACKET_BYTES)
+      throw new ProtocolError(`invalid length of startup packet: ${length}`);
     if (this.size < length) return undefined;
     const packet = startupPacket(this.take(length));
     if (packet.kind === 'ssl-request' || packet.kind === 'gssenc-request') {
@@ -171,12 +174,17 @@ function startupPacket(packet: Buffer): StartupPacket {
   const major = code >>> 16;
   const minor = code & 0xffff;
   if (major === REQUEST_MAJOR_VERSION) throw new ProtocolError(`unknown request code ${code} in startup packet`);
-  if (major !== 3) throw new ProtocolError(`unsupported frontend protocol ${major}.${minor}: this server speaks 3.0`, FEATURE_NOT_SUPPORTED);
+  if (major !== 3)
+    throw new ProtocolError(
+      `unsupported frontend protocol ${major}.${minor}: this server speaks 3.0`,
+      FEATURE_NOT_SUPPORTED,
+    );
   return { kind: 'startup', minorVersion: minor, parameters: startupParameters(packet.subarray(8)) };
 }
 
 function requireLength(packet: Buffer, name: string, min: number, max: number): void {
-  if (packet.length < min || packet.length > max) throw new ProtocolError(`invalid length of ${name}: ${packet.length}`);
+  if (packet.length < min || packet.length > max)
+    throw new ProtocolError(`invalid length of ${name}: ${packet.length}`);
 }
 
 /** name, value, name, value … each ending in a zero byte, and one more zero byte after the last. */
@@ -190,7 +198,8 @@ function startupParameters(body: Buffer): Map<string, string> {
     parameters.set(name.text, value.text);
     offset = value.next;
   }
-  if (offset + 1 !== body.length) throw new ProtocolError('invalid startup packet layout: expected terminator as last byte');
+  if (offset + 1 !== body.length)
+    throw new ProtocolError('invalid startup packet layout: expected terminator as last byte');
   return parameters;
 }
 
@@ -212,7 +221,14 @@ export function encodeMessage(type: string, ...parts: Buffer[]): Buffer {
 
 export function errorResponse(severity: 'ERROR' | 'FATAL', sqlState: string, text: string): Buffer {
   const field = (code: string, value: string) => Buffer.concat([Buffer.from(code), cstring(value)]);
-  return encodeMessage('E', field('S', severity), field('V', severity), field('C', sqlState), field('M', text), Buffer.from([0]));
+  return encodeMessage(
+    'E',
+    field('S', severity),
+    field('V', severity),
+    field('C', sqlState),
+    field('M', text),
+    Buffer.from([0]),
+  );
 }
 
 export function int32(value: number): Buffer {

@@ -4,7 +4,14 @@ import type { Actor } from '../shared/actor.ts';
 import { fixedClock } from '../shared/clock.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import type { Page } from '../shared/pagination.ts';
-import { recordingRefusals, refusal, type AuditEntry, type AuditFilter, type AuditRow, type SealBacklog } from './audit.ts';
+import {
+  recordingRefusals,
+  refusal,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditRow,
+  type SealBacklog,
+} from './audit.ts';
 import { MAX_EXPORT_ROWS } from '../shared/csv.ts';
 import { exportAuditCsv, listAuditEntries, pruneAnonymousFailures, verifyTrail, type AuditDeps } from './use-cases.ts';
 
@@ -86,12 +93,19 @@ describe('recordingRefusals', () => {
       }),
     );
     await assert.rejects(attempt, { kind: 'not_found', code: 'not_found', message: 'Bill not found' });
-    assert.deepEqual(committed, [{ actor: patient, action: 'refused', entity: 'billing', entityId: 8, patientId: 6, details: { attempt: 'pay' } }]);
+    assert.deepEqual(committed, [
+      { actor: patient, action: 'refused', entity: 'billing', entityId: 8, patientId: 6, details: { attempt: 'pay' } },
+    ]);
   });
 
   it('records nothing for any other failure', async () => {
     const committed: AuditEntry[] = [];
-    await assert.rejects(recordingRefusals({ record: async (...e) => void committed.push(...e) }, async () => Promise.reject(notFound('Bill'))), { kind: 'not_found' });
+    await assert.rejects(
+      recordingRefusals({ record: async (...e) => void committed.push(...e) }, async () =>
+        Promise.reject(notFound('Bill')),
+      ),
+      { kind: 'not_found' },
+    );
     assert.deepEqual(committed, []);
   });
 });
@@ -99,25 +113,51 @@ describe('recordingRefusals', () => {
 describe('listAuditEntries', () => {
   it('filters by user, patient, action and clinic dates, both included, and audits the reading', async () => {
     const { deps, written, asked } = fakeAuditDeps([row(7)]);
-    const page = await listAuditEntries(deps, { user_id: '3', patient_id: '5', action: 'refused', from: '2026-06-01', to: '2026-06-02', per_page: '20' }, admin);
+    const page = await listAuditEntries(
+      deps,
+      { user_id: '3', patient_id: '5', action: 'refused', from: '2026-06-01', to: '2026-06-02', per_page: '20' },
+      admin,
+    );
     assert.equal(page.items[0]?.entity_id, '5');
     assert.deepEqual(asked, [
-      { userId: 3, patientId: 5, action: 'refused', since: new Date('2026-05-31T22:00:00Z'), until: new Date('2026-06-02T22:00:00Z') },
+      {
+        userId: 3,
+        patientId: 5,
+        action: 'refused',
+        since: new Date('2026-05-31T22:00:00Z'),
+        until: new Date('2026-06-02T22:00:00Z'),
+      },
     ]);
     assert.deepEqual(written, [
-      { actor: admin, action: 'list', entity: 'audit_log', details: { user_id: 3, patient_id: 5, action: 'refused', from: '2026-06-01', to: '2026-06-02', page: 1, per_page: 20 } },
+      {
+        actor: admin,
+        action: 'list',
+        entity: 'audit_log',
+        details: {
+          user_id: 3,
+          patient_id: 5,
+          action: 'refused',
+          from: '2026-06-01',
+          to: '2026-06-02',
+          page: 1,
+          per_page: 20,
+        },
+      },
     ]);
   });
 
   it('names every bad filter in one 422', async () => {
     const { deps } = fakeAuditDeps();
-    assert.deepEqual(await fieldsOf(listAuditEntries(deps, { user_id: 'x', patient_id: '-1', action: 'DROP TABLE', from: '2026-02-30', to: 'soon' }, admin)), [
-      'action',
-      'from',
-      'patient_id',
-      'to',
-      'user_id',
-    ]);
+    assert.deepEqual(
+      await fieldsOf(
+        listAuditEntries(
+          deps,
+          { user_id: 'x', patient_id: '-1', action: 'DROP TABLE', from: '2026-02-30', to: 'soon' },
+          admin,
+        ),
+      ),
+      ['action', 'from', 'patient_id', 'to', 'user_id'],
+    );
     assert.deepEqual(await fieldsOf(listAuditEntries(deps, { from: '2026-06-02', to: '2026-06-01' }, admin)), ['to']);
   });
 
@@ -128,7 +168,10 @@ describe('listAuditEntries', () => {
 
 describe('exportAuditCsv', () => {
   it('writes one escaped line a row, defusing formulas, and audits the export', async () => {
-    const { deps, written } = fakeAuditDeps([row(9, { actor: { id: 4, name: '=cmd|calc', role: 'doctor' }, details: { q: 'Smith, "J"' } }), row(8, { actor: null, patientId: null })]);
+    const { deps, written } = fakeAuditDeps([
+      row(9, { actor: { id: 4, name: '=cmd|calc', role: 'doctor' }, details: { q: 'Smith, "J"' } }),
+      row(8, { actor: null, patientId: null }),
+    ]);
     const { filename, csv } = await exportAuditCsv(deps, { action: 'read_records' }, admin);
     assert.equal(filename, 'medora-audit-2026-06-10.csv');
     assert.equal(
@@ -137,7 +180,9 @@ describe('exportAuditCsv', () => {
         `9,2026-06-10T08:00:00.000Z,4,'=cmd|calc,doctor,read_records,patient,5,5,req-9,"{""q"":""Smith, \\""J\\""""}"\r\n` +
         '8,2026-06-10T08:00:00.000Z,,,,read_records,patient,5,,req-9,\r\n',
     );
-    assert.deepEqual(written, [{ actor: admin, action: 'export', entity: 'audit_log', details: { action: 'read_records', rows: 2 } }]);
+    assert.deepEqual(written, [
+      { actor: admin, action: 'export', entity: 'audit_log', details: { action: 'read_records', rows: 2 } },
+    ]);
   });
 
   it(`refuses more than ${MAX_EXPORT_ROWS} rows, naming the date range`, async () => {
@@ -158,7 +203,11 @@ describe('pruneAnonymousFailures', () => {
 describe('verifyTrail', () => {
   it('reports rows waiting to be sealed, and calls sealing stalled once the oldest has waited past the bound', async () => {
     const waiting = { rows: 3, oldestAgeSeconds: 42 };
-    assert.deepEqual(await verifyTrail(fakeAuditDeps([], waiting).deps, 60), { chain: { intact: true, rows: 0 }, backlog: waiting, stalled: false });
+    assert.deepEqual(await verifyTrail(fakeAuditDeps([], waiting).deps, 60), {
+      chain: { intact: true, rows: 0 },
+      backlog: waiting,
+      stalled: false,
+    });
     assert.equal((await verifyTrail(fakeAuditDeps([], waiting).deps, 30)).stalled, true);
     assert.equal((await verifyTrail(fakeAuditDeps([]).deps, 0)).stalled, false);
   });

@@ -53,7 +53,9 @@ export interface AuditReader {
 export const DEFAULT_ANONYMOUS_RETENTION_DAYS = 90;
 
 /** What `verify` found: the chain intact over `rows` rows, or the first row where it breaks and why. */
-export type ChainCheck = { intact: true; rows: number } | { intact: false; rows: number; brokenAt: number | null; reason: string };
+export type ChainCheck =
+  | { intact: true; rows: number }
+  | { intact: false; rows: number; brokenAt: number | null; reason: string };
 
 /** Rows written but not yet sealed into the chain: how many, and for how long the oldest has waited (null: none). */
 export interface SealBacklog {
@@ -99,7 +101,11 @@ export class Refusal extends DomainError {
 }
 
 /** A refused attempt by `actor` on `entity` `entityId` (whether or not it exists: both are refused alike). */
-export function refusal(what: string, actor: Actor, target: { entity: string; entityId: number; patientId?: number; attempt: string }): Refusal {
+export function refusal(
+  what: string,
+  actor: Actor,
+  target: { entity: string; entityId: number; patientId?: number; attempt: string },
+): Refusal {
   return new Refusal(what, {
     actor,
     action: 'refused',
@@ -127,7 +133,12 @@ export async function recordingRefusals<T>(audit: AuditLog, fn: () => Promise<T>
 }
 
 /** The entry for a staff member's list of `entity`, with what they searched. */
-export function listEntry(actor: Actor, entity: string, page: PageRequest, extra: Record<string, unknown> = {}): AuditEntry {
+export function listEntry(
+  actor: Actor,
+  entity: string,
+  page: PageRequest,
+  extra: Record<string, unknown> = {},
+): AuditEntry {
   const details = { ...(page.q ? { q: page.q } : {}), page: page.page, per_page: page.perPage, ...extra };
   return { actor, action: 'list', entity, details };
 }

@@ -1,4 +1,11 @@
-import { CHECKPOINT_MARKER, checkpointText, parseCheckpointLine, type Checkpoint, type CheckpointFile, type CheckpointKey } from './checkpoint.ts';
+import {
+  CHECKPOINT_MARKER,
+  checkpointText,
+  parseCheckpointLine,
+  type Checkpoint,
+  type CheckpointFile,
+  type CheckpointKey,
+} from './checkpoint.ts';
 
 /** What `verifyCheckpoints` found. */
 export interface CheckpointReport {
@@ -61,7 +68,11 @@ export function judgeCheckpoints(evidence: CheckpointEvidence): CheckpointReport
   for (const { checkpoint, where } of sources.values()) {
     const { seq, hash, keyId } = checkpoint;
     const fail = (why: string) =>
-      problems.push({ seq, at: checkpoint.at.getTime(), text: `checkpoint of seq ${seq} at ${checkpoint.at.toISOString()} (in ${where.join(' and ')}): ${why}` });
+      problems.push({
+        seq,
+        at: checkpoint.at.getTime(),
+        text: `checkpoint of seq ${seq} at ${checkpoint.at.toISOString()} (in ${where.join(' and ')}): ${why}`,
+      });
     if (keys.length > 0) {
       const key = keys.find((candidate) => candidate.keyId === keyId);
       if (!key) {
@@ -76,12 +87,17 @@ export function judgeCheckpoints(evidence: CheckpointEvidence): CheckpointReport
     const current = hashes.get(seq);
     if (seq > lastSeq) fail(`the chain now ends at seq ${lastSeq}: rows up to seq ${seq} were removed from its end`);
     else if (current === undefined) fail(`the row with seq ${seq} is gone`);
-    else if (current !== hash) fail(`the row with seq ${seq} no longer has the hash signed: the chain was rewritten at or before it`);
-    else if (!storedIds.has(identity(checkpoint))) fail('it is missing from the database (audit_checkpoints): checkpoints were removed');
+    else if (current !== hash)
+      fail(`the row with seq ${seq} no longer has the hash signed: the chain was rewritten at or before it`);
+    else if (!storedIds.has(identity(checkpoint)))
+      fail('it is missing from the database (audit_checkpoints): checkpoints were removed');
     else holding.push(checkpoint);
   }
 
-  const newest = holding.reduce<Checkpoint | null>((best, c) => (!best || c.seq > best.seq || (c.seq === best.seq && c.at > best.at) ? c : best), null);
+  const newest = holding.reduce<Checkpoint | null>(
+    (best, c) => (!best || c.seq > best.seq || (c.seq === best.seq && c.at > best.at) ? c : best),
+    null,
+  );
   const fileProblems = evidence.files.flatMap((file) => file.problems);
   return {
     checked: sources.size,
@@ -89,6 +105,9 @@ export function judgeCheckpoints(evidence: CheckpointEvidence): CheckpointReport
     inFiles: evidence.files.map((file) => ({ source: file.source, checkpoints: file.checkpoints.length })),
     signaturesChecked: keys.length > 0,
     newest: newest && { seq: newest.seq, at: newest.at, rowsAfter: Math.max(0, lastSeq - newest.seq) },
-    problems: [...problems.sort((a, b) => a.seq - b.seq || a.at - b.at).map((problem) => problem.text), ...fileProblems],
+    problems: [
+      ...problems.sort((a, b) => a.seq - b.seq || a.at - b.at).map((problem) => problem.text),
+      ...fileProblems,
+    ],
   };
 }

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { fixedClock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
-import { checkpointLine, type ChainLink, type Checkpoint, type CheckpointFile, type CheckpointSigner } from './checkpoint.ts';
+import {
+  checkpointLine,
+  type ChainLink,
+  type Checkpoint,
+  type CheckpointFile,
+  type CheckpointSigner,
+} from './checkpoint.ts';
 import { signCheckpoint, verifyCheckpoints, type CheckpointDeps } from './checkpoint-use-cases.ts';
 
 /** A stand-in for Ed25519: a digest of the key's secret and the text, shaped like a signature (64 bytes, base64). */
@@ -17,7 +23,10 @@ const theirs = fakeSigner('theirs', '00000000000000bb');
 const hashOf = (seq: number, version = '') => createHash('sha256').update(`row ${seq}${version}`).digest('hex');
 
 /** A chain of `rows` rows and the checkpoints stored beside it, as the database would keep them. */
-function fakeTrail(rows: number, opts: { signer?: CheckpointSigner | null; trusted?: CheckpointSigner[]; at?: string } = {}) {
+function fakeTrail(
+  rows: number,
+  opts: { signer?: CheckpointSigner | null; trusted?: CheckpointSigner[]; at?: string } = {},
+) {
   let chain: ChainLink[] = Array.from({ length: rows }, (_, i) => ({ seq: i + 1, hash: hashOf(i + 1) }));
   // Bumped by a rewrite: every hash from the rewritten row on differs, later rows' too.
   let version = '';
@@ -26,7 +35,8 @@ function fakeTrail(rows: number, opts: { signer?: CheckpointSigner | null; trust
   const stores = {
     links: {
       newest: async () => chain.at(-1) ?? null,
-      hashesAt: async (seqs: number[]) => new Map(chain.filter((link) => seqs.includes(link.seq)).map((link) => [link.seq, link.hash])),
+      hashesAt: async (seqs: number[]) =>
+        new Map(chain.filter((link) => seqs.includes(link.seq)).map((link) => [link.seq, link.hash])),
     },
     checkpoints: {
       lock: async () => void locks++,
@@ -48,7 +58,10 @@ function fakeTrail(rows: number, opts: { signer?: CheckpointSigner | null; trust
     locks: () => locks,
     append: (n: number) => {
       const last = chain.at(-1)?.seq ?? 0;
-      chain = [...chain, ...Array.from({ length: n }, (_, i) => ({ seq: last + i + 1, hash: hashOf(last + i + 1, version) }))];
+      chain = [
+        ...chain,
+        ...Array.from({ length: n }, (_, i) => ({ seq: last + i + 1, hash: hashOf(last + i + 1, version) })),
+      ];
     },
     /** What the owner can do: delete the newest rows, the head stepped back with them. */
     cutTail: (n: number) => {
@@ -62,15 +75,21 @@ function fakeTrail(rows: number, opts: { signer?: CheckpointSigner | null; trust
   };
 }
 
-const file = (source: string, texts: string[]): CheckpointFile => ({ source, lines: texts.map((text, i) => ({ number: i + 1, text })) });
+const file = (source: string, texts: string[]): CheckpointFile => ({
+  source,
+  lines: texts.map((text, i) => ({ number: i + 1, text })),
+});
 
 describe('signing a checkpoint', () => {
-  it('signs the newest link at the clock\'s time, under the lock, and stores it', async () => {
+  it("signs the newest link at the clock's time, under the lock, and stores it", async () => {
     const trail = fakeTrail(3);
     const outcome = await signCheckpoint(trail.deps, { onlyIfMoved: false });
     assert.ok(outcome.signed);
     const { seq, hash, at, keyId } = outcome.signed;
-    assert.deepEqual({ seq, hash, at: at.toISOString(), keyId }, { seq: 3, hash: hashOf(3), at: '2026-06-10T08:00:00.000Z', keyId: ours.keyId });
+    assert.deepEqual(
+      { seq, hash, at: at.toISOString(), keyId },
+      { seq: 3, hash: hashOf(3), at: '2026-06-10T08:00:00.000Z', keyId: ours.keyId },
+    );
     assert.deepEqual(trail.stored, [outcome.signed]);
     assert.equal(trail.locks(), 1);
     assert.ok((await verifyCheckpoints(trail.deps)).problems.length === 0);
@@ -78,7 +97,10 @@ describe('signing a checkpoint', () => {
 
   it('refuses without a signing key', async () => {
     const trail = fakeTrail(3, { signer: null });
-    await assert.rejects(signCheckpoint(trail.deps, { onlyIfMoved: false }), (error: unknown) => error instanceof DomainError && error.code === 'no_signing_key');
+    await assert.rejects(
+      signCheckpoint(trail.deps, { onlyIfMoved: false }),
+      (error: unknown) => error instanceof DomainError && error.code === 'no_signing_key',
+    );
   });
 
   it('signs nothing while the chain is empty', async () => {
@@ -143,17 +165,26 @@ describe('verifying the checkpoints', () => {
     trail.rewriteFrom(2);
     trail.append(4);
     const [problem] = (await verifyCheckpoints(trail.deps)).problems;
-    assert.match(problem ?? '', /^checkpoint of seq 5 .*: the row with seq 5 no longer has the hash signed: the chain was rewritten at or before it$/);
+    assert.match(
+      problem ?? '',
+      /^checkpoint of seq 5 .*: the row with seq 5 no longer has the hash signed: the chain was rewritten at or before it$/,
+    );
   });
 
-  it('checks checkpoints from a file when the database\'s were deleted, and names the ones missing from it', async () => {
+  it("checks checkpoints from a file when the database's were deleted, and names the ones missing from it", async () => {
     const trail = fakeTrail(5);
     const signed = await signCheckpoint(trail.deps, { onlyIfMoved: false });
     assert.ok(signed.signed);
-    const log = file('server.log', ['starting', checkpointLine(signed.signed), `Jun 10 medora: ${checkpointLine(signed.signed)}`]);
+    const log = file('server.log', [
+      'starting',
+      checkpointLine(signed.signed),
+      `Jun 10 medora: ${checkpointLine(signed.signed)}`,
+    ]);
     trail.stored.length = 0;
     const intact = await verifyCheckpoints(trail.deps, [log]);
-    assert.deepEqual(intact.problems, ['checkpoint of seq 5 at 2026-06-10T08:00:00.000Z (in server.log): it is missing from the database (audit_checkpoints): checkpoints were removed']);
+    assert.deepEqual(intact.problems, [
+      'checkpoint of seq 5 at 2026-06-10T08:00:00.000Z (in server.log): it is missing from the database (audit_checkpoints): checkpoints were removed',
+    ]);
     trail.cutTail(1);
     const cut = await verifyCheckpoints(trail.deps, [log]);
     assert.match(cut.problems[0] ?? '', /\(in server\.log\): the chain now ends at seq 4/);
@@ -164,12 +195,15 @@ describe('verifying the checkpoints', () => {
     const signed = await signCheckpoint(trail.deps, { onlyIfMoved: false });
     assert.ok(signed.signed);
     const report = await verifyCheckpoints(trail.deps, [file('a.log', [checkpointLine(signed.signed)])]);
-    assert.deepEqual({ checked: report.checked, inDatabase: report.inDatabase, inFiles: report.inFiles, problems: report.problems }, {
-      checked: 1,
-      inDatabase: 1,
-      inFiles: [{ source: 'a.log', checkpoints: 1 }],
-      problems: [],
-    });
+    assert.deepEqual(
+      { checked: report.checked, inDatabase: report.inDatabase, inFiles: report.inFiles, problems: report.problems },
+      {
+        checked: 1,
+        inDatabase: 1,
+        inFiles: [{ source: 'a.log', checkpoints: 1 }],
+        problems: [],
+      },
+    );
   });
 
   it('does not trust a checkpoint of another key or with an altered signature, and reports both', async () => {
@@ -197,7 +231,10 @@ describe('verifying the checkpoints', () => {
     const trail = fakeTrail(3, { trusted: [] });
     await signCheckpoint({ ...trail.deps, signer: theirs }, { onlyIfMoved: false });
     const report = await verifyCheckpoints(trail.deps);
-    assert.deepEqual({ signaturesChecked: report.signaturesChecked, problems: report.problems }, { signaturesChecked: false, problems: [] });
+    assert.deepEqual(
+      { signaturesChecked: report.signaturesChecked, problems: report.problems },
+      { signaturesChecked: false, problems: [] },
+    );
     trail.cutTail(1);
     assert.equal((await verifyCheckpoints(trail.deps)).problems.length, 1);
   });

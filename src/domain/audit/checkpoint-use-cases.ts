@@ -34,7 +34,12 @@ export type SignOutcome = { signed: Checkpoint } | { signed: null; reason: 'empt
  */
 export async function signCheckpoint(deps: CheckpointDeps, opts: { onlyIfMoved: boolean }): Promise<SignOutcome> {
   const signer = deps.signer;
-  if (!signer) throw new DomainError('invalid', 'no_signing_key', 'no signing key: set AUDIT_SIGNING_KEY_FILE to a key made by `medora audit keygen`');
+  if (!signer)
+    throw new DomainError(
+      'invalid',
+      'no_signing_key',
+      'no signing key: set AUDIT_SIGNING_KEY_FILE to a key made by `medora audit keygen`',
+    );
   return deps.transaction(async (tx): Promise<SignOutcome> => {
     await tx.checkpoints.lock();
     const head = await tx.links.newest();
@@ -42,11 +47,21 @@ export async function signCheckpoint(deps: CheckpointDeps, opts: { onlyIfMoved: 
     if (opts.onlyIfMoved) {
       const last = await tx.checkpoints.latest();
       // A row anyone with INSERT could have written does not count unless it is this key's own signature.
-      const covered = last && last.seq === head.seq && last.hash === head.hash && last.keyId === signer.keyId && signer.verifies(checkpointText(last), last.signature);
+      const covered =
+        last &&
+        last.seq === head.seq &&
+        last.hash === head.hash &&
+        last.keyId === signer.keyId &&
+        signer.verifies(checkpointText(last), last.signature);
       if (covered) return { signed: null, reason: 'unchanged' };
     }
     const at = deps.clock.now();
-    const checkpoint: Checkpoint = { ...head, at, keyId: signer.keyId, signature: signer.sign(checkpointText({ ...head, at })) };
+    const checkpoint: Checkpoint = {
+      ...head,
+      at,
+      keyId: signer.keyId,
+      signature: signer.sign(checkpointText({ ...head, at })),
+    };
     await tx.checkpoints.add(checkpoint);
     return { signed: checkpoint };
   });

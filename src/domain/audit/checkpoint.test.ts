@@ -12,14 +12,20 @@ const checkpoint: Checkpoint = {
 
 describe('a checkpoint', () => {
   it('signs a versioned text of its seq, hash and time, nothing else', () => {
-    assert.equal(checkpointText(checkpoint), `medora-audit-checkpoint:v1\n42\n${'ab'.repeat(32)}\n2026-06-10T08:00:00.123Z`);
+    assert.equal(
+      checkpointText(checkpoint),
+      `medora-audit-checkpoint:v1\n42\n${'ab'.repeat(32)}\n2026-06-10T08:00:00.123Z`,
+    );
     const otherKey: Checkpoint = { ...checkpoint, keyId: 'ffffffffffffffff', signature: 'x' };
     assert.equal(checkpointText(otherKey), checkpointText(checkpoint));
   });
 
   it('reads back the log line it is printed as, after whatever the log put before it', () => {
     const line = checkpointLine(checkpoint);
-    assert.equal(line, `audit checkpoint: seq=42 hash=${'ab'.repeat(32)} at=2026-06-10T08:00:00.123Z key=0123456789abcdef signature=${checkpoint.signature}`);
+    assert.equal(
+      line,
+      `audit checkpoint: seq=42 hash=${'ab'.repeat(32)} at=2026-06-10T08:00:00.123Z key=0123456789abcdef signature=${checkpoint.signature}`,
+    );
     assert.deepEqual(parseCheckpointLine(line), checkpoint);
     assert.deepEqual(parseCheckpointLine(`Jun 10 10:00:00 host medora[812]: ${line}`), checkpoint);
   });

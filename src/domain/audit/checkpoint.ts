@@ -79,7 +79,8 @@ export function checkpointLine(checkpoint: Checkpoint): string {
   return `${CHECKPOINT_MARKER} seq=${seq} hash=${hash} at=${at.toISOString()} key=${keyId} signature=${signature}`;
 }
 
-const LINE = /audit checkpoint: seq=([1-9]\d{0,15}) hash=([0-9a-f]{64}) at=(\S+) key=([0-9a-f]{16}) signature=([A-Za-z0-9+/]{86}==)(?:\s|$)/;
+const LINE =
+  /audit checkpoint: seq=([1-9]\d{0,15}) hash=([0-9a-f]{64}) at=(\S+) key=([0-9a-f]{16}) signature=([A-Za-z0-9+/]{86}==)(?:\s|$)/;
 
 /** The checkpoint in a log line (anything may come before it, such as a timestamp), or null when it holds none. */
 export function parseCheckpointLine(text: string): Checkpoint | null {

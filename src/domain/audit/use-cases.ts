@@ -3,7 +3,17 @@ import { addDays, clinicInstant, clinicToday, type Clock } from '../shared/clock
 import { MAX_EXPORT_ROWS, checkExportSize, csvRecord } from '../shared/csv.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import { DEFAULT_MAX_UNSEALED_SECONDS, SEAL_BATCH_ROWS, type AuditFilter, type AuditLog, type AuditReader, type AuditRow, type AuditTrail, type ChainCheck, type SealBacklog } from './audit.ts';
+import {
+  DEFAULT_MAX_UNSEALED_SECONDS,
+  SEAL_BATCH_ROWS,
+  type AuditFilter,
+  type AuditLog,
+  type AuditReader,
+  type AuditRow,
+  type AuditTrail,
+  type ChainCheck,
+  type SealBacklog,
+} from './audit.ts';
 
 export interface AuditDeps {
   auditRows: AuditReader;
@@ -59,14 +69,35 @@ export async function listAuditEntries(deps: AuditDeps, query: unknown, actor: A
   const { filter, asGiven } = readFilter(input, deps.timeZone);
   const request = pageRequest(input);
   const page = await deps.auditRows.list(filter, request);
-  await deps.audit.record({ actor, action: 'list', entity: 'audit_log', details: { ...asGiven, page: request.page, per_page: request.perPage } });
+  await deps.audit.record({
+    actor,
+    action: 'list',
+    entity: 'audit_log',
+    details: { ...asGiven, page: request.page, per_page: request.perPage },
+  });
   return { ...page, items: page.items.map(auditEntryJson) };
 }
 
-const CSV_COLUMNS = ['id', 'at', 'actor_id', 'actor_name', 'actor_role', 'action', 'entity', 'entity_id', 'patient_id', 'request_id', 'details'];
+const CSV_COLUMNS = [
+  'id',
+  'at',
+  'actor_id',
+  'actor_name',
+  'actor_role',
+  'action',
+  'entity',
+  'entity_id',
+  'patient_id',
+  'request_id',
+  'details',
+];
 
 /** The filtered trail as a CSV file, newest first; the export is audited with its filters and size. */
-export async function exportAuditCsv(deps: AuditDeps, query: unknown, actor: Actor): Promise<{ filename: string; csv: string }> {
+export async function exportAuditCsv(
+  deps: AuditDeps,
+  query: unknown,
+  actor: Actor,
+): Promise<{ filename: string; csv: string }> {
   requireAdmin(actor);
   const { filter, asGiven } = readFilter(asRecord(query), deps.timeZone);
   const rows = await deps.auditRows.rows(filter, MAX_EXPORT_ROWS + 1);
@@ -100,7 +131,10 @@ export interface TrailCheck {
 }
 
 /** `medora audit verify`: whether every sealed row is as written and none is missing or slipped in, and sealing goes on. */
-export async function verifyTrail(deps: AuditDeps, maxUnsealedSeconds = DEFAULT_MAX_UNSEALED_SECONDS): Promise<TrailCheck> {
+export async function verifyTrail(
+  deps: AuditDeps,
+  maxUnsealedSeconds = DEFAULT_MAX_UNSEALED_SECONDS,
+): Promise<TrailCheck> {
   const chain = await deps.trail.verify();
   const backlog = await deps.trail.backlog();
   return { chain, backlog, stalled: (backlog.oldestAgeSeconds ?? 0) > maxUnsealedSeconds };
@@ -112,12 +146,21 @@ export const sealTrail = (deps: AuditDeps): Promise<number | null> => deps.trail
 /** Failed sign-ins that named no account are kept `anonymousRetentionDays`; deletes the older ones. */
 /** A signed-in user asking for a part of Medora their role may not use (`attempt`: the method and route), recorded. */
 export async function recordWrongRole(deps: Pick<AuditDeps, 'audit'>, actor: Actor, attempt: string): Promise<void> {
-  await deps.audit.record({ actor, action: 'refused', entity: 'route', requestId: actor.requestId, details: { attempt, reason: 'role' } });
+  await deps.audit.record({
+    actor,
+    action: 'refused',
+    entity: 'route',
+    requestId: actor.requestId,
+    details: { attempt, reason: 'role' },
+  });
 }
 
 export async function pruneAnonymousFailures(deps: AuditDeps): Promise<{ removed: number; olderThanDays: number }> {
   const days = deps.anonymousRetentionDays;
-  return { removed: await deps.trail.pruneAnonymous(new Date(deps.clock.now().getTime() - days * 86_400_000)), olderThanDays: days };
+  return {
+    removed: await deps.trail.pruneAnonymous(new Date(deps.clock.now().getTime() - days * 86_400_000)),
+    olderThanDays: days,
+  };
 }
 
 function auditEntryJson(row: AuditRow): AuditEntryJson {

@@ -41,10 +41,34 @@ describe('changing a password', () => {
     const { fake, email } = await setting();
     const here = await signedIn(fake.deps, email);
     const there = await signedIn(fake.deps, email);
-    const wrong = await rejects(changePassword(fake.deps, { current_password: 'nope', new_password: 'second secret' }, here.token, here.actor, client), 'invalid');
+    const wrong = await rejects(
+      changePassword(
+        fake.deps,
+        { current_password: 'nope', new_password: 'second secret' },
+        here.token,
+        here.actor,
+        client,
+      ),
+      'invalid',
+    );
     assert.ok(wrong.fields?.current_password);
-    await rejects(changePassword(fake.deps, { current_password: 'first secret', new_password: 'first secret' }, here.token, here.actor, client), 'invalid');
-    const renewed = await changePassword(fake.deps, { current_password: 'first secret', new_password: 'second secret' }, here.token, here.actor, client);
+    await rejects(
+      changePassword(
+        fake.deps,
+        { current_password: 'first secret', new_password: 'first secret' },
+        here.token,
+        here.actor,
+        client,
+      ),
+      'invalid',
+    );
+    const renewed = await changePassword(
+      fake.deps,
+      { current_password: 'first secret', new_password: 'second secret' },
+      here.token,
+      here.actor,
+      client,
+    );
     await rejects(authenticate(fake.deps, there.token), 'unauthenticated');
     await rejects(authenticate(fake.deps, here.token), 'unauthenticated');
     assert.equal((await authenticate(fake.deps, renewed.token)).userId, here.actor.userId);
@@ -73,7 +97,11 @@ describe('reset links', () => {
     clock.advance(29 * 60_000);
     await resetPassword(fake.deps, { token: link.token, password: 'patient picked this' }, client);
     await rejects(authenticate(fake.deps, session.token), 'unauthenticated');
-    await rejects(resetPassword(fake.deps, { token: link.token, password: 'and again now' }, client), 'invalid', 'reset_link_invalid');
+    await rejects(
+      resetPassword(fake.deps, { token: link.token, password: 'and again now' }, client),
+      'invalid',
+      'reset_link_invalid',
+    );
     assert.ok(opened(await login(fake.deps, { email, password: 'patient picked this' }, client)));
   });
 
@@ -82,7 +110,11 @@ describe('reset links', () => {
     const link = await issueResetLink(fake.deps, { email }, adminActor);
     await rejects(resetPassword(fake.deps, { token: link.token, password: 'password' }, client), 'invalid');
     clock.advance(31 * 60_000);
-    await rejects(resetPassword(fake.deps, { token: link.token, password: 'patient picked this' }, client), 'invalid', 'reset_link_invalid');
+    await rejects(
+      resetPassword(fake.deps, { token: link.token, password: 'patient picked this' }, client),
+      'invalid',
+      'reset_link_invalid',
+    );
   });
 });
 
@@ -101,7 +133,12 @@ describe('two-step sign-in', () => {
     const { fake, actor, codes } = await enrolled();
     assert.equal(codes.length, 10);
     assert.ok(fake.recoveryCodes.every((c) => c.codeHash.startsWith('digest:')));
-    assert.deepEqual(await mfaStatus(fake.deps, actor), { enabled: true, required: false, available: true, recovery_codes_left: 10 });
+    assert.deepEqual(await mfaStatus(fake.deps, actor), {
+      enabled: true,
+      required: false,
+      available: true,
+      recovery_codes_left: 10,
+    });
     await rejects(beginMfa(fake.deps, actor), 'conflict', 'mfa_enabled');
   });
 
@@ -111,23 +148,38 @@ describe('two-step sign-in', () => {
     const first = challenged(await login(fake.deps, { email, password: 'first secret' }, client));
     const code = fakeTotpCode(secret, Math.floor(clock.now().getTime() / STEP_MS));
     assert.ok(await completeSignIn(fake.deps, { challenge: first.challenge, code }, client));
-    await rejects(completeSignIn(fake.deps, { challenge: first.challenge, code }, client), 'unauthenticated', 'challenge_expired');
+    await rejects(
+      completeSignIn(fake.deps, { challenge: first.challenge, code }, client),
+      'unauthenticated',
+      'challenge_expired',
+    );
     const second = challenged(await login(fake.deps, { email, password: 'first secret' }, client));
     await rejects(completeSignIn(fake.deps, { challenge: second.challenge, code }, client), 'invalid');
     const recovery = ` ${codes[3]?.toUpperCase()} `;
     assert.ok(await completeSignIn(fake.deps, { challenge: second.challenge, recovery_code: recovery }, client));
     const third = challenged(await login(fake.deps, { email, password: 'first secret' }, client));
-    await rejects(completeSignIn(fake.deps, { challenge: third.challenge, recovery_code: recovery }, client), 'invalid');
+    await rejects(
+      completeSignIn(fake.deps, { challenge: third.challenge, recovery_code: recovery }, client),
+      'invalid',
+    );
   });
 
   it('lets a challenge expire after ten minutes, and slows down guessed codes', async () => {
     const { fake, clock, email } = await enrolled();
     const stale = challenged(await login(fake.deps, { email, password: 'first secret' }, client));
     clock.advance(11 * 60_000);
-    await rejects(completeSignIn(fake.deps, { challenge: stale.challenge, code: '000000' }, client), 'unauthenticated', 'challenge_expired');
+    await rejects(
+      completeSignIn(fake.deps, { challenge: stale.challenge, code: '000000' }, client),
+      'unauthenticated',
+      'challenge_expired',
+    );
     const fresh = challenged(await login(fake.deps, { email, password: 'first secret' }, client));
-    for (let i = 0; i < 5; i++) await rejects(completeSignIn(fake.deps, { challenge: fresh.challenge, code: '000000' }, client), 'invalid');
-    const slowed = await rejects(completeSignIn(fake.deps, { challenge: fresh.challenge, code: '000000' }, client), 'too_many');
+    for (let i = 0; i < 5; i++)
+      await rejects(completeSignIn(fake.deps, { challenge: fresh.challenge, code: '000000' }, client), 'invalid');
+    const slowed = await rejects(
+      completeSignIn(fake.deps, { challenge: fresh.challenge, code: '000000' }, client),
+      'too_many',
+    );
     assert.ok((slowed.retryAfterSeconds ?? 0) > 0);
   });
 

@@ -25,7 +25,10 @@ describe('register', () => {
   it('always makes a patient, whatever role the body asks for', async () => {
     const { deps, users } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
     await register(deps, { ...patient, role: 'admin' });
-    assert.deepEqual(users.map((u) => u.role), ['patient']);
+    assert.deepEqual(
+      users.map((u) => u.role),
+      ['patient'],
+    );
   });
 
   it('refuses a password that is short, too long or among the most common, and keeps one as typed', async () => {
@@ -36,7 +39,10 @@ describe('register', () => {
       ['PassWord1', /most common passwords/],
       ['x'.repeat(129), /at most 128 characters/],
     ] as const) {
-      const error = await rejects(register(deps, { ...patient, email: `${password.length}@example.test`, password }), 'invalid');
+      const error = await rejects(
+        register(deps, { ...patient, email: `${password.length}@example.test`, password }),
+        'invalid',
+      );
       assert.match(error.fields?.password?.[0] ?? '', problem);
     }
     await register(deps, { ...patient, password: '  spaced words  ' });
@@ -46,8 +52,18 @@ describe('register', () => {
 
   it('names every missing or bad field at once', async () => {
     const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
-    const error = await rejects(register(deps, { email: 'not-an-email', gender: 'robot', birthdate: '2026-02-30' }), 'invalid');
-    assert.deepEqual(Object.keys(present(error.fields)).sort(), ['birthdate', 'email', 'gender', 'name', 'password', 'phone']);
+    const error = await rejects(
+      register(deps, { email: 'not-an-email', gender: 'robot', birthdate: '2026-02-30' }),
+      'invalid',
+    );
+    assert.deepEqual(Object.keys(present(error.fields)).sort(), [
+      'birthdate',
+      'email',
+      'gender',
+      'name',
+      'password',
+      'phone',
+    ]);
   });
 
   it('refuses a birthdate in the future', async () => {
@@ -62,10 +78,19 @@ describe('register', () => {
     const again = await register(deps, { ...patient, email: 'JANE@example.test', password: 'another secret' }, client);
     assert.deepEqual(again, { ...fresh, message: fresh.message.replace(patient.email, 'JANE@example.test') });
     assert.equal(users.length, 1, 'no second account');
-    assert.deepEqual(messages.map((m) => [m.kind, m.to]), [['email_verification', patient.email], ['registration_attempt', patient.email]]);
+    assert.deepEqual(
+      messages.map((m) => [m.kind, m.to]),
+      [
+        ['email_verification', patient.email],
+        ['registration_attempt', patient.email],
+      ],
+    );
     assert.match(at(messages, 1).text, /already has an account, so nothing was created/);
     assert.ok(audit.some((e) => e.action === 'register_taken_email' && e.entityId === at(users, 0).id));
-    assert.ok(await login(deps, { email: patient.email, password: patient.password }, client), 'the password stays the owner\'s');
+    assert.ok(
+      await login(deps, { email: patient.email, password: patient.password }, client),
+      "the password stays the owner's",
+    );
   });
 
   it('tells the owner of a taken address a few times an hour at most, and answers the same past that', async () => {
@@ -94,8 +119,14 @@ describe('login', () => {
   it('gives the same answer for an unknown email and a wrong password', async () => {
     const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
     await register(deps, patient);
-    const wrongPassword = await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
-    const unknownEmail = await rejects(login(deps, { email: 'ghost@example.test', password: 'nope' }, client), 'unauthenticated');
+    const wrongPassword = await rejects(
+      login(deps, { email: patient.email, password: 'nope' }, client),
+      'unauthenticated',
+    );
+    const unknownEmail = await rejects(
+      login(deps, { email: 'ghost@example.test', password: 'nope' }, client),
+      'unauthenticated',
+    );
     assert.equal(wrongPassword.message, unknownEmail.message);
     assert.equal(wrongPassword.code, unknownEmail.code);
   });
@@ -105,31 +136,49 @@ describe('login', () => {
     await register(deps, patient);
     await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
     await login(deps, { email: patient.email, password: patient.password }, client);
-    assert.deepEqual(audit.map((e) => e.action), ['register', 'login_failed', 'login']);
+    assert.deepEqual(
+      audit.map((e) => e.action),
+      ['register', 'login_failed', 'login'],
+    );
   });
 
   it('slows one email from one address after 10 failures with a doubling wait, and says how long', async () => {
     const clock = movableClock('2026-06-01T10:00:00Z');
     const { deps } = fakeAuthDeps(clock);
     await register(deps, patient);
-    for (let i = 0; i < 10; i++) await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
-    const refused = await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many', 'too_many_attempts');
+    for (let i = 0; i < 10; i++)
+      await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
+    const refused = await rejects(
+      login(deps, { email: patient.email, password: patient.password }, client),
+      'too_many',
+      'too_many_attempts',
+    );
     assert.equal(refused.retryAfterSeconds, 5);
-    const elsewhere = opened(await login(deps, { email: patient.email, password: patient.password }, { ip: '10.0.0.8' }));
+    const elsewhere = opened(
+      await login(deps, { email: patient.email, password: patient.password }, { ip: '10.0.0.8' }),
+    );
     assert.ok(elsewhere.token, 'another address is not locked out');
     clock.advance(5000);
     await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
-    assert.equal((await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'too_many')).retryAfterSeconds, 10);
+    assert.equal(
+      (await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'too_many')).retryAfterSeconds,
+      10,
+    );
     clock.advance(10_000);
-    assert.ok(opened(await login(deps, { email: patient.email, password: patient.password }, client)).token, 'the right password after the wait');
-    for (let i = 0; i < 10; i++) await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
+    assert.ok(
+      opened(await login(deps, { email: patient.email, password: patient.password }, client)).token,
+      'the right password after the wait',
+    );
+    for (let i = 0; i < 10; i++)
+      await rejects(login(deps, { email: patient.email, password: 'nope' }, client), 'unauthenticated');
   });
 
   it('slows an address spraying many emails for at most 30 seconds, so a colleague behind it still signs in', async () => {
     const clock = movableClock('2026-06-01T10:00:00Z');
     const { deps } = fakeAuthDeps(clock);
     await register(deps, patient);
-    for (let i = 0; i < 100; i++) await rejects(login(deps, { email: `guess${i}@example.test`, password: 'x' }, client), 'unauthenticated');
+    for (let i = 0; i < 100; i++)
+      await rejects(login(deps, { email: `guess${i}@example.test`, password: 'x' }, client), 'unauthenticated');
     // The sprayer keeps going, each time as soon as it may: the wait grows, but never past 30 seconds.
     for (let i = 0; i < 8; i++) {
       const waited = await rejects(login(deps, { email: `more${i}@example.test`, password: 'x' }, client), 'too_many');
@@ -137,7 +186,10 @@ describe('login', () => {
       clock.advance((waited.retryAfterSeconds ?? 0) * 1000);
       await rejects(login(deps, { email: `more${i}@example.test`, password: 'x' }, client), 'unauthenticated');
     }
-    const colleague = await rejects(login(deps, { email: patient.email, password: patient.password }, client), 'too_many');
+    const colleague = await rejects(
+      login(deps, { email: patient.email, password: patient.password }, client),
+      'too_many',
+    );
     assert.equal(colleague.retryAfterSeconds, 30);
     clock.advance(30_000);
     assert.ok(opened(await login(deps, { email: patient.email, password: patient.password }, client)).token);
@@ -154,8 +206,12 @@ describe('login', () => {
 
   it('slows sign-ups from one address after twenty', async () => {
     const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
-    for (let i = 0; i < 20; i++) await register(deps, { ...patient, email: `family${i}@example.test` }, { ip: client.ip });
-    const refused = await rejects(register(deps, { ...patient, email: 'sixth@example.test' }, { ip: client.ip }), 'too_many');
+    for (let i = 0; i < 20; i++)
+      await register(deps, { ...patient, email: `family${i}@example.test` }, { ip: client.ip });
+    const refused = await rejects(
+      register(deps, { ...patient, email: 'sixth@example.test' }, { ip: client.ip }),
+      'too_many',
+    );
     assert.equal(refused.retryAfterSeconds, 10);
     await register(deps, { ...patient, email: 'elsewhere@example.test' }, { ip: '10.9.9.9' });
   });
@@ -187,6 +243,10 @@ describe('createAdmin', () => {
   it('refuses an email that already has an account', async () => {
     const { deps } = fakeAuthDeps(movableClock('2026-06-01T10:00:00Z'));
     await createAdmin(deps, { name: 'A', email: 'a@example.test', password: 'long enough pw' });
-    await rejects(createAdmin(deps, { name: 'B', email: 'A@example.test', password: 'long enough pw' }), 'conflict', 'email_taken');
+    await rejects(
+      createAdmin(deps, { name: 'B', email: 'A@example.test', password: 'long enough pw' }),
+      'conflict',
+      'email_taken',
+    );
   });
 });

@@ -7,7 +7,6 @@ import type { AccountStore, SessionUser, UserRecord } from './ports.ts';
 export const SESSION_HOURS = 12;
 export const REMEMBERED_SESSION_DAYS = 30;
 
-
 export interface PublicUser {
   id: number;
   name: string;
@@ -17,7 +16,13 @@ export interface PublicUser {
 }
 
 export function publicUser(user: SessionUser): PublicUser {
-  return { id: user.id, name: user.name, email: user.email, role: user.role, profile_image: fileUrl(user.profileImageId) };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    profile_image: fileUrl(user.profileImageId),
+  };
 }
 
 export function actorOf(user: SessionUser, requestId?: string): Actor {
@@ -36,9 +41,12 @@ export function sessionExpiry(now: Date, remember: boolean): Date {
   return new Date(now.getTime() + ms);
 }
 
-
 /** The account an admin names by e-mail (`{ "email": … }`) to help with its sign-in; 404 when there is none. */
-export async function accountNamedBy(accounts: Pick<AccountStore, 'findByEmail'>, body: unknown, actor: Actor): Promise<UserRecord> {
+export async function accountNamedBy(
+  accounts: Pick<AccountStore, 'findByEmail'>,
+  body: unknown,
+  actor: Actor,
+): Promise<UserRecord> {
   requireAdmin(actor);
   const v = new Validator(asRecord(body));
   const email = v.text('email', { max: 254 });

@@ -17,7 +17,10 @@ export interface VerificationPreviewJson {
 }
 
 /** What a verification link's token confirms, for which account, beside the address it signs in with now (none for a walk-in). */
-type LinkTarget = { account: UserRecord; email: string } & ({ purpose: 'own' | 'first'; current: string | null } | { purpose: 'change'; current: string });
+type LinkTarget = { account: UserRecord; email: string } & (
+  | { purpose: 'own' | 'first'; current: string | null }
+  | { purpose: 'change'; current: string }
+);
 
 /** Tells the verification page what the link confirms, without using it. */
 export async function previewVerification(deps: AuthDeps, body: unknown): Promise<VerificationPreviewJson> {
@@ -48,7 +51,10 @@ export async function verifyEmail(deps: AuthDeps, body: unknown, client: Client)
       entityId: target.account.id,
       patientId: target.account.patientId,
       requestId: client.requestId,
-      details: target.purpose === 'own' ? { email: target.email } : { from: target.current, to: target.email, confirmed_by: 'link' },
+      details:
+        target.purpose === 'own'
+          ? { email: target.email }
+          : { from: target.current, to: target.email, confirmed_by: 'link' },
     });
     return { email: target.email };
   });
@@ -66,7 +72,8 @@ async function linkTarget(deps: AuthStores, token: string, now: Date): Promise<L
   const link = await deps.links.peek('verify_email', token, now);
   const account = link?.userId ? await deps.accounts.findById(link.userId) : undefined;
   if (!link?.email || !account?.active) throw linkInvalid();
-  if (sameAddress(account.email, link.email)) return { account, email: link.email, purpose: 'own', current: account.email };
+  if (sameAddress(account.email, link.email))
+    return { account, email: link.email, purpose: 'own', current: account.email };
   const change = await deps.accounts.emailChange(account.id);
   if (!change || !sameAddress(change.pending, link.email)) throw linkInvalid();
   return change.current === null
@@ -75,7 +82,9 @@ async function linkTarget(deps: AuthStores, token: string, now: Date): Promise<L
 }
 
 const confirmAddress = (tx: AuthStores, target: LinkTarget, now: Date): Promise<boolean> =>
-  target.purpose === 'own' ? tx.accounts.markVerified(target.account.id, target.email, now) : tx.accounts.confirmEmailChange(target.account.id, target.email, now);
+  target.purpose === 'own'
+    ? tx.accounts.markVerified(target.account.id, target.email, now)
+    : tx.accounts.confirmEmailChange(target.account.id, target.email, now);
 
 // A walk-in's account row has no address (the column allows none for patients), whatever UserRecord's type says.
 const sameAddress = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
@@ -84,7 +93,13 @@ const sameAddress = (a: string | null, b: string) => a !== null && a.toLowerCase
  * The account's password, checked and counted as a sign-in with the address it signs in with: whoever holds the
  * link guesses no faster here than at the sign-in page, and never fills the owner's own count.
  */
-async function confirmAccountPassword(deps: AuthDeps, account: UserRecord, signInEmail: string, password: string, client: Client): Promise<void> {
+async function confirmAccountPassword(
+  deps: AuthDeps,
+  account: UserRecord,
+  signInEmail: string,
+  password: string,
+  client: Client,
+): Promise<void> {
   if (!password) throw new DomainError('invalid', 'password_required', PASSWORD_NEEDED, { password: ['is required'] });
   const [pair, address] = loginKeys(signInEmail, client.ip);
   await reserveAttempt(deps, [pair, address], 'Too many failed sign-in attempts.');
@@ -104,14 +119,20 @@ async function confirmAccountPassword(deps: AuthDeps, account: UserRecord, signI
 
 const PASSWORD_NEEDED = 'Enter your Medora password to confirm the new sign-in e-mail.';
 
-const VERIFICATION_INVALID = 'This link has expired, was used already, or is for an address the account no longer has. Sign in to send a new one.';
-const linkInvalid = () => new DomainError('invalid', 'verification_link_invalid', VERIFICATION_INVALID, { token: [VERIFICATION_INVALID] });
+const VERIFICATION_INVALID =
+  'This link has expired, was used already, or is for an address the account no longer has. Sign in to send a new one.';
+const linkInvalid = () =>
+  new DomainError('invalid', 'verification_link_invalid', VERIFICATION_INVALID, { token: [VERIFICATION_INVALID] });
 
 /** Sends the signed-in user a new verification link (the old one expired, or the message went astray). */
 export async function resendVerification(deps: AuthDeps, actor: Actor): Promise<{ email: string }> {
   const user = await deps.accounts.findById(actor.userId);
   if (!user) throw unauthenticated();
-  await reserveAttempt(deps, [{ key: `verify:${user.id}`, rule: VERIFICATIONS_PER_ACCOUNT }], 'Too many verification messages.');
+  await reserveAttempt(
+    deps,
+    [{ key: `verify:${user.id}`, rule: VERIFICATIONS_PER_ACCOUNT }],
+    'Too many verification messages.',
+  );
   await deps.transaction((tx) => sendVerification(deps, tx, user, deps.clock.now()));
   return { email: user.email };
 }

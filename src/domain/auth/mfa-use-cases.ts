@@ -54,30 +54,56 @@ export async function confirmMfa(deps: AuthDeps, body: unknown, actor: Actor): P
   const step = await checkNewAuthenticator(deps, actor.userId, code);
   return deps.transaction(async (tx) => {
     const codes = await enable(deps, tx, actor.userId, step);
-    await tx.audit.record({ actor, action: 'mfa_enabled', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+    await tx.audit.record({
+      actor,
+      action: 'mfa_enabled',
+      entity: 'user',
+      entityId: actor.userId,
+      requestId: actor.requestId,
+    });
     return { recovery_codes: codes };
   });
 }
 
 /** Turns the second factor off, the password required; refused while the clinic requires one for the role. */
 export async function disableMfa(deps: AuthDeps, body: unknown, actor: Actor): Promise<void> {
-  if (deps.requireMfa.includes(actor.role)) throw conflict('mfa_required', 'Your clinic requires two-step sign-in for your role');
+  if (deps.requireMfa.includes(actor.role))
+    throw conflict('mfa_required', 'Your clinic requires two-step sign-in for your role');
   await confirmPassword(deps, actor, readPassword(body), 'password');
   await deps.transaction(async (tx) => {
     if (!(await tx.mfa.remove(actor.userId))) throw conflict('mfa_not_enabled', 'Two-step sign-in is not on');
-    await tx.audit.record({ actor, action: 'mfa_disabled', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+    await tx.audit.record({
+      actor,
+      action: 'mfa_disabled',
+      entity: 'user',
+      entityId: actor.userId,
+      requestId: actor.requestId,
+    });
   });
 }
 
 /** Ten new recovery codes in place of the old ones, the password required. */
-export async function renewRecoveryCodes(deps: AuthDeps, body: unknown, actor: Actor): Promise<{ recovery_codes: string[] }> {
+export async function renewRecoveryCodes(
+  deps: AuthDeps,
+  body: unknown,
+  actor: Actor,
+): Promise<{ recovery_codes: string[] }> {
   await confirmPassword(deps, actor, readPassword(body), 'password');
   const factor = await deps.mfa.find(actor.userId);
   if (!factor?.confirmed) throw conflict('mfa_not_enabled', 'Two-step sign-in is not on');
   const codes = newRecoveryCodes(deps);
   await deps.transaction(async (tx) => {
-    await tx.mfa.replaceRecoveryCodes(actor.userId, codes.map((c) => digestCode(deps, c)));
-    await tx.audit.record({ actor, action: 'mfa_recovery_codes_renewed', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+    await tx.mfa.replaceRecoveryCodes(
+      actor.userId,
+      codes.map((c) => digestCode(deps, c)),
+    );
+    await tx.audit.record({
+      actor,
+      action: 'mfa_recovery_codes_renewed',
+      entity: 'user',
+      entityId: actor.userId,
+      requestId: actor.requestId,
+    });
   });
   return { recovery_codes: codes };
 }
@@ -86,8 +112,15 @@ export async function renewRecoveryCodes(deps: AuthDeps, body: unknown, actor: A
 export async function resetUserMfa(deps: AuthDeps, body: unknown, actor: Actor): Promise<{ email: string }> {
   const user = await accountNamedBy(deps.accounts, body, actor);
   await deps.transaction(async (tx) => {
-    if (!(await tx.mfa.remove(user.id))) throw conflict('mfa_not_enabled', `${user.email} has no two-step sign-in to reset`);
-    await tx.audit.record({ actor, action: 'mfa_reset', entity: 'user', entityId: user.id, requestId: actor.requestId });
+    if (!(await tx.mfa.remove(user.id)))
+      throw conflict('mfa_not_enabled', `${user.email} has no two-step sign-in to reset`);
+    await tx.audit.record({
+      actor,
+      action: 'mfa_reset',
+      entity: 'user',
+      entityId: user.id,
+      requestId: actor.requestId,
+    });
   });
   return { email: user.email };
 }
@@ -105,7 +138,11 @@ export async function beginMfaAtSignIn(deps: AuthDeps, body: unknown): Promise<M
  * authenticator is new (REQUIRE_MFA at first sign-in), its first code turns it on and the answer carries the
  * recovery codes.
  */
-export async function completeSignIn(deps: AuthDeps, body: unknown, client: Client): Promise<SessionJson & { recovery_codes?: string[] }> {
+export async function completeSignIn(
+  deps: AuthDeps,
+  body: unknown,
+  client: Client,
+): Promise<SessionJson & { recovery_codes?: string[] }> {
   const { user, persistent, challengeHash } = await challengeOf(deps, body);
   const input = asRecord(body);
   const v = new Validator(input);
@@ -120,7 +157,8 @@ export async function completeSignIn(deps: AuthDeps, body: unknown, client: Clie
   const enrolling = !factor?.confirmed;
   const now = deps.clock.now();
   const step = code && factor ? deps.totp.stepOf(factor.secret, code, now) : undefined;
-  if (enrolling && step === undefined) throw invalid({ code: [factor ? 'is not the code your authenticator shows' : 'Set up your authenticator first'] });
+  if (enrolling && step === undefined)
+    throw invalid({ code: [factor ? 'is not the code your authenticator shows' : 'Set up your authenticator first'] });
 
   const answer = await deps.transaction(async (tx) => {
     let recovery_codes: string[] | undefined;
@@ -135,7 +173,13 @@ export async function completeSignIn(deps: AuthDeps, body: unknown, client: Clie
     if (!(await tx.challenges.finish(challengeHash, now))) throw challengeExpired();
     const session = await openSession(deps, tx, user, persistent, client, code ? 'totp' : 'recovery_code');
     if (recovery_codes) {
-      await tx.audit.record({ actor: actorOf(user, client.requestId), action: 'mfa_enabled', entity: 'user', entityId: user.id, requestId: client.requestId });
+      await tx.audit.record({
+        actor: actorOf(user, client.requestId),
+        action: 'mfa_enabled',
+        entity: 'user',
+        entityId: user.id,
+        requestId: client.requestId,
+      });
     }
     return recovery_codes ? { ...session, recovery_codes } : session;
   });
@@ -143,7 +187,10 @@ export async function completeSignIn(deps: AuthDeps, body: unknown, client: Clie
   return answer;
 }
 
-async function challengeOf(deps: AuthDeps, body: unknown): Promise<{ user: SessionUser; persistent: boolean; challengeHash: string }> {
+async function challengeOf(
+  deps: AuthDeps,
+  body: unknown,
+): Promise<{ user: SessionUser; persistent: boolean; challengeHash: string }> {
   const v = new Validator(asRecord(body));
   const challenge = v.text('challenge', { max: 200 });
   v.done();
@@ -172,13 +219,20 @@ async function checkNewAuthenticator(deps: AuthDeps, userId: number, code: strin
 
 async function enable(deps: AuthDeps, tx: Pick<AuthDeps, 'mfa'>, userId: number, step: number): Promise<string[]> {
   const codes = newRecoveryCodes(deps);
-  await tx.mfa.confirm(userId, step, codes.map((c) => digestCode(deps, c)), deps.clock.now());
+  await tx.mfa.confirm(
+    userId,
+    step,
+    codes.map((c) => digestCode(deps, c)),
+    deps.clock.now(),
+  );
   return codes;
 }
 
-const newRecoveryCodes = (deps: AuthDeps) => Array.from({ length: RECOVERY_CODE_COUNT }, () => deps.tokens.recoveryCode());
+const newRecoveryCodes = (deps: AuthDeps) =>
+  Array.from({ length: RECOVERY_CODE_COUNT }, () => deps.tokens.recoveryCode());
 /** Codes are compared as typed from paper: case, spaces and dashes do not matter. */
-const digestCode = (deps: AuthDeps, code: string) => deps.tokens.digest(`recovery:${code.toLowerCase().replace(/[\s-]/g, '')}`);
+const digestCode = (deps: AuthDeps, code: string) =>
+  deps.tokens.digest(`recovery:${code.toLowerCase().replace(/[\s-]/g, '')}`);
 
 function readCode(body: unknown): string {
   const v = new Validator(asRecord(body));
@@ -195,6 +249,16 @@ function readPassword(body: unknown): string {
 }
 
 const wrongCode = (field: 'code' | 'recovery_code') =>
-  invalid({ [field]: [field === 'code' ? 'is not the code your authenticator shows, or was used already' : 'is not one of your unused recovery codes'] });
+  invalid({
+    [field]: [
+      field === 'code'
+        ? 'is not the code your authenticator shows, or was used already'
+        : 'is not one of your unused recovery codes',
+    ],
+  });
 const challengeExpired = () =>
-  new DomainError('unauthenticated', 'challenge_expired', 'This sign-in has expired. Please enter your e-mail and password again.');
+  new DomainError(
+    'unauthenticated',
+    'challenge_expired',
+    'This sign-in has expired. Please enter your e-mail and password again.',
+  );

@@ -15,12 +15,18 @@ export const RESET_LINK_MINUTES = 30;
  * The signed-in user's current password, checked before a change that needs it (a new password, a new sign-in
  * e-mail): wrong → 422 on `field`. Counted like sign-in attempts, so a stolen session cannot guess it.
  */
-export async function confirmPassword(deps: AuthDeps, actor: Actor, password: string, field = 'current_password'): Promise<void> {
+export async function confirmPassword(
+  deps: AuthDeps,
+  actor: Actor,
+  password: string,
+  field = 'current_password',
+): Promise<void> {
   if (!password) throw invalid({ [field]: ['is required'] });
   const key = `password:${actor.userId}`;
   await reserveAttempt(deps, [{ key, rule: PASSWORD_CHECKS_PER_ACCOUNT }], 'Too many wrong passwords.');
   const user = await deps.accounts.findById(actor.userId);
-  if (!user || !(await deps.hasher.verify(user.passwordHash, password))) throw invalid({ [field]: ['is not your current password'] });
+  if (!user || !(await deps.hasher.verify(user.passwordHash, password)))
+    throw invalid({ [field]: ['is not your current password'] });
   await deps.throttle.succeeded([key], []);
 }
 
@@ -28,7 +34,13 @@ export async function confirmPassword(deps: AuthDeps, actor: Actor, password: st
  * A new password of the user's own choosing, the current one required. Every session of the user ends — a
  * session someone else may hold among them — and this one is issued anew, so the user stays signed in here.
  */
-export async function changePassword(deps: AuthDeps, body: unknown, token: string, actor: Actor, client: Client): Promise<SessionJson> {
+export async function changePassword(
+  deps: AuthDeps,
+  body: unknown,
+  token: string,
+  actor: Actor,
+  client: Client,
+): Promise<SessionJson> {
   const v = new Validator(asRecord(body));
   const current = v.untrimmed('current_password', { max: MAX_SIGN_IN_PASSWORD_LENGTH });
   const next = newPassword(v, 'new_password');
@@ -37,10 +49,17 @@ export async function changePassword(deps: AuthDeps, body: unknown, token: strin
   await confirmPassword(deps, actor, current);
   const passwordHash = await deps.hasher.hash(next);
   const session = await deps.sessions.findSession(deps.tokens.digest(token), deps.clock.now());
-  if (!session) throw new DomainError('unauthenticated', 'unauthenticated', 'Your session has ended. Please sign in again.');
+  if (!session)
+    throw new DomainError('unauthenticated', 'unauthenticated', 'Your session has ended. Please sign in again.');
   return deps.transaction(async (tx) => {
     await tx.accounts.setPassword(actor.userId, passwordHash);
-    await tx.audit.record({ actor, action: 'password_changed', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+    await tx.audit.record({
+      actor,
+      action: 'password_changed',
+      entity: 'user',
+      entityId: actor.userId,
+      requestId: actor.requestId,
+    });
     return openSession(deps, tx, session.user, session.persistent, client, 'password_change');
   });
 }
@@ -61,7 +80,12 @@ export async function issueResetLink(deps: AuthDeps, body: unknown, actor: Actor
   const token = deps.tokens.issue();
   const expiresAt = resetExpiry(deps.clock.now());
   await deps.transaction(async (tx) => {
-    await tx.resets.issue({ userId: user.id, tokenHash: deps.tokens.digest(token), expiresAt, createdBy: actor.userId || null });
+    await tx.resets.issue({
+      userId: user.id,
+      tokenHash: deps.tokens.digest(token),
+      expiresAt,
+      createdBy: actor.userId || null,
+    });
     await tx.audit.record({
       actor,
       action: 'password_reset_issued',
@@ -74,7 +98,8 @@ export async function issueResetLink(deps: AuthDeps, body: unknown, actor: Actor
   return { token, expires_at: expiresAt.toISOString(), user: { name: user.name, email: user.email, role: user.role } };
 }
 
-export const RESET_REQUESTED = 'If an account uses this address, we have sent it a link to choose a new password. It works for 30 minutes.';
+export const RESET_REQUESTED =
+  'If an account uses this address, we have sent it a link to choose a new password. It works for 30 minutes.';
 
 /**
  * "Forgot password": a reset link by e-mail, to the address the account signs in with — one its owner gave or
@@ -82,7 +107,11 @@ export const RESET_REQUESTED = 'If an account uses this address, we have sent it
  * the same whether or not the address has an account, and requests are counted per address and per account from
  * each address, so nobody learns who is registered or floods an inbox, and nobody keeps the owner waiting.
  */
-export async function requestPasswordReset(deps: AuthDeps, body: unknown, client: Client): Promise<{ message: string }> {
+export async function requestPasswordReset(
+  deps: AuthDeps,
+  body: unknown,
+  client: Client,
+): Promise<{ message: string }> {
   const v = new Validator(asRecord(body));
   const email = v.text('email', { max: 254 });
   v.done();
@@ -99,8 +128,21 @@ export async function requestPasswordReset(deps: AuthDeps, body: unknown, client
     const now = deps.clock.now();
     await deps.transaction(async (tx) => {
       // The e-mail's token is minted when it is sent.
-      const resetId = await tx.resets.issue({ userId: user.id, tokenHash: null, expiresAt: resetExpiry(now), createdBy: null });
-      await tx.outbox.enqueue(passwordResetMessage(deps.clinic, resetId, { email: user.email, userId: user.id, name: user.name }, RESET_LINK_MINUTES, now));
+      const resetId = await tx.resets.issue({
+        userId: user.id,
+        tokenHash: null,
+        expiresAt: resetExpiry(now),
+        createdBy: null,
+      });
+      await tx.outbox.enqueue(
+        passwordResetMessage(
+          deps.clinic,
+          resetId,
+          { email: user.email, userId: user.id, name: user.name },
+          RESET_LINK_MINUTES,
+          now,
+        ),
+      );
       await tx.audit.record({
         actor: null,
         action: 'password_reset_requested',
@@ -123,7 +165,11 @@ export async function resetPassword(deps: AuthDeps, body: unknown, client: Clien
   const token = v.text('token', { max: 200 });
   const password = newPassword(v, 'password');
   v.done();
-  await reserveAttempt(deps, [{ key: `reset:${client.ip}`, rule: RESETS_PER_ADDRESS }], 'Too many password resets from this address.');
+  await reserveAttempt(
+    deps,
+    [{ key: `reset:${client.ip}`, rule: RESETS_PER_ADDRESS }],
+    'Too many password resets from this address.',
+  );
   const passwordHash = await deps.hasher.hash(password);
   return deps.transaction(async (tx) => {
     const userId = await tx.resets.use(deps.tokens.digest(token), deps.clock.now());

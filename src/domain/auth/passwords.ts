@@ -20,6 +20,7 @@ export function newPassword(v: Validator, field: string, opts: { optional?: bool
   const password = v.untrimmed(field, { optional: opts.optional, max: MAX_PASSWORD_LENGTH });
   if (!password || v.failed(field)) return password;
   if ([...password].length < MIN_PASSWORD_LENGTH) v.fail(field, `must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  else if (isCommonPassword(password)) v.fail(field, 'is one of the most common passwords; choose one that is harder to guess');
+  else if (isCommonPassword(password))
+    v.fail(field, 'is one of the most common passwords; choose one that is harder to guess');
   return password;
 }

@@ -51,7 +51,9 @@ export interface AccountStore {
    * `createPatient` for the front desk: the patient has no sign-in address, and the one the desk enters, if any,
    * waits as `pendingEmail` until the patient confirms it; an address another account has is a conflict `email_taken`.
    */
-  createWalkIn(account: Omit<NewPatientAccount, 'email'> & { pendingEmail: string | null }): Promise<{ userId: number; patientId: number }>;
+  createWalkIn(
+    account: Omit<NewPatientAccount, 'email'> & { pendingEmail: string | null },
+  ): Promise<{ userId: number; patientId: number }>;
   createAdmin(account: { name: string; email: string; passwordHash: string }): Promise<UserRecord>;
   /** A staff account without a patient or doctor row; a taken email is a conflict `email_taken`. */
   createStaff(account: { name: string; email: string; passwordHash: string; role: StaffRole }): Promise<UserRecord>;
@@ -114,7 +116,12 @@ export interface PasswordResetStore {
    * Stores a new link and answers its id; the user's earlier unused links stop working. An e-mailed link has no
    * token yet (`tokenHash` null): the e-mail's sender mints it.
    */
-  issue(reset: { userId: number; tokenHash: string | null; expiresAt: Date; createdBy: number | null }): Promise<number>;
+  issue(reset: {
+    userId: number;
+    tokenHash: string | null;
+    expiresAt: Date;
+    createdBy: number | null;
+  }): Promise<number>;
   /** Marks the link used and answers its user, if it is unused and unexpired; atomic, so a link works once. */
   use(tokenHash: string, now: Date): Promise<number | undefined>;
 }

@@ -17,7 +17,14 @@ export interface StaffJson {
   created_at: string;
 }
 
-const staffJson = (a: StaffAccount): StaffJson => ({ id: a.id, name: a.name, email: a.email, role: 'reception', active: a.active, created_at: a.createdAt.toISOString() });
+const staffJson = (a: StaffAccount): StaffJson => ({
+  id: a.id,
+  name: a.name,
+  email: a.email,
+  role: 'reception',
+  active: a.active,
+  created_at: a.createdAt.toISOString(),
+});
 
 /** An admin creates a receptionist's account with a first password (from the admin screen, the API or `medora reception create`). */
 export async function createReceptionist(deps: AuthDeps, body: unknown, actor: Actor): Promise<StaffJson> {
@@ -30,33 +37,70 @@ export async function createReceptionist(deps: AuthDeps, body: unknown, actor: A
   const passwordHash = await deps.hasher.hash(password);
   return deps.transaction(async (tx) => {
     const user = await tx.accounts.createStaff({ name, email, passwordHash, role: 'reception' });
-    await tx.audit.record({ actor, action: 'create', entity: 'user', entityId: user.id, requestId: actor.requestId, details: { role: 'reception', email } });
-    return { id: user.id, name: user.name, email: user.email, role: 'reception', active: true, created_at: deps.clock.now().toISOString() };
+    await tx.audit.record({
+      actor,
+      action: 'create',
+      entity: 'user',
+      entityId: user.id,
+      requestId: actor.requestId,
+      details: { role: 'reception', email },
+    });
+    return {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role: 'reception',
+      active: true,
+      created_at: deps.clock.now().toISOString(),
+    };
   });
 }
 
 /** The receptionists, active first; `q` searches name and e-mail. */
-export async function listReceptionists(deps: AuthDeps, query: Record<string, unknown>, actor: Actor): Promise<Page<StaffJson>> {
+export async function listReceptionists(
+  deps: AuthDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<Page<StaffJson>> {
   requireAdmin(actor);
   const page = await deps.accounts.listStaff('reception', pageRequest(query));
   return { ...page, items: page.items.map(staffJson) };
 }
 
 /** Deactivates a receptionist: they cannot sign in, and their open sessions stop working at once. */
-export async function deactivateReceptionist(deps: AuthDeps, rawId: RawId, actor: Actor): Promise<{ id: number; active: false }> {
+export async function deactivateReceptionist(
+  deps: AuthDeps,
+  rawId: RawId,
+  actor: Actor,
+): Promise<{ id: number; active: false }> {
   requireAdmin(actor);
   const id = pathId(rawId, 'Receptionist');
   await deps.transaction(async (tx) => {
     if (!(await tx.accounts.deactivateStaff(id, 'reception'))) throw notFound('Receptionist');
     await tx.sessions.revokeAll(id, deps.clock.now());
-    await tx.audit.record({ actor, action: 'deactivate', entity: 'user', entityId: id, requestId: actor.requestId, details: { role: 'reception' } });
+    await tx.audit.record({
+      actor,
+      action: 'deactivate',
+      entity: 'user',
+      entityId: id,
+      requestId: actor.requestId,
+      details: { role: 'reception' },
+    });
   });
   return { id, active: false };
 }
 
 export interface WalkInJson {
   /** `email` is none until the patient confirms `pending_email`, the address the desk entered. */
-  patient: { id: number; name: string; email: null; pending_email: string | null; phone: string; birthdate: string; gender: string };
+  patient: {
+    id: number;
+    name: string;
+    email: null;
+    pending_email: string | null;
+    phone: string;
+    birthdate: string;
+    gender: string;
+  };
 }
 
 /**
@@ -64,7 +108,11 @@ export interface WalkInJson {
  * gets no e-mail. One the desk enters waits until the patient follows the link sent to it; then it is their
  * sign-in, and they choose a password through "Forgot password".
  */
-export async function registerWalkIn(deps: AuthDeps & { timeZone: string }, body: unknown, actor: Actor): Promise<WalkInJson> {
+export async function registerWalkIn(
+  deps: AuthDeps & { timeZone: string },
+  body: unknown,
+  actor: Actor,
+): Promise<WalkInJson> {
   requireDesk(actor);
   const input = asRecord(body);
   const v = new Validator(input);
@@ -77,7 +125,14 @@ export async function registerWalkIn(deps: AuthDeps & { timeZone: string }, body
   // Nobody knows this password: the account is reached by a reset link to its e-mail, once it has one.
   const passwordHash = await deps.hasher.hash(deps.tokens.issue());
   return deps.transaction(async (tx) => {
-    const created = await tx.accounts.createWalkIn({ name, pendingEmail: email, passwordHash, phone, birthdate, gender });
+    const created = await tx.accounts.createWalkIn({
+      name,
+      pendingEmail: email,
+      passwordHash,
+      phone,
+      birthdate,
+      gender,
+    });
     await tx.audit.record({
       actor,
       action: 'register',
@@ -87,7 +142,8 @@ export async function registerWalkIn(deps: AuthDeps & { timeZone: string }, body
       requestId: actor.requestId,
       details: { via: 'front desk', email: email !== null },
     });
-    if (email !== null) await sendVerification(deps, tx, { id: created.userId, name, email }, deps.clock.now(), 'first');
+    if (email !== null)
+      await sendVerification(deps, tx, { id: created.userId, name, email }, deps.clock.now(), 'first');
     return { patient: { id: created.patientId, name, email: null, pending_email: email, phone, birthdate, gender } };
   });
 }

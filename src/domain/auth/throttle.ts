@@ -18,7 +18,12 @@ export interface Bucket {
 }
 
 // One account from one address: ten tries, then 5 s, 10 s, 20 s … up to 15 minutes between guesses.
-export const LOGIN_PER_ACCOUNT_AND_ADDRESS: ThrottleRule = { free: 10, baseSeconds: 5, maxSeconds: 15 * 60, windowMinutes: 15 };
+export const LOGIN_PER_ACCOUNT_AND_ADDRESS: ThrottleRule = {
+  free: 10,
+  baseSeconds: 5,
+  maxSeconds: 15 * 60,
+  windowMinutes: 15,
+};
 // One address across accounts (password spraying). A clinic behind one NAT shares an address, so this only
 // slows the address down, for 30 seconds at most: a colleague's correct password is never kept out for long.
 export const LOGIN_PER_ADDRESS: ThrottleRule = { free: 100, baseSeconds: 1, maxSeconds: 30, windowMinutes: 15 };
@@ -31,7 +36,12 @@ export const REGISTER_PER_ADDRESS: ThrottleRule = { free: 20, baseSeconds: 10, m
 export const PASSWORD_CHECKS_PER_ACCOUNT: ThrottleRule = LOGIN_PER_ACCOUNT_AND_ADDRESS;
 export const MFA_CODES_PER_ACCOUNT: ThrottleRule = { free: 5, baseSeconds: 5, maxSeconds: 15 * 60, windowMinutes: 15 };
 // Verification messages for one account: a few an hour, so nobody floods an inbox.
-export const VERIFICATIONS_PER_ACCOUNT: ThrottleRule = { free: 3, baseSeconds: 60, maxSeconds: 60 * 60, windowMinutes: 60 };
+export const VERIFICATIONS_PER_ACCOUNT: ThrottleRule = {
+  free: 3,
+  baseSeconds: 60,
+  maxSeconds: 60 * 60,
+  windowMinutes: 60,
+};
 // Reset requests for one account from one address. Counted per account alone, a stranger's requests would keep
 // the owner's own at 429 for an hour; so each address waits for its own, and RESETS_PER_ADDRESS bounds a stranger.
 export const RESET_REQUESTS_PER_ACCOUNT_AND_ADDRESS: ThrottleRule = VERIFICATIONS_PER_ACCOUNT;
@@ -58,7 +68,9 @@ export const tooManyAttempts = (retryAfterSeconds: number, message: string) =>
 
 /** "Please wait 3 minutes", "Please wait 40 seconds". */
 export function waitMessage(seconds: number): string {
-  return seconds >= 90 ? `Please wait ${Math.ceil(seconds / 60)} minutes and try again.` : `Please wait ${seconds} seconds and try again.`;
+  return seconds >= 90
+    ? `Please wait ${Math.ceil(seconds / 60)} minutes and try again.`
+    : `Please wait ${seconds} seconds and try again.`;
 }
 
 /** The buckets a sign-in attempt counts in: the account from this address, and the address across accounts. */

@@ -2,12 +2,7 @@ import { GENDERS, type Actor, type Role } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { DomainError, conflict, unauthenticated } from '../shared/errors.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import {
-  actorOf,
-  publicUser,
-  sessionExpiry,
-  type PublicUser,
-} from './auth.ts';
+import { actorOf, publicUser, sessionExpiry, type PublicUser } from './auth.ts';
 import { MAX_SIGN_IN_PASSWORD_LENGTH, newPassword } from './passwords.ts';
 import type { AuthDeps, AuthStores, NewPatientAccount, SessionUser, UserRecord } from './ports.ts';
 import type { ThrottleKey } from './throttle.ts';
@@ -53,7 +48,11 @@ export async function register(
   const gender = v.oneOf('gender', GENDERS);
   v.done();
   if (client.ip !== undefined) {
-    await reserveAttempt(deps, [{ key: `register:${client.ip}`, rule: REGISTER_PER_ADDRESS }], 'Too many accounts were made from this address.');
+    await reserveAttempt(
+      deps,
+      [{ key: `register:${client.ip}`, rule: REGISTER_PER_ADDRESS }],
+      'Too many accounts were made from this address.',
+    );
   }
   // Hashed either way, so an address with an account answers no faster than a new one.
   const passwordHash = await deps.hasher.hash(password);
@@ -63,7 +62,11 @@ export async function register(
   return registrationAnswer(email);
 }
 
-async function createPatientAccount(deps: AuthDeps, account: NewPatientAccount, client: { ip?: string; requestId?: string }): Promise<void> {
+async function createPatientAccount(
+  deps: AuthDeps,
+  account: NewPatientAccount,
+  client: { ip?: string; requestId?: string },
+): Promise<void> {
   try {
     await deps.transaction(async (tx) => {
       const user = await tx.accounts.createPatient(account);
@@ -86,11 +89,18 @@ async function createPatientAccount(deps: AuthDeps, account: NewPatientAccount, 
 }
 
 /** The owner of an address someone signed up with hears of it, a few times an hour at most; the sign-up is audited. */
-async function tellOwnerOfSignUp(deps: AuthDeps, owner: UserRecord, client: { ip?: string; requestId?: string }): Promise<void> {
+async function tellOwnerOfSignUp(
+  deps: AuthDeps,
+  owner: UserRecord,
+  client: { ip?: string; requestId?: string },
+): Promise<void> {
   const now = deps.clock.now();
   const tell = await withinLimit(deps, { key: `register-notice:${owner.id}`, rule: VERIFICATIONS_PER_ACCOUNT });
   await deps.transaction(async (tx) => {
-    if (tell) await tx.outbox.enqueue(registrationAttempt(deps.clinic, { email: owner.email, userId: owner.id, name: owner.name }, now));
+    if (tell)
+      await tx.outbox.enqueue(
+        registrationAttempt(deps.clinic, { email: owner.email, userId: owner.id, name: owner.name }, now),
+      );
     await tx.audit.record({
       actor: null,
       action: 'register_taken_email',
@@ -106,7 +116,9 @@ async function tellOwnerOfSignUp(deps: AuthDeps, owner: UserRecord, client: { ip
 /** Counts an attempt against `key` without refusing anyone: false once the limit is reached (the caller then stays quiet). */
 async function withinLimit(deps: Pick<AuthDeps, 'throttle' | 'clock'>, key: ThrottleKey): Promise<boolean> {
   const now = deps.clock.now();
-  const wait = await deps.throttle.reserve([key], now, (buckets) => secondsToWait(buckets.get(key.key) ?? { failures: 0, lastFailureAt: null }, key.rule, now));
+  const wait = await deps.throttle.reserve([key], now, (buckets) =>
+    secondsToWait(buckets.get(key.key) ?? { failures: 0, lastFailureAt: null }, key.rule, now),
+  );
   return wait === 0;
 }
 
@@ -165,7 +177,12 @@ export async function login(deps: AuthDeps, body: unknown, client: Client): Prom
   if (factor?.confirmed || deps.requireMfa.includes(user.role)) {
     const challenge = deps.tokens.issue();
     const expiresAt = new Date(deps.clock.now().getTime() + CHALLENGE_MINUTES * 60_000);
-    await deps.challenges.create({ tokenHash: deps.tokens.digest(challenge), userId: user.id, persistent: remember, expiresAt });
+    await deps.challenges.create({
+      tokenHash: deps.tokens.digest(challenge),
+      userId: user.id,
+      persistent: remember,
+      expiresAt,
+    });
     return { mfa: factor?.confirmed ? 'verify' : 'enrol', challenge };
   }
   return deps.transaction((tx) => openSession(deps, tx, user, remember, client));
@@ -199,12 +216,18 @@ export async function openSession(
   return { user: publicUser(user), token, role: user.role, persistent, expires_at: expiresAt.toISOString() };
 }
 
-
 /** Counts this attempt against `keys`, or refuses it with 429 and the seconds to wait while one must wait. */
-export async function reserveAttempt(deps: Pick<AuthDeps, 'throttle' | 'clock'>, keys: ThrottleKey[], refusal: string): Promise<void> {
+export async function reserveAttempt(
+  deps: Pick<AuthDeps, 'throttle' | 'clock'>,
+  keys: ThrottleKey[],
+  refusal: string,
+): Promise<void> {
   const now = deps.clock.now();
   const wait = await deps.throttle.reserve(keys, now, (buckets) =>
-    Math.max(0, ...keys.map((k) => secondsToWait(buckets.get(k.key) ?? { failures: 0, lastFailureAt: null }, k.rule, now))),
+    Math.max(
+      0,
+      ...keys.map((k) => secondsToWait(buckets.get(k.key) ?? { failures: 0, lastFailureAt: null }, k.rule, now)),
+    ),
   );
   if (wait > 0) throw tooManyAttempts(wait, `${refusal} ${waitMessage(wait)}`);
 }
@@ -228,7 +251,13 @@ export async function authenticate(deps: AuthDeps, token: string | undefined, re
 export async function logout(deps: AuthDeps, token: string, actor: Actor): Promise<void> {
   await deps.transaction(async (tx) => {
     await tx.sessions.revoke(deps.tokens.digest(token), deps.clock.now());
-    await tx.audit.record({ actor, action: 'logout', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+    await tx.audit.record({
+      actor,
+      action: 'logout',
+      entity: 'user',
+      entityId: actor.userId,
+      requestId: actor.requestId,
+    });
   });
 }
 
@@ -236,7 +265,13 @@ export async function logout(deps: AuthDeps, token: string, actor: Actor): Promi
 export async function logoutEverywhere(deps: AuthDeps, actor: Actor): Promise<void> {
   await deps.transaction(async (tx) => {
     await tx.sessions.revokeAll(actor.userId, deps.clock.now());
-    await tx.audit.record({ actor, action: 'logout_everywhere', entity: 'user', entityId: actor.userId, requestId: actor.requestId });
+    await tx.audit.record({
+      actor,
+      action: 'logout_everywhere',
+      entity: 'user',
+      entityId: actor.userId,
+      requestId: actor.requestId,
+    });
   });
 }
 
@@ -253,7 +288,8 @@ export async function createAdmin(deps: AuthDeps, body: unknown): Promise<Public
   const email = v.email('email');
   const password = newPassword(v, 'password');
   v.done();
-  if (await deps.accounts.findByEmail(email)) throw conflict('email_taken', `An account with email ${email} already exists`, { email: ['is already taken'] });
+  if (await deps.accounts.findByEmail(email))
+    throw conflict('email_taken', `An account with email ${email} already exists`, { email: ['is already taken'] });
   const user = await deps.accounts.createAdmin({ name, email, passwordHash: await deps.hasher.hash(password) });
   return publicUser(user);
 }

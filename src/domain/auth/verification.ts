@@ -21,5 +21,7 @@ export async function sendVerification(
     email: user.email,
     expiresAt: new Date(now.getTime() + VERIFICATION_DAYS * 86_400_000),
   });
-  await tx.outbox.enqueue(emailVerification(settings.clinic, { email: user.email, userId: user.id, name: user.name }, linkId, now, purpose));
+  await tx.outbox.enqueue(
+    emailVerification(settings.clinic, { email: user.email, userId: user.id, name: user.name }, linkId, now, purpose),
+  );
 }

@@ -4,8 +4,21 @@ import { clinicToday } from '../shared/clock.ts';
 import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { MAX_AMOUNT_CENTS, centsToDecimal, parseCents } from '../shared/money.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
-import { ADJUSTMENT_KINDS, MAX_ADJUSTMENT_REASON_LENGTH, supplementaryService, type AdjustmentKind } from './adjustments.ts';
-import { adjustedAmountOf, balanceOf, billNumber, billingJson, refundDueOf, type AdjustmentResult, type Bill } from './billing.ts';
+import {
+  ADJUSTMENT_KINDS,
+  MAX_ADJUSTMENT_REASON_LENGTH,
+  supplementaryService,
+  type AdjustmentKind,
+} from './adjustments.ts';
+import {
+  adjustedAmountOf,
+  balanceOf,
+  billNumber,
+  billingJson,
+  refundDueOf,
+  type AdjustmentResult,
+  type Bill,
+} from './billing.ts';
 import type { BillingDeps } from './ports.ts';
 import { readIdempotencyKey, rememberedAnswer } from './idempotency.ts';
 
@@ -37,22 +50,34 @@ export async function adjustBill(deps: BillingDeps, input: AdjustInput, actor: A
   const cents = amountCents ?? 0;
   const request = `adjust billing ${billingId} ${kind} ${cents} ${reason}`;
 
-  return recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
-    // Adjustments and payments of one bill take turns on its row lock, so a credit is checked against a settled sum.
-    const bill = await tx.bills.lock(billingId);
-    if (!bill) throw notFound('Bill');
-    const earlier = key ? await rememberedAnswer(tx, actor.userId, key, request) : undefined;
-    if (earlier && 'supplementary_billing' in earlier.result) return earlier.result;
-    const result = kind === 'credit' ? await credit(tx, bill, cents, reason, actor) : await supplement(tx, bill, cents, reason, actor);
-    if (key) await tx.idempotency.save(actor.userId, key, { request, result });
-    return result;
-  }));
+  return recordingRefusals(deps.audit, () =>
+    deps.transaction(async (tx) => {
+      // Adjustments and payments of one bill take turns on its row lock, so a credit is checked against a settled sum.
+      const bill = await tx.bills.lock(billingId);
+      if (!bill) throw notFound('Bill');
+      const earlier = key ? await rememberedAnswer(tx, actor.userId, key, request) : undefined;
+      if (earlier && 'supplementary_billing' in earlier.result) return earlier.result;
+      const result =
+        kind === 'credit'
+          ? await credit(tx, bill, cents, reason, actor)
+          : await supplement(tx, bill, cents, reason, actor);
+      if (key) await tx.idempotency.save(actor.userId, key, { request, result });
+      return result;
+    }),
+  );
 }
 
-async function credit(tx: BillingDeps, bill: Bill, cents: number, reason: string, actor: Actor): Promise<AdjustmentResult> {
+async function credit(
+  tx: BillingDeps,
+  bill: Bill,
+  cents: number,
+  reason: string,
+  actor: Actor,
+): Promise<AdjustmentResult> {
   const creditable = adjustedAmountOf(bill);
   if (creditable === 0) throw conflict('bill_fully_credited', 'This bill has been credited in full');
-  if (cents > creditable) throw invalid({ amount: [`must be at most what remains creditable, ${centsToDecimal(creditable)}`] });
+  if (cents > creditable)
+    throw invalid({ amount: [`must be at most what remains creditable, ${centsToDecimal(creditable)}`] });
   const note = await tx.adjustments.create(newAdjustment(tx, bill, 'credit', cents, reason, null, actor));
   await tx.adjustments.credit(bill.id, cents);
   const credited = await found(tx, bill.id);
@@ -60,7 +85,13 @@ async function credit(tx: BillingDeps, bill: Bill, cents: number, reason: string
   return { message: 'Credit note issued', billing: billingJson(credited), supplementary_billing: null };
 }
 
-async function supplement(tx: BillingDeps, bill: Bill, cents: number, reason: string, actor: Actor): Promise<AdjustmentResult> {
+async function supplement(
+  tx: BillingDeps,
+  bill: Bill,
+  cents: number,
+  reason: string,
+  actor: Actor,
+): Promise<AdjustmentResult> {
   const extra = await tx.bills.create({
     patientId: bill.patient.id,
     medicalRecordId: null,
@@ -71,11 +102,27 @@ async function supplement(tx: BillingDeps, bill: Bill, cents: number, reason: st
   });
   const link = await tx.adjustments.create(newAdjustment(tx, bill, 'supplementary', cents, reason, extra.id, actor));
   const original = await found(tx, bill.id);
-  await audit(tx, actor, 'supplement', original, { adjustment_id: link.id, amount_cents: cents, supplementary_billing_id: extra.id });
-  return { message: 'Supplementary bill issued', billing: billingJson(original), supplementary_billing: billingJson(extra) };
+  await audit(tx, actor, 'supplement', original, {
+    adjustment_id: link.id,
+    amount_cents: cents,
+    supplementary_billing_id: extra.id,
+  });
+  return {
+    message: 'Supplementary bill issued',
+    billing: billingJson(original),
+    supplementary_billing: billingJson(extra),
+  };
 }
 
-const newAdjustment = (tx: BillingDeps, bill: Bill, kind: AdjustmentKind, amountCents: number, reason: string, supplementaryBillId: number | null, actor: Actor) => ({
+const newAdjustment = (
+  tx: BillingDeps,
+  bill: Bill,
+  kind: AdjustmentKind,
+  amountCents: number,
+  reason: string,
+  supplementaryBillId: number | null,
+  actor: Actor,
+) => ({
   billingId: bill.id,
   kind,
   amountCents,

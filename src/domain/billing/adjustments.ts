@@ -44,7 +44,13 @@ export type AdjustmentJson = ReturnType<typeof adjustmentJson>;
 export const creditNotesJson = (adjustments: Adjustment[], timeZone: string) =>
   adjustments
     .filter((a) => a.kind === 'credit')
-    .map((a) => ({ date: clinicDateTime(a.createdAt, timeZone).date, reason: a.reason, amount: centsToDecimal(a.amountCents), amount_cents: a.amountCents }));
+    .map((a) => ({
+      date: clinicDateTime(a.createdAt, timeZone).date,
+      reason: a.reason,
+      amount: centsToDecimal(a.amountCents),
+      amount_cents: a.amountCents,
+    }));
 
 /** The service a supplementary bill names: the bill it adds to and why. */
-export const supplementaryService = (originalNumber: string, reason: string) => `Supplement to ${originalNumber}: ${reason}`;
+export const supplementaryService = (originalNumber: string, reason: string) =>
+  `Supplement to ${originalNumber}: ${reason}`;

@@ -19,16 +19,36 @@ const bill: Bill = {
 
 describe('billForVisit', () => {
   it('bills the service type at the cost, dated the visit', () => {
-    const visit = { patientId: 5, medicalRecordId: 9, serviceType: 'X-ray', costCents: 12050, recordDate: '2026-06-10' };
-    assert.deepEqual(billForVisit(visit), { patientId: 5, medicalRecordId: 9, serviceDetails: 'X-ray', amountCents: 12050, billingDate: '2026-06-10' });
+    const visit = {
+      patientId: 5,
+      medicalRecordId: 9,
+      serviceType: 'X-ray',
+      costCents: 12050,
+      recordDate: '2026-06-10',
+    };
+    assert.deepEqual(billForVisit(visit), {
+      patientId: 5,
+      medicalRecordId: 9,
+      serviceDetails: 'X-ray',
+      amountCents: 12050,
+      billingDate: '2026-06-10',
+    });
   });
 
   it('raises no bill for a free visit', () => {
-    assert.equal(billForVisit({ patientId: 5, medicalRecordId: 9, serviceType: 'Check', costCents: 0, recordDate: '2026-06-10' }), undefined);
+    assert.equal(
+      billForVisit({ patientId: 5, medicalRecordId: 9, serviceType: 'Check', costCents: 0, recordDate: '2026-06-10' }),
+      undefined,
+    );
   });
 });
 
-const clinic = { name: 'Medora', address: '1 Harbour Road, Springfield', phone: '+1 555 0100', timeZone: 'Europe/Berlin' };
+const clinic = {
+  name: 'Medora',
+  address: '1 Harbour Road, Springfield',
+  phone: '+1 555 0100',
+  timeZone: 'Europe/Berlin',
+};
 const visit = { doctorName: 'Dr. Grey', visitDate: '2026-06-09' };
 
 describe('money in answers', () => {
@@ -40,21 +60,45 @@ describe('money in answers', () => {
 
   it("gives a partly paid bill's paid sum and balance", () => {
     const json = billingJson({ ...bill, paidCents: 2050, paymentStatus: 'partly_paid' });
-    assert.deepEqual([json.paid, json.balance, json.balance_cents, json.payment_status], ['20.50', '100.00', 10000, 'partly_paid']);
+    assert.deepEqual(
+      [json.paid, json.balance, json.balance_cents, json.payment_status],
+      ['20.50', '100.00', 10000, 'partly_paid'],
+    );
   });
 
   it('lists every payment of a bill paid in parts on its receipt, the latest as its date and method', () => {
     const payments = [
       { id: 1, billingId: 42, amountCents: 2050, method: 'cash' as const, paidAt: new Date('2026-06-10T08:00:00Z') },
-      { id: 2, billingId: 42, amountCents: 10000, method: 'insurance' as const, paidAt: new Date('2026-06-12T08:00:00Z') },
+      {
+        id: 2,
+        billingId: 42,
+        amountCents: 10000,
+        method: 'insurance' as const,
+        paidAt: new Date('2026-06-12T08:00:00Z'),
+      },
     ];
     const receipt = receiptJson(bill, payments, visit, clinic);
-    assert.deepEqual(receipt.payments.map((p) => [p.date, p.method, p.amount]), [['2026-06-10', 'cash', '20.50'], ['2026-06-12', 'insurance', '100.00']]);
-    assert.deepEqual([receipt.payment_date, receipt.payment_method, receipt.balance], ['2026-06-12', 'insurance', '0.00']);
+    assert.deepEqual(
+      receipt.payments.map((p) => [p.date, p.method, p.amount]),
+      [
+        ['2026-06-10', 'cash', '20.50'],
+        ['2026-06-12', 'insurance', '100.00'],
+      ],
+    );
+    assert.deepEqual(
+      [receipt.payment_date, receipt.payment_method, receipt.balance],
+      ['2026-06-12', 'insurance', '0.00'],
+    );
   });
 
   it('dates a receipt payment in the clinic zone, not UTC', () => {
-    const payment = { id: 1, billingId: 42, amountCents: 12050, method: 'card' as const, paidAt: new Date('2026-06-10T22:30:00Z') };
+    const payment = {
+      id: 1,
+      billingId: 42,
+      amountCents: 12050,
+      method: 'card' as const,
+      paidAt: new Date('2026-06-10T22:30:00Z'),
+    };
     const receipt = receiptJson(bill, [payment], visit, clinic);
     assert.equal(receipt.payment_date, '2026-06-11');
     assert.equal(receipt.bill_number, 'B-000042');
@@ -80,7 +124,11 @@ describe('pathId', () => {
   it('reads a positive integer and treats anything else as not found', () => {
     assert.equal(pathId('17', 'Bill'), 17);
     for (const raw of ['0', '-1', '1.5', 'abc', '99999999999']) {
-      assert.throws(() => pathId(raw, 'Bill'), (e: unknown) => e instanceof DomainError && e.kind === 'not_found', raw);
+      assert.throws(
+        () => pathId(raw, 'Bill'),
+        (e: unknown) => e instanceof DomainError && e.kind === 'not_found',
+        raw,
+      );
     }
   });
 });

@@ -160,7 +160,9 @@ export function receiptJson(bill: Bill, payments: Payment[], visit: BilledVisitO
     visit_date: visit?.visitDate ?? null,
     billing_date: bill.billingDate,
     supplements_bill_number: bill.supplementsId === null ? null : billNumber(bill.supplementsId),
-    items: [{ description: bill.serviceDetails, amount: centsToDecimal(bill.amountCents), amount_cents: bill.amountCents }],
+    items: [
+      { description: bill.serviceDetails, amount: centsToDecimal(bill.amountCents), amount_cents: bill.amountCents },
+    ],
     credit_notes: creditNotesJson(bill.adjustments, clinic.timeZone),
     total: centsToDecimal(adjustedAmountOf(bill)),
     total_cents: adjustedAmountOf(bill),

@@ -5,7 +5,12 @@ import type { BillingDeps } from './ports.ts';
 const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
 /** The first answer under `key`, when it answered this very request; another request's is the client's mistake. */
-export async function rememberedAnswer(deps: Pick<BillingDeps, 'idempotency'>, userId: number, key: string, request: string) {
+export async function rememberedAnswer(
+  deps: Pick<BillingDeps, 'idempotency'>,
+  userId: number,
+  key: string,
+  request: string,
+) {
   const earlier = await deps.idempotency.find(userId, key);
   if (earlier && earlier.request !== request) throw idempotencyKeyReused();
   return earlier;
@@ -19,4 +24,3 @@ export function readIdempotencyKey(v: Validator, raw: string | undefined): strin
   }
   return key || undefined;
 }
-

@@ -30,7 +30,13 @@ export interface MethodTakings {
 }
 
 export interface PaymentStore {
-  create(payment: { billingId: number; patientId: number; amountCents: number; method: PaymentMethod; paidAt: Date }): Promise<Payment>;
+  create(payment: {
+    billingId: number;
+    patientId: number;
+    amountCents: number;
+    method: PaymentMethod;
+    paidAt: Date;
+  }): Promise<Payment>;
   /** The bill's payments, oldest first. */
   listForBill(billingId: number): Promise<Payment[]>;
   /** Payments taken from `from` up to (not including) `to`, summed per method; methods with none are left out. */

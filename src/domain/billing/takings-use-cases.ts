@@ -21,7 +21,14 @@ const CSV_COLUMNS = ['date', 'method', 'payments', 'amount', 'amount_cents', 'cu
 /** The takings as CSV, one row per method and a total row, through the one CSV writer of the API and the command line. */
 export async function takingsCsv(deps: BillingDeps, query: unknown, actor: Actor) {
   const report = await takings(deps, query, actor);
-  const rows = [...report.methods, { method: 'total', payments: report.payments, amount: report.total, amount_cents: report.total_cents }];
-  const csv = csvRecord(CSV_COLUMNS) + rows.map((row) => csvRecord([report.date, row.method, row.payments, row.amount, row.amount_cents, report.currency])).join('');
+  const rows = [
+    ...report.methods,
+    { method: 'total', payments: report.payments, amount: report.total, amount_cents: report.total_cents },
+  ];
+  const csv =
+    csvRecord(CSV_COLUMNS) +
+    rows
+      .map((row) => csvRecord([report.date, row.method, row.payments, row.amount, row.amount_cents, report.currency]))
+      .join('');
   return { filename: `medora-takings-${report.date}.csv`, csv };
 }

@@ -83,50 +83,77 @@ interface Settlement {
 }
 
 /** Records one payment of the bill once `v` has no problem left; payments of one bill take turns on its row lock. */
-async function settle(deps: BillingDeps, input: PayInput, v: Validator, how: Settlement, actor: Actor): Promise<PaymentResult> {
+async function settle(
+  deps: BillingDeps,
+  input: PayInput,
+  v: Validator,
+  how: Settlement,
+  actor: Actor,
+): Promise<PaymentResult> {
   const billingId = pathId(input.billingId, 'Bill');
   const { method } = how;
   const key = readIdempotencyKey(v, input.idempotencyKey);
   v.done();
   const request = `pay billing ${billingId} ${method} ${how.amountCents ?? 'balance'}`;
 
-  return recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
-    const bill = await tx.bills.lock(billingId);
-    if (!bill || (how.patientId !== undefined && bill.patient.id !== how.patientId)) {
-      throw refusal('Bill', actor, { entity: 'billing', entityId: billingId, patientId: bill?.patient.id, attempt: 'pay' });
-    }
-    // Read after the lock: a retry with the same key that committed while this one waited is seen here.
-    const earlier = key ? await rememberedAnswer(tx, actor.userId, key, request) : undefined;
-    if (earlier && isPaymentResult(earlier.result)) return earlier.result;
-    const balance = balanceOf(bill);
-    if (balance === 0) throw conflict('bill_already_paid', 'This bill has already been paid');
-    const amountCents = how.amountCents ?? balance;
-    if (amountCents > balance) throw invalid({ amount: [`must be at most the balance ${centsToDecimal(balance)}`] });
-    if (how.patientId !== undefined) await tx.cardPayments.charge({ billingId, patientId: how.patientId, amountCents });
+  return recordingRefusals(deps.audit, () =>
+    deps.transaction(async (tx) => {
+      const bill = await tx.bills.lock(billingId);
+      if (!bill || (how.patientId !== undefined && bill.patient.id !== how.patientId)) {
+        throw refusal('Bill', actor, {
+          entity: 'billing',
+          entityId: billingId,
+          patientId: bill?.patient.id,
+          attempt: 'pay',
+        });
+      }
+      // Read after the lock: a retry with the same key that committed while this one waited is seen here.
+      const earlier = key ? await rememberedAnswer(tx, actor.userId, key, request) : undefined;
+      if (earlier && isPaymentResult(earlier.result)) return earlier.result;
+      const balance = balanceOf(bill);
+      if (balance === 0) throw conflict('bill_already_paid', 'This bill has already been paid');
+      const amountCents = how.amountCents ?? balance;
+      if (amountCents > balance) throw invalid({ amount: [`must be at most the balance ${centsToDecimal(balance)}`] });
+      if (how.patientId !== undefined)
+        await tx.cardPayments.charge({ billingId, patientId: how.patientId, amountCents });
 
-    const paid = await tx.bills.addPaid(bill.id, amountCents);
-    const payment = await tx.payments.create({ billingId, patientId: bill.patient.id, amountCents, method, paidAt: tx.clock.now() });
-    const result = { message: 'Payment successful', billing: billingJson(paid) };
-    if (key) await tx.idempotency.save(actor.userId, key, { request, result });
-    await tx.audit.record({
-      actor,
-      action: 'pay',
-      entity: 'billing',
-      entityId: bill.id,
-      patientId: bill.patient.id,
-      details: { payment_id: payment.id, amount_cents: amountCents, method, balance_cents: balanceOf(paid) },
-    });
-    if (paid.patient.email !== null) {
-      const receipt = { ...billedVisit(paid), amountCents, method, paymentId: payment.id };
-      const userId = how.patientId === undefined ? null : actor.userId;
-      await tx.outbox.enqueue(paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId }, tx.clock.now()));
-    }
-    return result;
-  }));
+      const paid = await tx.bills.addPaid(bill.id, amountCents);
+      const payment = await tx.payments.create({
+        billingId,
+        patientId: bill.patient.id,
+        amountCents,
+        method,
+        paidAt: tx.clock.now(),
+      });
+      const result = { message: 'Payment successful', billing: billingJson(paid) };
+      if (key) await tx.idempotency.save(actor.userId, key, { request, result });
+      await tx.audit.record({
+        actor,
+        action: 'pay',
+        entity: 'billing',
+        entityId: bill.id,
+        patientId: bill.patient.id,
+        details: { payment_id: payment.id, amount_cents: amountCents, method, balance_cents: balanceOf(paid) },
+      });
+      if (paid.patient.email !== null) {
+        const receipt = { ...billedVisit(paid), amountCents, method, paymentId: payment.id };
+        const userId = how.patientId === undefined ? null : actor.userId;
+        await tx.outbox.enqueue(
+          paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId }, tx.clock.now()),
+        );
+      }
+      return result;
+    }),
+  );
 }
 
 /** The bills of one patient, newest first, for the front desk; audited. */
-export async function listPatientBills(deps: BillingDeps, rawPatientId: RawId, query: unknown, actor: Actor): Promise<Page<BillingJson>> {
+export async function listPatientBills(
+  deps: BillingDeps,
+  rawPatientId: RawId,
+  query: unknown,
+  actor: Actor,
+): Promise<Page<BillingJson>> {
   requireDesk(actor);
   const patientId = pathId(rawPatientId, 'Patient');
   const request = pageRequest(asRecord(query));
@@ -135,7 +162,8 @@ export async function listPatientBills(deps: BillingDeps, rawPatientId: RawId, q
   return { ...page, items: page.items.map(billingJson) };
 }
 
-const isPaymentResult = (result: PaymentResult | AdjustmentResult): result is PaymentResult => !('supplementary_billing' in result);
+const isPaymentResult = (result: PaymentResult | AdjustmentResult): result is PaymentResult =>
+  !('supplementary_billing' in result);
 
 /** What a printed receipt needs; the owning patient or the desk may see it. The desk's read and a refusal are audited. */
 export async function billReceipt(deps: BillingDeps, billingId: string | number, actor: Actor) {
@@ -143,11 +171,21 @@ export async function billReceipt(deps: BillingDeps, billingId: string | number,
   const bill = await deps.bills.find(id);
   const ownBill = actor.role === 'patient' && bill !== undefined && bill.patient.id === actor.patientId;
   if (!isDesk(actor) && !ownBill) {
-    throw await recorded(deps.audit, refusal('Bill', actor, { entity: 'billing', entityId: id, patientId: bill?.patient.id, attempt: 'receipt' }));
+    throw await recorded(
+      deps.audit,
+      refusal('Bill', actor, { entity: 'billing', entityId: id, patientId: bill?.patient.id, attempt: 'receipt' }),
+    );
   }
   if (!bill) throw notFound('Bill');
   const payments = bill.paidCents > 0 ? await deps.payments.listForBill(bill.id) : [];
-  if (isDesk(actor)) await deps.audit.record({ actor, action: 'read_receipt', entity: 'billing', entityId: id, patientId: bill.patient.id });
+  if (isDesk(actor))
+    await deps.audit.record({
+      actor,
+      action: 'read_receipt',
+      entity: 'billing',
+      entityId: id,
+      patientId: bill.patient.id,
+    });
   return receiptJson(bill, payments, await deps.bills.visitOf(bill.id), deps.clinicContact);
 }
 

@@ -23,7 +23,10 @@ describe('refuseWhenInUse', () => {
   });
 
   it('says what still uses the row, with the verb agreeing', () => {
-    assert.equal(inUseMessage(() => refuseWhenInUse({ doctors: 1 }, BELONG, 'this department')), '1 doctor still belongs to this department');
+    assert.equal(
+      inUseMessage(() => refuseWhenInUse({ doctors: 1 }, BELONG, 'this department')),
+      '1 doctor still belongs to this department',
+    );
     assert.equal(
       inUseMessage(() => refuseWhenInUse({ doctors: 3, rooms: 2, appointments: 0 }, BELONG, 'this department')),
       '3 doctors and 2 rooms still belong to this department',
@@ -45,13 +48,22 @@ describe('readPhoto', () => {
   });
 
   it('refuses what is not an image with invalid naming the field', () => {
-    assert.throws(() => readPhoto({ filename: 'a.png', bytes: new TextEncoder().encode('GIF89a') }), (e: DomainError) => e.kind === 'invalid' && !!e.fields?.photo);
-    assert.throws(() => readPhoto('a string'), (e: DomainError) => e.kind === 'invalid' && !!e.fields?.photo);
+    assert.throws(
+      () => readPhoto({ filename: 'a.png', bytes: new TextEncoder().encode('GIF89a') }),
+      (e: DomainError) => e.kind === 'invalid' && !!e.fields?.photo,
+    );
+    assert.throws(
+      () => readPhoto('a string'),
+      (e: DomainError) => e.kind === 'invalid' && !!e.fields?.photo,
+    );
   });
 
   it('refuses more than 2 MiB as too large', () => {
     const big = new Uint8Array(MAX_IMAGE_BYTES + 1);
     big.set(png);
-    assert.throws(() => readPhoto({ filename: 'big.png', bytes: big }), (e: DomainError) => e.kind === 'too_large');
+    assert.throws(
+      () => readPhoto({ filename: 'big.png', bytes: big }),
+      (e: DomainError) => e.kind === 'too_large',
+    );
   });
 });

@@ -78,7 +78,11 @@ export function readPhoto(value: unknown, field = 'photo'): Photo | undefined {
   const file = value as Partial<UploadedFile>;
   if (!(file.bytes instanceof Uint8Array)) throw invalid({ [field]: ['must be an uploaded image file'] });
   if (file.bytes.length > MAX_IMAGE_BYTES) {
-    throw new DomainError('too_large', 'image_too_large', `The ${field} must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
+    throw new DomainError(
+      'too_large',
+      'image_too_large',
+      `The ${field} must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`,
+    );
   }
   const contentType = sniffImageType(file.bytes);
   if (!contentType) throw invalid({ [field]: ['must be a PNG, JPEG or WebP image'] });

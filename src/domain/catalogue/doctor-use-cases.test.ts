@@ -14,7 +14,8 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
 
 /** Doctor ports over an array; `transaction` keeps nothing a failing callback wrote. */
 function fakeDoctorDeps(attachments: DoctorAttachments = { upcoming: 0, hasHistory: false }) {
-  let doctors: (DoctorProfileFields & { id: number; passwordHash: string; photoId: number | null; state: string })[] = [];
+  let doctors: (DoctorProfileFields & { id: number; passwordHash: string; photoId: number | null; state: string })[] =
+    [];
   const saved: number[] = [];
   const audit: AuditEntry[] = [];
   const calls: string[] = [];
@@ -44,24 +45,44 @@ function fakeDoctorDeps(attachments: DoctorAttachments = { upcoming: 0, hasHisto
     },
     audit: { record: async (e) => void audit.push(e) },
     images: { save: async () => saved.push(saved.length + 1) },
-    schedules: { createDefaultPattern: async (doctorId, departmentId) => void defaultPatterns.push({ doctorId, departmentId }) },
+    schedules: {
+      createDefaultPattern: async (doctorId, departmentId) => void defaultPatterns.push({ doctorId, departmentId }),
+    },
     doctors: {
-      list: async () => ({ items: doctors.filter((d) => d.state === 'active').map(toDoctor), total: 0, totalIsLowerBound: false, page: 1, perPage: 50 }),
+      list: async () => ({
+        items: doctors.filter((d) => d.state === 'active').map(toDoctor),
+        total: 0,
+        totalIsLowerBound: false,
+        page: 1,
+        perPage: 50,
+      }),
       find: async (id) => doctors.filter((d) => d.id === id && d.state === 'active').map(toDoctor)[0],
-      findByEmail: async (email) => doctors.filter((d) => d.email.toLowerCase() === email.toLowerCase() && d.state === 'active').map(toDoctor)[0],
+      findByEmail: async (email) =>
+        doctors.filter((d) => d.email.toLowerCase() === email.toLowerCase() && d.state === 'active').map(toDoctor)[0],
       create: async (f) => {
         doctors.push({ ...f, id: doctors.length + 1, state: 'active' });
         return doctors.length;
       },
       update: async (id, f) => {
-        doctors = doctors.map((d) => (d.id === id ? { ...d, ...f, passwordHash: f.passwordHash ?? d.passwordHash, photoId: f.photoId ?? d.photoId } : d));
+        doctors = doctors.map((d) =>
+          d.id === id
+            ? { ...d, ...f, passwordHash: f.passwordHash ?? d.passwordHash, photoId: f.photoId ?? d.photoId }
+            : d,
+        );
       },
-      lockAttachments: async (id) => (doctors.some((d) => d.id === id && d.state === 'active') ? attachments : undefined),
+      lockAttachments: async (id) =>
+        doctors.some((d) => d.id === id && d.state === 'active') ? attachments : undefined,
       remove: async (id) => {
-        present(doctors.find((d) => d.id === id), 'doctor').state = 'removed';
+        present(
+          doctors.find((d) => d.id === id),
+          'doctor',
+        ).state = 'removed';
       },
       deactivate: async (id) => {
-        present(doctors.find((d) => d.id === id), 'doctor').state = 'deactivated';
+        present(
+          doctors.find((d) => d.id === id),
+          'doctor',
+        ).state = 'deactivated';
       },
     },
     transaction: async (fn) => {
@@ -78,7 +99,12 @@ function fakeDoctorDeps(attachments: DoctorAttachments = { upcoming: 0, hasHisto
   return { deps, audit, calls, saved, defaultPatterns, state: (id: number) => doctors.find((d) => d.id === id)?.state };
 }
 
-const form = (fields: Record<string, unknown> = {}) => ({ name: 'Dr. Ann', email: 'ann@clinic.test', password: 'secret words', ...fields });
+const form = (fields: Record<string, unknown> = {}) => ({
+  name: 'Dr. Ann',
+  email: 'ann@clinic.test',
+  password: 'secret words',
+  ...fields,
+});
 
 describe('createDoctor', () => {
   it('hashes the password before opening the transaction and stores the photo inside it', async () => {
@@ -100,7 +126,8 @@ describe('createDoctor', () => {
     await assert.rejects(
       createDoctor(fake.deps, { gender: 'x', specialization_id: 'abc', birthdate: '2026-06-10' }, ADMIN),
       (e: DomainError) =>
-        e.kind === 'invalid' && ['name', 'email', 'password', 'gender', 'specialization_id', 'birthdate'].every((f) => e.fields?.[f]),
+        e.kind === 'invalid' &&
+        ['name', 'email', 'password', 'gender', 'specialization_id', 'birthdate'].every((f) => e.fields?.[f]),
     );
     assert.deepEqual(fake.calls, []);
   });

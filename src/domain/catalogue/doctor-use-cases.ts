@@ -7,7 +7,6 @@ import { readPhoto, type Doctor, type Photo } from './catalogue.ts';
 import { newPassword } from '../auth/passwords.ts';
 import type { DoctorDeps, DoctorProfileFields, DoctorStore, DoctorTxDeps } from './ports.ts';
 
-
 interface DoctorInput extends DoctorProfileFields {
   password: string;
   photo: Photo | undefined;
@@ -54,7 +53,6 @@ async function foundDoctor(doctors: DoctorStore, id: number): Promise<Doctor> {
   return doctor;
 }
 
-
 export const getDoctor = (deps: DoctorDeps, id: RawId) => foundDoctor(deps.doctors, pathId(id, 'Doctor'));
 
 /** The active doctor signing in with `email`: how the command line names a doctor. */
@@ -85,7 +83,12 @@ export async function createDoctorHashed(
 const readNewDoctor = (deps: Pick<DoctorDeps, 'clock' | 'timeZone'>, body: unknown) =>
   readDoctor(asRecord(body), clinicToday(deps.clock, deps.timeZone), { passwordRequired: true });
 
-async function insertDoctor(tx: DoctorTxDeps, fields: ReturnType<typeof readNewDoctor>, passwordHash: string, actor: Actor): Promise<Doctor> {
+async function insertDoctor(
+  tx: DoctorTxDeps,
+  fields: ReturnType<typeof readNewDoctor>,
+  passwordHash: string,
+  actor: Actor,
+): Promise<Doctor> {
   const { password: _hashedAlready, photo, ...profile } = fields;
   const photoId = photo ? await tx.images.save(photo.contentType, photo.bytes) : null;
   const id = await tx.doctors.create({ ...profile, passwordHash, photoId });
@@ -125,13 +128,24 @@ export async function deleteDoctor(deps: DoctorDeps, rawId: RawId, actor: Actor)
   return deps.transaction(async (tx) => {
     const attached = ensure(await tx.doctors.lockAttachments(id, today), () => notFound('Doctor'));
     if (attached.upcoming > 0) {
-      const appointments = attached.upcoming === 1 ? '1 scheduled appointment' : `${attached.upcoming} scheduled appointments`;
-      throw conflict('doctor_has_appointments', `This doctor still has ${appointments}; cancel them before deleting the doctor`);
+      const appointments =
+        attached.upcoming === 1 ? '1 scheduled appointment' : `${attached.upcoming} scheduled appointments`;
+      throw conflict(
+        'doctor_has_appointments',
+        `This doctor still has ${appointments}; cancel them before deleting the doctor`,
+      );
     }
     const result = attached.hasHistory ? 'deactivated' : 'removed';
     if (result === 'removed') await tx.doctors.remove(id);
     else await tx.doctors.deactivate(id, deps.clock.now());
-    await tx.audit.record({ actor, action: 'delete', entity: 'doctor', entityId: id, requestId: actor.requestId, details: { result } });
+    await tx.audit.record({
+      actor,
+      action: 'delete',
+      entity: 'doctor',
+      entityId: id,
+      requestId: actor.requestId,
+      details: { result },
+    });
     return { result };
   });
 }

@@ -31,7 +31,6 @@ function roomFields(body: unknown): RoomFields {
   return { name, departmentId };
 }
 
-
 async function findOne<T, F>(table: CatalogueTable<T, F>, rawId: RawId, what: string): Promise<T> {
   const row = ensure(await table.find(pathId(rawId, what)), () => notFound(what));
   return row;
@@ -43,7 +42,13 @@ const audited = (deps: CatalogueDeps, actor: Actor, action: string, entity: stri
 /** Which of the catalogue's tables a write goes to, picked from deps bound to the write's transaction. */
 type TablePick<T, F> = (deps: CatalogueDeps) => CatalogueTable<T, F>;
 
-async function create<T extends { id: number }, F>(deps: CatalogueDeps, table: TablePick<T, F>, fields: F, what: string, actor: Actor): Promise<T> {
+async function create<T extends { id: number }, F>(
+  deps: CatalogueDeps,
+  table: TablePick<T, F>,
+  fields: F,
+  what: string,
+  actor: Actor,
+): Promise<T> {
   return deps.transaction(async (tx) => {
     const row = await table(tx).create(fields);
     await audited(tx, actor, 'create', what.toLowerCase(), row.id);
@@ -51,7 +56,14 @@ async function create<T extends { id: number }, F>(deps: CatalogueDeps, table: T
   });
 }
 
-async function update<T, F>(deps: CatalogueDeps, table: TablePick<T, F>, rawId: RawId, fields: F, what: string, actor: Actor): Promise<T> {
+async function update<T, F>(
+  deps: CatalogueDeps,
+  table: TablePick<T, F>,
+  rawId: RawId,
+  fields: F,
+  what: string,
+  actor: Actor,
+): Promise<T> {
   const id = pathId(rawId, what);
   return deps.transaction(async (tx) => {
     const row = await table(tx).update(id, fields);
@@ -88,7 +100,8 @@ const USE = { one: 'uses', many: 'use' };
 
 // --- departments
 
-export const listDepartments = (deps: CatalogueDeps, query: Record<string, unknown>) => deps.departments.list(pageRequest(query));
+export const listDepartments = (deps: CatalogueDeps, query: Record<string, unknown>) =>
+  deps.departments.list(pageRequest(query));
 export const getDepartment = (deps: CatalogueDeps, id: RawId) => findOne(deps.departments, id, 'Department');
 export const createDepartment = (deps: CatalogueDeps, body: unknown, actor: Actor) =>
   create(deps, departments, nameAndDescription(body), 'Department', actor);
@@ -112,7 +125,8 @@ export const deleteSpecialization = (deps: CatalogueDeps, id: RawId, actor: Acto
 
 // --- diseases
 
-export const listDiseases = (deps: CatalogueDeps, query: Record<string, unknown>) => deps.diseases.list(pageRequest(query));
+export const listDiseases = (deps: CatalogueDeps, query: Record<string, unknown>) =>
+  deps.diseases.list(pageRequest(query));
 export const createDisease = (deps: CatalogueDeps, body: unknown, actor: Actor) =>
   create(deps, diseases, nameAndDescription(body), 'Disease', actor);
 export const updateDisease = (deps: CatalogueDeps, id: RawId, body: unknown, actor: Actor) =>
@@ -125,8 +139,10 @@ export const deleteDisease = (deps: CatalogueDeps, id: RawId, actor: Actor) =>
 
 export const listRooms = (deps: CatalogueDeps, query: Record<string, unknown>) => deps.rooms.list(pageRequest(query));
 export const getRoom = (deps: CatalogueDeps, id: RawId) => findOne(deps.rooms, id, 'Room');
-export const createRoom = (deps: CatalogueDeps, body: unknown, actor: Actor) => create(deps, rooms, roomFields(body), 'Room', actor);
+export const createRoom = (deps: CatalogueDeps, body: unknown, actor: Actor) =>
+  create(deps, rooms, roomFields(body), 'Room', actor);
 export const updateRoom = (deps: CatalogueDeps, id: RawId, body: unknown, actor: Actor) =>
   update(deps, rooms, id, roomFields(body), 'Room', actor);
 /** Refused while schedule slots or appointments still use the room. */
-export const deleteRoom = (deps: CatalogueDeps, id: RawId, actor: Actor) => removeUnused(deps, rooms, id, 'Room', USE, actor);
+export const deleteRoom = (deps: CatalogueDeps, id: RawId, actor: Actor) =>
+  removeUnused(deps, rooms, id, 'Room', USE, actor);

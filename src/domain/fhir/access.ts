@@ -6,7 +6,15 @@ import type { FhirType } from './resource-def.ts';
 export type Scope = { kind: 'all' } | { kind: 'patient'; patientId: number } | { kind: 'doctor'; doctorId: number };
 
 /** The clinic's directory (people, places, services, free time): every signed-in user reads it, as the booking pages do. */
-const DIRECTORY: readonly FhirType[] = ['Practitioner', 'PractitionerRole', 'Organization', 'Location', 'HealthcareService', 'Schedule', 'Slot'];
+const DIRECTORY: readonly FhirType[] = [
+  'Practitioner',
+  'PractitionerRole',
+  'Organization',
+  'Location',
+  'HealthcareService',
+  'Schedule',
+  'Slot',
+];
 /** What a diagnosis is: the front desk never receives it (DESIGN §3). */
 const CLINICAL: readonly FhirType[] = ['Condition'];
 

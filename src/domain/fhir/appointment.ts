@@ -29,7 +29,15 @@ const APPOINTMENT_STATUS = {
 export const visitParticipants = (row: VisitRow): AppointmentParticipant[] => [
   { actor: ref('Patient', row.patient.id, row.patient.name), required: 'required', status: 'accepted' },
   { actor: ref('Practitioner', row.doctor.id, row.doctor.name), required: 'required', status: 'accepted' },
-  ...(row.room ? [{ actor: ref('Location', row.room.id, row.room.name), required: 'required' as const, status: 'accepted' as const }] : []),
+  ...(row.room
+    ? [
+        {
+          actor: ref('Location', row.room.id, row.room.name),
+          required: 'required' as const,
+          status: 'accepted' as const,
+        },
+      ]
+    : []),
 ];
 
 export const appointmentResource: ResourceDef<VisitRow, Appointment> = {
@@ -38,10 +46,20 @@ export const appointmentResource: ResourceDef<VisitRow, Appointment> = {
     ID_PARAM,
     LAST_UPDATED_PARAM,
     { name: 'patient', type: 'reference', target: 'Patient', documentation: 'The patient booked' },
-    { name: 'actor', type: 'reference', target: 'Practitioner', documentation: 'The doctor (Practitioner references only)' },
+    {
+      name: 'actor',
+      type: 'reference',
+      target: 'Practitioner',
+      documentation: 'The doctor (Practitioner references only)',
+    },
     { name: 'practitioner', type: 'reference', target: 'Practitioner', documentation: 'The doctor' },
     { name: 'date', type: 'date', documentation: 'When the visit starts' },
-    { name: 'status', type: 'token', documentation: 'booked | arrived | fulfilled | noshow | cancelled', stored: storedCode(inverse(APPOINTMENT_STATUS)) },
+    {
+      name: 'status',
+      type: 'token',
+      documentation: 'booked | arrived | fulfilled | noshow | cancelled',
+      stored: storedCode(inverse(APPOINTMENT_STATUS)),
+    },
   ],
   sortDate: 'date',
   isId: numericId,

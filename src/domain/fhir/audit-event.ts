@@ -7,7 +7,13 @@ import { ID_PARAM, LAST_UPDATED_PARAM, numericId, type ResourceDef } from './res
 export interface AuditEventRow {
   id: number;
   at: Date;
-  actor: { userId: number; name: string | null; role: string | null; patientId: number | null; doctorId: number | null } | null;
+  actor: {
+    userId: number;
+    name: string | null;
+    role: string | null;
+    patientId: number | null;
+    doctorId: number | null;
+  } | null;
   action: string;
   entity: string;
   entityId: string | null;
@@ -27,16 +33,25 @@ function agent(row: AuditEventRow): AuditEventAgent {
   const actor = row.actor;
   if (!actor) return { requestor: true, who: { display: 'anonymous' } };
   const who =
-    actor.doctorId !== null ? ref('Practitioner', actor.doctorId, actor.name ?? undefined)
-    : actor.patientId !== null ? ref('Patient', actor.patientId, actor.name ?? undefined)
-    : { display: actor.name ?? `user ${actor.userId}` };
-  return { requestor: true, who, altId: String(actor.userId), name: actor.name ?? undefined, role: actor.role ? [{ text: actor.role }] : undefined };
+    actor.doctorId !== null
+      ? ref('Practitioner', actor.doctorId, actor.name ?? undefined)
+      : actor.patientId !== null
+        ? ref('Patient', actor.patientId, actor.name ?? undefined)
+        : { display: actor.name ?? `user ${actor.userId}` };
+  return {
+    requestor: true,
+    who,
+    altId: String(actor.userId),
+    name: actor.name ?? undefined,
+    role: actor.role ? [{ text: actor.role }] : undefined,
+  };
 }
 
 const PERSON = { system: 'http://terminology.hl7.org/CodeSystem/audit-entity-type', code: '1', display: 'Person' };
 
 function entities(row: AuditEventRow): AuditEventEntity[] {
-  const subject: AuditEventEntity = row.entityId !== null ? { what: { identifier: { value: row.entityId } }, name: row.entity } : { name: row.entity };
+  const subject: AuditEventEntity =
+    row.entityId !== null ? { what: { identifier: { value: row.entityId } }, name: row.entity } : { name: row.entity };
   return row.patientId !== null ? [{ what: ref('Patient', row.patientId), type: PERSON }, subject] : [subject];
 }
 

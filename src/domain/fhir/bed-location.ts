@@ -52,7 +52,9 @@ export function bedLocation(row: BedRow, ctx: FhirContext): Location {
     name: `${row.room.name} ${row.label}`,
     alias: [row.label],
     description: row.ward.name,
-    physicalType: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/location-physical-type', code: 'bd', display: 'Bed' }] },
+    physicalType: {
+      coding: [{ system: 'http://terminology.hl7.org/CodeSystem/location-physical-type', code: 'bd', display: 'Bed' }],
+    },
     managingOrganization: clinicRef(ctx),
     partOf: ref('Location', row.room.id, row.room.name),
   };

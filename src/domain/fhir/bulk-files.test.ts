@@ -14,7 +14,14 @@ const exported: PatientExport = {
   files: [
     { type: 'Patient', resources: () => each({ resourceType: 'Patient', id: '1' }) },
     { type: 'Appointment', resources: () => each() },
-    { type: 'Encounter', resources: () => each({ resourceType: 'Encounter', id: '7', status: 'finished', class: { code: 'AMB' } }, { resourceType: 'Encounter', id: 'stay-2', status: 'in-progress', class: { code: 'IMP' } }) },
+    {
+      type: 'Encounter',
+      resources: () =>
+        each(
+          { resourceType: 'Encounter', id: '7', status: 'finished', class: { code: 'AMB' } },
+          { resourceType: 'Encounter', id: 'stay-2', status: 'in-progress', class: { code: 'IMP' } },
+        ),
+    },
   ],
 };
 
@@ -28,8 +35,13 @@ describe('Bulk Data files of an export', () => {
     };
     const manifest = await writeNdjsonFiles(exported, open, (name) => `files/${name}`);
     assert.deepEqual([...written.keys()], ['Patient.ndjson', 'Encounter.ndjson']);
-    assert.deepEqual(written.get('Encounter.ndjson')?.map((line) => JSON.parse(line).id), ['7', 'stay-2']);
-    assert.ok(written.get('Patient.ndjson')?.every((line) => line.endsWith('}\n') && !line.slice(0, -1).includes('\n')));
+    assert.deepEqual(
+      written.get('Encounter.ndjson')?.map((line) => JSON.parse(line).id),
+      ['7', 'stay-2'],
+    );
+    assert.ok(
+      written.get('Patient.ndjson')?.every((line) => line.endsWith('}\n') && !line.slice(0, -1).includes('\n')),
+    );
     assert.deepEqual(manifest, {
       transactionTime: '2026-06-10T18:00:00.000Z',
       request: exported.request,

@@ -29,7 +29,11 @@ export const ndjsonName = (type: string) => `${type}.ndjson`;
  * Writes each type's resources as `<type>.ndjson` through `open`, one JSON line each; a type with none gets no file
  * (Bulk Data lists only files with resources). Answers the manifest, each file's url made by `url` from its name.
  */
-export async function writeNdjsonFiles(exported: PatientExport, open: (name: string) => Promise<NdjsonFile>, url: (name: string) => string): Promise<BulkManifest> {
+export async function writeNdjsonFiles(
+  exported: PatientExport,
+  open: (name: string) => Promise<NdjsonFile>,
+  url: (name: string) => string,
+): Promise<BulkManifest> {
   const output: BulkOutput[] = [];
   for (const { type, resources } of exported.files) {
     let file: NdjsonFile | undefined;
@@ -44,7 +48,13 @@ export async function writeNdjsonFiles(exported: PatientExport, open: (name: str
       output.push({ type, url: url(ndjsonName(type)), count });
     }
   }
-  return { transactionTime: exported.transactionTime, request: exported.request, requiresAccessToken: false, output, error: [] };
+  return {
+    transactionTime: exported.transactionTime,
+    request: exported.request,
+    requiresAccessToken: false,
+    output,
+    error: [],
+  };
 }
 
 /** Every file's resources one after another, for a single NDJSON stream. */

@@ -5,7 +5,11 @@ import { RESOURCES } from './resources.ts';
 
 const resourceCapability = (type: (typeof FHIR_TYPES)[number]): CapabilityStatementRestResource => {
   const def = RESOURCES[type];
-  const sorts = ['_id', ...(def.params.some((p) => p.name === '_lastUpdated') ? ['_lastUpdated'] : []), ...(def.sortDate ? [def.sortDate] : [])];
+  const sorts = [
+    '_id',
+    ...(def.params.some((p) => p.name === '_lastUpdated') ? ['_lastUpdated'] : []),
+    ...(def.sortDate ? [def.sortDate] : []),
+  ];
   return {
     type,
     interaction: [{ code: 'read' }, { code: 'search-type' }],
@@ -35,8 +39,12 @@ export function capabilityStatement(ctx: { base: string; clinicName: string }, d
     rest: [
       {
         mode: 'server',
-        documentation: 'Read-only. Sign in as for the rest of Medora: the session cookie or Authorization: Bearer <token>.',
-        security: { description: "Medora's sessions and bearer tokens, with Medora's permissions: a patient reads their own compartment." },
+        documentation:
+          'Read-only. Sign in as for the rest of Medora: the session cookie or Authorization: Bearer <token>.',
+        security: {
+          description:
+            "Medora's sessions and bearer tokens, with Medora's permissions: a patient reads their own compartment.",
+        },
         resource: FHIR_TYPES.map(resourceCapability),
       },
     ],

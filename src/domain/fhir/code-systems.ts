@@ -8,8 +8,14 @@ import { ID_PARAM, numericId, type ResourceDef, type TokenValue } from './resour
  */
 export const MEDORA_CODE_SYSTEMS = {
   disease: { title: 'Medora diseases', description: "The clinic's catalogue of diseases; a code is the disease's id." },
-  specialization: { title: 'Medora specializations', description: "The clinic's catalogue of specializations; a code is the specialization's id." },
-  'audit-action': { title: 'Medora audit actions', description: 'What an audited request did (read, list, create, refused …), as the audit trail records it.' },
+  specialization: {
+    title: 'Medora specializations',
+    description: "The clinic's catalogue of specializations; a code is the specialization's id.",
+  },
+  'audit-action': {
+    title: 'Medora audit actions',
+    description: 'What an audited request did (read, list, create, refused …), as the audit trail records it.',
+  },
 } as const;
 export type MedoraCodeSystem = keyof typeof MEDORA_CODE_SYSTEMS;
 
@@ -31,7 +37,9 @@ export const codeSystemResource = (ctx: Pick<FhirContext, 'base'>, id: MedoraCod
 export const catalogueToken =
   (id: 'disease' | 'specialization') =>
   (value: TokenValue, ctx: Pick<FhirContext, 'base'>): string[] =>
-    (value.system === undefined || value.system === codeSystemUrl(ctx, id)) && numericId(value.code) ? [value.code] : [];
+    (value.system === undefined || value.system === codeSystemUrl(ctx, id)) && numericId(value.code)
+      ? [value.code]
+      : [];
 
 const SYSTEM_IDS = Object.keys(MEDORA_CODE_SYSTEMS) as MedoraCodeSystem[];
 

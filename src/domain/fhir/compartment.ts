@@ -12,9 +12,17 @@ import type { Criterion } from './search-request.ts';
  * What a patient's compartment holds in Medora, in the order $everything pages through it, with the beds their stays
  * were in (Locations are no compartment's, but a stay's location history means little without them).
  */
-export const COMPARTMENT_TYPES = ['Patient', 'Appointment', 'Encounter', 'Location', 'Condition', 'Invoice'] as const satisfies readonly StoredType[];
+export const COMPARTMENT_TYPES = [
+  'Patient',
+  'Appointment',
+  'Encounter',
+  'Location',
+  'Condition',
+  'Invoice',
+] as const satisfies readonly StoredType[];
 type CompartmentType = (typeof COMPARTMENT_TYPES)[number];
-const isCompartmentType = (name: string): name is CompartmentType => (COMPARTMENT_TYPES as readonly string[]).includes(name);
+const isCompartmentType = (name: string): name is CompartmentType =>
+  (COMPARTMENT_TYPES as readonly string[]).includes(name);
 
 /** Patient-everything's (and Bulk Data's) parameters that select part of the compartment. */
 const FILTER_PARAMS = ['_type', '_since', 'start', 'end'] as const;
@@ -37,7 +45,11 @@ export interface Compartment {
 }
 
 /** Patient `id`'s compartment as the actor may read it; another's is answered as missing and audited, as a read is. */
-export async function readableCompartment(deps: FhirDeps, input: FhirCall & { id: string }, actor: Actor): Promise<Compartment> {
+export async function readableCompartment(
+  deps: FhirDeps,
+  input: FhirCall & { id: string },
+  actor: Actor,
+): Promise<Compartment> {
   const patient = await access(deps, { ...input, type: 'Patient' }, actor);
   await readableRow(deps, patient, input.id, actor);
   const types = COMPARTMENT_TYPES.flatMap((type) => {
@@ -54,8 +66,18 @@ export const filtered = (compartment: Compartment, filter: CompartmentFilter): C
 });
 
 /** One compartment type's rows of patient `id` the filter selects, in id order. */
-export const compartmentQuery = (type: StoredType, id: string, scope: Scope, filter: CompartmentFilter, count: number, cursor?: string): StoreQuery => ({
-  criteria: [{ param: type === 'Patient' ? '_id' : 'patient', kind: 'in', values: [id] }, ...filterCriteria(type, filter)],
+export const compartmentQuery = (
+  type: StoredType,
+  id: string,
+  scope: Scope,
+  filter: CompartmentFilter,
+  count: number,
+  cursor?: string,
+): StoreQuery => ({
+  criteria: [
+    { param: type === 'Patient' ? '_id' : 'patient', kind: 'in', values: [id] },
+    ...filterCriteria(type, filter),
+  ],
   sort: { key: '_id', descending: false },
   count,
   cursor,
@@ -85,11 +107,15 @@ function filterCriteria(type: StoredType, { since, care }: CompartmentFilter): C
  * both days included) from a query; the other parameters are the caller's. A value not understood is refused.
  */
 export function parseCompartmentFilter(params: Params, timeZone: string): CompartmentFilter {
-  const valuesOf = (name: (typeof FILTER_PARAMS)[number]) => params.filter(([n, v]) => n === name && v !== '').map(([, v]) => v);
+  const valuesOf = (name: (typeof FILTER_PARAMS)[number]) =>
+    params.filter(([n, v]) => n === name && v !== '').map(([, v]) => v);
   return {
     types: typesNamed(valuesOf('_type')),
     since: oneDate('_since', valuesOf('_since'), timeZone)?.gte,
-    care: { gte: oneDate('start', valuesOf('start'), timeZone)?.gte, lt: oneDate('end', valuesOf('end'), timeZone)?.lt },
+    care: {
+      gte: oneDate('start', valuesOf('start'), timeZone)?.gte,
+      lt: oneDate('end', valuesOf('end'), timeZone)?.lt,
+    },
   };
 }
 
@@ -97,7 +123,8 @@ function typesNamed(values: string[]): ReadonlySet<StoredType> | undefined {
   if (values.length === 0) return undefined;
   const names = values.flatMap((v) => v.split(','));
   const unknown = names.find((name) => !isCompartmentType(name));
-  if (unknown !== undefined) throw invalid({ _type: [`"${unknown}" is not one of a patient's types here: ${COMPARTMENT_TYPES.join(', ')}`] });
+  if (unknown !== undefined)
+    throw invalid({ _type: [`"${unknown}" is not one of a patient's types here: ${COMPARTMENT_TYPES.join(', ')}`] });
   return new Set(names.filter(isCompartmentType));
 }
 

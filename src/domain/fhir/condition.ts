@@ -36,9 +36,24 @@ export const conditionResource: ResourceDef<ConditionRow, Condition> = {
     resourceType: 'Condition',
     id: String(row.id),
     meta: meta(row),
-    verificationStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status', code: 'confirmed' }] },
-    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-category', code: 'encounter-diagnosis', display: 'Encounter Diagnosis' }] }],
-    code: { coding: [{ system: codeSystemUrl(ctx, 'disease'), code: String(row.disease.id), display: row.disease.name }], text: row.disease.name },
+    verificationStatus: {
+      coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status', code: 'confirmed' }],
+    },
+    category: [
+      {
+        coding: [
+          {
+            system: 'http://terminology.hl7.org/CodeSystem/condition-category',
+            code: 'encounter-diagnosis',
+            display: 'Encounter Diagnosis',
+          },
+        ],
+      },
+    ],
+    code: {
+      coding: [{ system: codeSystemUrl(ctx, 'disease'), code: String(row.disease.id), display: row.disease.name }],
+      text: row.disease.name,
+    },
     subject: ref('Patient', row.patient.id, row.patient.name),
     encounter: ref('Encounter', row.encounterId),
     recordedDate: row.recordDate,

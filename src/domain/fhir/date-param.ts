@@ -26,7 +26,8 @@ export function dateRange(param: string, raw: string, timeZone: string): Instant
   if (!m) throw fail();
   const [, prefix = 'eq', year = '', month, day, hour, minute, second, fraction, zone] = m;
   const date = `${year}-${month ?? '01'}-${day ?? '01'}`;
-  if (!isCalendarDate(date) || Number(hour ?? 0) > 23 || Number(minute ?? 0) > 59 || Number(second ?? 0) > 59) throw fail();
+  if (!isCalendarDate(date) || Number(hour ?? 0) > 23 || Number(minute ?? 0) > 59 || Number(second ?? 0) > 59)
+    throw fail();
   let from: Date;
   let to: Date;
   if (hour === undefined || minute === undefined) {

@@ -14,10 +14,15 @@ export interface VisitEncounterRow extends VisitRow {
 /** An Encounter is a visit that took place or a stay in a bed. */
 export type EncounterRow = VisitEncounterRow | StayRow;
 
-const VISIT_STATUS = { checked_in: 'arrived', completed: 'finished' } as const satisfies Record<VisitEncounterRow['status'], Encounter['status']>;
+const VISIT_STATUS = { checked_in: 'arrived', completed: 'finished' } as const satisfies Record<
+  VisitEncounterRow['status'],
+  Encounter['status']
+>;
 
 const AMBULATORY = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB', display: 'ambulatory' };
-const ATTENDER = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType', code: 'ATND', display: 'attender' }] };
+const ATTENDER = {
+  coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType', code: 'ATND', display: 'attender' }],
+};
 const ENCOUNTER_CLASSES = { AMB: ['AMB'], IMP: ['IMP'] };
 
 const visitEncounter = (row: VisitEncounterRow, ctx: FhirContext): Encounter => ({
@@ -30,7 +35,10 @@ const visitEncounter = (row: VisitEncounterRow, ctx: FhirContext): Encounter => 
   subject: ref('Patient', row.patient.id, row.patient.name),
   participant: [{ type: [ATTENDER], individual: ref('Practitioner', row.doctor.id, row.doctor.name) }],
   appointment: [ref('Appointment', row.id)],
-  period: row.status === 'completed' ? { start: row.start.toISOString(), end: row.end.toISOString() } : { start: row.start.toISOString() },
+  period:
+    row.status === 'completed'
+      ? { start: row.start.toISOString(), end: row.end.toISOString() }
+      : { start: row.start.toISOString() },
   // The diagnosis is clinical content: the front desk's Encounter has none (DESIGN §3).
   diagnosis: row.record && ctx.clinical ? [{ condition: ref('Condition', row.record.id), rank: 1 }] : undefined,
   location: row.room ? [{ location: ref('Location', row.room.id, row.room.name) }] : undefined,
@@ -44,11 +52,26 @@ export const encounterResource: ResourceDef<EncounterRow, Encounter> = {
     LAST_UPDATED_PARAM,
     { name: 'patient', type: 'reference', target: 'Patient', documentation: 'The patient seen or admitted' },
     { name: 'subject', type: 'reference', target: 'Patient', documentation: 'The patient seen or admitted' },
-    { name: 'practitioner', type: 'reference', target: 'Practitioner', documentation: 'The doctor seen, or who asked for the admission' },
+    {
+      name: 'practitioner',
+      type: 'reference',
+      target: 'Practitioner',
+      documentation: 'The doctor seen, or who asked for the admission',
+    },
     { name: 'appointment', type: 'reference', target: 'Appointment', documentation: 'The appointment of the visit' },
     { name: 'date', type: 'date', documentation: 'When the visit or the stay starts' },
-    { name: 'status', type: 'token', documentation: 'arrived | in-progress | finished', stored: storedCode(inverse({ ...VISIT_STATUS, ...STAY_STATUS })) },
-    { name: 'class', type: 'token', documentation: 'AMB (a visit) | IMP (a stay in a bed)', stored: storedCode(ENCOUNTER_CLASSES) },
+    {
+      name: 'status',
+      type: 'token',
+      documentation: 'arrived | in-progress | finished',
+      stored: storedCode(inverse({ ...VISIT_STATUS, ...STAY_STATUS })),
+    },
+    {
+      name: 'class',
+      type: 'token',
+      documentation: 'AMB (a visit) | IMP (a stay in a bed)',
+      stored: storedCode(ENCOUNTER_CLASSES),
+    },
   ],
   sortDate: 'date',
   isId: (id) => numericId(id) || isStayId(id),

@@ -3,7 +3,15 @@ import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import type { Scope } from './access.ts';
 import { searchset } from './bundle.ts';
-import { compartmentQuery, filtered, isFilterParam, parseCompartmentFilter, readableCompartment, type Compartment, type CompartmentFilter } from './compartment.ts';
+import {
+  compartmentQuery,
+  filtered,
+  isFilterParam,
+  parseCompartmentFilter,
+  readableCompartment,
+  type Compartment,
+  type CompartmentFilter,
+} from './compartment.ts';
 import type { FhirContext } from './fhir.ts';
 import type { FhirDeps } from './ports.ts';
 import type { FhirCall, Params } from './reading.ts';
@@ -20,17 +28,45 @@ const EVERYTHING: SearchableDef = { type: 'Patient', params: [], isId: () => fal
  * types by a cursor `<type index>.<store cursor>` (the index into the types `_type` leaves, which the `next` link
  * repeats). Reading another's is answered as missing and audited, as a read is.
  */
-export async function patientEverything(deps: FhirDeps, input: FhirCall & { id: string; params: Params; strict: boolean }, actor: Actor): Promise<Bundle> {
+export async function patientEverything(
+  deps: FhirDeps,
+  input: FhirCall & { id: string; params: Params; strict: boolean },
+  actor: Actor,
+): Promise<Bundle> {
   const compartment = await readableCompartment(deps, input, actor);
   const filter = parseCompartmentFilter(input.params, deps.timeZone);
   const paging = input.params.filter(([name]) => !isFilterParam(name));
-  const request = parseSearch(EVERYTHING, paging, { strict: input.strict, ctx: compartment.ctx, timeZone: deps.timeZone });
+  const request = parseSearch(EVERYTHING, paging, {
+    strict: input.strict,
+    ctx: compartment.ctx,
+    timeZone: deps.timeZone,
+  });
   const page = await everythingPage(deps, filtered(compartment, filter), input.id, filter, request);
-  await deps.audit.record({ actor, action: 'read_everything', entity: 'fhir_Patient', entityId: input.id, patientId: Number(input.id), requestId: actor.requestId, details: { results: page.resources.length } });
-  return searchset({ base: input.base, type: `Patient/${input.id}/$everything`, ...page, params: input.params, ignored: request.ignored });
+  await deps.audit.record({
+    actor,
+    action: 'read_everything',
+    entity: 'fhir_Patient',
+    entityId: input.id,
+    patientId: Number(input.id),
+    requestId: actor.requestId,
+    details: { results: page.resources.length },
+  });
+  return searchset({
+    base: input.base,
+    type: `Patient/${input.id}/$everything`,
+    ...page,
+    params: input.params,
+    ignored: request.ignored,
+  });
 }
 
-async function everythingPage(deps: FhirDeps, { ctx, types }: Compartment, id: string, filter: CompartmentFilter, request: SearchRequest): Promise<{ resources: Resource[]; next?: string; total?: number }> {
+async function everythingPage(
+  deps: FhirDeps,
+  { ctx, types }: Compartment,
+  id: string,
+  filter: CompartmentFilter,
+  request: SearchRequest,
+): Promise<{ resources: Resource[]; next?: string; total?: number }> {
   const [startAt, startCursor] = everythingCursor(request.cursor, types.length);
   const resources: Resource[] = [];
   let next: string | undefined;
@@ -41,12 +77,21 @@ async function everythingPage(deps: FhirDeps, { ctx, types }: Compartment, id: s
       next = `${i}.`;
       continue;
     }
-    const page = await deps.store.search(type, compartmentQuery(type, id, scope, filter, remaining, i === startAt ? startCursor : undefined));
+    const page = await deps.store.search(
+      type,
+      compartmentQuery(type, id, scope, filter, remaining, i === startAt ? startCursor : undefined),
+    );
     resources.push(...page.rows.map((row) => (RESOURCES[type] as ResourceDef<unknown>).toFhir(row, ctx)));
     if (page.next !== undefined) next = `${i}.${page.next}`;
   }
   const total = request.total
-    ? (await Promise.all(types.map(({ type, scope }) => deps.store.search(type, { ...compartmentQuery(type, id, scope, filter, 0), total: true })))).reduce((sum, page) => sum + (page.total ?? 0), 0)
+    ? (
+        await Promise.all(
+          types.map(({ type, scope }) =>
+            deps.store.search(type, { ...compartmentQuery(type, id, scope, filter, 0), total: true }),
+          ),
+        )
+      ).reduce((sum, page) => sum + (page.total ?? 0), 0)
     : undefined;
   return { resources, next, total };
 }
@@ -78,20 +123,42 @@ export interface PatientExport {
  * `_since` among them; the rest are not read), audited once before a line is read: reading another's, or a filter
  * not understood, is refused here, before any answer or file is begun.
  */
-export async function exportPatient(deps: FhirDeps, input: FhirCall & { id: string; params: Params; request: string; format: string }, actor: Actor): Promise<PatientExport> {
+export async function exportPatient(
+  deps: FhirDeps,
+  input: FhirCall & { id: string; params: Params; request: string; format: string },
+  actor: Actor,
+): Promise<PatientExport> {
   const compartment = await readableCompartment(deps, input, actor);
   const filter = parseCompartmentFilter(input.params, deps.timeZone);
   const { ctx, types } = filtered(compartment, filter);
   const transactionTime = deps.clock.now().toISOString();
-  await deps.audit.record({ actor, action: 'export', entity: 'fhir_Patient', entityId: input.id, patientId: Number(input.id), requestId: actor.requestId, details: { format: input.format } });
+  await deps.audit.record({
+    actor,
+    action: 'export',
+    entity: 'fhir_Patient',
+    entityId: input.id,
+    patientId: Number(input.id),
+    requestId: actor.requestId,
+    details: { format: input.format },
+  });
   return {
     transactionTime,
     request: input.request,
-    files: types.map(({ type, scope }) => ({ type, resources: () => resourcesOf(deps, ctx, type, input.id, scope, filter) })),
+    files: types.map(({ type, scope }) => ({
+      type,
+      resources: () => resourcesOf(deps, ctx, type, input.id, scope, filter),
+    })),
   };
 }
 
-async function* resourcesOf(deps: FhirDeps, ctx: FhirContext, type: StoredType, id: string, scope: Scope, filter: CompartmentFilter): AsyncGenerator<Resource> {
+async function* resourcesOf(
+  deps: FhirDeps,
+  ctx: FhirContext,
+  type: StoredType,
+  id: string,
+  scope: Scope,
+  filter: CompartmentFilter,
+): AsyncGenerator<Resource> {
   const def = RESOURCES[type] as ResourceDef<unknown>;
   let cursor: string | undefined;
   do {

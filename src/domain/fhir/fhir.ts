@@ -43,4 +43,7 @@ export function telecom(phone: string, email: string | null): ContactPoint[] | u
 
 /** The clinic itself, the one Organization. */
 export const CLINIC_ID = 'clinic';
-export const clinicRef = (ctx: FhirContext): Reference<Organization> => ({ reference: `Organization/${CLINIC_ID}`, display: ctx.clinic.name });
+export const clinicRef = (ctx: FhirContext): Reference<Organization> => ({
+  reference: `Organization/${CLINIC_ID}`,
+  display: ctx.clinic.name,
+});

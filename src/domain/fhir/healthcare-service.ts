@@ -10,7 +10,11 @@ export interface DepartmentRow extends Versioned {
 
 export const healthcareServiceResource: ResourceDef<DepartmentRow, HealthcareService> = {
   type: 'HealthcareService',
-  params: [ID_PARAM, LAST_UPDATED_PARAM, { name: 'name', type: 'string', documentation: "The start of the department's name" }],
+  params: [
+    ID_PARAM,
+    LAST_UPDATED_PARAM,
+    { name: 'name', type: 'string', documentation: "The start of the department's name" },
+  ],
   isId: numericId,
   toFhir: (row, ctx) => ({
     resourceType: 'HealthcareService',

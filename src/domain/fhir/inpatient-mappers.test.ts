@@ -50,7 +50,10 @@ describe('the FHIR mappers of a stay and a bed', () => {
   it('maps a stay to a valid inpatient Encounter with its beds in order', () => {
     const resource = encounter(stay);
     assertValidFhir(resource);
-    assert.deepEqual([resource.id, resource.status, resource.class.code, resource.meta?.versionId], ['stay-21', 'finished', 'IMP', '4']);
+    assert.deepEqual(
+      [resource.id, resource.status, resource.class.code, resource.meta?.versionId],
+      ['stay-21', 'finished', 'IMP', '4'],
+    );
     assert.deepEqual(resource.period, { start: '2026-06-10T08:00:00.000Z', end: '2026-06-12T10:00:00.000Z' });
     assert.deepEqual(
       resource.location?.map((l) => [l.location.reference, l.status, l.period?.start, l.period?.end]),
@@ -63,7 +66,12 @@ describe('the FHIR mappers of a stay and a bed', () => {
   });
 
   it('keeps a stay in progress open in its current bed, without a discharge', () => {
-    const resource = encounter({ ...stay, status: 'admitted', dischargedAt: null, beds: [{ bedId: 31, label: 'A', startedAt: at('10T08:00:00'), endedAt: null }] });
+    const resource = encounter({
+      ...stay,
+      status: 'admitted',
+      dischargedAt: null,
+      beds: [{ bedId: 31, label: 'A', startedAt: at('10T08:00:00'), endedAt: null }],
+    });
     assertValidFhir(resource);
     assert.equal(resource.status, 'in-progress');
     assert.deepEqual(resource.location?.[0]?.status, 'active');
@@ -79,10 +87,21 @@ describe('the FHIR mappers of a stay and a bed', () => {
   it('maps a bed to a valid Location of physical type bd inside its room, its status on v2-0116', () => {
     const resource = location(bed);
     assertValidFhir(resource);
-    assert.deepEqual([resource.id, resource.physicalType?.coding?.[0]?.code, resource.partOf?.reference], ['bed-31', 'bd', 'Location/4']);
+    assert.deepEqual(
+      [resource.id, resource.physicalType?.coding?.[0]?.code, resource.partOf?.reference],
+      ['bed-31', 'bd', 'Location/4'],
+    );
     const status = (row: Partial<BedRow>) => location({ ...bed, ...row }).operationalStatus?.code;
     assert.deepEqual(
-      [status({}), status({ holder: 'discharge_ordered' }), status({ holder: 'reserved' }), status({ holder: null }), status({ holder: null, housekeeping: 'cleaning' }), status({ holder: null, housekeeping: 'maintenance' }), status({ holder: null, housekeeping: 'isolation' })],
+      [
+        status({}),
+        status({ holder: 'discharge_ordered' }),
+        status({ holder: 'reserved' }),
+        status({ holder: null }),
+        status({ holder: null, housekeeping: 'cleaning' }),
+        status({ holder: null, housekeeping: 'maintenance' }),
+        status({ holder: null, housekeeping: 'isolation' }),
+      ],
       ['O', 'O', 'U', 'U', 'H', 'C', 'I'],
     );
     assert.equal(location({ ...bed, holder: null, housekeeping: 'maintenance' }).status, 'suspended');
@@ -90,7 +109,13 @@ describe('the FHIR mappers of a stay and a bed', () => {
   });
 
   it('reads stay and bed ids beside the numeric ones, and nothing else', () => {
-    assert.deepEqual(['7', 'stay-21', 'stay-0', 'bed-21', 'stay-x'].map(RESOURCES.Encounter.isId), [true, true, false, false, false]);
+    assert.deepEqual(['7', 'stay-21', 'stay-0', 'bed-21', 'stay-x'].map(RESOURCES.Encounter.isId), [
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
     assert.deepEqual(['4', 'bed-31', 'stay-21', 'bed-'].map(RESOURCES.Location.isId), [true, true, false, false]);
   });
 });

@@ -30,7 +30,12 @@ export const invoiceResource: ResourceDef<BillRow, Invoice> = {
     { name: 'patient', type: 'reference', target: 'Patient', documentation: 'The patient billed' },
     { name: 'subject', type: 'reference', target: 'Patient', documentation: 'The patient billed' },
     { name: 'date', type: 'date', documentation: 'The billing date' },
-    { name: 'status', type: 'token', documentation: 'issued (unpaid or partly paid) | balanced (paid)', stored: storedCode({ issued: ['unpaid', 'partly_paid'], balanced: ['paid'] }) },
+    {
+      name: 'status',
+      type: 'token',
+      documentation: 'issued (unpaid or partly paid) | balanced (paid)',
+      stored: storedCode({ issued: ['unpaid', 'partly_paid'], balanced: ['paid'] }),
+    },
   ],
   sortDate: 'date',
   isId: numericId,

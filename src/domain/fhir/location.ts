@@ -21,7 +21,9 @@ const roomLocation = (row: RoomRow, ctx: FhirContext): Location => ({
   mode: 'instance',
   name: row.name,
   description: row.department.name,
-  physicalType: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/location-physical-type', code: 'ro', display: 'Room' }] },
+  physicalType: {
+    coding: [{ system: 'http://terminology.hl7.org/CodeSystem/location-physical-type', code: 'ro', display: 'Room' }],
+  },
   managingOrganization: clinicRef(ctx),
 });
 

@@ -29,19 +29,78 @@ const visit = {
 
 /** One row of each type, as the adapters hand them over. */
 const ROWS: { [T in FhirType]: FhirRows[T] } = {
-  Patient: { id: 1, ...v, name: 'Paula Patient', email: 'paula@example.test', phone: '+1 555', birthdate: '1990-05-17', gender: 'female', active: true },
-  Practitioner: { id: 2, ...v, name: 'Dr. Grey', email: 'grey@example.test', phone: '', gender: null, birthdate: null, address: '2 Side St', active: true },
-  PractitionerRole: { id: 2, ...v, name: 'Dr. Grey', active: true, specialization: { id: 5, name: 'Cardiology' }, department: { id: 6, name: 'Heart' } },
+  Patient: {
+    id: 1,
+    ...v,
+    name: 'Paula Patient',
+    email: 'paula@example.test',
+    phone: '+1 555',
+    birthdate: '1990-05-17',
+    gender: 'female',
+    active: true,
+  },
+  Practitioner: {
+    id: 2,
+    ...v,
+    name: 'Dr. Grey',
+    email: 'grey@example.test',
+    phone: '',
+    gender: null,
+    birthdate: null,
+    address: '2 Side St',
+    active: true,
+  },
+  PractitionerRole: {
+    id: 2,
+    ...v,
+    name: 'Dr. Grey',
+    active: true,
+    specialization: { id: 5, name: 'Cardiology' },
+    department: { id: 6, name: 'Heart' },
+  },
   Organization: null,
   Location: { kind: 'room', id: 4, ...v, name: 'Room 4', department: { id: 6, name: 'Heart' } },
   HealthcareService: { id: 6, ...v, name: 'Heart', description: '' },
   Schedule: { id: 2, ...v, name: 'Dr. Grey', active: true },
-  Slot: { id: '9-2026-06-15', doctorId: 2, start: new Date('2026-06-15T07:00:00Z'), end: new Date('2026-06-15T07:30:00Z'), busy: false, updatedAt: at },
+  Slot: {
+    id: '9-2026-06-15',
+    doctorId: 2,
+    start: new Date('2026-06-15T07:00:00Z'),
+    end: new Date('2026-06-15T07:30:00Z'),
+    busy: false,
+    updatedAt: at,
+  },
   Appointment: { ...visit, status: 'no_show' },
   Encounter: { ...visit, kind: 'visit', status: 'completed', record: { id: 11, serviceType: 'Consultation' } },
-  Condition: { id: 11, ...v, patient: visit.patient, doctor: visit.doctor, encounterId: 7, disease: { id: 3, name: 'Influenza' }, diagnosis: 'Seasonal flu', recordDate: '2026-06-10' },
-  Invoice: { id: 12, ...v, patient: visit.patient, serviceDetails: 'Consultation', amountCents: 12050, creditedCents: 0, date: '2026-06-10', paid: true },
-  AuditEvent: { id: 13, at, actor: { userId: 20, name: 'Dr. Grey', role: 'doctor', patientId: null, doctorId: 2 }, action: 'refused', entity: 'fhir_Encounter', entityId: '7', patientId: 1 },
+  Condition: {
+    id: 11,
+    ...v,
+    patient: visit.patient,
+    doctor: visit.doctor,
+    encounterId: 7,
+    disease: { id: 3, name: 'Influenza' },
+    diagnosis: 'Seasonal flu',
+    recordDate: '2026-06-10',
+  },
+  Invoice: {
+    id: 12,
+    ...v,
+    patient: visit.patient,
+    serviceDetails: 'Consultation',
+    amountCents: 12050,
+    creditedCents: 0,
+    date: '2026-06-10',
+    paid: true,
+  },
+  AuditEvent: {
+    id: 13,
+    at,
+    actor: { userId: 20, name: 'Dr. Grey', role: 'doctor', patientId: null, doctorId: 2 },
+    action: 'refused',
+    entity: 'fhir_Encounter',
+    entityId: '7',
+    patientId: 1,
+  },
   CodeSystem: 'disease',
 };
 
@@ -63,10 +122,19 @@ describe('the FHIR mappers', () => {
     const statuses = (['scheduled', 'checked_in', 'completed', 'no_show', 'cancelled'] as const).map(
       (status) => RESOURCES.Appointment.toFhir({ ...visit, status }, ctx) as { status: string },
     );
-    assert.deepEqual(statuses.map((a) => a.status), ['booked', 'arrived', 'fulfilled', 'noshow', 'cancelled']);
-    const encounter = RESOURCES.Encounter.toFhir(ROWS.Encounter, ctx) as { status: string; class: { system: string; code: string } };
+    assert.deepEqual(
+      statuses.map((a) => a.status),
+      ['booked', 'arrived', 'fulfilled', 'noshow', 'cancelled'],
+    );
+    const encounter = RESOURCES.Encounter.toFhir(ROWS.Encounter, ctx) as {
+      status: string;
+      class: { system: string; code: string };
+    };
     assert.equal(encounter.status, 'finished');
-    assert.deepEqual([encounter.class.system, encounter.class.code], ['http://terminology.hl7.org/CodeSystem/v3-ActCode', 'AMB']);
+    assert.deepEqual(
+      [encounter.class.system, encounter.class.code],
+      ['http://terminology.hl7.org/CodeSystem/v3-ActCode', 'AMB'],
+    );
   });
 
   it("leaves the diagnosis out of the front desk's Encounter", () => {
@@ -77,15 +145,27 @@ describe('the FHIR mappers', () => {
   });
 
   it("codes diseases in a Medora code system under the clinic's URL, one that is declared", () => {
-    const condition = RESOURCES.Condition.toFhir(ROWS.Condition, ctx) as { code: { coding: { system: string; code: string }[] } };
-    assert.deepEqual(condition.code.coding[0], { system: `${ctx.base}/CodeSystem/disease`, code: '3', display: 'Influenza' });
+    const condition = RESOURCES.Condition.toFhir(ROWS.Condition, ctx) as {
+      code: { coding: { system: string; code: string }[] };
+    };
+    assert.deepEqual(condition.code.coding[0], {
+      system: `${ctx.base}/CodeSystem/disease`,
+      code: '3',
+      display: 'Influenza',
+    });
     for (const id of Object.keys(MEDORA_CODE_SYSTEMS)) {
-      assert.equal((RESOURCES.CodeSystem.toFhir(id as never, ctx) as { url: string }).url, `${ctx.base}/CodeSystem/${id}`);
+      assert.equal(
+        (RESOURCES.CodeSystem.toFhir(id as never, ctx) as { url: string }).url,
+        `${ctx.base}/CodeSystem/${id}`,
+      );
     }
   });
 
   it('bills in dollars from cents', () => {
-    const invoice = RESOURCES.Invoice.toFhir(ROWS.Invoice, ctx) as { status: string; totalGross: { value: number; currency: string } };
+    const invoice = RESOURCES.Invoice.toFhir(ROWS.Invoice, ctx) as {
+      status: string;
+      totalGross: { value: number; currency: string };
+    };
     assert.deepEqual([invoice.status, invoice.totalGross], ['balanced', { value: 120.5, currency: 'USD' }]);
   });
 });

@@ -12,7 +12,17 @@ export const organizationResource: ResourceDef<null, Organization> = {
     resourceType: 'Organization',
     id: CLINIC_ID,
     active: true,
-    type: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/organization-type', code: 'prov', display: 'Healthcare Provider' }] }],
+    type: [
+      {
+        coding: [
+          {
+            system: 'http://terminology.hl7.org/CodeSystem/organization-type',
+            code: 'prov',
+            display: 'Healthcare Provider',
+          },
+        ],
+      },
+    ],
     name: ctx.clinic.name,
     telecom: ctx.clinic.phone ? [{ system: 'phone', value: ctx.clinic.phone }] : undefined,
     address: ctx.clinic.address ? [{ use: 'work', text: ctx.clinic.address }] : undefined,

@@ -1,7 +1,14 @@
 import type { Patient } from '@medplum/fhirtypes';
 import type { Gender } from '../shared/actor.ts';
 import { identifierSystem, meta, telecom, type Versioned } from './fhir.ts';
-import { ID_PARAM, LAST_UPDATED_PARAM, identifierToken, numericId, storedCode, type ResourceDef } from './resource-def.ts';
+import {
+  ID_PARAM,
+  LAST_UPDATED_PARAM,
+  identifierToken,
+  numericId,
+  storedCode,
+  type ResourceDef,
+} from './resource-def.ts';
 
 export interface PatientRow extends Versioned {
   name: string;
@@ -23,7 +30,12 @@ export const patientResource: ResourceDef<PatientRow, Patient> = {
   params: [
     ID_PARAM,
     LAST_UPDATED_PARAM,
-    { name: 'identifier', type: 'token', documentation: 'The Patient ID Medora shows', stored: identifierToken(patientIdSystem) },
+    {
+      name: 'identifier',
+      type: 'token',
+      documentation: 'The Patient ID Medora shows',
+      stored: identifierToken(patientIdSystem),
+    },
     { name: 'name', type: 'string', documentation: 'The start of any part of the name' },
     { name: 'gender', type: 'token', documentation: 'male | female | other', stored: storedCode(GENDER_CODES) },
     { name: 'birthdate', type: 'date', documentation: 'The date of birth' },

@@ -33,7 +33,18 @@ export const practitionerRoleResource: ResourceDef<PractitionerRoleRow, Practiti
     practitioner: ref('Practitioner', row.id, row.name),
     organization: clinicRef(ctx),
     specialty: row.specialization
-      ? [{ coding: [{ system: codeSystemUrl(ctx, 'specialization'), code: String(row.specialization.id), display: row.specialization.name }], text: row.specialization.name }]
+      ? [
+          {
+            coding: [
+              {
+                system: codeSystemUrl(ctx, 'specialization'),
+                code: String(row.specialization.id),
+                display: row.specialization.name,
+              },
+            ],
+            text: row.specialization.name,
+          },
+        ]
       : undefined,
     healthcareService: row.department ? [ref('HealthcareService', row.department.id, row.department.name)] : undefined,
   }),

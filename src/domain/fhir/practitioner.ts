@@ -21,7 +21,12 @@ export const practitionerResource: ResourceDef<PractitionerRow, Practitioner> = 
   params: [
     ID_PARAM,
     LAST_UPDATED_PARAM,
-    { name: 'identifier', type: 'token', documentation: "The doctor's id in Medora", stored: identifierToken(doctorIdSystem) },
+    {
+      name: 'identifier',
+      type: 'token',
+      documentation: "The doctor's id in Medora",
+      stored: identifierToken(doctorIdSystem),
+    },
     { name: 'name', type: 'string', documentation: 'The start of any part of the name' },
   ],
   isId: numericId,

@@ -36,12 +36,19 @@ export interface Access {
 /** The type's definition and the actor's scope in it; a type the actor may not read is refused and audited. */
 export async function access(deps: FhirDeps, input: FhirCall & { type: string }, actor: Actor): Promise<Access> {
   const type = input.type;
-  if (!isFhirType(type)) throw new DomainError('not_found', 'unknown_resource_type', `Medora does not serve ${type} resources`);
+  if (!isFhirType(type))
+    throw new DomainError('not_found', 'unknown_resource_type', `Medora does not serve ${type} resources`);
   let scope: Scope;
   try {
     scope = scopeFor(type, actor);
   } catch (refused) {
-    await deps.audit.record({ actor, action: 'refused', entity: `fhir_${type}`, requestId: actor.requestId, details: { attempt: `read ${type}` } });
+    await deps.audit.record({
+      actor,
+      action: 'refused',
+      entity: `fhir_${type}`,
+      requestId: actor.requestId,
+      details: { attempt: `read ${type}` },
+    });
     throw refused;
   }
   const def = RESOURCES[type] as ResourceDef<unknown>;
@@ -49,12 +56,25 @@ export async function access(deps: FhirDeps, input: FhirCall & { type: string },
 }
 
 /** The rows a request selects: from configuration, or from the store (nothing asked when no row can match). */
-export async function rowsOf(deps: FhirDeps, type: FhirType, request: SearchRequest, scope: Scope): Promise<StorePage<unknown>> {
+export async function rowsOf(
+  deps: FhirDeps,
+  type: FhirType,
+  request: SearchRequest,
+  scope: Scope,
+): Promise<StorePage<unknown>> {
   const def = RESOURCES[type] as ResourceDef<unknown>;
   if (request.matchesNothing) return { rows: [], total: 0 };
   if (!isStored(type)) return configuredRows(def, request);
   const dates = type === 'Slot' ? slotDates(request, clinicToday(deps.clock, deps.timeZone), deps.timeZone) : undefined;
-  return deps.store.search(type, { criteria: request.criteria, sort: request.sort, count: request.count, cursor: request.cursor, total: request.total, scope, dates });
+  return deps.store.search(type, {
+    criteria: request.criteria,
+    sort: request.sort,
+    count: request.count,
+    cursor: request.cursor,
+    total: request.total,
+    scope,
+    dates,
+  });
 }
 
 function configuredRows(def: ResourceDef<unknown>, request: SearchRequest): StorePage<unknown> {
@@ -64,10 +84,18 @@ function configuredRows(def: ResourceDef<unknown>, request: SearchRequest): Stor
 }
 
 /** The one row of `type` with `id` that the actor may read; another's is answered as missing, and the attempt audited. */
-export async function readableRow(deps: FhirDeps, { type, def, scope }: Access, id: string, actor: Actor): Promise<unknown> {
+export async function readableRow(
+  deps: FhirDeps,
+  { type, def, scope }: Access,
+  id: string,
+  actor: Actor,
+): Promise<unknown> {
   if (!def.isId(id)) throw notFound(`${type}/${id}`);
   const row = (await rowsOf(deps, type, byId(id), scope)).rows[0];
   if (row !== undefined) return row;
   if (scope.kind === 'all') throw notFound(`${type}/${id}`);
-  throw await recorded(deps.audit, refusal(`${type}/${id}`, actor, { entity: `fhir_${type}`, entityId: Number(id), attempt: `read ${type}/${id}` }));
+  throw await recorded(
+    deps.audit,
+    refusal(`${type}/${id}`, actor, { entity: `fhir_${type}`, entityId: Number(id), attempt: `read ${type}/${id}` }),
+  );
 }

@@ -59,10 +59,15 @@ export interface ResourceDef<Row, R extends Resource = Resource> {
 export const numericId = (id: string) => /^[1-9]\d{0,9}$/.test(id) && Number(id) <= 2147483647;
 
 /** An id `<prefix><row id>`: a second kind of row answering as the same type (a stay beside the visits). */
-export const prefixedId = (prefix: string) => (id: string) => id.startsWith(prefix) && numericId(id.slice(prefix.length));
+export const prefixedId = (prefix: string) => (id: string) =>
+  id.startsWith(prefix) && numericId(id.slice(prefix.length));
 
 export const ID_PARAM: SearchParamDef = { name: '_id', type: 'token', documentation: 'The logical id of the resource' };
-export const LAST_UPDATED_PARAM: SearchParamDef = { name: '_lastUpdated', type: 'date', documentation: 'When the resource last changed (meta.lastUpdated)' };
+export const LAST_UPDATED_PARAM: SearchParamDef = {
+  name: '_lastUpdated',
+  type: 'date',
+  documentation: 'When the resource last changed (meta.lastUpdated)',
+};
 
 /** A token's code as stored when it names one of `codes` (in whichever system), else nothing. */
 export const storedCode =
@@ -75,7 +80,8 @@ export const identifierToken =
   (value: TokenValue, ctx: Pick<FhirContext, 'base'>): string[] =>
     (value.system === undefined || value.system === system(ctx)) && numericId(value.code) ? [value.code] : [];
 
-export const booleanToken = (value: TokenValue): string[] => (value.code === 'true' || value.code === 'false' ? [value.code] : []);
+export const booleanToken = (value: TokenValue): string[] =>
+  value.code === 'true' || value.code === 'false' ? [value.code] : [];
 
 /** A mapping from stored values to FHIR codes, turned around: each code to the stored values it stands for. */
 export function inverse<K extends string, V extends string>(map: Record<K, V>): Record<string, K[]> {

@@ -46,7 +46,14 @@ export function parseSearch(
   params: readonly (readonly [string, string])[],
   opts: { strict: boolean; ctx: Pick<FhirContext, 'base'>; timeZone: string },
 ): SearchRequest {
-  const request: SearchRequest = { criteria: [], matchesNothing: false, count: DEFAULT_COUNT, sort: { key: '_id', descending: false }, total: true, ignored: [] };
+  const request: SearchRequest = {
+    criteria: [],
+    matchesNothing: false,
+    count: DEFAULT_COUNT,
+    sort: { key: '_id', descending: false },
+    total: true,
+    ignored: [],
+  };
   const ignore = (name: string, why: string) => {
     if (opts.strict) throw invalid({ [name]: [why] }, `${name}: ${why}`);
     request.ignored.push(`${name}: ${why}`);
@@ -59,15 +66,18 @@ export function parseSearch(
       if (criterion.kind !== 'range' && criterion.values.length === 0) request.matchesNothing = true;
       request.criteria.push(criterion);
     } else if (name === '_count') {
-      if (!/^\d{1,4}$/.test(value) || Number(value) > MAX_COUNT) throw invalid({ _count: [`must be a whole number from 0 to ${MAX_COUNT}`] });
+      if (!/^\d{1,4}$/.test(value) || Number(value) > MAX_COUNT)
+        throw invalid({ _count: [`must be a whole number from 0 to ${MAX_COUNT}`] });
       request.count = Number(value);
     } else if (name === '_sort') {
       const descending = value.startsWith('-');
       const key = descending ? value.slice(1) : value;
-      if (key === '_id' || key === def.sortDate || (key === '_lastUpdated' && def.params.some((p) => p.name === key))) request.sort = { key, descending };
+      if (key === '_id' || key === def.sortDate || (key === '_lastUpdated' && def.params.some((p) => p.name === key)))
+        request.sort = { key, descending };
       else ignore(name, `sorting by "${value}" is not supported; sorted by _id`);
     } else if (name === '_total') {
-      if (!['none', 'estimate', 'accurate'].includes(value)) throw invalid({ _total: ['must be none, estimate or accurate'] });
+      if (!['none', 'estimate', 'accurate'].includes(value))
+        throw invalid({ _total: ['must be none, estimate or accurate'] });
       request.total = value !== 'none';
     } else if (name === '_cursor') {
       request.cursor = value;
@@ -80,7 +90,12 @@ export function parseSearch(
   return request;
 }
 
-function criterionOf(def: SearchableDef, param: SearchParamDef, value: string, opts: { ctx: Pick<FhirContext, 'base'>; timeZone: string }): Criterion {
+function criterionOf(
+  def: SearchableDef,
+  param: SearchParamDef,
+  value: string,
+  opts: { ctx: Pick<FhirContext, 'base'>; timeZone: string },
+): Criterion {
   const name = param.name;
   const values = value.split(',');
   switch (param.type) {
@@ -93,8 +108,17 @@ function criterionOf(def: SearchableDef, param: SearchParamDef, value: string, o
       return { param: name, kind: 'in', values: values.flatMap((v) => referencedId(param, v)) };
     case 'token': {
       const tokens = values.map(token);
-      if (name === '_id') return { param: name, kind: 'in', values: tokens.filter((t) => t.system === undefined && def.isId(t.code)).map((t) => t.code) };
-      return { param: name, kind: 'in', values: [...new Set(tokens.flatMap((t) => param.stored?.(t, opts.ctx) ?? []))] };
+      if (name === '_id')
+        return {
+          param: name,
+          kind: 'in',
+          values: tokens.filter((t) => t.system === undefined && def.isId(t.code)).map((t) => t.code),
+        };
+      return {
+        param: name,
+        kind: 'in',
+        values: [...new Set(tokens.flatMap((t) => param.stored?.(t, opts.ctx) ?? []))],
+      };
     }
   }
 }

@@ -28,6 +28,7 @@ export function slotDates(request: SearchRequest, today: string, timeZone: strin
     from = lows.at(-1) ?? today;
     to = highs[0] ?? addDays(from, DEFAULT_SLOT_DAYS - 1);
   }
-  if (daysBetween(from, to) >= MAX_SLOT_DAYS) throw invalid({ start: [`slots are searched at most ${MAX_SLOT_DAYS} days at once`] });
+  if (daysBetween(from, to) >= MAX_SLOT_DAYS)
+    throw invalid({ start: [`slots are searched at most ${MAX_SLOT_DAYS} days at once`] });
   return { from, to };
 }

@@ -23,8 +23,17 @@ export const slotResource: ResourceDef<SlotRow, Slot> = {
   params: [
     ID_PARAM,
     { name: 'schedule', type: 'reference', target: 'Schedule', documentation: "The doctor's Schedule" },
-    { name: 'start', type: 'date', documentation: 'When the slot starts; by default the next four weeks, at most 92 days at once' },
-    { name: 'status', type: 'token', documentation: 'free | busy', stored: storedCode({ free: ['free'], busy: ['busy'] }) },
+    {
+      name: 'start',
+      type: 'date',
+      documentation: 'When the slot starts; by default the next four weeks, at most 92 days at once',
+    },
+    {
+      name: 'status',
+      type: 'token',
+      documentation: 'free | busy',
+      stored: storedCode({ free: ['free'], busy: ['busy'] }),
+    },
   ],
   sortDate: 'start',
   isId: (id) => SLOT_ID.test(id),

@@ -29,18 +29,27 @@ export interface StayRow extends Versioned {
   beds: BedStay[];
 }
 
-export const STAY_STATUS = { admitted: 'in-progress', discharge_ordered: 'in-progress', discharged: 'finished' } as const satisfies Record<
-  StayRow['status'],
-  Encounter['status']
->;
+export const STAY_STATUS = {
+  admitted: 'in-progress',
+  discharge_ordered: 'in-progress',
+  discharged: 'finished',
+} as const satisfies Record<StayRow['status'], Encounter['status']>;
 
-const INPATIENT = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'IMP', display: 'inpatient encounter' };
-const ADMITTER = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType', code: 'ADM', display: 'admitter' }] };
+const INPATIENT = {
+  system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode',
+  code: 'IMP',
+  display: 'inpatient encounter',
+};
+const ADMITTER = {
+  coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType', code: 'ADM', display: 'admitter' }],
+};
 
 const bedLocation = (stay: BedStay): EncounterLocation => ({
   location: ref('Location', `${BED_ID_PREFIX}${stay.bedId}`, stay.label),
   status: stay.endedAt ? 'completed' : 'active',
-  period: stay.endedAt ? { start: stay.startedAt.toISOString(), end: stay.endedAt.toISOString() } : { start: stay.startedAt.toISOString() },
+  period: stay.endedAt
+    ? { start: stay.startedAt.toISOString(), end: stay.endedAt.toISOString() }
+    : { start: stay.startedAt.toISOString() },
 });
 
 /** A stay as an inpatient Encounter, with the beds it occupied in order; the front desk gets no reason (DESIGN §3). */
@@ -54,7 +63,9 @@ export function stayEncounter(row: StayRow, ctx: FhirContext): Encounter {
     serviceType: { text: row.ward.name },
     subject: ref('Patient', row.patient.id, row.patient.name),
     participant: [{ type: [ADMITTER], individual: ref('Practitioner', row.doctor.id, row.doctor.name) }],
-    period: row.dischargedAt ? { start: row.admittedAt.toISOString(), end: row.dischargedAt.toISOString() } : { start: row.admittedAt.toISOString() },
+    period: row.dischargedAt
+      ? { start: row.admittedAt.toISOString(), end: row.dischargedAt.toISOString() }
+      : { start: row.admittedAt.toISOString() },
     reasonCode: ctx.clinical ? [{ text: row.reason }] : undefined,
     // Medora records that a patient left, not where to: no discharge-disposition code is claimed.
     hospitalization: row.dischargedAt ? { dischargeDisposition: { text: 'Discharged' } } : undefined,

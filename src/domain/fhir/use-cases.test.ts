@@ -11,7 +11,17 @@ import type { PatientRow } from './patient.ts';
 import { capabilities, readResource, searchResources } from './use-cases.ts';
 
 const base = 'https://clinic.example.org/fhir/R4';
-const paula: PatientRow = { id: 1, updatedAt: new Date('2026-06-01T10:00:00Z'), version: 2, name: 'Paula', email: null, phone: '', birthdate: null, gender: 'female', active: true };
+const paula: PatientRow = {
+  id: 1,
+  updatedAt: new Date('2026-06-01T10:00:00Z'),
+  version: 2,
+  name: 'Paula',
+  email: null,
+  phone: '',
+  birthdate: null,
+  gender: 'female',
+  active: true,
+};
 const admin: Actor = { userId: 1, role: 'admin', name: 'Ada', requestId: 'r1' };
 const patient: Actor = { userId: 2, role: 'patient', name: 'Paula', patientId: 1, requestId: 'r2' };
 const reception: Actor = { userId: 3, role: 'reception', name: 'Rita', requestId: 'r3' };
@@ -24,7 +34,8 @@ function fakeDeps(rows: unknown[] = [paula], next?: string) {
     store: {
       search: async (_type, query) => {
         queries.push(query);
-        const visible = query.scope.kind === 'all' || (query.scope.kind === 'patient' && query.scope.patientId === 1) ? rows : [];
+        const visible =
+          query.scope.kind === 'all' || (query.scope.kind === 'patient' && query.scope.patientId === 1) ? rows : [];
         return { rows: visible as never[], next, total: query.total ? visible.length : undefined };
       },
     },
@@ -44,19 +55,28 @@ describe('the FHIR use cases', () => {
     const resource = await readResource(deps, { base, type: 'Patient', id: '1' }, patient);
     assertValidFhir(resource);
     assert.deepEqual(queries[0]?.scope, { kind: 'patient', patientId: 1 });
-    assert.deepEqual(audit.map((e) => [e.action, e.entity, e.patientId]), [['read', 'fhir_Patient', 1]]);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.entity, e.patientId]),
+      [['read', 'fhir_Patient', 1]],
+    );
   });
 
   it("answers another patient's resource as missing and audits the attempt", async () => {
     const { deps, audit } = fakeDeps();
     const other: Actor = { ...patient, patientId: 2 };
     await assert.rejects(readResource(deps, { base, type: 'Patient', id: '1' }, other), refusedWith('not_found'));
-    assert.deepEqual(audit.map((e) => [e.action, e.entity]), [['refused', 'fhir_Patient']]);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.entity]),
+      [['refused', 'fhir_Patient']],
+    );
   });
 
   it('refuses the front desk clinical types with 403, audited, without asking the store', async () => {
     const { deps, queries, audit } = fakeDeps();
-    await assert.rejects(searchResources(deps, { base, type: 'Condition', params: [], strict: false }, reception), refusedWith('forbidden'));
+    await assert.rejects(
+      searchResources(deps, { base, type: 'Condition', params: [], strict: false }, reception),
+      refusedWith('forbidden'),
+    );
     assert.equal(queries.length, 0);
     assert.equal(audit[0]?.action, 'refused');
   });
@@ -70,18 +90,38 @@ describe('the FHIR use cases', () => {
 
   it('makes a searchset with fullUrls, the total, a next link carrying the cursor and the ignored parameters', async () => {
     const { deps } = fakeDeps([paula], 'CURSOR');
-    const bundle: Bundle = await searchResources(deps, { base, type: 'Patient', params: [['gender', 'female'], ['_count', '1'], ['_foo', 'x']], strict: false }, admin);
+    const bundle: Bundle = await searchResources(
+      deps,
+      {
+        base,
+        type: 'Patient',
+        params: [
+          ['gender', 'female'],
+          ['_count', '1'],
+          ['_foo', 'x'],
+        ],
+        strict: false,
+      },
+      admin,
+    );
     assertValidFhir(bundle);
     assert.equal(bundle.total, 1);
     assert.equal(bundle.entry?.[0]?.fullUrl, `${base}/Patient/1`);
-    assert.equal(bundle.link?.find((l) => l.relation === 'next')?.url, `${base}/Patient?gender=female&_count=1&_foo=x&_cursor=CURSOR`);
+    assert.equal(
+      bundle.link?.find((l) => l.relation === 'next')?.url,
+      `${base}/Patient?gender=female&_count=1&_foo=x&_cursor=CURSOR`,
+    );
     const outcome = bundle.entry?.find((e) => e.search?.mode === 'outcome')?.resource as OperationOutcome;
     assert.match(outcome.issue[0]?.diagnostics ?? '', /_foo/);
   });
 
   it('answers a search no row can match without asking the store', async () => {
     const { deps, queries } = fakeDeps();
-    const bundle = await searchResources(deps, { base, type: 'Appointment', params: [['status', 'proposed']], strict: false }, admin);
+    const bundle = await searchResources(
+      deps,
+      { base, type: 'Appointment', params: [['status', 'proposed']], strict: false },
+      admin,
+    );
     assert.deepEqual([bundle.total, bundle.entry, queries.length], [0, undefined, 0]);
   });
 

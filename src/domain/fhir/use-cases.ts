@@ -12,16 +12,31 @@ export function capabilities(deps: FhirDeps, call: FhirCall): CapabilityStatemen
 }
 
 /** One resource by type and id, if the actor may read it; another's is answered as missing, and both are audited. */
-export async function readResource(deps: FhirDeps, input: FhirCall & { type: string; id: string }, actor: Actor): Promise<Resource> {
+export async function readResource(
+  deps: FhirDeps,
+  input: FhirCall & { type: string; id: string },
+  actor: Actor,
+): Promise<Resource> {
   const reading = await access(deps, input, actor);
   const row = await readableRow(deps, reading, input.id, actor);
   const { type, def, ctx } = reading;
-  await deps.audit.record({ actor, action: 'read', entity: `fhir_${type}`, entityId: input.id, patientId: def.patientOf?.(row) ?? null, requestId: actor.requestId });
+  await deps.audit.record({
+    actor,
+    action: 'read',
+    entity: `fhir_${type}`,
+    entityId: input.id,
+    patientId: def.patientOf?.(row) ?? null,
+    requestId: actor.requestId,
+  });
   return def.toFhir(row, ctx);
 }
 
 /** A searchset of what the actor may read, paged by the store's keyset cursor; each search is audited with its query. */
-export async function searchResources(deps: FhirDeps, input: FhirCall & { type: string; params: Params; strict: boolean }, actor: Actor): Promise<Bundle> {
+export async function searchResources(
+  deps: FhirDeps,
+  input: FhirCall & { type: string; params: Params; strict: boolean },
+  actor: Actor,
+): Promise<Bundle> {
   const { type, def, scope, ctx } = await access(deps, input, actor);
   const request = parseSearch(def, input.params, { strict: input.strict, ctx, timeZone: deps.timeZone });
   const page = await rowsOf(deps, type, request, scope);
@@ -43,4 +58,3 @@ export async function searchResources(deps: FhirDeps, input: FhirCall & { type: 
     ignored: request.ignored,
   });
 }
-

@@ -13,7 +13,8 @@ const messageOf = (error: unknown, field: string) => {
 
 describe('parseImport (CSV)', () => {
   it('reads quoted values with commas, doubled quotes and line breaks, naming each row by the line it starts on', () => {
-    const csv = '\uFEFFName,EMAIL,Department Name\r\n"Grey, Meredith",m@x.test,"Say ""hi""\r\nthere"\r\n\r\nBen,b@x.test,\n';
+    const csv =
+      '\uFEFFName,EMAIL,Department Name\r\n"Grey, Meredith",m@x.test,"Say ""hi""\r\nthere"\r\n\r\nBen,b@x.test,\n';
     assert.deepEqual(parseImport(csv, 'csv', COLUMNS), [
       { where: 'line 2', fields: { name: 'Grey, Meredith', email: 'm@x.test', department_name: 'Say "hi"\r\nthere' } },
       { where: 'line 5', fields: { name: 'Ben', email: 'b@x.test' } },
@@ -25,13 +26,25 @@ describe('parseImport (CSV)', () => {
   });
 
   it('refuses unknown columns, a row with more values than the header, and an unclosed quote', () => {
-    assert.throws(() => parseImport('name,mail\nA,a@x\n', 'csv', COLUMNS), (e) => /unknown column "mail"/.test(messageOf(e, 'file')));
-    assert.throws(() => parseImport('name\nA,extra\n', 'csv', COLUMNS), (e) => /has 2 values/.test(messageOf(e, 'line 2')));
-    assert.throws(() => parseImport('name\n"A\n', 'csv', COLUMNS), (e) => /never closed/.test(messageOf(e, 'line 2')));
+    assert.throws(
+      () => parseImport('name,mail\nA,a@x\n', 'csv', COLUMNS),
+      (e) => /unknown column "mail"/.test(messageOf(e, 'file')),
+    );
+    assert.throws(
+      () => parseImport('name\nA,extra\n', 'csv', COLUMNS),
+      (e) => /has 2 values/.test(messageOf(e, 'line 2')),
+    );
+    assert.throws(
+      () => parseImport('name\n"A\n', 'csv', COLUMNS),
+      (e) => /never closed/.test(messageOf(e, 'line 2')),
+    );
   });
 
   it('refuses a file with no rows', () => {
-    assert.throws(() => parseImport('name,email\n\n', 'csv', COLUMNS), (e) => /no rows/.test(messageOf(e, 'file')));
+    assert.throws(
+      () => parseImport('name,email\n\n', 'csv', COLUMNS),
+      (e) => /no rows/.test(messageOf(e, 'file')),
+    );
   });
 });
 
@@ -44,9 +57,18 @@ describe('parseImport (JSON)', () => {
   });
 
   it('refuses malformed JSON, a non-array and a non-object item', () => {
-    assert.throws(() => parseImport('[{', 'json', COLUMNS), (e) => /is not valid JSON/.test(messageOf(e, 'file')));
-    assert.throws(() => parseImport('{"name":"A"}', 'json', COLUMNS), (e) => /JSON array/.test(messageOf(e, 'file')));
-    assert.throws(() => parseImport('[{"name":"A"},"B"]', 'json', COLUMNS), (e) => messageOf(e, 'item 2') === 'must be an object');
+    assert.throws(
+      () => parseImport('[{', 'json', COLUMNS),
+      (e) => /is not valid JSON/.test(messageOf(e, 'file')),
+    );
+    assert.throws(
+      () => parseImport('{"name":"A"}', 'json', COLUMNS),
+      (e) => /JSON array/.test(messageOf(e, 'file')),
+    );
+    assert.throws(
+      () => parseImport('[{"name":"A"},"B"]', 'json', COLUMNS),
+      (e) => messageOf(e, 'item 2') === 'must be an object',
+    );
   });
 });
 

@@ -12,7 +12,11 @@ export interface ImportRow {
 export const formatOf = (filename: string): ImportFormat => (/\.json$/i.test(filename) ? 'json' : 'csv');
 
 /** "Department Name" and "department-name" both become the column `department_name`. */
-const columnName = (header: string) => header.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const columnName = (header: string) =>
+  header
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /**
  * Rows of a CSV file with a header row, or of a JSON array of objects.
@@ -23,7 +27,9 @@ export function parseImport(text: string, format: ImportFormat, columns: readonl
   const rows = format === 'json' ? jsonRows(text) : csvRows(text);
   const unknown = [...new Set(rows.flatMap((row) => Object.keys(row.fields)))].filter((c) => !columns.includes(c));
   if (unknown.length > 0) {
-    throw invalid({ file: [`unknown column ${unknown.map((c) => `"${c}"`).join(', ')}; the columns are ${columns.join(', ')}`] });
+    throw invalid({
+      file: [`unknown column ${unknown.map((c) => `"${c}"`).join(', ')}; the columns are ${columns.join(', ')}`],
+    });
   }
   if (rows.length === 0) throw invalid({ file: ['has no rows to import'] });
   return rows;
@@ -61,7 +67,9 @@ function csvRows(text: string): ImportRow[] {
     .map((record) => {
       const where = `line ${record.line}`;
       if (record.values.length > columns.length) {
-        throw invalid({ [where]: [`has ${record.values.length} values but the header names ${columns.length} columns`] });
+        throw invalid({
+          [where]: [`has ${record.values.length} values but the header names ${columns.length} columns`],
+        });
       }
       const fields: Record<string, string> = {};
       columns.forEach((column, i) => {

@@ -12,9 +12,13 @@ function fakeDeps(existing: { departments?: string[]; accounts?: Record<string, 
   const hashed: string[] = [];
   const deps: ImportDeps = {
     lookup: {
-      departmentIds: async (names) => new Map(committed.departments.map((n, i) => [n.toLowerCase(), i + 1] as const).filter(([n]) => names.includes(n))),
+      departmentIds: async (names) =>
+        new Map(
+          committed.departments.map((n, i) => [n.toLowerCase(), i + 1] as const).filter(([n]) => names.includes(n)),
+        ),
       specializationIds: async () => new Map(),
-      accountRoles: async (emails) => new Map(Object.entries(existing.accounts ?? {}).filter(([e]) => emails.includes(e))),
+      accountRoles: async (emails) =>
+        new Map(Object.entries(existing.accounts ?? {}).filter(([e]) => emails.includes(e))),
     },
     hasher: {
       hash: async (password) => {
@@ -58,7 +62,10 @@ describe('importDoctors', () => {
     const { result, saved } = run(fake.deps, 'name,email,department\nA,a@x.test,heart\nB,b@x.test,\n');
     assert.equal((await result).imported, 2);
     const credentials = only(saved, 'saved list');
-    assert.deepEqual(credentials.map((c) => c.email), ['a@x.test', 'b@x.test']);
+    assert.deepEqual(
+      credentials.map((c) => c.email),
+      ['a@x.test', 'b@x.test'],
+    );
     assert.deepEqual(
       fake.committed().doctors.map((d) => [d.email, d.department_id, d.passwordHash]),
       [
@@ -98,13 +105,22 @@ describe('importDoctors', () => {
     const result = await run(fake.deps, csv, { createMissing: true }).result;
     assert.deepEqual(result.createdDepartments, ['Lab']);
     assert.deepEqual(fake.committed().departments, ['Lab']);
-    assert.deepEqual(fake.committed().doctors.map((d) => d.department_id), [1, 1]);
+    assert.deepEqual(
+      fake.committed().doctors.map((d) => d.department_id),
+      [1, 1],
+    );
   });
 
   it('on a dry run hashes nothing, saves no credentials and commits nothing', async () => {
     const fake = fakeDeps();
     const { result, saved } = run(fake.deps, 'name,email\nA,a@x.test\n', { dryRun: true });
-    assert.deepEqual(await result, { dryRun: true, imported: 1, skipped: [], createdSpecializations: [], createdDepartments: [] });
+    assert.deepEqual(await result, {
+      dryRun: true,
+      imported: 1,
+      skipped: [],
+      createdSpecializations: [],
+      createdDepartments: [],
+    });
     assert.deepEqual([fake.hashed, saved, fake.committed().doctors], [[], [], []]);
   });
 });

@@ -40,13 +40,28 @@ export interface ImportedCredential {
 }
 
 export const DEPARTMENT_COLUMNS = ['name', 'description'] as const;
-export const DOCTOR_COLUMNS = ['name', 'email', 'phone', 'gender', 'specialization', 'department', 'bio', 'birthdate', 'address'] as const;
+export const DOCTOR_COLUMNS = [
+  'name',
+  'email',
+  'phone',
+  'gender',
+  'specialization',
+  'department',
+  'bio',
+  'birthdate',
+  'address',
+] as const;
 
 // argon2 hashes run on libuv's thread pool (4 threads by default); a few more in flight keep it busy.
 const HASH_CONCURRENCY = 8;
 
 /** Creates departments from a file (columns name, description); those whose name exists already are skipped. */
-export async function importDepartments(deps: ImportDeps, file: ImportFile, options: ImportOptions, actor: Actor): Promise<ImportResult> {
+export async function importDepartments(
+  deps: ImportDeps,
+  file: ImportFile,
+  options: ImportOptions,
+  actor: Actor,
+): Promise<ImportResult> {
   const rows = parseImport(file.text, file.format, DEPARTMENT_COLUMNS);
   const problems = new RowProblems();
   const unique = withoutRepeats(rows, 'name', problems);
@@ -86,23 +101,44 @@ export async function importDoctors(
   const fresh: ImportRow[] = [];
   for (const row of unique) {
     const role = roles.get(key(row.fields.email));
-    if (role === 'doctor') skipped.push({ where: row.where, reason: `${trimmed(row.fields.email)} is already a doctor` });
+    if (role === 'doctor')
+      skipped.push({ where: row.where, reason: `${trimmed(row.fields.email)} is already a doctor` });
     else if (role) problems.add(row.where, 'email', `already belongs to a ${role} account`);
     else fresh.push(row);
   }
-  const specializations = await resolveNames(fresh, 'specialization', deps.lookup.specializationIds, options.createMissing, problems);
-  const departments = await resolveNames(fresh, 'department', deps.lookup.departmentIds, options.createMissing, problems);
+  const specializations = await resolveNames(
+    fresh,
+    'specialization',
+    deps.lookup.specializationIds,
+    options.createMissing,
+    problems,
+  );
+  const departments = await resolveNames(
+    fresh,
+    'department',
+    deps.lookup.departmentIds,
+    options.createMissing,
+    problems,
+  );
   problems.throwIfAny();
 
   const accounts: NewAccount[] = fresh.map((row) => ({
     row,
-    credential: { name: trimmed(row.fields.name), email: trimmed(row.fields.email), password: deps.passwords.generate() },
+    credential: {
+      name: trimmed(row.fields.name),
+      email: trimmed(row.fields.email),
+      password: deps.passwords.generate(),
+    },
     passwordHash: '',
   }));
   const writeAll = (accounts: NewAccount[], dryRun: boolean) =>
     inOneTransaction(deps, dryRun, async (tx) => {
       const refusals = new RowProblems();
-      const specializationIds = await withCreated(specializations, (name) => tx.createSpecialization({ name }, actor), refusals);
+      const specializationIds = await withCreated(
+        specializations,
+        (name) => tx.createSpecialization({ name }, actor),
+        refusals,
+      );
       const departmentIds = await withCreated(departments, (name) => tx.createDepartment({ name }, actor), refusals);
       for (const [i, { row, credential, passwordHash }] of accounts.entries()) {
         const { specialization, department, ...profile } = row.fields;
@@ -114,7 +150,9 @@ export async function importDoctors(
         };
         await tx
           .createDoctor(body, passwordHash, actor)
-          .catch((error) => refusals.addRefusal(row.where, error, { specialization_id: 'specialization', department_id: 'department' }));
+          .catch((error) =>
+            refusals.addRefusal(row.where, error, { specialization_id: 'specialization', department_id: 'department' }),
+          );
         options.onProgress?.(dryRun ? 'checking doctors' : 'importing doctors', i + 1, accounts.length);
       }
       refusals.throwIfAny();
@@ -168,12 +206,16 @@ class RowProblems {
     if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
     const fields = Object.entries(error.fields ?? {});
     if (fields.length === 0) this.add(where, undefined, error.message);
-    for (const [field, messages] of fields) for (const message of messages) this.add(where, fieldNames[field] ?? field, message);
+    for (const [field, messages] of fields)
+      for (const message of messages) this.add(where, fieldNames[field] ?? field, message);
   }
 
   throwIfAny(): void {
     if (this.count === 0) return;
-    throw invalid(this.fields, `Nothing was imported: the file has ${this.count === 1 ? '1 problem' : `${this.count} problems`}`);
+    throw invalid(
+      this.fields,
+      `Nothing was imported: the file has ${this.count === 1 ? '1 problem' : `${this.count} problems`}`,
+    );
   }
 }
 
@@ -252,7 +294,12 @@ async function inOneTransaction<T>(deps: ImportDeps, dryRun: boolean, fn: (tx: I
   }
 }
 
-async function mapConcurrently<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>, onDone: (done: number) => void): Promise<R[]> {
+async function mapConcurrently<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+  onDone: (done: number) => void,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   // One iterator shared by the workers hands each item to exactly one of them.
   const queue = items.entries();

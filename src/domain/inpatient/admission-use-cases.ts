@@ -32,7 +32,14 @@ export async function requestAdmission(deps: InpatientDeps, body: unknown, actor
   const request = readAdmissionRequest(body);
   return deps.transaction(async (tx) => {
     const id = await tx.admissions.create(request, doctorId, tx.clock.now());
-    await tx.audit.record({ actor, action: 'request', entity: 'admission', entityId: id, patientId: request.patientId, details: { department_id: request.departmentId } });
+    await tx.audit.record({
+      actor,
+      action: 'request',
+      entity: 'admission',
+      entityId: id,
+      patientId: request.patientId,
+      details: { department_id: request.departmentId },
+    });
     return detail(tx, id, actor);
   });
 }
@@ -46,7 +53,9 @@ export async function listAdmissions(deps: InpatientDeps, query: unknown, actor:
   v.done();
   const page = pageRequest(input);
   const found = await deps.admissions.list({ statuses: ADMISSION_GROUPS[group], departmentId }, page);
-  await deps.audit.record(listEntry(actor, 'admission', page, { status: group, ...(departmentId ? { department_id: departmentId } : {}) }));
+  await deps.audit.record(
+    listEntry(actor, 'admission', page, { status: group, ...(departmentId ? { department_id: departmentId } : {}) }),
+  );
   return { ...found, items: found.items.map((a) => admissionJson(a, actor)) };
 }
 
@@ -83,7 +92,9 @@ export async function admitPatient(deps: InpatientDeps, input: { admissionId: Ra
   requireDesk(actor);
   const chosen = readOptionalBedId(input.body);
   return step(deps, input.admissionId, actor, ['requested', 'reserved'], 'admit', async (tx, admission) => {
-    const bedId = ensure(chosen ?? admission.bed?.id, () => conflict('bed_required', 'Choose a bed for this admission', { bed_id: ['is required'] }));
+    const bedId = ensure(chosen ?? admission.bed?.id, () =>
+      conflict('bed_required', 'Choose a bed for this admission', { bed_id: ['is required'] }),
+    );
     await takeVacant(tx, bedId, admission.id);
     await tx.admissions.admit(admission.id, bedId, await tx.beds.rateOf(bedId), tx.clock.now());
     return { bed_id: bedId };
@@ -100,11 +111,17 @@ export async function undoAdmission(deps: InpatientDeps, admissionId: RawId, act
     if (admission.status === 'admitted') {
       const window = UNDO_WINDOW_MINUTES * 60_000;
       const late = admission.admittedAt === null || tx.clock.now().getTime() - admission.admittedAt.getTime() > window;
-      if (late) throw conflict('undo_window_passed', `An admission can be undone only within ${UNDO_WINDOW_MINUTES} minutes`);
-      if ((await tx.admissions.segments(admission.id)).length > 1) throw conflict('undo_window_passed', 'This patient has been transferred since; transfer them back instead');
+      if (late)
+        throw conflict('undo_window_passed', `An admission can be undone only within ${UNDO_WINDOW_MINUTES} minutes`);
+      if ((await tx.admissions.segments(admission.id)).length > 1)
+        throw conflict('undo_window_passed', 'This patient has been transferred since; transfer them back instead');
     }
     await tx.admissions.undo(admission.id);
-    return { from: admission.status, bed_id: admission.bed?.id ?? null, admitted_at: admission.admittedAt?.toISOString() ?? null };
+    return {
+      from: admission.status,
+      bed_id: admission.bed?.id ?? null,
+      admitted_at: admission.admittedAt?.toISOString() ?? null,
+    };
   });
 }
 
@@ -114,7 +131,8 @@ export async function transferPatient(deps: InpatientDeps, input: { admissionId:
   const bedId = readBedId(input.body);
   return step(deps, input.admissionId, actor, IN_BED, 'transfer', async (tx, admission) => {
     const from = admission.bed?.id ?? null;
-    if (from === bedId) throw conflict('same_bed', 'The patient is already in this bed', { bed_id: ['is the current bed'] });
+    if (from === bedId)
+      throw conflict('same_bed', 'The patient is already in this bed', { bed_id: ['is the current bed'] });
     await takeVacant(tx, bedId, admission.id);
     const at = tx.clock.now();
     await tx.admissions.transfer(admission.id, bedId, await tx.beds.rateOf(bedId), at);
@@ -147,7 +165,13 @@ export async function confirmDischarge(deps: InpatientDeps, admissionId: RawId, 
     await tx.beds.setHousekeeping(bedId, 'cleaning', null, at);
     const segments = await tx.admissions.segments(admission.id);
     const billedThrough = await tx.charges.billedThrough(admission.id);
-    const billing = await postCharge(tx, admission, 'final', chargeLines(segments, tx.timeZone, at, billedThrough, clinicToday(tx.clock, tx.timeZone)), actor);
+    const billing = await postCharge(
+      tx,
+      admission,
+      'final',
+      chargeLines(segments, tx.timeZone, at, billedThrough, clinicToday(tx.clock, tx.timeZone)),
+      actor,
+    );
     return { billing_id: billing ?? null };
   });
 }
@@ -170,7 +194,14 @@ export async function billInterimWeeks(deps: InpatientDeps, actor: Actor) {
       const first = firstNight(segments, tx.timeZone, now);
       if (first === undefined) return 0;
       const weeks = interimWeeks(first, await tx.charges.billedThrough(id), tx.timeZone, now);
-      for (const week of weeks) await postCharge(tx, admission, 'interim', chargeLines(segments, tx.timeZone, now, addDays(week.from, -1), week.to), actor);
+      for (const week of weeks)
+        await postCharge(
+          tx,
+          admission,
+          'interim',
+          chargeLines(segments, tx.timeZone, now, addDays(week.from, -1), week.to),
+          actor,
+        );
       return weeks.length;
     });
   }
@@ -191,10 +222,24 @@ export async function dischargeSummary(deps: InpatientDeps, admissionId: RawId, 
   const admission = await deps.admissions.find(id);
   const own = actor.role === 'patient' && admission?.patient.id === actor.patientId;
   if (!admission || (actor.role === 'patient' && !own)) {
-    throw await recorded(deps.audit, refusal('Admission', actor, { entity: 'admission', entityId: id, patientId: admission?.patient.id, attempt: 'read_summary' }));
+    throw await recorded(
+      deps.audit,
+      refusal('Admission', actor, {
+        entity: 'admission',
+        entityId: id,
+        patientId: admission?.patient.id,
+        attempt: 'read_summary',
+      }),
+    );
   }
   const summary = ensure(admission.summary, () => notFound('Discharge summary'));
-  await deps.audit.record({ actor, action: 'read_summary', entity: 'admission', entityId: id, patientId: admission.patient.id });
+  await deps.audit.record({
+    actor,
+    action: 'read_summary',
+    entity: 'admission',
+    entityId: id,
+    patientId: admission.patient.id,
+  });
   return {
     admission_id: admission.id,
     patient: admission.patient,
@@ -224,7 +269,14 @@ async function step(
     const admission = ensure(await tx.admissions.lock(id), () => notFound('Admission'));
     if (!allowed.includes(admission.status)) throw wrongStatus(admission.status, action);
     const details = await change(tx, admission);
-    await tx.audit.record({ actor, action, entity: 'admission', entityId: id, patientId: admission.patient.id, details });
+    await tx.audit.record({
+      actor,
+      action,
+      entity: 'admission',
+      entityId: id,
+      patientId: admission.patient.id,
+      details,
+    });
     return detail(tx, id, actor);
   });
 }
@@ -239,7 +291,8 @@ const STATUS_CONFLICTS: Record<AdmissionStatus, [string, string]> = {
 };
 
 function wrongStatus(status: AdmissionStatus, action: string) {
-  if (action === 'discharge' && status === 'admitted') return conflict('discharge_not_ordered', 'A doctor must order the discharge first');
+  if (action === 'discharge' && status === 'admitted')
+    return conflict('discharge_not_ordered', 'A doctor must order the discharge first');
   const [code, message] = STATUS_CONFLICTS[status];
   return conflict(code, message);
 }
@@ -247,12 +300,22 @@ function wrongStatus(status: AdmissionStatus, action: string) {
 /** Locks the bed and checks it can take the admission: in service, ready, and held by nobody else. */
 async function takeVacant(tx: InpatientDeps, bedId: number, admissionId: number): Promise<void> {
   const bed = await lockInService(tx, bedId);
-  if (bed.holder && bed.holder.admissionId !== admissionId) throw conflict('bed_taken', 'This bed is taken', { bed_id: ['is taken'] });
-  if (!bed.holder && bedState(bed) !== 'vacant') throw conflict('bed_not_vacant', `This bed is ${bedState(bed).replace('_', ' ')}`, { bed_id: [`is ${bedState(bed)}`] });
+  if (bed.holder && bed.holder.admissionId !== admissionId)
+    throw conflict('bed_taken', 'This bed is taken', { bed_id: ['is taken'] });
+  if (!bed.holder && bedState(bed) !== 'vacant')
+    throw conflict('bed_not_vacant', `This bed is ${bedState(bed).replace('_', ' ')}`, {
+      bed_id: [`is ${bedState(bed)}`],
+    });
 }
 
 /** Bills `lines` to the patient as one bill for the stay, recorded as its `kind` charge; none when they come to nothing. */
-async function postCharge(tx: InpatientDeps, admission: Admission, kind: StayCharge['kind'], lines: ChargeLine[], actor: Actor): Promise<number | undefined> {
+async function postCharge(
+  tx: InpatientDeps,
+  admission: Admission,
+  kind: StayCharge['kind'],
+  lines: ChargeLine[],
+  actor: Actor,
+): Promise<number | undefined> {
   const [first, last] = [lines[0], lines.at(-1)];
   const amountCents = lines.reduce((n, line) => n + line.amountCents, 0);
   if (!first || !last || amountCents === 0) return undefined;
@@ -264,9 +327,27 @@ async function postCharge(tx: InpatientDeps, admission: Admission, kind: StayCha
     amountCents,
     billingDate: clinicToday(tx.clock, tx.timeZone),
   });
-  await tx.charges.record({ admissionId: admission.id, billingId: bill.id, kind, firstNight: first.firstNight, lastNight: last.lastNight, lines });
-  await tx.audit.record({ actor, action: 'create', entity: 'billing', entityId: bill.id, patientId: admission.patient.id, details: { admission_id: admission.id, kind, nights, amount_cents: amountCents } });
+  await tx.charges.record({
+    admissionId: admission.id,
+    billingId: bill.id,
+    kind,
+    firstNight: first.firstNight,
+    lastNight: last.lastNight,
+    lines,
+  });
+  await tx.audit.record({
+    actor,
+    action: 'create',
+    entity: 'billing',
+    entityId: bill.id,
+    patientId: admission.patient.id,
+    details: { admission_id: admission.id, kind, nights, amount_cents: amountCents },
+  });
   return bill.id;
 }
 
-const detail = async (deps: InpatientDeps, id: number, actor: Actor) => admissionDetailJson(ensure(await deps.admissions.find(id), () => notFound('Admission')), actor);
+const detail = async (deps: InpatientDeps, id: number, actor: Actor) =>
+  admissionDetailJson(
+    ensure(await deps.admissions.find(id), () => notFound('Admission')),
+    actor,
+  );

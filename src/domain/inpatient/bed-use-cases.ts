@@ -2,7 +2,18 @@ import { requireAdmin, requireDesk, type Actor } from '../shared/actor.ts';
 import { conflict, ensure, notFound } from '../shared/errors.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { centsToDecimal } from '../shared/money.ts';
-import { BED_STATES, bedJson, bedState, readBedLabel, readBlock, readRoomClass, roomClassJson, type Bed, type BedJson, type BedState } from './inpatient.ts';
+import {
+  BED_STATES,
+  bedJson,
+  bedState,
+  readBedLabel,
+  readBlock,
+  readRoomClass,
+  roomClassJson,
+  type Bed,
+  type BedJson,
+  type BedState,
+} from './inpatient.ts';
 import type { BoardRoom, InpatientDeps } from './ports.ts';
 import { lockInService } from './bed-lock.ts';
 
@@ -13,7 +24,13 @@ export async function createBed(deps: InpatientDeps, roomId: RawId, body: unknow
   const label = readBedLabel(body);
   return deps.transaction(async (tx) => {
     const bed = ensure(await tx.beds.create(room, label, tx.clock.now()), () => notFound('Room'));
-    await tx.audit.record({ actor, action: 'create', entity: 'bed', entityId: bed.id, details: { room_id: room, label } });
+    await tx.audit.record({
+      actor,
+      action: 'create',
+      entity: 'bed',
+      entityId: bed.id,
+      details: { room_id: room, label },
+    });
     return bedJson(bed, actor);
   });
 }
@@ -48,8 +65,16 @@ export async function setRoomClass(deps: InpatientDeps, roomId: RawId, body: unk
   const id = pathId(roomId, 'Room');
   const { bedClass, nightlyRateCents } = readRoomClass(body);
   return deps.transaction(async (tx) => {
-    const saved = ensure(await tx.beds.setRoomClass(id, bedClass, nightlyRateCents, tx.clock.now()), () => notFound('Room'));
-    await tx.audit.record({ actor, action: 'update', entity: 'room', entityId: id, details: { bed_class: bedClass, nightly_rate_cents: nightlyRateCents } });
+    const saved = ensure(await tx.beds.setRoomClass(id, bedClass, nightlyRateCents, tx.clock.now()), () =>
+      notFound('Room'),
+    );
+    await tx.audit.record({
+      actor,
+      action: 'update',
+      entity: 'room',
+      entityId: id,
+      details: { bed_class: bedClass, nightly_rate_cents: nightlyRateCents },
+    });
     return roomClassJson(saved);
   });
 }
@@ -78,7 +103,8 @@ export async function unblockBed(deps: InpatientDeps, bedId: RawId, actor: Actor
 export async function markBedReady(deps: InpatientDeps, bedId: RawId, actor: Actor) {
   requireDesk(actor);
   return housekeeping(deps, pathId(bedId, 'Bed'), actor, (bed) => {
-    if (bedState(bed) !== 'cleaning') throw conflict('bed_not_cleaning', 'Only a bed being cleaned can be marked ready');
+    if (bedState(bed) !== 'cleaning')
+      throw conflict('bed_not_cleaning', 'Only a bed being cleaned can be marked ready');
     return { state: 'ready', reason: null };
   });
 }
@@ -94,17 +120,29 @@ async function housekeeping(
     const { state, reason } = next(bed);
     const at = tx.clock.now();
     await tx.beds.setHousekeeping(id, state, reason, at);
-    await tx.audit.record({ actor, action: 'housekeeping', entity: 'bed', entityId: id, details: { from: bed.housekeeping, to: state, ...(reason ? { reason } : {}) } });
+    await tx.audit.record({
+      actor,
+      action: 'housekeeping',
+      entity: 'bed',
+      entityId: id,
+      details: { from: bed.housekeeping, to: state, ...(reason ? { reason } : {}) },
+    });
     return bedJson({ ...bed, housekeeping: state, blockedReason: reason, housekeepingSince: at }, actor);
   });
 }
 
-const countStates = (beds: Bed[]) => Object.fromEntries(BED_STATES.map((state) => [state, beds.filter((b) => bedState(b) === state).length])) as Record<BedState, number>;
+const countStates = (beds: Bed[]) =>
+  Object.fromEntries(BED_STATES.map((state) => [state, beds.filter((b) => bedState(b) === state).length])) as Record<
+    BedState,
+    number
+  >;
 
 /** Occupied beds (discharge ordered included) out of the beds in service. */
 const occupancy = (beds: Bed[]) => {
   const counts = countStates(beds);
-  return beds.length === 0 ? null : Math.round(((counts.occupied + counts.discharge_ordered) / beds.length) * 1000) / 10;
+  return beds.length === 0
+    ? null
+    : Math.round(((counts.occupied + counts.discharge_ordered) / beds.length) * 1000) / 10;
 };
 
 /**

@@ -27,15 +27,29 @@ export async function census(deps: InpatientDeps, query: unknown, actor: Actor):
   // From the midnight that ends the day before `from` (stays that began before it) to the one that ends `to`.
   const start = clinicInstant(from, '00:00', deps.timeZone);
   const end = clinicInstant(addDays(to, 1), '00:00', deps.timeZone);
-  const [segments, beds] = await Promise.all([deps.census.segments(start, end, departmentId), deps.census.beds(departmentId)]);
+  const [segments, beds] = await Promise.all([
+    deps.census.segments(start, end, departmentId),
+    deps.census.beds(departmentId),
+  ]);
   return countCensus({ from, to, timeZone: deps.timeZone, now: deps.clock.now(), segments, beds });
 }
 
-const CSV_COLUMNS = ['date', 'department_id', 'department', 'beds', 'in_bed_at_midnight', 'admissions', 'discharges', 'transfers', 'occupancy_percent'] as const;
+const CSV_COLUMNS = [
+  'date',
+  'department_id',
+  'department',
+  'beds',
+  'in_bed_at_midnight',
+  'admissions',
+  'discharges',
+  'transfers',
+  'occupancy_percent',
+] as const;
 
 /** The census as CSV, one row per ward and day, through the one CSV writer of the API and the command line. */
 export async function censusCsv(deps: InpatientDeps, query: unknown, actor: Actor) {
   const result = await census(deps, query, actor);
-  const csv = csvRecord(CSV_COLUMNS) + result.days.map((day) => csvRecord(CSV_COLUMNS.map((column) => day[column]))).join('');
+  const csv =
+    csvRecord(CSV_COLUMNS) + result.days.map((day) => csvRecord(CSV_COLUMNS.map((column) => day[column]))).join('');
   return { filename: `medora-census-${result.from}-to-${result.to}.csv`, csv };
 }

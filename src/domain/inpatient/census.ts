@@ -7,7 +7,8 @@ import { addDays, clinicDateTime, clinicInstant } from '../shared/clock.ts';
  * leaves exactly at midnight is still counted at it, and a transfer at midnight counts that night once, in the
  * bed left.
  */
-export const censusMidnight = (date: string, timeZone: string): Date => clinicInstant(addDays(date, 1), '00:00', timeZone);
+export const censusMidnight = (date: string, timeZone: string): Date =>
+  clinicInstant(addDays(date, 1), '00:00', timeZone);
 
 /** One bed a stay occupied, from `startedAt` until `endedAt` (null: still there). */
 export interface Segment {
@@ -76,7 +77,8 @@ export interface Census {
 }
 
 const percent = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 1000) / 10);
-const average = (values: number[]) => (values.length === 0 ? null : Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 10) / 10);
+const average = (values: number[]) =>
+  values.length === 0 ? null : Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 10) / 10;
 
 /**
  * The census of `from`..`to` per ward and day: who was in a bed at each midnight, admissions, discharges and
@@ -84,7 +86,14 @@ const average = (values: number[]) => (values.length === 0 ? null : Math.round((
  * or transfer in the ward left), the beds that existed and occupancy. `segments` are every bed of every stay that
  * touches the period, whole (the length of stay needs the nights before it too); `now` ends stays still running.
  */
-export function countCensus(input: { from: string; to: string; timeZone: string; now: Date; segments: Segment[]; beds: WardBed[] }): Census {
+export function countCensus(input: {
+  from: string;
+  to: string;
+  timeZone: string;
+  now: Date;
+  segments: Segment[];
+  beds: WardBed[];
+}): Census {
   const { from, to, timeZone, segments, beds } = input;
   const dates: string[] = [];
   for (let date = from; date <= to; date = addDays(date, 1)) dates.push(date);
@@ -101,7 +110,9 @@ export function countCensus(input: { from: string; to: string; timeZone: string;
     const inWard = segments.filter((s) => s.wardId === wardId);
     for (const date of dates) {
       const midnight = censusMidnight(date, timeZone);
-      const bedCount = beds.filter((b) => b.wardId === wardId && b.createdAt < midnight && (b.retiredAt === null || b.retiredAt >= midnight)).length;
+      const bedCount = beds.filter(
+        (b) => b.wardId === wardId && b.createdAt < midnight && (b.retiredAt === null || b.retiredAt >= midnight),
+      ).length;
       const inBed = inWard.filter((s) => inBedAt(s, midnight)).length;
       days.push({
         date,
@@ -110,8 +121,10 @@ export function countCensus(input: { from: string; to: string; timeZone: string;
         beds: bedCount,
         in_bed_at_midnight: inBed,
         admissions: firsts.filter((s) => s.wardId === wardId && dayOf(s.startedAt) === date).length,
-        discharges: inWard.filter((s) => s.endedBy === 'discharge' && s.endedAt !== null && dayOf(s.endedAt) === date).length,
-        transfers: inWard.filter((s) => s.endedBy === 'transfer' && s.endedAt !== null && dayOf(s.endedAt) === date).length,
+        discharges: inWard.filter((s) => s.endedBy === 'discharge' && s.endedAt !== null && dayOf(s.endedAt) === date)
+          .length,
+        transfers: inWard.filter((s) => s.endedBy === 'transfer' && s.endedAt !== null && dayOf(s.endedAt) === date)
+          .length,
         occupancy_percent: percent(inBed, bedCount),
       });
     }
@@ -119,9 +132,19 @@ export function countCensus(input: { from: string; to: string; timeZone: string;
 
   const wardTotals = [...new Set(days.map((d) => d.department_id))].map((wardId): CensusWardTotal => {
     const own = days.filter((d) => d.department_id === wardId);
-    const sum = (key: 'in_bed_at_midnight' | 'beds' | 'admissions' | 'discharges' | 'transfers') => own.reduce((n, d) => n + d[key], 0);
-    const discharged = segments.filter((s) => s.wardId === wardId && s.endedBy === 'discharge' && s.endedAt !== null && dayOf(s.endedAt) >= from && dayOf(s.endedAt) <= to);
-    const lengths = discharged.map((s) => (byAdmission.get(s.admissionId) ?? []).reduce((n, seg) => n + censusNights(seg, timeZone, input.now).length, 0));
+    const sum = (key: 'in_bed_at_midnight' | 'beds' | 'admissions' | 'discharges' | 'transfers') =>
+      own.reduce((n, d) => n + d[key], 0);
+    const discharged = segments.filter(
+      (s) =>
+        s.wardId === wardId &&
+        s.endedBy === 'discharge' &&
+        s.endedAt !== null &&
+        dayOf(s.endedAt) >= from &&
+        dayOf(s.endedAt) <= to,
+    );
+    const lengths = discharged.map((s) =>
+      (byAdmission.get(s.admissionId) ?? []).reduce((n, seg) => n + censusNights(seg, timeZone, input.now).length, 0),
+    );
     return {
       department_id: wardId,
       department: own[0]?.department ?? '',

@@ -24,13 +24,32 @@ export interface ChargeLine {
 }
 
 /** The nights of `segments` after `after` (nothing billed yet: null) up to `through`, one line per bed. */
-export function chargeLines(segments: RatedSegment[], timeZone: string, now: Date, after: string | null, through: string): ChargeLine[] {
+export function chargeLines(
+  segments: RatedSegment[],
+  timeZone: string,
+  now: Date,
+  after: string | null,
+  through: string,
+): ChargeLine[] {
   return segments.flatMap((segment) => {
-    const nights = censusNights(segment, timeZone, now).filter((night) => (after === null || night > after) && night <= through);
+    const nights = censusNights(segment, timeZone, now).filter(
+      (night) => (after === null || night > after) && night <= through,
+    );
     const [firstNight, lastNight] = [nights[0], nights.at(-1)];
     if (firstNight === undefined || lastNight === undefined) return [];
     const { bedId, bed, room, rateCents } = segment;
-    return [{ bedId, bed, room, firstNight, lastNight, nights: nights.length, rateCents, amountCents: nights.length * rateCents }];
+    return [
+      {
+        bedId,
+        bed,
+        room,
+        firstNight,
+        lastNight,
+        nights: nights.length,
+        rateCents,
+        amountCents: nights.length * rateCents,
+      },
+    ];
   });
 }
 
@@ -46,7 +65,12 @@ export const INTERIM_NIGHTS = 7;
  * after the last night billed, whose last midnight has passed by `now`. Billing whole weeks from a fixed start is
  * what lets a repeated run find nothing new.
  */
-export function interimWeeks(first: string, billedThrough: string | null, timeZone: string, now: Date): { from: string; to: string }[] {
+export function interimWeeks(
+  first: string,
+  billedThrough: string | null,
+  timeZone: string,
+  now: Date,
+): { from: string; to: string }[] {
   const weeks: { from: string; to: string }[] = [];
   for (let from = first; ; from = addDays(from, INTERIM_NIGHTS)) {
     const to = addDays(from, INTERIM_NIGHTS - 1);

@@ -18,7 +18,14 @@ export const BLOCK_KINDS = ['maintenance', 'isolation'] as const satisfies reado
 export const BED_STATES = ['vacant', 'reserved', 'occupied', 'discharge_ordered', 'cleaning', 'blocked'] as const;
 export type BedState = (typeof BED_STATES)[number];
 
-export const ADMISSION_STATUSES = ['requested', 'reserved', 'admitted', 'discharge_ordered', 'discharged', 'cancelled'] as const;
+export const ADMISSION_STATUSES = [
+  'requested',
+  'reserved',
+  'admitted',
+  'discharge_ordered',
+  'discharged',
+  'cancelled',
+] as const;
 export type AdmissionStatus = (typeof ADMISSION_STATUSES)[number];
 /** Where a patient is in bed: what a transfer or discharge may act on. */
 export const IN_BED: readonly AdmissionStatus[] = ['admitted', 'discharge_ordered'];
@@ -123,8 +130,10 @@ export function readAdmissionRequest(body: unknown): AdmissionRequest {
   const departmentId = v.id('department_id');
   const appointmentId = v.id('appointment_id', { optional: true }) ?? null;
   const raw = asRecord(body).expected_nights;
-  const expectedNights = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isInteger(expectedNights) || expectedNights < 1 || expectedNights > 365) v.fail('expected_nights', 'must be a whole number of nights from 1 to 365');
+  const expectedNights =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isInteger(expectedNights) || expectedNights < 1 || expectedNights > 365)
+    v.fail('expected_nights', 'must be a whole number of nights from 1 to 365');
   const reason = v.text('reason', { max: 5000 });
   v.done();
   return { patientId, departmentId, expectedNights, reason, appointmentId };
@@ -171,7 +180,8 @@ export function readRoomClass(body: unknown): { bedClass: string; nightlyRateCen
   const v = new Validator(input);
   const bedClass = v.text('bed_class', { max: 60, line: true });
   const nightlyRateCents = parseCents(input.nightly_rate);
-  if (nightlyRateCents === undefined || nightlyRateCents > MAX_AMOUNT_CENTS) v.fail('nightly_rate', 'must be an amount from 0 to 1000000 with at most two decimals');
+  if (nightlyRateCents === undefined || nightlyRateCents > MAX_AMOUNT_CENTS)
+    v.fail('nightly_rate', 'must be an amount from 0 to 1000000 with at most two decimals');
   v.done();
   return { bedClass, nightlyRateCents: nightlyRateCents ?? 0 };
 }
@@ -282,12 +292,21 @@ export function bedJson(bed: Bed, actor: Actor) {
     state: bedState(bed),
     since: (bed.holder?.since ?? bed.housekeepingSince).toISOString(),
     blocked: blocked ? { kind: bed.housekeeping, reason: seesClinical(actor) ? bed.blockedReason : null } : null,
-    occupant: bed.holder && { admission_id: bed.holder.admissionId, patient: bed.holder.patient, since: bed.holder.since.toISOString() },
+    occupant: bed.holder && {
+      admission_id: bed.holder.admissionId,
+      patient: bed.holder.patient,
+      since: bed.holder.since.toISOString(),
+    },
     retired: bed.retiredAt !== null,
   };
 }
 export type BedJson = ReturnType<typeof bedJson>;
 
 export function roomClassJson(roomClass: RoomClass) {
-  return { room_id: roomClass.roomId, bed_class: roomClass.bedClass, nightly_rate: centsToDecimal(roomClass.nightlyRateCents), nightly_rate_cents: roomClass.nightlyRateCents };
+  return {
+    room_id: roomClass.roomId,
+    bed_class: roomClass.bedClass,
+    nightly_rate: centsToDecimal(roomClass.nightlyRateCents),
+    nightly_rate_cents: roomClass.nightlyRateCents,
+  };
 }

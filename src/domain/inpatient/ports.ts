@@ -4,7 +4,17 @@ import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { Segment, WardBed } from './census.ts';
 import type { ChargeLine, RatedSegment } from './charges.ts';
-import type { Admission, AdmissionDetail, AdmissionRequest, AdmissionStatus, Bed, Housekeeping, RoomClass, StayCharge, SummaryFields } from './inpatient.ts';
+import type {
+  Admission,
+  AdmissionDetail,
+  AdmissionRequest,
+  AdmissionStatus,
+  Bed,
+  Housekeeping,
+  RoomClass,
+  StayCharge,
+  SummaryFields,
+} from './inpatient.ts';
 
 /** A room of a ward on the bed board, with its class and its beds in service. */
 export interface BoardRoom {
@@ -48,7 +58,10 @@ export interface AdmissionStore {
   lock(id: number): Promise<Admission | undefined>;
   /** The admission, locked, unless another transaction holds it (which is then working on it): undefined. */
   lockIfFree(id: number): Promise<Admission | undefined>;
-  list(filter: { statuses: readonly AdmissionStatus[]; departmentId?: number }, page: PageRequest): Promise<Page<Admission>>;
+  list(
+    filter: { statuses: readonly AdmissionStatus[]; departmentId?: number },
+    page: PageRequest,
+  ): Promise<Page<Admission>>;
   listForPatient(patientId: number): Promise<AdmissionDetail[]>;
   /** The bed is held for the admission; another holder is a conflict `bed_taken` (the database's index decides). */
   reserve(id: number, bedId: number, at: Date): Promise<void>;
@@ -70,7 +83,14 @@ export interface AdmissionStore {
 export interface ChargeStore {
   /** The last night billed for the admission, if any. */
   billedThrough(admissionId: number): Promise<string | null>;
-  record(charge: { admissionId: number; billingId: number; kind: StayCharge['kind']; firstNight: string; lastNight: string; lines: ChargeLine[] }): Promise<void>;
+  record(charge: {
+    admissionId: number;
+    billingId: number;
+    kind: StayCharge['kind'];
+    firstNight: string;
+    lastNight: string;
+    lines: ChargeLine[];
+  }): Promise<void>;
 }
 
 export interface CensusQueries {

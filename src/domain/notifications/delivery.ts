@@ -21,7 +21,12 @@ export const DEFAULT_SEND_TIMEOUT_MS = 60_000;
 export type SendFailure = { temporary: boolean; reason: string };
 
 /** After `attempts` attempts the last of which failed: when to try again, or undefined to give it up. */
-export function nextAttempt(failure: SendFailure, attempts: number, now: Date, policy: RetryPolicy = DEFAULT_RETRY): Date | undefined {
+export function nextAttempt(
+  failure: SendFailure,
+  attempts: number,
+  now: Date,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): Date | undefined {
   if (!failure.temporary || attempts >= policy.maxAttempts) return undefined;
   const delay = Math.min(policy.baseDelayMs * 2 ** (attempts - 1), policy.maxDelayMs);
   return new Date(now.getTime() + delay);

@@ -27,7 +27,8 @@ export interface CalendarFeedJson {
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}$/;
 
 function feedUser(actor: Actor): number {
-  if (actor.role !== 'doctor' && actor.role !== 'patient') throw forbidden('Calendar feeds are for doctors and patients');
+  if (actor.role !== 'doctor' && actor.role !== 'patient')
+    throw forbidden('Calendar feeds are for doctors and patients');
   return actor.userId;
 }
 
@@ -43,7 +44,13 @@ export async function makeCalendarFeed(deps: FeedDeps, actor: Actor): Promise<{ 
   const now = deps.clock.now();
   return deps.transaction(async (tx) => {
     const token = await tx.feeds.replace(userId, now);
-    await tx.audit.record({ actor, action: 'create', entity: 'calendar_feed', entityId: userId, requestId: actor.requestId });
+    await tx.audit.record({
+      actor,
+      action: 'create',
+      entity: 'calendar_feed',
+      entityId: userId,
+      requestId: actor.requestId,
+    });
     return { token, created_at: now.toISOString() };
   });
 }
@@ -53,7 +60,13 @@ export async function turnOffCalendarFeed(deps: FeedDeps, actor: Actor): Promise
   const userId = feedUser(actor);
   await deps.transaction(async (tx) => {
     if (await tx.feeds.remove(userId)) {
-      await tx.audit.record({ actor, action: 'delete', entity: 'calendar_feed', entityId: userId, requestId: actor.requestId });
+      await tx.audit.record({
+        actor,
+        action: 'delete',
+        entity: 'calendar_feed',
+        entityId: userId,
+        requestId: actor.requestId,
+      });
     }
   });
 }
@@ -63,10 +76,18 @@ export async function turnOffCalendarFeed(deps: FeedDeps, actor: Actor): Promise
  * its owner's, whose calendar application reads it on their behalf.
  */
 export async function calendarFeed(deps: FeedDeps, token: string, requestId?: string): Promise<string> {
-  const owner = ensure(TOKEN_SHAPE.test(token) ? await deps.feeds.ownerOf(token) : undefined, () => notFound('Calendar feed'));
+  const owner = ensure(TOKEN_SHAPE.test(token) ? await deps.feeds.ownerOf(token) : undefined, () =>
+    notFound('Calendar feed'),
+  );
   const { from, to } = feedWindow(deps.clock, deps.clinic.timeZone);
   const now = deps.clock.now();
-  const actor: Actor = { userId: owner.userId, role: owner.role, name: owner.name, requestId, ...(owner.role === 'doctor' ? { doctorId: owner.doctorId } : { patientId: owner.patientId }) };
+  const actor: Actor = {
+    userId: owner.userId,
+    role: owner.role,
+    name: owner.name,
+    requestId,
+    ...(owner.role === 'doctor' ? { doctorId: owner.doctorId } : { patientId: owner.patientId }),
+  };
   let feed: string;
   let visits: number;
   if (owner.role === 'doctor') {

@@ -22,7 +22,10 @@ const visit = (status: DoctorFeedVisit['status'], sequence = 0): DoctorFeedVisit
 describe('calendar feeds', () => {
   it("covers 30 days back to 180 ahead of the clinic's today", () => {
     // 23:30 UTC on 31 December is already 1 January in Berlin.
-    assert.deepEqual(feedWindow(fixedClock('2030-12-31T23:30:00Z'), 'Europe/Berlin'), { from: '2030-12-02', to: '2031-06-30' });
+    assert.deepEqual(feedWindow(fixedClock('2030-12-31T23:30:00Z'), 'Europe/Berlin'), {
+      from: '2030-12-02',
+      to: '2031-06-30',
+    });
   });
 
   it("names the patient in the doctor's feed, and nobody but the doctor in the patient's", () => {

@@ -12,7 +12,10 @@ export const FEED_DAYS_BACK = 30;
 export const FEED_DAYS_AHEAD = 180;
 
 /** Whose feed a token opens: an active doctor or patient. */
-export type FeedOwner = { userId: number; name: string } & ({ role: 'doctor'; doctorId: number } | { role: 'patient'; patientId: number });
+export type FeedOwner = { userId: number; name: string } & (
+  | { role: 'doctor'; doctorId: number }
+  | { role: 'patient'; patientId: number }
+);
 
 /** A visit in a patient's feed: what the patient's own e-mails say of it, and nobody's name but the doctor's. */
 export interface FeedVisit {
@@ -61,12 +64,16 @@ function event(clinic: Clinic, visit: FeedVisit, summary: string, description: s
 
 /** A doctor's appointments, each under its patient's name. */
 export function doctorFeed(clinic: Clinic, doctorName: string, visits: DoctorFeedVisit[], now: Date): string {
-  const events = visits.map((v) => event(clinic, v, v.patientName, `Appointment of ${v.patientName} with ${v.doctorName} at ${clinic.name}.`));
+  const events = visits.map((v) =>
+    event(clinic, v, v.patientName, `Appointment of ${v.patientName} with ${v.doctorName} at ${clinic.name}.`),
+  );
   return calendar(clinic, events, { now, name: `${clinic.name}: ${doctorName}` });
 }
 
 /** A patient's own visits, told as their confirmation e-mails tell them. */
 export function patientFeed(clinic: Clinic, visits: FeedVisit[], now: Date): string {
-  const events = visits.map((v) => event(clinic, v, `Appointment with ${v.doctorName}`, `Your appointment at ${clinic.name} with ${v.doctorName}.`));
+  const events = visits.map((v) =>
+    event(clinic, v, `Appointment with ${v.doctorName}`, `Your appointment at ${clinic.name} with ${v.doctorName}.`),
+  );
   return calendar(clinic, events, { now, name: `${clinic.name} appointments` });
 }

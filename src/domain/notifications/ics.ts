@@ -25,9 +25,14 @@ export interface CalendarVisit {
 }
 
 /** The same event across messages and feeds, wherever it is imported. */
-export const eventUid = (appointmentId: number, clinic: Clinic) => `appointment-${appointmentId}@${domainOf(clinic.mailFrom)}`;
+export const eventUid = (appointmentId: number, clinic: Clinic) =>
+  `appointment-${appointmentId}@${domainOf(clinic.mailFrom)}`;
 
-export function calendar(clinic: Clinic, visits: CalendarVisit[], opts: { method?: 'REQUEST' | 'CANCEL'; now: Date; name?: string }): string {
+export function calendar(
+  clinic: Clinic,
+  visits: CalendarVisit[],
+  opts: { method?: 'REQUEST' | 'CANCEL'; now: Date; name?: string },
+): string {
   const years = visits.map((v) => Number(v.date.slice(0, 4)));
   const lines = [
     'BEGIN:VCALENDAR',
@@ -36,7 +41,11 @@ export function calendar(clinic: Clinic, visits: CalendarVisit[], opts: { method
     'CALSCALE:GREGORIAN',
     ...(opts.method ? [`METHOD:${opts.method}`] : []),
     ...(opts.name ? [`X-WR-CALNAME:${escapeText(opts.name)}`, `X-WR-TIMEZONE:${clinic.timeZone}`] : []),
-    ...timeZoneLines(clinic.timeZone, years.length ? Math.min(...years) - 1 : new Date(opts.now).getUTCFullYear(), years.length ? Math.max(...years) + 1 : new Date(opts.now).getUTCFullYear() + 1),
+    ...timeZoneLines(
+      clinic.timeZone,
+      years.length ? Math.min(...years) - 1 : new Date(opts.now).getUTCFullYear(),
+      years.length ? Math.max(...years) + 1 : new Date(opts.now).getUTCFullYear() + 1,
+    ),
     ...visits.flatMap((visit) => eventLines(clinic, visit, opts.now)),
     'END:VCALENDAR',
   ];
@@ -57,7 +66,9 @@ function eventLines(clinic: Clinic, v: CalendarVisit, now: Date): string[] {
     ...(v.location ? [`LOCATION:${escapeText(v.location)}`] : []),
     `STATUS:${v.status}`,
     `ORGANIZER;CN=${quoteParam(clinic.name)}:mailto:${clinic.mailFrom}`,
-    ...(v.attendee ? [`ATTENDEE;CN=${quoteParam(v.attendee.name)};ROLE=REQ-PARTICIPANT:mailto:${v.attendee.email}`] : []),
+    ...(v.attendee
+      ? [`ATTENDEE;CN=${quoteParam(v.attendee.name)};ROLE=REQ-PARTICIPANT:mailto:${v.attendee.email}`]
+      : []),
     'END:VEVENT',
   ];
 }
@@ -69,8 +80,17 @@ function eventLines(clinic: Clinic, v: CalendarVisit, now: Date): string[] {
 export function timeZoneLines(timeZone: string, from: number, to: number): string[] {
   const changes = offsetChanges(timeZone, Date.UTC(from, 0, 1), Date.UTC(to + 1, 0, 1));
   const observances = changes.length
-    ? changes.map(({ at, before, after }) => observance(after < before || isStandard(timeZone, at) ? 'STANDARD' : 'DAYLIGHT', at, before, after))
-    : [observance('STANDARD', Date.UTC(1970, 0, 1), offsetAt(timeZone, Date.UTC(from, 0, 1)), offsetAt(timeZone, Date.UTC(from, 0, 1)))];
+    ? changes.map(({ at, before, after }) =>
+        observance(after < before || isStandard(timeZone, at) ? 'STANDARD' : 'DAYLIGHT', at, before, after),
+      )
+    : [
+        observance(
+          'STANDARD',
+          Date.UTC(1970, 0, 1),
+          offsetAt(timeZone, Date.UTC(from, 0, 1)),
+          offsetAt(timeZone, Date.UTC(from, 0, 1)),
+        ),
+      ];
   return ['BEGIN:VTIMEZONE', `TZID:${timeZone}`, ...observances.flat(), 'END:VTIMEZONE'];
 }
 
@@ -114,10 +134,15 @@ function offsetChanges(timeZone: string, from: number, to: number): { at: number
   return changes;
 }
 
-const offsetFormatOf = memoized((timeZone) => new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }));
+const offsetFormatOf = memoized(
+  (timeZone) => new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }),
+);
 /** Minutes east of UTC in `timeZone` at `instant`. */
 export function offsetAt(timeZone: string, instant: number): number {
-  const name = offsetFormatOf(timeZone).formatToParts(new Date(instant)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const name =
+    offsetFormatOf(timeZone)
+      .formatToParts(new Date(instant))
+      .find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
   return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) : 0;
 }
@@ -137,14 +162,24 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
  * (RFC 5545 §3.3.11): whatever a value holds, it stays inside its own content line.
  */
 const escapeText = (text: string) =>
-  text.replace(CONTROL, '').replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  text
+    .replace(CONTROL, '')
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 
 /**
  * A parameter value in quotes, which may hold no quote, line break or other control character (RFC 5545 §3.2): a
  * quote is written `^'` and a caret `^^` (RFC 6868), so a name comes back exactly; a line break (which no name may
  * hold) becomes a space.
  */
-const quoteParam = (text: string) => `"${text.replace(/[\r\n]+/g, ' ').replace(CONTROL, '').replace(/\^/g, '^^').replace(/"/g, "^'")}"`;
+const quoteParam = (text: string) =>
+  `"${text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(CONTROL, '')
+    .replace(/\^/g, '^^')
+    .replace(/"/g, "^'")}"`;
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).replace(/[^\w.-]/g, '') || 'medora.local';
 

@@ -73,7 +73,9 @@ export function render(clinic: Clinic, body: Body): { text: string; html: string
     `<p>${escapeHtml(body.greeting)}</p>`,
     ...body.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
     ...(body.action
-      ? [`<p><a href="${LINK_PLACEHOLDER}" style="background: #0b6e77; color: #fff; padding: 0.6em 1.2em; border-radius: 6px; text-decoration: none">${escapeHtml(body.action.label)}</a></p>`]
+      ? [
+          `<p><a href="${LINK_PLACEHOLDER}" style="background: #0b6e77; color: #fff; padding: 0.6em 1.2em; border-radius: 6px; text-decoration: none">${escapeHtml(body.action.label)}</a></p>`,
+        ]
       : []),
     `<p style="color: #52626e">${escapeHtml(clinic.name)}</p>`,
     '</body></html>',

@@ -25,12 +25,15 @@ export interface Recipient {
 }
 
 /** "Monday, June 3, 2030 at 9:00 AM", in the clinic's locale. */
-export const when = (visit: Pick<Visit, 'date' | 'startTime'>, locale: string) => `${formatLongDate(visit.date, locale)} at ${formatTime(visit.startTime, locale)}`;
+export const when = (visit: Pick<Visit, 'date' | 'startTime'>, locale: string) =>
+  `${formatLongDate(visit.date, locale)} at ${formatTime(visit.startTime, locale)}`;
 
 /** "room 4, Cardiology": where a visit takes place, as messages and calendars say it. */
 /** "room 4, Cardiology"; a room whose name says it is one ("Room 101") is not called a room twice. */
 export const where = (visit: Pick<Visit, 'room' | 'department'>) =>
-  [visit.room && (/\broom\b/i.test(visit.room) ? visit.room : `room ${visit.room}`), visit.department].filter(Boolean).join(', ');
+  [visit.room && (/\broom\b/i.test(visit.room) ? visit.room : `room ${visit.room}`), visit.department]
+    .filter(Boolean)
+    .join(', ');
 
 function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Clinic): CalendarVisit {
   return {
@@ -51,7 +54,10 @@ function calendarVisit(visit: Visit, status: CalendarVisit['status'], clinic: Cl
 const invitation = (clinic: Clinic, visit: Visit, method: 'REQUEST' | 'CANCEL', now: Date) => ({
   filename: method === 'REQUEST' ? 'appointment.ics' : 'cancelled-appointment.ics',
   contentType: `text/calendar; charset=utf-8; method=${method}`,
-  content: calendar(clinic, [calendarVisit(visit, method === 'REQUEST' ? 'CONFIRMED' : 'CANCELLED', clinic)], { method, now }),
+  content: calendar(clinic, [calendarVisit(visit, method === 'REQUEST' ? 'CONFIRMED' : 'CANCELLED', clinic)], {
+    method,
+    now,
+  }),
 });
 
 /**
@@ -64,7 +70,11 @@ export const visitCalendar = (clinic: Clinic, visit: Visit, cancelled: boolean, 
 /** Where a visit is now, for the keys of messages that are written again when it moves. */
 const slotKey = (visit: Visit) => `${visit.date}T${visit.startTime.slice(0, 5)}`;
 
-const toPatient = (visit: Visit, patient: Recipient) => ({ to: patient.email, userId: patient.userId, appointmentId: visit.appointmentId });
+const toPatient = (visit: Visit, patient: Recipient) => ({
+  to: patient.email,
+  userId: patient.userId,
+  appointmentId: visit.appointmentId,
+});
 
 export function bookingConfirmation(clinic: Clinic, visit: Visit, patient: Recipient, now: Date): Message {
   return {
@@ -113,7 +123,10 @@ export function cancellationForPatient(clinic: Clinic, visit: Visit, patient: Re
     subject: `Cancelled: your appointment on ${when(visit, clinic.locale)}`,
     ...render(clinic, {
       greeting: `Dear ${visit.patient.name},`,
-      paragraphs: [`your appointment with ${visit.doctor.name} on ${when(visit, clinic.locale)} is cancelled.`, 'You are welcome to book another time in Medora.'],
+      paragraphs: [
+        `your appointment with ${visit.doctor.name} on ${when(visit, clinic.locale)} is cancelled.`,
+        'You are welcome to book another time in Medora.',
+      ],
     }),
     attachments: [invitation(clinic, visit, 'CANCEL', now)],
     sendAfter: now,
@@ -130,7 +143,9 @@ export function cancellationForDoctor(clinic: Clinic, visit: Visit, doctor: Reci
     subject: `Cancelled: ${visit.patient.name} on ${when(visit, clinic.locale)}`,
     ...render(clinic, {
       greeting: `Dear ${visit.doctor.name},`,
-      paragraphs: [`the appointment of ${visit.patient.name} on ${when(visit, clinic.locale)} is cancelled; the time is free again.`],
+      paragraphs: [
+        `the appointment of ${visit.patient.name} on ${when(visit, clinic.locale)} is cancelled; the time is free again.`,
+      ],
     }),
     attachments: [],
     sendAfter: now,
@@ -141,15 +156,27 @@ export function cancellationForDoctor(clinic: Clinic, visit: Visit, doctor: Reci
 export const DEFAULT_REMINDER_HOURS = 24;
 
 /** When the reminder `hours` before the visit goes out, or none when that time has passed: a booking made the day before needs none. */
-export function reminderTime(visit: Pick<Visit, 'date' | 'startTime'>, hours: number, timeZone: string, now: Date): Date | undefined {
+export function reminderTime(
+  visit: Pick<Visit, 'date' | 'startTime'>,
+  hours: number,
+  timeZone: string,
+  now: Date,
+): Date | undefined {
   const sendAfter = new Date(visitStart(visit, timeZone).getTime() - hours * 3_600_000);
   return sendAfter > now ? sendAfter : undefined;
 }
 
-export const visitStart = (visit: Pick<Visit, 'date' | 'startTime'>, timeZone: string) => clinicInstant(visit.date, visit.startTime.slice(0, 5), timeZone);
+export const visitStart = (visit: Pick<Visit, 'date' | 'startTime'>, timeZone: string) =>
+  clinicInstant(visit.date, visit.startTime.slice(0, 5), timeZone);
 
 /** The reminder, whose link cancels the visit in one click (after a confirmation page). */
-export function reminder(clinic: Clinic, visit: Visit, patient: Recipient, sendAfter: Date, cancelLinkId: number): Message {
+export function reminder(
+  clinic: Clinic,
+  visit: Visit,
+  patient: Recipient,
+  sendAfter: Date,
+  cancelLinkId: number,
+): Message {
   return {
     kind: 'reminder',
     dedupeKey: `reminder:appointment:${visit.appointmentId}:${slotKey(visit)}`,
@@ -233,7 +260,12 @@ export function billIssued(clinic: Clinic, bill: BilledVisit, patient: Recipient
   };
 }
 
-export function paymentReceipt(clinic: Clinic, bill: BilledVisit & { method: string; paymentId: number }, patient: Recipient, now: Date): Message {
+export function paymentReceipt(
+  clinic: Clinic,
+  bill: BilledVisit & { method: string; paymentId: number },
+  patient: Recipient,
+  now: Date,
+): Message {
   return {
     kind: 'payment_receipt',
     dedupeKey: `payment_receipt:payment:${bill.paymentId}`,
@@ -253,7 +285,13 @@ export function paymentReceipt(clinic: Clinic, bill: BilledVisit & { method: str
   };
 }
 
-export function passwordResetMessage(clinic: Clinic, resetId: number, user: Recipient & { name: string }, minutes: number, now: Date): Message {
+export function passwordResetMessage(
+  clinic: Clinic,
+  resetId: number,
+  user: Recipient & { name: string },
+  minutes: number,
+  now: Date,
+): Message {
   return {
     kind: 'password_reset',
     dedupeKey: `password_reset:reset:${resetId}`,
@@ -293,7 +331,13 @@ const VERIFICATION_TEXT: Record<VerificationPurpose, string[]> = {
   ],
 };
 
-export function emailVerification(clinic: Clinic, user: Recipient & { name: string }, linkId: number, now: Date, purpose: VerificationPurpose = 'own'): Message {
+export function emailVerification(
+  clinic: Clinic,
+  user: Recipient & { name: string },
+  linkId: number,
+  now: Date,
+  purpose: VerificationPurpose = 'own',
+): Message {
   return {
     kind: 'email_verification',
     dedupeKey: `email_verification:${user.userId}:${user.email.toLowerCase()}:${now.getTime()}`,
@@ -313,7 +357,12 @@ export function emailVerification(clinic: Clinic, user: Recipient & { name: stri
 }
 
 /** To the address a patient signs in with, when staff enter another: nothing changes without their password. */
-export function emailChangeNotice(clinic: Clinic, user: Recipient & { name: string }, newEmail: string, now: Date): Message {
+export function emailChangeNotice(
+  clinic: Clinic,
+  user: Recipient & { name: string },
+  newEmail: string,
+  now: Date,
+): Message {
   return {
     kind: 'email_change_notice',
     dedupeKey: `email_change_notice:${user.userId}:${newEmail.toLowerCase()}:${now.getTime()}`,

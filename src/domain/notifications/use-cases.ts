@@ -36,7 +36,11 @@ const messageJson = (m: MessageRow): MessageJson => ({
 });
 
 /** Every message the clinic sent or would send, newest first: the admin's Messages screen. */
-export async function listMessages(deps: { messages: MessageLog }, query: unknown, actor: Actor): Promise<Page<MessageJson>> {
+export async function listMessages(
+  deps: { messages: MessageLog },
+  query: unknown,
+  actor: Actor,
+): Promise<Page<MessageJson>> {
   requireAdmin(actor);
   const input = asRecord(query);
   const v = new Validator(input);

@@ -16,7 +16,11 @@ export interface PossibleDuplicatesJson {
  * Patients who may be the one about to be registered: the same name and birthdate, or the same phone (its
  * digits). Audited as a read of the patient list.
  */
-export async function possibleDuplicates(deps: PatientsDeps, query: Record<string, unknown>, actor: Actor): Promise<PossibleDuplicatesJson> {
+export async function possibleDuplicates(
+  deps: PatientsDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<PossibleDuplicatesJson> {
   requireDesk(actor);
   const v = new Validator(asRecord(query));
   const name = v.text('name', { optional: true, max: 200, line: true });
@@ -31,6 +35,12 @@ export async function possibleDuplicates(deps: PatientsDeps, query: Record<strin
   }
   v.done();
   const patients = await deps.patients.possibleDuplicates(wanted, MOST_MATCHES);
-  await deps.audit.record({ actor, action: 'list', entity: 'patient', requestId: actor.requestId, details: { duplicates_of_new_patient: true } });
+  await deps.audit.record({
+    actor,
+    action: 'list',
+    entity: 'patient',
+    requestId: actor.requestId,
+    details: { duplicates_of_new_patient: true },
+  });
   return { patients };
 }

@@ -53,9 +53,15 @@ export interface PatientDirectory {
   list(req: PageRequest): Promise<Page<PatientRow>>;
   /** One patient's row of the list, with the address staff entered that waits for the patient's confirmation. */
   card(id: number): Promise<(PatientRow & { pending_email: string | null }) | undefined>;
-  find(
-    id: number,
-  ): Promise<(PatientProfile & { profileImageId: number | null; reminders: boolean; emailVerified: boolean; pendingEmail: string | null }) | undefined>;
+  find(id: number): Promise<
+    | (PatientProfile & {
+        profileImageId: number | null;
+        reminders: boolean;
+        emailVerified: boolean;
+        pendingEmail: string | null;
+      })
+    | undefined
+  >;
   /**
    * Changes the account and patient row together; a taken email is a conflict `email_taken`. A new address is
    * unverified until its link is followed, and one waiting for confirmation is dropped: the patient chose another.

@@ -21,11 +21,22 @@ export async function listPatients(deps: PatientsDeps, query: Record<string, unk
 }
 
 /** One patient as the front desk sees them: details, no-shows and any address waiting for confirmation, never their medical records. Audited. */
-export async function deskPatient(deps: PatientsDeps, rawId: string | number, actor: Actor): Promise<{ patient: PatientRow & { pending_email: string | null } }> {
+export async function deskPatient(
+  deps: PatientsDeps,
+  rawId: string | number,
+  actor: Actor,
+): Promise<{ patient: PatientRow & { pending_email: string | null } }> {
   requireDesk(actor);
   const id = pathId(rawId, 'Patient');
   const patient = ensure(await deps.patients.card(id), () => notFound('Patient'));
-  await deps.audit.record({ actor, action: 'read', entity: 'patient', entityId: id, patientId: id, requestId: actor.requestId });
+  await deps.audit.record({
+    actor,
+    action: 'read',
+    entity: 'patient',
+    entityId: id,
+    patientId: id,
+    requestId: actor.requestId,
+  });
   return { patient };
 }
 
@@ -34,7 +45,14 @@ export async function showPatient(deps: PatientsDeps, rawId: string | number, ac
   const id = pathId(rawId, 'Patient');
   const patient = ensure(await deps.patients.find(id), () => notFound('Patient'));
   const records = await deps.records.listForPatient(id);
-  await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: id, patientId: id, requestId: actor.requestId });
+  await deps.audit.record({
+    actor,
+    action: 'read_records',
+    entity: 'patient',
+    entityId: id,
+    patientId: id,
+    requestId: actor.requestId,
+  });
   return patientDetailJson(patient, records);
 }
 
@@ -42,7 +60,14 @@ export async function showPatient(deps: PatientsDeps, rawId: string | number, ac
 export async function myRecords(deps: PatientsDeps, actor: Actor): Promise<{ records: PatientVisitJson[] }> {
   const patientId = patientOf(actor);
   const visits = await deps.visits.listForPatient(patientId);
-  await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: patientId, patientId, requestId: actor.requestId });
+  await deps.audit.record({
+    actor,
+    action: 'read_records',
+    entity: 'patient',
+    entityId: patientId,
+    patientId,
+    requestId: actor.requestId,
+  });
   return { records: visits.map(patientVisitJson) };
 }
 
@@ -86,7 +111,13 @@ export async function myProfile(deps: PatientsDeps, actor: Actor): Promise<MyPro
   const patient = await foundPatient(deps, patientOf(actor));
   const email = signInEmail(patient);
   return {
-    user: { id: patient.userId, name: patient.name, email, role: 'patient', profile_image: fileUrl(patient.profileImageId) },
+    user: {
+      id: patient.userId,
+      name: patient.name,
+      email,
+      role: 'patient',
+      profile_image: fileUrl(patient.profileImageId),
+    },
     patient: { ...patientJson(patient), email },
   };
 }
@@ -118,12 +149,22 @@ export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: 
  * confirmed, it is their sign-in and cannot be removed. A new e-mail waits until the patient confirms it from that
  * address (see saveStaffEdit); then a walk-in can choose a password through "Forgot password".
  */
-export async function updatePatient(deps: PatientsDeps, rawId: RawId, body: unknown, actor: Actor): Promise<{ patient: PatientJson }> {
+export async function updatePatient(
+  deps: PatientsDeps,
+  rawId: RawId,
+  body: unknown,
+  actor: Actor,
+): Promise<{ patient: PatientJson }> {
   requireDesk(actor);
   const current = await foundPatient(deps, pathId(rawId, 'Patient'));
   // Reminders are the patient's own choice, not a contact detail.
   const { reminders: _theirs, ...changes } = asRecord(body);
-  const fields = readProfile({ ...profileInput(current), ...changes }, clinicToday(deps.clock, deps.timeZone), current.reminders, current.email === null);
+  const fields = readProfile(
+    { ...profileInput(current), ...changes },
+    clinicToday(deps.clock, deps.timeZone),
+    current.reminders,
+    current.email === null,
+  );
   await saveStaffEdit(deps, current, fields, actor);
   return { patient: patientJson(await foundPatient(deps, current.id)) };
 }
@@ -152,11 +193,23 @@ const newEmail = (current: FoundPatient, fields: ProfileFields): string | null =
  * The patient's own details and their audit rows in one transaction. A new e-mail, given with their password, is
  * their sign-in at once and gets its confirmation link (reminders wait for it).
  */
-async function saveOwnProfile(deps: PatientsDeps, current: FoundPatient, fields: ProfileFields, actor: Actor): Promise<void> {
+async function saveOwnProfile(
+  deps: PatientsDeps,
+  current: FoundPatient,
+  fields: ProfileFields,
+  actor: Actor,
+): Promise<void> {
   const patientId = current.id;
   await deps.transaction(async (tx) => {
     await tx.patients.update(patientId, fields);
-    await tx.audit.record({ actor, action: 'update', entity: 'patient', entityId: patientId, patientId, requestId: actor.requestId });
+    await tx.audit.record({
+      actor,
+      action: 'update',
+      entity: 'patient',
+      entityId: patientId,
+      patientId,
+      requestId: actor.requestId,
+    });
     const email = newEmail(current, fields);
     if (email !== null) {
       await tx.audit.record({
@@ -180,17 +233,36 @@ async function saveOwnProfile(deps: PatientsDeps, current: FoundPatient, fields:
  * Switching at once, even marked unverified, would let whoever types their own address here ask "Forgot password"
  * for the account and read the patient's records; the desk is the one role that must never see them.
  */
-async function saveStaffEdit(deps: PatientsDeps, current: FoundPatient, fields: ProfileFields, actor: Actor): Promise<void> {
+async function saveStaffEdit(
+  deps: PatientsDeps,
+  current: FoundPatient,
+  fields: ProfileFields,
+  actor: Actor,
+): Promise<void> {
   const email = newEmail(current, fields);
   await deps.transaction(async (tx) => {
     await tx.patients.update(current.id, { ...fields, email: current.email });
-    await tx.audit.record({ actor, action: 'update', entity: 'patient', entityId: current.id, patientId: current.id, requestId: actor.requestId });
+    await tx.audit.record({
+      actor,
+      action: 'update',
+      entity: 'patient',
+      entityId: current.id,
+      patientId: current.id,
+      requestId: actor.requestId,
+    });
     if (email !== null) await requestEmailChange(deps, tx, current, fields.name, email, actor);
   });
 }
 
 /** The new address waits for confirmation; a verification goes to it and a notice to the address in use, if any. */
-async function requestEmailChange(deps: PatientsDeps, tx: PatientsStores, current: FoundPatient, name: string, email: string, actor: Actor): Promise<void> {
+async function requestEmailChange(
+  deps: PatientsDeps,
+  tx: PatientsStores,
+  current: FoundPatient,
+  name: string,
+  email: string,
+  actor: Actor,
+): Promise<void> {
   const now = deps.clock.now();
   await tx.patients.requestEmailChange(current.id, email);
   await tx.audit.record({
@@ -202,8 +274,17 @@ async function requestEmailChange(deps: PatientsDeps, tx: PatientsStores, curren
     requestId: actor.requestId,
     details: { from: current.email, to: email },
   });
-  if (current.email !== null) await tx.outbox.enqueue(emailChangeNotice(deps.clinic, { email: current.email, userId: current.userId, name }, email, now));
-  await sendVerification(deps, tx, { id: current.userId, name, email }, now, current.email === null ? 'first' : 'change');
+  if (current.email !== null)
+    await tx.outbox.enqueue(
+      emailChangeNotice(deps.clinic, { email: current.email, userId: current.userId, name }, email, now),
+    );
+  await sendVerification(
+    deps,
+    tx,
+    { id: current.userId, name, email },
+    now,
+    current.email === null ? 'first' : 'change',
+  );
 }
 
 /** `emailOptional` for a patient who has none yet: left empty, it stays none. */
@@ -217,7 +298,14 @@ function readProfile(body: unknown, today: string, reminders: boolean, emailOpti
   const gender = v.oneOf('gender', GENDERS);
   v.done();
   // Absent, the choice stays as it was: older clients send the profile without it.
-  return { name, email, phone, birthdate, gender, reminders: 'reminders' in input ? v.boolean('reminders') : reminders };
+  return {
+    name,
+    email,
+    phone,
+    birthdate,
+    gender,
+    reminders: 'reminders' in input ? v.boolean('reminders') : reminders,
+  };
 }
 
 const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have a patient profile');

@@ -30,7 +30,12 @@ export function patientVisitJson(v: PatientVisit) {
     lab_tests: v.labTests,
     service_type: v.serviceType,
     ...recordHistoryJson(v.history),
-    bill: v.bill && { id: v.bill.id, amount: centsToDecimal(v.bill.amountCents), amount_cents: v.bill.amountCents, payment_status: v.bill.status },
+    bill: v.bill && {
+      id: v.bill.id,
+      amount: centsToDecimal(v.bill.amountCents),
+      amount_cents: v.bill.amountCents,
+      payment_status: v.bill.status,
+    },
   };
 }
 export type PatientVisitJson = ReturnType<typeof patientVisitJson>;

@@ -18,7 +18,10 @@ const form = { disease_id: 7, diagnosis: 'Flu', service_type: 'Consultation', co
 const doctor: Actor = { userId: 1, role: 'doctor', name: 'Dr. Grey', doctorId: 3, requestId: 'req-1' };
 
 async function fieldsOf(promise: Promise<unknown>): Promise<string[]> {
-  const error = await promise.then(() => assert.fail('expected a rejection'), (e: unknown) => e);
+  const error = await promise.then(
+    () => assert.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof DomainError && error.kind === 'invalid');
   return Object.keys(present(error.fields)).sort();
 }
@@ -40,7 +43,9 @@ describe('readVisit', () => {
   });
 
   it('refuses an unknown disease, a bad cost and a future date together', async () => {
-    const fields = await fieldsOf(readVisit({ ...form, disease_id: 8, cost: '1.234', record_date: '2026-06-11' }, TODAY, knownDisease));
+    const fields = await fieldsOf(
+      readVisit({ ...form, disease_id: 8, cost: '1.234', record_date: '2026-06-11' }, TODAY, knownDisease),
+    );
     assert.deepEqual(fields, ['cost', 'disease_id', 'record_date']);
   });
 
@@ -71,8 +76,23 @@ function fakeRecordsDeps(appointment: Appointment) {
     records: {
       create: async (r) => {
         const disease = { id: r.diseaseId, name: 'Flu' };
-        const first = { version: 1, disease, diagnosis: r.diagnosis, labTests: r.labTests, prescriptions: r.prescriptions, writtenBy: { id: 1, name: 'Dr. Grey' }, writtenAt: new Date(0), reason: null };
-        const record: MedicalRecord = { ...r, id: records.length + 1, disease, doctor: { id: r.doctorId, name: 'Dr. Grey' }, history: [first] };
+        const first = {
+          version: 1,
+          disease,
+          diagnosis: r.diagnosis,
+          labTests: r.labTests,
+          prescriptions: r.prescriptions,
+          writtenBy: { id: 1, name: 'Dr. Grey' },
+          writtenAt: new Date(0),
+          reason: null,
+        };
+        const record: MedicalRecord = {
+          ...r,
+          id: records.length + 1,
+          disease,
+          doctor: { id: r.doctorId, name: 'Dr. Grey' },
+          history: [first],
+        };
         records.push(record);
         return record;
       },
@@ -81,14 +101,32 @@ function fakeRecordsDeps(appointment: Appointment) {
         const record = present(records.find((r) => r.id === id));
         const disease = { id: c.diseaseId, name: 'Flu' };
         Object.assign(record, { ...c, disease });
-        record.history.push({ ...c, disease, version: record.history.length + 1, writtenBy: { id: by.userId, name: 'someone' }, writtenAt: by.at, reason: by.reason });
+        record.history.push({
+          ...c,
+          disease,
+          version: record.history.length + 1,
+          writtenBy: { id: by.userId, name: 'someone' },
+          writtenAt: by.at,
+          reason: by.reason,
+        });
         return { ...record, history: [...record.history] };
       },
       listForPatient: async (patientId) => records.filter((r) => r.patientId === patientId),
     },
     bills: {
       create: async (b) => {
-        const bill: Bill = { id: bills.length + 1, patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' }, serviceDetails: b.serviceDetails, amountCents: b.amountCents, paidCents: 0, creditedCents: 0, supplementsId: null, adjustments: [], billingDate: b.billingDate, paymentStatus: 'unpaid' };
+        const bill: Bill = {
+          id: bills.length + 1,
+          patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' },
+          serviceDetails: b.serviceDetails,
+          amountCents: b.amountCents,
+          paidCents: 0,
+          creditedCents: 0,
+          supplementsId: null,
+          adjustments: [],
+          billingDate: b.billingDate,
+          paymentStatus: 'unpaid',
+        };
         bills.push(bill);
         return bill;
       },
@@ -123,14 +161,19 @@ describe('recordVisit', () => {
   it('bills the service at its cost on the record date and audits each write with the request id', async () => {
     const { deps, bills, audit, messages } = fakeRecordsDeps(scheduled);
     const answer = await recordVisit(deps, { appointmentId: '11', body: form }, doctor);
-    assert.deepEqual(messages.map((m) => [m.kind, m.to, m.subject]), [['bill_issued', 'pat@example.test', 'Your bill of $45.50']]);
+    assert.deepEqual(
+      messages.map((m) => [m.kind, m.to, m.subject]),
+      [['bill_issued', 'pat@example.test', 'Your bill of $45.50']],
+    );
     assert.equal(answer.appointment.status, 'completed');
-    assert.deepEqual(bills.map((b) => [b.patient.id, b.serviceDetails, b.amountCents, b.billingDate]), [[5, 'Consultation', 4550, TODAY]]);
-    assert.deepEqual(audit.map((e) => `${e.action} ${e.entity} ${e.patientId} ${e.actor?.requestId}`), [
-      'create medical_record 5 req-1',
-      'update appointment 5 req-1',
-      'create billing 5 req-1',
-    ]);
+    assert.deepEqual(
+      bills.map((b) => [b.patient.id, b.serviceDetails, b.amountCents, b.billingDate]),
+      [[5, 'Consultation', 4550, TODAY]],
+    );
+    assert.deepEqual(
+      audit.map((e) => `${e.action} ${e.entity} ${e.patientId} ${e.actor?.requestId}`),
+      ['create medical_record 5 req-1', 'update appointment 5 req-1', 'create billing 5 req-1'],
+    );
   });
 
   it('raises no bill for a free visit', async () => {
@@ -144,25 +187,40 @@ describe('recordVisit', () => {
 
   it("treats another doctor's appointment as not found, like a missing one, and audits both attempts", async () => {
     const { deps, records, audit } = fakeRecordsDeps({ ...scheduled, doctor: { ...scheduled.doctor, id: 99 } });
-    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), { kind: 'not_found', message: 'Appointment not found' });
-    await assert.rejects(recordVisit(deps, { appointmentId: 12, body: form }, doctor), { kind: 'not_found', message: 'Appointment not found' });
+    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), {
+      kind: 'not_found',
+      message: 'Appointment not found',
+    });
+    await assert.rejects(recordVisit(deps, { appointmentId: 12, body: form }, doctor), {
+      kind: 'not_found',
+      message: 'Appointment not found',
+    });
     assert.equal(records.length, 0);
-    assert.deepEqual(audit.map((e) => [e.action, e.entity, e.entityId, e.patientId, e.actor?.userId, e.details]), [
-      ['refused', 'appointment', 11, 5, doctor.userId, { attempt: 'record_visit' }],
-      ['refused', 'appointment', 12, null, doctor.userId, { attempt: 'record_visit' }],
-    ]);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.entity, e.entityId, e.patientId, e.actor?.userId, e.details]),
+      [
+        ['refused', 'appointment', 11, 5, doctor.userId, { attempt: 'record_visit' }],
+        ['refused', 'appointment', 12, null, doctor.userId, { attempt: 'record_visit' }],
+      ],
+    );
   });
 
   it("audits a doctor's attempt on a patient they never saw, answered as not found", async () => {
     const { deps, audit } = fakeRecordsDeps(scheduled);
     await assert.rejects(showMyPatient(deps, '5', doctor), { kind: 'not_found', message: 'Patient not found' });
-    assert.deepEqual(audit.map((e) => [e.action, e.entity, e.entityId, e.details]), [['refused', 'patient', 5, { attempt: 'read_records' }]]);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.entity, e.entityId, e.details]),
+      [['refused', 'patient', 5, { attempt: 'read_records' }]],
+    );
   });
 
   it('refuses an appointment that is completed, cancelled or a no-show', async () => {
     for (const status of ['completed', 'cancelled', 'no_show'] as const) {
       const { deps } = fakeRecordsDeps({ ...scheduled, status });
-      await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), { kind: 'conflict', code: 'invalid_transition' });
+      await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, doctor), {
+        kind: 'conflict',
+        code: 'invalid_transition',
+      });
     }
   });
 
@@ -188,14 +246,20 @@ describe('recordVisit', () => {
 
   it('refuses a record dated before its appointment', async () => {
     const { deps } = fakeRecordsDeps({ ...scheduled, date: '2026-06-09' });
-    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: { ...form, record_date: '2026-06-08' } }, doctor), { kind: 'invalid' });
+    await assert.rejects(
+      recordVisit(deps, { appointmentId: 11, body: { ...form, record_date: '2026-06-08' } }, doctor),
+      { kind: 'invalid' },
+    );
   });
 
   it('lets only doctors record visits', async () => {
     const { deps } = fakeRecordsDeps(scheduled);
-    await assert.rejects(recordVisit(deps, { appointmentId: 11, body: form }, { userId: 2, role: 'patient', name: 'Pat', patientId: 5 }), {
-      kind: 'forbidden',
-    });
+    await assert.rejects(
+      recordVisit(deps, { appointmentId: 11, body: form }, { userId: 2, role: 'patient', name: 'Pat', patientId: 5 }),
+      {
+        kind: 'forbidden',
+      },
+    );
   });
 });
 
@@ -215,12 +279,18 @@ describe('amendRecord', () => {
     const record = await amendRecord(deps, { recordId, body: amendment }, doctor);
     assert.equal(record.diagnosis, 'Bronchitis');
     assert.equal(record.amended, true);
-    assert.deepEqual(record.history.map((h) => [h.version, h.diagnosis, h.written_by.id, h.reason]), [
-      [1, 'Flu', 1, null],
-      [2, 'Bronchitis', doctor.userId, 'Lab results came back'],
-    ]);
+    assert.deepEqual(
+      record.history.map((h) => [h.version, h.diagnosis, h.written_by.id, h.reason]),
+      [
+        [1, 'Flu', 1, null],
+        [2, 'Bronchitis', doctor.userId, 'Lab results came back'],
+      ],
+    );
     assert.equal(record.history[1]?.written_at, '2026-06-10T10:00:00.000Z');
-    assert.deepEqual(audit.map((e) => [e.action, e.entity, e.entityId, e.patientId, e.details]), [['amend', 'medical_record', recordId, 5, { version: 2 }]]);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.entity, e.entityId, e.patientId, e.details]),
+      [['amend', 'medical_record', recordId, 5, { version: 2 }]],
+    );
   });
 
   it('lets an admin amend any record', async () => {
@@ -232,12 +302,18 @@ describe('amendRecord', () => {
     const { deps, audit, recordId } = await recorded();
     const other: Actor = { ...doctor, userId: 4, doctorId: 8 };
     await assert.rejects(amendRecord(deps, { recordId, body: amendment }, other), { kind: 'not_found' });
-    assert.deepEqual(audit.map((e) => [e.action, e.entityId, e.details]), [['refused', recordId, { attempt: 'amend' }]]);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.entityId, e.details]),
+      [['refused', recordId, { attempt: 'amend' }]],
+    );
   });
 
   it('lets no patient or receptionist amend', async () => {
     const { deps, recordId } = await recorded();
-    for (const actor of [{ userId: 2, role: 'patient', name: 'Pat', patientId: 5 }, { userId: 3, role: 'reception', name: 'Rita' }] as const) {
+    for (const actor of [
+      { userId: 2, role: 'patient', name: 'Pat', patientId: 5 },
+      { userId: 3, role: 'reception', name: 'Rita' },
+    ] as const) {
       await assert.rejects(amendRecord(deps, { recordId, body: amendment }, actor), { kind: 'forbidden' });
     }
   });
@@ -245,6 +321,11 @@ describe('amendRecord', () => {
   it('needs a reason and refuses the billed service, cost and record date', async () => {
     const { deps, recordId } = await recorded();
     const body = { disease_id: 7, diagnosis: 'x', service_type: 'Surgery', cost: '900', record_date: TODAY };
-    assert.deepEqual(await fieldsOf(amendRecord(deps, { recordId, body }, doctor)), ['cost', 'reason', 'record_date', 'service_type']);
+    assert.deepEqual(await fieldsOf(amendRecord(deps, { recordId, body }, doctor)), [
+      'cost',
+      'reason',
+      'record_date',
+      'service_type',
+    ]);
   });
 });

@@ -87,7 +87,11 @@ export interface PatientProfile extends PatientCard {
  * amount with at most two decimals (none means a free visit); the record date defaults to `today` and
  * cannot be in the future. `diseaseKnown` says whether the chosen disease exists in the catalogue.
  */
-export async function readVisit(body: unknown, today: string, diseaseKnown: (id: number) => Promise<boolean>): Promise<Visit> {
+export async function readVisit(
+  body: unknown,
+  today: string,
+  diseaseKnown: (id: number) => Promise<boolean>,
+): Promise<Visit> {
   const input = asRecord(body);
   const v = new Validator(input);
   const content = readClinicalContent(v);
@@ -128,7 +132,11 @@ function readClinicalContent(v: Validator): ClinicalContent {
 }
 
 /** Asked after every field is read, so an unknown disease is listed after the form's own problems. */
-async function checkDiseaseKnown(v: Validator, { diseaseId }: ClinicalContent, diseaseKnown: (id: number) => Promise<boolean>): Promise<void> {
+async function checkDiseaseKnown(
+  v: Validator,
+  { diseaseId }: ClinicalContent,
+  diseaseKnown: (id: number) => Promise<boolean>,
+): Promise<void> {
   if (diseaseId !== undefined && !(await diseaseKnown(diseaseId))) v.fail('disease_id', 'does not exist');
 }
 

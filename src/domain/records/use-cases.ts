@@ -9,53 +9,94 @@ import { appointmentJson, hasStarted } from '../scheduling/scheduling.ts';
 import { transition } from '../scheduling/lifecycle.ts';
 import { billIssued } from '../notifications/templates.ts';
 import type { RecordsDeps } from './ports.ts';
-import { medicalRecordJson, patientCardJson, patientDetailJson, readAmendment, readVisit, type MedicalRecordJson, type PatientCardJson } from './records.ts';
+import {
+  medicalRecordJson,
+  patientCardJson,
+  patientDetailJson,
+  readAmendment,
+  readVisit,
+  type MedicalRecordJson,
+  type PatientCardJson,
+} from './records.ts';
 
 /**
  * The appointment's own doctor records the visit. In one transaction the record is written, the appointment
  * completed and its bill raised (none for a free visit); if any step fails nothing is written.
  */
-export async function recordVisit(deps: RecordsDeps, input: { appointmentId: string | number; body: unknown }, actor: Actor) {
+export async function recordVisit(
+  deps: RecordsDeps,
+  input: { appointmentId: string | number; body: unknown },
+  actor: Actor,
+) {
   const doctorId = doctorOf(actor);
   const appointmentId = pathId(input.appointmentId, 'Appointment');
   const visit = await readVisit(input.body, clinicToday(deps.clock, deps.timeZone), deps.diseases.exists);
 
-  return recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
-    const appointment = await tx.appointments.lock(appointmentId);
-    // Another doctor's appointment is answered as missing, so its existence is not revealed.
-    if (!appointment || appointment.doctor.id !== doctorId) {
-      throw refusal('Appointment', actor, { entity: 'appointment', entityId: appointmentId, patientId: appointment?.patient.id, attempt: 'record_visit' });
-    }
-    const completed = transition(appointment.status, 'complete');
-    // A visit is recorded once it has begun: before that there is nothing to write down, and its bill would
-    // be dated before the visit took place.
-    if (!hasStarted(appointment.date, appointment.startTime, clinicDateTime(tx.clock.now(), deps.timeZone))) {
-      throw conflict('visit_not_started', `This visit can be recorded from ${appointment.startTime} on ${appointment.date}`);
-    }
-    if (visit.recordDate < appointment.date) throw invalid({ record_date: [`cannot be before the appointment date ${appointment.date}`] });
+  return recordingRefusals(deps.audit, () =>
+    deps.transaction(async (tx) => {
+      const appointment = await tx.appointments.lock(appointmentId);
+      // Another doctor's appointment is answered as missing, so its existence is not revealed.
+      if (!appointment || appointment.doctor.id !== doctorId) {
+        throw refusal('Appointment', actor, {
+          entity: 'appointment',
+          entityId: appointmentId,
+          patientId: appointment?.patient.id,
+          attempt: 'record_visit',
+        });
+      }
+      const completed = transition(appointment.status, 'complete');
+      // A visit is recorded once it has begun: before that there is nothing to write down, and its bill would
+      // be dated before the visit took place.
+      if (!hasStarted(appointment.date, appointment.startTime, clinicDateTime(tx.clock.now(), deps.timeZone))) {
+        throw conflict(
+          'visit_not_started',
+          `This visit can be recorded from ${appointment.startTime} on ${appointment.date}`,
+        );
+      }
+      if (visit.recordDate < appointment.date)
+        throw invalid({ record_date: [`cannot be before the appointment date ${appointment.date}`] });
 
-    const patientId = appointment.patient.id;
-    const record = await tx.records.create({ ...visit, appointmentId, patientId, doctorId });
-    await tx.appointments.markCompleted(appointmentId, tx.clock.now());
-    const newBill = billForVisit({ ...visit, patientId, medicalRecordId: record.id });
-    const bill = newBill ? await tx.bills.create(newBill) : undefined;
+      const patientId = appointment.patient.id;
+      const record = await tx.records.create({ ...visit, appointmentId, patientId, doctorId });
+      await tx.appointments.markCompleted(appointmentId, tx.clock.now());
+      const newBill = billForVisit({ ...visit, patientId, medicalRecordId: record.id });
+      const bill = newBill ? await tx.bills.create(newBill) : undefined;
 
-    const audited = { actor, patientId };
-    await tx.audit.record(
-      { ...audited, action: 'create', entity: 'medical_record', entityId: record.id },
-      { ...audited, action: 'update', entity: 'appointment', entityId: appointmentId, details: { from: appointment.status, status: completed } },
-      ...(bill ? [{ ...audited, action: 'create', entity: 'billing', entityId: bill.id, details: { amount_cents: bill.amountCents } }] : []),
-    );
-    if (bill && bill.patient.email !== null) {
-      await tx.outbox.enqueue(billIssued(deps.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()));
-    }
+      const audited = { actor, patientId };
+      await tx.audit.record(
+        { ...audited, action: 'create', entity: 'medical_record', entityId: record.id },
+        {
+          ...audited,
+          action: 'update',
+          entity: 'appointment',
+          entityId: appointmentId,
+          details: { from: appointment.status, status: completed },
+        },
+        ...(bill
+          ? [
+              {
+                ...audited,
+                action: 'create',
+                entity: 'billing',
+                entityId: bill.id,
+                details: { amount_cents: bill.amountCents },
+              },
+            ]
+          : []),
+      );
+      if (bill && bill.patient.email !== null) {
+        await tx.outbox.enqueue(
+          billIssued(deps.clinic, billedVisit(bill), { email: bill.patient.email, userId: null }, tx.clock.now()),
+        );
+      }
 
-    return {
-      medical_record: medicalRecordJson(record),
-      appointment: appointmentJson({ ...appointment, status: completed }),
-      billing: bill ? billingJson(bill) : null,
-    };
-  }));
+      return {
+        medical_record: medicalRecordJson(record),
+        appointment: appointmentJson({ ...appointment, status: completed }),
+        billing: bill ? billingJson(bill) : null,
+      };
+    }),
+  );
 }
 
 /**
@@ -63,21 +104,39 @@ export async function recordVisit(deps: RecordsDeps, input: { appointmentId: str
  * amended; every version stays in its history with who wrote it and when. Another doctor's record is answered as
  * missing. Its bill is not touched.
  */
-export async function amendRecord(deps: RecordsDeps, input: { recordId: RawId; body: unknown }, actor: Actor): Promise<MedicalRecordJson> {
+export async function amendRecord(
+  deps: RecordsDeps,
+  input: { recordId: RawId; body: unknown },
+  actor: Actor,
+): Promise<MedicalRecordJson> {
   if (actor.role !== 'admin') doctorOf(actor);
   const recordId = pathId(input.recordId, 'Medical record');
   const { content, reason } = await readAmendment(input.body, deps.diseases.exists);
 
-  return recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
-    const record = await tx.records.lock(recordId);
-    if (!record || (actor.role !== 'admin' && record.doctor.id !== actor.doctorId)) {
-      throw refusal('Medical record', actor, { entity: 'medical_record', entityId: recordId, patientId: record?.patientId, attempt: 'amend' });
-    }
-    const amended = await tx.records.amend(recordId, content, { userId: actor.userId, at: tx.clock.now(), reason });
-    const version = amended.history.length;
-    await tx.audit.record({ actor, action: 'amend', entity: 'medical_record', entityId: recordId, patientId: record.patientId, details: { version } });
-    return medicalRecordJson(amended);
-  }));
+  return recordingRefusals(deps.audit, () =>
+    deps.transaction(async (tx) => {
+      const record = await tx.records.lock(recordId);
+      if (!record || (actor.role !== 'admin' && record.doctor.id !== actor.doctorId)) {
+        throw refusal('Medical record', actor, {
+          entity: 'medical_record',
+          entityId: recordId,
+          patientId: record?.patientId,
+          attempt: 'amend',
+        });
+      }
+      const amended = await tx.records.amend(recordId, content, { userId: actor.userId, at: tx.clock.now(), reason });
+      const version = amended.history.length;
+      await tx.audit.record({
+        actor,
+        action: 'amend',
+        entity: 'medical_record',
+        entityId: recordId,
+        patientId: record.patientId,
+        details: { version },
+      });
+      return medicalRecordJson(amended);
+    }),
+  );
 }
 
 /** The doctor's patients: everyone who has had an appointment with them, searched by name, email or phone; audited. */
@@ -94,7 +153,11 @@ export async function showMyPatient(deps: RecordsDeps, patientId: string | numbe
   const id = pathId(patientId, 'Patient');
   // A patient who never saw this doctor is answered as missing, so the doctor cannot probe who is registered.
   const patient = await deps.patients.find(doctorId, id);
-  if (!patient) throw await recorded(deps.audit, refusal('Patient', actor, { entity: 'patient', entityId: id, attempt: 'read_records' }));
+  if (!patient)
+    throw await recorded(
+      deps.audit,
+      refusal('Patient', actor, { entity: 'patient', entityId: id, attempt: 'read_records' }),
+    );
   const records = await deps.records.listForPatient(id);
   await deps.audit.record({ actor, action: 'read_records', entity: 'patient', entityId: id, patientId: id });
   return patientDetailJson(patient, records);

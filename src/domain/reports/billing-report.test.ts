@@ -24,7 +24,13 @@ function deps(asked: unknown[] = []): BillingReportDeps {
     billing: {
       billingFigures: async (period, by) => {
         asked.push({ period, by });
-        return { groups: [{ label: 'Cardiology', ...figures(2) }, { label: null, ...figures(1) }], total: figures(3) };
+        return {
+          groups: [
+            { label: 'Cardiology', ...figures(2) },
+            { label: null, ...figures(1) },
+          ],
+          total: figures(3),
+        };
       },
     },
   };
@@ -41,7 +47,10 @@ describe('billingReport', () => {
 
   it('keys each group row by the grouping', async () => {
     const report = await billingReport(deps(), { from: '2026-01-01', to: '2026-03-31', by: 'department' });
-    assert.deepEqual(report.rows, [{ department: 'Cardiology', ...figures(2) }, { department: null, ...figures(1) }]);
+    assert.deepEqual(report.rows, [
+      { department: 'Cardiology', ...figures(2) },
+      { department: null, ...figures(1) },
+    ]);
     assert.deepEqual(report.total, figures(3));
   });
 
@@ -51,6 +60,9 @@ describe('billingReport', () => {
       assert.deepEqual(Object.keys(present(error.fields)), ['from', 'by']);
       return true;
     });
-    await assert.rejects(billingReport(deps(), { from: '2026-03-02', to: '2026-03-01' }), /to: must not be before from/);
+    await assert.rejects(
+      billingReport(deps(), { from: '2026-03-02', to: '2026-03-01' }),
+      /to: must not be before from/,
+    );
   });
 });

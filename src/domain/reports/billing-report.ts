@@ -23,7 +23,10 @@ export interface BillingGroupFigures extends BillingFigures {
 
 export interface BillingReportQueries {
   /** Bills dated `from`..`to` summed per group, then for all of them; unpaid amounts aged on `asOf`. One statement. */
-  billingFigures(period: { from: string; to: string; asOf: string }, by: BillingGroup | undefined): Promise<{
+  billingFigures(
+    period: { from: string; to: string; asOf: string },
+    by: BillingGroup | undefined,
+  ): Promise<{
     groups: BillingGroupFigures[];
     total: BillingFigures;
   }>;

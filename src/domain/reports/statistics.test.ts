@@ -5,20 +5,47 @@ import { statisticsOf, topDoctorJson, zeroFilledDays } from './statistics.ts';
 describe('statisticsOf', () => {
   it('averages doctor–disease pairs over active doctors to two decimals', () => {
     const stats = statisticsOf({ appointments: 13, patients: 3, activeDoctors: 3, doctorDiseasePairs: 4 });
-    assert.deepEqual(stats, { appointment_count: 13, patient_count: 3, doctor_count: 3, average_diseases_per_doctor: 1.33 });
-    assert.equal(statisticsOf({ appointments: 0, patients: 0, activeDoctors: 3, doctorDiseasePairs: 5 }).average_diseases_per_doctor, 1.67);
+    assert.deepEqual(stats, {
+      appointment_count: 13,
+      patient_count: 3,
+      doctor_count: 3,
+      average_diseases_per_doctor: 1.33,
+    });
+    assert.equal(
+      statisticsOf({ appointments: 0, patients: 0, activeDoctors: 3, doctorDiseasePairs: 5 })
+        .average_diseases_per_doctor,
+      1.67,
+    );
   });
 
   it('answers 0 diseases per doctor when there are no doctors', () => {
-    assert.equal(statisticsOf({ appointments: 2, patients: 1, activeDoctors: 0, doctorDiseasePairs: 0 }).average_diseases_per_doctor, 0);
+    assert.equal(
+      statisticsOf({ appointments: 2, patients: 1, activeDoctors: 0, doctorDiseasePairs: 0 })
+        .average_diseases_per_doctor,
+      0,
+    );
   });
 });
 
 describe('topDoctorJson', () => {
   it('gives the dashboard card its fields, the image as a file URL', () => {
-    const json = topDoctorJson({ id: 7, name: 'Dr. Ben', specialization: null, imageId: 12, completedAppointments: 3, patients: 2 });
+    const json = topDoctorJson({
+      id: 7,
+      name: 'Dr. Ben',
+      specialization: null,
+      imageId: 12,
+      completedAppointments: 3,
+      patients: 2,
+    });
     assert.deepEqual(json, {
-      top_doctor: { id: 7, name: 'Dr. Ben', specialization: null, patient_img: '/api/files/12', completed_appointments_count: 3, patient_count: 2 },
+      top_doctor: {
+        id: 7,
+        name: 'Dr. Ben',
+        specialization: null,
+        patient_img: '/api/files/12',
+        completed_appointments_count: 3,
+        patient_count: 2,
+      },
     });
   });
 

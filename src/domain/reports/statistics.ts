@@ -23,7 +23,8 @@ export function statisticsOf(counts: ClinicCounts): Statistics {
     appointment_count: counts.appointments,
     patient_count: counts.patients,
     doctor_count: counts.activeDoctors,
-    average_diseases_per_doctor: counts.activeDoctors === 0 ? 0 : Math.round((counts.doctorDiseasePairs / counts.activeDoctors) * 100) / 100,
+    average_diseases_per_doctor:
+      counts.activeDoctors === 0 ? 0 : Math.round((counts.doctorDiseasePairs / counts.activeDoctors) * 100) / 100,
   };
 }
 

@@ -6,7 +6,12 @@ import { MAX_EXPORT_ROWS, checkExportSize, csvRecord } from '../shared/csv.ts';
 import { centsToDecimal } from '../shared/money.ts';
 import { pageRequest, type Page, type PageRequest } from '../shared/pagination.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import { APPOINTMENT_STATUSES, appointmentJson, type Appointment, type AppointmentStatus } from '../scheduling/scheduling.ts';
+import {
+  APPOINTMENT_STATUSES,
+  appointmentJson,
+  type Appointment,
+  type AppointmentStatus,
+} from '../scheduling/scheduling.ts';
 import type { ListFilter, ReportsDeps, VisitBill } from './ports.ts';
 import { MAX_CHART_DAYS, statisticsOf, topDoctorJson, zeroFilledDays, type DayCount } from './statistics.ts';
 
@@ -19,7 +24,10 @@ export interface AppointmentsPerDayJson {
 }
 
 /** Booked appointments per clinic date over the last `days` days (default 30) up to today, zero-filled. */
-export async function appointmentsPerDay(deps: ReportsDeps, query: Record<string, unknown>): Promise<AppointmentsPerDayJson> {
+export async function appointmentsPerDay(
+  deps: ReportsDeps,
+  query: Record<string, unknown>,
+): Promise<AppointmentsPerDayJson> {
   const v = new Validator(asRecord(query));
   const days = v.id('days', { optional: true }) ?? 30;
   if (days > MAX_CHART_DAYS) v.fail('days', `must be at most ${MAX_CHART_DAYS}`);
@@ -41,7 +49,13 @@ function readListFilter<S extends string>(query: Record<string, unknown>, status
   };
   if (filter.from && filter.to && filter.to < filter.from) v.fail('to', 'must not be before from');
   v.done();
-  const given = { from: filter.from, to: filter.to, doctor_id: filter.doctorId, department_id: filter.departmentId, status: filter.status };
+  const given = {
+    from: filter.from,
+    to: filter.to,
+    doctor_id: filter.doctorId,
+    department_id: filter.departmentId,
+    status: filter.status,
+  };
   const asGiven = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
   return { filter, asGiven };
 }
@@ -56,7 +70,12 @@ interface AdminList<S extends string, Row> {
   csvValues(row: Row): (string | number | null)[];
 }
 
-async function listFiltered<S extends string, Row>(list: AdminList<S, Row>, deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) {
+async function listFiltered<S extends string, Row>(
+  list: AdminList<S, Row>,
+  deps: ReportsDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+) {
   const input = asRecord(query);
   const request = pageRequest(input);
   const { filter, asGiven } = readListFilter(input, list.statuses);
@@ -66,13 +85,23 @@ async function listFiltered<S extends string, Row>(list: AdminList<S, Row>, deps
 }
 
 /** Every row the filtered list shows, on all its pages, as a CSV file; the export is audited with its filters and size. */
-async function exportFiltered<S extends string, Row>(list: AdminList<S, Row>, deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) {
+async function exportFiltered<S extends string, Row>(
+  list: AdminList<S, Row>,
+  deps: ReportsDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+) {
   const input = asRecord(query);
   const { q } = pageRequest(input);
   const { filter, asGiven } = readListFilter(input, list.statuses);
   const rows = await list.rows(deps, q, filter, MAX_EXPORT_ROWS + 1);
   checkExportSize(rows.length, 'rows');
-  await deps.audit.record({ actor, action: 'export', entity: list.entity, details: { ...(q ? { q } : {}), ...asGiven, rows: rows.length } });
+  await deps.audit.record({
+    actor,
+    action: 'export',
+    entity: list.entity,
+    details: { ...(q ? { q } : {}), ...asGiven, rows: rows.length },
+  });
   const csv = csvRecord(list.csvHeader) + rows.map((row) => csvRecord(list.csvValues(row))).join('');
   return { filename: `medora-${list.entity}s-${clinicToday(deps.clock, deps.timeZone)}.csv`, csv };
 }
@@ -82,7 +111,21 @@ const APPOINTMENTS: AdminList<AppointmentStatus, Appointment> = {
   statuses: APPOINTMENT_STATUSES,
   page: (deps, req, filter) => deps.dashboard.appointments(req, filter),
   rows: (deps, q, filter, limit) => deps.dashboard.appointmentRows(q, filter, limit),
-  csvHeader: ['id', 'date', 'start_time', 'end_time', 'status', 'patient_id', 'patient_name', 'patient_email', 'doctor_id', 'doctor_name', 'doctor_email', 'department', 'room'],
+  csvHeader: [
+    'id',
+    'date',
+    'start_time',
+    'end_time',
+    'status',
+    'patient_id',
+    'patient_name',
+    'patient_email',
+    'doctor_id',
+    'doctor_name',
+    'doctor_email',
+    'department',
+    'room',
+  ],
   csvValues: (a) => [
     a.id,
     a.date,
@@ -105,7 +148,19 @@ const BILLINGS: AdminList<PaymentStatus, VisitBill> = {
   statuses: PAYMENT_STATUSES,
   page: (deps, req, filter) => deps.dashboard.billings(req, filter),
   rows: (deps, q, filter, limit) => deps.dashboard.billingRows(q, filter, limit),
-  csvHeader: ['id', 'billing_date', 'patient_id', 'patient_name', 'patient_email', 'doctor_name', 'visit_date', 'service', 'amount', 'currency', 'status'],
+  csvHeader: [
+    'id',
+    'billing_date',
+    'patient_id',
+    'patient_name',
+    'patient_email',
+    'doctor_name',
+    'visit_date',
+    'service',
+    'amount',
+    'currency',
+    'status',
+  ],
   csvValues: (b) => [
     b.id,
     b.billingDate,
@@ -127,7 +182,8 @@ export async function listAllAppointments(deps: ReportsDeps, query: Record<strin
   return { ...page, items: page.items.map(appointmentJson) };
 }
 
-export const exportAppointmentsCsv = (deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) => exportFiltered(APPOINTMENTS, deps, query, actor);
+export const exportAppointmentsCsv = (deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) =>
+  exportFiltered(APPOINTMENTS, deps, query, actor);
 
 /** Every bill, for an admin, filtered; every page read is audited. */
 export async function listAllBillings(deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) {
@@ -136,7 +192,12 @@ export async function listAllBillings(deps: ReportsDeps, query: Record<string, u
 }
 
 /** A bill as the admin's list shows it: the patient's bill and the visit's doctor and date. */
-const visitBillJson = (bill: VisitBill) => ({ ...billingJson(bill), doctor_name: bill.doctorName, visit_date: bill.visitDate });
+const visitBillJson = (bill: VisitBill) => ({
+  ...billingJson(bill),
+  doctor_name: bill.doctorName,
+  visit_date: bill.visitDate,
+});
 export type VisitBillJson = ReturnType<typeof visitBillJson>;
 
-export const exportBillingsCsv = (deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) => exportFiltered(BILLINGS, deps, query, actor);
+export const exportBillingsCsv = (deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) =>
+  exportFiltered(BILLINGS, deps, query, actor);

@@ -58,7 +58,9 @@ export async function availableSlots(
   const taken = [...bookings, ...heldFromOthers(holds, actor.patientId)];
   return {
     date,
-    available_appointments: openSlots(slots, date, timeOff).map((slot) => slotJson(slot, slotStatus(slot, date, now, taken))),
+    available_appointments: openSlots(slots, date, timeOff).map((slot) =>
+      slotJson(slot, slotStatus(slot, date, now, taken)),
+    ),
   };
 }
 
@@ -81,12 +83,17 @@ export interface NextAvailableJson {
  * The first few days from `from` (default today) to the end of the booking window on which the doctor, or any
  * doctor of the department, has a free slot: what the booking page and the desk offer when a day is full or over.
  */
-export async function nextAvailable(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor): Promise<NextAvailableJson> {
+export async function nextAvailable(
+  deps: SchedulingDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<NextAvailableJson> {
   const now = nowInClinic(deps);
   const input = asRecord(query);
   const v = new Validator(input);
   const byDepartment = input.department_id !== undefined;
-  if (byDepartment && input.doctor_id !== undefined) v.fail('department_id', 'must not be given together with doctor_id');
+  if (byDepartment && input.doctor_id !== undefined)
+    v.fail('department_id', 'must not be given together with doctor_id');
   const doctorId = byDepartment ? undefined : v.id('doctor_id');
   const departmentId = byDepartment ? v.id('department_id') : undefined;
   const from = readDate(v, now.date, 'from');
@@ -96,17 +103,33 @@ export async function nextAvailable(deps: SchedulingDeps, query: Record<string, 
   if (doctorId !== undefined) {
     if (!(await deps.schedules.isActiveDoctor(doctorId))) throw notFound('Doctor');
     const days = await doctorFreeDays(deps, doctorId, range, now, actor.patientId);
-    return { doctor_id: doctorId, days: days.map((day) => ({ date: day.date, available_appointments: day.slots.map((slot) => slotJson(slot, 'available')) })) };
+    return {
+      doctor_id: doctorId,
+      days: days.map((day) => ({
+        date: day.date,
+        available_appointments: day.slots.map((slot) => slotJson(slot, 'available')),
+      })),
+    };
   }
   if (!doctors) throw notFound('Department');
-  const each = await Promise.all(doctors.map(async (doctor) => ({ doctor, days: await doctorFreeDays(deps, doctor.id, range, now, actor.patientId) })));
+  const each = await Promise.all(
+    doctors.map(async (doctor) => ({
+      doctor,
+      days: await doctorFreeDays(deps, doctor.id, range, now, actor.patientId),
+    })),
+  );
   const dates = [...new Set(each.flatMap((d) => d.days.map((day) => day.date)))].sort().slice(0, NEXT_FREE_DAYS);
   return {
     department_id: departmentId,
     days: dates.map((date) => ({
       date,
       available_appointments: each
-        .flatMap(({ doctor, days }) => (days.find((day) => day.date === date)?.slots ?? []).map((slot) => ({ ...slotJson(slot, 'available'), doctor })))
+        .flatMap(({ doctor, days }) =>
+          (days.find((day) => day.date === date)?.slots ?? []).map((slot) => ({
+            ...slotJson(slot, 'available'),
+            doctor,
+          })),
+        )
         .sort((a, b) => a.start_time.localeCompare(b.start_time) || a.doctor.name.localeCompare(b.doctor.name)),
     })),
   };
@@ -126,14 +149,21 @@ export const NEXT_FREE_DOCTORS = 60;
  * Each doctor's first free slot from now to the end of the booking window (null when none), for at most
  * NEXT_FREE_DOCTORS of them: the doctors list's cards show it without asking once per card.
  */
-export async function nextFreeTimes(deps: SchedulingDeps, doctorIds: number[], actor: Actor): Promise<Map<number, NextFreeJson | null>> {
+export async function nextFreeTimes(
+  deps: SchedulingDeps,
+  doctorIds: number[],
+  actor: Actor,
+): Promise<Map<number, NextFreeJson | null>> {
   const now = nowInClinic(deps);
   const range = { from: now.date, to: addDays(now.date, MAX_DAYS_AHEAD), count: 1 };
   const firsts = await Promise.all(
     doctorIds.slice(0, NEXT_FREE_DOCTORS).map(async (doctorId) => {
       const [day] = await doctorFreeDays(deps, doctorId, range, now, actor.patientId);
       const slot = day?.slots[0];
-      return [doctorId, day && slot ? { date: day.date, start_time: slot.startTime, end_time: slot.endTime } : null] as const;
+      return [
+        doctorId,
+        day && slot ? { date: day.date, start_time: slot.startTime, end_time: slot.endTime } : null,
+      ] as const;
     }),
   );
   return new Map(firsts);
@@ -143,7 +173,13 @@ export async function nextFreeTimes(deps: SchedulingDeps, doctorIds: number[], a
  * The doctor's free days in `range`; a slot in a leave or closure, or one a waitlist offer holds for someone else
  * than `patientId`, is not free.
  */
-async function doctorFreeDays(deps: SchedulingDeps, doctorId: number, range: { from: string; to: string; count: number }, now: ClinicMoment, patientId?: number) {
+async function doctorFreeDays(
+  deps: SchedulingDeps,
+  doctorId: number,
+  range: { from: string; to: string; count: number },
+  now: ClinicMoment,
+  patientId?: number,
+) {
   const [pattern, bookings, holds, timeOff] = await Promise.all([
     deps.schedules.currentSlots(doctorId),
     deps.appointments.doctorBookings(doctorId, range.from, range.to),
@@ -152,7 +188,6 @@ async function doctorFreeDays(deps: SchedulingDeps, doctorId: number, range: { f
   ]);
   return freeDays(pattern, [...bookings, ...heldFromOthers(holds, patientId)], timeOff, range, now);
 }
-
 
 async function bookPlacement(deps: SchedulingDeps, to: Placement, who: Booker) {
   const now = nowInClinic(deps);

@@ -8,11 +8,24 @@ import { isoWeekday } from '../shared/clock.ts';
 import { conflict, invalid, notFound, type DomainError } from '../shared/errors.ts';
 import { noticeBooked } from './notices.ts';
 import type { BookingLimits, BookingTx, SchedulingSettings, SlotChoice } from './ports.ts';
-import { SLOT_TAKEN, hasStarted, overlaps, type Appointment, type ClinicMoment, type WeeklySlot } from './scheduling.ts';
+import {
+  SLOT_TAKEN,
+  hasStarted,
+  overlaps,
+  type Appointment,
+  type ClinicMoment,
+  type WeeklySlot,
+} from './scheduling.ts';
 import { closedBy, closedReason } from './time-off.ts';
 import { heldFromOthers, type Hold } from './waitlist.ts';
 
-export const appointmentEntry = (action: string, id: number, patientId: number, actor: Actor | null, details?: Record<string, unknown>): AuditEntry => ({
+export const appointmentEntry = (
+  action: string,
+  id: number,
+  patientId: number,
+  actor: Actor | null,
+  details?: Record<string, unknown>,
+): AuditEntry => ({
   actor,
   action,
   entity: 'appointment',
@@ -25,12 +38,18 @@ export const appointmentEntry = (action: string, id: number, patientId: number, 
 function refuseOverLimit(booked: { withDoctorThatDay: number; upcoming: number }, limits: BookingLimits): void {
   if (booked.withDoctorThatDay >= limits.perDoctorPerDay) {
     const visits = limits.perDoctorPerDay === 1 ? 'an appointment' : `${limits.perDoctorPerDay} appointments`;
-    throw conflict('booking_limit', `You already have ${visits} with this doctor on that day`, { schedule_id: ['is over your booking limit'] });
-  }
-  if (booked.upcoming >= limits.upcoming) {
-    throw conflict('booking_limit', `You already have ${limits.upcoming} upcoming appointments; cancel one before booking another`, {
+    throw conflict('booking_limit', `You already have ${visits} with this doctor on that day`, {
       schedule_id: ['is over your booking limit'],
     });
+  }
+  if (booked.upcoming >= limits.upcoming) {
+    throw conflict(
+      'booking_limit',
+      `You already have ${limits.upcoming} upcoming appointments; cancel one before booking another`,
+      {
+        schedule_id: ['is over your booking limit'],
+      },
+    );
   }
 }
 
@@ -71,9 +90,11 @@ export async function checkPlacement(
   const gone = (refusal: DomainError) => who.slotGone?.() ?? refusal;
   if (!(await tx.schedules.lockDoctor(to.doctorId))) throw gone(notFound('Doctor'));
   const slot = await tx.schedules.find(to.scheduleId);
-  if (!slot || slot.doctorId !== to.doctorId || slot.retired) throw gone(invalid({ schedule_id: ["is not one of this doctor's current slots"] }));
+  if (!slot || slot.doctorId !== to.doctorId || slot.retired)
+    throw gone(invalid({ schedule_id: ["is not one of this doctor's current slots"] }));
   if (slot.weekday !== isoWeekday(to.date)) throw invalid({ schedule_id: [`is not a slot on ${to.date}'s weekday`] });
-  if (hasStarted(to.date, slot.startTime, now)) throw gone(invalid({ schedule_id: ['has already started; choose a later slot'] }));
+  if (hasStarted(to.date, slot.startTime, now))
+    throw gone(invalid({ schedule_id: ['has already started; choose a later slot'] }));
   const closed = closedBy(await tx.timeOff.covering(to.doctorId, to.date, to.date), to.date, slot);
   if (closed) throw gone(invalid({ schedule_id: [closedReason(closed)] }));
   const [booked, holds] = await Promise.all([
@@ -83,17 +104,33 @@ export async function checkPlacement(
   if ([...booked, ...heldFromOthers(holds, who.patientId)].some((b) => overlaps(b, slot))) {
     throw conflict(SLOT_TAKEN.code, SLOT_TAKEN.message, { [SLOT_TAKEN.field]: [SLOT_TAKEN.message] });
   }
-  if (!(await tx.appointments.lockPatient(who.patientId))) throw invalid({ patient_id: ['is not a registered patient'] });
-  if ((await tx.appointments.bookedTimes({ patientId: who.patientId }, to.date, who.moving)).some((b) => overlaps(b, slot))) {
+  if (!(await tx.appointments.lockPatient(who.patientId)))
+    throw invalid({ patient_id: ['is not a registered patient'] });
+  if (
+    (await tx.appointments.bookedTimes({ patientId: who.patientId }, to.date, who.moving)).some((b) =>
+      overlaps(b, slot),
+    )
+  ) {
     const whose = who.limits ? 'You already have' : 'The patient already has';
-    throw conflict('patient_busy', `${whose} an appointment at this time on that day`, { schedule_id: ['overlaps another appointment of the patient'] });
+    throw conflict('patient_busy', `${whose} an appointment at this time on that day`, {
+      schedule_id: ['overlaps another appointment of the patient'],
+    });
   }
-  if (who.limits) refuseOverLimit(await tx.appointments.patientBookings(who.patientId, to.doctorId, to.date, now.date, who.moving), who.limits);
+  if (who.limits)
+    refuseOverLimit(
+      await tx.appointments.patientBookings(who.patientId, to.doctorId, to.date, now.date, who.moving),
+      who.limits,
+    );
   return { slot, ownHold: holds.find((hold) => hold.patientId === who.patientId && overlaps(hold, slot)) };
 }
 
 /** The patient's offer of the slot they now have is accepted, and their place in line is done. */
-export async function fulfilHold(deps: Pick<SchedulingSettings, 'clock'>, tx: Pick<BookingTx, 'waitlist'>, hold: OwnHold, appointmentId: number): Promise<void> {
+export async function fulfilHold(
+  deps: Pick<SchedulingSettings, 'clock'>,
+  tx: Pick<BookingTx, 'waitlist'>,
+  hold: OwnHold,
+  appointmentId: number,
+): Promise<void> {
   const at = deps.clock.now();
   await tx.waitlist.closeOffer(hold.offerId, 'accepted', at, appointmentId);
   await tx.waitlist.closeEntry(hold.entryId, 'booked', at);
@@ -108,7 +145,11 @@ export interface SlotTaking extends SlotChoice {
 }
 
 /** Books a slot that `checkPlacement` passed: the appointment, its audit row, the offer it fulfils and its messages. */
-export async function takeSlot(deps: Pick<SchedulingSettings, 'clock' | 'clinic' | 'reminderHours'>, tx: BookingTx, b: SlotTaking): Promise<Appointment> {
+export async function takeSlot(
+  deps: Pick<SchedulingSettings, 'clock' | 'clinic' | 'reminderHours'>,
+  tx: BookingTx,
+  b: SlotTaking,
+): Promise<Appointment> {
   const booked = await tx.appointments.insert({ patientId: b.patientId, scheduleId: b.scheduleId, date: b.date });
   await tx.audit.record(appointmentEntry('book', booked.id, b.patientId, b.actor, b.details));
   if (b.hold) await fulfilHold(deps, tx, b.hold, booked.id);

@@ -10,7 +10,12 @@ import { appointmentJson, hasStarted, type Appointment, type ClinicMoment } from
 import { slotFreed } from './slot-offers.ts';
 import { nowInClinic, patientOf, readChoice } from './use-case-input.ts';
 
-const placeOf = (a: Appointment) => ({ doctor_id: a.doctor.id, date: a.date, start_time: a.startTime, end_time: a.endTime });
+const placeOf = (a: Appointment) => ({
+  doctor_id: a.doctor.id,
+  date: a.date,
+  start_time: a.startTime,
+  end_time: a.endTime,
+});
 
 /**
  * Moves an appointment to another free slot, of its doctor or another, in one transaction: the new slot is taken
@@ -26,46 +31,82 @@ export async function reschedule(deps: SchedulingDeps, rawId: RawId, body: unkno
   const doctorId = v.id('doctor_id', { optional: true });
   const to = readChoice(v, now.date);
   v.done();
-  const moved = await recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
-    const from = await tx.appointments.lock(id);
-    if (!from || (ownPatient !== undefined && from.patient.id !== ownPatient)) {
-      throw refusal('Appointment', actor, { entity: 'appointment', entityId: id, patientId: from?.patient.id, attempt: 'reschedule' });
-    }
-    if (from.status !== 'scheduled') throw conflict('invalid_transition', `This appointment is ${from.status.replace('_', ' ')} and cannot be moved`);
-    if (!desk && hasStarted(from.date, from.startTime, now)) {
-      throw conflict('appointment_started', 'This appointment has already started and can no longer be moved');
-    }
-    const placement = { ...to, doctorId: doctorId ?? from.doctor.id };
-    const { ownHold } = await checkPlacement(tx, placement, { actor, patientId: from.patient.id, limits: desk ? undefined : deps.bookingLimits, moving: id }, now);
-    const after = await tx.appointments.move(id, placement, deps.clock.now());
-    if (ownHold) await fulfilHold(deps, tx, ownHold, id);
-    await slotFreed(deps, tx, { doctorId: from.doctor.id, date: from.date, startTime: from.startTime });
-    await tx.audit.record(appointmentEntry('appointment_rescheduled', id, from.patient.id, actor, { from: placeOf(from), to: placeOf(after) }));
-    await noticeRescheduled(deps, tx, from, after, deps.clock.now());
-    return after;
-  }));
+  const moved = await recordingRefusals(deps.audit, () =>
+    deps.transaction(async (tx) => {
+      const from = await tx.appointments.lock(id);
+      if (!from || (ownPatient !== undefined && from.patient.id !== ownPatient)) {
+        throw refusal('Appointment', actor, {
+          entity: 'appointment',
+          entityId: id,
+          patientId: from?.patient.id,
+          attempt: 'reschedule',
+        });
+      }
+      if (from.status !== 'scheduled')
+        throw conflict(
+          'invalid_transition',
+          `This appointment is ${from.status.replace('_', ' ')} and cannot be moved`,
+        );
+      if (!desk && hasStarted(from.date, from.startTime, now)) {
+        throw conflict('appointment_started', 'This appointment has already started and can no longer be moved');
+      }
+      const placement = { ...to, doctorId: doctorId ?? from.doctor.id };
+      const { ownHold } = await checkPlacement(
+        tx,
+        placement,
+        { actor, patientId: from.patient.id, limits: desk ? undefined : deps.bookingLimits, moving: id },
+        now,
+      );
+      const after = await tx.appointments.move(id, placement, deps.clock.now());
+      if (ownHold) await fulfilHold(deps, tx, ownHold, id);
+      await slotFreed(deps, tx, { doctorId: from.doctor.id, date: from.date, startTime: from.startTime });
+      await tx.audit.record(
+        appointmentEntry('appointment_rescheduled', id, from.patient.id, actor, {
+          from: placeOf(from),
+          to: placeOf(after),
+        }),
+      );
+      await noticeRescheduled(deps, tx, from, after, deps.clock.now());
+      return after;
+    }),
+  );
   return appointmentJson(moved);
 }
 
 /** Cancels the appointment if `refuse` finds nothing against it (or its absence); its slot becomes bookable again. */
-async function cancelIf(deps: SchedulingDeps, rawId: RawId, actor: Actor, refuse: (id: number, a: Appointment | undefined, now: ClinicMoment) => void) {
+async function cancelIf(
+  deps: SchedulingDeps,
+  rawId: RawId,
+  actor: Actor,
+  refuse: (id: number, a: Appointment | undefined, now: ClinicMoment) => void,
+) {
   const id = pathId(rawId, 'Appointment');
   const now = nowInClinic(deps);
-  const appointment = await recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
-    const found = await tx.appointments.lock(id);
-    refuse(id, found, now);
-    if (!found) throw notFound('Appointment');
-    return cancelLocked(deps, tx, found, actor);
-  }));
+  const appointment = await recordingRefusals(deps.audit, () =>
+    deps.transaction(async (tx) => {
+      const found = await tx.appointments.lock(id);
+      refuse(id, found, now);
+      if (!found) throw notFound('Appointment');
+      return cancelLocked(deps, tx, found, actor);
+    }),
+  );
   return appointmentJson(appointment);
 }
 
 /** Cancels an appointment whose row the transaction holds, with its audit row and its messages. */
-async function cancelLocked(deps: SchedulingDeps, tx: SchedulingTxDeps, found: Appointment, actor: Actor | null, details?: Record<string, unknown>) {
+async function cancelLocked(
+  deps: SchedulingDeps,
+  tx: SchedulingTxDeps,
+  found: Appointment,
+  actor: Actor | null,
+  details?: Record<string, unknown>,
+) {
   const status = transition(found.status, 'cancel');
   const cancelled = { ...found, status, sequence: await tx.appointments.setStatus(found.id, status, deps.clock.now()) };
   await slotFreed(deps, tx, { doctorId: found.doctor.id, date: found.date, startTime: found.startTime });
-  await tx.audit.record(appointmentEntry('cancel', found.id, found.patient.id, actor, { from: found.status, ...details }));
+  await tx.audit.record(
+    appointmentEntry('cancel', found.id, found.patient.id, actor, { from: found.status, ...details }),
+  );
   await noticeCancelled(deps, tx, cancelled, deps.clock.now());
   return cancelled;
 }
@@ -81,7 +122,12 @@ export async function cancelMyAppointment(deps: SchedulingDeps, rawId: RawId, ac
   const patientId = patientOf(actor);
   return cancelIf(deps, rawId, actor, (id, a, now) => {
     if (a?.patient.id !== patientId) {
-      throw refusal('Appointment', actor, { entity: 'appointment', entityId: id, patientId: a?.patient.id, attempt: 'cancel' });
+      throw refusal('Appointment', actor, {
+        entity: 'appointment',
+        entityId: id,
+        patientId: a?.patient.id,
+        attempt: 'cancel',
+      });
     }
     refuseStarted(a, now);
   });

@@ -27,6 +27,9 @@ async function deskEvent(deps: SchedulingDeps, rawId: RawId, actor: Actor, event
 }
 
 export const checkIn = (deps: SchedulingDeps, rawId: RawId, actor: Actor) => deskEvent(deps, rawId, actor, 'check_in');
-export const markNoShow = (deps: SchedulingDeps, rawId: RawId, actor: Actor) => deskEvent(deps, rawId, actor, 'no_show');
-export const undoCheckIn = (deps: SchedulingDeps, rawId: RawId, actor: Actor) => deskEvent(deps, rawId, actor, 'undo_check_in');
-export const undoNoShow = (deps: SchedulingDeps, rawId: RawId, actor: Actor) => deskEvent(deps, rawId, actor, 'undo_no_show');
+export const markNoShow = (deps: SchedulingDeps, rawId: RawId, actor: Actor) =>
+  deskEvent(deps, rawId, actor, 'no_show');
+export const undoCheckIn = (deps: SchedulingDeps, rawId: RawId, actor: Actor) =>
+  deskEvent(deps, rawId, actor, 'undo_check_in');
+export const undoNoShow = (deps: SchedulingDeps, rawId: RawId, actor: Actor) =>
+  deskEvent(deps, rawId, actor, 'undo_no_show');

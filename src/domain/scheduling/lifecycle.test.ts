@@ -4,7 +4,8 @@ import { DomainError } from '../shared/errors.ts';
 import { deskActions, deskTransition, transition, type VisitEvent } from './lifecycle.ts';
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from './scheduling.ts';
 
-const refusedWith = (code: string) => (error: unknown) => error instanceof DomainError && error.kind === 'conflict' && error.code === code;
+const refusedWith = (code: string) => (error: unknown) =>
+  error instanceof DomainError && error.kind === 'conflict' && error.code === code;
 
 describe('transition', () => {
   const allowed: [AppointmentStatus, VisitEvent, AppointmentStatus][] = [
@@ -48,26 +49,44 @@ describe('deskTransition', () => {
   });
 
   it('refuses a check-in on another day with not_visit_day', () => {
-    assert.throws(() => deskTransition(visit, 'check_in', { date: '2026-03-01', time: '10:00' }), refusedWith('not_visit_day'));
-    assert.throws(() => deskTransition(visit, 'check_in', { date: '2026-03-03', time: '09:00' }), refusedWith('not_visit_day'));
+    assert.throws(
+      () => deskTransition(visit, 'check_in', { date: '2026-03-01', time: '10:00' }),
+      refusedWith('not_visit_day'),
+    );
+    assert.throws(
+      () => deskTransition(visit, 'check_in', { date: '2026-03-03', time: '09:00' }),
+      refusedWith('not_visit_day'),
+    );
   });
 
   it('marks a no-show from the start time on, never before', () => {
-    assert.throws(() => deskTransition(visit, 'no_show', { date: '2026-03-02', time: '09:59' }), refusedWith('visit_not_started'));
+    assert.throws(
+      () => deskTransition(visit, 'no_show', { date: '2026-03-02', time: '09:59' }),
+      refusedWith('visit_not_started'),
+    );
     assert.equal(deskTransition(visit, 'no_show', { date: '2026-03-02', time: '10:00' }), 'no_show');
     assert.equal(deskTransition(visit, 'no_show', { date: '2026-03-05', time: '08:00' }), 'no_show');
   });
 
   it('refuses a checked-in patient as a no-show', () => {
-    assert.throws(() => deskTransition({ ...visit, status: 'checked_in' }, 'no_show', { date: '2026-03-02', time: '11:00' }), refusedWith('invalid_transition'));
+    assert.throws(
+      () => deskTransition({ ...visit, status: 'checked_in' }, 'no_show', { date: '2026-03-02', time: '11:00' }),
+      refusedWith('invalid_transition'),
+    );
   });
 
-  it('takes a check-in or a no-show back on the visit\'s day only', () => {
+  it("takes a check-in or a no-show back on the visit's day only", () => {
     const day = { date: '2026-03-02', time: '23:59' };
     assert.equal(deskTransition({ ...visit, status: 'checked_in' }, 'undo_check_in', day), 'scheduled');
     assert.equal(deskTransition({ ...visit, status: 'no_show' }, 'undo_no_show', day), 'scheduled');
-    assert.throws(() => deskTransition({ ...visit, status: 'no_show' }, 'undo_no_show', { date: '2026-03-03', time: '00:00' }), refusedWith('not_visit_day'));
-    assert.throws(() => deskTransition({ ...visit, status: 'checked_in' }, 'undo_check_in', { date: '2026-03-01', time: '12:00' }), refusedWith('not_visit_day'));
+    assert.throws(
+      () => deskTransition({ ...visit, status: 'no_show' }, 'undo_no_show', { date: '2026-03-03', time: '00:00' }),
+      refusedWith('not_visit_day'),
+    );
+    assert.throws(
+      () => deskTransition({ ...visit, status: 'checked_in' }, 'undo_check_in', { date: '2026-03-01', time: '12:00' }),
+      refusedWith('not_visit_day'),
+    );
     assert.throws(() => deskTransition(visit, 'undo_check_in', day), refusedWith('invalid_transition'));
   });
 
@@ -76,7 +95,9 @@ describe('deskTransition', () => {
     assert.deepEqual(deskActions(visit, { date: '2026-03-02', time: '09:00' }), ['check_in']);
     assert.deepEqual(deskActions(visit, { date: '2026-03-02', time: '10:00' }), ['check_in', 'no_show']);
     assert.deepEqual(deskActions(visit, { date: '2026-03-03', time: '10:00' }), ['no_show']);
-    assert.deepEqual(deskActions({ ...visit, status: 'checked_in' }, { date: '2026-03-02', time: '10:00' }), ['undo_check_in']);
+    assert.deepEqual(deskActions({ ...visit, status: 'checked_in' }, { date: '2026-03-02', time: '10:00' }), [
+      'undo_check_in',
+    ]);
     assert.deepEqual(deskActions({ ...visit, status: 'no_show' }, { date: '2026-03-03', time: '10:00' }), []);
     assert.deepEqual(deskActions({ ...visit, status: 'completed' }, { date: '2026-03-02', time: '10:00' }), []);
   });

@@ -32,14 +32,19 @@ const DOING: Record<VisitEvent, string> = {
 export const allows = (status: AppointmentStatus, event: VisitEvent) => MOVES[event].from.includes(status);
 
 /** Whether the doctor can write the visit's record now: it is still open and has begun. */
-export const canRecordNow = (visit: { status: AppointmentStatus; date: string; startTime: string }, now: ClinicMoment) =>
-  allows(visit.status, 'complete') && hasStarted(visit.date, visit.startTime, now);
+export const canRecordNow = (
+  visit: { status: AppointmentStatus; date: string; startTime: string },
+  now: ClinicMoment,
+) => allows(visit.status, 'complete') && hasStarted(visit.date, visit.startTime, now);
 
 /** The status `event` moves an appointment in `status` to, or 409 `invalid_transition`. */
 export function transition(status: AppointmentStatus, event: VisitEvent): AppointmentStatus {
   const move = MOVES[event];
   if (!allows(status, event)) {
-    throw conflict('invalid_transition', `This appointment is ${status.replace('_', ' ')} and cannot be ${DOING[event]}`);
+    throw conflict(
+      'invalid_transition',
+      `This appointment is ${status.replace('_', ' ')} and cannot be ${DOING[event]}`,
+    );
   }
   return move.to;
 }
@@ -55,7 +60,10 @@ function deskRefusal(visit: DeskVisit, event: DeskEvent, now: ClinicMoment): Dom
     return conflict('not_visit_day', `A patient is checked in on the day of the visit, ${visit.date}`);
   }
   if (event === 'no_show' && !hasStarted(visit.date, visit.startTime, now)) {
-    return conflict('visit_not_started', `A visit becomes a no-show only after it starts at ${visit.startTime} on ${visit.date}`);
+    return conflict(
+      'visit_not_started',
+      `A visit becomes a no-show only after it starts at ${visit.startTime} on ${visit.date}`,
+    );
   }
   if ((event === 'undo_check_in' || event === 'undo_no_show') && visit.date !== now.date) {
     return conflict('not_visit_day', `A visit is ${DOING[event]} only on its day, ${visit.date}`);

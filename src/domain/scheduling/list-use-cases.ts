@@ -23,7 +23,10 @@ import {
 import { timeOffJson } from './time-off.ts';
 import { nowInClinic, patientOf } from './use-case-input.ts';
 
-const listed = (a: Appointment, now: ClinicMoment): ListedAppointmentJson => ({ ...appointmentJson(a), has_started: hasStarted(a.date, a.startTime, now) });
+const listed = (a: Appointment, now: ClinicMoment): ListedAppointmentJson => ({
+  ...appointmentJson(a),
+  has_started: hasStarted(a.date, a.startTime, now),
+});
 
 /** A page of `owner`'s appointments; `audited` names the staff member whose reading of it is recorded. */
 async function appointmentPage<J>(
@@ -59,7 +62,11 @@ async function appointmentPage<J>(
  * by date, each saying whether its record can be written now, and the day's leave and closures. Audited like the
  * doctor's list.
  */
-export async function doctorAgenda(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor): Promise<AgendaJson> {
+export async function doctorAgenda(
+  deps: SchedulingDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<AgendaJson> {
   const doctorId = ownDoctorId(actor, 'Only doctors have an agenda');
   const now = nowInClinic(deps);
   const v = new Validator(asRecord(query));
@@ -67,7 +74,10 @@ export async function doctorAgenda(deps: SchedulingDeps, query: Record<string, u
   const view = v.oneOf('view', AGENDA_VIEWS, { optional: true }) ?? 'day';
   v.done();
   const { from, to, dates, step } = agendaDates(date, view);
-  const [visits, timeOff] = await Promise.all([deps.appointments.agenda(doctorId, from, to), deps.timeOff.covering(doctorId, from, to)]);
+  const [visits, timeOff] = await Promise.all([
+    deps.appointments.agenda(doctorId, from, to),
+    deps.timeOff.covering(doctorId, from, to),
+  ]);
   await deps.audit.record({ actor, action: 'list', entity: 'appointment', details: { view, from, to } });
   return {
     view,
@@ -79,7 +89,13 @@ export async function doctorAgenda(deps: SchedulingDeps, query: Record<string, u
       date: day,
       visits: visits
         .filter((a) => a.date === day)
-        .map((a): AgendaVisitJson => ({ ...appointmentJson(a), has_started: hasStarted(a.date, a.startTime, now), can_record: canRecordNow(a, now) })),
+        .map(
+          (a): AgendaVisitJson => ({
+            ...appointmentJson(a),
+            has_started: hasStarted(a.date, a.startTime, now),
+            can_record: canRecordNow(a, now),
+          }),
+        ),
       time_off: timeOff.filter((t) => t.startsOn <= day && day <= t.endsOn).map(timeOffJson),
     })),
   };
@@ -104,8 +120,13 @@ export async function listDeskAppointments(deps: SchedulingDeps, query: Record<s
   const day = v.date('date', { optional: true });
   v.done();
   const owner: AppointmentFilter =
-    patientId !== undefined ? { patientId, doctorId, date: day } : { doctorId, date: day ?? nowInClinic(deps).date, hideCancelled: true };
-  const toJson = (a: Appointment, now: ClinicMoment): DeskAppointmentJson => ({ ...listed(a, now), desk_actions: deskActions(a, now) });
+    patientId !== undefined
+      ? { patientId, doctorId, date: day }
+      : { doctorId, date: day ?? nowInClinic(deps).date, hideCancelled: true };
+  const toJson = (a: Appointment, now: ClinicMoment): DeskAppointmentJson => ({
+    ...listed(a, now),
+    desk_actions: deskActions(a, now),
+  });
   return appointmentPage(deps, owner, query, toJson, actor);
 }
 
@@ -120,7 +141,11 @@ export interface DeskDayJson {
 }
 
 /** The desk's day at a glance: how many visits of `date` (default today) are in each status, and the days around it. */
-export async function deskDay(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor): Promise<DeskDayJson> {
+export async function deskDay(
+  deps: SchedulingDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<DeskDayJson> {
   requireDesk(actor);
   const today = nowInClinic(deps).date;
   const v = new Validator(asRecord(query));
@@ -133,7 +158,13 @@ export async function deskDay(deps: SchedulingDeps, query: Record<string, unknow
 
 /** The doctor's own appointments, upcoming first; `q` searches the patient's name and email. Audited. */
 export async function listDoctorAppointments(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) {
-  return appointmentPage(deps, { doctorId: ownDoctorId(actor, 'Only doctors have a list of their own appointments') }, query, listed, actor);
+  return appointmentPage(
+    deps,
+    { doctorId: ownDoctorId(actor, 'Only doctors have a list of their own appointments') },
+    query,
+    listed,
+    actor,
+  );
 }
 
 /**
@@ -145,7 +176,15 @@ export async function myAppointmentCalendar(deps: SchedulingDeps, rawId: RawId, 
   const id = pathId(rawId, 'Appointment');
   const appointment = await deps.appointments.find(id);
   if (appointment?.patient.id !== patientId) {
-    throw await recorded(deps.audit, refusal('Appointment', actor, { entity: 'appointment', entityId: id, patientId: appointment?.patient.id, attempt: 'calendar' }));
+    throw await recorded(
+      deps.audit,
+      refusal('Appointment', actor, {
+        entity: 'appointment',
+        entityId: id,
+        patientId: appointment?.patient.id,
+        attempt: 'calendar',
+      }),
+    );
   }
   return visitCalendar(deps.clinic, visitOf(appointment), appointment.status === 'cancelled', deps.clock.now());
 }

@@ -33,10 +33,17 @@ export const visitOf = (a: Appointment): Visit => ({
 });
 
 /** The patient as a recipient; none for a patient registered at the desk without an e-mail. */
-const patientRecipient = (a: Appointment): Recipient | undefined => (a.patient.email === null ? undefined : { email: a.patient.email, userId: null });
+const patientRecipient = (a: Appointment): Recipient | undefined =>
+  a.patient.email === null ? undefined : { email: a.patient.email, userId: null };
 
 /** A reminder before the visit with a one-click cancel link, unless that time has passed. */
-async function remind(settings: NoticeSettings, tx: Notifying, appointment: Appointment, patient: Recipient, now: Date): Promise<void> {
+async function remind(
+  settings: NoticeSettings,
+  tx: Notifying,
+  appointment: Appointment,
+  patient: Recipient,
+  now: Date,
+): Promise<void> {
   const visit = visitOf(appointment);
   const sendAfter = reminderTime(visit, settings.reminderHours, settings.clinic.timeZone, now);
   if (!sendAfter) return;
@@ -51,7 +58,12 @@ async function remind(settings: NoticeSettings, tx: Notifying, appointment: Appo
 }
 
 /** A confirmation with its calendar file now, and a reminder before the visit. */
-export async function noticeBooked(settings: NoticeSettings, tx: Notifying, appointment: Appointment, now: Date): Promise<void> {
+export async function noticeBooked(
+  settings: NoticeSettings,
+  tx: Notifying,
+  appointment: Appointment,
+  now: Date,
+): Promise<void> {
   const patient = patientRecipient(appointment);
   if (!patient) return;
   await tx.outbox.enqueue(bookingConfirmation(settings.clinic, visitOf(appointment), patient, now));
@@ -59,7 +71,13 @@ export async function noticeBooked(settings: NoticeSettings, tx: Notifying, appo
 }
 
 /** The old time's unsent messages are withdrawn; the patient gets the new time with an updated calendar event and a new reminder. */
-export async function noticeRescheduled(settings: NoticeSettings, tx: Notifying, from: Appointment, to: Appointment, now: Date): Promise<void> {
+export async function noticeRescheduled(
+  settings: NoticeSettings,
+  tx: Notifying,
+  from: Appointment,
+  to: Appointment,
+  now: Date,
+): Promise<void> {
   await tx.outbox.withdraw(from.id, ['reminder', 'booking_confirmation', 'reschedule']);
   const patient = patientRecipient(to);
   if (!patient) return;
@@ -68,10 +86,17 @@ export async function noticeRescheduled(settings: NoticeSettings, tx: Notifying,
 }
 
 /** The unsent messages of the visit are withdrawn; the patient (with the calendar's withdrawal) and the doctor are told. */
-export async function noticeCancelled(settings: NoticeSettings, tx: Notifying, appointment: Appointment, now: Date): Promise<void> {
+export async function noticeCancelled(
+  settings: NoticeSettings,
+  tx: Notifying,
+  appointment: Appointment,
+  now: Date,
+): Promise<void> {
   const visit = visitOf(appointment);
   await tx.outbox.withdraw(appointment.id, ['reminder', 'booking_confirmation', 'reschedule']);
   const patient = patientRecipient(appointment);
   if (patient) await tx.outbox.enqueue(cancellationForPatient(settings.clinic, visit, patient, now));
-  await tx.outbox.enqueue(cancellationForDoctor(settings.clinic, visit, { email: appointment.doctor.email, userId: null }, now));
+  await tx.outbox.enqueue(
+    cancellationForDoctor(settings.clinic, visit, { email: appointment.doctor.email, userId: null }, now),
+  );
 }

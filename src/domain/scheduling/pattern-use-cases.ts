@@ -34,7 +34,14 @@ export async function replaceSchedule(deps: SchedulingDeps, rawDoctorId: RawId, 
     if (!(await tx.schedules.lockDoctor(doctorId))) throw notFound('Doctor');
     if (sameHours(hours, await tx.schedules.hours(doctorId))) return scheduleOf(tx, doctorId);
     await tx.schedules.replace(doctorId, hours, deps.clock.now());
-    await tx.audit.record({ actor, action: 'update', entity: 'schedule', entityId: doctorId, requestId: actor.requestId, details: { ranges: hours.length } });
+    await tx.audit.record({
+      actor,
+      action: 'update',
+      entity: 'schedule',
+      entityId: doctorId,
+      requestId: actor.requestId,
+      details: { ranges: hours.length },
+    });
     return scheduleOf(tx, doctorId);
   });
 }

@@ -166,7 +166,12 @@ export interface WaitlistStore {
   findOffer(token: string, opts?: { lock: boolean }): Promise<WaitlistOffer | undefined>;
   /** The open offer of an entry, its row locked. */
   lockOpenOfferOf(entryId: number): Promise<WaitlistOffer | undefined>;
-  closeOffer(id: number, status: 'accepted' | 'declined' | 'expired' | 'withdrawn', at: Date, appointmentId?: number): Promise<void>;
+  closeOffer(
+    id: number,
+    status: 'accepted' | 'declined' | 'expired' | 'withdrawn',
+    at: Date,
+    appointmentId?: number,
+  ): Promise<void>;
   /**
    * Closes up to `limit` open offers whose hold ended by `now` as expired, in one statement, and answers them in
    * the order they ran out; offers another instance holds locked are skipped.

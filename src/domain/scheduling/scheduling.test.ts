@@ -69,7 +69,12 @@ describe('freeDays', () => {
     retired: false,
   });
   // Wednesdays and Fridays, 09:00 and 16:00.
-  const pattern = [weekly(3, '09:00', '09:30'), weekly(3, '16:00', '16:30'), weekly(5, '09:00', '09:30'), weekly(5, '16:00', '16:30')];
+  const pattern = [
+    weekly(3, '09:00', '09:30'),
+    weekly(3, '16:00', '16:30'),
+    weekly(5, '09:00', '09:30'),
+    weekly(5, '16:00', '16:30'),
+  ];
   const dates = (days: { date: string }[]) => days.map((day) => day.date);
 
   it('skips a day that is over and the weekdays the doctor does not work, and stops at the count', () => {
@@ -102,7 +107,10 @@ describe('freeDays', () => {
     ];
     const days = freeDays(pattern, [], timeOff, { from: '2026-06-11', to: '2026-08-09', count: 2 }, now);
     assert.deepEqual(dates(days), ['2026-06-12', '2026-06-19']);
-    assert.deepEqual(days[0]?.slots.map((slot) => slot.startTime), ['16:00']);
+    assert.deepEqual(
+      days[0]?.slots.map((slot) => slot.startTime),
+      ['16:00'],
+    );
   });
 
   it('finds nothing past the end of the window or for a doctor with no pattern', () => {
@@ -141,10 +149,23 @@ describe('clinic time across daylight-saving changes', () => {
 
 describe("the doctor's agenda", () => {
   it('shows a day alone, or its week from Monday to Sunday, across a year end too', () => {
-    assert.deepEqual(agendaDates('2026-06-10', 'day'), { from: '2026-06-10', to: '2026-06-10', dates: ['2026-06-10'], step: 1 });
+    assert.deepEqual(agendaDates('2026-06-10', 'day'), {
+      from: '2026-06-10',
+      to: '2026-06-10',
+      dates: ['2026-06-10'],
+      step: 1,
+    });
     const sunday = agendaDates('2026-06-14', 'week');
     assert.deepEqual([sunday.from, sunday.to], ['2026-06-08', '2026-06-14']);
-    assert.deepEqual(agendaDates('2026-12-31', 'week').dates, ['2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31', '2027-01-01', '2027-01-02', '2027-01-03']);
+    assert.deepEqual(agendaDates('2026-12-31', 'week').dates, [
+      '2026-12-28',
+      '2026-12-29',
+      '2026-12-30',
+      '2026-12-31',
+      '2027-01-01',
+      '2027-01-02',
+      '2027-01-03',
+    ]);
   });
 
   it('offers the record of a scheduled or checked-in visit once it has begun, never of a closed one', () => {

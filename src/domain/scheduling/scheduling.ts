@@ -51,7 +51,8 @@ export type ClinicMoment = ReturnType<typeof clinicDateTime>;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-export const timeOf = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+export const timeOf = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 export const overlaps = (a: TimeSpan, b: TimeSpan) => a.startTime < b.endTime && b.startTime < a.endTime;
 
@@ -69,7 +70,8 @@ export function readTime(v: Validator, field: string, opts: { optional?: boolean
 /** start_time and end_time of one span, end after start (a placeholder once a problem is recorded in `v`). */
 export function readSpan(v: Validator): TimeSpan {
   const span = { startTime: readTime(v, 'start_time'), endTime: readTime(v, 'end_time') };
-  if (!v.failed('start_time') && !v.failed('end_time') && span.endTime <= span.startTime) v.fail('end_time', 'must be after start_time');
+  if (!v.failed('start_time') && !v.failed('end_time') && span.endTime <= span.startTime)
+    v.fail('end_time', 'must be after start_time');
   return span;
 }
 
@@ -92,10 +94,18 @@ export const AGENDA_VIEWS = ['day', 'week'] as const;
 export type AgendaView = (typeof AGENDA_VIEWS)[number];
 
 /** The dates of the agenda for `date` in `view`, first to last. */
-export function agendaDates(date: string, view: AgendaView): { from: string; to: string; dates: string[]; step: number } {
+export function agendaDates(
+  date: string,
+  view: AgendaView,
+): { from: string; to: string; dates: string[]; step: number } {
   if (view === 'day') return { from: date, to: date, dates: [date], step: 1 };
   const monday = addDays(date, 1 - isoWeekday(date));
-  return { from: monday, to: addDays(monday, 6), dates: Array.from({ length: 7 }, (_, day) => addDays(monday, day)), step: 7 };
+  return {
+    from: monday,
+    to: addDays(monday, 6),
+    dates: Array.from({ length: 7 }, (_, day) => addDays(monday, day)),
+    step: 7,
+  };
 }
 
 /** A slot has started once its start time has come on its date, in clinic time. */
@@ -139,7 +149,9 @@ export function freeDays(
   const days: { date: string; slots: WeeklySlot[] }[] = [];
   for (let date = range.from; date <= range.to && days.length < range.count; date = addDays(date, 1)) {
     const booked = bookings.filter((booking) => booking.date === date);
-    const slots = openSlots(pattern, date, timeOff).filter((slot) => slotStatus(slot, date, now, booked) === 'available');
+    const slots = openSlots(pattern, date, timeOff).filter(
+      (slot) => slotStatus(slot, date, now, booked) === 'available',
+    );
     if (slots.length > 0) days.push({ date, slots });
   }
   return days;

@@ -15,7 +15,15 @@ const settings = {
   waitlistHoldMinutes: 30,
   clinic: { name: 'Lakeside Clinic', timeZone: ZONE, locale: 'en-US', mailFrom: 'desk@lakeside.test' },
 };
-const MONDAY_NINE: WeeklySlot = { id: 5, doctorId: 1, weekday: 1, startTime: '09:00', endTime: '09:30', room: null, retired: false };
+const MONDAY_NINE: WeeklySlot = {
+  id: 5,
+  doctorId: 1,
+  weekday: 1,
+  startTime: '09:00',
+  endTime: '09:30',
+  room: null,
+  retired: false,
+};
 
 /** The ports slotFreed reaches, in memory: a doctor with `pattern`, `booked` times on the day, one entry in line. */
 interface Clinic {
@@ -38,7 +46,13 @@ function clinic(opts: Clinic = {}) {
       offer: async (offer: NewOffer) => {
         offers.push(offer);
         return {
-          offer: { ...offer, id: 9, status: 'open' as const, patient: { id: 3, name: 'Mia Meyer', email: 'mia@example.test' }, doctor: { id: 1, name: 'Dr. Ada Lovelace' } },
+          offer: {
+            ...offer,
+            id: 9,
+            status: 'open' as const,
+            patient: { id: 3, name: 'Mia Meyer', email: 'mia@example.test' },
+            doctor: { id: 1, name: 'Dr. Ada Lovelace' },
+          },
         };
       },
     },
@@ -55,7 +69,16 @@ describe('slotFreed', () => {
     const { tx, offers, sent } = clinic({ inLine: 4 });
     await slotFreed(settings, tx, freed);
     assert.deepEqual(offers, [
-      { entryId: 4, doctorId: 1, scheduleId: 5, date: '2030-03-25', startTime: '09:00', endTime: '09:30', offeredAt: new Date('2030-03-20T10:00:00Z'), expiresAt: new Date('2030-03-20T10:30:00Z') },
+      {
+        entryId: 4,
+        doctorId: 1,
+        scheduleId: 5,
+        date: '2030-03-25',
+        startTime: '09:00',
+        endTime: '09:30',
+        offeredAt: new Date('2030-03-20T10:00:00Z'),
+        expiresAt: new Date('2030-03-20T10:30:00Z'),
+      },
     ]);
     const [mail] = sent;
     assert.equal(mail?.kind, 'waitlist_offer');
@@ -66,8 +89,19 @@ describe('slotFreed', () => {
 
   const cases: [string, Clinic, typeof freed][] = [
     ['nobody is in line', {}, freed],
-    ['the slot is still taken by another booking', { inLine: 4, booked: [{ startTime: '08:45', endTime: '09:15' }] }, freed],
-    ['another offer holds it', { inLine: 4, holds: [{ offerId: 1, entryId: 2, patientId: 7, date: freed.date, startTime: '09:00', endTime: '09:30' }] }, freed],
+    [
+      'the slot is still taken by another booking',
+      { inLine: 4, booked: [{ startTime: '08:45', endTime: '09:15' }] },
+      freed,
+    ],
+    [
+      'another offer holds it',
+      {
+        inLine: 4,
+        holds: [{ offerId: 1, entryId: 2, patientId: 7, date: freed.date, startTime: '09:00', endTime: '09:30' }],
+      },
+      freed,
+    ],
     ["the doctor's pattern no longer has it", { inLine: 4, pattern: [] }, freed],
     ['it has started', { inLine: 4 }, { ...freed, date: '2030-03-20', startTime: '10:30' }],
   ];

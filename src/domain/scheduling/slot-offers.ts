@@ -16,7 +16,9 @@ export async function slotFreed(deps: OfferSettings, tx: OfferingTx, freed: Free
   const now = deps.clock.now();
   if (hasStarted(freed.date, freed.startTime, clinicDateTime(now, deps.timeZone))) return;
   if (!(await tx.schedules.lockDoctor(freed.doctorId))) return;
-  const slot = (await tx.schedules.currentSlots(freed.doctorId, isoWeekday(freed.date))).find((s) => s.startTime === freed.startTime);
+  const slot = (await tx.schedules.currentSlots(freed.doctorId, isoWeekday(freed.date))).find(
+    (s) => s.startTime === freed.startTime,
+  );
   if (!slot || closedBy(await tx.timeOff.covering(freed.doctorId, freed.date, freed.date), freed.date, slot)) return;
   const [booked, holds] = await Promise.all([
     tx.appointments.bookedTimes({ doctorId: freed.doctorId }, freed.date),
@@ -48,7 +50,15 @@ export async function slotFreed(deps: OfferSettings, tx: OfferingTx, freed: Free
   await tx.outbox.enqueue(
     waitlistOffer(
       deps.clinic,
-      { offerId: offer.id, date: offer.date, startTime: offer.startTime, endTime: offer.endTime, patientName: offer.patient.name, doctorName: offer.doctor.name, holdUntil: holdUntil(offer.expiresAt, deps.timeZone) },
+      {
+        offerId: offer.id,
+        date: offer.date,
+        startTime: offer.startTime,
+        endTime: offer.endTime,
+        patientName: offer.patient.name,
+        doctorName: offer.doctor.name,
+        holdUntil: holdUntil(offer.expiresAt, deps.timeZone),
+      },
       { email: offer.patient.email, userId: null },
       now,
     ),

@@ -20,13 +20,15 @@ function readTimeOff(body: unknown, today: string, kind: TimeOffKind): Omit<NewT
   if (!v.failed('starts_on') && !v.failed('ends_on')) {
     if (endsOn < startsOn) v.fail('ends_on', 'must be on or after starts_on');
     else if (endsOn < today) v.fail('ends_on', 'must not be in the past');
-    else if (endsOn > addDays(startsOn, MAX_DAYS - 1)) v.fail('ends_on', `must be at most ${MAX_DAYS} days after starts_on`);
+    else if (endsOn > addDays(startsOn, MAX_DAYS - 1))
+      v.fail('ends_on', `must be at most ${MAX_DAYS} days after starts_on`);
   }
   const startTime = readTime(v, 'start_time', { optional: true }) || null;
   const endTime = readTime(v, 'end_time', { optional: true }) || null;
   if (startTime && !endTime && !v.failed('end_time')) v.fail('end_time', 'is required with start_time');
   if (endTime && !startTime && !v.failed('start_time')) v.fail('start_time', 'is required with end_time');
-  if (startTime && endTime && !v.failed('start_time') && !v.failed('end_time') && endTime <= startTime) v.fail('end_time', 'must be after start_time');
+  if (startTime && endTime && !v.failed('start_time') && !v.failed('end_time') && endTime <= startTime)
+    v.fail('end_time', 'must be after start_time');
   const reason = v.text('reason', { optional: kind === 'leave', max: 200, line: true });
   v.done();
   return { startsOn, endsOn, startTime, endTime, reason };
@@ -42,18 +44,42 @@ export interface TimeOffAddedJson {
   visits_to_move_total: number;
 }
 
-async function addTimeOff(deps: SchedulingDeps, tx: SchedulingTxDeps, timeOff: NewTimeOff, actor: Actor): Promise<TimeOffAddedJson> {
+async function addTimeOff(
+  deps: SchedulingDeps,
+  tx: SchedulingTxDeps,
+  timeOff: NewTimeOff,
+  actor: Actor,
+): Promise<TimeOffAddedJson> {
   const added = await tx.timeOff.add(timeOff);
-  await tx.audit.record({ actor, action: 'create', entity: 'time_off', entityId: added.id, requestId: actor.requestId, details: timeOffJson(added) });
-  const visits = await tx.timeOff.visitsToMove({ today: nowInClinic(deps).date, timeOffId: added.id }, { page: 1, perPage: MAX_PER_PAGE, q: '' });
-  return { time_off: timeOffJson(added), visits_to_move: visitsJson(deps, visits).items, visits_to_move_total: visits.total };
+  await tx.audit.record({
+    actor,
+    action: 'create',
+    entity: 'time_off',
+    entityId: added.id,
+    requestId: actor.requestId,
+    details: timeOffJson(added),
+  });
+  const visits = await tx.timeOff.visitsToMove(
+    { today: nowInClinic(deps).date, timeOffId: added.id },
+    { page: 1, perPage: MAX_PER_PAGE, q: '' },
+  );
+  return {
+    time_off: timeOffJson(added),
+    visits_to_move: visitsJson(deps, visits).items,
+    visits_to_move_total: visits.total,
+  };
 }
 
 /**
  * A doctor's leave, whole days or part of each; audited. Its slots are no longer offered, but visits already
  * booked inside it stay booked: the answer lists them for the desk to move or cancel.
  */
-export async function addLeave(deps: SchedulingDeps, rawDoctorId: RawId, body: unknown, actor: Actor): Promise<TimeOffAddedJson> {
+export async function addLeave(
+  deps: SchedulingDeps,
+  rawDoctorId: RawId,
+  body: unknown,
+  actor: Actor,
+): Promise<TimeOffAddedJson> {
   const doctorId = pathId(rawDoctorId, 'Doctor');
   const leave = readTimeOff(body, nowInClinic(deps).date, 'leave');
   return deps.transaction(async (tx) => {
@@ -88,7 +114,14 @@ export async function removeTimeOff(deps: SchedulingDeps, rawId: RawId, actor: A
   return deps.transaction(async (tx) => {
     const gone = await tx.timeOff.remove(id);
     if (!gone) throw notFound('Time off');
-    await tx.audit.record({ actor, action: 'delete', entity: 'time_off', entityId: id, requestId: actor.requestId, details: { kind: kindOf(gone) } });
+    await tx.audit.record({
+      actor,
+      action: 'delete',
+      entity: 'time_off',
+      entityId: id,
+      requestId: actor.requestId,
+      details: { kind: kindOf(gone) },
+    });
     return timeOffJson(gone);
   });
 }
@@ -106,7 +139,11 @@ function visitsJson(deps: SchedulingDeps, page: Page<VisitToMove>): Page<VisitTo
 }
 
 /** The desk's list of visits still scheduled inside a leave or a closure, from today on, soonest first. Audited. */
-export async function visitsToMove(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor): Promise<Page<VisitToMoveJson>> {
+export async function visitsToMove(
+  deps: SchedulingDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<Page<VisitToMoveJson>> {
   requireDesk(actor);
   const request = pageRequest(query);
   const page = await deps.timeOff.visitsToMove({ today: nowInClinic(deps).date }, request);

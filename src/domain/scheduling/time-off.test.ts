@@ -4,7 +4,15 @@ import { openSlots, type WeeklySlot } from './scheduling.ts';
 import { closedBy, covers } from './time-off.ts';
 
 const span = (startTime: string, endTime: string) => ({ startTime, endTime });
-const weekly = (id: number, weekday: number, startTime: string, endTime: string): WeeklySlot => ({ id, doctorId: 1, weekday, startTime, endTime, room: null, retired: false });
+const weekly = (id: number, weekday: number, startTime: string, endTime: string): WeeklySlot => ({
+  id,
+  doctorId: 1,
+  weekday,
+  startTime,
+  endTime,
+  room: null,
+  retired: false,
+});
 
 describe('covers', () => {
   const days = { startsOn: '2026-06-16', endsOn: '2026-06-18', startTime: null, endTime: null };
@@ -27,18 +35,45 @@ describe('covers', () => {
 
 describe('openSlots', () => {
   // Tuesday 2026-06-16: a doctor's leave; Wednesday 2026-06-17: a clinic closure (a holiday).
-  const pattern = [weekly(1, 2, '09:00', '09:20'), weekly(2, 2, '13:30', '13:50'), weekly(3, 3, '09:00', '09:20'), weekly(4, 4, '09:00', '09:20')];
-  const leave = { id: 1, doctor: { id: 1, name: 'Dr. Ada' }, startsOn: '2026-06-16', endsOn: '2026-06-16', startTime: null, endTime: null, reason: '' };
-  const closure = { id: 2, doctor: null, startsOn: '2026-06-17', endsOn: '2026-06-17', startTime: null, endTime: null, reason: 'Holiday' };
+  const pattern = [
+    weekly(1, 2, '09:00', '09:20'),
+    weekly(2, 2, '13:30', '13:50'),
+    weekly(3, 3, '09:00', '09:20'),
+    weekly(4, 4, '09:00', '09:20'),
+  ];
+  const leave = {
+    id: 1,
+    doctor: { id: 1, name: 'Dr. Ada' },
+    startsOn: '2026-06-16',
+    endsOn: '2026-06-16',
+    startTime: null,
+    endTime: null,
+    reason: '',
+  };
+  const closure = {
+    id: 2,
+    doctor: null,
+    startsOn: '2026-06-17',
+    endsOn: '2026-06-17',
+    startTime: null,
+    endTime: null,
+    reason: 'Holiday',
+  };
 
   it("gives the day's slots of the weekly pattern when nothing is off", () => {
-    assert.deepEqual(openSlots(pattern, '2026-06-23', []).map((s) => s.id), [1, 2]);
+    assert.deepEqual(
+      openSlots(pattern, '2026-06-23', []).map((s) => s.id),
+      [1, 2],
+    );
   });
 
   it("removes every slot of a doctor's leave day and of a closure day, and no other day's", () => {
     assert.deepEqual(openSlots(pattern, '2026-06-16', [leave, closure]), []);
     assert.deepEqual(openSlots(pattern, '2026-06-17', [leave, closure]), []);
-    assert.deepEqual(openSlots(pattern, '2026-06-18', [leave, closure]).map((s) => s.id), [4]);
+    assert.deepEqual(
+      openSlots(pattern, '2026-06-18', [leave, closure]).map((s) => s.id),
+      [4],
+    );
   });
 
   it('says which time off closed a slot', () => {

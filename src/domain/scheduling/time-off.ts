@@ -37,7 +37,8 @@ export const closedBy = <T extends TimeOffSpan>(timeOff: T[], date: string, slot
   timeOff.find((t) => covers(t, date, slot));
 
 /** Why a booking of a slot in `t` is refused. */
-export const closedReason = (t: TimeOff) => (t.doctor ? "falls in the doctor's leave" : 'falls on a day the clinic is closed');
+export const closedReason = (t: TimeOff) =>
+  t.doctor ? "falls in the doctor's leave" : 'falls on a day the clinic is closed';
 
 export const timeOffJson = (t: TimeOff) => ({
   id: t.id,

@@ -14,6 +14,9 @@ export function readDate(v: Validator, today: string, field = 'date'): string {
   return date;
 }
 
-export const readChoice = (v: Validator, today: string): SlotChoice => ({ scheduleId: v.id('schedule_id'), date: readDate(v, today) });
+export const readChoice = (v: Validator, today: string): SlotChoice => ({
+  scheduleId: v.id('schedule_id'),
+  date: readDate(v, today),
+});
 
 export const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have appointments of their own');

@@ -45,22 +45,33 @@ function readEntry(v: Validator, today: string) {
   const doctorId = v.id('doctor_id');
   const fromDate = v.date('from_date');
   const toDate = v.date('to_date');
-  for (const [field, date] of [['from_date', fromDate], ['to_date', toDate]] as const) {
+  for (const [field, date] of [
+    ['from_date', fromDate],
+    ['to_date', toDate],
+  ] as const) {
     const problem = date ? dateOutOfRange(date, today) : undefined;
     if (problem) v.fail(field, problem);
   }
-  if (fromDate && toDate && !v.failed('from_date') && !v.failed('to_date') && toDate < fromDate) v.fail('to_date', 'must not be before from_date');
+  if (fromDate && toDate && !v.failed('from_date') && !v.failed('to_date') && toDate < fromDate)
+    v.fail('to_date', 'must not be before from_date');
   return { doctorId, fromDate, toDate };
 }
 
-async function join(deps: WaitlistDeps, patientId: number, entry: ReturnType<typeof readEntry>, actor: Actor): Promise<WaitlistEntryJson> {
+async function join(
+  deps: WaitlistDeps,
+  patientId: number,
+  entry: ReturnType<typeof readEntry>,
+  actor: Actor,
+): Promise<WaitlistEntryJson> {
   return deps.transaction(async (tx) => {
-    if (!(await tx.schedules.isActiveDoctor(entry.doctorId))) throw invalid({ doctor_id: ['is not a doctor of the clinic'] });
+    if (!(await tx.schedules.isActiveDoctor(entry.doctorId)))
+      throw invalid({ doctor_id: ['is not a doctor of the clinic'] });
     // One patient's entries are written one after another, so two tabs cannot both add an overlapping one.
     const patient = await tx.appointments.lockPatient(patientId);
     if (!patient) throw invalid({ patient_id: ['is not a registered patient'] });
     // An offer is an e-mail with its link: a walk-in without an address would wait in line for nothing.
-    if (!patient.hasEmail) throw invalid({ patient_id: ['has no e-mail address to receive an offer: add one to their details first'] });
+    if (!patient.hasEmail)
+      throw invalid({ patient_id: ['has no e-mail address to receive an offer: add one to their details first'] });
     if (await tx.waitlist.overlapping(patientId, entry.doctorId, entry.fromDate, entry.toDate)) {
       throw conflict('waitlist_duplicate', "You are already on this doctor's waitlist for some of these days", {
         from_date: ["overlaps an entry on this doctor's waitlist"],
@@ -104,7 +115,11 @@ export async function addToWaitlist(deps: WaitlistDeps, body: unknown, actor: Ac
 }
 
 /** The patient's entries that still have days to come, each with the slot held for them now; `q` searches the doctor. */
-export async function myWaitlist(deps: WaitlistDeps, query: Record<string, unknown>, actor: Actor): Promise<Page<WaitlistEntryJson>> {
+export async function myWaitlist(
+  deps: WaitlistDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<Page<WaitlistEntryJson>> {
   const page = await deps.waitlist.entriesOf(patientOf(actor), nowInClinic(deps).date, pageRequest(query));
   return { ...page, items: page.items.map((e) => entryJson(e, deps.timeZone)) };
 }
@@ -114,19 +129,33 @@ export async function leaveWaitlist(deps: WaitlistDeps, rawId: RawId, actor: Act
   const patientId = patientOf(actor);
   const id = pathId(rawId, 'Waitlist entry');
   const now = deps.clock.now();
-  await recordingRefusals(deps.audit, () => deps.transaction(async (tx) => {
-    const entry = await tx.waitlist.lockEntry(id);
-    if (entry?.patientId !== patientId) {
-      throw refusal('Waitlist entry', actor, { entity: 'waitlist_entry', entityId: id, patientId: entry?.patientId, attempt: 'leave' });
-    }
-    await tx.waitlist.closeEntry(id, 'left', now);
-    await tx.audit.record({ actor, action: 'delete', entity: 'waitlist_entry', entityId: id, patientId, requestId: actor.requestId });
-    const offer = await tx.waitlist.lockOpenOfferOf(id);
-    if (offer) {
-      await tx.waitlist.closeOffer(offer.id, 'withdrawn', now);
-      await slotFreed(deps, tx, { doctorId: offer.doctor.id, date: offer.date, startTime: offer.startTime });
-    }
-  }));
+  await recordingRefusals(deps.audit, () =>
+    deps.transaction(async (tx) => {
+      const entry = await tx.waitlist.lockEntry(id);
+      if (entry?.patientId !== patientId) {
+        throw refusal('Waitlist entry', actor, {
+          entity: 'waitlist_entry',
+          entityId: id,
+          patientId: entry?.patientId,
+          attempt: 'leave',
+        });
+      }
+      await tx.waitlist.closeEntry(id, 'left', now);
+      await tx.audit.record({
+        actor,
+        action: 'delete',
+        entity: 'waitlist_entry',
+        entityId: id,
+        patientId,
+        requestId: actor.requestId,
+      });
+      const offer = await tx.waitlist.lockOpenOfferOf(id);
+      if (offer) {
+        await tx.waitlist.closeOffer(offer.id, 'withdrawn', now);
+        await slotFreed(deps, tx, { doctorId: offer.doctor.id, date: offer.date, startTime: offer.startTime });
+      }
+    }),
+  );
 }
 
 // --- the offer's link
@@ -152,11 +181,16 @@ function readToken(body: unknown): string {
 /** The offer, if it may still be answered: open and its hold not over; otherwise why not, as a 409 with a code. */
 function openOffer(offer: WaitlistOffer | undefined, now: Date): WaitlistOffer {
   if (!offer) throw new DomainError('invalid', 'offer_link_invalid', LINK_INVALID, { token: [LINK_INVALID] });
-  if (offer.status === 'accepted') throw conflict('offer_accepted', 'You accepted this offer already: the appointment is in My Appointments.');
+  if (offer.status === 'accepted')
+    throw conflict('offer_accepted', 'You accepted this offer already: the appointment is in My Appointments.');
   if (offer.status === 'expired' || (offer.status === 'open' && offer.expiresAt <= now)) {
-    throw conflict('offer_expired', 'This offer has expired, and the time was offered to the next patient on the waitlist.');
+    throw conflict(
+      'offer_expired',
+      'This offer has expired, and the time was offered to the next patient on the waitlist.',
+    );
   }
-  if (offer.status !== 'open') throw conflict('offer_closed', 'This offer was declined or withdrawn and can no longer be accepted.');
+  if (offer.status !== 'open')
+    throw conflict('offer_closed', 'This offer was declined or withdrawn and can no longer be accepted.');
   return offer;
 }
 
@@ -183,7 +217,12 @@ export async function acceptOffer(deps: WaitlistDeps, body: unknown) {
     const offer = openOffer(await tx.waitlist.findOffer(token, { lock: true }), deps.clock.now());
     const placement = { doctorId: offer.doctor.id, scheduleId: offer.scheduleId, date: offer.date };
     const slotGone = () => conflict('offer_closed', 'This time is no longer available.');
-    await checkPlacement(tx, placement, { actor: null, patientId: offer.patient.id, limits: deps.bookingLimits, slotGone }, now);
+    await checkPlacement(
+      tx,
+      placement,
+      { actor: null, patientId: offer.patient.id, limits: deps.bookingLimits, slotGone },
+      now,
+    );
     return takeSlot(deps, tx, {
       ...placement,
       patientId: offer.patient.id,
@@ -202,7 +241,14 @@ export async function declineOffer(deps: WaitlistDeps, body: unknown): Promise<{
   await deps.transaction(async (tx) => {
     const offer = openOffer(await tx.waitlist.findOffer(token, { lock: true }), now);
     await tx.waitlist.closeOffer(offer.id, 'declined', now);
-    await tx.audit.record({ actor: null, action: 'offer_declined', entity: 'waitlist_entry', entityId: offer.entryId, patientId: offer.patient.id, details: { offer_id: offer.id } });
+    await tx.audit.record({
+      actor: null,
+      action: 'offer_declined',
+      entity: 'waitlist_entry',
+      entityId: offer.entryId,
+      patientId: offer.patient.id,
+      details: { offer_id: offer.id },
+    });
     await slotFreed(deps, tx, { doctorId: offer.doctor.id, date: offer.date, startTime: offer.startTime });
   });
   return { message: 'You declined this time. You stay on the waitlist for other times.' };
@@ -226,7 +272,14 @@ export async function expireOffers(deps: WaitlistDeps): Promise<number> {
   return deps.transaction(async (tx) => {
     const expired = await tx.waitlist.expireDue(now, EXPIRY_BATCH);
     for (const offer of expired) {
-      await tx.audit.record({ actor: null, action: 'offer_expired', entity: 'waitlist_entry', entityId: offer.entryId, patientId: offer.patient.id, details: { offer_id: offer.id } });
+      await tx.audit.record({
+        actor: null,
+        action: 'offer_expired',
+        entity: 'waitlist_entry',
+        entityId: offer.entryId,
+        patientId: offer.patient.id,
+        details: { offer_id: offer.id },
+      });
       await slotFreed(deps, tx, { doctorId: offer.doctor.id, date: offer.date, startTime: offer.startTime });
     }
     return expired.length;

@@ -5,7 +5,14 @@ import { heldFromOthers, holdUntil, type Hold } from './waitlist.ts';
 const ZONE = 'Europe/Berlin';
 
 describe('holds', () => {
-  const hold = (patientId: number): Hold => ({ offerId: patientId, entryId: patientId, patientId, date: '2030-03-25', startTime: '09:00', endTime: '09:30' });
+  const hold = (patientId: number): Hold => ({
+    offerId: patientId,
+    entryId: patientId,
+    patientId,
+    date: '2030-03-25',
+    startTime: '09:00',
+    endTime: '09:30',
+  });
 
   it("count as taken for everyone but the offered patient, and for staff, who have no patient's id", () => {
     assert.deepEqual(heldFromOthers([hold(1), hold(2)], 1), [hold(2)]);

@@ -67,7 +67,8 @@ export interface WaitlistOffer extends TimeSpan {
 }
 
 /** Offers of others than `patientId` (none for staff): the slots this caller may not book. */
-export const heldFromOthers = (holds: Hold[], patientId: number | undefined) => holds.filter((hold) => hold.patientId !== patientId);
+export const heldFromOthers = (holds: Hold[], patientId: number | undefined) =>
+  holds.filter((hold) => hold.patientId !== patientId);
 
 /** The clinic's wall-clock "yyyy-MM-dd HH:mm" at which an offer's hold ends. */
 export function holdUntil(expiresAt: Date, timeZone: string): string {

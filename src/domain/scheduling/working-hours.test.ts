@@ -3,14 +3,21 @@ import assert from 'node:assert/strict';
 import { DomainError } from '../shared/errors.ts';
 import { defaultHours, rangesOf, readHours, sameHours, slotsOf, type HoursRange } from './working-hours.ts';
 
-const range = (weekday: number, startTime: string, endTime: string, slotMinutes: number, roomId: number | null = null): HoursRange => ({
+const range = (
+  weekday: number,
+  startTime: string,
+  endTime: string,
+  slotMinutes: number,
+  roomId: number | null = null,
+): HoursRange => ({
   weekday,
   startTime,
   endTime,
   slotMinutes,
   roomId,
 });
-const times = (plan: { weekday: number; startTime: string; endTime: string }[]) => plan.map((s) => `${s.weekday} ${s.startTime}-${s.endTime}`);
+const times = (plan: { weekday: number; startTime: string; endTime: string }[]) =>
+  plan.map((s) => `${s.weekday} ${s.startTime}-${s.endTime}`);
 
 function fieldErrors(fn: () => unknown): Record<string, string[]> {
   try {
@@ -25,8 +32,17 @@ function fieldErrors(fn: () => unknown): Record<string, string[]> {
 describe('slotsOf', () => {
   it('cuts each range into back-to-back slots of its own length and room, with no slot in a lunch break', () => {
     const plan = slotsOf([range(1, '13:30', '14:30', 20, 4), range(1, '09:00', '10:00', 30, 3)]);
-    assert.deepEqual(times(plan), ['1 09:00-09:30', '1 09:30-10:00', '1 13:30-13:50', '1 13:50-14:10', '1 14:10-14:30']);
-    assert.deepEqual(plan.map((s) => s.roomId), [3, 3, 4, 4, 4]);
+    assert.deepEqual(times(plan), [
+      '1 09:00-09:30',
+      '1 09:30-10:00',
+      '1 13:30-13:50',
+      '1 13:50-14:10',
+      '1 14:10-14:30',
+    ]);
+    assert.deepEqual(
+      plan.map((s) => s.roomId),
+      [3, 3, 4, 4, 4],
+    );
   });
 
   it('gives a Monday-to-Friday doctor of 09:00–12:30 and 13:30–17:00 in 20-minute slots 10 + 10 slots a day', () => {
@@ -58,7 +74,11 @@ describe('rangesOf', () => {
       { weekday: 1, startTime: '11:00', endTime: '11:20', roomId: 1 },
     ];
     const ranges = rangesOf(plan);
-    assert.deepEqual(ranges, [range(1, '09:00', '10:00', 20, 1), range(1, '10:00', '10:30', 30, 1), range(1, '11:00', '11:20', 20, 1)]);
+    assert.deepEqual(ranges, [
+      range(1, '09:00', '10:00', 20, 1),
+      range(1, '10:00', '10:30', 30, 1),
+      range(1, '11:00', '11:20', 20, 1),
+    ]);
     assert.deepEqual(slotsOf(ranges), plan);
   });
 });
@@ -87,14 +107,19 @@ describe('readHours', () => {
   });
 
   it('reads the same hours on several days, as older clients send them', () => {
-    assert.deepEqual(readHours({ days: [6, '7'], start_time: '08:00', end_time: '09:00', slot_minutes: 20, room_id: 3 }), [
-      range(6, '08:00', '09:00', 20, 3),
-      range(7, '08:00', '09:00', 20, 3),
-    ]);
+    assert.deepEqual(
+      readHours({ days: [6, '7'], start_time: '08:00', end_time: '09:00', slot_minutes: 20, room_id: 3 }),
+      [range(6, '08:00', '09:00', 20, 3), range(7, '08:00', '09:00', 20, 3)],
+    );
   });
 
   it('reads explicit slots as ranges, each with its own room', () => {
-    const hours = readHours({ slots: [{ weekday: 2, start_time: '14:00', end_time: '14:45', room_id: 9 }, { weekday: 4, start_time: '08:15', end_time: '09:00' }] });
+    const hours = readHours({
+      slots: [
+        { weekday: 2, start_time: '14:00', end_time: '14:45', room_id: 9 },
+        { weekday: 4, start_time: '08:15', end_time: '09:00' },
+      ],
+    });
     assert.deepEqual(hours, [range(2, '14:00', '14:45', 45, 9), range(4, '08:15', '09:00', 45)]);
   });
 
@@ -105,11 +130,25 @@ describe('readHours', () => {
 
   it('refuses overlapping ranges or slots and names both', () => {
     assert.deepEqual(
-      fieldErrors(() => readHours({ hours: [{ weekday: 1, start_time: '09:00', end_time: '12:30', slot_minutes: 20 }, { weekday: 1, start_time: '12:00', end_time: '17:00', slot_minutes: 20 }] })),
+      fieldErrors(() =>
+        readHours({
+          hours: [
+            { weekday: 1, start_time: '09:00', end_time: '12:30', slot_minutes: 20 },
+            { weekday: 1, start_time: '12:00', end_time: '17:00', slot_minutes: 20 },
+          ],
+        }),
+      ),
       { hours: ['Monday 12:00–17:00 overlaps Monday 09:00–12:30'] },
     );
     assert.deepEqual(
-      fieldErrors(() => readHours({ slots: [{ weekday: 1, start_time: '09:00', end_time: '10:00' }, { weekday: 1, start_time: '09:30', end_time: '10:30' }] })),
+      fieldErrors(() =>
+        readHours({
+          slots: [
+            { weekday: 1, start_time: '09:00', end_time: '10:00' },
+            { weekday: 1, start_time: '09:30', end_time: '10:30' },
+          ],
+        }),
+      ),
       { slots: ['Monday 09:30–10:30 overlaps Monday 09:00–10:00'] },
     );
   });
@@ -132,18 +171,27 @@ describe('readHours', () => {
       'hours[2].end_time': ['must be after start_time'],
       'hours[2].slot_minutes': ['must be between 5 and 480'],
     });
-    assert.deepEqual(fieldErrors(() => readHours({ hours: 'mornings' })), { hours: ['must be a list'] });
+    assert.deepEqual(
+      fieldErrors(() => readHours({ hours: 'mornings' })),
+      { hours: ['must be a list'] },
+    );
   });
 
   it('names every bad field of hours on several days', () => {
-    assert.deepEqual(fieldErrors(() => readHours({ days: [1, 1], start_time: '17:00', end_time: '09:00', slot_minutes: 0 })), {
-      days: ['must not repeat a weekday'],
-      end_time: ['must be after start_time'],
-      slot_minutes: ['must be a valid id'],
-    });
-    assert.deepEqual(fieldErrors(() => readHours({ days: [0], start_time: '09:00', end_time: '10:00', slot_minutes: 600 })), {
-      days: ['each must be a weekday from 1 (Monday) to 7 (Sunday)'],
-      slot_minutes: ['must be between 5 and 480'],
-    });
+    assert.deepEqual(
+      fieldErrors(() => readHours({ days: [1, 1], start_time: '17:00', end_time: '09:00', slot_minutes: 0 })),
+      {
+        days: ['must not repeat a weekday'],
+        end_time: ['must be after start_time'],
+        slot_minutes: ['must be a valid id'],
+      },
+    );
+    assert.deepEqual(
+      fieldErrors(() => readHours({ days: [0], start_time: '09:00', end_time: '10:00', slot_minutes: 600 })),
+      {
+        days: ['each must be a weekday from 1 (Monday) to 7 (Sunday)'],
+        slot_minutes: ['must be between 5 and 480'],
+      },
+    );
   });
 });

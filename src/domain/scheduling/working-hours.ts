@@ -25,7 +25,8 @@ const MAX_SLOT_MINUTES = 480;
 const MAX_SLOTS = 2016; // every 5 minutes, all week
 const MAX_RANGES = 7 * 24;
 
-const byDayAndTime = <T extends { weekday: number; startTime: string }>(a: T, b: T) => a.weekday - b.weekday || a.startTime.localeCompare(b.startTime);
+const byDayAndTime = <T extends { weekday: number; startTime: string }>(a: T, b: T) =>
+  a.weekday - b.weekday || a.startTime.localeCompare(b.startTime);
 
 /** The slots of the ranges, in order; a remainder of a range too short for a slot is left free. */
 export function slotsOf(ranges: HoursRange[]): SlotPlan[] {
@@ -34,7 +35,12 @@ export function slotsOf(ranges: HoursRange[]): SlotPlan[] {
     const count = Math.floor((minutesOf(range.endTime) - start) / range.slotMinutes);
     return Array.from({ length: count }, (_, i) => {
       const from = start + i * range.slotMinutes;
-      return { weekday: range.weekday, startTime: timeOf(from), endTime: timeOf(from + range.slotMinutes), roomId: range.roomId };
+      return {
+        weekday: range.weekday,
+        startTime: timeOf(from),
+        endTime: timeOf(from + range.slotMinutes),
+        roomId: range.roomId,
+      };
     });
   });
 }
@@ -46,9 +52,21 @@ export function rangesOf(plan: SlotPlan[]): HoursRange[] {
   const ranges: HoursRange[] = [];
   for (const slot of [...plan].sort(byDayAndTime)) {
     const last = ranges.at(-1);
-    const continues = last && last.weekday === slot.weekday && last.endTime === slot.startTime && last.roomId === slot.roomId && last.slotMinutes === lengthOf(slot);
+    const continues =
+      last &&
+      last.weekday === slot.weekday &&
+      last.endTime === slot.startTime &&
+      last.roomId === slot.roomId &&
+      last.slotMinutes === lengthOf(slot);
     if (last && continues) last.endTime = slot.endTime;
-    else ranges.push({ weekday: slot.weekday, startTime: slot.startTime, endTime: slot.endTime, slotMinutes: lengthOf(slot), roomId: slot.roomId });
+    else
+      ranges.push({
+        weekday: slot.weekday,
+        startTime: slot.startTime,
+        endTime: slot.endTime,
+        slotMinutes: lengthOf(slot),
+        roomId: slot.roomId,
+      });
   }
   return ranges;
 }
@@ -72,7 +90,8 @@ function refuseOverlap<T extends { weekday: number } & TimeSpan>(items: T[], fie
   const sorted = [...items].sort(byDayAndTime);
   for (const [i, after] of sorted.entries()) {
     const before = sorted[i - 1];
-    if (before && before.weekday === after.weekday && overlaps(before, after)) throw invalid({ [field]: [`${describe(after)} overlaps ${describe(before)}`] });
+    if (before && before.weekday === after.weekday && overlaps(before, after))
+      throw invalid({ [field]: [`${describe(after)} overlaps ${describe(before)}`] });
   }
 }
 
@@ -93,7 +112,12 @@ function checked<T extends { weekday: number } & TimeSpan>(items: T[], field: st
   return items;
 }
 
-function readList<T>(raw: unknown, field: string, max: number, readItem: (v: Validator, input: Record<string, unknown>) => T): T[] {
+function readList<T>(
+  raw: unknown,
+  field: string,
+  max: number,
+  readItem: (v: Validator, input: Record<string, unknown>) => T,
+): T[] {
   if (!Array.isArray(raw)) throw invalid({ [field]: ['must be a list'] });
   if (raw.length > max) throw invalid({ [field]: [`must have at most ${max} items`] });
   const errors: FieldErrors = {};

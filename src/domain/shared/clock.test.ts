@@ -19,7 +19,12 @@ describe('the clinic wall clock as an instant', () => {
 
 describe('the clinic wall clock of an instant', () => {
   const reference = (instant: Date, timeZone: string) => {
-    const at = new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' }).format(instant);
+    const at = new Intl.DateTimeFormat('sv-SE', {
+      timeZone,
+      dateStyle: 'short',
+      timeStyle: 'short',
+      hourCycle: 'h23',
+    }).format(instant);
     return { date: at.slice(0, 10), time: at.slice(11, 16) };
   };
 
@@ -29,7 +34,11 @@ describe('the clinic wall clock of an instant', () => {
     for (let second = -90; second <= 90; second++) {
       for (const zone of ['Europe/Berlin', 'Asia/Kolkata', 'Europe/Berlin', 'America/St_Johns']) {
         const instant = new Date(change + second * 1000);
-        assert.deepEqual(clinicDateTime(instant, zone), reference(instant, zone), `${instant.toISOString()} in ${zone}`);
+        assert.deepEqual(
+          clinicDateTime(instant, zone),
+          reference(instant, zone),
+          `${instant.toISOString()} in ${zone}`,
+        );
       }
     }
   });
@@ -37,7 +46,11 @@ describe('the clinic wall clock of an instant', () => {
   it('reads the seconds of an offset that had them, as Monrovia did until 1972', () => {
     for (const second of [0, 20, 40, 59]) {
       const instant = new Date(Date.UTC(1960, 0, 1, 12, 0, second));
-      assert.deepEqual(clinicDateTime(instant, 'Africa/Monrovia'), reference(instant, 'Africa/Monrovia'), instant.toISOString());
+      assert.deepEqual(
+        clinicDateTime(instant, 'Africa/Monrovia'),
+        reference(instant, 'Africa/Monrovia'),
+        instant.toISOString(),
+      );
     }
   });
 });

@@ -14,7 +14,16 @@ export function fixedClock(iso: string): Clock {
 
 // Building a formatter costs far more than using one, and a request may ask for the clinic's time many times.
 const wallClockOf = memoized(
-  (timeZone) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+  (timeZone) =>
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }),
 );
 
 // Since 1973 every zone's offset is whole minutes (Monrovia's -0:44:30 ended in 1972), so every instant of one UTC
@@ -25,7 +34,8 @@ let lastMinute = { timeZone: '', minute: Number.NaN, date: '', time: '' };
 /** The wall-clock date and time of `instant` in the clinic's IANA zone, as yyyy-MM-dd and HH:mm. */
 export function clinicDateTime(instant: Date, timeZone: string): { date: string; time: string } {
   const minute = Math.floor(instant.getTime() / 60_000);
-  if (minute === lastMinute.minute && timeZone === lastMinute.timeZone) return { date: lastMinute.date, time: lastMinute.time };
+  if (minute === lastMinute.minute && timeZone === lastMinute.timeZone)
+    return { date: lastMinute.date, time: lastMinute.time };
   const parts = Object.fromEntries(
     wallClockOf(timeZone)
       .formatToParts(instant)

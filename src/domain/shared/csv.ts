@@ -5,7 +5,10 @@ export const MAX_EXPORT_ROWS = 100_000;
 
 /** Refuses an export of `rows` (read up to one past the limit) that is too big, naming the date range to narrow. */
 export function checkExportSize(rows: number, noun: string): void {
-  if (rows > MAX_EXPORT_ROWS) throw invalid({ from: [`matches more than ${MAX_EXPORT_ROWS} ${noun}; choose a shorter date range or more filters`] });
+  if (rows > MAX_EXPORT_ROWS)
+    throw invalid({
+      from: [`matches more than ${MAX_EXPORT_ROWS} ${noun}; choose a shorter date range or more filters`],
+    });
 }
 
 /**

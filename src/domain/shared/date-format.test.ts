@@ -1,6 +1,15 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { formatDate, formatDateTime, formatDay, formatDayTime, formatLongDate, formatMonthDay, formatTime, supportedLocale } from './date-format.ts';
+import {
+  formatDate,
+  formatDateTime,
+  formatDay,
+  formatDayTime,
+  formatLongDate,
+  formatMonthDay,
+  formatTime,
+  supportedLocale,
+} from './date-format.ts';
 
 describe('dates and times in the clinic locale', () => {
   it('speaks en-US with a 12-hour clock', () => {

@@ -42,7 +42,10 @@ function formatOf(style: Style, locale: string, timeZone: string | undefined): I
 
 // Newer ICU (browsers) puts a narrow no-break space before AM/PM where older ICU (Node 20) puts a space: one
 // spelling keeps the e-mails, the screens and the tests that find times on them alike.
-const print = (style: Style, locale: string, timeZone: string | undefined, at: Date) => formatOf(style, locale, timeZone).format(at).replace(/\u202f/g, ' ');
+const print = (style: Style, locale: string, timeZone: string | undefined, at: Date) =>
+  formatOf(style, locale, timeZone)
+    .format(at)
+    .replace(/\u202f/g, ' ');
 
 const calendarDay = (date: string) => new Date(`${date.slice(0, 10)}T00:00:00Z`);
 
@@ -71,4 +74,5 @@ export const formatDateTime = (instant: string | Date, locale: string, timeZone:
   print('dateTime', locale, timeZone, typeof instant === 'string' ? new Date(instant) : instant);
 
 /** The clinic's wall clock 'yyyy-MM-dd HH:mm' (or with a 'T') → 'Tue, Jun 4, 1:02 PM'. */
-export const formatDayTime = (wallDateTime: string, locale: string) => `${formatDay(wallDateTime, locale)}, ${formatTime(wallDateTime.slice(11), locale)}`;
+export const formatDayTime = (wallDateTime: string, locale: string) =>
+  `${formatDay(wallDateTime, locale)}, ${formatTime(wallDateTime.slice(11), locale)}`;

@@ -33,7 +33,10 @@ export class Validator {
       return '';
     }
     if ((opts.line ? LINE_CONTROL : CONTROL).test(value)) {
-      this.fail(field, opts.line ? 'must be one line, without control characters' : 'must not contain control characters');
+      this.fail(
+        field,
+        opts.line ? 'must be one line, without control characters' : 'must not contain control characters',
+      );
       return '';
     }
     if (!value && !opts.optional) this.fail(field, 'is required');
@@ -72,7 +75,11 @@ export class Validator {
 
   oneOf<T extends string>(field: string, options: readonly [T, ...T[]]): T;
   oneOf<T extends string>(field: string, options: readonly T[], opts: { optional: true }): T | undefined;
-  oneOf<T extends string>(field: string, options: readonly [T, ...T[]] | readonly T[], opts: { optional?: boolean } = {}): T | undefined {
+  oneOf<T extends string>(
+    field: string,
+    options: readonly [T, ...T[]] | readonly T[],
+    opts: { optional?: boolean } = {},
+  ): T | undefined {
     const value = this.text(field, opts);
     const placeholder = opts.optional ? undefined : options[0];
     if (!value) return placeholder;
@@ -93,7 +100,8 @@ export class Validator {
       if (!opts.optional) this.fail(field, 'is required');
       return placeholder;
     }
-    const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+    const value =
+      typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
     if (!Number.isSafeInteger(value) || value <= 0 || value > 2147483647) {
       this.fail(field, 'must be a valid id');
       return placeholder;

@@ -1,4 +1,17 @@
-import { array, date, email, id, integer, nullable, object, oneOfValues, ref, string, uri, type Schema } from './schema.ts';
+import {
+  array,
+  date,
+  email,
+  id,
+  integer,
+  nullable,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  uri,
+  type Schema,
+} from './schema.ts';
 
 /**
  * PatientRow of src/domain/patients/ports.ts: the properties of a row of the patient lists, which the desk's patient
@@ -23,13 +36,20 @@ export const sharedSchemas: Record<string, Schema> = {
     {
       message: string(),
       code: string({ pattern: '^[a-z][a-z0-9_]*$' }),
-      errors: { type: 'object', additionalProperties: array(string()), description: 'Each invalid field and its problems' },
+      errors: {
+        type: 'object',
+        additionalProperties: array(string()),
+        description: 'Each invalid field and its problems',
+      },
     },
     { optional: ['errors'] },
   ),
   Named: object({ id: integer(), name: string() }),
   Person: object({ id: integer(), name: string(), email: nullable(email()) }),
-  Money: string({ pattern: '^-?[0-9]+\\.[0-9]{2}$', description: 'An amount in dollars with two decimals; the same amount is given in cents beside it' }),
+  Money: string({
+    pattern: '^-?[0-9]+\\.[0-9]{2}$',
+    description: 'An amount in dollars with two decimals; the same amount is given in cents beside it',
+  }),
   Image: nullable(uri()),
   Role: oneOfValues(['patient', 'doctor', 'admin', 'reception']),
   Gender: oneOfValues(['male', 'female', 'other']),

@@ -39,7 +39,11 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description: string };
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; responses: Record<string, Operation>; securitySchemes: Record<string, Operation> };
+  components: {
+    schemas: Record<string, Schema>;
+    responses: Record<string, Operation>;
+    securitySchemes: Record<string, Operation>;
+  };
   [field: string]: unknown;
 }
 
@@ -60,7 +64,8 @@ export function openApiDocument(modules: ModulePaths[] = MODULES): OpenApiDocume
     info: {
       title: 'Medora API',
       version: '1',
-      description: 'Clinic and hospital management. JSON in and out (snake_case); see docs/api.md for the conventions every route shares.',
+      description:
+        'Clinic and hospital management. JSON in and out (snake_case); see docs/api.md for the conventions every route shares.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '/' }],
@@ -71,7 +76,12 @@ export function openApiDocument(modules: ModulePaths[] = MODULES): OpenApiDocume
       responses: errorResponses(referencedStatuses(paths)),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'The token a sign-in answers with' },
-        session: { type: 'apiKey', in: 'cookie', name: 'medora_session', description: "The browser's HttpOnly session cookie" },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'medora_session',
+          description: "The browser's HttpOnly session cookie",
+        },
       },
     },
   };
@@ -88,6 +98,10 @@ function operationId(method: string, path: string): string {
 
 /** The error statuses some operation answers with a shared error answer (`#/components/responses/Error404`). */
 function referencedStatuses(paths: OpenApiDocument['paths']): Set<string> {
-  const refs = Object.values(paths).flatMap((byMethod) => Object.values(byMethod).flatMap((operation) => Object.values(operation.responses as Record<string, { $ref?: string }>)));
+  const refs = Object.values(paths).flatMap((byMethod) =>
+    Object.values(byMethod).flatMap((operation) =>
+      Object.values(operation.responses as Record<string, { $ref?: string }>),
+    ),
+  );
   return new Set(refs.flatMap(({ $ref }) => ($ref?.match(/\/Error(\d+)$/) ?? []).slice(1)));
 }

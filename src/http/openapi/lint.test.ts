@@ -16,7 +16,9 @@ describe('the OpenAPI document', () => {
 
   it('would be refused with an answer that has no description', async () => {
     const broken = structuredClone(openApiDocument());
-    (present(broken.paths['/api/health/live']?.get, 'GET /api/health/live').responses as Record<string, object>)['200'] = {};
+    (present(broken.paths['/api/health/live']?.get, 'GET /api/health/live').responses as Record<string, object>)[
+      '200'
+    ] = {};
     assert.equal((await new Validator().validate(broken)).valid, false);
   });
 });

@@ -2,7 +2,10 @@ import type { Access } from '../router.ts';
 import { id, ref, string, type Schema } from './schema.ts';
 
 /** One success answer: a JSON body's schema, `null` for none (204, 304), or other media types (CSV, iCalendar, images). */
-export type SuccessAnswer = Schema | null | { description?: string; content: Record<string, Schema>; headers?: Record<string, Schema> };
+export type SuccessAnswer =
+  | Schema
+  | null
+  | { description?: string; content: Record<string, Schema>; headers?: Record<string, Schema> };
 
 /** An operation as the paths files write it; `operation()` turns it into OpenAPI's shape with the standard errors. */
 export interface OperationSpec {
@@ -66,14 +69,27 @@ function pathParamsOf(path: string, spec: OperationSpec): Record<string, Schema>
 }
 
 function successResponse(status: number, answer: SuccessAnswer): Operation {
-  const description = status === 204 ? 'No content' : status === 304 ? 'Not modified' : status === 201 ? 'Created' : 'OK';
+  const description =
+    status === 204 ? 'No content' : status === 304 ? 'Not modified' : status === 201 ? 'Created' : 'OK';
   if (answer === null) return { description };
-  if ('content' in answer && typeof answer.content === 'object' && answer.content !== null && !('type' in answer) && !('$ref' in answer)) {
-    const { content, headers } = answer as { content: Record<string, Schema>; headers?: Record<string, Schema>; description?: string };
+  if (
+    'content' in answer &&
+    typeof answer.content === 'object' &&
+    answer.content !== null &&
+    !('type' in answer) &&
+    !('$ref' in answer)
+  ) {
+    const { content, headers } = answer as {
+      content: Record<string, Schema>;
+      headers?: Record<string, Schema>;
+      description?: string;
+    };
     return {
       description: (answer as { description?: string }).description ?? description,
       content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }])),
-      ...(headers ? { headers: Object.fromEntries(Object.entries(headers).map(([name, schema]) => [name, { schema }])) } : {}),
+      ...(headers
+        ? { headers: Object.fromEntries(Object.entries(headers).map(([name, schema]) => [name, { schema }])) }
+        : {}),
     };
   }
   return { description, content: { 'application/json': { schema: answer } } };
@@ -83,12 +99,18 @@ function successResponse(status: number, answer: SuccessAnswer): Operation {
 export function operation(method: string, path: string, tag: string, spec: OperationSpec): Operation {
   const parameters = [
     ...Object.entries(pathParamsOf(path, spec)).map(([name, schema]) => ({ name, in: 'path', required: true, schema })),
-    ...Object.entries(spec.query ?? {}).map(([name, schema]) => ({ name, in: 'query', required: spec.requiredQuery?.includes(name) ?? false, schema })),
+    ...Object.entries(spec.query ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: spec.requiredQuery?.includes(name) ?? false,
+      schema,
+    })),
     ...Object.entries(spec.headers ?? {}).map(([name, schema]) => ({ name, in: 'header', required: false, schema })),
   ];
   const errors = [...new Set([...standardErrors(method, path, spec), ...(spec.errors ?? [])])].sort((a, b) => a - b);
   const responses: Record<string, Operation> = {};
-  for (const [status, answer] of Object.entries(spec.answers)) responses[status] = successResponse(Number(status), answer);
+  for (const [status, answer] of Object.entries(spec.answers))
+    responses[status] = successResponse(Number(status), answer);
   // An operation's own answer for an error status (the readiness probe's 503) stands instead of the standard one.
   for (const status of errors) responses[String(status)] ??= { $ref: `#/components/responses/Error${status}` };
   const body = spec.body
@@ -111,14 +133,18 @@ export function operation(method: string, path: string, tag: string, spec: Opera
 /** The shared error answers of the statuses given, one per status, each the API's one error body. */
 export function errorResponses(statuses: ReadonlySet<string>): Record<string, Operation> {
   return Object.fromEntries(
-    Object.entries(ERROR_DESCRIPTIONS).filter(([status]) => statuses.has(status)).map(([status, description]) => [
-      `Error${status}`,
-      {
-        description,
-        ...(status === '503' || status === '429' ? { headers: { 'Retry-After': { schema: string({ pattern: '^[0-9]+$' }) } } } : {}),
-        content: { 'application/json': { schema: ref('Error') } },
-      },
-    ]),
+    Object.entries(ERROR_DESCRIPTIONS)
+      .filter(([status]) => statuses.has(status))
+      .map(([status, description]) => [
+        `Error${status}`,
+        {
+          description,
+          ...(status === '503' || status === '429'
+            ? { headers: { 'Retry-After': { schema: string({ pattern: '^[0-9]+$' }) } } }
+            : {}),
+          content: { 'application/json': { schema: ref('Error') } },
+        },
+      ]),
   );
 }
 

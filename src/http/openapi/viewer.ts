@@ -51,7 +51,11 @@ export const VIEWER_FILE_NAMES = ['viewer.js', ...SWAGGER_UI_FILES.keys()];
 
 const made = new Map<string, ViewerFile>();
 
-const viewerFile = (bytes: Buffer, contentType: string): ViewerFile => ({ bytes, contentType, etag: strongEtag(bytes) });
+const viewerFile = (bytes: Buffer, contentType: string): ViewerFile => ({
+  bytes,
+  contentType,
+  etag: strongEtag(bytes),
+});
 
 /** The viewer's page, served at /api/docs. */
 export function viewerPage(): ViewerFile {
@@ -60,10 +64,13 @@ export function viewerPage(): ViewerFile {
 
 /** A file the page loads, or undefined for any other name. */
 export function viewerAsset(name: string): ViewerFile | undefined {
-  if (name === 'viewer.js') return cached(name, () => viewerFile(Buffer.from(INITIALIZER), 'text/javascript; charset=utf-8'));
+  if (name === 'viewer.js')
+    return cached(name, () => viewerFile(Buffer.from(INITIALIZER), 'text/javascript; charset=utf-8'));
   const contentType = SWAGGER_UI_FILES.get(name);
   // Read from the installed package, never from a CDN; only the names above, so no path reaches another file.
-  return contentType === undefined ? undefined : cached(name, () => viewerFile(readFileSync(join(swaggerUiDir(), name)), contentType));
+  return contentType === undefined
+    ? undefined
+    : cached(name, () => viewerFile(readFileSync(join(swaggerUiDir(), name)), contentType));
 }
 
 function cached(name: string, make: () => ViewerFile): ViewerFile {

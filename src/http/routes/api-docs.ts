@@ -21,6 +21,9 @@ export function apiDocsRoutes(): Route[] {
 }
 
 /** Revalidated on every use (no-cache), so a new release is seen at once and an unchanged file costs a 304. */
-const served = ({ bytes, contentType, etag }: ViewerFile): Answer => ({ body: bytes, headers: { 'content-type': contentType, 'cache-control': 'no-cache', etag } });
+const served = ({ bytes, contentType, etag }: ViewerFile): Answer => ({
+  body: bytes,
+  headers: { 'content-type': contentType, 'cache-control': 'no-cache', etag },
+});
 
 const jsonFile = (bytes: Buffer): ViewerFile => ({ bytes, contentType: 'application/json', etag: strongEtag(bytes) });

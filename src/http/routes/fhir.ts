@@ -8,11 +8,18 @@ import { route, type Route } from '../router.ts';
  */
 export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}): Route[] {
   return [
-    route('GET', '/fhir/R4/metadata', 'public', async (ctx) => fhirAnswer(app.fhir.capabilities({ base: fhirBase(publicUrl, ctx) }))),
+    route('GET', '/fhir/R4/metadata', 'public', async (ctx) =>
+      fhirAnswer(app.fhir.capabilities({ base: fhirBase(publicUrl, ctx) })),
+    ),
     route('GET', '/fhir/R4/{type}', 'user', async (ctx) =>
       fhirAnswer(
         await app.fhir.searchResources(
-          { base: fhirBase(publicUrl, ctx), type: ctx.params.type, params: [...new URLSearchParams(ctx.search ?? '')], strict: prefersStrict(ctx.headers) },
+          {
+            base: fhirBase(publicUrl, ctx),
+            type: ctx.params.type,
+            params: [...new URLSearchParams(ctx.search ?? '')],
+            strict: prefersStrict(ctx.headers),
+          },
           ctx.actor,
         ),
       ),
@@ -22,7 +29,12 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
       const format = exportFormat(ctx.search);
       const params = [...new URLSearchParams(ctx.search ?? '')];
       if (format === undefined) {
-        return fhirAnswer(await app.fhir.patientEverything({ base, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) }, ctx.actor));
+        return fhirAnswer(
+          await app.fhir.patientEverything(
+            { base, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) },
+            ctx.actor,
+          ),
+        );
       }
       const request = `${base}/Patient/${ctx.params.id}/$everything?${ctx.search ?? ''}`;
       const exported = await app.fhir.exportPatient({ base, id: ctx.params.id, params, request, format }, ctx.actor);
@@ -30,7 +42,12 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
       return format === 'zip' ? zipAnswer(exported, `${name}.zip`) : ndjsonAnswer(exported, `${name}.ndjson`);
     }),
     route('GET', '/fhir/R4/{type}/{id}', 'user', async (ctx) =>
-      fhirAnswer(await app.fhir.readResource({ base: fhirBase(publicUrl, ctx), type: ctx.params.type, id: ctx.params.id }, ctx.actor)),
+      fhirAnswer(
+        await app.fhir.readResource(
+          { base: fhirBase(publicUrl, ctx), type: ctx.params.type, id: ctx.params.id },
+          ctx.actor,
+        ),
+      ),
     ),
   ];
 }

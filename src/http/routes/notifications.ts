@@ -8,7 +8,9 @@ import { linkOrigin } from '../link-origin.ts';
 export function notificationRoutes(app: App, { publicUrl }: { publicUrl?: string }): Route[] {
   const origin = (https: boolean, headers: { host?: string }) => linkOrigin(publicUrl, https, headers.host);
   return [
-    r('GET', '/api/user/calendar-feed', ['doctor', 'patient'], async ({ actor }) => ok(await app.calendarFeeds.calendarFeedStatus(actor))),
+    r('GET', '/api/user/calendar-feed', ['doctor', 'patient'], async ({ actor }) =>
+      ok(await app.calendarFeeds.calendarFeedStatus(actor)),
+    ),
     r('POST', '/api/user/calendar-feed', ['doctor', 'patient'], async ({ actor, https, headers }) => {
       const feed = await app.calendarFeeds.makeCalendarFeed(actor);
       return created({ url: calendarFeedLink(origin(https, headers), feed.token), created_at: feed.created_at });
@@ -19,9 +21,13 @@ export function notificationRoutes(app: App, { publicUrl }: { publicUrl?: string
     }),
     r('GET', '/api/calendar/{token}.ics', 'public', async ({ params, requestId }) => {
       const feed = await app.calendarFeeds.calendarFeed(params.token, requestId);
-      return { body: Buffer.from(feed), headers: { 'content-type': 'text/calendar; charset=utf-8', 'cache-control': 'private, no-cache' } };
+      return {
+        body: Buffer.from(feed),
+        headers: { 'content-type': 'text/calendar; charset=utf-8', 'cache-control': 'private, no-cache' },
+      };
     }),
-    r('GET', '/api/admin/messages', 'admin', async ({ query, actor }) => listOf('messages', await app.notifications.listMessages(query, actor))),
+    r('GET', '/api/admin/messages', 'admin', async ({ query, actor }) =>
+      listOf('messages', await app.notifications.listMessages(query, actor)),
+    ),
   ];
 }
-

@@ -12,7 +12,11 @@ export function platformRoutes(app: App): Route[] {
   const readiness = async () =>
     (await app.health.ready())
       ? ok({ status: 'ok', database: 'ok' })
-      : { status: 503, body: { status: 'degraded', database: 'unavailable' }, headers: { 'retry-after': String(RETRY_UNAVAILABLE_AFTER_S) } };
+      : {
+          status: 503,
+          body: { status: 'degraded', database: 'unavailable' },
+          headers: { 'retry-after': String(RETRY_UNAVAILABLE_AFTER_S) },
+        };
   return [
     r('GET', '/api/health/live', 'public', async () => ok({ status: 'ok' })),
     r('GET', '/api/health/ready', 'public', readiness),

@@ -11,7 +11,11 @@ export function recordRoutes(app: App): Route[] {
     r('POST', '/api/medical-records/{id}/amendments', ['doctor', 'admin'], async ({ params, body, actor }) =>
       created(await app.records.amendRecord({ recordId: params.id, body }, actor)),
     ),
-    r('GET', '/api/doctor/patients', 'doctor', async ({ query, actor }) => listOf('patients', await app.records.listMyPatients(query, actor))),
-    r('GET', '/api/doctor/patients/{id}', 'doctor', async ({ params, actor }) => ok(await app.records.showMyPatient(params.id, actor))),
+    r('GET', '/api/doctor/patients', 'doctor', async ({ query, actor }) =>
+      listOf('patients', await app.records.listMyPatients(query, actor)),
+    ),
+    r('GET', '/api/doctor/patients/{id}', 'doctor', async ({ params, actor }) =>
+      ok(await app.records.showMyPatient(params.id, actor)),
+    ),
   ];
 }

@@ -7,10 +7,20 @@ export function reportRoutes(app: App): Route[] {
   return [
     r('GET', '/api/admin/statistics', 'admin', async () => ok(await app.reports.statistics())),
     r('GET', '/api/admin/top-doctor', 'admin', async () => ok(await app.reports.topDoctor())),
-    r('GET', '/api/admin/appointments-per-day', 'admin', async ({ query }) => ok(await app.reports.appointmentsPerDay(query))),
-    r('GET', '/api/admin/appointments', 'admin', async ({ query, actor }) => listOf('appointments', await app.reports.listAllAppointments(query, actor))),
-    r('GET', '/api/admin/appointments.csv', 'admin', async ({ query, actor }) => csvFile(await app.reports.exportAppointmentsCsv(query, actor))),
-    r('GET', '/api/admin/billings', 'admin', async ({ query, actor }) => listOf('billings', await app.reports.listAllBillings(query, actor))),
-    r('GET', '/api/admin/billings.csv', 'admin', async ({ query, actor }) => csvFile(await app.reports.exportBillingsCsv(query, actor))),
+    r('GET', '/api/admin/appointments-per-day', 'admin', async ({ query }) =>
+      ok(await app.reports.appointmentsPerDay(query)),
+    ),
+    r('GET', '/api/admin/appointments', 'admin', async ({ query, actor }) =>
+      listOf('appointments', await app.reports.listAllAppointments(query, actor)),
+    ),
+    r('GET', '/api/admin/appointments.csv', 'admin', async ({ query, actor }) =>
+      csvFile(await app.reports.exportAppointmentsCsv(query, actor)),
+    ),
+    r('GET', '/api/admin/billings', 'admin', async ({ query, actor }) =>
+      listOf('billings', await app.reports.listAllBillings(query, actor)),
+    ),
+    r('GET', '/api/admin/billings.csv', 'admin', async ({ query, actor }) =>
+      csvFile(await app.reports.exportBillingsCsv(query, actor)),
+    ),
   ];
 }

@@ -16,12 +16,27 @@ export function AccountFields({ values, errors, onChange, editing = false }: Acc
   return (
     <>
       <Field label="Name" errors={errors.name}>
-        {(control) => <input {...control} required value={values.name} onChange={(e) => onChange('name', e.target.value)} />}
+        {(control) => (
+          <input {...control} required value={values.name} onChange={(e) => onChange('name', e.target.value)} />
+        )}
       </Field>
       <Field label="Email" errors={errors.email}>
-        {(control) => <input {...control} type="email" required autoComplete="off" value={values.email} onChange={(e) => onChange('email', e.target.value)} />}
+        {(control) => (
+          <input
+            {...control}
+            type="email"
+            required
+            autoComplete="off"
+            value={values.email}
+            onChange={(e) => onChange('email', e.target.value)}
+          />
+        )}
       </Field>
-      <Field label={editing ? 'New password' : 'Password'} errors={errors.password} hint={editing ? 'Leave empty to keep the current password.' : undefined}>
+      <Field
+        label={editing ? 'New password' : 'Password'}
+        errors={errors.password}
+        hint={editing ? 'Leave empty to keep the current password.' : undefined}
+      >
         {(control) => (
           <input
             {...control}

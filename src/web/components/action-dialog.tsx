@@ -27,7 +27,17 @@ interface ActionDialogProps {
  * A ward action asked for in a dialog: its fields, a submit that stays busy while it runs, field problems by the
  * fields and a refusal in the dialog's own alert; once it went through, the dialog hands its message to the page.
  */
-export function ActionDialog({ title, label, submitLabel, send, failureText, onClose, onDone, children, wide = false }: ActionDialogProps) {
+export function ActionDialog({
+  title,
+  label,
+  submitLabel,
+  send,
+  failureText,
+  onClose,
+  onDone,
+  children,
+  wide = false,
+}: ActionDialogProps) {
   const { alert, setAlert, dismiss } = useAlert();
   const { busy, errors, run } = useSubmit(label);
 

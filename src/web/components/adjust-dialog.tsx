@@ -12,7 +12,10 @@ import { AmountInput } from './amount-input.tsx';
 import { BillSummary, type SummarizedBill } from './bill-summary.tsx';
 import { endpoints } from '../paths.ts';
 
-export const ADJUSTMENT_NAMES: Record<AdjustmentKind, string> = { credit: 'Credit note', supplementary: 'Supplementary bill' };
+export const ADJUSTMENT_NAMES: Record<AdjustmentKind, string> = {
+  credit: 'Credit note',
+  supplementary: 'Supplementary bill',
+};
 
 interface AdjustDialogProps {
   bill: SummarizedBill & Pick<BillingJson, 'adjusted_amount'>;
@@ -35,7 +38,11 @@ export function AdjustDialog({ bill, onClose, onAdjusted, setAlert }: AdjustDial
     event.preventDefault();
     return run(
       async () => {
-        const answer = await apiPost<AdjustmentResult>(endpoints.desk.adjust(bill.id), { kind, amount, reason }, { 'Idempotency-Key': key });
+        const answer = await apiPost<AdjustmentResult>(
+          endpoints.desk.adjust(bill.id),
+          { kind, amount, reason },
+          { 'Idempotency-Key': key },
+        );
         onClose();
         setAlert(success(answer.message));
         onAdjusted();
@@ -55,7 +62,11 @@ export function AdjustDialog({ bill, onClose, onAdjusted, setAlert }: AdjustDial
         <BillSummary bill={bill} />
         <Field label="Type" errors={errors.kind}>
           {(control) => (
-            <select {...control} value={kind} onChange={(e) => setKind(e.target.value === 'credit' ? 'credit' : 'supplementary')}>
+            <select
+              {...control}
+              value={kind}
+              onChange={(e) => setKind(e.target.value === 'credit' ? 'credit' : 'supplementary')}
+            >
               <option value="credit" disabled={bill.adjusted_amount_cents === 0}>
                 {ADJUSTMENT_NAMES.credit}
               </option>
@@ -66,12 +77,32 @@ export function AdjustDialog({ bill, onClose, onAdjusted, setAlert }: AdjustDial
         <Field
           label="Amount"
           errors={errors.amount}
-          hint={kind === 'credit' ? `Up to ${usd(bill.adjusted_amount_cents)}; what was paid beyond the new amount is owed back` : 'A new bill for the patient, linked to this one'}
+          hint={
+            kind === 'credit'
+              ? `Up to ${usd(bill.adjusted_amount_cents)}; what was paid beyond the new amount is owed back`
+              : 'A new bill for the patient, linked to this one'
+          }
         >
-          {(control) => <AmountInput control={control} max={kind === 'credit' ? bill.adjusted_amount : undefined} value={amount} onChange={setAmount} />}
+          {(control) => (
+            <AmountInput
+              control={control}
+              max={kind === 'credit' ? bill.adjusted_amount : undefined}
+              value={amount}
+              onChange={setAmount}
+            />
+          )}
         </Field>
         <Field label="Reason" errors={errors.reason}>
-          {(control) => <textarea {...control} required maxLength={1000} rows={3} value={reason} onChange={(e) => setReason(e.target.value)} />}
+          {(control) => (
+            <textarea
+              {...control}
+              required
+              maxLength={1000}
+              rows={3}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          )}
         </Field>
         <div className="form-row">
           <button type="button" className="button button-secondary" onClick={onClose}>

@@ -47,16 +47,41 @@ export function RequestAdmissionDialog({ patient, appointmentId, ...done }: Requ
         <>
           <Field label="Ward" errors={errors.department_id}>
             {(control) => (
-              <NamedSelect control={control} required placeholder="Select ward" options={wards} value={values.department_id} onChange={(id) => set('department_id', id)} />
+              <NamedSelect
+                control={control}
+                required
+                placeholder="Select ward"
+                options={wards}
+                value={values.department_id}
+                onChange={(id) => set('department_id', id)}
+              />
             )}
           </Field>
           <Field label="Expected nights" errors={errors.expected_nights}>
             {(control) => (
-              <input {...control} type="number" required min="1" max="365" step="1" inputMode="numeric" value={values.expected_nights} onChange={(e) => set('expected_nights', e.target.value)} />
+              <input
+                {...control}
+                type="number"
+                required
+                min="1"
+                max="365"
+                step="1"
+                inputMode="numeric"
+                value={values.expected_nights}
+                onChange={(e) => set('expected_nights', e.target.value)}
+              />
             )}
           </Field>
           <Field label="Reason" errors={errors.reason}>
-            {(control) => <textarea {...control} required rows={3} value={values.reason} onChange={(e) => set('reason', e.target.value)} />}
+            {(control) => (
+              <textarea
+                {...control}
+                required
+                rows={3}
+                value={values.reason}
+                onChange={(e) => set('reason', e.target.value)}
+              />
+            )}
           </Field>
         </>
       )}
@@ -76,7 +101,13 @@ type SummaryValues = Record<(typeof SUMMARY_FIELDS)[number][0], string>;
 
 /** Orders the patient's discharge with the summary they leave with; the desk then confirms they left. */
 export function OrderDischargeDialog({ admission, ...done }: DoneProps & { admission: AdmissionJson }) {
-  const [values, setValues] = useState<SummaryValues>({ diagnosis: '', treatment: '', medication: '', instructions: '', follow_up: '' });
+  const [values, setValues] = useState<SummaryValues>({
+    diagnosis: '',
+    treatment: '',
+    medication: '',
+    instructions: '',
+    follow_up: '',
+  });
   return (
     <ActionDialog
       {...done}
@@ -93,7 +124,15 @@ export function OrderDischargeDialog({ admission, ...done }: DoneProps & { admis
       {(errors) =>
         SUMMARY_FIELDS.map(([key, label, required]) => (
           <Field key={key} label={label} errors={errors[key]}>
-            {(control) => <textarea {...control} required={required} rows={required ? 3 : 2} value={values[key]} onChange={(e) => setValues((was) => ({ ...was, [key]: e.target.value }))} />}
+            {(control) => (
+              <textarea
+                {...control}
+                required={required}
+                rows={required ? 3 : 2}
+                value={values[key]}
+                onChange={(e) => setValues((was) => ({ ...was, [key]: e.target.value }))}
+              />
+            )}
           </Field>
         ))
       }

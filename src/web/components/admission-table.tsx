@@ -11,7 +11,11 @@ import { ADMISSION_STATUS_LABELS, bedPlace, type AdmissionJson, type BedBoardJso
 
 export type AdmissionGroup = 'waiting' | 'current' | 'past';
 
-const GROUPS: Record<AdmissionGroup, string> = { waiting: 'Waiting for a bed', current: 'In a bed now', past: 'Past stays' };
+const GROUPS: Record<AdmissionGroup, string> = {
+  waiting: 'Waiting for a bed',
+  current: 'In a bed now',
+  past: 'Past stays',
+};
 
 /** The moment that matters for the row's group: asked for, in a bed since, or left. */
 function when(a: AdmissionJson): string {
@@ -28,12 +32,23 @@ interface AdmissionTableProps {
   actions: (admission: AdmissionJson) => RowAction[];
 }
 
-export function AdmissionTable({ initialGroup = 'waiting', reloadKey, showReason = false, actions }: AdmissionTableProps) {
+export function AdmissionTable({
+  initialGroup = 'waiting',
+  reloadKey,
+  showReason = false,
+  actions,
+}: AdmissionTableProps) {
   const [group, setGroup] = useState<AdmissionGroup>(initialGroup);
   const [wardId, setWardId] = useState('');
   const wards = useFetched<BedBoardJson>(endpoints.ward.bedBoard, 'bed board')?.wards ?? [];
   const load = useCallback(
-    (query: ListQuery, signal: AbortSignal) => fetchList<AdmissionJson>(endpoints.ward.admissions, 'admissions', { ...query, status: group, department_id: wardId }, signal),
+    (query: ListQuery, signal: AbortSignal) =>
+      fetchList<AdmissionJson>(
+        endpoints.ward.admissions,
+        'admissions',
+        { ...query, status: group, department_id: wardId },
+        signal,
+      ),
     [group, wardId],
   );
 
@@ -41,7 +56,10 @@ export function AdmissionTable({ initialGroup = 'waiting', reloadKey, showReason
     { header: 'Patient', text: (a) => a.patient.name },
     { header: 'Ward', text: (a) => a.ward.name, priority: 2 },
     { header: 'Bed', text: (a) => (a.bed ? bedPlace(a.bed) : '—') },
-    { header: 'Status', cell: (a) => <StatusBadge status={`admission-${a.status}`} label={ADMISSION_STATUS_LABELS[a.status]} /> },
+    {
+      header: 'Status',
+      cell: (a) => <StatusBadge status={`admission-${a.status}`} label={ADMISSION_STATUS_LABELS[a.status]} />,
+    },
     { header: 'Since', text: when, priority: 2 },
     { header: 'Nights expected', cell: (a) => a.expected_nights, priority: 3 },
     { header: 'Requested by', text: (a) => a.requested_by.name, priority: 3 },

@@ -38,7 +38,13 @@ export function AmendRecordDialog({ record, onClose, onAmended }: AmendRecordDia
   const save = (event: FormEvent) => {
     event.preventDefault();
     return run(
-      async () => onAmended(await apiPost<MedicalRecordJson>(endpoints.doctor.amendRecord(record.id), { ...values, disease_id: Number(values.disease_id) })),
+      async () =>
+        onAmended(
+          await apiPost<MedicalRecordJson>(endpoints.doctor.amendRecord(record.id), {
+            ...values,
+            disease_id: Number(values.disease_id),
+          }),
+        ),
       (error) => hasFieldErrors(error) || setAlert(failure('The record could not be amended. Please try again.')),
     );
   };
@@ -48,8 +54,20 @@ export function AmendRecordDialog({ record, onClose, onAmended }: AmendRecordDia
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={save} aria-label="Amend record">
         <ClinicalFields values={values} errors={errors} set={set} />
-        <Field label="Reason for the amendment" errors={errors.reason} hint="Kept with this version in the record's history">
-          {(control) => <input {...control} required maxLength={1000} value={values.reason} onChange={(e) => set('reason', e.target.value)} />}
+        <Field
+          label="Reason for the amendment"
+          errors={errors.reason}
+          hint="Kept with this version in the record's history"
+        >
+          {(control) => (
+            <input
+              {...control}
+              required
+              maxLength={1000}
+              value={values.reason}
+              onChange={(e) => set('reason', e.target.value)}
+            />
+          )}
         </Field>
         <p className="muted">The service ({record.service_type}) and its cost stay as billed.</p>
         <SubmitRow label="Save amendment" busy={busy} onCancel={onClose} />

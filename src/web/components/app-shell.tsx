@@ -56,7 +56,11 @@ export default function AppShell({ role, children }: { role: Role; children: Rea
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <ShellHeader sidebarOpen={sidebarOpen} toggleRef={toggleRef} onToggleSidebar={() => setSidebarOpen((open) => !open)} />
+        <ShellHeader
+          sidebarOpen={sidebarOpen}
+          toggleRef={toggleRef}
+          onToggleSidebar={() => setSidebarOpen((open) => !open)}
+        />
         <Sidebar role={role} open={sidebarOpen} navRef={sidebarRef} onNavigate={closeOnPhone} />
         {overPage && <div className="sidebar-backdrop" aria-hidden="true" />}
         <main id="main" className="shell-main" tabIndex={-1}>

@@ -18,7 +18,16 @@ interface AppointmentTableProps<A extends AppointmentJson> {
 }
 
 /** A role's appointments as a server-paged table. */
-export function AppointmentTable<A extends AppointmentJson>({ label, columns, load, pageSize, reloadKey, filterKey, actions, actionsNote }: AppointmentTableProps<A>) {
+export function AppointmentTable<A extends AppointmentJson>({
+  label,
+  columns,
+  load,
+  pageSize,
+  reloadKey,
+  filterKey,
+  actions,
+  actionsNote,
+}: AppointmentTableProps<A>) {
   return (
     <DataTable
       label={label}

@@ -6,7 +6,15 @@ import { ActionDialog } from './action-dialog.tsx';
 import type { AlertMessage } from './alert.tsx';
 import { Field } from './field.tsx';
 import { useFetched } from './use-fetched.ts';
-import { BLOCK_KIND_LABELS, bedPlace, isVacant, type AdmissionDetailJson, type AdmissionJson, type BedBoardJson, type BedJson } from './ward.ts';
+import {
+  BLOCK_KIND_LABELS,
+  bedPlace,
+  isVacant,
+  type AdmissionDetailJson,
+  type AdmissionJson,
+  type BedBoardJson,
+  type BedJson,
+} from './ward.ts';
 
 interface DoneProps {
   onClose: () => void;
@@ -43,7 +51,16 @@ export function BlockBedDialog({ bed, ...done }: DoneProps & { bed: BedJson }) {
             )}
           </Field>
           <Field label="Reason" errors={errors.reason}>
-            {(control) => <textarea {...control} required rows={3} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />}
+            {(control) => (
+              <textarea
+                {...control}
+                required
+                rows={3}
+                maxLength={500}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+              />
+            )}
           </Field>
         </>
       )}
@@ -55,7 +72,9 @@ const WAITING = { q: '', page: 1, per_page: 200, status: 'waiting' };
 
 /** Gives a vacant bed to a waiting patient: admitted now, or the bed held for them until they arrive. */
 export function AssignBedDialog({ bed, ...done }: DoneProps & { bed: BedJson }) {
-  const waiting = useFetched<{ admissions: AdmissionJson[] }>(endpoints.ward.admissions, 'waiting admissions', WAITING)?.admissions ?? null;
+  const waiting =
+    useFetched<{ admissions: AdmissionJson[] }>(endpoints.ward.admissions, 'waiting admissions', WAITING)?.admissions ??
+    null;
   const [chosen, setChosen] = useState('');
   const [step, setStep] = useState<'admit' | 'reserve'>('admit');
   const admission = waiting?.find((a) => String(a.id) === chosen);
@@ -69,12 +88,18 @@ export function AssignBedDialog({ bed, ...done }: DoneProps & { bed: BedJson }) 
       send={async () => {
         await apiPost(endpoints.ward.admissionStep(chosen, step), { bed_id: bed.id });
         const name = admission?.patient.name ?? 'The patient';
-        return step === 'admit' ? `${name} is admitted to ${bedPlace(bed)}` : `${bedPlace(bed)} is reserved for ${name}`;
+        return step === 'admit'
+          ? `${name} is admitted to ${bedPlace(bed)}`
+          : `${bedPlace(bed)} is reserved for ${name}`;
       }}
     >
       {(errors) => (
         <>
-          <Field label="Waiting patient" errors={errors.bed_id} hint={waiting?.length === 0 ? 'Nobody is waiting for a bed.' : undefined}>
+          <Field
+            label="Waiting patient"
+            errors={errors.bed_id}
+            hint={waiting?.length === 0 ? 'Nobody is waiting for a bed.' : undefined}
+          >
             {(control) => (
               <select {...control} required value={chosen} onChange={(e) => setChosen(e.target.value)}>
                 <option value="">{waiting === null ? 'Loading…' : 'Select patient'}</option>
@@ -90,10 +115,17 @@ export function AssignBedDialog({ bed, ...done }: DoneProps & { bed: BedJson }) 
           <fieldset className="choice-group">
             <legend>When</legend>
             <label>
-              <input type="radio" name="assign-step" checked={step === 'admit'} onChange={() => setStep('admit')} /> The patient is here: admit now
+              <input type="radio" name="assign-step" checked={step === 'admit'} onChange={() => setStep('admit')} /> The
+              patient is here: admit now
             </label>
             <label>
-              <input type="radio" name="assign-step" checked={step === 'reserve'} disabled={admission?.status === 'reserved'} onChange={() => setStep('reserve')} />{' '}
+              <input
+                type="radio"
+                name="assign-step"
+                checked={step === 'reserve'}
+                disabled={admission?.status === 'reserved'}
+                onChange={() => setStep('reserve')}
+              />{' '}
               Hold the bed until they arrive
             </label>
           </fieldset>
@@ -107,7 +139,11 @@ export type BedStep = 'admit' | 'reserve' | 'transfer';
 
 const STEP_WORDS: Record<BedStep, { title: string; submit: string; done: (name: string, place: string) => string }> = {
   admit: { title: 'Admit', submit: 'Admit', done: (name, place) => `${name} is admitted to ${place}` },
-  reserve: { title: 'Reserve a bed for', submit: 'Reserve bed', done: (name, place) => `${place} is reserved for ${name}` },
+  reserve: {
+    title: 'Reserve a bed for',
+    submit: 'Reserve bed',
+    done: (name, place) => `${place} is reserved for ${name}`,
+  },
   transfer: { title: 'Transfer', submit: 'Transfer', done: (name, place) => `${name} moved to ${place}` },
 };
 
@@ -125,7 +161,10 @@ export function BedChoiceDialog({ admission, step, ...done }: DoneProps & { admi
       submitLabel={words.submit}
       failureText="That did not work. Please try again."
       send={async () => {
-        const answer = await apiPost<AdmissionDetailJson>(endpoints.ward.admissionStep(admission.id, step), chosen ? { bed_id: Number(chosen) } : {});
+        const answer = await apiPost<AdmissionDetailJson>(
+          endpoints.ward.admissionStep(admission.id, step),
+          chosen ? { bed_id: Number(chosen) } : {},
+        );
         return words.done(admission.patient.name, answer.bed ? bedPlace(answer.bed) : 'the bed');
       }}
     >
@@ -133,7 +172,9 @@ export function BedChoiceDialog({ admission, step, ...done }: DoneProps & { admi
         <Field label="Bed" errors={errors.bed_id}>
           {(control) => (
             <select {...control} required={!reserved} value={chosen} onChange={(e) => setChosen(e.target.value)}>
-              <option value="">{reserved ? `The reserved bed: ${bedPlace(reserved)}` : board ? 'Select a vacant bed' : 'Loading…'}</option>
+              <option value="">
+                {reserved ? `The reserved bed: ${bedPlace(reserved)}` : board ? 'Select a vacant bed' : 'Loading…'}
+              </option>
               {board?.wards.map((ward) => (
                 <optgroup key={ward.id} label={ward.name}>
                   {ward.rooms.flatMap((room) =>

@@ -3,7 +3,10 @@ import type { ReactNode } from 'react';
 import type { BillingJson } from '../../domain/billing/billing.ts';
 import { formatDate, usd } from '../format.ts';
 
-export type SummarizedBill = Pick<BillingJson, 'id' | 'service_details' | 'billing_date' | 'amount_cents' | 'adjusted_amount_cents' | 'paid_cents' | 'balance_cents'>;
+export type SummarizedBill = Pick<
+  BillingJson,
+  'id' | 'service_details' | 'billing_date' | 'amount_cents' | 'adjusted_amount_cents' | 'paid_cents' | 'balance_cents'
+>;
 
 export function BillSummary({ bill, children }: { bill: SummarizedBill; children?: ReactNode }) {
   return (

@@ -45,14 +45,26 @@ export function BillTable({ label, load, reloadKey, payLabel, onPay, onAdjust, s
     { header: 'Status', cell: (b) => <StatusBadge status={b.payment_status} /> },
   ];
   const actions = (b: BillingJson): RowAction[] => [
-    ...(b.payment_status === 'paid' ? [] : [{ label: payLabel, name: `${payLabel} bill #${b.id}`, onSelect: () => onPay(b), tone: 'primary' as const }]),
+    ...(b.payment_status === 'paid'
+      ? []
+      : [{ label: payLabel, name: `${payLabel} bill #${b.id}`, onSelect: () => onPay(b), tone: 'primary' as const }]),
     { label: 'Receipt', name: `Receipt of bill #${b.id}`, onSelect: () => void openReceipt(b) },
     ...(onAdjust ? [{ label: 'Adjust', name: `Adjust bill #${b.id}`, onSelect: () => onAdjust(b) }] : []),
   ];
 
   return (
     <>
-      <DataTable label={label} columns={columns} load={load} rowKey={(b) => b.id} emptyText="No bills found." reloadKey={reloadKey} searchable={searchable} actions={actions} rowName={(b) => `bill #${b.id}`} />
+      <DataTable
+        label={label}
+        columns={columns}
+        load={load}
+        rowKey={(b) => b.id}
+        emptyText="No bills found."
+        reloadKey={reloadKey}
+        searchable={searchable}
+        actions={actions}
+        rowName={(b) => `bill #${b.id}`}
+      />
       <ReceiptDialog receipt={receipt} onClose={() => setReceipt(null)} />
     </>
   );

@@ -5,7 +5,8 @@ import { formatTime, formatDay } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 
 /** "Room 101, Cardiology": the room (when one is given) and the department. */
-const placeOf = (a: AppointmentJson) => [a.room_name, a.department_name].filter(Boolean).join(', ') || 'The clinic (the desk will show you the way)';
+const placeOf = (a: AppointmentJson) =>
+  [a.room_name, a.department_name].filter(Boolean).join(', ') || 'The clinic (the desk will show you the way)';
 
 export function BookedAppointment({ appointment }: { appointment: AppointmentJson }) {
   return (
@@ -22,7 +23,11 @@ export function BookedAppointment({ appointment }: { appointment: AppointmentJso
         <dd>{placeOf(appointment)}</dd>
       </dl>
       <div className="booked-actions">
-        <a className="button button-small" href={endpoints.patient.appointmentCalendar(appointment.id)} download="appointment.ics">
+        <a
+          className="button button-small"
+          href={endpoints.patient.appointmentCalendar(appointment.id)}
+          download="appointment.ics"
+        >
           Add to calendar
         </a>
         <Link className="button button-small button-primary" href={routes.patient.appointments}>

@@ -45,7 +45,16 @@ const isFree = (slot: SlotJson) => slot.status === 'available';
 /** A slot that has started is not offered at all; a booked one shows, taken. */
 const isShown = (slot: SlotJson) => slot.status !== 'past';
 
-export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, submit, failureText, setAlert, onDone, joinWaitlist }: BookingFormProps) {
+export function BookingForm({
+  presetDoctor = '',
+  presetDate = '',
+  submitLabel,
+  submit,
+  failureText,
+  setAlert,
+  onDone,
+  joinWaitlist,
+}: BookingFormProps) {
   const [doctors, setDoctors] = useState<Doctor[]>([]);
   const [doctorId, setDoctorId] = useState(presetDoctor);
   // Empty until the server answers with the clinic's today: the browser's own date may be another day.
@@ -125,69 +134,77 @@ export function BookingForm({ presetDoctor = '', presetDate = '', submitLabel, s
 
   return (
     <div className="card booking">
-        <div className="form-grid">
-          <Field label="Doctor">
-            {(control) => (
-              <select
-                {...control}
-                value={doctorId}
-                onChange={(event) => {
-                  setDoctorId(event.target.value);
-                  loadSlots(event.target.value, date);
-                }}
-              >
-                <option value="">Choose a doctor</option>
-                {doctors.map((doctor) => (
-                  <option key={doctor.id} value={doctor.id}>
-                    {doctor.name}
-                    {doctor.specialization ? ` — ${doctor.specialization.name}` : ''}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Date" hint={doctorId ? undefined : 'Choose a doctor to see the day’s slots.'}>
-            {(control) => (
-              <input
-                {...control}
-                type="date"
-                value={date}
-                min={today || undefined}
-                disabled={!doctorId}
-                onChange={(event) => {
-                  setDate(event.target.value);
-                  loadSlots(doctorId, event.target.value);
-                }}
-              />
-            )}
-          </Field>
+      <div className="form-grid">
+        <Field label="Doctor">
+          {(control) => (
+            <select
+              {...control}
+              value={doctorId}
+              onChange={(event) => {
+                setDoctorId(event.target.value);
+                loadSlots(event.target.value, date);
+              }}
+            >
+              <option value="">Choose a doctor</option>
+              {doctors.map((doctor) => (
+                <option key={doctor.id} value={doctor.id}>
+                  {doctor.name}
+                  {doctor.specialization ? ` — ${doctor.specialization.name}` : ''}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Date" hint={doctorId ? undefined : 'Choose a doctor to see the day’s slots.'}>
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              value={date}
+              min={today || undefined}
+              disabled={!doctorId}
+              onChange={(event) => {
+                setDate(event.target.value);
+                loadSlots(doctorId, event.target.value);
+              }}
+            />
+          )}
+        </Field>
+      </div>
+
+      {slotsFailed && <LoadFailure what="Time slots" onRetry={() => loadSlots(doctorId, date)} />}
+      {slots && !slots.some(isFree) && (
+        <NextFreeDays
+          dayHasSlots={slots.length > 0}
+          days={nextDays}
+          onJoinWaitlist={
+            joinWaitlist && slots.some((slot) => slot.status === 'booked') ? waitlist(joinWaitlist) : undefined
+          }
+          onChoose={(day) => {
+            setDate(day);
+            loadSlots(doctorId, day);
+          }}
+        />
+      )}
+      {shownSlots.length > 0 && (
+        <div className="slot-groups">
+          {PERIODS.map((period) => (
+            <SlotGroup
+              key={period}
+              legend={period}
+              slots={shownSlots.filter((slot) => slot.period === period)}
+              selected={selected}
+              onSelect={setSelected}
+            />
+          ))}
         </div>
+      )}
 
-        {slotsFailed && <LoadFailure what="Time slots" onRetry={() => loadSlots(doctorId, date)} />}
-        {slots && !slots.some(isFree) && (
-          <NextFreeDays
-            dayHasSlots={slots.length > 0}
-            days={nextDays}
-            onJoinWaitlist={joinWaitlist && slots.some((slot) => slot.status === 'booked') ? waitlist(joinWaitlist) : undefined}
-            onChoose={(day) => {
-              setDate(day);
-              loadSlots(doctorId, day);
-            }}
-          />
-        )}
-        {shownSlots.length > 0 && (
-          <div className="slot-groups">
-            {PERIODS.map((period) => (
-              <SlotGroup key={period} legend={period} slots={shownSlots.filter((slot) => slot.period === period)} selected={selected} onSelect={setSelected} />
-            ))}
-          </div>
-        )}
+      <BookingSummary doctor={doctor} date={date} slot={selected} />
 
-        <BookingSummary doctor={doctor} date={date} slot={selected} />
-
-        <button type="button" className="button button-primary" disabled={!selected || busy} onClick={book}>
-          {submitLabel}
-        </button>
+      <button type="button" className="button button-primary" disabled={!selected || busy} onClick={book}>
+        {submitLabel}
+      </button>
     </div>
   );
 }

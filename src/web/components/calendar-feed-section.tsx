@@ -48,24 +48,41 @@ export function CalendarFeedSection({ namesPatients, setAlert }: CalendarFeedSec
   const make = async () => {
     if (
       status.active &&
-      !(await confirm({ title: 'Make a new calendar address?', message: 'The address you have now stops working; calendars that use it need the new one.', confirmLabel: 'Make a new address' }))
+      !(await confirm({
+        title: 'Make a new calendar address?',
+        message: 'The address you have now stops working; calendars that use it need the new one.',
+        confirmLabel: 'Make a new address',
+      }))
     )
       return;
-    await run(async () => {
-      const made = await apiPost<{ url: string; created_at: string }>(endpoints.calendarFeed);
-      setUrl(made.url);
-      setStatus({ active: true, created_at: made.created_at });
-      setAlert(null);
-    }, complain(setAlert, 'The calendar address could not be made.'));
+    await run(
+      async () => {
+        const made = await apiPost<{ url: string; created_at: string }>(endpoints.calendarFeed);
+        setUrl(made.url);
+        setStatus({ active: true, created_at: made.created_at });
+        setAlert(null);
+      },
+      complain(setAlert, 'The calendar address could not be made.'),
+    );
   };
   const turnOff = async () => {
-    if (!(await confirm({ title: 'Turn the calendar feed off?', message: 'Its address stops working; calendars that use it stop showing your appointments.', confirmLabel: 'Turn off' }))) return;
-    await run(async () => {
-      await apiDelete(endpoints.calendarFeed);
-      setUrl(null);
-      setStatus({ active: false, created_at: null });
-      setAlert(success('The calendar feed is off.'));
-    }, complain(setAlert, 'The calendar feed could not be turned off.'));
+    if (
+      !(await confirm({
+        title: 'Turn the calendar feed off?',
+        message: 'Its address stops working; calendars that use it stop showing your appointments.',
+        confirmLabel: 'Turn off',
+      }))
+    )
+      return;
+    await run(
+      async () => {
+        await apiDelete(endpoints.calendarFeed);
+        setUrl(null);
+        setStatus({ active: false, created_at: null });
+        setAlert(success('The calendar feed is off.'));
+      },
+      complain(setAlert, 'The calendar feed could not be turned off.'),
+    );
   };
   const copy = async () => {
     try {
@@ -85,10 +102,18 @@ export function CalendarFeedSection({ namesPatients, setAlert }: CalendarFeedSec
           label="Your calendar address"
           hint={`Copy it now: it is shown only this once. Anyone who has it can see your appointments${namesPatients ? ' and your patients’ names' : ''}, so keep it to yourself.`}
         >
-          {(control) => <input {...control} type="text" readOnly value={url} onFocus={(event) => event.currentTarget.select()} />}
+          {(control) => (
+            <input {...control} type="text" readOnly value={url} onFocus={(event) => event.currentTarget.select()} />
+          )}
         </Field>
       ) : (
-        status.active && status.created_at && <p>On since {formatDateTime(status.created_at)}. The address was shown once, when it was made; make a new one if you lost it or someone else may have it.</p>
+        status.active &&
+        status.created_at && (
+          <p>
+            On since {formatDateTime(status.created_at)}. The address was shown once, when it was made; make a new one
+            if you lost it or someone else may have it.
+          </p>
+        )
       )}
       <div className="form-actions">
         {url && (
@@ -96,7 +121,12 @@ export function CalendarFeedSection({ namesPatients, setAlert }: CalendarFeedSec
             Copy address
           </button>
         )}
-        <button type="button" className={status.active ? 'button' : 'button button-primary'} disabled={busy} onClick={() => void make()}>
+        <button
+          type="button"
+          className={status.active ? 'button' : 'button button-primary'}
+          disabled={busy}
+          onClick={() => void make()}
+        >
           {status.active ? 'Make a new address' : 'Make a calendar address'}
         </button>
         {status.active && (
@@ -114,8 +144,8 @@ function CalendarFeedFrame({ namesPatients, children }: { namesPatients: boolean
     <section className="card account-section" aria-labelledby="calendar-feed-heading">
       <h2 id="calendar-feed-heading">Calendar feed</h2>
       <p>
-        Subscribe to {namesPatients ? 'your appointments' : 'your visits'} in Google Calendar, Apple Calendar or Outlook with a private address; your
-        calendar keeps them up to date.
+        Subscribe to {namesPatients ? 'your appointments' : 'your visits'} in Google Calendar, Apple Calendar or Outlook
+        with a private address; your calendar keeps them up to date.
       </p>
       {children}
     </section>

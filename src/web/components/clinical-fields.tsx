@@ -35,17 +35,36 @@ export function ClinicalFields({ values, errors, set }: ClinicalFieldsProps) {
     <>
       <Field label="Disease" errors={errors.disease_id}>
         {(control) => (
-          <NamedSelect control={control} required placeholder="Select disease" options={diseases} value={values.disease_id} onChange={(id) => set('disease_id', id)} />
+          <NamedSelect
+            control={control}
+            required
+            placeholder="Select disease"
+            options={diseases}
+            value={values.disease_id}
+            onChange={(id) => set('disease_id', id)}
+          />
         )}
       </Field>
       <Field label="Diagnosis" errors={errors.diagnosis}>
-        {(control) => <textarea {...control} required rows={3} value={values.diagnosis} onChange={(e) => set('diagnosis', e.target.value)} />}
+        {(control) => (
+          <textarea
+            {...control}
+            required
+            rows={3}
+            value={values.diagnosis}
+            onChange={(e) => set('diagnosis', e.target.value)}
+          />
+        )}
       </Field>
       <Field label="Lab tests" errors={errors.lab_tests}>
-        {(control) => <input {...control} value={values.lab_tests} onChange={(e) => set('lab_tests', e.target.value)} />}
+        {(control) => (
+          <input {...control} value={values.lab_tests} onChange={(e) => set('lab_tests', e.target.value)} />
+        )}
       </Field>
       <Field label="Prescriptions" errors={errors.prescriptions}>
-        {(control) => <input {...control} value={values.prescriptions} onChange={(e) => set('prescriptions', e.target.value)} />}
+        {(control) => (
+          <input {...control} value={values.prescriptions} onChange={(e) => set('prescriptions', e.target.value)} />
+        )}
       </Field>
     </>
   );

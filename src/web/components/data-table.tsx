@@ -75,7 +75,14 @@ export function DataTable<Row>({
     ...columns,
     {
       header: 'Actions',
-      cell: (row) => <RowActions actions={actions(row)} rowName={nameOf(row)} onDetails={() => setDetails(row)} note={actionsNote?.(row)} />,
+      cell: (row) => (
+        <RowActions
+          actions={actions(row)}
+          rowName={nameOf(row)}
+          onDetails={() => setDetails(row)}
+          note={actionsNote?.(row)}
+        />
+      ),
     },
   ];
   const [search, setSearch] = useState('');
@@ -113,7 +120,13 @@ export function DataTable<Row>({
           {searchable && (
             <>
               <label htmlFor={`${id}-search`}>Search</label>
-              <input id={`${id}-search`} type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search…" />
+              <input
+                id={`${id}-search`}
+                type="search"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+                placeholder="Search…"
+              />
             </>
           )}
           {filters}
@@ -121,13 +134,18 @@ export function DataTable<Row>({
       )}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways takes the focus, so the keyboard can scroll it (WCAG 2.1.1) */}
       <section ref={box} className="table-scroll" aria-labelledby={`${id}-caption`} tabIndex={0}>
-        <table aria-busy={loading} aria-labelledby={`${id}-caption`} aria-describedby={hidden.length > 0 ? `${id}-hidden` : undefined}>
+        <table
+          aria-busy={loading}
+          aria-labelledby={`${id}-caption`}
+          aria-describedby={hidden.length > 0 ? `${id}-hidden` : undefined}
+        >
           <caption>
             <span className="caption-row">
               <span id={`${id}-caption`}>{label}</span>
               {hidden.length > 0 && (
                 <span id={`${id}-hidden`} className="hidden-columns">
-                  {hidden.length} more {hidden.length === 1 ? 'column' : 'columns'} in each row's Details: {hidden.join(', ')}
+                  {hidden.length} more {hidden.length === 1 ? 'column' : 'columns'} in each row's Details:{' '}
+                  {hidden.join(', ')}
                 </span>
               )}
             </span>
@@ -178,7 +196,14 @@ export function DataTable<Row>({
       ) : (
         !failed && <LoadingStatus what={label} />
       )}
-      {details !== null && <RowDetails title={`Details of ${nameOf(details)}`} columns={columns} row={details} onClose={() => setDetails(null)} />}
+      {details !== null && (
+        <RowDetails
+          title={`Details of ${nameOf(details)}`}
+          columns={columns}
+          row={details}
+          onClose={() => setDetails(null)}
+        />
+      )}
     </div>
   );
 }
@@ -192,7 +217,17 @@ const defaultRowName =
   };
 
 /** Every column's label and value of one row. */
-function RowDetails<Row>({ title, columns, row, onClose }: { title: string; columns: Column<Row>[]; row: Row; onClose: () => void }) {
+function RowDetails<Row>({
+  title,
+  columns,
+  row,
+  onClose,
+}: {
+  title: string;
+  columns: Column<Row>[];
+  row: Row;
+  onClose: () => void;
+}) {
   return (
     <Dialog open title={title} onClose={onClose}>
       <dl className="details">
@@ -207,7 +242,8 @@ function RowDetails<Row>({ title, columns, row, onClose }: { title: string; colu
   );
 }
 
-const priorityClass = (column: ColumnBase) => (column.priority && column.priority > 1 ? `priority-${column.priority}` : undefined);
+const priorityClass = (column: ColumnBase) =>
+  column.priority && column.priority > 1 ? `priority-${column.priority}` : undefined;
 
 function Cell<Row>({ column, row }: { column: Column<Row>; row: Row }) {
   if ('cell' in column) {
@@ -295,20 +331,44 @@ function Pager({ label, list, page, perPage, pageSize, onPage, onPerPage }: Page
         </select>
       </div>
       <div className="pager-group">
-        <button type="button" className="button button-small" onClick={() => onPage(1)} disabled={page <= 1} aria-label="First page">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => onPage(1)}
+          disabled={page <= 1}
+          aria-label="First page"
+        >
           «
         </button>
-        <button type="button" className="button button-small" onClick={() => onPage(page - 1)} disabled={page <= 1} aria-label="Previous page">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => onPage(page - 1)}
+          disabled={page <= 1}
+          aria-label="Previous page"
+        >
           ‹
         </button>
         <span className="page-number">
           Page {page} of {pageCount}
           {more}
         </span>
-        <button type="button" className="button button-small" onClick={() => onPage(page + 1)} disabled={page >= pageCount} aria-label="Next page">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => onPage(page + 1)}
+          disabled={page >= pageCount}
+          aria-label="Next page"
+        >
           ›
         </button>
-        <button type="button" className="button button-small" onClick={() => onPage(pageCount)} disabled={page >= pageCount} aria-label="Last page">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => onPage(pageCount)}
+          disabled={page >= pageCount}
+          aria-label="Last page"
+        >
           »
         </button>
       </div>

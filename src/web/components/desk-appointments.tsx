@@ -85,7 +85,8 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
 
   const cancel = useCancelAppointment({
     path: endpoints.desk.cancel,
-    question: (a) => `Cancel the appointment of ${a.patient_name} with ${a.doctor_name} on ${formatDate(a.date)} at ${formatTime(a.start_time)}?`,
+    question: (a) =>
+      `Cancel the appointment of ${a.patient_name} with ${a.doctor_name} on ${formatDate(a.date)} at ${formatTime(a.start_time)}?`,
     setAlert,
     onCancelled: reload,
   });
@@ -110,7 +111,9 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
       : [
           {
             header: 'Patient',
-            cell: (a: DeskAppointmentJson) => <Link href={withId(routes.reception.patient, a.patient.id)}>{a.patient_name}</Link>,
+            cell: (a: DeskAppointmentJson) => (
+              <Link href={withId(routes.reception.patient, a.patient.id)}>{a.patient_name}</Link>
+            ),
           },
         ]),
     { header: 'Doctor', text: (a) => a.doctor_name },
@@ -127,9 +130,24 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
         tone: d.primary ? 'primary' : undefined,
       }),
     ),
-    ...(a.status === 'scheduled' ? [{ label: 'Reschedule', name: `Reschedule ${a.patient_name} at ${formatTime(a.start_time)}`, onSelect: () => reschedule(a) }] : []),
+    ...(a.status === 'scheduled'
+      ? [
+          {
+            label: 'Reschedule',
+            name: `Reschedule ${a.patient_name} at ${formatTime(a.start_time)}`,
+            onSelect: () => reschedule(a),
+          },
+        ]
+      : []),
     ...(a.status === 'scheduled' || a.status === 'checked_in'
-      ? [{ label: 'Cancel', name: `Cancel ${a.patient_name} at ${formatTime(a.start_time)}`, onSelect: () => cancel(a), tone: 'danger' as const }]
+      ? [
+          {
+            label: 'Cancel',
+            name: `Cancel ${a.patient_name} at ${formatTime(a.start_time)}`,
+            onSelect: () => cancel(a),
+            tone: 'danger' as const,
+          },
+        ]
       : []),
   ];
 
@@ -137,7 +155,13 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
     fetchList<DeskAppointmentJson>(
       endpoints.desk.appointments,
       'appointments',
-      { ...query, patient_id: patientId, date: day?.date || undefined, doctor_id: day?.doctorId || undefined, status: day?.status },
+      {
+        ...query,
+        patient_id: patientId,
+        date: day?.date || undefined,
+        doctor_id: day?.doctorId || undefined,
+        status: day?.status,
+      },
       signal,
     );
 

@@ -11,7 +11,15 @@ const ZIP = { _format: 'application/zip' };
  * Saves a patient's whole record as one ZIP any computer opens, for another clinic's software or their own
  * (the server audits it). `patientId` is asked for on the click: the patient's own page learns it only then.
  */
-export function DownloadDataButton({ label, patientId, onFailure }: { label: string; patientId: () => Promise<number>; onFailure: (message: AlertMessage) => void }) {
+export function DownloadDataButton({
+  label,
+  patientId,
+  onFailure,
+}: {
+  label: string;
+  patientId: () => Promise<number>;
+  onFailure: (message: AlertMessage) => void;
+}) {
   const [downloading, setDownloading] = useState(false);
 
   async function download() {
@@ -26,7 +34,12 @@ export function DownloadDataButton({ label, patientId, onFailure }: { label: str
   }
 
   return (
-    <button type="button" className="button button-small no-print" disabled={downloading} onClick={() => void download()}>
+    <button
+      type="button"
+      className="button button-small no-print"
+      disabled={downloading}
+      onClick={() => void download()}
+    >
       {label}
     </button>
   );

@@ -46,7 +46,13 @@ export function EditPatientDialog({ patient, path, onSaved, onClose }: EditPatie
     <Dialog open title={`Edit ${patient.name}`} onClose={onClose}>
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={save} aria-label="Patient details">
-        <PatientFields values={values} onChange={setValues} errors={errors} own={false} emailOptional={patient.email === null} />
+        <PatientFields
+          values={values}
+          onChange={setValues}
+          errors={errors}
+          own={false}
+          emailOptional={patient.email === null}
+        />
         <button type="submit" className="button button-primary" disabled={busy}>
           Save details
         </button>
@@ -58,7 +64,8 @@ export function EditPatientDialog({ patient, path, onSaved, onClose }: EditPatie
 /** What staff are told: a new address waits for the patient's confirmation, and the one in use (if any) stays in use. */
 function savedText(entered: string, was: string | null, saved: PatientJson): string {
   const waiting = saved.pending_email;
-  if (!entered || waiting === null || waiting.toLowerCase() !== entered.trim().toLowerCase()) return 'Patient details updated';
+  if (!entered || waiting === null || waiting.toLowerCase() !== entered.trim().toLowerCase())
+    return 'Patient details updated';
   if (was === null) {
     return `Patient details updated. A link to confirm ${waiting} was sent to that address; once the patient follows it, they can choose a password through "Forgot password".`;
   }

@@ -17,7 +17,12 @@ interface GenderSelectProps {
 /** The spec's genders (male, female, other) with an empty first choice, so one must be picked. */
 export function GenderSelect({ control, value, onChange, required }: GenderSelectProps) {
   return (
-    <select {...control} required={required} value={value} onChange={(event) => onChange(event.target.value as Gender | '')}>
+    <select
+      {...control}
+      required={required}
+      value={value}
+      onChange={(event) => onChange(event.target.value as Gender | '')}
+    >
       <option value="">Select gender</option>
       {GENDERS.map((gender) => (
         <option key={gender.value} value={gender.value}>

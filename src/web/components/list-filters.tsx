@@ -23,7 +23,8 @@ const fromSearch = (search: string, names: readonly string[]): Filters => {
 };
 
 /** The filters that are set, as query parameters. */
-const given = (values: Filters): Filters => Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+const given = (values: Filters): Filters =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
 
 interface FilteredListOptions<Row> {
   /** The filters' query names. */
@@ -153,17 +154,41 @@ export function ListFilters({ statuses, ...form }: ListFiltersProps) {
       {(draft, set) => (
         <>
           <Field label="From" errors={errors.from}>
-            {(control) => <input {...control} name="from" type="date" value={draft.from} onChange={(e) => set('from', e.target.value)} />}
+            {(control) => (
+              <input
+                {...control}
+                name="from"
+                type="date"
+                value={draft.from}
+                onChange={(e) => set('from', e.target.value)}
+              />
+            )}
           </Field>
           <Field label="To" errors={errors.to}>
-            {(control) => <input {...control} name="to" type="date" value={draft.to} onChange={(e) => set('to', e.target.value)} />}
+            {(control) => (
+              <input {...control} name="to" type="date" value={draft.to} onChange={(e) => set('to', e.target.value)} />
+            )}
           </Field>
           <Field label="Doctor" errors={errors.doctor_id}>
-            {(control) => <NamedSelect control={control} placeholder="All doctors" options={doctors} value={draft.doctor_id ?? ''} onChange={(id) => set('doctor_id', id)} />}
+            {(control) => (
+              <NamedSelect
+                control={control}
+                placeholder="All doctors"
+                options={doctors}
+                value={draft.doctor_id ?? ''}
+                onChange={(id) => set('doctor_id', id)}
+              />
+            )}
           </Field>
           <Field label="Department" errors={errors.department_id}>
             {(control) => (
-              <NamedSelect control={control} placeholder="All departments" options={departments} value={draft.department_id ?? ''} onChange={(id) => set('department_id', id)} />
+              <NamedSelect
+                control={control}
+                placeholder="All departments"
+                options={departments}
+                value={draft.department_id ?? ''}
+                onChange={(id) => set('department_id', id)}
+              />
             )}
           </Field>
           <Field label="Status" errors={errors.status}>

@@ -18,10 +18,19 @@ export function MfaEnrolment({ setup, busy, errors, onCode }: MfaEnrolmentProps)
   };
   return (
     <form className="form mfa-enrolment" onSubmit={onSubmit}>
-      <p>Scan this code with an authenticator app (such as Google Authenticator, Microsoft Authenticator or 1Password).</p>
-      <img className="mfa-qr" src={`data:image/svg+xml;utf8,${encodeURIComponent(setup.qr_svg)}`} alt="QR code for your authenticator app" width={200} height={200} />
       <p>
-        Can't scan it? Enter this key instead: <code className="mfa-secret">{setup.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
+        Scan this code with an authenticator app (such as Google Authenticator, Microsoft Authenticator or 1Password).
+      </p>
+      <img
+        className="mfa-qr"
+        src={`data:image/svg+xml;utf8,${encodeURIComponent(setup.qr_svg)}`}
+        alt="QR code for your authenticator app"
+        width={200}
+        height={200}
+      />
+      <p>
+        Can't scan it? Enter this key instead:{' '}
+        <code className="mfa-secret">{setup.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
       </p>
       <OneTimeCodeField value={code} onChange={setCode} errors={errors} />
       <button type="submit" className="button button-primary" disabled={busy}>
@@ -31,7 +40,15 @@ export function MfaEnrolment({ setup, busy, errors, onCode }: MfaEnrolmentProps)
   );
 }
 
-export function OneTimeCodeField({ value, onChange, errors }: { value: string; onChange: (code: string) => void; errors?: string[] }) {
+export function OneTimeCodeField({
+  value,
+  onChange,
+  errors,
+}: {
+  value: string;
+  onChange: (code: string) => void;
+  errors?: string[];
+}) {
   return (
     <Field label="Code from your authenticator" errors={errors}>
       {(control) => (

@@ -37,7 +37,16 @@ export function NewPasswordFields({ state, errors }: { state: ReturnType<typeof 
         )}
       </Field>
       <Field label="Repeat the new password" errors={state.mismatch ? ['The passwords do not match'] : undefined}>
-        {(control) => <input {...control} type="password" autoComplete="new-password" required value={state.repeat} onChange={(e) => state.setRepeat(e.target.value)} />}
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            autoComplete="new-password"
+            required
+            value={state.repeat}
+            onChange={(e) => state.setRepeat(e.target.value)}
+          />
+        )}
       </Field>
     </>
   );

@@ -13,7 +13,13 @@ export interface PatientContact {
 }
 
 /** A patient's details as the patient's own profile form and the admin's edit hold them. */
-export const patientContact = (p: { name: string; email: string | null; phone: string | null; birthdate: string | null; gender: Gender | null }): PatientContact => ({
+export const patientContact = (p: {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  birthdate: string | null;
+  gender: Gender | null;
+}): PatientContact => ({
   name: p.name,
   email: p.email ?? '',
   phone: p.phone ?? '',
@@ -36,27 +42,62 @@ interface PatientFieldsProps {
 }
 
 /** A patient's name, e-mail, phone, birthdate and gender, validated by the server by the same rules for both. */
-export function PatientFields({ values, onChange, errors, afterEmail, own, emailOptional = false }: PatientFieldsProps) {
-  const set = <K extends keyof PatientContact>(key: K, value: PatientContact[K]) => onChange({ ...values, [key]: value });
+export function PatientFields({
+  values,
+  onChange,
+  errors,
+  afterEmail,
+  own,
+  emailOptional = false,
+}: PatientFieldsProps) {
+  const set = <K extends keyof PatientContact>(key: K, value: PatientContact[K]) =>
+    onChange({ ...values, [key]: value });
   return (
     <>
       <Field label="Name" errors={errors.name}>
-        {(control) => <input {...control} required autoComplete={own ? 'name' : 'off'} value={values.name} onChange={(e) => set('name', e.target.value)} />}
+        {(control) => (
+          <input
+            {...control}
+            required
+            autoComplete={own ? 'name' : 'off'}
+            value={values.name}
+            onChange={(e) => set('name', e.target.value)}
+          />
+        )}
       </Field>
       <Field label="Email" errors={errors.email} hint={emailOptional ? WITHOUT_EMAIL : undefined}>
         {(control) => (
-          <input {...control} type="email" required={!emailOptional} autoComplete={own ? 'email' : 'off'} value={values.email} onChange={(e) => set('email', e.target.value)} />
+          <input
+            {...control}
+            type="email"
+            required={!emailOptional}
+            autoComplete={own ? 'email' : 'off'}
+            value={values.email}
+            onChange={(e) => set('email', e.target.value)}
+          />
         )}
       </Field>
       {afterEmail}
       <Field label="Phone" errors={errors.phone}>
-        {(control) => <input {...control} type="tel" autoComplete={own ? 'tel' : 'off'} value={values.phone} onChange={(e) => set('phone', e.target.value)} />}
+        {(control) => (
+          <input
+            {...control}
+            type="tel"
+            autoComplete={own ? 'tel' : 'off'}
+            value={values.phone}
+            onChange={(e) => set('phone', e.target.value)}
+          />
+        )}
       </Field>
       <Field label="Birthdate" errors={errors.birthdate}>
-        {(control) => <input {...control} type="date" value={values.birthdate} onChange={(e) => set('birthdate', e.target.value)} />}
+        {(control) => (
+          <input {...control} type="date" value={values.birthdate} onChange={(e) => set('birthdate', e.target.value)} />
+        )}
       </Field>
       <Field label="Gender" errors={errors.gender}>
-        {(control) => <GenderSelect control={control} value={values.gender} onChange={(gender) => set('gender', gender)} />}
+        {(control) => (
+          <GenderSelect control={control} value={values.gender} onChange={(gender) => set('gender', gender)} />
+        )}
       </Field>
     </>
   );

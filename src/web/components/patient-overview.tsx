@@ -28,7 +28,13 @@ export function diseaseLook(name: string | null | undefined): { Icon: ComponentT
 }
 
 /** `onAmend`: an Amend button, for the record's own doctor or an admin. */
-export function MedicalRecordCard({ record, onAmend }: { record: MedicalRecordJson; onAmend?: (record: MedicalRecordJson) => void }) {
+export function MedicalRecordCard({
+  record,
+  onAmend,
+}: {
+  record: MedicalRecordJson;
+  onAmend?: (record: MedicalRecordJson) => void;
+}) {
   const { Icon, tone } = diseaseLook(record.disease?.name);
   const disease = record.disease?.name || 'N/A';
   return (
@@ -70,7 +76,12 @@ export function MedicalRecordCard({ record, onAmend }: { record: MedicalRecordJs
         </dl>
         <RecordHistory record={record} />
         {onAmend && (
-          <button type="button" className="button button-small" onClick={() => onAmend(record)} aria-label={`Amend record of ${formatDate(record.record_date)}`}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => onAmend(record)}
+            aria-label={`Amend record of ${formatDate(record.record_date)}`}
+          >
             Amend
           </button>
         )}
@@ -83,7 +94,10 @@ interface PatientOverviewProps {
   patient: PatientDetailJson;
   showDescription?: boolean;
   /** Which records the reader may amend, and the patient as it reads after an amendment, with the message to show. */
-  amend?: { allowed: (record: MedicalRecordJson) => boolean; done: (patient: PatientDetailJson, message: AlertMessage) => void };
+  amend?: {
+    allowed: (record: MedicalRecordJson) => boolean;
+    done: (patient: PatientDetailJson, message: AlertMessage) => void;
+  };
 }
 
 export function PatientOverview({ patient, showDescription = false, amend }: PatientOverviewProps) {
@@ -123,7 +137,11 @@ export function PatientOverview({ patient, showDescription = false, amend }: Pat
         ) : (
           <ul className="record-grid">
             {patient.medical_records.map((record) => (
-              <MedicalRecordCard key={record.id} record={record} onAmend={amend?.allowed(record) ? setAmending : undefined} />
+              <MedicalRecordCard
+                key={record.id}
+                record={record}
+                onAmend={amend?.allowed(record) ? setAmending : undefined}
+              />
             ))}
           </ul>
         )}
@@ -134,7 +152,9 @@ export function PatientOverview({ patient, showDescription = false, amend }: Pat
           onClose={() => setAmending(null)}
           onAmended={(amended) => {
             setAmending(null);
-            const medical_records = patient.medical_records.map((record) => (record.id === amended.id ? amended : record));
+            const medical_records = patient.medical_records.map((record) =>
+              record.id === amended.id ? amended : record,
+            );
             amend.done({ ...patient, medical_records }, success('Medical record amended'));
           }}
         />

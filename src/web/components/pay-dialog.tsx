@@ -7,7 +7,12 @@ import { usd } from '../format.ts';
 import { AmountInput } from './amount-input.tsx';
 import { BillSummary } from './bill-summary.tsx';
 
-export const METHOD_NAMES: Record<PaymentMethod, string> = { card: 'Card', cash: 'Cash', bank_transfer: 'Bank transfer', insurance: 'Insurance' };
+export const METHOD_NAMES: Record<PaymentMethod, string> = {
+  card: 'Card',
+  cash: 'Cash',
+  bank_transfer: 'Bank transfer',
+  insurance: 'Insurance',
+};
 
 /** Online a patient pays by card only; the desk records the other methods, which it saw. */
 export const ONLINE_METHODS: PaymentMethod[] = ['card'];

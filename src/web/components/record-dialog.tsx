@@ -18,7 +18,15 @@ interface RecordValues extends ClinicalValues {
   record_date: string;
 }
 
-export function RecordDialog({ appointment, onClose, onSaved }: { appointment: ListedAppointmentJson; onClose: () => void; onSaved: () => void }) {
+export function RecordDialog({
+  appointment,
+  onClose,
+  onSaved,
+}: {
+  appointment: ListedAppointmentJson;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const [values, setValues] = useState<RecordValues>({
     disease_id: '',
     diagnosis: '',
@@ -49,19 +57,49 @@ export function RecordDialog({ appointment, onClose, onSaved }: { appointment: L
   };
 
   return (
-    <Dialog open title={`Medical record: ${appointment.patient_name}, ${formatDate(appointment.date)}`} onClose={onClose} className="dialog-wide">
+    <Dialog
+      open
+      title={`Medical record: ${appointment.patient_name}, ${formatDate(appointment.date)}`}
+      onClose={onClose}
+      className="dialog-wide"
+    >
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form" onSubmit={save} aria-label="Medical record">
         <ClinicalFields values={values} errors={errors} set={set} />
         <Field label="Service type" errors={errors.service_type}>
-          {(control) => <input {...control} required value={values.service_type} onChange={(e) => set('service_type', e.target.value)} />}
+          {(control) => (
+            <input
+              {...control}
+              required
+              value={values.service_type}
+              onChange={(e) => set('service_type', e.target.value)}
+            />
+          )}
         </Field>
         <div className="form-row">
           <Field label="Cost (USD)" errors={errors.cost}>
-            {(control) => <input {...control} type="number" min="0" step="0.01" inputMode="decimal" value={values.cost} onChange={(e) => set('cost', e.target.value)} />}
+            {(control) => (
+              <input
+                {...control}
+                type="number"
+                min="0"
+                step="0.01"
+                inputMode="decimal"
+                value={values.cost}
+                onChange={(e) => set('cost', e.target.value)}
+              />
+            )}
           </Field>
           <Field label="Record date" errors={errors.record_date}>
-            {(control) => <input {...control} type="date" required value={values.record_date} onChange={(e) => set('record_date', e.target.value)} />}
+            {(control) => (
+              <input
+                {...control}
+                type="date"
+                required
+                value={values.record_date}
+                onChange={(e) => set('record_date', e.target.value)}
+              />
+            )}
           </Field>
         </div>
         <SubmitRow label="Save Record" busy={busy} onCancel={onClose} />

@@ -16,7 +16,8 @@ export function RecordHistory({ record }: { record: History }) {
         {[...record.history].reverse().map((version) => (
           <li key={version.version}>
             <p>
-              <strong>Version {version.version}</strong>, {version.reason === null ? 'recorded' : 'amended'} by {version.written_by.name} on {formatDateTime(version.written_at)}
+              <strong>Version {version.version}</strong>, {version.reason === null ? 'recorded' : 'amended'} by{' '}
+              {version.written_by.name} on {formatDateTime(version.written_at)}
               {version.reason !== null && <>: “{version.reason}”</>}
             </p>
             <dl className="details details-compact">

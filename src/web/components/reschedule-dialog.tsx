@@ -18,7 +18,13 @@ interface RescheduleDialogProps {
  * A list's "Reschedule": `reschedule(a)` opens the dialog for `a`; once it moved, the dialog closes, the page's
  * alert says so and `onMoved` reloads the list. Render `dialog` beside the list.
  */
-export function useReschedule({ setAlert, onMoved }: { setAlert: (message: AlertMessage) => void; onMoved: () => void }) {
+export function useReschedule({
+  setAlert,
+  onMoved,
+}: {
+  setAlert: (message: AlertMessage) => void;
+  onMoved: () => void;
+}) {
   const [moving, setMoving] = useState<AppointmentJson | null>(null);
   const dialog = moving && (
     <RescheduleDialog
@@ -38,7 +44,12 @@ export function useReschedule({ setAlert, onMoved }: { setAlert: (message: Alert
 function RescheduleDialog({ appointment, onClose, onMoved }: RescheduleDialogProps) {
   const { alert, setAlert, dismiss } = useAlert();
   return (
-    <Dialog open title={`Reschedule ${formatDay(appointment.date)} at ${formatTime(appointment.start_time)}`} onClose={onClose} className="dialog-wide">
+    <Dialog
+      open
+      title={`Reschedule ${formatDay(appointment.date)} at ${formatTime(appointment.start_time)}`}
+      onClose={onClose}
+      className="dialog-wide"
+    >
       <Alert message={alert} onDismiss={dismiss} />
       <BookingForm
         presetDoctor={String(appointment.doctor.id)}

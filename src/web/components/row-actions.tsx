@@ -18,7 +18,8 @@ export interface RowAction {
   tone?: 'primary' | 'danger';
 }
 
-const buttonClass = (action: RowAction) => ['button button-small', action.tone && `button-${action.tone}`].filter(Boolean).join(' ');
+const buttonClass = (action: RowAction) =>
+  ['button button-small', action.tone && `button-${action.tone}`].filter(Boolean).join(' ');
 
 interface RowActionsProps {
   actions: RowAction[];
@@ -36,7 +37,11 @@ export function RowActions({ actions, rowName, onDetails, note }: RowActionsProp
     <div className="row-actions">
       {note}
       {first && <ActionButton action={first} />}
-      {rest.length > 0 ? <RowMenu label={`More actions for ${rowName}`} items={[...rest, details]} /> : <ActionButton action={details} />}
+      {rest.length > 0 ? (
+        <RowMenu label={`More actions for ${rowName}`} items={[...rest, details]} />
+      ) : (
+        <ActionButton action={details} />
+      )}
     </div>
   );
 }

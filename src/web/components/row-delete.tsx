@@ -20,7 +20,13 @@ interface RowDeleteOptions<Row, Answer> {
 }
 
 /** Deleting a table row once the user confirms, with the outcome in the page's alert. */
-export function useRowDelete<Row extends Named, Answer = unknown>({ noun, path, setAlert, onDeleted, outcome }: RowDeleteOptions<Row, Answer>) {
+export function useRowDelete<Row extends Named, Answer = unknown>({
+  noun,
+  path,
+  setAlert,
+  onDeleted,
+  outcome,
+}: RowDeleteOptions<Row, Answer>) {
   const confirm = useConfirm();
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
   return async (row: Row) => {
@@ -37,4 +43,9 @@ export function useRowDelete<Row extends Named, Answer = unknown>({ noun, path, 
 }
 
 /** The "Delete" action of a table row, named for the row it deletes. */
-export const deleteAction = (name: string, onSelect: () => void): RowAction => ({ label: 'Delete', name: `Delete ${name}`, onSelect, tone: 'danger' });
+export const deleteAction = (name: string, onSelect: () => void): RowAction => ({
+  label: 'Delete',
+  name: `Delete ${name}`,
+  onSelect,
+  tone: 'danger',
+});

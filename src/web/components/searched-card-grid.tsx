@@ -25,7 +25,13 @@ export function SearchedCardGrid<Row>({ title, noun, searchId, searched, renderC
         <label htmlFor={searchId} className="visually-hidden">
           Search {noun}
         </label>
-        <input id={searchId} type="search" placeholder={`Search ${noun}…`} value={search} onChange={(e) => setSearch(e.target.value)} />
+        <input
+          id={searchId}
+          type="search"
+          placeholder={`Search ${noun}…`}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
       </PageHeader>
       {failed ? (
         <LoadFailure what={capitalize(noun)} onRetry={retry} />

@@ -23,7 +23,12 @@ export function Sidebar({ role, open, navRef, onNavigate }: SidebarProps) {
             <SubMenu key={item.label} group={item} location={location} onNavigate={onNavigate} />
           ) : (
             <li key={item.to}>
-              <Link href={item.to} className="menu-link" aria-current={location === item.to ? 'page' : undefined} onClick={onNavigate}>
+              <Link
+                href={item.to}
+                className="menu-link"
+                aria-current={location === item.to ? 'page' : undefined}
+                onClick={onNavigate}
+              >
                 <item.icon /> {item.label}
               </Link>
             </li>
@@ -44,14 +49,25 @@ function SubMenu({ group, location, onNavigate }: { group: MenuGroup; location: 
   const listId = `submenu-${group.label.toLowerCase()}`;
   return (
     <li>
-      <button type="button" className="menu-link" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded(!expanded)}>
+      <button
+        type="button"
+        className="menu-link"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        onClick={() => setExpanded(!expanded)}
+      >
         <group.icon /> {group.label}
         <ChevronDownIcon className="submenu-chevron" />
       </button>
       <ul id={listId} className="submenu" hidden={!expanded}>
         {group.links.map((link) => (
           <li key={link.to}>
-            <Link href={link.to} className="menu-link" aria-current={location === link.to ? 'page' : undefined} onClick={onNavigate}>
+            <Link
+              href={link.to}
+              className="menu-link"
+              aria-current={location === link.to ? 'page' : undefined}
+              onClick={onNavigate}
+            >
               {link.label}
             </Link>
           </li>

@@ -23,11 +23,23 @@ export function SignInHelpDialog({ name, email, staff = false, onClose }: SignIn
   const [message, setMessage] = useState<string | null>(null);
   const confirm = useConfirm();
   const { busy, run } = useSubmit('sign-in help');
-  const fail = (error: unknown) => setMessage(error instanceof ApiError ? error.message : 'That did not work. Please try again.');
+  const fail = (error: unknown) =>
+    setMessage(error instanceof ApiError ? error.message : 'That did not work. Please try again.');
 
-  const makeLink = () => run(async () => setLink(await apiPost<ResetLinkJson & { url: string }>(endpoints.admin.passwordResets, { email })), fail);
+  const makeLink = () =>
+    run(
+      async () => setLink(await apiPost<ResetLinkJson & { url: string }>(endpoints.admin.passwordResets, { email })),
+      fail,
+    );
   const resetMfa = async () => {
-    if (!(await confirm({ title: 'Reset two-step sign-in?', message: `${name} will sign in with the password alone and can set up a new authenticator.`, confirmLabel: 'Reset' }))) return;
+    if (
+      !(await confirm({
+        title: 'Reset two-step sign-in?',
+        message: `${name} will sign in with the password alone and can set up a new authenticator.`,
+        confirmLabel: 'Reset',
+      }))
+    )
+      return;
     await run(async () => {
       await apiPost(endpoints.admin.mfaResets, { email });
       setMessage(`Two-step sign-in of ${name} was reset.`);
@@ -43,7 +55,13 @@ export function SignInHelpDialog({ name, email, staff = false, onClose }: SignIn
             Give this link to {name} in person or by a channel you trust. It sets a new password once, until{' '}
             {formatDateTime(link.expires_at)}, and signs {name} out everywhere.
           </p>
-          <input className="reset-link-url" readOnly value={link.url} aria-label="Reset link" onFocus={(e) => e.currentTarget.select()} />
+          <input
+            className="reset-link-url"
+            readOnly
+            value={link.url}
+            aria-label="Reset link"
+            onFocus={(e) => e.currentTarget.select()}
+          />
           <button type="button" className="button" onClick={() => void navigator.clipboard?.writeText(link.url)}>
             Copy link
           </button>
@@ -69,7 +87,12 @@ export function SignInHelp(props: SignInHelpProps) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="button button-small" onClick={() => setOpen(true)} aria-label={`Sign-in help for ${props.name}`}>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => setOpen(true)}
+        aria-label={`Sign-in help for ${props.name}`}
+      >
         Sign-in help
       </button>
       {open && <SignInHelpDialog {...props} onClose={() => setOpen(false)} />}

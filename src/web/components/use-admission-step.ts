@@ -21,7 +21,13 @@ export const cancelStep = (name: string): ConfirmedStep => ({
 });
 
 /** Takes a confirmed step once the user says yes; the outcome goes to `onDone` (and the table reloads) or the alert. */
-export function useAdmissionStep({ setAlert, onDone }: { setAlert: (message: AlertMessage) => void; onDone: (message: AlertMessage) => void }) {
+export function useAdmissionStep({
+  setAlert,
+  onDone,
+}: {
+  setAlert: (message: AlertMessage) => void;
+  onDone: (message: AlertMessage) => void;
+}) {
   const confirm = useConfirm();
   return async (admission: AdmissionJson, { step, question, confirmLabel, doneText }: ConfirmedStep) => {
     if (!(await confirm({ message: question, confirmLabel }))) return;

@@ -15,7 +15,8 @@ export function failureFor(error: unknown, fallback: string): AlertMessage {
 }
 
 /** The server's own words for a failure, or `fallback` when it gave none (the network failed). */
-export const serverFailure = (error: unknown, fallback: string) => failure(error instanceof ApiError ? error.message : fallback);
+export const serverFailure = (error: unknown, fallback: string) =>
+  failure(error instanceof ApiError ? error.message : fallback);
 
 /** All rows of a list endpoint for a select (the server answers at most 200 a page). */
 export const ALL = { q: '', page: 1, per_page: 200 };

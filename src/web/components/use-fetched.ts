@@ -13,7 +13,11 @@ export function useLoaded<T>(path: string, what: string, query?: Query): { loade
   // By value, so a query written inline does not fetch again on every render.
   const key = `${path} ${JSON.stringify(query ?? {})}`;
   const { last, failed, retry } = useRequest(what, key, (signal) => apiGet<T>(path, query, signal));
-  const loaded: Loaded<T> = last ? { state: 'loaded', value: last.value } : failed ? { state: 'failed' } : { state: 'loading' };
+  const loaded: Loaded<T> = last
+    ? { state: 'loaded', value: last.value }
+    : failed
+      ? { state: 'failed' }
+      : { state: 'loading' };
   return { loaded, retry };
 }
 

@@ -2,7 +2,11 @@ import { useEffect, useState } from 'react';
 
 export interface LatestRequest {
   /** Sends a request in place of the one before; its answer or failure is handled unless a newer one started. */
-  start<T>(send: (signal: AbortSignal) => Promise<T>, onAnswer: (answer: T) => void, onFailure: (error: unknown) => void): void;
+  start<T>(
+    send: (signal: AbortSignal) => Promise<T>,
+    onAnswer: (answer: T) => void,
+    onFailure: (error: unknown) => void,
+  ): void;
   /** Drops the request under way, if any. */
   abort(): void;
 }

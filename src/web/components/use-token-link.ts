@@ -4,7 +4,8 @@ import { ApiError, apiPost } from '../api.ts';
 import { tokenFromAddress } from '../token-link.ts';
 import { failure, type AlertMessage } from './alert.tsx';
 
-export const linkFailure = (error: unknown) => failure(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
+export const linkFailure = (error: unknown) =>
+  failure(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
 
 /** Asks `previewPath` what the link's token is for, before anything changes; a refused or incomplete link is the outcome. */
 export function useTokenLink<T>(previewPath: string) {

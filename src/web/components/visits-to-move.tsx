@@ -7,7 +7,9 @@ import type { AlertMessage } from './alert.tsx';
 import { useReschedule } from './reschedule-dialog.tsx';
 import { ALL } from './use-alert.ts';
 
-const whyOf = (v: VisitToMoveJson) => (v.time_off.kind === 'leave' ? `${v.doctor_name} is on leave` : 'the clinic is closed') + (v.time_off.reason ? ` (${v.time_off.reason})` : '');
+const whyOf = (v: VisitToMoveJson) =>
+  (v.time_off.kind === 'leave' ? `${v.doctor_name} is on leave` : 'the clinic is closed') +
+  (v.time_off.reason ? ` (${v.time_off.reason})` : '');
 
 /**
  * Visits still booked inside a doctor's leave or a clinic closure, from today on: they stay booked until the desk
@@ -30,7 +32,12 @@ export function VisitsToMove({ setAlert }: { setAlert: (message: AlertMessage) =
         {visits.items.map((v) => (
           <li key={v.id}>
             {formatDay(v.date)} {formatTime(v.start_time)}: {v.patient_name} with {v.doctor_name}, but {whyOf(v)}{' '}
-            <button type="button" className="button button-small" onClick={() => reschedule(v)} aria-label={`Reschedule ${v.patient_name} on ${formatDay(v.date)}`}>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => reschedule(v)}
+              aria-label={`Reschedule ${v.patient_name} on ${formatDay(v.date)}`}
+            >
               Reschedule
             </button>
           </li>

@@ -52,13 +52,38 @@ export function WaitlistForm({ title, path, fields = {}, joinedText, onJoined }:
       <form onSubmit={(event) => void add(event)} noValidate>
         <div className="form-grid">
           <Field label="Doctor" errors={errors.doctor_id}>
-            {(control) => <NamedSelect control={control} placeholder="Choose a doctor" options={doctors} value={doctorId} onChange={setDoctorId} required />}
+            {(control) => (
+              <NamedSelect
+                control={control}
+                placeholder="Choose a doctor"
+                options={doctors}
+                value={doctorId}
+                onChange={setDoctorId}
+                required
+              />
+            )}
           </Field>
           <Field label="From" errors={errors.from_date}>
-            {(control) => <input {...control} type="date" value={fromDate} onChange={(event) => setFromDate(event.target.value)} required />}
+            {(control) => (
+              <input
+                {...control}
+                type="date"
+                value={fromDate}
+                onChange={(event) => setFromDate(event.target.value)}
+                required
+              />
+            )}
           </Field>
           <Field label="To" errors={errors.to_date}>
-            {(control) => <input {...control} type="date" value={toDate} onChange={(event) => setToDate(event.target.value)} required />}
+            {(control) => (
+              <input
+                {...control}
+                type="date"
+                value={toDate}
+                onChange={(event) => setToDate(event.target.value)}
+                required
+              />
+            )}
           </Field>
         </div>
         <div className="form-actions">

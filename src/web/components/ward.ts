@@ -24,7 +24,10 @@ export const BED_STATE_LABELS: Record<BedState, string> = {
 /** The bed states in the board's order. */
 export const BED_STATES = Object.keys(BED_STATE_LABELS) as BedState[];
 
-export const BLOCK_KIND_LABELS: Record<(typeof BLOCK_KINDS)[number], string> = { maintenance: 'Maintenance', isolation: 'Isolation' };
+export const BLOCK_KIND_LABELS: Record<(typeof BLOCK_KINDS)[number], string> = {
+  maintenance: 'Maintenance',
+  isolation: 'Isolation',
+};
 
 /** The server's UNDO_WINDOW_MINUTES: how long after admitting the desk is offered Undo (the server has the last word). */
 export const UNDO_WINDOW_MS = 15 * 60_000;

@@ -4,7 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { describe, it } from '../../testing/node-test.ts';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
-import { CLINIC_NOW, openPage, openSignedInPage, PASSWORD, serverAndBrowserPerSuite, signInThroughUi, uniqueEmail, type TestServer } from './harness.ts';
+import {
+  CLINIC_NOW,
+  openPage,
+  openSignedInPage,
+  PASSWORD,
+  serverAndBrowserPerSuite,
+  signInThroughUi,
+  uniqueEmail,
+  type TestServer,
+} from './harness.ts';
 import { createReceptionist, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 import { outboxQueue } from '../../db/outbox.pg.ts';
 import { messageLink } from '../../mail/start.ts';
@@ -56,7 +65,10 @@ describe('accounts in the browser', () => {
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     try {
       await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
-      const [answer] = await Promise.all([page.waitForResponse(`${server.url}/api/logout/everywhere`), page.getByRole('button', { name: 'Win a prize' }).click()]);
+      const [answer] = await Promise.all([
+        page.waitForResponse(`${server.url}/api/logout/everywhere`),
+        page.getByRole('button', { name: 'Win a prize' }).click(),
+      ]);
       assert.equal(answer.status(), 403);
       assert.equal((await answer.json()).code, 'cross_site_request');
       await page.goto('/user/patient');
@@ -133,7 +145,9 @@ describe('accounts in the browser', () => {
       await page.getByLabel('Email').fill(patient.email);
       await page.getByRole('button', { name: 'Send me a link' }).click();
       await page.getByText('If an account uses this address, we have sent it a link').waitFor();
-      const reset = await smtp.waitForMessage((m) => m.subject?.startsWith('Choose a new password') === true && JSON.stringify(m.to).includes(patient.email));
+      const reset = await smtp.waitForMessage(
+        (m) => m.subject?.startsWith('Choose a new password') === true && JSON.stringify(m.to).includes(patient.email),
+      );
       const link = /https?:\/\/\S+\/reset-password#token=\S+/.exec(reset?.text ?? '')?.[0];
       assert.ok(link, reset?.text);
       await page.goto(link);
@@ -150,7 +164,9 @@ describe('accounts in the browser', () => {
   it('takes a sign-in e-mail the desk entered only once the patient confirms it with their password', async () => {
     const patient = await registerPatient(server, 'Mona Moving');
     const reception = await createReceptionist(server, clinic.admin);
-    const found = await server.api('GET', `/api/patients?q=${encodeURIComponent(patient.email)}`, { token: reception.token });
+    const found = await server.api('GET', `/api/patients?q=${encodeURIComponent(patient.email)}`, {
+      token: reception.token,
+    });
     const moved = uniqueEmail('mona.moved');
     const { smtp, stop } = await mailing();
     try {
@@ -162,12 +178,21 @@ describe('accounts in the browser', () => {
       await dialog.getByRole('button', { name: 'Save details' }).click();
       await desk
         .getByRole('alert')
-        .getByText(`A verification was sent to ${moved}; the old address ${patient.email} stays in use until the patient confirms it with their password.`)
+        .getByText(
+          `A verification was sent to ${moved}; the old address ${patient.email} stays in use until the patient confirms it with their password.`,
+        )
         .waitFor();
-      await desk.locator('.details').getByText(`${moved}: waiting for the patient to confirm it; the address above stays in use until then`).waitFor();
-      await smtp.waitForMessage((m) => /new sign-in e-mail was entered/.test(m.subject ?? '') && JSON.stringify(m.to).includes(patient.email));
+      await desk
+        .locator('.details')
+        .getByText(`${moved}: waiting for the patient to confirm it; the address above stays in use until then`)
+        .waitFor();
+      await smtp.waitForMessage(
+        (m) => /new sign-in e-mail was entered/.test(m.subject ?? '') && JSON.stringify(m.to).includes(patient.email),
+      );
 
-      const mail = await smtp.waitForMessage((m) => m.subject?.startsWith('Confirm your e-mail address') === true && JSON.stringify(m.to).includes(moved));
+      const mail = await smtp.waitForMessage(
+        (m) => m.subject?.startsWith('Confirm your e-mail address') === true && JSON.stringify(m.to).includes(moved),
+      );
       const link = /https?:\/\/\S+\/verify-email#token=\S+/.exec(mail.text ?? '')?.[0];
       assert.ok(link, mail.text);
       const { page } = await openPage(browser, server.url);
@@ -176,7 +201,11 @@ describe('accounts in the browser', () => {
       await page.getByLabel('Password').fill('not the password at all');
       await page.getByRole('button', { name: 'Confirm new e-mail' }).click();
       await page.locator('.field-error').getByText('Password is wrong').waitFor();
-      assert.equal((await server.api('POST', '/api/login', { body: { email: moved, password: PASSWORD } })).status, 401, 'nothing changed yet');
+      assert.equal(
+        (await server.api('POST', '/api/login', { body: { email: moved, password: PASSWORD } })).status,
+        401,
+        'nothing changed yet',
+      );
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Confirm new e-mail' }).click();
       await page.getByText(`Thank you: ${moved} is now your sign-in e-mail. Sign in with it from now on.`).waitFor();
@@ -188,7 +217,9 @@ describe('accounts in the browser', () => {
 
   it("gives an admin a reset link that sets the patient's new password", async () => {
     const patient = await registerPatient(server, 'Rhea Reset');
-    const patients = await server.api('GET', `/api/admin/patients?q=${encodeURIComponent(patient.email)}`, { token: clinic.admin.token });
+    const patients = await server.api('GET', `/api/admin/patients?q=${encodeURIComponent(patient.email)}`, {
+      token: clinic.admin.token,
+    });
     const { page } = await openSignedInPage(browser, server, clinic.admin.email);
     await page.goto(`/user/admin/patient/profile/${patients.body.patients[0].id}`);
     await page.getByRole('button', { name: 'Sign-in help for Rhea Reset' }).click();
@@ -203,7 +234,15 @@ describe('accounts in the browser', () => {
     await patientPage.getByRole('button', { name: 'Set password' }).click();
     await patientPage.getByText('Your new password is set. Sign in with it.').waitFor();
     await signInThroughUi(patientPage, patient.email, 'rhea chose this herself');
-    assert.equal((await server.api('POST', '/api/login', { body: { email: patient.email, password: PASSWORD } })).status, 401, 'the old password is gone');
-    assert.equal((await server.api('GET', '/api/user', { token: patient.token })).status, 401, 'and the old session with it');
+    assert.equal(
+      (await server.api('POST', '/api/login', { body: { email: patient.email, password: PASSWORD } })).status,
+      401,
+      'the old password is gone',
+    );
+    assert.equal(
+      (await server.api('GET', '/api/user', { token: patient.token })).status,
+      401,
+      'and the old session with it',
+    );
   });
 });

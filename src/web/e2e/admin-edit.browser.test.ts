@@ -6,8 +6,28 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Page } from 'playwright-core';
-import { CLINIC_TODAY, PASSWORD, openSignedInPage, phoneScreenshot, serverAndBrowserPerSuite, seriousAxeViolations, settled, shownDate, uniqueEmail, type TestServer } from './harness.ts';
-import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
+import {
+  CLINIC_TODAY,
+  PASSWORD,
+  openSignedInPage,
+  phoneScreenshot,
+  serverAndBrowserPerSuite,
+  seriousAxeViolations,
+  settled,
+  shownDate,
+  uniqueEmail,
+  type TestServer,
+} from './harness.ts';
+import {
+  bookSlot,
+  daysAhead,
+  openDoctorEveryDay,
+  registerPatient,
+  seedClinic,
+  seedUnpaidBill,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 const WIDTHS = [
   { width: 1280, height: 800 },
@@ -15,7 +35,10 @@ const WIDTHS = [
 ] as const;
 
 // A 1×1 PNG, the doctor's new photo.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 describe('the admin edits doctors and patients and filters and exports lists in the browser', () => {
   let server: TestServer;
@@ -32,7 +55,10 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     await openDoctorEveryDay(server, clinic);
     const admin = { token: clinic.admin.token };
     const houseEmail = uniqueEmail('house');
-    const created = await server.api('POST', '/api/admin/doctors', { ...admin, body: { name: 'Dr. Gregory House', email: houseEmail, password: PASSWORD } });
+    const created = await server.api('POST', '/api/admin/doctors', {
+      ...admin,
+      body: { name: 'Dr. Gregory House', email: houseEmail, password: PASSWORD },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const login = await server.api('POST', '/api/login', { body: { email: houseEmail, password: PASSWORD } });
     house = { id: created.body.id, name: 'Dr. Gregory House', email: houseEmail, token: login.body.token };
@@ -47,7 +73,10 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     appointments.houseScheduled = (await bookSlot(server, withHouse, paula, '10:00', daysAhead(1))).id;
     appointments.houseCancelled = (await bookSlot(server, withHouse, mark, '11:00', daysAhead(2))).id;
     appointments.hopper = (await bookSlot(server, clinic, mark, '10:00', daysAhead(3))).id;
-    assert.equal((await server.api('POST', `/api/admin/appointments/${appointments.houseCancelled}/cancel`, admin)).status, 200);
+    assert.equal(
+      (await server.api('POST', `/api/admin/appointments/${appointments.houseCancelled}/cancel`, admin)).status,
+      200,
+    );
     ({ page, problems } = await openSignedInPage(browser, server, clinic.admin.email));
   });
 
@@ -63,12 +92,18 @@ describe('the admin edits doctors and patients and filters and exports lists in 
         const root = document.scrollingElement ?? document.documentElement;
         return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
       });
-      assert.ok(scrollWidth <= clientWidth, `${what} at ${viewport.width} px scrolls sideways: ${scrollWidth} > ${clientWidth}`);
+      assert.ok(
+        scrollWidth <= clientWidth,
+        `${what} at ${viewport.width} px scrolls sideways: ${scrollWidth} > ${clientWidth}`,
+      );
       if (firstRow) {
         const controls = page.locator('tbody tr').first().locator('a:visible, button:visible');
         for (let index = 0; index < (await controls.count()); index++) {
           const box = await controls.nth(index).boundingBox();
-          assert.ok(box && box.x >= 0 && box.x + box.width <= viewport.width, `${what} at ${viewport.width} px: control ${index} is out of view`);
+          assert.ok(
+            box && box.x >= 0 && box.x + box.width <= viewport.width,
+            `${what} at ${viewport.width} px: control ${index} is out of view`,
+          );
         }
       }
       assert.deepEqual(await seriousAxeViolations(page), [], `${what} at ${viewport.width} px`);
@@ -85,7 +120,9 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     await checkScreen('the doctor edit page', false);
 
     await details.getByLabel('Email', { exact: true }).fill('not an email');
-    await details.getByRole('button', { name: 'Save Doctor' }).evaluate((button) => button.closest('form')?.setAttribute('novalidate', ''));
+    await details
+      .getByRole('button', { name: 'Save Doctor' })
+      .evaluate((button) => button.closest('form')?.setAttribute('novalidate', ''));
     await details.getByRole('button', { name: 'Save Doctor' }).click();
     await details.getByText('Email must be a valid email address').waitFor();
 
@@ -105,11 +142,18 @@ describe('the admin edits doctors and patients and filters and exports lists in 
 
     const hours = page.getByRole('form', { name: 'Working hours' });
     const glance = page.getByRole('table', { name: 'Week at a glance' });
-    await glance.getByRole('row', { name: /^Sunday/ }).getByRole('cell', { name: '16 slots', exact: true }).waitFor();
+    await glance
+      .getByRole('row', { name: /^Sunday/ })
+      .getByRole('cell', { name: '16 slots', exact: true })
+      .waitFor();
     const before = await api(`/api/admin/doctors/${house.id}/schedule`);
     await hours.getByRole('button', { name: 'Save Schedule' }).click();
     await page.getByRole('alert').getByText('Schedule saved successfully').waitFor();
-    assert.deepEqual(await api(`/api/admin/doctors/${house.id}/schedule`), before, 'the form holds exactly what is saved');
+    assert.deepEqual(
+      await api(`/api/admin/doctors/${house.id}/schedule`),
+      before,
+      'the form holds exactly what is saved',
+    );
 
     await hours.getByRole('button', { name: 'Remove Saturday 1' }).click();
     await hours.getByRole('button', { name: 'Remove Sunday 1' }).click();
@@ -122,18 +166,33 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     await hours.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
     await hours.getByRole('button', { name: 'Save Schedule' }).click();
     await page.getByRole('alert').getByText('Schedule saved successfully').waitFor();
-    await glance.getByRole('row', { name: /^Monday/ }).getByRole('cell', { name: '7 slots', exact: true }).waitFor();
-    await glance.getByRole('row', { name: /^Sunday/ }).getByRole('cell', { name: '0 slots', exact: true }).waitFor();
+    await glance
+      .getByRole('row', { name: /^Monday/ })
+      .getByRole('cell', { name: '7 slots', exact: true })
+      .waitFor();
+    await glance
+      .getByRole('row', { name: /^Sunday/ })
+      .getByRole('cell', { name: '0 slots', exact: true })
+      .waitFor();
     const schedule = await api(`/api/admin/doctors/${house.id}/schedule`);
     assert.deepEqual([...new Set(schedule.slots.map((s: { weekday: number }) => s.weekday))], [1, 2, 3, 4, 5]);
     assert.deepEqual(
-      schedule.slots.filter((s: { weekday: number }) => s.weekday === 1).map((s: { start_time: string }) => s.start_time),
+      schedule.slots
+        .filter((s: { weekday: number }) => s.weekday === 1)
+        .map((s: { start_time: string }) => s.start_time),
       ['10:00', '10:30', '11:00', '11:30', '13:00', '13:20', '13:40'],
     );
 
     await page.reload();
-    await glance.getByRole('row', { name: /^Monday/ }).getByRole('cell', { name: '7 slots', exact: true }).waitFor();
-    assert.equal(await hours.getByLabel('Monday 2 slot minutes').inputValue(), '20', 'the form loads the saved slot length');
+    await glance
+      .getByRole('row', { name: /^Monday/ })
+      .getByRole('cell', { name: '7 slots', exact: true })
+      .waitFor();
+    assert.equal(
+      await hours.getByLabel('Monday 2 slot minutes').inputValue(),
+      '20',
+      'the form loads the saved slot length',
+    );
     const leave = page.getByRole('form', { name: 'Add time off' });
     await leave.getByLabel('First day').fill('2099-01-06');
     await leave.getByLabel('Reason').fill('Course');
@@ -153,7 +212,10 @@ describe('the admin edits doctors and patients and filters and exports lists in 
 
     await dialog.getByLabel('Birthdate').fill('2999-01-01');
     await dialog.getByRole('button', { name: 'Save details' }).click();
-    await dialog.locator('.field-error').getByText(/^Birthdate /).waitFor();
+    await dialog
+      .locator('.field-error')
+      .getByText(/^Birthdate /)
+      .waitFor();
     await dialog.getByLabel('Birthdate').fill('1990-05-17');
     await dialog.getByLabel('Phone').fill('+1 555 0123');
     await dialog.getByRole('button', { name: 'Save details' }).click();
@@ -185,7 +247,10 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     await checkScreen('the filtered appointments');
     await phoneScreenshot(page, 'admin-appointments-filtered');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), filters.getByRole('button', { name: 'Download CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      filters.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
     assert.equal(download.suggestedFilename(), `medora-appointments-${CLINIC_TODAY}.csv`);
     const lines = (await readFile(await download.path(), 'utf8')).split('\r\n');
     assert.equal(lines.length, 3);
@@ -225,7 +290,10 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     await page.getByText('No bills found.').waitFor();
     await filters.getByLabel('Status').selectOption('unpaid');
     await filters.getByLabel('Doctor').selectOption({ label: clinic.doctor.name });
-    const [download] = await Promise.all([page.waitForEvent('download'), filters.getByRole('button', { name: 'Download CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      filters.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
     const csv = await readFile(await download.path(), 'utf8');
     assert.match(
       csv,

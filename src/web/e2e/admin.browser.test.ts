@@ -16,10 +16,26 @@ describe('the admin area in the browser', () => {
     clinic = await seedClinic(server);
     await openDoctorEveryDay(server, clinic);
     // Twelve patients of one name, as a patient books one visit a day with a doctor.
-    const times = ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00', '14:30'];
+    const times = [
+      '09:00',
+      '09:30',
+      '10:00',
+      '10:30',
+      '11:00',
+      '11:30',
+      '12:00',
+      '12:30',
+      '13:00',
+      '13:30',
+      '14:00',
+      '14:30',
+    ];
     for (const time of times) await bookSlot(server, clinic, await registerPatient(server, 'Paula Patient'), time);
     for (const name of ['Dermatology', 'Neurology', 'Pediatrics', 'Radiology', 'Surgery']) {
-      await server.api('POST', '/api/admin/departments', { token: clinic.admin.token, body: { name, description: '' } });
+      await server.api('POST', '/api/admin/departments', {
+        token: clinic.admin.token,
+        body: { name, description: '' },
+      });
     }
     ({ page, problems } = await openSignedInPage(browser, server, clinic.admin.email));
   });
@@ -31,7 +47,16 @@ describe('the admin area in the browser', () => {
     await page.goto('/user/admin/appointments');
     await page.getByRole('heading', { name: 'Appointments', level: 1 }).waitFor();
     const headers = (await page.locator('thead th').allTextContents()).map((h) => h.trim());
-    assert.deepEqual(headers, ['Appointment ID', 'Patient Name', 'Patient Email', 'Doctor Name', 'Doctor Email', 'Department', 'Date', 'Actions']);
+    assert.deepEqual(headers, [
+      'Appointment ID',
+      'Patient Name',
+      'Patient Email',
+      'Doctor Name',
+      'Doctor Email',
+      'Department',
+      'Date',
+      'Actions',
+    ]);
     await info().getByText('1 - 10 of 12').waitFor();
     await page.getByLabel('Search').fill('nobody at all');
     await page.getByText('No appointments found.').waitFor();
@@ -53,7 +78,9 @@ describe('the admin area in the browser', () => {
     assert.equal(await page.locator('tbody tr').count(), 5);
 
     await page.route('**/api/admin/departments', (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }) : route.continue(),
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } })
+        : route.continue(),
     );
     await page.getByRole('link', { name: 'Add New Department' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Broken');
@@ -66,9 +93,12 @@ describe('the admin area in the browser', () => {
     await page.getByRole('button', { name: 'Create Department' }).click();
     await page.locator('.field-error').waitFor();
 
-    const departments = (await server.api('GET', '/api/admin/departments?q=Surgery', { token: clinic.admin.token })).body.departments;
+    const departments = (await server.api('GET', '/api/admin/departments?q=Surgery', { token: clinic.admin.token }))
+      .body.departments;
     await page.route('**/api/admin/departments/*', (route) =>
-      route.request().method() === 'PUT' ? route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }) : route.continue(),
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } })
+        : route.continue(),
     );
     await page.goto(`/user/admin/departments/edit/${departments[0].id}`);
     await page.waitForFunction(() => document.querySelector<HTMLInputElement>('form input')?.value === 'Surgery');
@@ -80,7 +110,9 @@ describe('the admin area in the browser', () => {
   it('shows the specialization failure and refuses to delete a doctor with upcoming appointments, saying why', async () => {
     await page.goto('/user/admin/specializations');
     await page.route('**/api/admin/specializations', (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }) : route.continue(),
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } })
+        : route.continue(),
     );
     await page.getByRole('button', { name: 'Add Specialization' }).click();
     await page.getByLabel('Specialization name').fill('Broken');
@@ -105,10 +137,16 @@ describe('the admin area in the browser', () => {
       body: { name, email: uniqueEmail('turing'), password: PASSWORD, phone: '+1 555 0199', gender: 'male' },
     });
     const doctorId = created.body.id;
-    await server.api('PUT', `/api/admin/doctors/${doctorId}/schedule`, { ...admin, body: { days: [1, 2, 3, 4, 5, 6, 7], start_time: '09:00', end_time: '10:00', slot_minutes: 30 } });
+    await server.api('PUT', `/api/admin/doctors/${doctorId}/schedule`, {
+      ...admin,
+      body: { days: [1, 2, 3, 4, 5, 6, 7], start_time: '09:00', end_time: '10:00', slot_minutes: 30 },
+    });
     const visitor = await registerPatient(server, 'Vic Visitor');
     const booked = await bookSlot(server, { ...clinic, doctor: { ...clinic.doctor, id: doctorId } }, visitor, '09:00');
-    assert.equal((await server.api('POST', `/api/patient/appointments/${booked.id}/cancel`, { token: visitor.token })).status, 200);
+    assert.equal(
+      (await server.api('POST', `/api/patient/appointments/${booked.id}/cancel`, { token: visitor.token })).status,
+      200,
+    );
 
     await page.goto('/user/admin/doctors');
     await chooseRowAction(page.locator('tbody tr', { hasText: name }), `Delete ${name}`);
@@ -118,13 +156,22 @@ describe('the admin area in the browser', () => {
   });
 
   it('says "+" after a total the server counted only so far, and pages on past it', async () => {
-    const row = (id: number) => ({ id, name: `Patient ${id}`, email: `p${id}@medora.test`, phone: '1', gender: 'other', birthdate: '1990-01-01' });
+    const row = (id: number) => ({
+      id,
+      name: `Patient ${id}`,
+      email: `p${id}@medora.test`,
+      phone: '1',
+      gender: 'other',
+      birthdate: '1990-01-01',
+    });
     await page.route('**/api/admin/patients?*', (route) => {
       const asked = new URL(route.request().url());
       const [number, perPage] = [Number(asked.searchParams.get('page')), Number(asked.searchParams.get('per_page'))];
       const ids = Array.from({ length: perPage }, (_, i) => (number - 1) * perPage + i + 1);
       const total = (number - 1) * perPage + perPage * 10;
-      return route.fulfill({ json: { patients: ids.map(row), total, total_is_lower_bound: true, page: number, per_page: perPage } });
+      return route.fulfill({
+        json: { patients: ids.map(row), total, total_is_lower_bound: true, page: number, per_page: perPage },
+      });
     });
     await page.goto('/user/admin/patients');
     await info().getByText('1 - 10 of 100+').waitFor();

@@ -20,7 +20,8 @@ describe('the audit trail in the browser', () => {
     server = started;
     clinic = await seedClinic(server);
     const patient = await registerPatient(server, 'Paula Prober');
-    for (const billId of [900001, 900002]) await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
+    for (const billId of [900001, 900002])
+      await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
     const me = (await server.api('GET', '/api/patient/profile', { token: patient.token })).body;
     prober = { userId: me.user.id, patientId: me.patient.id };
     ({ page, problems } = await openSignedInPage(browser, server, clinic.admin.email));
@@ -48,15 +49,24 @@ describe('the audit trail in the browser', () => {
     const rows = await page.locator('tbody tr').allTextContents();
     assert.equal(rows.length, 2);
     for (const [i, billId] of ['900002', '900001'].entries()) {
-      assert.match(rows[i] ?? '', new RegExp(`Paula Prober \\(#${prober.userId}, patient\\)refusedbilling #${billId}.*receipt`));
+      assert.match(
+        rows[i] ?? '',
+        new RegExp(`Paula Prober \\(#${prober.userId}, patient\\)refusedbilling #${billId}.*receipt`),
+      );
     }
 
-    const [download] = await Promise.all([page.waitForEvent('download'), filters.getByRole('button', { name: 'Download CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      filters.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
     // Named after the clinic's day, which the harness's clock sets.
     assert.equal(download.suggestedFilename(), `medora-audit-${CLINIC_TODAY}.csv`);
     const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.trimEnd().split('\r\n');
-    assert.equal(lines[0], 'id,at,actor_id,actor_name,actor_role,action,entity,entity_id,patient_id,request_id,details');
+    assert.equal(
+      lines[0],
+      'id,at,actor_id,actor_name,actor_role,action,entity,entity_id,patient_id,request_id,details',
+    );
     assert.deepEqual(
       lines.slice(1).map((line) => line.split(',').slice(2, 8)),
       [
@@ -65,10 +75,20 @@ describe('the audit trail in the browser', () => {
       ],
     );
 
-    const exported = await server.api('GET', `/api/admin/audit?action=export&user_id=${(await server.api('GET', '/api/user', { token: clinic.admin.token })).body.id}`, {
-      token: clinic.admin.token,
+    const exported = await server.api(
+      'GET',
+      `/api/admin/audit?action=export&user_id=${(await server.api('GET', '/api/user', { token: clinic.admin.token })).body.id}`,
+      {
+        token: clinic.admin.token,
+      },
+    );
+    assert.deepEqual(exported.body.entries[0].details, {
+      user_id: prober.userId,
+      action: 'refused',
+      from: today,
+      to: today,
+      rows: 2,
     });
-    assert.deepEqual(exported.body.entries[0].details, { user_id: prober.userId, action: 'refused', from: today, to: today, rows: 2 });
     assert.deepEqual(problems, []);
   });
 });

@@ -8,7 +8,15 @@ import type { Browser, Page } from 'playwright-core';
 import type { Role } from '../../domain/shared/actor.ts';
 import { routes, withId } from '../paths.ts';
 import { areaPages, areaRedirects, publicPages } from '../route-table.ts';
-import { axeViolations, moveInApp, openPage, openSignedInPage, serverAndBrowserPerSuite, settled, type TestServer } from './harness.ts';
+import {
+  axeViolations,
+  moveInApp,
+  openPage,
+  openSignedInPage,
+  serverAndBrowserPerSuite,
+  settled,
+  type TestServer,
+} from './harness.ts';
 import { createReceptionist, registerPatient, seedClinic, seedStay, seedUnpaidBill, seedWard } from './seed.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -32,12 +40,18 @@ describe('axe on every screen', () => {
     const patients = await server.api('GET', `/api/admin/patients?q=${encodeURIComponent(patient.email)}`, admin);
     const departmentId = (departments.body as { departments: { id: number }[] }).departments[0]?.id;
     const patientId = (patients.body as { patients: { id: number }[] }).patients[0]?.id;
-    if (departmentId === undefined || patientId === undefined) throw new Error('the seeded clinic has no department or patient');
+    if (departmentId === undefined || patientId === undefined)
+      throw new Error('the seeded clinic has no department or patient');
     const reception = await createReceptionist(server, clinic.admin);
     // A ward with the patient in a bed, their discharge ordered: the ward's screens and the summary have content.
     const { bedIds } = await seedWard(server, clinic);
     const { admissionId } = await seedStay(server, clinic, patientId, bedIds[0] ?? 0);
-    Object.assign(emails, { admin: clinic.admin.email, doctor: clinic.doctor.email, patient: patient.email, reception: reception.email });
+    Object.assign(emails, {
+      admin: clinic.admin.email,
+      doctor: clinic.doctor.email,
+      patient: patient.email,
+      reception: reception.email,
+    });
     Object.assign(ids, {
       [routes.admin.editDepartment]: departmentId,
       [routes.admin.department]: departmentId,
@@ -64,7 +78,12 @@ describe('axe on every screen', () => {
    * the others are reached as a click on a link reaches them, through the history the router listens to, so the app
    * and axe load once per area rather than once per screen.
    */
-  async function findings(page: Page, paths: string[], heading: string, { inApp }: { inApp: boolean }): Promise<string[]> {
+  async function findings(
+    page: Page,
+    paths: string[],
+    heading: string,
+    { inApp }: { inApp: boolean },
+  ): Promise<string[]> {
     const found: string[] = [];
     for (const [index, target] of paths.entries()) {
       await page.setViewportSize(DESKTOP);
@@ -74,7 +93,9 @@ describe('axe on every screen', () => {
         await page.setViewportSize(viewport);
         await page.locator(heading).first().waitFor();
         await settled(page);
-        found.push(...(await axeViolations(page)).map((violation) => `${target} at ${viewport.width} px: ${violation}`));
+        found.push(
+          ...(await axeViolations(page)).map((violation) => `${target} at ${viewport.width} px: ${violation}`),
+        );
       }
     }
     return found;
@@ -82,14 +103,21 @@ describe('axe on every screen', () => {
 
   it('finds nothing on the public pages and the not-found page', async () => {
     const { page, problems } = await openPage(browser, server.url);
-    assert.deepEqual(await findings(page, [...Object.keys(publicPages), '/nonexistent.php'], 'h1', { inApp: false }), []);
+    assert.deepEqual(
+      await findings(page, [...Object.keys(publicPages), '/nonexistent.php'], 'h1', { inApp: false }),
+      [],
+    );
     assert.deepEqual(problems, []);
   });
 
   for (const role of Object.keys(areaPages) as Role[]) {
     it(`finds nothing on any ${role} screen`, async () => {
       const { page, problems } = await openSignedInPage(browser, server, emails[role]);
-      const paths = [...Object.keys(areaPages[role]), ...Object.keys(areaRedirects).filter((from) => from.startsWith(routes.userArea(role))), routes.account(role)];
+      const paths = [
+        ...Object.keys(areaPages[role]),
+        ...Object.keys(areaRedirects).filter((from) => from.startsWith(routes.userArea(role))),
+        routes.account(role),
+      ];
       assert.deepEqual(await findings(page, paths.map(path), '.shell-main h1', { inApp: true }), []);
       assert.equal(new URL(page.url()).pathname, path(paths.at(-1) ?? ''), 'the last screen was reached in the app');
       assert.deepEqual(problems, []);

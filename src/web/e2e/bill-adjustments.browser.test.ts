@@ -5,9 +5,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { openPage, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, signInThroughUi, type TestServer } from './harness.ts';
+import {
+  openPage,
+  openSignedInPage,
+  serverAndBrowserPerSuite,
+  seriousAxeViolations,
+  signInThroughUi,
+  type TestServer,
+} from './harness.ts';
 import { chooseRowAction } from './row-actions.ts';
-import { createReceptionist, openDoctorEveryDay, patientIdOf, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
+import {
+  createReceptionist,
+  openDoctorEveryDay,
+  patientIdOf,
+  registerPatient,
+  seedClinic,
+  seedUnpaidBill,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 describe('bill adjustments in the browser', () => {
   let server: TestServer;
@@ -43,7 +59,11 @@ describe('bill adjustments in the browser', () => {
     await chooseRowAction(bill, `Adjust bill #${billId}`);
     const dialog = desk.getByRole('dialog', { name: `Adjust bill #${billId}` });
     assert.deepEqual(await seriousAxeViolations(desk), []);
-    assert.equal(await dialog.getByLabel('Amount').getAttribute('max'), '80.00', 'a credit is offered up to what remains creditable');
+    assert.equal(
+      await dialog.getByLabel('Amount').getAttribute('max'),
+      '80.00',
+      'a credit is offered up to what remains creditable',
+    );
     await dialog.getByLabel('Amount').fill('20');
     await dialog.getByLabel('Reason').fill('Long wait');
     await dialog.getByRole('button', { name: 'Issue credit note' }).click();
@@ -75,7 +95,9 @@ describe('bill adjustments in the browser', () => {
     const { page: mine } = await openSignedInPage(browser, server, patient.email);
     await mine.goto(`${server.url}/user/patient/bills`);
     await mine.getByText(supplement()).first().waitFor();
-    await cell(row(mine, `#${billId}`), 'Balance').getByText('(credited $20.00)').waitFor();
+    await cell(row(mine, `#${billId}`), 'Balance')
+      .getByText('(credited $20.00)')
+      .waitFor();
     await mine.close();
   });
 });

@@ -2,8 +2,25 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Page } from 'playwright-core';
-import { atClinicTime, CLINIC_TODAY, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, shownDate, type TestServer } from './harness.ts';
-import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+import {
+  atClinicTime,
+  CLINIC_TODAY,
+  openSignedInPage,
+  serverAndBrowserPerSuite,
+  seriousAxeViolations,
+  settled,
+  shownDate,
+  type TestServer,
+} from './harness.ts';
+import {
+  bookSlot,
+  daysAhead,
+  openDoctorEveryDay,
+  registerPatient,
+  seedClinic,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -24,13 +41,17 @@ describe('booking when the chosen day is full', () => {
       { weekday: 3, start_time: '09:00', end_time: '09:30' },
       { weekday: 3, start_time: '14:00', end_time: '14:30' },
     ];
-    const week = await server.api('PUT', `/api/admin/doctors/${clinic.doctor.id}/schedule`, { token: clinic.admin.token, body: { slots } });
+    const week = await server.api('PUT', `/api/admin/doctors/${clinic.doctor.id}/schedule`, {
+      token: clinic.admin.token,
+      body: { slots },
+    });
     assert.equal(week.status, 200);
     await bookSlot(server, clinic, await registerPatient(server, 'Early Bird'), '09:00');
     patient = await registerPatient(server, 'Pat Planner');
   });
 
-  const nextDays = (page: Page) => page.getByRole('list', { name: 'Next days with a free time slot:' }).getByRole('button');
+  const nextDays = (page: Page) =>
+    page.getByRole('list', { name: 'Next days with a free time slot:' }).getByRole('button');
 
   // The desktop run books Wednesday's 9:00, so the phone run finds that day free from 2:00 PM.
   for (const [viewport, time] of [
@@ -46,7 +67,11 @@ describe('booking when the chosen day is full', () => {
       await page.getByText('No free time slot is left on this day.').waitFor();
       assert.equal(await page.getByLabel('Date').inputValue(), CLINIC_TODAY);
       await nextDays(page).first().waitFor();
-      assert.deepEqual(await nextDays(page).allInnerTexts(), [`Wed, Jun 5 · from ${time}`, 'Mon, Jun 10 · from 9:00 AM', 'Wed, Jun 12 · from 9:00 AM']);
+      assert.deepEqual(await nextDays(page).allInnerTexts(), [
+        `Wed, Jun 5 · from ${time}`,
+        'Mon, Jun 10 · from 9:00 AM',
+        'Wed, Jun 12 · from 9:00 AM',
+      ]);
       await settled(page);
       assert.deepEqual(await seriousAxeViolations(page), []);
 
@@ -56,20 +81,28 @@ describe('booking when the chosen day is full', () => {
       assert.equal(await nextDays(page).count(), 0);
       await page.getByRole('radio', { name: new RegExp(`^${time} –`) }).check();
       const summary = page.getByRole('region', { name: 'Summary' });
-      for (const text of [clinic.doctor.name, 'Wed, Jun 5', new RegExp(`^${time} –`), 'Cardiology']) await summary.getByText(text).first().waitFor();
+      for (const text of [clinic.doctor.name, 'Wed, Jun 5', new RegExp(`^${time} –`), 'Cardiology'])
+        await summary.getByText(text).first().waitFor();
       await page.getByRole('button', { name: 'Book', exact: true }).click();
 
       const message = page.getByRole('alert').getByText('Appointment booked successfully!');
       await message.waitFor();
       await page.waitForFunction(() => document.activeElement?.closest('[role="alert"]') !== null);
       const box = await message.boundingBox();
-      assert.ok(box && box.y >= 0 && box.y + box.height <= viewport.height, `the message is in view: ${JSON.stringify(box)}`);
+      assert.ok(
+        box && box.y >= 0 && box.y + box.height <= viewport.height,
+        `the message is in view: ${JSON.stringify(box)}`,
+      );
       const booked = page.getByRole('region', { name: 'Your appointment' });
-      const detail = async (term: string) => (await booked.locator('dt', { hasText: term }).locator('+ dd').innerText()).trim();
+      const detail = async (term: string) =>
+        (await booked.locator('dt', { hasText: term }).locator('+ dd').innerText()).trim();
       assert.equal(await detail('Who'), clinic.doctor.name);
       assert.match(await detail('When'), new RegExp(`^Wed, Jun 5, ${time} – `));
       assert.match(await detail('Where'), /Cardiology/);
-      const [download] = await Promise.all([page.waitForEvent('download'), booked.getByRole('link', { name: 'Add to calendar' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        booked.getByRole('link', { name: 'Add to calendar' }).click(),
+      ]);
       assert.equal(download.suggestedFilename(), 'appointment.ics');
       const ics = await readFile((await download.path()) ?? '', 'utf8');
       assert.match(ics, /BEGIN:VEVENT/);
@@ -78,7 +111,10 @@ describe('booking when the chosen day is full', () => {
       assert.deepEqual(await seriousAxeViolations(page), []);
       await booked.getByRole('link', { name: 'View appointment' }).click();
       await page.getByRole('heading', { name: 'Scheduled Appointments' }).waitFor();
-      await page.locator('tbody tr', { hasText: shownDate(daysAhead(2)) }).first().waitFor();
+      await page
+        .locator('tbody tr', { hasText: shownDate(daysAhead(2)) })
+        .first()
+        .waitFor();
       assert.deepEqual(problems, []);
     });
   }
@@ -115,22 +151,23 @@ describe('booking in the evening', () => {
   });
 
   // 19:30 in the clinic: every slot of the day has started.
-  it('says the day is over, shows none of its past slots and offers tomorrow', () => atClinicTime('19:30', async () => {
-    const { page, problems } = await openSignedInPage(browser, server, patient.email);
-    await page.setViewportSize(PHONE);
-    await page.goto('/user/patient/book');
-    await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
-    const hint = page.getByText('No free time slot is left on this day.');
-    await hint.waitFor();
-    assert.equal(await page.locator('input[name="slot"]').count(), 0, 'no past slot is shown');
-    assert.equal(await page.getByRole('group', { name: 'AM' }).count(), 0);
-    const tomorrow = page.getByRole('button', { name: 'Tue, Jun 4 · from 9:00 AM' });
-    await tomorrow.waitFor();
-    await tomorrow.click();
-    await page.locator('input[name="slot"]:not(:disabled)').first().waitFor();
-    assert.equal(await page.getByLabel('Date').inputValue(), daysAhead(1));
-    assert.deepEqual(problems, []);
-  }));
+  it('says the day is over, shows none of its past slots and offers tomorrow', () =>
+    atClinicTime('19:30', async () => {
+      const { page, problems } = await openSignedInPage(browser, server, patient.email);
+      await page.setViewportSize(PHONE);
+      await page.goto('/user/patient/book');
+      await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+      const hint = page.getByText('No free time slot is left on this day.');
+      await hint.waitFor();
+      assert.equal(await page.locator('input[name="slot"]').count(), 0, 'no past slot is shown');
+      assert.equal(await page.getByRole('group', { name: 'AM' }).count(), 0);
+      const tomorrow = page.getByRole('button', { name: 'Tue, Jun 4 · from 9:00 AM' });
+      await tomorrow.waitFor();
+      await tomorrow.click();
+      await page.locator('input[name="slot"]:not(:disabled)').first().waitFor();
+      assert.equal(await page.getByLabel('Date').inputValue(), daysAhead(1));
+      assert.deepEqual(problems, []);
+    }));
 });
 
 describe('booking when the slots cannot be loaded, and in the afternoon', () => {
@@ -150,7 +187,9 @@ describe('booking when the slots cannot be loaded, and in the afternoon', () => 
   it('says the slots could not be loaded and offers Retry, which loads them', async () => {
     const { page, problems } = await openSignedInPage(browser, server, patient.email);
     await page.goto('/user/patient/book');
-    await page.route('**/api/appointments/available/**', (route) => route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }));
+    await page.route('**/api/appointments/available/**', (route) =>
+      route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }),
+    );
     await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
     const failure = page.getByRole('alert').filter({ hasText: 'Time slots could not be loaded.' });
     await failure.waitFor();
@@ -166,17 +205,21 @@ describe('booking when the slots cannot be loaded, and in the afternoon', () => 
   });
 
   // 13:15 in the clinic: the morning is over and no longer shown; the afternoon is.
-  it("shows only the day's slots still to come", () => atClinicTime('13:15', async () => {
-    const { page, problems } = await openSignedInPage(browser, server, patient.email);
-    await page.goto('/user/patient/book');
-    await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
-    await page.getByRole('group', { name: 'PM' }).locator('input[name="slot"]').first().waitFor();
-    assert.equal(await page.locator('.slot-past').count(), 0);
-    const starts = await page.locator('.slot span:first-of-type').allInnerTexts();
-    assert.match(starts[0] ?? '', /^1:30 PM –/, 'the slot that started at 1:00 PM is gone');
-    assert.ok(starts.every((text) => !/AM/.test(text)), JSON.stringify(starts));
-    assert.deepEqual(problems, []);
-  }));
+  it("shows only the day's slots still to come", () =>
+    atClinicTime('13:15', async () => {
+      const { page, problems } = await openSignedInPage(browser, server, patient.email);
+      await page.goto('/user/patient/book');
+      await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+      await page.getByRole('group', { name: 'PM' }).locator('input[name="slot"]').first().waitFor();
+      assert.equal(await page.locator('.slot-past').count(), 0);
+      const starts = await page.locator('.slot span:first-of-type').allInnerTexts();
+      assert.match(starts[0] ?? '', /^1:30 PM –/, 'the slot that started at 1:00 PM is gone');
+      assert.ok(
+        starts.every((text) => !/AM/.test(text)),
+        JSON.stringify(starts),
+      );
+      assert.deepEqual(problems, []);
+    }));
 
   it('lists doctors as cards with their next free time and a Book link', async () => {
     const { page, problems } = await openSignedInPage(browser, server, patient.email);

@@ -25,7 +25,10 @@ import { chooseRowAction } from './row-actions.ts';
 import { createAdmin, registerPatient, type Account } from './seed.ts';
 
 // A 1×1 PNG, the doctor's photo.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const DEPARTMENT = 'Oncology';
 const SPECIALIZATION = 'Oncologist';
@@ -155,9 +158,12 @@ describe('the clinic loop in the browser', () => {
     const doctorRow = row(page, doctorEmail);
     await doctorRow.waitFor();
     doctorId = (await cell(doctorRow, 'ID').innerText()).trim();
-    assert.match(await doctorRow.locator('img').getAttribute('src') ?? '', /^\/api\/files\//);
+    assert.match((await doctorRow.locator('img').getAttribute('src')) ?? '', /^\/api\/files\//);
     await page.waitForFunction(
-      (email) => [...document.querySelectorAll('tbody tr')].some((tr) => tr.textContent?.includes(email) && (tr.querySelector('img') as HTMLImageElement)?.naturalWidth > 0),
+      (email) =>
+        [...document.querySelectorAll('tbody tr')].some(
+          (tr) => tr.textContent?.includes(email) && (tr.querySelector('img') as HTMLImageElement)?.naturalWidth > 0,
+        ),
       doctorEmail,
     );
 
@@ -167,7 +173,10 @@ describe('the clinic loop in the browser', () => {
     await dialog.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
     await dialog.getByRole('button', { name: 'Save Schedule' }).click();
     await dialog.getByRole('alert').getByText('Schedule saved successfully').waitFor();
-    await dialog.getByRole('row', { name: /^Monday/ }).getByRole('cell', { name: '6 slots', exact: true }).waitFor();
+    await dialog
+      .getByRole('row', { name: /^Monday/ })
+      .getByRole('cell', { name: '6 slots', exact: true })
+      .waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });
@@ -195,39 +204,40 @@ describe('the clinic loop in the browser', () => {
     await page.context().close();
   });
 
-  it('the doctor records the visit with a cost once it has begun; the row then shows completed', () => atClinicTime('09:00', async () => {
-    const { page, problems: seen } = await openPage(browser, server.url);
-    problems.push(seen);
-    await signInThroughUi(page, doctorEmail);
-    assert.match(page.url(), /\/user\/doctor\/agenda$/);
-    await page.locator('.agenda-visit', { hasText: patient.name }).waitFor();
+  it('the doctor records the visit with a cost once it has begun; the row then shows completed', () =>
+    atClinicTime('09:00', async () => {
+      const { page, problems: seen } = await openPage(browser, server.url);
+      problems.push(seen);
+      await signInThroughUi(page, doctorEmail);
+      assert.match(page.url(), /\/user\/doctor\/agenda$/);
+      await page.locator('.agenda-visit', { hasText: patient.name }).waitFor();
 
-    await go(page, '/user/doctor/manage-records', 'Manage Records');
-    const visit = row(page, patient.name);
-    await visit.getByRole('button', { name: /^Edit Record/ }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.locator('option', { hasText: DISEASE }).waitFor({ state: 'attached' });
-    await dialog.getByLabel('Disease').selectOption({ label: DISEASE });
-    await dialog.getByLabel('Diagnosis').fill('Early stage, good prognosis');
-    await dialog.getByLabel('Lab tests').fill('Biopsy');
-    await dialog.getByLabel('Prescriptions').fill('Radiotherapy');
-    await dialog.getByLabel('Service type').fill('Consultation');
-    await dialog.getByLabel('Cost (USD)').fill('150');
-    await dialog.getByRole('button', { name: 'Save Record' }).click();
-    await alertText(page, 'Medical record saved successfully');
-    await cell(visit, 'Status').getByText('Completed').waitFor();
-    assert.equal(await visit.getByRole('button', { name: /^Edit Record/ }).count(), 0);
+      await go(page, '/user/doctor/manage-records', 'Manage Records');
+      const visit = row(page, patient.name);
+      await visit.getByRole('button', { name: /^Edit Record/ }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.locator('option', { hasText: DISEASE }).waitFor({ state: 'attached' });
+      await dialog.getByLabel('Disease').selectOption({ label: DISEASE });
+      await dialog.getByLabel('Diagnosis').fill('Early stage, good prognosis');
+      await dialog.getByLabel('Lab tests').fill('Biopsy');
+      await dialog.getByLabel('Prescriptions').fill('Radiotherapy');
+      await dialog.getByLabel('Service type').fill('Consultation');
+      await dialog.getByLabel('Cost (USD)').fill('150');
+      await dialog.getByRole('button', { name: 'Save Record' }).click();
+      await alertText(page, 'Medical record saved successfully');
+      await cell(visit, 'Status').getByText('Completed').waitFor();
+      assert.equal(await visit.getByRole('button', { name: /^Edit Record/ }).count(), 0);
 
-    await go(page, '/user/doctor/my-patients', 'Patient List');
-    await page.getByText(`Patient ID:`).first().waitFor();
-    await page.getByRole('link', { name: `View Profile: ${patient.name}` }).click();
-    await page.getByRole('heading', { name: 'Patient Overview' }).waitFor();
-    const card = page.locator('.record-card');
-    await card.getByText('Early stage, good prognosis').waitFor();
-    assert.match((await card.getAttribute('class')) ?? '', /record-warning/, 'Cancer shows as a warning');
-    await card.locator('.record-icon svg').waitFor();
-    await page.context().close();
-  }));
+      await go(page, '/user/doctor/my-patients', 'Patient List');
+      await page.getByText(`Patient ID:`).first().waitFor();
+      await page.getByRole('link', { name: `View Profile: ${patient.name}` }).click();
+      await page.getByRole('heading', { name: 'Patient Overview' }).waitFor();
+      const card = page.locator('.record-card');
+      await card.getByText('Early stage, good prognosis').waitFor();
+      assert.match((await card.getAttribute('class')) ?? '', /record-warning/, 'Cancer shows as a warning');
+      await card.locator('.record-icon svg').waitFor();
+      await page.context().close();
+    }));
 
   it('the patient reads the record the doctor saved, then sees the unpaid bill and pays it', async () => {
     const { page, problems: seen } = await openPage(browser, server.url);
@@ -236,7 +246,8 @@ describe('the clinic loop in the browser', () => {
     await go(page, '/user/patient/records', 'My Records');
     const record = page.locator('.visit-record');
     await record.getByRole('heading', { name: `· ${DOCTOR}` }).waitFor();
-    for (const text of [DISEASE, 'Early stage, good prognosis', 'Biopsy', 'Radiotherapy']) await record.getByText(text, { exact: true }).waitFor();
+    for (const text of [DISEASE, 'Early stage, good prognosis', 'Biopsy', 'Radiotherapy'])
+      await record.getByText(text, { exact: true }).waitFor();
     await record.getByText('$150.00').waitFor();
     assert.deepEqual(await seriousAxeViolations(page), []);
 
@@ -283,7 +294,7 @@ describe('the clinic loop in the browser', () => {
     await stat(page, 'Total Patients', '1');
     await stat(page, 'Total Doctor', '1');
     await stat(page, 'Diseases By Doctor', '1');
-    assert.match(await page.locator('svg.bar-chart desc').textContent() ?? '', /^1 appointments/);
+    assert.match((await page.locator('svg.bar-chart desc').textContent()) ?? '', /^1 appointments/);
 
     await page.getByRole('link', { name: `View ${patient.name}` }).click();
     await page.waitForURL(/\/user\/admin\/patient\/profile\/\d+$/);
@@ -310,7 +321,13 @@ describe('the clinic loop in the browser', () => {
     await page.getByLabel('Specialization name').fill('Temp Specialization');
     await page.getByRole('button', { name: 'Create Specialization' }).click();
     await alertText(page, 'Specialization created successfully');
-    await deleteRow('/user/admin/specializations', 'Specializations', 'Temp Specialization', 'specialization', 'Specialization deleted successfully');
+    await deleteRow(
+      '/user/admin/specializations',
+      'Specializations',
+      'Temp Specialization',
+      'specialization',
+      'Specialization deleted successfully',
+    );
     await row(page, 'Temp Specialization').waitFor({ state: 'detached' });
 
     await go(page, '/user/admin/diseases', 'Diseases');
@@ -330,7 +347,13 @@ describe('the clinic loop in the browser', () => {
     await page.getByLabel('Name', { exact: true }).fill('Temp Department');
     await page.getByRole('button', { name: 'Create Department' }).click();
     await alertText(page, 'Department created successfully');
-    await deleteRow('/user/admin/departments', 'Department List', 'Temp Department', 'department', 'Department deleted successfully');
+    await deleteRow(
+      '/user/admin/departments',
+      'Department List',
+      'Temp Department',
+      'department',
+      'Department deleted successfully',
+    );
 
     // Declining keeps the row.
     await go(page, '/user/admin/departments', 'Department List');
@@ -348,7 +371,13 @@ describe('the clinic loop in the browser', () => {
     await row(page, DEPARTMENT).waitFor();
 
     // The doctor has seen patients in this loop, so they are deactivated and their history kept.
-    await deleteRow('/user/admin/doctors', 'Doctors', DOCTOR, 'doctor', 'Doctor deactivated: their appointments and records are kept, and they can no longer sign in');
+    await deleteRow(
+      '/user/admin/doctors',
+      'Doctors',
+      DOCTOR,
+      'doctor',
+      'Doctor deactivated: their appointments and records are kept, and they can no longer sign in',
+    );
     await page.getByText('No doctors found.').waitFor();
   });
 
@@ -367,5 +396,8 @@ describe('the clinic loop in the browser', () => {
 });
 
 async function stat(page: Page, label: string, value: string) {
-  await page.locator('.stat', { has: page.locator('dt', { hasText: label }) }).locator('dd', { hasText: new RegExp(`^${value}(\\.0+)?$`) }).waitFor();
+  await page
+    .locator('.stat', { has: page.locator('dt', { hasText: label }) })
+    .locator('dd', { hasText: new RegExp(`^${value}(\\.0+)?$`) })
+    .waitFor();
 }

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Page } from 'playwright-core';
 import { atClinicTime, openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
-import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
+import {
+  bookSlot,
+  daysAhead,
+  openDoctorEveryDay,
+  registerPatient,
+  seedClinic,
+  seedUnpaidBill,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 describe('the doctor area in the browser', () => {
   let server: TestServer;
@@ -16,7 +25,10 @@ describe('the doctor area in the browser', () => {
     server = started;
     clinic = await seedClinic(server);
     await openDoctorEveryDay(server, clinic);
-    await server.api('POST', '/api/admin/diseases', { token: clinic.admin.token, body: { name: 'corona', description: '' } });
+    await server.api('POST', '/api/admin/diseases', {
+      token: clinic.admin.token,
+      body: { name: 'corona', description: '' },
+    });
     heart = await registerPatient(server, 'Hector Heart');
     await seedUnpaidBill(server, clinic, heart, '09:00', '50.00');
     const times = ['09:30', '10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00'];
@@ -31,8 +43,20 @@ describe('the doctor area in the browser', () => {
     await page.getByRole('heading', { name: "Doctor's Appointments" }).waitFor();
     await page.locator('.page-info').getByText('1 - 10 of 12').waitFor();
     // Read-only: a row's one control shows its details.
-    assert.equal(await page.locator('tbody button').filter({ hasNotText: /^Details$/ }).count(), 0);
-    assert.equal(await page.locator('tbody').getByRole('button', { name: /^Details of / }).count(), 10);
+    assert.equal(
+      await page
+        .locator('tbody button')
+        .filter({ hasNotText: /^Details$/ })
+        .count(),
+      0,
+    );
+    assert.equal(
+      await page
+        .locator('tbody')
+        .getByRole('button', { name: /^Details of / })
+        .count(),
+      10,
+    );
   });
 
   it("opens on today's agenda in time order, records a visit once it has begun there, and shows the week", async () => {
@@ -44,7 +68,11 @@ describe('the doctor area in the browser', () => {
     const visits = page.locator('.agenda-visit');
     const adaVisit = visits.filter({ hasText: 'Ada Agenda' });
     await adaVisit.getByText('From 1:00 PM').waitFor();
-    assert.deepEqual(await visits.locator('.agenda-patient a').allInnerTexts(), ['Hector Heart', 'Ada Agenda', 'Nora New']);
+    assert.deepEqual(await visits.locator('.agenda-patient a').allInnerTexts(), [
+      'Hector Heart',
+      'Ada Agenda',
+      'Nora New',
+    ]);
     assert.equal(await visits.filter({ hasText: 'Hector Heart' }).getByText('Completed').count(), 1);
 
     await atClinicTime('13:00', async () => {
@@ -89,29 +117,32 @@ describe('the doctor area in the browser', () => {
     assert.equal(await row.getByRole('button', { name: /^Edit Record/ }).count(), 0);
   });
 
-  it('explains a failed save, then saves a record and shows the row completed', () => atClinicTime('15:00', async () => {
-    await page.goto('/user/doctor/manage-records');
-    await page.getByLabel('Search').fill('Nora');
-    const row = page.locator('tbody tr', { hasText: 'Nora New' });
-    await page.locator('.page-info').getByText('1 - 1 of 1').waitFor();
-    await row.getByRole('button', { name: /^Edit Record/ }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.locator('option', { hasText: 'corona' }).waitFor({ state: 'attached' });
-    await dialog.getByLabel('Disease').selectOption({ label: 'corona' });
-    await dialog.getByLabel('Diagnosis').fill('Mild fever');
-    await dialog.getByLabel('Service type').fill('Consultation');
-    await dialog.getByLabel('Cost (USD)').fill('40');
+  it('explains a failed save, then saves a record and shows the row completed', () =>
+    atClinicTime('15:00', async () => {
+      await page.goto('/user/doctor/manage-records');
+      await page.getByLabel('Search').fill('Nora');
+      const row = page.locator('tbody tr', { hasText: 'Nora New' });
+      await page.locator('.page-info').getByText('1 - 1 of 1').waitFor();
+      await row.getByRole('button', { name: /^Edit Record/ }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.locator('option', { hasText: 'corona' }).waitFor({ state: 'attached' });
+      await dialog.getByLabel('Disease').selectOption({ label: 'corona' });
+      await dialog.getByLabel('Diagnosis').fill('Mild fever');
+      await dialog.getByLabel('Service type').fill('Consultation');
+      await dialog.getByLabel('Cost (USD)').fill('40');
 
-    await page.route('**/medical-record', (route) => route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }));
-    await dialog.getByRole('button', { name: 'Save Record' }).click();
-    await dialog.getByRole('alert').getByText('An error occurred while saving the medical record').waitFor();
-    await page.unroute('**/medical-record');
+      await page.route('**/medical-record', (route) =>
+        route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }),
+      );
+      await dialog.getByRole('button', { name: 'Save Record' }).click();
+      await dialog.getByRole('alert').getByText('An error occurred while saving the medical record').waitFor();
+      await page.unroute('**/medical-record');
 
-    await dialog.getByRole('button', { name: 'Save Record' }).click();
-    await page.getByRole('alert').getByText('Medical record saved successfully').waitFor();
-    await row.getByText('Completed').waitFor();
-    assert.equal(await row.getByRole('button', { name: /^Edit Record/ }).count(), 0);
-  }));
+      await dialog.getByRole('button', { name: 'Save Record' }).click();
+      await page.getByRole('alert').getByText('Medical record saved successfully').waitFor();
+      await row.getByText('Completed').waitFor();
+      assert.equal(await row.getByRole('button', { name: /^Edit Record/ }).count(), 0);
+    }));
 
   it('shows patient cards and overviews with the disease icon colours and the empty text', async () => {
     await page.goto('/user/doctor/my-patients');

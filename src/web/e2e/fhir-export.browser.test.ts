@@ -24,15 +24,21 @@ describe("downloading a patient's data in the browser", () => {
 
   /** Clicks `button`, waits for the file, and reads it back as a Bulk Data ZIP, every line validated as R4. */
   async function download(page: Page, button: string) {
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: button }).click(),
+    ]);
     assert.equal(file.suggestedFilename(), `patient-${patient.patientId}.zip`);
     return readBulkZip(await readFile(await file.path()));
   }
 
   const exportsAudited = async () =>
-    (await server.db.query<{ actor_role: string }>(`select actor_role from audit_log where action = 'export' and entity_id = $1 order by id`, [String(patient.patientId)])).map(
-      (row) => row.actor_role,
-    );
+    (
+      await server.db.query<{ actor_role: string }>(
+        `select actor_role from audit_log where action = 'export' and entity_id = $1 order by id`,
+        [String(patient.patientId)],
+      )
+    ).map((row) => row.actor_role);
 
   it('gives the patient their record from My Records as a ZIP of valid FHIR NDJSON, and audits it', async () => {
     const { page, problems } = await openSignedInPage(browser, server, patient.email);
@@ -41,7 +47,10 @@ describe("downloading a patient's data in the browser", () => {
     await settled(page);
     const zip = await download(page, 'Download my data');
     assert.deepEqual(zip.names, ['Patient.ndjson', 'manifest.json']);
-    assert.deepEqual(zip.files.Patient?.map((p) => [p.id, p.resourceType === 'Patient' && p.name?.[0]?.text]), [[String(patient.patientId), 'Dora Download']]);
+    assert.deepEqual(
+      zip.files.Patient?.map((p) => [p.id, p.resourceType === 'Patient' && p.name?.[0]?.text]),
+      [[String(patient.patientId), 'Dora Download']],
+    );
     assert.deepEqual(await exportsAudited(), ['patient']);
     assert.deepEqual(problems, []);
   });
@@ -52,7 +61,10 @@ describe("downloading a patient's data in the browser", () => {
     await page.getByRole('heading', { name: 'Patient Overview' }).waitFor();
     await settled(page);
     const zip = await download(page, 'Download data');
-    assert.deepEqual(zip.manifest.output.map((o) => [o.type, o.count]), [['Patient', 1]]);
+    assert.deepEqual(
+      zip.manifest.output.map((o) => [o.type, o.count]),
+      [['Patient', 1]],
+    );
     assert.deepEqual(await exportsAudited(), ['patient', 'admin']);
     assert.deepEqual(problems, []);
   });

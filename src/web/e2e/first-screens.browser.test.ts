@@ -5,7 +5,8 @@ import { openPage, openSignedInPage, serverAndBrowserPerSuite, type TestServer }
 import { registerPatient } from './seed.ts';
 
 /** The scripts a page's HTML names: the entry and its modulepreload links. */
-const namedScripts = (html: string) => new Set([...html.matchAll(/<(?:script[^>]*\bsrc|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]));
+const namedScripts = (html: string) =>
+  new Set([...html.matchAll(/<(?:script[^>]*\bsrc|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]));
 
 describe('first screens', () => {
   let server: TestServer;
@@ -52,7 +53,12 @@ describe('first screens', () => {
     const { page, problems } = await openPage(browser, server.url);
     const sheets = () =>
       page.evaluate(() =>
-        Object.fromEntries([...document.querySelectorAll<HTMLLinkElement>('link[data-stylesheet]')].map((link) => [link.dataset.stylesheet, matchMedia(link.media || 'all').matches])),
+        Object.fromEntries(
+          [...document.querySelectorAll<HTMLLinkElement>('link[data-stylesheet]')].map((link) => [
+            link.dataset.stylesheet,
+            matchMedia(link.media || 'all').matches,
+          ]),
+        ),
       );
     const home = await (await page.goto('/'))?.text();
     assert.match(home ?? '', /data-stylesheet="app" media="not all"/);

@@ -22,7 +22,16 @@ import {
   type TestServer,
 } from './harness.ts';
 import { chooseRowAction } from './row-actions.ts';
-import { bookSlot, createReceptionist, openDoctorEveryDay, registerPatient, seedClinic, daysAhead, type Account, type Clinic } from './seed.ts';
+import {
+  bookSlot,
+  createReceptionist,
+  openDoctorEveryDay,
+  registerPatient,
+  seedClinic,
+  daysAhead,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 const WALK_IN = 'Wanda Walk-in';
 
@@ -90,7 +99,10 @@ describe('the front desk in the browser', () => {
     assert.equal(await dialog.getByRole('link', { name: WALK_IN }).getAttribute('href'), patientPage);
     await dialog.getByRole('button', { name: 'Register a different person' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await desk.getByRole('status', { name: 'Patient registered' }).getByText(WALK_IN.toUpperCase(), { exact: true }).waitFor();
+    await desk
+      .getByRole('status', { name: 'Patient registered' })
+      .getByText(WALK_IN.toUpperCase(), { exact: true })
+      .waitFor();
     await desk.goto(patientPage);
   });
 
@@ -114,7 +126,10 @@ describe('the front desk in the browser', () => {
     await visit.getByRole('button', { name: /^Check in/ }).click();
     await alertText(desk, `${WALK_IN} is checked in`);
 
-    await desk.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: "Today's Appointments" }).click();
+    await desk
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: "Today's Appointments" })
+      .click();
     await cell(row(desk, WALK_IN), 'Status').getByText('Checked in').waitFor();
   });
 
@@ -127,7 +142,11 @@ describe('the front desk in the browser', () => {
     const cancelled = await bookSlot(server, clinic, gone, '12:00');
     await server.app.scheduling.cancelAppointment(cancelled.id, cliActor('front-desk-browser-test'));
     const counts = desk.getByRole('list', { name: 'Visits by status' });
-    const countIs = (label: string, n: number) => counts.getByRole('listitem').filter({ hasText: new RegExp(`^${label} ${n}$`) }).waitFor();
+    const countIs = (label: string, n: number) =>
+      counts
+        .getByRole('listitem')
+        .filter({ hasText: new RegExp(`^${label} ${n}$`) })
+        .waitFor();
 
     await desk.reload();
     await desk.getByRole('heading', { name: /\(today\)$/, level: 2 }).waitFor();
@@ -213,7 +232,12 @@ describe('the front desk in the browser', () => {
     await cell(bill, 'Amount').getByText('$80.00').waitFor();
     await bill.getByRole('button', { name: /^Take payment/ }).click();
     const dialog = desk.getByRole('dialog', { name: 'Confirm payment' });
-    assert.deepEqual(await dialog.getByLabel('Payment method').locator('option').allInnerTexts(), ['Cash', 'Card', 'Bank transfer', 'Insurance']);
+    assert.deepEqual(await dialog.getByLabel('Payment method').locator('option').allInnerTexts(), [
+      'Cash',
+      'Card',
+      'Bank transfer',
+      'Insurance',
+    ]);
     await dialog.getByLabel('Payment method').selectOption('cash');
     assert.equal(await dialog.getByLabel('Amount paid').inputValue(), '80.00');
     await dialog.getByLabel('Amount paid').fill('30');
@@ -263,13 +287,15 @@ describe('the front desk in the browser', () => {
     await dialog.getByRole('button', { name: 'Move appointment here' }).click();
     await dialog.waitFor({ state: 'detached' });
     await alertText(page, 'Appointment rescheduled');
-    await cell(row(page, shownDate(daysAhead(2))), 'Start Time').getByText('2:00 PM').waitFor();
+    await cell(row(page, shownDate(daysAhead(2))), 'Start Time')
+      .getByText('2:00 PM')
+      .waitFor();
     await page.context().close();
   });
 
   // axe checks every reception screen at both widths in axe-every-screen.browser.test.ts; here, the forms that
   // open on demand.
-  it('finds no serious accessibility violation in the desk\'s booking form and the admin\'s new receptionist form', async () => {
+  it("finds no serious accessibility violation in the desk's booking form and the admin's new receptionist form", async () => {
     await desk.goto(patientPage);
     await desk.locator('.shell-main h1').waitFor();
     await desk.getByRole('button', { name: 'Book Appointment' }).click();

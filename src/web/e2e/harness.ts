@@ -140,9 +140,16 @@ export async function openSignedInPage(browser: Browser, server: TestServer, ema
   const login = await server.api('POST', '/api/login', { body: { email, password: PASSWORD } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
   const { token, role } = login.body as { token: string; role: string };
-  const cookies = [{ name: 'medora_session', value: token, url: server.url, httpOnly: true, sameSite: 'Lax' as const, expires: -1 }];
+  const cookies = [
+    { name: 'medora_session', value: token, url: server.url, httpOnly: true, sameSite: 'Lax' as const, expires: -1 },
+  ];
   const watched = await openPage(browser, server.url, undefined, {
-    cookies: cookies.map(({ url, ...cookie }) => ({ ...cookie, domain: new URL(url).hostname, path: '/', secure: false })),
+    cookies: cookies.map(({ url, ...cookie }) => ({
+      ...cookie,
+      domain: new URL(url).hostname,
+      path: '/',
+      secure: false,
+    })),
     origins: [{ origin: server.url, localStorage: [{ name: 'medora.role', value: role }] }],
   });
   await watched.page.goto(`/user/${role}`);
@@ -169,11 +176,16 @@ export async function settled(page: Page): Promise<void> {
   if (!inFlight) throw new Error('settled() needs a page from openPage()');
   const deadline = Date.now() + 15_000;
   for (let quietRounds = 0; quietRounds < 2; ) {
-    if (Date.now() > deadline) throw new Error(`settled(): still loading after 15 s on ${page.url()} (${inFlight.size} requests in flight)`);
+    if (Date.now() > deadline)
+      throw new Error(`settled(): still loading after 15 s on ${page.url()} (${inFlight.size} requests in flight)`);
     const loading = await page.evaluate(
       () =>
         new Promise<boolean>((resolve) =>
-          requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.querySelector('[aria-busy="true"], .panel-skeleton, p.loading[role="status"]') !== null))),
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() =>
+              resolve(document.querySelector('[aria-busy="true"], .panel-skeleton, p.loading[role="status"]') !== null),
+            ),
+          ),
         ),
     );
     quietRounds = inFlight.size === 0 && !loading ? quietRounds + 1 : 0;
@@ -198,7 +210,10 @@ export async function axeViolations(page: Page, impacts?: string[]): Promise<str
     const axe = (window as unknown as { axe: { run(options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     // Every rule still runs; axe only stops building a selector for each node that passes, which nothing here reads.
     const result = await axe.run({ resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ impact: v.impact ?? 'unknown', line: `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}` }));
+    return result.violations.map((v) => ({
+      impact: v.impact ?? 'unknown',
+      line: `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    }));
   });
   return violations.filter((v) => !impacts || impacts.includes(v.impact)).map((v) => v.line);
 }

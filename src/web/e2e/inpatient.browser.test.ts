@@ -8,9 +8,29 @@ import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { routes, withId } from '../paths.ts';
-import { atClinicTime, openSignedInPage, phoneScreenshot, serverAndBrowserPerSuite, seriousAxeViolations, settled, shownDate, type TestServer } from './harness.ts';
+import {
+  atClinicTime,
+  openSignedInPage,
+  phoneScreenshot,
+  serverAndBrowserPerSuite,
+  seriousAxeViolations,
+  settled,
+  shownDate,
+  type TestServer,
+} from './harness.ts';
 import { chooseRowAction } from './row-actions.ts';
-import { bookSlot, createReceptionist, daysAhead, openDoctorEveryDay, patientIdOf, registerPatient, seedClinic, seedWard, type Account, type Clinic } from './seed.ts';
+import {
+  bookSlot,
+  createReceptionist,
+  daysAhead,
+  openDoctorEveryDay,
+  patientIdOf,
+  registerPatient,
+  seedClinic,
+  seedWard,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 const PATIENT = 'Ines Inpatient';
 const BED = 'Ward A, bed A1';
@@ -48,7 +68,8 @@ describe('the ward in the browser', () => {
   const alertText = (page: Page, text: string) => page.getByRole('alert').getByText(text, { exact: true }).waitFor();
   const row = (page: Page, text: string): Locator => page.locator('tbody tr', { hasText: text });
   const tile = (page: Page, label: string): Locator => page.locator('.bed-tile', { hasText: `Bed ${label}` });
-  const menu = (page: Page, label: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: label }).click();
+  const menu = (page: Page, label: string) =>
+    page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: label }).click();
 
   it('a doctor requests the admission from the patient overview, with ward, expected nights and reason', async () => {
     doctor = await signedIn(clinic.doctor);
@@ -70,7 +91,11 @@ describe('the ward in the browser', () => {
     doctorBoard = await signedIn(clinic.doctor);
     await menu(doctorBoard, 'Bed board');
     await tile(doctorBoard, 'A1').getByText('Vacant', { exact: true }).waitFor();
-    assert.equal(await doctorBoard.getByRole('button', { name: `Assign: ${BED}` }).count(), 0, 'doctors only read the board');
+    assert.equal(
+      await doctorBoard.getByRole('button', { name: `Assign: ${BED}` }).count(),
+      0,
+      'doctors only read the board',
+    );
 
     const desk = await signedIn(reception);
     await menu(desk, 'Bed board');
@@ -86,7 +111,11 @@ describe('the ward in the browser', () => {
     await a1.getByText(PATIENT).waitFor();
     await desk.locator('.stat-occupied dd').getByText('1', { exact: true }).waitFor();
     await phoneScreenshot(desk, 'bed-board');
-    assert.equal(await desk.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    assert.equal(
+      await desk.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      true,
+      'no sideways scroll',
+    );
 
     // The doctor's board polls: the bed fills in without a reload.
     await tile(doctorBoard, 'A1').getByText(PATIENT).waitFor({ timeout: 20_000 });
@@ -96,7 +125,9 @@ describe('the ward in the browser', () => {
   it('the doctor orders the discharge with its summary, and opens the printable summary', async () => {
     await menu(doctor, 'Ward patients');
     await doctor.getByRole('heading', { name: 'Ward patients', level: 1 }).waitFor();
-    await row(doctor, PATIENT).getByRole('button', { name: `Order discharge: ${PATIENT}` }).click();
+    await row(doctor, PATIENT)
+      .getByRole('button', { name: `Order discharge: ${PATIENT}` })
+      .click();
     const dialog = doctor.getByRole('dialog', { name: `Order discharge: ${PATIENT}` });
     await dialog.getByLabel('Diagnosis').fill(DIAGNOSIS);
     await dialog.getByLabel('Treatment').fill('Rate control, monitoring');
@@ -107,7 +138,9 @@ describe('the ward in the browser', () => {
     await alertText(doctor, `Discharge of ${PATIENT} ordered: the desk confirms when they leave`);
     await row(doctor, PATIENT).getByText('Discharge ordered').waitFor();
 
-    await row(doctor, PATIENT).getByRole('link', { name: `Discharge summary: ${PATIENT}` }).click();
+    await row(doctor, PATIENT)
+      .getByRole('link', { name: `Discharge summary: ${PATIENT}` })
+      .click();
     await doctor.getByRole('heading', { name: 'Discharge summary', level: 1 }).waitFor();
     await doctor.getByText(DIAGNOSIS).waitFor();
     await doctor.getByRole('button', { name: 'Print' }).waitFor();
@@ -122,8 +155,13 @@ describe('the ward in the browser', () => {
         const desk = await signedIn(reception);
         await menu(desk, 'Admissions');
         await desk.getByLabel('Show').selectOption('current');
-        await row(desk, PATIENT).getByRole('button', { name: `Confirm discharge: ${PATIENT}` }).click();
-        await desk.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Confirm discharge' }).click();
+        await row(desk, PATIENT)
+          .getByRole('button', { name: `Confirm discharge: ${PATIENT}` })
+          .click();
+        await desk
+          .getByRole('dialog', { name: 'Please confirm' })
+          .getByRole('button', { name: 'Confirm discharge' })
+          .click();
         await alertText(desk, `${PATIENT} is discharged; the stay is billed`);
         assert.equal(await desk.getByText(DIAGNOSIS).count(), 0, 'reception reads no clinical text');
 
@@ -184,7 +222,11 @@ describe('the ward in the browser', () => {
 
     await page.goto(`${routes.admin.census}?from=2030-06-01&to=2030-06-05`);
     const days = page.getByRole('region', { name: 'Census per day and ward' });
-    await days.locator('tr', { hasText: shownDate('2030-06-03') }).locator('td[data-label="In bed at midnight"]').getByText('1', { exact: true }).waitFor();
+    await days
+      .locator('tr', { hasText: shownDate('2030-06-03') })
+      .locator('td[data-label="In bed at midnight"]')
+      .getByText('1', { exact: true })
+      .waitFor();
     const totals = page.getByRole('region', { name: 'Census totals per ward' });
     await totals.locator('td[data-label="Patient nights"]').getByText('2', { exact: true }).waitFor();
     const download = page.waitForEvent('download');

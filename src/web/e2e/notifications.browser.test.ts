@@ -4,7 +4,15 @@ import type { Browser } from 'playwright-core';
 import { outboxQueue } from '../../db/outbox.pg.ts';
 import { startOutboxWorker } from '../../mail/worker.ts';
 import { CLINIC_NOW, openSignedInPage, serverAndBrowserPerSuite, settled, type TestServer } from './harness.ts';
-import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+import {
+  bookSlot,
+  daysAhead,
+  openDoctorEveryDay,
+  registerPatient,
+  seedClinic,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 describe('messages and calendar feeds in the browser', () => {
   let server: TestServer;
@@ -64,7 +72,10 @@ describe('messages and calendar feeds in the browser', () => {
     await unsent.getByRole('button', { name: /^View message/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('appointment.ics').waitFor();
-    assert.match((await dialog.getByLabel('Message text').textContent()) ?? '', /^Dear Mia Meyer,\s+your appointment with Dr\. Grace Hopper is booked/);
+    assert.match(
+      (await dialog.getByLabel('Message text').textContent()) ?? '',
+      /^Dear Mia Meyer,\s+your appointment with Dr\. Grace Hopper is booked/,
+    );
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
     assert.deepEqual(problems, []);

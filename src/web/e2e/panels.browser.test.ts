@@ -47,7 +47,9 @@ describe('panels while their data loads, and when it fails', () => {
 
   it('says when the statistics could not be loaded, and Retry loads them', async () => {
     const { page, problems } = await openSignedInPage(browser, server, clinic.admin.email);
-    await page.route('**/api/admin/statistics', (route) => route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }));
+    await page.route('**/api/admin/statistics', (route) =>
+      route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }),
+    );
     await page.reload();
     const card = page.locator('.hospitality');
     await card.getByRole('alert').filter({ hasText: 'Statistics could not be loaded.' }).waitFor();
@@ -68,7 +70,9 @@ describe('panels while their data loads, and when it fails', () => {
     await release();
     await page.getByText('No medical records found.').waitFor();
 
-    await page.route('**/api/patient/records', (route) => route.fulfill({ status: 503, json: { message: 'busy', code: 'database_busy' } }));
+    await page.route('**/api/patient/records', (route) =>
+      route.fulfill({ status: 503, json: { message: 'busy', code: 'database_busy' } }),
+    );
     await page.reload();
     await page.getByRole('alert').filter({ hasText: 'Your records could not be loaded.' }).waitFor();
     assert.equal(await page.getByText('No medical records found.').count(), 0, 'a failure is not an empty list');

@@ -12,7 +12,16 @@ import {
   type TestServer,
 } from './harness.ts';
 import { chooseRowAction } from './row-actions.ts';
-import { bookSlot, daysAhead, openDoctorEveryDay, registerPatient, seedClinic, seedUnpaidBill, type Account, type Clinic } from './seed.ts';
+import {
+  bookSlot,
+  daysAhead,
+  openDoctorEveryDay,
+  registerPatient,
+  seedClinic,
+  seedUnpaidBill,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 describe('the patient area in the browser', () => {
   let server: TestServer;
@@ -31,7 +40,8 @@ describe('the patient area in the browser', () => {
     await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
     await seedUnpaidBill(server, clinic, patient, '16:00', '120.50');
     // Recorded visits are no longer scheduled, so today stays free for the booking page; the rest come later.
-    for (const [index, time] of ['10:00', '10:30', '11:00', '11:30', '10:00'].entries()) await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
+    for (const [index, time] of ['10:00', '10:30', '11:00', '11:30', '10:00'].entries())
+      await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
     ({ page, problems } = await openSignedInPage(browser, server, patient.email));
   });
 
@@ -67,7 +77,11 @@ describe('the patient area in the browser', () => {
     const alert = page.getByRole('alert');
     await alert.locator('.alert-error').waitFor();
     assert.match(await alert.innerText(), /\S/);
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLInputElement>('input[name="slot"]')].some((i) => i.disabled && i.closest('label')?.textContent?.startsWith('9:30')));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLInputElement>('input[name="slot"]')].some(
+        (i) => i.disabled && i.closest('label')?.textContent?.startsWith('9:30'),
+      ),
+    );
   });
 
   it('pages, searches and resizes the upcoming appointments table, and keeps past visits apart', async () => {
@@ -75,7 +89,10 @@ describe('the patient area in the browser', () => {
     await page.getByRole('heading', { name: 'Scheduled Appointments' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Upcoming' }).getAttribute('aria-pressed'), 'true');
     const headers = await page.locator('thead th').allInnerTexts();
-    assert.deepEqual(headers.map((h) => h.trim().toLowerCase()), ['date', 'start time', 'end time', 'doctor', 'department', 'room', 'actions']);
+    assert.deepEqual(
+      headers.map((h) => h.trim().toLowerCase()),
+      ['date', 'start time', 'end time', 'doctor', 'department', 'room', 'actions'],
+    );
 
     // Today's 9:00 and five days ahead; the two visits recorded today are past.
     const info = page.locator('.page-info');
@@ -87,7 +104,14 @@ describe('the patient area in the browser', () => {
     await info.getByText('1 - 5 of 6').waitFor();
     await page.getByLabel('Rows per page').selectOption('10');
     await info.getByText('1 - 6 of 6').waitFor();
-    assert.equal(await page.locator('tbody').getByText(/Completed|Cancelled/).count(), 0, 'the upcoming list shows no completed or cancelled visit');
+    assert.equal(
+      await page
+        .locator('tbody')
+        .getByText(/Completed|Cancelled/)
+        .count(),
+      0,
+      'the upcoming list shows no completed or cancelled visit',
+    );
 
     await page.getByLabel('Search').fill('nobody like this');
     await page.getByText('No appointments found.').waitFor();
@@ -111,7 +135,10 @@ describe('the patient area in the browser', () => {
     assert.equal(await row.locator('td[data-label="Department"]').innerText(), 'Cardiology');
 
     await row.getByRole('button', { name: 'View Details' }).click();
-    await page.getByRole('alert').getByText(`Appointment date: ${shownDate(CLINIC_TODAY)}`).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(`Appointment date: ${shownDate(CLINIC_TODAY)}`)
+      .waitFor();
 
     // By keyboard: the row's menu opens on ArrowDown, Escape closes it and gives the focus back; Cancel, its
     // second item, opens the dialog, and Escape closes that and gives the focus back to the menu's button.
@@ -137,7 +164,9 @@ describe('the patient area in the browser', () => {
     await page.getByRole('alert').getByText('Appointment cancelled successfully').waitFor();
     await row.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Past' }).click();
-    const cancelled = page.locator('tbody tr', { has: page.locator('td[data-label="Start Time"]', { hasText: '9:00 AM' }) });
+    const cancelled = page.locator('tbody tr', {
+      has: page.locator('td[data-label="Start Time"]', { hasText: '9:00 AM' }),
+    });
     await cancelled.getByText('Cancelled').waitFor();
     assert.equal(await cancelled.getByRole('button', { name: 'Cancel' }).count(), 0);
   });
@@ -174,7 +203,9 @@ describe('the patient area in the browser', () => {
     await page.getByRole('button', { name: /^Patricia Patient/ }).waitFor();
 
     await page.reload();
-    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('form input')?.value === 'Patricia Patient');
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('form input')?.value === 'Patricia Patient',
+    );
     assert.equal(await page.getByLabel('Phone').inputValue(), '+1 555 0177');
   });
 
@@ -185,7 +216,8 @@ describe('the patient area in the browser', () => {
     await page.waitForURL(`**/user/patient/doctors/${clinic.doctor.id}`);
     await page.getByRole('heading', { name: clinic.doctor.name }).waitFor();
 
-    const detail = async (term: string) => (await page.locator('dt', { hasText: term }).locator('+ dd').innerText()).trim();
+    const detail = async (term: string) =>
+      (await page.locator('dt', { hasText: term }).locator('+ dd').innerText()).trim();
     assert.equal(await detail('Doctor ID'), String(clinic.doctor.id));
     assert.equal(await detail('Specialization'), 'Cardiologist');
     assert.equal(await detail('Department'), 'Cardiology');
@@ -209,7 +241,9 @@ describe('the patient area in the browser', () => {
     await confirm.waitFor({ state: 'detached' });
     assert.equal(await billRow('$80.00').getByRole('button', { name: /^Pay/ }).count(), 1);
 
-    await page.route('**/api/patient/billings/*/pay', (route) => route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }));
+    await page.route('**/api/patient/billings/*/pay', (route) =>
+      route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }),
+    );
     await billRow('$80.00').getByRole('button', { name: /^Pay/ }).click();
     await confirm.getByRole('button', { name: 'Pay $80.00' }).click();
     await page.getByRole('alert').getByText('Error processing payment. Please try again.').waitFor();
@@ -231,9 +265,17 @@ describe('the patient area in the browser', () => {
     assert.equal(await billRow('$120.50').getByRole('button', { name: /^Pay/ }).count(), 0);
     assert.equal(await billRow('$80.00').getByRole('button', { name: /^Pay/ }).count(), 1);
 
-    await billRow('$120.50').getByRole('button', { name: /Receipt/ }).click();
+    await billRow('$120.50')
+      .getByRole('button', { name: /Receipt/ })
+      .click();
     const receipt = page.getByRole('dialog', { name: 'Receipt' });
-    for (const text of ['Medora Test Clinic', '12 Test Street, Testville', 'Phone: +1 555 0199', clinic.doctor.name, shownDate(CLINIC_TODAY)]) {
+    for (const text of [
+      'Medora Test Clinic',
+      '12 Test Street, Testville',
+      'Phone: +1 555 0199',
+      clinic.doctor.name,
+      shownDate(CLINIC_TODAY),
+    ]) {
       await receipt.getByText(text, { exact: true }).first().waitFor();
     }
     await receipt.getByText('$120.50').first().waitFor();
@@ -258,8 +300,11 @@ describe('the patient area in the browser', () => {
     await visits.first().waitFor();
     assert.equal(await visits.count(), 2);
     const newest = visits.first();
-    await newest.getByRole('heading', { name: `${shownDate(CLINIC_TODAY)}, 4:00 PM · ${clinic.doctor.name}` }).waitFor();
-    for (const text of ['Heart Disease', 'Mild arrhythmia', 'Rest', 'ECG', 'Consultation']) await newest.getByText(text, { exact: true }).waitFor();
+    await newest
+      .getByRole('heading', { name: `${shownDate(CLINIC_TODAY)}, 4:00 PM · ${clinic.doctor.name}` })
+      .waitFor();
+    for (const text of ['Heart Disease', 'Mild arrhythmia', 'Rest', 'ECG', 'Consultation'])
+      await newest.getByText(text, { exact: true }).waitFor();
     await newest.getByText('$120.50').waitFor();
     await visits.nth(1).getByText('$80.00').waitFor();
     await page.getByRole('button', { name: 'Print' }).waitFor();
@@ -267,7 +312,7 @@ describe('the patient area in the browser', () => {
 
   // axe checks every patient screen at both widths in axe-every-screen.browser.test.ts; here, the booking page
   // with a doctor's slots shown, which needs a choice first.
-  it('finds no serious accessibility violation among a doctor\'s slots, and screenshots them at phone width', async () => {
+  it("finds no serious accessibility violation among a doctor's slots, and screenshots them at phone width", async () => {
     await page.goto('/user/patient/book');
     await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
     await page.getByRole('group', { name: 'AM' }).waitFor();

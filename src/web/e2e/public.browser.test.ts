@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser } from 'playwright-core';
-import { at } from '../../testing/assert.ts';
+import { at, present } from '../../testing/assert.ts';
 import {
   builtSources,
   DIST_WEB,
@@ -50,16 +50,25 @@ describe('public pages in the browser', () => {
     // Stopped a moment ahead of the page's time, the moment longer if the page's time got there first.
     for (let aheadMs = 50; ; aheadMs *= 2) {
       const pageNow = await page.evaluate(() => Date.now());
-      if (await page.clock.pauseAt(pageNow + aheadMs).then(() => true, () => aheadMs > 60_000)) break;
+      if (
+        await page.clock.pauseAt(pageNow + aheadMs).then(
+          () => true,
+          () => aheadMs > 60_000,
+        )
+      )
+        break;
     }
-    const first = await page.evaluate(() => (window as unknown as { firstCounters?: { texts: string[]; at: number } }).firstCounters);
+    const first = await page.evaluate(
+      () => (window as unknown as { firstCounters?: { texts: string[]; at: number } }).firstCounters,
+    );
     const early = (first?.texts ?? []).map(Number);
     assert.ok(at(early, 3, 'awards counter') < 150, `the awards counter starts below 150, got ${early[3]}`);
 
     // Up to 1.1 s of the page's time after the counters were first drawn; then only the drawing of the last frame is
     // waited for, in real time (asked from here: the page's own timers and animation frames stand still with its clock).
     const pausedAt = await page.evaluate(() => performance.now());
-    await page.clock.runFor(Math.max(1, Math.ceil(first!.at + 1100 - pausedAt)));
+    const firstDrawnAt = present(first, 'the counters first drawn').at;
+    await page.clock.runFor(Math.max(1, Math.ceil(firstDrawnAt + 1100 - pausedAt)));
     let shown = '';
     for (const deadline = Date.now() + 30_000; shown !== '85,18,12,150' && Date.now() < deadline; await sleep(50)) {
       shown = (await counters.allTextContents()).join();
@@ -75,7 +84,14 @@ describe('public pages in the browser', () => {
     const { page } = await openPage(browser, server.url);
     await page.goto('/');
     for (const id of ['hero', 'about', 'services']) await page.locator(`#${id}`).waitFor();
-    for (const service of ['Cardiology', 'Pharmacy', 'Emergency Care', 'Genetics and Diagnostics', 'Rehabilitation', 'Preventive Health']) {
+    for (const service of [
+      'Cardiology',
+      'Pharmacy',
+      'Emergency Care',
+      'Genetics and Diagnostics',
+      'Rehabilitation',
+      'Preventive Health',
+    ]) {
       await page.getByRole('heading', { name: service }).waitFor();
     }
     await page.getByRole('button', { name: 'Profile' }).click();
@@ -106,7 +122,10 @@ describe('public pages in the browser', () => {
     await page.goto('/signup');
     await page.getByText('We aim to make your life better').waitFor();
     await page.getByText('Free access to our dashboard.').waitFor();
-    assert.equal(await page.getByLabel('Password', { exact: true }).getAttribute('placeholder'), '8+ characters required');
+    assert.equal(
+      await page.getByLabel('Password', { exact: true }).getAttribute('placeholder'),
+      '8+ characters required',
+    );
 
     await fillSignUp(page, { email: uniqueEmail('mismatch'), confirm: 'something else' });
     await page.getByRole('button', { name: 'Sign Up' }).click();
@@ -139,7 +158,11 @@ describe('public pages in the browser', () => {
     await fillSignUp(page, { email, acceptTerms: true });
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.waitForURL('**/login');
-    await page.getByText(`We have sent a message to ${email}. Please read it, then sign in with this address and your password.`).waitFor();
+    await page
+      .getByText(
+        `We have sent a message to ${email}. Please read it, then sign in with this address and your password.`,
+      )
+      .waitFor();
     assert.equal(await page.getByText(/already/).count(), 0);
   });
 
@@ -156,11 +179,17 @@ describe('public pages in the browser', () => {
     const lastName = page.getByLabel('Last name');
     await page.locator('input[aria-invalid="true"]').waitFor();
     assert.equal(await lastName.getAttribute('aria-invalid'), 'true');
-    assert.equal(await page.locator(`[id="${await lastName.getAttribute('aria-describedby')}"]`).innerText(), 'Last name is required');
+    assert.equal(
+      await page.locator(`[id="${await lastName.getAttribute('aria-describedby')}"]`).innerText(),
+      'Last name is required',
+    );
     assert.equal(await page.getByLabel('First name').getAttribute('aria-invalid'), 'false');
     assert.deepEqual(registrations, []);
     assert.equal(new URL(page.url()).pathname, '/signup');
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       assert.deepEqual(await seriousAxeViolations(page), [], `${viewport.width} px`);
     }
@@ -173,8 +202,15 @@ describe('public pages in the browser', () => {
     await fillSignUp(page, { email, acceptTerms: true });
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.waitForURL('**/login');
-    await page.getByText(`We have sent a message to ${email}. Please read it, then sign in with this address and your password.`).waitFor();
-    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    await page
+      .getByText(
+        `We have sent a message to ${email}. Please read it, then sign in with this address and your password.`,
+      )
+      .waitFor();
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
       await page.setViewportSize(viewport);
       assert.deepEqual(await seriousAxeViolations(page), [], `${viewport.width} px`);
     }
@@ -189,7 +225,10 @@ describe('public pages in the browser', () => {
   });
 
   it("answers an unknown address 404 with the app's not-found page, and robots.txt keeps crawlers out of the API and the areas", async () => {
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
       const { page, problems } = await openPage(browser, server.url, viewport);
       const answer = await page.goto('/nonexistent.php');
       assert.equal(answer?.status(), 404);
@@ -202,7 +241,12 @@ describe('public pages in the browser', () => {
     const robots = await fetch(`${server.url}/robots.txt`);
     assert.equal(robots.status, 200);
     assert.match(robots.headers.get('content-type') ?? '', /^text\/plain/);
-    assert.deepEqual((await robots.text()).trim().split('\n'), ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /user/']);
+    assert.deepEqual((await robots.text()).trim().split('\n'), [
+      'User-agent: *',
+      'Allow: /',
+      'Disallow: /api/',
+      'Disallow: /user/',
+    ]);
   });
 
   it('explains a failed sign-in and offers the forgot-password page', async () => {
@@ -228,7 +272,9 @@ describe('public pages in the browser', () => {
       await page.goto(start);
       await page.waitForLoadState('networkidle');
 
-      const signedInCode = scripts.flatMap((script) => (sources.get(script) ?? []).filter((source) => SIGNED_IN_SOURCES.test(source)));
+      const signedInCode = scripts.flatMap((script) =>
+        (sources.get(script) ?? []).filter((source) => SIGNED_IN_SOURCES.test(source)),
+      );
       assert.deepEqual(signedInCode, [], `${start} downloaded signed-in code`);
 
       let gzipped = 0;
@@ -255,7 +301,9 @@ describe('public pages in the browser', () => {
     // src/links.ts only spells the UI's own addresses, which the server hands out too, and date-format.ts the dates
     // the e-mails write alike; both import nothing (docs/architecture.md).
     const shared = new Set(['src/links.ts', 'src/domain/shared/date-format.ts']);
-    const serverCode = sources.filter((source) => !source.startsWith('src/web/') && !source.startsWith('node_modules/') && !shared.has(source));
+    const serverCode = sources.filter(
+      (source) => !source.startsWith('src/web/') && !source.startsWith('node_modules/') && !shared.has(source),
+    );
     assert.deepEqual([...new Set(serverCode)], []);
   });
 
@@ -279,7 +327,14 @@ async function fillSignUp(
 
 async function register(server: TestServer, email: string) {
   const answer = await server.api('POST', '/api/patients/register', {
-    body: { name: 'Taken Already', email, password: PASSWORD, phone: '+1 555 0100', birthdate: '1980-01-01', gender: 'male' },
+    body: {
+      name: 'Taken Already',
+      email,
+      password: PASSWORD,
+      phone: '+1 555 0100',
+      birthdate: '1980-01-01',
+      gender: 'male',
+    },
   });
   assert.equal(answer.status, 202);
 }

@@ -5,10 +5,54 @@ import { openPage, openSignedInPage, serverAndBrowserPerSuite, signInThroughUi, 
 import { createReceptionist, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const menus = {
-  patient: ['My Appointments', 'All Doctors', 'Profile', 'Book Appointment', 'Waitlist', 'Bills', 'My Records', 'Sign-in & Security', 'Signout'],
-  admin: ['Dashboard', 'Appointments', 'Doctors', 'Patients', 'Specializations', 'Departments', 'Diseases', 'Rooms', 'Ward', 'Bills', 'Takings', 'Messages', 'Audit trail', 'Reception', 'Sign-in & Security', 'Signout'],
-  doctor: ['My Day', 'Appointments', 'Manage Records', 'My Patients', 'Ward patients', 'Bed board', 'Sign-in & Security', 'Signout'],
-  reception: ["Today's Appointments", 'Patients', 'Bed board', 'Admissions', 'Takings', 'Sign-in & Security', 'Signout'],
+  patient: [
+    'My Appointments',
+    'All Doctors',
+    'Profile',
+    'Book Appointment',
+    'Waitlist',
+    'Bills',
+    'My Records',
+    'Sign-in & Security',
+    'Signout',
+  ],
+  admin: [
+    'Dashboard',
+    'Appointments',
+    'Doctors',
+    'Patients',
+    'Specializations',
+    'Departments',
+    'Diseases',
+    'Rooms',
+    'Ward',
+    'Bills',
+    'Takings',
+    'Messages',
+    'Audit trail',
+    'Reception',
+    'Sign-in & Security',
+    'Signout',
+  ],
+  doctor: [
+    'My Day',
+    'Appointments',
+    'Manage Records',
+    'My Patients',
+    'Ward patients',
+    'Bed board',
+    'Sign-in & Security',
+    'Signout',
+  ],
+  reception: [
+    "Today's Appointments",
+    'Patients',
+    'Bed board',
+    'Admissions',
+    'Takings',
+    'Sign-in & Security',
+    'Signout',
+  ],
 };
 
 describe('signed-in areas and the route guard in the browser', () => {
@@ -99,7 +143,10 @@ describe('signed-in areas and the route guard in the browser', () => {
       const page = await signedIn(account);
       const sidebar = page.getByRole('navigation', { name: 'Main menu' });
       const items = await sidebar.locator(':scope > ul > li > :is(a, button)').allInnerTexts();
-      assert.deepEqual(items.map((text) => text.trim()), expected);
+      assert.deepEqual(
+        items.map((text) => text.trim()),
+        expected,
+      );
       await page.context().close();
     }
 

@@ -18,9 +18,17 @@ export interface Clinic {
 /** An admin, a department, a specialization, a disease and a doctor. */
 export async function seedClinic(server: TestServer): Promise<Clinic> {
   const admin = await createAdmin(server);
-  const department = await call(server, 'POST', '/api/admin/departments', admin.token, { name: 'Cardiology', description: 'Heart care' });
-  const specialization = await call(server, 'POST', '/api/admin/specializations', admin.token, { name: 'Cardiologist' });
-  const disease = await call(server, 'POST', '/api/admin/diseases', admin.token, { name: 'Heart Disease', description: '' });
+  const department = await call(server, 'POST', '/api/admin/departments', admin.token, {
+    name: 'Cardiology',
+    description: 'Heart care',
+  });
+  const specialization = await call(server, 'POST', '/api/admin/specializations', admin.token, {
+    name: 'Cardiologist',
+  });
+  const disease = await call(server, 'POST', '/api/admin/diseases', admin.token, {
+    name: 'Heart Disease',
+    description: '',
+  });
 
   const doctorEmail = uniqueEmail('doctor');
   const doctorName = 'Dr. Grace Hopper';
@@ -75,8 +83,19 @@ export async function registerPatient(server: TestServer, name = 'Pat Tester'): 
 export const daysAhead = (days: number) => addDays(CLINIC_TODAY, days);
 
 /** The patient books the doctor's slot starting at `startTime` (HH:mm) on `date`, by default today. */
-export async function bookSlot(server: TestServer, clinic: Clinic, patient: Account, startTime: string, date = CLINIC_TODAY): Promise<{ id: number }> {
-  const slots = await call(server, 'GET', `/api/appointments/available/${clinic.doctor.id}?date=${date}`, patient.token);
+export async function bookSlot(
+  server: TestServer,
+  clinic: Clinic,
+  patient: Account,
+  startTime: string,
+  date = CLINIC_TODAY,
+): Promise<{ id: number }> {
+  const slots = await call(
+    server,
+    'GET',
+    `/api/appointments/available/${clinic.doctor.id}?date=${date}`,
+    patient.token,
+  );
   const slot = slots.available_appointments.find((s: { start_time: string }) => s.start_time === startTime);
   if (!slot) throw new Error(`no slot at ${startTime}`);
   return call(server, 'POST', '/api/appointments/book', patient.token, {
@@ -87,17 +106,24 @@ export async function bookSlot(server: TestServer, clinic: Clinic, patient: Acco
 }
 
 /** A visit at `startTime` today that the doctor records when it begins with `cost`, which raises an unpaid bill. */
-export async function seedUnpaidBill(server: TestServer, clinic: Clinic, patient: Account, startTime: string, cost: string) {
+export async function seedUnpaidBill(
+  server: TestServer,
+  clinic: Clinic,
+  patient: Account,
+  startTime: string,
+  cost: string,
+) {
   const appointment = await bookSlot(server, clinic, patient, startTime);
-  const record = () => call(server, 'POST', `/api/doctor/appointments/${appointment.id}/medical-record`, clinic.doctor.token, {
-    disease_id: clinic.diseaseId,
-    diagnosis: 'Mild arrhythmia',
-    lab_tests: 'ECG',
-    prescriptions: 'Rest',
-    service_type: 'Consultation',
-    cost,
-    record_date: CLINIC_TODAY,
-  });
+  const record = () =>
+    call(server, 'POST', `/api/doctor/appointments/${appointment.id}/medical-record`, clinic.doctor.token, {
+      disease_id: clinic.diseaseId,
+      diagnosis: 'Mild arrhythmia',
+      lab_tests: 'ECG',
+      prescriptions: 'Rest',
+      service_type: 'Consultation',
+      cost,
+      record_date: CLINIC_TODAY,
+    });
   const visit = await atClinicTime(startTime, record);
   return visit.billing as { id: number; amount: string };
 }
@@ -114,24 +140,45 @@ async function call(server: TestServer, method: string, path: string, token: str
 }
 
 /** A receptionist, made by the admin through the API as the Reception page does. */
-export async function createReceptionist(server: TestServer, admin: Account, name = 'Rita Reception'): Promise<Account> {
+export async function createReceptionist(
+  server: TestServer,
+  admin: Account,
+  name = 'Rita Reception',
+): Promise<Account> {
   const email = uniqueEmail('reception');
   await call(server, 'POST', '/api/admin/receptionists', admin.token, { name, email, password: PASSWORD });
   return { name, ...(await signIn(server, email)) };
 }
 
 /** A ward: a room of the clinic's department with `beds` beds of one class at $150.00 a night. */
-export async function seedWard(server: TestServer, clinic: Clinic, room = 'Ward A', beds = ['A1', 'A2']): Promise<{ roomId: number; bedIds: number[] }> {
-  const created = await call(server, 'POST', '/api/admin/rooms', clinic.admin.token, { name: room, department_id: clinic.departmentId });
-  await call(server, 'PUT', `/api/admin/rooms/${created.id}/bed-class`, clinic.admin.token, { bed_class: 'Standard', nightly_rate: '150.00' });
+export async function seedWard(
+  server: TestServer,
+  clinic: Clinic,
+  room = 'Ward A',
+  beds = ['A1', 'A2'],
+): Promise<{ roomId: number; bedIds: number[] }> {
+  const created = await call(server, 'POST', '/api/admin/rooms', clinic.admin.token, {
+    name: room,
+    department_id: clinic.departmentId,
+  });
+  await call(server, 'PUT', `/api/admin/rooms/${created.id}/bed-class`, clinic.admin.token, {
+    bed_class: 'Standard',
+    nightly_rate: '150.00',
+  });
   const bedIds: number[] = [];
-  for (const label of beds) bedIds.push((await call(server, 'POST', `/api/admin/rooms/${created.id}/beds`, clinic.admin.token, { label })).id);
+  for (const label of beds)
+    bedIds.push((await call(server, 'POST', `/api/admin/rooms/${created.id}/beds`, clinic.admin.token, { label })).id);
   return { roomId: created.id, bedIds };
 }
 
 /** The patient's id, as the admin finds them by e-mail. */
 export async function patientIdOf(server: TestServer, clinic: Clinic, patient: Account): Promise<number> {
-  const found = await call(server, 'GET', `/api/admin/patients?q=${encodeURIComponent(patient.email)}`, clinic.admin.token);
+  const found = await call(
+    server,
+    'GET',
+    `/api/admin/patients?q=${encodeURIComponent(patient.email)}`,
+    clinic.admin.token,
+  );
   const id = (found as { patients: { id: number }[] }).patients[0]?.id;
   if (id === undefined) throw new Error(`no patient ${patient.email}`);
   return id;
@@ -141,9 +188,22 @@ export async function patientIdOf(server: TestServer, clinic: Clinic, patient: A
  * A patient in bed `bedId` whose discharge the doctor has ordered (summary written), through the API as the ward
  * does it: the doctor requests, the desk (the admin) admits, the doctor orders the discharge.
  */
-export async function seedStay(server: TestServer, clinic: Clinic, patientId: number, bedId: number): Promise<{ admissionId: number }> {
-  const admission = await call(server, 'POST', '/api/admissions', clinic.doctor.token, { patient_id: patientId, department_id: clinic.departmentId, expected_nights: 2, reason: 'Observation' });
+export async function seedStay(
+  server: TestServer,
+  clinic: Clinic,
+  patientId: number,
+  bedId: number,
+): Promise<{ admissionId: number }> {
+  const admission = await call(server, 'POST', '/api/admissions', clinic.doctor.token, {
+    patient_id: patientId,
+    department_id: clinic.departmentId,
+    expected_nights: 2,
+    reason: 'Observation',
+  });
   await call(server, 'POST', `/api/admissions/${admission.id}/admit`, clinic.admin.token, { bed_id: bedId });
-  await call(server, 'POST', `/api/admissions/${admission.id}/discharge-order`, clinic.doctor.token, { diagnosis: 'Stable angina', treatment: 'Rest and monitoring' });
+  await call(server, 'POST', `/api/admissions/${admission.id}/discharge-order`, clinic.doctor.token, {
+    diagnosis: 'Stable angina',
+    treatment: 'Rest and monitoring',
+  });
   return { admissionId: admission.id };
 }

@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { at } from '../../testing/assert.ts';
-import { moveInApp, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, type TestServer } from './harness.ts';
+import {
+  moveInApp,
+  openSignedInPage,
+  serverAndBrowserPerSuite,
+  seriousAxeViolations,
+  settled,
+  type TestServer,
+} from './harness.ts';
 import {
   bookSlot,
   createReceptionist,
@@ -77,7 +84,10 @@ async function assertFitsSideways(page: Page, screen: Screen, width: number): Pr
     const root = document.scrollingElement ?? document.documentElement;
     return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
   });
-  assert.ok(scrollWidth <= clientWidth, `${screen.path} at ${width} px scrolls sideways: ${scrollWidth} > ${clientWidth}`);
+  assert.ok(
+    scrollWidth <= clientWidth,
+    `${screen.path} at ${width} px scrolls sideways: ${scrollWidth} > ${clientWidth}`,
+  );
 
   const controls = firstRowControls(page, screen);
   const targets = (await controls.count()) > 0 ? controls : page.locator('tbody tr').first().locator('td');
@@ -89,13 +99,18 @@ async function assertFitsSideways(page: Page, screen: Screen, width: number): Pr
     const box = await target.boundingBox();
     assert.ok(box, `${screen.path}: control ${index} has a box`);
     const name = (await target.innerText()).trim();
-    assert.ok(box.x >= 0 && box.x + box.width <= width, `${screen.path} at ${width} px: "${name}" lies at ${box.x}–${box.x + box.width}`);
+    assert.ok(
+      box.x >= 0 && box.x + box.width <= width,
+      `${screen.path} at ${width} px: "${name}" lies at ${box.x}–${box.x + box.width}`,
+    );
     // Inside the table's own scroll box too, so no hidden scrolling either.
     const clippedBy = await target.evaluate((element) => {
       const scroller = element.closest('.table-scroll');
       if (!scroller) return null;
       const [outer, inner] = [scroller.getBoundingClientRect(), element.getBoundingClientRect()];
-      return inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5 ? null : `${inner.left}–${inner.right} outside ${outer.left}–${outer.right}`;
+      return inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5
+        ? null
+        : `${inner.left}–${inner.right} outside ${outer.left}–${outer.right}`;
     });
     assert.equal(clippedBy, null, `${screen.path} at ${width} px: "${name}" is scrolled out of its table`);
   }
@@ -123,7 +138,10 @@ async function failList(page: Page, screen: Screen): Promise<() => Promise<void>
 }
 
 const rowsShown = (page: Page, screen: Screen) =>
-  (screen.cards ? page.locator('.card-grid > li:not(.skeleton-card)') : page.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))'))
+  (screen.cards
+    ? page.locator('.card-grid > li:not(.skeleton-card)')
+    : page.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
+  )
     .first()
     .waitFor({ timeout: 5000 })
     .catch((error: Error) => assert.fail(`${screen.path} shows no rows: ${error.message}`));
@@ -143,25 +161,43 @@ describe('lists at desktop and phone widths in the browser', () => {
     await openDoctorEveryDay(server, clinic);
     const admin = { token: clinic.admin.token };
     const department = (await server.api('GET', '/api/admin/departments', admin)).body.departments[0];
-    const room = await server.api('POST', '/api/admin/rooms', { ...admin, body: { name: 'Room 101 — east wing, second floor', department_id: department.id } });
+    const room = await server.api('POST', '/api/admin/rooms', {
+      ...admin,
+      body: { name: 'Room 101 — east wing, second floor', department_id: department.id },
+    });
     assert.equal(room.status, 201);
     patient = await registerPatient(server, 'Maximiliana Wolkenstein-Oberhausen');
     const bill = await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
-    for (const [index, time] of ['10:00', '10:30'].entries()) await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
+    for (const [index, time] of ['10:00', '10:30'].entries())
+      await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
     await bookSlot(server, clinic, patient, '11:00');
     receptionist = await createReceptionist(server, clinic.admin);
     // Part of the bill taken in cash today, for the desk's takings; the rest stays to pay.
-    const cash = await server.api('POST', `/api/billings/${bill.id}/payments`, { token: receptionist.token, body: { method: 'cash', amount: '20.00' } });
+    const cash = await server.api('POST', `/api/billings/${bill.id}/payments`, {
+      token: receptionist.token,
+      body: { method: 'cash', amount: '20.00' },
+    });
     assert.equal(cash.status, 200);
-    const joined = await server.api('POST', '/api/patient/waitlist', { token: patient.token, body: { doctor_id: clinic.doctor.id, from_date: daysAhead(3), to_date: daysAhead(4) } });
+    const joined = await server.api('POST', '/api/patient/waitlist', {
+      token: patient.token,
+      body: { doctor_id: clinic.doctor.id, from_date: daysAhead(3), to_date: daysAhead(4) },
+    });
     assert.equal(joined.status, 201);
     patientId = await patientIdOf(server, clinic, patient);
     const ward = await seedWard(server, clinic);
     await seedStay(server, clinic, patientId, at(ward.bedIds, 0, 'bed'));
     // A second patient waits for a bed, so the desk's first group of admissions has a row.
     const waiting = await patientIdOf(server, clinic, await registerPatient(server, 'Wanda Waiting'));
-    const request = { patient_id: waiting, department_id: clinic.departmentId, expected_nights: 1, reason: 'Observation' };
-    assert.equal((await server.api('POST', '/api/admissions', { token: clinic.doctor.token, body: request })).status, 201);
+    const request = {
+      patient_id: waiting,
+      department_id: clinic.departmentId,
+      expected_nights: 1,
+      reason: 'Observation',
+    };
+    assert.equal(
+      (await server.api('POST', '/api/admissions', { token: clinic.doctor.token, body: request })).status,
+      201,
+    );
   });
 
   const signedIn = async (account: Account) => (await openSignedInPage(browser, server, account.email)).page;
@@ -227,7 +263,10 @@ describe('lists at desktop and phone widths in the browser', () => {
         new Promise<number>((resolve) => {
           let total = 0;
           new PerformanceObserver((entries) => {
-            for (const entry of entries.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+            for (const entry of entries.getEntries() as (PerformanceEntry & {
+              value: number;
+              hadRecentInput: boolean;
+            })[]) {
               if (!entry.hadRecentInput) total += entry.value;
             }
           }).observe({ type: 'layout-shift', buffered: true });
@@ -243,7 +282,11 @@ describe('lists at desktop and phone widths in the browser', () => {
       const account = role === 'reception' ? receptionist : accounts()[role];
       const page = await signedIn(account);
       await page.addInitScript(() => {
-        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node: Node | null; previousRect: DOMRect; currentRect: DOMRect }[] };
+        type Shift = PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+          sources: { node: Node | null; previousRect: DOMRect; currentRect: DOMRect }[];
+        };
         const counted = window as unknown as { medoraShift: number; medoraShifted: string[] };
         counted.medoraShift = 0;
         counted.medoraShifted = [];
@@ -253,7 +296,9 @@ describe('lists at desktop and phone widths in the browser', () => {
             counted.medoraShift += entry.value;
             for (const { node, previousRect: was, currentRect: is } of entry.sources) {
               const name = node instanceof Element ? `${node.tagName.toLowerCase()}.${node.className}` : node?.nodeName;
-              counted.medoraShifted.push(`${entry.value.toFixed(3)} ${name} ${Math.round(was.y)}→${Math.round(is.y)} (${Math.round(was.height)}→${Math.round(is.height)} high)`);
+              counted.medoraShifted.push(
+                `${entry.value.toFixed(3)} ${name} ${Math.round(was.y)}→${Math.round(is.y)} (${Math.round(was.height)}→${Math.round(is.height)} high)`,
+              );
             }
           }
         }).observe({ type: 'layout-shift', buffered: true });
@@ -266,7 +311,10 @@ describe('lists at desktop and phone widths in the browser', () => {
           await page.goto(path);
           await table.open?.(page);
           const region = page.getByRole('region', { name: table.label, exact: true });
-          await region.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))').first().waitFor({ timeout: 5000 });
+          await region
+            .locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
+            .first()
+            .waitFor({ timeout: 5000 });
           await settled(page);
           problems.push(...(await checkTable(page, region, table, viewport.width)));
         }
@@ -298,20 +346,57 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
     {
       path: '/user/admin/appointments',
       label: 'Appointments',
-      required: ['Appointment ID', 'Patient Name', 'Patient Email', 'Doctor Name', 'Doctor Email', 'Department', 'Date', 'Actions'],
+      required: [
+        'Appointment ID',
+        'Patient Name',
+        'Patient Email',
+        'Doctor Name',
+        'Doctor Email',
+        'Department',
+        'Date',
+        'Actions',
+      ],
     },
-    { path: '/user/admin/bills', label: 'Bills', required: ['Patient', 'Service', 'Date', 'Amount', 'Status', 'Actions'] },
-    { path: '/user/admin/doctors', label: 'Doctors', required: ['ID', 'Name', 'Email', 'Specialization', 'Department', 'Phone', 'Actions'] },
+    {
+      path: '/user/admin/bills',
+      label: 'Bills',
+      required: ['Patient', 'Service', 'Date', 'Amount', 'Status', 'Actions'],
+    },
+    {
+      path: '/user/admin/doctors',
+      label: 'Doctors',
+      required: ['ID', 'Name', 'Email', 'Specialization', 'Department', 'Phone', 'Actions'],
+    },
     { path: '/user/admin/departments', label: 'Departments', required: ['ID', 'Name', 'Description', 'Actions'] },
     { path: '/user/admin/specializations', label: 'Specializations', required: ['ID', 'Name', 'Actions'] },
     { path: '/user/admin/diseases', label: 'Diseases', required: ['ID', 'Name', 'Description', 'Actions'] },
     { path: '/user/admin/rooms', label: 'Rooms', required: ['ID', 'Name', 'Department', 'Actions'] },
-    { path: '/user/admin/receptionists', label: 'Receptionists', required: ['ID', 'Name', 'Email', 'Status', 'Actions'] },
-    { path: '/user/admin/messages', label: 'Messages', required: ['Recipient', 'Subject', 'Status', 'Last error', 'Created', 'Actions'] },
-    { path: '/user/admin/audit', label: 'Audit trail', required: ['When', 'User', 'Action', 'Subject', 'Patient', 'Details'] },
+    {
+      path: '/user/admin/receptionists',
+      label: 'Receptionists',
+      required: ['ID', 'Name', 'Email', 'Status', 'Actions'],
+    },
+    {
+      path: '/user/admin/messages',
+      label: 'Messages',
+      required: ['Recipient', 'Subject', 'Status', 'Last error', 'Created', 'Actions'],
+    },
+    {
+      path: '/user/admin/audit',
+      label: 'Audit trail',
+      required: ['When', 'User', 'Action', 'Subject', 'Patient', 'Details'],
+    },
     { path: '/user/admin/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
-    { path: '/user/admin/admissions', label: 'Admissions: waiting for a bed', required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'] },
-    { path: '/user/admin/census', label: 'Census per day and ward', required: ['Date', 'Ward', 'In bed at midnight', 'Occupancy'] },
+    {
+      path: '/user/admin/admissions',
+      label: 'Admissions: waiting for a bed',
+      required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'],
+    },
+    {
+      path: '/user/admin/census',
+      label: 'Census per day and ward',
+      required: ['Date', 'Ward', 'In bed at midnight', 'Occupancy'],
+    },
     { path: '/user/admin/census', label: 'Census totals per ward', required: ['Ward', 'Patient nights', 'Occupancy'] },
     {
       path: '/user/admin/rooms',
@@ -324,27 +409,63 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
     },
   ],
   doctor: [
-    { path: '/user/doctor/appointments', label: 'Your appointments', required: ['Date', 'Start Time', 'End Time', 'Patient Name', 'Department', 'Room', 'Status'] },
-    { path: '/user/doctor/manage-records', label: 'Appointments', required: ['Date', 'Time', 'Patient Name', 'Status', 'Actions'] },
-    { path: '/user/doctor/admissions', label: 'Admissions: in a bed now', required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'] },
+    {
+      path: '/user/doctor/appointments',
+      label: 'Your appointments',
+      required: ['Date', 'Start Time', 'End Time', 'Patient Name', 'Department', 'Room', 'Status'],
+    },
+    {
+      path: '/user/doctor/manage-records',
+      label: 'Appointments',
+      required: ['Date', 'Time', 'Patient Name', 'Status', 'Actions'],
+    },
+    {
+      path: '/user/doctor/admissions',
+      label: 'Admissions: in a bed now',
+      required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'],
+    },
   ],
   patient: [
-    { path: '/user/patient', label: 'Your upcoming appointments', required: ['Date', 'Start Time', 'End Time', 'Doctor', 'Department', 'Room', 'Actions'] },
+    {
+      path: '/user/patient',
+      label: 'Your upcoming appointments',
+      required: ['Date', 'Start Time', 'End Time', 'Doctor', 'Department', 'Room', 'Actions'],
+    },
     {
       path: '/user/patient',
       open: (page) => page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Past' }).click(),
       label: 'Your past appointments',
       required: ['Date', 'Start Time', 'End Time', 'Doctor', 'Department', 'Room', 'Actions'],
     },
-    { path: '/user/patient/bills', label: 'Your bills', required: ['Service', 'Date', 'Amount', 'Balance', 'Status', 'Actions'] },
+    {
+      path: '/user/patient/bills',
+      label: 'Your bills',
+      required: ['Service', 'Date', 'Amount', 'Balance', 'Status', 'Actions'],
+    },
     { path: '/user/patient/waitlist', label: 'Your waitlist', required: ['Doctor', 'Days', 'Status', 'Actions'] },
   ],
   reception: [
-    { path: '/user/reception/today', label: "The day's appointments", required: ['Time', 'Patient', 'Doctor', 'Room', 'Status', 'Actions'] },
+    {
+      path: '/user/reception/today',
+      label: "The day's appointments",
+      required: ['Time', 'Patient', 'Doctor', 'Room', 'Status', 'Actions'],
+    },
     { path: '/user/reception/patients', label: 'Patients', required: PATIENT_COLUMNS },
-    { path: '/user/reception/patients/:patient', label: "The patient's appointments", required: ['Date', 'Time', 'Doctor', 'Room', 'Status', 'Actions'] },
-    { path: '/user/reception/patients/:patient', label: "The patient's bills", required: ['Service', 'Date', 'Amount', 'Balance', 'Status', 'Actions'] },
-    { path: '/user/reception/admissions', label: 'Admissions: waiting for a bed', required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'] },
+    {
+      path: '/user/reception/patients/:patient',
+      label: "The patient's appointments",
+      required: ['Date', 'Time', 'Doctor', 'Room', 'Status', 'Actions'],
+    },
+    {
+      path: '/user/reception/patients/:patient',
+      label: "The patient's bills",
+      required: ['Service', 'Date', 'Amount', 'Balance', 'Status', 'Actions'],
+    },
+    {
+      path: '/user/reception/admissions',
+      label: 'Admissions: waiting for a bed',
+      required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'],
+    },
     { path: '/user/reception/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
   ],
 };
@@ -356,12 +477,17 @@ async function checkTable(page: Page, region: Locator, table: Table, width: numb
   const where = `${table.path} "${table.label}" at ${width} px`;
   const problems: string[] = [];
   const headers = await region.locator('thead th').evaluateAll((cells) =>
-    cells.map((cell) => ({ name: (cell.textContent ?? '').trim(), shown: getComputedStyle(cell).display !== 'none' })),
+    cells.map((cell) => ({
+      name: (cell.textContent ?? '').trim(),
+      shown: getComputedStyle(cell).display !== 'none',
+    })),
   );
   // On a phone the headers are read out only, and every column shows in the row's card.
   const phone = width < 600;
   const hidden = phone ? [] : headers.filter((h) => !h.shown).map((h) => h.name);
-  console.log(`columns ${where}: ${headers.length - hidden.length}/${headers.length} shown${hidden.length ? `; hidden: ${hidden.join(', ')}` : ''}`);
+  console.log(
+    `columns ${where}: ${headers.length - hidden.length}/${headers.length} shown${hidden.length ? `; hidden: ${hidden.join(', ')}` : ''}`,
+  );
 
   if (width >= 1280) {
     const missing = table.required.filter((name) => !headers.some((h) => h.name === name && h.shown));
@@ -370,7 +496,8 @@ async function checkTable(page: Page, region: Locator, table: Table, width: numb
   if (hidden.length) {
     const cueText = page.locator('.data-table', { has: region }).locator('.hidden-columns');
     const cue = (await cueText.count()) > 0 ? ((await cueText.textContent()) ?? '') : '';
-    if (!cue.includes(`${hidden.length} more column`) || hidden.some((name) => !cue.includes(name))) problems.push(`${where} does not say which columns are hidden: "${cue}"`);
+    if (!cue.includes(`${hidden.length} more column`) || hidden.some((name) => !cue.includes(name)))
+      problems.push(`${where} does not say which columns are hidden: "${cue}"`);
   }
 
   const cut = await region.evaluate((scroller, viewportWidth) => {
@@ -378,9 +505,15 @@ async function checkTable(page: Page, region: Locator, table: Table, width: numb
     const right = Math.min(outer.right, viewportWidth);
     return [...scroller.querySelectorAll<HTMLElement>('tbody tr:first-child :is(a, button, input, select)')]
       .filter((control) => control.getClientRects().length > 0)
-      .map((control) => ({ name: (control.textContent ?? '').trim() || control.getAttribute('aria-label'), box: control.getBoundingClientRect() }))
+      .map((control) => ({
+        name: (control.textContent ?? '').trim() || control.getAttribute('aria-label'),
+        box: control.getBoundingClientRect(),
+      }))
       .filter(({ box }) => box.right > right + 0.5 || box.left < outer.left - 0.5)
-      .map(({ name, box }) => `"${name}" at ${Math.round(box.left)}–${Math.round(box.right)} (table ends at ${Math.round(right)})`);
+      .map(
+        ({ name, box }) =>
+          `"${name}" at ${Math.round(box.left)}–${Math.round(box.right)} (table ends at ${Math.round(right)})`,
+      );
   }, width);
   if (cut.length) problems.push(`${where} cuts ${cut.join('; ')}`);
 
@@ -390,16 +523,19 @@ async function checkTable(page: Page, region: Locator, table: Table, width: numb
     const counted = window as unknown as { medoraShift: number; medoraShifted: string[] };
     return { shift: counted.medoraShift, shifted: counted.medoraShifted };
   });
-  if (!(shift < MAX_LAYOUT_SHIFT)) problems.push(`${where} shifts its layout by ${shift.toFixed(3)}: ${shifted.join('; ')}`);
+  if (!(shift < MAX_LAYOUT_SHIFT))
+    problems.push(`${where} shifts its layout by ${shift.toFixed(3)}: ${shifted.join('; ')}`);
   return problems;
 }
 
 /** The first row's details name every column and hold what its cell holds. */
 async function checkDetails(page: Page, region: Locator, where: string): Promise<string[]> {
   const row = region.locator('tbody tr').first();
-  const cells = await row.locator('td').evaluateAll((tds) =>
-    tds.map((td) => ({ name: td.dataset.label ?? '', text: (td.textContent ?? '').replace(/\s+/g, ' ').trim() })),
-  );
+  const cells = await row
+    .locator('td')
+    .evaluateAll((tds) =>
+      tds.map((td) => ({ name: td.dataset.label ?? '', text: (td.textContent ?? '').replace(/\s+/g, ' ').trim() })),
+    );
   const more = row.getByRole('button', { name: /^More actions/ });
   if ((await more.count()) > 0) {
     await more.click();
@@ -412,7 +548,10 @@ async function checkDetails(page: Page, region: Locator, where: string): Promise
   const dialog = page.getByRole('dialog', { name: /^Details of/ });
   await dialog.waitFor();
   const shown = await dialog.locator('dt').evaluateAll((terms) =>
-    terms.map((dt) => ({ name: (dt.textContent ?? '').trim(), text: (dt.nextElementSibling?.textContent ?? '').replace(/\s+/g, ' ').trim() })),
+    terms.map((dt) => ({
+      name: (dt.textContent ?? '').trim(),
+      text: (dt.nextElementSibling?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+    })),
   );
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });

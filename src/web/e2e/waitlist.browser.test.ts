@@ -6,7 +6,15 @@ import { messageLink } from '../../mail/start.ts';
 import { smtpTransport } from '../../mail/smtp.ts';
 import { startOutboxWorker } from '../../mail/worker.ts';
 import { startTestSmtp, type TestSmtp } from '../../testing/smtp.ts';
-import { CLINIC_NOW, openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, settled, shownDate, type TestServer } from './harness.ts';
+import {
+  CLINIC_NOW,
+  openSignedInPage,
+  serverAndBrowserPerSuite,
+  seriousAxeViolations,
+  settled,
+  shownDate,
+  type TestServer,
+} from './harness.ts';
 import { bookSlot, daysAhead, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const WEDNESDAY = daysAhead(2);
@@ -42,7 +50,10 @@ describe('the waitlist in the browser', () => {
     await page.getByLabel('Date').fill(WEDNESDAY);
     await page.getByText('No free time slot is left on this day.').waitFor();
     await page.getByRole('button', { name: 'Join the waitlist' }).click();
-    await page.getByRole('alert').getByText('You are on the waitlist for Wed, Jun 5. If a time frees up, we will e-mail you.').waitFor();
+    await page
+      .getByRole('alert')
+      .getByText('You are on the waitlist for Wed, Jun 5. If a time frees up, we will e-mail you.')
+      .waitFor();
 
     await page.getByRole('link', { name: 'Waitlist' }).click();
     await page.getByRole('heading', { name: 'Waitlist', exact: true }).waitFor();
@@ -67,7 +78,9 @@ describe('the waitlist in the browser', () => {
     );
     while ((await worker.runOnce()) > 0);
     await worker.stop();
-    const offer = await smtp.waitForMessage((m) => m.subject === `A time with ${clinic.doctor.name} is free: Wednesday, June 5, 2030 at 9:00 AM`);
+    const offer = await smtp.waitForMessage(
+      (m) => m.subject === `A time with ${clinic.doctor.name} is free: Wednesday, June 5, 2030 at 9:00 AM`,
+    );
     const link = /Accept or decline this time: (\S+)/.exec(offer.text ?? '')?.[1];
     assert.ok(link, offer.text);
 
@@ -93,7 +106,10 @@ describe('the waitlist in the browser', () => {
 
   it("lets an admin put a patient on a doctor's waitlist from the patient's overview", async () => {
     const patient = await registerPatient(server, 'Desk Caller');
-    const [row] = await server.db.query<{ id: number }>('select p.id from patients p join users u on u.id = p.user_id where u.email = $1', [patient.email]);
+    const [row] = await server.db.query<{ id: number }>(
+      'select p.id from patients p join users u on u.id = p.user_id where u.email = $1',
+      [patient.email],
+    );
     assert.ok(row);
     const { page, problems } = await openSignedInPage(browser, server, clinic.admin.email);
     await page.goto(`/user/admin/patient/profile/${row.id}`);
@@ -104,11 +120,17 @@ describe('the waitlist in the browser', () => {
     await form.getByLabel('From', { exact: true }).fill(WEDNESDAY);
     await form.getByLabel('To', { exact: true }).fill(daysAhead(9));
     await form.getByRole('button', { name: 'Join the waitlist' }).click();
-    await form.getByRole('alert').getByText('Desk Caller is on the waitlist. If a time frees up, they get an e-mail.').waitFor();
+    await form
+      .getByRole('alert')
+      .getByText('Desk Caller is on the waitlist. If a time frees up, they get an e-mail.')
+      .waitFor();
     await settled(page);
     assert.deepEqual(await seriousAxeViolations(page), []);
     const entries = await server.api('GET', '/api/patient/waitlist', { token: patient.token });
-    assert.deepEqual(entries.body.entries.map((e: { from_date: string; to_date: string }) => [e.from_date, e.to_date]), [[WEDNESDAY, daysAhead(9)]]);
+    assert.deepEqual(
+      entries.body.entries.map((e: { from_date: string; to_date: string }) => [e.from_date, e.to_date]),
+      [[WEDNESDAY, daysAhead(9)]],
+    );
     assert.deepEqual(problems, []);
   });
 
@@ -125,7 +147,10 @@ describe('the waitlist in the browser', () => {
     await form.getByText('To must not be before from_date').waitFor();
     await form.getByLabel('To', { exact: true }).fill(daysAhead(16));
     await form.getByRole('button', { name: 'Join the waitlist' }).click();
-    await form.getByRole('alert').getByText('You are on the waitlist. If a time frees up, we will e-mail you.').waitFor();
+    await form
+      .getByRole('alert')
+      .getByText('You are on the waitlist. If a time frees up, we will e-mail you.')
+      .waitFor();
     const row = page.getByRole('row').filter({ hasText: clinic.doctor.name });
     await row.getByText('Wed, Jun 12 – Wed, Jun 19').waitFor();
     await settled(page);

@@ -36,7 +36,9 @@ export default function AccountPage() {
       <div className="account-sections">
         <ChangePassword setAlert={setAlert} />
         <TwoStepSignIn setAlert={setAlert} />
-        {(currentRole === 'doctor' || currentRole === 'patient') && <CalendarFeedSection namesPatients={currentRole === 'doctor'} setAlert={setAlert} />}
+        {(currentRole === 'doctor' || currentRole === 'patient') && (
+          <CalendarFeedSection namesPatients={currentRole === 'doctor'} setAlert={setAlert} />
+        )}
         <SignOutEverywhere setAlert={setAlert} />
       </div>
     </>
@@ -59,7 +61,12 @@ function ChangePassword({ setAlert }: SectionProps) {
     return run(
       async () => {
         // The server ends every session and opens this one anew, in a new cookie.
-        startSession(await apiPut<{ user: PublicUser; role: Role }>(endpoints.password, { current_password: current, new_password: next.password }));
+        startSession(
+          await apiPut<{ user: PublicUser; role: Role }>(endpoints.password, {
+            current_password: current,
+            new_password: next.password,
+          }),
+        );
         setCurrent('');
         next.clear();
         setAlert(success('Your password has been changed. You were signed out everywhere else.'));
@@ -73,7 +80,16 @@ function ChangePassword({ setAlert }: SectionProps) {
       <h2 id="password-heading">Password</h2>
       <form className="form" onSubmit={onSubmit}>
         <Field label="Current password" errors={errors.current_password}>
-          {(control) => <input {...control} type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />}
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              autoComplete="current-password"
+              required
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+            />
+          )}
         </Field>
         <NewPasswordFields state={next} errors={errors.new_password} />
         <button type="submit" className="button button-primary" disabled={busy}>
@@ -99,25 +115,44 @@ function TwoStepSignIn({ setAlert }: SectionProps) {
 
   if (!status?.available) return null;
 
-  const start = () => run(async () => setSetup(await apiPost<MfaSetupJson>(endpoints.mfa)), complain(setAlert, 'Two-step sign-in could not be set up.'));
+  const start = () =>
+    run(
+      async () => setSetup(await apiPost<MfaSetupJson>(endpoints.mfa)),
+      complain(setAlert, 'Two-step sign-in could not be set up.'),
+    );
   const confirm = (code: string) =>
-    void run(async () => {
-      const answer = await apiPost<{ recovery_codes: string[] }>(endpoints.mfaConfirm, { code });
-      setSetup(null);
-      setCodes(answer.recovery_codes);
-      await load();
-    }, complain(setAlert, 'That code did not work.'));
+    void run(
+      async () => {
+        const answer = await apiPost<{ recovery_codes: string[] }>(endpoints.mfaConfirm, { code });
+        setSetup(null);
+        setCodes(answer.recovery_codes);
+        await load();
+      },
+      complain(setAlert, 'That code did not work.'),
+    );
   const withPassword = (path: string, done: (answer: { recovery_codes?: string[] }) => void, fallback: string) =>
-    run(async () => {
-      done(await apiPost<{ recovery_codes?: string[] }>(path, { password }));
-      setPassword('');
-      await load();
-    }, complain(setAlert, fallback));
+    run(
+      async () => {
+        done(await apiPost<{ recovery_codes?: string[] }>(path, { password }));
+        setPassword('');
+        await load();
+      },
+      complain(setAlert, fallback),
+    );
   const renewCodes = (event: FormEvent) => {
     event.preventDefault();
-    return withPassword(endpoints.mfaRecoveryCodes, (a) => setCodes(a.recovery_codes ?? null), 'New codes could not be made.');
+    return withPassword(
+      endpoints.mfaRecoveryCodes,
+      (a) => setCodes(a.recovery_codes ?? null),
+      'New codes could not be made.',
+    );
   };
-  const turnOff = () => withPassword(endpoints.mfaDisable, () => setAlert(success('Two-step sign-in is off.')), 'Two-step sign-in could not be turned off.');
+  const turnOff = () =>
+    withPassword(
+      endpoints.mfaDisable,
+      () => setAlert(success('Two-step sign-in is off.')),
+      'Two-step sign-in could not be turned off.',
+    );
 
   return (
     <section className="card account-section" aria-labelledby="mfa-heading">
@@ -129,11 +164,25 @@ function TwoStepSignIn({ setAlert }: SectionProps) {
       ) : status.enabled ? (
         <>
           <p>
-            On: each sign-in asks for a code from your authenticator. {status.recovery_codes_left} of 10 recovery codes left.
+            On: each sign-in asks for a code from your authenticator. {status.recovery_codes_left} of 10 recovery codes
+            left.
           </p>
           <form className="form" onSubmit={renewCodes}>
-            <Field label="Password" errors={errors.password} hint="Needed for new recovery codes or to turn two-step sign-in off.">
-              {(control) => <input {...control} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}
+            <Field
+              label="Password"
+              errors={errors.password}
+              hint="Needed for new recovery codes or to turn two-step sign-in off."
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              )}
             </Field>
             <div className="form-actions">
               <button type="submit" className="button" disabled={busy}>
@@ -157,7 +206,10 @@ function TwoStepSignIn({ setAlert }: SectionProps) {
       ) : (
         <>
           <p>
-            Off. {status.required ? 'Your clinic requires it: you will set it up at your next sign-in, or now.' : 'Protect your account with a code from your phone at each sign-in.'}
+            Off.{' '}
+            {status.required
+              ? 'Your clinic requires it: you will set it up at your next sign-in, or now.'
+              : 'Protect your account with a code from your phone at each sign-in.'}
           </p>
           <button type="button" className="button button-primary" disabled={busy} onClick={() => void start()}>
             Set up two-step sign-in
@@ -172,7 +224,14 @@ function SignOutEverywhere({ setAlert }: SectionProps) {
   const confirm = useConfirm();
   const { busy, run } = useSubmit('sign out everywhere');
   const onClick = async () => {
-    if (!(await confirm({ title: 'Sign out everywhere?', message: 'You will be signed out on every device, this one too.', confirmLabel: 'Sign out everywhere' }))) return;
+    if (
+      !(await confirm({
+        title: 'Sign out everywhere?',
+        message: 'You will be signed out on every device, this one too.',
+        confirmLabel: 'Sign out everywhere',
+      }))
+    )
+      return;
     await run(signOutEverywhere, complain(setAlert, 'You could not be signed out everywhere.'));
   };
   return (

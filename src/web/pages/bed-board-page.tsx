@@ -16,7 +16,15 @@ import { StatusBadge } from '../components/status-badge.tsx';
 import { useAlert } from '../components/use-alert.ts';
 import { useLoaded } from '../components/use-fetched.ts';
 import { usePolling } from '../components/use-polling.ts';
-import { BED_STATE_LABELS, BED_STATES, bedPlace, wardFailure, type BedBoardJson, type BedJson, type BoardRoomJson } from '../components/ward.ts';
+import {
+  BED_STATE_LABELS,
+  BED_STATES,
+  bedPlace,
+  wardFailure,
+  type BedBoardJson,
+  type BedJson,
+  type BoardRoomJson,
+} from '../components/ward.ts';
 import { capitalize, formatDateTime, usd } from '../format.ts';
 import { endpoints } from '../paths.ts';
 
@@ -53,8 +61,18 @@ export default function BedBoardPage() {
   const actions: BedActions = {
     assign: (bed) => setOpened({ bed, dialog: 'assign' }),
     block: (bed) => setOpened({ bed, dialog: 'block' }),
-    ready: (bed) => void act(() => apiPost(endpoints.ward.bedReady(bed.id)), `${bedPlace(bed)} is ready`, 'The bed could not be marked ready.'),
-    unblock: (bed) => void act(() => apiPost(endpoints.ward.unblockBed(bed.id)), `${bedPlace(bed)} is unblocked and to be cleaned`, 'The bed could not be unblocked.'),
+    ready: (bed) =>
+      void act(
+        () => apiPost(endpoints.ward.bedReady(bed.id)),
+        `${bedPlace(bed)} is ready`,
+        'The bed could not be marked ready.',
+      ),
+    unblock: (bed) =>
+      void act(
+        () => apiPost(endpoints.ward.unblockBed(bed.id)),
+        `${bedPlace(bed)} is unblocked and to be cleaned`,
+        'The bed could not be unblocked.',
+      ),
     admit: (bed) =>
       void act(
         () => apiPost(endpoints.ward.admissionStep(bed.occupant?.admission_id ?? '', 'admit'), { bed_id: bed.id }),
@@ -69,7 +87,15 @@ export default function BedBoardPage() {
       <Alert message={alert} onDismiss={dismiss} />
       <div className="board-toolbar">
         <Field label="Ward">
-          {(control) => <NamedSelect control={control} placeholder="All wards" options={wards} value={wardId} onChange={setWardId} />}
+          {(control) => (
+            <NamedSelect
+              control={control}
+              placeholder="All wards"
+              options={wards}
+              value={wardId}
+              onChange={setWardId}
+            />
+          )}
         </Field>
         <p className="muted">Refreshes every 15 seconds.</p>
       </div>
@@ -95,7 +121,9 @@ export default function BedBoardPage() {
           );
         }}
       </PanelBody>
-      {opened?.dialog === 'assign' && <AssignBedDialog bed={opened.bed} onClose={() => setOpened(null)} onDone={done} />}
+      {opened?.dialog === 'assign' && (
+        <AssignBedDialog bed={opened.bed} onClose={() => setOpened(null)} onDone={done} />
+      )}
       {opened?.dialog === 'block' && <BlockBedDialog bed={opened.bed} onClose={() => setOpened(null)} onDone={done} />}
     </>
   );
@@ -104,7 +132,8 @@ export default function BedBoardPage() {
 const occupancyText = (percent: number | null) => (percent === null ? '—' : `${percent}%`);
 
 function StateCounts({ counts, beds, occupancy }: { counts: Counts | null; beds?: number; occupancy?: number | null }) {
-  const value = (n: number | string | undefined) => (counts === null ? <span className="skeleton skeleton-inline" /> : n);
+  const value = (n: number | string | undefined) =>
+    counts === null ? <span className="skeleton skeleton-inline" /> : n;
   return (
     <dl className="stat-grid board-counts" aria-label="Beds by state">
       {BED_STATES.map((state) => (
@@ -184,7 +213,12 @@ function BedTile({ bed, actions }: { bed: BedJson; actions: BedActions | null })
 
 function BedButtons({ bed, place, actions }: { bed: BedJson; place: string; actions: BedActions }) {
   const button = (text: string, onClick: () => void, primary = false) => (
-    <button type="button" className={primary ? 'button button-small button-primary' : 'button button-small'} aria-label={`${text}: ${place}`} onClick={onClick}>
+    <button
+      type="button"
+      className={primary ? 'button button-small button-primary' : 'button button-small'}
+      aria-label={`${text}: ${place}`}
+      onClick={onClick}
+    >
       {text}
     </button>
   );
@@ -195,8 +229,11 @@ function BedButtons({ bed, place, actions }: { bed: BedJson; place: string; acti
         {button('Block', () => actions.block(bed))}
       </div>
     );
-  if (bed.state === 'reserved') return <div className="row-actions">{button('Admit', () => actions.admit(bed), true)}</div>;
-  if (bed.state === 'cleaning') return <div className="row-actions">{button('Mark ready', () => actions.ready(bed), true)}</div>;
-  if (bed.state === 'blocked') return <div className="row-actions">{button('Unblock', () => actions.unblock(bed))}</div>;
+  if (bed.state === 'reserved')
+    return <div className="row-actions">{button('Admit', () => actions.admit(bed), true)}</div>;
+  if (bed.state === 'cleaning')
+    return <div className="row-actions">{button('Mark ready', () => actions.ready(bed), true)}</div>;
+  if (bed.state === 'blocked')
+    return <div className="row-actions">{button('Unblock', () => actions.unblock(bed))}</div>;
   return null;
 }

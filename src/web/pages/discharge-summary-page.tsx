@@ -37,7 +37,12 @@ export default function DischargeSummaryPage() {
           </button>
         )}
       </PageHeader>
-      <PanelBody loaded={loaded} retry={retry} what="The discharge summary" skeleton={<article className="card discharge-summary skeleton-visit" />}>
+      <PanelBody
+        loaded={loaded}
+        retry={retry}
+        what="The discharge summary"
+        skeleton={<article className="card discharge-summary skeleton-visit" />}
+      >
         {(summary) => (
           <article className="card discharge-summary">
             <h2>{summary.patient.name}</h2>
@@ -47,7 +52,9 @@ export default function DischargeSummaryPage() {
               <dt>Admitted</dt>
               <dd>{summary.admitted_at ? formatDateTime(summary.admitted_at) : '—'}</dd>
               <dt>Discharged</dt>
-              <dd>{summary.discharged_at ? formatDateTime(summary.discharged_at) : 'Not yet: the discharge is ordered'}</dd>
+              <dd>
+                {summary.discharged_at ? formatDateTime(summary.discharged_at) : 'Not yet: the discharge is ordered'}
+              </dd>
             </dl>
             <DischargeSummaryView summary={summary} />
           </article>

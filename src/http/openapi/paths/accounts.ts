@@ -1,29 +1,66 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
-import { array, boolean, date, dateTime, email, integer, listOf, object, oneOfValues, ref, string, uri, anyOf, type Schema } from '../schema.ts';
+import {
+  array,
+  boolean,
+  date,
+  dateTime,
+  email,
+  integer,
+  listOf,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  uri,
+  anyOf,
+  type Schema,
+} from '../schema.ts';
 
 // Limits as the use cases' validators state them (src/domain/auth/passwords.ts and the Validator calls).
 const name = string({ minLength: 1, maxLength: 200, description: 'One line, no control characters' });
 const newEmail = string({ format: 'email', maxLength: 254 });
 const signInEmail = string({ minLength: 1, maxLength: 254 });
-const newPassword = string({ minLength: 8, maxLength: 128, description: 'Taken exactly as typed (never trimmed); 8 to 128 characters, not one of the commonest passwords' });
+const newPassword = string({
+  minLength: 8,
+  maxLength: 128,
+  description: 'Taken exactly as typed (never trimmed); 8 to 128 characters, not one of the commonest passwords',
+});
 const currentPassword = string({ minLength: 1, maxLength: 200, description: 'Exactly as typed' });
 const token = string({ minLength: 1, maxLength: 200 });
 const phone = string({ minLength: 1, maxLength: 40 });
 const message = object({ message: string() });
 const emailAnswer = object({ email: email() });
-const recoveryCodes = object({ recovery_codes: array(string(), { minItems: 10, maxItems: 10, description: 'Shown this once; each works once' }) });
+const recoveryCodes = object({
+  recovery_codes: array(string(), { minItems: 10, maxItems: 10, description: 'Shown this once; each works once' }),
+});
 
 /** A session as a sign-in answers it: with its bearer token for API clients, without it when it went into the browser's cookie. */
-function session({ withToken, withRecoveryCodes = false }: { withToken: boolean; withRecoveryCodes?: boolean }): Schema {
+function session({
+  withToken,
+  withRecoveryCodes = false,
+}: {
+  withToken: boolean;
+  withRecoveryCodes?: boolean;
+}): Schema {
   return object(
     {
       user: ref('User'),
-      ...(withToken ? { token: string({ description: 'The bearer token: send it as `Authorization: Bearer <token>`' }) } : {}),
+      ...(withToken
+        ? { token: string({ description: 'The bearer token: send it as `Authorization: Bearer <token>`' }) }
+        : {}),
       role: ref('Role'),
       persistent: boolean({ description: 'Remembered: the session lasts 30 days instead of 12 hours' }),
       expires_at: dateTime(),
-      ...(withRecoveryCodes ? { recovery_codes: array(string(), { minItems: 10, maxItems: 10, description: 'Only when this sign-in turned on a new authenticator: shown this once' }) } : {}),
+      ...(withRecoveryCodes
+        ? {
+            recovery_codes: array(string(), {
+              minItems: 10,
+              maxItems: 10,
+              description: 'Only when this sign-in turned on a new authenticator: shown this once',
+            }),
+          }
+        : {}),
     },
     { optional: withRecoveryCodes ? ['recovery_codes'] : [] },
   );
@@ -42,7 +79,10 @@ const secondStep = object(
   {
     challenge: token,
     code: string({ maxLength: 20, description: "The authenticator's current code (spaces ignored)" }),
-    recovery_code: string({ maxLength: 40, description: 'One unused recovery code, when the authenticator is not at hand' }),
+    recovery_code: string({
+      maxLength: 40,
+      description: 'One unused recovery code, when the authenticator is not at hand',
+    }),
   },
   { optional: ['code', 'recovery_code'] },
 );
@@ -50,7 +90,11 @@ const secondStep = object(
 /** A POST that reads no body still parses one sent: malformed → 400, too large → 413. */
 const BODYLESS_POST = [400, 413];
 
-const setCookie = { 'Set-Cookie': string({ description: 'The HttpOnly session cookie (`medora_session`, `__Host-medora_session` over HTTPS)' }) };
+const setCookie = {
+  'Set-Cookie': string({
+    description: 'The HttpOnly session cookie (`medora_session`, `__Host-medora_session` over HTTPS)',
+  }),
+};
 
 /** The operations of src/http/routes/accounts.ts. */
 export const accountsPaths: ModulePaths = {
@@ -64,8 +108,13 @@ export const accountsPaths: ModulePaths = {
     Session: session({ withToken: true }),
     BrowserSession: session({ withToken: false }),
     MfaChallenge: object({
-      mfa: oneOfValues(['verify', 'enrol'], '`verify`: send a code from the authenticator; `enrol`: the role requires one and none is set up yet (see `POST /api/login/mfa/setup`)'),
-      challenge: string({ description: 'Send it with the code to `/api/login/mfa` or `/api/session/mfa`; it works for 10 minutes' }),
+      mfa: oneOfValues(
+        ['verify', 'enrol'],
+        '`verify`: send a code from the authenticator; `enrol`: the role requires one and none is set up yet (see `POST /api/login/mfa/setup`)',
+      ),
+      challenge: string({
+        description: 'Send it with the code to `/api/login/mfa` or `/api/session/mfa`; it works for 10 minutes',
+      }),
     }),
     MfaSetup: object({
       secret: string({ description: 'The base32 secret, to type where a camera is not at hand' }),
@@ -95,7 +144,14 @@ export const accountsPaths: ModulePaths = {
         'has an account (its owner is e-mailed instead and nothing is created), so nobody learns who is registered. The role is ' +
         'always patient. Sign-ups from one address are throttled (429).',
       access: 'public',
-      body: object({ name, email: newEmail, password: newPassword, phone, birthdate: date('A real date after 1900-01-01 and before today'), gender: ref('Gender') }),
+      body: object({
+        name,
+        email: newEmail,
+        password: newPassword,
+        phone,
+        birthdate: date('A real date after 1900-01-01 and before today'),
+        gender: ref('Gender'),
+      }),
       answers: { 202: message },
       errors: [429],
     },
@@ -135,19 +191,27 @@ export const accountsPaths: ModulePaths = {
     'POST /api/session': {
       summary: 'Sign in (browser cookie)',
       description:
-        "As `POST /api/login`, but the session goes into an HttpOnly cookie and the answer carries no token. Refused from another site " +
+        'As `POST /api/login`, but the session goes into an HttpOnly cookie and the answer carries no token. Refused from another site ' +
         '(403 `cross_site_request`).',
       access: 'public',
       body: signIn,
-      answers: { 200: { content: { 'application/json': anyOf(ref('BrowserSession'), ref('MfaChallenge')) }, headers: setCookie } },
+      answers: {
+        200: { content: { 'application/json': anyOf(ref('BrowserSession'), ref('MfaChallenge')) }, headers: setCookie },
+      },
       errors: [401, 403, 429],
     },
     'POST /api/session/mfa': {
       summary: 'Complete a two-step sign-in (browser cookie)',
-      description: 'As `POST /api/login/mfa`, but the session goes into an HttpOnly cookie and the answer carries no token.',
+      description:
+        'As `POST /api/login/mfa`, but the session goes into an HttpOnly cookie and the answer carries no token.',
       access: 'public',
       body: secondStep,
-      answers: { 200: { content: { 'application/json': session({ withToken: false, withRecoveryCodes: true }) }, headers: setCookie } },
+      answers: {
+        200: {
+          content: { 'application/json': session({ withToken: false, withRecoveryCodes: true }) },
+          headers: setCookie,
+        },
+      },
       errors: [401, 403, 429],
     },
     'POST /api/logout': {
@@ -159,7 +223,8 @@ export const accountsPaths: ModulePaths = {
     },
     'POST /api/logout/everywhere': {
       summary: 'Sign out on every device',
-      description: "Ends every session of the signed-in user, this one included (a phone left somewhere, a shared computer).",
+      description:
+        'Ends every session of the signed-in user, this one included (a phone left somewhere, a shared computer).',
       access: 'user',
       answers: { 200: message },
       errors: BODYLESS_POST,
@@ -183,7 +248,7 @@ export const accountsPaths: ModulePaths = {
     'POST /api/password-reset': {
       summary: 'Set a new password with a reset link',
       description:
-        "The token from a reset link (e-mailed, or handed over by an admin) and the new password; the link is used up and every " +
+        'The token from a reset link (e-mailed, or handed over by an admin) and the new password; the link is used up and every ' +
         'session of the account ends. An unknown, used or expired link is 422 `reset_link_invalid`.',
       access: 'public',
       body: object({ token, password: newPassword }),
@@ -203,7 +268,7 @@ export const accountsPaths: ModulePaths = {
     'POST /api/email-verification/preview': {
       summary: 'What a verification link confirms',
       description:
-        'Reads a verification link without using it: the address and its `purpose` — `own` (the account\'s own address), `change` ' +
+        "Reads a verification link without using it: the address and its `purpose` — `own` (the account's own address), `change` " +
         '(a new sign-in address staff entered: confirming needs the password) or `first` (the first address of a patient registered ' +
         'at the desk). An unknown, used or expired link, or one for an address no longer waiting, is 422 `verification_link_invalid`.',
       access: 'public',
@@ -213,7 +278,7 @@ export const accountsPaths: ModulePaths = {
     'POST /api/email-verification': {
       summary: 'Confirm an e-mail address',
       description:
-        'Uses a verification link: the address is verified, or becomes the sign-in address. For `change` the account\'s password is ' +
+        "Uses a verification link: the address is verified, or becomes the sign-in address. For `change` the account's password is " +
         'required (422 `password_required` without it; a wrong one is 422 naming `password` and counts as a failed sign-in, 429 ' +
         'after too many). Refusals as the preview (`verification_link_invalid`).',
       access: 'public',
@@ -262,7 +327,7 @@ export const accountsPaths: ModulePaths = {
     'POST /api/user/mfa/confirm': {
       summary: 'Turn on two-step sign-in',
       description:
-        "The first code from the new authenticator turns it on; the answer holds ten recovery codes, shown this once. A wrong code " +
+        'The first code from the new authenticator turns it on; the answer holds ten recovery codes, shown this once. A wrong code ' +
         'is 422 naming `code`; no authenticator being added (or it is on already) is 409 `mfa_not_started`. Admins and doctors only.',
       access: 'user',
       body: object({ code: string({ minLength: 1, maxLength: 20 }) }),
@@ -281,7 +346,8 @@ export const accountsPaths: ModulePaths = {
     },
     'POST /api/user/mfa/recovery-codes': {
       summary: 'Replace my recovery codes',
-      description: 'Ten new recovery codes in place of the old ones, the password required; 409 `mfa_not_enabled` when two-step sign-in is off.',
+      description:
+        'Ten new recovery codes in place of the old ones, the password required; 409 `mfa_not_enabled` when two-step sign-in is off.',
       access: 'user',
       body: object({ password: currentPassword }),
       answers: { 200: recoveryCodes },
@@ -306,7 +372,8 @@ export const accountsPaths: ModulePaths = {
     },
     'POST /api/admin/receptionists': {
       summary: 'Create a receptionist account',
-      description: 'With a first password the admin chooses; a taken e-mail is 409 `email_taken` naming `email`. Audited.',
+      description:
+        'With a first password the admin chooses; a taken e-mail is 409 `email_taken` naming `email`. Audited.',
       access: 'admin',
       body: object({ name, email: newEmail, password: newPassword }),
       answers: { 201: ref('Staff') },
@@ -314,7 +381,8 @@ export const accountsPaths: ModulePaths = {
     },
     'DELETE /api/admin/receptionists/{id}': {
       summary: 'Deactivate a receptionist',
-      description: 'They can no longer sign in and their open sessions end at once. Unknown id (or not a receptionist) → 404. Audited.',
+      description:
+        'They can no longer sign in and their open sessions end at once. Unknown id (or not a receptionist) → 404. Audited.',
       access: 'admin',
       answers: { 200: object({ id: integer(), active: boolean({ const: false }) }) },
     },

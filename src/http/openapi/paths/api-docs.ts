@@ -14,7 +14,8 @@ const openApiObject = {
 /** The operations of src/http/routes/api-docs.ts. */
 export const apiDocsPaths: ModulePaths = {
   tag: 'API description',
-  description: 'This document, and swagger-ui rendering it for people (self-hosted, no CDN). Public, revalidated by ETag.',
+  description:
+    'This document, and swagger-ui rendering it for people (self-hosted, no CDN). Public, revalidated by ETag.',
   operations: {
     'GET /api/openapi.json': {
       summary: 'The OpenAPI 3.1 document',
@@ -39,7 +40,14 @@ export const apiDocsPaths: ModulePaths = {
       params: { file: oneOfValues(VIEWER_FILE_NAMES) },
       headers: { 'If-None-Match': string() },
       answers: {
-        200: { content: { 'text/javascript': string(), 'text/css': string(), 'image/png': string({ contentMediaType: 'image/png' }) }, headers: revalidated },
+        200: {
+          content: {
+            'text/javascript': string(),
+            'text/css': string(),
+            'image/png': string({ contentMediaType: 'image/png' }),
+          },
+          headers: revalidated,
+        },
         304: null,
       },
     },

@@ -6,7 +6,11 @@ import { date, dateTime, id, integer, listOf, nullable, object, ref, string } fr
 const filters = {
   user_id: id('Only what this user did'),
   patient_id: id("Only entries about this patient's data"),
-  action: string({ maxLength: 50, pattern: '^[a-z_]+$', description: 'One action, such as `read_records`, `login_failed`, `export`' }),
+  action: string({
+    maxLength: 50,
+    pattern: '^[a-z_]+$',
+    description: 'One action, such as `read_records`, `login_failed`, `export`',
+  }),
   from: date('From this clinic date (included)'),
   to: date('To this clinic date (included); before `from` → 422 naming `to`'),
 };
@@ -33,7 +37,10 @@ export const auditPaths: ModulePaths = {
       entity_id: nullable(string()),
       patient_id: nullable(integer()),
       request_id: nullable(string()),
-      details: nullable({ type: 'object', description: 'What else is known: the filters of a list, the e-mail of a failed sign-in, a payment\'s amount' }),
+      details: nullable({
+        type: 'object',
+        description: "What else is known: the filters of a list, the e-mail of a failed sign-in, a payment's amount",
+      }),
     }),
   },
   operations: {

@@ -20,7 +20,11 @@ function doctorForm({ passwordRequired }: { passwordRequired: boolean }): Schema
     {
       name: oneLine(200),
       email: email(),
-      password: string({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH, description: 'Taken exactly as typed; a very common password is refused' }),
+      password: string({
+        minLength: MIN_PASSWORD_LENGTH,
+        maxLength: MAX_PASSWORD_LENGTH,
+        description: 'Taken exactly as typed; a very common password is refused',
+      }),
       phone: string({ maxLength: 40 }),
       gender: ref('Gender'),
       specialization_id: id(),
@@ -28,12 +32,28 @@ function doctorForm({ passwordRequired }: { passwordRequired: boolean }): Schema
       bio: string({ maxLength: 5000 }),
       birthdate: date('A real date after 1900 and before today'),
       address: string({ maxLength: 500 }),
-      photo: string({ contentEncoding: 'binary', contentMediaType: 'image/*', description: 'PNG, JPEG or WebP (told by its bytes), at most 2 MiB' }),
+      photo: string({
+        contentEncoding: 'binary',
+        contentMediaType: 'image/*',
+        description: 'PNG, JPEG or WebP (told by its bytes), at most 2 MiB',
+      }),
     },
     {
       optional: passwordRequired
         ? ['phone', 'gender', 'specialization_id', 'department_id', 'bio', 'birthdate', 'address', 'photo']
-        : ['name', 'email', 'password', 'phone', 'gender', 'specialization_id', 'department_id', 'bio', 'birthdate', 'address', 'photo'],
+        : [
+            'name',
+            'email',
+            'password',
+            'phone',
+            'gender',
+            'specialization_id',
+            'department_id',
+            'bio',
+            'birthdate',
+            'address',
+            'photo',
+          ],
     },
   );
 }
@@ -59,7 +79,7 @@ const doctorFields = {
 export const cataloguePaths: ModulePaths = {
   tag: 'Catalogue',
   description:
-    'The clinic\'s reference tables and its doctors. Admins manage departments, specializations, diseases, rooms and doctors under `/api/admin/*`; ' +
+    "The clinic's reference tables and its doctors. Admins manage departments, specializations, diseases, rooms and doctors under `/api/admin/*`; " +
     'every signed-in user may list and read active doctors (`/api/doctors`), doctors and admins read the diseases. A taken name is 409 `name_taken`, ' +
     'a taken e-mail 409 `email_taken`; a row something still uses is not deleted (409 `in_use`, the message says what uses it). ' +
     'A doctor with appointments from today on is not deleted (409 `doctor_has_appointments`); one with any history is deactivated instead of erased. ' +
@@ -73,7 +93,12 @@ export const cataloguePaths: ModulePaths = {
     BookableDoctor: object(
       {
         ...doctorFields,
-        next_free: nullable(object({ date: date(), start_time: time(), end_time: time() }, { description: "The doctor's first free slot from now" })),
+        next_free: nullable(
+          object(
+            { date: date(), start_time: time(), end_time: time() },
+            { description: "The doctor's first free slot from now" },
+          ),
+        ),
       },
       { optional: ['next_free'] },
     ),
@@ -82,7 +107,7 @@ export const cataloguePaths: ModulePaths = {
     'GET /api/files/{id}': {
       summary: 'Get a stored image',
       description:
-        'The bytes of a stored photo (a doctor\'s, a patient\'s), by the URL an answer gave (`image`, `profile_image`, `photo`). Public and cacheable for a day; ' +
+        "The bytes of a stored photo (a doctor's, a patient's), by the URL an answer gave (`image`, `profile_image`, `photo`). Public and cacheable for a day; " +
         'carries an `ETag`, and `If-None-Match` with it answers 304.',
       access: 'public',
       headers: { 'If-None-Match': string({ description: 'An ETag this image was answered with' }) },
@@ -117,7 +142,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'PUT /api/admin/departments/{id}': {
       summary: 'Update a department',
-      description: 'Admins only; audited. Both fields are written (an absent description becomes empty). A taken name → 409 `name_taken`.',
+      description:
+        'Admins only; audited. Both fields are written (an absent description becomes empty). A taken name → 409 `name_taken`.',
       access: 'admin',
       body: nameAndDescription,
       answers: { 200: ref('Department') },
@@ -125,7 +151,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'DELETE /api/admin/departments/{id}': {
       summary: 'Delete a department',
-      description: 'Admins only; audited. Refused with 409 `in_use` while doctors, rooms or appointments belong to it (the message says which).',
+      description:
+        'Admins only; audited. Refused with 409 `in_use` while doctors, rooms or appointments belong to it (the message says which).',
       access: 'admin',
       answers: { 204: null },
       errors: [409],
@@ -203,7 +230,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'POST /api/admin/rooms': {
       summary: 'Create a room',
-      description: 'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
+      description:
+        'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
       access: 'admin',
       body: object({ name: oneLine(NAME_MAX), department_id: id() }),
       answers: { 201: ref('Room') },
@@ -216,7 +244,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'PUT /api/admin/rooms/{id}': {
       summary: 'Update a room',
-      description: 'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
+      description:
+        'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
       access: 'admin',
       body: object({ name: oneLine(NAME_MAX), department_id: id() }),
       answers: { 200: ref('Room') },
@@ -224,7 +253,8 @@ export const cataloguePaths: ModulePaths = {
     },
     'DELETE /api/admin/rooms/{id}': {
       summary: 'Delete a room',
-      description: 'Admins only; audited. Refused with 409 `in_use` while schedule slots, appointments or hospital stays use it (the message says which).',
+      description:
+        'Admins only; audited. Refused with 409 `in_use` while schedule slots, appointments or hospital stays use it (the message says which).',
       access: 'admin',
       answers: { 204: null },
       errors: [409],
@@ -255,7 +285,7 @@ export const cataloguePaths: ModulePaths = {
     'POST /api/admin/doctors': {
       summary: 'Create a doctor',
       description:
-        'Admins only; audited. Makes the doctor\'s account (role doctor) and the clinic\'s default week (Monday to Friday, 09:00–17:00, 30-minute slots). ' +
+        "Admins only; audited. Makes the doctor's account (role doctor) and the clinic's default week (Monday to Friday, 09:00–17:00, 30-minute slots). " +
         'Multipart form data (JSON is read too, without a photo). A taken e-mail → 409 `email_taken`; a photo that is not a PNG, JPEG or WebP → 422, ' +
         'one over 2 MiB → 413 `image_too_large`; an unknown specialization or department → 422 naming it.',
       access: 'admin',

@@ -1,14 +1,37 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
-import { array, date, dateTime, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import {
+  array,
+  date,
+  dateTime,
+  id,
+  integer,
+  listOf,
+  nullable,
+  number,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  type Schema,
+} from '../schema.ts';
 import { ADMISSION_STATUSES, BED_STATES, BLOCK_KINDS } from '../../../domain/inpatient/inpatient.ts';
 import { ADMISSION_GROUPS } from '../../../domain/inpatient/ports.ts';
 
-const money = (description: string): Record<string, Schema> => ({ [description]: ref('Money'), [`${description}_cents`]: integer({ minimum: 0 }) });
+const money = (description: string): Record<string, Schema> => ({
+  [description]: ref('Money'),
+  [`${description}_cents`]: integer({ minimum: 0 }),
+});
 const text = (maxLength: number) => string({ minLength: 1, maxLength });
 const counts = object(Object.fromEntries(BED_STATES.map((state) => [state, integer({ minimum: 0 })])));
-const percent = nullable(number({ minimum: 0, maximum: 100, description: 'Occupied beds out of the beds in service, in percent, to one decimal; null without beds' }));
+const percent = nullable(
+  number({
+    minimum: 0,
+    maximum: 100,
+    description: 'Occupied beds out of the beds in service, in percent, to one decimal; null without beds',
+  }),
+);
 const admissionAnswer = { 200: ref('AdmissionDetail') };
 const bedAnswer = { 200: ref('Bed') };
 
@@ -62,7 +85,7 @@ export const inpatientPaths: ModulePaths = {
     'Beds, admissions and the midnight census. A bed belongs to a room, whose department is its ward. An admission goes requested → (reserved) → admitted → ' +
     'discharge_ordered → discharged, or is cancelled while waiting; each step is one transaction with its audit row. The database keeps one open admission ' +
     'per patient and one patient per bed, so racing desks get 409 `bed_taken` or `already_admitted`. Reception never receives the clinical reason or the ' +
-    'discharge summary. A night is counted when the patient is in a bed at midnight in the clinic\'s zone.',
+    "discharge summary. A night is counted when the patient is in a bed at midnight in the clinic's zone.",
   schemas: {
     Bed: object({
       id: id(),
@@ -71,7 +94,9 @@ export const inpatientPaths: ModulePaths = {
       ward: ref('Named'),
       state: oneOfValues(BED_STATES),
       since: dateTime('Since when the bed is in this state (for a held bed: since the holder took it)'),
-      blocked: nullable(object({ kind: oneOfValues(BLOCK_KINDS), reason: nullable(string({ description: 'null for reception' })) })),
+      blocked: nullable(
+        object({ kind: oneOfValues(BLOCK_KINDS), reason: nullable(string({ description: 'null for reception' })) }),
+      ),
       occupant: nullable(object({ admission_id: id(), patient: ref('Named'), since: dateTime() })),
       retired: { type: 'boolean' },
     }),
@@ -100,7 +125,17 @@ export const inpatientPaths: ModulePaths = {
     AdmissionDetail: object(
       {
         ...admissionFields,
-        locations: array(object({ bed_id: id(), bed: string(), room: ref('Named'), ward: ref('Named'), ...money('nightly_rate'), from: dateTime(), to: nullable(dateTime()) })),
+        locations: array(
+          object({
+            bed_id: id(),
+            bed: string(),
+            room: ref('Named'),
+            ward: ref('Named'),
+            ...money('nightly_rate'),
+            from: dateTime(),
+            to: nullable(dateTime()),
+          }),
+        ),
         charges: array(ref('StayCharge')),
         discharge_summary: nullable(ref('DischargeSummary')),
       },
@@ -122,7 +157,13 @@ export const inpatientPaths: ModulePaths = {
       body: object({ bed_class: text(60), nightly_rate: string({ description: 'Dollars, at most two decimals' }) }),
       answers: { 200: object({ room_id: id(), bed_class: string(), ...money('nightly_rate') }) },
     },
-    'PUT /api/admin/beds/{id}': { summary: 'Rename a bed', access: 'admin', body: object({ label: text(40) }), answers: bedAnswer, errors: [409] },
+    'PUT /api/admin/beds/{id}': {
+      summary: 'Rename a bed',
+      access: 'admin',
+      body: object({ label: text(40) }),
+      answers: bedAnswer,
+      errors: [409],
+    },
     'POST /api/admin/beds/{id}/retire': {
       summary: 'Retire a bed',
       description: 'Refused with 409 `bed_occupied` while anyone holds it.',
@@ -137,11 +178,22 @@ export const inpatientPaths: ModulePaths = {
       answers: bedAnswer,
       errors: [409],
     },
-    'POST /api/beds/{id}/unblock': { summary: 'Put a blocked bed back in service (to be cleaned)', access: ['reception', 'admin'], answers: bedAnswer, errors: [409] },
-    'POST /api/beds/{id}/ready': { summary: 'Mark a cleaned bed ready', access: ['reception', 'admin'], answers: bedAnswer, errors: [409] },
+    'POST /api/beds/{id}/unblock': {
+      summary: 'Put a blocked bed back in service (to be cleaned)',
+      access: ['reception', 'admin'],
+      answers: bedAnswer,
+      errors: [409],
+    },
+    'POST /api/beds/{id}/ready': {
+      summary: 'Mark a cleaned bed ready',
+      access: ['reception', 'admin'],
+      answers: bedAnswer,
+      errors: [409],
+    },
     'GET /api/bed-board': {
       summary: 'The bed board',
-      description: 'Every ward (or one), its rooms and beds with their state and occupant, counts per state and occupancy.',
+      description:
+        'Every ward (or one), its rooms and beds with their state and occupant, counts per state and occupancy.',
       access: ['doctor', 'reception', 'admin'],
       query: { department_id: id('One ward only') },
       answers: {
@@ -173,10 +225,17 @@ export const inpatientPaths: ModulePaths = {
     },
     'POST /api/admissions': {
       summary: 'Request an admission',
-      description: 'A doctor asks for a patient (from their overview or a visit) to be admitted to a ward. 409 `already_admitted` when the patient has an open admission.',
+      description:
+        'A doctor asks for a patient (from their overview or a visit) to be admitted to a ward. 409 `already_admitted` when the patient has an open admission.',
       access: 'doctor',
       body: object(
-        { patient_id: id(), department_id: id(), expected_nights: integer({ minimum: 1, maximum: 365 }), reason: text(5000), appointment_id: id() },
+        {
+          patient_id: id(),
+          department_id: id(),
+          expected_nights: integer({ minimum: 1, maximum: 365 }),
+          reason: text(5000),
+          appointment_id: id(),
+        },
         { optional: ['appointment_id'] },
       ),
       answers: { 201: ref('AdmissionDetail') },
@@ -184,13 +243,23 @@ export const inpatientPaths: ModulePaths = {
     },
     'GET /api/admissions': {
       summary: 'List admissions',
-      description: '`status` chooses waiting (default: requested and reserved), current (in a bed), past, or all; `q` searches patient names.',
+      description:
+        '`status` chooses waiting (default: requested and reserved), current (in a bed), past, or all; `q` searches patient names.',
       access: ['doctor', 'reception', 'admin'],
       query: { ...pageQuery, status: oneOfValues(Object.keys(ADMISSION_GROUPS)), department_id: id('One ward only') },
       answers: { 200: listOf('admissions', ref('Admission')) },
     },
-    'GET /api/admissions/{id}': { summary: 'An admission with its locations and bills', access: ['doctor', 'reception', 'admin'], answers: admissionAnswer },
-    'POST /api/admissions/{id}/cancel': { summary: 'Cancel a waiting request or reservation', access: ['doctor', 'reception', 'admin'], answers: admissionAnswer, errors: [409] },
+    'GET /api/admissions/{id}': {
+      summary: 'An admission with its locations and bills',
+      access: ['doctor', 'reception', 'admin'],
+      answers: admissionAnswer,
+    },
+    'POST /api/admissions/{id}/cancel': {
+      summary: 'Cancel a waiting request or reservation',
+      access: ['doctor', 'reception', 'admin'],
+      answers: admissionAnswer,
+      errors: [409],
+    },
     'POST /api/admissions/{id}/reserve': {
       summary: 'Reserve a vacant bed for a waiting admission',
       access: ['reception', 'admin'],
@@ -200,7 +269,8 @@ export const inpatientPaths: ModulePaths = {
     },
     'POST /api/admissions/{id}/admit': {
       summary: 'Admit the patient into a vacant bed',
-      description: '`bed_id` may be left out when a bed is reserved. 409 `bed_taken`, `bed_not_vacant`, `already_admitted`.',
+      description:
+        '`bed_id` may be left out when a bed is reserved. 409 `bed_taken`, `bed_not_vacant`, `already_admitted`.',
       access: ['reception', 'admin'],
       body: object({ bed_id: id() }, { optional: ['bed_id'] }),
       answers: admissionAnswer,
@@ -208,14 +278,16 @@ export const inpatientPaths: ModulePaths = {
     },
     'POST /api/admissions/{id}/undo': {
       summary: 'Undo a mistaken admission or reservation',
-      description: 'The request waits again and the bed is vacant. An admission only within 15 minutes and before any transfer (409 `undo_window_passed`).',
+      description:
+        'The request waits again and the bed is vacant. An admission only within 15 minutes and before any transfer (409 `undo_window_passed`).',
       access: ['reception', 'admin'],
       answers: admissionAnswer,
       errors: [409],
     },
     'POST /api/admissions/{id}/transfer': {
       summary: 'Transfer the patient to another bed',
-      description: 'The current bed is left to be cleaned; the location history keeps both. 409 `bed_taken`, `already_discharged`.',
+      description:
+        'The current bed is left to be cleaned; the location history keeps both. 409 `bed_taken`, `already_discharged`.',
       access: ['reception', 'admin'],
       body: object({ bed_id: id() }),
       answers: admissionAnswer,
@@ -225,7 +297,13 @@ export const inpatientPaths: ModulePaths = {
       summary: 'Order the discharge and write its summary',
       access: 'doctor',
       body: object(
-        { diagnosis: text(5000), treatment: text(5000), medication: string({ maxLength: 5000 }), instructions: string({ maxLength: 5000 }), follow_up: string({ maxLength: 5000 }) },
+        {
+          diagnosis: text(5000),
+          treatment: text(5000),
+          medication: string({ maxLength: 5000 }),
+          instructions: string({ maxLength: 5000 }),
+          follow_up: string({ maxLength: 5000 }),
+        },
         { optional: ['medication', 'instructions', 'follow_up'] },
       ),
       answers: admissionAnswer,
@@ -233,7 +311,8 @@ export const inpatientPaths: ModulePaths = {
     },
     'POST /api/admissions/{id}/discharge': {
       summary: 'Confirm the patient has left',
-      description: 'The bed goes to cleaning and the nights not yet billed become one bill with a line per bed, in the same transaction.',
+      description:
+        'The bed goes to cleaning and the nights not yet billed become one bill with a line per bed, in the same transaction.',
       access: ['reception', 'admin'],
       answers: admissionAnswer,
       errors: [409],
@@ -242,7 +321,14 @@ export const inpatientPaths: ModulePaths = {
       summary: 'The discharge summary, to print',
       access: ['doctor', 'admin', 'patient'],
       answers: {
-        200: object({ admission_id: id(), patient: ref('Named'), ward: ref('Named'), admitted_at: nullable(dateTime()), discharged_at: nullable(dateTime()), ...summaryFields }),
+        200: object({
+          admission_id: id(),
+          patient: ref('Named'),
+          ward: ref('Named'),
+          admitted_at: nullable(dateTime()),
+          discharged_at: nullable(dateTime()),
+          ...summaryFields,
+        }),
       },
     },
     'GET /api/patient/admissions': {
@@ -265,7 +351,14 @@ export const inpatientPaths: ModulePaths = {
           from: date(),
           to: date(),
           time_zone: string(),
-          days: array(object({ date: date(), beds: integer({ minimum: 0 }), in_bed_at_midnight: integer({ minimum: 0 }), ...censusFigures })),
+          days: array(
+            object({
+              date: date(),
+              beds: integer({ minimum: 0 }),
+              in_bed_at_midnight: integer({ minimum: 0 }),
+              ...censusFigures,
+            }),
+          ),
           wards: array(
             object({
               patient_nights: integer({ minimum: 0 }),

@@ -1,7 +1,19 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { MESSAGE_KINDS } from '../../../domain/notifications/message.ts';
 import { MESSAGE_STATUSES } from '../../../domain/notifications/ports.ts';
-import { array, boolean, dateTime, id, integer, listOf, nullable, object, oneOfValues, ref, string } from '../schema.ts';
+import {
+  array,
+  boolean,
+  dateTime,
+  id,
+  integer,
+  listOf,
+  nullable,
+  object,
+  oneOfValues,
+  ref,
+  string,
+} from '../schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/notifications.ts. */
@@ -10,7 +22,7 @@ export const notificationsPaths: ModulePaths = {
   description:
     'Private calendar feeds and the messages the clinic sends. A doctor or a patient makes a private iCalendar address of their visits for a calendar ' +
     'application to subscribe to; making a new one, or turning it off, ends the old address. Admins read every e-mail sent or due (`/api/admin/messages`), ' +
-    'never a link\'s token.',
+    "never a link's token.",
   schemas: {
     OutboxMessage: object({
       id: id(),
@@ -24,7 +36,7 @@ export const notificationsPaths: ModulePaths = {
       sent_at: nullable(dateTime()),
       created_at: dateTime(),
       body: string({ description: 'The plain-text body; a one-time link shows as a placeholder' }),
-      attachments: array(string(), { description: 'The attachments\' file names' }),
+      attachments: array(string(), { description: "The attachments' file names" }),
     }),
   },
   operations: {
@@ -36,25 +48,27 @@ export const notificationsPaths: ModulePaths = {
     },
     'POST /api/user/calendar-feed': {
       summary: 'Make a new calendar feed address',
-      description: 'Doctors and patients; audited. A new private address for the caller\'s calendar; the one they had stops working. Keep it secret: it opens the calendar without signing in. ' +
-        'Without `PUBLIC_URL` set, a request that does not come to the server\'s own loopback address is refused with 409 `public_url_unset`.',
+      description:
+        "Doctors and patients; audited. A new private address for the caller's calendar; the one they had stops working. Keep it secret: it opens the calendar without signing in. " +
+        "Without `PUBLIC_URL` set, a request that does not come to the server's own loopback address is refused with 409 `public_url_unset`.",
       access: ['doctor', 'patient'],
       answers: { 201: object({ url: string({ format: 'uri' }), created_at: dateTime() }) },
       errors: [400, 409, 413],
     },
     'DELETE /api/user/calendar-feed': {
       summary: 'Turn my calendar feed off',
-      description: 'Doctors and patients; audited. The address stops working; turning off a feed that is off changes nothing.',
+      description:
+        'Doctors and patients; audited. The address stops working; turning off a feed that is off changes nothing.',
       access: ['doctor', 'patient'],
       answers: { 204: null },
     },
     'GET /api/calendar/{token}.ics': {
       summary: 'A calendar feed',
       description:
-        'Public: the private address a calendar application subscribes to; the read is audited as its owner\'s. An unknown or revoked token → 404. ' +
+        "Public: the private address a calendar application subscribes to; the read is audited as its owner's. An unknown or revoked token → 404. " +
         '`Cache-Control: private, no-cache` with an `ETag`; `If-None-Match` with it answers 304 while its visits are unchanged.',
       access: 'public',
-      params: { token: string({ pattern: '^[A-Za-z0-9_-]+$', description: 'The feed\'s secret token' }) },
+      params: { token: string({ pattern: '^[A-Za-z0-9_-]+$', description: "The feed's secret token" }) },
       headers: { 'If-None-Match': string({ description: 'An ETag this feed was answered with' }) },
       answers: {
         200: { description: 'The iCalendar feed', content: { 'text/calendar': string() }, headers: { ETag: string() } },
@@ -63,7 +77,8 @@ export const notificationsPaths: ModulePaths = {
     },
     'GET /api/admin/messages': {
       summary: 'Messages sent or due',
-      description: 'Admins only. Every e-mail the clinic sent or will send, newest first; `q` searches recipient and subject, `status` filters.',
+      description:
+        'Admins only. Every e-mail the clinic sent or will send, newest first; `q` searches recipient and subject, `status` filters.',
       access: 'admin',
       query: { ...pageQuery, status: oneOfValues(MESSAGE_STATUSES) },
       answers: { 200: listOf('messages', ref('OutboxMessage')) },

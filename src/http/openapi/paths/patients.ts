@@ -2,7 +2,20 @@ import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery, patientRow } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
-import { array, boolean, date, email, integer, listOf, nullable, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import {
+  array,
+  boolean,
+  date,
+  email,
+  integer,
+  listOf,
+  nullable,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  type Schema,
+} from '../schema.ts';
 
 // The profile's fields as src/domain/patients/use-cases.ts readProfile and staff-use-cases.ts registerWalkIn read them.
 const name = string({ minLength: 1, maxLength: 200, description: 'One line, no control characters' });
@@ -21,7 +34,7 @@ function patientProfile(emailSchema: Schema): Schema {
     gender: nullable(ref('Gender')),
     photo: ref('Image'),
     description: string(),
-    reminders: boolean({ description: 'E-mail reminders before visits (the patient\'s own choice)' }),
+    reminders: boolean({ description: "E-mail reminders before visits (the patient's own choice)" }),
     email_verified: boolean(),
     pending_email: nullable(email()),
   });
@@ -49,7 +62,7 @@ export const patientsPaths: ModulePaths = {
   tag: 'Patients',
   description:
     "Patients as the front desk and admins see them (lists, a walk-in's registration, contact details; the desk never sees " +
-    'clinical content), the admin\'s patient detail with medical records, and a signed-in patient\'s own profile and recorded ' +
+    "clinical content), the admin's patient detail with medical records, and a signed-in patient's own profile and recorded " +
     'visits. Every read of a patient list, card or records is audited.',
   schemas: {
     PatientProfile: patientProfile(nullable(email())),
@@ -90,7 +103,7 @@ export const patientsPaths: ModulePaths = {
     },
     'GET /api/patients': {
       summary: 'List patients (front desk)',
-      description: 'As the admin\'s list, for reception and admins. Each page read is audited.',
+      description: "As the admin's list, for reception and admins. Each page read is audited.",
       access: [...DESK_ROLES],
       query: pageQuery,
       answers: { 200: listOf('patients', ref('Patient')) },
@@ -121,11 +134,14 @@ export const patientsPaths: ModulePaths = {
       summary: 'Register a walk-in patient',
       description:
         'The front desk registers a patient in person. The e-mail is optional: without one the patient has no sign-in and gets no ' +
-        'e-mail. One given waits as `pending_email` (the answer\'s `email` is null) until the patient follows the link sent to it; ' +
+        "e-mail. One given waits as `pending_email` (the answer's `email` is null) until the patient follows the link sent to it; " +
         'then it is their sign-in and they choose a password through "Forgot password". An e-mail already in use is 409 ' +
         '`email_taken`. Audited.',
       access: [...DESK_ROLES],
-      body: object({ name, email: nullable(newEmail), phone, birthdate, gender: ref('Gender') }, { optional: ['email'] }),
+      body: object(
+        { name, email: nullable(newEmail), phone, birthdate, gender: ref('Gender') },
+        { optional: ['email'] },
+      ),
       answers: {
         201: object({
           patient: object({
@@ -143,7 +159,8 @@ export const patientsPaths: ModulePaths = {
     },
     'GET /api/patients/{id}': {
       summary: "A patient's card (front desk)",
-      description: 'Contact details, no-shows and any address waiting for confirmation; never medical records. Audited.',
+      description:
+        'Contact details, no-shows and any address waiting for confirmation; never medical records. Audited.',
       access: [...DESK_ROLES],
       answers: { 200: object({ patient: ref('DeskPatient') }) },
     },
@@ -177,7 +194,8 @@ export const patientsPaths: ModulePaths = {
     },
     'GET /api/patient/records': {
       summary: 'My recorded visits',
-      description: "The signed-in patient's own recorded visits with their bills, newest first. The read is audited (`read_records`).",
+      description:
+        "The signed-in patient's own recorded visits with their bills, newest first. The read is audited (`read_records`).",
       access: 'patient',
       answers: { 200: object({ records: { type: 'array', items: ref('PatientVisit') } }) },
     },

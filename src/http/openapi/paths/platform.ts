@@ -10,7 +10,9 @@ const readiness = {
     // The probe's own 503, in place of the API's error body: app.health.ready() answers false, it never throws.
     503: {
       description: 'The database did not answer within a second (`Retry-After`)',
-      content: { 'application/json': object({ status: oneOfValues(['degraded']), database: oneOfValues(['unavailable']) }) },
+      content: {
+        'application/json': object({ status: oneOfValues(['degraded']), database: oneOfValues(['unavailable']) }),
+      },
       headers: { 'Retry-After': string({ pattern: '^[0-9]+$' }) },
     },
   },
@@ -21,9 +23,13 @@ export const platformPaths: ModulePaths = {
   tag: 'Platform',
   description:
     'Health probes for a load balancer or orchestrator: liveness (the process answers) and readiness (the database answers ' +
-    'within a second), public and never cached; and the clinic\'s settings the UI formats with. None touches patient data.',
+    "within a second), public and never cached; and the clinic's settings the UI formats with. None touches patient data.",
   schemas: {
-    Clinic: object({ name: string(), time_zone: string(), locale: string({ description: 'BCP 47, as Intl spells it: en-US, en-GB, de-DE' }) }),
+    Clinic: object({
+      name: string(),
+      time_zone: string(),
+      locale: string({ description: 'BCP 47, as Intl spells it: en-US, en-GB, de-DE' }),
+    }),
   },
   operations: {
     'GET /api/health/live': {
@@ -43,7 +49,7 @@ export const platformPaths: ModulePaths = {
     'GET /api/clinic': {
       summary: "The clinic's settings",
       description:
-        'The clinic\'s name, its IANA time zone (`CLINIC_TZ`) and the BCP 47 locale its dates and times are written in ' +
+        "The clinic's name, its IANA time zone (`CLINIC_TZ`) and the BCP 47 locale its dates and times are written in " +
         '(`CLINIC_LOCALE`, default `en-US`): every page of the UI, signed in or not, formats with them.',
       access: 'public',
       answers: { 200: ref('Clinic') },

@@ -1,7 +1,22 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { MAX_AMENDMENT_REASON, MAX_CLINICAL_TEXT, MAX_SERVICE_TYPE } from '../../../domain/records/records.ts';
 import { MAX_AMOUNT_CENTS } from '../../../domain/shared/money.ts';
-import { anyOf, array, boolean, date, dateTime, email, id, integer, listOf, nullable, number, object, ref, string } from '../schema.ts';
+import {
+  anyOf,
+  array,
+  boolean,
+  date,
+  dateTime,
+  email,
+  id,
+  integer,
+  listOf,
+  nullable,
+  number,
+  object,
+  ref,
+  string,
+} from '../schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/records.ts. */
@@ -9,7 +24,7 @@ export const recordsPaths: ModulePaths = {
   tag: 'Records',
   description:
     'Medical records: a doctor records a visit of their own appointment once it has begun (409 `visit_not_started` before), which completes ' +
-    'the appointment and raises its bill in one transaction, and reads the patients they have seen. Another doctor\'s appointment, or a patient who never saw ' +
+    "the appointment and raises its bill in one transaction, and reads the patients they have seen. Another doctor's appointment, or a patient who never saw " +
     'this doctor, is answered 404. The doctor who wrote a record, or an admin, amends its clinical content with a reason; every version is kept ' +
     '(`history`, oldest first, the current one last) and each amendment is audited. Every read of clinical content is audited. Reception never ' +
     'receives it.',
@@ -44,8 +59,8 @@ export const recordsPaths: ModulePaths = {
     'POST /api/doctor/appointments/{id}/medical-record': {
       summary: 'Record a visit',
       description:
-        'Doctors only, for their own appointment (another\'s → 404); audited. The record is written, the appointment completed and, unless the visit is free ' +
-        '(cost 0), a bill raised and the patient e-mailed it. Not `scheduled` or `checked_in` → 409 `invalid_transition`; before the visit\'s start → 409 ' +
+        "Doctors only, for their own appointment (another's → 404); audited. The record is written, the appointment completed and, unless the visit is free " +
+        "(cost 0), a bill raised and the patient e-mailed it. Not `scheduled` or `checked_in` → 409 `invalid_transition`; before the visit's start → 409 " +
         '`visit_not_started`; an unknown disease, or a record date in the future or before the visit → 422 naming the field.',
       access: 'doctor',
       body: object(
@@ -56,7 +71,10 @@ export const recordsPaths: ModulePaths = {
           prescriptions: string({ maxLength: MAX_CLINICAL_TEXT }),
           service_type: string({ minLength: 1, maxLength: MAX_SERVICE_TYPE }),
           cost: {
-            ...anyOf(string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }), number({ minimum: 0, maximum: MAX_AMOUNT_CENTS / 100 })),
+            ...anyOf(
+              string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }),
+              number({ minimum: 0, maximum: MAX_AMOUNT_CENTS / 100 }),
+            ),
             description: `Dollars with at most 2 decimals, at most ${MAX_AMOUNT_CENTS / 100}; none or 0 is a free visit (no bill)`,
           },
           record_date: date('Default today; not in the future, not before the visit'),
@@ -75,7 +93,7 @@ export const recordsPaths: ModulePaths = {
     'POST /api/medical-records/{id}/amendments': {
       summary: 'Amend a record',
       description:
-        'The doctor who wrote the record (another\'s → 404) or an admin; audited (`amend`). The body is the clinical content as it should now read ' +
+        "The doctor who wrote the record (another's → 404) or an admin; audited (`amend`). The body is the clinical content as it should now read " +
         'and the reason; it becomes the current version, the earlier ones stay in `history`. Service type, cost and record date are billed and ' +
         'cannot be amended (422 naming the field): a bill changes only by an adjustment.',
       access: ['doctor', 'admin'],
@@ -93,7 +111,8 @@ export const recordsPaths: ModulePaths = {
     },
     'GET /api/doctor/patients': {
       summary: "The doctor's patients",
-      description: 'Doctors only; audited. Everyone who has had an appointment with them; `q` searches name, e-mail and phone.',
+      description:
+        'Doctors only; audited. Everyone who has had an appointment with them; `q` searches name, e-mail and phone.',
       access: 'doctor',
       query: pageQuery,
       answers: {

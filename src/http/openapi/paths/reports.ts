@@ -1,7 +1,20 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
-import { array, date, id, integer, listOf, nullable, number, object, oneOfValues, ref, string, type Schema } from '../schema.ts';
+import {
+  array,
+  date,
+  id,
+  integer,
+  listOf,
+  nullable,
+  number,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  type Schema,
+} from '../schema.ts';
 
 /** The filters of the admin's appointment and bill lists (src/domain/reports/use-cases.ts readListFilter). */
 function listFilters(statuses: readonly string[], dateOf: string): Record<string, Schema> {
@@ -41,7 +54,10 @@ export const reportsPaths: ModulePaths = {
       appointment_count: integer({ minimum: 0, description: 'Appointments of any date, cancelled ones not counted' }),
       patient_count: integer({ minimum: 0 }),
       doctor_count: integer({ minimum: 0, description: 'Active doctors' }),
-      average_diseases_per_doctor: number({ minimum: 0, description: "Distinct doctor–disease pairs in active doctors' records ÷ active doctors, 2 decimals" }),
+      average_diseases_per_doctor: number({
+        minimum: 0,
+        description: "Distinct doctor–disease pairs in active doctors' records ÷ active doctors, 2 decimals",
+      }),
     }),
     TopDoctor: object({
       top_doctor: nullable(
@@ -70,19 +86,27 @@ export const reportsPaths: ModulePaths = {
       balance: ref('Money'),
       balance_cents: integer({ minimum: 0 }),
       refund_due: ref('Money'),
-      refund_due_cents: integer({ minimum: 0, description: 'Paid beyond the adjusted amount: owed back to the patient' }),
+      refund_due_cents: integer({
+        minimum: 0,
+        description: 'Paid beyond the adjusted amount: owed back to the patient',
+      }),
       billing_date: date(),
       payment_status: oneOfValues(PAYMENT_STATUSES),
       supplements_bill_id: nullable(id("A supplementary bill's original")),
-      adjustments: array(ref('BillAdjustment'), { description: 'Credit notes and supplementary bills against it, oldest first' }),
-      doctor_name: nullable(string({ description: 'Who saw the patient at the visit billed; null for a bill without one' })),
+      adjustments: array(ref('BillAdjustment'), {
+        description: 'Credit notes and supplementary bills against it, oldest first',
+      }),
+      doctor_name: nullable(
+        string({ description: 'Who saw the patient at the visit billed; null for a bill without one' }),
+      ),
       visit_date: nullable(date()),
     }),
   },
   operations: {
     'GET /api/admin/statistics': {
       summary: 'Clinic statistics',
-      description: 'Appointments (not cancelled), patients, active doctors and the average number of diseases per active doctor.',
+      description:
+        'Appointments (not cancelled), patients, active doctors and the average number of diseases per active doctor.',
       access: 'admin',
       answers: { 200: ref('Statistics') },
     },
@@ -95,10 +119,13 @@ export const reportsPaths: ModulePaths = {
     },
     'GET /api/admin/appointments-per-day': {
       summary: 'Appointments per day',
-      description: 'Not-cancelled appointments per clinic date over the last `days` days up to today, oldest first, zero-filled.',
+      description:
+        'Not-cancelled appointments per clinic date over the last `days` days up to today, oldest first, zero-filled.',
       access: 'admin',
       query: { days: integer({ minimum: 1, maximum: 366, default: 30 }) },
-      answers: { 200: object({ days: { type: 'array', items: object({ date: date(), count: integer({ minimum: 0 }) }) } }) },
+      answers: {
+        200: object({ days: { type: 'array', items: object({ date: date(), count: integer({ minimum: 0 }) }) } }),
+      },
     },
     'GET /api/admin/appointments': {
       summary: 'List every appointment',
@@ -119,7 +146,7 @@ export const reportsPaths: ModulePaths = {
     'GET /api/admin/billings': {
       summary: 'List every bill',
       description:
-        "Newest first, each with the doctor and date of the visit billed; `q` searches patient name and e-mail and the service; " +
+        'Newest first, each with the doctor and date of the visit billed; `q` searches patient name and e-mail and the service; ' +
         "filtered by the bill's date, the visit's doctor and department, and payment status. Each page read is audited.",
       access: 'admin',
       query: { ...pageQuery, ...billingFilters },

@@ -1,8 +1,29 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
-import { AGENDA_VIEWS, APPOINTMENT_STATUSES, APPOINTMENT_WHEN, MAX_DAYS_AHEAD } from '../../../domain/scheduling/scheduling.ts';
+import {
+  AGENDA_VIEWS,
+  APPOINTMENT_STATUSES,
+  APPOINTMENT_WHEN,
+  MAX_DAYS_AHEAD,
+} from '../../../domain/scheduling/scheduling.ts';
 import { DESK_EVENTS } from '../../../domain/scheduling/lifecycle.ts';
-import { anyOf, array, boolean, date, email, id, integer, listOf, nullable, object, oneOfValues, ref, string, time, type Schema } from '../schema.ts';
+import {
+  anyOf,
+  array,
+  boolean,
+  date,
+  email,
+  id,
+  integer,
+  listOf,
+  nullable,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  time,
+  type Schema,
+} from '../schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The appointment of docs/api.md (appointmentJson), its fields written once for the shapes that add to it. */
@@ -12,7 +33,10 @@ export const appointmentFields: Record<string, Schema> = {
   start_time: time(),
   end_time: time(),
   status: oneOfValues(APPOINTMENT_STATUSES),
-  patient: object({ id: id(), name: string(), email: nullable(email()) }, { description: 'The email is null for a patient registered at the desk without one' }),
+  patient: object(
+    { id: id(), name: string(), email: nullable(email()) },
+    { description: 'The email is null for a patient registered at the desk without one' },
+  ),
   doctor: object({ id: id(), name: string(), email: email() }),
   department: nullable(ref('Named')),
   room: nullable(ref('Named')),
@@ -28,36 +52,46 @@ export const hasStarted = boolean({ description: "Whether the visit's start has 
 
 const weekday = integer({ minimum: 1, maximum: 7, description: 'ISO weekday: 1 = Monday … 7 = Sunday' });
 
-const slotMinutes = integer({ minimum: 5, maximum: 480, description: "Each slot's length; it must fit between start_time and end_time" });
+const slotMinutes = integer({
+  minimum: 5,
+  maximum: 480,
+  description: "Each slot's length; it must fit between start_time and end_time",
+});
 
 const slotFields: Record<string, Schema> = {
   schedule_id: id('The weekly slot to book'),
   start_time: time(),
   end_time: time(),
-  status: oneOfValues(['available', 'booked', 'past'], '`booked`: overlaps a booked appointment, or a waitlist offer holds it for another patient'),
+  status: oneOfValues(
+    ['available', 'booked', 'past'],
+    '`booked`: overlaps a booked appointment, or a waitlist offer holds it for another patient',
+  ),
   period: oneOfValues(['AM', 'PM'], 'AM when the slot starts before noon'),
 };
 
 const bookingDate = date(`The visit's date (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`);
 
 const bookingErrors =
-  'A slot that is not the doctor\'s current one for that date\'s weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist ' +
+  "A slot that is not the doctor's current one for that date's weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist " +
   'offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404.';
 
 const appointmentQuery = {
   ...pageQuery,
   status: oneOfValues(APPOINTMENT_STATUSES),
-  when: oneOfValues(APPOINTMENT_WHEN, '`upcoming`: only visits to come (scheduled or checked in, today or later); `past`: only the others'),
+  when: oneOfValues(
+    APPOINTMENT_WHEN,
+    '`upcoming`: only visits to come (scheduled or checked in, today or later); `past`: only the others',
+  ),
 };
 
 /** The operations of src/http/routes/scheduling.ts. */
 export const schedulingPaths: ModulePaths = {
   tag: 'Scheduling',
   description:
-    'Doctors\' weekly slots, free times, booking and the life of an appointment. Patients book and move their own visits within the clinic\'s ' +
+    "Doctors' weekly slots, free times, booking and the life of an appointment. Patients book and move their own visits within the clinic's " +
     'booking limits (409 `booking_limit`) and cancel them before they start (409 `appointment_started`); the front desk (reception and admins) books, ' +
     'moves, cancels, checks in and marks no-shows for anyone. A visit goes `scheduled → checked_in → completed`, `scheduled → completed`, ' +
-    '`scheduled → no_show`, `scheduled | checked_in → cancelled`, and back `checked_in | no_show → scheduled` (the desk\'s undo on the visit\'s day); ' +
+    "`scheduled → no_show`, `scheduled | checked_in → cancelled`, and back `checked_in | no_show → scheduled` (the desk's undo on the visit's day); " +
     'any other move is 409 `invalid_transition`. A slot someone holds is 409 `slot_taken`. ' +
     `Visits are booked from today up to ${MAX_DAYS_AHEAD} days ahead; dates are \`yyyy-MM-dd\` and times \`HH:mm\` in the clinic's time zone.`,
   schemas: {
@@ -67,17 +101,26 @@ export const schedulingPaths: ModulePaths = {
       ...appointmentFields,
       has_started: hasStarted,
       desk_actions: array(oneOfValues(DESK_EVENTS), {
-        description: 'What the desk can do to the visit now: check in on its day, no-show once started, undo either on its day',
+        description:
+          'What the desk can do to the visit now: check in on its day, no-show once started, undo either on its day',
       }),
     }),
     AgendaVisit: object({
       ...appointmentFields,
       has_started: hasStarted,
-      can_record: boolean({ description: 'Whether the doctor can record the visit now: scheduled or checked in, and begun' }),
+      can_record: boolean({
+        description: 'Whether the doctor can record the visit now: scheduled or checked in, and begun',
+      }),
     }),
     WeeklySlot: object({ id: id(), weekday, start_time: time(), end_time: time(), room: nullable(ref('Named')) }),
     WorkingHours: object(
-      { weekday, start_time: time(), end_time: time(), slot_minutes: integer({ minimum: 1 }), room: nullable(ref('Named')) },
+      {
+        weekday,
+        start_time: time(),
+        end_time: time(),
+        slot_minutes: integer({ minimum: 1 }),
+        room: nullable(ref('Named')),
+      },
       { description: 'One range of a weekday, cut into back-to-back slots of `slot_minutes`' },
     ),
     Schedule: object({ hours: array(ref('WorkingHours')), slots: array(ref('WeeklySlot')) }),
@@ -86,7 +129,8 @@ export const schedulingPaths: ModulePaths = {
   operations: {
     'GET /api/admin/doctors/{id}/schedule': {
       summary: "Get a doctor's working hours and weekly slots",
-      description: 'Admins only. The active doctor\'s working hours, exactly as saved, and the weekly slots they give; an unknown or inactive doctor → 404.',
+      description:
+        "Admins only. The active doctor's working hours, exactly as saved, and the weekly slots they give; an unknown or inactive doctor → 404.",
       access: 'admin',
       answers: { 200: ref('Schedule') },
     },
@@ -99,11 +143,31 @@ export const schedulingPaths: ModulePaths = {
         'booked appointments keep their slot and times. The saved hours again change nothing.',
       access: 'admin',
       body: anyOf(
-        object({ hours: array(object({ weekday, start_time: time(), end_time: time('After start_time'), slot_minutes: slotMinutes, room_id: id() }, { optional: ['room_id'] }), { maxItems: 168 }) }),
         object({
-          slots: array(object({ weekday, start_time: time(), end_time: time('After start_time'), room_id: id() }, { optional: ['room_id'] }), {
-            maxItems: 2016,
-          }),
+          hours: array(
+            object(
+              {
+                weekday,
+                start_time: time(),
+                end_time: time('After start_time'),
+                slot_minutes: slotMinutes,
+                room_id: id(),
+              },
+              { optional: ['room_id'] },
+            ),
+            { maxItems: 168 },
+          ),
+        }),
+        object({
+          slots: array(
+            object(
+              { weekday, start_time: time(), end_time: time('After start_time'), room_id: id() },
+              { optional: ['room_id'] },
+            ),
+            {
+              maxItems: 2016,
+            },
+          ),
         }),
         object(
           {
@@ -122,7 +186,7 @@ export const schedulingPaths: ModulePaths = {
       summary: 'Find the next days with a free slot',
       description:
         `Any signed-in user. Exactly one of \`doctor_id\` and \`department_id\` (else 422 naming it). The first 3 days from \`from\` to ${MAX_DAYS_AHEAD} days ahead ` +
-        'with a free slot, each with only its free slots; with `department_id`, over the department\'s active doctors, each slot naming its doctor. ' +
+        "with a free slot, each with only its free slots; with `department_id`, over the department's active doctors, each slot naming its doctor. " +
         'A slot in a leave or a closure, or one a waitlist offer holds for someone else, is not free. An unknown doctor or department → 404.',
       access: 'user',
       query: {
@@ -132,10 +196,15 @@ export const schedulingPaths: ModulePaths = {
       },
       answers: {
         200: anyOf(
-          object({ doctor_id: id(), days: array(object({ date: date(), available_appointments: array(ref('AvailableSlot')) })) }),
+          object({
+            doctor_id: id(),
+            days: array(object({ date: date(), available_appointments: array(ref('AvailableSlot')) })),
+          }),
           object({
             department_id: id(),
-            days: array(object({ date: date(), available_appointments: array(object({ ...slotFields, doctor: ref('Named') })) })),
+            days: array(
+              object({ date: date(), available_appointments: array(object({ ...slotFields, doctor: ref('Named') })) }),
+            ),
           }),
         ),
       },
@@ -144,7 +213,7 @@ export const schedulingPaths: ModulePaths = {
     'GET /api/appointments/available/{doctorId}': {
       summary: "A doctor's slots on a day",
       description:
-        'Any signed-in user. Every slot of the doctor\'s pattern on `date` that no leave or clinic closure takes away, by time, each `available`, `booked` ' +
+        "Any signed-in user. Every slot of the doctor's pattern on `date` that no leave or clinic closure takes away, by time, each `available`, `booked` " +
         'or `past`. An unknown or inactive doctor → 404.',
       access: 'user',
       query: { date: bookingDate },
@@ -161,8 +230,8 @@ export const schedulingPaths: ModulePaths = {
     'GET /api/appointments/day': {
       summary: "The front desk's day at a glance",
       description:
-        'Reception and admins. How many visits of `date` (default today; only `doctor_id`\'s when given) are in each status, cancelled ones too, ' +
-        'with the clinic\'s today and the days before and after `date`.',
+        "Reception and admins. How many visits of `date` (default today; only `doctor_id`'s when given) are in each status, cancelled ones too, " +
+        "with the clinic's today and the days before and after `date`.",
       access: [...DESK_ROLES],
       query: { date: date(), doctor_id: id() },
       answers: {
@@ -179,8 +248,8 @@ export const schedulingPaths: ModulePaths = {
     'GET /api/appointments': {
       summary: "The front desk's appointments",
       description:
-        'Reception and admins; audited. A day\'s appointments (`date`, default today) in the order of the day, its cancelled ones only with ' +
-        '`status=cancelled`; or with `patient_id` all of one patient\'s (`date` optional), upcoming first. `doctor_id` keeps one doctor\'s; ' +
+        "Reception and admins; audited. A day's appointments (`date`, default today) in the order of the day, its cancelled ones only with " +
+        "`status=cancelled`; or with `patient_id` all of one patient's (`date` optional), upcoming first. `doctor_id` keeps one doctor's; " +
         '`q` searches names.',
       access: [...DESK_ROLES],
       query: { ...appointmentQuery, date: date(), patient_id: id(), doctor_id: id() },
@@ -197,8 +266,8 @@ export const schedulingPaths: ModulePaths = {
     'POST /api/appointments/{id}/reschedule': {
       summary: 'Move an appointment',
       description:
-        'A patient moves their own (another\'s → 404) before it starts (409 `appointment_started`), within the booking limits (409 `booking_limit`); ' +
-        'reception and admins move anyone\'s. Only a `scheduled` visit moves (else 409 `invalid_transition`). `doctor_id` defaults to the appointment\'s doctor. ' +
+        "A patient moves their own (another's → 404) before it starts (409 `appointment_started`), within the booking limits (409 `booking_limit`); " +
+        "reception and admins move anyone's. Only a `scheduled` visit moves (else 409 `invalid_transition`). `doctor_id` defaults to the appointment's doctor. " +
         `In one transaction the new slot is taken and the old one freed; audited, and the patient is e-mailed the new time. ${bookingErrors}`,
       access: ['patient', ...DESK_ROLES],
       body: object({ schedule_id: id(), date: bookingDate, doctor_id: id() }, { optional: ['date', 'doctor_id'] }),
@@ -207,14 +276,16 @@ export const schedulingPaths: ModulePaths = {
     },
     'POST /api/appointments/{id}/cancel': {
       summary: 'Cancel an appointment (front desk)',
-      description: 'Reception and admins; audited. Any `scheduled` or `checked_in` appointment, past ones too; otherwise 409 `invalid_transition`. Its slot is freed.',
+      description:
+        'Reception and admins; audited. Any `scheduled` or `checked_in` appointment, past ones too; otherwise 409 `invalid_transition`. Its slot is freed.',
       access: [...DESK_ROLES],
       answers: { 200: ref('Appointment') },
       errors: [409],
     },
     'POST /api/appointments/{id}/check-in': {
       summary: 'Check a patient in',
-      description: 'Reception and admins; audited. A `scheduled` appointment (else 409 `invalid_transition`) on its day (else 409 `not_visit_day`).',
+      description:
+        'Reception and admins; audited. A `scheduled` appointment (else 409 `invalid_transition`) on its day (else 409 `not_visit_day`).',
       access: [...DESK_ROLES],
       answers: { 200: ref('Appointment') },
       errors: [409],
@@ -246,7 +317,7 @@ export const schedulingPaths: ModulePaths = {
     'POST /api/patient/appointments/{id}/cancel': {
       summary: 'Cancel my appointment',
       description:
-        'Patients only, their own (another patient\'s → 404). Not `scheduled` or `checked_in` → 409 `invalid_transition`; started already → 409 `appointment_started`.',
+        "Patients only, their own (another patient's → 404). Not `scheduled` or `checked_in` → 409 `invalid_transition`; started already → 409 `appointment_started`.",
       access: 'patient',
       answers: { 200: ref('Appointment') },
       errors: [409],
@@ -254,16 +325,16 @@ export const schedulingPaths: ModulePaths = {
     'POST /api/appointment-links/preview': {
       summary: 'What a cancel link would cancel',
       description:
-        'Public: the token of a reminder\'s one-click cancel link. Nothing changes. An unknown, used or expired link, or one whose appointment is no ' +
+        "Public: the token of a reminder's one-click cancel link. Nothing changes. An unknown, used or expired link, or one whose appointment is no " +
         'longer scheduled → 422 `cancel_link_invalid`.',
       access: 'public',
       body: object({ token: string({ minLength: 1, maxLength: 200 }) }),
       answers: { 200: object({ appointment: ref('Appointment') }) },
     },
     'POST /api/appointment-links/cancel': {
-      summary: 'Cancel by a reminder\'s link',
+      summary: "Cancel by a reminder's link",
       description:
-        'Public: follows a reminder\'s cancel link, once, without signing in; audited. Refusals as the preview; a visit that has started → 409 `appointment_started`.',
+        "Public: follows a reminder's cancel link, once, without signing in; audited. Refusals as the preview; a visit that has started → 409 `appointment_started`.",
       access: 'public',
       body: object({ token: string({ minLength: 1, maxLength: 200 }) }),
       answers: { 200: object({ appointment: ref('Appointment') }) },
@@ -271,14 +342,16 @@ export const schedulingPaths: ModulePaths = {
     },
     'POST /api/admin/appointments/{id}/cancel': {
       summary: 'Cancel an appointment (admin)',
-      description: 'Admins only; audited. Any `scheduled` or `checked_in` appointment, past ones too; otherwise 409 `invalid_transition`.',
+      description:
+        'Admins only; audited. Any `scheduled` or `checked_in` appointment, past ones too; otherwise 409 `invalid_transition`.',
       access: 'admin',
       answers: { 200: ref('Appointment') },
       errors: [409],
     },
     'GET /api/patient/appointments': {
       summary: 'My appointments',
-      description: 'Patients only. Upcoming first (soonest first), then past ones (latest first); `q` searches doctor, department and room.',
+      description:
+        'Patients only. Upcoming first (soonest first), then past ones (latest first); `q` searches doctor, department and room.',
       access: 'patient',
       query: appointmentQuery,
       answers: { 200: listOf('appointments', ref('ListedAppointment')) },
@@ -286,16 +359,21 @@ export const schedulingPaths: ModulePaths = {
     'GET /api/patient/appointments/{id}/calendar.ics': {
       summary: 'My appointment as a calendar file',
       description:
-        'Patients only, their own (another patient\'s → 404, the attempt audited). The appointment as an iCalendar download with the same event (UID, ' +
-        'SEQUENCE, times in the clinic\'s zone, place) as its e-mailed invitation, without METHOD; a cancelled one has STATUS:CANCELLED.',
+        "Patients only, their own (another patient's → 404, the attempt audited). The appointment as an iCalendar download with the same event (UID, " +
+        "SEQUENCE, times in the clinic's zone, place) as its e-mailed invitation, without METHOD; a cancelled one has STATUS:CANCELLED.",
       access: 'patient',
       answers: {
-        200: { description: 'The iCalendar file', content: { 'text/calendar': string() }, headers: { 'Content-Disposition': string() } },
+        200: {
+          description: 'The iCalendar file',
+          content: { 'text/calendar': string() },
+          headers: { 'Content-Disposition': string() },
+        },
       },
     },
     'GET /api/doctor/appointments': {
       summary: "The doctor's appointments",
-      description: 'Doctors only, their own; audited. Upcoming first, then past ones; `q` searches the patient\'s name and e-mail.',
+      description:
+        "Doctors only, their own; audited. Upcoming first, then past ones; `q` searches the patient's name and e-mail.",
       access: 'doctor',
       query: appointmentQuery,
       answers: { 200: listOf('appointments', ref('ListedAppointment')) },
@@ -303,8 +381,8 @@ export const schedulingPaths: ModulePaths = {
     'GET /api/doctor/agenda': {
       summary: "The doctor's day or week",
       description:
-        'Doctors only; audited. The doctor\'s visits not cancelled, in time order, grouped by date: one day, or the Monday-to-Sunday week around `date`. ' +
-        '`previous` and `next` are the dates the day or week before and after start on. Each day lists the doctor\'s leave and the clinic\'s closures ' +
+        "Doctors only; audited. The doctor's visits not cancelled, in time order, grouped by date: one day, or the Monday-to-Sunday week around `date`. " +
+        "`previous` and `next` are the dates the day or week before and after start on. Each day lists the doctor's leave and the clinic's closures " +
         'that day; visits inside them stay until the desk moves them.',
       access: 'doctor',
       query: { date: date('Default today'), view: oneOfValues(AGENDA_VIEWS, 'Default `day`') },

@@ -4,14 +4,18 @@ import { WAITLIST_STAFF } from '../../../domain/scheduling/waitlist.ts';
 import { date, dateTime, id, listOf, nullable, object, ref, string, time, type Schema } from '../schema.ts';
 import { pageQuery } from '../components.ts';
 
-const holdUntil = string({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} ([01][0-9]|2[0-3]):[0-5][0-9]$', description: "When the hold ends, on the clinic's wall clock: `yyyy-MM-dd HH:mm`" });
+const holdUntil = string({
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} ([01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: "When the hold ends, on the clinic's wall clock: `yyyy-MM-dd HH:mm`",
+});
 
 const entryDays = {
   from_date: date(`The first day the patient could come: from today to ${MAX_DAYS_AHEAD} days ahead`),
   to_date: date('The last day, not before `from_date`, within the same window'),
 };
 
-const token = (): Schema => object({ token: string({ minLength: 1, maxLength: 200, description: "The token of the offer e-mail's link" }) });
+const token = (): Schema =>
+  object({ token: string({ minLength: 1, maxLength: 200, description: "The token of the offer e-mail's link" }) });
 
 const refusals =
   'An unknown token → 422 `offer_link_invalid`; the hold over → 409 `offer_expired`; accepted already → 409 `offer_accepted`; declined or withdrawn → 409 `offer_closed`.';
@@ -20,8 +24,8 @@ const refusals =
 export const waitlistPaths: ModulePaths = {
   tag: 'Waitlist',
   description:
-    'A patient waits for a doctor\'s time on a range of days. When a slot on one of those days is freed, the first patient in line is e-mailed an offer ' +
-    'and the slot is held for them for a while (a hold nobody else can book); they accept or decline it through the e-mail\'s link, without signing in. ' +
+    "A patient waits for a doctor's time on a range of days. When a slot on one of those days is freed, the first patient in line is e-mailed an offer " +
+    "and the slot is held for them for a while (a hold nobody else can book); they accept or decline it through the e-mail's link, without signing in. " +
     'Declined or expired, the slot goes to the next in line. Patients manage their own entries; admins and reception add patients (who need an e-mail address).',
   schemas: {
     WaitlistEntry: object({
@@ -42,7 +46,8 @@ export const waitlistPaths: ModulePaths = {
   operations: {
     'GET /api/patient/waitlist': {
       summary: 'My waitlist entries',
-      description: 'Patients only. Their waiting entries whose days have not all passed, in the order joined; `q` searches the doctor.',
+      description:
+        'Patients only. Their waiting entries whose days have not all passed, in the order joined; `q` searches the doctor.',
       access: 'patient',
       query: pageQuery,
       answers: { 200: listOf('entries', ref('WaitlistEntry')) },
@@ -51,7 +56,7 @@ export const waitlistPaths: ModulePaths = {
       summary: "Join a doctor's waitlist",
       description:
         'Patients only; audited. An unknown or inactive doctor → 422 naming `doctor_id`; days outside the booking window, or `to_date` before `from_date` → 422 naming ' +
-        "the field; an entry for this doctor overlapping those days → 409 `waitlist_duplicate`.",
+        'the field; an entry for this doctor overlapping those days → 409 `waitlist_duplicate`.',
       access: 'patient',
       body: object({ doctor_id: id(), ...entryDays }),
       answers: { 201: ref('WaitlistEntry') },
@@ -59,7 +64,8 @@ export const waitlistPaths: ModulePaths = {
     },
     'DELETE /api/patient/waitlist/{id}': {
       summary: "Leave a doctor's waitlist",
-      description: 'Patients only; audited. The entry\'s held slot goes to the next in line. Another patient\'s entry, or one left already → 404.',
+      description:
+        "Patients only; audited. The entry's held slot goes to the next in line. Another patient's entry, or one left already → 404.",
       access: 'patient',
       answers: { 204: null },
     },
@@ -80,7 +86,14 @@ export const waitlistPaths: ModulePaths = {
       body: token(),
       answers: {
         200: object({
-          offer: object({ doctor: ref('Named'), date: date(), start_time: time(), end_time: time(), expires_at: dateTime(), hold_until: holdUntil }),
+          offer: object({
+            doctor: ref('Named'),
+            date: date(),
+            start_time: time(),
+            end_time: time(),
+            expires_at: dateTime(),
+            hold_until: holdUntil,
+          }),
         }),
       },
       errors: [409],

@@ -15,17 +15,30 @@ import { endpoints } from '../../paths.ts';
 
 const PAGE_SIZE = 10;
 // Every status, as the compiler checks; the UI imports only the domain's types.
-const STATUSES = Object.keys({ scheduled: true, checked_in: true, completed: true, no_show: true, cancelled: true } satisfies Record<AppointmentStatus, true>);
+const STATUSES = Object.keys({
+  scheduled: true,
+  checked_in: true,
+  completed: true,
+  no_show: true,
+  cancelled: true,
+} satisfies Record<AppointmentStatus, true>);
 const loadAppointments = listAt<AppointmentJson>(endpoints.admin.appointments, 'appointments');
 
 export default function AdminAppointmentsPage() {
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
-  const list = useFilteredList({ names: VISIT_FILTERS, load: loadAppointments, csvPath: endpoints.admin.appointmentsCsv, what: 'appointments', setAlert });
+  const list = useFilteredList({
+    names: VISIT_FILTERS,
+    load: loadAppointments,
+    csvPath: endpoints.admin.appointmentsCsv,
+    what: 'appointments',
+    setAlert,
+  });
 
   const cancel = useCancelAppointment({
     path: endpoints.admin.cancelAppointment,
-    question: (a) => `Are you sure you want to cancel appointment #${a.id} of ${a.patient_name} on ${formatDate(a.date)} at ${formatTime(a.start_time)}?`,
+    question: (a) =>
+      `Are you sure you want to cancel appointment #${a.id} of ${a.patient_name} on ${formatDate(a.date)} at ${formatTime(a.start_time)}?`,
     setAlert,
     onCancelled: () => setReloadKey((key) => key + 1),
   });
@@ -42,7 +55,9 @@ export default function AdminAppointmentsPage() {
   const actions = (a: AppointmentJson): RowAction[] => [
     // The spec's View button has no visible effect.
     { label: 'View', name: `View appointment ${a.id}` },
-    ...(a.status === 'scheduled' ? [{ label: 'Cancel', name: `Cancel appointment ${a.id}`, onSelect: () => cancel(a), tone: 'danger' as const }] : []),
+    ...(a.status === 'scheduled'
+      ? [{ label: 'Cancel', name: `Cancel appointment ${a.id}`, onSelect: () => cancel(a), tone: 'danger' as const }]
+      : []),
   ];
 
   return (

@@ -49,7 +49,11 @@ const FIELDS: { name: string; label: string; type: 'number' | 'text' | 'date' }[
 
 const columns: Column<AuditEntryJson>[] = [
   { header: 'When', cell: (e) => formatDateTime(e.at) },
-  { header: 'User', text: (e) => (e.actor ? `${e.actor.name ?? 'deleted user'} (#${e.actor.id}, ${e.actor.role ?? 'no role'})` : 'anonymous') },
+  {
+    header: 'User',
+    text: (e) =>
+      e.actor ? `${e.actor.name ?? 'deleted user'} (#${e.actor.id}, ${e.actor.role ?? 'no role'})` : 'anonymous',
+  },
   { header: 'Action', cell: (e) => e.action },
   { header: 'Subject', cell: (e) => (e.entity_id ? `${e.entity} #${e.entity_id}` : e.entity), priority: 2 },
   { header: 'Patient', cell: (e) => (e.patient_id === null ? '' : `#${e.patient_id}`), priority: 3 },
@@ -62,7 +66,13 @@ const NAMES = FIELDS.map((field) => field.name);
 /** The audit trail, newest first, filtered; the same filters export it as CSV. */
 export default function AdminAuditPage() {
   const { alert, setAlert, dismiss } = useAlert();
-  const list = useFilteredList({ names: NAMES, load: loadEntries, csvPath: endpoints.admin.auditCsv, what: 'audit trail', setAlert });
+  const list = useFilteredList({
+    names: NAMES,
+    load: loadEntries,
+    csvPath: endpoints.admin.auditCsv,
+    what: 'audit trail',
+    setAlert,
+  });
 
   return (
     <>

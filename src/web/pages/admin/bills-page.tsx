@@ -38,7 +38,13 @@ function BillsList() {
   const [viewing, setViewing] = useState<VisitBillJson | null>(null);
   const [adjusting, setAdjusting] = useState<VisitBillJson | null>(null);
   const [adjusted, setAdjusted] = useState(0);
-  const list = useFilteredList({ names: VISIT_FILTERS, load: loadBills, csvPath: endpoints.admin.billingsCsv, what: 'bills', setAlert });
+  const list = useFilteredList({
+    names: VISIT_FILTERS,
+    load: loadBills,
+    csvPath: endpoints.admin.billingsCsv,
+    what: 'bills',
+    setAlert,
+  });
 
   const columns: Column<VisitBillJson>[] = [
     { header: 'Bill', cell: (b) => `#${b.id}` },
@@ -53,7 +59,11 @@ function BillsList() {
   ];
   const actions = (b: VisitBillJson): RowAction[] => [
     { label: 'View', name: `View bill #${b.id}`, onSelect: () => setViewing(b) },
-    { label: 'Print', name: `Print bill #${b.id} (opens a new window)`, onSelect: () => window.open(receiptWindowUrl(b.id), '_blank', 'noopener') },
+    {
+      label: 'Print',
+      name: `Print bill #${b.id} (opens a new window)`,
+      onSelect: () => window.open(receiptWindowUrl(b.id), '_blank', 'noopener'),
+    },
     { label: 'Adjust', name: `Adjust bill #${b.id}`, onSelect: () => setAdjusting(b) },
   ];
 
@@ -74,7 +84,12 @@ function BillsList() {
       />
       {viewing && <BillDialog bill={viewing} onClose={() => setViewing(null)} />}
       {adjusting && (
-        <AdjustDialog bill={adjusting} onClose={() => setAdjusting(null)} onAdjusted={() => setAdjusted((n) => n + 1)} setAlert={setAlert} />
+        <AdjustDialog
+          bill={adjusting}
+          onClose={() => setAdjusting(null)}
+          onAdjusted={() => setAdjusted((n) => n + 1)}
+          setAlert={setAlert}
+        />
       )}
     </>
   );
@@ -90,7 +105,11 @@ function BillDialog({ bill, onClose }: { bill: VisitBillJson; onClose: () => voi
       onClose={onClose}
       className="dialog-receipt"
       actions={
-        <button type="button" className="button button-primary" onClick={() => window.open(receiptWindowUrl(bill.id), '_blank', 'noopener')}>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => window.open(receiptWindowUrl(bill.id), '_blank', 'noopener')}
+        >
           Print
         </button>
       }

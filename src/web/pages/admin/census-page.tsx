@@ -38,7 +38,10 @@ const TOTAL_COLUMNS: Column<CensusWardTotal>[] = [
   { header: 'Discharges', cell: (w) => w.discharges, priority: 2 },
   { header: 'Transfers', cell: (w) => w.transfers, priority: 3 },
   { header: 'Occupancy', text: (w) => percent(w.occupancy_percent) },
-  { header: 'Average stay (nights)', text: (w) => (w.average_length_of_stay === null ? '—' : String(w.average_length_of_stay)) },
+  {
+    header: 'Average stay (nights)',
+    text: (w) => (w.average_length_of_stay === null ? '—' : String(w.average_length_of_stay)),
+  },
 ];
 
 export default function CensusPage() {
@@ -53,8 +56,17 @@ export default function CensusPage() {
     setCensus(answer);
     return localPage(answer.days, query);
   }, []);
-  const list = useFilteredList({ names: CENSUS_FILTERS, load: loadDays, csvPath: endpoints.admin.censusCsv, what: 'census', setAlert });
-  const loadTotals = useCallback((query: ListQuery) => Promise.resolve(localPage(census?.wards ?? [], query)), [census]);
+  const list = useFilteredList({
+    names: CENSUS_FILTERS,
+    load: loadDays,
+    csvPath: endpoints.admin.censusCsv,
+    what: 'census',
+    setAlert,
+  });
+  const loadTotals = useCallback(
+    (query: ListQuery) => Promise.resolve(localPage(census?.wards ?? [], query)),
+    [census],
+  );
 
   return (
     <>
@@ -64,26 +76,55 @@ export default function CensusPage() {
         {(draft, set) => (
           <>
             <Field label="From" errors={list.errors.from}>
-              {(control) => <input {...control} type="date" value={draft.from} onChange={(e) => set('from', e.target.value)} />}
+              {(control) => (
+                <input {...control} type="date" value={draft.from} onChange={(e) => set('from', e.target.value)} />
+              )}
             </Field>
             <Field label="To" errors={list.errors.to}>
-              {(control) => <input {...control} type="date" value={draft.to} onChange={(e) => set('to', e.target.value)} />}
+              {(control) => (
+                <input {...control} type="date" value={draft.to} onChange={(e) => set('to', e.target.value)} />
+              )}
             </Field>
             <Field label="Ward" errors={list.errors.department_id}>
-              {(control) => <NamedSelect control={control} placeholder="All wards" options={wards} value={draft.department_id ?? ''} onChange={(id) => set('department_id', id)} />}
+              {(control) => (
+                <NamedSelect
+                  control={control}
+                  placeholder="All wards"
+                  options={wards}
+                  value={draft.department_id ?? ''}
+                  onChange={(id) => set('department_id', id)}
+                />
+              )}
             </Field>
           </>
         )}
       </FilterForm>
       <p className="muted census-period">
-        {census ? `${formatDate(census.from)} to ${formatDate(census.to)}: who` : 'Who'} was in a bed at each midnight{census ? ` (${census.time_zone})` : ''}.
+        {census ? `${formatDate(census.from)} to ${formatDate(census.to)}: who` : 'Who'} was in a bed at each midnight
+        {census ? ` (${census.time_zone})` : ''}.
       </p>
-      <DataTable label="Census per day and ward" columns={DAY_COLUMNS} load={list.load} rowKey={(d) => `${d.date} ${d.department_id}`} searchable={false} filterKey={list.filterKey} emptyText="No ward has beds." />
+      <DataTable
+        label="Census per day and ward"
+        columns={DAY_COLUMNS}
+        load={list.load}
+        rowKey={(d) => `${d.date} ${d.department_id}`}
+        searchable={false}
+        filterKey={list.filterKey}
+        emptyText="No ward has beds."
+      />
       {/* The totals come with the census, below everything else, so a days table shorter than its skeleton moves nothing. */}
       {census && (
         <>
           <h2>Totals per ward</h2>
-          <DataTable label="Census totals per ward" columns={TOTAL_COLUMNS} load={loadTotals} rowKey={(w) => w.department_id} searchable={false} filterKey={JSON.stringify(census)} emptyText="No ward has beds." />
+          <DataTable
+            label="Census totals per ward"
+            columns={TOTAL_COLUMNS}
+            load={loadTotals}
+            rowKey={(w) => w.department_id}
+            searchable={false}
+            filterKey={JSON.stringify(census)}
+            emptyText="No ward has beds."
+          />
         </>
       )}
     </>

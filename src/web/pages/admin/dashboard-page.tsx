@@ -36,7 +36,12 @@ function TopDoctorCard() {
       <h2 id="top-doctor-heading">
         <AwardIcon className="award" /> Doctor Of the year
       </h2>
-      <PanelBody loaded={loaded} retry={retry} what="The doctor of the year" skeleton={<TopDoctor doctor={null} placeholder />}>
+      <PanelBody
+        loaded={loaded}
+        retry={retry}
+        what="The doctor of the year"
+        skeleton={<TopDoctor doctor={null} placeholder />}
+      >
         {({ top_doctor }) => <TopDoctor doctor={top_doctor} />}
       </PanelBody>
     </section>
@@ -44,10 +49,17 @@ function TopDoctorCard() {
 }
 
 function TopDoctor({ doctor, placeholder = false }: { doctor: TopDoctorJson['top_doctor']; placeholder?: boolean }) {
-  const fill = (text: string | null | undefined) => (placeholder ? <span className="skeleton skeleton-inline" /> : text);
+  const fill = (text: string | null | undefined) =>
+    placeholder ? <span className="skeleton skeleton-inline" /> : text;
   return (
     <>
-      <img className="avatar-large" src={doctor?.patient_img || images.defaultAvatar} alt={doctor?.name ?? ''} width="96" height="96" />
+      <img
+        className="avatar-large"
+        src={doctor?.patient_img || images.defaultAvatar}
+        alt={doctor?.name ?? ''}
+        width="96"
+        height="96"
+      />
       <p className="top-doctor-name">{doctor || placeholder ? fill(doctor?.name) : 'No visits completed yet'}</p>
       <p className="top-doctor-specialization">{fill(doctor?.specialization)}</p>
       <dl className="counts">
@@ -98,11 +110,20 @@ const CHART_H = 220;
 const PAD = { top: 16, right: 12, bottom: 40, left: 36 };
 
 function AppointmentsChart() {
-  const { loaded, retry } = useLoaded<AppointmentsPerDayJson>(endpoints.admin.appointmentsPerDay, 'appointments per day', { days: 30 });
+  const { loaded, retry } = useLoaded<AppointmentsPerDayJson>(
+    endpoints.admin.appointmentsPerDay,
+    'appointments per day',
+    { days: 30 },
+  );
   return (
     <section className="card chart-card" aria-labelledby="chart-heading">
       <h2 id="chart-heading">Appointments per day (last 30 days)</h2>
-      <PanelBody loaded={loaded} retry={retry} what="Appointments per day" skeleton={<BarChart days={[]} placeholder />}>
+      <PanelBody
+        loaded={loaded}
+        retry={retry}
+        what="Appointments per day"
+        skeleton={<BarChart days={[]} placeholder />}
+      >
         {({ days }) => <BarChart days={days} />}
       </PanelBody>
     </section>
@@ -124,7 +145,12 @@ function BarChart({ days, placeholder = false }: { days: DayCount[]; placeholder
       : `${total} appointments from ${first.date} to ${last.date}; busiest day ${busiest.date} with ${busiest.count}.`;
 
   return (
-    <svg className="bar-chart" viewBox={`0 0 ${CHART_W} ${CHART_H}`} role="img" aria-labelledby="chart-title chart-desc">
+    <svg
+      className="bar-chart"
+      viewBox={`0 0 ${CHART_W} ${CHART_H}`}
+      role="img"
+      aria-labelledby="chart-title chart-desc"
+    >
       <title id="chart-title">Appointments per day over the last 30 days</title>
       <desc id="chart-desc">{description}</desc>
       <line x1={PAD.left} y1={PAD.top + innerH} x2={CHART_W - PAD.right} y2={PAD.top + innerH} className="axis" />

@@ -34,7 +34,14 @@ export default function DepartmentCreatePage() {
         </Link>
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
-      <DepartmentForm values={values} errors={errors} busy={busy} submitLabel="Create Department" onChange={setValues} onSubmit={submit} />
+      <DepartmentForm
+        values={values}
+        errors={errors}
+        busy={busy}
+        submitLabel="Create Department"
+        onChange={setValues}
+        onSubmit={submit}
+      />
     </>
   );
 }

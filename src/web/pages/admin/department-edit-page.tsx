@@ -41,7 +41,16 @@ export default function DepartmentEditPage() {
         </Link>
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
-      {values && <DepartmentForm values={values} errors={errors} busy={busy} submitLabel="Update Department" onChange={setValues} onSubmit={submit} />}
+      {values && (
+        <DepartmentForm
+          values={values}
+          errors={errors}
+          busy={busy}
+          submitLabel="Update Department"
+          onChange={setValues}
+          onSubmit={submit}
+        />
+      )}
     </>
   );
 }

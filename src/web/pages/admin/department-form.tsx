@@ -26,11 +26,23 @@ export function DepartmentForm({ values, errors, busy, submitLabel, onChange, on
       }}
     >
       <Field label="Name" errors={errors.name}>
-        {(control) => <input {...control} required value={values.name} onChange={(e) => onChange({ ...values, name: e.target.value })} />}
+        {(control) => (
+          <input
+            {...control}
+            required
+            value={values.name}
+            onChange={(e) => onChange({ ...values, name: e.target.value })}
+          />
+        )}
       </Field>
       <Field label="Description" errors={errors.description}>
         {(control) => (
-          <textarea {...control} rows={4} value={values.description} onChange={(e) => onChange({ ...values, description: e.target.value })} />
+          <textarea
+            {...control}
+            rows={4}
+            value={values.description}
+            onChange={(e) => onChange({ ...values, description: e.target.value })}
+          />
         )}
       </Field>
       <button type="submit" className="button button-primary" disabled={busy}>

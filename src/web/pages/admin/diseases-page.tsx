@@ -49,16 +49,38 @@ export default function DiseasesPage() {
       <Alert message={alert} onDismiss={dismiss} />
       <form className="form card form-narrow" onSubmit={create} aria-label="New disease">
         <Field label="Disease name" errors={errors.name}>
-          {(control) => <input {...control} required value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} />}
+          {(control) => (
+            <input
+              {...control}
+              required
+              value={values.name}
+              onChange={(e) => setValues({ ...values, name: e.target.value })}
+            />
+          )}
         </Field>
         <Field label="Description" errors={errors.description}>
-          {(control) => <textarea {...control} rows={3} value={values.description} onChange={(e) => setValues({ ...values, description: e.target.value })} />}
+          {(control) => (
+            <textarea
+              {...control}
+              rows={3}
+              value={values.description}
+              onChange={(e) => setValues({ ...values, description: e.target.value })}
+            />
+          )}
         </Field>
         <button type="submit" className="button button-primary" disabled={busy}>
           Create Disease
         </button>
       </form>
-      <DataTable label="Diseases" columns={columns} load={loadDiseases} rowKey={(d) => d.id} emptyText="No diseases found." reloadKey={reloadKey} actions={actions} />
+      <DataTable
+        label="Diseases"
+        columns={columns}
+        load={loadDiseases}
+        rowKey={(d) => d.id}
+        emptyText="No diseases found."
+        reloadKey={reloadKey}
+        actions={actions}
+      />
     </>
   );
 }

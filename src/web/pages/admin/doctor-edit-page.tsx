@@ -31,18 +31,30 @@ export default function DoctorEditPage() {
       .then(show)
       .catch((error: unknown) => {
         console.error('doctor fetch failed', error);
-        setAlert(failure(error instanceof ApiError && error.status === 404 ? 'This doctor does not exist.' : 'Failed to load the doctor.'));
+        setAlert(
+          failure(
+            error instanceof ApiError && error.status === 404
+              ? 'This doctor does not exist.'
+              : 'Failed to load the doctor.',
+          ),
+        );
       });
   }, [id, setAlert]);
 
-  const set = <K extends keyof DoctorValues>(key: K, value: DoctorValues[K]) => setValues((was) => (was ? { ...was, [key]: value } : was));
+  const set = <K extends keyof DoctorValues>(key: K, value: DoctorValues[K]) =>
+    setValues((was) => (was ? { ...was, [key]: value } : was));
 
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (!values) return;
     return run(
       async () => {
-        show(await apiPut<Doctor>(endpoints.admin.doctor(id), doctorFormData(values, photoRef.current?.files?.[0], { emptied: true })));
+        show(
+          await apiPut<Doctor>(
+            endpoints.admin.doctor(id),
+            doctorFormData(values, photoRef.current?.files?.[0], { emptied: true }),
+          ),
+        );
         if (photoRef.current) photoRef.current.value = '';
         setAlert(success('Doctor updated successfully'));
       },
@@ -61,8 +73,21 @@ export default function DoctorEditPage() {
       {doctor && values && (
         <>
           <form className="form card form-grid" onSubmit={save} aria-label="Doctor details">
-            <img className="avatar avatar-large field-wide" src={doctor.image ?? doctor.user.profile_image ?? images.defaultAvatar} alt={doctor.name} width="96" height="96" />
-            <DoctorFields values={values} onChange={set} errors={errors} choices={choices} photoRef={photoRef} editing />
+            <img
+              className="avatar avatar-large field-wide"
+              src={doctor.image ?? doctor.user.profile_image ?? images.defaultAvatar}
+              alt={doctor.name}
+              width="96"
+              height="96"
+            />
+            <DoctorFields
+              values={values}
+              onChange={set}
+              errors={errors}
+              choices={choices}
+              photoRef={photoRef}
+              editing
+            />
             <button type="submit" className="button button-primary" disabled={busy}>
               Save Doctor
             </button>

@@ -55,7 +55,8 @@ export const doctorValues = (d: Doctor): DoctorValues => ({
  */
 export function doctorFormData(values: DoctorValues, photo: File | undefined, opts: { emptied: boolean }): FormData {
   const form = new FormData();
-  for (const [key, value] of Object.entries(values)) if (value !== '' || (opts.emptied && key !== 'password')) form.append(key, value);
+  for (const [key, value] of Object.entries(values))
+    if (value !== '' || (opts.emptied && key !== 'password')) form.append(key, value);
   if (photo) form.append('photo', photo);
   return form;
 }
@@ -84,10 +85,14 @@ export function DoctorFields({ values, onChange: set, errors, choices, photoRef,
     <>
       <AccountFields values={values} errors={errors} onChange={set} editing={editing} />
       <Field label="Phone" errors={errors.phone}>
-        {(control) => <input {...control} type="tel" value={values.phone} onChange={(e) => set('phone', e.target.value)} />}
+        {(control) => (
+          <input {...control} type="tel" value={values.phone} onChange={(e) => set('phone', e.target.value)} />
+        )}
       </Field>
       <Field label="Gender" errors={errors.gender}>
-        {(control) => <GenderSelect control={control} value={values.gender} onChange={(gender) => set('gender', gender)} />}
+        {(control) => (
+          <GenderSelect control={control} value={values.gender} onChange={(gender) => set('gender', gender)} />
+        )}
       </Field>
       <Field label="Specialization" errors={errors.specialization_id}>
         {(control) => (
@@ -112,7 +117,9 @@ export function DoctorFields({ values, onChange: set, errors, choices, photoRef,
         )}
       </Field>
       <Field label="Birthdate" errors={errors.birthdate}>
-        {(control) => <input {...control} type="date" value={values.birthdate} onChange={(e) => set('birthdate', e.target.value)} />}
+        {(control) => (
+          <input {...control} type="date" value={values.birthdate} onChange={(e) => set('birthdate', e.target.value)} />
+        )}
       </Field>
       <Field label="Address" errors={errors.address}>
         {(control) => <input {...control} value={values.address} onChange={(e) => set('address', e.target.value)} />}
@@ -120,12 +127,16 @@ export function DoctorFields({ values, onChange: set, errors, choices, photoRef,
       <Field
         label={editing ? 'New photo' : 'Photo'}
         errors={errors.photo}
-        hint={editing ? 'PNG, JPEG or WebP, at most 2 MB; replaces the current photo.' : 'PNG, JPEG or WebP, at most 2 MB.'}
+        hint={
+          editing ? 'PNG, JPEG or WebP, at most 2 MB; replaces the current photo.' : 'PNG, JPEG or WebP, at most 2 MB.'
+        }
       >
         {(control) => <input {...control} ref={photoRef} type="file" accept="image/png,image/jpeg,image/webp" />}
       </Field>
       <Field label="Bio" errors={errors.bio} className="field-wide">
-        {(control) => <textarea {...control} rows={3} value={values.bio} onChange={(e) => set('bio', e.target.value)} />}
+        {(control) => (
+          <textarea {...control} rows={3} value={values.bio} onChange={(e) => set('bio', e.target.value)} />
+        )}
       </Field>
     </>
   );

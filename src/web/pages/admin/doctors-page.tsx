@@ -27,12 +27,14 @@ export default function DoctorsPage() {
   const [helpFor, setHelpFor] = useState<Doctor | null>(null);
   const photoRef = useRef<HTMLInputElement>(null);
 
-  const set = <K extends keyof DoctorValues>(key: K, value: DoctorValues[K]) => setValues((was) => ({ ...was, [key]: value }));
+  const set = <K extends keyof DoctorValues>(key: K, value: DoctorValues[K]) =>
+    setValues((was) => ({ ...was, [key]: value }));
 
   const { errors, busy, create } = useCreateForm({
     noun: 'doctor',
     createdText: 'Doctor created successfully',
-    send: () => apiPost(endpoints.admin.doctors, doctorFormData(values, photoRef.current?.files?.[0], { emptied: false })),
+    send: () =>
+      apiPost(endpoints.admin.doctors, doctorFormData(values, photoRef.current?.files?.[0], { emptied: false })),
     setAlert,
     onCreated: () => {
       setValues(EMPTY_DOCTOR);
@@ -56,7 +58,15 @@ export default function DoctorsPage() {
     {
       header: 'Photo',
       priority: 3,
-      cell: (d) => <img className="avatar" src={d.image ?? d.user.profile_image ?? images.defaultAvatar} alt="" width="40" height="40" />,
+      cell: (d) => (
+        <img
+          className="avatar"
+          src={d.image ?? d.user.profile_image ?? images.defaultAvatar}
+          alt=""
+          width="40"
+          height="40"
+        />
+      ),
     },
     { header: 'ID', cell: (d) => d.id, priority: 2 },
     { header: 'Name', text: (d) => d.name },
@@ -75,18 +85,38 @@ export default function DoctorsPage() {
   return (
     <>
       <PageHeader title="Doctors">
-        <button type="button" className="button button-primary" aria-expanded={showForm} aria-controls="doctor-form" onClick={() => setShowForm(!showForm)}>
+        <button
+          type="button"
+          className="button button-primary"
+          aria-expanded={showForm}
+          aria-controls="doctor-form"
+          onClick={() => setShowForm(!showForm)}
+        >
           {showForm ? 'Hide Form' : 'Add Doctor'}
         </button>
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
-      <form id="doctor-form" className="form card form-grid" hidden={!showForm} onSubmit={create} aria-label="New doctor">
+      <form
+        id="doctor-form"
+        className="form card form-grid"
+        hidden={!showForm}
+        onSubmit={create}
+        aria-label="New doctor"
+      >
         <DoctorFields values={values} onChange={set} errors={errors} choices={choices} photoRef={photoRef} />
         <button type="submit" className="button button-primary" disabled={busy}>
           Create Doctor
         </button>
       </form>
-      <DataTable label="Doctors" columns={columns} load={loadDoctors} rowKey={(d) => d.id} emptyText="No doctors found." reloadKey={reloadKey} actions={actions} />
+      <DataTable
+        label="Doctors"
+        columns={columns}
+        load={loadDoctors}
+        rowKey={(d) => d.id}
+        emptyText="No doctors found."
+        reloadKey={reloadKey}
+        actions={actions}
+      />
       {scheduleOf && <ScheduleDialog doctor={scheduleOf} onClose={() => setScheduleOf(null)} />}
       {helpFor && <SignInHelpDialog name={helpFor.name} email={helpFor.email} staff onClose={() => setHelpFor(null)} />}
     </>

@@ -43,7 +43,8 @@ export default function AdminMessagesPage() {
   }, []);
 
   const load = useCallback(
-    (query: ListQuery, signal: AbortSignal) => fetchList<MessageJson>(endpoints.admin.messages, 'messages', { ...query, status: status || undefined }, signal),
+    (query: ListQuery, signal: AbortSignal) =>
+      fetchList<MessageJson>(endpoints.admin.messages, 'messages', { ...query, status: status || undefined }, signal),
     [status],
   );
 
@@ -57,12 +58,18 @@ export default function AdminMessagesPage() {
     { header: 'Created', cell: (m) => time(m.created_at), priority: 2 },
     { header: 'Sent', cell: (m) => time(m.sent_at), priority: 3 },
   ];
-  const actions = (m: MessageJson) => [{ label: 'View', name: `View message ${m.subject} to ${m.recipient}`, onSelect: () => setViewing(m) }];
+  const actions = (m: MessageJson) => [
+    { label: 'View', name: `View message ${m.subject} to ${m.recipient}`, onSelect: () => setViewing(m) },
+  ];
 
   const filter = (
     <>
       <label htmlFor="message-status">Status</label>
-      <select id="message-status" value={status} onChange={(event) => setStatus(event.target.value as MessageStatus | '')}>
+      <select
+        id="message-status"
+        value={status}
+        onChange={(event) => setStatus(event.target.value as MessageStatus | '')}
+      >
         <option value="">All</option>
         {STATUSES.map((s) => (
           <option key={s} value={s}>
@@ -79,13 +86,28 @@ export default function AdminMessagesPage() {
       {unsent > 0 && (
         <div className="alert alert-info" role="note">
           <p>
-            {unsent === 1 ? 'One message was' : `${unsent} messages were`} not sent because no mail server is configured. Set <code>SMTP_URL</code> (and{' '}
-            <code>MAIL_FROM</code>) and restart Medora to send e-mail; messages marked “Not sent” stay as they are.
+            {unsent === 1 ? 'One message was' : `${unsent} messages were`} not sent because no mail server is
+            configured. Set <code>SMTP_URL</code> (and <code>MAIL_FROM</code>) and restart Medora to send e-mail;
+            messages marked “Not sent” stay as they are.
           </p>
         </div>
       )}
-      <DataTable label="Messages" columns={columns} load={load} rowKey={(m) => m.id} emptyText="No messages found." filters={filter} filterKey={status} actions={actions} />
-      <Dialog open={viewing !== null} title={viewing?.subject ?? 'Message'} onClose={() => setViewing(null)} className="message-dialog">
+      <DataTable
+        label="Messages"
+        columns={columns}
+        load={load}
+        rowKey={(m) => m.id}
+        emptyText="No messages found."
+        filters={filter}
+        filterKey={status}
+        actions={actions}
+      />
+      <Dialog
+        open={viewing !== null}
+        title={viewing?.subject ?? 'Message'}
+        onClose={() => setViewing(null)}
+        className="message-dialog"
+      >
         {viewing && (
           <>
             <dl className="details">
@@ -95,7 +117,8 @@ export default function AdminMessagesPage() {
               <dd>{kindLabel(viewing.kind)}</dd>
               <dt>Status</dt>
               <dd>
-                <MessageStatusBadge status={viewing.status} /> after {viewing.attempts} {viewing.attempts === 1 ? 'attempt' : 'attempts'}
+                <MessageStatusBadge status={viewing.status} /> after {viewing.attempts}{' '}
+                {viewing.attempts === 1 ? 'attempt' : 'attempts'}
               </dd>
               {viewing.last_error && (
                 <>

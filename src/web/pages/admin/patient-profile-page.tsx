@@ -57,7 +57,12 @@ export default function AdminPatientProfilePage() {
         />
       )}
       {patient && editing && (
-        <EditPatientDialog patient={patient} path={endpoints.admin.patient(patient.id)} onSaved={(changed, message) => saved(patient, changed, message)} onClose={() => setEditing(false)} />
+        <EditPatientDialog
+          patient={patient}
+          path={endpoints.admin.patient(patient.id)}
+          onSaved={(changed, message) => saved(patient, changed, message)}
+          onClose={() => setEditing(false)}
+        />
       )}
       {patient && patient.email !== null && (
         <WaitlistForm

@@ -21,11 +21,24 @@ const actions =
 
 /** The admin's list opens the patient with their records; the desk's opens the desk's page of them. */
 const LISTS = {
-  admin: { load: listAt<PatientRow>(endpoints.admin.patients, 'patients'), actions: actions(routes.admin.patientProfile) },
+  admin: {
+    load: listAt<PatientRow>(endpoints.admin.patients, 'patients'),
+    actions: actions(routes.admin.patientProfile),
+  },
   desk: { load: listAt<PatientRow>(endpoints.desk.patients, 'patients'), actions: actions(routes.reception.patient) },
 };
 
 export function PatientTable({ of = 'admin', reloadKey }: { of?: keyof typeof LISTS; reloadKey?: number }) {
   const { load, actions: rowActions } = LISTS[of];
-  return <DataTable label="Patients" columns={columns} load={load} rowKey={(p) => p.id} emptyText="No patients found." reloadKey={reloadKey} actions={rowActions} />;
+  return (
+    <DataTable
+      label="Patients"
+      columns={columns}
+      load={load}
+      rowKey={(p) => p.id}
+      emptyText="No patients found."
+      reloadKey={reloadKey}
+      actions={rowActions}
+    />
+  );
 }

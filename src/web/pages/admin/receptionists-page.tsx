@@ -67,18 +67,38 @@ export default function ReceptionistsPage() {
   return (
     <>
       <PageHeader title="Reception">
-        <button type="button" className="button button-primary" aria-expanded={showForm} aria-controls="receptionist-form" onClick={() => setShowForm(!showForm)}>
+        <button
+          type="button"
+          className="button button-primary"
+          aria-expanded={showForm}
+          aria-controls="receptionist-form"
+          onClick={() => setShowForm(!showForm)}
+        >
           {showForm ? 'Hide Form' : 'Add Receptionist'}
         </button>
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
-      <form id="receptionist-form" className="form card form-grid" hidden={!showForm} onSubmit={create} aria-label="New receptionist">
+      <form
+        id="receptionist-form"
+        className="form card form-grid"
+        hidden={!showForm}
+        onSubmit={create}
+        aria-label="New receptionist"
+      >
         <AccountFields values={values} errors={errors} onChange={set} />
         <button type="submit" className="button button-primary" disabled={busy}>
           Create Receptionist
         </button>
       </form>
-      <DataTable label="Receptionists" columns={columns} load={loadReceptionists} rowKey={(r) => r.id} emptyText="No receptionists yet." reloadKey={reloadKey} actions={actions} />
+      <DataTable
+        label="Receptionists"
+        columns={columns}
+        load={loadReceptionists}
+        rowKey={(r) => r.id}
+        emptyText="No receptionists yet."
+        reloadKey={reloadKey}
+        actions={actions}
+      />
       {helpFor && <SignInHelpDialog name={helpFor.name} email={helpFor.email} staff onClose={() => setHelpFor(null)} />}
     </>
   );

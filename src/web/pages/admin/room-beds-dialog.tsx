@@ -35,7 +35,13 @@ export function RoomBedsDialog({ room, onClose }: { room: Room; onClose: () => v
   const confirm = useConfirm();
 
   const retire = async (bed: BedJson) => {
-    if (!(await confirm({ message: `Retire bed ${bed.label}? It leaves service; its past stays are kept.`, confirmLabel: 'Retire' }))) return;
+    if (
+      !(await confirm({
+        message: `Retire bed ${bed.label}? It leaves service; its past stays are kept.`,
+        confirmLabel: 'Retire',
+      }))
+    )
+      return;
     try {
       await apiPost(endpoints.admin.retireBed(bed.id));
       changed(`Bed ${bed.label} is retired`);
@@ -61,7 +67,11 @@ export function RoomBedsDialog({ room, onClose }: { room: Room; onClose: () => v
       <BedLabelForm
         key={renaming?.id ?? 'new'}
         bed={renaming}
-        send={(label) => (renaming ? apiPut(endpoints.admin.bed(renaming.id), { label }) : apiPost(endpoints.admin.roomBeds(room.id), { label }))}
+        send={(label) =>
+          renaming
+            ? apiPut(endpoints.admin.bed(renaming.id), { label })
+            : apiPost(endpoints.admin.roomBeds(room.id), { label })
+        }
         onSaved={(label) => {
           changed(renaming ? `Bed ${renaming.label} is now bed ${label}` : `Bed ${label} added`);
           setRenaming(null);
@@ -69,7 +79,16 @@ export function RoomBedsDialog({ room, onClose }: { room: Room; onClose: () => v
         onCancel={() => setRenaming(null)}
         setAlert={setAlert}
       />
-      <DataTable label={`Beds of ${room.name}`} columns={columns} load={load} rowKey={(b) => b.id} emptyText="No beds yet." reloadKey={reloadKey} searchable={false} actions={actions} />
+      <DataTable
+        label={`Beds of ${room.name}`}
+        columns={columns}
+        load={load}
+        rowKey={(b) => b.id}
+        emptyText="No beds yet."
+        reloadKey={reloadKey}
+        searchable={false}
+        actions={actions}
+      />
     </Dialog>
   );
 }
@@ -96,11 +115,28 @@ function BedClassForm({ room, setAlert }: { room: Room; setAlert: (message: Aler
   return (
     <form className="form form-grid" onSubmit={save} aria-label="Bed class">
       <Field label="Bed class" errors={errors.bed_class}>
-        {(control) => <input {...control} required maxLength={60} value={values.bed_class} onChange={(e) => setEdited({ ...values, bed_class: e.target.value })} />}
+        {(control) => (
+          <input
+            {...control}
+            required
+            maxLength={60}
+            value={values.bed_class}
+            onChange={(e) => setEdited({ ...values, bed_class: e.target.value })}
+          />
+        )}
       </Field>
       <Field label="Nightly rate (USD)" errors={errors.nightly_rate}>
         {(control) => (
-          <input {...control} type="number" required min="0" step="0.01" inputMode="decimal" value={values.nightly_rate} onChange={(e) => setEdited({ ...values, nightly_rate: e.target.value })} />
+          <input
+            {...control}
+            type="number"
+            required
+            min="0"
+            step="0.01"
+            inputMode="decimal"
+            value={values.nightly_rate}
+            onChange={(e) => setEdited({ ...values, nightly_rate: e.target.value })}
+          />
         )}
       </Field>
       <div className="form-row">
@@ -132,7 +168,9 @@ function BedLabelForm({ bed, send, onSaved, onCancel, setAlert }: BedLabelFormPr
         onSaved(label.trim());
         setLabel('');
       },
-      (error) => !hasFieldErrors(error) && setAlert(wardFailure(error, bed ? 'Failed to rename the bed' : 'Failed to add the bed')),
+      (error) =>
+        !hasFieldErrors(error) &&
+        setAlert(wardFailure(error, bed ? 'Failed to rename the bed' : 'Failed to add the bed')),
     );
   };
   return (

@@ -86,9 +86,21 @@ export default function RoomsPage() {
     <>
       <PageHeader title="Rooms" />
       <Alert message={alert} onDismiss={dismiss} />
-      <form className="form card form-narrow" onSubmit={save} aria-label={values.id === null ? 'New room' : 'Edit room'}>
+      <form
+        className="form card form-narrow"
+        onSubmit={save}
+        aria-label={values.id === null ? 'New room' : 'Edit room'}
+      >
         <Field label="Room name" errors={errors.name}>
-          {(control) => <input {...control} ref={nameRef} required value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} />}
+          {(control) => (
+            <input
+              {...control}
+              ref={nameRef}
+              required
+              value={values.name}
+              onChange={(e) => setValues({ ...values, name: e.target.value })}
+            />
+          )}
         </Field>
         <Field label="Department" errors={errors.department_id}>
           {(control) => (
@@ -113,7 +125,15 @@ export default function RoomsPage() {
           )}
         </div>
       </form>
-      <DataTable label="Rooms" columns={columns} load={loadRooms} rowKey={(r) => r.id} emptyText="No rooms found." reloadKey={reloadKey} actions={actions} />
+      <DataTable
+        label="Rooms"
+        columns={columns}
+        load={loadRooms}
+        rowKey={(r) => r.id}
+        emptyText="No rooms found."
+        reloadKey={reloadKey}
+        actions={actions}
+      />
       {bedsOf && <RoomBedsDialog room={bedsOf} onClose={() => setBedsOf(null)} />}
     </>
   );

@@ -61,12 +61,26 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
       });
   }, [doctorId]);
 
-  const change = (index: number, patch: Partial<Draft>) => setDrafts(drafts.map((d, i) => (i === index ? { ...d, ...patch } : d)));
+  const change = (index: number, patch: Partial<Draft>) =>
+    setDrafts(drafts.map((d, i) => (i === index ? { ...d, ...patch } : d)));
   const add = (weekday: number) => {
     const last = drafts.filter((d) => d.weekday === weekday).at(-1);
-    setDrafts([...drafts, { weekday, start: last?.end ?? '09:00', end: '17:00', minutes: last?.minutes ?? '30', roomId: last?.roomId ?? '' }]);
+    setDrafts([
+      ...drafts,
+      {
+        weekday,
+        start: last?.end ?? '09:00',
+        end: '17:00',
+        minutes: last?.minutes ?? '30',
+        roomId: last?.roomId ?? '',
+      },
+    ]);
   };
-  const copyMonday = () => setDrafts([...drafts.filter((d) => d.weekday === 1 || d.weekday > 5), ...[2, 3, 4, 5].flatMap((weekday) => drafts.filter((d) => d.weekday === 1).map((d) => ({ ...d, weekday })))]);
+  const copyMonday = () =>
+    setDrafts([
+      ...drafts.filter((d) => d.weekday === 1 || d.weekday > 5),
+      ...[2, 3, 4, 5].flatMap((weekday) => drafts.filter((d) => d.weekday === 1).map((d) => ({ ...d, weekday }))),
+    ]);
 
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -75,11 +89,17 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
         show(await apiPut<ScheduleJson>(endpoints.admin.doctorSchedule(doctorId), { hours: drafts.map(bodyOf) }));
         setAlert(success('Schedule saved successfully'));
       },
-      (error) => setAlert(failure(error instanceof ApiError ? `Failed to save schedule: ${error.message}` : 'Failed to save schedule')),
+      (error) =>
+        setAlert(
+          failure(error instanceof ApiError ? `Failed to save schedule: ${error.message}` : 'Failed to save schedule'),
+        ),
     );
   };
 
-  const rowErrors = (index: number) => Object.entries(errors).flatMap(([field, messages]) => (field.startsWith(`hours[${index}].`) ? messages.map((m) => `${field.split('.')[1]} ${m}`) : []));
+  const rowErrors = (index: number) =>
+    Object.entries(errors).flatMap(([field, messages]) =>
+      field.startsWith(`hours[${index}].`) ? messages.map((m) => `${field.split('.')[1]} ${m}`) : [],
+    );
 
   return (
     <>
@@ -96,10 +116,34 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
               {rows.length === 0 && <p className="muted">Day off</p>}
               {rows.map(({ d, index }, n) => (
                 <div key={index} className="form-row">
-                  <input aria-label={`${day} ${n + 1} start`} type="time" required value={d.start} onChange={(e) => change(index, { start: e.target.value })} />
-                  <input aria-label={`${day} ${n + 1} end`} type="time" required value={d.end} onChange={(e) => change(index, { end: e.target.value })} />
-                  <input aria-label={`${day} ${n + 1} slot minutes`} type="number" min={5} max={480} required value={d.minutes} onChange={(e) => change(index, { minutes: e.target.value })} />
-                  <select aria-label={`${day} ${n + 1} room`} value={d.roomId} onChange={(e) => change(index, { roomId: e.target.value })}>
+                  <input
+                    aria-label={`${day} ${n + 1} start`}
+                    type="time"
+                    required
+                    value={d.start}
+                    onChange={(e) => change(index, { start: e.target.value })}
+                  />
+                  <input
+                    aria-label={`${day} ${n + 1} end`}
+                    type="time"
+                    required
+                    value={d.end}
+                    onChange={(e) => change(index, { end: e.target.value })}
+                  />
+                  <input
+                    aria-label={`${day} ${n + 1} slot minutes`}
+                    type="number"
+                    min={5}
+                    max={480}
+                    required
+                    value={d.minutes}
+                    onChange={(e) => change(index, { minutes: e.target.value })}
+                  />
+                  <select
+                    aria-label={`${day} ${n + 1} room`}
+                    value={d.roomId}
+                    onChange={(e) => change(index, { roomId: e.target.value })}
+                  >
                     <option value="">No room</option>
                     {rooms.map((room) => (
                       <option key={room.id} value={room.id}>
@@ -107,7 +151,11 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
                       </option>
                     ))}
                   </select>
-                  <button type="button" className="button button-small" onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}
+                  >
                     Remove {day} {n + 1}
                   </button>
                   {rowErrors(index).length > 0 && <p className="field-error">{rowErrors(index).join(' ')}</p>}

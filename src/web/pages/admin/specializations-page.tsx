@@ -45,12 +45,24 @@ export default function SpecializationsPage() {
   return (
     <>
       <PageHeader title="Specializations">
-        <button type="button" className="button button-primary" aria-expanded={showForm} aria-controls="specialization-form" onClick={() => setShowForm(!showForm)}>
+        <button
+          type="button"
+          className="button button-primary"
+          aria-expanded={showForm}
+          aria-controls="specialization-form"
+          onClick={() => setShowForm(!showForm)}
+        >
           {showForm ? 'Hide Form' : 'Add Specialization'}
         </button>
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
-      <form id="specialization-form" className="form card form-narrow" hidden={!showForm} onSubmit={create} aria-label="New specialization">
+      <form
+        id="specialization-form"
+        className="form card form-narrow"
+        hidden={!showForm}
+        onSubmit={create}
+        aria-label="New specialization"
+      >
         <Field label="Specialization name" errors={errors.name}>
           {(control) => <input {...control} required value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
@@ -58,7 +70,15 @@ export default function SpecializationsPage() {
           Create Specialization
         </button>
       </form>
-      <DataTable label="Specializations" columns={columns} load={loadSpecializations} rowKey={(s) => s.id} emptyText="No specializations found." reloadKey={reloadKey} actions={actions} />
+      <DataTable
+        label="Specializations"
+        columns={columns}
+        load={loadSpecializations}
+        rowKey={(s) => s.id}
+        emptyText="No specializations found."
+        reloadKey={reloadKey}
+        actions={actions}
+      />
     </>
   );
 }

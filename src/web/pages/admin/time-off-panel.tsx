@@ -15,8 +15,12 @@ const whenOf = (t: TimeOffJson) =>
 /** What the desk must do after time off is added: the visits inside it stay booked until moved. */
 function addedMessage(added: TimeOffAddedJson) {
   if (added.visits_to_move_total === 0) return success('Time off added; no booked visits inside it');
-  const visits = added.visits_to_move.map((v) => `${formatDay(v.date)}, ${formatTime(v.start_time)} ${v.patient_name} with ${v.doctor_name}`).join('; ');
-  return info(`Time off added. ${added.visits_to_move_total} booked visit(s) inside it stay booked until the desk moves them: ${visits}`);
+  const visits = added.visits_to_move
+    .map((v) => `${formatDay(v.date)}, ${formatTime(v.start_time)} ${v.patient_name} with ${v.doctor_name}`)
+    .join('; ');
+  return info(
+    `Time off added. ${added.visits_to_move_total} booked visit(s) inside it stay booked until the desk moves them: ${visits}`,
+  );
 }
 
 /** The doctor's leave and the clinic's closures from today on, with a form to add either and a button to take one back. */
@@ -33,19 +37,26 @@ export function TimeOffPanel({ doctorId }: { doctorId: number | string }) {
       .catch((error: unknown) => console.error('time off fetch failed', error));
   useEffect(() => void load(), [doctorId]);
 
-  const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [field]: e.target.value });
+  const set = (field: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [field]: e.target.value });
 
   const add = (event: FormEvent) => {
     event.preventDefault();
     const body = Object.fromEntries(Object.entries(form).filter(([, value]) => value !== ''));
     return run(
       async () => {
-        const added = await apiPost<TimeOffAddedJson>(kind === 'leave' ? endpoints.admin.doctorLeave(doctorId) : endpoints.admin.closures, body);
+        const added = await apiPost<TimeOffAddedJson>(
+          kind === 'leave' ? endpoints.admin.doctorLeave(doctorId) : endpoints.admin.closures,
+          body,
+        );
         setAlert(addedMessage(added));
         setForm({ starts_on: '', ends_on: '', start_time: '', end_time: '', reason: '' });
         await load();
       },
-      (error) => setAlert(failure(error instanceof ApiError ? `Failed to add time off: ${error.message}` : 'Failed to add time off')),
+      (error) =>
+        setAlert(
+          failure(error instanceof ApiError ? `Failed to add time off: ${error.message}` : 'Failed to add time off'),
+        ),
     );
   };
 
@@ -71,7 +82,13 @@ export function TimeOffPanel({ doctorId }: { doctorId: number | string }) {
             <li key={t.id}>
               {t.kind === 'leave' ? 'Leave' : 'Clinic closed'}: {whenOf(t)}
               {t.reason && ` (${t.reason})`}{' '}
-              <button type="button" className="button button-small" disabled={busy} onClick={() => remove(t)} aria-label={`Remove time off ${whenOf(t)}`}>
+              <button
+                type="button"
+                className="button button-small"
+                disabled={busy}
+                onClick={() => remove(t)}
+                aria-label={`Remove time off ${whenOf(t)}`}
+              >
                 Remove
               </button>
             </li>
@@ -82,14 +99,20 @@ export function TimeOffPanel({ doctorId }: { doctorId: number | string }) {
         <div className="form-row">
           <Field label="Kind">
             {(control) => (
-              <select {...control} value={kind} onChange={(e) => setKind(e.target.value === 'closure' ? 'closure' : 'leave')}>
+              <select
+                {...control}
+                value={kind}
+                onChange={(e) => setKind(e.target.value === 'closure' ? 'closure' : 'leave')}
+              >
                 <option value="leave">Leave of this doctor</option>
                 <option value="closure">Clinic closure (every doctor)</option>
               </select>
             )}
           </Field>
           <Field label="First day" errors={errors.starts_on}>
-            {(control) => <input {...control} type="date" required value={form.starts_on} onChange={set('starts_on')} />}
+            {(control) => (
+              <input {...control} type="date" required value={form.starts_on} onChange={set('starts_on')} />
+            )}
           </Field>
           <Field label="Last day" errors={errors.ends_on}>
             {(control) => <input {...control} type="date" value={form.ends_on} onChange={set('ends_on')} />}
@@ -101,7 +124,15 @@ export function TimeOffPanel({ doctorId }: { doctorId: number | string }) {
             {(control) => <input {...control} type="time" value={form.end_time} onChange={set('end_time')} />}
           </Field>
           <Field label="Reason" errors={errors.reason}>
-            {(control) => <input {...control} maxLength={200} required={kind === 'closure'} value={form.reason} onChange={set('reason')} />}
+            {(control) => (
+              <input
+                {...control}
+                maxLength={200}
+                required={kind === 'closure'}
+                value={form.reason}
+                onChange={set('reason')}
+              />
+            )}
           </Field>
         </div>
         <button type="submit" className="button button-primary" disabled={busy}>

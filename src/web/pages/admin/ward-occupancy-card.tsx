@@ -36,7 +36,13 @@ function Occupancy({ days }: { days: CensusDay[] | null }) {
       {rows.map((day, index) => (
         <div key={day?.department_id ?? index} className="stat">
           <dt>{day?.department ?? <span className="skeleton skeleton-inline" />}</dt>
-          <dd>{day ? `${day.in_bed_at_midnight} of ${day.beds}${day.occupancy_percent === null ? '' : ` · ${day.occupancy_percent}%`}` : <span className="skeleton skeleton-inline" />}</dd>
+          <dd>
+            {day ? (
+              `${day.in_bed_at_midnight} of ${day.beds}${day.occupancy_percent === null ? '' : ` · ${day.occupancy_percent}%`}`
+            ) : (
+              <span className="skeleton skeleton-inline" />
+            )}
+          </dd>
         </div>
       ))}
     </dl>

@@ -24,7 +24,12 @@ export function WeekGlance({ schedule }: { schedule: ScheduleJson }) {
               <td>
                 {hours.length === 0
                   ? 'Day off'
-                  : hours.map((h) => `${formatTime(h.start_time)}–${formatTime(h.end_time)} (${h.slot_minutes} min${h.room ? `, ${h.room.name}` : ''})`).join(' · ')}
+                  : hours
+                      .map(
+                        (h) =>
+                          `${formatTime(h.start_time)}–${formatTime(h.end_time)} (${h.slot_minutes} min${h.room ? `, ${h.room.name}` : ''})`,
+                      )
+                      .join(' · ')}
               </td>
               <td>{slots === 1 ? '1 slot' : `${slots} slots`}</td>
             </tr>

@@ -24,9 +24,29 @@ export default function DoctorAdmissionsPage() {
   const actions = (a: AdmissionJson): RowAction[] => {
     const name = a.patient.name;
     return [
-      ...(a.status === 'admitted' ? [{ label: 'Order discharge', name: `Order discharge: ${name}`, onSelect: () => setDischarging(a), tone: 'primary' as const }] : []),
-      ...(a.status === 'discharge_ordered' || a.status === 'discharged' ? [{ label: 'Summary', name: `Discharge summary: ${name}`, href: withId(routes.doctor.dischargeSummary, a.id) }] : []),
-      ...(a.status === 'requested' || a.status === 'reserved' ? [{ label: 'Cancel', name: `Cancel: ${name}`, onSelect: () => void confirmed(a, cancelStep(name)), tone: 'danger' as const }] : []),
+      ...(a.status === 'admitted'
+        ? [
+            {
+              label: 'Order discharge',
+              name: `Order discharge: ${name}`,
+              onSelect: () => setDischarging(a),
+              tone: 'primary' as const,
+            },
+          ]
+        : []),
+      ...(a.status === 'discharge_ordered' || a.status === 'discharged'
+        ? [{ label: 'Summary', name: `Discharge summary: ${name}`, href: withId(routes.doctor.dischargeSummary, a.id) }]
+        : []),
+      ...(a.status === 'requested' || a.status === 'reserved'
+        ? [
+            {
+              label: 'Cancel',
+              name: `Cancel: ${name}`,
+              onSelect: () => void confirmed(a, cancelStep(name)),
+              tone: 'danger' as const,
+            },
+          ]
+        : []),
     ];
   };
 
@@ -35,7 +55,9 @@ export default function DoctorAdmissionsPage() {
       <PageHeader title="Ward patients" />
       <Alert message={alert} onDismiss={dismiss} />
       <AdmissionTable initialGroup="current" reloadKey={reloadKey} showReason actions={actions} />
-      {discharging && <OrderDischargeDialog admission={discharging} onClose={() => setDischarging(null)} onDone={done} />}
+      {discharging && (
+        <OrderDischargeDialog admission={discharging} onClose={() => setDischarging(null)} onDone={done} />
+      )}
     </>
   );
 }

@@ -30,10 +30,13 @@ export default function AgendaPage() {
   const [recording, setRecording] = useState<AgendaVisitJson | null>(null);
   const [admitting, setAdmitting] = useState<AgendaVisitJson | null>(null);
   const { alert, setAlert, dismiss } = useAlert();
-  const { answer: agenda, loading, failed, retry } = useRequest(
-    'Agenda',
-    JSON.stringify([date, view, reloadKey]),
-    (signal) => apiGet<AgendaJson>(endpoints.doctor.agenda, { date, view }, signal),
+  const {
+    answer: agenda,
+    loading,
+    failed,
+    retry,
+  } = useRequest('Agenda', JSON.stringify([date, view, reloadKey]), (signal) =>
+    apiGet<AgendaJson>(endpoints.doctor.agenda, { date, view }, signal),
   );
 
   const show = (to: { date?: string; view: AgendaView }) => {
@@ -51,20 +54,41 @@ export default function AgendaPage() {
         {/* biome-ignore lint/a11y/useSemanticElements: a group of toggle buttons, not a form's fieldset */}
         <div className="agenda-views" role="group" aria-label="View">
           {(['day', 'week'] as const).map((each) => (
-            <button key={each} type="button" className="button button-small" aria-pressed={view === each} onClick={() => show({ date: shown, view: each })}>
+            <button
+              key={each}
+              type="button"
+              className="button button-small"
+              aria-pressed={view === each}
+              onClick={() => show({ date: shown, view: each })}
+            >
               {each === 'day' ? 'Day' : 'Week'}
             </button>
           ))}
         </div>
       </PageHeader>
       <nav className="agenda-nav" aria-label={view === 'day' ? 'Days' : 'Weeks'}>
-        <button type="button" className="button button-small" disabled={!agenda} onClick={() => agenda && show({ date: agenda.previous, view })}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={!agenda}
+          onClick={() => agenda && show({ date: agenda.previous, view })}
+        >
           ‹ Previous {view}
         </button>
-        <button type="button" className="button button-small" disabled={!agenda || agenda.days.some((day) => day.date === agenda.today)} onClick={() => show({ view })}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={!agenda || agenda.days.some((day) => day.date === agenda.today)}
+          onClick={() => show({ view })}
+        >
           Today
         </button>
-        <button type="button" className="button button-small" disabled={!agenda} onClick={() => agenda && show({ date: agenda.next, view })}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={!agenda}
+          onClick={() => agenda && show({ date: agenda.next, view })}
+        >
           Next {view} ›
         </button>
       </nav>
@@ -81,7 +105,10 @@ export default function AgendaPage() {
             <section key={day.date} className="card agenda-card" aria-labelledby={`agenda-${day.date}`}>
               <h2 id={`agenda-${day.date}`}>
                 {view === 'week' ? (
-                  <Link href={`${routes.doctor.agenda}?date=${day.date}`} aria-current={day.date === agenda.today ? 'date' : undefined}>
+                  <Link
+                    href={`${routes.doctor.agenda}?date=${day.date}`}
+                    aria-current={day.date === agenda.today ? 'date' : undefined}
+                  >
                     {formatDay(day.date)}
                   </Link>
                 ) : (
@@ -101,7 +128,12 @@ export default function AgendaPage() {
               ) : (
                 <ol className="agenda-visits">
                   {day.visits.map((visit) => (
-                    <Visit key={visit.id} visit={visit} onRecord={() => setRecording(visit)} onAdmit={() => setAdmitting(visit)} />
+                    <Visit
+                      key={visit.id}
+                      visit={visit}
+                      onRecord={() => setRecording(visit)}
+                      onAdmit={() => setAdmitting(visit)}
+                    />
                   ))}
                 </ol>
               )}
@@ -149,14 +181,25 @@ function Visit({ visit, onRecord, onAdmit }: { visit: AgendaVisitJson; onRecord:
       <StatusBadge status={visit.status} label={visit.status === 'checked_in' ? 'Waiting' : undefined} />
       <span className="agenda-action">
         {visit.can_record ? (
-          <button type="button" className="button button-small button-primary" onClick={onRecord} aria-label={`Record visit of ${visit.patient_name}, ${formatTime(visit.start_time)}`}>
+          <button
+            type="button"
+            className="button button-small button-primary"
+            onClick={onRecord}
+            aria-label={`Record visit of ${visit.patient_name}, ${formatTime(visit.start_time)}`}
+          >
             Record visit
           </button>
         ) : (
-          !visit.has_started && visit.status !== 'cancelled' && <span className="muted">From {formatTime(visit.start_time)}</span>
+          !visit.has_started &&
+          visit.status !== 'cancelled' && <span className="muted">From {formatTime(visit.start_time)}</span>
         )}
         {(visit.status === 'checked_in' || visit.status === 'completed') && (
-          <button type="button" className="button button-small" onClick={onAdmit} aria-label={`Request admission of ${visit.patient_name}, ${formatTime(visit.start_time)}`}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={onAdmit}
+            aria-label={`Request admission of ${visit.patient_name}, ${formatTime(visit.start_time)}`}
+          >
             Request admission
           </button>
         )}

@@ -45,14 +45,28 @@ export default function ManageRecordsPage() {
   ];
   const actions = (a: ListedAppointmentJson): RowAction[] =>
     recordable(a) && a.has_started
-      ? [{ label: 'Edit Record', name: `Edit Record of ${a.patient_name}, ${formatDay(a.date)}, ${formatTime(a.start_time)}`, onSelect: () => setEditing(a), tone: 'primary' }]
+      ? [
+          {
+            label: 'Edit Record',
+            name: `Edit Record of ${a.patient_name}, ${formatDay(a.date)}, ${formatTime(a.start_time)}`,
+            onSelect: () => setEditing(a),
+            tone: 'primary',
+          },
+        ]
       : [];
 
   return (
     <>
       <PageHeader title="Manage Records" />
       <Alert message={alert} onDismiss={dismiss} />
-      <AppointmentTable label="Appointments" columns={columns} load={loadAppointments} pageSize={PAGE_SIZE} reloadKey={reloadKey} actions={actions} />
+      <AppointmentTable
+        label="Appointments"
+        columns={columns}
+        load={loadAppointments}
+        pageSize={PAGE_SIZE}
+        reloadKey={reloadKey}
+        actions={actions}
+      />
       {editing && (
         <RecordDialog
           appointment={editing}

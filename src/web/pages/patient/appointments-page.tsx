@@ -52,7 +52,8 @@ export default function PatientAppointmentsPage() {
 
   const cancel = useCancelAppointment({
     path: endpoints.patient.cancelAppointment,
-    question: (a) => `Are you sure you want to cancel this appointment on ${formatDate(a.date)} at ${formatTime(a.start_time)}?`,
+    question: (a) =>
+      `Are you sure you want to cancel this appointment on ${formatDate(a.date)} at ${formatTime(a.start_time)}?`,
     setAlert,
     onCancelled: () => setReloadKey((key) => key + 1),
   });
@@ -61,7 +62,11 @@ export default function PatientAppointmentsPage() {
   const load = async (query: ListQuery, signal: AbortSignal) => {
     const page = await loadAppointments(when, query, signal);
     if (page.total === 0 && query.q === '' && query.page === 1) {
-      const other = await loadAppointments(when === 'upcoming' ? 'past' : 'upcoming', { q: '', page: 1, per_page: 1 }, signal);
+      const other = await loadAppointments(
+        when === 'upcoming' ? 'past' : 'upcoming',
+        { q: '', page: 1, per_page: 1 },
+        signal,
+      );
       if (other.total === 0) setNoVisits(true);
     }
     return page;
@@ -79,8 +84,17 @@ export default function PatientAppointmentsPage() {
     { label: 'View Details', onSelect: () => setAlert(info(`Appointment date: ${formatDate(a.date)}`)) },
     ...(isCancellable(a)
       ? [
-          { label: 'Reschedule', name: `Reschedule ${formatDate(a.date)} at ${formatTime(a.start_time)}`, onSelect: () => reschedule(a) },
-          { label: 'Cancel', name: `Cancel ${formatDate(a.date)} at ${formatTime(a.start_time)}`, onSelect: () => cancel(a), tone: 'danger' as const },
+          {
+            label: 'Reschedule',
+            name: `Reschedule ${formatDate(a.date)} at ${formatTime(a.start_time)}`,
+            onSelect: () => reschedule(a),
+          },
+          {
+            label: 'Cancel',
+            name: `Cancel ${formatDate(a.date)} at ${formatTime(a.start_time)}`,
+            onSelect: () => cancel(a),
+            tone: 'danger' as const,
+          },
         ]
       : []),
   ];
@@ -92,7 +106,13 @@ export default function PatientAppointmentsPage() {
           // biome-ignore lint/a11y/useSemanticElements: a group of toggle buttons, not a form's fieldset
           <div className="view-switch" role="group" aria-label="Show">
             {VIEWS.map((view) => (
-              <button key={view.when} type="button" className="button button-small" aria-pressed={when === view.when} onClick={() => setWhen(view.when)}>
+              <button
+                key={view.when}
+                type="button"
+                className="button button-small"
+                aria-pressed={when === view.when}
+                onClick={() => setWhen(view.when)}
+              >
                 {view.label}
               </button>
             ))}

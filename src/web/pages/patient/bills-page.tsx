@@ -46,19 +46,29 @@ export default function BillsPage() {
           'Nothing outstanding'
         ) : (
           <>
-            Outstanding balance: <strong>{usd(balance.outstanding_cents)}</strong> ({balance.unpaid_bills} unpaid {balance.unpaid_bills === 1 ? 'bill' : 'bills'})
+            Outstanding balance: <strong>{usd(balance.outstanding_cents)}</strong> ({balance.unpaid_bills} unpaid{' '}
+            {balance.unpaid_bills === 1 ? 'bill' : 'bills'})
           </>
         )}
       </p>
       <div ref={result} tabIndex={-1} className="result-focus">
         <Alert message={alert} onDismiss={dismiss} />
       </div>
-      <BillTable label="Your bills" load={loadBills} reloadKey={reloadKey} payLabel="Pay" onPay={setPaying} setAlert={setAlert} />
+      <BillTable
+        label="Your bills"
+        load={loadBills}
+        reloadKey={reloadKey}
+        payLabel="Pay"
+        onPay={setPaying}
+        setAlert={setAlert}
+      />
       {paying && (
         <PayDialog
           bill={paying}
           methods={ONLINE_METHODS}
-          pay={(payment, key) => apiPost<PaymentResult>(endpoints.patient.pay(paying.id), payment, { 'Idempotency-Key': key })}
+          pay={(payment, key) =>
+            apiPost<PaymentResult>(endpoints.patient.pay(paying.id), payment, { 'Idempotency-Key': key })
+          }
           onClose={() => setPaying(null)}
           onPaid={(answer) => {
             finish(success(answer.message));

@@ -18,7 +18,13 @@ export default function DoctorProfilePage() {
       </PageHeader>
       {doctor && (
         <article className="card doctor-profile">
-          <img className="doctor-photo" src={doctor.image ?? doctor.user.profile_image ?? images.defaultAvatar} alt={doctor.name} width="160" height="160" />
+          <img
+            className="doctor-photo"
+            src={doctor.image ?? doctor.user.profile_image ?? images.defaultAvatar}
+            alt={doctor.name}
+            width="160"
+            height="160"
+          />
           <div>
             <h2>{doctor.name}</h2>
             <p className="doctor-bio">{doctor.bio || 'No biography available.'}</p>

@@ -10,7 +10,9 @@ function nextFreeFact(nextFree: BookableDoctor['next_free']) {
   if (nextFree === undefined) return undefined;
   return (
     <span className="profile-card-next">
-      {nextFree ? `Next free: ${formatDay(nextFree.date)}, ${formatTime(nextFree.start_time)}` : 'No free time slot in the next 60 days'}
+      {nextFree
+        ? `Next free: ${formatDay(nextFree.date)}, ${formatTime(nextFree.start_time)}`
+        : 'No free time slot in the next 60 days'}
     </span>
   );
 }
@@ -29,7 +31,11 @@ export default function DoctorsPage() {
           name={doctor.name}
           image={doctor.image ?? doctor.user.profile_image}
           initialsFallback
-          facts={[doctor.specialization?.name ?? 'General practice', doctor.department?.name, nextFreeFact(doctor.next_free)]}
+          facts={[
+            doctor.specialization?.name ?? 'General practice',
+            doctor.department?.name,
+            nextFreeFact(doctor.next_free),
+          ]}
           link={{ href: withId(routes.patient.doctorProfile, doctor.id), label: 'Profile' }}
           action={doctor.next_free !== null ? { href: bookWithDoctor(doctor.id), label: 'Book' } : undefined}
         />

@@ -13,7 +13,10 @@ import { endpoints, routes, withId } from '../../paths.ts';
  * drawn only then, so nothing on the page moves whichever answer comes first.
  */
 export function HospitalStays({ visitsShown }: { visitsShown: boolean }) {
-  const { loaded, retry } = useLoaded<{ admissions: AdmissionDetailJson[] }>(endpoints.patient.admissions, 'hospital stays');
+  const { loaded, retry } = useLoaded<{ admissions: AdmissionDetailJson[] }>(
+    endpoints.patient.admissions,
+    'hospital stays',
+  );
   if (!visitsShown) return null;
   if (loaded.state === 'failed') return <LoadFailure what="Your hospital stays" onRetry={retry} />;
   if (loaded.state === 'loading' || loaded.value.admissions.length === 0) return null;
@@ -34,7 +37,8 @@ function Stay({ stay }: { stay: AdmissionDetailJson }) {
   return (
     <li className="card visit-record">
       <h3>
-        {stay.ward.name} <StatusBadge status={`admission-${stay.status}`} label={ADMISSION_STATUS_LABELS[stay.status]} />
+        {stay.ward.name}{' '}
+        <StatusBadge status={`admission-${stay.status}`} label={ADMISSION_STATUS_LABELS[stay.status]} />
       </h3>
       <dl className="details">
         <dt>Admitted</dt>
@@ -49,7 +53,8 @@ function Stay({ stay }: { stay: AdmissionDetailJson }) {
             <ul className="stay-locations">
               {stay.locations.map((l) => (
                 <li key={l.from}>
-                  {bedPlace({ label: l.bed, room: l.room })}: {formatDateTime(l.from)} to {l.to ? formatDateTime(l.to) : 'now'}
+                  {bedPlace({ label: l.bed, room: l.room })}: {formatDateTime(l.from)} to{' '}
+                  {l.to ? formatDateTime(l.to) : 'now'}
                 </li>
               ))}
             </ul>

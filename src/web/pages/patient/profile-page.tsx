@@ -14,7 +14,10 @@ interface ProfileForm extends PatientContact {
   reminders: boolean;
 }
 
-const toForm = ({ patient }: MyProfileJson): ProfileForm => ({ ...patientContact(patient), reminders: patient.reminders });
+const toForm = ({ patient }: MyProfileJson): ProfileForm => ({
+  ...patientContact(patient),
+  reminders: patient.reminders,
+});
 
 export default function PatientProfilePage() {
   const [form, setForm] = useState<ProfileForm | null>(null);
@@ -44,20 +47,31 @@ export default function PatientProfilePage() {
   const resend = () =>
     apiPost<{ email: string }>(endpoints.resendVerification)
       .then(({ email }) => setAlert(success(`We sent a new confirmation link to ${email}.`)))
-      .catch((error: unknown) => setAlert(failure(error instanceof ApiError ? error.message : 'The link could not be sent.')));
+      .catch((error: unknown) =>
+        setAlert(failure(error instanceof ApiError ? error.message : 'The link could not be sent.')),
+      );
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     return run(
       async () => {
-        const saved = await apiPut<MyProfileJson>(endpoints.patient.profile, emailChanged ? { ...form, current_password: currentPassword } : form);
+        const saved = await apiPut<MyProfileJson>(
+          endpoints.patient.profile,
+          emailChanged ? { ...form, current_password: currentPassword } : form,
+        );
         user.value = saved.user;
         setForm(toForm(saved));
         setSavedEmail(saved.patient.email);
         setVerified(saved.patient.email_verified);
         setPending(saved.patient.pending_email);
         setCurrentPassword('');
-        setAlert(success(saved.patient.email_verified ? 'Your Profile has been updated' : `Your Profile has been updated. We sent a link to ${saved.patient.email} to confirm it.`));
+        setAlert(
+          success(
+            saved.patient.email_verified
+              ? 'Your Profile has been updated'
+              : `Your Profile has been updated. We sent a link to ${saved.patient.email} to confirm it.`,
+          ),
+        );
       },
       (error) => {
         if (error instanceof ApiError) setAlert(failure(error.message));
@@ -88,12 +102,16 @@ export default function PatientProfilePage() {
                 )}
                 {pending && !emailChanged && (
                   <p className="field-hint">
-                    The clinic entered {pending} as your new sign-in e-mail. It takes over only when you follow the link we sent there and enter your
-                    password.
+                    The clinic entered {pending} as your new sign-in e-mail. It takes over only when you follow the link
+                    we sent there and enter your password.
                   </p>
                 )}
                 {emailChanged && (
-                  <Field label="Current password" errors={errors.current_password} hint="Needed to change the e-mail you sign in with.">
+                  <Field
+                    label="Current password"
+                    errors={errors.current_password}
+                    hint="Needed to change the e-mail you sign in with."
+                  >
                     {(control) => (
                       <input
                         {...control}
@@ -110,7 +128,8 @@ export default function PatientProfilePage() {
             }
           />
           <label className="checkbox">
-            <input type="checkbox" checked={form.reminders} onChange={(e) => set('reminders', e.target.checked)} /> E-mail me a reminder before each visit
+            <input type="checkbox" checked={form.reminders} onChange={(e) => set('reminders', e.target.checked)} />{' '}
+            E-mail me a reminder before each visit
           </label>
           <button type="submit" className="button button-primary" disabled={busy}>
             Update Profile

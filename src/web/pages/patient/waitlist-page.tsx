@@ -15,7 +15,8 @@ import { endpoints, routes } from '../../paths.ts';
 
 const loadEntries = listAt<WaitlistEntryJson>(endpoints.patient.waitlist, 'entries');
 
-const days = (e: WaitlistEntryJson) => (e.from_date === e.to_date ? formatDay(e.from_date) : `${formatDay(e.from_date)} – ${formatDay(e.to_date)}`);
+const days = (e: WaitlistEntryJson) =>
+  e.from_date === e.to_date ? formatDay(e.from_date) : `${formatDay(e.from_date)} – ${formatDay(e.to_date)}`;
 
 const offerText = (offer: NonNullable<WaitlistEntryJson['offer']>) =>
   `${formatDay(offer.date)} at ${formatTime(offer.start_time)}, held for you until ${formatDayTime(offer.hold_until)} — see the e-mail we sent you to accept it`;
@@ -48,15 +49,18 @@ export default function PatientWaitlistPage() {
     { header: 'Joined', cell: (e) => formatDateTime(e.joined_at), priority: 3 },
     { header: 'Status', text: (e) => (e.offer ? offerText(e.offer) : 'Waiting for a free time') },
   ];
-  const actions = (e: WaitlistEntryJson): RowAction[] => [{ label: 'Leave', onSelect: () => void leave(e), tone: 'danger' }];
+  const actions = (e: WaitlistEntryJson): RowAction[] => [
+    { label: 'Leave', onSelect: () => void leave(e), tone: 'danger' },
+  ];
 
   return (
     <>
       <PageHeader title="Waitlist" />
       <Alert message={alert} onDismiss={dismiss} />
       <p>
-        When a time with the doctor frees up on one of your days, the first patient in line gets an e-mail that holds it for them for a while. You can also
-        join from a full day on <Link href={routes.patient.book}>Book Appointment</Link>.
+        When a time with the doctor frees up on one of your days, the first patient in line gets an e-mail that holds it
+        for them for a while. You can also join from a full day on{' '}
+        <Link href={routes.patient.book}>Book Appointment</Link>.
       </p>
       <WaitlistForm
         title="Join a waitlist"
@@ -64,7 +68,16 @@ export default function PatientWaitlistPage() {
         joinedText="You are on the waitlist. If a time frees up, we will e-mail you."
         onJoined={() => setReloadKey((key) => key + 1)}
       />
-      <DataTable label="Your waitlist" columns={columns} load={loadEntries} rowKey={(e) => e.id} pageSize={10} emptyText="You are not on any waitlist." reloadKey={reloadKey} actions={actions} />
+      <DataTable
+        label="Your waitlist"
+        columns={columns}
+        load={loadEntries}
+        rowKey={(e) => e.id}
+        pageSize={10}
+        emptyText="You are not on any waitlist."
+        reloadKey={reloadKey}
+        actions={actions}
+      />
     </>
   );
 }

@@ -10,16 +10,23 @@ import { endpoints, routes } from '../../paths.ts';
 import { formatDate, formatTime } from '../../format.ts';
 
 export default function CancelAppointmentPage() {
-  const { token, preview, outcome, setOutcome, done, setDone } = useTokenLink<{ appointment: AppointmentJson }>(endpoints.appointmentLinkPreview);
+  const { token, preview, outcome, setOutcome, done, setDone } = useTokenLink<{ appointment: AppointmentJson }>(
+    endpoints.appointmentLinkPreview,
+  );
   const appointment = preview?.appointment;
   const { busy, run } = useSubmit('cancel by link');
 
   const cancel = () =>
-    run(async () => {
-      await apiPost(endpoints.appointmentLinkCancel, { token });
-      setDone(true);
-      setOutcome(success('Your appointment is cancelled. Thank you for letting us know: someone else can have the time.'));
-    }, (error) => setOutcome(linkFailure(error)));
+    run(
+      async () => {
+        await apiPost(endpoints.appointmentLinkCancel, { token });
+        setDone(true);
+        setOutcome(
+          success('Your appointment is cancelled. Thank you for letting us know: someone else can have the time.'),
+        );
+      },
+      (error) => setOutcome(linkFailure(error)),
+    );
 
   return (
     <AuthLayout title="Cancel your appointment">
@@ -27,8 +34,8 @@ export default function CancelAppointmentPage() {
       {appointment && !done && (
         <>
           <p>
-            Do you want to cancel your appointment with <strong>{appointment.doctor.name}</strong> on <strong>{formatDate(appointment.date)}</strong> at{' '}
-            <strong>{formatTime(appointment.start_time)}</strong>?
+            Do you want to cancel your appointment with <strong>{appointment.doctor.name}</strong> on{' '}
+            <strong>{formatDate(appointment.date)}</strong> at <strong>{formatTime(appointment.start_time)}</strong>?
           </p>
           <div className="form-actions">
             <button type="button" className="button button-danger" disabled={busy} onClick={() => void cancel()}>

@@ -17,8 +17,16 @@ export default function ForgotPasswordPage() {
     event.preventDefault();
     setAlert(null);
     return run(
-      async () => setAlert(success((await apiPost<{ message: string }>(endpoints.passwordResetRequests, { email })).message)),
-      (error) => setAlert(failure(error instanceof ApiError && error.status === 429 ? error.message : 'The link could not be sent. Please try again.')),
+      async () =>
+        setAlert(success((await apiPost<{ message: string }>(endpoints.passwordResetRequests, { email })).message)),
+      (error) =>
+        setAlert(
+          failure(
+            error instanceof ApiError && error.status === 429
+              ? error.message
+              : 'The link could not be sent. Please try again.',
+          ),
+        ),
     );
   };
 
@@ -28,7 +36,16 @@ export default function ForgotPasswordPage() {
       <p>Enter the e-mail address you sign in with, and we will send you a link to choose a new password.</p>
       <form className="form" onSubmit={onSubmit}>
         <Field label="Email" errors={errors.email}>
-          {(control) => <input {...control} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+          {(control) => (
+            <input
+              {...control}
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          )}
         </Field>
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           Send me a link

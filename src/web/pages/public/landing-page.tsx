@@ -65,8 +65,8 @@ export default function LandingPage() {
           <div className="container">
             <h2 id="about-title">About Medora</h2>
             <p>
-              Medora is a teaching clinic where doctors, nurses and researchers work together. We aim to make your
-              life better with care that is close to home, quick to reach and built around each patient.
+              Medora is a teaching clinic where doctors, nurses and researchers work together. We aim to make your life
+              better with care that is close to home, quick to reach and built around each patient.
             </p>
             <ul className="counters">
               {counters.map((counter) => (
@@ -120,15 +120,21 @@ function SiteHeader() {
             <ul className="site-nav-links">
               <li>
                 {/* biome-ignore lint/a11y/useValidAnchor: an in-page link that also closes the phone's menu */}
-                <a href="#hero" onClick={nav.close}>Home</a>
+                <a href="#hero" onClick={nav.close}>
+                  Home
+                </a>
               </li>
               <li>
                 {/* biome-ignore lint/a11y/useValidAnchor: an in-page link that also closes the phone's menu */}
-                <a href="#about" onClick={nav.close}>About</a>
+                <a href="#about" onClick={nav.close}>
+                  About
+                </a>
               </li>
               <li>
                 {/* biome-ignore lint/a11y/useValidAnchor: an in-page link that also closes the phone's menu */}
-                <a href="#services" onClick={nav.close}>Services</a>
+                <a href="#services" onClick={nav.close}>
+                  Services
+                </a>
               </li>
             </ul>
           </nav>

@@ -58,7 +58,10 @@ export default function LoginPage() {
   const onPassword = (event: FormEvent) => {
     event.preventDefault();
     setAlert(null);
-    return run(async () => proceed(await signIn({ email, password, remember })), onFailure('Login failed. Please check your credentials.'));
+    return run(
+      async () => proceed(await signIn({ email, password, remember })),
+      onFailure('Login failed. Please check your credentials.'),
+    );
   };
 
   const onCode = (challenge: string, recovery: boolean) => (event: FormEvent) => {
@@ -88,7 +91,10 @@ export default function LoginPage() {
           busy={busy}
           errors={errors.code}
           onCode={(first) =>
-            void run(async () => proceed(await completeSignIn(stage.challenge, { code: first })), onFailure('That code did not work. Please try again.'))
+            void run(
+              async () => proceed(await completeSignIn(stage.challenge, { code: first })),
+              onFailure('That code did not work. Please try again.'),
+            )
           }
         />
       </AuthLayout>
@@ -103,7 +109,15 @@ export default function LoginPage() {
         <form className="form" onSubmit={onCode(challenge, recovery)}>
           {recovery ? (
             <Field label="Recovery code" errors={errors.recovery_code}>
-              {(control) => <input {...control} autoComplete="off" required value={code} onChange={(e) => setCode(e.target.value)} />}
+              {(control) => (
+                <input
+                  {...control}
+                  autoComplete="off"
+                  required
+                  value={code}
+                  onChange={(e) => setCode(e.target.value)}
+                />
+              )}
             </Field>
           ) : (
             <OneTimeCodeField value={code} onChange={setCode} errors={errors.code} />
@@ -134,7 +148,14 @@ export default function LoginPage() {
       <form className="form" onSubmit={onPassword}>
         <Field label="Email">
           {(control) => (
-            <input {...control} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+            <input
+              {...control}
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
           )}
         </Field>
         <Field label="Password">

@@ -10,12 +10,13 @@ import { useSubmit } from '../../components/use-submit.ts';
 import { endpoints, routes } from '../../paths.ts';
 import { tokenFromAddress } from '../../token-link.ts';
 
-
 export default function ResetPasswordPage() {
   const [, navigate] = useLocation();
   const [token] = useState(tokenFromAddress);
   const password = useNewPassword();
-  const { alert, setAlert, dismiss } = useAlert(token ? null : failure('This link is incomplete. Ask the front desk for a new one.'));
+  const { alert, setAlert, dismiss } = useAlert(
+    token ? null : failure('This link is incomplete. Ask the front desk for a new one.'),
+  );
   const { busy, errors, run } = useSubmit('password reset');
 
   const onSubmit = (event: FormEvent) => {
@@ -27,7 +28,10 @@ export default function ResetPasswordPage() {
         await apiPost(endpoints.passwordReset, { token, password: password.password });
         navigate(routes.login, { replace: true, state: { notice: 'Your new password is set. Sign in with it.' } });
       },
-      (error) => setAlert(failure(error instanceof ApiError && !errors.password ? error.message : 'The password could not be set.')),
+      (error) =>
+        setAlert(
+          failure(error instanceof ApiError && !errors.password ? error.message : 'The password could not be set.'),
+        ),
     );
   };
 

@@ -67,18 +67,37 @@ export default function SignupPage() {
         <div className="form-grid">
           <Field label="First name" errors={errors.firstName ?? errors.name}>
             {(control) => (
-              <input {...control} required autoComplete="given-name" value={form.firstName} onChange={(e) => set('firstName', e.target.value)} />
+              <input
+                {...control}
+                required
+                autoComplete="given-name"
+                value={form.firstName}
+                onChange={(e) => set('firstName', e.target.value)}
+              />
             )}
           </Field>
           <Field label="Last name" errors={errors.lastName}>
             {(control) => (
-              <input {...control} required autoComplete="family-name" value={form.lastName} onChange={(e) => set('lastName', e.target.value)} />
+              <input
+                {...control}
+                required
+                autoComplete="family-name"
+                value={form.lastName}
+                onChange={(e) => set('lastName', e.target.value)}
+              />
             )}
           </Field>
         </div>
         <Field label="Email address" errors={errors.email}>
           {(control) => (
-            <input {...control} type="email" required autoComplete="email" value={form.email} onChange={(e) => set('email', e.target.value)} />
+            <input
+              {...control}
+              type="email"
+              required
+              autoComplete="email"
+              value={form.email}
+              onChange={(e) => set('email', e.target.value)}
+            />
           )}
         </Field>
         <div className="form-grid">
@@ -111,21 +130,42 @@ export default function SignupPage() {
         <div className="form-grid">
           <Field label="Phone Number" errors={errors.phone}>
             {(control) => (
-              <input {...control} type="tel" required autoComplete="tel" value={form.phone} onChange={(e) => set('phone', e.target.value)} />
+              <input
+                {...control}
+                type="tel"
+                required
+                autoComplete="tel"
+                value={form.phone}
+                onChange={(e) => set('phone', e.target.value)}
+              />
             )}
           </Field>
           <Field label="Birthdate" errors={errors.birthdate}>
             {(control) => (
-              <input {...control} type="date" required autoComplete="bday" value={form.birthdate} onChange={(e) => set('birthdate', e.target.value)} />
+              <input
+                {...control}
+                type="date"
+                required
+                autoComplete="bday"
+                value={form.birthdate}
+                onChange={(e) => set('birthdate', e.target.value)}
+              />
             )}
           </Field>
         </div>
         <Field label="Gender" errors={errors.gender}>
-          {(control) => <GenderSelect control={control} required value={form.gender} onChange={(gender) => set('gender', gender)} />}
+          {(control) => (
+            <GenderSelect control={control} required value={form.gender} onChange={(gender) => set('gender', gender)} />
+          )}
         </Field>
         <label className="checkbox">
-          <input type="checkbox" required checked={form.acceptTerms} onChange={(e) => set('acceptTerms', e.target.checked)} /> I accept the terms and
-          conditions
+          <input
+            type="checkbox"
+            required
+            checked={form.acceptTerms}
+            onChange={(e) => set('acceptTerms', e.target.checked)}
+          />{' '}
+          I accept the terms and conditions
         </label>
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           Sign Up

@@ -21,7 +21,9 @@ const CONFIRMED: Record<VerificationPurpose, (email: string) => string> = {
 };
 
 export default function VerifyEmailPage() {
-  const { token, preview, outcome, setOutcome, done, setDone } = useTokenLink<VerificationPreviewJson>(endpoints.emailVerificationPreview);
+  const { token, preview, outcome, setOutcome, done, setDone } = useTokenLink<VerificationPreviewJson>(
+    endpoints.emailVerificationPreview,
+  );
   const [password, setPassword] = useState('');
   const { busy, errors, run } = useSubmit('e-mail confirmation');
 
@@ -51,17 +53,27 @@ export default function VerifyEmailPage() {
       {preview?.purpose === 'change' && !done && (
         <form className="form" onSubmit={onSubmit}>
           <p>
-            The clinic entered <strong>{preview.email}</strong> as your new sign-in e-mail. Enter your Medora password to start using it. Until you do,
-            you keep signing in with your previous address.
+            The clinic entered <strong>{preview.email}</strong> as your new sign-in e-mail. Enter your Medora password
+            to start using it. Until you do, you keep signing in with your previous address.
           </p>
           <Field label="Password" errors={errors.password}>
-            {(control) => <input {...control} type="password" required autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+            {(control) => (
+              <input
+                {...control}
+                type="password"
+                required
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
           </Field>
           <button type="submit" className="button button-primary button-block" disabled={busy}>
             Confirm new e-mail
           </button>
           <p className="field-hint">
-            Forgot your password? <Link href={routes.forgotPassword}>Choose a new one</Link> with your previous address, then follow this link again.
+            Forgot your password? <Link href={routes.forgotPassword}>Choose a new one</Link> with your previous address,
+            then follow this link again.
           </p>
         </form>
       )}
@@ -78,4 +90,5 @@ export default function VerifyEmailPage() {
   );
 }
 
-const hasPasswordProblem = (error: unknown): boolean => error instanceof ApiError && error.errors.password !== undefined;
+const hasPasswordProblem = (error: unknown): boolean =>
+  error instanceof ApiError && error.errors.password !== undefined;

@@ -10,16 +10,21 @@ import { formatDay, formatDayTime, formatTime } from '../../format.ts';
 import { endpoints, routes } from '../../paths.ts';
 
 export default function WaitlistOfferPage() {
-  const { token, preview, outcome, setOutcome, done, setDone } = useTokenLink<{ offer: WaitlistOfferJson }>(endpoints.waitlistOfferPreview);
+  const { token, preview, outcome, setOutcome, done, setDone } = useTokenLink<{ offer: WaitlistOfferJson }>(
+    endpoints.waitlistOfferPreview,
+  );
   const offer = preview?.offer;
   const { busy, run } = useSubmit('waitlist offer');
 
   const answer = (path: string, message: string) =>
-    run(async () => {
-      await apiPost(path, { token });
-      setDone(true);
-      setOutcome(success(message));
-    }, (error) => setOutcome(linkFailure(error)));
+    run(
+      async () => {
+        await apiPost(path, { token });
+        setDone(true);
+        setOutcome(success(message));
+      },
+      (error) => setOutcome(linkFailure(error)),
+    );
 
   return (
     <AuthLayout title="A time is free for you">
@@ -36,19 +41,29 @@ export default function WaitlistOfferPage() {
               {formatTime(offer.start_time)} – {formatTime(offer.end_time)}
             </dd>
             <dt>Held for you until</dt>
-            <dd>
-              {formatDayTime(offer.hold_until)}
-            </dd>
+            <dd>{formatDayTime(offer.hold_until)}</dd>
           </dl>
           <div className="form-actions">
-            <button type="button" className="button button-primary" disabled={busy} onClick={() => void answer(endpoints.waitlistOfferAccept, 'Your appointment is booked. It is in My Appointments.')}>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={busy}
+              onClick={() =>
+                void answer(endpoints.waitlistOfferAccept, 'Your appointment is booked. It is in My Appointments.')
+              }
+            >
               Accept
             </button>
             <button
               type="button"
               className="button"
               disabled={busy}
-              onClick={() => void answer(endpoints.waitlistOfferDecline, 'You declined this time. It goes to the next patient; you stay on the waitlist for other times.')}
+              onClick={() =>
+                void answer(
+                  endpoints.waitlistOfferDecline,
+                  'You declined this time. It goes to the next patient; you stay on the waitlist for other times.',
+                )
+              }
             >
               Decline
             </button>

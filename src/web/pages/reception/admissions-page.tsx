@@ -17,7 +17,9 @@ import { routes, withId } from '../../paths.ts';
 
 type Choosing = { admission: AdmissionJson; step: BedStep };
 
-const undoable = (a: AdmissionJson) => a.status === 'reserved' || (a.status === 'admitted' && a.admitted_at !== null && Date.now() - Date.parse(a.admitted_at) < UNDO_WINDOW_MS);
+const undoable = (a: AdmissionJson) =>
+  a.status === 'reserved' ||
+  (a.status === 'admitted' && a.admitted_at !== null && Date.now() - Date.parse(a.admitted_at) < UNDO_WINDOW_MS);
 
 export default function DeskAdmissionsPage() {
   useSignals();
@@ -37,13 +39,21 @@ export default function DeskAdmissionsPage() {
   const actions = (a: AdmissionJson): RowAction[] => {
     const name = a.patient.name;
     const place = a.bed ? bedPlace(a.bed) : 'the bed';
-    const action = (label: string, onSelect: () => void, tone?: RowAction['tone']): RowAction => ({ label, name: `${label}: ${name}`, onSelect, tone });
+    const action = (label: string, onSelect: () => void, tone?: RowAction['tone']): RowAction => ({
+      label,
+      name: `${label}: ${name}`,
+      onSelect,
+      tone,
+    });
     const choose = (step: BedStep) => () => setChoosing({ admission: a, step });
     const ask = (step: ConfirmedStep) => () => void confirmed(a, step);
     const cancel = ask(cancelStep(name));
     const undo = ask({
       step: 'undo',
-      question: a.status === 'reserved' ? `Release ${place} held for ${name}? The request waits for a bed again.` : `Undo the admission of ${name}? The request waits for a bed again and ${place} is free.`,
+      question:
+        a.status === 'reserved'
+          ? `Release ${place} held for ${name}? The request waits for a bed again.`
+          : `Undo the admission of ${name}? The request waits for a bed again and ${place} is free.`,
       confirmLabel: 'Undo',
       doneText: `${name} is waiting for a bed again`,
     });
@@ -73,7 +83,14 @@ export default function DeskAdmissionsPage() {
       <PageHeader title="Admissions" />
       <Alert message={alert} onDismiss={dismiss} />
       <AdmissionTable reloadKey={reloadKey} showReason={admin} actions={actions} />
-      {choosing && <BedChoiceDialog admission={choosing.admission} step={choosing.step} onClose={() => setChoosing(null)} onDone={done} />}
+      {choosing && (
+        <BedChoiceDialog
+          admission={choosing.admission}
+          step={choosing.step}
+          onClose={() => setChoosing(null)}
+          onDone={done}
+        />
+      )}
     </>
   );
 }

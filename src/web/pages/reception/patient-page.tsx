@@ -28,10 +28,13 @@ export default function DeskPatientPage() {
   const [paying, setPaying] = useState<BillingJson | null>(null);
   const [paid, setPaid] = useState(0);
   const [adjusting, setAdjusting] = useState<BillingJson | null>(null);
-  const [patient, setEdited] = useSavedOver(useFetched<{ patient: DeskPatient }>(endpoints.desk.patient(id), 'patient')?.patient ?? null);
+  const [patient, setEdited] = useSavedOver(
+    useFetched<{ patient: DeskPatient }>(endpoints.desk.patient(id), 'patient')?.patient ?? null,
+  );
   const [editing, setEditing] = useState(false);
 
-  const loadBills = (query: ListQuery, signal: AbortSignal) => fetchList<BillingJson>(endpoints.desk.patientBills(id), 'billings', query, signal);
+  const loadBills = (query: ListQuery, signal: AbortSignal) =>
+    fetchList<BillingJson>(endpoints.desk.patientBills(id), 'billings', query, signal);
 
   return (
     <>
@@ -39,7 +42,13 @@ export default function DeskPatientPage() {
         <button type="button" className="button" disabled={!patient} onClick={() => setEditing(true)}>
           {patient?.email === null ? 'Edit details or add e-mail' : 'Edit details'}
         </button>
-        <button type="button" className="button button-primary" aria-expanded={booking} aria-controls="desk-booking" onClick={() => setBooking(!booking)}>
+        <button
+          type="button"
+          className="button button-primary"
+          aria-expanded={booking}
+          aria-controls="desk-booking"
+          onClick={() => setBooking(!booking)}
+        >
           {booking ? 'Hide Booking' : 'Book Appointment'}
         </button>
       </PageHeader>
@@ -64,7 +73,10 @@ export default function DeskPatientPage() {
           {patient.pending_email && (
             <>
               <dt>New e-mail</dt>
-              <dd>{patient.pending_email}: waiting for the patient to confirm it{patient.email ? '; the address above stays in use until then' : ''}</dd>
+              <dd>
+                {patient.pending_email}: waiting for the patient to confirm it
+                {patient.email ? '; the address above stays in use until then' : ''}
+              </dd>
             </>
           )}
           <dt>Phone</dt>
@@ -104,7 +116,12 @@ export default function DeskPatientPage() {
               // A waitlist offer comes by e-mail, so a patient without one is not offered the waitlist.
               patient?.email
                 ? async (doctorId, date) => {
-                    await apiPost(endpoints.waitlist, { patient_id: Number(id), doctor_id: doctorId, from_date: date, to_date: date });
+                    await apiPost(endpoints.waitlist, {
+                      patient_id: Number(id),
+                      doctor_id: doctorId,
+                      from_date: date,
+                      to_date: date,
+                    });
                     return `The patient is on the waitlist for ${formatDay(date)}. If a time frees up, they get an e-mail.`;
                   }
                 : undefined
@@ -113,15 +130,31 @@ export default function DeskPatientPage() {
         )}
       </div>
       <h2>Appointments</h2>
-      <DeskAppointments label="The patient's appointments" patientId={Number(id)} setAlert={setAlert} reloadKey={booked} />
+      <DeskAppointments
+        label="The patient's appointments"
+        patientId={Number(id)}
+        setAlert={setAlert}
+        reloadKey={booked}
+      />
       <h2>Bills</h2>
-      <BillTable label="The patient's bills" load={loadBills} reloadKey={paid} payLabel="Take payment" onPay={setPaying} onAdjust={setAdjusting} setAlert={setAlert} searchable={false} />
+      <BillTable
+        label="The patient's bills"
+        load={loadBills}
+        reloadKey={paid}
+        payLabel="Take payment"
+        onPay={setPaying}
+        onAdjust={setAdjusting}
+        setAlert={setAlert}
+        searchable={false}
+      />
       {paying && (
         <PayDialog
           bill={paying}
           methods={DESK_METHODS}
           partial
-          pay={(payment, key) => apiPost<PaymentResult>(endpoints.desk.pay(paying.id), payment, { 'Idempotency-Key': key })}
+          pay={(payment, key) =>
+            apiPost<PaymentResult>(endpoints.desk.pay(paying.id), payment, { 'Idempotency-Key': key })
+          }
           onClose={() => setPaying(null)}
           onPaid={(answer) => {
             setPaying(null);
@@ -135,7 +168,12 @@ export default function DeskPatientPage() {
         />
       )}
       {adjusting && (
-        <AdjustDialog bill={adjusting} onClose={() => setAdjusting(null)} onAdjusted={() => setPaid((n) => n + 1)} setAlert={setAlert} />
+        <AdjustDialog
+          bill={adjusting}
+          onClose={() => setAdjusting(null)}
+          onAdjusted={() => setPaid((n) => n + 1)}
+          setAlert={setAlert}
+        />
       )}
     </>
   );

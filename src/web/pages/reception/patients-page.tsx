@@ -19,7 +19,10 @@ import { formatDate } from '../../format.ts';
 
 const EMPTY = { name: '', email: '', phone: '', birthdate: '', gender: '' as Gender | '' };
 
-const MATCHED: Record<PossibleDuplicate['matched_on'][number], string> = { name_and_birthdate: 'same name and birthdate', phone: 'same phone' };
+const MATCHED: Record<PossibleDuplicate['matched_on'][number], string> = {
+  name_and_birthdate: 'same name and birthdate',
+  phone: 'same phone',
+};
 
 /**
  * Finding a patient, or registering one who walks in, with or without an e-mail address. A patient who may be
@@ -33,11 +36,15 @@ export default function DeskPatientsPage() {
   const [matches, setMatches] = useState<PossibleDuplicate[]>([]);
   const [registered, setRegistered] = useState<WalkInJson['patient'] | null>(null);
   const { busy, errors, run } = useSubmit('walk-in registration');
-  const set = <K extends keyof typeof EMPTY>(key: K, value: (typeof EMPTY)[K]) => setValues((was) => ({ ...was, [key]: value }));
+  const set = <K extends keyof typeof EMPTY>(key: K, value: (typeof EMPTY)[K]) =>
+    setValues((was) => ({ ...was, [key]: value }));
   const failed = () => setAlert(failure('Failed to register the patient'));
 
   const save = async () => {
-    const { patient } = await apiPost<WalkInJson>(endpoints.desk.patients, { ...values, email: values.email || undefined });
+    const { patient } = await apiPost<WalkInJson>(endpoints.desk.patients, {
+      ...values,
+      email: values.email || undefined,
+    });
     setMatches([]);
     setValues(EMPTY);
     setShowForm(false);
@@ -48,7 +55,11 @@ export default function DeskPatientsPage() {
     event.preventDefault();
     setRegistered(null);
     return run(async () => {
-      const { patients } = await apiGet<PossibleDuplicatesJson>(endpoints.desk.duplicates, { name: values.name, birthdate: values.birthdate, phone: values.phone });
+      const { patients } = await apiGet<PossibleDuplicatesJson>(endpoints.desk.duplicates, {
+        name: values.name,
+        birthdate: values.birthdate,
+        phone: values.phone,
+      });
       if (patients.length > 0) setMatches(patients);
       else await save();
     }, failed);
@@ -57,7 +68,13 @@ export default function DeskPatientsPage() {
   return (
     <>
       <PageHeader title="Patients">
-        <button type="button" className="button button-primary" aria-expanded={showForm} aria-controls="walk-in-form" onClick={() => setShowForm(!showForm)}>
+        <button
+          type="button"
+          className="button button-primary"
+          aria-expanded={showForm}
+          aria-controls="walk-in-form"
+          onClick={() => setShowForm(!showForm)}
+        >
           {showForm ? 'Hide Form' : 'Register Walk-in'}
         </button>
       </PageHeader>
@@ -65,8 +82,11 @@ export default function DeskPatientsPage() {
       {registered && (
         <section className="card walk-in-registered" role="status" aria-label="Patient registered">
           <p>
-            <strong>{registered.name}</strong> (born {formatDate(registered.birthdate)}, phone {registered.phone}) is registered
-            {registered.pending_email ? `; a link to confirm ${registered.pending_email} was sent to that address.` : ', without an e-mail address.'}
+            <strong>{registered.name}</strong> (born {formatDate(registered.birthdate)}, phone {registered.phone}) is
+            registered
+            {registered.pending_email
+              ? `; a link to confirm ${registered.pending_email} was sent to that address.`
+              : ', without an e-mail address.'}
           </p>
           <div className="form-actions">
             <Link className="button" href={withId(routes.reception.patient, registered.id)}>
@@ -78,21 +98,60 @@ export default function DeskPatientsPage() {
           </div>
         </section>
       )}
-      <form id="walk-in-form" className="form card form-grid" hidden={!showForm} onSubmit={register} aria-label="New patient">
+      <form
+        id="walk-in-form"
+        className="form card form-grid"
+        hidden={!showForm}
+        onSubmit={register}
+        aria-label="New patient"
+      >
         <Field label="Name" errors={errors.name}>
-          {(control) => <input {...control} required value={values.name} onChange={(e) => set('name', e.target.value)} />}
+          {(control) => (
+            <input {...control} required value={values.name} onChange={(e) => set('name', e.target.value)} />
+          )}
         </Field>
         <Field label="Email" errors={errors.email} hint={WITHOUT_EMAIL}>
-          {(control) => <input {...control} type="email" autoComplete="off" value={values.email} onChange={(e) => set('email', e.target.value)} />}
+          {(control) => (
+            <input
+              {...control}
+              type="email"
+              autoComplete="off"
+              value={values.email}
+              onChange={(e) => set('email', e.target.value)}
+            />
+          )}
         </Field>
         <Field label="Phone" errors={errors.phone}>
-          {(control) => <input {...control} type="tel" required value={values.phone} onChange={(e) => set('phone', e.target.value)} />}
+          {(control) => (
+            <input
+              {...control}
+              type="tel"
+              required
+              value={values.phone}
+              onChange={(e) => set('phone', e.target.value)}
+            />
+          )}
         </Field>
         <Field label="Birthdate" errors={errors.birthdate}>
-          {(control) => <input {...control} type="date" required value={values.birthdate} onChange={(e) => set('birthdate', e.target.value)} />}
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              required
+              value={values.birthdate}
+              onChange={(e) => set('birthdate', e.target.value)}
+            />
+          )}
         </Field>
         <Field label="Gender" errors={errors.gender}>
-          {(control) => <GenderSelect control={control} required value={values.gender} onChange={(gender) => set('gender', gender)} />}
+          {(control) => (
+            <GenderSelect
+              control={control}
+              required
+              value={values.gender}
+              onChange={(gender) => set('gender', gender)}
+            />
+          )}
         </Field>
         <button type="submit" className="button button-primary" disabled={busy}>
           Register Patient
@@ -113,11 +172,15 @@ export default function DeskPatientsPage() {
           </>
         }
       >
-        <p>{matches.length === 1 ? 'A patient' : 'Patients'} like the one you are registering already have a chart. If it is the same person, open their chart instead.</p>
+        <p>
+          {matches.length === 1 ? 'A patient' : 'Patients'} like the one you are registering already have a chart. If it
+          is the same person, open their chart instead.
+        </p>
         <ul>
           {matches.map((m) => (
             <li key={m.id}>
-              <Link href={withId(routes.reception.patient, m.id)}>{m.name}</Link>, born {m.birthdate ? formatDate(m.birthdate) : '—'}, phone {m.phone || '—'}:{' '}
+              <Link href={withId(routes.reception.patient, m.id)}>{m.name}</Link>, born{' '}
+              {m.birthdate ? formatDate(m.birthdate) : '—'}, phone {m.phone || '—'}:{' '}
               {m.matched_on.map((why) => MATCHED[why]).join(' and ')}
             </li>
           ))}

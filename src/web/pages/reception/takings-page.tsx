@@ -31,7 +31,13 @@ export default function TakingsPage() {
     const total: TakingsRow = { method: 'total', payments: answer.payments, amount_cents: answer.total_cents };
     return localPage<TakingsRow>([...answer.methods, total], query);
   }, []);
-  const list = useFilteredList({ names: ['date'], load, csvPath: endpoints.desk.takingsCsv, what: 'takings', setAlert });
+  const list = useFilteredList({
+    names: ['date'],
+    load,
+    csvPath: endpoints.desk.takingsCsv,
+    what: 'takings',
+    setAlert,
+  });
 
   return (
     <>
@@ -40,12 +46,26 @@ export default function TakingsPage() {
       <FilterForm label="Takings day" list={list}>
         {(draft, set) => (
           <Field label="Day" errors={list.errors.date}>
-            {(control) => <input {...control} type="date" value={draft.date} onChange={(e) => set('date', e.target.value)} />}
+            {(control) => (
+              <input {...control} type="date" value={draft.date} onChange={(e) => set('date', e.target.value)} />
+            )}
           </Field>
         )}
       </FilterForm>
-      <p className="muted">{takings ? `Payments taken on ${formatDate(takings.date)} (${takings.time_zone}), per method.` : 'Payments taken today, per method.'}</p>
-      <DataTable label="Takings per method" columns={COLUMNS} load={list.load} rowKey={(row) => row.method} searchable={false} filterKey={list.filterKey} emptyText="No payments." />
+      <p className="muted">
+        {takings
+          ? `Payments taken on ${formatDate(takings.date)} (${takings.time_zone}), per method.`
+          : 'Payments taken today, per method.'}
+      </p>
+      <DataTable
+        label="Takings per method"
+        columns={COLUMNS}
+        load={list.load}
+        rowKey={(row) => row.method}
+        searchable={false}
+        filterKey={list.filterKey}
+        emptyText="No payments."
+      />
     </>
   );
 }

@@ -39,7 +39,10 @@ export default function TodayPage() {
   const date = params.get('date') ?? '';
   const doctorId = params.get('doctor_id') ?? '';
   const doctors = useAllRows<Doctor>(endpoints.doctors, 'doctors');
-  const { loaded, retry } = useLoaded<DeskDayJson>(endpoints.desk.day, "the desk's day", { date: date || undefined, doctor_id: doctorId || undefined });
+  const { loaded, retry } = useLoaded<DeskDayJson>(endpoints.desk.day, "the desk's day", {
+    date: date || undefined,
+    doctor_id: doctorId || undefined,
+  });
   const summary = loaded.state === 'loaded' ? loaded.value : null;
   const [showCancelled, setShowCancelled] = useState(false);
   const [sheet, setSheet] = useState<{ of: string; visits: DeskAppointmentJson[] } | null>(null);
@@ -47,7 +50,10 @@ export default function TodayPage() {
 
   const show = (next: { date?: string; doctorId?: string }) => {
     const query = new URLSearchParams(search);
-    for (const [name, value] of [['date', next.date ?? date], ['doctor_id', next.doctorId ?? doctorId]] as const) {
+    for (const [name, value] of [
+      ['date', next.date ?? date],
+      ['doctor_id', next.doctorId ?? doctorId],
+    ] as const) {
       if (value) query.set(name, value);
       else query.delete(name);
     }
@@ -83,21 +89,51 @@ export default function TodayPage() {
         <div className="desk-day-controls card">
           {/* biome-ignore lint/a11y/useSemanticElements: a group of day buttons, not a form's fieldset */}
           <div className="day-nav" role="group" aria-label="Choose the day">
-            <button type="button" className="button button-small" disabled={!summary} onClick={() => summary && show({ date: summary.previous })}>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={!summary}
+              onClick={() => summary && show({ date: summary.previous })}
+            >
               {onToday ? 'Yesterday' : 'Previous day'}
             </button>
-            <button type="button" className="button button-small" aria-pressed={onToday} onClick={() => show({ date: '' })}>
+            <button
+              type="button"
+              className="button button-small"
+              aria-pressed={onToday}
+              onClick={() => show({ date: '' })}
+            >
               Today
             </button>
-            <button type="button" className="button button-small" disabled={!summary} onClick={() => summary && show({ date: summary.next })}>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={!summary}
+              onClick={() => summary && show({ date: summary.next })}
+            >
               {onToday ? 'Tomorrow' : 'Next day'}
             </button>
           </div>
           <Field label="Date">
-            {(control) => <input {...control} type="date" value={summary?.date ?? date} onChange={(e) => e.target.value && show({ date: e.target.value })} />}
+            {(control) => (
+              <input
+                {...control}
+                type="date"
+                value={summary?.date ?? date}
+                onChange={(e) => e.target.value && show({ date: e.target.value })}
+              />
+            )}
           </Field>
           <Field label="Doctor">
-            {(control) => <NamedSelect control={control} placeholder="All doctors" options={doctors} value={doctorId} onChange={(id) => show({ doctorId: id })} />}
+            {(control) => (
+              <NamedSelect
+                control={control}
+                placeholder="All doctors"
+                options={doctors}
+                value={doctorId}
+                onChange={(id) => show({ doctorId: id })}
+              />
+            )}
           </Field>
         </div>
         {/* Standing before the day's summary arrives, so the list below does not move when it does. */}
@@ -108,14 +144,17 @@ export default function TodayPage() {
         <ul className="day-counts" aria-label="Visits by status">
           {COUNTED.map(([status, label]) => (
             <li key={status}>
-              <StatusBadge status={status} label={label} /> <span className="day-count">{summary?.counts[status] ?? '–'}</span>
+              <StatusBadge status={status} label={label} />{' '}
+              <span className="day-count">{summary?.counts[status] ?? '–'}</span>
             </li>
           ))}
         </ul>
         <DeskAppointments label="The day's appointments" day={day} setAlert={setAlert} onChanged={retry} />
         <details className="cancelled-visits" onToggle={(event) => setShowCancelled(event.currentTarget.open)}>
           <summary>Cancelled visits ({summary?.counts.cancelled ?? 0})</summary>
-          {showCancelled && <DeskAppointments label="Cancelled visits" day={{ ...day, status: 'cancelled' }} setAlert={setAlert} />}
+          {showCancelled && (
+            <DeskAppointments label="Cancelled visits" day={{ ...day, status: 'cancelled' }} setAlert={setAlert} />
+          )}
         </details>
       </div>
       {sheet?.of === shown && <DaySheet date={summary?.date ?? date} visits={sheet.visits} />}

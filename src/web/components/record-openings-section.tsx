@@ -22,7 +22,7 @@ export function RecordOpeningsSection() {
     <section className="card account-section" aria-labelledby="record-openings-heading">
       <h2 id="record-openings-heading">Who opened my record</h2>
       <DataTable
-        label="Who opened my record"
+        label="Openings of my record by staff"
         columns={columns}
         load={loadOpenings}
         rowKey={(o) => o.id}

@@ -30,6 +30,7 @@ const menus = {
     'Takings',
     'Messages',
     'Audit trail',
+    'Access outside the care team',
     'Reception',
     'Sign-in & Security',
     'Signout',

@@ -1,13 +1,10 @@
 import { describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
 import { only } from '../testing/assert.ts';
+import { readAfterWaiting } from '../testing/read-after-waiting.ts';
 import { recordStore } from './records.pg.ts';
 import { appointmentStore } from './scheduling.pg.ts';
-
-const WAIT_SEEN_WITHIN_MS = 60_000;
 
 interface Visit {
   doctors: [number, number];
@@ -35,41 +32,6 @@ async function visit(db: OpenedTestDatabase['db']): Promise<Visit> {
               (select id from app) as appointment, (select id from rec) as record, (select array_agg(id order by name) from dis) as diseases`,
     ),
   );
-}
-
-/**
- * Runs `change` in a transaction of its own that first takes `lock`, starts `read` once it holds it, and commits
- * once `read` is seen waiting for that lock: what `read` returns is read after the change committed.
- */
-async function readAfterWaiting<T>(
-  url: string,
-  lock: [string, unknown[]],
-  change: [string, unknown[]],
-  read: () => Promise<T>,
-): Promise<T> {
-  const other = new pg.Client({ connectionString: url });
-  await other.connect();
-  try {
-    await other.query('begin');
-    await other.query(...lock);
-    await other.query(...change);
-    const reading = read();
-    reading.catch(() => {});
-    // Bounded by the test's own timeout and this deadline; it is what happened first that counts, not how fast.
-    const deadline = Date.now() + WAIT_SEEN_WITHIN_MS;
-    for (;;) {
-      const { rows } = await other.query(
-        `select count(*)::int as n from pg_locks where not granted and pid <> pg_backend_pid()`,
-      );
-      if (rows[0].n > 0) break;
-      if (Date.now() > deadline) throw new Error('the read never waited for the lock');
-      await sleep(20);
-    }
-    await other.query('commit');
-    return await reading;
-  } finally {
-    await other.end();
-  }
 }
 
 for (const target of testDatabases('both').filter((t) => t.name === 'postgres')) {

@@ -82,8 +82,10 @@ for (const target of testDatabases('both')) {
         );
       return { departmentId: department.id as number, roomId: room.id as number, beds: made };
     }
-    const request = async (patientId: number, departmentId: number) =>
-      (
+    /** The ward doctor's request for a patient they saw in a visit: the visit puts them in the care team. */
+    const request = async (patientId: number, departmentId: number) => {
+      await fx.appointment({ doctor, patientId, date: '2026-05-04', status: 'completed' });
+      return (
         await ok(
           'POST',
           '/api/admissions',
@@ -97,6 +99,7 @@ for (const target of testDatabases('both')) {
           201,
         )
       ).id as number;
+    };
 
     it('takes a patient from request to discharge, keeping every bed in the history, billing the nights per bed, and never telling reception the clinical part', async () => {
       const w = await ward(3);
@@ -527,6 +530,17 @@ for (const target of testDatabases('both')) {
       }
       for (const path of fhirReads)
         assert.equal((await api('GET', path, stranger.token)).status, 404, `${path} outside the care team`);
+      const stay = {
+        patient_id: patient.patientId,
+        department_id: w.departmentId,
+        expected_nights: 1,
+        reason: 'Again',
+      };
+      assert.equal(
+        (await api('POST', '/api/admissions', stranger.token, stay)).status,
+        404,
+        'ordering a stay would make a doctor outside the team its admitting doctor',
+      );
       const searched = await api('GET', `/fhir/R4/Encounter?patient=${patient.patientId}`, stranger.token);
       assert.deepEqual([searched.status, searched.body.entry ?? []], [200, []]);
       assert.equal(await reasonShown(stranger.token), undefined);
@@ -556,6 +570,12 @@ for (const target of testDatabases('both')) {
         [patient.patientId, stranger.doctorId, 'Covering the night shift'],
       );
       assert.ok(new Date(opened.access.expires_at).getTime() - Date.parse('2026-07-06T08:00:00Z') <= 24 * 3600_000);
+      const again = await api('POST', '/api/admissions', stranger.token, stay);
+      assert.deepEqual(
+        [again.status, again.body.code],
+        [409, 'already_admitted'],
+        'the glass broken, the order is heard',
+      );
 
       for (const c of clinical.filter((c) => c.method === 'GET' && !c.path.endsWith('discharge-summary'))) {
         const res = await call(c, stranger.token);

@@ -33,18 +33,29 @@ const doctorOf = (actor: Actor) => ownDoctorId(actor, 'Only doctors request admi
 export async function requestAdmission(deps: InpatientDeps, body: unknown, actor: Actor) {
   const doctorId = doctorOf(actor);
   const request = readAdmissionRequest(body);
-  return deps.transaction(async (tx) => {
-    const id = await tx.admissions.create(request, doctorId, tx.clock.now());
-    await tx.audit.record({
-      actor,
-      action: 'request',
-      entity: 'admission',
-      entityId: id,
-      patientId: request.patientId,
-      details: { department_id: request.departmentId },
-    });
-    return detail(tx, id, actor);
-  });
+  // Ordering a stay makes the doctor its admitting doctor, one of the care team: only a doctor already in the team,
+  // or one who broke the glass (an emergency admission), may order it, or an order would open any patient's record.
+  return recordingRefusals(deps.audit, () =>
+    deps.transaction(async (tx) => {
+      await requireCare(tx, actor, {
+        patientId: request.patientId,
+        what: 'Patient',
+        entity: 'patient',
+        entityId: request.patientId,
+        attempt: 'request_admission',
+      });
+      const id = await tx.admissions.create(request, doctorId, tx.clock.now());
+      await tx.audit.record({
+        actor,
+        action: 'request',
+        entity: 'admission',
+        entityId: id,
+        patientId: request.patientId,
+        details: { department_id: request.departmentId },
+      });
+      return detail(tx, id, actor);
+    }),
+  );
 }
 
 /** Admissions waiting for a bed (default), in a bed now, past, or all; of one ward or all; by patient name. */

@@ -187,7 +187,10 @@ describe('lists at desktop and phone widths in the browser', () => {
     const ward = await seedWard(server, clinic);
     await seedStay(server, clinic, patientId, at(ward.bedIds, 0, 'bed'));
     // A second patient waits for a bed, so the desk's first group of admissions has a row.
-    const waiting = await patientIdOf(server, clinic, await registerPatient(server, 'Wanda Waiting'));
+    // She had a visit with the doctor, which puts the doctor in her care team, who may then order her stay.
+    const wanda = await registerPatient(server, 'Wanda Waiting');
+    await bookSlot(server, clinic, wanda, '16:30', daysAhead(5));
+    const waiting = await patientIdOf(server, clinic, wanda);
     const request = {
       patient_id: waiting,
       department_id: clinic.departmentId,

@@ -226,7 +226,9 @@ export const inpatientPaths: ModulePaths = {
     'POST /api/admissions': {
       summary: 'Request an admission',
       description:
-        'A doctor asks for a patient (from their overview or a visit) to be admitted to a ward. 409 `already_admitted` when the patient has an open admission.',
+        "A doctor asks for a patient (from their overview or a visit) to be admitted to a ward, and becomes the stay's admitting doctor: only a " +
+        "doctor in the patient's care team, or one who broke the glass for them (an emergency admission), may; others get 404. 409 " +
+        '`already_admitted` when the patient has an open admission.',
       access: 'doctor',
       body: object(
         {
@@ -239,7 +241,7 @@ export const inpatientPaths: ModulePaths = {
         { optional: ['appointment_id'] },
       ),
       answers: { 201: ref('AdmissionDetail') },
-      errors: [409],
+      errors: [404, 409],
     },
     'GET /api/admissions': {
       summary: 'List admissions',

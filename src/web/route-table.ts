@@ -44,6 +44,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.census]: 'admin/census',
     [routes.admin.takings]: 'reception/takings',
   },
+  lab: {},
   reception: {
     [routes.reception.today]: 'reception/today',
     [routes.reception.patients]: 'reception/patients',

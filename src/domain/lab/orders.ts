@@ -1,4 +1,5 @@
-import { conflict, invalid } from '../shared/errors.ts';
+import type { Actor } from '../shared/actor.ts';
+import { conflict, forbidden, invalid } from '../shared/errors.ts';
 import type { CatalogueTest } from './catalogue.ts';
 
 export const PRIORITIES = ['routine', 'urgent', 'stat'] as const;
@@ -95,3 +96,8 @@ export function requireResultable(
 /** When a result is expected: the turnaround after collection; stat orders are worked first, not promised faster. */
 export const dueAt = (collectedAt: Date, turnaroundMinutes: number) =>
   new Date(collectedAt.getTime() + turnaroundMinutes * 60_000);
+
+/** The lab's own work: orders waiting for collection, specimens and results. Admins may do it too. */
+export function requireLab(actor: Actor): void {
+  if (actor.role !== 'lab' && actor.role !== 'admin') throw forbidden('Only the lab may do this');
+}

@@ -83,6 +83,8 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Reception', to: routes.admin.receptionists, icon: UserIcon },
     { label: 'Sign-in & Security', to: routes.account('admin'), icon: LockIcon },
   ],
+  // The lab's screens (issue 48) are not built yet: its API is.
+  lab: [{ label: 'Sign-in & Security', to: routes.account('lab'), icon: LockIcon }],
   reception: [
     { label: "Today's Appointments", to: routes.reception.today, icon: CalendarIcon },
     { label: 'Patients', to: routes.reception.patients, icon: UsersIcon },

@@ -1,4 +1,5 @@
 import type { AuditFilter, AuditLog, AuditReader, AuditRow, AuditTrail, ChainCheck } from '../domain/audit/audit.ts';
+import type { Role } from '../domain/shared/actor.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
 import { onlyRow } from './rows.ts';
@@ -35,7 +36,7 @@ interface AuditLogRow {
   at: Date;
   actor_user_id: number | null;
   actor_name: string | null;
-  actor_role: string | null;
+  actor_role: Role | null;
   action: string;
   entity: string;
   entity_id: string | null;

@@ -5,10 +5,14 @@ import { SMTPServer } from 'smtp-server';
 
 /**
  * How the server answers a message: accept it, refuse it with an SMTP reply code (451 try later, 550 never), either
- * after `afterMs` (a slow server), or never answer (a sender that dies meanwhile has not delivered it).
+ * after `afterMs` (a slow server) or once `until` settles (as slow as the test wants, whatever the machine's speed),
+ * or never answer (a sender that dies meanwhile has not delivered it).
  */
 export type Verdict =
-  | (({ accept: true } | { accept: false; code: number; message: string }) & { afterMs?: number })
+  | (({ accept: true } | { accept: false; code: number; message: string }) & {
+      afterMs?: number;
+      until?: Promise<unknown>;
+    })
   | { hold: true };
 
 export interface TestSmtp {
@@ -74,6 +78,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
             received.push(mail);
             callback();
           };
+          if (verdict.until) return void verdict.until.then(answer, answer);
           if (!verdict.afterMs) return answer();
           const timer = setTimeout(() => {
             slow.delete(timer);

@@ -5,8 +5,7 @@ import type { Gender, Role } from '../domain/shared/actor.ts';
 import { apiGet, apiPost } from './api.ts';
 import { endSession, startSession, user } from './auth.ts';
 import { endpoints, routes } from './paths.ts';
-import type { SessionJson } from '../domain/auth/auth-shapes.ts';
-import type { MfaSetupJson } from '../domain/auth/auth-shapes.ts';
+import type { MfaSetupJson, SessionJson } from '../domain/auth/auth-shapes.ts';
 import type { UserJson } from '../domain/shared/shared-shapes.ts';
 
 export interface Credentials {

@@ -1,22 +1,10 @@
 import { after, before, describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  watch,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { openPglite } from './pglite.ts';
-import { backupEmbedded } from './embedded.ts';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
 import { startServerProcess } from '../../testing/server-process.ts';
 import { at } from '../../testing/assert.ts';
@@ -24,6 +12,9 @@ import { embeddedDataDir } from '../../testing/test-db.ts';
 
 const COMPLETE = '-- PostgreSQL database dump complete';
 const DAY_MS = 86_400_000;
+/** Loaded into the server only (its line below is what it prints once it holds a write). */
+const HOLD_BACKUP_WRITE = fileURLToPath(new URL('../testing/hold-backup-write.mjs', import.meta.url));
+const HELD = 'test hook: holding the write of';
 /** `days` before `now`: the scheduler compares its clock with the files' times, so both come from one clock. */
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
 
@@ -109,8 +100,8 @@ describe('nightly backups', () => {
     t.after(() => folder.remove());
     const { dataDir } = folder;
     const backups = join(dataDir, 'backups');
-    // Two earlier backups, of the database while still small, three days old so that the server backs up on start.
-    const earlier = await backupEmbedded(dataDir);
+    // Two earlier backups, three days old so that the server backs up on start; only their bytes matter here.
+    const earlier = gzipSync(`-- an earlier backup\n${COMPLETE}\n`);
     mkdirSync(backups);
     const earlierNames = ['medora-2026-01-01-0230.sql.gz', 'medora-2026-01-02-0230.sql.gz'];
     for (const name of earlierNames) {
@@ -118,31 +109,29 @@ describe('nightly backups', () => {
       // A real server reads the real clock.
       utimesSync(join(backups, name), daysBefore(new Date(), 3), daysBefore(new Date(), 3));
     }
-    // Then 10 MB of photos, so that writing the next backup takes a moment (some 50 ms) to be caught in.
-    const big = await openPglite(dataDir);
-    for (let i = 0; i < 5; i++)
-      await big.query(`insert into files (content_type, bytes) values ('image/png', $1)`, [
-        randomBytes(2 * 1024 * 1024),
-      ]);
-    await big.close();
 
-    let killed = false;
-    let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
-    const watcher = watch(backups, (_event, name) => {
-      if (!killed && server && name?.endsWith('.partial') && existsSync(join(backups, name))) {
-        killed = true;
-        process.kill(server.pid, 'SIGKILL');
-      }
+    // The server stops itself halfway through writing the backup (src/testing/hold-backup-write.mjs) and is killed
+    // there: a write of a small database's backup takes a millisecond, too short to be caught in by a watcher.
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      SEED_DEMO: '0',
+      BACKUP_KEEP: '7',
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${HOLD_BACKUP_WRITE}`,
     });
     try {
-      server = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: '0', BACKUP_KEEP: '7' });
-      const served = server;
-      await until(() => killed || /backup: wrote/.test(served.output()), 120_000, 'the backup on start');
-      assert.ok(killed, `the backup was written before it could be interrupted:\n${served.output()}`);
-      assert.equal(await served.exited, 'SIGKILL');
+      await until(
+        () => server.output().includes(HELD) || /backup: wrote/.test(server.output()),
+        120_000,
+        'the backup on start',
+      );
+      assert.ok(
+        server.output().includes(HELD),
+        `the backup was not written through the held write:\n${server.output()}`,
+      );
+      process.kill(server.pid, 'SIGKILL');
+      assert.equal(await server.exited, 'SIGKILL');
     } finally {
-      watcher.close();
-      await server?.stop();
+      await server.stop();
     }
 
     const files = readdirSync(backups);

@@ -1,4 +1,4 @@
-import type { Actor } from '../shared/actor.ts';
+import type { Actor, Role } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 
@@ -22,7 +22,7 @@ export interface AuditLog {
 export interface AuditRow {
   id: number;
   at: Date;
-  actor: { id: number; name: string | null; role: string | null } | null;
+  actor: { id: number; name: string | null; role: Role | null } | null;
   action: string;
   entity: string;
   entityId: string | null;

@@ -2,7 +2,9 @@ import { requireAdmin, type Actor } from '../shared/actor.ts';
 import { addDays, clinicInstant, clinicToday, type Clock } from '../shared/clock.ts';
 import { MAX_EXPORT_ROWS, checkExportSize, csvRecord } from '../shared/csv.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
+import { AuditFilterQuery, type AuditEntryJson } from './audit-shapes.ts';
 import {
   DEFAULT_MAX_UNSEALED_SECONDS,
   SEAL_BATCH_ROWS,
@@ -24,30 +26,15 @@ export interface AuditDeps {
   anonymousRetentionDays: number;
 }
 
-export interface AuditEntryJson {
-  id: number;
-  at: string;
-  actor: { id: number; name: string | null; role: string | null } | null;
-  action: string;
-  entity: string;
-  entity_id: string | null;
-  patient_id: number | null;
-  request_id: string | null;
-  details: Record<string, unknown> | null;
-}
-
 /** Filters as the query names them, for the audit entry of reading the trail. */
 type FilterJson = Record<string, string | number>;
 
 /** `user_id`, `patient_id`, `action` and the clinic dates `from`–`to` (both included); a bad one is a 422 naming it. */
 function readFilter(query: Record<string, unknown>, timeZone: string): { filter: AuditFilter; asGiven: FilterJson } {
   const v = new Validator(query);
-  const userId = v.id('user_id', { optional: true });
-  const patientId = v.id('patient_id', { optional: true });
-  const action = v.text('action', { optional: true, max: 50 }) || undefined;
-  if (action && !/^[a-z_]+$/.test(action)) v.fail('action', 'must be an action such as read_records');
-  const from = v.date('from', { optional: true });
-  const to = v.date('to', { optional: true });
+  const { user_id: userId, patient_id: patientId, action, from, to } = readFields(v, AuditFilterQuery);
+  if (action && !v.failed('action') && !/^[a-z_]+$/.test(action))
+    v.fail('action', 'must be an action such as read_records');
   if (from && to && to < from) v.fail('to', 'must not be before from');
   v.done();
   const filter: AuditFilter = {

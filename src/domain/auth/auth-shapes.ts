@@ -49,8 +49,8 @@ export const SignInRequest = object(
 export const SecondStepRequest = object(
   {
     challenge: token,
-    code: text(20, { description: "The authenticator's current code (spaces ignored)" }),
-    recovery_code: text(40, { description: 'One unused recovery code, when the authenticator is not at hand' }),
+    code: text(20, { min: 0, description: "The authenticator's current code (spaces ignored)" }),
+    recovery_code: text(40, { min: 0, description: 'One unused recovery code, when the authenticator is not at hand' }),
   },
   { optional: ['code', 'recovery_code'] },
 );
@@ -93,8 +93,8 @@ export type WalkInJson = Static<typeof WalkInShape>;
 
 export const NewStaffRequest = object({ name: personName, email: newEmail, password: NewPasswordText });
 
-export const MessageShape = object({ message: string() });
-export type MessageJson = Static<typeof MessageShape>;
+export const MessageAnswerShape = object({ message: string() });
+export type MessageAnswerJson = Static<typeof MessageAnswerShape>;
 
 export const EmailAnswerShape = object({ email: email() });
 

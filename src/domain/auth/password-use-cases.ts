@@ -8,7 +8,7 @@ import {
   AccountEmailRequest,
   PasswordChangeRequest,
   PasswordResetRequest,
-  type MessageJson,
+  type MessageAnswerJson,
   type ResetLinkShape,
   type SessionJson,
 } from './auth-shapes.ts';
@@ -113,7 +113,7 @@ export const RESET_REQUESTED =
  * the same whether or not the address has an account, and requests are counted per address and per account from
  * each address, so nobody learns who is registered or floods an inbox, and nobody keeps the owner waiting.
  */
-export async function requestPasswordReset(deps: AuthDeps, body: unknown, client: Client): Promise<MessageJson> {
+export async function requestPasswordReset(deps: AuthDeps, body: unknown, client: Client): Promise<MessageAnswerJson> {
   const { email } = readInput(AccountEmailRequest, body);
   await reserveAttempt(
     deps,

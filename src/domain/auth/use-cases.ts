@@ -9,7 +9,7 @@ import {
   NewStaffRequest,
   RegisterRequest,
   SignInRequest,
-  type MessageJson,
+  type MessageAnswerJson,
   type MfaChallengeJson,
   type SessionJson,
 } from './auth-shapes.ts';
@@ -30,7 +30,7 @@ import {
 const BAD_CREDENTIALS = 'Invalid email or password';
 
 /** What a sign-up answers, for an address new to the clinic and for one with an account alike. */
-export type RegistrationJson = MessageJson;
+export type RegistrationJson = MessageAnswerJson;
 
 const registrationAnswer = (email: string): RegistrationJson => ({
   message: `We have sent a message to ${email}. Please read it, then sign in with this address and your password.`,

@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.ts';
 import { doctorFeed, feedWindow, patientFeed } from './feed.ts';
 import type { Clinic } from './message.ts';
 import type { CalendarFeedStore } from './ports.ts';
+import type { CalendarFeedJson } from './notifications-shapes.ts';
 
 export interface FeedTxDeps {
   feeds: CalendarFeedStore;
@@ -16,11 +17,6 @@ export interface FeedDeps extends FeedTxDeps {
   clock: Clock;
   clinic: Clinic;
   transaction<T>(fn: (tx: FeedTxDeps) => Promise<T>): Promise<T>;
-}
-
-export interface CalendarFeedJson {
-  active: boolean;
-  created_at: string | null;
 }
 
 /** Tokens are 43 base64url characters; anything else is no token of ours and needs no lookup. */

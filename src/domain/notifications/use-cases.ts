@@ -1,23 +1,10 @@
 import { requireAdmin, type Actor } from '../shared/actor.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
+import { readInput } from '../shared/read-fields.ts';
+import { asRecord } from '../shared/validate.ts';
 import { LINK_PLACEHOLDER } from './message.ts';
-import { MESSAGE_STATUSES, type MessageLog, type MessageRow } from './ports.ts';
-
-export interface MessageJson {
-  id: number;
-  kind: string;
-  recipient: string;
-  subject: string;
-  status: string;
-  attempts: number;
-  send_after: string;
-  last_error: string | null;
-  sent_at: string | null;
-  created_at: string;
-  body: string;
-  attachments: string[];
-}
+import { MessagesQuery, type MessageJson } from './notifications-shapes.ts';
+import type { MessageLog, MessageRow } from './ports.ts';
 
 const messageJson = (m: MessageRow): MessageJson => ({
   id: m.id,
@@ -43,10 +30,8 @@ export async function listMessages(
 ): Promise<Page<MessageJson>> {
   requireAdmin(actor);
   const input = asRecord(query);
-  const v = new Validator(input);
-  const status = v.oneOf('status', MESSAGE_STATUSES, { optional: true });
-  const q = v.text('q', { optional: true, max: 200 });
-  v.done();
-  const page = await deps.messages.list({ status, q }, pageRequest(input));
+  const { status } = readInput(MessagesQuery, input);
+  const request = pageRequest(input);
+  const page = await deps.messages.list({ status, q: request.q }, request);
   return { ...page, items: page.items.map(messageJson) };
 }

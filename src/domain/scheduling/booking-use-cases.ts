@@ -1,6 +1,7 @@
 import { requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays, isoWeekday } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { checkPlacement, takeSlot, type Booker, type Placement } from './booking.ts';
 import type { SchedulingDeps } from './ports.ts';
@@ -15,18 +16,19 @@ import {
   type SlotStatus,
   type WeeklySlot,
 } from './scheduling.ts';
-import { choiceOf, nowInClinic, patientOf, readDate } from './use-case-input.ts';
+import { choiceOf, inBookingWindow, nowInClinic, patientOf } from './use-case-input.ts';
 import { heldFromOthers } from './waitlist.ts';
 import { appointmentJson } from './appointment-answers.ts';
 import {
+  AvailableSlotsQuery,
   BookRequest,
   DeskBookRequest,
+  NextAvailableQuery,
   type AvailableSlotsJson,
   type NextAvailableJson,
   type NextFreeJson,
   type SlotJson,
 } from './scheduling-shapes.ts';
-import { readFields } from '../shared/read-fields.ts';
 
 /**
  * A doctor's slots on a date (default today) that no leave or closure takes away, each available, booked or past,
@@ -41,7 +43,7 @@ export async function availableSlots(
   const doctorId = pathId(rawDoctorId, 'Doctor');
   const now = nowInClinic(deps);
   const v = new Validator(asRecord(query));
-  const date = readDate(v, now.date);
+  const date = inBookingWindow(v, readFields(v, AvailableSlotsQuery).date, now.date);
   v.done();
   if (!(await deps.schedules.isActiveDoctor(doctorId))) throw notFound('Doctor');
   const [slots, bookings, holds, timeOff] = await Promise.all([
@@ -79,12 +81,16 @@ export async function nextAvailable(
   const now = nowInClinic(deps);
   const input = asRecord(query);
   const v = new Validator(input);
+  const request = readFields(v, NextAvailableQuery);
+  // Which one was asked for is what was given, even blank: a blank one is then missing.
   const byDepartment = input.department_id !== undefined;
+  const asked = byDepartment ? 'department_id' : 'doctor_id';
   if (byDepartment && input.doctor_id !== undefined)
     v.fail('department_id', 'must not be given together with doctor_id');
-  const doctorId = byDepartment ? undefined : v.id('doctor_id');
-  const departmentId = byDepartment ? v.id('department_id') : undefined;
-  const from = readDate(v, now.date, 'from');
+  else if (request[asked] === undefined && !v.failed(asked)) v.fail(asked, 'is required');
+  const doctorId = byDepartment ? undefined : request.doctor_id;
+  const departmentId = byDepartment ? request.department_id : undefined;
+  const from = inBookingWindow(v, request.from, now.date, 'from');
   v.done();
   const range = { from, to: addDays(now.date, MAX_DAYS_AHEAD), count: NEXT_FREE_DAYS };
   const doctors = departmentId === undefined ? undefined : await deps.schedules.departmentDoctors(departmentId);

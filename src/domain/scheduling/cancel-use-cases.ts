@@ -1,6 +1,7 @@
 import { recordingRefusals, refusal } from '../audit/audit.ts';
 import { isDesk, requireDesk, type Actor } from '../shared/actor.ts';
 import { DomainError, conflict, notFound } from '../shared/errors.ts';
+import { readFields, readInput } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { appointmentEntry, checkPlacement, fulfilHold } from './booking.ts';
 import { transition } from './lifecycle.ts';
@@ -10,7 +11,6 @@ import { hasStarted, type Appointment, type ClinicMoment } from './scheduling.ts
 import { slotFreed } from './slot-offers.ts';
 import { choiceOf, nowInClinic, patientOf } from './use-case-input.ts';
 import { CancelLinkRequest, RescheduleRequest } from './scheduling-shapes.ts';
-import { readFields, readInput } from '../shared/read-fields.ts';
 import { appointmentJson } from './appointment-answers.ts';
 
 /**

@@ -3,28 +3,25 @@ import { visitCalendar } from '../notifications/templates.ts';
 import { ownDoctorId, requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays } from '../shared/clock.ts';
 import { pageRequest } from '../shared/pagination.ts';
-import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
+import { readInput } from '../shared/read-fields.ts';
+import { pathId, type RawId } from '../shared/validate.ts';
 import { canRecordNow, deskActions } from './lifecycle.ts';
 import { visitOf } from './notices.ts';
 import type { AppointmentFilter, SchedulingDeps } from './ports.ts';
-import {
-  AGENDA_VIEWS,
-  APPOINTMENT_STATUSES,
-  APPOINTMENT_WHEN,
-  agendaDates,
-  hasStarted,
-  type Appointment,
-  type ClinicMoment,
-} from './scheduling.ts';
+import { agendaDates, hasStarted, type Appointment, type ClinicMoment } from './scheduling.ts';
 import { timeOffJson } from './time-off.ts';
 import { nowInClinic, patientOf } from './use-case-input.ts';
 import { appointmentJson } from './appointment-answers.ts';
-import type {
-  AgendaJson,
-  AgendaVisitJson,
-  DeskAppointmentJson,
-  DeskDayJson,
-  ListedAppointmentJson,
+import {
+  AgendaQuery,
+  AppointmentListQuery,
+  DeskAppointmentsQuery,
+  DeskDayQuery,
+  type AgendaJson,
+  type AgendaVisitJson,
+  type DeskAppointmentJson,
+  type DeskDayJson,
+  type ListedAppointmentJson,
 } from './scheduling-shapes.ts';
 
 const listed = (a: Appointment, now: ClinicMoment): ListedAppointmentJson => ({
@@ -40,10 +37,7 @@ async function appointmentPage<J>(
   toJson: (a: Appointment, now: ClinicMoment) => J,
   audited?: Actor,
 ) {
-  const v = new Validator(asRecord(query));
-  const status = v.oneOf('status', APPOINTMENT_STATUSES, { optional: true });
-  const when = v.oneOf('when', APPOINTMENT_WHEN, { optional: true });
-  v.done();
+  const { status, when } = readInput(AppointmentListQuery, query);
   const now = nowInClinic(deps);
   const request = pageRequest(query);
   const page = await deps.appointments.list({ ...owner, status, when }, request, now.date);
@@ -73,10 +67,9 @@ export async function doctorAgenda(
 ): Promise<AgendaJson> {
   const doctorId = ownDoctorId(actor, 'Only doctors have an agenda');
   const now = nowInClinic(deps);
-  const v = new Validator(asRecord(query));
-  const date = v.date('date', { optional: true }) ?? now.date;
-  const view = v.oneOf('view', AGENDA_VIEWS, { optional: true }) ?? 'day';
-  v.done();
+  const request = readInput(AgendaQuery, query);
+  const date = request.date ?? now.date;
+  const view = request.view ?? 'day';
   const { from, to, dates, step } = agendaDates(date, view);
   const [visits, timeOff] = await Promise.all([
     deps.appointments.agenda(doctorId, from, to),
@@ -116,11 +109,7 @@ export const listMyAppointments = (deps: SchedulingDeps, query: Record<string, u
  */
 export async function listDeskAppointments(deps: SchedulingDeps, query: Record<string, unknown>, actor: Actor) {
   requireDesk(actor);
-  const v = new Validator(asRecord(query));
-  const patientId = v.id('patient_id', { optional: true });
-  const doctorId = v.id('doctor_id', { optional: true });
-  const day = v.date('date', { optional: true });
-  v.done();
+  const { patient_id: patientId, doctor_id: doctorId, date: day } = readInput(DeskAppointmentsQuery, query);
   const owner: AppointmentFilter =
     patientId !== undefined
       ? { patientId, doctorId, date: day }
@@ -140,10 +129,9 @@ export async function deskDay(
 ): Promise<DeskDayJson> {
   requireDesk(actor);
   const today = nowInClinic(deps).date;
-  const v = new Validator(asRecord(query));
-  const date = v.date('date', { optional: true }) ?? today;
-  const doctorId = v.id('doctor_id', { optional: true });
-  v.done();
+  const request = readInput(DeskDayQuery, query);
+  const date = request.date ?? today;
+  const doctorId = request.doctor_id;
   const counts = await deps.appointments.dayCounts(date, doctorId);
   return { date, today, previous: addDays(date, -1), next: addDays(date, 1), doctor_id: doctorId ?? null, counts };
 }

@@ -12,6 +12,7 @@ import {
   nullable,
   object,
   oneOfValues,
+  queryOf,
   ref,
   string,
   text,
@@ -21,13 +22,19 @@ import {
 } from '../shared/wire-schema.ts';
 import type { TInteger } from 'typebox';
 import { DESK_EVENTS } from './lifecycle.ts';
-import { AGENDA_VIEWS, APPOINTMENT_STATUSES, MAX_DAYS_AHEAD, type AppointmentStatus } from './scheduling.ts';
+import {
+  AGENDA_VIEWS,
+  APPOINTMENT_STATUSES,
+  APPOINTMENT_WHEN,
+  MAX_DAYS_AHEAD,
+  type AppointmentStatus,
+} from './scheduling.ts';
 import { MAX_TIME_OFF_DAYS } from './time-off.ts';
 
 // Scheduling's requests and answers, written once (docs/architecture.md "The wire contract").
 
 /** The appointment of docs/api.md, nested and with the flat names the tables show; every list answers this. */
-export const appointmentFields = {
+const appointmentFields = {
   id: id(),
   date: date(),
   start_time: time(),
@@ -48,7 +55,7 @@ export const appointmentFields = {
   room_name: nullable(string()),
 };
 
-export const hasStarted = boolean({ description: "Whether the visit's start has come by the clinic's clock" });
+const hasStarted = boolean({ description: "Whether the visit's start has come by the clinic's clock" });
 
 export const AppointmentShape = component('Appointment', object(appointmentFields));
 export type AppointmentJson = Static<typeof AppointmentShape>;
@@ -164,9 +171,30 @@ export const DeskDayShape = object({
 });
 export type DeskDayJson = Static<typeof DeskDayShape>;
 
-export const bookingDate = date(
-  `The visit's date (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`,
-);
+const bookingDate = date(`The visit's date (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`);
+
+export const AvailableSlotsQuery = queryOf({ date: bookingDate });
+
+export const NextAvailableQuery = queryOf({
+  doctor_id: id(),
+  department_id: id(),
+  from: date(`The first day to look at (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`),
+});
+
+/** The appointment lists' filters, beside the page parameters. */
+export const AppointmentListQuery = queryOf({
+  status: oneOfValues(APPOINTMENT_STATUSES),
+  when: oneOfValues(
+    APPOINTMENT_WHEN,
+    '`upcoming`: only visits to come (scheduled or checked in, today or later); `past`: only the others',
+  ),
+});
+
+export const DeskAppointmentsQuery = queryOf({ date: date(), patient_id: id(), doctor_id: id() });
+
+export const DeskDayQuery = queryOf({ date: date(), doctor_id: id() });
+
+export const AgendaQuery = queryOf({ date: date('Default today'), view: oneOfValues(AGENDA_VIEWS, 'Default `day`') });
 
 export const BookRequest = object({ doctor_id: id(), schedule_id: id(), date: bookingDate }, { optional: ['date'] });
 
@@ -226,8 +254,10 @@ const timeOffFields = {
   end_time: time('After `start_time`'),
 };
 
+export const TimeOffListQuery = queryOf({ doctor_id: id(), from: date() });
+
 export const LeaveRequest = object(
-  { ...timeOffFields, reason: text(200, { rule: 'line', description: 'Optional' }) },
+  { ...timeOffFields, reason: text(200, { rule: 'line', min: 0, description: 'Optional' }) },
   { optional: ['ends_on', 'start_time', 'end_time', 'reason'] },
 );
 

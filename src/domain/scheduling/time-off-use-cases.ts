@@ -3,7 +3,7 @@ import { requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
 import { MAX_PER_PAGE, pageRequest, type Page } from '../shared/pagination.ts';
-import { readFields } from '../shared/read-fields.ts';
+import { readFields, readInput } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import type { SchedulingDeps, SchedulingTxDeps, VisitToMove } from './ports.ts';
 import { hasStarted } from './scheduling.ts';
@@ -13,6 +13,7 @@ import { appointmentJson } from './appointment-answers.ts';
 import {
   ClosureRequest,
   LeaveRequest,
+  TimeOffListQuery,
   type TimeOffAddedJson,
   type TimeOffJson,
   type VisitToMoveJson,
@@ -96,10 +97,9 @@ export async function addClosure(deps: SchedulingDeps, body: unknown, actor: Act
 
 /** Leave and closures that end today or later (or from `from`), soonest first: with `doctor_id` that doctor's leave and the closures. */
 export async function listTimeOff(deps: SchedulingDeps, query: Record<string, unknown>): Promise<Page<TimeOffJson>> {
-  const v = new Validator(asRecord(query));
-  const doctorId = v.id('doctor_id', { optional: true });
-  const from = v.date('from', { optional: true }) ?? nowInClinic(deps).date;
-  v.done();
+  const request = readInput(TimeOffListQuery, query);
+  const doctorId = request.doctor_id;
+  const from = request.from ?? nowInClinic(deps).date;
   const page = await deps.timeOff.list({ doctorId, from }, pageRequest(query));
   return { ...page, items: page.items.map(timeOffJson) };
 }

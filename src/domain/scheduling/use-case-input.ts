@@ -6,10 +6,6 @@ import { dateOutOfRange, type ClinicMoment } from './scheduling.ts';
 
 export const nowInClinic = (deps: SchedulingDeps): ClinicMoment => clinicDateTime(deps.clock.now(), deps.timeZone);
 
-/** `field` (default today) checked against the booking window, its problems added to `v`. */
-export const readDate = (v: Validator, today: string, field = 'date'): string =>
-  inBookingWindow(v, v.date(field, { optional: true }), today, field);
-
 /** A date as read (default today; a date that did not read is today too, its problem already told), in the booking window. */
 export function inBookingWindow(v: Validator, date: string | undefined, today: string, field = 'date'): string {
   const day = date ?? today;

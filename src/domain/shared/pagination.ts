@@ -1,4 +1,5 @@
-import { Validator, asRecord } from './validate.ts';
+import { readInput } from './read-fields.ts';
+import { id, integer, queryOf, text } from './wire-schema.ts';
 
 export interface PageRequest {
   q: string;
@@ -18,15 +19,21 @@ export interface Page<T> {
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 200;
 
+/** The query parameters of every list (docs/api.md "Lists"). */
+export const PageQuery = queryOf({
+  q: text(200, { min: 0, description: 'Search text' }),
+  page: id('Page number, from 1'),
+  per_page: integer({
+    minimum: 1,
+    maximum: MAX_PER_PAGE,
+    default: DEFAULT_PER_PAGE,
+    description: `Rows per page (default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE})`,
+  }),
+});
+
 /** Reads q, page and per_page (default 50, max 200) from a query; bad numbers are a 422 naming the field. */
 export function pageRequest(query: Record<string, unknown>, defaults: { perPage?: number } = {}): PageRequest {
-  const input = asRecord(query);
-  const v = new Validator(input);
-  const q = v.text('q', { optional: true, max: 200 });
-  const page = v.id('page', { optional: true }) ?? 1;
-  const perPage = v.id('per_page', { optional: true }) ?? defaults.perPage ?? DEFAULT_PER_PAGE;
-  if (perPage > MAX_PER_PAGE) v.fail('per_page', `must be at most ${MAX_PER_PAGE}`);
-  v.done();
+  const { q = '', page = 1, per_page: perPage = defaults.perPage ?? DEFAULT_PER_PAGE } = readInput(PageQuery, query);
   return { q, page, perPage };
 }
 

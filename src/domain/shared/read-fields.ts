@@ -56,10 +56,17 @@ function readKind(v: Validator, field: string, schema: JsonSchema, optional: boo
     return optional ? v.oneOf(field, values, { optional: true }) : v.oneOf(field, values as [string, ...string[]]);
   }
   if (schema.type === 'boolean') return v.boolean(field);
-  if (schema.type === 'integer' && schema.minimum === 1 && schema.maximum === 2147483647)
-    return optional ? v.id(field, { optional: true }) : v.id(field);
+  if (schema.type === 'integer' && schema.minimum === 1 && typeof schema.maximum === 'number')
+    return readCount(v, field, schema.maximum, optional);
   if (schema.type === 'string') return readString(v, field, schema, optional);
   throw new Error(`read-fields.ts has no reading for ${field}: ${JSON.stringify(schema)}`);
+}
+
+/** A positive whole number as Validator reads an id (numeric text too), at most `max`. */
+function readCount(v: Validator, field: string, max: number, optional: boolean): number | undefined {
+  const value = optional ? v.id(field, { optional: true }) : v.id(field);
+  if (value !== undefined && !v.failed(field) && value > max) v.fail(field, `must be at most ${max}`);
+  return value;
 }
 
 function readString(v: Validator, field: string, schema: JsonSchema, optional: boolean): string | undefined {

@@ -21,6 +21,7 @@ import Type, {
  * fails the contract test.
  */
 export type Schema = TSchema;
+export type ObjectShape = TObject;
 export type { Static };
 
 /** A schema read keyword by keyword, as the request reader and the document's walkers read it. */
@@ -55,6 +56,10 @@ export const nullable = <S extends TSchema>(schema: S): TUnion<[S, TNull]> => Ty
 export const anyOf = <const Schemas extends TSchema[]>(...schemas: Schemas): TUnion<Schemas> =>
   Type.Union(schemas) as TUnion<Schemas>;
 
+/** A JSON object of any fields (what an audit entry's details hold). */
+export const anyObject = (description?: string): TUnsafe<Record<string, unknown>> =>
+  Type.Unsafe<Record<string, unknown>>({ type: 'object', ...describe(description) });
+
 /** One of a few values, written as JSON Schema's `enum`; its type is their union. */
 export const oneOfValues = <const Value extends string | number>(
   values: readonly Value[],
@@ -67,20 +72,25 @@ export type TextRule = 'line' | 'untrimmed';
 
 /**
  * Request text, trimmed and without control characters but tabs and line breaks; `line`: a name, one line without
- * them; `untrimmed`: exactly as typed (a password).
+ * them; `untrimmed`: exactly as typed (a password). `min: 0` for an optional one that may be sent blank.
  */
 export const text = (
   max: number,
   { rule, min = 1, description }: { rule?: TextRule; min?: number; description?: string } = {},
 ): TString =>
-  string({ minLength: min, maxLength: max, ...describe(description), ...(rule ? { [TEXT_RULE]: rule } : {}) });
+  string({
+    ...(min > 0 ? { minLength: min } : {}),
+    maxLength: max,
+    ...describe(description),
+    ...(rule ? { [TEXT_RULE]: rule } : {}),
+  });
 
 type Closed<Properties extends Record<string, TSchema>, Optional extends keyof Properties> = {
   [Name in keyof Properties]: Name extends Optional ? TOptional<Properties[Name]> : Properties[Name];
 };
 
 /** A closed object: every property required except those named in `optional`. */
-export function object<const Properties extends Record<string, TSchema>, Optional extends string = never>(
+export function object<Properties extends Record<string, TSchema>, Optional extends string = never>(
   properties: Properties,
   { optional = [], description }: { optional?: readonly Optional[]; description?: string } = {},
 ): TObject<Closed<Properties, Optional>> {
@@ -97,6 +107,20 @@ export function object<const Properties extends Record<string, TSchema>, Optiona
     Closed<Properties, Optional>
   >;
 }
+
+/** A request's query: every parameter optional, read by `readFields` like a body. */
+export function queryOf<Properties extends Record<string, TSchema>>(
+  properties: Properties,
+): TObject<Closed<Properties, keyof Properties & string>> {
+  return object(properties, { optional: Object.keys(properties) as (keyof Properties & string)[] });
+}
+
+/** The properties of an object shape, to spread into another: a query's beside the page parameters. */
+export const propertiesOf = <Properties extends Record<string, TSchema>>(shape: TObject<Properties>): Properties =>
+  shape.properties;
+
+/** Whether a schema is an object shape (`object`, `queryOf`) rather than a record of parameters. */
+export const isObjectShape = (schema: unknown): schema is TObject => Type.IsObject(schema);
 
 /** The API's one list shape (docs/api.md "Lists"): a page of items under their own name and the counts. */
 export function listOf<const Name extends string, Items extends TSchema>(name: Name, items: Items) {

@@ -6,14 +6,15 @@ import {
   RoleShape,
   UserShape,
 } from '../../domain/shared/shared-shapes.ts';
+import { PageQuery } from '../../domain/shared/pagination.ts';
 import {
   array,
   date,
   email,
-  id,
   integer,
   nullable,
   object,
+  propertiesOf,
   ref,
   string,
   type Schema,
@@ -78,8 +79,4 @@ export const sharedSchemas: Record<string, Schema> = {
 };
 
 /** The query parameters of every list (docs/api.md "Lists"): `q`, `page`, `per_page`. */
-export const pageQuery = {
-  q: string({ maxLength: 200, description: 'Search text' }),
-  page: id('Page number, from 1'),
-  per_page: integer({ minimum: 1, maximum: 200, default: 50, description: 'Rows per page (default 50, at most 200)' }),
-} satisfies Record<string, Schema>;
+export const pageQuery = propertiesOf(PageQuery);

@@ -1,5 +1,13 @@
 import type { Access } from '../router.ts';
-import { id, ref, string, type Schema } from '../../domain/shared/wire-schema.ts';
+import {
+  id,
+  isObjectShape,
+  keywords,
+  ref,
+  string,
+  type ObjectShape,
+  type Schema,
+} from '../../domain/shared/wire-schema.ts';
 
 /** One success answer: a JSON body's schema, `null` for none (204, 304), or other media types (CSV, iCalendar, images). */
 export type SuccessAnswer =
@@ -15,9 +23,8 @@ export interface OperationSpec {
   access: Access;
   /** Path parameters by name; a parameter not given here is a database id (a positive 32-bit integer). */
   params?: Record<string, Schema>;
-  /** Query parameters, all optional unless named in `requiredQuery`. */
-  query?: Record<string, Schema>;
-  requiredQuery?: string[];
+  /** Query parameters: a use case's query shape (`queryOf`), or parameters by name, all optional. */
+  query?: ObjectShape | Record<string, Schema>;
   /** Request headers the operation reads (`Idempotency-Key`, `If-None-Match`). */
   headers?: Record<string, Schema>;
   /** A JSON request body. */
@@ -68,6 +75,17 @@ function pathParamsOf(path: string, spec: OperationSpec): Record<string, Schema>
   return Object.fromEntries(names.map((name) => [name, spec.params?.[name] ?? id()]));
 }
 
+function queryParameters(query: OperationSpec['query'] = {}) {
+  const required = isObjectShape(query) ? ((keywords(query).required as string[] | undefined) ?? []) : [];
+  const properties = isObjectShape(query) ? query.properties : query;
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: required.includes(name),
+    schema,
+  }));
+}
+
 function successResponse(status: number, answer: SuccessAnswer): Operation {
   const description =
     status === 204 ? 'No content' : status === 304 ? 'Not modified' : status === 201 ? 'Created' : 'OK';
@@ -99,12 +117,7 @@ function successResponse(status: number, answer: SuccessAnswer): Operation {
 export function operation(method: string, path: string, tag: string, spec: OperationSpec): Operation {
   const parameters = [
     ...Object.entries(pathParamsOf(path, spec)).map(([name, schema]) => ({ name, in: 'path', required: true, schema })),
-    ...Object.entries(spec.query ?? {}).map(([name, schema]) => ({
-      name,
-      in: 'query',
-      required: spec.requiredQuery?.includes(name) ?? false,
-      schema,
-    })),
+    ...queryParameters(spec.query),
     ...Object.entries(spec.headers ?? {}).map(([name, schema]) => ({ name, in: 'header', required: false, schema })),
   ];
   const errors = [...new Set([...standardErrors(method, path, spec), ...(spec.errors ?? [])])].sort((a, b) => a - b);

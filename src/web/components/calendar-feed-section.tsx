@@ -4,7 +4,6 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { LoadingStatus } from './list-states.tsx';
-import type { CalendarFeedJson } from '../../domain/notifications/feed-use-cases.ts';
 import { ApiError, apiDelete, apiGet, apiPost } from '../api.ts';
 import { failure, success, type AlertMessage } from './alert.tsx';
 import { useConfirm } from './confirm.tsx';
@@ -12,6 +11,7 @@ import { Field } from './field.tsx';
 import { useSubmit } from './use-submit.ts';
 import { endpoints } from '../paths.ts';
 import { formatDateTime } from '../format.ts';
+import type { CalendarFeedJson } from '../../domain/notifications/notifications-shapes.ts';
 
 interface CalendarFeedSectionProps {
   /** A doctor's feed names their patients, so its warning says so. */

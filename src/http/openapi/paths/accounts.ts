@@ -6,7 +6,7 @@ import {
   BrowserSessionShape,
   ChallengeRequest,
   EmailAnswerShape,
-  MessageShape,
+  MessageAnswerShape,
   MfaChallengeShape,
   MfaCodeRequest,
   MfaSetupShape,
@@ -63,7 +63,7 @@ export const accountsPaths: ModulePaths = {
         'always patient. Sign-ups from one address are throttled (429).',
       access: 'public',
       body: RegisterRequest,
-      answers: { 202: MessageShape },
+      answers: { 202: MessageAnswerShape },
       errors: [429],
     },
     'POST /api/login': {
@@ -124,7 +124,7 @@ export const accountsPaths: ModulePaths = {
       summary: 'Sign out',
       description: "Ends this session (the token or the browser's cookie, which is cleared).",
       access: 'user',
-      answers: { 200: MessageShape },
+      answers: { 200: MessageAnswerShape },
       errors: BODYLESS_POST,
     },
     'POST /api/logout/everywhere': {
@@ -132,7 +132,7 @@ export const accountsPaths: ModulePaths = {
       description:
         'Ends every session of the signed-in user, this one included (a phone left somewhere, a shared computer).',
       access: 'user',
-      answers: { 200: MessageShape },
+      answers: { 200: MessageAnswerShape },
       errors: BODYLESS_POST,
     },
     'GET /api/user': {
@@ -168,7 +168,7 @@ export const accountsPaths: ModulePaths = {
         'way; requests are throttled per address and per account (429).',
       access: 'public',
       body: AccountEmailRequest,
-      answers: { 202: MessageShape },
+      answers: { 202: MessageAnswerShape },
       errors: [429],
     },
     'POST /api/email-verification/preview': {
@@ -242,7 +242,7 @@ export const accountsPaths: ModulePaths = {
         'role (409 `mfa_required`) or when it is not on (409 `mfa_not_enabled`).',
       access: 'user',
       body: PasswordRequest,
-      answers: { 200: MessageShape },
+      answers: { 200: MessageAnswerShape },
       errors: [409, 429],
     },
     'POST /api/user/mfa/recovery-codes': {

@@ -1,19 +1,11 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { MESSAGE_KINDS } from '../../../domain/notifications/message.ts';
-import { MESSAGE_STATUSES } from '../../../domain/notifications/ports.ts';
 import {
-  array,
-  boolean,
-  dateTime,
-  id,
-  integer,
-  listOf,
-  nullable,
-  object,
-  oneOfValues,
-  ref,
-  string,
-} from '../../../domain/shared/wire-schema.ts';
+  CalendarFeedShape,
+  MessagesQuery,
+  NewCalendarFeedShape,
+  OutboxMessageShape,
+} from '../../../domain/notifications/notifications-shapes.ts';
+import { listOf, propertiesOf, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/notifications.ts. */
@@ -24,27 +16,14 @@ export const notificationsPaths: ModulePaths = {
     'application to subscribe to; making a new one, or turning it off, ends the old address. Admins read every e-mail sent or due (`/api/admin/messages`), ' +
     "never a link's token.",
   schemas: {
-    OutboxMessage: object({
-      id: id(),
-      kind: oneOfValues(MESSAGE_KINDS),
-      recipient: string(),
-      subject: string(),
-      status: oneOfValues(MESSAGE_STATUSES),
-      attempts: integer({ minimum: 0 }),
-      send_after: dateTime(),
-      last_error: nullable(string()),
-      sent_at: nullable(dateTime()),
-      created_at: dateTime(),
-      body: string({ description: 'The plain-text body; a one-time link shows as a placeholder' }),
-      attachments: array(string(), { description: "The attachments' file names" }),
-    }),
+    OutboxMessage: OutboxMessageShape,
   },
   operations: {
     'GET /api/user/calendar-feed': {
       summary: 'Whether I have a calendar feed',
       description: 'Doctors and patients. The address itself is shown only when it is made.',
       access: ['doctor', 'patient'],
-      answers: { 200: object({ active: boolean(), created_at: nullable(dateTime()) }) },
+      answers: { 200: CalendarFeedShape },
     },
     'POST /api/user/calendar-feed': {
       summary: 'Make a new calendar feed address',
@@ -52,7 +31,7 @@ export const notificationsPaths: ModulePaths = {
         "Doctors and patients; audited. A new private address for the caller's calendar; the one they had stops working. Keep it secret: it opens the calendar without signing in. " +
         "Without `PUBLIC_URL` set, a request that does not come to the server's own loopback address is refused with 409 `public_url_unset`.",
       access: ['doctor', 'patient'],
-      answers: { 201: object({ url: string({ format: 'uri' }), created_at: dateTime() }) },
+      answers: { 201: NewCalendarFeedShape },
       errors: [400, 409, 413],
     },
     'DELETE /api/user/calendar-feed': {
@@ -80,7 +59,7 @@ export const notificationsPaths: ModulePaths = {
       description:
         'Admins only. Every e-mail the clinic sent or will send, newest first; `q` searches recipient and subject, `status` filters.',
       access: 'admin',
-      query: { ...pageQuery, status: oneOfValues(MESSAGE_STATUSES) },
+      query: { ...pageQuery, ...propertiesOf(MessagesQuery) },
       answers: { 200: listOf('messages', ref('OutboxMessage')) },
     },
   },

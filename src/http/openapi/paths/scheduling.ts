@@ -1,22 +1,22 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
+import { MAX_DAYS_AHEAD } from '../../../domain/scheduling/scheduling.ts';
 import {
-  AGENDA_VIEWS,
-  APPOINTMENT_STATUSES,
-  APPOINTMENT_WHEN,
-  MAX_DAYS_AHEAD,
-} from '../../../domain/scheduling/scheduling.ts';
-import {
+  AgendaQuery,
   AgendaShape,
+  AppointmentListQuery,
+  AvailableSlotsQuery,
   AgendaVisitShape,
   AppointmentShape,
   AvailableSlotShape,
   AvailableSlotsShape,
   BookRequest,
-  bookingDate,
   CancelLinkRequest,
   DeskAppointmentShape,
+  DeskAppointmentsQuery,
   DeskBookRequest,
+  DeskDayQuery,
+  NextAvailableQuery,
   DeskDayShape,
   ScheduleShape,
   WeeklySlotShape,
@@ -29,12 +29,11 @@ import {
 import {
   anyOf,
   array,
-  date,
   id,
   integer,
   listOf,
+  propertiesOf,
   object,
-  oneOfValues,
   ref,
   string,
   time,
@@ -51,14 +50,7 @@ const bookingErrors =
   "A slot that is not the doctor's current one for that date's weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist " +
   'offer for another patient → 409 `slot_taken`; the patient has another appointment overlapping it → 409 `patient_busy`; an unknown or inactive doctor → 404.';
 
-const appointmentQuery = {
-  ...pageQuery,
-  status: oneOfValues(APPOINTMENT_STATUSES),
-  when: oneOfValues(
-    APPOINTMENT_WHEN,
-    '`upcoming`: only visits to come (scheduled or checked in, today or later); `past`: only the others',
-  ),
-};
+const appointmentQuery = { ...pageQuery, ...propertiesOf(AppointmentListQuery) };
 
 /** The operations of src/http/routes/scheduling.ts. */
 export const schedulingPaths: ModulePaths = {
@@ -143,11 +135,7 @@ export const schedulingPaths: ModulePaths = {
         "with a free slot, each with only its free slots; with `department_id`, over the department's active doctors, each slot naming its doctor. " +
         'A slot in a leave or a closure, or one a waitlist offer holds for someone else, is not free. An unknown doctor or department → 404.',
       access: 'user',
-      query: {
-        doctor_id: id(),
-        department_id: id(),
-        from: date(`The first day to look at (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`),
-      },
+      query: NextAvailableQuery,
       answers: {
         200: NextAvailableShape,
       },
@@ -159,7 +147,7 @@ export const schedulingPaths: ModulePaths = {
         "Any signed-in user. Every slot of the doctor's pattern on `date` that no leave or clinic closure takes away, by time, each `available`, `booked` " +
         'or `past`. An unknown or inactive doctor → 404.',
       access: 'user',
-      query: { date: bookingDate },
+      query: AvailableSlotsQuery,
       answers: { 200: AvailableSlotsShape },
     },
     'POST /api/appointments/book': {
@@ -176,10 +164,8 @@ export const schedulingPaths: ModulePaths = {
         "Reception and admins. How many visits of `date` (default today; only `doctor_id`'s when given) are in each status, cancelled ones too, " +
         "with the clinic's today and the days before and after `date`.",
       access: [...DESK_ROLES],
-      query: { date: date(), doctor_id: id() },
-      answers: {
-        200: DeskDayShape,
-      },
+      query: DeskDayQuery,
+      answers: { 200: DeskDayShape },
     },
     'GET /api/appointments': {
       summary: "The front desk's appointments",
@@ -188,7 +174,7 @@ export const schedulingPaths: ModulePaths = {
         "`status=cancelled`; or with `patient_id` all of one patient's (`date` optional), upcoming first. `doctor_id` keeps one doctor's; " +
         '`q` searches names.',
       access: [...DESK_ROLES],
-      query: { ...appointmentQuery, date: date(), patient_id: id(), doctor_id: id() },
+      query: { ...appointmentQuery, ...propertiesOf(DeskAppointmentsQuery) },
       answers: { 200: listOf('appointments', ref('DeskAppointment')) },
     },
     'POST /api/appointments': {
@@ -321,10 +307,8 @@ export const schedulingPaths: ModulePaths = {
         "`previous` and `next` are the dates the day or week before and after start on. Each day lists the doctor's leave and the clinic's closures " +
         'that day; visits inside them stay until the desk moves them.',
       access: 'doctor',
-      query: { date: date('Default today'), view: oneOfValues(AGENDA_VIEWS, 'Default `day`') },
-      answers: {
-        200: AgendaShape,
-      },
+      query: AgendaQuery,
+      answers: { 200: AgendaShape },
     },
   },
 };

@@ -1,10 +1,11 @@
 import type { ModulePaths } from '../module-paths.ts';
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
-import { date, id, listOf, ref } from '../../../domain/shared/wire-schema.ts';
+import { listOf, propertiesOf, ref } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 import {
   ClosureRequest,
   LeaveRequest,
+  TimeOffListQuery,
   TimeOffAddedShape,
   TimeOffShape,
   VisitToMoveShape,
@@ -30,7 +31,7 @@ export const timeOffPaths: ModulePaths = {
       description:
         "Admins only. Those ending on `from` (default today) or later, soonest first; with `doctor_id`, that doctor's leave and the closures.",
       access: 'admin',
-      query: { ...pageQuery, doctor_id: id(), from: date() },
+      query: { ...pageQuery, ...propertiesOf(TimeOffListQuery) },
       answers: { 200: listOf('time_off', ref('TimeOff')) },
     },
     'POST /api/admin/doctors/{id}/leave': {

@@ -1,4 +1,4 @@
-import type { AuditEntryJson } from '../../../domain/audit/use-cases.ts';
+import type { AuditEntryJson } from '../../../domain/audit/audit-shapes.ts';
 import { listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';

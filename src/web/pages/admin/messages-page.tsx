@@ -3,7 +3,6 @@
  * said, so an admin sees why a patient got nothing, and a new site what would go out.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { MessageJson } from '../../../domain/notifications/use-cases.ts';
 import type { MessageStatus } from '../../../domain/notifications/ports.ts';
 import { apiGet, fetchList, type ListQuery } from '../../api.ts';
 import { DataTable, type Column } from '../../components/data-table.tsx';
@@ -11,6 +10,7 @@ import { Dialog } from '../../components/dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { capitalize, formatDateTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
+import type { MessageJson } from '../../../domain/notifications/notifications-shapes.ts';
 
 const STATUS_LABELS: Record<MessageStatus, string> = {
   pending: 'Pending',

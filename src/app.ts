@@ -91,6 +91,7 @@ import type { InpatientDeps } from './domain/inpatient/ports.ts';
 import { admissionStore, bedStore, censusQueries, chargeStore } from './db/inpatient.pg.ts';
 import * as careUseCases from './domain/care/use-cases.ts';
 import * as labUseCases from './domain/lab/use-cases.ts';
+import * as labApiUseCases from './domain/lab/api-use-cases.ts';
 import type { LabDeps } from './domain/lab/ports.ts';
 import { labStore } from './db/lab.pg.ts';
 import { ucumUnits } from './ucum-units.ts';
@@ -427,6 +428,7 @@ export function makeApp({
     ),
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
     lab: bind(labUseCases, labDeps(db, clock, config)),
+    labApi: bind(labApiUseCases, labDeps(db, clock, config)),
     care: bind(careUseCases, {
       ...transactional(db, (q) => ({
         careTeam: careTeam(q),

@@ -4,7 +4,7 @@ import { ownDoctorId, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { conflict, ensure, invalid, notFound } from '../shared/errors.ts';
 import type { CatalogueTest } from './catalogue.ts';
-import { interpretFor } from './interpretation.ts';
+import { type Interpretation, interpretFor } from './interpretation.ts';
 import {
   MAX_CLINICAL_NOTE,
   type OrderSource,
@@ -183,7 +183,7 @@ export async function enterResult(
   deps: LabDeps,
   input: { itemId: number; result: ResultInput; effectiveAt?: Date },
   actor: Actor,
-): Promise<{ observationId: number; interpretation: string | null }> {
+): Promise<{ observationId: number; interpretation: Interpretation | null }> {
   requireLab(actor);
   return deps.transaction(async (tx) => {
     const order = ensure(await tx.lab.lockOrderOfItem(input.itemId), () => notFound('Test ordered'));

@@ -90,6 +90,7 @@ export const labPaths: ModulePaths = {
       access: 'doctor',
       body: OrderRequestShape,
       answers: { 201: PlacedOrderShape },
+      errors: [404],
     },
     'GET /api/lab/orders/{id}': {
       summary: 'An order and its results',

@@ -38,6 +38,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.audit]: 'admin/audit',
     [routes.admin.breakGlass]: 'admin/break-glass',
     [routes.admin.receptionists]: 'admin/receptionists',
+    [routes.admin.labTechnicians]: 'admin/lab-technicians',
     [routes.admin.beds]: 'bed-board',
     [routes.admin.admissions]: 'reception/admissions',
     [routes.admin.dischargeSummary]: 'discharge-summary',

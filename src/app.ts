@@ -90,6 +90,11 @@ import * as censusUseCases from './domain/inpatient/census-use-cases.ts';
 import type { InpatientDeps } from './domain/inpatient/ports.ts';
 import { admissionStore, bedStore, censusQueries, chargeStore } from './db/inpatient.pg.ts';
 import * as careUseCases from './domain/care/use-cases.ts';
+import * as labUseCases from './domain/lab/use-cases.ts';
+import * as labApiUseCases from './domain/lab/api-use-cases.ts';
+import type { LabDeps } from './domain/lab/ports.ts';
+import { labStore } from './db/lab.pg.ts';
+import { ucumUnits } from './ucum-units.ts';
 import { breakGlassStore, careTeam, recordOpenings } from './db/care.pg.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
@@ -97,6 +102,7 @@ export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
     Pick<
       Config,
       | 'bookingLimits'
+      | 'resultsAutoReleaseDays'
       | 'requireMfa'
       | 'mailFrom'
       | 'reminderHours'
@@ -173,6 +179,20 @@ export function recordsDeps(db: Db, clock: Clock, config: AppConfig): RecordsDep
     clock,
     timeZone: config.clinicTz,
     clinic: clinicOf(config),
+  }));
+}
+
+export function labDeps(db: Db, clock: Clock, config: AppConfig): LabDeps {
+  return transactional(db, (q) => ({
+    lab: labStore(q),
+    bills: billStore(q),
+    adjustments: adjustmentStore(q),
+    units: ucumUnits,
+    audit: auditLog(q),
+    careTeam: careTeam(q),
+    clock,
+    timeZone: config.clinicTz,
+    autoReleaseDays: config.resultsAutoReleaseDays ?? null,
   }));
 }
 
@@ -407,6 +427,8 @@ export function makeApp({
       schedulingDeps(db, clock, config),
     ),
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
+    lab: bind(labUseCases, labDeps(db, clock, config)),
+    labApi: bind(labApiUseCases, labDeps(db, clock, config)),
     care: bind(careUseCases, {
       ...transactional(db, (q) => ({
         careTeam: careTeam(q),

@@ -17,6 +17,7 @@ export const DOMAIN_ORDER = [
   'care',
   'records',
   'inpatient',
+  'lab',
   'patients',
   'fhir',
   'reports',

@@ -1,3 +1,4 @@
+import { readAutoReleaseDays } from './domain/lab/reports.ts';
 import { availableParallelism } from 'node:os';
 import { isValidTimeZone } from './domain/shared/clock.ts';
 import { DEFAULT_LOCALE, supportedLocale } from './domain/shared/date-format.ts';
@@ -19,6 +20,8 @@ export interface Config {
   /** Connections each process keeps to DATABASE_URL. */
   databasePoolSize: number;
   clinicTz: string;
+  /** RESULTS_AUTO_RELEASE_DAYS: days after sign-off a lab report releases itself to the patient; null (the default) never. */
+  resultsAutoReleaseDays: number | null;
   /** How dates and times read on screens, in e-mails and on printed pages (a BCP 47 tag: en-US, en-GB, de-DE). */
   clinicLocale: string;
   clinicName: string;
@@ -127,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     databasePoolSize,
     clinicTz,
+    resultsAutoReleaseDays: readAutoReleaseDays(env.RESULTS_AUTO_RELEASE_DAYS),
     clinicLocale,
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
     clinicAddress: env.CLINIC_ADDRESS?.trim() ?? '',

@@ -161,6 +161,19 @@ const receptionists: CatalogueGroup<StaffJson> = {
   },
 };
 
+const labTechnicians: CatalogueGroup<StaffJson> = {
+  ...receptionists,
+  name: 'lab-technicians',
+  singular: 'lab technician',
+  list: (app, query) => app.staff.listLabTechnicians(query, cliActor()),
+  add: (app, body, actor, password) => app.staff.createLabTechnician({ ...body, password }, actor),
+  removes: 'deactivate a lab technician: they are signed out and can no longer sign in',
+  remove: async (app, id, actor) => {
+    await app.staff.deactivateLabTechnician(id, actor);
+    return `Deactivated lab technician ${id}: they can no longer sign in.`;
+  },
+};
+
 const CATALOGUE_GROUPS = [
   departments,
   specializations,
@@ -168,6 +181,7 @@ const CATALOGUE_GROUPS = [
   rooms,
   doctors,
   receptionists,
+  labTechnicians,
 ] as CatalogueGroup<unknown>[];
 
 /** Every item of a list, page after page at the largest page size the use case allows. */

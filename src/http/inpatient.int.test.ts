@@ -9,6 +9,7 @@ import { testDatabases } from '../testing/test-db.ts';
 import { inpatientRoutes } from './routes/inpatient.ts';
 import { recordRoutes } from './routes/records.ts';
 import { careRoutes } from './routes/care.ts';
+import { labRoutes } from './routes/lab.ts';
 
 /** Any key of an answer that carries clinical content: reception must never receive one. */
 const CLINICAL_KEY = /reason|diagnos|treatment|medication|instructions|follow_up|summary/i;
@@ -428,15 +429,24 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it('answers every inpatient and care-team route to each identity as its access says', async () => {
+    it('answers every inpatient, care-team and lab route to each identity as its access says', async () => {
+      const labEmail = uniqueEmail('lab');
+      await ok(
+        'POST',
+        '/api/admin/lab-technicians',
+        admin.token,
+        { name: 'Lee Lab', email: labEmail, password: PASSWORD },
+        201,
+      );
       const identities: Record<string, string | undefined> = {
         none: undefined,
         patient: (await fx.patient('Mat Rix')).token,
         doctor: doctor.token,
         reception: desk.token,
         admin: admin.token,
+        lab: (await signIn(server, labEmail)).token,
       };
-      const routes = [...inpatientRoutes(server.app), ...careRoutes(server.app)];
+      const routes = [...inpatientRoutes(server.app), ...careRoutes(server.app), ...labRoutes(server.app)];
       const checked: string[] = [];
       for (const route of routes) {
         const path = route.path.replace(/\{\w+\}/g, '999999');
@@ -455,7 +465,7 @@ for (const target of testDatabases('both')) {
           checked.push(`${route.method} ${route.path} ${who}`);
         }
       }
-      assert.equal(checked.length, routes.length * 5);
+      assert.equal(checked.length, routes.length * 6);
     });
 
     it('answers every clinical route of a patient 404 to a doctor outside their care team, API and FHIR alike, and opens them for the day to one who breaks the glass', async () => {

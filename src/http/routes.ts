@@ -10,6 +10,7 @@ import { timeOffRoutes } from './routes/time-off.ts';
 import { waitlistRoutes } from './routes/waitlist.ts';
 import { recordRoutes } from './routes/records.ts';
 import { careRoutes } from './routes/care.ts';
+import { labRoutes } from './routes/lab.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { auditRoutes } from './routes/audit.ts';
@@ -32,6 +33,7 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...waitlistRoutes(app),
     ...recordRoutes(app),
     ...careRoutes(app),
+    ...labRoutes(app),
     ...billingRoutes(app),
     ...inpatientRoutes(app),
     ...notificationRoutes(app, { publicUrl }),

@@ -25,6 +25,7 @@ const areaRoutes = {
   doctor: lazyPages(areaPages.doctor),
   patient: lazyPages(areaPages.patient),
   reception: lazyPages(areaPages.reception),
+  lab: lazyPages(areaPages.lab),
 } satisfies Record<Role, unknown>;
 const AccountPage = lazyPage(accountPage);
 const NotFoundPage = lazyPage(notFoundPage);

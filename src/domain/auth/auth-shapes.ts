@@ -173,7 +173,7 @@ export const StaffShape = component(
     id: integer(),
     name: string(),
     email: email(),
-    role: oneOfValues(['reception']),
+    role: oneOfValues(['reception', 'lab']),
     active: boolean(),
     created_at: dateTime(),
   }),

@@ -19,7 +19,7 @@ export interface UserRecord {
 }
 
 /** Roles whose accounts are only users: no patient or doctor row. */
-export type StaffRole = Extract<Role, 'admin' | 'reception'>;
+export type StaffRole = Extract<Role, 'admin' | 'reception' | 'lab'>;
 
 export interface StaffAccount {
   id: number;

@@ -1,4 +1,7 @@
-/** Accounts of the front desk: admins create, list and deactivate receptionists; the desk registers walk-in patients. */
+/**
+ * Staff accounts: admins create, list and deactivate receptionists and lab technicians; the desk registers walk-in
+ * patients.
+ */
 import { requireAdmin, requireDesk, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
@@ -10,17 +13,32 @@ import { refuseCommonPassword } from './passwords.ts';
 import type { AuthDeps, StaffAccount } from './ports.ts';
 import { sendVerification } from './verification.ts';
 
-const staffJson = (a: StaffAccount): StaffJson => ({
-  id: a.id,
-  name: a.name,
-  email: a.email,
-  role: 'reception',
-  active: a.active,
-  created_at: a.createdAt.toISOString(),
-});
+/** The staff an admin keeps accounts for here (doctors have their own screen). */
+type DeskOrLab = 'reception' | 'lab';
+const WHO: Record<DeskOrLab, string> = { reception: 'Receptionist', lab: 'Lab technician' };
+
+const staffJson =
+  (role: DeskOrLab) =>
+  (a: StaffAccount): StaffJson => ({
+    id: a.id,
+    name: a.name,
+    email: a.email,
+    role,
+    active: a.active,
+    created_at: a.createdAt.toISOString(),
+  });
 
 /** An admin creates a receptionist's account with a first password (from the admin screen, the API or `medora reception create`). */
 export async function createReceptionist(deps: AuthDeps, body: unknown, actor: Actor): Promise<StaffJson> {
+  return createStaffAccount(deps, 'reception', body, actor);
+}
+
+/** An admin creates a lab technician's account with a first password (the admin API or `medora lab-technicians add`). */
+export async function createLabTechnician(deps: AuthDeps, body: unknown, actor: Actor): Promise<StaffJson> {
+  return createStaffAccount(deps, 'lab', body, actor);
+}
+
+async function createStaffAccount(deps: AuthDeps, role: DeskOrLab, body: unknown, actor: Actor): Promise<StaffJson> {
   requireAdmin(actor);
   const v = new Validator(asRecord(body));
   const { name, email, password } = readFields(v, NewStaffRequest);
@@ -28,20 +46,20 @@ export async function createReceptionist(deps: AuthDeps, body: unknown, actor: A
   v.done();
   const passwordHash = await deps.hasher.hash(password);
   return deps.transaction(async (tx) => {
-    const user = await tx.accounts.createStaff({ name, email, passwordHash, role: 'reception' });
+    const user = await tx.accounts.createStaff({ name, email, passwordHash, role });
     await tx.audit.record({
       actor,
       action: 'create',
       entity: 'user',
       entityId: user.id,
       requestId: actor.requestId,
-      details: { role: 'reception', email },
+      details: { role, email },
     });
     return {
       id: user.id,
       name: user.name,
       email: user.email,
-      role: 'reception',
+      role,
       active: true,
       created_at: deps.clock.now().toISOString(),
     };
@@ -54,9 +72,27 @@ export async function listReceptionists(
   query: Record<string, unknown>,
   actor: Actor,
 ): Promise<Page<StaffJson>> {
+  return listStaffOf(deps, 'reception', query, actor);
+}
+
+/** The lab technicians, active first; `q` searches name and e-mail. */
+export async function listLabTechnicians(
+  deps: AuthDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<Page<StaffJson>> {
+  return listStaffOf(deps, 'lab', query, actor);
+}
+
+async function listStaffOf(
+  deps: AuthDeps,
+  role: DeskOrLab,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<Page<StaffJson>> {
   requireAdmin(actor);
-  const page = await deps.accounts.listStaff('reception', pageRequest(query));
-  return { ...page, items: page.items.map(staffJson) };
+  const page = await deps.accounts.listStaff(role, pageRequest(query));
+  return { ...page, items: page.items.map(staffJson(role)) };
 }
 
 /** Deactivates a receptionist: they cannot sign in, and their open sessions stop working at once. */
@@ -65,10 +101,28 @@ export async function deactivateReceptionist(
   rawId: RawId,
   actor: Actor,
 ): Promise<{ id: number; active: false }> {
+  return deactivateStaffOf(deps, 'reception', rawId, actor);
+}
+
+/** Deactivates a lab technician: they cannot sign in, and their open sessions stop working at once. */
+export async function deactivateLabTechnician(
+  deps: AuthDeps,
+  rawId: RawId,
+  actor: Actor,
+): Promise<{ id: number; active: false }> {
+  return deactivateStaffOf(deps, 'lab', rawId, actor);
+}
+
+async function deactivateStaffOf(
+  deps: AuthDeps,
+  role: DeskOrLab,
+  rawId: RawId,
+  actor: Actor,
+): Promise<{ id: number; active: false }> {
   requireAdmin(actor);
-  const id = pathId(rawId, 'Receptionist');
+  const id = pathId(rawId, WHO[role]);
   await deps.transaction(async (tx) => {
-    if (!(await tx.accounts.deactivateStaff(id, 'reception'))) throw notFound('Receptionist');
+    if (!(await tx.accounts.deactivateStaff(id, role))) throw notFound(WHO[role]);
     await tx.sessions.revokeAll(id, deps.clock.now());
     await tx.audit.record({
       actor,
@@ -76,7 +130,7 @@ export async function deactivateReceptionist(
       entity: 'user',
       entityId: id,
       requestId: actor.requestId,
-      details: { role: 'reception' },
+      details: { role },
     });
   });
   return { id, active: false };

@@ -1,6 +1,6 @@
 import { forbidden } from './errors.ts';
 
-export const ROLES = ['patient', 'doctor', 'admin', 'reception'] as const;
+export const ROLES = ['patient', 'doctor', 'admin', 'reception', 'lab'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const GENDERS = ['male', 'female', 'other'] as const;

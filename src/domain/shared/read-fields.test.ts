@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DomainError, type FieldErrors } from './errors.ts';
 import { readInput } from './read-fields.ts';
 import { GenderShape } from './shared-shapes.ts';
-import { boolean, date, email, id, nullable, object, oneOfValues, ref, text } from './wire-schema.ts';
+import { array, boolean, date, email, id, nullable, number, object, oneOfValues, ref, text } from './wire-schema.ts';
 
 const Form = object(
   {
@@ -100,5 +100,32 @@ describe('reading a request by its schema', () => {
     });
     assert.deepEqual(problems({ ...good, note: 'bell\u0007' }), { note: ['must not contain control characters'] });
     assert.equal(readInput(Form, { ...good, note: 'two\nlines\tand a tab' }).note, 'two\nlines\tand a tab');
+  });
+
+  it('reads numbers (JSON or numeric text) within their bounds and lists of distinct ids', () => {
+    const Measure = object(
+      { value: number({ minimum: -10, maximum: 10 }), test_ids: array(id(), { minItems: 1, maxItems: 3 }) },
+      { optional: [] },
+    );
+    assert.deepEqual(readInput(Measure, { value: '-2.5', test_ids: [3, 1] }), { value: -2.5, test_ids: [3, 1] });
+    const refused = (input: unknown) => {
+      try {
+        readInput(Measure, input);
+      } catch (error) {
+        assert.ok(error instanceof DomainError);
+        return error.fields;
+      }
+      assert.fail('the input was read');
+    };
+    assert.deepEqual(refused({ value: 'ten', test_ids: ['1'] }), {
+      value: ['must be a number'],
+      test_ids: ['must be a list of ids'],
+    });
+    assert.deepEqual(refused({ value: 11, test_ids: [] }), {
+      value: ['must be at most 10'],
+      test_ids: ['must name at least 1'],
+    });
+    assert.deepEqual(refused({ value: 0, test_ids: [2, 2] }), { test_ids: ['must not name one id twice'] });
+    assert.deepEqual(refused({}), { value: ['is required'], test_ids: ['is required'] });
   });
 });

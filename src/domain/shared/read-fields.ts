@@ -59,6 +59,9 @@ function readKind(v: Validator, field: string, schema: JsonSchema, optional: boo
   if (schema.type === 'integer' && schema.minimum === 1 && typeof schema.maximum === 'number')
     return readCount(v, field, schema.maximum, optional);
   if (schema.type === 'string') return readString(v, field, schema, optional);
+  if (schema.type === 'number') return readNumber(v, field, schema, optional);
+  if (schema.type === 'array' && keywords(schema.items as TSchema).type === 'integer')
+    return v.ids(field, { optional, ...bounds(schema.minItems, schema.maxItems) });
   throw new Error(`read-fields.ts has no reading for ${field}: ${JSON.stringify(schema)}`);
 }
 
@@ -83,4 +86,14 @@ function readString(v: Validator, field: string, schema: JsonSchema, optional: b
   if (min > 1 && value && !v.failed(field) && [...value].length < min)
     v.fail(field, `must be at least ${min} characters`);
   return value;
+}
+
+const bounds = (min: unknown, max: unknown) => ({
+  ...(typeof min === 'number' ? { min } : {}),
+  ...(typeof max === 'number' ? { max } : {}),
+});
+
+/** A number (JSON or numeric text) within the schema's `minimum` and `maximum`. */
+function readNumber(v: Validator, field: string, schema: JsonSchema, optional: boolean): number | undefined {
+  return v.number(field, { optional, ...bounds(schema.minimum, schema.maximum) });
 }

@@ -144,6 +144,49 @@ export class Validator {
     if (value && (value >= today || value < '1900-01-01')) this.fail(field, 'must be a real date in the past');
   }
 
+  /** A finite number, given as a JSON number or numeric text; undefined when absent and optional. */
+  number(field: string, opts: { optional?: boolean; min?: number; max?: number } = {}): number | undefined {
+    const raw = this.input[field];
+    if (raw === undefined || raw === null || raw === '') {
+      if (!opts.optional) this.fail(field, 'is required');
+      return opts.optional ? undefined : 0;
+    }
+    const value =
+      typeof raw === 'number'
+        ? raw
+        : typeof raw === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw.trim())
+          ? Number(raw)
+          : NaN;
+    if (!Number.isFinite(value)) {
+      this.fail(field, 'must be a number');
+      return opts.optional ? undefined : 0;
+    }
+    if (opts.min !== undefined && value < opts.min) this.fail(field, `must be at least ${opts.min}`);
+    else if (opts.max !== undefined && value > opts.max) this.fail(field, `must be at most ${opts.max}`);
+    return value;
+  }
+
+  /** A list of distinct positive ids, from `min` to `max` of them; undefined when absent and optional. */
+  ids(field: string, opts: { optional?: boolean; min?: number; max?: number } = {}): number[] | undefined {
+    const raw = this.input[field];
+    if (raw === undefined || raw === null) {
+      if (!opts.optional) this.fail(field, 'is required');
+      return opts.optional ? undefined : [];
+    }
+    if (
+      !Array.isArray(raw) ||
+      raw.some((id) => typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0 || id > 2147483647)
+    ) {
+      this.fail(field, 'must be a list of ids');
+      return [];
+    }
+    const ids = raw as number[];
+    if (opts.min !== undefined && ids.length < opts.min) this.fail(field, `must name at least ${opts.min}`);
+    else if (opts.max !== undefined && ids.length > opts.max) this.fail(field, `must name at most ${opts.max}`);
+    else if (new Set(ids).size !== ids.length) this.fail(field, 'must not name one id twice');
+    return ids;
+  }
+
   /** Whether a problem was already found with `field`, so a rule that builds on it can stay quiet. */
   failed(field: string): boolean {
     return field in this.errors;

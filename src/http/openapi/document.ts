@@ -12,6 +12,7 @@ import { timeOffPaths } from './paths/time-off.ts';
 import { waitlistPaths } from './paths/waitlist.ts';
 import { recordsPaths } from './paths/records.ts';
 import { carePaths } from './paths/care.ts';
+import { labPaths } from './paths/lab.ts';
 import { billingPaths } from './paths/billing.ts';
 import { inpatientPaths } from './paths/inpatient.ts';
 import { notificationsPaths } from './paths/notifications.ts';
@@ -29,6 +30,7 @@ const MODULES: ModulePaths[] = [
   waitlistPaths,
   recordsPaths,
   carePaths,
+  labPaths,
   billingPaths,
   inpatientPaths,
   notificationsPaths,

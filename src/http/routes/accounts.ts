@@ -100,5 +100,18 @@ export function accountRoutes(app: App, { publicUrl }: { publicUrl?: string }): 
         ok(await app.staff.deactivateReceptionist(params.id, actor)),
       ),
     ),
+    r('GET', '/api/admin/lab-technicians', 'admin', async ({ query, actor }) =>
+      listOf('lab_technicians', await app.staff.listLabTechnicians(query, actor)),
+    ),
+    accountChange(
+      r('POST', '/api/admin/lab-technicians', 'admin', async ({ body, actor }) =>
+        created(await app.staff.createLabTechnician(body, actor)),
+      ),
+    ),
+    accountChange(
+      r('DELETE', '/api/admin/lab-technicians/{id}', 'admin', async ({ params, actor }) =>
+        ok(await app.staff.deactivateLabTechnician(params.id, actor)),
+      ),
+    ),
   ];
 }

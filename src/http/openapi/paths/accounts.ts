@@ -287,5 +287,29 @@ export const accountsPaths: ModulePaths = {
       access: 'admin',
       answers: { 200: object({ id: integer(), active: boolean({ const: false }) }) },
     },
+    'GET /api/admin/lab-technicians': {
+      summary: 'List lab technicians',
+      description: 'Active ones first, then by name; `q` searches name and e-mail.',
+      access: 'admin',
+      query: pageQuery,
+      answers: { 200: listOf('lab_technicians', ref('Staff')) },
+    },
+    'POST /api/admin/lab-technicians': {
+      summary: 'Create a lab technician account',
+      description:
+        'The lab role: the worklist, specimens and results, never a diagnosis or a bill. With a first password the admin chooses; a taken ' +
+        'e-mail is 409 `email_taken` naming `email`. Audited.',
+      access: 'admin',
+      body: NewStaffRequest,
+      answers: { 201: ref('Staff') },
+      errors: [409],
+    },
+    'DELETE /api/admin/lab-technicians/{id}': {
+      summary: 'Deactivate a lab technician',
+      description:
+        'They can no longer sign in and their open sessions end at once. Unknown id (or not a lab technician) → 404. Audited.',
+      access: 'admin',
+      answers: { 200: object({ id: integer(), active: boolean({ const: false }) }) },
+    },
   },
 };

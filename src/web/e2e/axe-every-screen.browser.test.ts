@@ -17,7 +17,15 @@ import {
   settled,
   type TestServer,
 } from './harness.ts';
-import { createReceptionist, registerPatient, seedClinic, seedStay, seedUnpaidBill, seedWard } from './seed.ts';
+import {
+  createLabTechnician,
+  createReceptionist,
+  registerPatient,
+  seedClinic,
+  seedStay,
+  seedUnpaidBill,
+  seedWard,
+} from './seed.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const WIDTHS = [DESKTOP, { width: 390, height: 844 }];
@@ -43,6 +51,7 @@ describe('axe on every screen', () => {
     if (departmentId === undefined || patientId === undefined)
       throw new Error('the seeded clinic has no department or patient');
     const reception = await createReceptionist(server, clinic.admin);
+    const lab = await createLabTechnician(server, clinic.admin);
     // A ward with the patient in a bed, their discharge ordered: the ward's screens and the summary have content.
     const { bedIds } = await seedWard(server, clinic);
     const { admissionId } = await seedStay(server, clinic, patientId, bedIds[0] ?? 0);
@@ -51,6 +60,7 @@ describe('axe on every screen', () => {
       doctor: clinic.doctor.email,
       patient: patient.email,
       reception: reception.email,
+      lab: lab.email,
     });
     Object.assign(ids, {
       [routes.admin.editDepartment]: departmentId,

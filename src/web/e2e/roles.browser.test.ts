@@ -32,6 +32,7 @@ const menus = {
     'Audit trail',
     'Access outside the care team',
     'Reception',
+    'Lab technicians',
     'Sign-in & Security',
     'Signout',
   ],

@@ -145,8 +145,22 @@ export async function createReceptionist(
   admin: Account,
   name = 'Rita Reception',
 ): Promise<Account> {
-  const email = uniqueEmail('reception');
-  await call(server, 'POST', '/api/admin/receptionists', admin.token, { name, email, password: PASSWORD });
+  return createStaff(server, admin, 'receptionists', name);
+}
+
+/** A lab technician, made by the admin as the admin screen makes one. */
+export async function createLabTechnician(server: TestServer, admin: Account, name = 'Lena Lab'): Promise<Account> {
+  return createStaff(server, admin, 'lab-technicians', name);
+}
+
+async function createStaff(
+  server: TestServer,
+  admin: Account,
+  kind: 'receptionists' | 'lab-technicians',
+  name: string,
+): Promise<Account> {
+  const email = uniqueEmail(kind);
+  await call(server, 'POST', `/api/admin/${kind}`, admin.token, { name, email, password: PASSWORD });
   return { name, ...(await signIn(server, email)) };
 }
 

@@ -1,7 +1,8 @@
 import { listEntry, recorded, recordingRefusals, refusal } from '../audit/audit.ts';
 import { clinicalReadEntries } from '../care/care.ts';
 import { requireCare } from '../care/guard.ts';
-import { billForVisit, billedVisit, billingJson } from '../billing/billing.ts';
+import { billForVisit, billedVisit } from '../billing/billing.ts';
+import { billingJson } from '../billing/billing-answers.ts';
 import { ownDoctorId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime, clinicToday } from '../shared/clock.ts';
 import { conflict, invalid } from '../shared/errors.ts';

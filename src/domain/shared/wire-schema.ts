@@ -85,6 +85,34 @@ export const text = (
     ...(rule ? { [TEXT_RULE]: rule } : {}),
   });
 
+/** How a request's amount of money is read (read-fields.ts): its largest value in cents, and whether 0 is one. */
+export const AMOUNT_RULE = Symbol('amount rule');
+export interface AmountRule {
+  maxCents: number;
+  zero: boolean;
+}
+
+/**
+ * An amount of money as a request gives it: dollars with at most two decimals, as text ("12.50") or a number, at
+ * most `maxCents`, positive unless `zero` (a free visit). `readFields` reads it as `Validator.amount` does and
+ * gives it as a decimal with two places ("12.50"), which `parseCents` turns into cents.
+ */
+export const amount = (
+  maxCents: number,
+  { zero = false, description }: { zero?: boolean; description?: string } = {},
+): TUnsafe<string> => {
+  const rule: AmountRule = { maxCents, zero };
+  return Type.Unsafe<string>(
+    Type.Union(
+      [
+        string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }),
+        number({ ...(zero ? { minimum: 0 } : { exclusiveMinimum: 0 }), maximum: maxCents / 100 }),
+      ],
+      { ...describe(description), [AMOUNT_RULE]: rule },
+    ),
+  );
+};
+
 type Closed<Properties extends Record<string, TSchema>, Optional extends keyof Properties> = {
   [Name in keyof Properties]: Name extends Optional ? TOptional<Properties[Name]> : Properties[Name];
 };

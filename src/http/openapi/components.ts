@@ -1,6 +1,7 @@
 import {
   GenderShape,
   ImageShape,
+  MoneyShape,
   NamedShape,
   PersonShape,
   RoleShape,
@@ -53,10 +54,7 @@ export const sharedSchemas: Record<string, Schema> = {
   ),
   Named: NamedShape,
   Person: PersonShape,
-  Money: string({
-    pattern: '^-?[0-9]+\\.[0-9]{2}$',
-    description: 'An amount in dollars with two decimals; the same amount is given in cents beside it',
-  }),
+  Money: MoneyShape,
   Image: ImageShape,
   Role: RoleShape,
   Gender: GenderShape,

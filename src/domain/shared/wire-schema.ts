@@ -172,8 +172,12 @@ export function component<S extends TSchema>(name: string, schema: S): S {
 
 export const componentName = (schema: TSchema): string | undefined => componentNames.get(schema);
 
-/** The shape a `ref(shape)` stands for, so a request can be checked through it. */
-export const refTarget = (schema: TSchema): TSchema | undefined => refTargets.get(schema);
+/** Where a `ref(shape)` keeps its shape: a symbol survives the copy `Type.Optional` makes, a WeakMap key does not. */
+const REF_TARGET = Symbol('ref target');
+
+/** The shape a `ref(shape)` stands for, so a request can be checked through it (an optional field's too). */
+export const refTarget = (schema: TSchema): TSchema | undefined =>
+  refTargets.get(schema) ?? (keywords(schema)[REF_TARGET] as TSchema | undefined);
 
 /** `#/components/schemas/<name>`: of a `component(…)` shape, typed as it; by name only, untyped. */
 export function ref<S extends TSchema>(target: S): TUnsafe<Static<S>>;
@@ -181,7 +185,10 @@ export function ref(target: string): TUnsafe<unknown>;
 export function ref(target: TSchema | string): TSchema {
   const name = typeof target === 'string' ? target : componentNames.get(target);
   if (name === undefined) throw new Error('ref() of a shape that is not a component');
-  const schema = Type.Unsafe({ $ref: `#/components/schemas/${name}` });
+  const schema = Type.Unsafe({
+    $ref: `#/components/schemas/${name}`,
+    ...(typeof target === 'string' ? {} : { [REF_TARGET]: target }),
+  });
   if (typeof target !== 'string') refTargets.set(schema, target);
   return schema;
 }

@@ -23,7 +23,7 @@ import { timeOffStore } from '../../src/db/time-off.pg.ts';
 import { waitlistStore } from '../../src/db/waitlist.pg.ts';
 import type { SessionUser } from '../../src/domain/auth/ports.ts';
 import { listEntry } from '../../src/domain/audit/audit.ts';
-import { billingJson } from '../../src/domain/billing/billing.ts';
+import { billingJson } from '../../src/domain/billing/billing-answers.ts';
 import { patientDetailJson } from '../../src/domain/records/records.ts';
 import { statisticsOf, topDoctorJson } from '../../src/domain/reports/statistics.ts';
 import {

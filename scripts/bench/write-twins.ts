@@ -8,13 +8,8 @@
 import { billingDeps, recordsDeps, schedulingDeps, type AppConfig } from '../../src/app.ts';
 import { actorOf } from '../../src/domain/auth/auth.ts';
 import type { SessionUser } from '../../src/domain/auth/ports.ts';
-import {
-  ONLINE_PAYMENT_METHOD,
-  balanceOf,
-  billForVisit,
-  billedVisit,
-  billingJson,
-} from '../../src/domain/billing/billing.ts';
+import { ONLINE_PAYMENT_METHOD, balanceOf, billForVisit, billedVisit } from '../../src/domain/billing/billing.ts';
+import { billingJson } from '../../src/domain/billing/billing-answers.ts';
 import { billIssued, paymentReceipt } from '../../src/domain/notifications/templates.ts';
 import { medicalRecordJson } from '../../src/domain/records/records.ts';
 import { checkPlacement, takeSlot } from '../../src/domain/scheduling/booking.ts';

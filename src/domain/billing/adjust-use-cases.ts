@@ -2,23 +2,13 @@ import { recordingRefusals } from '../audit/audit.ts';
 import { requireDesk, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { conflict, invalid, notFound } from '../shared/errors.ts';
-import { MAX_AMOUNT_CENTS, centsToDecimal, parseCents } from '../shared/money.ts';
+import { centsToDecimal, parseCents } from '../shared/money.ts';
 import { Validator, asRecord, pathId } from '../shared/validate.ts';
-import {
-  ADJUSTMENT_KINDS,
-  MAX_ADJUSTMENT_REASON_LENGTH,
-  supplementaryService,
-  type AdjustmentKind,
-} from './adjustments.ts';
-import {
-  adjustedAmountOf,
-  balanceOf,
-  billNumber,
-  billingJson,
-  refundDueOf,
-  type AdjustmentResult,
-  type Bill,
-} from './billing.ts';
+import { supplementaryService, type AdjustmentKind } from './adjustments.ts';
+import { adjustedAmountOf, balanceOf, billNumber, refundDueOf, type Bill } from './billing.ts';
+import { billingJson } from './billing-answers.ts';
+import { AdjustBillShape, type AdjustmentResult } from './billing-shapes.ts';
+import { readFields } from '../shared/read-fields.ts';
 import type { BillingDeps } from './ports.ts';
 import { readIdempotencyKey, rememberedAnswer } from './idempotency.ts';
 
@@ -37,17 +27,11 @@ export interface AdjustInput {
 export async function adjustBill(deps: BillingDeps, input: AdjustInput, actor: Actor): Promise<AdjustmentResult> {
   requireDesk(actor);
   const billingId = pathId(input.billingId, 'Bill');
-  const body = asRecord(input.body);
-  const v = new Validator(body);
-  const kind = v.oneOf('kind', ADJUSTMENT_KINDS);
-  const amountCents = parseCents(body.amount);
-  if (amountCents === undefined || amountCents === 0 || amountCents > MAX_AMOUNT_CENTS) {
-    v.fail('amount', `must be a positive amount with at most 2 decimals, at most ${centsToDecimal(MAX_AMOUNT_CENTS)}`);
-  }
-  const reason = v.text('reason', { max: MAX_ADJUSTMENT_REASON_LENGTH });
+  const v = new Validator(asRecord(input.body));
+  const { kind, amount, reason } = readFields(v, AdjustBillShape);
   const key = readIdempotencyKey(v, input.idempotencyKey);
   v.done();
-  const cents = amountCents ?? 0;
+  const cents = parseCents(amount) ?? 0;
   const request = `adjust billing ${billingId} ${kind} ${cents} ${reason}`;
 
   return recordingRefusals(deps.audit, () =>

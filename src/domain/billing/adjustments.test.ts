@@ -4,7 +4,8 @@ import { DomainError } from '../shared/errors.ts';
 import { present } from '../../testing/assert.ts';
 import { desk, fakeBillingDeps, patient } from '../../testing/billing-fakes.ts';
 import { adjustBill } from './adjust-use-cases.ts';
-import { billingJson, paymentStatusOf, receiptJson } from './billing.ts';
+import { paymentStatusOf } from './billing.ts';
+import { billingJson, receiptJson } from './billing-answers.ts';
 import { payBill, takePayment } from './use-cases.ts';
 
 const doctor = { userId: 4, role: 'doctor' as const, name: 'Dr. Grey', doctorId: 1 };

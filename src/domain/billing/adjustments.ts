@@ -1,6 +1,3 @@
-import { clinicDateTime } from '../shared/clock.ts';
-import { centsToDecimal } from '../shared/money.ts';
-
 /**
  * How a bill changes, never by editing it: a credit note lowers what the bill asks for; a supplementary bill is a
  * new bill, paid like any other, linked to the one it adds to.
@@ -28,28 +25,6 @@ export interface NewAdjustment {
   createdBy: number;
   createdAt: Date;
 }
-
-export const adjustmentJson = (a: Adjustment) => ({
-  id: a.id,
-  kind: a.kind,
-  amount: centsToDecimal(a.amountCents),
-  amount_cents: a.amountCents,
-  reason: a.reason,
-  supplementary_bill_id: a.supplementaryBillId,
-  created_at: a.createdAt.toISOString(),
-});
-export type AdjustmentJson = ReturnType<typeof adjustmentJson>;
-
-/** A receipt's credit notes, oldest first, dated in the clinic's zone. */
-export const creditNotesJson = (adjustments: Adjustment[], timeZone: string) =>
-  adjustments
-    .filter((a) => a.kind === 'credit')
-    .map((a) => ({
-      date: clinicDateTime(a.createdAt, timeZone).date,
-      reason: a.reason,
-      amount: centsToDecimal(a.amountCents),
-      amount_cents: a.amountCents,
-    }));
 
 /** The service a supplementary bill names: the bill it adds to and why. */
 export const supplementaryService = (originalNumber: string, reason: string) =>

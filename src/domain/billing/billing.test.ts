@@ -1,7 +1,8 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { DomainError } from '../shared/errors.ts';
-import { billForVisit, billNumber, billingJson, receiptJson, type Bill } from './billing.ts';
+import { billForVisit, billNumber, type Bill } from './billing.ts';
+import { billingJson, receiptJson } from './billing-answers.ts';
 import { pathId } from '../shared/validate.ts';
 
 const bill: Bill = {

@@ -1,8 +1,6 @@
 import type { Validator } from '../shared/validate.ts';
-import { idempotencyKeyReused } from './billing.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, idempotencyKeyReused } from './billing.ts';
 import type { BillingDeps } from './ports.ts';
-
-const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
 /** The first answer under `key`, when it answered this very request; another request's is the client's mistake. */
 export async function rememberedAnswer(

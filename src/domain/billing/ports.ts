@@ -1,6 +1,6 @@
 import type { Clinic } from '../notifications/message.ts';
 import type { Outbox } from '../notifications/ports.ts';
-import type { AdjustmentResult, PaymentResult } from './billing.ts';
+import type { AdjustmentResult, PaymentResult } from './billing-shapes.ts';
 import type { Adjustment, NewAdjustment } from './adjustments.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';

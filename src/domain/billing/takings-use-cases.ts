@@ -1,16 +1,15 @@
 import { requireDesk, type Actor } from '../shared/actor.ts';
 import { addDays, clinicInstant, clinicToday } from '../shared/clock.ts';
 import { csvRecord } from '../shared/csv.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
 import type { BillingDeps } from './ports.ts';
-import { takingsJson, type TakingsJson } from './takings.ts';
+import { takingsJson } from './takings.ts';
+import { TakingsQuery, type TakingsJson } from './billing-shapes.ts';
+import { readInput } from '../shared/read-fields.ts';
 
 /** The front desk's end-of-day takings: the payments taken on `date` (default today, in the clinic's zone) per method. */
 export async function takings(deps: BillingDeps, query: unknown, actor: Actor): Promise<TakingsJson> {
   requireDesk(actor);
-  const v = new Validator(asRecord(query));
-  const date = v.date('date', { optional: true }) ?? clinicToday(deps.clock, deps.timeZone);
-  v.done();
+  const date = readInput(TakingsQuery, query).date ?? clinicToday(deps.clock, deps.timeZone);
   const from = clinicInstant(date, '00:00', deps.timeZone);
   const to = clinicInstant(addDays(date, 1), '00:00', deps.timeZone);
   return takingsJson(date, deps.timeZone, await deps.payments.takings(from, to));

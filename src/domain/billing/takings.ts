@@ -1,9 +1,10 @@
 import { centsToDecimal } from '../shared/money.ts';
 import { CURRENCY, PAYMENT_METHODS, type PaymentMethod } from './billing.ts';
+import type { TakingsJson } from './billing-shapes.ts';
 import type { MethodTakings } from './ports.ts';
 
 /** One day's takings, every method listed (none taken is 0), and the total that sums them. */
-export function takingsJson(date: string, timeZone: string, taken: MethodTakings[]) {
+export function takingsJson(date: string, timeZone: string, taken: MethodTakings[]): TakingsJson {
   const byMethod = new Map<PaymentMethod, MethodTakings>(taken.map((t) => [t.method, t]));
   const methods = PAYMENT_METHODS.map((method) => {
     const { payments, cents } = byMethod.get(method) ?? { payments: 0, cents: 0 };
@@ -20,4 +21,3 @@ export function takingsJson(date: string, timeZone: string, taken: MethodTakings
     total_cents: totalCents,
   };
 }
-export type TakingsJson = ReturnType<typeof takingsJson>;

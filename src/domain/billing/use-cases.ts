@@ -3,19 +3,17 @@ import { isDesk, ownPatientId, requireDesk, type Actor } from '../shared/actor.t
 import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
+import { ONLINE_PAYMENT_METHOD, balanceOf, billedVisit, type PaymentMethod } from './billing.ts';
+import { billingJson, receiptJson } from './billing-answers.ts';
 import {
-  ONLINE_PAYMENT_METHOD,
-  PAYMENT_METHODS,
-  balanceOf,
-  billedVisit,
-  billingJson,
-  receiptJson,
+  PayBillShape,
+  TakePaymentShape,
   type AdjustmentResult,
   type BalanceJson,
   type BillingJson,
-  type PaymentMethod,
   type PaymentResult,
-} from './billing.ts';
+} from './billing-shapes.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { centsToDecimal, parseCents } from '../shared/money.ts';
 import type { BillingDeps } from './ports.ts';
 import { readIdempotencyKey, rememberedAnswer } from './idempotency.ts';
@@ -46,9 +44,9 @@ export interface PayInput {
  */
 export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor): Promise<PaymentResult> {
   const patientId = patientOf(actor);
-  const body = asRecord(input.body);
-  const v = new Validator(body);
-  if (body.method !== undefined && body.method !== ONLINE_PAYMENT_METHOD) {
+  const v = new Validator(asRecord(input.body));
+  const { method } = readFields(v, PayBillShape);
+  if (method !== undefined && method !== ONLINE_PAYMENT_METHOD && !v.failed('method')) {
     v.fail('method', 'must be card: cash, bank transfer and insurance are recorded by the front desk');
   }
   return settle(deps, input, v, { method: ONLINE_PAYMENT_METHOD, patientId }, actor);
@@ -60,18 +58,9 @@ export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor):
  */
 export async function takePayment(deps: BillingDeps, input: PayInput, actor: Actor): Promise<PaymentResult> {
   requireDesk(actor);
-  const body = asRecord(input.body);
-  const v = new Validator(body);
-  const method = v.oneOf('method', PAYMENT_METHODS);
-  const amountCents = readAmount(v, body.amount);
-  return settle(deps, input, v, { method, amountCents }, actor);
-}
-
-function readAmount(v: Validator, raw: unknown): number | undefined {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  const cents = parseCents(raw);
-  if (cents === undefined || cents === 0) v.fail('amount', 'must be a positive amount with at most 2 decimals');
-  return cents;
+  const v = new Validator(asRecord(input.body));
+  const { method, amount } = readFields(v, TakePaymentShape);
+  return settle(deps, input, v, { method, amountCents: amount === undefined ? undefined : parseCents(amount) }, actor);
 }
 
 interface Settlement {

@@ -1,8 +1,62 @@
 import { NextFreeShape } from '../scheduling/scheduling-shapes.ts';
 import { GenderShape, ImageShape, NamedShape } from '../shared/shared-shapes.ts';
-import { component, date, email, id, nullable, object, ref, string, type Static } from '../shared/wire-schema.ts';
+import { NewPasswordText } from '../auth/passwords.ts';
+import { component, date, email, id, nullable, object, ref, string, text, type Static } from '../shared/wire-schema.ts';
 
-// The catalogue's answers, written once (docs/architecture.md "The wire contract").
+// The catalogue's requests and answers, written once (docs/architecture.md "The wire contract").
+
+export const NAME_MAX = 120;
+export const DESCRIPTION_MAX = 2000;
+
+const oneLine = (max: number) =>
+  text(max, { rule: 'line', description: 'One line of text (no control characters), trimmed' });
+
+// Requests: the admin's forms.
+
+/** A department's or a disease's form. */
+export const NameAndDescriptionRequest = object(
+  { name: oneLine(NAME_MAX), description: text(DESCRIPTION_MAX, { min: 0, description: 'Empty when absent' }) },
+  { optional: ['description'] },
+);
+
+export const SpecializationRequest = object({ name: oneLine(NAME_MAX) });
+
+export const RoomRequest = object({ name: oneLine(NAME_MAX), department_id: id() });
+
+/** A doctor's form, read from JSON or an upload's string parts (the photo is a file part of its own). */
+const doctorFormFields = {
+  name: oneLine(200),
+  email: email(),
+  password: NewPasswordText,
+  phone: text(40, { min: 0 }),
+  gender: ref(GenderShape),
+  specialization_id: id(),
+  department_id: id(),
+  bio: text(5000, { min: 0 }),
+  birthdate: date('A real date after 1900 and before today'),
+  address: text(500, { min: 0 }),
+};
+const profileFields = ['phone', 'gender', 'specialization_id', 'department_id', 'bio', 'birthdate', 'address'] as const;
+
+/** A new doctor's fields as the use case reads them. */
+export const NewDoctorRequest = object(doctorFormFields, { optional: profileFields });
+/** A doctor's fields on an update, over what the doctor has: only a new password may be missing. */
+export const DoctorUpdateRequest = object(doctorFormFields, { optional: [...profileFields, 'password'] });
+
+const photo = string({
+  contentEncoding: 'binary',
+  contentMediaType: 'image/*',
+  description: 'PNG, JPEG or WebP (told by its bytes), at most 2 MiB',
+});
+/** The create form as an upload: every field a string part, the photo a file part. */
+export const NewDoctorForm = object({ ...doctorFormFields, photo }, { optional: [...profileFields, 'photo'] });
+/** The update form: each field optional, an absent one keeps its value. */
+export const DoctorUpdateForm = object(
+  { ...doctorFormFields, photo },
+  { optional: [...profileFields, 'name', 'email', 'password', 'photo'] },
+);
+
+// Answers
 
 export const DepartmentShape = component('Department', object({ id: id(), name: string(), description: string() }));
 export type Department = Static<typeof DepartmentShape>;

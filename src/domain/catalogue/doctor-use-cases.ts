@@ -1,12 +1,13 @@
-import { GENDERS, type Actor } from '../shared/actor.ts';
+import type { Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { conflict, invalid, notFound, ensure } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { readPhoto, type Photo } from './catalogue.ts';
-import { newPassword } from '../auth/passwords.ts';
+import { refuseCommonPassword } from '../auth/passwords.ts';
 import type { DoctorDeps, DoctorProfileFields, DoctorStore, DoctorTxDeps } from './ports.ts';
-import type { Doctor } from './catalogue-shapes.ts';
+import { DoctorUpdateRequest, NewDoctorRequest, type Doctor } from './catalogue-shapes.ts';
 
 interface DoctorInput extends DoctorProfileFields {
   password: string;
@@ -15,20 +16,24 @@ interface DoctorInput extends DoctorProfileFields {
 
 function readDoctor(input: Record<string, unknown>, today: string, opts: { passwordRequired: boolean }): DoctorInput {
   const v = new Validator(input);
-  const fields = {
-    name: v.text('name', { max: 200, line: true }),
-    email: v.email('email'),
-    password: newPassword(v, 'password', { optional: !opts.passwordRequired }),
-    phone: v.text('phone', { optional: true, max: 40 }),
-    gender: v.oneOf('gender', GENDERS, { optional: true }) ?? null,
-    specializationId: v.id('specialization_id', { optional: true }) ?? null,
-    departmentId: v.id('department_id', { optional: true }) ?? null,
-    bio: v.text('bio', { optional: true, max: 5000 }),
-    birthdate: v.birthdate('birthdate', today, { optional: true }) ?? null,
-    address: v.text('address', { optional: true, max: 500 }),
-  };
+  const read = readFields(v, opts.passwordRequired ? NewDoctorRequest : DoctorUpdateRequest);
+  const password = read.password ?? '';
+  refuseCommonPassword(v, 'password', password);
+  v.birthdateRange('birthdate', read.birthdate, today);
   v.done();
-  return { ...fields, photo: readPhoto(input.photo) };
+  return {
+    name: read.name,
+    email: read.email,
+    password,
+    phone: read.phone ?? '',
+    gender: read.gender ?? null,
+    specializationId: read.specialization_id ?? null,
+    departmentId: read.department_id ?? null,
+    bio: read.bio ?? '',
+    birthdate: read.birthdate ?? null,
+    address: read.address ?? '',
+    photo: readPhoto(input.photo),
+  };
 }
 
 /** A doctor as the edit form holds them, so a PUT may send only the fields it changes. */

@@ -1,34 +1,22 @@
 import type { Actor } from '../shared/actor.ts';
 import { notFound, ensure } from '../shared/errors.ts';
 import { pageRequest } from '../shared/pagination.ts';
-import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
+import { readInput } from '../shared/read-fields.ts';
+import { pathId, type RawId } from '../shared/validate.ts';
+import { NameAndDescriptionRequest, RoomRequest, SpecializationRequest } from './catalogue-shapes.ts';
 import { refuseWhenInUse } from './catalogue.ts';
 import type { CatalogueDeps, CatalogueTable, DepartmentFields, RoomFields, SpecializationFields } from './ports.ts';
 
-const NAME_MAX = 120;
-const DESCRIPTION_MAX = 2000;
-
 function nameAndDescription(body: unknown): DepartmentFields {
-  const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: NAME_MAX, line: true });
-  const description = v.text('description', { optional: true, max: DESCRIPTION_MAX });
-  v.done();
+  const { name, description = '' } = readInput(NameAndDescriptionRequest, body);
   return { name, description };
 }
 
-function specializationFields(body: unknown): SpecializationFields {
-  const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: NAME_MAX, line: true });
-  v.done();
-  return { name };
-}
+const specializationFields = (body: unknown): SpecializationFields => readInput(SpecializationRequest, body);
 
 function roomFields(body: unknown): RoomFields {
-  const v = new Validator(asRecord(body));
-  const name = v.text('name', { max: NAME_MAX, line: true });
-  const departmentId = v.id('department_id');
-  v.done();
-  return { name, departmentId };
+  const { name, department_id } = readInput(RoomRequest, body);
+  return { name, departmentId: department_id };
 }
 
 async function findOne<T, F>(table: CatalogueTable<T, F>, rawId: RawId, what: string): Promise<T> {

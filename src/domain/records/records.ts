@@ -1,11 +1,16 @@
 import type { Gender } from '../shared/actor.ts';
 import { fileUrl } from '../shared/files.ts';
-import { MAX_AMOUNT_CENTS, centsToDecimal, parseCents } from '../shared/money.ts';
+import { centsToDecimal, parseCents } from '../shared/money.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-
-export const MAX_CLINICAL_TEXT = 5000;
-export const MAX_SERVICE_TYPE = 200;
-export const MAX_AMENDMENT_REASON = 1000;
+import {
+  AmendRecordShape,
+  RecordVisitShape,
+  type MedicalRecordJson,
+  type PatientCardJson,
+  type PatientDetailJson,
+  type RecordHistoryJson,
+} from './records-shapes.ts';
 
 export interface Named {
   id: number;
@@ -106,16 +111,15 @@ export async function readVisit(
   today: string,
   diseaseKnown: (id: number) => Promise<boolean>,
 ): Promise<Visit> {
-  const input = asRecord(body);
-  const v = new Validator(input);
-  const content = readClinicalContent(v);
-  const serviceType = v.text('service_type', { max: MAX_SERVICE_TYPE });
-  const costCents = readCost(v, input.cost);
-  const recordDate = v.date('record_date', { optional: true }) ?? today;
+  const v = new Validator(asRecord(body));
+  const visit = readFields(v, RecordVisitShape);
+  const content = clinicalContentOf(visit);
+  const costCents = visit.cost === undefined ? 0 : (parseCents(visit.cost) ?? 0);
+  const recordDate = visit.record_date ?? today;
   if (recordDate > today) v.fail('record_date', 'cannot be in the future');
   await checkDiseaseKnown(v, content, diseaseKnown);
   v.done();
-  return { ...content, serviceType, costCents, recordDate };
+  return { ...content, serviceType: visit.service_type, costCents, recordDate };
 }
 
 /**
@@ -130,9 +134,9 @@ export async function readAmendment(
 ): Promise<Amendment> {
   const input = asRecord(body);
   const v = new Validator(input);
-  const content = readClinicalContent(v);
-  const reason = v.text('reason', { max: MAX_AMENDMENT_REASON });
-  const inBody = v.id('version', { optional: true });
+  const amendment = readFields(v, AmendRecordShape);
+  const content = clinicalContentOf(amendment);
+  const { reason, version: inBody } = amendment;
   const inHeader = ifMatch === undefined ? undefined : versionOfIfMatch(ifMatch);
   if (inHeader !== undefined && Number.isNaN(inHeader))
     v.fail('version', 'If-Match must be the ETag of the version amended, such as "3"');
@@ -153,13 +157,18 @@ export async function readAmendment(
   return { content, reason, version };
 }
 
-/** The clinical content a visit's record and an amendment both carry, read by the same rules. */
-function readClinicalContent(v: Validator): ClinicalContent {
+/** The clinical content a visit's record and an amendment both carry (records-shapes.ts reads them alike). */
+function clinicalContentOf(read: {
+  disease_id: number;
+  diagnosis: string;
+  lab_tests?: string;
+  prescriptions?: string;
+}): ClinicalContent {
   return {
-    diseaseId: v.id('disease_id'),
-    diagnosis: v.text('diagnosis', { max: MAX_CLINICAL_TEXT }),
-    labTests: v.text('lab_tests', { optional: true, max: MAX_CLINICAL_TEXT }),
-    prescriptions: v.text('prescriptions', { optional: true, max: MAX_CLINICAL_TEXT }),
+    diseaseId: read.disease_id,
+    diagnosis: read.diagnosis,
+    labTests: read.lab_tests ?? '',
+    prescriptions: read.prescriptions ?? '',
   };
 }
 
@@ -172,18 +181,7 @@ async function checkDiseaseKnown(
   if (diseaseId !== undefined && !(await diseaseKnown(diseaseId))) v.fail('disease_id', 'does not exist');
 }
 
-function readCost(v: Validator, raw: unknown): number {
-  if (raw === undefined || raw === null || raw === '') return 0;
-  const cents = parseCents(raw);
-  if (cents === undefined) {
-    v.fail('cost', 'must be a non-negative amount with at most 2 decimals');
-    return 0;
-  }
-  if (cents > MAX_AMOUNT_CENTS) v.fail('cost', `must be at most ${centsToDecimal(MAX_AMOUNT_CENTS)}`);
-  return cents;
-}
-
-export function medicalRecordJson(r: MedicalRecord) {
+export function medicalRecordJson(r: MedicalRecord): MedicalRecordJson {
   return {
     id: r.id,
     appointment_id: r.appointmentId,
@@ -200,10 +198,9 @@ export function medicalRecordJson(r: MedicalRecord) {
     ...recordHistoryJson(r.history),
   };
 }
-export type MedicalRecordJson = ReturnType<typeof medicalRecordJson>;
 
 /** Whether a record was amended, and every version of it, oldest first, as its readers show them. */
-export function recordHistoryJson(history: RecordVersion[]) {
+export function recordHistoryJson(history: RecordVersion[]): RecordHistoryJson {
   return {
     amended: history.length > 1,
     history: history.map((h) => ({
@@ -219,13 +216,12 @@ export function recordHistoryJson(history: RecordVersion[]) {
   };
 }
 
-export function patientCardJson(p: PatientCard) {
+export function patientCardJson(p: PatientCard): PatientCardJson {
   return { id: p.id, name: p.name, phone: p.phone, email: p.email, photo: fileUrl(p.photoId) };
 }
-export type PatientCardJson = ReturnType<typeof patientCardJson>;
 
 /** The patient detail of docs/api.md: profile fields and every medical record, newest first. */
-export function patientDetailJson(p: PatientProfile, records: MedicalRecord[]) {
+export function patientDetailJson(p: PatientProfile, records: MedicalRecord[]): PatientDetailJson {
   return {
     id: p.id,
     user: { id: p.userId, name: p.name, email: p.email },
@@ -239,4 +235,3 @@ export function patientDetailJson(p: PatientProfile, records: MedicalRecord[]) {
     medical_records: records.map(medicalRecordJson),
   };
 }
-export type PatientDetailJson = ReturnType<typeof patientDetailJson>;

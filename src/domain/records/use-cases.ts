@@ -1,7 +1,8 @@
 import { listEntry, recorded, recordingRefusals, refusal } from '../audit/audit.ts';
 import { clinicalReadEntries } from '../care/care.ts';
 import { requireCare } from '../care/guard.ts';
-import { billForVisit, billedVisit, billingJson } from '../billing/billing.ts';
+import { billForVisit, billedVisit } from '../billing/billing.ts';
+import { billingJson } from '../billing/billing-answers.ts';
 import { ownDoctorId, type Actor } from '../shared/actor.ts';
 import { clinicDateTime, clinicToday } from '../shared/clock.ts';
 import { conflict, invalid } from '../shared/errors.ts';
@@ -18,9 +19,8 @@ import {
   patientDetailJson,
   readAmendment,
   readVisit,
-  type MedicalRecordJson,
-  type PatientCardJson,
 } from './records.ts';
+import type { MedicalRecordJson, PatientCardJson, PatientDetailJson, RecordedVisitJson } from './records-shapes.ts';
 import { appointmentJson } from '../scheduling/appointment-answers.ts';
 
 /**
@@ -31,7 +31,7 @@ export async function recordVisit(
   deps: RecordsDeps,
   input: { appointmentId: string | number; body: unknown },
   actor: Actor,
-) {
+): Promise<RecordedVisitJson> {
   const doctorId = doctorOf(actor);
   const appointmentId = pathId(input.appointmentId, 'Appointment');
   const visit = await readVisit(input.body, clinicToday(deps.clock, deps.timeZone), deps.diseases.exists);
@@ -164,7 +164,11 @@ export async function listMyPatients(deps: RecordsDeps, query: unknown, actor: A
 }
 
 /** One of the doctor's patients with every medical record; the read is audited. */
-export async function showMyPatient(deps: RecordsDeps, patientId: string | number, actor: Actor) {
+export async function showMyPatient(
+  deps: RecordsDeps,
+  patientId: string | number,
+  actor: Actor,
+): Promise<PatientDetailJson> {
   doctorOf(actor);
   const id = pathId(patientId, 'Patient');
   // A patient outside the doctor's care team is answered as missing, so the doctor cannot probe who is registered.

@@ -1,5 +1,6 @@
 import { listEntry } from '../audit/audit.ts';
-import { CURRENCY, PAYMENT_STATUSES, billingJson, type PaymentStatus } from '../billing/billing.ts';
+import { CURRENCY, PAYMENT_STATUSES, type PaymentStatus } from '../billing/billing.ts';
+import { billingJson } from '../billing/billing-answers.ts';
 import type { Actor } from '../shared/actor.ts';
 import { addDays, clinicToday } from '../shared/clock.ts';
 import { MAX_EXPORT_ROWS, checkExportSize, csvRecord } from '../shared/csv.ts';

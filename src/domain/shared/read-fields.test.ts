@@ -3,7 +3,20 @@ import assert from 'node:assert/strict';
 import { DomainError, type FieldErrors } from './errors.ts';
 import { readInput } from './read-fields.ts';
 import { GenderShape } from './shared-shapes.ts';
-import { array, boolean, date, email, id, nullable, number, object, oneOfValues, ref, text } from './wire-schema.ts';
+import {
+  amount,
+  array,
+  boolean,
+  date,
+  email,
+  id,
+  nullable,
+  number,
+  object,
+  oneOfValues,
+  ref,
+  text,
+} from './wire-schema.ts';
 
 const Form = object(
   {
@@ -91,6 +104,33 @@ describe('reading a request by its schema', () => {
       gender: ['is required'],
       doctor_id: ['is required'],
     });
+  });
+
+  it('reads an amount of money as text or a number into a decimal with two places, positive unless 0 is allowed', () => {
+    const Payment = object({ amount: amount(100_000) }, { optional: ['amount'] });
+    const Visit = object({ cost: amount(100_000, { zero: true }) });
+    assert.deepEqual(readInput(Payment, { amount: ' 12.5 ' }), { amount: '12.50' });
+    assert.deepEqual(readInput(Payment, { amount: 7 }), { amount: '7.00' });
+    assert.deepEqual(readInput(Payment, {}), {});
+    assert.deepEqual(readInput(Visit, { cost: 0 }), { cost: '0.00' });
+    const refused = (schema: typeof Payment | typeof Visit, input: unknown) => {
+      try {
+        readInput(schema, input);
+      } catch (error) {
+        assert.ok(error instanceof DomainError);
+        return error.fields;
+      }
+      assert.fail('the amount was read');
+    };
+    const positive = ['must be a positive amount with at most 2 decimals, at most 1000.00'];
+    assert.deepEqual(refused(Payment, { amount: '0' }), { amount: positive });
+    assert.deepEqual(refused(Payment, { amount: '1.234' }), { amount: positive });
+    assert.deepEqual(refused(Payment, { amount: '1000.01' }), { amount: positive });
+    assert.deepEqual(refused(Visit, { cost: '-1' }), {
+      cost: ['must be a non-negative amount with at most 2 decimals'],
+    });
+    assert.deepEqual(refused(Visit, { cost: '1000.01' }), { cost: ['must be at most 1000.00'] });
+    assert.deepEqual(refused(Visit, {}), { cost: ['is required'] });
   });
 
   it('refuses text no column can store and control characters outside a line break or tab', () => {

@@ -1,6 +1,15 @@
 import type { Static, TObject, TSchema } from 'typebox';
+import { centsToDecimal } from './money.ts';
 import { Validator, asRecord } from './validate.ts';
-import { TEXT_RULE, TIME_PATTERN, keywords, refTarget, type JsonSchema } from './wire-schema.ts';
+import {
+  AMOUNT_RULE,
+  TEXT_RULE,
+  type AmountRule,
+  TIME_PATTERN,
+  keywords,
+  refTarget,
+  type JsonSchema,
+} from './wire-schema.ts';
 
 /**
  * Reads a request against its one description (a closed object of wire-schema.ts): each field as the Validator
@@ -45,6 +54,11 @@ export function readField<S extends TSchema>(
 }
 
 function readKind(v: Validator, field: string, schema: JsonSchema, optional: boolean): unknown {
+  const amountRule = schema[AMOUNT_RULE] as AmountRule | undefined;
+  if (amountRule) {
+    const cents = v.amount(field, { optional, max: amountRule.maxCents, zero: amountRule.zero });
+    return cents === undefined ? undefined : centsToDecimal(cents);
+  }
   // `nullable(x)`: null is absent, as Validator reads it.
   const nonNull =
     Array.isArray(schema.anyOf) && schema.anyOf.length === 2 && keywords(schema.anyOf[1]).type === 'null'

@@ -19,6 +19,15 @@ export type NamedJson = Static<typeof NamedShape>;
 
 export const PersonShape = component('Person', object({ id: integer(), name: string(), email: nullable(email()) }));
 
+/** An amount in dollars with two decimals ("12.50"); answers give it in cents beside it. */
+export const MoneyShape = component(
+  'Money',
+  string({
+    pattern: '^-?[0-9]+\\.[0-9]{2}$',
+    description: 'An amount in dollars with two decimals; the same amount is given in cents beside it',
+  }),
+);
+
 export const ImageShape = component('Image', nullable(uri()));
 
 export const RoleShape = component('Role', oneOfValues(ROLES));

@@ -1,4 +1,5 @@
 import { invalid, notFound, type FieldErrors } from './errors.ts';
+import { centsToDecimal, parseCents } from './money.ts';
 
 /**
  * Collects field problems so one answer names every bad field:
@@ -107,6 +108,26 @@ export class Validator {
       return placeholder;
     }
     return value;
+  }
+
+  /**
+   * An amount of money (dollars with at most 2 decimals, as text or a number) in cents, at most `max` cents and
+   * positive unless `zero`; undefined when absent and optional, or when it fails.
+   */
+  amount(field: string, opts: { optional?: boolean; max: number; zero?: boolean }): number | undefined {
+    const raw = this.input[field];
+    if (raw === undefined || raw === null || raw === '') {
+      if (!opts.optional) this.fail(field, 'is required');
+      return undefined;
+    }
+    const cents = parseCents(raw);
+    const most = centsToDecimal(opts.max);
+    if (opts.zero && cents === undefined) this.fail(field, 'must be a non-negative amount with at most 2 decimals');
+    else if (opts.zero && cents !== undefined && cents > opts.max) this.fail(field, `must be at most ${most}`);
+    else if (!opts.zero && (cents === undefined || cents === 0 || cents > opts.max))
+      this.fail(field, `must be a positive amount with at most 2 decimals, at most ${most}`);
+    else return cents;
+    return undefined;
   }
 
   /** A calendar date as yyyy-MM-dd that really exists. */

@@ -85,6 +85,34 @@ export const text = (
     ...(rule ? { [TEXT_RULE]: rule } : {}),
   });
 
+/** How a request's amount of money is read (read-fields.ts): its largest value in cents, and whether 0 is one. */
+export const AMOUNT_RULE = Symbol('amount rule');
+export interface AmountRule {
+  maxCents: number;
+  zero: boolean;
+}
+
+/**
+ * An amount of money as a request gives it: dollars with at most two decimals, as text ("12.50") or a number, at
+ * most `maxCents`, positive unless `zero` (a free visit). `readFields` reads it as `Validator.amount` does and
+ * gives it as a decimal with two places ("12.50"), which `parseCents` turns into cents.
+ */
+export const amount = (
+  maxCents: number,
+  { zero = false, description }: { zero?: boolean; description?: string } = {},
+): TUnsafe<string> => {
+  const rule: AmountRule = { maxCents, zero };
+  return Type.Unsafe<string>(
+    Type.Union(
+      [
+        string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }),
+        number({ ...(zero ? { minimum: 0 } : { exclusiveMinimum: 0 }), maximum: maxCents / 100 }),
+      ],
+      { ...describe(description), [AMOUNT_RULE]: rule },
+    ),
+  );
+};
+
 type Closed<Properties extends Record<string, TSchema>, Optional extends keyof Properties> = {
   [Name in keyof Properties]: Name extends Optional ? TOptional<Properties[Name]> : Properties[Name];
 };
@@ -144,8 +172,12 @@ export function component<S extends TSchema>(name: string, schema: S): S {
 
 export const componentName = (schema: TSchema): string | undefined => componentNames.get(schema);
 
-/** The shape a `ref(shape)` stands for, so a request can be checked through it. */
-export const refTarget = (schema: TSchema): TSchema | undefined => refTargets.get(schema);
+/** Where a `ref(shape)` keeps its shape: a symbol survives the copy `Type.Optional` makes, a WeakMap key does not. */
+const REF_TARGET = Symbol('ref target');
+
+/** The shape a `ref(shape)` stands for, so a request can be checked through it (an optional field's too). */
+export const refTarget = (schema: TSchema): TSchema | undefined =>
+  refTargets.get(schema) ?? (keywords(schema)[REF_TARGET] as TSchema | undefined);
 
 /** `#/components/schemas/<name>`: of a `component(…)` shape, typed as it; by name only, untyped. */
 export function ref<S extends TSchema>(target: S): TUnsafe<Static<S>>;
@@ -153,7 +185,10 @@ export function ref(target: string): TUnsafe<unknown>;
 export function ref(target: TSchema | string): TSchema {
   const name = typeof target === 'string' ? target : componentNames.get(target);
   if (name === undefined) throw new Error('ref() of a shape that is not a component');
-  const schema = Type.Unsafe({ $ref: `#/components/schemas/${name}` });
+  const schema = Type.Unsafe({
+    $ref: `#/components/schemas/${name}`,
+    ...(typeof target === 'string' ? {} : { [REF_TARGET]: target }),
+  });
   if (typeof target !== 'string') refTargets.set(schema, target);
   return schema;
 }

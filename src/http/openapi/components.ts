@@ -1,6 +1,7 @@
 import {
   GenderShape,
   ImageShape,
+  MoneyShape,
   NamedShape,
   PersonShape,
   RoleShape,
@@ -53,29 +54,13 @@ export const sharedSchemas: Record<string, Schema> = {
   ),
   Named: NamedShape,
   Person: PersonShape,
-  Money: string({
-    pattern: '^-?[0-9]+\\.[0-9]{2}$',
-    description: 'An amount in dollars with two decimals; the same amount is given in cents beside it',
-  }),
+  Money: MoneyShape,
   Image: ImageShape,
   Role: RoleShape,
   Gender: GenderShape,
   User: UserShape,
   /** docs/api.md "patient row": the admin's and the desk's patient lists. */
   Patient: object(patientRow),
-  /** docs/api.md "patient detail": a patient with every medical record, newest first (admin and doctor). */
-  PatientDetail: object({
-    id: integer(),
-    user: ref('Person'),
-    name: string(),
-    email: nullable(email()),
-    phone: string(),
-    birthdate: nullable(date()),
-    gender: nullable(ref('Gender')),
-    photo: ref('Image'),
-    description: string(),
-    medical_records: array(ref('MedicalRecord')),
-  }),
 };
 
 /** The query parameters of every list (docs/api.md "Lists"): `q`, `page`, `per_page`. */

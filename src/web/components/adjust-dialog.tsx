@@ -1,7 +1,7 @@
 /** Adjusting a bill at the desk: a credit note against it or a supplementary bill linked to it, with an amount and a reason. */
 import { useState, type FormEvent } from 'react';
 import type { AdjustmentKind } from '../../domain/billing/adjustments.ts';
-import type { AdjustmentResult, BillingJson } from '../../domain/billing/billing.ts';
+import type { AdjustmentResult, BillingJson } from '../../domain/billing/billing-shapes.ts';
 import { apiPost } from '../api.ts';
 import { failure, success, type AlertMessage } from './alert.tsx';
 import { Dialog } from './dialog.tsx';

@@ -1,6 +1,6 @@
 /** Amending a record's clinical content, saying why; the service and its cost stay as billed. */
 import { useState, type FormEvent } from 'react';
-import type { MedicalRecordJson } from '../../domain/records/records.ts';
+import type { MedicalRecordJson } from '../../domain/records/records-shapes.ts';
 import { ApiError, apiPost } from '../api.ts';
 import { endpoints } from '../paths.ts';
 import { Alert, failure } from './alert.tsx';

@@ -1,5 +1,5 @@
 /** A bill's balance, with its credit notes and any refund due after them noted beneath. */
-import type { BillingJson } from '../../domain/billing/billing.ts';
+import type { BillingJson } from '../../domain/billing/billing-shapes.ts';
 import { usd } from '../format.ts';
 
 type Balanced = Pick<BillingJson, 'balance_cents' | 'credited_cents' | 'refund_due_cents' | 'adjustments'>;

@@ -1,6 +1,6 @@
 /** What a dialog about a bill shows of it first: which bill, what it asks for after credit notes, what is paid and owed. */
 import type { ReactNode } from 'react';
-import type { BillingJson } from '../../domain/billing/billing.ts';
+import type { BillingJson } from '../../domain/billing/billing-shapes.ts';
 import { formatDate, usd } from '../format.ts';
 
 export type SummarizedBill = Pick<

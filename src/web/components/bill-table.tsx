@@ -1,6 +1,6 @@
 /** A patient's bills, each with its balance and status, with Pay (or the desk's Take payment) on each not paid in full, and its receipt to open and print. */
 import { useState } from 'react';
-import type { BillingJson, ReceiptJson } from '../../domain/billing/billing.ts';
+import type { BillingJson, ReceiptJson } from '../../domain/billing/billing-shapes.ts';
 import { apiGet, type ListPage, type ListQuery } from '../api.ts';
 import { failure, type AlertMessage } from './alert.tsx';
 import { DataTable, type Column } from './data-table.tsx';

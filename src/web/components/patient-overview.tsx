@@ -3,7 +3,7 @@
  * icon and colour of its disease (spec §2, Doctor area).
  */
 import { useState, type ComponentType } from 'react';
-import type { MedicalRecordJson, PatientDetailJson } from '../../domain/records/records.ts';
+import type { MedicalRecordJson, PatientDetailJson } from '../../domain/records/records-shapes.ts';
 import { capitalize, formatDate, usd } from '../format.ts';
 import { images } from '../paths.ts';
 import { HeartBeatIcon, PrescriptionIcon, RibbonIcon, VirusIcon, type IconProps } from './icons.tsx';

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import type { BillingJson, PaymentMethod, PaymentResult } from '../../domain/billing/billing.ts';
+import type { PaymentMethod } from '../../domain/billing/billing.ts';
+import type { BillingJson, PaymentResult } from '../../domain/billing/billing-shapes.ts';
 import { Dialog } from './dialog.tsx';
 import { Field } from './field.tsx';
 import { hasFieldErrors, useSubmit } from './use-submit.ts';

@@ -1,4 +1,4 @@
-import type { ReceiptJson } from '../../domain/billing/billing.ts';
+import type { ReceiptJson } from '../../domain/billing/billing-shapes.ts';
 import { Dialog } from './dialog.tsx';
 import { ReceiptView, receiptKind } from './receipt-view.tsx';
 

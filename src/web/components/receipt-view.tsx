@@ -3,7 +3,7 @@
  * the clinic's name, address and phone, and laid out for printing on A4 or Letter.
  */
 import { Fragment } from 'react';
-import type { ReceiptJson } from '../../domain/billing/billing.ts';
+import type { ReceiptJson } from '../../domain/billing/billing-shapes.ts';
 import { capitalize, formatDate, usd } from '../format.ts';
 
 export const receiptKind = (receipt: ReceiptJson) => (receipt.payment_status === 'paid' ? 'Receipt' : 'Invoice');

@@ -1,5 +1,5 @@
 /** An amended record's mark and its every version, with who wrote it, when and why; nothing for one never amended. */
-import type { MedicalRecordJson } from '../../domain/records/records.ts';
+import type { MedicalRecordJson } from '../../domain/records/records-shapes.ts';
 import { formatDateTime } from '../format.ts';
 import { StatusBadge } from './status-badge.tsx';
 

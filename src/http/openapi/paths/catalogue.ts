@@ -4,77 +4,17 @@ import {
   DepartmentShape,
   DiseaseShape,
   DoctorShape,
+  DoctorUpdateForm,
+  NameAndDescriptionRequest,
+  NewDoctorForm,
+  RoomRequest,
+  SpecializationRequest,
   RoomShape,
   SpecializationShape,
 } from '../../../domain/catalogue/catalogue-shapes.ts';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../domain/auth/passwords.ts';
 import { pageQuery } from '../components.ts';
-import {
-  date,
-  email,
-  id,
-  listOf,
-  object,
-  oneOfValues,
-  ref,
-  string,
-  type Schema,
-} from '../../../domain/shared/wire-schema.ts';
+import { listOf, object, oneOfValues, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { NEXT_FREE_DOCTORS } from '../../../domain/scheduling/booking-use-cases.ts';
-
-const NAME_MAX = 120;
-const DESCRIPTION_MAX = 2000;
-const oneLine = (maxLength: number, description?: string) =>
-  string({ minLength: 1, maxLength, description: description ?? 'One line of text (no control characters), trimmed' });
-
-const nameAndDescription = object(
-  { name: oneLine(NAME_MAX), description: string({ maxLength: DESCRIPTION_MAX, description: 'Empty when absent' }) },
-  { optional: ['description'] },
-);
-
-/** A doctor's form as an upload: every field a string part, the photo a file part. */
-function doctorForm({ passwordRequired }: { passwordRequired: boolean }): Schema {
-  return object(
-    {
-      name: oneLine(200),
-      email: email(),
-      password: string({
-        minLength: MIN_PASSWORD_LENGTH,
-        maxLength: MAX_PASSWORD_LENGTH,
-        description: 'Taken exactly as typed; a very common password is refused',
-      }),
-      phone: string({ maxLength: 40 }),
-      gender: ref('Gender'),
-      specialization_id: id(),
-      department_id: id(),
-      bio: string({ maxLength: 5000 }),
-      birthdate: date('A real date after 1900 and before today'),
-      address: string({ maxLength: 500 }),
-      photo: string({
-        contentEncoding: 'binary',
-        contentMediaType: 'image/*',
-        description: 'PNG, JPEG or WebP (told by its bytes), at most 2 MiB',
-      }),
-    },
-    {
-      optional: passwordRequired
-        ? ['phone', 'gender', 'specialization_id', 'department_id', 'bio', 'birthdate', 'address', 'photo']
-        : [
-            'name',
-            'email',
-            'password',
-            'phone',
-            'gender',
-            'specialization_id',
-            'department_id',
-            'bio',
-            'birthdate',
-            'address',
-            'photo',
-          ],
-    },
-  );
-}
 
 const IMAGE = string({ contentEncoding: 'binary' });
 
@@ -123,7 +63,7 @@ export const cataloguePaths: ModulePaths = {
       summary: 'Create a department',
       description: 'Admins only; audited. A name another department has → 409 `name_taken`.',
       access: 'admin',
-      body: nameAndDescription,
+      body: NameAndDescriptionRequest,
       answers: { 201: ref('Department') },
       errors: [409],
     },
@@ -137,7 +77,7 @@ export const cataloguePaths: ModulePaths = {
       description:
         'Admins only; audited. Both fields are written (an absent description becomes empty). A taken name → 409 `name_taken`.',
       access: 'admin',
-      body: nameAndDescription,
+      body: NameAndDescriptionRequest,
       answers: { 200: ref('Department') },
       errors: [409],
     },
@@ -159,7 +99,7 @@ export const cataloguePaths: ModulePaths = {
       summary: 'Create a specialization',
       description: 'Admins only; audited. A taken name → 409 `name_taken`.',
       access: 'admin',
-      body: object({ name: oneLine(NAME_MAX) }),
+      body: SpecializationRequest,
       answers: { 201: ref('Specialization') },
       errors: [409],
     },
@@ -167,7 +107,7 @@ export const cataloguePaths: ModulePaths = {
       summary: 'Rename a specialization',
       description: 'Admins only; audited. A taken name → 409 `name_taken`.',
       access: 'admin',
-      body: object({ name: oneLine(NAME_MAX) }),
+      body: SpecializationRequest,
       answers: { 200: ref('Specialization') },
       errors: [409],
     },
@@ -195,7 +135,7 @@ export const cataloguePaths: ModulePaths = {
       summary: 'Create a disease',
       description: 'Admins only; audited. A taken name → 409 `name_taken`.',
       access: 'admin',
-      body: nameAndDescription,
+      body: NameAndDescriptionRequest,
       answers: { 201: ref('Disease') },
       errors: [409],
     },
@@ -203,7 +143,7 @@ export const cataloguePaths: ModulePaths = {
       summary: 'Update a disease',
       description: 'Admins only; audited. A taken name → 409 `name_taken`.',
       access: 'admin',
-      body: nameAndDescription,
+      body: NameAndDescriptionRequest,
       answers: { 200: ref('Disease') },
       errors: [409],
     },
@@ -225,7 +165,7 @@ export const cataloguePaths: ModulePaths = {
       description:
         'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
       access: 'admin',
-      body: object({ name: oneLine(NAME_MAX), department_id: id() }),
+      body: RoomRequest,
       answers: { 201: ref('Room') },
       errors: [409],
     },
@@ -239,7 +179,7 @@ export const cataloguePaths: ModulePaths = {
       description:
         'Admins only; audited. An unknown department → 422 naming `department_id`; a taken name → 409 `name_taken`.',
       access: 'admin',
-      body: object({ name: oneLine(NAME_MAX), department_id: id() }),
+      body: RoomRequest,
       answers: { 200: ref('Room') },
       errors: [409],
     },
@@ -281,7 +221,7 @@ export const cataloguePaths: ModulePaths = {
         'Multipart form data (JSON is read too, without a photo). A taken e-mail → 409 `email_taken`; a photo that is not a PNG, JPEG or WebP → 422, ' +
         'one over 2 MiB → 413 `image_too_large`; an unknown specialization or department → 422 naming it.',
       access: 'admin',
-      multipart: doctorForm({ passwordRequired: true }),
+      multipart: NewDoctorForm,
       answers: { 201: ref('Doctor') },
       errors: [409],
     },
@@ -302,7 +242,7 @@ export const cataloguePaths: ModulePaths = {
         'Admins only; audited. Multipart form data or JSON with the same fields as creating one, each optional: an absent field keeps its value, ' +
         'a new password or photo replaces the old one. A taken e-mail → 409 `email_taken`; photo rules as on create.',
       access: 'admin',
-      multipart: doctorForm({ passwordRequired: false }),
+      multipart: DoctorUpdateForm,
       answers: { 200: ref('Doctor') },
       errors: [409],
     },

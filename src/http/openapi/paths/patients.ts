@@ -1,5 +1,6 @@
 import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import type { ModulePaths } from '../module-paths.ts';
+import { PatientDetailShape } from '../../../domain/records/records-shapes.ts';
 import { WalkInRequest, WalkInShape } from '../../../domain/auth/auth-shapes.ts';
 import { pageQuery, patientRow } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
@@ -162,7 +163,7 @@ export const patientsPaths: ModulePaths = {
       summary: 'A patient with their medical records (admin)',
       description: 'The patient detail with every medical record, newest first. The read is audited (`read_records`).',
       access: 'admin',
-      answers: { 200: ref('PatientDetail') },
+      answers: { 200: ref(PatientDetailShape) },
     },
     'PUT /api/admin/patients/{id}': {
       summary: "Correct a patient's details (admin)",

@@ -1,22 +1,15 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { MAX_AMENDMENT_REASON, MAX_CLINICAL_TEXT, MAX_SERVICE_TYPE } from '../../../domain/records/records.ts';
-import { MAX_AMOUNT_CENTS } from '../../../domain/shared/money.ts';
 import {
-  anyOf,
-  array,
-  boolean,
-  date,
-  dateTime,
-  email,
-  id,
-  integer,
-  listOf,
-  nullable,
-  number,
-  object,
-  ref,
-  string,
-} from '../../../domain/shared/wire-schema.ts';
+  AmendRecordShape,
+  IfMatchHeader,
+  MedicalRecordShape,
+  PatientCardShape,
+  PatientDetailShape,
+  RecordVersionShape,
+  RecordVisitShape,
+  RecordedVisitShape,
+} from '../../../domain/records/records-shapes.ts';
+import { listOf, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/records.ts. */
@@ -29,36 +22,9 @@ export const recordsPaths: ModulePaths = {
     '(`history`, oldest first, the current one last) and each amendment is audited. Every read of clinical content is audited. Reception never ' +
     'receives it.',
   schemas: {
-    MedicalRecord: object({
-      id: id(),
-      appointment_id: id(),
-      disease: nullable(ref('Named')),
-      diagnosis: string(),
-      lab_tests: string(),
-      prescriptions: string(),
-      service_type: string(),
-      cost: ref('Money'),
-      cost_cents: integer({ minimum: 0, maximum: MAX_AMOUNT_CENTS }),
-      record_date: date(),
-      doctor: ref('Named'),
-      version: integer({
-        minimum: 1,
-        description:
-          "The current version (the last of `history`): an amendment names it, and the record's ETag is it, quoted",
-      }),
-      amended: boolean(),
-      history: array(ref('RecordVersion'), { minItems: 1 }),
-    }),
-    RecordVersion: object({
-      version: integer({ minimum: 1 }),
-      disease: nullable(ref('Named')),
-      diagnosis: string(),
-      lab_tests: string(),
-      prescriptions: string(),
-      written_by: ref('Named'),
-      written_at: dateTime(),
-      reason: nullable(string({ description: 'Why it was amended; null for the version first recorded' })),
-    }),
+    MedicalRecord: MedicalRecordShape,
+    RecordVersion: RecordVersionShape,
+    PatientDetail: PatientDetailShape,
   },
   operations: {
     'POST /api/doctor/appointments/{id}/medical-record': {
@@ -68,31 +34,8 @@ export const recordsPaths: ModulePaths = {
         "(cost 0), a bill raised and the patient e-mailed it. Not `scheduled` or `checked_in` → 409 `invalid_transition`; before the visit's start → 409 " +
         '`visit_not_started`; an unknown disease, or a record date in the future or before the visit → 422 naming the field.',
       access: 'doctor',
-      body: object(
-        {
-          disease_id: id(),
-          diagnosis: string({ minLength: 1, maxLength: MAX_CLINICAL_TEXT }),
-          lab_tests: string({ maxLength: MAX_CLINICAL_TEXT }),
-          prescriptions: string({ maxLength: MAX_CLINICAL_TEXT }),
-          service_type: string({ minLength: 1, maxLength: MAX_SERVICE_TYPE }),
-          cost: {
-            ...anyOf(
-              string({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$' }),
-              number({ minimum: 0, maximum: MAX_AMOUNT_CENTS / 100 }),
-            ),
-            description: `Dollars with at most 2 decimals, at most ${MAX_AMOUNT_CENTS / 100}; none or 0 is a free visit (no bill)`,
-          },
-          record_date: date('Default today; not in the future, not before the visit'),
-        },
-        { optional: ['lab_tests', 'prescriptions', 'cost', 'record_date'] },
-      ),
-      answers: {
-        201: object({
-          medical_record: ref('MedicalRecord'),
-          appointment: ref('Appointment'),
-          billing: nullable(ref('Billing')),
-        }),
-      },
+      body: RecordVisitShape,
+      answers: { 201: RecordedVisitShape },
       errors: [409],
     },
     'POST /api/medical-records/{id}/amendments': {
@@ -105,22 +48,9 @@ export const recordsPaths: ModulePaths = {
         '`version`). A record amended meanwhile is not overwritten: 409 `record_changed`, whose message and `errors.version` name the ' +
         "current version; read it again and amend that. The answer carries the new version's ETag.",
       access: ['doctor', 'admin'],
-      headers: { 'If-Match': string({ description: 'The ETag of the version amended, e.g. "3"' }) },
-      body: object(
-        {
-          disease_id: id(),
-          diagnosis: string({ minLength: 1, maxLength: MAX_CLINICAL_TEXT }),
-          lab_tests: string({ maxLength: MAX_CLINICAL_TEXT }),
-          prescriptions: string({ maxLength: MAX_CLINICAL_TEXT }),
-          reason: string({ minLength: 1, maxLength: MAX_AMENDMENT_REASON }),
-          version: integer({
-            minimum: 1,
-            description: "The version amended (the record's `version`); or send its ETag in If-Match",
-          }),
-        },
-        { optional: ['lab_tests', 'prescriptions', 'version'] },
-      ),
-      answers: { 201: { content: { 'application/json': ref('MedicalRecord') }, headers: { ETag: string() } } },
+      headers: IfMatchHeader,
+      body: AmendRecordShape,
+      answers: { 201: { content: { 'application/json': ref(MedicalRecordShape) }, headers: { ETag: string() } } },
       errors: [409],
     },
     'GET /api/doctor/patients': {
@@ -129,18 +59,13 @@ export const recordsPaths: ModulePaths = {
         'Doctors only; audited. Everyone who has had an appointment with them; `q` searches name, e-mail and phone.',
       access: 'doctor',
       query: pageQuery,
-      answers: {
-        200: listOf(
-          'patients',
-          object({ id: id(), name: string(), phone: string(), email: nullable(email()), photo: ref('Image') }),
-        ),
-      },
+      answers: { 200: listOf('patients', PatientCardShape) },
     },
     'GET /api/doctor/patients/{id}': {
       summary: 'One of my patients, with their records',
       description: 'Doctors only; audited (`read_records`). A patient who never saw this doctor → 404.',
       access: 'doctor',
-      answers: { 200: ref('PatientDetail') },
+      answers: { 200: ref(PatientDetailShape) },
     },
   },
 };

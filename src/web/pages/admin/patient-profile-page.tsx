@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import type { PatientJson } from '../../../domain/patients/use-cases.ts';
-import type { PatientDetailJson } from '../../../domain/records/records.ts';
+import type { PatientDetailJson } from '../../../domain/records/records-shapes.ts';
 import { Alert, type AlertMessage } from '../../components/alert.tsx';
 import { DownloadDataButton } from '../../components/download-data-button.tsx';
 import { EditPatientDialog } from '../../components/edit-patient-dialog.tsx';

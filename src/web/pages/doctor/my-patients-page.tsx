@@ -1,4 +1,4 @@
-import type { PatientCardJson } from '../../../domain/records/records.ts';
+import type { PatientCardJson } from '../../../domain/records/records-shapes.ts';
 import { ProfileCard } from '../../components/profile-card.tsx';
 import { SearchedCardGrid } from '../../components/searched-card-grid.tsx';
 import { useSearchedList } from '../../components/use-searched-list.ts';

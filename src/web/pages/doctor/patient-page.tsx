@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { useSignals } from '@preact/signals-react/runtime';
-import type { MedicalRecordJson, PatientDetailJson } from '../../../domain/records/records.ts';
+import type { MedicalRecordJson, PatientDetailJson } from '../../../domain/records/records-shapes.ts';
 import { user } from '../../auth.ts';
 import { RequestAdmissionDialog } from '../../components/admission-dialogs.tsx';
 import { Alert } from '../../components/alert.tsx';

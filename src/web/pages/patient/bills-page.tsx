@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { BalanceJson, BillingJson, PaymentResult } from '../../../domain/billing/billing.ts';
+import type { BalanceJson, BillingJson, PaymentResult } from '../../../domain/billing/billing-shapes.ts';
 import { apiGet, apiPost, listAt } from '../../api.ts';
 import { Alert, failure, success, type AlertMessage } from '../../components/alert.tsx';
 import { BillTable } from '../../components/bill-table.tsx';

@@ -1,6 +1,6 @@
 import { Fragment, useState } from 'react';
 import { useParams, useSearch } from 'wouter';
-import type { BillingJson, PaymentResult } from '../../../domain/billing/billing.ts';
+import type { BillingJson, PaymentResult } from '../../../domain/billing/billing-shapes.ts';
 import type { PatientRow } from '../../../domain/patients/ports.ts';
 import { apiPost, fetchList, type ListQuery } from '../../api.ts';
 import { AdjustDialog } from '../../components/adjust-dialog.tsx';

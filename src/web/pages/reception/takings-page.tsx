@@ -1,6 +1,6 @@
 /** The front desk's end-of-day takings: one day's payments per method and their total, with the same as CSV. */
 import { useCallback, useState } from 'react';
-import type { TakingsJson } from '../../../domain/billing/takings.ts';
+import type { TakingsJson } from '../../../domain/billing/billing-shapes.ts';
 import { apiGet, type ListQuery, type Query } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';

@@ -13,7 +13,7 @@ import { embeddedDataDir } from '../../testing/test-db.ts';
 const COMPLETE = '-- PostgreSQL database dump complete';
 const DAY_MS = 86_400_000;
 /** Loaded into the server only (its line below is what it prints once it holds a write). */
-const HOLD_BACKUP_WRITE = fileURLToPath(new URL('../testing/hold-backup-write.mjs', import.meta.url));
+const HOLD_BACKUP_WRITE = fileURLToPath(new URL('../../testing/hold-backup-write.mjs', import.meta.url));
 const HELD = 'test hook: holding the write of';
 /** `days` before `now`: the scheduler compares its clock with the files' times, so both come from one clock. */
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);

@@ -9,28 +9,25 @@
  * checked in SQL.
  */
 import { writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { Command } from 'commander';
-import { loadConfig } from '../../src/config.ts';
-import { sealAuditContinuously } from '../../src/audit-sealer.ts';
 import type { App } from '../../src/app.ts';
 import type { Queryable } from '../../src/db/db.ts';
-import { openPostgres } from '../../src/db/postgres.ts';
-import { onlyRow } from '../../src/db/rows.ts';
 import type { TrailCheck } from '../../src/domain/audit/use-cases.ts';
-import { cliActor } from '../../src/domain/shared/actor.ts';
-import { createMedoraServer } from '../../src/http/server.ts';
-import { closeGracefully } from '../../src/http/shutdown.ts';
-import { bearerTokens } from '../../src/security.ts';
-import { PASSWORD, TEST_TZ, fixedClock, uniqueEmail } from '../../src/testing/http.ts';
-import { makeTestApp } from '../../src/testing/test-app.ts';
 import { at, present } from '../../src/testing/assert.ts';
-import { testDatabases } from '../../src/testing/test-db.ts';
 import { benchMachine } from './report.ts';
-
-const NOW = '2026-06-10T08:10:00Z'; // a Wednesday morning in the test clinic's Europe/Berlin
-const DATES = ['2026-06-11', '2026-06-12', '2026-06-15'];
-const SLOTS_A_DAY = 16; // a new doctor's default week: Monday to Friday 09:00–17:00 in 30-minute slots
+import {
+  DATES,
+  SLOTS_A_DAY,
+  bookedSlots,
+  createDoctors,
+  createPatients,
+  databasePoolSize,
+  describeTrail,
+  isoWeekdayOf,
+  signInBySql,
+  trailAfterSealing,
+  withTwoInstances,
+} from './two-instances.ts';
 
 const opts = new Command()
   .option('--bookings <n>', 'patients booking at once', '1000')
@@ -40,9 +37,6 @@ const opts = new Command()
   .opts<{ bookings: string; maxWait: string; output?: string }>();
 const n = Number(opts.bookings);
 const maxWaitMs = Number(opts.maxWait) * 1000;
-const target = testDatabases('both').find((t) => t.name === 'postgres');
-if (!target) throw new Error('set TEST_DATABASE_URL to a PostgreSQL server');
-const { databasePoolSize, timeouts } = loadConfig({ ...process.env, CLINIC_TZ: TEST_TZ });
 
 interface Burst {
   firstTry: number;
@@ -58,29 +52,8 @@ interface Burst {
 }
 
 /** One burst on a fresh database; `chained: false` runs no sealer and leaves rows unmarked for one. */
-async function burst(chained: boolean): Promise<Burst> {
-  const database = await present(target, 'PostgreSQL target').open();
-  const url = present(database.url, 'database URL');
-  const dbs = [
-    database.db,
-    await openPostgres(url, { max: databasePoolSize, timeouts }),
-    await openPostgres(url, { max: databasePoolSize, timeouts }),
-  ];
-  const [setup, ...instanceDbs] = dbs as [(typeof dbs)[0], ...typeof dbs];
-  const apps = instanceDbs.map((db) => makeTestApp(db, { clock: fixedClock(NOW) }));
-  const servers = apps.map((app) => createMedoraServer(app, { log: () => {} }));
-  const sealers = chained ? apps.map((app) => sealAuditContinuously(app.audit, (line) => console.error(line))) : [];
-  try {
-    // Without the chain nothing seals, and nothing marks a row for a sealer: no transaction id, no index to find it by.
-    if (!chained) await setup.exec('drop index audit_log_tx_idx; alter table audit_log alter column tx drop default');
-    const urls = await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise<string>((resolve) =>
-            server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-          ),
-      ),
-    );
+function burst(chained: boolean): Promise<Burst> {
+  return withTwoInstances({ chained }, async ({ setup, apps, urls, verifier }) => {
     const requests = await bookingRequests(at(apps, 0, 'app'), setup);
     const started = performance.now();
     const answers = await Promise.all(
@@ -89,72 +62,33 @@ async function burst(chained: boolean): Promise<Burst> {
     const seconds = (Math.max(...answers.map((a) => a.at)) - started) / 1000;
     const refused: Record<string, number> = {};
     for (const a of answers) if (a.last !== '201') refused[a.last] = (refused[a.last] ?? 0) + 1;
-    const slots = onlyRow(
-      await setup.query<{ booked: number; distinct_slots: number }>(
-        `select count(*)::int as booked, count(distinct (doctor_id, date, start_time))::int as distinct_slots
-         from appointments where status <> 'cancelled'`,
-      ),
-    );
-    // The sealer's last batch is waited for (a few seconds at most) before the trail is read.
-    const sealedBy = performance.now() + 5000;
-    while (chained && (await at(apps, 0, 'app').audit.verifyTrail()).backlog.rows > 0 && performance.now() < sealedBy)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    const slots = await bookedSlots(setup);
     return {
       firstTry: answers.filter((a) => a.tries === 1 && a.last === '201').length,
       booked: answers.filter((a) => a.last === '201').length,
       refused,
       retries: answers.reduce((sum, a) => sum + a.tries - 1, 0),
       seconds,
-      distinctSlots: slots.distinct_slots,
-      doubleBooked: slots.booked - slots.distinct_slots,
-      trail: await at(apps, 0, 'app').audit.verifyTrail(),
+      distinctSlots: slots.distinctSlots,
+      doubleBooked: slots.doubleBooked,
+      trail: await trailAfterSealing({ verifier }, chained),
     };
-  } finally {
-    await Promise.all(sealers.map((sealer) => sealer.stop()));
-    await Promise.all(servers.map((server) => closeGracefully(server, 1000)));
-    for (const db of instanceDbs) await db.close();
-    await database.drop();
-  }
+  });
 }
 
 /** Doctors enough for `n` free slots, `n` patients with a session each, and each patient's booking of a slot of their own. */
 async function bookingRequests(app: App, db: Queryable) {
-  const admin = cliActor('bench');
-  const doctors = await Promise.all(
-    Array.from({ length: Math.ceil(n / (SLOTS_A_DAY * DATES.length)) }, () =>
-      app.doctors.createDoctor({ name: 'Dr. Bench', email: uniqueEmail('doctor'), password: PASSWORD }, admin),
-    ),
-  );
-  const tokens = Array.from({ length: n }, () => bearerTokens.issue());
-  const users = await db.query<{ id: number }>(
-    `with u as (insert into users (name, email, password_hash, role)
-                select 'Patient ' || i, i || '.' || $1, 'not used', 'patient' from generate_series(1, $2::int) i returning id)
-     , p as (insert into patients (user_id) select id from u returning user_id) select user_id as id from p order by user_id`,
-    [uniqueEmail('burst'), n],
-  );
-  await db.query(
-    `insert into sessions (user_id, token_hash, expires_at) select * from unnest($1::int[], $2::text[], $3::timestamptz[])`,
-    [users.map((u) => u.id), tokens.map(bearerTokens.digest), tokens.map(() => new Date(Date.parse(NOW) + 86_400_000))],
-  );
-  const scheduleOf = new Map<string, number[]>();
-  for (const doctor of doctors) {
-    const all = (await app.scheduling.getSchedule(doctor.id)).slots;
-    for (const weekday of [1, 4, 5])
-      scheduleOf.set(
-        `${doctor.id}/${weekday}`,
-        all.filter((s) => s.weekday === weekday).map((s) => s.id),
-      );
-  }
+  const doctors = await createDoctors(app, Math.ceil(n / (SLOTS_A_DAY * DATES.length)));
+  const tokens = await signInBySql(db, await createPatients(db, n, 'burst'));
   return tokens.map((token, i) => {
     const doctor = at(doctors, i % doctors.length, 'doctor');
     const k = Math.floor(i / doctors.length);
     const date = at(DATES, Math.floor(k / SLOTS_A_DAY), 'date');
-    const weekday = new Date(`${date}T12:00:00Z`).getUTCDay() || 7;
     return {
       token,
       body: JSON.stringify({
         doctor_id: doctor.id,
-        schedule_id: present(scheduleOf.get(`${doctor.id}/${weekday}`), 'schedule')[k % SLOTS_A_DAY],
+        schedule_id: present(doctor.slotsOn.get(isoWeekdayOf(date)), 'schedule')[k % SLOTS_A_DAY],
         date,
       }),
     };
@@ -182,18 +116,6 @@ async function bookPatiently(
       return { tries, last: `503 ${answer.code} (gave up)`, at: performance.now() };
     await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
-}
-
-/** The trail in words: how much is sealed into the chain, how much waits and for how long, whether the chain holds. */
-function describeTrail({ chain, backlog, stalled }: TrailCheck): string {
-  const waiting =
-    backlog.rows === 0
-      ? 'no unsealed rows'
-      : `${backlog.rows} unsealed rows, the oldest ${backlog.oldestAgeSeconds} s old${stalled ? ' (the sealer has stalled)' : ''}`;
-  const ok = chain.intact
-    ? 'the chain verifies'
-    : `the chain is BROKEN at row ${chain.brokenAt ?? '?'}: ${chain.reason}`;
-  return `${chain.rows} sealed rows, ${waiting}; ${ok}`;
 }
 
 const runs: Record<string, unknown>[] = [];

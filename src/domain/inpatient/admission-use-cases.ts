@@ -5,27 +5,60 @@ import { isDesk, ownDoctorId, ownPatientId, requireDesk, type Actor } from '../s
 import { addDays, clinicToday } from '../shared/clock.ts';
 import { conflict, ensure, forbidden, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
-import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
+import { readInput } from '../shared/read-fields.ts';
+import { asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { lockInService } from './bed-lock.ts';
-import { chargeLines, firstNight, interimWeeks, type ChargeLine } from './charges.ts';
+import { chargeLines, firstNight, interimWeeks } from './charges.ts';
 import {
   IN_BED,
   UNDO_WINDOW_MINUTES,
-  admissionDetailJson,
-  admissionJson,
+  ADMISSION_GROUPS,
   bedState,
-  readAdmissionRequest,
-  readBedId,
-  readDischargeSummary,
-  readOptionalBedId,
   seesClinical,
-  summaryJson,
   type Admission,
-  type AdmissionJson,
+  type AdmissionRequest,
   type AdmissionStatus,
+  type ChargeLine,
   type StayCharge,
+  type SummaryFields,
 } from './inpatient.ts';
-import { ADMISSION_GROUPS, type AdmissionGroup, type InpatientDeps } from './ports.ts';
+import {
+  AdmissionRequestShape,
+  AdmissionsQuery,
+  AdmitRequest,
+  BedChoiceRequest,
+  DischargeOrderRequest,
+  type AdmissionDetailJson,
+  type AdmissionJson,
+  type InterimBillsShape,
+  type MyStaysShape,
+  type PrintedSummaryJson,
+} from './inpatient-shapes.ts';
+import { admissionDetailJson, admissionJson, summaryJson } from './inpatient-answers.ts';
+import type { InpatientDeps } from './ports.ts';
+import type { Static } from '../shared/wire-schema.ts';
+
+function readAdmissionRequest(body: unknown): AdmissionRequest {
+  const request = readInput(AdmissionRequestShape, body);
+  return {
+    patientId: request.patient_id,
+    departmentId: request.department_id,
+    expectedNights: request.expected_nights,
+    reason: request.reason,
+    appointmentId: request.appointment_id ?? null,
+  };
+}
+
+function readDischargeSummary(body: unknown): SummaryFields {
+  const {
+    diagnosis,
+    treatment,
+    medication = '',
+    instructions = '',
+    follow_up: followUp = '',
+  } = readInput(DischargeOrderRequest, body);
+  return { diagnosis, treatment, medication, instructions, followUp };
+}
 
 const doctorOf = (actor: Actor) => ownDoctorId(actor, 'Only doctors request admissions and order discharges');
 
@@ -61,10 +94,7 @@ export async function requestAdmission(deps: InpatientDeps, body: unknown, actor
 /** Admissions waiting for a bed (default), in a bed now, past, or all; of one ward or all; by patient name. */
 export async function listAdmissions(deps: InpatientDeps, query: unknown, actor: Actor): Promise<Page<AdmissionJson>> {
   const input = asRecord(query);
-  const v = new Validator(input);
-  const group = v.oneOf('status', Object.keys(ADMISSION_GROUPS) as AdmissionGroup[], { optional: true }) ?? 'waiting';
-  const departmentId = v.id('department_id', { optional: true });
-  v.done();
+  const { status: group = 'waiting', department_id: departmentId } = readInput(AdmissionsQuery, input);
   const page = pageRequest(input);
   const found = await deps.admissions.list({ statuses: ADMISSION_GROUPS[group], departmentId }, page);
   // A stay's reason is shown only to its patient's care team (and admins); each one shown is a clinical read.
@@ -88,7 +118,11 @@ export async function listAdmissions(deps: InpatientDeps, query: unknown, actor:
 }
 
 /** One admission with its locations and bills (and, for clinical readers, its reason and summary); audited. */
-export async function showAdmission(deps: InpatientDeps, admissionId: RawId, actor: Actor) {
+export async function showAdmission(
+  deps: InpatientDeps,
+  admissionId: RawId,
+  actor: Actor,
+): Promise<AdmissionDetailJson> {
   const id = pathId(admissionId, 'Admission');
   return recordingRefusals(deps.audit, async () => {
     const admission = await deps.admissions.find(id);
@@ -126,7 +160,7 @@ export async function cancelAdmission(deps: InpatientDeps, admissionId: RawId, a
 /** The desk holds a vacant bed for a waiting admission about to arrive. */
 export async function reserveBed(deps: InpatientDeps, input: { admissionId: RawId; body: unknown }, actor: Actor) {
   requireDesk(actor);
-  const bedId = readBedId(input.body);
+  const bedId = readInput(BedChoiceRequest, input.body).bed_id;
   return step(deps, input.admissionId, actor, ['requested'], 'reserve', async (tx, admission) => {
     await takeVacant(tx, bedId, admission.id);
     await tx.admissions.reserve(admission.id, bedId, tx.clock.now());
@@ -137,7 +171,7 @@ export async function reserveBed(deps: InpatientDeps, input: { admissionId: RawI
 /** The desk admits a waiting patient into a vacant bed (or the one reserved for them): their first night's bed. */
 export async function admitPatient(deps: InpatientDeps, input: { admissionId: RawId; body: unknown }, actor: Actor) {
   requireDesk(actor);
-  const chosen = readOptionalBedId(input.body);
+  const chosen = readInput(AdmitRequest, input.body).bed_id;
   return step(deps, input.admissionId, actor, ['requested', 'reserved'], 'admit', async (tx, admission) => {
     const bedId = ensure(chosen ?? admission.bed?.id, () =>
       conflict('bed_required', 'Choose a bed for this admission', { bed_id: ['is required'] }),
@@ -175,7 +209,7 @@ export async function undoAdmission(deps: InpatientDeps, admissionId: RawId, act
 /** The patient moves to another vacant bed, of this ward or another; the bed left is to be cleaned. */
 export async function transferPatient(deps: InpatientDeps, input: { admissionId: RawId; body: unknown }, actor: Actor) {
   requireDesk(actor);
-  const bedId = readBedId(input.body);
+  const bedId = readInput(BedChoiceRequest, input.body).bed_id;
   return step(deps, input.admissionId, actor, IN_BED, 'transfer', async (tx, admission) => {
     const from = admission.bed?.id ?? null;
     if (from === bedId)
@@ -227,7 +261,7 @@ export async function confirmDischarge(deps: InpatientDeps, admissionId: RawId, 
  * Every stay still in a bed gets an interim bill for each whole week of nights not yet billed. Idempotent: a week
  * billed is recorded with the bill, under the admission's lock, so running this twice bills each week once.
  */
-export async function billInterimWeeks(deps: InpatientDeps, actor: Actor) {
+export async function billInterimWeeks(deps: InpatientDeps, actor: Actor): Promise<Static<typeof InterimBillsShape>> {
   requireDesk(actor);
   let bills = 0;
   // One transaction per stay: one stay's failure leaves the others billed, and the next run retries it. A stay
@@ -256,14 +290,18 @@ export async function billInterimWeeks(deps: InpatientDeps, actor: Actor) {
 }
 
 /** The signed-in patient's current and past stays, with their discharge summaries and bills. */
-export async function myStays(deps: InpatientDeps, actor: Actor) {
+export async function myStays(deps: InpatientDeps, actor: Actor): Promise<Static<typeof MyStaysShape>> {
   const patientId = ownPatientId(actor, 'Only patients have hospital stays of their own');
   const stays = await deps.admissions.listForPatient(patientId);
   return { admissions: stays.filter((a) => a.status !== 'cancelled').map((a) => admissionDetailJson(a, actor)) };
 }
 
 /** The discharge summary to print: for doctors, admins and the patient it belongs to (reading it is audited). */
-export async function dischargeSummary(deps: InpatientDeps, admissionId: RawId, actor: Actor) {
+export async function dischargeSummary(
+  deps: InpatientDeps,
+  admissionId: RawId,
+  actor: Actor,
+): Promise<PrintedSummaryJson> {
   if (actor.role === 'reception') throw forbidden('Reception does not read discharge summaries');
   const id = pathId(admissionId, 'Admission');
   const admission = await deps.admissions.find(id);
@@ -319,7 +357,7 @@ async function step(
   allowed: readonly AdmissionStatus[],
   action: string,
   change: (tx: InpatientDeps, admission: Admission) => Promise<Record<string, unknown>>,
-) {
+): Promise<AdmissionDetailJson> {
   const id = pathId(admissionId, 'Admission');
   return recordingRefusals(deps.audit, () =>
     deps.transaction(async (tx) => {
@@ -415,7 +453,7 @@ async function postCharge(
 
 const reachMap = (patientId: number, reach: Reach | undefined) => new Map(reach ? [[patientId, reach]] : []);
 
-const detail = async (deps: InpatientDeps, id: number, actor: Actor) =>
+const detail = async (deps: InpatientDeps, id: number, actor: Actor): Promise<AdmissionDetailJson> =>
   admissionDetailJson(
     ensure(await deps.admissions.find(id), () => notFound('Admission')),
     actor,

@@ -1,19 +1,18 @@
 import { requireAdmin, requireDesk, type Actor } from '../shared/actor.ts';
 import { conflict, ensure, notFound } from '../shared/errors.ts';
-import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
-import { centsToDecimal } from '../shared/money.ts';
+import { pathId, type RawId } from '../shared/validate.ts';
+import { centsToDecimal, parseCents } from '../shared/money.ts';
+import { readInput } from '../shared/read-fields.ts';
+import { BED_STATES, bedState, type Bed, type BedState } from './inpatient.ts';
+import { bedJson, roomClassJson } from './inpatient-answers.ts';
 import {
-  BED_STATES,
-  bedJson,
-  bedState,
-  readBedLabel,
-  readBlock,
-  readRoomClass,
-  roomClassJson,
-  type Bed,
+  BedLabelRequest,
+  BlockBedRequest,
+  RoomClassRequest,
+  WardQuery,
+  type BedBoardJson,
   type BedJson,
-  type BedState,
-} from './inpatient.ts';
+} from './inpatient-shapes.ts';
 import type { BoardRoom, InpatientDeps } from './ports.ts';
 import { lockInService } from './bed-lock.ts';
 
@@ -21,7 +20,7 @@ import { lockInService } from './bed-lock.ts';
 export async function createBed(deps: InpatientDeps, roomId: RawId, body: unknown, actor: Actor) {
   requireAdmin(actor);
   const room = pathId(roomId, 'Room');
-  const label = readBedLabel(body);
+  const { label } = readInput(BedLabelRequest, body);
   return deps.transaction(async (tx) => {
     const bed = ensure(await tx.beds.create(room, label, tx.clock.now()), () => notFound('Room'));
     await tx.audit.record({
@@ -38,7 +37,7 @@ export async function createBed(deps: InpatientDeps, roomId: RawId, body: unknow
 export async function renameBed(deps: InpatientDeps, bedId: RawId, body: unknown, actor: Actor) {
   requireAdmin(actor);
   const id = pathId(bedId, 'Bed');
-  const label = readBedLabel(body);
+  const { label } = readInput(BedLabelRequest, body);
   return deps.transaction(async (tx) => {
     const bed = ensure(await tx.beds.rename(id, label), () => notFound('Bed'));
     await tx.audit.record({ actor, action: 'update', entity: 'bed', entityId: id, details: { label } });
@@ -63,7 +62,9 @@ export async function retireBed(deps: InpatientDeps, bedId: RawId, actor: Actor)
 export async function setRoomClass(deps: InpatientDeps, roomId: RawId, body: unknown, actor: Actor) {
   requireAdmin(actor);
   const id = pathId(roomId, 'Room');
-  const { bedClass, nightlyRateCents } = readRoomClass(body);
+  const request = readInput(RoomClassRequest, body);
+  const bedClass = request.bed_class;
+  const nightlyRateCents = parseCents(request.nightly_rate) ?? 0;
   return deps.transaction(async (tx) => {
     const saved = ensure(await tx.beds.setRoomClass(id, bedClass, nightlyRateCents, tx.clock.now()), () =>
       notFound('Room'),
@@ -83,7 +84,7 @@ export async function setRoomClass(deps: InpatientDeps, roomId: RawId, body: unk
 export async function blockBed(deps: InpatientDeps, bedId: RawId, body: unknown, actor: Actor) {
   requireDesk(actor);
   const id = pathId(bedId, 'Bed');
-  const { kind, reason } = readBlock(body);
+  const { kind, reason } = readInput(BlockBedRequest, body);
   return housekeeping(deps, id, actor, (bed) => {
     if (bed.holder) throw conflict('bed_occupied', 'Someone holds this bed; it can be blocked once it is free');
     return { state: kind, reason };
@@ -149,10 +150,8 @@ const occupancy = (beds: Bed[]) => {
  * The bed board: every ward (or one, `department_id`), its rooms and beds, each bed's state and occupant, with the
  * counts per state and the occupancy per ward and over all. Reception sees names and dates, no blocking reason.
  */
-export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor) {
-  const v = new Validator(asRecord(query));
-  const departmentId = v.id('department_id', { optional: true });
-  v.done();
+export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor): Promise<BedBoardJson> {
+  const departmentId = readInput(WardQuery, query).department_id;
   const rooms = await deps.beds.board(departmentId);
   const wards = new Map<number, { ward: BoardRoom['ward']; rooms: BoardRoom[] }>();
   for (const room of rooms) {

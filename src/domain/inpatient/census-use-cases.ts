@@ -1,8 +1,10 @@
 import { requireAdmin, type Actor } from '../shared/actor.ts';
 import { addDays, clinicInstant, clinicToday } from '../shared/clock.ts';
 import { csvRecord } from '../shared/csv.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import { countCensus, type Census } from './census.ts';
+import { countCensus } from './census.ts';
+import { CensusQuery, type Census } from './inpatient-shapes.ts';
 import type { InpatientDeps } from './ports.ts';
 
 /** A census covers at most a year of days, so one request cannot hold the server for long. */
@@ -16,9 +18,10 @@ export async function census(deps: InpatientDeps, query: unknown, actor: Actor):
   requireAdmin(actor);
   const today = clinicToday(deps.clock, deps.timeZone);
   const v = new Validator(asRecord(query));
-  const from = v.date('from', { optional: true }) ?? `${today.slice(0, 8)}01`;
-  const to = v.date('to', { optional: true }) ?? today;
-  const departmentId = v.id('department_id', { optional: true });
+  const request = readFields(v, CensusQuery);
+  const from = request.from ?? `${today.slice(0, 8)}01`;
+  const to = request.to ?? today;
+  const departmentId = request.department_id;
   if (!v.failed('from') && !v.failed('to')) {
     if (to < from) v.fail('to', 'must not be before from');
     else if (addDays(from, MAX_CENSUS_DAYS) <= to) v.fail('to', `must be within ${MAX_CENSUS_DAYS} days of from`);

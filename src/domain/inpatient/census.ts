@@ -1,4 +1,5 @@
 import { addDays, clinicDateTime, clinicInstant } from '../shared/clock.ts';
+import type { Census, CensusDay, CensusWardTotal } from './inpatient-shapes.ts';
 
 /**
  * The midnight census (issue 34): a day's census counts who was in a bed at the midnight that ends it, in the
@@ -41,39 +42,6 @@ export interface WardBed {
   wardName: string;
   createdAt: Date;
   retiredAt: Date | null;
-}
-
-export interface CensusDay {
-  date: string;
-  department_id: number;
-  department: string;
-  beds: number;
-  in_bed_at_midnight: number;
-  admissions: number;
-  discharges: number;
-  transfers: number;
-  occupancy_percent: number | null;
-}
-
-export interface CensusWardTotal {
-  department_id: number;
-  department: string;
-  patient_nights: number;
-  bed_nights: number;
-  admissions: number;
-  discharges: number;
-  transfers: number;
-  occupancy_percent: number | null;
-  /** Nights per stay discharged in the period, over the whole stay. */
-  average_length_of_stay: number | null;
-}
-
-export interface Census {
-  from: string;
-  to: string;
-  time_zone: string;
-  days: CensusDay[];
-  wards: CensusWardTotal[];
 }
 
 const percent = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 1000) / 10);

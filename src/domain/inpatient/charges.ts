@@ -1,5 +1,6 @@
 import { addDays } from '../shared/clock.ts';
 import { censusMidnight, censusNights } from './census.ts';
+import type { ChargeLine } from './inpatient.ts';
 
 /** One bed of a stay with the nightly rate it had when the stay moved in. */
 export interface RatedSegment {
@@ -9,18 +10,6 @@ export interface RatedSegment {
   rateCents: number;
   startedAt: Date;
   endedAt: Date | null;
-}
-
-/** A bill's line: the nights spent in one bed at its rate. */
-export interface ChargeLine {
-  bedId: number;
-  bed: string;
-  room: string;
-  firstNight: string;
-  lastNight: string;
-  nights: number;
-  rateCents: number;
-  amountCents: number;
 }
 
 /** The nights of `segments` after `after` (nothing billed yet: null) up to `through`, one line per bed. */

@@ -1,8 +1,5 @@
 import type { Actor } from '../shared/actor.ts';
 import type { PaymentStatus } from '../billing/billing.ts';
-import { MAX_AMOUNT_CENTS, centsToDecimal, parseCents } from '../shared/money.ts';
-import { Validator, asRecord } from '../shared/validate.ts';
-import type { ChargeLine } from './charges.ts';
 
 export interface Named {
   id: number;
@@ -13,6 +10,7 @@ export interface Named {
 export const HOUSEKEEPING = ['ready', 'cleaning', 'maintenance', 'isolation'] as const;
 export type Housekeeping = (typeof HOUSEKEEPING)[number];
 export const BLOCK_KINDS = ['maintenance', 'isolation'] as const satisfies readonly Housekeeping[];
+export type BlockKind = (typeof BLOCK_KINDS)[number];
 
 /** What the bed board shows for a bed. */
 export const BED_STATES = ['vacant', 'reserved', 'occupied', 'discharge_ordered', 'cleaning', 'blocked'] as const;
@@ -27,6 +25,14 @@ export const ADMISSION_STATUSES = [
   'cancelled',
 ] as const;
 export type AdmissionStatus = (typeof ADMISSION_STATUSES)[number];
+/** The admissions a list shows by its `status`: waiting for a bed (the default), in a bed now, past, or all. */
+export type AdmissionGroup = 'waiting' | 'current' | 'past' | 'all';
+export const ADMISSION_GROUPS: Record<AdmissionGroup, readonly AdmissionStatus[]> = {
+  waiting: ['requested', 'reserved'],
+  current: ['admitted', 'discharge_ordered'],
+  past: ['discharged', 'cancelled'],
+  all: ['requested', 'reserved', 'admitted', 'discharge_ordered', 'discharged', 'cancelled'],
+};
 /** Where a patient is in bed: what a transfer or discharge may act on. */
 export const IN_BED: readonly AdmissionStatus[] = ['admitted', 'discharge_ordered'];
 
@@ -80,6 +86,18 @@ export interface DischargeSummary {
   writtenAt: Date;
 }
 
+/** A bill's line: the nights spent in one bed at its rate. */
+export interface ChargeLine {
+  bedId: number;
+  bed: string;
+  room: string;
+  firstNight: string;
+  lastNight: string;
+  nights: number;
+  rateCents: number;
+  amountCents: number;
+}
+
 export interface StayCharge {
   billingId: number;
   kind: 'interim' | 'final';
@@ -114,7 +132,7 @@ export interface AdmissionDetail extends Admission {
   charges: StayCharge[];
 }
 
-// --- input
+// --- requests, as the use cases read them (inpatient-shapes.ts)
 
 export interface AdmissionRequest {
   patientId: number;
@@ -124,189 +142,7 @@ export interface AdmissionRequest {
   appointmentId: number | null;
 }
 
-export function readAdmissionRequest(body: unknown): AdmissionRequest {
-  const v = new Validator(asRecord(body));
-  const patientId = v.id('patient_id');
-  const departmentId = v.id('department_id');
-  const appointmentId = v.id('appointment_id', { optional: true }) ?? null;
-  const raw = asRecord(body).expected_nights;
-  const expectedNights =
-    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isInteger(expectedNights) || expectedNights < 1 || expectedNights > 365)
-    v.fail('expected_nights', 'must be a whole number of nights from 1 to 365');
-  const reason = v.text('reason', { max: 5000 });
-  v.done();
-  return { patientId, departmentId, expectedNights, reason, appointmentId };
-}
-
 export type SummaryFields = Omit<DischargeSummary, 'doctor' | 'writtenAt'>;
-
-export function readDischargeSummary(body: unknown): SummaryFields {
-  const v = new Validator(asRecord(body));
-  const summary = {
-    diagnosis: v.text('diagnosis', { max: 5000 }),
-    treatment: v.text('treatment', { max: 5000 }),
-    medication: v.text('medication', { optional: true, max: 5000 }),
-    instructions: v.text('instructions', { optional: true, max: 5000 }),
-    followUp: v.text('follow_up', { optional: true, max: 5000 }),
-  };
-  v.done();
-  return summary;
-}
-
-export function readBedLabel(body: unknown): string {
-  const v = new Validator(asRecord(body));
-  const label = v.text('label', { max: 40, line: true });
-  v.done();
-  return label;
-}
-
-export function readBedId(body: unknown): number {
-  const v = new Validator(asRecord(body));
-  const bedId = v.id('bed_id');
-  v.done();
-  return bedId;
-}
-
-export function readOptionalBedId(body: unknown): number | undefined {
-  const v = new Validator(asRecord(body));
-  const bedId = v.id('bed_id', { optional: true });
-  v.done();
-  return bedId;
-}
-
-export function readRoomClass(body: unknown): { bedClass: string; nightlyRateCents: number } {
-  const input = asRecord(body);
-  const v = new Validator(input);
-  const bedClass = v.text('bed_class', { max: 60, line: true });
-  const nightlyRateCents = parseCents(input.nightly_rate);
-  if (nightlyRateCents === undefined || nightlyRateCents > MAX_AMOUNT_CENTS)
-    v.fail('nightly_rate', 'must be an amount from 0 to 1000000 with at most two decimals');
-  v.done();
-  return { bedClass, nightlyRateCents: nightlyRateCents ?? 0 };
-}
-
-export function readBlock(body: unknown): { kind: (typeof BLOCK_KINDS)[number]; reason: string } {
-  const v = new Validator(asRecord(body));
-  const kind = v.oneOf('kind', BLOCK_KINDS);
-  const reason = v.text('reason', { max: 500 });
-  v.done();
-  return { kind, reason };
-}
-
-// --- answers
 
 /** Reception works the beds and the desk: names, places and dates, never the clinical reason or summary. */
 export const seesClinical = (actor: Actor) => actor.role !== 'reception';
-
-const iso = (at: Date | null) => at?.toISOString() ?? null;
-
-export function chargeJson(charge: StayCharge) {
-  const total = charge.lines.reduce((n, line) => n + line.amountCents, 0);
-  return {
-    billing_id: charge.billingId,
-    kind: charge.kind,
-    first_night: charge.firstNight,
-    last_night: charge.lastNight,
-    payment_status: charge.paymentStatus,
-    amount: centsToDecimal(total),
-    amount_cents: total,
-    lines: charge.lines.map((line) => ({
-      bed_id: line.bedId,
-      bed: line.bed,
-      room: line.room,
-      first_night: line.firstNight,
-      last_night: line.lastNight,
-      nights: line.nights,
-      nightly_rate: centsToDecimal(line.rateCents),
-      nightly_rate_cents: line.rateCents,
-      amount: centsToDecimal(line.amountCents),
-      amount_cents: line.amountCents,
-    })),
-  };
-}
-
-export function summaryJson(summary: DischargeSummary) {
-  return {
-    doctor: summary.doctor,
-    diagnosis: summary.diagnosis,
-    treatment: summary.treatment,
-    medication: summary.medication,
-    instructions: summary.instructions,
-    follow_up: summary.followUp,
-    written_at: summary.writtenAt.toISOString(),
-  };
-}
-
-function admissionFields(a: Admission) {
-  return {
-    id: a.id,
-    status: a.status,
-    patient: a.patient,
-    ward: a.ward,
-    requested_by: a.requestedBy,
-    appointment_id: a.appointmentId,
-    expected_nights: a.expectedNights,
-    bed: a.bed,
-    requested_at: a.requestedAt.toISOString(),
-    reserved_at: iso(a.reservedAt),
-    admitted_at: iso(a.admittedAt),
-    discharge_ordered_at: iso(a.dischargeOrderedAt),
-    discharged_at: iso(a.dischargedAt),
-    cancelled_at: iso(a.cancelledAt),
-  };
-}
-
-/** An admission in a list; the clinical reason only for those who may read it. */
-export function admissionJson(a: Admission, actor: Actor, inCare = true) {
-  return { ...admissionFields(a), ...(seesClinical(actor) && inCare ? { reason: a.reason } : {}) };
-}
-export type AdmissionJson = ReturnType<typeof admissionJson>;
-
-/** An admission with its locations and bills; the reason and the discharge summary only for clinical readers. */
-export function admissionDetailJson(a: AdmissionDetail, actor: Actor) {
-  return {
-    ...admissionJson(a, actor),
-    locations: a.locations.map((l) => ({
-      bed_id: l.bedId,
-      bed: l.bed,
-      room: l.room,
-      ward: l.ward,
-      nightly_rate: centsToDecimal(l.rateCents),
-      nightly_rate_cents: l.rateCents,
-      from: l.startedAt.toISOString(),
-      to: iso(l.endedAt),
-    })),
-    charges: a.charges.map(chargeJson),
-    ...(seesClinical(actor) ? { discharge_summary: a.summary && summaryJson(a.summary) } : {}),
-  };
-}
-
-export function bedJson(bed: Bed, actor: Actor) {
-  const blocked = bedState(bed) === 'blocked';
-  return {
-    id: bed.id,
-    label: bed.label,
-    room: bed.room,
-    ward: bed.ward,
-    state: bedState(bed),
-    since: (bed.holder?.since ?? bed.housekeepingSince).toISOString(),
-    blocked: blocked ? { kind: bed.housekeeping, reason: seesClinical(actor) ? bed.blockedReason : null } : null,
-    occupant: bed.holder && {
-      admission_id: bed.holder.admissionId,
-      patient: bed.holder.patient,
-      since: bed.holder.since.toISOString(),
-    },
-    retired: bed.retiredAt !== null,
-  };
-}
-export type BedJson = ReturnType<typeof bedJson>;
-
-export function roomClassJson(roomClass: RoomClass) {
-  return {
-    room_id: roomClass.roomId,
-    bed_class: roomClass.bedClass,
-    nightly_rate: centsToDecimal(roomClass.nightlyRateCents),
-    nightly_rate_cents: roomClass.nightlyRateCents,
-  };
-}

@@ -4,13 +4,14 @@ import type { CareTeam } from '../care/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { Segment, WardBed } from './census.ts';
-import type { ChargeLine, RatedSegment } from './charges.ts';
+import type { RatedSegment } from './charges.ts';
 import type {
   Admission,
   AdmissionDetail,
   AdmissionRequest,
   AdmissionStatus,
   Bed,
+  ChargeLine,
   Housekeeping,
   RoomClass,
   StayCharge,
@@ -42,14 +43,6 @@ export interface BedStore {
   /** Every room that has a class or a bed in service, with its beds, of one ward or all. */
   board(departmentId: number | undefined): Promise<BoardRoom[]>;
 }
-
-export type AdmissionGroup = 'waiting' | 'current' | 'past' | 'all';
-export const ADMISSION_GROUPS: Record<AdmissionGroup, readonly AdmissionStatus[]> = {
-  waiting: ['requested', 'reserved'],
-  current: ['admitted', 'discharge_ordered'],
-  past: ['discharged', 'cancelled'],
-  all: ['requested', 'reserved', 'admitted', 'discharge_ordered', 'discharged', 'cancelled'],
-};
 
 export interface AdmissionStore {
   /** A second open admission for the patient is a conflict `already_admitted`; a missing reference `invalid`. */

@@ -10,11 +10,13 @@ import {
   date,
   email,
   id,
+  integer,
   nullable,
   number,
   object,
   oneOfValues,
   ref,
+  refusedAs,
   text,
 } from './wire-schema.ts';
 
@@ -167,5 +169,23 @@ describe('reading a request by its schema', () => {
     });
     assert.deepEqual(refused({ value: 0, test_ids: [2, 2] }), { test_ids: ['must not name one id twice'] });
     assert.deepEqual(refused({}), { value: ['is required'], test_ids: ['is required'] });
+  });
+
+  it('tells every problem of a field refused in its own words as that one message', () => {
+    const Stay = object({
+      nights: refusedAs(integer({ minimum: 1, maximum: 365 }), 'must be a whole number of nights from 1 to 365'),
+      reason: text(10),
+    });
+    assert.deepEqual(readInput(Stay, { nights: '3', reason: 'Fever' }), { nights: 3, reason: 'Fever' });
+    const own = { nights: ['must be a whole number of nights from 1 to 365'] };
+    for (const nights of [undefined, 0, 2.5, 'three', 366]) {
+      try {
+        readInput(Stay, { nights, reason: 'Fever' });
+        assert.fail(`${nights} was read`);
+      } catch (error) {
+        assert.ok(error instanceof DomainError);
+        assert.deepEqual(error.fields, own);
+      }
+    }
   });
 });

@@ -3,6 +3,7 @@ import { centsToDecimal } from './money.ts';
 import { Validator, asRecord } from './validate.ts';
 import {
   AMOUNT_RULE,
+  MESSAGE_RULE,
   TEXT_RULE,
   type AmountRule,
   TIME_PATTERN,
@@ -49,8 +50,11 @@ export function readField<S extends TSchema>(
   property: S,
   { optional }: { optional: boolean },
 ): Static<S> | undefined {
+  const schema = keywords(refTarget(property) ?? property);
+  const read = () => readKind(v, field, schema, optional);
+  const message = schema[MESSAGE_RULE];
   // Each kind below is read as the schema says, so the value is what Static<S> describes.
-  return readKind(v, field, keywords(refTarget(property) ?? property), optional) as Static<S> | undefined;
+  return (typeof message === 'string' ? v.worded(field, message, read) : read()) as Static<S> | undefined;
 }
 
 function readKind(v: Validator, field: string, schema: JsonSchema, optional: boolean): unknown {

@@ -208,6 +208,14 @@ export class Validator {
     return ids;
   }
 
+  /** `read` of `field`, whatever it finds wrong told as the one `message`. */
+  worded<T>(field: string, message: string, read: () => T): T {
+    const found = this.errors[field];
+    const value = read();
+    if (this.errors[field] !== found) this.errors[field] = [...(found ?? []), message];
+    return value;
+  }
+
   /** Whether a problem was already found with `field`, so a rule that builds on it can stay quiet. */
   failed(field: string): boolean {
     return field in this.errors;

@@ -85,6 +85,16 @@ export const text = (
     ...(rule ? { [TEXT_RULE]: rule } : {}),
   });
 
+/** How a request's field is refused when its problems are told in one message of its own (read-fields.ts). */
+export const MESSAGE_RULE = Symbol('message rule');
+
+/**
+ * A request field refused with `message` whatever is wrong with it (a count of nights read as an id would say
+ * "must be a valid id"); the document does not carry it.
+ */
+export const refusedAs = <S extends TSchema>(schema: S, message: string): S =>
+  Object.assign(schema, { [MESSAGE_RULE]: message });
+
 /** How a request's amount of money is read (read-fields.ts): its largest value in cents, and whether 0 is one. */
 export const AMOUNT_RULE = Symbol('amount rule');
 export interface AmountRule {

@@ -1,4 +1,4 @@
-import type { summaryJson } from '../../domain/inpatient/inpatient.ts';
+import type { DischargeSummaryJson } from '../../domain/inpatient/inpatient-shapes.ts';
 import { formatDateTime } from '../format.ts';
 
 const SECTIONS = [
@@ -10,7 +10,7 @@ const SECTIONS = [
 ] as const;
 
 /** What the doctor wrote when ordering the discharge, section by section, and who wrote it when. */
-export function DischargeSummaryView({ summary }: { summary: ReturnType<typeof summaryJson> }) {
+export function DischargeSummaryView({ summary }: { summary: DischargeSummaryJson }) {
   return (
     <dl className="details summary-sections">
       {SECTIONS.map(([key, label]) => (

@@ -1,16 +1,19 @@
 /** The ward's answers as the UI reads them, and their states and refusals in plain words. */
-import type { admissionDetailJson, BedJson, BedState, BLOCK_KINDS } from '../../domain/inpatient/inpatient.ts';
-import type { dischargeSummary } from '../../domain/inpatient/admission-use-cases.ts';
-import type { bedBoard } from '../../domain/inpatient/bed-use-cases.ts';
+import type { BedState, BlockKind } from '../../domain/inpatient/inpatient.ts';
+import type { AdmissionDetailJson, BedJson } from '../../domain/inpatient/inpatient-shapes.ts';
 import { ApiError } from '../api.ts';
 import { failure, type AlertMessage } from './alert.tsx';
 
-export type { AdmissionJson, BedJson, BedState } from '../../domain/inpatient/inpatient.ts';
-export type AdmissionDetailJson = ReturnType<typeof admissionDetailJson>;
-export type BedBoardJson = Awaited<ReturnType<typeof bedBoard>>;
-export type WardJson = BedBoardJson['wards'][number];
-export type BoardRoomJson = WardJson['rooms'][number];
-export type DischargeSummaryJson = Awaited<ReturnType<typeof dischargeSummary>>;
+export type { BedState } from '../../domain/inpatient/inpatient.ts';
+export type {
+  AdmissionDetailJson,
+  AdmissionJson,
+  BedBoardJson,
+  BedJson,
+  BoardRoomJson,
+  PrintedSummaryJson,
+  WardJson,
+} from '../../domain/inpatient/inpatient-shapes.ts';
 
 export const BED_STATE_LABELS: Record<BedState, string> = {
   vacant: 'Vacant',
@@ -24,7 +27,7 @@ export const BED_STATE_LABELS: Record<BedState, string> = {
 /** The bed states in the board's order. */
 export const BED_STATES = Object.keys(BED_STATE_LABELS) as BedState[];
 
-export const BLOCK_KIND_LABELS: Record<(typeof BLOCK_KINDS)[number], string> = {
+export const BLOCK_KIND_LABELS: Record<BlockKind, string> = {
   maintenance: 'Maintenance',
   isolation: 'Isolation',
 };

@@ -7,7 +7,7 @@ import { DischargeSummaryView } from '../components/discharge-summary-view.tsx';
 import { PanelBody } from '../components/list-states.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useLoaded } from '../components/use-fetched.ts';
-import type { DischargeSummaryJson } from '../components/ward.ts';
+import type { PrintedSummaryJson } from '../components/ward.ts';
 import { formatDateTime } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 
@@ -21,7 +21,7 @@ const BACK: Partial<Record<Role, { to: string; label: string }>> = {
 export default function DischargeSummaryPage() {
   useSignals();
   const { id = '' } = useParams<{ id: string }>();
-  const { loaded, retry } = useLoaded<DischargeSummaryJson>(endpoints.ward.dischargeSummary(id), 'discharge summary');
+  const { loaded, retry } = useLoaded<PrintedSummaryJson>(endpoints.ward.dischargeSummary(id), 'discharge summary');
   const back = role.value ? BACK[role.value] : undefined;
   return (
     <>

@@ -1,82 +1,31 @@
 import type { ModulePaths } from '../module-paths.ts';
-import { pageQuery } from '../components.ts';
-import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
 import {
-  array,
-  date,
-  dateTime,
-  id,
-  integer,
-  listOf,
-  nullable,
-  number,
-  object,
-  oneOfValues,
-  ref,
-  string,
-  type Schema,
-} from '../../../domain/shared/wire-schema.ts';
-import { ADMISSION_STATUSES, BED_STATES, BLOCK_KINDS } from '../../../domain/inpatient/inpatient.ts';
-import { ADMISSION_GROUPS } from '../../../domain/inpatient/ports.ts';
+  AdmissionDetailShape,
+  AdmissionRequestShape,
+  AdmissionShape,
+  AdmissionsQuery,
+  AdmitRequest,
+  BedBoardShape,
+  BedChoiceRequest,
+  BedLabelRequest,
+  BedShape,
+  BlockBedRequest,
+  CensusQuery,
+  CensusShape,
+  DischargeOrderRequest,
+  DischargeSummaryShape,
+  InterimBillsShape,
+  MyStaysShape,
+  PrintedSummaryShape,
+  RoomClassRequest,
+  RoomClassShape,
+  StayChargeShape,
+  WardQuery,
+} from '../../../domain/inpatient/inpatient-shapes.ts';
+import { listOf, ref, string } from '../../../domain/shared/wire-schema.ts';
 
-const money = (description: string): Record<string, Schema> => ({
-  [description]: ref('Money'),
-  [`${description}_cents`]: integer({ minimum: 0 }),
-});
-const text = (maxLength: number) => string({ minLength: 1, maxLength });
-const counts = object(Object.fromEntries(BED_STATES.map((state) => [state, integer({ minimum: 0 })])));
-const percent = nullable(
-  number({
-    minimum: 0,
-    maximum: 100,
-    description: 'Occupied beds out of the beds in service, in percent, to one decimal; null without beds',
-  }),
-);
-const admissionAnswer = { 200: ref('AdmissionDetail') };
-const bedAnswer = { 200: ref('Bed') };
-
-const admissionFields: Record<string, Schema> = {
-  id: id(),
-  status: oneOfValues(ADMISSION_STATUSES),
-  patient: ref('Named'),
-  ward: ref('Named'),
-  requested_by: ref('Named'),
-  appointment_id: nullable(id()),
-  expected_nights: integer({ minimum: 1, maximum: 365 }),
-  bed: nullable(object({ id: id(), label: string(), room: ref('Named') })),
-  requested_at: dateTime(),
-  reserved_at: nullable(dateTime()),
-  admitted_at: nullable(dateTime()),
-  discharge_ordered_at: nullable(dateTime()),
-  discharged_at: nullable(dateTime()),
-  cancelled_at: nullable(dateTime()),
-  reason: string({ description: 'The clinical reason; never answered to reception' }),
-};
-
-const summaryFields: Record<string, Schema> = {
-  doctor: ref('Named'),
-  diagnosis: string(),
-  treatment: string(),
-  medication: string(),
-  instructions: string(),
-  follow_up: string(),
-  written_at: dateTime(),
-};
-
-const censusFigures: Record<string, Schema> = {
-  department_id: id(),
-  department: string(),
-  admissions: integer({ minimum: 0 }),
-  discharges: integer({ minimum: 0 }),
-  transfers: integer({ minimum: 0 }),
-  occupancy_percent: nullable(number({ minimum: 0 })),
-};
-
-const censusQuery = {
-  from: date('First day (default: the first of this month)'),
-  to: date('Last day (default: today); at most 366 days after from'),
-  department_id: id('One ward only'),
-};
+const admissionAnswer = { 200: ref(AdmissionDetailShape) };
+const bedAnswer = { 200: ref(BedShape) };
 
 /** The operations of src/http/routes/inpatient.ts. */
 export const inpatientPaths: ModulePaths = {
@@ -87,80 +36,31 @@ export const inpatientPaths: ModulePaths = {
     'per patient and one patient per bed, so racing desks get 409 `bed_taken` or `already_admitted`. Reception never receives the clinical reason or the ' +
     "discharge summary. A night is counted when the patient is in a bed at midnight in the clinic's zone.",
   schemas: {
-    Bed: object({
-      id: id(),
-      label: string(),
-      room: ref('Named'),
-      ward: ref('Named'),
-      state: oneOfValues(BED_STATES),
-      since: dateTime('Since when the bed is in this state (for a held bed: since the holder took it)'),
-      blocked: nullable(
-        object({ kind: oneOfValues(BLOCK_KINDS), reason: nullable(string({ description: 'null for reception' })) }),
-      ),
-      occupant: nullable(object({ admission_id: id(), patient: ref('Named'), since: dateTime() })),
-      retired: { type: 'boolean' },
-    }),
-    StayCharge: object({
-      billing_id: id(),
-      kind: oneOfValues(['interim', 'final']),
-      first_night: date(),
-      last_night: date(),
-      payment_status: oneOfValues(PAYMENT_STATUSES),
-      ...money('amount'),
-      lines: array(
-        object({
-          bed_id: id(),
-          bed: string(),
-          room: string(),
-          first_night: date(),
-          last_night: date(),
-          nights: integer({ minimum: 1 }),
-          ...money('nightly_rate'),
-          ...money('amount'),
-        }),
-      ),
-    }),
-    DischargeSummary: object(summaryFields),
-    Admission: object(admissionFields, { optional: ['reason'] }),
-    AdmissionDetail: object(
-      {
-        ...admissionFields,
-        locations: array(
-          object({
-            bed_id: id(),
-            bed: string(),
-            room: ref('Named'),
-            ward: ref('Named'),
-            ...money('nightly_rate'),
-            from: dateTime(),
-            to: nullable(dateTime()),
-          }),
-        ),
-        charges: array(ref('StayCharge')),
-        discharge_summary: nullable(ref('DischargeSummary')),
-      },
-      { optional: ['reason', 'discharge_summary'] },
-    ),
+    Bed: BedShape,
+    StayCharge: StayChargeShape,
+    DischargeSummary: DischargeSummaryShape,
+    Admission: AdmissionShape,
+    AdmissionDetail: AdmissionDetailShape,
   },
   operations: {
     'POST /api/admin/rooms/{id}/beds': {
       summary: 'Add a bed to a room',
       access: 'admin',
-      body: object({ label: text(40) }),
-      answers: { 201: ref('Bed') },
+      body: BedLabelRequest,
+      answers: { 201: ref(BedShape) },
       errors: [409],
     },
     'PUT /api/admin/rooms/{id}/bed-class': {
       summary: "Set a room's bed class and nightly rate",
       description: 'Stays already in its beds keep the rate they began with.',
       access: 'admin',
-      body: object({ bed_class: text(60), nightly_rate: string({ description: 'Dollars, at most two decimals' }) }),
-      answers: { 200: object({ room_id: id(), bed_class: string(), ...money('nightly_rate') }) },
+      body: RoomClassRequest,
+      answers: { 200: RoomClassShape },
     },
     'PUT /api/admin/beds/{id}': {
       summary: 'Rename a bed',
       access: 'admin',
-      body: object({ label: text(40) }),
+      body: BedLabelRequest,
       answers: bedAnswer,
       errors: [409],
     },
@@ -174,7 +74,7 @@ export const inpatientPaths: ModulePaths = {
     'POST /api/beds/{id}/block': {
       summary: 'Block a free bed for maintenance or isolation',
       access: ['reception', 'admin'],
-      body: object({ kind: oneOfValues(BLOCK_KINDS), reason: text(500) }),
+      body: BlockBedRequest,
       answers: bedAnswer,
       errors: [409],
     },
@@ -195,33 +95,8 @@ export const inpatientPaths: ModulePaths = {
       description:
         'Every ward (or one), its rooms and beds with their state and occupant, counts per state and occupancy.',
       access: ['doctor', 'reception', 'admin'],
-      query: { department_id: id('One ward only') },
-      answers: {
-        200: object({
-          wards: array(
-            object({
-              id: id(),
-              name: string(),
-              rooms: array(
-                object({
-                  id: id(),
-                  name: string(),
-                  bed_class: nullable(string()),
-                  nightly_rate: nullable(ref('Money')),
-                  nightly_rate_cents: nullable(integer({ minimum: 0 })),
-                  beds: array(ref('Bed')),
-                }),
-              ),
-              counts,
-              beds: integer({ minimum: 0 }),
-              occupancy_percent: percent,
-            }),
-          ),
-          counts,
-          beds: integer({ minimum: 0 }),
-          occupancy_percent: percent,
-        }),
-      },
+      query: WardQuery,
+      answers: { 200: BedBoardShape },
     },
     'POST /api/admissions': {
       summary: 'Request an admission',
@@ -230,17 +105,8 @@ export const inpatientPaths: ModulePaths = {
         "doctor in the patient's care team, or one who broke the glass for them (an emergency admission), may; others get 404. 409 " +
         '`already_admitted` when the patient has an open admission.',
       access: 'doctor',
-      body: object(
-        {
-          patient_id: id(),
-          department_id: id(),
-          expected_nights: integer({ minimum: 1, maximum: 365 }),
-          reason: text(5000),
-          appointment_id: id(),
-        },
-        { optional: ['appointment_id'] },
-      ),
-      answers: { 201: ref('AdmissionDetail') },
+      body: AdmissionRequestShape,
+      answers: { 201: ref(AdmissionDetailShape) },
       errors: [404, 409],
     },
     'GET /api/admissions': {
@@ -248,8 +114,8 @@ export const inpatientPaths: ModulePaths = {
       description:
         '`status` chooses waiting (default: requested and reserved), current (in a bed), past, or all; `q` searches patient names.',
       access: ['doctor', 'reception', 'admin'],
-      query: { ...pageQuery, status: oneOfValues(Object.keys(ADMISSION_GROUPS)), department_id: id('One ward only') },
-      answers: { 200: listOf('admissions', ref('Admission')) },
+      query: AdmissionsQuery,
+      answers: { 200: listOf('admissions', ref(AdmissionShape)) },
     },
     'GET /api/admissions/{id}': {
       summary: 'An admission with its locations and bills',
@@ -265,7 +131,7 @@ export const inpatientPaths: ModulePaths = {
     'POST /api/admissions/{id}/reserve': {
       summary: 'Reserve a vacant bed for a waiting admission',
       access: ['reception', 'admin'],
-      body: object({ bed_id: id() }),
+      body: BedChoiceRequest,
       answers: admissionAnswer,
       errors: [409],
     },
@@ -274,7 +140,7 @@ export const inpatientPaths: ModulePaths = {
       description:
         '`bed_id` may be left out when a bed is reserved. 409 `bed_taken`, `bed_not_vacant`, `already_admitted`.',
       access: ['reception', 'admin'],
-      body: object({ bed_id: id() }, { optional: ['bed_id'] }),
+      body: AdmitRequest,
       answers: admissionAnswer,
       errors: [409],
     },
@@ -291,23 +157,14 @@ export const inpatientPaths: ModulePaths = {
       description:
         'The current bed is left to be cleaned; the location history keeps both. 409 `bed_taken`, `already_discharged`.',
       access: ['reception', 'admin'],
-      body: object({ bed_id: id() }),
+      body: BedChoiceRequest,
       answers: admissionAnswer,
       errors: [409],
     },
     'POST /api/admissions/{id}/discharge-order': {
       summary: 'Order the discharge and write its summary',
       access: 'doctor',
-      body: object(
-        {
-          diagnosis: text(5000),
-          treatment: text(5000),
-          medication: string({ maxLength: 5000 }),
-          instructions: string({ maxLength: 5000 }),
-          follow_up: string({ maxLength: 5000 }),
-        },
-        { optional: ['medication', 'instructions', 'follow_up'] },
-      ),
+      body: DischargeOrderRequest,
       answers: admissionAnswer,
       errors: [409],
     },
@@ -322,60 +179,29 @@ export const inpatientPaths: ModulePaths = {
     'GET /api/admissions/{id}/discharge-summary': {
       summary: 'The discharge summary, to print',
       access: ['doctor', 'admin', 'patient'],
-      answers: {
-        200: object({
-          admission_id: id(),
-          patient: ref('Named'),
-          ward: ref('Named'),
-          admitted_at: nullable(dateTime()),
-          discharged_at: nullable(dateTime()),
-          ...summaryFields,
-        }),
-      },
+      answers: { 200: PrintedSummaryShape },
     },
     'GET /api/patient/admissions': {
       summary: "The patient's own current and past stays",
       access: 'patient',
-      answers: { 200: object({ admissions: array(ref('AdmissionDetail')) }) },
+      answers: { 200: MyStaysShape },
     },
     'POST /api/admin/interim-bills': {
       summary: 'Bill every whole week of long stays not yet billed',
       description: 'Idempotent: a week is billed once however often this runs.',
       access: 'admin',
-      answers: { 200: object({ bills: integer({ minimum: 0 }) }) },
+      answers: { 200: InterimBillsShape },
     },
     'GET /api/admin/census': {
       summary: 'The midnight census per ward and day',
       access: 'admin',
-      query: censusQuery,
-      answers: {
-        200: object({
-          from: date(),
-          to: date(),
-          time_zone: string(),
-          days: array(
-            object({
-              date: date(),
-              beds: integer({ minimum: 0 }),
-              in_bed_at_midnight: integer({ minimum: 0 }),
-              ...censusFigures,
-            }),
-          ),
-          wards: array(
-            object({
-              patient_nights: integer({ minimum: 0 }),
-              bed_nights: integer({ minimum: 0 }),
-              average_length_of_stay: nullable(number({ minimum: 0 })),
-              ...censusFigures,
-            }),
-          ),
-        }),
-      },
+      query: CensusQuery,
+      answers: { 200: CensusShape },
     },
     'GET /api/admin/census.csv': {
       summary: 'The midnight census as CSV',
       access: 'admin',
-      query: censusQuery,
+      query: CensusQuery,
       answers: { 200: { content: { 'text/csv': string() } } },
     },
   },

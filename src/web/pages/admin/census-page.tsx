@@ -1,6 +1,6 @@
 /** The midnight census: per ward and day who was in a bed, admissions, discharges, transfers and occupancy, with totals. */
 import { useCallback, useState } from 'react';
-import type { Census, CensusDay, CensusWardTotal } from '../../../domain/inpatient/census.ts';
+import type { Census, CensusDay, CensusWardTotal } from '../../../domain/inpatient/inpatient-shapes.ts';
 import { apiGet, type ListQuery, type Query } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';

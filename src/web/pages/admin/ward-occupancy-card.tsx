@@ -1,6 +1,6 @@
 /** The dashboard's census card: tonight's census so far, each ward's patients in a bed out of its beds. */
 import { Link } from 'wouter';
-import type { Census, CensusDay } from '../../../domain/inpatient/census.ts';
+import type { Census, CensusDay } from '../../../domain/inpatient/inpatient-shapes.ts';
 import { PanelBody } from '../../components/list-states.tsx';
 import { useLoaded } from '../../components/use-fetched.ts';
 import { endpoints, routes } from '../../paths.ts';

@@ -1,4 +1,5 @@
-import type { PatientDirectory, PatientRow, PatientVisitStore } from '../domain/patients/ports.ts';
+import type { PatientDirectory, PatientVisitStore } from '../domain/patients/ports.ts';
+import type { PatientRow } from '../domain/patients/patients-shapes.ts';
 import type { PatientVisit } from '../domain/patients/visits.ts';
 import type { PaymentStatus } from '../domain/billing/billing.ts';
 import type { RecordVersion } from '../domain/records/records.ts';

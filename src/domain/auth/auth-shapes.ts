@@ -28,6 +28,9 @@ const token = text(200);
 const phone = text(40);
 const birthdate = date('A real date after 1900-01-01 and before today');
 
+/** A patient's details as sign-up, the desk and the profile forms read them (its date of birth: a rule beside). */
+export const patientFields = { name: personName, email: newEmail, phone, birthdate, gender: ref(GenderShape) };
+
 export const RegisterRequest = object({
   name: personName,
   email: newEmail,
@@ -73,10 +76,7 @@ export const MfaCodeRequest = object({ code: text(20) });
 export const PasswordRequest = object({ password: CurrentPasswordText });
 
 /** A patient the desk registers in person; the e-mail may wait for them to confirm it, or be none. */
-export const WalkInRequest = object(
-  { name: personName, email: nullable(newEmail), phone, birthdate, gender: ref(GenderShape) },
-  { optional: ['email'] },
-);
+export const WalkInRequest = object({ ...patientFields, email: nullable(newEmail) }, { optional: ['email'] });
 
 export const WalkInShape = object({
   patient: object({

@@ -1,16 +1,13 @@
 /** The desk's check, before registering a walk-in, for a chart the patient may already have. */
 import { requireDesk, type Actor } from '../shared/actor.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import type { DuplicateQuery, PossibleDuplicate, PatientsDeps } from './ports.ts';
+import { DuplicatesQuery, type PossibleDuplicatesJson } from './patients-shapes.ts';
+import type { DuplicateQuery, PatientsDeps } from './ports.ts';
 
 /** Shorter numbers ("0", "123") are placeholders the desk types when there is none; they identify nobody. */
 const MIN_PHONE_DIGITS = 6;
 const MOST_MATCHES = 10;
-
-export interface PossibleDuplicatesJson {
-  /** Only what tells people apart at the desk: never anything clinical. */
-  patients: PossibleDuplicate[];
-}
 
 /**
  * Patients who may be the one about to be registered: the same name and birthdate, or the same phone (its
@@ -23,9 +20,8 @@ export async function possibleDuplicates(
 ): Promise<PossibleDuplicatesJson> {
   requireDesk(actor);
   const v = new Validator(asRecord(query));
-  const name = v.text('name', { optional: true, max: 200, line: true });
-  const birthdate = v.date('birthdate', { optional: true });
-  const phoneDigits = v.text('phone', { optional: true, max: 40 }).replace(/\D/g, '');
+  const { name, birthdate, phone = '' } = readFields(v, DuplicatesQuery);
+  const phoneDigits = phone.replace(/\D/g, '');
   const wanted: DuplicateQuery = {
     nameAndBirthdate: name && birthdate ? { name, birthdate } : undefined,
     phoneDigits: phoneDigits.length >= MIN_PHONE_DIGITS ? phoneDigits : undefined,

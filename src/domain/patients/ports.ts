@@ -6,20 +6,8 @@ import type { PatientProfile } from '../records/records.ts';
 import type { Actor, Gender } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
+import type { DeskPatientJson, PatientRow, PossibleDuplicate } from './patients-shapes.ts';
 import type { PatientVisit } from './visits.ts';
-
-/** A row of the admin's and the desk's patient list. */
-export interface PatientRow {
-  id: number;
-  name: string;
-  /** None for a patient registered at the desk without one. */
-  email: string | null;
-  phone: string;
-  gender: Gender | null;
-  birthdate: string | null;
-  /** Visits the patient did not come to. */
-  no_shows: number;
-}
 
 export interface ProfileFields {
   name: string;
@@ -38,21 +26,12 @@ export interface DuplicateQuery {
   phoneDigits?: string;
 }
 
-/** A patient who may be the one about to be registered, with why. */
-export interface PossibleDuplicate {
-  id: number;
-  name: string;
-  phone: string;
-  birthdate: string | null;
-  matched_on: ('name_and_birthdate' | 'phone')[];
-}
-
 /** Every registered patient, as the admin and the patient themselves see them. */
 export interface PatientDirectory {
   /** Searched by name, email or phone. */
   list(req: PageRequest): Promise<Page<PatientRow>>;
   /** One patient's row of the list, with the address staff entered that waits for the patient's confirmation. */
-  card(id: number): Promise<(PatientRow & { pending_email: string | null }) | undefined>;
+  card(id: number): Promise<DeskPatientJson | undefined>;
   find(id: number): Promise<
     | (PatientProfile & {
         profileImageId: number | null;

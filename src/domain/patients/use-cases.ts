@@ -1,15 +1,25 @@
 import { listEntry } from '../audit/audit.ts';
 import { patientDetailJson } from '../records/records.ts';
-import { GENDERS, ownPatientId, requireDesk, type Actor, type Gender } from '../shared/actor.ts';
+import { ownPatientId, requireDesk, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
 import { notFound, ensure } from '../shared/errors.ts';
 import { fileUrl } from '../shared/files.ts';
 import { pageRequest } from '../shared/pagination.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { sendVerification } from '../auth/verification.ts';
 import { emailChangeNotice } from '../notifications/templates.ts';
-import type { PatientRow, PatientsDeps, PatientsStores, ProfileFields } from './ports.ts';
-import { patientVisitJson, type PatientVisitJson } from './visits.ts';
+import {
+  OwnProfileRequest,
+  PatientFieldsShape,
+  PatientFieldsWithoutEmailShape,
+  type DeskPatientJson,
+  type MyProfileJson,
+  type PatientJson,
+  type PatientVisitJson,
+} from './patients-shapes.ts';
+import type { PatientsDeps, PatientsStores, ProfileFields } from './ports.ts';
+import { patientVisitJson } from './visits.ts';
 
 /** The admin's and the desk's patient list, searched by name, email or phone, with no-shows; every page read is audited. */
 export async function listPatients(deps: PatientsDeps, query: Record<string, unknown>, actor: Actor) {
@@ -25,7 +35,7 @@ export async function deskPatient(
   deps: PatientsDeps,
   rawId: string | number,
   actor: Actor,
-): Promise<{ patient: PatientRow & { pending_email: string | null } }> {
+): Promise<{ patient: DeskPatientJson }> {
   requireDesk(actor);
   const id = pathId(rawId, 'Patient');
   const patient = ensure(await deps.patients.card(id), () => notFound('Patient'));
@@ -71,27 +81,6 @@ export async function myRecords(deps: PatientsDeps, actor: Actor): Promise<{ rec
   return { records: visits.map(patientVisitJson) };
 }
 
-export interface PatientJson {
-  id: number;
-  name: string;
-  /** None for a patient registered at the desk without one. */
-  email: string | null;
-  phone: string;
-  birthdate: string | null;
-  gender: Gender | null;
-  photo: string | null;
-  description: string;
-  reminders: boolean;
-  email_verified: boolean;
-  /** An address staff entered, waiting for the patient to confirm it; `email` stays the sign-in until then. */
-  pending_email: string | null;
-}
-
-export interface MyProfileJson {
-  user: { id: number; name: string; email: string; role: 'patient'; profile_image: string | null };
-  patient: PatientJson & { email: string };
-}
-
 const patientJson = (patient: FoundPatient): PatientJson => ({
   id: patient.id,
   name: patient.name,
@@ -134,11 +123,8 @@ function signInEmail(patient: FoundPatient): string {
  */
 export async function updateMyProfile(deps: PatientsDeps, body: unknown, actor: Actor) {
   const current = await foundPatient(deps, patientOf(actor));
-  const fields = readProfile(body, clinicToday(deps.clock, deps.timeZone), current.reminders);
-  if (newEmail(current, fields) !== null) {
-    const password = asRecord(body).current_password;
-    await deps.confirmPassword(actor, typeof password === 'string' ? password : '');
-  }
+  const { fields, currentPassword } = readOwnProfile(body, clinicToday(deps.clock, deps.timeZone), current.reminders);
+  if (newEmail(current, fields) !== null) await deps.confirmPassword(actor, currentPassword);
   await saveOwnProfile(deps, current, fields, actor);
   return myProfile(deps, actor);
 }
@@ -159,7 +145,7 @@ export async function updatePatient(
   const current = await foundPatient(deps, pathId(rawId, 'Patient'));
   // Reminders are the patient's own choice, not a contact detail.
   const { reminders: _theirs, ...changes } = asRecord(body);
-  const fields = readProfile(
+  const fields = readStaffEdit(
     { ...profileInput(current), ...changes },
     clinicToday(deps.clock, deps.timeZone),
     current.reminders,
@@ -287,25 +273,30 @@ async function requestEmailChange(
   );
 }
 
-/** `emailOptional` for a patient who has none yet: left empty, it stays none. */
-function readProfile(body: unknown, today: string, reminders: boolean, emailOptional = false): ProfileFields {
+/** The patient's own form: every detail, and their reminders' choice (absent: as it was, as older clients send it). */
+function readOwnProfile(
+  body: unknown,
+  today: string,
+  reminders: boolean,
+): { fields: ProfileFields; currentPassword: string } {
   const input = asRecord(body);
   const v = new Validator(input);
-  const name = v.text('name', { max: 200, line: true });
-  const email = emailOptional ? v.email('email', { optional: true }) : v.email('email');
-  const phone = v.text('phone', { max: 40 });
-  const birthdate = v.birthdate('birthdate', today);
-  const gender = v.oneOf('gender', GENDERS);
+  const request = readFields(v, OwnProfileRequest);
+  v.birthdateRange('birthdate', request.birthdate, today);
   v.done();
-  // Absent, the choice stays as it was: older clients send the profile without it.
-  return {
-    name,
-    email,
-    phone,
-    birthdate,
-    gender,
-    reminders: 'reminders' in input ? v.boolean('reminders') : reminders,
-  };
+  const { name, email, phone, birthdate, gender, current_password: currentPassword = '' } = request;
+  const choice = 'reminders' in input ? request.reminders === true : reminders;
+  return { fields: { name, email, phone, birthdate, gender, reminders: choice }, currentPassword };
+}
+
+/** Staff's edit over the patient's current details; `emailOptional` for a patient who has none yet: it stays none. */
+function readStaffEdit(input: unknown, today: string, reminders: boolean, emailOptional: boolean): ProfileFields {
+  const v = new Validator(asRecord(input));
+  const request = readFields(v, emailOptional ? PatientFieldsWithoutEmailShape : PatientFieldsShape);
+  v.birthdateRange('birthdate', request.birthdate, today);
+  v.done();
+  const { name, email = null, phone, birthdate, gender } = request;
+  return { name, email, phone, birthdate, gender, reminders };
 }
 
 const patientOf = (actor: Actor) => ownPatientId(actor, 'Only patients have a patient profile');

@@ -1,6 +1,7 @@
 import type { PaymentStatus } from '../billing/billing.ts';
 import { recordHistoryJson, type Named, type RecordVersion } from '../records/records.ts';
 import { centsToDecimal } from '../shared/money.ts';
+import type { PatientVisitJson } from './patients-shapes.ts';
 
 /** One recorded visit as its patient reads it: when and with whom, what was found and done, and its bill. */
 export interface PatientVisit {
@@ -18,7 +19,7 @@ export interface PatientVisit {
   history: RecordVersion[];
 }
 
-export function patientVisitJson(v: PatientVisit) {
+export function patientVisitJson(v: PatientVisit): PatientVisitJson {
   return {
     id: v.recordId,
     date: v.visitDate,
@@ -38,4 +39,3 @@ export function patientVisitJson(v: PatientVisit) {
     },
   };
 }
-export type PatientVisitJson = ReturnType<typeof patientVisitJson>;

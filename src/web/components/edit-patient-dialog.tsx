@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { PatientJson } from '../../domain/patients/use-cases.ts';
+import type { PatientJson } from '../../domain/patients/patients-shapes.ts';
 import type { Gender } from '../../domain/shared/actor.ts';
 import { apiPut } from '../api.ts';
 import { Alert, failure, success, type AlertMessage } from './alert.tsx';

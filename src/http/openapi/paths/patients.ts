@@ -2,56 +2,22 @@ import { DESK_ROLES } from '../../../domain/shared/actor.ts';
 import type { ModulePaths } from '../module-paths.ts';
 import { PatientDetailShape } from '../../../domain/records/records-shapes.ts';
 import { WalkInRequest, WalkInShape } from '../../../domain/auth/auth-shapes.ts';
-import { pageQuery, patientRow } from '../components.ts';
-import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
 import {
-  array,
-  boolean,
-  date,
-  email,
-  integer,
-  listOf,
-  nullable,
-  object,
-  oneOfValues,
-  ref,
-  string,
-  type Schema,
-} from '../../../domain/shared/wire-schema.ts';
-
-// The profile's fields as src/domain/patients/use-cases.ts readProfile and staff-use-cases.ts registerWalkIn read them.
-const name = string({ minLength: 1, maxLength: 200, description: 'One line, no control characters' });
-const newEmail = string({ format: 'email', maxLength: 254 });
-const phone = string({ minLength: 1, maxLength: 40 });
-const birthdate = date('A real date after 1900-01-01 and before today');
-
-/** PatientJson of src/domain/patients/use-cases.ts; `email` as given (none for a walk-in without one). */
-function patientProfile(emailSchema: Schema): Schema {
-  return object({
-    id: integer(),
-    name: string(),
-    email: emailSchema,
-    phone: string(),
-    birthdate: nullable(date()),
-    gender: nullable(ref('Gender')),
-    photo: ref('Image'),
-    description: string(),
-    reminders: boolean({ description: "E-mail reminders before visits (the patient's own choice)" }),
-    email_verified: boolean(),
-    pending_email: nullable(email()),
-  });
-}
-
-const staffEdit = object(
-  {
-    name,
-    email: nullable(newEmail),
-    phone,
-    birthdate,
-    gender: ref('Gender'),
-  },
-  { optional: ['name', 'email', 'phone', 'birthdate', 'gender'] },
-);
+  DeskPatientAnswer,
+  DeskPatientShape,
+  DuplicatesQuery,
+  MyProfileShape,
+  MyRecordsShape,
+  OwnProfileRequest,
+  PatientProfileAnswer,
+  PatientProfileShape,
+  PatientRowShape,
+  PatientVisitShape,
+  PossibleDuplicatesShape,
+  StaffEditRequest,
+} from '../../../domain/patients/patients-shapes.ts';
+import { pageQuery } from '../components.ts';
+import { listOf, ref } from '../../../domain/shared/wire-schema.ts';
 
 const staffEditDescription =
   "Corrects a patient's contact details by the patient's own rules; a field left out keeps its value (a patient registered " +
@@ -67,33 +33,11 @@ export const patientsPaths: ModulePaths = {
     "clinical content), the admin's patient detail with medical records, and a signed-in patient's own profile and recorded " +
     'visits. Every read of a patient list, card or records is audited.',
   schemas: {
-    PatientProfile: patientProfile(nullable(email())),
-    MyProfile: object({
-      user: ref('User'),
-      patient: patientProfile(email()),
-    }),
-    DeskPatient: object({ ...patientRow, pending_email: nullable(email()) }),
-    PatientVisit: object({
-      id: integer({ description: 'The medical record' }),
-      date: date(),
-      start_time: string({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
-      doctor: ref('Named'),
-      disease: nullable(ref('Named')),
-      diagnosis: string(),
-      prescriptions: string(),
-      lab_tests: string(),
-      service_type: string(),
-      amended: boolean(),
-      history: array(ref('RecordVersion')),
-      bill: nullable(
-        object({
-          id: integer(),
-          amount: ref('Money'),
-          amount_cents: integer({ minimum: 0 }),
-          payment_status: oneOfValues(PAYMENT_STATUSES),
-        }),
-      ),
-    }),
+    Patient: PatientRowShape,
+    PatientProfile: PatientProfileShape,
+    MyProfile: MyProfileShape,
+    DeskPatient: DeskPatientShape,
+    PatientVisit: PatientVisitShape,
   },
   operations: {
     'GET /api/admin/patients': {
@@ -101,14 +45,14 @@ export const patientsPaths: ModulePaths = {
       description: 'Every patient, by id; `q` searches name, e-mail and phone. Each page read is audited.',
       access: 'admin',
       query: pageQuery,
-      answers: { 200: listOf('patients', ref('Patient')) },
+      answers: { 200: listOf('patients', ref(PatientRowShape)) },
     },
     'GET /api/patients': {
       summary: 'List patients (front desk)',
       description: "As the admin's list, for reception and admins. Each page read is audited.",
       access: [...DESK_ROLES],
       query: pageQuery,
-      answers: { 200: listOf('patients', ref('Patient')) },
+      answers: { 200: listOf('patients', ref(PatientRowShape)) },
     },
     'GET /api/patients/duplicates': {
       summary: 'Patients a walk-in may already be',
@@ -117,20 +61,8 @@ export const patientsPaths: ModulePaths = {
         '`birthdate`, or the same `phone` digits, each saying which matched; only what tells people apart, nothing clinical. Neither a phone of ' +
         'at least 6 digits nor a name with a birthdate → 422 naming `phone`.',
       access: [...DESK_ROLES],
-      query: { name, birthdate: date(), phone: string({ maxLength: 40 }) },
-      answers: {
-        200: object({
-          patients: array(
-            object({
-              id: integer(),
-              name: string(),
-              phone: string(),
-              birthdate: nullable(date()),
-              matched_on: array(oneOfValues(['name_and_birthdate', 'phone']), { minItems: 1 }),
-            }),
-          ),
-        }),
-      },
+      query: DuplicatesQuery,
+      answers: { 200: PossibleDuplicatesShape },
     },
     'POST /api/patients': {
       summary: 'Register a walk-in patient',
@@ -149,14 +81,14 @@ export const patientsPaths: ModulePaths = {
       description:
         'Contact details, no-shows and any address waiting for confirmation; never medical records. Audited.',
       access: [...DESK_ROLES],
-      answers: { 200: object({ patient: ref('DeskPatient') }) },
+      answers: { 200: DeskPatientAnswer },
     },
     'PUT /api/patients/{id}': {
       summary: "Correct a patient's details (front desk)",
       description: staffEditDescription,
       access: [...DESK_ROLES],
-      body: staffEdit,
-      answers: { 200: object({ patient: ref('PatientProfile') }) },
+      body: StaffEditRequest,
+      answers: { 200: PatientProfileAnswer },
       errors: [409],
     },
     'GET /api/admin/patients/{id}': {
@@ -169,22 +101,22 @@ export const patientsPaths: ModulePaths = {
       summary: "Correct a patient's details (admin)",
       description: staffEditDescription,
       access: 'admin',
-      body: staffEdit,
-      answers: { 200: object({ patient: ref('PatientProfile') }) },
+      body: StaffEditRequest,
+      answers: { 200: PatientProfileAnswer },
       errors: [409],
     },
     'GET /api/patient/profile': {
       summary: 'My profile',
       description: "The signed-in patient's account and patient details.",
       access: 'patient',
-      answers: { 200: ref('MyProfile') },
+      answers: { 200: ref(MyProfileShape) },
     },
     'GET /api/patient/records': {
       summary: 'My recorded visits',
       description:
         "The signed-in patient's own recorded visits with their bills, newest first. The read is audited (`read_records`).",
       access: 'patient',
-      answers: { 200: object({ records: { type: 'array', items: ref('PatientVisit') } }) },
+      answers: { 200: MyRecordsShape },
     },
     'PUT /api/patient/profile': {
       summary: 'Update my profile',
@@ -193,19 +125,8 @@ export const patientsPaths: ModulePaths = {
         'missing → 422 naming it; 429 after too many) and becomes the sign-in address at once, unverified until its link is followed. ' +
         'An e-mail another account uses is 409 `email_taken` naming `email`.',
       access: 'patient',
-      body: object(
-        {
-          name,
-          email: newEmail,
-          phone,
-          birthdate,
-          gender: ref('Gender'),
-          reminders: boolean({ description: 'E-mail reminders before visits; absent keeps the current choice' }),
-          current_password: string({ maxLength: 200, description: 'Required when `email` changes' }),
-        },
-        { optional: ['reminders', 'current_password'] },
-      ),
-      answers: { 200: ref('MyProfile') },
+      body: OwnProfileRequest,
+      answers: { 200: ref(MyProfileShape) },
       errors: [409, 429],
     },
   },

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
-import type { PatientJson } from '../../../domain/patients/use-cases.ts';
+import type { PatientJson } from '../../../domain/patients/patients-shapes.ts';
 import type { PatientDetailJson } from '../../../domain/records/records-shapes.ts';
 import { Alert, type AlertMessage } from '../../components/alert.tsx';
 import { DownloadDataButton } from '../../components/download-data-button.tsx';

@@ -1,5 +1,5 @@
 /** The searchable patient list of the admin (dashboard and Patients page) and the front desk: View opens the patient. */
-import type { PatientRow } from '../../../domain/patients/ports.ts';
+import type { PatientRow } from '../../../domain/patients/patients-shapes.ts';
 import { listAt } from '../../api.ts';
 import { DataTable, type Column } from '../../components/data-table.tsx';
 import type { RowAction } from '../../components/row-actions.tsx';

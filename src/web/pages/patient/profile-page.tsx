@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { MyProfileJson } from '../../../domain/patients/use-cases.ts';
+import type { MyProfileJson } from '../../../domain/patients/patients-shapes.ts';
 import { ApiError, apiGet, apiPost, apiPut } from '../../api.ts';
 import { user } from '../../auth.ts';
 import { Alert, failure, success } from '../../components/alert.tsx';

@@ -1,6 +1,5 @@
 /** The patient's own visits, newest first: what each doctor found and prescribed, and what it cost. Printable. */
-import type { MyProfileJson } from '../../../domain/patients/use-cases.ts';
-import type { PatientVisitJson } from '../../../domain/patients/visits.ts';
+import type { MyProfileJson, PatientVisitJson } from '../../../domain/patients/patients-shapes.ts';
 import { apiGet } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useAlert } from '../../components/use-alert.ts';

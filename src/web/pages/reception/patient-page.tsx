@@ -1,7 +1,7 @@
 import { Fragment, useState } from 'react';
 import { useParams, useSearch } from 'wouter';
 import type { BillingJson, PaymentResult } from '../../../domain/billing/billing-shapes.ts';
-import type { PatientRow } from '../../../domain/patients/ports.ts';
+import type { DeskPatientJson } from '../../../domain/patients/patients-shapes.ts';
 import { apiPost, fetchList, type ListQuery } from '../../api.ts';
 import { AdjustDialog } from '../../components/adjust-dialog.tsx';
 import { Alert, failure, success } from '../../components/alert.tsx';
@@ -16,8 +16,6 @@ import { useFetched, useSavedOver } from '../../components/use-fetched.ts';
 import { capitalize, formatDate, formatDay } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
-type DeskPatient = PatientRow & { pending_email: string | null };
-
 /** One patient at the desk: their details and no-shows, their appointments to book and change, their bills to take payment for. */
 export default function DeskPatientPage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -29,7 +27,7 @@ export default function DeskPatientPage() {
   const [paid, setPaid] = useState(0);
   const [adjusting, setAdjusting] = useState<BillingJson | null>(null);
   const [patient, setEdited] = useSavedOver(
-    useFetched<{ patient: DeskPatient }>(endpoints.desk.patient(id), 'patient')?.patient ?? null,
+    useFetched<{ patient: DeskPatientJson }>(endpoints.desk.patient(id), 'patient')?.patient ?? null,
   );
   const [editing, setEditing] = useState(false);
 

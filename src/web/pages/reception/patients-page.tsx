@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { PossibleDuplicatesJson } from '../../../domain/patients/duplicate-use-cases.ts';
-import type { PossibleDuplicate } from '../../../domain/patients/ports.ts';
+import type { PossibleDuplicate, PossibleDuplicatesJson } from '../../../domain/patients/patients-shapes.ts';
 import type { Gender } from '../../../domain/shared/actor.ts';
 import { apiGet, apiPost } from '../../api.ts';
 import { Alert, failure } from '../../components/alert.tsx';

@@ -3,7 +3,8 @@ import type { Bill, PaymentStatus } from '../billing/billing.ts';
 import type { Appointment, AppointmentStatus } from '../scheduling/scheduling.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import type { ClinicCounts, DayCount, TopDoctorRow } from './statistics.ts';
+import type { DayCount } from './reports-shapes.ts';
+import type { ClinicCounts, TopDoctorRow } from './statistics.ts';
 
 /** Whole-clinic figures for the admin dashboard, each one SQL statement over indexes. */
 export interface DashboardQueries {

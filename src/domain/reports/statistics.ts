@@ -1,13 +1,6 @@
 import { addDays } from '../shared/clock.ts';
 import { fileUrl } from '../shared/files.ts';
-
-/** The dashboard's "Hospitality Status" block. */
-export interface Statistics {
-  appointment_count: number;
-  patient_count: number;
-  doctor_count: number;
-  average_diseases_per_doctor: number;
-}
+import type { DayCount, Statistics, TopDoctorJson } from './reports-shapes.ts';
 
 export interface ClinicCounts {
   /** Booked appointments of any date; cancelled ones are not counted. */
@@ -38,7 +31,8 @@ export interface TopDoctorRow {
   patients: number;
 }
 
-export function topDoctorJson(row: TopDoctorRow | undefined) {
+/** The dashboard's top doctor, or none. */
+export function topDoctorJson(row: TopDoctorRow | undefined): TopDoctorJson {
   if (!row) return { top_doctor: null };
   return {
     top_doctor: {
@@ -51,14 +45,6 @@ export function topDoctorJson(row: TopDoctorRow | undefined) {
     },
   };
 }
-export type TopDoctorJson = ReturnType<typeof topDoctorJson>;
-
-export interface DayCount {
-  date: string;
-  count: number;
-}
-
-export const MAX_CHART_DAYS = 366;
 
 /** Every date from `first` for `days` days, with the count found for it or 0. */
 export function zeroFilledDays(first: string, days: number, counts: DayCount[]): DayCount[] {

@@ -1,48 +1,51 @@
 import { listEntry } from '../audit/audit.ts';
-import { CURRENCY, PAYMENT_STATUSES, type PaymentStatus } from '../billing/billing.ts';
+import { CURRENCY, type PaymentStatus } from '../billing/billing.ts';
 import { billingJson } from '../billing/billing-answers.ts';
 import type { Actor } from '../shared/actor.ts';
 import { addDays, clinicToday } from '../shared/clock.ts';
 import { MAX_EXPORT_ROWS, checkExportSize, csvRecord } from '../shared/csv.ts';
 import { centsToDecimal } from '../shared/money.ts';
 import { pageRequest, type Page, type PageRequest } from '../shared/pagination.ts';
+import { readFields, readInput } from '../shared/read-fields.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import { APPOINTMENT_STATUSES, type Appointment, type AppointmentStatus } from '../scheduling/scheduling.ts';
+import type { Appointment, AppointmentStatus } from '../scheduling/scheduling.ts';
 import type { ListFilter, ReportsDeps, VisitBill } from './ports.ts';
-import { MAX_CHART_DAYS, statisticsOf, topDoctorJson, zeroFilledDays, type DayCount } from './statistics.ts';
+import {
+  AppointmentFilters,
+  AppointmentsPerDayQuery,
+  BillingFilters,
+  type AppointmentsPerDayJson,
+  type ListFilterShape,
+  type VisitBillJson,
+} from './reports-shapes.ts';
+import { statisticsOf, topDoctorJson, zeroFilledDays } from './statistics.ts';
 import { appointmentJson } from '../scheduling/appointment-answers.ts';
 
 export const statistics = async (deps: ReportsDeps) => statisticsOf(await deps.dashboard.counts());
 
 export const topDoctor = async (deps: ReportsDeps) => topDoctorJson(await deps.dashboard.topDoctor());
 
-export interface AppointmentsPerDayJson {
-  days: DayCount[];
-}
-
 /** Booked appointments per clinic date over the last `days` days (default 30) up to today, zero-filled. */
 export async function appointmentsPerDay(
   deps: ReportsDeps,
   query: Record<string, unknown>,
 ): Promise<AppointmentsPerDayJson> {
-  const v = new Validator(asRecord(query));
-  const days = v.id('days', { optional: true }) ?? 30;
-  if (days > MAX_CHART_DAYS) v.fail('days', `must be at most ${MAX_CHART_DAYS}`);
-  v.done();
+  const { days = 30 } = readInput(AppointmentsPerDayQuery, query);
   const today = clinicToday(deps.clock, deps.timeZone);
   const first = addDays(today, 1 - days);
   return { days: zeroFilledDays(first, days, await deps.dashboard.appointmentsByDate(first, today)) };
 }
 
 /** Filters as the query names them (for the audit entry), and as the queries take them; a bad one is a 422 naming it. */
-function readListFilter<S extends string>(query: Record<string, unknown>, statuses: readonly [S, ...S[]]) {
+function readListFilter<S extends string>(query: Record<string, unknown>, filters: ListFilterShape<S>) {
   const v = new Validator(query);
+  const read = readFields(v, filters);
   const filter: ListFilter<S> = {
-    from: v.date('from', { optional: true }),
-    to: v.date('to', { optional: true }),
-    doctorId: v.id('doctor_id', { optional: true }),
-    departmentId: v.id('department_id', { optional: true }),
-    status: v.oneOf('status', statuses, { optional: true }),
+    from: read.from,
+    to: read.to,
+    doctorId: read.doctor_id,
+    departmentId: read.department_id,
+    status: read.status,
   };
   if (filter.from && filter.to && filter.to < filter.from) v.fail('to', 'must not be before from');
   v.done();
@@ -60,7 +63,7 @@ function readListFilter<S extends string>(query: Record<string, unknown>, status
 /** A list and its CSV export: how it is read, audited and written out. */
 interface AdminList<S extends string, Row> {
   entity: string;
-  statuses: readonly [S, ...S[]];
+  filters: ListFilterShape<S>;
   page(deps: ReportsDeps, req: PageRequest, filter: ListFilter<S>): Promise<Page<Row>>;
   rows(deps: ReportsDeps, q: string, filter: ListFilter<S>, limit: number): Promise<Row[]>;
   csvHeader: string[];
@@ -75,7 +78,7 @@ async function listFiltered<S extends string, Row>(
 ) {
   const input = asRecord(query);
   const request = pageRequest(input);
-  const { filter, asGiven } = readListFilter(input, list.statuses);
+  const { filter, asGiven } = readListFilter(input, list.filters);
   const page = await list.page(deps, request, filter);
   await deps.audit.record(listEntry(actor, list.entity, request, asGiven));
   return page;
@@ -90,7 +93,7 @@ async function exportFiltered<S extends string, Row>(
 ) {
   const input = asRecord(query);
   const { q } = pageRequest(input);
-  const { filter, asGiven } = readListFilter(input, list.statuses);
+  const { filter, asGiven } = readListFilter(input, list.filters);
   const rows = await list.rows(deps, q, filter, MAX_EXPORT_ROWS + 1);
   checkExportSize(rows.length, 'rows');
   await deps.audit.record({
@@ -105,7 +108,7 @@ async function exportFiltered<S extends string, Row>(
 
 const APPOINTMENTS: AdminList<AppointmentStatus, Appointment> = {
   entity: 'appointment',
-  statuses: APPOINTMENT_STATUSES,
+  filters: AppointmentFilters,
   page: (deps, req, filter) => deps.dashboard.appointments(req, filter),
   rows: (deps, q, filter, limit) => deps.dashboard.appointmentRows(q, filter, limit),
   csvHeader: [
@@ -142,7 +145,7 @@ const APPOINTMENTS: AdminList<AppointmentStatus, Appointment> = {
 
 const BILLINGS: AdminList<PaymentStatus, VisitBill> = {
   entity: 'billing',
-  statuses: PAYMENT_STATUSES,
+  filters: BillingFilters,
   page: (deps, req, filter) => deps.dashboard.billings(req, filter),
   rows: (deps, q, filter, limit) => deps.dashboard.billingRows(q, filter, limit),
   csvHeader: [
@@ -189,12 +192,11 @@ export async function listAllBillings(deps: ReportsDeps, query: Record<string, u
 }
 
 /** A bill as the admin's list shows it: the patient's bill and the visit's doctor and date. */
-const visitBillJson = (bill: VisitBill) => ({
+const visitBillJson = (bill: VisitBill): VisitBillJson => ({
   ...billingJson(bill),
   doctor_name: bill.doctorName,
   visit_date: bill.visitDate,
 });
-export type VisitBillJson = ReturnType<typeof visitBillJson>;
 
 export const exportBillingsCsv = (deps: ReportsDeps, query: Record<string, unknown>, actor: Actor) =>
   exportFiltered(BILLINGS, deps, query, actor);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import type { PaymentStatus } from '../../../domain/billing/billing.ts';
 import type { ReceiptJson } from '../../../domain/billing/billing-shapes.ts';
-import type { VisitBillJson } from '../../../domain/reports/use-cases.ts';
+import type { VisitBillJson } from '../../../domain/reports/reports-shapes.ts';
 import { apiGet, listAt } from '../../api.ts';
 import { AdjustDialog } from '../../components/adjust-dialog.tsx';
 import { Alert, failure } from '../../components/alert.tsx';

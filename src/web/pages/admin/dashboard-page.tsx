@@ -1,5 +1,9 @@
-import type { DayCount, Statistics, TopDoctorJson } from '../../../domain/reports/statistics.ts';
-import type { AppointmentsPerDayJson } from '../../../domain/reports/use-cases.ts';
+import type {
+  AppointmentsPerDayJson,
+  DayCount,
+  Statistics,
+  TopDoctorJson,
+} from '../../../domain/reports/reports-shapes.ts';
 import { formatDate, formatMonthDay } from '../../format.ts';
 import { AwardIcon } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/page-header.tsx';

@@ -14,6 +14,7 @@ import {
   oneOfValues,
   queryOf,
   ref,
+  refusedAs,
   string,
   text,
   time,
@@ -125,7 +126,7 @@ export const NextFreeShape = object(
 );
 export type NextFreeJson = Static<typeof NextFreeShape>;
 
-export const weekday = integer({ minimum: 1, maximum: 7, description: 'ISO weekday: 1 = Monday … 7 = Sunday' });
+const weekday = integer({ minimum: 1, maximum: 7, description: 'ISO weekday: 1 = Monday … 7 = Sunday' });
 
 export const WeeklySlotShape = component(
   'WeeklySlot',
@@ -147,6 +148,41 @@ export const WorkingHoursShape = component(
   ),
 );
 export type HoursRangeJson = Static<typeof WorkingHoursShape>;
+
+// A doctor's week as the admin's schedule form sends it (PUT …/schedule), in one of three forms; working-hours.ts
+// reads the lists and their rules (overlaps, a slot that fits its range).
+
+export const MIN_SLOT_MINUTES = 5;
+export const MAX_SLOT_MINUTES = 480;
+export const MAX_SLOTS = 2016; // every 5 minutes, all week
+export const MAX_RANGES = 7 * 24;
+export const WEEKDAY_RULE = 'must be a weekday from 1 (Monday) to 7 (Sunday)';
+
+const weekdayGiven = () =>
+  refusedAs(integer({ minimum: 1, maximum: 7, description: 'ISO weekday: 1 = Monday … 7 = Sunday' }), WEEKDAY_RULE);
+const span = { start_time: time(), end_time: time('After start_time') };
+const dayHours = {
+  ...span,
+  slot_minutes: integer({
+    minimum: MIN_SLOT_MINUTES,
+    maximum: MAX_SLOT_MINUTES,
+    description: "Each slot's length; it must fit between start_time and end_time",
+  }),
+  room_id: id(),
+};
+
+/** The hours of a day, as the `days` form gives them for each of its days. */
+export const DayHoursRequest = object(dayHours, { optional: ['room_id'] });
+/** One range of `hours`. */
+export const HoursRangeRequest = object({ weekday: weekdayGiven(), ...dayHours }, { optional: ['room_id'] });
+/** One of explicit `slots`. */
+export const SlotRequest = object({ weekday: weekdayGiven(), ...span, room_id: id() }, { optional: ['room_id'] });
+
+export const ScheduleRequest = anyOf(
+  object({ hours: array(HoursRangeRequest, { maxItems: MAX_RANGES }) }),
+  object({ slots: array(SlotRequest, { maxItems: MAX_SLOTS }) }),
+  object({ days: array(weekday, { minItems: 1, uniqueItems: true }), ...dayHours }, { optional: ['room_id'] }),
+);
 
 /** A doctor's working hours and the weekly slots they give, as the admin's schedule form shows them. */
 export const ScheduleShape = component(

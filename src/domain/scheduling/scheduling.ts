@@ -1,5 +1,4 @@
 import { addDays, type clinicDateTime, isoWeekday } from '../shared/clock.ts';
-import type { Validator } from '../shared/validate.ts';
 import { closedBy, type TimeOffSpan } from './time-off.ts';
 import type { Named, TimeSpan } from './time-span.ts';
 
@@ -57,15 +56,6 @@ export const overlaps = (a: TimeSpan, b: TimeSpan) => a.startTime < b.endTime &&
 /** The spec's booking page splits slots at noon: a start hour below 12 is AM. */
 export type Period = 'AM' | 'PM';
 export const periodOf = (time: string): Period => (minutesOf(time) < 12 * 60 ? 'AM' : 'PM');
-
-/** `field` as HH:mm, its problem added to `v`. */
-/** start_time and end_time of one span, end after start (a placeholder once a problem is recorded in `v`). */
-export function readSpan(v: Validator): TimeSpan {
-  const span = { startTime: v.time('start_time'), endTime: v.time('end_time') };
-  if (!v.failed('start_time') && !v.failed('end_time') && span.endTime <= span.startTime)
-    v.fail('end_time', 'must be after start_time');
-  return span;
-}
 
 // --- booking rules
 

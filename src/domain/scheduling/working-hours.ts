@@ -1,6 +1,16 @@
 import { invalid, type FieldErrors } from '../shared/errors.ts';
+import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord } from '../shared/validate.ts';
-import { minutesOf, overlaps, readSpan, timeOf, type SlotPlan } from './scheduling.ts';
+import { minutesOf, overlaps, timeOf, type SlotPlan } from './scheduling.ts';
+import {
+  DayHoursRequest,
+  HoursRangeRequest,
+  MAX_RANGES,
+  MAX_SLOTS,
+  SlotRequest,
+  WEEKDAY_RULE,
+  type HoursRangeJson,
+} from './scheduling-shapes.ts';
 import type { Named, TimeSpan } from './time-span.ts';
 
 /**
@@ -19,11 +29,6 @@ export interface SavedRange extends TimeSpan {
   slotMinutes: number;
   room: Named | null;
 }
-
-const MIN_SLOT_MINUTES = 5;
-const MAX_SLOT_MINUTES = 480;
-const MAX_SLOTS = 2016; // every 5 minutes, all week
-const MAX_RANGES = 7 * 24;
 
 const byDayAndTime = <T extends { weekday: number; startTime: string }>(a: T, b: T) =>
   a.weekday - b.weekday || a.startTime.localeCompare(b.startTime);
@@ -112,27 +117,19 @@ function checked<T extends { weekday: number } & TimeSpan>(items: T[], field: st
   return items;
 }
 
-function readList<T>(
-  raw: unknown,
-  field: string,
-  max: number,
-  readItem: (v: Validator, input: Record<string, unknown>) => T,
-): T[] {
+function readList<T>(raw: unknown, field: string, max: number, readItem: (v: Validator) => T): T[] {
   if (!Array.isArray(raw)) throw invalid({ [field]: ['must be a list'] });
   if (raw.length > max) throw invalid({ [field]: [`must have at most ${max} items`] });
   const errors: FieldErrors = {};
   const items = raw.map((item, i) => {
-    const input = asRecord(item);
-    const v = new Validator(input);
-    const read = readItem(v, input);
+    const v = new Validator(asRecord(item));
+    const read = readItem(v);
     for (const [name, messages] of Object.entries(v.errors)) errors[`${field}[${i}].${name}`] = messages;
     return read;
   });
   if (Object.keys(errors).length > 0) throw invalid(errors);
   return items;
 }
-
-const WEEKDAY_RULE = 'must be a weekday from 1 (Monday) to 7 (Sunday)';
 
 function isWeekday(raw: unknown): raw is number {
   return typeof raw === 'number' && Number.isInteger(raw) && raw >= 1 && raw <= 7;
@@ -144,49 +141,48 @@ function toWeekday(raw: unknown): number {
   return isWeekday(day) ? day : 0;
 }
 
-function readWeekday(v: Validator, input: Record<string, unknown>): number {
-  const weekday = toWeekday(input.weekday);
-  if (!isWeekday(weekday)) v.fail('weekday', WEEKDAY_RULE);
-  return weekday;
+/** A range's times as read: it ends after it starts. */
+function spanOf(v: Validator, read: { start_time: string; end_time: string }): TimeSpan {
+  const span = { startTime: read.start_time, endTime: read.end_time };
+  if (!v.failed('start_time') && !v.failed('end_time') && span.endTime <= span.startTime)
+    v.fail('end_time', 'must be after start_time');
+  return span;
 }
 
-function readSlotMinutes(v: Validator, span: TimeSpan): number {
-  const slotMinutes = v.id('slot_minutes');
-  if (v.failed('slot_minutes')) return slotMinutes;
-  if (slotMinutes < MIN_SLOT_MINUTES || slotMinutes > MAX_SLOT_MINUTES) {
-    v.fail('slot_minutes', `must be between ${MIN_SLOT_MINUTES} and ${MAX_SLOT_MINUTES}`);
-  } else if (!v.failed('start_time') && !v.failed('end_time') && slotMinutes > lengthOf(span)) {
-    v.fail('slot_minutes', 'must fit between start_time and end_time');
-  }
-  return slotMinutes;
+/** The hours of a day as read (DayHoursRequest): a span a slot fits in. */
+function dayHoursOf(
+  v: Validator,
+  read: { start_time: string; end_time: string; slot_minutes: number; room_id?: number },
+): Omit<HoursRange, 'weekday'> {
+  const span = spanOf(v, read);
+  const allRead = !['start_time', 'end_time', 'slot_minutes'].some((field) => v.failed(field));
+  if (allRead && read.slot_minutes > lengthOf(span)) v.fail('slot_minutes', 'must fit between start_time and end_time');
+  return { ...span, slotMinutes: read.slot_minutes, roomId: read.room_id ?? null };
 }
 
-function readRange(v: Validator, input: Record<string, unknown>): HoursRange {
-  const weekday = readWeekday(v, input);
-  const span = readSpan(v);
-  const slotMinutes = readSlotMinutes(v, span);
-  return { weekday, ...span, slotMinutes, roomId: v.id('room_id', { optional: true }) ?? null };
+function readRange(v: Validator): HoursRange {
+  const read = readFields(v, HoursRangeRequest);
+  return { weekday: read.weekday, ...dayHoursOf(v, read) };
 }
 
-function readSlot(v: Validator, input: Record<string, unknown>): SlotPlan {
-  const weekday = readWeekday(v, input);
-  return { weekday, ...readSpan(v), roomId: v.id('room_id', { optional: true }) ?? null };
+function readSlot(v: Validator): SlotPlan {
+  const read = readFields(v, SlotRequest);
+  return { weekday: read.weekday, ...spanOf(v, read), roomId: read.room_id ?? null };
 }
 
+/** The `days` form: its list of weekdays is read by its own rules, the day's hours by DayHoursRequest. */
 function readDays(input: Record<string, unknown>): HoursRange[] {
   const v = new Validator(input);
   const days = Array.isArray(input.days) ? input.days.map(toWeekday) : [];
   if (days.length === 0) v.fail('days', 'must list at least one weekday');
   else if (!days.every(isWeekday)) v.fail('days', `each ${WEEKDAY_RULE}`);
   else if (new Set(days).size !== days.length) v.fail('days', 'must not repeat a weekday');
-  const span = readSpan(v);
-  const slotMinutes = readSlotMinutes(v, span);
-  const roomId = v.id('room_id', { optional: true }) ?? null;
+  const hours = dayHoursOf(v, readFields(v, DayHoursRequest));
   v.done();
-  return days.map((weekday) => ({ weekday, ...span, slotMinutes, roomId }));
+  return days.map((weekday) => ({ weekday, ...hours }));
 }
 
-export const hoursRangeJson = (r: SavedRange) => ({
+export const hoursRangeJson = (r: SavedRange): HoursRangeJson => ({
   weekday: r.weekday,
   start_time: r.startTime,
   end_time: r.endTime,

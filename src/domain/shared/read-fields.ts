@@ -74,8 +74,13 @@ function readKind(v: Validator, field: string, schema: JsonSchema, optional: boo
     return optional ? v.oneOf(field, values, { optional: true }) : v.oneOf(field, values as [string, ...string[]]);
   }
   if (schema.type === 'boolean') return v.boolean(field);
-  if (schema.type === 'integer' && schema.minimum === 1 && typeof schema.maximum === 'number')
-    return readCount(v, field, schema.maximum, optional);
+  if (
+    schema.type === 'integer' &&
+    typeof schema.minimum === 'number' &&
+    schema.minimum >= 1 &&
+    typeof schema.maximum === 'number'
+  )
+    return readCount(v, field, { min: schema.minimum, max: schema.maximum }, optional);
   if (schema.type === 'string') return readString(v, field, schema, optional);
   if (schema.type === 'number') return readNumber(v, field, schema, optional);
   if (schema.type === 'array' && keywords(schema.items as TSchema).type === 'integer')
@@ -83,10 +88,17 @@ function readKind(v: Validator, field: string, schema: JsonSchema, optional: boo
   throw new Error(`read-fields.ts has no reading for ${field}: ${JSON.stringify(schema)}`);
 }
 
-/** A positive whole number as Validator reads an id (numeric text too), at most `max`. */
-function readCount(v: Validator, field: string, max: number, optional: boolean): number | undefined {
+/** A positive whole number as Validator reads an id (numeric text too), from `min` to `max`. */
+function readCount(
+  v: Validator,
+  field: string,
+  { min, max }: { min: number; max: number },
+  optional: boolean,
+): number | undefined {
   const value = optional ? v.id(field, { optional: true }) : v.id(field);
-  if (value !== undefined && !v.failed(field) && value > max) v.fail(field, `must be at most ${max}`);
+  if (value === undefined || v.failed(field)) return value;
+  if (min === 1 && value > max) v.fail(field, `must be at most ${max}`);
+  else if (value < min || value > max) v.fail(field, `must be between ${min} and ${max}`);
   return value;
 }
 

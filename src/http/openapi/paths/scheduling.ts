@@ -18,33 +18,16 @@ import {
   DeskDayQuery,
   NextAvailableQuery,
   DeskDayShape,
+  ScheduleRequest,
   ScheduleShape,
   WeeklySlotShape,
   WorkingHoursShape,
-  weekday,
   ListedAppointmentShape,
   NextAvailableShape,
   RescheduleRequest,
 } from '../../../domain/scheduling/scheduling-shapes.ts';
-import {
-  anyOf,
-  array,
-  id,
-  integer,
-  listOf,
-  propertiesOf,
-  object,
-  ref,
-  string,
-  time,
-} from '../../../domain/shared/wire-schema.ts';
+import { listOf, propertiesOf, object, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
-
-const slotMinutes = integer({
-  minimum: 5,
-  maximum: 480,
-  description: "Each slot's length; it must fit between start_time and end_time",
-});
 
 const bookingErrors =
   "A slot that is not the doctor's current one for that date's weekday, has started already, or falls in a leave or closure → 422 naming `schedule_id`; taken, or held by a waitlist " +
@@ -78,7 +61,7 @@ export const schedulingPaths: ModulePaths = {
       description:
         "Admins only. The active doctor's working hours, exactly as saved, and the weekly slots they give; an unknown or inactive doctor → 404.",
       access: 'admin',
-      answers: { 200: ref('Schedule') },
+      answers: { 200: ref(ScheduleShape) },
     },
     'PUT /api/admin/doctors/{id}/schedule': {
       summary: "Replace a doctor's working hours",
@@ -88,45 +71,8 @@ export const schedulingPaths: ModulePaths = {
         '(back-to-back slots of one length and room become one range). Overlapping ranges → 422 naming `hours` (or `slots`). Slots that stay keep their `id`; ' +
         'booked appointments keep their slot and times. The saved hours again change nothing.',
       access: 'admin',
-      body: anyOf(
-        object({
-          hours: array(
-            object(
-              {
-                weekday,
-                start_time: time(),
-                end_time: time('After start_time'),
-                slot_minutes: slotMinutes,
-                room_id: id(),
-              },
-              { optional: ['room_id'] },
-            ),
-            { maxItems: 168 },
-          ),
-        }),
-        object({
-          slots: array(
-            object(
-              { weekday, start_time: time(), end_time: time('After start_time'), room_id: id() },
-              { optional: ['room_id'] },
-            ),
-            {
-              maxItems: 2016,
-            },
-          ),
-        }),
-        object(
-          {
-            days: array(weekday, { minItems: 1, uniqueItems: true }),
-            start_time: time(),
-            end_time: time('After start_time'),
-            slot_minutes: slotMinutes,
-            room_id: id(),
-          },
-          { optional: ['room_id'] },
-        ),
-      ),
-      answers: { 200: ref('Schedule') },
+      body: ScheduleRequest,
+      answers: { 200: ref(ScheduleShape) },
     },
     'GET /api/appointments/next-available': {
       summary: 'Find the next days with a free slot',

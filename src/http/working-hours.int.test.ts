@@ -12,41 +12,13 @@ import {
   type TestServer,
 } from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { EACH_DAY, workingWeek } from '../testing/working-week.ts';
 
 const NOW = '2026-06-10T08:10:00Z'; // Wednesday 10:10 in the clinic's Europe/Berlin
 const MONDAY = '2026-06-15';
 const TUESDAY = '2026-06-16'; // the doctor's leave
 const FRIDAY = '2026-06-19'; // the clinic's holiday
 const ADMIN = cliActor('working-hours-test');
-
-/** Monday to Friday, 09:00–12:30 and 13:30–17:00, in 20-minute slots. */
-const hoursOf = (roomId: number) =>
-  [1, 2, 3, 4, 5].flatMap((weekday) => [
-    { weekday, start_time: '09:00', end_time: '12:30', slot_minutes: 20, room_id: roomId },
-    { weekday, start_time: '13:30', end_time: '17:00', slot_minutes: 20, room_id: roomId },
-  ]);
-const EACH_DAY = [
-  '09:00',
-  '09:20',
-  '09:40',
-  '10:00',
-  '10:20',
-  '10:40',
-  '11:00',
-  '11:20',
-  '11:40',
-  '12:00',
-  '13:30',
-  '13:50',
-  '14:10',
-  '14:30',
-  '14:50',
-  '15:10',
-  '15:30',
-  '15:50',
-  '16:10',
-  '16:30',
-];
 
 for (const target of testDatabases('one')) {
   describe(`working hours, leave and closures over HTTP on ${target.name}`, () => {
@@ -95,7 +67,7 @@ for (const target of testDatabases('one')) {
     it('gives exactly the slots of the hours, the leave and the closure, and lists the visit inside the leave for the desk', async () => {
       const saved = await server.api('PUT', `/api/admin/doctors/${doctor.id}/schedule`, {
         token: admin.token,
-        body: { hours: hoursOf(roomId) },
+        body: { hours: workingWeek(roomId) },
       });
       assert.equal(saved.status, 200, JSON.stringify(saved.body));
       assert.equal(saved.body.hours.length, 10);

@@ -1,6 +1,7 @@
 import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { fakeScheduling, movableClock } from '../../testing/scheduling-fakes.ts';
+import { EACH_DAY, workingWeek } from '../../testing/working-week.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
 import { availableSlots, book, nextAvailable } from './booking-use-cases.ts';
@@ -25,35 +26,7 @@ const asPatient = (p: { id: number; name: string }): Actor => ({
   patientId: p.id,
 });
 
-/** Monday to Friday, 09:00–12:30 and 13:30–17:00, in 20-minute slots. */
-const WEEK = {
-  hours: [1, 2, 3, 4, 5].flatMap((weekday) => [
-    { weekday, start_time: '09:00', end_time: '12:30', slot_minutes: 20 },
-    { weekday, start_time: '13:30', end_time: '17:00', slot_minutes: 20 },
-  ]),
-};
-const EACH_DAY = [
-  '09:00',
-  '09:20',
-  '09:40',
-  '10:00',
-  '10:20',
-  '10:40',
-  '11:00',
-  '11:20',
-  '11:40',
-  '12:00',
-  '13:30',
-  '13:50',
-  '14:10',
-  '14:30',
-  '14:50',
-  '15:10',
-  '15:30',
-  '15:50',
-  '16:10',
-  '16:30',
-];
+const WEEK = { hours: workingWeek() };
 
 async function clinic() {
   const clock = movableClock(NOW);

@@ -1,4 +1,5 @@
 import type { Actor } from '../shared/actor.ts';
+import { NameAndDescriptionRequest, NewDoctorRequest } from '../catalogue/catalogue-shapes.ts';
 import { DomainError, invalid, type FieldErrors } from '../shared/errors.ts';
 import { parseImport, type ImportFormat, type ImportRow } from './parse.ts';
 import type { ImportDeps, ImportLookup, ImportTx } from './ports.ts';
@@ -39,18 +40,15 @@ export interface ImportedCredential {
   password: string;
 }
 
-export const DEPARTMENT_COLUMNS = ['name', 'description'] as const;
-export const DOCTOR_COLUMNS = [
-  'name',
-  'email',
-  'phone',
-  'gender',
-  'specialization',
-  'department',
-  'bio',
-  'birthdate',
-  'address',
-] as const;
+/** A department's columns: the fields of its form. */
+export const DEPARTMENT_COLUMNS = Object.keys(NameAndDescriptionRequest.properties);
+/**
+ * A doctor's columns: the fields of the new doctor's form but the password (each doctor gets one generated), the
+ * specialization and department by name rather than id.
+ */
+export const DOCTOR_COLUMNS = Object.keys(NewDoctorRequest.properties)
+  .filter((field) => field !== 'password')
+  .map((field) => field.replace(/_id$/, ''));
 
 // argon2 hashes run on libuv's thread pool (4 threads by default); a few more in flight keep it busy.
 const HASH_CONCURRENCY = 8;

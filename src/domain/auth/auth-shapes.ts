@@ -93,6 +93,9 @@ export type WalkInJson = Static<typeof WalkInShape>;
 
 export const NewStaffRequest = object({ name: personName, email: newEmail, password: NewPasswordText });
 
+/** A receptionist or lab technician deactivated: they can no longer sign in. */
+export const DeactivatedShape = object({ id: integer(), active: boolean({ const: false }) });
+
 export const MessageAnswerShape = object({ message: string() });
 export type MessageAnswerJson = Static<typeof MessageAnswerShape>;
 

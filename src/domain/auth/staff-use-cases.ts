@@ -8,7 +8,14 @@ import { notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
-import { NewStaffRequest, WalkInRequest, type StaffJson, type WalkInJson } from './auth-shapes.ts';
+import {
+  NewStaffRequest,
+  WalkInRequest,
+  type DeactivatedShape,
+  type StaffJson,
+  type WalkInJson,
+} from './auth-shapes.ts';
+import type { Static } from '../shared/wire-schema.ts';
 import { refuseCommonPassword } from './passwords.ts';
 import type { AuthDeps, StaffAccount } from './ports.ts';
 import { sendVerification } from './verification.ts';
@@ -100,7 +107,7 @@ export async function deactivateReceptionist(
   deps: AuthDeps,
   rawId: RawId,
   actor: Actor,
-): Promise<{ id: number; active: false }> {
+): Promise<Static<typeof DeactivatedShape>> {
   return deactivateStaffOf(deps, 'reception', rawId, actor);
 }
 
@@ -109,7 +116,7 @@ export async function deactivateLabTechnician(
   deps: AuthDeps,
   rawId: RawId,
   actor: Actor,
-): Promise<{ id: number; active: false }> {
+): Promise<Static<typeof DeactivatedShape>> {
   return deactivateStaffOf(deps, 'lab', rawId, actor);
 }
 
@@ -118,7 +125,7 @@ async function deactivateStaffOf(
   role: DeskOrLab,
   rawId: RawId,
   actor: Actor,
-): Promise<{ id: number; active: false }> {
+): Promise<Static<typeof DeactivatedShape>> {
   requireAdmin(actor);
   const id = pathId(rawId, WHO[role]);
   await deps.transaction(async (tx) => {

@@ -1,7 +1,19 @@
 import { NextFreeShape } from '../scheduling/scheduling-shapes.ts';
 import { GenderShape, ImageShape, NamedShape } from '../shared/shared-shapes.ts';
 import { NewPasswordText } from '../auth/passwords.ts';
-import { component, date, email, id, nullable, object, ref, string, text, type Static } from '../shared/wire-schema.ts';
+import {
+  component,
+  date,
+  email,
+  id,
+  nullable,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  text,
+  type Static,
+} from '../shared/wire-schema.ts';
 
 // The catalogue's requests and answers, written once (docs/architecture.md "The wire contract").
 
@@ -57,6 +69,10 @@ export const DoctorUpdateForm = object(
 );
 
 // Answers
+
+/** What deleting a doctor did: erased (nothing attached) or deactivated (history kept). */
+export const DoctorDeletionShape = object({ result: oneOfValues(['removed', 'deactivated'] as const) });
+export type DoctorDeletionJson = Static<typeof DoctorDeletionShape>;
 
 export const DepartmentShape = component('Department', object({ id: id(), name: string(), description: string() }));
 export type Department = Static<typeof DepartmentShape>;

@@ -7,7 +7,7 @@ import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import { readPhoto, type Photo } from './catalogue.ts';
 import { refuseCommonPassword } from '../auth/passwords.ts';
 import type { DoctorDeps, DoctorProfileFields, DoctorStore, DoctorTxDeps } from './ports.ts';
-import { DoctorUpdateRequest, NewDoctorRequest, type Doctor } from './catalogue-shapes.ts';
+import { DoctorUpdateRequest, NewDoctorRequest, type Doctor, type DoctorDeletionJson } from './catalogue-shapes.ts';
 
 interface DoctorInput extends DoctorProfileFields {
   password: string;
@@ -118,10 +118,6 @@ export async function updateDoctor(deps: DoctorDeps, rawId: RawId, body: unknown
     await tx.audit.record({ actor, action: 'update', entity: 'doctor', entityId: id, requestId: actor.requestId });
     return foundDoctor(tx.doctors, id);
   });
-}
-
-export interface DoctorDeletionJson {
-  result: 'removed' | 'deactivated';
 }
 
 /**

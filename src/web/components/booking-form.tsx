@@ -13,15 +13,17 @@ import { useLatestRequest } from './use-latest-request.ts';
 import { useSubmit } from './use-submit.ts';
 import { capitalize, formatTime, formatDay } from '../format.ts';
 import { endpoints } from '../paths.ts';
-import type { AvailableSlotsJson, NextAvailableJson, SlotJson } from '../../domain/scheduling/scheduling-shapes.ts';
+import type {
+  AvailableSlotsJson,
+  BookRequest,
+  NextAvailableJson,
+  SlotJson,
+} from '../../domain/scheduling/scheduling-shapes.ts';
+import type { Static } from '../../domain/shared/wire-schema.ts';
 import type { Doctor } from '../../domain/catalogue/catalogue-shapes.ts';
 
-/** The slot chosen, as the booking and moving endpoints take it. */
-export interface SlotChoiceJson {
-  doctor_id: number;
-  schedule_id: number;
-  date: string;
-}
+/** The slot chosen, as the booking and moving endpoints take it (the form always gives its date). */
+export type SlotChoiceJson = Required<Static<typeof BookRequest>>;
 
 interface BookingFormProps {
   /** The doctor chosen on arrival ('' for none). */

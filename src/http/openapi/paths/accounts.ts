@@ -5,6 +5,7 @@ import {
   BrowserSecondStepSessionShape,
   BrowserSessionShape,
   ChallengeRequest,
+  DeactivatedShape,
   EmailAnswerShape,
   MessageAnswerShape,
   MfaChallengeShape,
@@ -27,7 +28,7 @@ import {
   VerificationPreviewShape,
   VerificationRequest,
 } from '../../../domain/auth/auth-shapes.ts';
-import { anyOf, boolean, integer, listOf, object, ref, string } from '../../../domain/shared/wire-schema.ts';
+import { anyOf, listOf, ref, string } from '../../../domain/shared/wire-schema.ts';
 
 /** A POST that reads no body still parses one sent: malformed → 400, too large → 413. */
 const BODYLESS_POST = [400, 413];
@@ -285,7 +286,7 @@ export const accountsPaths: ModulePaths = {
       description:
         'They can no longer sign in and their open sessions end at once. Unknown id (or not a receptionist) → 404. Audited.',
       access: 'admin',
-      answers: { 200: object({ id: integer(), active: boolean({ const: false }) }) },
+      answers: { 200: DeactivatedShape },
     },
     'GET /api/admin/lab-technicians': {
       summary: 'List lab technicians',
@@ -309,7 +310,7 @@ export const accountsPaths: ModulePaths = {
       description:
         'They can no longer sign in and their open sessions end at once. Unknown id (or not a lab technician) → 404. Audited.',
       access: 'admin',
-      answers: { 200: object({ id: integer(), active: boolean({ const: false }) }) },
+      answers: { 200: DeactivatedShape },
     },
   },
 };

@@ -3,6 +3,7 @@ import {
   BookableDoctorShape,
   DepartmentShape,
   DiseaseShape,
+  DoctorDeletionShape,
   DoctorShape,
   DoctorUpdateForm,
   NameAndDescriptionRequest,
@@ -13,7 +14,7 @@ import {
   SpecializationShape,
 } from '../../../domain/catalogue/catalogue-shapes.ts';
 import { pageQuery } from '../components.ts';
-import { listOf, object, oneOfValues, ref, string } from '../../../domain/shared/wire-schema.ts';
+import { listOf, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { NEXT_FREE_DOCTORS } from '../../../domain/scheduling/booking-use-cases.ts';
 
 const IMAGE = string({ contentEncoding: 'binary' });
@@ -252,7 +253,7 @@ export const cataloguePaths: ModulePaths = {
         'Admins only; audited. Refused with 409 `doctor_has_appointments` while scheduled appointments from today on remain. A doctor with any ' +
         'appointment or record is deactivated (cannot sign in, sessions ended, gone from lists and booking): `result` says which was done.',
       access: 'admin',
-      answers: { 200: object({ result: oneOfValues(['removed', 'deactivated']) }) },
+      answers: { 200: DoctorDeletionShape },
       errors: [409],
     },
   },

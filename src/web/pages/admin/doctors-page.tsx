@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { DoctorDeletionJson } from '../../../domain/catalogue/doctor-use-cases.ts';
+import type { DoctorDeletionJson } from '../../../domain/catalogue/catalogue-shapes.ts';
 import { apiPost, listAt } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable, type Column } from '../../components/data-table.tsx';

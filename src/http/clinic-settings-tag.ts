@@ -1,5 +1,5 @@
 /**
- * The clinic's settings as every page of the UI carries them (the same fields GET /api/clinic answers), so the
+ * The clinic's settings as every page of the UI carries them (the fields of GET /api/clinic that formatting needs), so the
  * first draw already writes dates in the clinic's locale and zone and no second draw follows (src/web/clinic.ts).
  */
 import { escapeHtml, type Clinic } from '../domain/notifications/message.ts';

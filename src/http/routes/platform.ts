@@ -7,7 +7,8 @@ import { RETRY_UNAVAILABLE_AFTER_S } from '../errors.ts';
 export function platformRoutes(app: App): Route[] {
   const clinic = async () => {
     const { name, timeZone, locale } = clinicOf(app.config);
-    return ok({ name, time_zone: timeZone, locale });
+    const { clinicAddress = '', clinicPhone = '' } = app.config;
+    return ok({ name, address: clinicAddress, phone: clinicPhone, time_zone: timeZone, locale });
   };
   const readiness = async () =>
     (await app.health.ready())

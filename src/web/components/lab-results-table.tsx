@@ -32,15 +32,17 @@ export function LabResultsTable({
             return (
               <tr key={item.id} className={isCriticalFlag(flag) ? 'lab-critical' : undefined}>
                 <th scope="row">{item.name}</th>
-                <td className="lab-value">
+                <td className="lab-value" data-label="Result">
                   {result ? valueText(result) : '—'}
                   {result && result.versions.length > 1 && (
                     <CorrectionHistory versions={result.versions} open={printed} />
                   )}
                 </td>
-                <td>{flag ? FLAG_LABELS[flag] || 'Normal' : ''}</td>
-                <td>{result?.value_type === 'quantity' ? result.range_words : ''}</td>
-                <td>{result ? capitalizeStatus(result.status) : ITEM_STATUS_LABELS[item.status]}</td>
+                <td data-label="Flag">{flag ? FLAG_LABELS[flag] || 'Normal' : ''}</td>
+                <td data-label="Usual range">{result?.value_type === 'quantity' ? result.range_words : ''}</td>
+                <td data-label="Status">
+                  {result ? capitalizeStatus(result.status) : ITEM_STATUS_LABELS[item.status]}
+                </td>
               </tr>
             );
           })}

@@ -149,8 +149,8 @@ export interface TrendEntry {
   point: TrendPoint;
 }
 
-/** The trends of a set of results: one per test code, each with a value or more; unit and range from its latest value. */
-export function trendsOf(entries: TrendEntry[]): TrendChartProps[] {
+/** The trends of a set of results: one per test code with two values or more; unit and range from its latest value. */
+function trendsOf(entries: TrendEntry[]): TrendChartProps[] {
   const byCode = new Map<string, TrendChartProps>();
   const newest = [...entries].sort((a, b) => b.point.at.localeCompare(a.point.at));
   for (const { code, name, unit, reference, point } of newest) {
@@ -159,5 +159,19 @@ export function trendsOf(entries: TrendEntry[]): TrendChartProps[] {
     if (point.value !== null && trend.unit === null) Object.assign(trend, { unit, reference });
     byCode.set(code, trend);
   }
-  return [...byCode.values()].filter((t) => t.points.some((p) => p.value !== null));
+  return [...byCode.values()].filter((t) => t.points.filter((p) => p.value !== null).length > 1);
+}
+
+/** The Trends section of a results page; nothing when no test has two values yet. */
+export function Trends({ entries }: { entries: TrendEntry[] }) {
+  const trends = trendsOf(entries);
+  if (trends.length === 0) return null;
+  return (
+    <section className="lab-trends" aria-labelledby="trends-heading">
+      <h2 id="trends-heading">Trends</h2>
+      {trends.map((trend) => (
+        <TrendChart key={trend.name} {...trend} />
+      ))}
+    </section>
+  );
 }

@@ -8,7 +8,7 @@ import type { LabOrderJson } from '../../components/lab-labels.ts';
 import { LabOrderCard } from '../../components/lab-order-card.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { TrendChart, trendsOf, type TrendEntry } from '../../components/trend-chart.tsx';
+import { Trends, type TrendEntry } from '../../components/trend-chart.tsx';
 import { ALL, useAlert } from '../../components/use-alert.ts';
 import { useLoaded } from '../../components/use-fetched.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
@@ -59,12 +59,7 @@ export default function PatientResultsPage() {
               <p className="empty">No lab orders for this patient yet.</p>
             ) : (
               <>
-                <section className="lab-trends" aria-labelledby="trends-heading">
-                  <h2 id="trends-heading">Trends</h2>
-                  {trendsOf(entriesOf(orders)).map((trend) => (
-                    <TrendChart key={trend.name} {...trend} />
-                  ))}
-                </section>
+                <Trends entries={entriesOf(orders)} />
                 <section className="lab-orders" aria-label="Orders">
                   {orders.map((order) => (
                     <LabOrderCard

@@ -211,18 +211,18 @@ function WorkOrderCard({
             {order.items.map((item) => (
               <tr key={item.id}>
                 <th scope="row">{item.name}</th>
-                <td>
+                <td data-label="Specimen">
                   {item.specimen_type === 'none' ? '—' : item.specimen_type}
                   {item.specimen_code && <span className="muted"> · {item.specimen_code}</span>}
                 </td>
-                <td>{ITEM_STATUS_LABELS[item.status]}</td>
-                <td>
+                <td data-label="Status">{ITEM_STATUS_LABELS[item.status]}</td>
+                <td data-label="Result">
                   {item.result ? valueText(item.result) : ''}
                   {item.result?.interpretation && item.result.interpretation !== 'N' && (
                     <strong> {FLAG_LABELS[item.result.interpretation]}</strong>
                   )}
                 </td>
-                <td className="lab-steps">
+                <td className="lab-steps" data-label="Actions">
                   {stepsOf(order, item).map(({ step, label }) => (
                     <button
                       key={step}

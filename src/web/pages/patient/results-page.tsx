@@ -8,7 +8,7 @@ import { valueText, type MyResultJson } from '../../components/lab-labels.ts';
 import { Letterhead } from '../../components/letterhead.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { TrendChart, trendsOf } from '../../components/trend-chart.tsx';
+import { Trends } from '../../components/trend-chart.tsx';
 import { ALL } from '../../components/use-alert.ts';
 import { useFetched, useLoaded } from '../../components/use-fetched.ts';
 import { formatDate, formatDateTime } from '../../format.ts';
@@ -45,22 +45,17 @@ export default function MyResultsPage() {
                   </p>
                 )}
               </div>
-              <section className="lab-trends" aria-labelledby="trends-heading">
-                <h2 id="trends-heading">Trends</h2>
-                {trendsOf(
-                  results
-                    .filter((r) => r.value_type === 'quantity')
-                    .map((r) => ({
-                      code: r.code,
-                      name: r.name,
-                      unit: r.unit,
-                      reference: r.reference,
-                      point: { at: r.effective_at, value: r.value, flag: r.flag },
-                    })),
-                ).map((trend) => (
-                  <TrendChart key={trend.name} {...trend} />
-                ))}
-              </section>
+              <Trends
+                entries={results
+                  .filter((r) => r.value_type === 'quantity')
+                  .map((r) => ({
+                    code: r.code,
+                    name: r.name,
+                    unit: r.unit,
+                    reference: r.reference,
+                    point: { at: r.effective_at, value: r.value, flag: r.flag },
+                  }))}
+              />
               <section aria-labelledby="results-heading">
                 <h2 id="results-heading">Results</h2>
                 <ul className="my-results">

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { clinicOf, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { clinicSettingsTag } from './clinic-settings-tag.ts';
 import { toErrorAnswer } from './errors.ts';
 import { isHttps } from './session-cookie.ts';
@@ -38,7 +38,7 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     ...fhirRoutes(app, { publicUrl: options.publicUrl }),
   ];
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
-  const pageHead = clinicSettingsTag(clinicOf(app.config));
+  const pageHead = clinicSettingsTag(app.config);
   const trustProxy = options.trustProxy ?? 0;
   const { line: log, flush } = options.log ? { line: options.log, flush: undefined } : stdoutLog();
   // An unexpected error is written out at once, behind the lines before it.

@@ -38,6 +38,7 @@ export const routes = {
     breakGlass: '/user/admin/break-glass',
     receptionists: '/user/admin/receptionists',
     labTechnicians: '/user/admin/lab-technicians',
+    labTests: '/user/admin/lab-tests',
     beds: '/user/admin/beds',
     admissions: '/user/admin/admissions',
     census: '/user/admin/census',
@@ -50,6 +51,7 @@ export const routes = {
     book: '/user/patient/book',
     bills: '/user/patient/bills',
     records: '/user/patient/records',
+    results: '/user/patient/results',
     waitlist: '/user/patient/waitlist',
     doctors: '/user/patient/doctors',
     doctorProfile: '/user/patient/doctors/:id',
@@ -76,6 +78,12 @@ export const routes = {
     beds: '/user/doctor/beds',
     admissions: '/user/doctor/admissions',
     dischargeSummary: '/user/doctor/admissions/:id/summary',
+    results: '/user/doctor/results',
+    patientResults: '/user/doctor/my-patients/:id/results',
+    labReport: '/user/doctor/lab-orders/:id/report',
+  },
+  lab: {
+    worklist: '/user/lab',
   },
 } as const;
 
@@ -221,6 +229,26 @@ export const endpoints = {
     admissions: '/api/patient/admissions',
     /** Who opened my record: staff's clinical reads of it. */
     recordOpenings: '/api/patient/record-openings',
+  },
+  /** Lab and imaging orders (issue 48): the catalogue, doctors' orders and reviews, the lab's work. */
+  lab: {
+    tests: '/api/lab/tests',
+    adminTests: '/api/admin/lab/tests',
+    adminTest: (id: Id) => `/api/admin/lab/tests/${id}`,
+    orders: '/api/lab/orders',
+    order: (id: Id) => `/api/lab/orders/${id}`,
+    /** A doctor's step on their order: cancel, review, release. */
+    orderStep: (id: Id, step: 'cancel' | 'review' | 'release') => `/api/lab/orders/${id}/${step}`,
+    acknowledge: (alertId: Id) => `/api/lab/alerts/${alertId}/acknowledge`,
+    toReview: '/api/doctor/results-to-review',
+    patientResults: (patientId: Id) => `/api/doctor/patients/${patientId}/lab-results`,
+    myResults: '/api/patient/lab-results',
+    orderCosts: '/api/desk/lab-orders',
+    worklist: '/api/lab/worklist',
+    /** The lab's step on one test ordered: collect, reject (its specimen), result. */
+    itemStep: (itemId: Id, step: 'collect' | 'reject' | 'result') => `/api/lab/items/${itemId}/${step}`,
+    finalize: (orderId: Id) => `/api/lab/orders/${orderId}/finalize`,
+    correct: (observationId: Id) => `/api/lab/results/${observationId}/correct`,
   },
   doctor: {
     agenda: '/api/doctor/agenda',

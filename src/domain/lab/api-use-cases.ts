@@ -33,6 +33,7 @@ import { requireLab } from './orders.ts';
 import type { LabDeps, ObservationView, OrderFilter, OrderView, UnmatchedResult } from './ports.ts';
 import {
   type ObservationValue,
+  autoReleaseAt,
   correction,
   escalatesAt,
   isReleased,
@@ -346,14 +347,40 @@ export async function myResults(deps: LabDeps, query: unknown, actor: Actor): Pr
           order_number: o.orderNumber,
           name: ob.name,
           ...valueJson(ob.value),
+          code: ob.code,
           interpretation: interpretationInWords(ob.interpretation),
+          flag: ob.interpretation,
           range: rangeInWords(ob.range, ob.value.type === 'quantity' ? ob.value.unit : null),
+          reference: ob.range,
           effective_at: iso(ob.effectiveAt),
           corrected: ob.status === 'corrected' || ob.status === 'amended',
+          history: historySinceRelease(ob, releasedAt(o.report, deps.autoReleaseDays)).map((v) => ({
+            ...valueJson(v.value),
+            recorded_at: iso(v.recordedAt),
+            reason: v.reason,
+          })),
         }),
       ),
     );
   return { ...found, items };
+}
+
+/** When the patient was first shown a report: a doctor's release, or its automatic one. */
+function releasedAt(report: OrderView['report'], autoReleaseDays: number | null): Date | null {
+  const auto = autoReleaseAt(report.signedOffAt, autoReleaseDays) ?? null;
+  if (report.releasedAt === null || (auto !== null && auto < report.releasedAt)) return auto;
+  return report.releasedAt;
+}
+
+/**
+ * The versions a patient may see: the one they were shown at release and each correction after it. A value
+ * corrected before release is never shown (the patient never saw it); with no correction since, nothing.
+ */
+function historySinceRelease(ob: ObservationView, released: Date | null): ObservationView['versions'] {
+  if (released === null) return [];
+  const later = ob.versions.filter((v) => v.recordedAt > released);
+  const shown = ob.versions.filter((v) => v.recordedAt <= released).at(-1);
+  return later.length === 0 || shown === undefined ? [] : [shown, ...later];
 }
 
 // ── Reception ────────────────────────────────────────────────────────────────────────────────────────────────────

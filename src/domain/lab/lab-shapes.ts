@@ -330,10 +330,17 @@ export const MyResultShape = component(
     order_number: string(),
     name: string(),
     ...valueFields,
+    code: string({ description: "The test's code (LOINC where it has one): a trend's values share it" }),
     interpretation: nullable(string({ description: 'In plain words' })),
+    flag: nullable(oneOfValues(INTERPRETATIONS, 'The interpretation as a code: N, L, H, LL, HH')),
     range: string({ description: 'The usual range in plain words' }),
+    reference: nullable(object({ low: nullable(number()), high: nullable(number()) })),
     effective_at: dateTime(),
     corrected: boolean({ description: 'Whether the value was corrected after the lab signed it off' }),
+    history: array(object({ ...valueFields, recorded_at: dateTime(), reason: nullable(string()) }), {
+      description:
+        'The value as released and each correction since, oldest first; empty when it was not corrected after release',
+    }),
   }),
 );
 export type MyResultJson = Static<typeof MyResultShape>;

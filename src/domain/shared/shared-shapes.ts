@@ -46,6 +46,8 @@ export const ClinicShape = component(
   'Clinic',
   object({
     name: string(),
+    address: string({ description: "The clinic's address, for letterheads; empty when not set" }),
+    phone: string({ description: 'Empty when not set' }),
     time_zone: string(),
     locale: string({ description: 'BCP 47, as Intl spells it: en-US, en-GB, de-DE' }),
   }),

@@ -1,14 +1,12 @@
-import { clinicOf, type App } from '../../app.ts';
+import type { App } from '../../app.ts';
+import { clinicSettings } from '../clinic-settings-tag.ts';
 import { ok } from '../answers.ts';
 import { route as r, type Route } from '../router.ts';
 import { RETRY_UNAVAILABLE_AFTER_S } from '../errors.ts';
 
 /** The platform: liveness and readiness for a load balancer, and the clinic's settings every page formats with. */
 export function platformRoutes(app: App): Route[] {
-  const clinic = async () => {
-    const { name, timeZone, locale } = clinicOf(app.config);
-    return ok({ name, time_zone: timeZone, locale });
-  };
+  const clinic = async () => ok(clinicSettings(app.config));
   const readiness = async () =>
     (await app.health.ready())
       ? ok({ status: 'ok', database: 'ok' })

@@ -10,6 +10,7 @@ import {
   ClipboardIcon,
   DashboardIcon,
   DoorIcon,
+  FlaskIcon,
   HourglassIcon,
   LockIcon,
   MailIcon,
@@ -48,6 +49,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Waitlist', to: routes.patient.waitlist, icon: HourglassIcon },
     { label: 'Bills', to: routes.patient.bills, icon: BillIcon },
     { label: 'My Records', to: routes.patient.records, icon: PrescriptionIcon },
+    { label: 'My Results', to: routes.patient.results, icon: FlaskIcon },
     { label: 'Sign-in & Security', to: routes.account('patient'), icon: LockIcon },
   ],
   admin: [
@@ -82,10 +84,13 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Access outside the care team', to: routes.admin.breakGlass, icon: ShieldIcon },
     { label: 'Reception', to: routes.admin.receptionists, icon: UserIcon },
     { label: 'Lab technicians', to: routes.admin.labTechnicians, icon: UserIcon },
+    { label: 'Lab tests', to: routes.admin.labTests, icon: FlaskIcon },
     { label: 'Sign-in & Security', to: routes.account('admin'), icon: LockIcon },
   ],
-  // The lab's screens (issue 48) are not built yet: its API is.
-  lab: [{ label: 'Sign-in & Security', to: routes.account('lab'), icon: LockIcon }],
+  lab: [
+    { label: 'Worklist', to: routes.lab.worklist, icon: FlaskIcon },
+    { label: 'Sign-in & Security', to: routes.account('lab'), icon: LockIcon },
+  ],
   reception: [
     { label: "Today's Appointments", to: routes.reception.today, icon: CalendarIcon },
     { label: 'Patients', to: routes.reception.patients, icon: UsersIcon },
@@ -99,6 +104,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Appointments', to: routes.doctor.appointments, icon: CalendarIcon },
     { label: 'Manage Records', to: routes.doctor.manageRecords, icon: ClipboardIcon },
     { label: 'My Patients', to: routes.doctor.myPatients, icon: UsersIcon },
+    { label: 'Results to review', to: routes.doctor.results, icon: FlaskIcon },
     { label: 'Ward patients', to: routes.doctor.admissions, icon: ClipboardIcon },
     { label: 'Bed board', to: routes.doctor.beds, icon: BedIcon },
     { label: 'Sign-in & Security', to: routes.account('doctor'), icon: LockIcon },

@@ -9,9 +9,15 @@ export type Loaded<T> = { state: 'loading' } | { state: 'failed' } | { state: 'l
  * What `path` answers, with its loading and failed states and a retry. An answer for a path (or query) the screen
  * has since left is dropped; while a new path loads, the last answer stays on screen.
  */
-export function useLoaded<T>(path: string, what: string, query?: Query): { loaded: Loaded<T>; retry: () => void } {
+export function useLoaded<T>(
+  path: string,
+  what: string,
+  query?: Query,
+  /** Change it to fetch again, e.g. after a step changed what the path answers. */
+  reloadKey = 0,
+): { loaded: Loaded<T>; retry: () => void } {
   // By value, so a query written inline does not fetch again on every render.
-  const key = `${path} ${JSON.stringify(query ?? {})}`;
+  const key = `${path} ${JSON.stringify(query ?? {})} ${reloadKey}`;
   const { last, failed, retry } = useRequest(what, key, (signal) => apiGet<T>(path, query, signal));
   const loaded: Loaded<T> = last
     ? { state: 'loaded', value: last.value }

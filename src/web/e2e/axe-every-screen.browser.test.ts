@@ -22,6 +22,7 @@ import {
   createReceptionist,
   registerPatient,
   seedClinic,
+  seedLabOrder,
   seedStay,
   seedUnpaidBill,
   seedWard,
@@ -55,6 +56,8 @@ describe('axe on every screen', () => {
     // A ward with the patient in a bed, their discharge ordered: the ward's screens and the summary have content.
     const { bedIds } = await seedWard(server, clinic);
     const { admissionId } = await seedStay(server, clinic, patientId, bedIds[0] ?? 0);
+    // A lab order of the patient's, resulted and released: the lab's, the doctor's and the patient's lab screens have content.
+    const orderId = await seedLabOrder(server, clinic, lab, admissionId);
     Object.assign(emails, {
       admin: clinic.admin.email,
       doctor: clinic.doctor.email,
@@ -73,6 +76,8 @@ describe('axe on every screen', () => {
       [routes.admin.dischargeSummary]: admissionId,
       [routes.doctor.dischargeSummary]: admissionId,
       [routes.patient.dischargeSummary]: admissionId,
+      [routes.doctor.patientResults]: patientId,
+      [routes.doctor.labReport]: orderId,
     });
   });
 

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Page } from 'playwright-core';
 import { openPage, openSignedInPage, serverAndBrowserPerSuite, signInThroughUi, type TestServer } from './harness.ts';
-import { createReceptionist, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+import {
+  createLabTechnician,
+  createReceptionist,
+  registerPatient,
+  seedClinic,
+  type Account,
+  type Clinic,
+} from './seed.ts';
 
 const menus = {
   patient: [
@@ -13,6 +20,7 @@ const menus = {
     'Waitlist',
     'Bills',
     'My Records',
+    'My Results',
     'Sign-in & Security',
     'Signout',
   ],
@@ -33,6 +41,7 @@ const menus = {
     'Access outside the care team',
     'Reception',
     'Lab technicians',
+    'Lab tests',
     'Sign-in & Security',
     'Signout',
   ],
@@ -41,6 +50,7 @@ const menus = {
     'Appointments',
     'Manage Records',
     'My Patients',
+    'Results to review',
     'Ward patients',
     'Bed board',
     'Sign-in & Security',
@@ -55,6 +65,7 @@ const menus = {
     'Sign-in & Security',
     'Signout',
   ],
+  lab: ['Worklist', 'Sign-in & Security', 'Signout'],
 };
 
 describe('signed-in areas and the route guard in the browser', () => {
@@ -63,6 +74,7 @@ describe('signed-in areas and the route guard in the browser', () => {
   let clinic: Clinic;
   let patient: Account;
   let reception: Account;
+  let lab: Account;
 
   serverAndBrowserPerSuite(async (started, launched) => {
     server = started;
@@ -70,6 +82,7 @@ describe('signed-in areas and the route guard in the browser', () => {
     clinic = await seedClinic(server);
     patient = await registerPatient(server, 'Rita Roles');
     reception = await createReceptionist(server, clinic.admin);
+    lab = await createLabTechnician(server, clinic.admin);
   });
 
   const signedIn = async (account: Account): Promise<Page> => {
@@ -95,6 +108,7 @@ describe('signed-in areas and the route guard in the browser', () => {
       [clinic.doctor, ['/user/patient/bills', '/user/admin/departments'], '/user/doctor/agenda'],
       [clinic.admin, ['/user/patient/book', '/user/doctor/my-patients'], '/user/admin/dashboard'],
       [reception, ['/user/admin/patients'], '/user/reception/today'],
+      [lab, ['/user/doctor/results', '/user/patient/results'], '/user/lab'],
     ];
     for (const [account, froms, to] of bounces) {
       const page = await signedIn(account);
@@ -141,6 +155,7 @@ describe('signed-in areas and the route guard in the browser', () => {
       [clinic.admin, menus.admin],
       [clinic.doctor, menus.doctor],
       [reception, menus.reception],
+      [lab, menus.lab],
     ] as const) {
       const page = await signedIn(account);
       const sidebar = page.getByRole('navigation', { name: 'Main menu' });

@@ -221,3 +221,39 @@ export async function seedStay(
   });
   return { admissionId: admission.id };
 }
+
+/**
+ * Lab work of a stay, as the doctor and the lab do it through the API: a potassium (critical, 7 mmol/L) and a
+ * glucose, collected, resulted, signed off and released; and a sodium still waiting for collection. Answers the
+ * first order's id.
+ */
+export async function seedLabOrder(
+  server: TestServer,
+  clinic: Clinic,
+  lab: Account,
+  admissionId: number,
+): Promise<number> {
+  const catalogue = await call(server, 'GET', '/api/lab/tests?per_page=200', clinic.doctor.token);
+  const idOf = (code: string) => {
+    const test = (catalogue.tests as { id: number; code: string }[]).find((t) => t.code === code);
+    if (!test) throw new Error(`no test ${code} in the catalogue`);
+    return test.id;
+  };
+  const order = (codes: string[]) =>
+    call(server, 'POST', '/api/lab/orders', clinic.doctor.token, {
+      admission_id: admissionId,
+      test_ids: codes.map(idOf),
+    });
+  const placed = await order(['2823-3', '2345-7']);
+  await order(['2951-2']);
+  const work = await call(server, 'GET', `/api/lab/worklist?order_number=${placed.order_number}`, lab.token);
+  const values: Record<string, [number, string]> = { '2823-3': [7, 'mmol/L'], '2345-7': [90, 'mg/dL'] };
+  for (const item of work.orders[0].items as { id: number; code: string }[]) {
+    const [value, unit] = values[item.code] ?? [0, ''];
+    await call(server, 'POST', `/api/lab/items/${item.id}/collect`, lab.token, { specimen_code: `SEED-${item.id}` });
+    await call(server, 'POST', `/api/lab/items/${item.id}/result`, lab.token, { type: 'quantity', value, unit });
+  }
+  await call(server, 'POST', `/api/lab/orders/${placed.id}/finalize`, lab.token);
+  await call(server, 'POST', `/api/lab/orders/${placed.id}/release`, clinic.doctor.token);
+  return placed.id;
+}

@@ -59,6 +59,7 @@ const screens: Record<'admin' | 'doctor' | 'patient', Screen[]> = {
     { path: '/user/admin/diseases', api: '/api/admin/diseases', what: 'Diseases' },
     { path: '/user/admin/rooms', api: '/api/admin/rooms', what: 'Rooms' },
     { path: '/user/admin/messages', api: '/api/admin/messages', what: 'Messages' },
+    { path: '/user/admin/lab-tests', api: '/api/lab/tests', what: 'Lab tests' },
   ],
   doctor: [
     { path: '/user/doctor/appointments', api: '/api/doctor/appointments', what: 'Your appointments' },
@@ -374,6 +375,11 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
     { path: '/user/admin/specializations', label: 'Specializations', required: ['ID', 'Name', 'Actions'] },
     { path: '/user/admin/diseases', label: 'Diseases', required: ['ID', 'Name', 'Description', 'Actions'] },
     { path: '/user/admin/rooms', label: 'Rooms', required: ['ID', 'Name', 'Department', 'Actions'] },
+    {
+      path: '/user/admin/lab-tests',
+      label: 'Lab tests',
+      required: ['Code', 'Name', 'Kind', 'Price', 'Actions'],
+    },
     {
       path: '/user/admin/receptionists',
       label: 'Receptionists',

@@ -1,6 +1,7 @@
 /** The doctor's ward patients: stays in a bed to order a discharge for, requests to cancel, summaries to print. */
 import { useState } from 'react';
 import { OrderDischargeDialog } from '../../components/admission-dialogs.tsx';
+import { OrderTestsDialog } from '../../components/order-tests-dialog.tsx';
 import { AdmissionTable } from '../../components/admission-table.tsx';
 import { Alert, type AlertMessage } from '../../components/alert.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -14,8 +15,10 @@ export default function DoctorAdmissionsPage() {
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
   const [discharging, setDischarging] = useState<AdmissionJson | null>(null);
+  const [ordering, setOrdering] = useState<AdmissionJson | null>(null);
   const done = (message: AlertMessage) => {
     setDischarging(null);
+    setOrdering(null);
     setAlert(message);
     setReloadKey((key) => key + 1);
   };
@@ -32,6 +35,7 @@ export default function DoctorAdmissionsPage() {
               onSelect: () => setDischarging(a),
               tone: 'primary' as const,
             },
+            { label: 'Order tests', name: `Order tests: ${name}`, onSelect: () => setOrdering(a) },
           ]
         : []),
       ...(a.status === 'discharge_ordered' || a.status === 'discharged'
@@ -55,6 +59,14 @@ export default function DoctorAdmissionsPage() {
       <PageHeader title="Ward patients" />
       <Alert message={alert} onDismiss={dismiss} />
       <AdmissionTable initialGroup="current" reloadKey={reloadKey} showReason actions={actions} />
+      {ordering && (
+        <OrderTestsDialog
+          source={{ admission_id: ordering.id }}
+          patientName={ordering.patient.name}
+          onClose={() => setOrdering(null)}
+          onDone={done}
+        />
+      )}
       {discharging && (
         <OrderDischargeDialog admission={discharging} onClose={() => setDischarging(null)} onDone={done} />
       )}

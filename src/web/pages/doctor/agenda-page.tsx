@@ -9,6 +9,8 @@ import type { AgendaView } from '../../../domain/scheduling/scheduling.ts';
 import { apiGet } from '../../api.ts';
 import { RequestAdmissionDialog } from '../../components/admission-dialogs.tsx';
 import { Alert, success } from '../../components/alert.tsx';
+import { CriticalResultsNotice } from '../../components/critical-results-notice.tsx';
+import { OrderTestsDialog } from '../../components/order-tests-dialog.tsx';
 import { LoadFailure, LoadingStatus } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RecordDialog } from '../../components/record-dialog.tsx';
@@ -30,6 +32,7 @@ export default function AgendaPage() {
   const [reloadKey, setReloadKey] = useState(0);
   const [recording, setRecording] = useState<AgendaVisitJson | null>(null);
   const [admitting, setAdmitting] = useState<AgendaVisitJson | null>(null);
+  const [ordering, setOrdering] = useState<AgendaVisitJson | null>(null);
   const { alert, setAlert, dismiss } = useAlert();
   const {
     answer: agenda,
@@ -94,6 +97,7 @@ export default function AgendaPage() {
         </button>
       </nav>
       <Alert message={alert} onDismiss={dismiss} />
+      <CriticalResultsNotice />
       {failed ? (
         <div className="card">
           <LoadFailure what="Your agenda" onRetry={retry} />
@@ -134,6 +138,7 @@ export default function AgendaPage() {
                       visit={visit}
                       onRecord={() => setRecording(visit)}
                       onAdmit={() => setAdmitting(visit)}
+                      onOrder={() => setOrdering(visit)}
                     />
                   ))}
                 </ol>
@@ -153,6 +158,17 @@ export default function AgendaPage() {
           }}
         />
       )}
+      {ordering && (
+        <OrderTestsDialog
+          source={{ appointment_id: ordering.id }}
+          patientName={ordering.patient_name}
+          onClose={() => setOrdering(null)}
+          onDone={(message) => {
+            setOrdering(null);
+            setAlert(message);
+          }}
+        />
+      )}
       {admitting && (
         <RequestAdmissionDialog
           patient={{ id: admitting.patient.id, name: admitting.patient_name }}
@@ -168,7 +184,14 @@ export default function AgendaPage() {
   );
 }
 
-function Visit({ visit, onRecord, onAdmit }: { visit: AgendaVisitJson; onRecord: () => void; onAdmit: () => void }) {
+interface VisitProps {
+  visit: AgendaVisitJson;
+  onRecord: () => void;
+  onAdmit: () => void;
+  onOrder: () => void;
+}
+
+function Visit({ visit, onRecord, onAdmit, onOrder }: VisitProps) {
   return (
     <li className="agenda-visit">
       <span className="agenda-time">
@@ -202,6 +225,16 @@ function Visit({ visit, onRecord, onAdmit }: { visit: AgendaVisitJson; onRecord:
             aria-label={`Request admission of ${visit.patient_name}, ${formatTime(visit.start_time)}`}
           >
             Request admission
+          </button>
+        )}
+        {(visit.status === 'checked_in' || visit.status === 'completed') && (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={onOrder}
+            aria-label={`Order tests for ${visit.patient_name}, ${formatTime(visit.start_time)}`}
+          >
+            Order tests
           </button>
         )}
       </span>

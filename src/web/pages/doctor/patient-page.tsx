@@ -10,7 +10,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { useLoaded, useSavedOver } from '../../components/use-fetched.ts';
 import { BreakGlassForm } from '../../components/break-glass-form.tsx';
 import { PatientOverview } from '../../components/patient-overview.tsx';
-import { endpoints, routes } from '../../paths.ts';
+import { endpoints, routes, withId } from '../../paths.ts';
 
 export default function DoctorPatientPage() {
   const { id } = useParams<{ id: string }>();
@@ -27,6 +27,9 @@ export default function DoctorPatientPage() {
       <PageHeader title="Patient Overview">
         <Link href={routes.doctor.myPatients} className="button button-small">
           Patient List
+        </Link>
+        <Link href={withId(routes.doctor.patientResults, id)} className="button button-small">
+          Lab results
         </Link>
         {patient && (
           <button type="button" className="button button-small button-primary" onClick={() => setAdmitting(true)}>

@@ -9,6 +9,7 @@ import { BookingForm } from '../../components/booking-form.tsx';
 import { BillTable } from '../../components/bill-table.tsx';
 import { DeskAppointments } from '../../components/desk-appointments.tsx';
 import { EditPatientDialog } from '../../components/edit-patient-dialog.tsx';
+import { LabOrderCosts } from '../../components/lab-order-costs.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { DESK_METHODS, PayDialog } from '../../components/pay-dialog.tsx';
 import { useAlert } from '../../components/use-alert.ts';
@@ -134,6 +135,8 @@ export default function DeskPatientPage() {
         setAlert={setAlert}
         reloadKey={booked}
       />
+      <h2>Lab orders</h2>
+      <LabOrderCosts patientId={Number(id)} />
       <h2>Bills</h2>
       <BillTable
         label="The patient's bills"

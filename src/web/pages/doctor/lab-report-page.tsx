@@ -1,0 +1,65 @@
+/** A lab order's report to print: the clinic's letterhead, the patient (name, birth date, id), the results. */
+import { Link, useParams } from 'wouter';
+import type { PatientDetailJson } from '../../../domain/records/records-shapes.ts';
+import type { LabOrderJson } from '../../components/lab-labels.ts';
+import { REPORT_STATUS_LABELS } from '../../components/lab-labels.ts';
+import { LabResultsTable } from '../../components/lab-results-table.tsx';
+import { Letterhead } from '../../components/letterhead.tsx';
+import { PanelBody } from '../../components/list-states.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useFetched, useLoaded } from '../../components/use-fetched.ts';
+import { formatDate, formatDateTime } from '../../format.ts';
+import { endpoints, routes, withId } from '../../paths.ts';
+
+export default function LabReportPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const { loaded, retry } = useLoaded<LabOrderJson>(endpoints.lab.order(id), 'lab report');
+  const order = loaded.state === 'loaded' ? loaded.value : null;
+  return (
+    <>
+      <PageHeader title="Lab report">
+        {order && (
+          <Link href={withId(routes.doctor.patientResults, order.patient.id)} className="button button-small no-print">
+            Lab results
+          </Link>
+        )}
+        {order && (
+          <button type="button" className="button button-small button-primary no-print" onClick={() => window.print()}>
+            Print
+          </button>
+        )}
+      </PageHeader>
+      <PanelBody loaded={loaded} retry={retry} what="The lab report" skeleton={<article className="card lab-report" />}>
+        {(o) => <LabReport order={o} />}
+      </PanelBody>
+    </>
+  );
+}
+
+function LabReport({ order }: { order: LabOrderJson }) {
+  const patient = useFetched<PatientDetailJson>(endpoints.doctor.patient(order.patient.id), 'patient');
+  const signed = order.report.signed_off_at;
+  return (
+    <article className="card lab-report receipt">
+      <Letterhead title="Laboratory report" reference={order.order_number} />
+      <dl className="details">
+        <dt>Patient</dt>
+        <dd>{order.patient.name}</dd>
+        <dt>Birth date</dt>
+        <dd>{patient?.birthdate ? formatDate(patient.birthdate) : '—'}</dd>
+        <dt>Patient ID</dt>
+        <dd>{order.patient.id}</dd>
+        <dt>Ordered by</dt>
+        <dd>
+          {order.doctor.name}, {formatDateTime(order.ordered_at)}
+        </dd>
+        <dt>Report</dt>
+        <dd>
+          {REPORT_STATUS_LABELS[order.report.status]}
+          {signed ? `, signed off ${formatDateTime(signed)}` : ''}
+        </dd>
+      </dl>
+      <LabResultsTable order={order} caption="Results" printed />
+    </article>
+  );
+}

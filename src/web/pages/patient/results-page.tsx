@@ -2,7 +2,7 @@
  * My results: the lab results a doctor released (or the clinic released after its set days), each with its usual
  * range in plain words and how the value stands against it, a trend per test, and what a correction changed.
  */
-import type { MyProfileJson } from '../../../domain/patients/use-cases.ts';
+import type { MyProfileJson } from '../../../domain/patients/patients-shapes.ts';
 import type { ListJson } from '../../../http/answers.ts';
 import { valueText, type MyResultJson } from '../../components/lab-labels.ts';
 import { Letterhead } from '../../components/letterhead.tsx';

@@ -22,6 +22,7 @@ interface TestRow {
   price_cents: number;
   turnaround_minutes: number;
   active: boolean;
+  row_version: number;
   member_ids: number[];
   ranges: BandRow[];
   critical: BandRow[];
@@ -66,11 +67,12 @@ export function toCatalogueTest(row: TestRow): CatalogueTest {
     turnaroundMinutes: row.turnaround_minutes,
     memberIds: row.member_ids,
     active: row.active,
+    rowVersion: row.row_version,
   };
 }
 
 const TEST_COLUMNS = `t.id, t.kind, t.category, t.code_system, t.code, t.name, t.specimen_type, t.result_type, t.unit,
-  t.physical_low, t.physical_high, t.answers, t.price_cents, t.turnaround_minutes, t.active,
+  t.physical_low, t.physical_high, t.answers, t.price_cents, t.turnaround_minutes, t.active, t.row_version,
   coalesce((select array_agg(m.test_id order by m.position) from lab_panel_members m where m.panel_id = t.id), '{}') as member_ids,
   coalesce((select json_agg(json_build_object('sex', r.sex, 'age_from_days', r.age_from_days, 'age_to_days', r.age_to_days,
     'low', r.low, 'high', r.high) order by r.id) from lab_reference_ranges r where r.test_id = t.id), '[]') as ranges,
@@ -617,6 +619,7 @@ function viewQueries(
   | 'orderIdByNumber'
   | 'catalogue'
   | 'createTest'
+  | 'lockTest'
   | 'updateTest'
 > {
   const paged = async (where: string, order: string, params: unknown[], page: { page: number; perPage: number }) => {
@@ -865,13 +868,56 @@ function viewQueries(
       }
     },
 
-    updateTest: async (id, f, updatedAt) => {
-      const rows = await db.query(
+    lockTest: async (id) => {
+      const [locked] = await db.query<{ id: number }>(`select id from lab_tests where id = $1 for update`, [id]);
+      if (!locked) return undefined;
+      const [row] = await db.query<TestRow>(`select ${TEST_COLUMNS} from lab_tests t where t.id = $1`, [id]);
+      return row ? toCatalogueTest(row) : undefined;
+    },
+
+    updateTest: async (id, change, updatedAt) => {
+      await db.query(
         `update lab_tests set name = $2, price_cents = $3, turnaround_minutes = $4, active = $5, updated_at = $6,
-           row_version = row_version + 1 where id = $1 returning id`,
-        [id, f.name, f.priceCents, f.turnaroundMinutes, f.active, updatedAt],
+           physical_low = case when $7 then $8::numeric else physical_low end,
+           physical_high = case when $7 then $9::numeric else physical_high end,
+           row_version = row_version + 1 where id = $1`,
+        [
+          id,
+          change.name,
+          change.priceCents,
+          change.turnaroundMinutes,
+          change.active,
+          updatedAt,
+          change.physical !== undefined,
+          change.physical?.low ?? null,
+          change.physical?.high ?? null,
+        ],
       );
-      return rows.length > 0;
+      for (const [table, bands] of [
+        ['lab_reference_ranges', change.ranges],
+        ['lab_critical_limits', change.criticalLimits],
+      ] as const) {
+        if (bands === undefined) continue;
+        await db.query(`delete from ${table} where test_id = $1`, [id]);
+        if (bands.length === 0) continue;
+        await db.query(
+          `insert into ${table} (test_id, sex, age_from_days, age_to_days, low, high)
+           select $1, b.sex, b.age_from_days, b.age_to_days, b.low, b.high
+           from jsonb_to_recordset($2::jsonb) as b(sex text, age_from_days integer, age_to_days integer, low numeric, high numeric)`,
+          [
+            id,
+            JSON.stringify(
+              bands.map((b) => ({
+                sex: b.sex,
+                age_from_days: b.ageFromDays,
+                age_to_days: b.ageToDays,
+                low: b.low,
+                high: b.high,
+              })),
+            ),
+          ],
+        );
+      }
     },
   };
 }

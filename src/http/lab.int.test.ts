@@ -388,6 +388,123 @@ for (const target of testDatabases('one')) {
       assert.deepEqual([changed.name, changed.price, changed.active], ['Lactate (venous)', '14.00', false]);
     });
 
+    it("edits a test's ranges and critical limits as a new version: results already read keep their reading", async () => {
+      const made = await ok(
+        'POST',
+        '/api/admin/lab/tests',
+        admin.token,
+        {
+          code_system: 'local',
+          code: 'LOC-AMM',
+          name: 'Ammonia',
+          category: 'laboratory',
+          specimen_type: 'plasma',
+          result_type: 'quantity',
+          unit: 'umol/L',
+          range_low: 10,
+          range_high: 40,
+          price: '9',
+          turnaround_minutes: 60,
+        },
+        201,
+      );
+      tests['LOC-AMM'] = made.id;
+      const resulted = async () => {
+        const placed = await order(['LOC-AMM']);
+        const item = await itemOf(placed.order_number, 'LOC-AMM');
+        await ok('POST', `/api/lab/items/${item.id}/collect`, labA.token, { specimen_code: `S-${item.id}-amm` });
+        const r = await ok(
+          'POST',
+          `/api/lab/items/${item.id}/result`,
+          labA.token,
+          { type: 'quantity', value: 45, unit: 'umol/L' },
+          201,
+        );
+        return { placed, interpretation: r.interpretation };
+      };
+      const first = await resulted();
+      assert.equal(first.interpretation, 'H');
+
+      const keep = { name: 'Ammonia', price: '9', turnaround_minutes: 60, active: true };
+      const refused = await api('PUT', `/api/admin/lab/tests/${made.id}`, admin.token, {
+        ...keep,
+        physical_low: 5,
+        physical_high: 1,
+        ranges: [
+          { sex: 'any', age_from_days: 0, age_to_days: 6575, low: 20, high: 60 },
+          { sex: 'any', age_from_days: 6000, low: 10, high: 50 },
+        ],
+        critical_limits: [{ sex: 'male', low: 9, high: 3 }, { sex: 'female' }],
+      });
+      assert.equal(refused.status, 422);
+      assert.deepEqual(refused.body.errors, {
+        physical_high: ['must be above its low end'],
+        ranges: ['ranges[0] and ranges[1] overlap in age for any'],
+        'critical_limits[0].high': ['must be above its low end'],
+        'critical_limits[1].low': ['give a low end, a high end or both'],
+      });
+      const notAList = await api('PUT', `/api/admin/lab/tests/${made.id}`, admin.token, { ...keep, ranges: 'wide' });
+      assert.deepEqual(notAList.body.errors, { ranges: ['must be a list'] });
+
+      const edited = await ok('PUT', `/api/admin/lab/tests/${made.id}`, admin.token, {
+        ...keep,
+        row_version: made.row_version,
+        physical_low: 0,
+        physical_high: 2000,
+        ranges: [
+          { sex: 'male', age_from_days: 6575, low: 15, high: 50 },
+          { sex: 'female', age_from_days: 6575, low: 10, high: 47 },
+        ],
+        critical_limits: [{ sex: 'any', high: 200 }],
+      });
+      assert.equal(edited.row_version, made.row_version + 1);
+      assert.deepEqual([edited.physical_low, edited.physical_high], [0, 2000]);
+      assert.deepEqual(
+        edited.ranges.map((b: { sex: string; low: number; high: number }) => [b.sex, b.low, b.high]),
+        [
+          ['male', 15, 50],
+          ['female', 10, 47],
+        ],
+      );
+      assert.deepEqual(edited.critical_limits, [
+        { sex: 'any', age_from_days: 0, age_to_days: null, low: null, high: 200 },
+      ]);
+      const stale = await api('PUT', `/api/admin/lab/tests/${made.id}`, admin.token, {
+        ...keep,
+        row_version: made.row_version,
+      });
+      assert.deepEqual([stale.status, stale.body.code], [409, 'test_changed']);
+
+      // The value read high under 10–40 stays high against that range; the same value now reads normal.
+      const old = present((await ok('GET', `/api/lab/orders/${first.placed.id}`, doctor.token)).items[0].result);
+      assert.deepEqual([old.interpretation, old.range], ['H', { low: 10, high: 40 }]);
+      assert.equal((await resulted()).interpretation, 'N');
+
+      const [audit] = await server.db.query<{ details: { row_version: number; limits_before: unknown } }>(
+        `select details from audit_log where entity = 'lab_test' and entity_id = $1 and action = 'update'
+         order by id desc limit 1`,
+        [made.id],
+      );
+      assert.equal(present(audit).details.row_version, made.row_version + 1);
+      assert.deepEqual(present(audit).details.limits_before, {
+        physical: { low: null, high: null },
+        ranges: [{ sex: 'any', age_from_days: 0, age_to_days: null, low: 10, high: 40 }],
+        critical_limits: [],
+      });
+
+      const text = only(
+        (await ok('GET', '/api/lab/tests?q=IMG-XR-CHEST', admin.token)).tests as { id: number; name: string }[],
+      );
+      const onText = await api('PUT', `/api/admin/lab/tests/${text.id}`, admin.token, {
+        name: text.name,
+        price: '30',
+        turnaround_minutes: 60,
+        active: true,
+        ranges: [{ sex: 'any', low: 1 }],
+      });
+      assert.deepEqual(onText.body.errors, { ranges: ['only a test answered by a quantity has limits'] });
+    });
+
     it('answers every lab route to each identity as its access says', async () => {
       const identities: Record<string, string | undefined> = {
         none: undefined,

@@ -1,11 +1,11 @@
 import { requireCare } from '../care/guard.ts';
 import { ownDoctorId, ownPatientId, requireAdmin, requireDesk, type Actor } from '../shared/actor.ts';
-import { conflict, ensure, invalid, notFound } from '../shared/errors.ts';
+import { type FieldErrors, conflict, ensure, invalid, notFound } from '../shared/errors.ts';
 import { centsToDecimal, parseCents } from '../shared/money.ts';
 import { type Page, type PageRequest, pageRequest } from '../shared/pagination.ts';
 import { readFields, readInput } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
-import type { CatalogueTest } from './catalogue.ts';
+import { type CatalogueTest, type ReferenceRange, bandErrors } from './catalogue.ts';
 import { interpretFor, interpretationInWords, rangeInWords, reviewRank } from './interpretation.ts';
 import {
   AttachRequestShape,
@@ -13,7 +13,9 @@ import {
   CorrectionRequestShape,
   LabTestRequestShape,
   type LabTestJson,
-  LabTestUpdateShape,
+  LabTestUpdateFields,
+  BandRequest,
+  MAX_BANDS,
   type LabOrderJson,
   type MyResultJson,
   type ObservationJson,
@@ -626,6 +628,8 @@ const testJson = (t: CatalogueTest): LabTestJson => {
     specimen_type: t.specimenType,
     result_type: t.kind === 'panel' ? null : t.resultType,
     unit: t.unit,
+    physical_low: t.physicalLow,
+    physical_high: t.physicalHigh,
     answers: t.answers,
     ranges: t.ranges.map(band),
     critical_limits: t.criticalLimits.map(band),
@@ -634,6 +638,7 @@ const testJson = (t: CatalogueTest): LabTestJson => {
     turnaround_minutes: t.turnaroundMinutes,
     member_ids: t.memberIds,
     active: t.active,
+    row_version: t.rowVersion,
   };
 };
 
@@ -703,18 +708,99 @@ export async function createCatalogueTest(deps: LabDeps, body: unknown, actor: A
   return testJson(ensure((await deps.lab.tests([id])).get(id), () => notFound('Test')));
 }
 
-/** An admin renames, reprices, retimes or retires a test; orders already placed keep the price they were billed. */
+/** A band as the admin gave it, read by BandRequest (an age left out is from birth, with no end). */
+function readBands(raw: unknown, field: 'ranges' | 'critical_limits', errors: FieldErrors): ReferenceRange[] {
+  if (!Array.isArray(raw)) {
+    errors[field] = ['must be a list'];
+    return [];
+  }
+  if (raw.length > MAX_BANDS) {
+    errors[field] = [`must have at most ${MAX_BANDS} bands`];
+    return [];
+  }
+  const bands = raw.map((item, i) => {
+    const v = new Validator(asRecord(item));
+    const b = readFields(v, BandRequest);
+    for (const [name, messages] of Object.entries(v.errors)) errors[`${field}[${i}].${name}`] = messages;
+    return {
+      sex: b.sex,
+      ageFromDays: b.age_from_days ?? 0,
+      ageToDays: b.age_to_days ?? null,
+      low: b.low ?? null,
+      high: b.high ?? null,
+    };
+  });
+  if (Object.keys(errors).some((name) => name.startsWith(`${field}[`))) return bands;
+  Object.assign(errors, bandErrors(field, bands, field === 'critical_limits'));
+  return bands;
+}
+
+/** The limits a change gives: each list given replaces the test's, physical limits when either end is named. */
+function readLimits(
+  input: Record<string, unknown>,
+  read: { physical_low?: number | null; physical_high?: number | null },
+  errors: FieldErrors,
+) {
+  const physical =
+    'physical_low' in input || 'physical_high' in input
+      ? { low: read.physical_low ?? null, high: read.physical_high ?? null }
+      : undefined;
+  if (physical?.low != null && physical.high != null && physical.low >= physical.high)
+    errors.physical_high = ['must be above its low end'];
+  return {
+    physical,
+    ranges: input.ranges === undefined ? undefined : readBands(input.ranges, 'ranges', errors),
+    criticalLimits:
+      input.critical_limits === undefined ? undefined : readBands(input.critical_limits, 'critical_limits', errors),
+  };
+}
+
+/**
+ * An admin renames, reprices, retimes or retires a test, and may replace its physical limits, reference ranges and
+ * critical limits (by sex and age band). Each change is a new version of the test (a stale `row_version` is a 409),
+ * audited with the limits before and after; orders placed keep the price they were billed, and results already
+ * read keep the interpretation and range they were given.
+ */
 export async function updateCatalogueTest(deps: LabDeps, testId: RawId, body: unknown, actor: Actor) {
   requireAdmin(actor);
   const id = pathId(testId, 'Test');
-  const v = new Validator(asRecord(body));
-  const t = readFields(v, LabTestUpdateShape);
+  const input = asRecord(body);
+  const v = new Validator(input);
+  const t = readFields(v, LabTestUpdateFields);
   const priceCents = readPrice(v, t.price);
+  const limitErrors: FieldErrors = {};
+  const limits = readLimits(input, t, limitErrors);
+  for (const [name, messages] of Object.entries(limitErrors)) for (const m of messages) v.fail(name, m);
   v.done();
   await deps.transaction(async (tx) => {
-    const fields = { name: t.name, priceCents, turnaroundMinutes: t.turnaround_minutes, active: t.active };
-    if (!(await tx.lab.updateTest(id, fields, tx.clock.now()))) throw notFound('Test');
-    await tx.audit.record({ actor, action: 'update', entity: 'lab_test', entityId: id, requestId: actor.requestId });
+    const before = ensure(await tx.lab.lockTest(id), () => notFound('Test'));
+    if (t.row_version !== undefined && t.row_version !== before.rowVersion)
+      throw conflict('test_changed', 'This test was changed meanwhile: read it again, then change it');
+    const givesLimits = limits.physical || limits.ranges || limits.criticalLimits;
+    if (givesLimits && before.resultType !== 'quantity')
+      throw invalid({ ranges: ['only a test answered by a quantity has limits'] });
+    const change = { name: t.name, priceCents, turnaroundMinutes: t.turnaround_minutes, active: t.active, ...limits };
+    await tx.lab.updateTest(id, change, tx.clock.now());
+    const limitsOf = (test: CatalogueTest) => {
+      const json = testJson(test);
+      return {
+        physical: { low: json.physical_low, high: json.physical_high },
+        ranges: json.ranges,
+        critical_limits: json.critical_limits,
+      };
+    };
+    const after = ensure((await tx.lab.tests([id])).get(id), () => notFound('Test'));
+    await tx.audit.record({
+      actor,
+      action: 'update',
+      entity: 'lab_test',
+      entityId: id,
+      requestId: actor.requestId,
+      details: {
+        row_version: after.rowVersion,
+        ...(givesLimits ? { limits_before: limitsOf(before), limits_after: limitsOf(after) } : {}),
+      },
+    });
   });
   return testJson(ensure((await deps.lab.tests([id])).get(id), () => notFound('Test')));
 }

@@ -1,4 +1,5 @@
 import type { Gender } from '../shared/actor.ts';
+import type { FieldErrors } from '../shared/errors.ts';
 
 /**
  * The test catalogue (issue 48): what a doctor can order. A test is answered by one observation; a panel (a full
@@ -68,6 +69,8 @@ export interface CatalogueTest {
   /** For a panel: its member tests' ids, in the order they are reported. */
   memberIds: number[];
   active: boolean;
+  /** Each change of the test is a new version; results keep the reading they were given under an earlier one. */
+  rowVersion: number;
 }
 
 export const DAYS_PER_YEAR = 365.25;
@@ -103,4 +106,40 @@ export function overlappingBands(bands: readonly AgeBand[]): [number, number] | 
     }
   }
   return undefined;
+}
+
+/** 150 years: no band reaches further. */
+export const MAX_AGE_DAYS = 54790;
+
+/**
+ * What is wrong with a list of ranges (`critical` false) or critical limits (true) as an admin gives them, by the
+ * field of each band (`ranges[1].high`): each band needs an end, its ends in order (a critical band's strictly),
+ * whole days with its upper age after its lower; and no two bands of one sex may overlap in age.
+ */
+export function bandErrors(
+  field: string,
+  bands: readonly (AgeBand & { low: number | null; high: number | null })[],
+  critical: boolean,
+): FieldErrors {
+  const errors: FieldErrors = {};
+  const add = (name: string, message: string) => {
+    errors[name] = [...(errors[name] ?? []), message];
+  };
+  bands.forEach((b, i) => {
+    const at = `${field}[${i}]`;
+    if (b.low === null && b.high === null) add(`${at}.low`, 'give a low end, a high end or both');
+    if (b.low !== null && b.high !== null && (critical ? b.low >= b.high : b.low > b.high))
+      add(`${at}.high`, critical ? 'must be above its low end' : 'must not be below its low end');
+    if (!Number.isInteger(b.ageFromDays)) add(`${at}.age_from_days`, 'must be a whole number of days');
+    if (b.ageToDays !== null && !Number.isInteger(b.ageToDays))
+      add(`${at}.age_to_days`, 'must be a whole number of days');
+    else if (b.ageToDays !== null && b.ageToDays <= b.ageFromDays)
+      add(`${at}.age_to_days`, 'must be after age_from_days');
+  });
+  const overlap = Object.keys(errors).length === 0 ? overlappingBands(bands) : undefined;
+  if (overlap) {
+    const [a, b] = overlap;
+    add(field, `${field}[${a}] and ${field}[${b}] overlap in age for ${bands[a]?.sex ?? 'any'}`);
+  }
+  return errors;
 }

@@ -19,7 +19,15 @@ import {
   text,
 } from '../shared/wire-schema.ts';
 import { PageQuery } from '../shared/pagination.ts';
-import { BAND_SEXES, CATALOGUE_KINDS, CATEGORIES, CODE_SYSTEMS, RESULT_TYPES, SPECIMEN_TYPES } from './catalogue.ts';
+import {
+  BAND_SEXES,
+  CATALOGUE_KINDS,
+  MAX_AGE_DAYS,
+  CATEGORIES,
+  CODE_SYSTEMS,
+  RESULT_TYPES,
+  SPECIMEN_TYPES,
+} from './catalogue.ts';
 import { INTERPRETATIONS } from './interpretation.ts';
 import {
   ITEM_STATUSES,
@@ -114,12 +122,54 @@ export const LabTestRequestShape = object(
   },
 );
 
-export const LabTestUpdateShape = object({
+/** The most bands a test's ranges, or its critical limits, are split into. */
+export const MAX_BANDS = 40;
+
+/** One band of a test's ranges or critical limits, for one sex (or anyone) and ages in whole days of life. */
+export const BandRequest = object(
+  {
+    sex: oneOfValues(BAND_SEXES, 'male, female, or any (read for a patient of another or unknown gender too)'),
+    age_from_days: number({ minimum: 0, maximum: MAX_AGE_DAYS, description: 'From this age in days, inclusive (0)' }),
+    age_to_days: nullable(
+      number({ minimum: 1, maximum: MAX_AGE_DAYS, description: 'Up to this age in days, exclusive; null for no end' }),
+    ),
+    low: nullable(number({ description: "In the test's unit; null for no low end" })),
+    high: nullable(number({ description: "In the test's unit; null for no high end" })),
+  },
+  { optional: ['age_from_days', 'age_to_days', 'low', 'high'] },
+);
+
+const testUpdateFields = {
   name: text(200, { rule: 'line' }),
   price: text(12, { rule: 'line', description: 'Dollars, e.g. 12.50' }),
   turnaround_minutes: integer({ minimum: 1, maximum: 525600 }),
   active: boolean(),
+  physical_low: nullable(
+    number({ description: 'What can be measured at all; given with `physical_high`, both replace' }),
+  ),
+  physical_high: nullable(number()),
+  row_version: id('The version of the test being changed: a stale one is a 409 `test_changed`'),
+};
+
+/** The scalar fields of a change of a test (its band lists are read band by band, BandRequest). */
+export const LabTestUpdateFields = object(testUpdateFields, {
+  optional: ['physical_low', 'physical_high', 'row_version'],
 });
+
+export const LabTestUpdateShape = object(
+  {
+    ...testUpdateFields,
+    ranges: array(BandRequest, {
+      maxItems: MAX_BANDS,
+      description: 'Replaces the reference ranges when given; no two bands of one sex may overlap in age',
+    }),
+    critical_limits: array(BandRequest, {
+      maxItems: MAX_BANDS,
+      description: 'Replaces the critical limits when given; no two bands of one sex may overlap in age',
+    }),
+  },
+  { optional: ['physical_low', 'physical_high', 'row_version', 'ranges', 'critical_limits'] },
+);
 
 export const WorklistQuery = queryOf({
   ...propertiesOf(PageQuery),
@@ -150,6 +200,8 @@ export const LabTestShape = component(
     specimen_type: oneOfValues(SPECIMEN_TYPES),
     result_type: nullable(oneOfValues(RESULT_TYPES)),
     unit: nullable(string()),
+    physical_low: nullable(number()),
+    physical_high: nullable(number()),
     answers: array(string()),
     ranges: array(bandShape),
     critical_limits: array(bandShape),
@@ -158,6 +210,7 @@ export const LabTestShape = component(
     turnaround_minutes: integer({ minimum: 1 }),
     member_ids: array(id()),
     active: boolean(),
+    row_version: integer({ minimum: 1, description: 'Each change of the test is a new version' }),
   }),
 );
 export type LabTestJson = Static<typeof LabTestShape>;

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import { DomainError } from '../shared/errors.ts';
-import { type CatalogueTest, type ReferenceRange, ageInDays, bandFor, overlappingBands } from './catalogue.ts';
+import {
+  type CatalogueTest,
+  type ReferenceRange,
+  ageInDays,
+  bandErrors,
+  bandFor,
+  overlappingBands,
+} from './catalogue.ts';
 import { type Interpretation, interpret, interpretFor, rangeInWords, reviewRank } from './interpretation.ts';
 import { orderLines, orderNumberOf, requireCancellable, requireResultable } from './orders.ts';
 import {
@@ -124,6 +131,37 @@ describe('the band in force by sex and age', () => {
   it('finds bands of one sex whose ages overlap, and none in the catalogue above', () => {
     assert.deepEqual(overlappingBands([band('any', 0, 400, 1, 2), band('any', 365, null, 1, 2)]), [0, 1]);
     assert.equal(overlappingBands(haemoglobin.ranges), undefined);
+  });
+  it('refuses an edit whose bands of one sex overlap in age, naming both; bands of different sexes may', () => {
+    assert.deepEqual(
+      bandErrors('ranges', [band('female', 0, 6575, 11, 15), band('female', 6000, null, 12, 16)], false),
+      {
+        ranges: ['ranges[0] and ranges[1] overlap in age for female'],
+      },
+    );
+    assert.deepEqual(bandErrors('ranges', [band('female', 0, null, 12, 16), band('male', 0, null, 13, 17)], false), {});
+    assert.deepEqual(bandErrors('ranges', haemoglobin.ranges, false), {});
+  });
+  it('lets bands touch: one ends on the day the next begins', () => {
+    assert.deepEqual(bandErrors('ranges', [band('any', 0, 365, 1, 2), band('any', 365, null, 1, 2)], false), {});
+  });
+  it('names each band with no end, ends out of order or ages out of order', () => {
+    assert.deepEqual(
+      bandErrors(
+        'critical_limits',
+        [band('any', 0, null, null, null), band('male', 0, null, 5, 5), band('female', 400, 300, 1, 2)],
+        true,
+      ),
+      {
+        'critical_limits[0].low': ['give a low end, a high end or both'],
+        'critical_limits[1].high': ['must be above its low end'],
+        'critical_limits[2].age_to_days': ['must be after age_from_days'],
+      },
+    );
+    assert.deepEqual(bandErrors('ranges', [band('male', 0, null, 5, 5)], false), {});
+    assert.deepEqual(bandErrors('ranges', [band('male', 0.5, null, 5, 6)], false), {
+      'ranges[0].age_from_days': ['must be a whole number of days'],
+    });
   });
   it('says the range in plain words', () => {
     assert.equal(rangeInWords({ low: 3.5, high: 5.1 }, 'mmol/L'), 'Usual range 3.5 to 5.1 mmol/L');
@@ -308,6 +346,7 @@ describe('orders', () => {
     turnaroundMinutes: 60,
     memberIds: [],
     active: true,
+    rowVersion: 1,
     ...extra,
   });
   const catalogue = new Map([

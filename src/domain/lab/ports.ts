@@ -3,7 +3,7 @@ import type { AdjustmentStore, BillStore } from '../billing/ports.ts';
 import type { CareTeam } from '../care/ports.ts';
 import type { Gender } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { CatalogueTest } from './catalogue.ts';
+import type { CatalogueTest, CriticalLimits, ReferenceRange } from './catalogue.ts';
 import type { Interpretation } from './interpretation.ts';
 import type { ItemStatus, OrderSource, OrderStatus, Priority, RejectionReason } from './orders.ts';
 import type { ObservationStatus, ObservationValue, ObservationVersion, ReportStatus } from './reports.ts';
@@ -130,6 +130,17 @@ export interface NewTest {
   at: Date;
 }
 
+/** A change of a test: its name, price, turnaround and whether it is orderable; and any of its limits. */
+export interface TestChange {
+  name: string;
+  priceCents: number;
+  turnaroundMinutes: number;
+  active: boolean;
+  physical?: { low: number | null; high: number | null };
+  ranges?: ReferenceRange[];
+  criticalLimits?: CriticalLimits[];
+}
+
 /** Which orders a view lists. */
 export type OrderFilter =
   | { kind: 'patient'; patientId: number }
@@ -185,11 +196,10 @@ export interface LabStore {
   catalogue(page: PageRequest): Promise<Page<CatalogueTest>>;
   /** Adds a test with its adult band for anyone; undefined when its code is taken. */
   createTest(test: NewTest): Promise<number | undefined>;
-  updateTest(
-    id: number,
-    fields: { name: string; priceCents: number; turnaroundMinutes: number; active: boolean },
-    at: Date,
-  ): Promise<boolean>;
+  /** The test with its row locked until the transaction ends, so two changes of it take turns. */
+  lockTest(id: number): Promise<CatalogueTest | undefined>;
+  /** Writes the next version of a locked test; each limit given replaces the one it had, one left out stays. */
+  updateTest(id: number, change: TestChange, at: Date): Promise<void>;
 
   /** The tests of `ids` and every member of the panels among them, by id. */
   tests(ids: readonly number[]): Promise<Map<number, CatalogueTest>>;

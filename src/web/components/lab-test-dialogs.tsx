@@ -1,10 +1,14 @@
-/** An admin adds a test to the lab catalogue (with its unit, ranges and critical limits) or edits one's name, price and turnaround. */
+/**
+ * An admin adds a test to the lab catalogue (with its unit, ranges and critical limits) or edits one: its name,
+ * price and turnaround, and for a quantity its physical limits, ranges and critical limits by sex and age band.
+ */
 import { useState } from 'react';
 import { apiPost, apiPut } from '../api.ts';
 import { endpoints } from '../paths.ts';
 import { ActionDialog } from './action-dialog.tsx';
 import type { AlertMessage } from './alert.tsx';
 import { Field } from './field.tsx';
+import { BandEditor, bandsOf, draftsOf } from './lab-band-editor.tsx';
 import type { LabTestJson } from './lab-labels.ts';
 
 interface DialogProps {
@@ -137,6 +141,12 @@ export function EditLabTestDialog({ test, onClose, onDone }: DialogProps & { tes
   const [price, setPrice] = useState(test.price);
   const [turnaround, setTurnaround] = useState(String(test.turnaround_minutes));
   const [active, setActive] = useState(test.active);
+  const quantity = test.kind === 'test' && test.result_type === 'quantity';
+  const [physicalLow, setPhysicalLow] = useState(test.physical_low === null ? '' : String(test.physical_low));
+  const [physicalHigh, setPhysicalHigh] = useState(test.physical_high === null ? '' : String(test.physical_high));
+  const [ranges, setRanges] = useState(draftsOf(test.ranges));
+  const [critical, setCritical] = useState(draftsOf(test.critical_limits));
+  const boxed = (typed: string) => (typed.trim() === '' ? null : numberOrText(typed));
   return (
     <ActionDialog
       title={`Edit ${test.name}`}
@@ -148,12 +158,22 @@ export function EditLabTestDialog({ test, onClose, onDone }: DialogProps & { tes
           price,
           turnaround_minutes: numberOrText(turnaround),
           active,
+          row_version: test.row_version,
+          ...(quantity
+            ? {
+                physical_low: boxed(physicalLow),
+                physical_high: boxed(physicalHigh),
+                ranges: bandsOf(ranges),
+                critical_limits: bandsOf(critical),
+              }
+            : {}),
         });
         return `${saved.name} saved`;
       }}
       failureText="The test could not be saved"
       onClose={onClose}
       onDone={onDone}
+      wide={quantity}
     >
       {(errors) => (
         <>
@@ -177,6 +197,49 @@ export function EditLabTestDialog({ test, onClose, onDone }: DialogProps & { tes
           <label className="checkbox">
             <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> Orderable
           </label>
+          {quantity && (
+            <>
+              <p className="field-hint">
+                Values in {test.unit}. Results already read keep the range and reading they were given.
+              </p>
+              <div className="form-row">
+                <Field label="Possible from" errors={errors.physical_low}>
+                  {(control) => (
+                    <input
+                      {...control}
+                      inputMode="decimal"
+                      value={physicalLow}
+                      onChange={(e) => setPhysicalLow(e.target.value)}
+                    />
+                  )}
+                </Field>
+                <Field label="Possible to" errors={errors.physical_high}>
+                  {(control) => (
+                    <input
+                      {...control}
+                      inputMode="decimal"
+                      value={physicalHigh}
+                      onChange={(e) => setPhysicalHigh(e.target.value)}
+                    />
+                  )}
+                </Field>
+              </div>
+              <BandEditor
+                field="ranges"
+                legend="Reference ranges"
+                bands={ranges}
+                onChange={setRanges}
+                errors={errors}
+              />
+              <BandEditor
+                field="critical_limits"
+                legend="Critical limits"
+                bands={critical}
+                onChange={setCritical}
+                errors={errors}
+              />
+            </>
+          )}
         </>
       )}
     </ActionDialog>

@@ -77,10 +77,16 @@ export const labPaths: ModulePaths = {
     'PUT /api/admin/lab/tests/{id}': {
       summary: 'Change a test',
       description:
-        'Admins only: its name, price, turnaround and whether it can be ordered. Orders placed keep what they were billed.',
+        'Admins only: its name, price, turnaround and whether it can be ordered; and, for a quantity, its physical limits, reference ' +
+        'ranges and critical limits by sex and age band (each list given replaces the one it had; one left out stays). Two bands of one ' +
+        'sex overlapping in age, a band with no end or its ends out of order → 422 naming the band (`ranges[1].high`); limits for a test ' +
+        'not answered by a quantity → 422. Each change is a new version of the test (a stale `row_version` → 409 `test_changed`), ' +
+        'audited with the limits before and after. Orders placed keep what they were billed; results already read keep the ' +
+        'interpretation and range they were given.',
       access: 'admin',
       body: LabTestUpdateShape,
       answers: { 200: ref(LabTestShape) },
+      errors: [409],
     },
     'POST /api/lab/orders': {
       summary: 'Order tests',

@@ -364,6 +364,58 @@ export function labStore(db: Queryable): LabStore {
       );
       return row?.department_id ?? null;
     },
+
+    escalatedAlerts: async (departmentId, doctorId, now, page) => {
+      const rows = await db.query<
+        ValueColumns & {
+          id: number;
+          order_id: number;
+          order_number: string;
+          patient_id: number;
+          patient_name: string;
+          ordering_doctor: string;
+          name: string;
+          interpretation: 'LL' | 'HH';
+          raised_at: Date;
+          escalates_at: Date;
+          total: number;
+        }
+      >(
+        `select a.id, lo.id as order_id, lo.order_number, a.patient_id, pu.name as patient_name,
+                du.name as ordering_doctor, ob.display as name, v.value_type, v.value_quantity, v.value_unit,
+                v.value_code, v.value_text, v.interpretation, a.raised_at, a.escalates_at,
+                count(*) over ()::int as total
+         from lab_critical_alerts a
+              join observation_versions v on v.observation_id = a.observation_id and v.version = a.version
+              join observations ob on ob.id = a.observation_id
+              join lab_order_items i on i.id = ob.order_item_id
+              join lab_orders lo on lo.id = i.order_id
+              join patients p on p.id = a.patient_id join users pu on pu.id = p.user_id
+              join doctors d on d.id = a.ordering_doctor_id join users du on du.id = d.user_id
+         where a.department_id = $1 and a.ordering_doctor_id <> $2 and a.escalates_at <= $3
+           and not exists (select 1 from lab_critical_acknowledgements k where k.alert_id = a.id)
+         order by a.raised_at, a.id limit $4 offset $5`,
+        [departmentId, doctorId, now, page.perPage, offsetOf(page)],
+      );
+      return {
+        items: rows.map((row) => ({
+          id: row.id,
+          orderId: row.order_id,
+          orderNumber: row.order_number,
+          patient: { id: row.patient_id, name: row.patient_name },
+          orderingDoctor: row.ordering_doctor,
+          name: row.name,
+          value: valueOfRow(row),
+          interpretation: row.interpretation,
+          raisedAt: row.raised_at,
+          escalatesAt: row.escalates_at,
+        })),
+        total: rows[0]?.total ?? 0,
+        totalIsLowerBound: false,
+        page: page.page,
+        perPage: page.perPage,
+      };
+    },
   };
 }
 

@@ -241,6 +241,8 @@ export const endpoints = {
     orderStep: (id: Id, step: 'cancel' | 'review' | 'release') => `/api/lab/orders/${id}/${step}`,
     acknowledge: (alertId: Id) => `/api/lab/alerts/${alertId}/acknowledge`,
     toReview: '/api/doctor/results-to-review',
+    /** The department's critical values gone 30 minutes unacknowledged, for any of its doctors to acknowledge. */
+    departmentCriticals: '/api/doctor/department-critical-results',
     patientResults: (patientId: Id) => `/api/doctor/patients/${patientId}/lab-results`,
     myResults: '/api/patient/lab-results',
     orderCosts: '/api/desk/lab-orders',

@@ -11,6 +11,7 @@ import {
   AttachRequestShape,
   CollectRequestShape,
   CorrectionRequestShape,
+  type EscalatedAlertJson,
   LabTestRequestShape,
   type LabTestJson,
   LabTestUpdateFields,
@@ -284,6 +285,39 @@ export async function releaseReport(deps: LabDeps, orderId: RawId, actor: Actor)
 
 export async function acknowledgeAlert(deps: LabDeps, alertId: RawId, actor: Actor) {
   return lab.acknowledgeCritical(deps, { alertId: pathId(alertId, 'Critical result') }, actor);
+}
+
+/**
+ * The critical values of the doctor's department that went 30 minutes unacknowledged by the doctors who ordered
+ * them, oldest first: this doctor may acknowledge each (src/domain/lab/reports.ts `mayAcknowledge`). A doctor of
+ * no department has none.
+ */
+export async function departmentCriticals(
+  deps: LabDeps,
+  query: unknown,
+  actor: Actor,
+): Promise<Page<EscalatedAlertJson>> {
+  const doctorId = ownDoctorId(actor, 'Only doctors acknowledge critical results');
+  const page = pageRequest(asRecord(query));
+  const departmentId = await deps.lab.doctorDepartment(doctorId);
+  if (departmentId === null)
+    return { items: [], total: 0, totalIsLowerBound: false, page: page.page, perPage: page.perPage };
+  const found = await deps.lab.escalatedAlerts(departmentId, doctorId, deps.clock.now(), page);
+  return {
+    ...found,
+    items: found.items.map((a) => ({
+      id: a.id,
+      order_id: a.orderId,
+      order_number: a.orderNumber,
+      patient: a.patient,
+      ordering_doctor: a.orderingDoctor,
+      name: a.name,
+      ...valueJson(a.value),
+      interpretation: a.interpretation,
+      raised_at: iso(a.raisedAt),
+      escalated_at: iso(a.escalatesAt),
+    })),
+  };
 }
 
 /** The doctor's Results to review: signed-off reports of their orders not yet reviewed, critical first, then abnormal. */

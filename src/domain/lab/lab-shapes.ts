@@ -415,6 +415,23 @@ export const UnmatchedResultShape = component(
 );
 export type UnmatchedResultJson = Static<typeof UnmatchedResultShape>;
 
+export const EscalatedAlertShape = component(
+  'LabEscalatedAlert',
+  object({
+    id: id('The critical alert, acknowledged at POST /api/lab/alerts/{id}/acknowledge'),
+    order_id: id(),
+    order_number: string(),
+    patient: object({ id: id(), name: string() }),
+    ordering_doctor: string(),
+    name: string({ description: 'The test' }),
+    ...valueFields,
+    interpretation: oneOfValues(['LL', 'HH'] as const),
+    raised_at: dateTime(),
+    escalated_at: dateTime('When it went to the department, 30 minutes after it was raised'),
+  }),
+);
+export type EscalatedAlertJson = Static<typeof EscalatedAlertShape>;
+
 export const PlacedOrderShape = object({ id: id(), order_number: string(), bill_ids: array(id()) });
 export const ResultEnteredShape = object({
   observation_id: id(),

@@ -162,6 +162,20 @@ export interface UnmatchedResult {
   status: 'pending' | 'attached' | 'rejected';
 }
 
+/** A critical value gone 30 minutes unacknowledged, as a doctor of the ordering doctor's department reads it. */
+export interface EscalatedAlert {
+  id: number;
+  orderId: number;
+  orderNumber: string;
+  patient: { id: number; name: string };
+  orderingDoctor: string;
+  name: string;
+  value: ObservationValue;
+  interpretation: 'LL' | 'HH';
+  raisedAt: Date;
+  escalatesAt: Date;
+}
+
 export interface LabStore {
   /** The orders a filter names, newest first (the worklist: stat first, then oldest first), with the page's count. */
   orderIds(filter: OrderFilter, page: PageRequest): Promise<Page<number>>;
@@ -233,6 +247,11 @@ export interface LabStore {
     { id: number; patientId: number; orderingDoctorId: number; departmentId: number | null; raisedAt: Date } | undefined
   >;
   doctorDepartment(doctorId: number): Promise<number | null>;
+  /**
+   * The department's critical values still unacknowledged at `now` and escalated by then, ordered by another
+   * doctor than `doctorId`, oldest first.
+   */
+  escalatedAlerts(departmentId: number, doctorId: number, now: Date, page: PageRequest): Promise<Page<EscalatedAlert>>;
 }
 
 export interface LabDeps {

@@ -3,6 +3,7 @@ import type { ObservationJson } from '../../domain/lab/lab-shapes.ts';
 import { formatDateTime } from '../format.ts';
 
 export type {
+  EscalatedAlertJson,
   LabOrderJson,
   LabTestJson,
   MyResultJson,

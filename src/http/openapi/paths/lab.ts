@@ -21,6 +21,7 @@ import {
   RejectUnmatchedRequestShape,
   ResultEnteredShape,
   ResultRequestShape,
+  EscalatedAlertShape,
   ReviewEntryShape,
   ReviewRequestShape,
   UnmatchedResultShape,
@@ -54,6 +55,7 @@ export const labPaths: ModulePaths = {
     LabOrderCost: OrderCostShape,
     MyLabResult: MyResultShape,
     LabUnmatchedResult: UnmatchedResultShape,
+    LabEscalatedAlert: EscalatedAlertShape,
   },
   operations: {
     'GET /api/lab/tests': {
@@ -138,6 +140,16 @@ export const labPaths: ModulePaths = {
         'is one acknowledgement: `acknowledged` is true for the first only.',
       access: 'doctor',
       answers: { 200: AcknowledgedShape },
+    },
+    'GET /api/doctor/department-critical-results': {
+      summary: 'The department’s escalated critical results',
+      description:
+        'Critical (LL, HH) values of the signed-in doctor’s department left unacknowledged 30 minutes by the doctors who ordered ' +
+        'them, oldest first: this doctor may acknowledge each (POST /api/lab/alerts/{id}/acknowledge). The value shown is the ' +
+        'one that raised the alert. A doctor of no department has none.',
+      access: 'doctor',
+      query: pageOnly,
+      answers: { 200: listOf('alerts', ref(EscalatedAlertShape)) },
     },
     'GET /api/doctor/results-to-review': {
       summary: 'Results to review',

@@ -1,7 +1,11 @@
-/** The doctor's Results to review: their signed-off lab reports not yet reviewed, critical first, then abnormal. */
+/**
+ * The doctor's Results to review: their department's escalated critical values to acknowledge, then their own
+ * signed-off lab reports not yet reviewed, critical first, then abnormal.
+ */
 import { useState } from 'react';
 import type { ListJson } from '../../../http/answers.ts';
 import { Alert } from '../../components/alert.tsx';
+import { DepartmentCriticalResults } from '../../components/department-critical-results.tsx';
 import type { ReviewEntryJson } from '../../components/lab-labels.ts';
 import { LabOrderCard } from '../../components/lab-order-card.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
@@ -25,6 +29,11 @@ export default function ResultsToReviewPage() {
     <>
       <PageHeader title="Results to review" />
       <Alert message={alert} onDismiss={dismiss} />
+      <DepartmentCriticalResults
+        setAlert={setAlert}
+        reloadKey={reloadKey}
+        onChanged={() => setReloadKey((key) => key + 1)}
+      />
       <PanelBody loaded={loaded} retry={retry} what="Results to review" skeleton={<div className="card lab-order" />}>
         {(answer) =>
           answer.results.length === 0 ? (

@@ -39,6 +39,7 @@ import {
   autoReleaseAt,
   correction,
   escalatesAt,
+  historySinceRelease,
   isReleased,
   isSignedOff,
   reportTransition,
@@ -390,7 +391,7 @@ export async function myResults(deps: LabDeps, query: unknown, actor: Actor): Pr
           reference: ob.range,
           effective_at: iso(ob.effectiveAt),
           corrected: ob.status === 'corrected' || ob.status === 'amended',
-          history: historySinceRelease(ob, releasedAt(o.report, deps.autoReleaseDays)).map((v) => ({
+          history: historySinceRelease(ob.versions, releasedAt(o.report, deps.autoReleaseDays)).map((v) => ({
             ...valueJson(v.value),
             recorded_at: iso(v.recordedAt),
             reason: v.reason,
@@ -406,17 +407,6 @@ function releasedAt(report: OrderView['report'], autoReleaseDays: number | null)
   const auto = autoReleaseAt(report.signedOffAt, autoReleaseDays) ?? null;
   if (report.releasedAt === null || (auto !== null && auto < report.releasedAt)) return auto;
   return report.releasedAt;
-}
-
-/**
- * The versions a patient may see: the one they were shown at release and each correction after it. A value
- * corrected before release is never shown (the patient never saw it); with no correction since, nothing.
- */
-function historySinceRelease(ob: ObservationView, released: Date | null): ObservationView['versions'] {
-  if (released === null) return [];
-  const later = ob.versions.filter((v) => v.recordedAt > released);
-  const shown = ob.versions.filter((v) => v.recordedAt <= released).at(-1);
-  return later.length === 0 || shown === undefined ? [] : [shown, ...later];
 }
 
 // ── Reception ────────────────────────────────────────────────────────────────────────────────────────────────────

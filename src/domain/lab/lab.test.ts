@@ -18,6 +18,7 @@ import {
   autoReleaseAt,
   correction,
   criticalNotices,
+  historySinceRelease,
   isReleased,
   mayAcknowledge,
   readAutoReleaseDays,
@@ -294,6 +295,21 @@ describe('release to the patient', () => {
   });
   it('never shows a preliminary report, released or not', () => {
     assert.equal(isReleased({ status: 'preliminary', releasedAt: now, signedOffAt: null }, now, 0), false);
+  });
+  const version = (value: number, iso: string) => ({ value, recordedAt: new Date(iso) });
+  const v1 = version(7, '2025-03-01T10:00:00Z');
+  const v2 = version(5.4, '2025-03-01T11:00:00Z');
+  const v3 = version(5, '2025-03-03T09:00:00Z');
+  it('shows the patient no history of a value corrected before release: they never saw the first', () => {
+    assert.deepEqual(historySinceRelease([v1, v2], new Date('2025-03-02T00:00:00Z')), []);
+  });
+  it('shows the value released and each correction after it, never one corrected before release', () => {
+    assert.deepEqual(historySinceRelease([v1, v2, v3], new Date('2025-03-02T00:00:00Z')), [v2, v3]);
+    assert.deepEqual(historySinceRelease([v1, v3], new Date('2025-03-02T00:00:00Z')), [v1, v3]);
+  });
+  it('shows nothing of a report not released, and reads a correction at the instant of release as before it', () => {
+    assert.deepEqual(historySinceRelease([v1, v2], null), []);
+    assert.deepEqual(historySinceRelease([v1, v2], v2.recordedAt), []);
   });
   it('reads RESULTS_AUTO_RELEASE_DAYS: unset and never are never, days are days', () => {
     assert.equal(readAutoReleaseDays(undefined), null);

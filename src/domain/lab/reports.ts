@@ -159,3 +159,19 @@ export function mayAcknowledge(
     now.getTime() >= escalatesAt(alert.raisedAt).getTime()
   );
 }
+
+/**
+ * The versions of a result a patient may see: the one they were shown at release and each correction after it. A
+ * value corrected before release is never shown (the patient never saw it); with no correction since, nothing.
+ * Release and correction take the order's lock before reading the clock, so their times are in the order they
+ * happened.
+ */
+export function historySinceRelease<V extends { recordedAt: Date }>(
+  versions: readonly V[],
+  released: Date | null,
+): V[] {
+  if (released === null) return [];
+  const later = versions.filter((v) => v.recordedAt > released);
+  const shown = versions.filter((v) => v.recordedAt <= released).at(-1);
+  return later.length === 0 || shown === undefined ? [] : [shown, ...later];
+}

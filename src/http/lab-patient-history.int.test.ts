@@ -13,7 +13,12 @@ for (const target of testDatabases('both')) {
     let server: TestServer;
     // Each reading of the clock is a second on: what happened later has a later time, as with a real clock.
     let now = Date.parse('2026-05-04T08:00:00Z');
-    const clock = { now: () => new Date((now += 1000)) };
+    const clock = {
+      now: () => {
+        now += 1000;
+        return new Date(now);
+      },
+    };
     let setup: Awaited<ReturnType<typeof signUp>>;
 
     async function signUp() {

@@ -84,6 +84,7 @@ export const routes = {
   },
   lab: {
     worklist: '/user/lab',
+    unmatched: '/user/lab/unmatched',
   },
 } as const;
 
@@ -251,6 +252,8 @@ export const endpoints = {
     itemStep: (itemId: Id, step: 'collect' | 'reject' | 'result') => `/api/lab/items/${itemId}/${step}`,
     finalize: (orderId: Id) => `/api/lab/orders/${orderId}/finalize`,
     correct: (observationId: Id) => `/api/lab/results/${observationId}/correct`,
+    unmatched: '/api/lab/unmatched',
+    unmatchedStep: (id: Id, step: 'attach' | 'reject') => `/api/lab/unmatched/${id}/${step}`,
   },
   doctor: {
     agenda: '/api/doctor/agenda',

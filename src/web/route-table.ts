@@ -48,6 +48,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
   },
   lab: {
     [routes.lab.worklist]: 'lab/worklist',
+    [routes.lab.unmatched]: 'lab/unmatched',
   },
   reception: {
     [routes.reception.today]: 'reception/today',

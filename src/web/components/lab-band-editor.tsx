@@ -58,6 +58,7 @@ interface BandEditorProps {
 }
 
 export function BandEditor({ field, legend, bands, onChange, errors }: BandEditorProps) {
+  const one = legend.replace(/s$/, '');
   const set = (i: number, change: Partial<BandDraft>) =>
     onChange(bands.map((b, j) => (j === i ? { ...b, ...change } : b)));
   const box = (i: number, key: 'from' | 'to' | 'low' | 'high', label: string, name: string) => (
@@ -84,7 +85,7 @@ export function BandEditor({ field, legend, bands, onChange, errors }: BandEdito
           // biome-ignore lint/suspicious/noArrayIndexKey: the list is edited in place, rows are not reordered
           <li key={i}>
             <fieldset className="form-row form-row-wrap band-row">
-              <legend>{`${legend.replace(/s$/, '')} ${i + 1}`}</legend>
+              <legend>{`${one} ${i + 1}`}</legend>
               <Field label="Sex" errors={errors[`${field}[${i}].sex`]} className="band-sex">
                 {(control) => (
                   <select
@@ -107,7 +108,7 @@ export function BandEditor({ field, legend, bands, onChange, errors }: BandEdito
               <button
                 type="button"
                 className="button button-small"
-                aria-label={`Remove ${legend.toLowerCase()} ${i + 1}`}
+                aria-label={`Remove ${one.toLowerCase()} ${i + 1}`}
                 onClick={() => onChange(bands.filter((_, j) => j !== i))}
               >
                 Remove
@@ -121,7 +122,7 @@ export function BandEditor({ field, legend, bands, onChange, errors }: BandEdito
         className="button button-small"
         onClick={() => onChange([...bands, { sex: 'any', from: '0', to: '', low: '', high: '' }])}
       >
-        Add {legend.toLowerCase().replace(/s$/, '')}
+        Add {one.toLowerCase()}
       </button>
     </fieldset>
   );

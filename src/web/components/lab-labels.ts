@@ -10,6 +10,7 @@ export type {
   ObservationJson,
   OrderCostJson,
   ReviewEntryJson,
+  UnmatchedResultJson,
   WorkOrderJson,
 } from '../../domain/lab/lab-shapes.ts';
 

@@ -89,6 +89,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
   ],
   lab: [
     { label: 'Worklist', to: routes.lab.worklist, icon: FlaskIcon },
+    { label: 'Unmatched results', to: routes.lab.unmatched, icon: ClipboardIcon },
     { label: 'Sign-in & Security', to: routes.account('lab'), icon: LockIcon },
   ],
   reception: [

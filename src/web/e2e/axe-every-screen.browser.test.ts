@@ -23,6 +23,7 @@ import {
   registerPatient,
   seedClinic,
   seedLabOrder,
+  seedUnmatchedResults,
   seedStay,
   seedUnpaidBill,
   seedWard,
@@ -58,6 +59,7 @@ describe('axe on every screen', () => {
     const { admissionId } = await seedStay(server, clinic, patientId, bedIds[0] ?? 0);
     // A lab order of the patient's, resulted and released: the lab's, the doctor's and the patient's lab screens have content.
     const orderId = await seedLabOrder(server, clinic, lab, admissionId);
+    await seedUnmatchedResults(server);
     Object.assign(emails, {
       admin: clinic.admin.email,
       doctor: clinic.doctor.email,

@@ -65,7 +65,7 @@ const menus = {
     'Sign-in & Security',
     'Signout',
   ],
-  lab: ['Worklist', 'Sign-in & Security', 'Signout'],
+  lab: ['Worklist', 'Unmatched results', 'Sign-in & Security', 'Signout'],
 };
 
 describe('signed-in areas and the route guard in the browser', () => {

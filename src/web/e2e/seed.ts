@@ -153,6 +153,18 @@ export async function createLabTechnician(server: TestServer, admin: Account, na
   return createStaff(server, admin, 'lab-technicians', name);
 }
 
+/** Another doctor of the clinic's department, made by the admin. */
+export async function createColleague(server: TestServer, clinic: Clinic, name: string): Promise<Account> {
+  const email = uniqueEmail('colleague');
+  await call(server, 'POST', '/api/admin/doctors', clinic.admin.token, {
+    name,
+    email,
+    password: PASSWORD,
+    department_id: clinic.departmentId,
+  });
+  return { name, ...(await signIn(server, email)) };
+}
+
 async function createStaff(
   server: TestServer,
   admin: Account,
@@ -256,4 +268,18 @@ export async function seedLabOrder(
   await call(server, 'POST', `/api/lab/orders/${placed.id}/finalize`, lab.token);
   await call(server, 'POST', `/api/lab/orders/${placed.id}/release`, clinic.doctor.token);
   return placed.id;
+}
+
+/**
+ * Two results from an analyser whose order numbers matched no order, as the HL7 interface holds them (written
+ * straight to its table: the interface that feeds it is another screen's): a glucose and a potassium.
+ */
+export async function seedUnmatchedResults(server: TestServer): Promise<void> {
+  await server.db.query(
+    `insert into lab_unmatched_results (source, message_id, order_number, code_system, code, value_type,
+       value_quantity, value_unit, effective_at, received_at)
+     values ('analyser', 'seed-1', 'L0000-TYPO', 'loinc', '2345-7', 'quantity', 100, 'mg/dL', $1, $1),
+            ('analyser', 'seed-2', 'X-UNKNOWN', 'loinc', '2823-3', 'quantity', 4.1, 'mmol/L', $1, $1)`,
+    ['2030-06-03T05:00:00Z'],
+  );
 }

@@ -18,6 +18,7 @@ import {
 } from './harness.ts';
 import {
   bookSlot,
+  createLabTechnician,
   createReceptionist,
   daysAhead,
   openDoctorEveryDay,
@@ -25,6 +26,7 @@ import {
   registerPatient,
   seedClinic,
   seedStay,
+  seedUnmatchedResults,
   seedUnpaidBill,
   seedWard,
   type Account,
@@ -153,6 +155,7 @@ describe('lists at desktop and phone widths in the browser', () => {
   let clinic: Clinic;
   let patient: Account;
   let receptionist: Account;
+  let lab: Account;
   let patientId: number;
 
   serverAndBrowserPerSuite(async (started, launched) => {
@@ -173,6 +176,8 @@ describe('lists at desktop and phone widths in the browser', () => {
       await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
     await bookSlot(server, clinic, patient, '11:00');
     receptionist = await createReceptionist(server, clinic.admin);
+    lab = await createLabTechnician(server, clinic.admin);
+    await seedUnmatchedResults(server);
     // Part of the bill taken in cash today, for the desk's takings; the rest stays to pay.
     const cash = await server.api('POST', `/api/billings/${bill.id}/payments`, {
       token: receptionist.token,
@@ -281,9 +286,9 @@ describe('lists at desktop and phone widths in the browser', () => {
     await page.context().close();
   });
 
-  for (const role of ['admin', 'doctor', 'patient', 'reception'] as const) {
+  for (const role of ['admin', 'doctor', 'patient', 'reception', 'lab'] as const) {
     it(`keeps the ${role}'s tables whole: the spec's columns at 1280 px, no control cut at 1024 px, every field in a row's details, no layout shift`, async () => {
-      const account = role === 'reception' ? receptionist : accounts()[role];
+      const account = { ...accounts(), reception: receptionist, lab }[role];
       const page = await signedIn(account);
       await page.addInitScript(() => {
         type Shift = PerformanceEntry & {
@@ -343,7 +348,7 @@ interface Table {
 const PATIENT_COLUMNS = ['ID', 'Name', 'Email', 'Phone', 'Gender', 'Birth Date', 'Actions'];
 
 /** Every table of each role, with the columns it must show on a desktop. */
-const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
+const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception' | 'lab', Table[]> = {
   admin: [
     { path: '/user/admin/dashboard', label: 'Patients', required: PATIENT_COLUMNS },
     { path: '/user/admin/patients', label: 'Patients', required: PATIENT_COLUMNS },
@@ -476,6 +481,13 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
       required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'],
     },
     { path: '/user/reception/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
+  ],
+  lab: [
+    {
+      path: '/user/lab/unmatched',
+      label: 'Unmatched results',
+      required: ['Received', 'Order number given', 'Code', 'Result', 'Actions'],
+    },
   ],
 };
 

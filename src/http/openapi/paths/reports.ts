@@ -73,6 +73,7 @@ export const reportsPaths: ModulePaths = {
     }),
     VisitBilling: object({
       id: integer(),
+      bill_number: string({ pattern: '^B-[0-9]{6,}$' }),
       patient: ref('Person'),
       service_details: string(),
       amount: ref('Money'),

@@ -30,7 +30,9 @@ import type { RecordsDeps } from './domain/records/ports.ts';
 import type { BillingDeps } from './domain/billing/ports.ts';
 import { diseaseLookup, doctorPatientStore, recordStore, visitAppointmentStore } from './db/records.pg.ts';
 import { adjustmentStore, billStore, idempotencyStore, paymentStore } from './db/billing.pg.ts';
-import { recordOnlyCardPayments } from './card-payments.ts';
+import { stripeCardCheckout } from './stripe-card-checkout.ts';
+import { checkoutStore } from './db/card-checkouts.pg.ts';
+import * as checkoutUseCases from './domain/billing/checkout-use-cases.ts';
 import * as takingsUseCases from './domain/billing/takings-use-cases.ts';
 import * as adjustUseCases from './domain/billing/adjust-use-cases.ts';
 import { auditReader, auditTrail } from './db/audit.pg.ts';
@@ -111,6 +113,8 @@ export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
       | 'clinicAddress'
       | 'clinicPhone'
       | 'clinicLocale'
+      | 'stripe'
+      | 'bankTransferDetails'
     >
   >;
 
@@ -197,11 +201,14 @@ export function labDeps(db: Db, clock: Clock, config: AppConfig): LabDeps {
 }
 
 export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDeps {
+  const cardCheckout = config.stripe ? stripeCardCheckout(config.stripe) : null;
   return transactional(db, (q) => ({
     bills: billStore(q),
     payments: paymentStore(q),
     adjustments: adjustmentStore(q),
-    cardPayments: recordOnlyCardPayments,
+    cardCheckout,
+    checkouts: checkoutStore(q),
+    offlinePayment: { bankTransfer: config.bankTransferDetails ?? null },
     idempotency: idempotencyStore(q),
     audit: auditLog(q),
     outbox: outboxStore(q),
@@ -381,7 +388,10 @@ export function makeApp({
     staff: bind(staffUseCases, authDeps),
     images: bind(imageUseCases, { images: fileStore(db) }),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
-    billing: bind({ ...billingUseCases, ...takingsUseCases, ...adjustUseCases }, billingDeps(db, clock, config)),
+    billing: bind(
+      { ...billingUseCases, ...checkoutUseCases, ...takingsUseCases, ...adjustUseCases },
+      billingDeps(db, clock, config),
+    ),
     audit: bind(auditUseCases, {
       auditRows: auditReader(db),
       audit: auditLog(db),

@@ -9,6 +9,7 @@ import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 import { DEFAULT_WAITLIST_HOLD_MINUTES } from './domain/scheduling/waitlist.ts';
 import { DEFAULT_ANONYMOUS_RETENTION_DAYS } from './domain/audit/audit.ts';
 import { DEFAULT_SEND_CONCURRENCY, DEFAULT_SEND_TIMEOUT_MS } from './domain/notifications/delivery.ts';
+import type { StripeSettings } from './stripe-card-checkout.ts';
 
 export interface Config {
   port: number;
@@ -28,6 +29,10 @@ export interface Config {
   /** Printed with the clinic's name on receipts and invoices; empty when unset. */
   clinicAddress: string;
   clinicPhone: string;
+  /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: patients pay online through Stripe Checkout; unset, online payment is off. */
+  stripe?: StripeSettings;
+  /** BANK_TRANSFER_DETAILS: the clinic's bank details a patient may pay a bill to; unset, no transfer is offered. */
+  bankTransferDetails?: string;
   seedDemo: boolean;
   /** Proxies of our own in front of the server, whose X-Forwarded-For entries are believed. */
   trustProxy: number;
@@ -120,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(
       "DATABASE_OWNER_URL is the owner of a PostgreSQL database: set DATABASE_URL to the application's role too",
     );
+  const stripe = readStripe(env);
   if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL))
     throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${env.SMTP_URL}"`);
   return {
@@ -135,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
     clinicAddress: env.CLINIC_ADDRESS?.trim() ?? '',
     clinicPhone: env.CLINIC_PHONE?.trim() ?? '',
+    ...(stripe && { stripe }),
+    ...(env.BANK_TRANSFER_DETAILS?.trim() && { bankTransferDetails: env.BANK_TRANSFER_DETAILS.trim() }),
     seedDemo: env.SEED_DEMO !== '0',
     trustProxy: whole('TRUST_PROXY', 0, 0),
     timeouts: {
@@ -167,6 +175,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditSigningKeyFile: env.AUDIT_SIGNING_KEY_FILE || undefined,
     auditVerifyKeyFile: env.AUDIT_VERIFY_KEY_FILE || undefined,
   };
+}
+
+/** Stripe's keys come together or not at all: a secret key without the webhook's secret could never mark a bill paid. */
+function readStripe(env: NodeJS.ProcessEnv): StripeSettings | undefined {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim();
+  if (!secretKey && !webhookSecret) return undefined;
+  if (!secretKey || !webhookSecret)
+    throw new Error(
+      'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together: set both for online card payments, or neither',
+    );
+  const apiUrl = env.STRIPE_API_URL?.trim();
+  if (apiUrl && !/^https?:\/\/[^/]+\/?$/.test(apiUrl))
+    throw new Error(`STRIPE_API_URL must be an http(s) origin such as http://127.0.0.1:12111, got "${apiUrl}"`);
+  return { secretKey, webhookSecret, ...(apiUrl && { apiUrl }) };
 }
 
 /**

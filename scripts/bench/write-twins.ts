@@ -141,9 +141,15 @@ export function writeTwins(
       const bill = await tx.bills.lock(billingId);
       if (!bill || bill.patient.id !== patientId) return missing('Bill');
       const amountCents = balanceOf(bill);
-      await tx.cardPayments.charge({ billingId, patientId, amountCents });
       const paid = await tx.bills.addPaid(bill.id, amountCents);
-      const payment = await tx.payments.create({ billingId, patientId, amountCents, method, paidAt: tx.clock.now() });
+      const payment = await tx.payments.create({
+        billingId,
+        patientId,
+        amountCents,
+        method,
+        paidAt: tx.clock.now(),
+        recordedBy: null,
+      });
       await tx.audit.record({
         actor,
         action: 'pay',

@@ -32,8 +32,8 @@ export async function seedDemo(app: App, db: Queryable): Promise<void> {
     gender: 'female',
   });
   await seedAppointments(app, demo);
-  const recorded = await seedRecordedVisitsWith(app, demo);
   const adminActor: Actor = { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' };
+  const recorded = await seedRecordedVisitsWith(app, demo, adminActor);
   await seedCorrections(app, recorded, adminActor);
   const desk = await seedFrontDesk(app, demo, adminActor);
   await seedWard(app, demo, adminActor, desk);
@@ -304,11 +304,11 @@ const DEMO_VISITS = [
 
 /**
  * Records a visit for each of the demo patient's past scheduled appointments through the doctors' own use
- * case (which completes the appointment and raises the bill), then pays every other bill as the patient,
- * leaving a history of paid and unpaid bills.
+ * case (which completes the appointment and raises the bill), then `desk` takes the card for every other bill
+ * on the desk's terminal, leaving a history of paid and unpaid bills.
  */
-export async function seedRecordedVisits(app: App, db: Queryable): Promise<void> {
-  await seedRecordedVisitsWith(app, demoStore(db));
+export async function seedRecordedVisits(app: App, db: Queryable, desk: Actor): Promise<void> {
+  await seedRecordedVisitsWith(app, demoStore(db), desk);
 }
 
 interface RecordedVisit {
@@ -319,7 +319,7 @@ interface RecordedVisit {
   visit: Omit<(typeof DEMO_VISITS)[number], 'disease'>;
 }
 
-async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<RecordedVisit[]> {
+async function seedRecordedVisitsWith(app: App, demo: DemoStore, desk: Actor): Promise<RecordedVisit[]> {
   const today = clinicToday(app.clock, app.config.clinicTz);
   const [patient] = await demo.patients(['patient@medora.test']);
   const diseaseIds = await demo.diseaseIds(DEMO_VISITS.map((v) => v.disease));
@@ -327,13 +327,6 @@ async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<Record
     throw new Error('seed: recorded visits need the demo patient and the demo diseases first');
   }
   const diseaseId = (name: string) => diseaseIds.get(name);
-  const patientActor: Actor = {
-    userId: patient.userId,
-    role: 'patient',
-    name: patient.name,
-    patientId: patient.id,
-    requestId: 'demo-seed',
-  };
 
   const appointments = await demo.unrecordedVisits(patient.id, today);
   const recorded: RecordedVisit[] = [];
@@ -348,7 +341,8 @@ async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<Record
     const { disease, ...visit } = nth(DEMO_VISITS, i % DEMO_VISITS.length, 'demo visit');
     const body = { ...visit, disease_id: diseaseId(disease), record_date: a.date };
     const { medical_record: record, billing } = await app.records.recordVisit({ appointmentId: a.id, body }, doctor);
-    if (billing && i % 2 === 0) await app.billing.payBill({ billingId: billing.id }, patientActor);
+    if (billing && i % 2 === 0)
+      await app.billing.takePayment({ billingId: billing.id, body: { method: 'card' } }, desk);
     recorded.push({ recordId: record.id, billId: billing?.id, doctor, diseaseId: body.disease_id, visit });
   }
   return recorded;

@@ -214,7 +214,7 @@ for (const target of testDatabases('both')) {
         [[charge.billing_id, 45000, 'unpaid']],
       );
       assert.equal(
-        (await ok('POST', `/api/patient/billings/${charge.billing_id}/pay`, patient.token, { method: 'card' })).billing
+        (await ok('POST', `/api/billings/${charge.billing_id}/payments`, desk.token, { method: 'card' })).billing
           .payment_status,
         'paid',
       );

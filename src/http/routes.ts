@@ -34,7 +34,7 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...recordRoutes(app),
     ...careRoutes(app),
     ...labRoutes(app),
-    ...billingRoutes(app),
+    ...billingRoutes(app, { publicUrl }),
     ...inpatientRoutes(app),
     ...notificationRoutes(app, { publicUrl }),
     ...auditRoutes(app),

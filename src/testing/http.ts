@@ -9,6 +9,7 @@ import { apiRoutes } from '../http/routes.ts';
 import { observeContract, type ContractObserver } from './contract-observer.ts';
 import type { TestDatabase } from './test-db.ts';
 import type { Role } from '../domain/shared/actor.ts';
+import type { StripeSettings } from '../stripe-card-checkout.ts';
 import { hearingOf } from './hearing.ts';
 import { makeTestApp, TEST_TZ } from './test-app.ts';
 
@@ -52,6 +53,9 @@ export async function startTestServer(
     clinicName?: string;
     clinicAddress?: string;
     clinicPhone?: string;
+    /** Online card payments through Stripe (a stand-in's address as `apiUrl`); none turns them off. */
+    stripe?: StripeSettings;
+    bankTransferDetails?: string;
     requireMfa?: Role[];
     log?: (line: string) => void;
   } = {},

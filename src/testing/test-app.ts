@@ -2,6 +2,7 @@ import { makeApp, type App } from '../app.ts';
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 import type { Role } from '../domain/shared/actor.ts';
+import type { StripeSettings } from '../stripe-card-checkout.ts';
 import type { AuditKeys } from '../domain/audit/checkpoint.ts';
 import { argon2HasherAt } from '../security.ts';
 
@@ -22,6 +23,9 @@ export function makeTestApp(
     clinicName?: string;
     clinicAddress?: string;
     clinicPhone?: string;
+    /** Online card payments through Stripe (a stand-in's address as `apiUrl`); none turns them off. */
+    stripe?: StripeSettings;
+    bankTransferDetails?: string;
     requireMfa?: Role[];
     auditKeys?: AuditKeys;
   },
@@ -35,6 +39,8 @@ export function makeTestApp(
       clinicAddress: opts.clinicAddress ?? '12 Test Street, Testville',
       clinicPhone: opts.clinicPhone ?? '+1 555 0199',
       requireMfa: opts.requireMfa,
+      stripe: opts.stripe,
+      bankTransferDetails: opts.bankTransferDetails,
     },
     hasher: testHasher,
     auditKeys: opts.auditKeys,

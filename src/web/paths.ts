@@ -1,6 +1,12 @@
 /** The only place URLs are spelled: the UI's routes (patterns with `:id` and builders) and the API's paths. */
 import type { Role } from '../domain/shared/actor.ts';
-import { CANCEL_APPOINTMENT_PATH, RESET_PASSWORD_PATH, VERIFY_EMAIL_PATH, WAITLIST_OFFER_PATH } from '../links.ts';
+import {
+  CANCEL_APPOINTMENT_PATH,
+  PATIENT_BILLS_PATH,
+  RESET_PASSWORD_PATH,
+  VERIFY_EMAIL_PATH,
+  WAITLIST_OFFER_PATH,
+} from '../links.ts';
 
 type Id = number | string;
 type AdmissionStep = 'cancel' | 'reserve' | 'admit' | 'undo' | 'transfer' | 'discharge-order' | 'discharge';
@@ -49,7 +55,7 @@ export const routes = {
     appointments: '/user/patient',
     profile: '/user/patient/profile',
     book: '/user/patient/book',
-    bills: '/user/patient/bills',
+    bills: PATIENT_BILLS_PATH,
     records: '/user/patient/records',
     results: '/user/patient/results',
     waitlist: '/user/patient/waitlist',
@@ -224,6 +230,7 @@ export const endpoints = {
     balance: '/api/patient/balance',
     records: '/api/patient/records',
     pay: (billId: Id) => `/api/patient/billings/${billId}/pay`,
+    paymentOptions: '/api/patient/payment-options',
     waitlist: '/api/patient/waitlist',
     waitlistEntry: (id: Id) => `/api/patient/waitlist/${id}`,
     admissions: '/api/patient/admissions',

@@ -81,6 +81,8 @@ const ROWS: { [T in FhirType]: FhirRows[T] } = {
     encounterId: 7,
     disease: { id: 3, name: 'Influenza' },
     diagnosis: 'Seasonal flu',
+    prescriptions: 'Oseltamivir 75 mg twice daily',
+    labTests: '',
     recordDate: '2026-06-10',
   },
   Invoice: {
@@ -113,6 +115,14 @@ describe('the FHIR mappers', () => {
       assertValidFhir(resource);
     });
   }
+
+  it("notes a record's diagnosis and prescriptions on its Condition, and no empty lab tests", () => {
+    const condition = RESOURCES.Condition.toFhir(ROWS.Condition, ctx) as { note: { text: string }[] };
+    assert.deepEqual(
+      condition.note.map((n) => n.text),
+      ['Seasonal flu', 'Prescriptions: Oseltamivir 75 mg twice daily'],
+    );
+  });
 
   it('takes the id, lastUpdated and versionId from the row', () => {
     const patient = RESOURCES.Patient.toFhir(ROWS.Patient, ctx);

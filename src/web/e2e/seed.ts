@@ -139,6 +139,14 @@ async function call(server: TestServer, method: string, path: string, token: str
   return answer.body;
 }
 
+/** The patient pays every unpaid bill of theirs by card at the desk, as `desk` records it. */
+export async function payAtDesk(server: TestServer, desk: Account, patient: Account): Promise<void> {
+  const { billings } = await call(server, 'GET', '/api/patient/billings', patient.token);
+  for (const bill of billings as { id: number; payment_status: string }[])
+    if (bill.payment_status !== 'paid')
+      await call(server, 'POST', `/api/billings/${bill.id}/payments`, desk.token, { method: 'card' });
+}
+
 /** A receptionist, made by the admin through the API as the Reception page does. */
 export async function createReceptionist(
   server: TestServer,

@@ -1,15 +1,18 @@
 import pg from 'pg';
 
-export interface PgHost {
+interface PgHost {
   host: string;
   port: number;
 }
 
-/** A connection string split into its hosts (libpq's `postgres://h1:5432,h2:5432/db`) and the rest, with one host. */
+/** A connection string split into its hosts (libpq's `postgres://h1:5432,h2:5432/db`). */
 export interface HostList {
   hosts: PgHost[];
-  /** The URL with the first host in place of the list and libpq's `target_session_attrs` removed (pg refuses both). */
-  url: string;
+  /**
+   * The URL once per host, with that host in place of the list and libpq's `target_session_attrs` removed (pg
+   * refuses both); a connection string overrides pg's `host` and `port`, so each host needs its own.
+   */
+  urls: string[];
 }
 
 /**
@@ -19,7 +22,7 @@ export interface HostList {
  */
 export function hostList(url: string): HostList {
   const match = /^(postgres(?:ql)?:\/\/(?:[^@/]*@)?)([^/?#]*)(.*)$/.exec(url);
-  if (!match) return { hosts: [], url };
+  if (!match) return { hosts: [], urls: [url] };
   const [, head, authority = '', rest = ''] = match;
   const hosts = authority.split(',').map((part) => {
     const bracketed = /^\[(.*)\](?::(\d+))?$/.exec(part);
@@ -29,12 +32,11 @@ export function hostList(url: string): HostList {
       ? { host: decodeURIComponent(part), port: 5432 }
       : { host: decodeURIComponent(part.slice(0, colon)), port: Number(part.slice(colon + 1)) };
   });
-  const first = authority.split(',')[0] ?? '';
   const withoutAttrs = rest
     .replace(/([?&])target_session_attrs=[^&#]*&?/, '$1')
     .replace(/[?&]$/, '')
     .replace(/[?&](#|$)/, '$1');
-  return { hosts, url: `${head}${first}${withoutAttrs}` };
+  return { hosts, urls: authority.split(',').map((part) => `${head}${part}${withoutAttrs}`) };
 }
 
 /**
@@ -42,13 +44,9 @@ export function hostList(url: string): HostList {
  * (`show transaction_read_only`, as libpq's read-write check). Undefined when none is, e.g. while a standby is
  * being promoted; the caller keeps its host and asks again at the next failure.
  */
-export async function findPrimary(
-  config: pg.ClientConfig,
-  hosts: PgHost[],
-  timeoutMs: number,
-): Promise<number | undefined> {
-  for (const [index, host] of hosts.entries()) {
-    const client = new pg.Client({ ...config, ...host, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+export async function findPrimary(configs: pg.ClientConfig[], timeoutMs: number): Promise<number | undefined> {
+  for (const [index, config] of configs.entries()) {
+    const client = new pg.Client({ ...config, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
     client.on('error', () => {});
     try {
       await client.connect();

@@ -14,7 +14,7 @@ import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from './pg-types.ts
 import { listenOnOwnConnection, type NoticeConnection } from './pg-notices.ts';
 import { preparedOnce } from './prepared-statements.ts';
 import { readsOnly } from './reads-only.ts';
-import { findPrimary, hostList, type PgHost } from './pg-hosts.ts';
+import { findPrimary, hostList } from './pg-hosts.ts';
 import { cancelRequest } from './cancel-request.ts';
 import { limitsBegin, type SessionLimits, roleDefaultsMatch, serverDefaults } from './session-limits.ts';
 
@@ -43,18 +43,19 @@ export interface PostgresOptions {
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
   const timeouts = opts.timeouts ?? DEFAULT_TIMEOUTS;
   const pooled = opts.pooler === 'transaction';
-  const { hosts, url: oneHostUrl } = hostList(url);
-  const connection = connectionConfig(oneHostUrl, timeouts, pooled, opts.schema);
+  const { hosts, urls } = hostList(url);
+  const configs = urls.map((one) => connectionConfig(one, timeouts, pooled, opts.schema));
+  const connection = configs[0] ?? connectionConfig(url, timeouts, pooled, opts.schema);
   // With several hosts, the one taken to be the primary; a failure that may mean it moved looks for it again.
   let primary = 0;
-  const onPrimary = (): pg.ClientConfig => ({ ...connection, ...hostAt(hosts, primary) });
+  const onPrimary = (): pg.ClientConfig => configs[primary] ?? connection;
   let looking: Promise<void> | undefined;
   const lookForPrimary = () => {
-    if (hosts.length < 2 || looking) return;
-    looking = findPrimary(connection, hosts, timeouts.acquireMs)
+    if (configs.length < 2 || looking) return;
+    looking = findPrimary(configs, timeouts.acquireMs)
       .then((found) => {
         if (found !== undefined && found !== primary) {
-          console.error(`database: the primary is now ${describeHost(hosts, found)}`);
+          console.error(`database: the primary is now ${hosts[found]?.host}:${hosts[found]?.port}`);
           primary = found;
         }
       })
@@ -65,7 +66,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   const hostOf = new WeakMap<pg.Client, number>();
   class PrimaryClient extends pg.Client {
     constructor(config?: pg.ClientConfig) {
-      super({ ...config, ...hostAt(hosts, primary) });
+      super({ ...config, connectionString: onPrimary().connectionString });
       hostOf.set(this, primary);
     }
   }
@@ -252,9 +253,6 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     },
   };
 }
-
-const hostAt = (hosts: PgHost[], index: number): Partial<PgHost> => (hosts.length > 1 ? (hosts[index] ?? {}) : {});
-const describeHost = (hosts: PgHost[], index: number) => `${hosts[index]?.host}:${hosts[index]?.port}`;
 
 /** A driver error as the app sees it: outages and timeouts become 503s; SQL errors keep their SQLSTATE. */
 function driverFailure(error: unknown): unknown {

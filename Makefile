@@ -1,5 +1,5 @@
 .DEFAULT_GOAL := help
-.PHONY: help install start dev build check test test-dates bench lighthouse clean
+.PHONY: help install start dev build check test test-infra test-dates bench lighthouse clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-11s %s\n", $$1, $$2}'
@@ -24,6 +24,9 @@ check: node_modules ## the fast inner loop: type check, lint and format check (B
 
 test: node_modules ## run every test: types, lint and format, unit, integration (PGlite and TEST_DATABASE_URL), browser
 	npm test
+
+test-infra: node_modules ## PgBouncer in transaction mode, a read replica and a failover, started for real (TEST_DATABASE_URL; minutes)
+	bash scripts/test-infra
 
 test-dates: node_modules ## the unit and integration tests on PGlite at five tricky instants under faketime (minutes)
 	bash scripts/test-dates

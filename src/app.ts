@@ -224,12 +224,13 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
   }));
 }
 
-export function inpatientDeps(db: Db, clock: Clock, config: AppConfig): InpatientDeps {
+export function inpatientDeps(db: Db, clock: Clock, config: AppConfig, reads: Queryable = db): InpatientDeps {
   return transactional(db, (q) => ({
     beds: bedStore(q),
     admissions: admissionStore(q),
     charges: chargeStore(q),
-    census: censusQueries(q),
+    // The midnight census is a report, read apart from every write (lag-tolerant; a replica when there is one).
+    census: censusQueries(reads),
     bills: billStore(q),
     audit: auditLog(q),
     careTeam: careTeam(q),
@@ -341,12 +342,19 @@ const READY_WITHIN_MS = 1000;
  */
 export function makeApp({
   db,
+  reads = db,
   clock,
   config,
   hasher = argon2Hasher,
   auditKeys = NO_AUDIT_KEYS,
 }: {
   db: Db;
+  /**
+   * Where the reads that tolerate seconds of lag go (reports, statistics, the census and its CSV, the audit screen
+   * and its export, FHIR search and export): a streaming replica while it keeps up (db/read-replica.ts), else `db`.
+   * Nothing that guards a write or reads what its user just wrote goes there.
+   */
+  reads?: Queryable;
   clock: Clock;
   config: AppConfig;
   hasher?: PasswordHasher;
@@ -393,7 +401,7 @@ export function makeApp({
       billingDeps(db, clock, config),
     ),
     audit: bind(auditUseCases, {
-      auditRows: auditReader(db),
+      auditRows: auditReader(reads),
       audit: auditLog(db),
       trail: auditTrail(db),
       clock,
@@ -449,11 +457,14 @@ export function makeApp({
       clock,
       timeZone,
     }),
-    inpatient: bind({ ...bedUseCases, ...admissionUseCases, ...censusUseCases }, inpatientDeps(db, clock, config)),
+    inpatient: bind(
+      { ...bedUseCases, ...admissionUseCases, ...censusUseCases },
+      inpatientDeps(db, clock, config, reads),
+    ),
     fhir: bind(
       { ...fhirUseCases, ...fhirEverything },
       {
-        store: fhirStore(db, FHIR_TABLES, timeZone),
+        store: fhirStore(reads, FHIR_TABLES, timeZone),
         audit: auditLog(db),
         careTeam: careTeam(db),
         clock,
@@ -466,7 +477,7 @@ export function makeApp({
         },
       },
     ),
-    reports: bind(reportUseCases, { dashboard: dashboardQueries(db), audit: auditLog(db), clock, timeZone }),
+    reports: bind(reportUseCases, { dashboard: dashboardQueries(reads), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),
     calendarFeeds: bind(feedUseCases, {
@@ -476,7 +487,7 @@ export function makeApp({
     }),
     adminReports: bind(
       { billingReport, appointmentsReport },
-      { billing: billingReportQueries(db), dayAppointments: dayAppointmentQueries(db), clock, timeZone },
+      { billing: billingReportQueries(reads), dayAppointments: dayAppointmentQueries(reads), clock, timeZone },
     ),
   };
 }

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { isValidTimeZone } from './domain/shared/clock.ts';
 import { DEFAULT_LOCALE, supportedLocale } from './domain/shared/date-format.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './db/timeouts.ts';
+import type { Pooler } from './db/postgres.ts';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './domain/scheduling/ports.ts';
 import type { Role } from './domain/shared/actor.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
@@ -20,6 +21,14 @@ export interface Config {
   databaseOwnerUrl?: string;
   /** Connections each process keeps to DATABASE_URL. */
   databasePoolSize: number;
+  /** DATABASE_POOLER=transaction: DATABASE_URL is a transaction pooler (PgBouncer's pool_mode=transaction). */
+  databasePooler: Pooler;
+  /** The server itself, past the pooler: for LISTEN, migrations and backups (DATABASE_URL when unset). */
+  databaseDirectUrl?: string;
+  /** A streaming replica for the reads that tolerate seconds of lag (reports, exports, FHIR search, the audit screen). */
+  databaseReadUrl?: string;
+  /** How far behind the replica may be before those reads go to the primary again. */
+  databaseReadMaxLagS: number;
   clinicTz: string;
   /** RESULTS_AUTO_RELEASE_DAYS: days after sign-off a lab report releases itself to the patient; null (the default) never. */
   resultsAutoReleaseDays: number | null;
@@ -126,6 +135,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "DATABASE_OWNER_URL is the owner of a PostgreSQL database: set DATABASE_URL to the application's role too",
     );
   const stripe = readStripe(env);
+  const databasePooler = env.DATABASE_POOLER || 'none';
+  if (databasePooler !== 'none' && databasePooler !== 'transaction')
+    throw new Error(`DATABASE_POOLER must be none or transaction, got "${env.DATABASE_POOLER}"`);
+  for (const name of ['DATABASE_DIRECT_URL', 'DATABASE_READ_URL'])
+    if (env[name] && !env.DATABASE_URL) throw new Error(`${name} goes with DATABASE_URL, which is not set`);
   if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL))
     throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${env.SMTP_URL}"`);
   return {
@@ -135,6 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     databasePoolSize,
+    databasePooler,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    databaseReadUrl: env.DATABASE_READ_URL || undefined,
+    databaseReadMaxLagS: whole('DATABASE_READ_MAX_LAG_S', 10, 0),
     clinicTz,
     resultsAutoReleaseDays: readAutoReleaseDays(env.RESULTS_AUTO_RELEASE_DAYS),
     clinicLocale,

@@ -70,6 +70,10 @@ export async function startTestServer(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // So a test that relies on a session being remembered does not meet one asked for before the server could.
   await hearing.live;
+  // Through PgBouncer (test-db.ts), a second instance on the same database answers every other request of `api()`.
+  const second = database.anotherInstance ? await secondInstance(await database.anotherInstance(), opts) : undefined;
+  const instances = [{ url, contract }, ...(second ? [second] : [])];
+  let turn = 0;
   return {
     app,
     db: database.db,
@@ -82,7 +86,8 @@ export async function startTestServer(
       { token, body, headers = {} }: ApiOptions = {},
     ): Promise<ApiAnswer<T>> => {
       const isForm = body instanceof FormData;
-      const res = await fetch(url + path, {
+      const instance = instances[turn++ % instances.length] ?? { url, contract };
+      const res = await fetch(instance.url + path, {
         method,
         headers: {
           ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -96,20 +101,32 @@ export async function startTestServer(
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {}
-      const complaint = contract.take(res.headers.get('x-request-id'));
+      const complaint = instance.contract.take(res.headers.get('x-request-id'));
       if (complaint) throw complaint;
       return { status: res.status, body: parsed as T, headers: res.headers };
     },
     close: async () => {
       await closeGracefully(server, 1000);
+      if (second) await closeGracefully(second.server, 1000);
       await database.drop();
-      const broken = contract.untaken();
+      const broken = instances.flatMap((instance) => instance.contract.untaken());
       if (broken.length > 0)
         throw new AssertionError({
           message: `${broken.length} answers broke the OpenAPI document:\n\n${broken.map((error) => error.message).join('\n\n')}`,
         });
     },
   };
+}
+
+/** Another server on the same database, as a second instance behind a load balancer is. */
+async function secondInstance(db: Db, opts: Parameters<typeof startTestServer>[1] = {}) {
+  const hearing = hearingOf(db);
+  const app = makeTestApp(hearing.db, { ...opts, clock: opts.clock ?? systemClock });
+  const server = createMedoraServer(app, { log: opts.log ?? (() => {}), trustProxy: 1 });
+  const contract = observeContract(server, apiRoutes(app));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await hearing.live;
+  return { server, contract, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 export { fixedClock, TEST_TZ };

@@ -1,5 +1,5 @@
 import { makeApp, type App } from '../app.ts';
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 import type { Role } from '../domain/shared/actor.ts';
 import type { StripeSettings } from '../stripe-card-checkout.ts';
@@ -28,10 +28,13 @@ export function makeTestApp(
     bankTransferDetails?: string;
     requireMfa?: Role[];
     auditKeys?: AuditKeys;
+    /** Where the lag-tolerant reads go (a replica); `db` when not given. */
+    reads?: Queryable;
   },
 ): App {
   return makeApp({
     db,
+    reads: opts.reads,
     clock: opts.clock,
     config: {
       clinicTz: opts.clinicTz ?? TEST_TZ,

@@ -1493,6 +1493,15 @@ CREATE TABLE public.mfa_totp (
 );
 
 --
+-- Name: nurses; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.nurses (
+    user_id integer NOT NULL,
+    department_id integer NOT NULL
+);
+
+--
 -- Name: observation_versions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1968,7 +1977,7 @@ CREATE TABLE public.users (
     CONSTRAINT users_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT users_pending_email_check CHECK (((length(pending_email) >= 3) AND (length(pending_email) <= 254))),
     CONSTRAINT users_pending_email_patient CHECK (((pending_email IS NULL) OR (role = 'patient'::text))),
-    CONSTRAINT users_role_check CHECK ((role = ANY (ARRAY['patient'::text, 'doctor'::text, 'admin'::text, 'reception'::text, 'lab'::text])))
+    CONSTRAINT users_role_check CHECK ((role = ANY (ARRAY['patient'::text, 'doctor'::text, 'admin'::text, 'reception'::text, 'lab'::text, 'nurse'::text])))
 );
 
 --
@@ -2463,6 +2472,13 @@ ALTER TABLE ONLY public.mfa_recovery_codes
 
 ALTER TABLE ONLY public.mfa_totp
     ADD CONSTRAINT mfa_totp_pkey PRIMARY KEY (user_id);
+
+--
+-- Name: nurses nurses_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.nurses
+    ADD CONSTRAINT nurses_pkey PRIMARY KEY (user_id);
 
 --
 -- Name: observation_versions observation_versions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2995,6 +3011,12 @@ CREATE INDEX medical_records_updated_idx ON public.medical_records USING btree (
 --
 
 CREATE INDEX mfa_recovery_codes_user_idx ON public.mfa_recovery_codes USING btree (user_id) WHERE (used_at IS NULL);
+
+--
+-- Name: nurses_department_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX nurses_department_idx ON public.nurses USING btree (department_id);
 
 --
 -- Name: observations_order_item_key; Type: INDEX; Schema: public; Owner: -
@@ -3967,6 +3989,20 @@ ALTER TABLE ONLY public.mfa_recovery_codes
 
 ALTER TABLE ONLY public.mfa_totp
     ADD CONSTRAINT mfa_totp_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+--
+-- Name: nurses nurses_department_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.nurses
+    ADD CONSTRAINT nurses_department_id_fkey FOREIGN KEY (department_id) REFERENCES public.departments(id);
+
+--
+-- Name: nurses nurses_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.nurses
+    ADD CONSTRAINT nurses_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id);
 
 --
 -- Name: observation_versions observation_versions_observation_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

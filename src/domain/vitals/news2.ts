@@ -187,4 +187,4 @@ export const nextDue = (takenAt: Date, frequency: MonitoringFrequency): Date =>
 export const isOverdue = (due: Date, now: Date): boolean => now.getTime() > due.getTime();
 
 /** Medium and high risk alert the ward and the patient's doctor. */
-export const raisesAlert = (risk: News2Risk): boolean => risk === 'medium' || risk === 'high';
+export const raisesAlert = (risk: News2Risk): risk is 'medium' | 'high' => risk === 'medium' || risk === 'high';

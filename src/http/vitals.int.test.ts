@@ -1,7 +1,7 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { only, present } from '../testing/assert.ts';
-import { signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
+import { PASSWORD, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { movableClock } from '../testing/scheduling-fakes.ts';
 import { testDatabases } from '../testing/test-db.ts';
@@ -153,6 +153,29 @@ for (const target of testDatabases('one')) {
         alerts.map((a: { set_id: number; total: number; bed: { id: number } }) => [a.set_id, a.total, a.bed.id]),
         [[set.id, 12, bedId]],
       );
+      const tile = async (token: string) => {
+        const board = await ok('GET', '/api/bed-board', token);
+        const beds = board.wards.flatMap((w: { rooms: { beds: object[] }[] }) => w.rooms.flatMap((r) => r.beds));
+        return present(beds.find((b: { id?: number }) => b.id === bedId)) as Record<string, unknown>;
+      };
+      clock.set('2026-05-04T10:20:00Z');
+      assert.deepEqual((await tile(nurse.token)).news2, {
+        total: 12,
+        risk: 'high',
+        taken_at: '2026-05-04T10:00:00.000Z',
+        next_due_at: '2026-05-04T10:15:00.000Z',
+        overdue: true,
+        alert: true,
+      });
+      const deskEmail = uniqueEmail('desk');
+      await ok(
+        'POST',
+        '/api/admin/receptionists',
+        admin.token,
+        { name: 'Dee Desk', email: deskEmail, password: PASSWORD },
+        201,
+      );
+      assert.equal('news2' in (await tile((await signIn(server, deskEmail)).token)), false);
       const mail = await server.db.query<{ subject: string }>(`select subject from outbox where kind = 'news2_alert'`);
       assert.deepEqual(
         mail.map((m) => m.subject),

@@ -10,11 +10,12 @@ import {
   readBlock,
   readRoomClass,
   roomClassJson,
+  seesClinical,
   type Bed,
   type BedJson,
   type BedState,
 } from './inpatient.ts';
-import type { BoardRoom, InpatientDeps } from './ports.ts';
+import type { BedNews2, BoardRoom, InpatientDeps } from './ports.ts';
 import { lockInService } from './bed-lock.ts';
 
 /** An admin adds a bed to a room; the room's department is its ward. */
@@ -156,6 +157,7 @@ export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor
   // A nurse's board is their own ward's, whatever they ask for.
   const departmentId = actor.role === 'nurse' ? (actor.wardId ?? 0) : asked;
   const rooms = await deps.beds.board(departmentId);
+  const now = deps.clock.now();
   const wards = new Map<number, { ward: BoardRoom['ward']; rooms: BoardRoom[] }>();
   for (const room of rooms) {
     const group = wards.get(room.ward.id) ?? { ward: room.ward, rooms: [] };
@@ -175,7 +177,7 @@ export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor
           bed_class: room.bedClass,
           nightly_rate: room.nightlyRateCents === null ? null : centsToDecimal(room.nightlyRateCents),
           nightly_rate_cents: room.nightlyRateCents,
-          beds: room.beds.map((bed) => bedJson(bed, actor)),
+          beds: room.beds.map((bed) => ({ ...bedJson(bed, actor), ...boardNews2(bed.news2, actor, now) })),
         })),
         counts: countStates(beds),
         beds: beds.length,
@@ -185,5 +187,20 @@ export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor
     counts: countStates(all),
     beds: all.length,
     occupancy_percent: occupancy(all),
+  };
+}
+
+/** An occupied bed's latest NEWS2 on the board: for clinical staff only, reception never sees a score. */
+function boardNews2(news2: BedNews2 | null, actor: Actor, now: Date) {
+  if (!seesClinical(actor)) return {};
+  return {
+    news2: news2 && {
+      total: news2.total,
+      risk: news2.risk,
+      taken_at: news2.takenAt.toISOString(),
+      next_due_at: news2.nextDueAt.toISOString(),
+      overdue: now.getTime() > news2.nextDueAt.getTime(),
+      alert: news2.alert,
+    },
   };
 }

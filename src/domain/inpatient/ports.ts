@@ -24,7 +24,16 @@ export interface BoardRoom {
   ward: { id: number; name: string };
   bedClass: string | null;
   nightlyRateCents: number | null;
-  beds: Bed[];
+  beds: (Bed & { news2: BedNews2 | null })[];
+}
+
+/** The latest NEWS2 of an occupied bed's stay (the vitals module's sets): its score, when the next set is due, and whether it alerted. */
+export interface BedNews2 {
+  total: number;
+  risk: string;
+  takenAt: Date;
+  nextDueAt: Date;
+  alert: boolean;
 }
 
 export interface BedStore {

@@ -2,6 +2,7 @@ import type { ModulePaths } from '../module-paths.ts';
 import { pageQuery } from '../components.ts';
 import { PAYMENT_STATUSES } from '../../../domain/billing/billing.ts';
 import {
+  boolean,
   array,
   date,
   dateTime,
@@ -24,6 +25,20 @@ const money = (description: string): Record<string, Schema> => ({
   [`${description}_cents`]: integer({ minimum: 0 }),
 });
 const text = (maxLength: number) => string({ minLength: 1, maxLength });
+const bedFields = {
+  id: id(),
+  label: string(),
+  room: ref('Named'),
+  ward: ref('Named'),
+  state: oneOfValues(BED_STATES),
+  since: dateTime('Since when the bed is in this state (for a held bed: since the holder took it)'),
+  blocked: nullable(
+    object({ kind: oneOfValues(BLOCK_KINDS), reason: nullable(string({ description: 'null for reception' })) }),
+  ),
+  occupant: nullable(object({ admission_id: id(), patient: ref('Named'), since: dateTime() })),
+  retired: boolean(),
+};
+
 const counts = object(Object.fromEntries(BED_STATES.map((state) => [state, integer({ minimum: 0 })])));
 const percent = nullable(
   number({
@@ -87,19 +102,23 @@ export const inpatientPaths: ModulePaths = {
     'per patient and one patient per bed, so racing desks get 409 `bed_taken` or `already_admitted`. Reception never receives the clinical reason or the ' +
     "discharge summary. A night is counted when the patient is in a bed at midnight in the clinic's zone.",
   schemas: {
-    Bed: object({
-      id: id(),
-      label: string(),
-      room: ref('Named'),
-      ward: ref('Named'),
-      state: oneOfValues(BED_STATES),
-      since: dateTime('Since when the bed is in this state (for a held bed: since the holder took it)'),
-      blocked: nullable(
-        object({ kind: oneOfValues(BLOCK_KINDS), reason: nullable(string({ description: 'null for reception' })) }),
-      ),
-      occupant: nullable(object({ admission_id: id(), patient: ref('Named'), since: dateTime() })),
-      retired: { type: 'boolean' },
-    }),
+    BoardBed: object(
+      {
+        ...bedFields,
+        news2: nullable(
+          object({
+            total: integer({ minimum: 0, maximum: 20 }),
+            risk: oneOfValues(['low', 'low-medium', 'medium', 'high']),
+            taken_at: dateTime('When the latest scored set was taken'),
+            next_due_at: dateTime('When the next set is due, by the score’s frequency'),
+            overdue: boolean(),
+            alert: boolean({ description: 'Medium or high: an alert stands for the bed' }),
+          }),
+        ),
+      },
+      { optional: ['news2'] },
+    ),
+    Bed: object(bedFields),
     StayCharge: object({
       billing_id: id(),
       kind: oneOfValues(['interim', 'final']),
@@ -209,7 +228,7 @@ export const inpatientPaths: ModulePaths = {
                   bed_class: nullable(string()),
                   nightly_rate: nullable(ref('Money')),
                   nightly_rate_cents: nullable(integer({ minimum: 0 })),
-                  beds: array(ref('Bed')),
+                  beds: array(ref('BoardBed')),
                 }),
               ),
               counts,

@@ -77,10 +77,12 @@ export const routes = {
     beds: '/user/doctor/beds',
     admissions: '/user/doctor/admissions',
     dischargeSummary: '/user/doctor/admissions/:id/summary',
+    flowsheet: '/user/doctor/admissions/:id/flowsheet',
   },
   nurse: {
     root: '/user/nurse',
     beds: '/user/nurse/beds',
+    flowsheet: '/user/nurse/admissions/:id/flowsheet',
   },
 } as const;
 
@@ -192,6 +194,14 @@ export const endpoints = {
     /** A step of the admission's lifecycle: cancel, reserve, admit, undo, transfer, discharge-order, discharge. */
     admissionStep: (id: Id, step: AdmissionStep) => `/api/admissions/${id}/${step}`,
     dischargeSummary: (id: Id) => `/api/admissions/${id}/discharge-summary`,
+  },
+  /** Vital signs and the stay's charts (nurses and doctors; admins read). */
+  vitals: {
+    sets: '/api/vitals/sets',
+    flowsheet: (admissionId: Id) => `/api/admissions/${admissionId}/flowsheet`,
+    fluidBalance: (admissionId: Id) => `/api/admissions/${admissionId}/fluid-balance`,
+    nursingNotes: (admissionId: Id) => `/api/admissions/${admissionId}/nursing-notes`,
+    alerts: '/api/doctor/news2-alerts',
   },
   /** The front desk's, for reception and admins. */
   desk: {

@@ -49,6 +49,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
   lab: {},
   nurse: {
     [routes.nurse.beds]: 'bed-board',
+    [routes.nurse.flowsheet]: 'flowsheet',
   },
   reception: {
     [routes.reception.today]: 'reception/today',
@@ -67,6 +68,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.doctor.beds]: 'bed-board',
     [routes.doctor.admissions]: 'doctor/admissions',
     [routes.doctor.dischargeSummary]: 'discharge-summary',
+    [routes.doctor.flowsheet]: 'flowsheet',
   },
   patient: {
     [routes.patient.appointments]: 'patient/appointments',

@@ -76,6 +76,8 @@ describe('axe on every screen', () => {
       [routes.admin.dischargeSummary]: admissionId,
       [routes.doctor.dischargeSummary]: admissionId,
       [routes.patient.dischargeSummary]: admissionId,
+      [routes.doctor.flowsheet]: admissionId,
+      [routes.nurse.flowsheet]: admissionId,
     });
   });
 

@@ -10,6 +10,7 @@ import { apiGet } from '../../api.ts';
 import { RequestAdmissionDialog } from '../../components/admission-dialogs.tsx';
 import { Alert, success } from '../../components/alert.tsx';
 import { LoadFailure, LoadingStatus } from '../../components/list-states.tsx';
+import { News2Alerts } from '../../components/news2-alerts.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RecordDialog } from '../../components/record-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -94,6 +95,7 @@ export default function AgendaPage() {
         </button>
       </nav>
       <Alert message={alert} onDismiss={dismiss} />
+      <News2Alerts />
       {failed ? (
         <div className="card">
           <LoadFailure what="Your agenda" onRetry={retry} />

@@ -97,6 +97,9 @@ import * as labApiUseCases from './domain/lab/api-use-cases.ts';
 import type { LabDeps } from './domain/lab/ports.ts';
 import { labStore } from './db/lab.pg.ts';
 import { ucumUnits } from './ucum-units.ts';
+import * as vitalsUseCases from './domain/vitals/use-cases.ts';
+import type { VitalsDeps } from './domain/vitals/ports.ts';
+import { vitalsStore } from './db/vitals.pg.ts';
 import { breakGlassStore, careTeam, recordOpenings } from './db/care.pg.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
@@ -105,6 +108,8 @@ export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
       Config,
       | 'bookingLimits'
       | 'resultsAutoReleaseDays'
+      | 'temperatureUnit'
+      | 'shiftHours'
       | 'requireMfa'
       | 'mailFrom'
       | 'reminderHours'
@@ -198,6 +203,23 @@ export function labDeps(db: Db, clock: Clock, config: AppConfig): LabDeps {
     timeZone: config.clinicTz,
     autoReleaseDays: config.resultsAutoReleaseDays ?? null,
   }));
+}
+
+export function vitalsDeps(db: Db, clock: Clock, config: AppConfig): VitalsDeps {
+  return {
+    ...transactional(db, (q) => ({
+      vitals: vitalsStore(q),
+      careTeam: careTeam(q),
+      audit: auditLog(q),
+      outbox: outboxStore(q),
+      clock,
+    })),
+    units: ucumUnits,
+    timeZone: config.clinicTz,
+    clinic: clinicOf(config),
+    temperatureUnit: config.temperatureUnit ?? 'Cel',
+    shiftHours: config.shiftHours ?? 8,
+  };
 }
 
 export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDeps {
@@ -447,6 +469,7 @@ export function makeApp({
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
     lab: bind(labUseCases, labDeps(db, clock, config)),
     labApi: bind(labApiUseCases, labDeps(db, clock, config)),
+    vitals: bind(vitalsUseCases, vitalsDeps(db, clock, config)),
     care: bind(careUseCases, {
       ...transactional(db, (q) => ({
         careTeam: careTeam(q),

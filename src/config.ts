@@ -1,4 +1,6 @@
 import { readAutoReleaseDays } from './domain/lab/reports.ts';
+import type { ShiftHours } from './domain/vitals/fluid-balance.ts';
+import type { TemperatureUnit } from './domain/vitals/ports.ts';
 import { availableParallelism } from 'node:os';
 import { isValidTimeZone } from './domain/shared/clock.ts';
 import { DEFAULT_LOCALE, supportedLocale } from './domain/shared/date-format.ts';
@@ -32,6 +34,10 @@ export interface Config {
   clinicTz: string;
   /** RESULTS_AUTO_RELEASE_DAYS: days after sign-off a lab report releases itself to the patient; null (the default) never. */
   resultsAutoReleaseDays: number | null;
+  /** CLINIC_TEMPERATURE_UNIT: the UCUM unit temperatures are shown in, Cel (the default) or [degF]; stored as Cel. */
+  temperatureUnit: TemperatureUnit;
+  /** CLINIC_SHIFT_HOURS: the nursing shifts fluid balance is totalled by, 8 (the default) or 12 hours from 07:00. */
+  shiftHours: ShiftHours;
   /** How dates and times read on screens, in e-mails and on printed pages (a BCP 47 tag: en-US, en-GB, de-DE). */
   clinicLocale: string;
   clinicName: string;
@@ -155,6 +161,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseReadMaxLagS: whole('DATABASE_READ_MAX_LAG_S', 10, 0),
     clinicTz,
     resultsAutoReleaseDays: readAutoReleaseDays(env.RESULTS_AUTO_RELEASE_DAYS),
+    temperatureUnit: readTemperatureUnit(env.CLINIC_TEMPERATURE_UNIT),
+    shiftHours: readShiftHours(env.CLINIC_SHIFT_HOURS),
     clinicLocale,
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
     clinicAddress: env.CLINIC_ADDRESS?.trim() ?? '',
@@ -226,4 +234,16 @@ function defaultPoolSize(): number {
 function mailDomainOf(host: string): string {
   const isAddress = /^\d+(\.\d+){3}$/.test(host) || host.startsWith('[');
   return isAddress || !host.includes('.') ? 'localhost.localdomain' : host;
+}
+
+function readTemperatureUnit(raw: string | undefined): TemperatureUnit {
+  if (!raw || raw === 'Cel') return 'Cel';
+  if (raw === '[degF]') return '[degF]';
+  throw new Error(`CLINIC_TEMPERATURE_UNIT must be the UCUM unit Cel or [degF], got "${raw}"`);
+}
+
+function readShiftHours(raw: string | undefined): ShiftHours {
+  if (!raw || raw === '8') return 8;
+  if (raw === '12') return 12;
+  throw new Error(`CLINIC_SHIFT_HOURS must be 8 or 12, got "${raw}"`);
 }

@@ -10,7 +10,14 @@ import type {
   Location,
   StayCharge,
 } from '../domain/inpatient/inpatient.ts';
-import type { AdmissionStore, BedStore, BoardRoom, CensusQueries, ChargeStore } from '../domain/inpatient/ports.ts';
+import type {
+  AdmissionStore,
+  BedNews2,
+  BedStore,
+  BoardRoom,
+  CensusQueries,
+  ChargeStore,
+} from '../domain/inpatient/ports.ts';
 import { conflict, invalid } from '../domain/shared/errors.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable } from './db.ts';
@@ -183,6 +190,28 @@ export function bedStore(db: Queryable): BedStore {
         `select ${BED_COLUMNS} from ${BED_FROM} where b.retired_at is null and b.room_id = any($1::int[]) order by lower(b.label), b.id`,
         [rooms.map((room) => room.id)],
       );
+      const scores = await db.query<{
+        admission_id: number;
+        total: number;
+        risk: BedNews2['risk'];
+        taken_at: Date;
+        next_due_at: Date;
+        alert: boolean;
+      }>(
+        `select h.id as admission_id, vs.news2_total as total, vs.news2_risk as risk, vs.effective_at as taken_at,
+           vs.next_due_at, exists (select 1 from news2_alerts al where al.set_id = vs.id and al.version = vs.version) as alert
+         from unnest($1::int[]) as h(id)
+         join lateral (select s.id, s.version, s.news2_total, s.news2_risk, s.effective_at, s.next_due_at from vital_sign_sets s
+                       where s.admission_id = h.id and s.news2_total is not null
+                       order by s.effective_at desc, s.id desc limit 1) vs on true`,
+        [beds.flatMap((bed) => (bed.holder_id === null ? [] : [bed.holder_id]))],
+      );
+      const news2Of = new Map(
+        scores.map((s) => [
+          s.admission_id,
+          { total: s.total, risk: s.risk, takenAt: s.taken_at, nextDueAt: s.next_due_at, alert: s.alert },
+        ]),
+      );
       return rooms.map(
         (room): BoardRoom => ({
           id: room.id,
@@ -190,7 +219,9 @@ export function bedStore(db: Queryable): BedStore {
           ward: { id: room.ward_id, name: room.ward_name },
           bedClass: room.bed_class,
           nightlyRateCents: room.nightly_rate_cents,
-          beds: beds.filter((bed) => bed.room_id === room.id).map(toBed),
+          beds: beds
+            .filter((bed) => bed.room_id === room.id)
+            .map((bed) => ({ ...toBed(bed), news2: (bed.holder_id !== null && news2Of.get(bed.holder_id)) || null })),
         }),
       );
     },

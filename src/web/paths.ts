@@ -45,6 +45,7 @@ export const routes = {
     receptionists: '/user/admin/receptionists',
     labTechnicians: '/user/admin/lab-technicians',
     labTests: '/user/admin/lab-tests',
+    nurses: '/user/admin/nurses',
     beds: '/user/admin/beds',
     admissions: '/user/admin/admissions',
     census: '/user/admin/census',
@@ -87,9 +88,15 @@ export const routes = {
     results: '/user/doctor/results',
     patientResults: '/user/doctor/my-patients/:id/results',
     labReport: '/user/doctor/lab-orders/:id/report',
+    flowsheet: '/user/doctor/admissions/:id/flowsheet',
   },
   lab: {
     worklist: '/user/lab',
+  },
+  nurse: {
+    root: '/user/nurse',
+    beds: '/user/nurse/beds',
+    flowsheet: '/user/nurse/admissions/:id/flowsheet',
   },
 } as const;
 
@@ -181,6 +188,8 @@ export const endpoints = {
     receptionist: (id: Id) => `/api/admin/receptionists/${id}`,
     labTechnicians: '/api/admin/lab-technicians',
     labTechnician: (id: Id) => `/api/admin/lab-technicians/${id}`,
+    nurses: '/api/admin/nurses',
+    nurse: (id: Id) => `/api/admin/nurses/${id}`,
     roomBeds: (roomId: Id) => `/api/admin/rooms/${roomId}/beds`,
     roomBedClass: (roomId: Id) => `/api/admin/rooms/${roomId}/bed-class`,
     bed: (id: Id) => `/api/admin/beds/${id}`,
@@ -199,6 +208,14 @@ export const endpoints = {
     /** A step of the admission's lifecycle: cancel, reserve, admit, undo, transfer, discharge-order, discharge. */
     admissionStep: (id: Id, step: AdmissionStep) => `/api/admissions/${id}/${step}`,
     dischargeSummary: (id: Id) => `/api/admissions/${id}/discharge-summary`,
+  },
+  /** Vital signs and the stay's charts (nurses and doctors; admins read). */
+  vitals: {
+    sets: '/api/vitals/sets',
+    flowsheet: (admissionId: Id) => `/api/admissions/${admissionId}/flowsheet`,
+    fluidBalance: (admissionId: Id) => `/api/admissions/${admissionId}/fluid-balance`,
+    nursingNotes: (admissionId: Id) => `/api/admissions/${admissionId}/nursing-notes`,
+    alerts: '/api/doctor/news2-alerts',
   },
   /** The front desk's, for reception and admins. */
   desk: {

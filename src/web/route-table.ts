@@ -40,6 +40,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.receptionists]: 'admin/receptionists',
     [routes.admin.labTechnicians]: 'admin/lab-technicians',
     [routes.admin.labTests]: 'admin/lab-tests',
+    [routes.admin.nurses]: 'admin/nurses',
     [routes.admin.beds]: 'bed-board',
     [routes.admin.admissions]: 'reception/admissions',
     [routes.admin.dischargeSummary]: 'discharge-summary',
@@ -48,6 +49,10 @@ export const areaPages: Record<Role, Record<string, string>> = {
   },
   lab: {
     [routes.lab.worklist]: 'lab/worklist',
+  },
+  nurse: {
+    [routes.nurse.beds]: 'bed-board',
+    [routes.nurse.flowsheet]: 'flowsheet',
   },
   reception: {
     [routes.reception.today]: 'reception/today',
@@ -69,6 +74,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.doctor.results]: 'doctor/results-to-review',
     [routes.doctor.patientResults]: 'doctor/patient-results',
     [routes.doctor.labReport]: 'doctor/lab-report',
+    [routes.doctor.flowsheet]: 'flowsheet',
   },
   patient: {
     [routes.patient.appointments]: 'patient/appointments',
@@ -93,6 +99,7 @@ export const areaRedirects: Record<string, string> = {
   [routes.admin.root]: routes.admin.dashboard,
   [routes.doctor.root]: routes.doctor.agenda,
   [routes.reception.root]: routes.reception.today,
+  [routes.nurse.root]: routes.nurse.beds,
 };
 
 /** The signed-in areas' frame (header and sidebar), a lazy chunk of its own; its path as the build's metafile spells it. */

@@ -119,6 +119,30 @@ export const BedShape = component(
 );
 export type BedJson = Static<typeof BedShape>;
 
+/** NEWS2's clinical risks (RCP 2017), as the vitals module grades a set. */
+export const NEWS2_RISKS = ['low', 'low-medium', 'medium', 'high'] as const;
+
+/** A bed as the board shows it: with its latest NEWS2 for clinical staff (reception never sees a score). */
+export const BoardBedShape = component(
+  'BoardBed',
+  object(
+    {
+      ...propertiesOf(BedShape),
+      news2: nullable(
+        object({
+          total: integer({ minimum: 0, maximum: 20 }),
+          risk: oneOfValues(NEWS2_RISKS),
+          taken_at: dateTime('When the latest scored set was taken'),
+          next_due_at: dateTime('When the next set is due, by the score’s frequency'),
+          overdue: boolean(),
+          alert: boolean({ description: 'Medium or high: an alert stands for the bed' }),
+        }),
+      ),
+    },
+    { optional: ['news2'] },
+  ),
+);
+
 export const StayChargeShape = component(
   'StayCharge',
   object({
@@ -241,7 +265,7 @@ export const BedBoardShape = object({
           bed_class: nullable(string()),
           nightly_rate: nullable(money),
           nightly_rate_cents: nullable(cents()),
-          beds: array(ref(BedShape)),
+          beds: array(ref(BoardBedShape)),
         }),
       ),
       ...occupancy,

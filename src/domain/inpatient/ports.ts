@@ -5,6 +5,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { Segment, WardBed } from './census.ts';
 import type { RatedSegment } from './charges.ts';
+import type { NEWS2_RISKS } from './inpatient-shapes.ts';
 import type {
   Admission,
   AdmissionDetail,
@@ -25,7 +26,16 @@ export interface BoardRoom {
   ward: { id: number; name: string };
   bedClass: string | null;
   nightlyRateCents: number | null;
-  beds: Bed[];
+  beds: (Bed & { news2: BedNews2 | null })[];
+}
+
+/** The latest NEWS2 of an occupied bed's stay (the vitals module's sets): its score, when the next set is due, and whether it alerted. */
+export interface BedNews2 {
+  total: number;
+  risk: (typeof NEWS2_RISKS)[number];
+  takenAt: Date;
+  nextDueAt: Date;
+  alert: boolean;
 }
 
 export interface BedStore {

@@ -11,6 +11,7 @@ export const MESSAGE_KINDS = [
   'email_change_notice',
   'registration_attempt',
   'waitlist_offer',
+  'news2_alert',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

@@ -85,11 +85,16 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Reception', to: routes.admin.receptionists, icon: UserIcon },
     { label: 'Lab technicians', to: routes.admin.labTechnicians, icon: UserIcon },
     { label: 'Lab tests', to: routes.admin.labTests, icon: FlaskIcon },
+    { label: 'Nurses', to: routes.admin.nurses, icon: UserIcon },
     { label: 'Sign-in & Security', to: routes.account('admin'), icon: LockIcon },
   ],
   lab: [
     { label: 'Worklist', to: routes.lab.worklist, icon: FlaskIcon },
     { label: 'Sign-in & Security', to: routes.account('lab'), icon: LockIcon },
+  ],
+  nurse: [
+    { label: 'Bed board', to: routes.nurse.beds, icon: BedIcon },
+    { label: 'Sign-in & Security', to: routes.account('nurse'), icon: LockIcon },
   ],
   reception: [
     { label: "Today's Appointments", to: routes.reception.today, icon: CalendarIcon },

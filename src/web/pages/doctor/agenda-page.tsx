@@ -12,6 +12,7 @@ import { Alert, success } from '../../components/alert.tsx';
 import { CriticalResultsNotice } from '../../components/critical-results-notice.tsx';
 import { OrderTestsDialog } from '../../components/order-tests-dialog.tsx';
 import { LoadFailure, LoadingStatus } from '../../components/list-states.tsx';
+import { News2Alerts } from '../../components/news2-alerts.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RecordDialog } from '../../components/record-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -98,6 +99,7 @@ export default function AgendaPage() {
       </nav>
       <Alert message={alert} onDismiss={dismiss} />
       <CriticalResultsNotice />
+      <News2Alerts />
       {failed ? (
         <div className="card">
           <LoadFailure what="Your agenda" onRetry={retry} />

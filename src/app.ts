@@ -443,7 +443,7 @@ export function makeApp({
     fhir: bind(
       { ...fhirUseCases, ...fhirEverything },
       {
-        store: fhirStore(db, FHIR_TABLES, timeZone),
+        store: fhirStore(db, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null),
         audit: auditLog(db),
         careTeam: careTeam(db),
         clock,

@@ -375,7 +375,7 @@ interface ValueColumns {
   value_text: string | null;
 }
 
-const valueOfRow = (row: ValueColumns): ObservationValue =>
+export const valueOfRow = (row: ValueColumns): ObservationValue =>
   row.value_type === 'quantity'
     ? { type: 'quantity', value: Number(row.value_quantity), unit: row.value_unit ?? '1' }
     : row.value_type === 'coded'

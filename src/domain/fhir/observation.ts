@@ -33,7 +33,7 @@ const INTERPRETATION_NAMES: Record<Interpretation, string> = {
 };
 const CATEGORY_NAMES = { laboratory: 'Laboratory', imaging: 'Imaging', 'vital-signs': 'Vital Signs' } as const;
 
-const valueOf = (
+const resultValue = (
   value: ObservationValue,
 ): Pick<Observation, 'valueQuantity' | 'valueCodeableConcept' | 'valueString'> =>
   value.type === 'quantity'
@@ -102,7 +102,7 @@ export const observationResource: ResourceDef<ObservationRow, Observation> = {
     subject: ref('Patient', row.patient.id, row.patient.name),
     effectiveDateTime: row.effectiveAt.toISOString(),
     issued: row.issued.toISOString(),
-    ...valueOf(row.value),
+    ...resultValue(row.value),
     interpretation:
       row.interpretation === null
         ? undefined

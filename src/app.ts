@@ -190,6 +190,8 @@ export function labDeps(db: Db, clock: Clock, config: AppConfig): LabDeps {
     units: ucumUnits,
     audit: auditLog(q),
     careTeam: careTeam(q),
+    outbox: outboxStore(q),
+    clinic: clinicOf(config),
     clock,
     timeZone: config.clinicTz,
     autoReleaseDays: config.resultsAutoReleaseDays ?? null,

@@ -43,7 +43,14 @@ export interface Bed {
   housekeepingSince: Date;
   retiredAt: Date | null;
   /** The admission holding the bed, if any. */
-  holder: { admissionId: number; status: AdmissionStatus; patient: Named; since: Date } | null;
+  holder: {
+    admissionId: number;
+    status: AdmissionStatus;
+    patient: Named;
+    since: Date;
+    /** The patient's critical lab results not yet acknowledged (domain/lab). */
+    criticalResults: number;
+  } | null;
 }
 
 export interface RoomClass {
@@ -296,6 +303,8 @@ export function bedJson(bed: Bed, actor: Actor) {
       admission_id: bed.holder.admissionId,
       patient: bed.holder.patient,
       since: bed.holder.since.toISOString(),
+      // A flag on the board, never the value; the front desk sees no result at all.
+      critical_results: seesClinical(actor) ? bed.holder.criticalResults : null,
     },
     retired: bed.retiredAt !== null,
   };

@@ -97,7 +97,19 @@ export const inpatientPaths: ModulePaths = {
       blocked: nullable(
         object({ kind: oneOfValues(BLOCK_KINDS), reason: nullable(string({ description: 'null for reception' })) }),
       ),
-      occupant: nullable(object({ admission_id: id(), patient: ref('Named'), since: dateTime() })),
+      occupant: nullable(
+        object({
+          admission_id: id(),
+          patient: ref('Named'),
+          since: dateTime(),
+          critical_results: nullable(
+            integer({
+              minimum: 0,
+              description: 'The patient’s critical lab results not yet acknowledged; null for reception',
+            }),
+          ),
+        }),
+      ),
       retired: { type: 'boolean' },
     }),
     StayCharge: object({

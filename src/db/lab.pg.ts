@@ -716,6 +716,7 @@ function viewQueries(
   | 'orderIdByNumber'
   | 'catalogue'
   | 'createTest'
+  | 'testIdsByCode'
   | 'updateTest'
 > {
   const paged = async (where: string, order: string, params: unknown[], page: { page: number; perPage: number }) => {
@@ -924,44 +925,52 @@ function viewQueries(
       };
     },
 
+    // A code taken is answered as undefined without an error, which would abort an import's whole transaction.
     createTest: async (t) => {
-      try {
-        const row = onlyRow(
-          await db.query<{ id: number }>(
-            `with t as (
-               insert into lab_tests (kind, category, code_system, code, name, specimen_type, result_type, unit,
-                 physical_low, physical_high, price_cents, turnaround_minutes, created_at, updated_at)
-               values ('test', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $16, $16) returning id),
-             r as (insert into lab_reference_ranges (test_id, sex, low, high)
-                   select id, 'any', $12, $13 from t where $12::numeric is not null or $13::numeric is not null),
-             c as (insert into lab_critical_limits (test_id, sex, low, high)
-                   select id, 'any', $14, $15 from t where $14::numeric is not null or $15::numeric is not null)
-             select id from t`,
-            [
-              t.category,
-              t.codeSystem,
-              t.code,
-              t.name,
-              t.specimenType,
-              t.resultType,
-              t.unit,
-              t.physicalLow,
-              t.physicalHigh,
-              t.priceCents,
-              t.turnaroundMinutes,
-              t.range?.low ?? null,
-              t.range?.high ?? null,
-              t.critical?.low ?? null,
-              t.critical?.high ?? null,
-              t.at,
-            ],
-          ),
-        );
-        return row.id;
-      } catch (error) {
-        if (sqlState(error) === UNIQUE_VIOLATION) return undefined;
-        throw error;
-      }
+      const [row] = await db.query<{ id: number }>(
+        `with t as (
+           insert into lab_tests (kind, category, code_system, code, name, specimen_type, result_type, unit,
+             physical_low, physical_high, price_cents, turnaround_minutes, created_at, updated_at, answers)
+           values ($17, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $16, $16, $18)
+           on conflict (code_system, code) do nothing returning id),
+         m as (insert into lab_panel_members (panel_id, test_id, position)
+               select t.id, x.test_id, x.ord - 1 from t, unnest($19::int[]) with ordinality x(test_id, ord)),
+         r as (insert into lab_reference_ranges (test_id, sex, low, high)
+               select id, 'any', $12, $13 from t where $12::numeric is not null or $13::numeric is not null),
+         c as (insert into lab_critical_limits (test_id, sex, low, high)
+               select id, 'any', $14, $15 from t where $14::numeric is not null or $15::numeric is not null)
+         select id from t`,
+        [
+          t.category,
+          t.codeSystem,
+          t.code,
+          t.name,
+          t.specimenType,
+          t.resultType,
+          t.unit,
+          t.physicalLow,
+          t.physicalHigh,
+          t.priceCents,
+          t.turnaroundMinutes,
+          t.range?.low ?? null,
+          t.range?.high ?? null,
+          t.critical?.low ?? null,
+          t.critical?.high ?? null,
+          t.at,
+          t.kind,
+          t.answers,
+          t.memberIds,
+        ],
+      );
+      return row?.id;
+    },
+
+    testIdsByCode: async (codes) => {
+      const rows = await db.query<{ id: number; code: string }>(
+        `select id, code from lab_tests where kind = 'test' and code = any($1::text[])`,
+        [codes],
+      );
+      return new Map(rows.map((r) => [r.code, r.id]));
     },
 
     updateTest: async (id, f, updatedAt) => {

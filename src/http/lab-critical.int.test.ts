@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { medora } from '../cli/main.ts';
 import { loadConfig } from '../config.ts';
 import { startMailWorker } from '../mail/start.ts';
 import type { OutboxWorker } from '../mail/worker.ts';
 import { after, before, describe, it } from '../testing/node-test.ts';
 import { only, present } from '../testing/assert.ts';
+import { sealAll } from '../testing/audit-sealing.ts';
 import { labFixtures } from '../testing/lab-fixtures.ts';
 import { PASSWORD, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
@@ -165,6 +168,22 @@ for (const target of testDatabases('one')) {
       assert.deepEqual(acks.map((r) => r.body.acknowledged).sort(), [false, true]);
       assert.deepEqual(await standing(ordering.token), []);
       assert.equal(await boardFlag(ordering.token), 0);
+
+      // The rest of a result's life, each step audited: reviewed, released, corrected after release.
+      const reviewed = await server.api('POST', `/api/lab/orders/${order.id}/review`, {
+        token: ordering.token,
+        body: { comment: 'Repeat tomorrow' },
+      });
+      assert.equal(reviewed.status, 200);
+      assert.equal(
+        (await server.api('POST', `/api/lab/orders/${order.id}/release`, { token: ordering.token })).status,
+        200,
+      );
+      const corrected = await server.api('POST', `/api/lab/results/${order.observations['2823-3']}/correct`, {
+        token: (await labs.technician()).token,
+        body: { type: 'quantity', value: 5.4, unit: 'mmol/L', version: 1, reason: 'Re-run on a fresh sample' },
+      });
+      assert.equal(corrected.status, 200, JSON.stringify(corrected.body));
     });
 
     it('never sends the escalation of a result acknowledged in time', async () => {
@@ -186,6 +205,40 @@ for (const target of testDatabases('one')) {
           ['critical_result_escalation', 'skipped'],
         ],
       );
+    });
+
+    it('leaves an audit trail of every lab action that medora audit verify passes', async () => {
+      const actions = await server.db.query<{ entity: string; action: string }>(
+        `select distinct entity, action from audit_log
+         where entity in ('lab_order', 'lab_specimen', 'observation', 'lab_report', 'lab_critical_alert')
+         order by entity, action`,
+      );
+      assert.deepEqual(
+        actions.map((a) => `${a.entity} ${a.action}`),
+        [
+          'lab_critical_alert acknowledge',
+          'lab_order create',
+          'lab_report finalize',
+          'lab_report release',
+          'lab_report review',
+          'lab_specimen collect',
+          'observation correct',
+          'observation create',
+        ],
+      );
+      await sealAll(server.db);
+      let [stdout, stderr] = ['', ''];
+      const code = await medora(['audit', 'verify'], {
+        getApp: async () => server.app,
+        getDb: async () => server.db,
+        io: {
+          stdout: { write: (text) => (stdout += text) },
+          stderr: { write: (text) => (stderr += text) },
+          stdin: Readable.from(['']),
+        },
+      });
+      assert.equal(code, 0, stderr);
+      assert.match(stdout, /^OK: \d+ audit rows, chain intact\.$/m);
     });
   });
 }

@@ -675,6 +675,7 @@ export async function createCatalogueTest(deps: LabDeps, body: unknown, actor: A
   const id = await deps.transaction(async (tx) => {
     const created = ensure(
       await tx.lab.createTest({
+        kind: 'test',
         codeSystem: t.code_system,
         code: t.code,
         name: t.name,
@@ -682,6 +683,8 @@ export async function createCatalogueTest(deps: LabDeps, body: unknown, actor: A
         specimenType: t.specimen_type,
         resultType: t.result_type,
         unit: t.result_type === 'quantity' ? (t.unit ?? null) : null,
+        answers: [],
+        memberIds: [],
         physicalLow: t.physical_low ?? null,
         physicalHigh: t.physical_high ?? null,
         range: pair(t.range_low, t.range_high),

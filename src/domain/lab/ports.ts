@@ -115,15 +115,21 @@ export interface OrderView {
   charges: { name: string; priceCents: number; voided: boolean }[];
 }
 
-/** A test an admin adds to the catalogue (panels and coded tests come by import). */
+/** A test or panel an admin adds to the catalogue (panels and coded tests come by import). */
 export interface NewTest {
+  kind: CatalogueTest['kind'];
   codeSystem: CatalogueTest['codeSystem'];
   code: string;
   name: string;
   category: CatalogueTest['category'];
   specimenType: CatalogueTest['specimenType'];
-  resultType: 'quantity' | 'text';
+  /** Null for a panel. */
+  resultType: CatalogueTest['resultType'] | null;
   unit: string | null;
+  /** A coded test's answers. */
+  answers: string[];
+  /** A panel's member tests, in their order. */
+  memberIds: number[];
   physicalLow: number | null;
   physicalHigh: number | null;
   range: { low: number | null; high: number | null } | null;
@@ -186,6 +192,8 @@ export interface LabStore {
   ): Promise<void>;
   orderIdByNumber(orderNumber: string): Promise<number | undefined>;
   catalogue(page: PageRequest): Promise<Page<CatalogueTest>>;
+  /** The ids of the tests (not panels) with these codes, in either code system. */
+  testIdsByCode(codes: readonly string[]): Promise<Map<string, number>>;
   /** Adds a test with its adult band for anyone; undefined when its code is taken. */
   createTest(test: NewTest): Promise<number | undefined>;
   updateTest(

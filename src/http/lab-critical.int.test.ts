@@ -129,7 +129,7 @@ for (const target of testDatabases('one')) {
     it('e-mails the ordering doctor at once and stands on their day and the bed board; at 30 minutes the worker e-mails the department, whose doctor acknowledges', async () => {
       const order = await criticalPotassium();
       const orderingEmail = await emailOf(ordering.doctorId);
-      const orderingMail = await smtp.waitForMessage((m) => JSON.stringify(m.to).includes(orderingEmail));
+      const orderingMail = await smtp.waitForMessage((m) => JSON.stringify(m.to).includes(orderingEmail), 30_000);
       assert.match(orderingMail.subject ?? '', /Critical lab result to acknowledge: Potassium/);
       assert.doesNotMatch(orderingMail.text ?? '', /\b7\b/, 'the value is read signed in, never e-mailed');
 
@@ -147,7 +147,7 @@ for (const target of testDatabases('one')) {
       assert.ok(!smtp.received.some((m) => JSON.stringify(m.to).includes(colleagueEmail)));
 
       clock.set(plus(31));
-      const escalation = await smtp.waitForMessage((m) => JSON.stringify(m.to).includes(colleagueEmail));
+      const escalation = await smtp.waitForMessage((m) => JSON.stringify(m.to).includes(colleagueEmail), 30_000);
       assert.match(escalation.text ?? '', /not been acknowledged for 30 minutes/);
       assert.deepEqual(
         (await mailsOf(order.orderNumber)).map((m) => [m.kind, m.status]),

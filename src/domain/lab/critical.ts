@@ -20,7 +20,7 @@ export async function tellCriticalAlerts(tx: LabDeps, alertIds: readonly number[
  * unacknowledged for 30 minutes (when they may acknowledge them too).
  */
 export async function standingAlerts(deps: LabDeps, actor: Actor) {
-  const doctorId = ownDoctorId(actor, 'Only doctors acknowledge critical results');
+  const doctorId = ownDoctorId(actor, 'Only doctors have critical results to acknowledge');
   const now = deps.clock.now();
   return deps.lab.openAlerts(doctorId, now);
 }

@@ -1743,6 +1743,7 @@ CREATE TABLE public.outbox (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     locked_by text,
     link_id bigint,
+    lab_alert_id integer,
     CONSTRAINT outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'not_sent'::text, 'dead'::text, 'cancelled'::text, 'skipped'::text])))
 );
 
@@ -3396,6 +3397,12 @@ CREATE INDEX outbox_created_idx ON public.outbox USING btree (created_at DESC);
 CREATE INDEX outbox_due_idx ON public.outbox USING btree (send_after) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
 
 --
+-- Name: outbox_lab_alert_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX outbox_lab_alert_idx ON public.outbox USING btree (lab_alert_id) WHERE (lab_alert_id IS NOT NULL);
+
+--
 -- Name: password_resets_open_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4510,6 +4517,13 @@ ALTER TABLE ONLY public.observations
 
 ALTER TABLE ONLY public.outbox
     ADD CONSTRAINT outbox_appointment_id_fkey FOREIGN KEY (appointment_id) REFERENCES public.appointments(id) ON DELETE SET NULL;
+
+--
+-- Name: outbox outbox_lab_alert_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.outbox
+    ADD CONSTRAINT outbox_lab_alert_id_fkey FOREIGN KEY (lab_alert_id) REFERENCES public.lab_critical_alerts(id);
 
 --
 -- Name: outbox outbox_recipient_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -94,6 +94,7 @@ import { admissionStore, bedStore, censusQueries, chargeStore } from './db/inpat
 import * as careUseCases from './domain/care/use-cases.ts';
 import * as labUseCases from './domain/lab/use-cases.ts';
 import * as labApiUseCases from './domain/lab/api-use-cases.ts';
+import { importTest } from './domain/lab/catalogue-import.ts';
 import type { LabDeps } from './domain/lab/ports.ts';
 import { labStore } from './db/lab.pg.ts';
 import { ucumUnits } from './ucum-units.ts';
@@ -192,17 +193,7 @@ export function recordsDeps(db: Db, clock: Clock, config: AppConfig): RecordsDep
 }
 
 export function labDeps(db: Db, clock: Clock, config: AppConfig): LabDeps {
-  return transactional(db, (q) => ({
-    lab: labStore(q),
-    bills: billStore(q),
-    adjustments: adjustmentStore(q),
-    units: ucumUnits,
-    audit: auditLog(q),
-    careTeam: careTeam(q),
-    clock,
-    timeZone: config.clinicTz,
-    autoReleaseDays: config.resultsAutoReleaseDays ?? null,
-  }));
+  return transactional(db, labParts(clock, config));
 }
 
 export function vitalsDeps(db: Db, clock: Clock, config: AppConfig): VitalsDeps {
@@ -221,6 +212,19 @@ export function vitalsDeps(db: Db, clock: Clock, config: AppConfig): VitalsDeps 
     shiftHours: config.shiftHours ?? 8,
   };
 }
+const labParts = (clock: Clock, config: AppConfig) => (q: Queryable) => ({
+  lab: labStore(q),
+  bills: billStore(q),
+  adjustments: adjustmentStore(q),
+  units: ucumUnits,
+  audit: auditLog(q),
+  careTeam: careTeam(q),
+  outbox: outboxStore(q),
+  clinic: clinicOf(config),
+  clock,
+  timeZone: config.clinicTz,
+  autoReleaseDays: config.resultsAutoReleaseDays ?? null,
+});
 
 export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDeps {
   const cardCheckout = config.stripe ? stripeCardCheckout(config.stripe) : null;
@@ -303,6 +307,7 @@ function importDeps(db: Db, clock: Clock, config: AppConfig, hasher: PasswordHas
             catalogueUseCases.createDepartment(insideTransaction(tx, catalogueStores), body, actor),
           createSpecialization: (body, actor) =>
             catalogueUseCases.createSpecialization(insideTransaction(tx, catalogueStores), body, actor),
+          createLabTest: (fields, actor) => importTest(insideTransaction(tx, labParts(clock, config)), fields, actor),
           createDoctor: (body, passwordHash, actor) =>
             doctorUseCases.createDoctorHashed(
               { ...doctorStores(tx), clock, timeZone: config.clinicTz },
@@ -487,7 +492,7 @@ export function makeApp({
     fhir: bind(
       { ...fhirUseCases, ...fhirEverything },
       {
-        store: fhirStore(reads, FHIR_TABLES, timeZone),
+        store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null),
         audit: auditLog(db),
         careTeam: careTeam(db),
         clock,

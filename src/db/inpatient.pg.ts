@@ -60,7 +60,9 @@ async function translated<T>(run: () => Promise<T>): Promise<T> {
 const BED_COLUMNS = `b.id, b.label, b.room_id, r.name as room_name, r.department_id as ward_id, d.name as ward_name,
   b.housekeeping, b.blocked_reason, b.housekeeping_since, b.retired_at,
   a.id as holder_id, a.status as holder_status, a.patient_id as holder_patient_id, pu.name as holder_patient_name,
-  coalesce(s.started_at, a.reserved_at) as holder_since`;
+  coalesce(s.started_at, a.reserved_at) as holder_since,
+  (select count(*)::int from lab_critical_alerts ca where ca.patient_id = a.patient_id
+      and not exists (select 1 from lab_critical_acknowledgements k where k.alert_id = ca.id)) as holder_critical`;
 const BED_FROM = `beds b join rooms r on r.id = b.room_id join departments d on d.id = r.department_id
   left join admissions a on a.bed_id = b.id and a.status in ${HOLDING}
   left join patients p on p.id = a.patient_id left join users pu on pu.id = p.user_id
@@ -83,6 +85,7 @@ interface BedRow {
   holder_patient_id: number | null;
   holder_patient_name: string | null;
   holder_since: Date | null;
+  holder_critical: number;
 }
 
 function toBed(row: BedRow): Bed {
@@ -93,6 +96,7 @@ function toBed(row: BedRow): Bed {
           status: row.holder_status,
           patient: { id: row.holder_patient_id, name: row.holder_patient_name ?? '' },
           since: row.holder_since ?? row.housekeeping_since,
+          criticalResults: row.holder_critical,
         }
       : null;
   return {

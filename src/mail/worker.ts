@@ -21,6 +21,7 @@ import type { MailTransport, OutgoingMail } from './smtp.ts';
 export const NO_MAIL_SERVER = 'not sent: no mail server configured (SMTP_URL)';
 const UNWANTED_REMINDER =
   'not sent: the visit is no longer scheduled, the patient turned reminders off, or the address is not verified';
+const ACKNOWLEDGED_CRITICAL = 'not sent: the critical result was acknowledged before it escalated';
 const SPENT_LINK = 'not sent: its link no longer works (used, replaced by a newer one, closed or expired)';
 
 /** A link's token, as bearerTokens (src/security.ts) issues and digests them, which the links' consumers look up. */
@@ -151,6 +152,10 @@ export function startOutboxWorker(options: WorkerOptions, { poll = true } = {}):
     }
     if (message.kind === 'reminder' && !(await queue.reminderWanted(message.id))) {
       await record(() => queue.close(holder, message.id, 'skipped', UNWANTED_REMINDER));
+      return;
+    }
+    if (message.kind === 'critical_result_escalation' && !(await queue.escalationWanted(message.id))) {
+      await record(() => queue.close(holder, message.id, 'skipped', ACKNOWLEDGED_CRITICAL));
       return;
     }
     const link = await linkOf(message);

@@ -19,6 +19,10 @@ export const COMPARTMENT_TYPES = [
   'Location',
   'Condition',
   'Invoice',
+  'ServiceRequest',
+  'Specimen',
+  'Observation',
+  'DiagnosticReport',
 ] as const satisfies readonly StoredType[];
 type CompartmentType = (typeof COMPARTMENT_TYPES)[number];
 const isCompartmentType = (name: string): name is CompartmentType =>

@@ -118,6 +118,8 @@ export function bedJson(bed: Bed, actor: Actor): BedJson {
       admission_id: bed.holder.admissionId,
       patient: bed.holder.patient,
       since: bed.holder.since.toISOString(),
+      // A flag on the board, never the value; the front desk sees no result at all.
+      critical_results: seesClinical(actor) ? bed.holder.criticalResults : null,
     },
     retired: bed.retiredAt !== null,
   };

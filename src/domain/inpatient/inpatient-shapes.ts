@@ -113,7 +113,19 @@ export const BedShape = component(
     blocked: nullable(
       object({ kind: oneOfValues(BLOCK_KINDS), reason: nullable(string({ description: 'null for reception' })) }),
     ),
-    occupant: nullable(object({ admission_id: id(), patient: named, since: dateTime() })),
+    occupant: nullable(
+      object({
+        admission_id: id(),
+        patient: named,
+        since: dateTime(),
+        critical_results: nullable(
+          integer({
+            minimum: 0,
+            description: 'The patient’s critical lab results not yet acknowledged; null for reception',
+          }),
+        ),
+      }),
+    ),
     retired: boolean(),
   }),
 );

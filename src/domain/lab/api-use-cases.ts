@@ -11,6 +11,7 @@ import {
   AttachRequestShape,
   CollectRequestShape,
   CorrectionRequestShape,
+  type StandingAlertJson,
   LabTestRequestShape,
   type LabTestJson,
   LabTestUpdateShape,
@@ -29,6 +30,7 @@ import {
   type WorkOrderJson,
   WorklistQuery,
 } from './lab-shapes.ts';
+import { standingAlerts, tellCriticalAlerts } from './critical.ts';
 import { requireLab } from './orders.ts';
 import type { LabDeps, ObservationView, OrderFilter, OrderView, UnmatchedResult } from './ports.ts';
 import {
@@ -280,6 +282,26 @@ export async function releaseReport(deps: LabDeps, orderId: RawId, actor: Actor)
   return orderJson(await oneView(deps, id), deps);
 }
 
+/** The critical results standing as alerts on the signed-in doctor's day, oldest first, until acknowledged. */
+export async function criticalAlerts(deps: LabDeps, actor: Actor): Promise<StandingAlertJson[]> {
+  const now = deps.clock.now();
+  return (await standingAlerts(deps, actor)).map((a) => ({
+    id: a.id,
+    order_id: a.orderId,
+    order_number: a.orderNumber,
+    patient: a.patient,
+    test: a.testName,
+    ...valueJson(a.value),
+    interpretation: a.interpretation,
+    raised_at: iso(a.raisedAt),
+    escalates_at: iso(a.escalatesAt),
+    escalated: a.escalatesAt.getTime() <= now.getTime(),
+    ordering_doctor: a.orderingDoctor,
+    yours: a.orderingDoctor.id === actor.doctorId,
+    bed: a.bed,
+  }));
+}
+
 export async function acknowledgeAlert(deps: LabDeps, alertId: RawId, actor: Actor) {
   return lab.acknowledgeCritical(deps, { alertId: pathId(alertId, 'Critical result') }, actor);
 }
@@ -490,7 +512,8 @@ export async function correctResult(deps: LabDeps, observationId: RawId, body: u
     next.value = read.value;
     if (!(await tx.lab.writeVersion(id, next, read, order.reportId, reportStatus)))
       throw conflict('result_changed', 'This result was changed meanwhile: read it again, then correct it');
-    const alerts = signedOff ? await tx.lab.raiseCriticalAlerts(order.reportId, now, escalatesAt(now)) : 0;
+    const alerts = signedOff ? await tx.lab.raiseCriticalAlerts(order.reportId, now, escalatesAt(now)) : [];
+    await tellCriticalAlerts(tx, alerts);
     await tx.audit.record({
       actor,
       action: 'correct',
@@ -498,7 +521,12 @@ export async function correctResult(deps: LabDeps, observationId: RawId, body: u
       entityId: id,
       patientId: order.patientId,
       requestId: actor.requestId,
-      details: { version: next.version, corrects: input.version, reason: input.reason, critical_alerts: alerts },
+      details: {
+        version: next.version,
+        corrects: input.version,
+        reason: input.reason,
+        critical_alerts: alerts.length,
+      },
     });
     return { observation_id: id, version: next.version, interpretation: read.interpretation };
   });
@@ -674,6 +702,7 @@ export async function createCatalogueTest(deps: LabDeps, body: unknown, actor: A
   const id = await deps.transaction(async (tx) => {
     const created = ensure(
       await tx.lab.createTest({
+        kind: 'test',
         codeSystem: t.code_system,
         code: t.code,
         name: t.name,
@@ -681,6 +710,8 @@ export async function createCatalogueTest(deps: LabDeps, body: unknown, actor: A
         specimenType: t.specimen_type,
         resultType: t.result_type,
         unit: t.result_type === 'quantity' ? (t.unit ?? null) : null,
+        answers: [],
+        memberIds: [],
         physicalLow: t.physical_low ?? null,
         physicalHigh: t.physical_high ?? null,
         range: pair(t.range_low, t.range_high),

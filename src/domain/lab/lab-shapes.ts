@@ -345,6 +345,26 @@ export const MyResultShape = component(
 );
 export type MyResultJson = Static<typeof MyResultShape>;
 
+export const StandingAlertShape = component(
+  'LabStandingAlert',
+  object({
+    id: id(),
+    order_id: id(),
+    order_number: string(),
+    patient: ref(NamedShape),
+    test: string(),
+    ...valueFields,
+    interpretation: nullable(oneOfValues(INTERPRETATIONS)),
+    raised_at: dateTime(),
+    escalates_at: dateTime('When the department’s doctors may acknowledge it too, and are e-mailed'),
+    escalated: boolean({ description: 'Whether it has gone unacknowledged past escalates_at' }),
+    ordering_doctor: ref(NamedShape),
+    yours: boolean({ description: 'Whether the signed-in doctor ordered it' }),
+    bed: nullable(string({ description: 'Where the patient lies when in a bed (the bed board marks it too)' })),
+  }),
+);
+export type StandingAlertJson = Static<typeof StandingAlertShape>;
+
 export const UnmatchedResultShape = component(
   'LabUnmatchedResult',
   object({

@@ -15,6 +15,7 @@ import {
   requireLab,
   requireResultable,
 } from './orders.ts';
+import { tellCriticalAlerts } from './critical.ts';
 import type { LabDeps } from './ports.ts';
 import { type ObservationValue, escalatesAt, mayAcknowledge, reportTransition } from './reports.ts';
 import { quantityInTestUnit } from './units.ts';
@@ -247,7 +248,7 @@ async function resultValue(
 
 /**
  * A lab user signs the report off: preliminary → final, exactly once by the database (the second of two at once
- * is a 409); each critical value raises an alert for the ordering doctor.
+ * is a 409); each critical value raises an alert for the ordering doctor, who is e-mailed at once.
  */
 export async function finalizeReport(deps: LabDeps, input: { orderId: number }, actor: Actor): Promise<void> {
   requireLab(actor);
@@ -258,6 +259,7 @@ export async function finalizeReport(deps: LabDeps, input: { orderId: number }, 
     if (!(await tx.lab.finalize(order.reportId, actor.userId, now)))
       throw conflict('report_status', 'This report was signed off meanwhile');
     const alerts = await tx.lab.raiseCriticalAlerts(order.reportId, now, escalatesAt(now));
+    await tellCriticalAlerts(tx, alerts);
     await tx.audit.record({
       actor,
       action: 'finalize',
@@ -265,7 +267,7 @@ export async function finalizeReport(deps: LabDeps, input: { orderId: number }, 
       entityId: order.reportId,
       patientId: order.patientId,
       requestId: actor.requestId,
-      details: { critical_alerts: alerts },
+      details: { critical_alerts: alerts.length },
     });
   });
 }

@@ -29,6 +29,9 @@ export function labRoutes(app: App): Route[] {
     r('POST', '/api/lab/alerts/{id}/acknowledge', 'doctor', async ({ params, actor }) =>
       ok(await lab.acknowledgeAlert(params.id, actor)),
     ),
+    r('GET', '/api/doctor/critical-alerts', 'doctor', async ({ actor }) =>
+      ok({ alerts: await lab.criticalAlerts(actor) }),
+    ),
     r('GET', '/api/doctor/results-to-review', 'doctor', async ({ query, actor }) =>
       listOf('results', await lab.resultsToReview(query, actor)),
     ),

@@ -226,6 +226,13 @@ function BedTile({
       <p className="bed-label">Bed {bed.label}</p>
       <StatusBadge status={`bed-${bed.state}`} label={BED_STATE_LABELS[bed.state]} />
       {bed.occupant && <p className="bed-occupant">{bed.occupant.patient.name}</p>}
+      {bed.occupant?.critical_results ? (
+        <p className="bed-critical">
+          {bed.occupant.critical_results === 1
+            ? 'Critical result to acknowledge'
+            : `${bed.occupant.critical_results} critical results to acknowledge`}
+        </p>
+      ) : null}
       {bed.blocked && (
         <p className="bed-occupant">
           {capitalize(bed.blocked.kind)}

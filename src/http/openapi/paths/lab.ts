@@ -23,11 +23,12 @@ import {
   ResultRequestShape,
   ReviewEntryShape,
   ReviewRequestShape,
+  StandingAlertShape,
   UnmatchedResultShape,
   WorkOrderShape,
   WorklistQuery,
 } from '../../../domain/lab/lab-shapes.ts';
-import { listOf, ref } from '../../../domain/shared/wire-schema.ts';
+import { array, listOf, object, ref } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 const pageOnly = { page: pageQuery.page, per_page: pageQuery.per_page };
@@ -50,6 +51,7 @@ export const labPaths: ModulePaths = {
     LabReport: LabReportShape,
     LabOrder: LabOrderShape,
     LabResultToReview: ReviewEntryShape,
+    LabStandingAlert: StandingAlertShape,
     LabWorkOrder: WorkOrderShape,
     LabOrderCost: OrderCostShape,
     MyLabResult: MyResultShape,
@@ -132,6 +134,13 @@ export const labPaths: ModulePaths = {
         'is one acknowledgement: `acknowledged` is true for the first only.',
       access: 'doctor',
       answers: { 200: AcknowledgedShape },
+    },
+    'GET /api/doctor/critical-alerts': {
+      summary: 'Critical results standing as alerts',
+      description:
+        'The signed-in doctor’s day: critical (LL, HH) results not yet acknowledged — of their own orders at once, of their department’s once unacknowledged for 30 minutes — oldest first. Each stands until acknowledged.',
+      access: 'doctor',
+      answers: { 200: object({ alerts: array(ref(StandingAlertShape)) }) },
     },
     'GET /api/doctor/results-to-review': {
       summary: 'Results to review',

@@ -94,6 +94,9 @@ import * as labUseCases from './domain/lab/use-cases.ts';
 import * as labApiUseCases from './domain/lab/api-use-cases.ts';
 import type { LabDeps } from './domain/lab/ports.ts';
 import { labStore } from './db/lab.pg.ts';
+import { hl7Inbox } from './db/hl7-inbox.pg.ts';
+import * as inboundUseCases from './domain/interfaces/inbound-use-cases.ts';
+import type { InboundDeps } from './domain/interfaces/ports.ts';
 import { ucumUnits } from './ucum-units.ts';
 import { breakGlassStore, careTeam, recordOpenings } from './db/care.pg.ts';
 
@@ -182,18 +185,25 @@ export function recordsDeps(db: Db, clock: Clock, config: AppConfig): RecordsDep
   }));
 }
 
+const labStores = (q: Queryable, clock: Clock, config: AppConfig): Omit<LabDeps, 'transaction'> => ({
+  lab: labStore(q),
+  bills: billStore(q),
+  adjustments: adjustmentStore(q),
+  units: ucumUnits,
+  audit: auditLog(q),
+  careTeam: careTeam(q),
+  clock,
+  timeZone: config.clinicTz,
+  autoReleaseDays: config.resultsAutoReleaseDays ?? null,
+});
+
 export function labDeps(db: Db, clock: Clock, config: AppConfig): LabDeps {
-  return transactional(db, (q) => ({
-    lab: labStore(q),
-    bills: billStore(q),
-    adjustments: adjustmentStore(q),
-    units: ucumUnits,
-    audit: auditLog(q),
-    careTeam: careTeam(q),
-    clock,
-    timeZone: config.clinicTz,
-    autoReleaseDays: config.resultsAutoReleaseDays ?? null,
-  }));
+  return transactional(db, (q) => labStores(q, clock, config));
+}
+
+/** What a received HL7 message is recorded with: the lab's use cases and the received messages, in one transaction. */
+export function inboundDeps(db: Db, clock: Clock, config: AppConfig): InboundDeps {
+  return transactional(db, (q) => ({ ...labStores(q, clock, config), inbox: hl7Inbox(q) }));
 }
 
 export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDeps {
@@ -429,6 +439,7 @@ export function makeApp({
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
     lab: bind(labUseCases, labDeps(db, clock, config)),
     labApi: bind(labApiUseCases, labDeps(db, clock, config)),
+    hl7Inbound: bind(inboundUseCases, inboundDeps(db, clock, config)),
     care: bind(careUseCases, {
       ...transactional(db, (q) => ({
         careTeam: careTeam(q),

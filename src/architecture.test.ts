@@ -18,6 +18,7 @@ export const DOMAIN_ORDER = [
   'records',
   'inpatient',
   'lab',
+  'interfaces',
   'patients',
   'fhir',
   'reports',

@@ -33,6 +33,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
         { serveEmbedded },
         { startMailWorker },
         { sealAuditContinuously },
+        { startHl7Listener },
       ] = await Promise.all([
         import('../demo/seed.ts'),
         import('../http/server.ts'),
@@ -41,6 +42,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
         import('../db/embedded/embedded.ts'),
         import('../mail/start.ts'),
         import('../audit-sealer.ts'),
+        import('../hl7/listener.ts'),
       ]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl
@@ -70,6 +72,13 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
         writeLine(io.stdout, 'No worker in this process: `medora worker` sends the e-mails and seals the audit trail.');
       else if (!config.smtpUrl)
         writeLine(io.stdout, 'No SMTP_URL: e-mails are kept in the outbox, marked not sent (admin → Messages).');
+      const hl7 =
+        config.hl7ListenPort === undefined
+          ? undefined
+          : await startHl7Listener(app.hl7Inbound.receiveMessage, config.hl7ListenPort, (line) =>
+              writeLine(io.stderr, line),
+            );
+      if (hl7) writeLine(io.stdout, `Taking HL7 v2 messages over MLLP on port ${hl7.port}`);
       if (embedded && config.backupKeep > 0) {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
       }
@@ -92,7 +101,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
           writeLine(io.stderr, 'Stopped without closing the database: it did not let go in time.');
           process.exit(1);
         }, config.shutdownGraceMs + SHUTDOWN_SLACK_MS).unref();
-        await closeGracefully(server, config.shutdownGraceMs);
+        await Promise.all([closeGracefully(server, config.shutdownGraceMs), hl7?.stop(config.shutdownGraceMs)]);
         await Promise.all([mail?.stop(), sealing?.stop()]);
         await db.close();
         process.exit(0);

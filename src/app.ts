@@ -95,6 +95,7 @@ import * as labApiUseCases from './domain/lab/api-use-cases.ts';
 import type { LabDeps } from './domain/lab/ports.ts';
 import { labStore } from './db/lab.pg.ts';
 import { hl7Inbox } from './db/hl7-inbox.pg.ts';
+import { hl7Outbox } from './db/hl7-outbox.pg.ts';
 import * as inboundUseCases from './domain/interfaces/inbound-use-cases.ts';
 import type { InboundDeps } from './domain/interfaces/ports.ts';
 import { ucumUnits } from './ucum-units.ts';
@@ -192,6 +193,7 @@ const labStores = (q: Queryable, clock: Clock, config: AppConfig): Omit<LabDeps,
   units: ucumUnits,
   audit: auditLog(q),
   careTeam: careTeam(q),
+  hl7: hl7Outbox(q, config.clinicName),
   clock,
   timeZone: config.clinicTz,
   autoReleaseDays: config.resultsAutoReleaseDays ?? null,
@@ -236,6 +238,7 @@ export function inpatientDeps(db: Db, clock: Clock, config: AppConfig): Inpatien
     bills: billStore(q),
     audit: auditLog(q),
     careTeam: careTeam(q),
+    hl7: hl7Outbox(q, config.clinicName),
     clock,
     timeZone: config.clinicTz,
   }));

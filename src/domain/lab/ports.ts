@@ -1,3 +1,4 @@
+import type { Hl7Outbox } from '../notifications/hl7-events.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { AdjustmentStore, BillStore } from '../billing/ports.ts';
 import type { CareTeam } from '../care/ports.ts';
@@ -232,6 +233,8 @@ export interface LabDeps {
   units: Units;
   audit: AuditLog;
   careTeam: CareTeam;
+  /** Orders placed and cancelled reported to the HL7 receivers (OML^O21), in the order's transaction. */
+  hl7: Hl7Outbox;
   clock: Clock;
   timeZone: string;
   /** RESULTS_AUTO_RELEASE_DAYS: null for never. */

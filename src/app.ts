@@ -97,6 +97,8 @@ import { labStore } from './db/lab.pg.ts';
 import { hl7Inbox } from './db/hl7-inbox.pg.ts';
 import { hl7Outbox } from './db/hl7-outbox.pg.ts';
 import * as inboundUseCases from './domain/interfaces/inbound-use-cases.ts';
+import * as interfacesUseCases from './domain/interfaces/admin-use-cases.ts';
+import { interfacesStore } from './db/hl7-admin.pg.ts';
 import type { InboundDeps } from './domain/interfaces/ports.ts';
 import { ucumUnits } from './ucum-units.ts';
 import { breakGlassStore, careTeam, recordOpenings } from './db/care.pg.ts';
@@ -443,6 +445,10 @@ export function makeApp({
     lab: bind(labUseCases, labDeps(db, clock, config)),
     labApi: bind(labApiUseCases, labDeps(db, clock, config)),
     hl7Inbound: bind(inboundUseCases, inboundDeps(db, clock, config)),
+    interfaces: bind(
+      interfacesUseCases,
+      transactional(db, (q) => ({ interfaces: interfacesStore(q), audit: auditLog(q), clock })),
+    ),
     care: bind(careUseCases, {
       ...transactional(db, (q) => ({
         careTeam: careTeam(q),

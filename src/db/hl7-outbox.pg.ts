@@ -180,7 +180,8 @@ type Outcome = { ackCode: string | null; ack: string | null };
 export function hl7OutboxQueue(db: Queryable) {
   return {
     // A message is due only while no earlier one of its receiver is pending or sending: a receiver gets its
-    // messages in the order of their changes, each after the one before was acknowledged or given up.
+    // messages in the order of their changes, each after the one before was acknowledged or given up. A receiver
+    // made inactive is sent nothing; its queue waits.
     claim: async (
       holder: string,
       now: Date,
@@ -204,6 +205,7 @@ export function hl7OutboxQueue(db: Queryable) {
              select o.id from hl7_outbox o
              where ((o.status = 'pending' and o.send_after <= $2) or (o.status = 'sending' and o.lease_until <= $2))
                and o.id <> all($5::bigint[])
+               and exists (select 1 from hl7_receivers r where r.id = o.receiver_id and r.active)
                and not exists (select 1 from hl7_outbox e where e.receiver_id = o.receiver_id and e.id < o.id
                                and e.status in ('pending', 'sending'))
              order by o.id limit $4 for update skip locked)

@@ -1,5 +1,10 @@
 import type { LabDeps } from '../lab/ports.ts';
 import type { ObservationValue } from '../lab/reports.ts';
+import type { AuditLog } from '../audit/audit.ts';
+import type { Hl7EventCode } from '../notifications/hl7-events.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Page, PageRequest } from '../shared/pagination.ts';
+import type { OUTBOUND_STATUSES, OutboundMessageJson } from './interfaces-shapes.ts';
 
 export type ReceivedStatus = 'processed' | 'unmatched' | 'error';
 
@@ -50,4 +55,69 @@ export interface Hl7Inbox {
 export interface InboundDeps extends LabDeps {
   inbox: Hl7Inbox;
   transaction<T>(fn: (tx: InboundDeps) => Promise<T>): Promise<T>;
+}
+
+export interface ReceiverFields {
+  name: string;
+  host: string;
+  port: number;
+  events: Hl7EventCode[];
+}
+
+export interface Receiver extends ReceiverFields {
+  id: number;
+  active: boolean;
+  createdAt: Date;
+  /** Pending or being sent: the queue depth. */
+  queued: number;
+  dead: number;
+  lastSentAt: Date | null;
+}
+
+export interface OutboundMessage {
+  id: number;
+  receiverId: number;
+  receiver: string;
+  event: Hl7EventCode;
+  controlId: string;
+  patientId: number | null;
+  status: (typeof OUTBOUND_STATUSES)[number];
+  attempts: number;
+  ackCode: OutboundMessageJson['ack_code'];
+  ack: string | null;
+  lastError: string | null;
+  message: string;
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+export interface StoredReceived extends ReceivedMessage {
+  id: number;
+}
+
+/** The receivers and both directions' messages, as an admin manages them. */
+export interface InterfacesStore {
+  receivers(page: PageRequest): Promise<Page<Receiver>>;
+  receiver(id: number): Promise<Receiver | undefined>;
+  /** 409 `name_taken` when another receiver has the name. */
+  createReceiver(fields: ReceiverFields): Promise<number>;
+  /** Locks the receiver's row; false when there is none. */
+  lockReceiver(id: number): Promise<boolean>;
+  updateReceiver(id: number, fields: ReceiverFields & { active: boolean }): Promise<void>;
+  outbound(
+    filter: { receiverId?: number; status?: OutboundMessage['status'] },
+    page: PageRequest,
+  ): Promise<Page<OutboundMessage>>;
+  /** Locks an outbound message and answers it. */
+  lockOutbound(id: number): Promise<OutboundMessage | undefined>;
+  /** A dead message back in its receiver's queue, at its place by id, due at `at`, its attempts counted afresh. */
+  requeue(id: number, at: Date): Promise<void>;
+  received(filter: { status?: ReceivedStatus }, page: PageRequest): Promise<Page<StoredReceived>>;
+}
+
+export interface InterfacesDeps {
+  interfaces: InterfacesStore;
+  audit: AuditLog;
+  clock: Clock;
+  transaction<T>(fn: (tx: InterfacesDeps) => Promise<T>): Promise<T>;
 }

@@ -329,7 +329,7 @@ export function waitlistDeps(db: Db, clock: Clock, config: AppConfig): WaitlistD
 
 /** Sign-in's stores over `q`; outside a transaction, sessions are looked up through the server's cache. */
 const authStores =
-  (db: Db, cached: SessionStore) =>
+  (db: Db, cached: SessionStore, config: AppConfig) =>
   (q: Queryable): AuthStores => ({
     accounts: accountStore(q),
     sessions: q === db ? cached : sessionStore(q),
@@ -337,6 +337,7 @@ const authStores =
     mfa: mfaStore(q),
     challenges: challengeStore(q),
     audit: auditLog(q),
+    hl7: hl7Outbox(q, config.clinicName),
     ...notifying(q),
   });
 
@@ -369,7 +370,7 @@ export function makeApp({
     forgetAfterWriteBy: (actor) => sessions.forgetAfterWriteBy(actor),
   };
   const authDeps: AuthDeps & { timeZone: string } = {
-    ...transactional(db, authStores(db, sessions)),
+    ...transactional(db, authStores(db, sessions, config)),
     throttle: throttleStore(db),
     hasher,
     tokens: bearerTokens,
@@ -421,6 +422,7 @@ export function makeApp({
           visits: patientVisitStore(q),
           records: recordStore(q),
           audit: auditLog(q),
+          hl7: hl7Outbox(q, config.clinicName),
           ...notifying(q),
         })),
         confirmPassword: (actor: Actor, password: string) =>

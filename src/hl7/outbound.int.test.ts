@@ -183,5 +183,100 @@ for (const engine of testDatabases('one')) {
         await again.stop();
       }
     });
+
+    it('queues ADT^A04 on sign-up and walk-in registration and ADT^A08 on a change of details, PID field by field', async () => {
+      const id = await addReceiver('Master index', 9, ['A04', 'A08']);
+      const email = `pat.${Date.now()}@example.test`;
+      await app.auth.register({
+        name: 'Ana María de la Cruz',
+        email,
+        password: 'a long and unusual passphrase',
+        phone: '+1 555 0142',
+        birthdate: '1990-02-03',
+        gender: 'female',
+      });
+      const [signedUp] = await opened.db.query<{ id: number }>(
+        'select p.id from patients p join users u on u.id = p.user_id where u.email = $1',
+        [email],
+      );
+      const walkIn = await app.staff.registerWalkIn(
+        { name: 'Walt In', phone: '555 0199', birthdate: '1975-12-24', gender: 'male' },
+        desk(),
+      );
+      await app.patients.updatePatient(walkIn.patient.id, { name: 'Walter Inman', phone: '555 0200' }, desk());
+      const messages = (
+        await opened.db.query<{ event: string; patient_id: number; message: string }>(
+          'select event, patient_id, message from hl7_outbox where receiver_id = $1 order by id',
+          [id],
+        )
+      ).map((r) => ({ event: r.event, patientId: r.patient_id, m: Hl7Message.parse(r.message) }));
+      const pidOf = ({ m }: { m: Hl7Message }) => [
+        `${typeOf(m)}^${m.header.getComponent(9, 3)}`,
+        field(m, 'EVN', 1),
+        present(m.getSegment('PID')).getComponent(3, 1),
+        present(m.getSegment('PID')).getComponent(3, 4),
+        present(m.getSegment('PID')).getComponent(3, 5),
+        present(m.getSegment('PID')).getComponent(5, 1),
+        present(m.getSegment('PID')).getComponent(5, 2),
+        field(m, 'PID', 7),
+        field(m, 'PID', 8),
+        field(m, 'PID', 13),
+        field(m, 'PV1', 2),
+      ];
+      const patientOf = present(signedUp).id;
+      assert.deepEqual(
+        messages.map((r) => [r.event, r.patientId]),
+        [
+          ['A04', patientOf],
+          ['A04', walkIn.patient.id],
+          ['A08', walkIn.patient.id],
+        ],
+      );
+      assert.deepEqual(messages.map(pidOf), [
+        [
+          'ADT^A04^ADT_A01',
+          'A04',
+          String(patientOf),
+          'MEDORA',
+          'MR',
+          'Cruz',
+          'Ana María de la',
+          '19900203',
+          'F',
+          '+1 555 0142',
+          'O',
+        ],
+        [
+          'ADT^A04^ADT_A01',
+          'A04',
+          String(walkIn.patient.id),
+          'MEDORA',
+          'MR',
+          'In',
+          'Walt',
+          '19751224',
+          'M',
+          '555 0199',
+          'O',
+        ],
+        [
+          'ADT^A08^ADT_A01',
+          'A08',
+          String(walkIn.patient.id),
+          'MEDORA',
+          'MR',
+          'Inman',
+          'Walter',
+          '19751224',
+          'M',
+          '555 0200',
+          'O',
+        ],
+      ]);
+      assert.deepEqual(
+        messages.map((r) => field(r.m, 'MSH', 5)),
+        ['Master index', 'Master index', 'Master index'],
+      );
+    });
   });
 }

@@ -97,6 +97,12 @@ import * as labApiUseCases from './domain/lab/api-use-cases.ts';
 import { importTest } from './domain/lab/catalogue-import.ts';
 import type { LabDeps } from './domain/lab/ports.ts';
 import { labStore } from './db/lab.pg.ts';
+import { hl7Inbox } from './db/hl7-inbox.pg.ts';
+import { hl7Outbox } from './db/hl7-outbox.pg.ts';
+import * as inboundUseCases from './domain/interfaces/inbound-use-cases.ts';
+import * as interfacesUseCases from './domain/interfaces/admin-use-cases.ts';
+import { interfacesStore } from './db/hl7-admin.pg.ts';
+import type { InboundDeps } from './domain/interfaces/ports.ts';
 import { ucumUnits } from './ucum-units.ts';
 import * as vitalsUseCases from './domain/vitals/use-cases.ts';
 import type { VitalsDeps } from './domain/vitals/ports.ts';
@@ -192,8 +198,28 @@ export function recordsDeps(db: Db, clock: Clock, config: AppConfig): RecordsDep
   }));
 }
 
+const labStores = (q: Queryable, clock: Clock, config: AppConfig): Omit<LabDeps, 'transaction'> => ({
+  lab: labStore(q),
+  bills: billStore(q),
+  adjustments: adjustmentStore(q),
+  units: ucumUnits,
+  audit: auditLog(q),
+  careTeam: careTeam(q),
+  outbox: outboxStore(q),
+  clinic: clinicOf(config),
+  hl7: hl7Outbox(q, config.clinicName),
+  clock,
+  timeZone: config.clinicTz,
+  autoReleaseDays: config.resultsAutoReleaseDays ?? null,
+});
+
 export function labDeps(db: Db, clock: Clock, config: AppConfig): LabDeps {
-  return transactional(db, labParts(clock, config));
+  return transactional(db, (q) => labStores(q, clock, config));
+}
+
+/** What a received HL7 message is recorded with: the lab's use cases and the received messages, in one transaction. */
+export function inboundDeps(db: Db, clock: Clock, config: AppConfig): InboundDeps {
+  return transactional(db, (q) => ({ ...labStores(q, clock, config), inbox: hl7Inbox(q) }));
 }
 
 export function vitalsDeps(db: Db, clock: Clock, config: AppConfig): VitalsDeps {
@@ -212,19 +238,6 @@ export function vitalsDeps(db: Db, clock: Clock, config: AppConfig): VitalsDeps 
     shiftHours: config.shiftHours ?? 8,
   };
 }
-const labParts = (clock: Clock, config: AppConfig) => (q: Queryable) => ({
-  lab: labStore(q),
-  bills: billStore(q),
-  adjustments: adjustmentStore(q),
-  units: ucumUnits,
-  audit: auditLog(q),
-  careTeam: careTeam(q),
-  outbox: outboxStore(q),
-  clinic: clinicOf(config),
-  clock,
-  timeZone: config.clinicTz,
-  autoReleaseDays: config.resultsAutoReleaseDays ?? null,
-});
 
 export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDeps {
   const cardCheckout = config.stripe ? stripeCardCheckout(config.stripe) : null;
@@ -260,6 +273,7 @@ export function inpatientDeps(db: Db, clock: Clock, config: AppConfig, reads: Qu
     bills: billStore(q),
     audit: auditLog(q),
     careTeam: careTeam(q),
+    hl7: hl7Outbox(q, config.clinicName),
     clock,
     timeZone: config.clinicTz,
   }));
@@ -307,7 +321,12 @@ function importDeps(db: Db, clock: Clock, config: AppConfig, hasher: PasswordHas
             catalogueUseCases.createDepartment(insideTransaction(tx, catalogueStores), body, actor),
           createSpecialization: (body, actor) =>
             catalogueUseCases.createSpecialization(insideTransaction(tx, catalogueStores), body, actor),
-          createLabTest: (fields, actor) => importTest(insideTransaction(tx, labParts(clock, config)), fields, actor),
+          createLabTest: (fields, actor) =>
+            importTest(
+              insideTransaction(tx, (q) => labStores(q, clock, config)),
+              fields,
+              actor,
+            ),
           createDoctor: (body, passwordHash, actor) =>
             doctorUseCases.createDoctorHashed(
               { ...doctorStores(tx), clock, timeZone: config.clinicTz },
@@ -349,7 +368,7 @@ export function waitlistDeps(db: Db, clock: Clock, config: AppConfig): WaitlistD
 
 /** Sign-in's stores over `q`; outside a transaction, sessions are looked up through the server's cache. */
 const authStores =
-  (db: Db, cached: SessionStore) =>
+  (db: Db, cached: SessionStore, config: AppConfig) =>
   (q: Queryable): AuthStores => ({
     accounts: accountStore(q),
     sessions: q === db ? cached : sessionStore(q),
@@ -357,6 +376,7 @@ const authStores =
     mfa: mfaStore(q),
     challenges: challengeStore(q),
     audit: auditLog(q),
+    hl7: hl7Outbox(q, config.clinicName),
     ...notifying(q),
   });
 
@@ -396,7 +416,7 @@ export function makeApp({
     forgetAfterWriteBy: (actor) => sessions.forgetAfterWriteBy(actor),
   };
   const authDeps: AuthDeps & { timeZone: string } = {
-    ...transactional(db, authStores(db, sessions)),
+    ...transactional(db, authStores(db, sessions, config)),
     throttle: throttleStore(db),
     hasher,
     tokens: bearerTokens,
@@ -451,6 +471,7 @@ export function makeApp({
           visits: patientVisitStore(q),
           records: recordStore(q),
           audit: auditLog(q),
+          hl7: hl7Outbox(q, config.clinicName),
           ...notifying(q),
         })),
         confirmPassword: (actor: Actor, password: string) =>
@@ -475,6 +496,11 @@ export function makeApp({
     lab: bind(labUseCases, labDeps(db, clock, config)),
     labApi: bind(labApiUseCases, labDeps(db, clock, config)),
     vitals: bind(vitalsUseCases, vitalsDeps(db, clock, config)),
+    hl7Inbound: bind(inboundUseCases, inboundDeps(db, clock, config)),
+    interfaces: bind(
+      interfacesUseCases,
+      transactional(db, (q) => ({ interfaces: interfacesStore(q), audit: auditLog(q), clock })),
+    ),
     care: bind(careUseCases, {
       ...transactional(db, (q) => ({
         careTeam: careTeam(q),

@@ -92,6 +92,10 @@ export interface Config {
   auditSigningKeyFile?: string;
   /** Public keys that checkpoints are checked with (PEM, one or more), for whoever verifies without the private key. */
   auditVerifyKeyFile?: string;
+  /** The port the MLLP listener takes HL7 v2 messages on (every interface); none: no listener. */
+  hl7ListenPort?: number;
+  /** How long an HL7 receiver has to acknowledge a message before the attempt counts as failed. */
+  hl7AckTimeoutMs: number;
 }
 
 /** Reports over a year of a hospital may run for minutes; the command line waits that long for one statement. */
@@ -146,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`DATABASE_POOLER must be none or transaction, got "${env.DATABASE_POOLER}"`);
   for (const name of ['DATABASE_DIRECT_URL', 'DATABASE_READ_URL'])
     if (env[name] && !env.DATABASE_URL) throw new Error(`${name} goes with DATABASE_URL, which is not set`);
+  const hl7ListenPort = env.HL7_LISTEN_PORT ? Number(env.HL7_LISTEN_PORT) : undefined;
+  if (hl7ListenPort !== undefined && (!Number.isInteger(hl7ListenPort) || hl7ListenPort < 1 || hl7ListenPort > 65535))
+    throw new Error(`HL7_LISTEN_PORT must be a port number, got "${env.HL7_LISTEN_PORT}"`);
   if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL))
     throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${env.SMTP_URL}"`);
   return {
@@ -200,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditAnonymousRetentionDays: whole('AUDIT_ANONYMOUS_RETENTION_DAYS', DEFAULT_ANONYMOUS_RETENTION_DAYS),
     auditSigningKeyFile: env.AUDIT_SIGNING_KEY_FILE || undefined,
     auditVerifyKeyFile: env.AUDIT_VERIFY_KEY_FILE || undefined,
+    hl7ListenPort,
+    hl7AckTimeoutMs: whole('HL7_ACK_TIMEOUT_MS', 30_000, 100),
   };
 }
 

@@ -161,24 +161,36 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       client.release(lost.get(client) ?? broken ?? moved);
     }
   };
-  const wrap = (client: pg.PoolClient): Queryable => ({
-    query: async <T extends object>(sql: string, params?: unknown[]) => {
-      try {
-        // A transaction pooler passes unnamed statements only (PgBouncer before 1.21).
-        return (await client.query(pooled ? { text: sql, values: params } : preparedOnce(sql, params))).rows as T[];
-      } catch (error) {
-        // Cancelled at shutdown (interrupt): the request is told Medora is restarting, to try again.
-        throw interrupted ? shuttingDown() : driverFailure(error);
-      }
-    },
-    exec: async (sql: string) => {
-      try {
-        await client.query(sql);
-      } catch (error) {
-        throw interrupted ? shuttingDown() : driverFailure(error);
-      }
-    },
-  });
+  const wrap = (client: pg.PoolClient): Queryable => {
+    // A client runs one statement at a time. Statements asked for at once on it (a transaction's Promise.all) wait
+    // here for the one before to end: pg's own queue for them is deprecated and goes in pg 9.
+    let last: Promise<unknown> = Promise.resolve();
+    const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+      const turn = last.then(run, run);
+      last = turn.catch(() => {});
+      return turn;
+    };
+    return {
+      query: <T extends object>(sql: string, params?: unknown[]) =>
+        inTurn(async () => {
+          try {
+            // A transaction pooler passes unnamed statements only (PgBouncer before 1.21).
+            return (await client.query(pooled ? { text: sql, values: params } : preparedOnce(sql, params))).rows as T[];
+          } catch (error) {
+            // Cancelled at shutdown (interrupt): the request is told Medora is restarting, to try again.
+            throw interrupted ? shuttingDown() : driverFailure(error);
+          }
+        }),
+      exec: (sql: string) =>
+        inTurn(async () => {
+          try {
+            await client.query(sql);
+          } catch (error) {
+            throw interrupted ? shuttingDown() : driverFailure(error);
+          }
+        }),
+    };
+  };
   const inTransaction = <T>(begin: string, fn: (tx: Queryable) => Promise<T>) =>
     withClient('transaction', async (client) => {
       const tx = wrap(client);

@@ -12,6 +12,7 @@ import { recordRoutes } from './routes/records.ts';
 import { careRoutes } from './routes/care.ts';
 import { labRoutes } from './routes/lab.ts';
 import { vitalsRoutes } from './routes/vitals.ts';
+import { interfacesRoutes } from './routes/interfaces.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { auditRoutes } from './routes/audit.ts';
@@ -36,6 +37,7 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...careRoutes(app),
     ...labRoutes(app),
     ...vitalsRoutes(app),
+    ...interfacesRoutes(app),
     ...billingRoutes(app, { publicUrl }),
     ...inpatientRoutes(app),
     ...notificationRoutes(app, { publicUrl }),

@@ -3,6 +3,7 @@ import type { Actor, Gender, Role } from '../shared/actor.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
+import type { Hl7Outbox } from '../notifications/hl7-events.ts';
 import type { Clinic } from '../notifications/message.ts';
 import type { Notifying } from '../notifications/ports.ts';
 
@@ -213,6 +214,8 @@ export interface AuthStores extends Notifying {
   mfa: MfaStore;
   challenges: ChallengeStore;
   audit: AuditLog;
+  /** ADT^A04 to the receivers that take it, when a patient is registered. */
+  hl7: Hl7Outbox;
 }
 
 export interface AuthDeps extends AuthStores {

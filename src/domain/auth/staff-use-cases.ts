@@ -236,6 +236,7 @@ export async function registerWalkIn(
       requestId: actor.requestId,
       details: { via: 'front desk', email: email !== null },
     });
+    await tx.hl7.queue({ event: 'A04', patientId: created.patientId }, deps.clock.now());
     if (email !== null)
       await sendVerification(deps, tx, { id: created.userId, name, email }, deps.clock.now(), 'first');
     return { patient: { id: created.patientId, name, email: null, pending_email: email, phone, birthdate, gender } };

@@ -1,3 +1,4 @@
+import type { Hl7Outbox } from '../notifications/hl7-events.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { BillStore } from '../billing/ports.ts';
 import type { CareTeam } from '../care/ports.ts';
@@ -113,6 +114,8 @@ export interface InpatientDeps {
   audit: AuditLog;
   /** Whose care team a doctor is in: asked before every clinical read and write (domain/care/guard.ts). */
   careTeam: CareTeam;
+  /** Admissions, transfers and discharges reported to the HL7 receivers, in the change's transaction. */
+  hl7: Hl7Outbox;
   clock: Clock;
   timeZone: string;
   /** All or nothing: `fn` gets the same ports bound to one transaction. */

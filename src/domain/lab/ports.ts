@@ -1,3 +1,4 @@
+import type { Hl7Outbox } from '../notifications/hl7-events.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clinic } from '../notifications/message.ts';
 import type { Outbox } from '../notifications/ports.ts';
@@ -274,6 +275,8 @@ export interface LabDeps {
   careTeam: CareTeam;
   outbox: Outbox;
   clinic: Clinic;
+  /** Orders placed and cancelled reported to the HL7 receivers (OML^O21), in the order's transaction. */
+  hl7: Hl7Outbox;
   clock: Clock;
   timeZone: string;
   /** RESULTS_AUTO_RELEASE_DAYS: null for never. */

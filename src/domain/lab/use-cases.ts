@@ -69,6 +69,7 @@ export async function placeOrder(
         await tx.lab.addCharge(order.id, test.id, bill.id, test.priceCents);
         billIds.push(bill.id);
       }
+      await tx.hl7.queue({ event: 'O21', orderId: order.id, control: 'NW' }, now);
       await tx.audit.record({
         actor,
         action: 'create',
@@ -105,6 +106,7 @@ export async function cancelOrder(deps: LabDeps, input: { orderId: number }, act
       });
       await tx.adjustments.credit(charge.billingId, charge.priceCents);
     }
+    await tx.hl7.queue({ event: 'O21', orderId: order.id, control: 'CA' }, now);
     await tx.audit.record({
       actor,
       action: 'cancel',

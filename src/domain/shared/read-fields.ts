@@ -85,6 +85,9 @@ function readKind(v: Validator, field: string, schema: JsonSchema, optional: boo
   if (schema.type === 'number') return readNumber(v, field, schema, optional);
   if (schema.type === 'array' && keywords(schema.items as TSchema).type === 'integer')
     return v.ids(field, { optional, ...bounds(schema.minItems, schema.maxItems) });
+  const items = schema.type === 'array' ? keywords(schema.items as TSchema) : undefined;
+  if (items && Array.isArray(items.enum) && !optional)
+    return v.values(field, items.enum.map(String), bounds(schema.minItems, undefined));
   throw new Error(`read-fields.ts has no reading for ${field}: ${JSON.stringify(schema)}`);
 }
 

@@ -216,6 +216,23 @@ export class Validator {
     return value;
   }
 
+  /** A list of distinct values, each one of `options` (the events a receiver takes). */
+  values<T extends string>(field: string, options: readonly T[], opts: { min?: number } = {}): T[] {
+    const raw = this.input[field];
+    if (raw === undefined || raw === null) {
+      this.fail(field, 'is required');
+      return [];
+    }
+    if (!Array.isArray(raw) || raw.some((value) => !options.includes(value as T))) {
+      this.fail(field, `must be a list of ${options.join(', ')}`);
+      return [];
+    }
+    const values = raw as T[];
+    if (opts.min !== undefined && values.length < opts.min) this.fail(field, `must name at least ${opts.min}`);
+    else if (new Set(values).size !== values.length) this.fail(field, 'must not name one value twice');
+    return values;
+  }
+
   /** Whether a problem was already found with `field`, so a rule that builds on it can stay quiet. */
   failed(field: string): boolean {
     return field in this.errors;

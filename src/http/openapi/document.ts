@@ -14,6 +14,7 @@ import { recordsPaths } from './paths/records.ts';
 import { carePaths } from './paths/care.ts';
 import { labPaths } from './paths/lab.ts';
 import { vitalsPaths } from './paths/vitals.ts';
+import { interfacesPaths } from './paths/interfaces.ts';
 import { billingPaths } from './paths/billing.ts';
 import { inpatientPaths } from './paths/inpatient.ts';
 import { notificationsPaths } from './paths/notifications.ts';
@@ -33,6 +34,7 @@ const MODULES: ModulePaths[] = [
   carePaths,
   labPaths,
   vitalsPaths,
+  interfacesPaths,
   billingPaths,
   inpatientPaths,
   notificationsPaths,

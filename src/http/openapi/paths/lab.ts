@@ -232,25 +232,25 @@ export const labPaths: ModulePaths = {
     'GET /api/lab/unmatched': {
       summary: 'Unmatched results',
       description:
-        'The lab: results from outside that matched no order number, oldest first, waiting to be attached or rejected.',
-      access: 'lab',
+        'The lab and admins: results from outside that matched no order number, oldest first, waiting to be attached or rejected.',
+      access: ['lab', 'admin'],
       query: pageOnly,
       answers: { 200: listOf('results', ref(UnmatchedResultShape)) },
     },
     'POST /api/lab/unmatched/{id}/attach': {
       summary: 'Attach an unmatched result',
       description:
-        'The lab names the order (`order_number`) it belongs to; it becomes the result of that order’s test of the same code (no such test → ' +
+        'The lab (or an admin) names the order (`order_number`) it belongs to; it becomes the result of that order’s test of the same code (no such test → ' +
         '422 naming `order_number`).',
-      access: 'lab',
+      access: ['lab', 'admin'],
       body: AttachRequestShape,
       answers: { 201: ResultEnteredShape },
       errors: [409],
     },
     'POST /api/lab/unmatched/{id}/reject': {
       summary: 'Reject an unmatched result',
-      description: 'The lab sets it aside with a note; it leaves the list.',
-      access: 'lab',
+      description: 'The lab (or an admin) sets it aside with a note; it leaves the list.',
+      access: ['lab', 'admin'],
       body: RejectUnmatchedRequestShape,
       answers: { 204: null },
     },

@@ -47,6 +47,8 @@ export interface Config {
   publicUrl: string;
   /** Whether PUBLIC_URL was set, rather than made up from HOST and PORT. */
   publicUrlSet: boolean;
+  /** FHIR_CORS_ORIGINS: the origins a browser app on another site may call /fhir/R4 from; none by default. */
+  fhirCorsOrigins: string[];
   /** The mail server messages go through; none keeps them in the outbox, marked not sent. */
   smtpUrl?: string;
   /** The address messages come from. */
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requireMfa: staff,
     publicUrl,
     publicUrlSet: Boolean(env.PUBLIC_URL),
+    fhirCorsOrigins: parseCorsOrigins(env.FHIR_CORS_ORIGINS),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom,
     reminderHours: whole('REMINDER_HOURS', DEFAULT_REMINDER_HOURS),
@@ -185,4 +188,18 @@ function defaultPoolSize(): number {
 function mailDomainOf(host: string): string {
   const isAddress = /^\d+(\.\d+){3}$/.test(host) || host.startsWith('[');
   return isAddress || !host.includes('.') ? 'localhost.localdomain' : host;
+}
+
+/** FHIR_CORS_ORIGINS: origins (`https://app.example.org`) separated by commas. */
+export function parseCorsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '')
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  const bad = origins.find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+  if (bad !== undefined)
+    throw new Error(
+      `FHIR_CORS_ORIGINS lists origins such as https://app.example.org, separated by commas; got "${bad}"`,
+    );
+  return origins;
 }

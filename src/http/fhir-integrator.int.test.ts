@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Bundle, Resource } from '@medplum/fhirtypes';
+import type { Bundle, OperationOutcome, Patient, Resource } from '@medplum/fhirtypes';
+import { parseCorsOrigins } from '../config.ts';
 import { after, before, describe, it } from '../testing/node-test.ts';
 import { only } from '../testing/assert.ts';
 import { danglingReferences, fhirClient } from '../testing/fhir.ts';
@@ -11,6 +12,7 @@ import { testDatabases } from '../testing/test-db.ts';
 const NOW = '2026-06-10T18:00:00Z';
 // The fixtures' doctors work Mondays at 09:00: the visits take those slots.
 const MONDAY = '2026-06-08';
+const APP_ORIGIN = 'https://app.example.org';
 
 const entriesOf = (bundles: Bundle[]): Resource[] =>
   bundles.flatMap((b) => (b.entry ?? []).flatMap((e) => (e.resource ? [e.resource] : [])));
@@ -29,7 +31,7 @@ for (const target of testDatabases('one')) {
       only(await server.db.query<{ id: number }>(sql, params)).id;
 
     before(async () => {
-      server = await startTestServer(target, { clock: fixedClock(NOW) });
+      server = await startTestServer(target, { clock: fixedClock(NOW), fhirCorsOrigins: [APP_ORIGIN] });
       fx = clinicFixtures(server);
       fhir = fhirClient(server);
       doctor = await fx.doctor('Dr. Meredith Grey');
@@ -117,6 +119,153 @@ for (const target of testDatabases('one')) {
         assert.deepEqual(danglingReferences(resources), []);
         assert.equal(new Set(resources.map((r) => `${r.resourceType}/${r.id}`)).size, resources.length, 'each once');
         assert.ok(resources.some((r) => r.resourceType === 'Slot'));
+      });
+    });
+    describe('formats', () => {
+      const raw = (path: string, init: RequestInit = {}) =>
+        fetch(`${server.url}/fhir/R4${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${patient.token}`, ...(init.headers as Record<string, string>) },
+        });
+      const outcome = async (res: Response, status: number) => {
+        assert.equal(res.status, status);
+        assert.match(res.headers.get('content-type') ?? '', /^application\/fhir\+json/);
+        const body = (await res.json()) as OperationOutcome;
+        assert.equal(body.resourceType, 'OperationOutcome');
+        assert.equal(body.issue[0]?.code, 'not-supported');
+      };
+
+      it('answers 406 to XML asked for by Accept or _format, and JSON to what accepts it', async () => {
+        await outcome(await raw(`/Patient/${patient.patientId}`, { headers: { accept: 'application/fhir+xml' } }), 406);
+        await outcome(await raw(`/Patient/${patient.patientId}?_format=xml`), 406);
+        await outcome(await raw('/metadata?_format=application/fhir%2Bxml'), 406);
+        for (const accept of [
+          'application/fhir+json',
+          'application/json',
+          '*/*',
+          'text/html,application/xml;q=0.9,*/*;q=0.8',
+        ])
+          assert.equal((await raw(`/Patient/${patient.patientId}`, { headers: { accept } })).status, 200, accept);
+        assert.equal((await raw(`/Patient/${patient.patientId}?_format=json`)).status, 200);
+      });
+
+      it('answers 415 to a body of a type it does not read', async () => {
+        const path = `/Patient/${patient.patientId}/$everything`;
+        await outcome(
+          await raw(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/fhir+xml' },
+            body: '<Parameters/>',
+          }),
+          415,
+        );
+        await outcome(await raw(path, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), 415);
+      });
+    });
+
+    describe('POST $everything', () => {
+      it('answers as GET does, with its parameters in a Parameters body or none', async () => {
+        const path = `/fhir/R4/Patient/${patient.patientId}/$everything`;
+        const keys = (bundle: Bundle) =>
+          (bundle.entry ?? []).map((e) => `${e.resource?.resourceType}/${e.resource?.id}`);
+        const got = await server.api<Bundle>('GET', path, { token: patient.token });
+        const posted = await server.api<Bundle>('POST', path, { token: patient.token });
+        assert.equal(posted.status, 200, JSON.stringify(posted.body));
+        assert.deepEqual(keys(posted.body), keys(got.body));
+        const typed = await server.api<Bundle>('POST', path, {
+          token: patient.token,
+          headers: { 'content-type': 'application/fhir+json' },
+          body: { resourceType: 'Parameters', parameter: [{ name: '_type', valueString: 'Encounter' }] },
+        });
+        assert.equal(typed.status, 200, JSON.stringify(typed.body));
+        const getTyped = await server.api<Bundle>('GET', `${path}?_type=Encounter`, { token: patient.token });
+        assert.deepEqual(keys(typed.body), keys(getTyped.body));
+        const bad = await server.api<OperationOutcome>('POST', path, {
+          token: patient.token,
+          body: { resourceType: 'Parameters', parameter: [{ name: 'start', valuePeriod: {} }] },
+        });
+        assert.equal(bad.status, 400);
+        assert.match(JSON.stringify(bad.body), /parameter\[0\]/);
+        assert.equal(
+          (await server.api('POST', `/fhir/R4/Patient/${other.patientId}/$everything`, { token: patient.token }))
+            .status,
+          404,
+        );
+      });
+    });
+
+    describe('ETag', () => {
+      it('tags a read W/"versionId" and answers If-None-Match with 304, and a change with the new version', async () => {
+        const path = `/fhir/R4/Patient/${patient.patientId}`;
+        const read = await server.api<Patient>('GET', path, { token: patient.token });
+        const version = read.body.meta?.versionId;
+        assert.ok(version);
+        assert.equal(read.headers.get('etag'), `W/"${version}"`);
+        const again = await fetch(`${server.url}${path}`, {
+          headers: { authorization: `Bearer ${patient.token}`, 'if-none-match': `W/"${version}"` },
+        });
+        assert.equal(again.status, 304);
+        await server.db.query(
+          "update users set name = 'Paula Changed' where id = (select user_id from patients where id = $1)",
+          [patient.patientId],
+        );
+        const changed = await fetch(`${server.url}${path}`, {
+          headers: { authorization: `Bearer ${patient.token}`, 'if-none-match': `W/"${version}"` },
+        });
+        assert.equal(changed.status, 200);
+        const body = (await changed.json()) as Patient;
+        assert.notEqual(body.meta?.versionId, version);
+        assert.equal(changed.headers.get('etag'), `W/"${body.meta?.versionId}"`);
+        const slot = await fetch(`${server.url}/fhir/R4/Slot/${doctor.scheduleId}-${MONDAY}`, {
+          headers: { authorization: `Bearer ${patient.token}` },
+        });
+        assert.equal(slot.status, 200);
+        const tag = slot.headers.get('etag') ?? '';
+        assert.ok(tag, 'a resource without a version is tagged by its bytes');
+        const slotAgain = await fetch(`${server.url}/fhir/R4/Slot/${doctor.scheduleId}-${MONDAY}`, {
+          headers: { authorization: `Bearer ${patient.token}`, 'if-none-match': tag },
+        });
+        assert.equal(slotAgain.status, 304);
+      });
+    });
+
+    describe('CORS', () => {
+      it('lets an allowed origin read /fhir/R4 and preflight it; another origin, and /api, get nothing', async () => {
+        const preflight = await fetch(`${server.url}/fhir/R4/Patient`, {
+          method: 'OPTIONS',
+          headers: {
+            origin: APP_ORIGIN,
+            'access-control-request-method': 'GET',
+            'access-control-request-headers': 'authorization',
+          },
+        });
+        assert.equal(preflight.status, 204);
+        assert.equal(preflight.headers.get('access-control-allow-origin'), APP_ORIGIN);
+        assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /authorization/);
+        assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /GET/);
+        assert.equal(preflight.headers.get('access-control-allow-credentials'), null, 'never the cookie');
+        const read = await fetch(`${server.url}/fhir/R4/Patient/${patient.patientId}`, {
+          headers: { origin: APP_ORIGIN, authorization: `Bearer ${patient.token}` },
+        });
+        assert.equal(read.status, 200);
+        assert.equal(read.headers.get('access-control-allow-origin'), APP_ORIGIN);
+        assert.match(read.headers.get('access-control-expose-headers') ?? '', /etag/);
+        const stranger = 'https://evil.example.com';
+        const refused = await fetch(`${server.url}/fhir/R4/Patient`, {
+          method: 'OPTIONS',
+          headers: { origin: stranger, 'access-control-request-method': 'GET' },
+        });
+        assert.equal(refused.headers.get('access-control-allow-origin'), null);
+        const strangerRead = await fetch(`${server.url}/fhir/R4/metadata`, { headers: { origin: stranger } });
+        assert.equal(strangerRead.headers.get('access-control-allow-origin'), null);
+        const api = await fetch(`${server.url}/api/auth/me`, { method: 'OPTIONS', headers: { origin: APP_ORIGIN } });
+        assert.equal(api.headers.get('access-control-allow-origin'), null);
+        assert.deepEqual(parseCorsOrigins(undefined), [], 'none by default');
+        assert.deepEqual(parseCorsOrigins('https://a.example.org, http://b.example.org:8080/'), [
+          'https://a.example.org',
+          'http://b.example.org:8080',
+        ]);
+        assert.throws(() => parseCorsOrigins('*'), /FHIR_CORS_ORIGINS/);
       });
     });
   });

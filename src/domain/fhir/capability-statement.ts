@@ -1,4 +1,5 @@
 import type { CapabilityStatement, CapabilityStatementRestResource } from '@medplum/fhirtypes';
+import { includesOf, revIncludesOf } from './includes.ts';
 import { RESULT_PARAMS } from './search-request.ts';
 import { FHIR_TYPES } from './resource-def.ts';
 import { RESOURCES } from './resources.ts';
@@ -16,6 +17,8 @@ const resourceCapability = (type: (typeof FHIR_TYPES)[number]): CapabilityStatem
     readHistory: false,
     updateCreate: false,
     searchParam: def.params.map((p) => ({ name: p.name, type: p.type, documentation: p.documentation })),
+    ...(includesOf(type).length ? { searchInclude: includesOf(type) } : {}),
+    ...(revIncludesOf(type).length ? { searchRevInclude: revIncludesOf(type) } : {}),
     operation: def.operations,
     documentation: `_sort by ${sorts.join(', ')} (prefix - for descending); ${RESULT_PARAMS.join(', ')} shape the result`,
   };

@@ -1,11 +1,19 @@
 import assert from 'node:assert/strict';
-import type { Bundle, OperationOutcome, Patient, Resource } from '@medplum/fhirtypes';
+import type { Bundle, CapabilityStatement, OperationOutcome, Patient, Resource } from '@medplum/fhirtypes';
 import { parseCorsOrigins } from '../config.ts';
 import { after, before, describe, it } from '../testing/node-test.ts';
 import { only } from '../testing/assert.ts';
 import { danglingReferences, fhirClient } from '../testing/fhir.ts';
 import { readBulkZip } from '../testing/fhir-bulk.ts';
-import { fixedClock, startTestServer, type TestServer } from '../testing/http.ts';
+import {
+  PASSWORD,
+  fixedClock,
+  signIn,
+  signUpAdmin,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
@@ -26,6 +34,9 @@ for (const target of testDatabases('one')) {
     let patient: Awaited<ReturnType<typeof fx.patient>>;
     let other: Awaited<ReturnType<typeof fx.patient>>;
     let visit: number;
+    let roomId: number;
+    let admin: { token: string };
+    let reception: { token: string };
 
     const one = async (sql: string, params: unknown[] = []) =>
       only(await server.db.query<{ id: number }>(sql, params)).id;
@@ -34,6 +45,13 @@ for (const target of testDatabases('one')) {
       server = await startTestServer(target, { clock: fixedClock(NOW), fhirCorsOrigins: [APP_ORIGIN] });
       fx = clinicFixtures(server);
       fhir = fhirClient(server);
+      admin = await signUpAdmin(server);
+      const email = uniqueEmail('reception');
+      await server.api('POST', '/api/admin/receptionists', {
+        token: admin.token,
+        body: { name: 'Rita Reception', email, password: PASSWORD },
+      });
+      reception = await signIn(server, email);
       doctor = await fx.doctor('Dr. Meredith Grey');
       patient = await fx.patient('Paula Patient');
       other = await fx.patient('Bert Other');
@@ -50,6 +68,7 @@ for (const target of testDatabases('one')) {
         doctor.doctorId,
       ]);
       await server.db.query('update schedules set room_id = $1 where id = $2', [room, doctor.scheduleId]);
+      roomId = room;
       const flu = await fx.disease('Influenza');
       visit = await fx.appointment({ doctor, patientId: patient.patientId, date: MONDAY, start: '09:00' });
       await fx.appointment({
@@ -72,6 +91,7 @@ for (const target of testDatabases('one')) {
         },
       });
       assert.equal(recorded.status, 201, JSON.stringify(recorded.body));
+      await server.db.query('update appointments set room_id = $1 where id = $2', [roomId, visit]);
       const ward = await one(`insert into departments (name, description) values ('Surgery', 'Ops') returning id`);
       const wardRoom = await one(`insert into rooms (name, department_id) values ('Ward 3', $1) returning id`, [ward]);
       const bed = await one(`insert into beds (room_id, label) values ($1, 'A') returning id`, [wardRoom]);
@@ -266,6 +286,103 @@ for (const target of testDatabases('one')) {
           'http://b.example.org:8080',
         ]);
         assert.throws(() => parseCorsOrigins('*'), /FHIR_CORS_ORIGINS/);
+      });
+    });
+    describe('_include and _revinclude', () => {
+      const modes = (bundle: Bundle, mode: string) =>
+        (bundle.entry ?? [])
+          .filter((e) => e.search?.mode === mode)
+          .map((e) => `${e.resource?.resourceType}/${e.resource?.id}`)
+          .sort();
+
+      it('includes the patient, doctor and room of Appointments, and the patient and beds of Encounters', async () => {
+        const res = await fhir.get<Bundle>(
+          `/Appointment?_id=${visit}&_include=Appointment:patient&_include=Appointment:practitioner&_include=Appointment:location`,
+          doctor.token,
+          { prefer: 'handling=strict' },
+        );
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const included = modes(res.body, 'include');
+        assert.ok(included.includes(`Patient/${patient.patientId}`));
+        assert.ok(included.includes(`Practitioner/${doctor.doctorId}`));
+        assert.ok(included.includes(`Location/${roomId}`));
+        assert.equal(res.body.total, 1, 'the total counts the matches only');
+        const stays = await fhir.get<Bundle>(
+          '/Encounter?class=IMP&_include=Encounter:location&_include=Encounter:subject',
+          patient.token,
+        );
+        assert.ok(modes(stays.body, 'include').some((k) => k.startsWith('Location/bed-')));
+        assert.ok(modes(stays.body, 'include').includes(`Patient/${patient.patientId}`));
+      });
+
+      it('revincludes the Appointments and Encounters of the Patients found', async () => {
+        const res = await fhir.get<Bundle>(
+          `/Patient?_id=${patient.patientId}&_revinclude=Appointment:patient&_revinclude=Encounter:subject`,
+          patient.token,
+          { prefer: 'handling=strict' },
+        );
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(modes(res.body, 'match'), [`Patient/${patient.patientId}`]);
+        assert.ok(modes(res.body, 'include').includes(`Appointment/${visit}`));
+        assert.ok(modes(res.body, 'include').includes(`Encounter/${visit}`));
+      });
+
+      it('never includes what the reader could not read directly', async () => {
+        // The doctor's Practitioner refers to no patient; a patient searching the doctor's Appointments sees their own.
+        const res = await fhir.get<Bundle>(
+          `/Practitioner?_id=${doctor.doctorId}&_revinclude=Appointment:practitioner`,
+          patient.token,
+        );
+        const keys = modes(res.body, 'include');
+        assert.ok(keys.includes(`Appointment/${visit}`));
+        const others = await server.db.query<{ id: number }>('select id from appointments where patient_id = $1', [
+          other.patientId,
+        ]);
+        for (const { id } of others) assert.ok(!keys.includes(`Appointment/${id}`), "another patient's visit");
+        const theirs = await fhir.get<Bundle>(`/Appointment?_include=Appointment:patient`, patient.token);
+        assert.ok(modes(theirs.body, 'include').every((k) => k === `Patient/${patient.patientId}`));
+      });
+
+      it('ignores an include it does not support with a warning, refusing it when strict; lists the supported in metadata', async () => {
+        const lax = await fhir.get<Bundle>('/Appointment?_include=Appointment:slot', patient.token);
+        assert.equal(lax.status, 200);
+        assert.match(JSON.stringify(lax.body), /Appointment:slot/);
+        const strict = await fhir.get('/Appointment?_include=Appointment:slot', patient.token, {
+          prefer: 'handling=strict',
+        });
+        assert.equal(strict.status, 400);
+        const metadata = await fhir.get<CapabilityStatement>('/metadata');
+        const resource = (type: string) => metadata.body.rest?.[0]?.resource?.find((r) => r.type === type);
+        assert.deepEqual(resource('Appointment')?.searchInclude, [
+          'Appointment:patient',
+          'Appointment:practitioner',
+          'Appointment:location',
+        ]);
+        assert.deepEqual(resource('Patient')?.searchRevInclude, [
+          'Appointment:patient',
+          'Encounter:patient',
+          'Encounter:subject',
+        ]);
+        for (const r of metadata.body.rest?.[0]?.resource ?? [])
+          for (const value of r.searchRevInclude ?? []) {
+            const answer = await fhir.get(`/${r.type}?_revinclude=${value}&_count=1`, admin.token, {
+              prefer: 'handling=strict',
+            });
+            assert.equal(answer.status, 200, `${r.type} _revinclude=${value}`);
+          }
+      });
+    });
+
+    describe('route × identity', () => {
+      it('answers POST Patient/{id}/$everything to each identity as a read of the record', async () => {
+        const path = `/fhir/R4/Patient/${patient.patientId}/$everything`;
+        const post = (token?: string) => server.api('POST', path, { token });
+        assert.equal((await post()).status, 401);
+        assert.equal((await post(patient.token)).status, 200);
+        assert.equal((await post(other.token)).status, 404);
+        assert.equal((await post(doctor.token)).status, 200);
+        assert.equal((await post(admin.token)).status, 200);
+        assert.equal((await post(reception.token)).status, 200);
       });
     });
   });

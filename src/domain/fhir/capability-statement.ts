@@ -43,7 +43,8 @@ export function capabilityStatement(ctx: { base: string; clinicName: string }, d
       {
         mode: 'server',
         documentation:
-          'Read-only. Sign in as for the rest of Medora: the session cookie or Authorization: Bearer <token>.',
+          'Read-only, JSON only (XML is answered 406). Sign in as for the rest of Medora: the session cookie or ' +
+          'Authorization: Bearer <token>. Reads carry ETag W/"<meta.versionId>" and answer If-None-Match with 304.',
         security: {
           description:
             "Medora's sessions and bearer tokens, with Medora's permissions: a patient reads their own compartment.",

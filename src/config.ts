@@ -67,6 +67,8 @@ export interface Config {
   publicUrl: string;
   /** Whether PUBLIC_URL was set, rather than made up from HOST and PORT. */
   publicUrlSet: boolean;
+  /** FHIR_CORS_ORIGINS: the origins a browser app on another site may call /fhir/R4 from; none by default. */
+  fhirCorsOrigins: string[];
   /** The mail server messages go through; none keeps them in the outbox, marked not sent. */
   smtpUrl?: string;
   /** The address messages come from. */
@@ -196,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requireMfa: staff,
     publicUrl,
     publicUrlSet: Boolean(env.PUBLIC_URL),
+    fhirCorsOrigins: parseCorsOrigins(env.FHIR_CORS_ORIGINS),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom,
     reminderHours: whole('REMINDER_HOURS', DEFAULT_REMINDER_HOURS),
@@ -255,4 +258,18 @@ function readShiftHours(raw: string | undefined): ShiftHours {
   if (!raw || raw === '8') return 8;
   if (raw === '12') return 12;
   throw new Error(`CLINIC_SHIFT_HOURS must be 8 or 12, got "${raw}"`);
+}
+
+/** FHIR_CORS_ORIGINS: origins (`https://app.example.org`) separated by commas. */
+export function parseCorsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '')
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  const bad = origins.find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+  if (bad !== undefined)
+    throw new Error(
+      `FHIR_CORS_ORIGINS lists origins such as https://app.example.org, separated by commas; got "${bad}"`,
+    );
+  return origins;
 }

@@ -73,6 +73,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       const server = createMedoraServer(app, {
         trustProxy: config.trustProxy,
         publicUrl: config.publicUrlSet ? config.publicUrl : undefined,
+        fhirCorsOrigins: config.fhirCorsOrigins,
       });
       // Nothing else would end the process when it cannot listen: the database and its sockets hold it open.
       const address = await listen(server, config.port, config.host).catch(async (error: unknown) => {

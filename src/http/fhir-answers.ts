@@ -5,7 +5,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import { allResources, writeNdjsonFiles } from '../domain/fhir/bulk-files.ts';
 import type { PatientExport } from '../domain/fhir/everything-use-case.ts';
 import { fhirSystemsBase } from '../domain/fhir/fhir.ts';
-import { errorOutcome } from '../domain/fhir/outcome.ts';
+import { errorOutcome, operationOutcome } from '../domain/fhir/outcome.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { HttpError, toErrorAnswer } from './errors.ts';
 import type { Answer } from './router.ts';
@@ -22,6 +22,24 @@ export const fhirAnswer = (resource: Resource, status = 200): Answer => ({
   body: Buffer.from(JSON.stringify(resource)),
   headers: { 'content-type': FHIR_JSON },
 });
+
+/**
+ * A read: revalidated each time (private: it is one reader's view), its ETag the version FHIR names it by
+ * (W/"<meta.versionId>", R4 §3.1.0.5.3), so If-None-Match answers 304. A resource without a version (a Slot, a bed)
+ * gets the hash of its bytes from sendAnswer.
+ */
+export function readAnswer(resource: Resource): Answer {
+  const answer = fhirAnswer(resource);
+  const version = resource.meta?.versionId;
+  return {
+    ...answer,
+    headers: {
+      ...answer.headers,
+      'cache-control': 'private, no-cache',
+      ...(version === undefined ? {} : { etag: `W/"${version}"` }),
+    },
+  };
+}
 
 const NDJSON = 'application/fhir+ndjson';
 
@@ -90,7 +108,11 @@ export function toFhirErrorAnswer(error: unknown): Answer & { status: number; un
           ? 'too_large'
           : 'invalid'
       : undefined);
-  const answer = fhirAnswer(errorOutcome(issueKind, plain.body.message), status);
+  const outcome =
+    status === 406 || status === 415
+      ? operationOutcome([{ severity: 'error', code: 'not-supported', diagnostics: plain.body.message }])
+      : errorOutcome(issueKind, plain.body.message);
+  const answer = fhirAnswer(outcome, status);
   return { ...answer, status, headers: { ...plain.headers, ...answer.headers }, unexpected: plain.unexpected };
 }
 

@@ -443,9 +443,11 @@ for (const target of testDatabases('one')) {
           .split('\n')
           .map((line) => JSON.parse(line));
         lines.forEach(assertValidFhir);
+        const entries = (await everything(patientA.patientId, patientA.token)).flatMap((b) => b.entry ?? []);
         assert.deepEqual(
           lines.map((r) => `${r.resourceType}/${r.id}`).sort(),
-          keys(await everything(patientA.patientId, patientA.token)),
+          entries.map((e) => `${e.resource?.resourceType}/${e.resource?.id}`).sort(),
+          'the matches and what they refer to',
         );
         const refused = await server.api('GET', `/fhir/R4/Patient/${patientB.patientId}/$everything?_format=ndjson`, {
           token: patientA.token,
@@ -546,7 +548,8 @@ for (const target of testDatabases('one')) {
         const unknown = await fhir.get<OperationOutcome>(`${path}?_type=Encounter,MedicationRequest`, dora.token);
         assert.equal(unknown.status, 400);
         assert.match(unknown.body.issue[0]?.diagnostics ?? '', /MedicationRequest/);
-        assert.equal((await fhir.get(`${path}?_type=Practitioner`, dora.token)).status, 400, 'no compartment type');
+        assert.equal((await fhir.get(`${path}?_type=Practitioner`, dora.token)).status, 200, 'a type it refers to');
+        assert.equal((await fhir.get(`${path}?_type=AuditEvent`, dora.token)).status, 400, 'not a type it holds');
         assert.equal(
           (await fhir.get(`${path}?start=ge2026-05-01`, dora.token)).status,
           400,
@@ -692,11 +695,20 @@ for (const target of testDatabases('one')) {
         assert.equal(res.headers.get('content-type'), 'application/zip');
         assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="patient-\d+\.zip"/);
         const zip = await readBulkZip(new Uint8Array(await res.arrayBuffer()));
-        assert.deepEqual(zip.names, ['Patient.ndjson', 'Encounter.ndjson', 'Location.ndjson', 'manifest.json']);
+        assert.deepEqual(zip.names, [
+          'Patient.ndjson',
+          'Encounter.ndjson',
+          'Practitioner.ndjson',
+          'Organization.ndjson',
+          'Location.ndjson',
+          'manifest.json',
+        ]);
         assert.deepEqual(zip.manifest.output, [
           { type: 'Patient', url: 'Patient.ndjson', count: 1 },
           { type: 'Encounter', url: 'Encounter.ndjson', count: 1 },
-          { type: 'Location', url: 'Location.ndjson', count: 2 },
+          { type: 'Practitioner', url: 'Practitioner.ndjson', count: 1 },
+          { type: 'Organization', url: 'Organization.ndjson', count: 1 },
+          { type: 'Location', url: 'Location.ndjson', count: 3 },
         ]);
         assert.deepEqual(
           [zip.manifest.transactionTime, zip.manifest.requiresAccessToken, zip.manifest.error],

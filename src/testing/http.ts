@@ -58,13 +58,18 @@ export async function startTestServer(
     bankTransferDetails?: string;
     requireMfa?: Role[];
     log?: (line: string) => void;
+    fhirCorsOrigins?: string[];
   } = {},
 ): Promise<TestServer> {
   const database = await target.open();
   const hearing = hearingOf(database.db);
   const app = makeTestApp(hearing.db, { ...opts, clock: opts.clock ?? systemClock });
   // Behind one trusted proxy, so a test can sign up many patients, each from an address of their own.
-  const server = createMedoraServer(app, { log: opts.log ?? (() => {}), trustProxy: 1 });
+  const server = createMedoraServer(app, {
+    log: opts.log ?? (() => {}),
+    trustProxy: 1,
+    fhirCorsOrigins: opts.fhirCorsOrigins,
+  });
   const contract = observeContract(server, apiRoutes(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

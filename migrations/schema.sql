@@ -310,17 +310,34 @@ end $$;
 CREATE FUNCTION public.notify_auth_changed() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
+declare
+  changed text[] := array[]::text[];
+  who text;
 begin
   if tg_op = 'TRUNCATE' then
-    perform pg_notify('medora_auth', '*');
-    return null;
+    changed := array['*'];
+  else
+    if tg_op <> 'INSERT' then
+      changed := changed || (to_jsonb(old) ->> tg_argv[0]);
+    end if;
+    if tg_op <> 'DELETE' and (to_jsonb(new) ->> tg_argv[0]) is distinct from changed[1] then
+      changed := changed || (to_jsonb(new) ->> tg_argv[0]);
+    end if;
   end if;
-  if tg_op <> 'INSERT' then
-    perform pg_notify('medora_auth', to_jsonb(old) ->> tg_argv[0]);
-  end if;
-  if tg_op <> 'DELETE' then
-    perform pg_notify('medora_auth', to_jsonb(new) ->> tg_argv[0]);
-  end if;
+  foreach who in array changed loop
+    continue when who is null;
+    perform pg_notify('medora_auth', who);
+    -- Once a transaction, as PostgreSQL sends a repeated notice once.
+    insert into notice_log (channel, payload)
+      select 'medora_auth', who
+      where not exists (
+        select from notice_log where xid = pg_current_xact_id() and channel = 'medora_auth' and payload = who
+      );
+  end loop;
+  -- Skips rows another transaction is deleting, so sign-outs never wait on each other here.
+  delete from notice_log where id in (
+    select id from notice_log where logged_at < now() - interval '1 hour' limit 100 for update skip locked
+  );
   return null;
 end $$;
 
@@ -1539,6 +1556,31 @@ CREATE TABLE public.mfa_totp (
 );
 
 --
+-- Name: notice_log; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.notice_log (
+    id bigint NOT NULL,
+    channel text NOT NULL,
+    payload text NOT NULL,
+    xid xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    logged_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: notice_log_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.notice_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.notice_log_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: observation_versions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2533,6 +2575,13 @@ ALTER TABLE ONLY public.mfa_totp
     ADD CONSTRAINT mfa_totp_pkey PRIMARY KEY (user_id);
 
 --
+-- Name: notice_log notice_log_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.notice_log
+    ADD CONSTRAINT notice_log_pkey PRIMARY KEY (id);
+
+--
 -- Name: observation_versions observation_versions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3076,6 +3125,18 @@ CREATE INDEX medical_records_updated_idx ON public.medical_records USING btree (
 --
 
 CREATE INDEX mfa_recovery_codes_user_idx ON public.mfa_recovery_codes USING btree (user_id) WHERE (used_at IS NULL);
+
+--
+-- Name: notice_log_logged_at; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX notice_log_logged_at ON public.notice_log USING btree (logged_at);
+
+--
+-- Name: notice_log_xid; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX notice_log_xid ON public.notice_log USING btree (xid);
 
 --
 -- Name: observations_order_item_key; Type: INDEX; Schema: public; Owner: -

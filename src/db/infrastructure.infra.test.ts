@@ -16,7 +16,7 @@ import { replicaReads } from './read-replica.ts';
 import { createMedoraServer } from '../http/server.ts';
 import { closeGracefully } from '../http/shutdown.ts';
 import { at, present } from '../testing/assert.ts';
-import { fixedClock, signUpAdmin } from '../testing/http.ts';
+import { fixedClock, signIn, signUpAdmin } from '../testing/http.ts';
 import { makeTestApp } from '../testing/test-app.ts';
 import { POSTGRES_TEMPLATE, prepareTemplates } from '../testing/test-db.ts';
 import { caughtUp, copyCluster, startPgbouncer, type Bouncer, type Cluster } from '../testing/pg-infra.ts';
@@ -38,6 +38,8 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 interface Instance {
   app: App;
   url: string;
+  /** Settles once the server hears the database's notices (LISTEN, or the notice log's first read). */
+  hearing: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ async function instance(db: Db, reads?: Queryable): Promise<Instance> {
   return {
     app,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hearing: hearing.live,
     close: () => closeGracefully(server, 1000),
   };
 }
@@ -155,24 +158,38 @@ describe('on the PostgreSQL infrastructure of a hospital', { skip: !serverUrl &&
     }
   });
 
-  it('honours a sign-out on one instance at the other, with and without a direct connection to listen on', async () => {
+  it('honours a sign-out on one instance at the other, hearing it by LISTEN on the direct URL or, without one, by reading the notice log', async () => {
     const name = await freshDatabase();
     for (const direct of [true, false]) {
-      const dbs = [await pooled(name), await pooled(name, direct ? {} : { directUrl: undefined })];
+      const options = direct ? {} : { directUrl: undefined };
+      const dbs = [await pooled(name, options), await pooled(name, options)];
       const [a, b] = (await Promise.all(dbs.map((db) => instance(db)))) as [Instance, Instance];
       try {
+        await Promise.all([a.hearing, b.hearing]);
         const admin = await signUpAdmin({ app: a.app, api: apiOf(a.url) } as never);
-        const user = async (url: string) => (await fetch(`${url}/api/user`, { headers: auth(admin.token) })).status;
-        assert.equal(await user(b.url), 200);
-        assert.equal(await user(b.url), 200);
-        assert.equal((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: auth(admin.token) })).status, 200);
-        const deadline = performance.now() + 3000;
-        let status = await user(b.url);
+        const user = async (url: string, token: string) =>
+          (await fetch(`${url}/api/user`, { headers: auth(token) })).status;
+        // B remembers the session: revoked where no notice tells of it, it is still answered from memory.
+        assert.equal(await user(b.url, admin.token), 200);
+        await primary.query(
+          name,
+          `begin; alter table sessions disable trigger sessions_auth_changed;
+           update sessions set revoked_at = now() where user_id = ${Number(admin.user.id)};
+           alter table sessions enable trigger sessions_auth_changed; commit`,
+        );
+        assert.equal(await user(b.url, admin.token), 200, 'answered from memory');
+        const again = await signIn({ api: apiOf(a.url) } as never, admin.email);
+        assert.equal(await user(b.url, again.token), 200);
+        assert.equal(await user(b.url, again.token), 200);
+        assert.equal((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: auth(again.token) })).status, 200);
+        // Within a few reads of the log, a second apart; well inside the 10 s a remembered session is kept at most.
+        const deadline = performance.now() + 5000;
+        let status = await user(b.url, again.token);
         while (status !== 401 && performance.now() < deadline) {
-          await sleep(20);
-          status = await user(b.url);
+          await sleep(50);
+          status = await user(b.url, again.token);
         }
-        assert.equal(status, 401, direct ? 'heard through LISTEN on the direct URL' : 'looked up every time');
+        assert.equal(status, 401, direct ? 'heard through LISTEN on the direct URL' : 'read from the notice log');
       } finally {
         await a.close();
         await b.close();

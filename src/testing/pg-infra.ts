@@ -6,7 +6,7 @@
  * `postgres` user. The test server must allow replication connections from 127.0.0.1 (scripts/test-infra sees to it).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -25,11 +25,17 @@ export interface PgAddress {
 export const urlAt = (address: PgAddress, database: string) =>
   `postgres://postgres@${address.host}:${address.port}/${database}`;
 
-/** A free TCP port of 6500–6599 on 127.0.0.1, the range these tests may use. */
+/**
+ * The hundred ports these tests may use: 6500–6599, or from MEDORA_INFRA_PORT_BASE (say 6600), so two runs on one
+ * machine keep apart.
+ */
+const PORT_BASE = Number(process.env.MEDORA_INFRA_PORT_BASE || 6500);
+
+/** A free TCP port of the range on 127.0.0.1. */
 export async function freePort(): Promise<number> {
-  const start = 6500 + Math.floor(Math.random() * 100);
+  const start = Math.floor(Math.random() * 100);
   for (let i = 0; i < 100; i++) {
-    const port = 6500 + ((start - 6500 + i) % 100);
+    const port = PORT_BASE + ((start + i) % 100);
     const free = await new Promise<boolean>((resolve) => {
       const probe = createServer();
       probe.once('error', () => resolve(false));
@@ -37,7 +43,7 @@ export async function freePort(): Promise<number> {
     });
     if (free) return port;
   }
-  throw new Error('no free port in 6500–6599');
+  throw new Error(`no free port in ${PORT_BASE}–${PORT_BASE + 99}`);
 }
 
 async function tempDir(label: string): Promise<string> {
@@ -195,6 +201,8 @@ export async function caughtUp(primary: Cluster, standby: Cluster, timeoutMs = 3
 
 export interface Bouncer extends PgAddress {
   url(database: string): string;
+  /** Its log's warnings and errors so far (a client refused, a server login failed), for a failed run's report. */
+  complaints(): Promise<string[]>;
   /** Points every database at another server (a failover) and reloads, as an operator would. */
   retarget(to: PgAddress): Promise<void>;
   stop(): Promise<void>;
@@ -256,6 +264,10 @@ export async function startPgbouncer(upstream: PgAddress, opts: { poolSize?: num
   return {
     ...address,
     url: (database) => urlAt(address, database),
+    complaints: async () =>
+      (await readFile(`${dir}/pgbouncer.log`, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((line) => / (WARNING|ERROR|FATAL) /.test(line)),
     retarget: async (to) => {
       await writeOwned(`${dir}/pgbouncer.ini`, config(to));
       child.kill('SIGHUP');

@@ -70,6 +70,13 @@ async function writeOwned(file: string, text: string): Promise<void> {
 export interface Cluster extends PgAddress {
   dir: string;
   url(database: string): string;
+  /**
+   * The statements run in `database` logged since `from` (a length of the log, as `logLength` gave), each whole;
+   * logged only where `log_statement` is on for it (`alter database … set log_statement = 'all'`).
+   */
+  statementsOf(database: string, from: number): Promise<string[]>;
+  /** How long the log is now, for `statementsOf`. */
+  logLength(): Promise<number>;
   /** One statement on a connection of its own. */
   query<T extends object>(database: string, sql: string, params?: unknown[]): Promise<T[]>;
   /** Stops the server: `fast` (clean, every WAL record sent to the standbys) or `immediate` (a crash). */
@@ -123,6 +130,8 @@ export async function copyCluster(
       'shared_buffers = 16MB',
       'fsync = off',
       `cluster_name = '${opts.name}'`,
+      // The database on each line, so a test can tell which cluster ran a database's statements (statementsOf).
+      "log_line_prefix = '%m [%p] db=%d '",
       ...(opts.standby
         ? [`primary_conninfo = 'host=${from.host} port=${from.port} user=postgres application_name=${opts.name}'`]
         : []),
@@ -145,6 +154,16 @@ export async function copyCluster(
     ...address,
     dir,
     url: (database) => urlAt(address, database),
+    logLength: async () => (await readFile(`${dir}/log`)).length,
+    statementsOf: async (database, from) => {
+      const text = (await readFile(`${dir}/log`)).subarray(from).toString('utf8');
+      // An entry starts with the prefix's timestamp; a statement's further lines follow it as they are.
+      return text
+        .split(/\n(?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)/)
+        .filter(
+          (entry) => entry.includes(` db=${database} LOG:  `) && /LOG: {2}(statement|execute [^:]*):/.test(entry),
+        );
+    },
     query: async (database, sql, params) => {
       const client = new pg.Client({ connectionString: urlAt(address, database), connectionTimeoutMillis: 5000 });
       client.on('error', () => {});

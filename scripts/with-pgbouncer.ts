@@ -28,6 +28,10 @@ try {
     child.once('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)));
   });
 } finally {
+  if (code !== 0) {
+    const complaints = await bouncer.complaints();
+    console.log(`PgBouncer's warnings and errors (${complaints.length}):\n${complaints.slice(-200).join('\n')}`);
+  }
   await bouncer.stop();
 }
 process.exit(code);

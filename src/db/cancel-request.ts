@@ -29,7 +29,9 @@ export function cancelRequest(
       resolve();
     };
     const timer = setTimeout(done, timeoutMs);
-    socket.once('connect', () => socket.end(packet));
+    // Written, not ended: the other side closes once it has passed the request on, as libpq waits for. A client that
+    // closes first crashes PgBouncer before 1.20 (bad client state: 0, pgbouncer/pgbouncer#801).
+    socket.once('connect', () => socket.write(packet));
     socket.once('close', done);
     socket.once('error', (error) => {
       console.error(`database: could not cancel a statement at shutdown: ${error.message}`);

@@ -11,6 +11,7 @@ import {
   sqlState,
 } from './sql-errors.ts';
 import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from './pg-types.ts';
+import { pollNotices } from './pg-notice-poll.ts';
 import { listenOnOwnConnection, type NoticeConnection } from './pg-notices.ts';
 import { preparedOnce } from './prepared-statements.ts';
 import { readsOnly } from './reads-only.ts';
@@ -75,6 +76,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   let defaults: Promise<SessionLimits | undefined> | undefined;
   const limitsOutside = () => {
     defaults ??= serverDefaults(onPrimary(), timeouts, opts.setRoleDefaults === true).catch((error) => {
+      console.error(`database: cannot read the role's default limits: ${(error as Error).message}`);
       defaults = undefined;
       throw driverFailure(error);
     });
@@ -237,9 +239,11 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     },
     listen: async (channel, listener) => {
       // A pooler's connection is not ours between statements: LISTEN needs the server itself. Without it the
-      // listener never goes live, and what it would keep (the session cache) is looked up every time instead.
-      if (pooled && !direct) return;
-      const notices = listenOnOwnConnection(() => direct ?? onPrimary(), channel, listener);
+      // notices are read from their log every second instead.
+      const notices =
+        pooled && !direct
+          ? pollNotices(pooledQuery, channel, listener)
+          : listenOnOwnConnection(() => direct ?? onPrimary(), channel, listener);
       listening.add(notices);
       await notices.started;
     },

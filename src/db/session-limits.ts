@@ -70,9 +70,14 @@ export async function serverDefaults(
     if (!set || same) return found;
     const [row] = (await client.query<{ db: string }>('select quote_ident(current_database()) as db')).rows;
     const alter = `alter role current_user in database ${row?.db}`;
+    // Instances starting together would each alter the same row, and all but one fail (tuple concurrently updated):
+    // they take turns, by a lock that ends with the transaction.
     await client.query(
-      `${alter} set statement_timeout = ${wanted.statementMs}; ${alter} set lock_timeout = ${wanted.lockMs};
-       ${alter} set idle_in_transaction_session_timeout = ${wanted.idleInTransactionMs}; ${alter} set jit = off`,
+      `begin; set local lock_timeout = ${timeouts.lockMs};
+       select pg_advisory_xact_lock(hashtext('medora: role defaults'));
+       ${alter} set statement_timeout = ${wanted.statementMs}; ${alter} set lock_timeout = ${wanted.lockMs};
+       ${alter} set idle_in_transaction_session_timeout = ${wanted.idleInTransactionMs}; ${alter} set jit = off;
+       commit`,
     );
     return wanted;
   } finally {

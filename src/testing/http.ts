@@ -59,6 +59,11 @@ export async function startTestServer(
     requireMfa?: Role[];
     log?: (line: string) => void;
     fhirCorsOrigins?: string[];
+    /**
+     * For a test of what one instance keeps in its memory (the sessions it remembers): no second instance through
+     * PgBouncer, whose requests would find the other's memory.
+     */
+    oneInstance?: boolean;
   } = {},
 ): Promise<TestServer> {
   const database = await target.open();
@@ -76,7 +81,10 @@ export async function startTestServer(
   // So a test that relies on a session being remembered does not meet one asked for before the server could.
   await hearing.live;
   // Through PgBouncer (test-db.ts), a second instance on the same database answers every other request of `api()`.
-  const second = database.anotherInstance ? await secondInstance(await database.anotherInstance(), opts) : undefined;
+  const second =
+    database.anotherInstance && !opts.oneInstance
+      ? await secondInstance(await database.anotherInstance(), opts)
+      : undefined;
   const instances = [{ url, contract }, ...(second ? [second] : [])];
   let turn = 0;
   return {
@@ -97,7 +105,7 @@ export async function startTestServer(
         headers: {
           ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
-          ...headers,
+          ...sameOrigin(headers, url, instance.url),
         },
         body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
       });
@@ -121,6 +129,20 @@ export async function startTestServer(
         });
     },
   };
+}
+
+/**
+ * A load balancer hands each instance the Host the browser used, so the browser's Origin matches it whichever
+ * instance answers. fetch cannot set Host: the Origin a test gives for the first instance's address is given as the
+ * address of the instance the request goes to instead, scheme and all; any other Origin is left as it is.
+ */
+function sameOrigin(headers: Record<string, string>, publicUrl: string, instanceUrl: string): Record<string, string> {
+  const { origin } = headers;
+  if (origin === undefined || instanceUrl === publicUrl) return headers;
+  const asSent = URL.canParse(origin) ? new URL(origin) : undefined;
+  if (asSent?.host !== new URL(publicUrl).host) return headers;
+  asSent.host = new URL(instanceUrl).host;
+  return { ...headers, origin: asSent.origin };
 }
 
 /** Another server on the same database, as a second instance behind a load balancer is. */

@@ -6,7 +6,7 @@
  * `postgres` user. The test server must allow replication connections from 127.0.0.1 (scripts/test-infra sees to it).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -25,11 +25,17 @@ export interface PgAddress {
 export const urlAt = (address: PgAddress, database: string) =>
   `postgres://postgres@${address.host}:${address.port}/${database}`;
 
-/** A free TCP port of 6500–6599 on 127.0.0.1, the range these tests may use. */
+/**
+ * The hundred ports these tests may use: 6500–6599, or from MEDORA_INFRA_PORT_BASE (say 6600), so two runs on one
+ * machine keep apart.
+ */
+const PORT_BASE = Number(process.env.MEDORA_INFRA_PORT_BASE || 6500);
+
+/** A free TCP port of the range on 127.0.0.1. */
 export async function freePort(): Promise<number> {
-  const start = 6500 + Math.floor(Math.random() * 100);
+  const start = Math.floor(Math.random() * 100);
   for (let i = 0; i < 100; i++) {
-    const port = 6500 + ((start - 6500 + i) % 100);
+    const port = PORT_BASE + ((start + i) % 100);
     const free = await new Promise<boolean>((resolve) => {
       const probe = createServer();
       probe.once('error', () => resolve(false));
@@ -37,7 +43,7 @@ export async function freePort(): Promise<number> {
     });
     if (free) return port;
   }
-  throw new Error('no free port in 6500–6599');
+  throw new Error(`no free port in ${PORT_BASE}–${PORT_BASE + 99}`);
 }
 
 async function tempDir(label: string): Promise<string> {
@@ -64,6 +70,13 @@ async function writeOwned(file: string, text: string): Promise<void> {
 export interface Cluster extends PgAddress {
   dir: string;
   url(database: string): string;
+  /**
+   * The statements run in `database` logged since `from` (a length of the log, as `logLength` gave), each whole;
+   * logged only where `log_statement` is on for it (`alter database … set log_statement = 'all'`).
+   */
+  statementsOf(database: string, from: number): Promise<string[]>;
+  /** How long the log is now, for `statementsOf`. */
+  logLength(): Promise<number>;
   /** One statement on a connection of its own. */
   query<T extends object>(database: string, sql: string, params?: unknown[]): Promise<T[]>;
   /** Stops the server: `fast` (clean, every WAL record sent to the standbys) or `immediate` (a crash). */
@@ -117,6 +130,8 @@ export async function copyCluster(
       'shared_buffers = 16MB',
       'fsync = off',
       `cluster_name = '${opts.name}'`,
+      // The database on each line, so a test can tell which cluster ran a database's statements (statementsOf).
+      "log_line_prefix = '%m [%p] db=%d '",
       ...(opts.standby
         ? [`primary_conninfo = 'host=${from.host} port=${from.port} user=postgres application_name=${opts.name}'`]
         : []),
@@ -139,6 +154,16 @@ export async function copyCluster(
     ...address,
     dir,
     url: (database) => urlAt(address, database),
+    logLength: async () => (await readFile(`${dir}/log`)).length,
+    statementsOf: async (database, from) => {
+      const text = (await readFile(`${dir}/log`)).subarray(from).toString('utf8');
+      // An entry starts with the prefix's timestamp; a statement's further lines follow it as they are.
+      return text
+        .split(/\n(?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)/)
+        .filter(
+          (entry) => entry.includes(` db=${database} LOG:  `) && /LOG: {2}(statement|execute [^:]*):/.test(entry),
+        );
+    },
     query: async (database, sql, params) => {
       const client = new pg.Client({ connectionString: urlAt(address, database), connectionTimeoutMillis: 5000 });
       client.on('error', () => {});
@@ -195,6 +220,8 @@ export async function caughtUp(primary: Cluster, standby: Cluster, timeoutMs = 3
 
 export interface Bouncer extends PgAddress {
   url(database: string): string;
+  /** Its log's warnings and errors so far (a client refused, a server login failed), for a failed run's report. */
+  complaints(): Promise<string[]>;
   /** Points every database at another server (a failover) and reloads, as an operator would. */
   retarget(to: PgAddress): Promise<void>;
   stop(): Promise<void>;
@@ -256,6 +283,10 @@ export async function startPgbouncer(upstream: PgAddress, opts: { poolSize?: num
   return {
     ...address,
     url: (database) => urlAt(address, database),
+    complaints: async () =>
+      (await readFile(`${dir}/pgbouncer.log`, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((line) => / (WARNING|ERROR|FATAL) /.test(line)),
     retarget: async (to) => {
       await writeOwned(`${dir}/pgbouncer.ini`, config(to));
       child.kill('SIGHUP');

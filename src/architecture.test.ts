@@ -18,6 +18,7 @@ export const DOMAIN_ORDER = [
   'records',
   'inpatient',
   'lab',
+  'medicines',
   'patients',
   'fhir',
   'reports',

@@ -94,6 +94,11 @@ import * as labUseCases from './domain/lab/use-cases.ts';
 import * as labApiUseCases from './domain/lab/api-use-cases.ts';
 import type { LabDeps } from './domain/lab/ports.ts';
 import { labStore } from './db/lab.pg.ts';
+import * as medicineUseCases from './domain/medicines/use-cases.ts';
+import * as medicationOrderUseCases from './domain/medicines/order-use-cases.ts';
+import * as marUseCases from './domain/medicines/mar-use-cases.ts';
+import type { MedicinesDeps } from './domain/medicines/ports.ts';
+import { allergyStore, formularyStore, medicationStore } from './db/medicines.pg.ts';
 import { ucumUnits } from './ucum-units.ts';
 import { breakGlassStore, careTeam, recordOpenings } from './db/care.pg.ts';
 
@@ -103,6 +108,7 @@ export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
       Config,
       | 'bookingLimits'
       | 'resultsAutoReleaseDays'
+      | 'billMedicines'
       | 'requireMfa'
       | 'mailFrom'
       | 'reminderHours'
@@ -193,6 +199,22 @@ export function labDeps(db: Db, clock: Clock, config: AppConfig): LabDeps {
     clock,
     timeZone: config.clinicTz,
     autoReleaseDays: config.resultsAutoReleaseDays ?? null,
+  }));
+}
+
+export function medicinesDeps(db: Db, clock: Clock, config: AppConfig): MedicinesDeps {
+  return transactional(db, (q) => ({
+    formulary: formularyStore(q),
+    allergies: allergyStore(q),
+    medications: medicationStore(q, () => clock.now()),
+    bills: billStore(q),
+    audit: auditLog(q),
+    careTeam: careTeam(q),
+    units: ucumUnits,
+    clock,
+    timeZone: config.clinicTz,
+    billMedicines: config.billMedicines ?? false,
+    clinic: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '' },
   }));
 }
 
@@ -429,6 +451,10 @@ export function makeApp({
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
     lab: bind(labUseCases, labDeps(db, clock, config)),
     labApi: bind(labApiUseCases, labDeps(db, clock, config)),
+    medicines: bind(
+      { ...medicineUseCases, ...medicationOrderUseCases, ...marUseCases },
+      medicinesDeps(db, clock, config),
+    ),
     care: bind(careUseCases, {
       ...transactional(db, (q) => ({
         careTeam: careTeam(q),

@@ -22,6 +22,8 @@ export interface Config {
   clinicTz: string;
   /** RESULTS_AUTO_RELEASE_DAYS: days after sign-off a lab report releases itself to the patient; null (the default) never. */
   resultsAutoReleaseDays: number | null;
+  /** BILL_MEDICINES=1: each dose given on a ward adds a bill line at the formulary's price; off by default. */
+  billMedicines: boolean;
   /** How dates and times read on screens, in e-mails and on printed pages (a BCP 47 tag: en-US, en-GB, de-DE). */
   clinicLocale: string;
   clinicName: string;
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize,
     clinicTz,
     resultsAutoReleaseDays: readAutoReleaseDays(env.RESULTS_AUTO_RELEASE_DAYS),
+    billMedicines: ['1', 'true', 'yes'].includes((env.BILL_MEDICINES ?? '').trim().toLowerCase()),
     clinicLocale,
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
     clinicAddress: env.CLINIC_ADDRESS?.trim() ?? '',

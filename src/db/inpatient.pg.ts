@@ -1,3 +1,5 @@
+import { LATE_AFTER_MINUTES } from '../domain/medicines/mar.ts';
+import { lateDosesByAdmission } from './medicines.pg.ts';
 import type { Segment, WardBed } from '../domain/inpatient/census.ts';
 import type { RatedSegment } from '../domain/inpatient/charges.ts';
 import type {
@@ -194,6 +196,7 @@ export function bedStore(db: Queryable): BedStore {
         }),
       );
     },
+    lateDoses: (admissionIds, at) => lateDosesByAdmission(db, admissionIds, at, LATE_AFTER_MINUTES),
   };
 }
 

@@ -11,6 +11,7 @@ import { waitlistRoutes } from './routes/waitlist.ts';
 import { recordRoutes } from './routes/records.ts';
 import { careRoutes } from './routes/care.ts';
 import { labRoutes } from './routes/lab.ts';
+import { medicineRoutes } from './routes/medicines.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { auditRoutes } from './routes/audit.ts';
@@ -34,6 +35,7 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...recordRoutes(app),
     ...careRoutes(app),
     ...labRoutes(app),
+    ...medicineRoutes(app),
     ...billingRoutes(app),
     ...inpatientRoutes(app),
     ...notificationRoutes(app, { publicUrl }),

@@ -282,7 +282,8 @@ export function admissionDetailJson(a: AdmissionDetail, actor: Actor) {
   };
 }
 
-export function bedJson(bed: Bed, actor: Actor) {
+/** `lateDoses`: the occupant's medication doses overdue on the ward's MAR (the bed board counts them; 0 elsewhere). */
+export function bedJson(bed: Bed, actor: Actor, lateDoses: ReadonlyMap<number, number> = new Map()) {
   const blocked = bedState(bed) === 'blocked';
   return {
     id: bed.id,
@@ -296,6 +297,7 @@ export function bedJson(bed: Bed, actor: Actor) {
       admission_id: bed.holder.admissionId,
       patient: bed.holder.patient,
       since: bed.holder.since.toISOString(),
+      late_doses: lateDoses.get(bed.holder.admissionId) ?? 0,
     },
     retired: bed.retiredAt !== null,
   };

@@ -41,6 +41,8 @@ export interface BedStore {
   rateOf(bedId: number): Promise<number>;
   /** Every room that has a class or a bed in service, with its beds, of one ward or all. */
   board(departmentId: number | undefined): Promise<BoardRoom[]>;
+  /** Per stay, its medication doses still due more than an hour before `at` (the MAR's late doses). */
+  lateDoses(admissionIds: readonly number[], at: Date): Promise<Map<number, number>>;
 }
 
 export type AdmissionGroup = 'waiting' | 'current' | 'past' | 'all';

@@ -62,3 +62,11 @@ export function requireRunning(order: { status: MedicationOrderStatus }): void {
     throw conflict('order_discontinued', 'The order was discontinued; its doses can no longer be recorded');
   if (order.status === 'completed') throw conflict('order_completed', 'The order has ended');
 }
+
+/** When the request says its first dose is: an instant, or a 422 naming `field`. */
+export function instantOf(raw: string | undefined, field: string, now: Date): Date {
+  if (raw === undefined) return now;
+  const at = Date.parse(raw);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(at)) throw invalid({ [field]: ['must be a date-time'] });
+  return new Date(at);
+}

@@ -107,16 +107,15 @@ export interface Dose {
 }
 
 /**
- * A dose as prescribed, in the medicine's own dose unit: an unknown unit, or one that does not convert to the
- * formulary's, is a 422 naming `dose_unit`; a route the medicine is not given by is a 422 naming `route`.
+ * A dose in the medicine's own dose unit: an unknown unit, or one that does not convert to the formulary's, is a
+ * 422 naming `dose_unit`; an amount not above 0 a 422 naming `dose`.
  */
-export function doseAndRoute(
+export function doseInMedicineUnit(
   units: Units,
-  medicine: Pick<FormularyEntry, 'genericName' | 'doseUnit' | 'routes'>,
+  medicine: Pick<FormularyEntry, 'genericName' | 'doseUnit'>,
   dose: Dose,
-  route: string,
-): { dose: Dose; route: Route } {
-  const errors: FieldErrors = {};
+  errors: FieldErrors = {},
+): Dose {
   if (!(Number.isFinite(dose.amount) && dose.amount > 0)) errors.dose = ['must be a number more than 0'];
   let amount = dose.amount;
   if (!units.isValid(dose.unit)) errors.dose_unit = [`${dose.unit} is not a UCUM unit`];
@@ -128,11 +127,22 @@ export function doseAndRoute(
       ];
     else amount = Number(converted.toPrecision(6));
   }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  return { amount, unit: medicine.doseUnit };
+}
+
+/** A dose and route as prescribed: the dose as `doseInMedicineUnit` reads it; a route the medicine is not given by is a 422 naming `route`. */
+export function doseAndRoute(
+  units: Units,
+  medicine: Pick<FormularyEntry, 'genericName' | 'doseUnit' | 'routes'>,
+  dose: Dose,
+  route: string,
+): { dose: Dose; route: Route } {
+  const errors: FieldErrors = {};
   if (!isRoute(route)) errors.route = [`${route} is not a route`];
   else if (!medicine.routes.includes(route))
     errors.route = [`${medicine.genericName} is given ${medicine.routes.join(', ')}, not ${route}`];
-  if (Object.keys(errors).length > 0) throw invalid(errors);
-  return { dose: { amount, unit: medicine.doseUnit }, route: route as Route };
+  return { dose: doseInMedicineUnit(units, medicine, dose, errors), route: route as Route };
 }
 
 /** How long a prescription lasts: so many days, a quantity to dispense, or both; one of them is required. */

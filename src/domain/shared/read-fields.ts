@@ -76,6 +76,16 @@ function readKind(v: Validator, field: string, schema: JsonSchema, optional: boo
   if (schema.type === 'number') return readNumber(v, field, schema, optional);
   if (schema.type === 'array' && keywords(schema.items as TSchema).type === 'integer')
     return v.ids(field, { optional, ...bounds(schema.minItems, schema.maxItems) });
+  if (schema.type === 'array') {
+    const items = keywords(schema.items as TSchema);
+    if (items.type === 'string' || Array.isArray(items.enum))
+      return v.strings(field, {
+        optional,
+        ...(Array.isArray(items.enum) ? { options: items.enum.map(String) } : {}),
+        ...(typeof items.pattern === 'string' ? { pattern: items.pattern } : {}),
+        ...bounds(schema.minItems, schema.maxItems),
+      });
+  }
   throw new Error(`read-fields.ts has no reading for ${field}: ${JSON.stringify(schema)}`);
 }
 

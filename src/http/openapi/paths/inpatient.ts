@@ -97,7 +97,17 @@ export const inpatientPaths: ModulePaths = {
       blocked: nullable(
         object({ kind: oneOfValues(BLOCK_KINDS), reason: nullable(string({ description: 'null for reception' })) }),
       ),
-      occupant: nullable(object({ admission_id: id(), patient: ref('Named'), since: dateTime() })),
+      occupant: nullable(
+        object({
+          admission_id: id(),
+          patient: ref('Named'),
+          since: dateTime(),
+          late_doses: integer({
+            minimum: 0,
+            description: 'Medication doses overdue by more than 60 minutes (0 for reception)',
+          }),
+        }),
+      ),
       retired: { type: 'boolean' },
     }),
     StayCharge: object({

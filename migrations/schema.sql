@@ -1678,6 +1678,15 @@ CREATE TABLE public.mfa_totp (
 );
 
 --
+-- Name: nurses; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.nurses (
+    user_id integer NOT NULL,
+    department_id integer NOT NULL
+);
+
+--
 -- Name: observation_versions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2153,7 +2162,7 @@ CREATE TABLE public.users (
     CONSTRAINT users_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT users_pending_email_check CHECK (((length(pending_email) >= 3) AND (length(pending_email) <= 254))),
     CONSTRAINT users_pending_email_patient CHECK (((pending_email IS NULL) OR (role = 'patient'::text))),
-    CONSTRAINT users_role_check CHECK ((role = ANY (ARRAY['patient'::text, 'doctor'::text, 'admin'::text, 'reception'::text, 'lab'::text])))
+    CONSTRAINT users_role_check CHECK ((role = ANY (ARRAY['patient'::text, 'doctor'::text, 'admin'::text, 'reception'::text, 'lab'::text, 'nurse'::text])))
 );
 
 --
@@ -2683,6 +2692,13 @@ ALTER TABLE ONLY public.mfa_recovery_codes
 
 ALTER TABLE ONLY public.mfa_totp
     ADD CONSTRAINT mfa_totp_pkey PRIMARY KEY (user_id);
+
+--
+-- Name: nurses nurses_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.nurses
+    ADD CONSTRAINT nurses_pkey PRIMARY KEY (user_id);
 
 --
 -- Name: observation_versions observation_versions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -3251,6 +3267,12 @@ CREATE INDEX medication_requests_patient_idx ON public.medication_requests USING
 --
 
 CREATE INDEX mfa_recovery_codes_user_idx ON public.mfa_recovery_codes USING btree (user_id) WHERE (used_at IS NULL);
+
+--
+-- Name: nurses_department_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX nurses_department_idx ON public.nurses USING btree (department_id);
 
 --
 -- Name: observations_order_item_key; Type: INDEX; Schema: public; Owner: -
@@ -4307,6 +4329,20 @@ ALTER TABLE ONLY public.mfa_recovery_codes
 
 ALTER TABLE ONLY public.mfa_totp
     ADD CONSTRAINT mfa_totp_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+--
+-- Name: nurses nurses_department_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.nurses
+    ADD CONSTRAINT nurses_department_id_fkey FOREIGN KEY (department_id) REFERENCES public.departments(id);
+
+--
+-- Name: nurses nurses_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.nurses
+    ADD CONSTRAINT nurses_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id);
 
 --
 -- Name: observation_versions observation_versions_observation_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

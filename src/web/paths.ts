@@ -38,6 +38,7 @@ export const routes = {
     breakGlass: '/user/admin/break-glass',
     receptionists: '/user/admin/receptionists',
     labTechnicians: '/user/admin/lab-technicians',
+    nurses: '/user/admin/nurses',
     beds: '/user/admin/beds',
     admissions: '/user/admin/admissions',
     census: '/user/admin/census',
@@ -76,6 +77,10 @@ export const routes = {
     beds: '/user/doctor/beds',
     admissions: '/user/doctor/admissions',
     dischargeSummary: '/user/doctor/admissions/:id/summary',
+  },
+  nurse: {
+    root: '/user/nurse',
+    beds: '/user/nurse/beds',
   },
 } as const;
 
@@ -167,6 +172,8 @@ export const endpoints = {
     receptionist: (id: Id) => `/api/admin/receptionists/${id}`,
     labTechnicians: '/api/admin/lab-technicians',
     labTechnician: (id: Id) => `/api/admin/lab-technicians/${id}`,
+    nurses: '/api/admin/nurses',
+    nurse: (id: Id) => `/api/admin/nurses/${id}`,
     roomBeds: (roomId: Id) => `/api/admin/rooms/${roomId}/beds`,
     roomBedClass: (roomId: Id) => `/api/admin/rooms/${roomId}/bed-class`,
     bed: (id: Id) => `/api/admin/beds/${id}`,

@@ -39,6 +39,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.breakGlass]: 'admin/break-glass',
     [routes.admin.receptionists]: 'admin/receptionists',
     [routes.admin.labTechnicians]: 'admin/lab-technicians',
+    [routes.admin.nurses]: 'admin/nurses',
     [routes.admin.beds]: 'bed-board',
     [routes.admin.admissions]: 'reception/admissions',
     [routes.admin.dischargeSummary]: 'discharge-summary',
@@ -46,6 +47,9 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.takings]: 'reception/takings',
   },
   lab: {},
+  nurse: {
+    [routes.nurse.beds]: 'bed-board',
+  },
   reception: {
     [routes.reception.today]: 'reception/today',
     [routes.reception.patients]: 'reception/patients',
@@ -86,6 +90,7 @@ export const areaRedirects: Record<string, string> = {
   [routes.admin.root]: routes.admin.dashboard,
   [routes.doctor.root]: routes.doctor.agenda,
   [routes.reception.root]: routes.reception.today,
+  [routes.nurse.root]: routes.nurse.beds,
 };
 
 /** The signed-in areas' frame (header and sidebar), a lazy chunk of its own; its path as the build's metafile spells it. */

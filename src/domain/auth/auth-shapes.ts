@@ -1,4 +1,4 @@
-import { GenderShape, RoleShape, UserShape } from '../shared/shared-shapes.ts';
+import { GenderShape, NamedShape, RoleShape, UserShape } from '../shared/shared-shapes.ts';
 import {
   alwaysNull,
   array,
@@ -7,10 +7,12 @@ import {
   date,
   dateTime,
   email,
+  id,
   integer,
   nullable,
   object,
   oneOfValues,
+  propertiesOf,
   ref,
   string,
   text,
@@ -92,6 +94,7 @@ export const WalkInShape = object({
 export type WalkInJson = Static<typeof WalkInShape>;
 
 export const NewStaffRequest = object({ name: personName, email: newEmail, password: NewPasswordText });
+export const NewNurseRequest = object({ ...propertiesOf(NewStaffRequest), department_id: id() });
 
 export const MessageAnswerShape = object({ message: string() });
 export type MessageAnswerJson = Static<typeof MessageAnswerShape>;
@@ -169,14 +172,18 @@ export type MfaStatusJson = Static<typeof MfaStatusShape>;
 
 export const StaffShape = component(
   'Staff',
-  object({
-    id: integer(),
-    name: string(),
-    email: email(),
-    role: oneOfValues(['reception', 'lab']),
-    active: boolean(),
-    created_at: dateTime(),
-  }),
+  object(
+    {
+      id: integer(),
+      name: string(),
+      email: email(),
+      role: oneOfValues(['reception', 'lab', 'nurse']),
+      active: boolean(),
+      created_at: dateTime(),
+      department: ref(NamedShape),
+    },
+    { optional: ['department'] },
+  ),
 );
 export type StaffJson = Static<typeof StaffShape>;
 

@@ -16,10 +16,12 @@ export interface UserRecord {
   profileImageId: number | null;
   patientId: number | null;
   doctorId: number | null;
+  /** A nurse's department: the ward whose beds they work; null for every other role. */
+  wardId: number | null;
 }
 
 /** Roles whose accounts are only users: no patient or doctor row. */
-export type StaffRole = Extract<Role, 'admin' | 'reception' | 'lab'>;
+export type StaffRole = Extract<Role, 'admin' | 'reception' | 'lab' | 'nurse'>;
 
 export interface StaffAccount {
   id: number;
@@ -27,6 +29,8 @@ export interface StaffAccount {
   email: string;
   active: boolean;
   createdAt: Date;
+  /** A nurse's department; null for the other staff. */
+  department: { id: number; name: string } | null;
 }
 
 /** Who is behind a session: everything but the password hash, which a signed-in request never needs. */
@@ -57,6 +61,13 @@ export interface AccountStore {
   createAdmin(account: { name: string; email: string; passwordHash: string }): Promise<UserRecord>;
   /** A staff account without a patient or doctor row; a taken email is a conflict `email_taken`. */
   createStaff(account: { name: string; email: string; passwordHash: string; role: StaffRole }): Promise<UserRecord>;
+  /** A nurse's account and the department they belong to; an unknown department is 422 naming `department_id`. */
+  createNurse(account: {
+    name: string;
+    email: string;
+    passwordHash: string;
+    departmentId: number;
+  }): Promise<{ user: UserRecord; department: { id: number; name: string } }>;
   /** The accounts of a staff role, active first, by name; `q` searches name and e-mail. */
   listStaff(role: StaffRole, req: PageRequest): Promise<Page<StaffAccount>>;
   /** Deactivates the account if it has `role`; its sessions stop working at once. False when there is none. */

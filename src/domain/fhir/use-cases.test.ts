@@ -40,7 +40,7 @@ function fakeDeps(rows: unknown[] = [paula], next?: string) {
       },
     },
     audit: { record: async (...entries) => void audit.push(...entries) },
-    careTeam: { reach: async () => new Map() },
+    careTeam: { reach: async () => new Map(), onWard: async () => new Set<number>() },
     clock: fixedClock('2026-06-10T18:00:00Z'),
     timeZone: 'Europe/Berlin',
     clinic: { name: 'Medora Clinic', address: '', phone: '', timeZone: 'Europe/Berlin' },

@@ -151,8 +151,10 @@ const occupancy = (beds: Bed[]) => {
  */
 export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor) {
   const v = new Validator(asRecord(query));
-  const departmentId = v.id('department_id', { optional: true });
+  const asked = v.id('department_id', { optional: true });
   v.done();
+  // A nurse's board is their own ward's, whatever they ask for.
+  const departmentId = actor.role === 'nurse' ? (actor.wardId ?? 0) : asked;
   const rooms = await deps.beds.board(departmentId);
   const wards = new Map<number, { ward: BoardRoom['ward']; rooms: BoardRoom[] }>();
   for (const room of rooms) {

@@ -82,10 +82,15 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Access outside the care team', to: routes.admin.breakGlass, icon: ShieldIcon },
     { label: 'Reception', to: routes.admin.receptionists, icon: UserIcon },
     { label: 'Lab technicians', to: routes.admin.labTechnicians, icon: UserIcon },
+    { label: 'Nurses', to: routes.admin.nurses, icon: UserIcon },
     { label: 'Sign-in & Security', to: routes.account('admin'), icon: LockIcon },
   ],
   // The lab's screens (issue 48) are not built yet: its API is.
   lab: [{ label: 'Sign-in & Security', to: routes.account('lab'), icon: LockIcon }],
+  nurse: [
+    { label: 'Bed board', to: routes.nurse.beds, icon: BedIcon },
+    { label: 'Sign-in & Security', to: routes.account('nurse'), icon: LockIcon },
+  ],
   reception: [
     { label: "Today's Appointments", to: routes.reception.today, icon: CalendarIcon },
     { label: 'Patients', to: routes.reception.patients, icon: UsersIcon },

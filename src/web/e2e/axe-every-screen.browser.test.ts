@@ -19,6 +19,7 @@ import {
 } from './harness.ts';
 import {
   createLabTechnician,
+  createNurse,
   createReceptionist,
   registerPatient,
   seedClinic,
@@ -52,6 +53,7 @@ describe('axe on every screen', () => {
       throw new Error('the seeded clinic has no department or patient');
     const reception = await createReceptionist(server, clinic.admin);
     const lab = await createLabTechnician(server, clinic.admin);
+    const nurse = await createNurse(server, clinic);
     // A ward with the patient in a bed, their discharge ordered: the ward's screens and the summary have content.
     const { bedIds } = await seedWard(server, clinic);
     const { admissionId } = await seedStay(server, clinic, patientId, bedIds[0] ?? 0);
@@ -61,6 +63,7 @@ describe('axe on every screen', () => {
       patient: patient.email,
       reception: reception.email,
       lab: lab.email,
+      nurse: nurse.email,
     });
     Object.assign(ids, {
       [routes.admin.editDepartment]: departmentId,

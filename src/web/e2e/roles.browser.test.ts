@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Page } from 'playwright-core';
 import { openPage, openSignedInPage, serverAndBrowserPerSuite, signInThroughUi, type TestServer } from './harness.ts';
-import { createReceptionist, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
+import { createNurse, createReceptionist, registerPatient, seedClinic, type Account, type Clinic } from './seed.ts';
 
 const menus = {
   patient: [
@@ -33,6 +33,7 @@ const menus = {
     'Access outside the care team',
     'Reception',
     'Lab technicians',
+    'Nurses',
     'Sign-in & Security',
     'Signout',
   ],
@@ -46,6 +47,7 @@ const menus = {
     'Sign-in & Security',
     'Signout',
   ],
+  nurse: ['Bed board', 'Sign-in & Security', 'Signout'],
   reception: [
     "Today's Appointments",
     'Patients',
@@ -63,6 +65,7 @@ describe('signed-in areas and the route guard in the browser', () => {
   let clinic: Clinic;
   let patient: Account;
   let reception: Account;
+  let nurse: Account;
 
   serverAndBrowserPerSuite(async (started, launched) => {
     server = started;
@@ -70,6 +73,7 @@ describe('signed-in areas and the route guard in the browser', () => {
     clinic = await seedClinic(server);
     patient = await registerPatient(server, 'Rita Roles');
     reception = await createReceptionist(server, clinic.admin);
+    nurse = await createNurse(server, clinic);
   });
 
   const signedIn = async (account: Account): Promise<Page> => {
@@ -95,6 +99,7 @@ describe('signed-in areas and the route guard in the browser', () => {
       [clinic.doctor, ['/user/patient/bills', '/user/admin/departments'], '/user/doctor/agenda'],
       [clinic.admin, ['/user/patient/book', '/user/doctor/my-patients'], '/user/admin/dashboard'],
       [reception, ['/user/admin/patients'], '/user/reception/today'],
+      [nurse, ['/user/doctor/agenda', '/user/admin/bills'], '/user/nurse/beds'],
     ];
     for (const [account, froms, to] of bounces) {
       const page = await signedIn(account);
@@ -141,6 +146,7 @@ describe('signed-in areas and the route guard in the browser', () => {
       [clinic.admin, menus.admin],
       [clinic.doctor, menus.doctor],
       [reception, menus.reception],
+      [nurse, menus.nurse],
     ] as const) {
       const page = await signedIn(account);
       const sidebar = page.getByRole('navigation', { name: 'Main menu' });

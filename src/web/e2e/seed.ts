@@ -153,14 +153,20 @@ export async function createLabTechnician(server: TestServer, admin: Account, na
   return createStaff(server, admin, 'lab-technicians', name);
 }
 
+/** A nurse of the clinic's department (whose wards `seedWard` makes), made by the admin as the admin screen makes one. */
+export async function createNurse(server: TestServer, clinic: Clinic, name = 'Nina Nurse'): Promise<Account> {
+  return createStaff(server, clinic.admin, 'nurses', name, { department_id: clinic.departmentId });
+}
+
 async function createStaff(
   server: TestServer,
   admin: Account,
-  kind: 'receptionists' | 'lab-technicians',
+  kind: 'receptionists' | 'lab-technicians' | 'nurses',
   name: string,
+  extra: Record<string, unknown> = {},
 ): Promise<Account> {
   const email = uniqueEmail(kind);
-  await call(server, 'POST', `/api/admin/${kind}`, admin.token, { name, email, password: PASSWORD });
+  await call(server, 'POST', `/api/admin/${kind}`, admin.token, { name, email, password: PASSWORD, ...extra });
   return { name, ...(await signIn(server, email)) };
 }
 

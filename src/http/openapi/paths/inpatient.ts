@@ -203,8 +203,8 @@ export const inpatientPaths: ModulePaths = {
     'GET /api/bed-board': {
       summary: 'The bed board',
       description:
-        'Every ward (or one), its rooms and beds with their state and occupant, counts per state and occupancy.',
-      access: ['doctor', 'reception', 'admin'],
+        "Every ward (or one), its rooms and beds with their state and occupant, counts per state and occupancy. A nurse sees their own department's ward only.",
+      access: ['doctor', 'nurse', 'reception', 'admin'],
       query: { department_id: id('One ward only') },
       answers: {
         200: object({

@@ -14,10 +14,10 @@ interface DoseRow {
   late: boolean;
 }
 
-/** A server with a ward doctor, reception, a ward of two beds and helpers to admit and order on it. */
-async function medicinesClinic(target: ReturnType<typeof testDatabases>[number]) {
+/** A server with a ward doctor, reception, a nurse of the ward and one of another, a ward of six beds and helpers to admit and order on it. */
+async function medicinesClinic(target: ReturnType<typeof testDatabases>[number], billMedicines = false) {
   const clock = movableClock('2026-05-04T06:00:00Z');
-  const server = await startTestServer(target, { clock });
+  const server = await startTestServer(target, { clock, billMedicines });
   const fx = clinicFixtures(server);
   const admin = await signUpAdmin(server);
   const deskEmail = uniqueEmail('reception');
@@ -36,8 +36,11 @@ async function medicinesClinic(target: ReturnType<typeof testDatabases>[number])
   };
   const department = await ok('POST', '/api/admin/departments', admin.token, { name: 'Medical ward' }, 201);
   const room = await ok('POST', '/api/admin/rooms', admin.token, { name: 'Room 1', department_id: department.id }, 201);
+  const nurse = await fx.nurse(department.id, 'Nora Ward');
+  const otherWard = await ok('POST', '/api/admin/departments', admin.token, { name: 'Surgical ward' }, 201);
+  const nurseElsewhere = await fx.nurse(otherWard.id, 'Olga Elsewhere');
   const beds: number[] = [];
-  for (const label of ['B1', 'B2', 'B3'])
+  for (const label of ['B1', 'B2', 'B3', 'B4', 'B5', 'B6'])
     beds.push((await ok('POST', `/api/admin/rooms/${room.id}/beds`, admin.token, { label }, 201)).id);
   const medicines: Record<string, number> = {};
   for (const row of await server.db.query<{ id: number; generic_name: string; form: string }>(
@@ -63,7 +66,21 @@ async function medicinesClinic(target: ReturnType<typeof testDatabases>[number])
     clock.set(iso);
     await server.db.query(`update sessions set expires_at = '2100-01-01T00:00:00Z' where revoked_at is null`);
   };
-  return { at, server, fx, admin, desk, doctor, api, ok, medicine, admit, wardId: department.id as number };
+  return {
+    at,
+    server,
+    fx,
+    admin,
+    desk,
+    doctor,
+    nurse,
+    nurseElsewhere,
+    api,
+    ok,
+    medicine,
+    admit,
+    wardId: department.id as number,
+  };
 }
 
 for (const target of testDatabases('one')) {
@@ -175,7 +192,12 @@ for (const target of testDatabases('one')) {
         mine.orders.map((o: { id: number }) => o.id),
         [given.id],
       );
+      assert.equal(only(mine.orders as { allergy_override: unknown }[]).allergy_override, null);
+      const own = await c.ok('GET', `/api/medication-orders/${given.id}`, patient.token);
+      assert.equal(own.order.allergy_override, null);
+      assert.ok((await c.ok('GET', `/api/medication-orders/${given.id}`, c.doctor.token)).order.allergy_override);
       const printed = await c.ok('GET', `/api/medication-orders/${given.id}/printout`, patient.token);
+      assert.equal(printed.order.allergy_override, null);
       assert.deepEqual([printed.date, printed.order.doctor.name], ['2026-05-04', 'Dr. Meds']);
       const active = await c.ok('GET', `/api/patients/${patient.patientId}/medicines`, c.doctor.token);
       assert.equal(active.total, 1);
@@ -296,11 +318,115 @@ for (const target of testDatabases('one')) {
       assert.deepEqual([soon.status, soon.body.code], [409, 'min_interval']);
     });
 
+    it('stops as-needed doses past the daily maximum with a 409 naming the rule', async () => {
+      const inpatient = await c.fx.patient('Max Daily');
+      const admission = await c.admit(inpatient.patientId);
+      const order = await c.ok(
+        'POST',
+        '/api/medication-orders',
+        c.doctor.token,
+        {
+          admission_id: admission,
+          medicine_id: c.medicine('Paracetamol tablet'),
+          dose: 500,
+          dose_unit: 'mg',
+          route: 'oral',
+          frequency: 'as_needed',
+          min_interval_hours: 1,
+          max_per_day: 2,
+          duration_days: 3,
+        },
+        201,
+      );
+      const path = `/api/medication-orders/${order.id}/doses`;
+      await c.ok('POST', path, c.nurse.token, { dose: 500, given_at: '2026-05-04T03:00:00Z' }, 201);
+      await c.ok('POST', path, c.nurse.token, { dose: 500, given_at: '2026-05-04T04:30:00Z' }, 201);
+      const third = await c.api('POST', path, c.nurse.token, { dose: 500 });
+      assert.deepEqual([third.status, third.body.code], [409, 'daily_maximum']);
+      assert.match(third.body.message, /2/);
+    });
+
+    it("lets the ward's nurse keep allergies and record doses of the patients in its beds, and no one else's; nurses never prescribe", async () => {
+      const inpatient = await c.fx.patient('Wanda Ward');
+      const admission = await c.admit(inpatient.patientId);
+      const path = `/api/patients/${inpatient.patientId}/allergies`;
+      const latex = await c.ok('POST', path, c.nurse.token, { substance: 'Latex', reaction: 'rash' }, 201);
+      assert.equal(latex.recorded_by, 'Nora Ward');
+      assert.equal((await c.ok('GET', path, c.nurse.token)).summary, 'Allergies: Latex (rash)');
+      const wrong = await c.ok('PUT', `/api/allergies/${latex.id}/status`, c.nurse.token, {
+        status: 'entered-in-error',
+      });
+      assert.equal(wrong.status, 'entered-in-error');
+      assert.equal((await c.ok('GET', path, c.doctor.token)).statement, 'not_asked');
+      const changes = await c.server.db.query<{ details: { from: string; to: string } }>(
+        `select details from audit_log where entity = 'allergy' and action = 'update' and entity_id = $1`,
+        [String(latex.id)],
+      );
+      assert.deepEqual(only(changes).details, { from: 'active', to: 'entered-in-error' });
+      await c.ok('POST', path, c.nurse.token, { no_known_allergies: true }, 201);
+      const again = await c.api('PUT', `/api/allergies/${latex.id}/status`, c.nurse.token, { status: 'active' });
+      assert.equal(again.status, 200);
+      const statement = await c.ok('GET', path, c.nurse.token);
+      assert.equal(statement.statement, 'allergies');
+      assert.equal(
+        statement.allergies.filter((a: { kind: string; status: string }) => a.status === 'active').length,
+        1,
+      );
+
+      const order = {
+        admission_id: admission,
+        medicine_id: c.medicine('Omeprazole capsule'),
+        dose: 20,
+        dose_unit: 'mg',
+        route: 'oral',
+        frequency: 'at_times',
+        at_times: ['08:00', '20:00'],
+        duration_days: 1,
+        starts_at: '2026-05-04T00:00:00Z',
+      };
+      assert.equal((await c.api('POST', '/api/medication-orders', c.nurse.token, order)).status, 403);
+      const made = await c.ok('POST', '/api/medication-orders', c.doctor.token, order, 201);
+      const doses = (await c.ok('GET', `/api/medication-orders/${made.id}`, c.nurse.token)).doses as DoseRow[];
+      const [first, second] = [item(doses, 0), item(doses, 1)];
+      const elsewhere = c.nurseElsewhere.token;
+      for (const [method, url, body] of [
+        ['GET', path, undefined],
+        ['POST', path, { substance: 'Dust' }],
+        ['PUT', `/api/allergies/${latex.id}/status`, { status: 'resolved' }],
+        ['GET', `/api/medication-orders/${made.id}`, undefined],
+        ['POST', `/api/medication-doses/${first.id}/record`, { outcome: 'given', dose: 20 }],
+        ['GET', `/api/wards/${c.wardId}/mar`, undefined],
+      ] as const)
+        assert.equal((await c.api(method, url, elsewhere, body)).status, 404, `${method} ${url}`);
+      const given = await c.ok('POST', `/api/medication-doses/${first.id}/record`, c.nurse.token, {
+        outcome: 'given',
+        dose: 20,
+        given_at: '2026-05-04T05:50:00Z',
+      });
+      assert.equal(given.status, 'given');
+      const held = await c.ok('POST', `/api/medication-doses/${second.id}/record`, c.nurse.token, {
+        outcome: 'held',
+        reason: 'Vomiting',
+      });
+      assert.deepEqual([held.status, held.reason], ['held', 'Vomiting']);
+      assert.equal(
+        (await c.api('POST', `/api/medication-orders/${made.id}/discontinue`, c.nurse.token, { reason: 'x' })).status,
+        403,
+      );
+      const mar = await c.ok('GET', `/api/wards/${c.wardId}/mar`, c.nurse.token);
+      assert.ok(mar.patients.some((p: { admission_id: number }) => p.admission_id === admission));
+      const outpatient = await c.fx.patient('Otto Outpatient');
+      await c.fx.appointment({ doctor: c.doctor, patientId: outpatient.patientId, date: '2026-05-04' });
+      assert.equal((await c.api('GET', `/api/patients/${outpatient.patientId}/allergies`, c.nurse.token)).status, 404);
+    });
+
     it('answers every medicines route to each identity as its access says', async () => {
       const identities: Record<string, string | undefined> = {
         none: undefined,
         patient: patient.token,
         doctor: c.doctor.token,
+        nurse: c.nurse.token,
+        nurse_elsewhere: c.nurseElsewhere.token,
         reception: c.desk.token,
         admin: c.admin.token,
       };
@@ -310,7 +436,8 @@ for (const target of testDatabases('one')) {
         const path = route.path.replace(/\{\w+\}/g, '999999');
         for (const [who, token] of Object.entries(identities)) {
           const res = await c.api(route.method, path, token, route.method === 'GET' ? undefined : {});
-          const allowed = Array.isArray(route.access) ? route.access.includes(who as never) : route.access === who;
+          const role = who === 'nurse_elsewhere' ? 'nurse' : who;
+          const allowed = Array.isArray(route.access) ? route.access.includes(role as never) : route.access === role;
           const expected = who === 'none' ? [401] : allowed ? undefined : [403];
           if (expected) assert.deepEqual([res.status], expected, `${route.method} ${route.path} as ${who}`);
           else
@@ -321,7 +448,7 @@ for (const target of testDatabases('one')) {
           checked.push(`${route.method} ${route.path} ${who}`);
         }
       }
-      assert.equal(checked.length, routes.length * 5);
+      assert.equal(checked.length, routes.length * 7);
     });
   });
 }
@@ -370,6 +497,58 @@ for (const target of testDatabases('both')) {
         dose.id,
       ]);
       assert.equal(rows.length, 1);
+    });
+  });
+}
+
+for (const target of testDatabases('one')) {
+  describe(`medicines billed on ${target.name} with BILL_MEDICINES on`, () => {
+    let c: Awaited<ReturnType<typeof medicinesClinic>>;
+    before(async () => {
+      c = await medicinesClinic(target, true);
+    });
+    after(() => c.server.close());
+
+    it('adds a bill line at the formulary price for each dose given, and none for a dose held', async () => {
+      const inpatient = await c.fx.patient('Bill Doses');
+      const admission = await c.admit(inpatient.patientId);
+      const order = await c.ok(
+        'POST',
+        '/api/medication-orders',
+        c.doctor.token,
+        {
+          admission_id: admission,
+          medicine_id: c.medicine('Omeprazole capsule'),
+          dose: 20,
+          dose_unit: 'mg',
+          route: 'oral',
+          frequency: 'at_times',
+          at_times: ['08:00', '20:00'],
+          duration_days: 1,
+          starts_at: '2026-05-04T00:00:00Z',
+        },
+        201,
+      );
+      const doses = (await c.ok('GET', `/api/medication-orders/${order.id}`, c.doctor.token)).doses as DoseRow[];
+      await c.ok('POST', `/api/medication-doses/${item(doses, 0).id}/record`, c.nurse.token, {
+        outcome: 'given',
+        dose: 20,
+      });
+      await c.ok('POST', `/api/medication-doses/${item(doses, 1).id}/record`, c.nurse.token, {
+        outcome: 'held',
+        reason: 'Asleep',
+      });
+      const bills = await c.server.db.query<{ amount_cents: number; service_details: string }>(
+        `select amount_cents, service_details from billings where patient_id = $1 and service_details like 'Medicine:%'`,
+        [inpatient.patientId],
+      );
+      const bill = only(bills);
+      assert.equal(Number(bill.amount_cents), 15);
+      assert.match(bill.service_details, /Omeprazole 20 mg capsule/);
+      const billed = await c.server.db.query('select 1 from medication_doses where id = $1 and bill_id is not null', [
+        item(doses, 0).id,
+      ]);
+      assert.equal(billed.length, 1);
     });
   });
 }

@@ -53,6 +53,7 @@ export async function startTestServer(
     clinicAddress?: string;
     clinicPhone?: string;
     requireMfa?: Role[];
+    billMedicines?: boolean;
     log?: (line: string) => void;
   } = {},
 ): Promise<TestServer> {

@@ -24,6 +24,7 @@ export function makeTestApp(
     clinicPhone?: string;
     requireMfa?: Role[];
     auditKeys?: AuditKeys;
+    billMedicines?: boolean;
   },
 ): App {
   return makeApp({
@@ -35,6 +36,7 @@ export function makeTestApp(
       clinicAddress: opts.clinicAddress ?? '12 Test Street, Testville',
       clinicPhone: opts.clinicPhone ?? '+1 555 0199',
       requireMfa: opts.requireMfa,
+      billMedicines: opts.billMedicines ?? false,
     },
     hasher: testHasher,
     auditKeys: opts.auditKeys,

@@ -1,8 +1,8 @@
 import type { Actor } from '../shared/actor.ts';
 import { forbidden } from '../shared/errors.ts';
 
-/** Who keeps allergies and gives doses: doctors, each within their care team. */
-export const CLINICAL_ROLES = ['doctor'] as const;
+/** Who keeps allergies and gives doses: doctors within their care team, nurses on their ward (never prescribing). */
+export const CLINICAL_ROLES = ['doctor', 'nurse'] as const;
 export const isClinician = (actor: Actor) => (CLINICAL_ROLES as readonly string[]).includes(actor.role);
 
 export function requireClinician(actor: Actor): void {

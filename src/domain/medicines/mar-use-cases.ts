@@ -173,11 +173,13 @@ export async function giveAsNeeded(deps: MedicinesDeps, rawId: RawId, body: unkn
 /**
  * The ward's MAR for one clinic day (today by default): each patient in a bed of the ward with their inpatient
  * orders and the doses of that day, and every dose still due from before it; late doses counted per patient and
- * for the ward. A doctor sees the patients of their care team (a ward's doctors are in it while the patient is).
+ * for the ward. A doctor sees the patients of their care team (a ward's doctors are in it while the patient is); a
+ * nurse reads their own ward's MAR only.
  */
 export async function wardMar(deps: MedicinesDeps, rawId: RawId, query: unknown, actor: Actor): Promise<WardMarJson> {
   requireClinician(actor);
   const departmentId = pathId(rawId, 'Ward');
+  if (actor.role === 'nurse' && actor.wardId !== departmentId) throw notFound('Ward');
   const { date } = readInput(MarQuery, query);
   const now = deps.clock.now();
   const day = date ?? clinicDateTime(now, deps.timeZone).date;

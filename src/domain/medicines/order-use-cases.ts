@@ -115,6 +115,9 @@ export async function prescribe(deps: MedicinesDeps, body: unknown, actor: Actor
   );
 }
 
+/** What the patient and the printed script show of an order: the prescription, not the clinician's allergy override. */
+const withoutOverride = (order: MedicationOrderJson): MedicationOrderJson => ({ ...order, allergy_override: null });
+
 /** The order as the actor may read it: the care team (each read audited), an admin, or its own patient. */
 async function readableOrder(deps: MedicinesDeps, rawId: RawId, actor: Actor): Promise<MedicationRequestView> {
   const id = pathId(rawId, 'Order');
@@ -149,7 +152,11 @@ export async function showOrder(deps: MedicinesDeps, rawId: RawId, actor: Actor)
   const order = await readableOrder(deps, rawId, actor);
   const now = deps.clock.now();
   const doses = await deps.medications.doses(order.id);
-  return { order: orderJson(order), doses: doses.map((d) => doseJson(d, now, order.status === 'active')) };
+  const json = orderJson(order);
+  return {
+    order: actor.role === 'patient' ? withoutOverride(json) : json,
+    doses: doses.map((d) => doseJson(d, now, order.status === 'active')),
+  };
 }
 
 /** What the printable prescription shows: the clinic's letterhead, the order, its prescriber and date. */
@@ -157,7 +164,7 @@ export async function printout(deps: MedicinesDeps, rawId: RawId, actor: Actor):
   const order = await readableOrder(deps, rawId, actor);
   return {
     clinic: deps.clinic,
-    order: orderJson(order),
+    order: withoutOverride(orderJson(order)),
     patient_birth_date: order.patient.birthDate,
     date: clinicDateTime(order.requestedAt, deps.timeZone).date,
   };
@@ -253,5 +260,5 @@ export async function myPrescriptions(
     { activeOnly: status === 'active', today: clinicToday(deps.clock, deps.timeZone) },
     pageRequest(asRecord(query)),
   );
-  return { ...page, items: page.items.map(orderJson) };
+  return { ...page, items: page.items.map((o) => withoutOverride(orderJson(o))) };
 }

@@ -205,7 +205,7 @@ export async function recordAllergy(
   );
 }
 
-/** An allergy marked inactive, resolved or entered in error (or active again); audited with the change. */
+/** An allergy marked inactive, resolved or entered in error (or active again, retiring a "no known allergies"); audited. */
 export async function setAllergyStatus(
   deps: MedicinesDeps,
   rawId: RawId,
@@ -230,6 +230,8 @@ export async function setAllergyStatus(
       if (status === 'active') {
         const active = (await tx.allergies.ofPatient(allergy.patientId))?.filter((a) => a.status === 'active') ?? [];
         requireConsistentStatement(active, allergy.substance);
+        if (allergy.substance.kind !== 'none_known')
+          await tx.allergies.retireNoneKnown(allergy.patientId, tx.clock.now());
       }
       const updated = ensure(await tx.allergies.setStatus(id, status, tx.clock.now()), () => notFound('Allergy'));
       await tx.audit.record({

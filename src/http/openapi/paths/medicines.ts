@@ -46,8 +46,8 @@ export const medicinePaths: ModulePaths = {
     'GET /api/formulary': {
       summary: 'The formulary',
       description:
-        'Doctors and admins: medicines listed for prescribing, searched (`q`) by generic name; admins may ask for inactive ones too.',
-      access: ['admin', 'doctor'],
+        'Doctors, nurses and admins: medicines listed for prescribing, searched (`q`) by generic name; admins may ask for inactive ones too.',
+      access: ['admin', 'doctor', 'nurse'],
       query: FormularyQuery,
       answers: { 200: listOf('medicines', ref(FormularyEntryShape)) },
     },
@@ -73,26 +73,26 @@ export const medicinePaths: ModulePaths = {
     'GET /api/patients/{id}/allergies': {
       summary: 'A patient’s allergies',
       description:
-        'The patient’s care team (outside it → 404) and admins; each read is audited. `statement` is what the banner shows: `not_asked`, ' +
+        'The patient’s care team (outside it → 404), the nurses of the ward the patient lies on, and admins; each read is audited. `statement` is what the banner shows: `not_asked`, ' +
         '`none_known` or `allergies`.',
-      access: ['admin', 'doctor'],
+      access: ['admin', 'doctor', 'nurse'],
       answers: { 200: ref(AllergiesShape) },
       errors: [404],
     },
     'POST /api/patients/{id}/allergies': {
       summary: 'Record an allergy',
       description:
-        'The care team: a formulary medicine (`medicine_id`), words (`substance`) or `no_known_allergies`. An allergy retires a standing ' +
+        'The care team and the ward’s nurses: a formulary medicine (`medicine_id`), words (`substance`) or `no_known_allergies`. An allergy retires a standing ' +
         '"no known allergies"; that statement beside an active allergy → 409 `allergies_recorded`.',
-      access: 'doctor',
+      access: ['doctor', 'nurse'],
       body: AllergyRequestShape,
       answers: { 201: ref(AllergyShape) },
       errors: [404, 409],
     },
     'PUT /api/allergies/{id}/status': {
       summary: 'Change an allergy’s status',
-      description: 'The care team: active, inactive, resolved or entered in error; audited.',
-      access: 'doctor',
+      description: 'The care team and the ward’s nurses: active, inactive, resolved or entered in error; audited.',
+      access: ['doctor', 'nurse'],
       body: AllergyStatusRequestShape,
       answers: { 200: ref(AllergyShape) },
       errors: [404, 409],
@@ -110,14 +110,16 @@ export const medicinePaths: ModulePaths = {
     },
     'GET /api/medication-orders/{id}': {
       summary: 'An order and its doses',
-      description: 'The care team (audited), admins, or the patient it is for.',
-      access: ['admin', 'doctor', 'patient'],
+      description:
+        'The care team and the ward’s nurses (audited), admins, or the patient it is for. The patient does not see an allergy override’s reason.',
+      access: ['admin', 'doctor', 'nurse', 'patient'],
       answers: { 200: ref(OrderWithDosesShape) },
       errors: [404],
     },
     'GET /api/medication-orders/{id}/printout': {
       summary: 'A printable prescription',
-      description: 'The clinic’s letterhead, the prescriber, the date and the order, for the care team or the patient.',
+      description:
+        'The clinic’s letterhead, the prescriber, the date and the order, for the care team or the patient; the script carries no allergy override (`allergy_override` is null).',
       access: ['doctor', 'patient'],
       answers: { 200: ref(PrintoutShape) },
       errors: [404],
@@ -135,9 +137,9 @@ export const medicinePaths: ModulePaths = {
     'POST /api/medication-orders/{id}/doses': {
       summary: 'Give an as-needed dose',
       description:
-        'An inpatient order given as needed: a dose inside the minimum interval → 409 `min_interval`, past the maximum in 24 hours → 409 ' +
+        'Nurses of the ward and the care team. An inpatient order given as needed: a dose inside the minimum interval → 409 `min_interval`, past the maximum in 24 hours → 409 ' +
         '`daily_maximum`.',
-      access: 'doctor',
+      access: ['doctor', 'nurse'],
       body: AsNeededDoseRequestShape,
       answers: { 201: ref(DoseShape) },
       errors: [404, 409],
@@ -145,24 +147,26 @@ export const medicinePaths: ModulePaths = {
     'POST /api/medication-doses/{id}/record': {
       summary: 'Record a scheduled dose',
       description:
-        'Given (the dose, and a time not in the future), held, refused or missed (each with a reason). Recorded exactly once: a dose already ' +
+        'Nurses of the ward and the care team. Given (the dose, and a time not in the future), held, refused or missed (each with a reason). Recorded exactly once: a dose already ' +
         'recorded → 409 `dose_already_recorded`; a dose of a discontinued order → 409 `order_discontinued`.',
-      access: 'doctor',
+      access: ['doctor', 'nurse'],
       body: DoseRecordRequestShape,
       answers: { 200: ref(DoseShape) },
       errors: [404, 409],
     },
     'GET /api/patients/{id}/medicines': {
       summary: 'A patient’s medicines',
-      description: 'The care team and admins: active medicines (the default) or all (`status=all`), newest first.',
-      access: ['admin', 'doctor'],
+      description:
+        'The care team, the ward’s nurses and admins: active medicines (the default) or all (`status=all`), newest first.',
+      access: ['admin', 'doctor', 'nurse'],
       query: PatientMedicinesQuery,
       answers: { 200: listOf('orders', ref(MedicationOrderShape)) },
       errors: [404],
     },
     'GET /api/patient/prescriptions': {
       summary: 'My prescriptions',
-      description: 'The patient’s own prescriptions and medicines, newest first (`status=active` for current ones).',
+      description:
+        'The patient’s own prescriptions and medicines, newest first (`status=active` for current ones); an allergy override is the clinician’s note and is not shown (`allergy_override` is null).',
       access: 'patient',
       query: PatientMedicinesQuery,
       answers: { 200: listOf('orders', ref(MedicationOrderShape)) },
@@ -170,9 +174,9 @@ export const medicinePaths: ModulePaths = {
     'GET /api/wards/{id}/mar': {
       summary: 'The ward’s medication administration record',
       description:
-        'The patients in the ward’s beds (those of the doctor’s care team) with their inpatient orders and the doses of one clinic day ' +
+        'The patients in the ward’s beds (those of the doctor’s care team; a nurse reads their own ward only, another → 404) with their inpatient orders and the doses of one clinic day ' +
         '(`date`, today by default) and any still due from before; a dose still due more than 60 minutes after its time is `late`.',
-      access: 'doctor',
+      access: ['doctor', 'nurse'],
       query: MarQuery,
       answers: { 200: ref(WardMarShape) },
       errors: [404],

@@ -1,5 +1,5 @@
 import { LATE_AFTER_MINUTES } from '../domain/medicines/mar.ts';
-import { lateDosesByAdmission } from './medicines.pg.ts';
+import { continuedOnDischarge, lateDosesByAdmission } from './medicines.pg.ts';
 import type { Segment, WardBed } from '../domain/inpatient/census.ts';
 import type { RatedSegment } from '../domain/inpatient/charges.ts';
 import type {
@@ -549,6 +549,7 @@ export function admissionStore(db: Queryable): AdmissionStore {
           `select id from admissions where status in ('admitted', 'discharge_ordered') order by id`,
         )
       ).map((row) => row.id),
+    medicinesToContinue: (id, at) => continuedOnDischarge(db, id, at),
   };
 }
 

@@ -577,3 +577,17 @@ export async function lateDosesByAdmission(
   );
   return new Map(rows.map((r) => [r.admission_id, r.late]));
 }
+
+/** A stay's inpatient orders to continue after discharge and not discontinued: the discharge summary's medicines. */
+export async function continuedOnDischarge(
+  db: Queryable,
+  admissionId: number,
+  at: Date,
+): Promise<MedicationRequestView[]> {
+  const rows = await db.query<RequestRow>(
+    `${requestSelect('$2')} where r.admission_id = $1 and r.continue_on_discharge and r.status = 'active'
+     order by r.requested_at, r.id`,
+    [admissionId, at],
+  );
+  return rows.map(toRequestView);
+}

@@ -420,6 +420,41 @@ for (const target of testDatabases('one')) {
       assert.equal((await c.api('GET', `/api/patients/${outpatient.patientId}/allergies`, c.nurse.token)).status, 404);
     });
 
+    it('lists on the discharge summary the medicines marked to continue, and not those stopped or left on the ward', async () => {
+      const inpatient = await c.fx.patient('Doris Discharge');
+      const admission = await c.admit(inpatient.patientId);
+      const order = (medicine: string, continued: boolean) =>
+        c.ok(
+          'POST',
+          '/api/medication-orders',
+          c.doctor.token,
+          {
+            admission_id: admission,
+            medicine_id: c.medicine(medicine),
+            dose: 20,
+            dose_unit: 'mg',
+            route: 'oral',
+            frequency: 'times_a_day',
+            times_a_day: 1,
+            duration_days: 5,
+            continue_on_discharge: continued,
+          },
+          201,
+        );
+      const kept = await order('Omeprazole capsule', true);
+      await order('Atorvastatin tablet', false);
+      const stopped = await order('Atorvastatin tablet', true);
+      await c.ok('POST', `/api/medication-orders/${stopped.id}/discontinue`, c.doctor.token, { reason: 'Myalgia' });
+      await c.ok('POST', `/api/admissions/${admission}/discharge-order`, c.doctor.token, {
+        diagnosis: 'Gastritis',
+        treatment: 'Proton pump inhibitor',
+      });
+      const summary = await c.ok('GET', `/api/admissions/${admission}/discharge-summary`, inpatient.token);
+      assert.deepEqual(summary.medicines_to_continue, [
+        { order_id: kept.id, medicine: 'Omeprazole 20 mg capsule', words: kept.words },
+      ]);
+    });
+
     it('answers every medicines route to each identity as its access says', async () => {
       const identities: Record<string, string | undefined> = {
         none: undefined,

@@ -6,6 +6,8 @@ import { addDays, clinicToday } from '../shared/clock.ts';
 import { conflict, ensure, forbidden, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
+import { medicineLabel } from '../medicines/formulary.ts';
+import { orderInWords } from '../medicines/medicines-answers.ts';
 import { lockInService } from './bed-lock.ts';
 import { chargeLines, firstNight, interimWeeks, type ChargeLine } from './charges.ts';
 import {
@@ -262,7 +264,10 @@ export async function myStays(deps: InpatientDeps, actor: Actor) {
   return { admissions: stays.filter((a) => a.status !== 'cancelled').map((a) => admissionDetailJson(a, actor)) };
 }
 
-/** The discharge summary to print: for doctors, admins and the patient it belongs to (reading it is audited). */
+/**
+ * The discharge summary to print, with the medicines ordered on the ward to continue at home: for doctors, admins and
+ * the patient it belongs to (reading it is audited).
+ */
 export async function dischargeSummary(deps: InpatientDeps, admissionId: RawId, actor: Actor) {
   if (actor.role === 'reception') throw forbidden('Reception does not read discharge summaries');
   const id = pathId(admissionId, 'Admission');
@@ -303,6 +308,11 @@ export async function dischargeSummary(deps: InpatientDeps, admissionId: RawId, 
     admitted_at: admission.admittedAt?.toISOString() ?? null,
     discharged_at: admission.dischargedAt?.toISOString() ?? null,
     ...summaryJson(summary),
+    medicines_to_continue: (await deps.admissions.medicinesToContinue(id, deps.clock.now())).map((o) => ({
+      order_id: o.id,
+      medicine: medicineLabel(o.medicine),
+      words: orderInWords(o),
+    })),
   };
 }
 

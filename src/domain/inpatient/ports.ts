@@ -3,6 +3,7 @@ import type { BillStore } from '../billing/ports.ts';
 import type { CareTeam } from '../care/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
+import type { MedicationRequestView } from '../medicines/ports.ts';
 import type { Segment, WardBed } from './census.ts';
 import type { ChargeLine, RatedSegment } from './charges.ts';
 import type {
@@ -81,6 +82,8 @@ export interface AdmissionStore {
   segments(id: number): Promise<RatedSegment[]>;
   /** Stays in a bed now. */
   inBed(): Promise<number[]>;
+  /** The stay's medicine orders marked to continue after discharge and not discontinued, oldest first. */
+  medicinesToContinue(id: number, at: Date): Promise<MedicationRequestView[]>;
 }
 
 export interface ChargeStore {

@@ -61,16 +61,21 @@ export const allergiesJson = (patientId: number, allergies: readonly Allergy[]):
 
 const amountInWords = (n: number) => String(Number(n.toPrecision(6)));
 
-export function orderJson(o: MedicationRequestView): MedicationOrderJson {
-  const f = o.frequency;
+/** An order as the prescription reads: medicine, dose, route, frequency, duration or quantity, instructions. */
+export function orderInWords(o: MedicationRequestView): string {
   const words = [
     medicineLabel(o.medicine),
     `${amountInWords(o.dose.amount)} ${o.dose.unit}`,
     o.route,
-    frequencyInWords(f),
+    frequencyInWords(o.frequency),
     ...(o.durationDays !== null ? [`for ${o.durationDays} days`] : []),
     ...(o.quantity !== null ? [`quantity ${o.quantity}`] : []),
   ].join(', ');
+  return o.instructions ? `${words}. ${o.instructions}` : words;
+}
+
+export function orderJson(o: MedicationRequestView): MedicationOrderJson {
+  const f = o.frequency;
   return {
     id: o.id,
     setting: o.source.kind === 'visit' ? 'outpatient' : 'inpatient',
@@ -103,7 +108,7 @@ export function orderJson(o: MedicationRequestView): MedicationOrderJson {
     requested_at: o.requestedAt.toISOString(),
     discontinued_at: isoOrNull(o.discontinuedAt),
     discontinued_reason: o.discontinuedReason,
-    words: o.instructions ? `${words}. ${o.instructions}` : words,
+    words: orderInWords(o),
   };
 }
 

@@ -340,6 +340,10 @@ export const inpatientPaths: ModulePaths = {
           admitted_at: nullable(dateTime()),
           discharged_at: nullable(dateTime()),
           ...summaryFields,
+          medicines_to_continue: array(
+            object({ order_id: id(), medicine: string(), words: string({ description: 'As the prescription reads' }) }),
+            { description: 'The ward’s medicine orders marked to continue after discharge and not discontinued' },
+          ),
         }),
       },
     },

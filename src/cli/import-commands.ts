@@ -12,11 +12,11 @@ import { invalid } from '../domain/shared/errors.ts';
 import { toCsv } from './format.ts';
 import { writeLine, type Cli, type Output } from './context.ts';
 
-const FILE_HELP = 'a CSV file with a header row, or a JSON array of objects (by the .json extension)';
-const inputFormatOption = () =>
+export const FILE_HELP = 'a CSV file with a header row, or a JSON array of objects (by the .json extension)';
+export const inputFormatOption = () =>
   new Option('--input-format <format>', 'csv or json, when the file name does not say').choices(['csv', 'json']);
 
-async function readImportFile(
+export async function readImportFile(
   path: string,
   formatOption: string | undefined,
 ): Promise<{ text: string; format: ImportFormat }> {

@@ -15,6 +15,7 @@ import { register as registerAudit } from './audit-commands.ts';
 import { register as registerDb } from './db-commands.ts';
 import { register as registerInpatient } from './inpatient-commands.ts';
 import { register as registerExport } from './export-commands.ts';
+import { register as registerFormulary } from './formulary-commands.ts';
 
 // Help and version are not failures; every other complaint of commander's is a usage error.
 const NOT_FAILURES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -50,6 +51,7 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
     registerDb,
     registerInpatient,
     registerExport,
+    registerFormulary,
   ]) {
     register(program, cli);
   }

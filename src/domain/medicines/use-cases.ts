@@ -1,6 +1,8 @@
 import { recordingRefusals } from '../audit/audit.ts';
 import { clinicalReadEntries } from '../care/care.ts';
 import { requireCare } from '../care/guard.ts';
+import { parseImport, type ImportFormat } from '../imports/parse.ts';
+import { RowProblems } from '../imports/use-cases.ts';
 import { type Actor, requireAdmin } from '../shared/actor.ts';
 import { ensure, forbidden, invalid, notFound } from '../shared/errors.ts';
 import { parseCents } from '../shared/money.ts';
@@ -89,22 +91,41 @@ export async function updateMedicine(
   });
 }
 
-/** Imports a formulary: each row added or, when already listed, its routes, unit and price updated; all or nothing. */
+export const FORMULARY_COLUMNS = ['generic_name', 'form', 'strength', 'routes', 'dose_unit', 'price'] as const;
+
+/** A file's row as the formulary's request: its routes separated by ";", "|" or spaces; no price left out. */
+const formularyRowBody = ({ routes, ...fields }: Record<string, string>) => ({
+  ...fields,
+  ...(routes !== undefined ? { routes: routes.split(/[;|\s]+/).filter(Boolean) } : {}),
+});
+
+/**
+ * Imports a formulary file (CSV or JSON, the columns of `FORMULARY_COLUMNS`): each row added or, when the same
+ * generic name, form and strength is listed, its routes, unit and price updated. Every problem of every row is
+ * reported by its line and nothing is written unless all rows are good; the import is audited with its counts.
+ */
 export async function importFormulary(
   deps: MedicinesDeps,
-  rows: readonly unknown[],
+  file: { text: string; format: ImportFormat },
   actor: Actor,
 ): Promise<{ created: number; updated: number }> {
   requireAdmin(actor);
-  const entries = rows.map((row, index) => {
+  const problems = new RowProblems();
+  const firstSeen = new Map<string, string>();
+  const entries: NewFormularyEntry[] = [];
+  for (const row of parseImport(file.text, file.format, FORMULARY_COLUMNS)) {
     try {
-      return entryOf(deps, row).entry;
+      const { entry } = entryOf(deps, formularyRowBody(row.fields));
+      const key = `${entry.genericName.toLowerCase()}|${entry.form}|${entry.strength}`;
+      const first = firstSeen.get(key);
+      if (first) problems.add(row.where, 'generic_name', `repeats the medicine of ${first}`);
+      else firstSeen.set(key, row.where);
+      entries.push(entry);
     } catch (error) {
-      if (error instanceof Error && 'fields' in error)
-        throw invalid({ [`line ${index + 1}`]: [error.message] }, `line ${index + 1}: ${error.message}`);
-      throw error;
+      problems.addRefusal(row.where, error);
     }
-  });
+  }
+  problems.throwIfAny();
   return deps.transaction(async (tx) => {
     const counts = await tx.formulary.upsert(entries, tx.clock.now());
     await tx.audit.record({

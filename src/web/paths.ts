@@ -44,6 +44,7 @@ export const routes = {
     census: '/user/admin/census',
     takings: '/user/admin/takings',
     dischargeSummary: '/user/admin/admissions/:id/summary',
+    formulary: '/user/admin/formulary',
   },
   patient: {
     appointments: '/user/patient',
@@ -55,6 +56,8 @@ export const routes = {
     doctors: '/user/patient/doctors',
     doctorProfile: '/user/patient/doctors/:id',
     dischargeSummary: '/user/patient/records/stays/:id/summary',
+    medicines: '/user/patient/medicines',
+    prescription: '/user/patient/medicines/:id',
   },
   reception: {
     root: '/user/reception',
@@ -77,10 +80,13 @@ export const routes = {
     beds: '/user/doctor/beds',
     admissions: '/user/doctor/admissions',
     dischargeSummary: '/user/doctor/admissions/:id/summary',
+    prescription: '/user/doctor/prescriptions/:id',
+    mar: '/user/doctor/mar',
   },
   nurse: {
     root: '/user/nurse',
     beds: '/user/nurse/beds',
+    mar: '/user/nurse/mar',
   },
 } as const;
 
@@ -192,6 +198,23 @@ export const endpoints = {
     /** A step of the admission's lifecycle: cancel, reserve, admit, undo, transfer, discharge-order, discharge. */
     admissionStep: (id: Id, step: AdmissionStep) => `/api/admissions/${id}/${step}`,
     dischargeSummary: (id: Id) => `/api/admissions/${id}/discharge-summary`,
+  },
+  /** Medicines (issue 50): the formulary, allergies, prescriptions and orders, the ward's MAR. */
+  medicines: {
+    formulary: '/api/formulary',
+    adminFormulary: '/api/admin/formulary',
+    formularyEntry: (id: Id) => `/api/admin/formulary/${id}`,
+    allergies: (patientId: Id) => `/api/patients/${patientId}/allergies`,
+    allergyStatus: (id: Id) => `/api/allergies/${id}/status`,
+    orders: '/api/medication-orders',
+    order: (id: Id) => `/api/medication-orders/${id}`,
+    printout: (id: Id) => `/api/medication-orders/${id}/printout`,
+    discontinue: (id: Id) => `/api/medication-orders/${id}/discontinue`,
+    asNeededDose: (id: Id) => `/api/medication-orders/${id}/doses`,
+    recordDose: (id: Id) => `/api/medication-doses/${id}/record`,
+    patientMedicines: (patientId: Id) => `/api/patients/${patientId}/medicines`,
+    mine: '/api/patient/prescriptions',
+    wardMar: (wardId: Id) => `/api/wards/${wardId}/mar`,
   },
   /** The front desk's, for reception and admins. */
   desk: {

@@ -45,10 +45,12 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.dischargeSummary]: 'discharge-summary',
     [routes.admin.census]: 'admin/census',
     [routes.admin.takings]: 'reception/takings',
+    [routes.admin.formulary]: 'admin/formulary',
   },
   lab: {},
   nurse: {
     [routes.nurse.beds]: 'bed-board',
+    [routes.nurse.mar]: 'ward-mar',
   },
   reception: {
     [routes.reception.today]: 'reception/today',
@@ -67,6 +69,8 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.doctor.beds]: 'bed-board',
     [routes.doctor.admissions]: 'doctor/admissions',
     [routes.doctor.dischargeSummary]: 'discharge-summary',
+    [routes.doctor.prescription]: 'prescription',
+    [routes.doctor.mar]: 'ward-mar',
   },
   patient: {
     [routes.patient.appointments]: 'patient/appointments',
@@ -78,6 +82,8 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.patient.doctors]: 'patient/doctors',
     [routes.patient.doctorProfile]: 'patient/doctor-profile',
     [routes.patient.dischargeSummary]: 'discharge-summary',
+    [routes.patient.medicines]: 'patient/medicines',
+    [routes.patient.prescription]: 'prescription',
   },
 };
 

@@ -48,6 +48,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Waitlist', to: routes.patient.waitlist, icon: HourglassIcon },
     { label: 'Bills', to: routes.patient.bills, icon: BillIcon },
     { label: 'My Records', to: routes.patient.records, icon: PrescriptionIcon },
+    { label: 'My medicines', to: routes.patient.medicines, icon: PillIcon },
     { label: 'Sign-in & Security', to: routes.account('patient'), icon: LockIcon },
   ],
   admin: [
@@ -65,6 +66,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
       ],
     },
     { label: 'Diseases', to: routes.admin.diseases, icon: VirusIcon },
+    { label: 'Formulary', to: routes.admin.formulary, icon: PillIcon },
     { label: 'Rooms', to: routes.admin.rooms, icon: DoorIcon },
     {
       label: 'Ward',
@@ -89,6 +91,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
   lab: [{ label: 'Sign-in & Security', to: routes.account('lab'), icon: LockIcon }],
   nurse: [
     { label: 'Bed board', to: routes.nurse.beds, icon: BedIcon },
+    { label: 'Medication round', to: routes.nurse.mar, icon: PillIcon },
     { label: 'Sign-in & Security', to: routes.account('nurse'), icon: LockIcon },
   ],
   reception: [
@@ -106,6 +109,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'My Patients', to: routes.doctor.myPatients, icon: UsersIcon },
     { label: 'Ward patients', to: routes.doctor.admissions, icon: ClipboardIcon },
     { label: 'Bed board', to: routes.doctor.beds, icon: BedIcon },
+    { label: 'Medication round', to: routes.doctor.mar, icon: PillIcon },
     { label: 'Sign-in & Security', to: routes.account('doctor'), icon: LockIcon },
   ],
 };

@@ -23,8 +23,10 @@ import {
   createReceptionist,
   registerPatient,
   seedClinic,
+  seedPrescription,
   seedStay,
   seedUnpaidBill,
+  seedWardOrders,
   seedWard,
 } from './seed.ts';
 
@@ -57,6 +59,8 @@ describe('axe on every screen', () => {
     // A ward with the patient in a bed, their discharge ordered: the ward's screens and the summary have content.
     const { bedIds } = await seedWard(server, clinic);
     const { admissionId } = await seedStay(server, clinic, patientId, bedIds[0] ?? 0);
+    await seedWardOrders(server, clinic, admissionId);
+    const { orderId } = await seedPrescription(server, clinic, patient);
     Object.assign(emails, {
       admin: clinic.admin.email,
       doctor: clinic.doctor.email,
@@ -76,6 +80,8 @@ describe('axe on every screen', () => {
       [routes.admin.dischargeSummary]: admissionId,
       [routes.doctor.dischargeSummary]: admissionId,
       [routes.patient.dischargeSummary]: admissionId,
+      [routes.doctor.prescription]: orderId,
+      [routes.patient.prescription]: orderId,
     });
   });
 

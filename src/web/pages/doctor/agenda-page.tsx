@@ -11,6 +11,7 @@ import { RequestAdmissionDialog } from '../../components/admission-dialogs.tsx';
 import { Alert, success } from '../../components/alert.tsx';
 import { LoadFailure, LoadingStatus } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { PrescribeDialog } from '../../components/prescribe-dialog.tsx';
 import { RecordDialog } from '../../components/record-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
@@ -30,6 +31,7 @@ export default function AgendaPage() {
   const [reloadKey, setReloadKey] = useState(0);
   const [recording, setRecording] = useState<AgendaVisitJson | null>(null);
   const [admitting, setAdmitting] = useState<AgendaVisitJson | null>(null);
+  const [prescribing, setPrescribing] = useState<AgendaVisitJson | null>(null);
   const { alert, setAlert, dismiss } = useAlert();
   const {
     answer: agenda,
@@ -134,6 +136,7 @@ export default function AgendaPage() {
                       visit={visit}
                       onRecord={() => setRecording(visit)}
                       onAdmit={() => setAdmitting(visit)}
+                      onPrescribe={() => setPrescribing(visit)}
                     />
                   ))}
                 </ol>
@@ -153,6 +156,14 @@ export default function AgendaPage() {
           }}
         />
       )}
+      {prescribing && (
+        <PrescribeDialog
+          patient={{ id: prescribing.patient.id, name: prescribing.patient_name }}
+          source={{ appointmentId: prescribing.id }}
+          onClose={() => setPrescribing(null)}
+          onDone={(order) => navigate(withId(routes.doctor.prescription, order.id))}
+        />
+      )}
       {admitting && (
         <RequestAdmissionDialog
           patient={{ id: admitting.patient.id, name: admitting.patient_name }}
@@ -168,7 +179,17 @@ export default function AgendaPage() {
   );
 }
 
-function Visit({ visit, onRecord, onAdmit }: { visit: AgendaVisitJson; onRecord: () => void; onAdmit: () => void }) {
+function Visit({
+  visit,
+  onRecord,
+  onAdmit,
+  onPrescribe,
+}: {
+  visit: AgendaVisitJson;
+  onRecord: () => void;
+  onAdmit: () => void;
+  onPrescribe: () => void;
+}) {
   return (
     <li className="agenda-visit">
       <span className="agenda-time">
@@ -193,6 +214,16 @@ function Visit({ visit, onRecord, onAdmit }: { visit: AgendaVisitJson; onRecord:
         ) : (
           !visit.has_started &&
           visit.status !== 'cancelled' && <span className="muted">From {formatTime(visit.start_time)}</span>
+        )}
+        {(visit.status === 'checked_in' || visit.status === 'completed') && (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={onPrescribe}
+            aria-label={`Prescribe for ${visit.patient_name}, ${formatTime(visit.start_time)}`}
+          >
+            Prescribe
+          </button>
         )}
         {(visit.status === 'checked_in' || visit.status === 'completed') && (
           <button

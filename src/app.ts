@@ -103,6 +103,12 @@ import * as inboundUseCases from './domain/interfaces/inbound-use-cases.ts';
 import * as interfacesUseCases from './domain/interfaces/admin-use-cases.ts';
 import { interfacesStore } from './db/hl7-admin.pg.ts';
 import type { InboundDeps } from './domain/interfaces/ports.ts';
+import * as medicineUseCases from './domain/medicines/use-cases.ts';
+import * as formularyImport from './domain/imports/formulary-import.ts';
+import * as medicationOrderUseCases from './domain/medicines/order-use-cases.ts';
+import * as marUseCases from './domain/medicines/mar-use-cases.ts';
+import type { MedicinesDeps } from './domain/medicines/ports.ts';
+import { allergyStore, formularyStore, medicationStore } from './db/medicines.pg.ts';
 import { ucumUnits } from './ucum-units.ts';
 import * as vitalsUseCases from './domain/vitals/use-cases.ts';
 import type { VitalsDeps } from './domain/vitals/ports.ts';
@@ -117,6 +123,7 @@ export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
       | 'resultsAutoReleaseDays'
       | 'temperatureUnit'
       | 'shiftHours'
+      | 'billMedicines'
       | 'requireMfa'
       | 'mailFrom'
       | 'reminderHours'
@@ -237,6 +244,22 @@ export function vitalsDeps(db: Db, clock: Clock, config: AppConfig): VitalsDeps 
     temperatureUnit: config.temperatureUnit ?? 'Cel',
     shiftHours: config.shiftHours ?? 8,
   };
+}
+
+export function medicinesDeps(db: Db, clock: Clock, config: AppConfig): MedicinesDeps {
+  return transactional(db, (q) => ({
+    formulary: formularyStore(q),
+    allergies: allergyStore(q),
+    medications: medicationStore(q, () => clock.now()),
+    bills: billStore(q),
+    audit: auditLog(q),
+    careTeam: careTeam(q),
+    units: ucumUnits,
+    clock,
+    timeZone: config.clinicTz,
+    billMedicines: config.billMedicines ?? false,
+    clinic: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '' },
+  }));
 }
 
 export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDeps {
@@ -500,6 +523,10 @@ export function makeApp({
     interfaces: bind(
       interfacesUseCases,
       transactional(db, (q) => ({ interfaces: interfacesStore(q), audit: auditLog(q), clock })),
+    ),
+    medicines: bind(
+      { ...medicineUseCases, ...medicationOrderUseCases, ...marUseCases, ...formularyImport },
+      medicinesDeps(db, clock, config),
     ),
     care: bind(careUseCases, {
       ...transactional(db, (q) => ({

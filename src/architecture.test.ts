@@ -19,6 +19,7 @@ export const DOMAIN_ORDER = [
   'inpatient',
   'lab',
   'vitals',
+  'medicines',
   'interfaces',
   'patients',
   'fhir',

@@ -38,6 +38,8 @@ export interface Config {
   temperatureUnit: TemperatureUnit;
   /** CLINIC_SHIFT_HOURS: the nursing shifts fluid balance is totalled by, 8 (the default) or 12 hours from 07:00. */
   shiftHours: ShiftHours;
+  /** BILL_MEDICINES=1: each dose given on a ward adds a bill line at the formulary's price; off by default. */
+  billMedicines: boolean;
   /** How dates and times read on screens, in e-mails and on printed pages (a BCP 47 tag: en-US, en-GB, de-DE). */
   clinicLocale: string;
   clinicName: string;
@@ -172,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resultsAutoReleaseDays: readAutoReleaseDays(env.RESULTS_AUTO_RELEASE_DAYS),
     temperatureUnit: readTemperatureUnit(env.CLINIC_TEMPERATURE_UNIT),
     shiftHours: readShiftHours(env.CLINIC_SHIFT_HOURS),
+    billMedicines: ['1', 'true', 'yes'].includes((env.BILL_MEDICINES ?? '').trim().toLowerCase()),
     clinicLocale,
     clinicName: env.CLINIC_NAME || 'Medora Clinic',
     clinicAddress: env.CLINIC_ADDRESS?.trim() ?? '',

@@ -222,7 +222,7 @@ const CATALOGUE_GROUPS = [
 ] as CatalogueGroup<unknown>[];
 
 /** Every item of a list, page after page at the largest page size the use case allows. */
-async function allItems<T>(
+export async function allItems<T>(
   list: (query: Record<string, unknown>) => Promise<Page<T>>,
   q: string | undefined,
 ): Promise<T[]> {

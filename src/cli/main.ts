@@ -17,6 +17,7 @@ import { register as registerInpatient } from './inpatient-commands.ts';
 import { register as registerExport } from './export-commands.ts';
 import { register as registerLabTests } from './lab-test-commands.ts';
 import { register as registerHl7 } from './hl7-commands.ts';
+import { register as registerFormulary } from './formulary-commands.ts';
 
 // Help and version are not failures; every other complaint of commander's is a usage error.
 const NOT_FAILURES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -54,6 +55,7 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
     registerExport,
     registerLabTests,
     registerHl7,
+    registerFormulary,
   ]) {
     register(program, cli);
   }

@@ -1,3 +1,5 @@
+import { LATE_AFTER_MINUTES } from '../domain/medicines/mar.ts';
+import { continuedOnDischarge, lateDosesByAdmission } from './medicines.pg.ts';
 import type { Segment, WardBed } from '../domain/inpatient/census.ts';
 import type { RatedSegment } from '../domain/inpatient/charges.ts';
 import type {
@@ -229,6 +231,7 @@ export function bedStore(db: Queryable): BedStore {
         }),
       );
     },
+    lateDoses: (admissionIds, at) => lateDosesByAdmission(db, admissionIds, at, LATE_AFTER_MINUTES),
   };
 }
 
@@ -581,6 +584,7 @@ export function admissionStore(db: Queryable): AdmissionStore {
           `select id from admissions where status in ('admitted', 'discharge_ordered') order by id`,
         )
       ).map((row) => row.id),
+    medicinesToContinue: (id, at) => continuedOnDischarge(db, id, at),
   };
 }
 

@@ -13,6 +13,7 @@ import { careRoutes } from './routes/care.ts';
 import { labRoutes } from './routes/lab.ts';
 import { vitalsRoutes } from './routes/vitals.ts';
 import { interfacesRoutes } from './routes/interfaces.ts';
+import { medicineRoutes } from './routes/medicines.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { auditRoutes } from './routes/audit.ts';
@@ -37,6 +38,7 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...careRoutes(app),
     ...labRoutes(app),
     ...vitalsRoutes(app),
+    ...medicineRoutes(app),
     ...interfacesRoutes(app),
     ...billingRoutes(app, { publicUrl }),
     ...inpatientRoutes(app),

@@ -57,6 +57,7 @@ export async function startTestServer(
     stripe?: StripeSettings;
     bankTransferDetails?: string;
     requireMfa?: Role[];
+    billMedicines?: boolean;
     log?: (line: string) => void;
     fhirCorsOrigins?: string[];
     /**

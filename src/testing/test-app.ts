@@ -30,6 +30,7 @@ export function makeTestApp(
     auditKeys?: AuditKeys;
     /** Where the lag-tolerant reads go (a replica); `db` when not given. */
     reads?: Queryable;
+    billMedicines?: boolean;
   },
 ): App {
   return makeApp({
@@ -44,6 +45,7 @@ export function makeTestApp(
       requireMfa: opts.requireMfa,
       stripe: opts.stripe,
       bankTransferDetails: opts.bankTransferDetails,
+      billMedicines: opts.billMedicines ?? false,
     },
     hasher: testHasher,
     auditKeys: opts.auditKeys,

@@ -51,6 +51,7 @@ export const routes = {
     census: '/user/admin/census',
     takings: '/user/admin/takings',
     dischargeSummary: '/user/admin/admissions/:id/summary',
+    formulary: '/user/admin/formulary',
   },
   patient: {
     appointments: '/user/patient',
@@ -63,6 +64,8 @@ export const routes = {
     doctors: '/user/patient/doctors',
     doctorProfile: '/user/patient/doctors/:id',
     dischargeSummary: '/user/patient/records/stays/:id/summary',
+    medicines: '/user/patient/medicines',
+    prescription: '/user/patient/medicines/:id',
   },
   reception: {
     root: '/user/reception',
@@ -89,6 +92,8 @@ export const routes = {
     patientResults: '/user/doctor/my-patients/:id/results',
     labReport: '/user/doctor/lab-orders/:id/report',
     flowsheet: '/user/doctor/admissions/:id/flowsheet',
+    prescription: '/user/doctor/prescriptions/:id',
+    mar: '/user/doctor/mar',
   },
   lab: {
     worklist: '/user/lab',
@@ -97,6 +102,7 @@ export const routes = {
     root: '/user/nurse',
     beds: '/user/nurse/beds',
     flowsheet: '/user/nurse/admissions/:id/flowsheet',
+    mar: '/user/nurse/mar',
   },
 } as const;
 
@@ -216,6 +222,23 @@ export const endpoints = {
     fluidBalance: (admissionId: Id) => `/api/admissions/${admissionId}/fluid-balance`,
     nursingNotes: (admissionId: Id) => `/api/admissions/${admissionId}/nursing-notes`,
     alerts: '/api/doctor/news2-alerts',
+  },
+  /** Medicines (issue 50): the formulary, allergies, prescriptions and orders, the ward's MAR. */
+  medicines: {
+    formulary: '/api/formulary',
+    adminFormulary: '/api/admin/formulary',
+    formularyEntry: (id: Id) => `/api/admin/formulary/${id}`,
+    allergies: (patientId: Id) => `/api/patients/${patientId}/allergies`,
+    allergyStatus: (id: Id) => `/api/allergies/${id}/status`,
+    orders: '/api/medication-orders',
+    order: (id: Id) => `/api/medication-orders/${id}`,
+    printout: (id: Id) => `/api/medication-orders/${id}/printout`,
+    discontinue: (id: Id) => `/api/medication-orders/${id}/discontinue`,
+    asNeededDose: (id: Id) => `/api/medication-orders/${id}/doses`,
+    recordDose: (id: Id) => `/api/medication-doses/${id}/record`,
+    patientMedicines: (patientId: Id) => `/api/patients/${patientId}/medicines`,
+    mine: '/api/patient/prescriptions',
+    wardMar: (wardId: Id) => `/api/wards/${wardId}/mar`,
   },
   /** The front desk's, for reception and admins. */
   desk: {

@@ -46,6 +46,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.dischargeSummary]: 'discharge-summary',
     [routes.admin.census]: 'admin/census',
     [routes.admin.takings]: 'reception/takings',
+    [routes.admin.formulary]: 'admin/formulary',
   },
   lab: {
     [routes.lab.worklist]: 'lab/worklist',
@@ -53,6 +54,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
   nurse: {
     [routes.nurse.beds]: 'bed-board',
     [routes.nurse.flowsheet]: 'flowsheet',
+    [routes.nurse.mar]: 'ward-mar',
   },
   reception: {
     [routes.reception.today]: 'reception/today',
@@ -75,6 +77,8 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.doctor.patientResults]: 'doctor/patient-results',
     [routes.doctor.labReport]: 'doctor/lab-report',
     [routes.doctor.flowsheet]: 'flowsheet',
+    [routes.doctor.prescription]: 'prescription',
+    [routes.doctor.mar]: 'ward-mar',
   },
   patient: {
     [routes.patient.appointments]: 'patient/appointments',
@@ -87,6 +91,8 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.patient.doctors]: 'patient/doctors',
     [routes.patient.doctorProfile]: 'patient/doctor-profile',
     [routes.patient.dischargeSummary]: 'discharge-summary',
+    [routes.patient.medicines]: 'patient/medicines',
+    [routes.patient.prescription]: 'prescription',
   },
 };
 

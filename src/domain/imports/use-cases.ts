@@ -190,7 +190,7 @@ const trimmed = (value: string | undefined) => (value ?? '').trim();
 const key = (value: string | undefined) => trimmed(value).toLowerCase();
 
 /** Every problem of every row, thrown together as one error whose fields read "line 7: email". */
-class RowProblems {
+export class RowProblems {
   private readonly fields: FieldErrors = {};
   private count = 0;
 

@@ -301,7 +301,10 @@ export async function myStays(deps: InpatientDeps, actor: Actor): Promise<Static
   return { admissions: stays.filter((a) => a.status !== 'cancelled').map((a) => admissionDetailJson(a, actor)) };
 }
 
-/** The discharge summary to print: for doctors, admins and the patient it belongs to (reading it is audited). */
+/**
+ * The discharge summary to print, with the medicines ordered on the ward to continue at home: for doctors, admins and
+ * the patient it belongs to (reading it is audited).
+ */
 export async function dischargeSummary(
   deps: InpatientDeps,
   admissionId: RawId,
@@ -346,6 +349,11 @@ export async function dischargeSummary(
     admitted_at: admission.admittedAt?.toISOString() ?? null,
     discharged_at: admission.dischargedAt?.toISOString() ?? null,
     ...summaryJson(summary),
+    medicines_to_continue: (await deps.admissions.medicinesToContinue(id, deps.clock.now())).map((o) => ({
+      order_id: o.orderId,
+      medicine: o.medicine,
+      words: o.words,
+    })),
   };
 }
 

@@ -163,6 +163,13 @@ export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor
     wards.set(room.ward.id, group);
   }
   const all = rooms.flatMap((room) => room.beds);
+  const lateDoses =
+    actor.role === 'reception'
+      ? new Map<number, number>()
+      : await deps.beds.lateDoses(
+          all.flatMap((bed) => (bed.holder ? [bed.holder.admissionId] : [])),
+          deps.clock.now(),
+        );
   return {
     wards: [...wards.values()].map(({ ward, rooms: own }) => {
       const beds = own.flatMap((room) => room.beds);
@@ -175,7 +182,7 @@ export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor
           bed_class: room.bedClass,
           nightly_rate: room.nightlyRateCents === null ? null : centsToDecimal(room.nightlyRateCents),
           nightly_rate_cents: room.nightlyRateCents,
-          beds: room.beds.map((bed) => ({ ...bedJson(bed, actor), ...boardNews2(bed.news2, actor, now) })),
+          beds: room.beds.map((bed) => ({ ...bedJson(bed, actor, lateDoses), ...boardNews2(bed.news2, actor, now) })),
         })),
         counts: countStates(beds),
         beds: beds.length,

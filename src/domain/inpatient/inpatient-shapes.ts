@@ -124,6 +124,10 @@ export const BedShape = component(
             description: 'The patient’s critical lab results not yet acknowledged; null for reception',
           }),
         ),
+        late_doses: integer({
+          minimum: 0,
+          description: 'Medication doses overdue by more than 60 minutes (0 for reception)',
+        }),
       }),
     ),
     retired: boolean(),
@@ -297,6 +301,10 @@ export const PrintedSummaryShape = object({
   admitted_at: nullable(dateTime()),
   discharged_at: nullable(dateTime()),
   ...summaryFields,
+  medicines_to_continue: array(
+    object({ order_id: id(), medicine: string(), words: string({ description: 'As the prescription reads' }) }),
+    { description: 'The ward’s medicine orders marked to continue after discharge and not discontinued' },
+  ),
 });
 export type PrintedSummaryJson = Static<typeof PrintedSummaryShape>;
 

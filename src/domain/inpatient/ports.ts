@@ -53,6 +53,8 @@ export interface BedStore {
   rateOf(bedId: number): Promise<number>;
   /** Every room that has a class or a bed in service, with its beds, of one ward or all. */
   board(departmentId: number | undefined): Promise<BoardRoom[]>;
+  /** Per stay, its medication doses still due more than an hour before `at` (the MAR's late doses). */
+  lateDoses(admissionIds: readonly number[], at: Date): Promise<Map<number, number>>;
 }
 
 export interface AdmissionStore {
@@ -83,6 +85,11 @@ export interface AdmissionStore {
   segments(id: number): Promise<RatedSegment[]>;
   /** Stays in a bed now. */
   inBed(): Promise<number[]>;
+  /**
+   * The stay's medicine orders marked to continue after discharge and not discontinued, oldest first, each in the
+   * prescription's own words (the medicines module words them).
+   */
+  medicinesToContinue(id: number, at: Date): Promise<ContinuedMedicine[]>;
 }
 
 export interface ChargeStore {
@@ -120,4 +127,11 @@ export interface InpatientDeps {
   timeZone: string;
   /** All or nothing: `fn` gets the same ports bound to one transaction. */
   transaction<T>(fn: (tx: InpatientDeps) => Promise<T>): Promise<T>;
+}
+
+/** A ward medicine the discharge summary lists to continue at home. */
+export interface ContinuedMedicine {
+  orderId: number;
+  medicine: string;
+  words: string;
 }

@@ -15,6 +15,7 @@ import { carePaths } from './paths/care.ts';
 import { labPaths } from './paths/lab.ts';
 import { vitalsPaths } from './paths/vitals.ts';
 import { interfacesPaths } from './paths/interfaces.ts';
+import { medicinePaths } from './paths/medicines.ts';
 import { billingPaths } from './paths/billing.ts';
 import { inpatientPaths } from './paths/inpatient.ts';
 import { notificationsPaths } from './paths/notifications.ts';
@@ -35,6 +36,7 @@ const MODULES: ModulePaths[] = [
   labPaths,
   vitalsPaths,
   interfacesPaths,
+  medicinePaths,
   billingPaths,
   inpatientPaths,
   notificationsPaths,

@@ -24,8 +24,10 @@ import {
   registerPatient,
   seedClinic,
   seedLabOrder,
+  seedPrescription,
   seedStay,
   seedUnpaidBill,
+  seedWardOrders,
   seedWard,
 } from './seed.ts';
 
@@ -60,6 +62,8 @@ describe('axe on every screen', () => {
     const { admissionId } = await seedStay(server, clinic, patientId, bedIds[0] ?? 0);
     // A lab order of the patient's, resulted and released: the lab's, the doctor's and the patient's lab screens have content.
     const orderId = await seedLabOrder(server, clinic, lab, admissionId);
+    await seedWardOrders(server, clinic, admissionId);
+    const prescriptionId = (await seedPrescription(server, clinic, patient)).orderId;
     Object.assign(emails, {
       admin: clinic.admin.email,
       doctor: clinic.doctor.email,
@@ -83,6 +87,8 @@ describe('axe on every screen', () => {
       [routes.doctor.labReport]: orderId,
       [routes.doctor.flowsheet]: admissionId,
       [routes.nurse.flowsheet]: admissionId,
+      [routes.doctor.prescription]: prescriptionId,
+      [routes.patient.prescription]: prescriptionId,
     });
   });
 

@@ -271,3 +271,55 @@ export async function seedLabOrder(
   await call(server, 'POST', `/api/lab/orders/${placed.id}/release`, clinic.doctor.token);
   return placed.id;
 }
+
+/** The formulary's id of `label` ("Paracetamol 500 mg tablet"), as a doctor finds it. */
+async function medicineId(server: TestServer, clinic: Clinic, label: string): Promise<number> {
+  const list = await call(server, 'GET', `/api/formulary?per_page=200`, clinic.doctor.token);
+  const found = (list.medicines as { id: number; label: string }[]).find((m) => m.label === label);
+  if (!found) throw new Error(`no ${label} in the formulary`);
+  return found.id;
+}
+
+/** A prescription written by the clinic's doctor at the patient's first visit (booked before). */
+export async function seedPrescription(
+  server: TestServer,
+  clinic: Clinic,
+  patient: Account,
+): Promise<{ orderId: number }> {
+  const visits = await call(server, 'GET', '/api/patient/appointments', patient.token);
+  const appointment = (visits.appointments as { id: number }[])[0];
+  if (!appointment) throw new Error('the patient has no visit to prescribe at');
+  const order = await call(server, 'POST', '/api/medication-orders', clinic.doctor.token, {
+    appointment_id: appointment.id,
+    medicine_id: await medicineId(server, clinic, 'Amoxicillin 500 mg capsule'),
+    dose: 500,
+    dose_unit: 'mg',
+    route: 'oral',
+    frequency: 'times_a_day',
+    times_a_day: 3,
+    duration_days: 7,
+  });
+  return { orderId: order.id };
+}
+
+/** An inpatient order of the stay: a scheduled medicine every 8 hours and one as needed. */
+export async function seedWardOrders(server: TestServer, clinic: Clinic, admissionId: number): Promise<void> {
+  const order = { admission_id: admissionId, route: 'oral', duration_days: 2 };
+  await call(server, 'POST', '/api/medication-orders', clinic.doctor.token, {
+    ...order,
+    medicine_id: await medicineId(server, clinic, 'Omeprazole 20 mg capsule'),
+    dose: 20,
+    dose_unit: 'mg',
+    frequency: 'every_hours',
+    every_hours: 8,
+  });
+  await call(server, 'POST', '/api/medication-orders', clinic.doctor.token, {
+    ...order,
+    medicine_id: await medicineId(server, clinic, 'Paracetamol 500 mg tablet'),
+    dose: 1,
+    dose_unit: 'g',
+    frequency: 'as_needed',
+    min_interval_hours: 4,
+    max_per_day: 4,
+  });
+}

@@ -29,3 +29,6 @@ export const formatDayTime = (wallDateTime: string) => dates.formatDayTime(wallD
 
 /** An ISO instant on the clinic's clock → 'Jun 3, 2030, 8:00 AM'. */
 export const formatDateTime = (instant: string) => dates.formatDateTime(instant, clinic.locale, clinic.timeZone);
+
+/** An ISO instant → its day on the clinic's clock, 'Jun 3, 2030'. */
+export const formatInstantDate = (instant: string) => dates.formatInstantDate(instant, clinic.locale, clinic.timeZone);

@@ -74,7 +74,8 @@ export async function takePayment(deps: BillingDeps, input: PaymentInput, actor:
         amountCents: taken,
         method,
         paidAt: tx.clock.now(),
-        recordedBy: actor.userId,
+        // The command line acts as no user: its payments are taken by nobody named.
+        recordedBy: actor.userId || null,
       });
       const result = { message: 'Payment successful', billing: billingJson(paid) };
       if (key) await tx.idempotency.save(actor.userId, key, { request, result });

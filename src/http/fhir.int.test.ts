@@ -671,7 +671,13 @@ for (const target of testDatabases('one')) {
         assert.equal(res.headers.get('content-type'), 'application/zip');
         assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="patient-\d+\.zip"/);
         const zip = await readBulkZip(new Uint8Array(await res.arrayBuffer()));
-        assert.deepEqual(zip.names, ['Patient.ndjson', 'Encounter.ndjson', 'Location.ndjson', 'manifest.json']);
+        assert.deepEqual(zip.names, [
+          'index.html',
+          'Patient.ndjson',
+          'Encounter.ndjson',
+          'Location.ndjson',
+          'manifest.json',
+        ]);
         assert.deepEqual(zip.manifest.output, [
           { type: 'Patient', url: 'Patient.ndjson', count: 1 },
           { type: 'Encounter', url: 'Encounter.ndjson', count: 1 },

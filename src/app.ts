@@ -44,6 +44,7 @@ import * as catalogueUseCases from './domain/catalogue/use-cases.ts';
 import * as doctorUseCases from './domain/catalogue/doctor-use-cases.ts';
 import * as patientUseCases from './domain/patients/use-cases.ts';
 import * as duplicateUseCases from './domain/patients/duplicate-use-cases.ts';
+import * as healthRecordUseCases from './domain/patients/health-record-use-cases.ts';
 import * as reportUseCases from './domain/reports/use-cases.ts';
 import type { DoctorDeps, DoctorTxDeps } from './domain/catalogue/ports.ts';
 import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTable } from './db/catalogue.pg.ts';
@@ -450,7 +451,7 @@ export function makeApp({
     requireMfa: config.requireMfa ?? [],
   };
 
-  return {
+  const app = {
     clock,
     config,
     health: { ready: () => lifecycle.ready(READY_WITHIN_MS) },
@@ -571,6 +572,25 @@ export function makeApp({
       { billing: billingReportQueries(reads), dayAppointments: dayAppointmentQueries(reads), clock, timeZone },
     ),
   };
+  const healthRecord = bind(healthRecordUseCases, {
+    sources: {
+      profile: app.patients.myProfile,
+      records: app.patients.myRecords,
+      stays: app.inpatient.myStays,
+      bills: app.billing.listMyBills,
+      receipt: app.billing.billReceipt,
+      results: app.labApi.myResults,
+    },
+    clinic: {
+      name: config.clinicName,
+      address: config.clinicAddress ?? '',
+      phone: config.clinicPhone ?? '',
+      timeZone,
+      locale: clinicOf(config).locale,
+    },
+    clock,
+  });
+  return { ...app, healthRecord };
 }
 
 export type App = ReturnType<typeof makeApp>;

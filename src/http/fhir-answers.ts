@@ -75,11 +75,17 @@ export function ndjsonAnswer(exported: PatientExport, filename: string): Answer 
 
 /**
  * A ZIP of `<type>.ndjson` files and their Bulk Data manifest.json (its urls the files' names inside the archive),
- * streamed as it is read: one file a patient can open, and any Bulk Data client read.
+ * streamed as it is read: one file any Bulk Data client reads, and, for a patient's own, `index.html`, their health
+ * record to read and print.
  */
-export function zipAnswer(exported: PatientExport, filename: string): Answer {
+export function zipAnswer(exported: PatientExport, filename: string, healthRecord?: string): Answer {
   const body = streamed(async (out) => {
     const zip = new ZipWriter(out, new Date(exported.transactionTime));
+    if (healthRecord !== undefined) {
+      const page = await zip.entry('index.html');
+      await page.write(healthRecord);
+      await page.close();
+    }
     const manifest = await writeNdjsonFiles(
       exported,
       (name) => zip.entry(name),

@@ -696,6 +696,7 @@ for (const target of testDatabases('one')) {
         assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="patient-\d+\.zip"/);
         const zip = await readBulkZip(new Uint8Array(await res.arrayBuffer()));
         assert.deepEqual(zip.names, [
+          'index.html',
           'Patient.ndjson',
           'Encounter.ndjson',
           'Practitioner.ndjson',

@@ -73,6 +73,9 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
       ctx.actor,
     );
     const name = `patient-${ctx.params.id}`;
-    return format === 'zip' ? zipAnswer(exported, `${name}.zip`) : ndjsonAnswer(exported, `${name}.ndjson`);
+    if (format === 'ndjson') return ndjsonAnswer(exported, `${name}.ndjson`);
+    // A patient's own download also holds their health record as a page to read and print.
+    const own = ctx.actor.role === 'patient' && String(ctx.actor.patientId) === ctx.params.id;
+    return zipAnswer(exported, `${name}.zip`, own ? await app.healthRecord.myHealthRecord(ctx.actor) : undefined);
   }
 }

@@ -1,8 +1,8 @@
 .DEFAULT_GOAL := help
-.PHONY: help install start dev build check test test-dates bench lighthouse clean
+.PHONY: help install start dev build check test test-infra test-pgbouncer test-dates bench lighthouse clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-11s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-14s %s\n", $$1, $$2}'
 
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -24,6 +24,12 @@ check: node_modules ## the fast inner loop: type check, lint and format check (B
 
 test: node_modules ## run every test: types, lint and format, unit, integration (PGlite and TEST_DATABASE_URL), browser
 	npm test
+
+test-infra: node_modules ## PgBouncer in transaction mode, a read replica and a failover, started for real, and a few HTTP files through PgBouncer (TEST_DATABASE_URL; minutes)
+	bash scripts/test-infra
+
+test-pgbouncer: node_modules ## every HTTP integration file through PgBouncer in transaction mode, two instances each (TEST_DATABASE_URL; as long as make test)
+	bash scripts/test-pgbouncer
 
 test-dates: node_modules ## the unit and integration tests on PGlite at five tricky instants under faketime (minutes)
 	bash scripts/test-dates

@@ -25,7 +25,7 @@ need_debian_package() {
 
 # The unit and integration tests, slowest first by the last run's durations (scripts/slowest-first.js).
 server_test_files() {
-  find src scripts -name '*.test.ts' -not -name '*.browser.test.ts' -not -path '*/node_modules/*' | node scripts/slowest-first.js server
+  find src scripts -name '*.test.ts' -not -name '*.browser.test.ts' -not -name '*.infra.test.ts' -not -path '*/node_modules/*' | node scripts/slowest-first.js server
 }
 
 # The browser tests, slowest first.
@@ -40,7 +40,7 @@ RECORDING_DURATIONS=(--test-reporter=spec --test-reporter-destination=stdout
 
 # The unit tests: the files that need neither a database, a server process nor a browser.
 unit_test_files() {
-  find src scripts -name '*.test.ts' -not -name '*.int.test.ts' -not -name '*.browser.test.ts' -not -path '*/node_modules/*' | sort
+  find src scripts -name '*.test.ts' -not -name '*.int.test.ts' -not -name '*.browser.test.ts' -not -name '*.infra.test.ts' -not -path '*/node_modules/*' | sort
 }
 
 # Biome's linter and formatter over the sources (biome.json): any finding, a warning too, fails.

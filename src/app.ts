@@ -30,7 +30,9 @@ import type { RecordsDeps } from './domain/records/ports.ts';
 import type { BillingDeps } from './domain/billing/ports.ts';
 import { diseaseLookup, doctorPatientStore, recordStore, visitAppointmentStore } from './db/records.pg.ts';
 import { adjustmentStore, billStore, idempotencyStore, paymentStore } from './db/billing.pg.ts';
-import { recordOnlyCardPayments } from './card-payments.ts';
+import { stripeCardCheckout } from './stripe-card-checkout.ts';
+import { checkoutStore } from './db/card-checkouts.pg.ts';
+import * as checkoutUseCases from './domain/billing/checkout-use-cases.ts';
 import * as takingsUseCases from './domain/billing/takings-use-cases.ts';
 import * as adjustUseCases from './domain/billing/adjust-use-cases.ts';
 import { auditReader, auditTrail } from './db/audit.pg.ts';
@@ -42,6 +44,7 @@ import * as catalogueUseCases from './domain/catalogue/use-cases.ts';
 import * as doctorUseCases from './domain/catalogue/doctor-use-cases.ts';
 import * as patientUseCases from './domain/patients/use-cases.ts';
 import * as duplicateUseCases from './domain/patients/duplicate-use-cases.ts';
+import * as healthRecordUseCases from './domain/patients/health-record-use-cases.ts';
 import * as reportUseCases from './domain/reports/use-cases.ts';
 import type { DoctorDeps, DoctorTxDeps } from './domain/catalogue/ports.ts';
 import { departmentTable, diseaseTable, doctorStore, roomTable, specializationTable } from './db/catalogue.pg.ts';
@@ -92,9 +95,25 @@ import { admissionStore, bedStore, censusQueries, chargeStore } from './db/inpat
 import * as careUseCases from './domain/care/use-cases.ts';
 import * as labUseCases from './domain/lab/use-cases.ts';
 import * as labApiUseCases from './domain/lab/api-use-cases.ts';
+import { importTest } from './domain/lab/catalogue-import.ts';
 import type { LabDeps } from './domain/lab/ports.ts';
 import { labStore } from './db/lab.pg.ts';
+import { hl7Inbox } from './db/hl7-inbox.pg.ts';
+import { hl7Outbox } from './db/hl7-outbox.pg.ts';
+import * as inboundUseCases from './domain/interfaces/inbound-use-cases.ts';
+import * as interfacesUseCases from './domain/interfaces/admin-use-cases.ts';
+import { interfacesStore } from './db/hl7-admin.pg.ts';
+import type { InboundDeps } from './domain/interfaces/ports.ts';
+import * as medicineUseCases from './domain/medicines/use-cases.ts';
+import * as formularyImport from './domain/imports/formulary-import.ts';
+import * as medicationOrderUseCases from './domain/medicines/order-use-cases.ts';
+import * as marUseCases from './domain/medicines/mar-use-cases.ts';
+import type { MedicinesDeps } from './domain/medicines/ports.ts';
+import { allergyStore, formularyStore, medicationStore } from './db/medicines.pg.ts';
 import { ucumUnits } from './ucum-units.ts';
+import * as vitalsUseCases from './domain/vitals/use-cases.ts';
+import type { VitalsDeps } from './domain/vitals/ports.ts';
+import { vitalsStore } from './db/vitals.pg.ts';
 import { breakGlassStore, careTeam, recordOpenings } from './db/care.pg.ts';
 
 export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
@@ -103,6 +122,9 @@ export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
       Config,
       | 'bookingLimits'
       | 'resultsAutoReleaseDays'
+      | 'temperatureUnit'
+      | 'shiftHours'
+      | 'billMedicines'
       | 'requireMfa'
       | 'mailFrom'
       | 'reminderHours'
@@ -111,6 +133,8 @@ export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
       | 'clinicAddress'
       | 'clinicPhone'
       | 'clinicLocale'
+      | 'stripe'
+      | 'bankTransferDetails'
     >
   >;
 
@@ -182,26 +206,72 @@ export function recordsDeps(db: Db, clock: Clock, config: AppConfig): RecordsDep
   }));
 }
 
+const labStores = (q: Queryable, clock: Clock, config: AppConfig): Omit<LabDeps, 'transaction'> => ({
+  lab: labStore(q),
+  bills: billStore(q),
+  adjustments: adjustmentStore(q),
+  units: ucumUnits,
+  audit: auditLog(q),
+  careTeam: careTeam(q),
+  outbox: outboxStore(q),
+  clinic: clinicOf(config),
+  hl7: hl7Outbox(q, config.clinicName),
+  clock,
+  timeZone: config.clinicTz,
+  autoReleaseDays: config.resultsAutoReleaseDays ?? null,
+});
+
 export function labDeps(db: Db, clock: Clock, config: AppConfig): LabDeps {
-  return transactional(db, (q) => ({
-    lab: labStore(q),
-    bills: billStore(q),
-    adjustments: adjustmentStore(q),
+  return transactional(db, (q) => labStores(q, clock, config));
+}
+
+/** What a received HL7 message is recorded with: the lab's use cases and the received messages, in one transaction. */
+export function inboundDeps(db: Db, clock: Clock, config: AppConfig): InboundDeps {
+  return transactional(db, (q) => ({ ...labStores(q, clock, config), inbox: hl7Inbox(q) }));
+}
+
+export function vitalsDeps(db: Db, clock: Clock, config: AppConfig): VitalsDeps {
+  return {
+    ...transactional(db, (q) => ({
+      vitals: vitalsStore(q),
+      careTeam: careTeam(q),
+      audit: auditLog(q),
+      outbox: outboxStore(q),
+      clock,
+    })),
     units: ucumUnits,
+    timeZone: config.clinicTz,
+    clinic: clinicOf(config),
+    temperatureUnit: config.temperatureUnit ?? 'Cel',
+    shiftHours: config.shiftHours ?? 8,
+  };
+}
+
+export function medicinesDeps(db: Db, clock: Clock, config: AppConfig): MedicinesDeps {
+  return transactional(db, (q) => ({
+    formulary: formularyStore(q),
+    allergies: allergyStore(q),
+    medications: medicationStore(q, () => clock.now()),
+    bills: billStore(q),
     audit: auditLog(q),
     careTeam: careTeam(q),
+    units: ucumUnits,
     clock,
     timeZone: config.clinicTz,
-    autoReleaseDays: config.resultsAutoReleaseDays ?? null,
+    billMedicines: config.billMedicines ?? false,
+    clinic: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '' },
   }));
 }
 
 export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDeps {
+  const cardCheckout = config.stripe ? stripeCardCheckout(config.stripe) : null;
   return transactional(db, (q) => ({
     bills: billStore(q),
     payments: paymentStore(q),
     adjustments: adjustmentStore(q),
-    cardPayments: recordOnlyCardPayments,
+    cardCheckout,
+    checkouts: checkoutStore(q),
+    offlinePayment: { bankTransfer: config.bankTransferDetails ?? null },
     idempotency: idempotencyStore(q),
     audit: auditLog(q),
     outbox: outboxStore(q),
@@ -217,15 +287,17 @@ export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDep
   }));
 }
 
-export function inpatientDeps(db: Db, clock: Clock, config: AppConfig): InpatientDeps {
+export function inpatientDeps(db: Db, clock: Clock, config: AppConfig, reads: Queryable = db): InpatientDeps {
   return transactional(db, (q) => ({
     beds: bedStore(q),
     admissions: admissionStore(q),
     charges: chargeStore(q),
-    census: censusQueries(q),
+    // The midnight census is a report, read apart from every write (lag-tolerant; a replica when there is one).
+    census: censusQueries(reads),
     bills: billStore(q),
     audit: auditLog(q),
     careTeam: careTeam(q),
+    hl7: hl7Outbox(q, config.clinicName),
     clock,
     timeZone: config.clinicTz,
   }));
@@ -273,6 +345,12 @@ function importDeps(db: Db, clock: Clock, config: AppConfig, hasher: PasswordHas
             catalogueUseCases.createDepartment(insideTransaction(tx, catalogueStores), body, actor),
           createSpecialization: (body, actor) =>
             catalogueUseCases.createSpecialization(insideTransaction(tx, catalogueStores), body, actor),
+          createLabTest: (fields, actor) =>
+            importTest(
+              insideTransaction(tx, (q) => labStores(q, clock, config)),
+              fields,
+              actor,
+            ),
           createDoctor: (body, passwordHash, actor) =>
             doctorUseCases.createDoctorHashed(
               { ...doctorStores(tx), clock, timeZone: config.clinicTz },
@@ -314,7 +392,7 @@ export function waitlistDeps(db: Db, clock: Clock, config: AppConfig): WaitlistD
 
 /** Sign-in's stores over `q`; outside a transaction, sessions are looked up through the server's cache. */
 const authStores =
-  (db: Db, cached: SessionStore) =>
+  (db: Db, cached: SessionStore, config: AppConfig) =>
   (q: Queryable): AuthStores => ({
     accounts: accountStore(q),
     sessions: q === db ? cached : sessionStore(q),
@@ -322,6 +400,7 @@ const authStores =
     mfa: mfaStore(q),
     challenges: challengeStore(q),
     audit: auditLog(q),
+    hl7: hl7Outbox(q, config.clinicName),
     ...notifying(q),
   });
 
@@ -334,12 +413,19 @@ const READY_WITHIN_MS = 1000;
  */
 export function makeApp({
   db,
+  reads = db,
   clock,
   config,
   hasher = argon2Hasher,
   auditKeys = NO_AUDIT_KEYS,
 }: {
   db: Db;
+  /**
+   * Where the reads that tolerate seconds of lag go (reports, statistics, the census and its CSV, the audit screen
+   * and its export, FHIR search and export): a streaming replica while it keeps up (db/read-replica.ts), else `db`.
+   * Nothing that guards a write or reads what its user just wrote goes there.
+   */
+  reads?: Queryable;
   clock: Clock;
   config: AppConfig;
   hasher?: PasswordHasher;
@@ -354,7 +440,7 @@ export function makeApp({
     forgetAfterWriteBy: (actor) => sessions.forgetAfterWriteBy(actor),
   };
   const authDeps: AuthDeps & { timeZone: string } = {
-    ...transactional(db, authStores(db, sessions)),
+    ...transactional(db, authStores(db, sessions, config)),
     throttle: throttleStore(db),
     hasher,
     tokens: bearerTokens,
@@ -365,7 +451,7 @@ export function makeApp({
     requireMfa: config.requireMfa ?? [],
   };
 
-  return {
+  const app = {
     clock,
     config,
     health: { ready: () => lifecycle.ready(READY_WITHIN_MS) },
@@ -381,9 +467,12 @@ export function makeApp({
     staff: bind(staffUseCases, authDeps),
     images: bind(imageUseCases, { images: fileStore(db) }),
     records: bind(recordsUseCases, recordsDeps(db, clock, config)),
-    billing: bind({ ...billingUseCases, ...takingsUseCases, ...adjustUseCases }, billingDeps(db, clock, config)),
+    billing: bind(
+      { ...billingUseCases, ...checkoutUseCases, ...takingsUseCases, ...adjustUseCases },
+      billingDeps(db, clock, config),
+    ),
     audit: bind(auditUseCases, {
-      auditRows: auditReader(db),
+      auditRows: auditReader(reads),
       audit: auditLog(db),
       trail: auditTrail(db),
       clock,
@@ -406,6 +495,7 @@ export function makeApp({
           visits: patientVisitStore(q),
           records: recordStore(q),
           audit: auditLog(q),
+          hl7: hl7Outbox(q, config.clinicName),
           ...notifying(q),
         })),
         confirmPassword: (actor: Actor, password: string) =>
@@ -429,6 +519,16 @@ export function makeApp({
     waitlist: bind(waitlistUseCases, waitlistDeps(db, clock, config)),
     lab: bind(labUseCases, labDeps(db, clock, config)),
     labApi: bind(labApiUseCases, labDeps(db, clock, config)),
+    vitals: bind(vitalsUseCases, vitalsDeps(db, clock, config)),
+    hl7Inbound: bind(inboundUseCases, inboundDeps(db, clock, config)),
+    interfaces: bind(
+      interfacesUseCases,
+      transactional(db, (q) => ({ interfaces: interfacesStore(q), audit: auditLog(q), clock })),
+    ),
+    medicines: bind(
+      { ...medicineUseCases, ...medicationOrderUseCases, ...marUseCases, ...formularyImport },
+      medicinesDeps(db, clock, config),
+    ),
     care: bind(careUseCases, {
       ...transactional(db, (q) => ({
         careTeam: careTeam(q),
@@ -439,11 +539,14 @@ export function makeApp({
       clock,
       timeZone,
     }),
-    inpatient: bind({ ...bedUseCases, ...admissionUseCases, ...censusUseCases }, inpatientDeps(db, clock, config)),
+    inpatient: bind(
+      { ...bedUseCases, ...admissionUseCases, ...censusUseCases },
+      inpatientDeps(db, clock, config, reads),
+    ),
     fhir: bind(
       { ...fhirUseCases, ...fhirEverything },
       {
-        store: fhirStore(db, FHIR_TABLES, timeZone),
+        store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null),
         audit: auditLog(db),
         careTeam: careTeam(db),
         clock,
@@ -456,7 +559,7 @@ export function makeApp({
         },
       },
     ),
-    reports: bind(reportUseCases, { dashboard: dashboardQueries(db), audit: auditLog(db), clock, timeZone }),
+    reports: bind(reportUseCases, { dashboard: dashboardQueries(reads), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),
     calendarFeeds: bind(feedUseCases, {
@@ -466,9 +569,28 @@ export function makeApp({
     }),
     adminReports: bind(
       { billingReport, appointmentsReport },
-      { billing: billingReportQueries(db), dayAppointments: dayAppointmentQueries(db), clock, timeZone },
+      { billing: billingReportQueries(reads), dayAppointments: dayAppointmentQueries(reads), clock, timeZone },
     ),
   };
+  const healthRecord = bind(healthRecordUseCases, {
+    sources: {
+      profile: app.patients.myProfile,
+      records: app.patients.myRecords,
+      stays: app.inpatient.myStays,
+      bills: app.billing.listMyBills,
+      receipt: app.billing.billReceipt,
+      results: app.labApi.myResults,
+    },
+    clinic: {
+      name: config.clinicName,
+      address: config.clinicAddress ?? '',
+      phone: config.clinicPhone ?? '',
+      timeZone,
+      locale: clinicOf(config).locale,
+    },
+    clock,
+  });
+  return { ...app, healthRecord };
 }
 
 export type App = ReturnType<typeof makeApp>;

@@ -3,6 +3,10 @@ export const RESET_PASSWORD_PATH = '/reset-password';
 export const VERIFY_EMAIL_PATH = '/verify-email';
 export const CANCEL_APPOINTMENT_PATH = '/appointments/cancel';
 export const WAITLIST_OFFER_PATH = '/appointments/waitlist-offer';
+/** The patient's bills, where the card processor sends them back: `?checkout=paid` or `?checkout=cancelled`. */
+export const PATIENT_BILLS_PATH = '/user/patient/bills';
+export const checkoutReturnLink = (origin: string, outcome: 'paid' | 'cancelled') =>
+  `${origin}${PATIENT_BILLS_PATH}?checkout=${outcome}`;
 
 /**
  * Links with a one-time token: it rides in the fragment, which browsers never send to a server, so it stays out

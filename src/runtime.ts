@@ -3,6 +3,7 @@ import { makeApp, type App } from './app.ts';
 import { openPostgres } from './db/postgres.ts';
 import type { Db } from './db/db.ts';
 import { openDb } from './db/open-db.ts';
+import { replicaReads } from './db/read-replica.ts';
 import { migrate, newerMigrations } from './db/migrate.ts';
 import { connectedRole, grantAppRole } from './db/app-role.pg.ts';
 import { sqlState } from './db/sql-errors.ts';
@@ -36,21 +37,55 @@ export async function openRuntime(
     signingKeyFile: config.auditSigningKeyFile,
     verifyKeyFile: config.auditVerifyKeyFile,
   });
-  const db = opts.opened ?? (await openDb({ ...config, timeouts }));
+  const db = opts.opened ?? (await openDb({ ...config, timeouts, setRoleDefaults: !opts.longStatements }));
+  let replica: Db | undefined;
   try {
     const applied = config.databaseOwnerUrl
       ? await migrateAsOwner(config.databaseOwnerUrl, db, timeouts)
-      : await migrateAsConnected(db);
+      : config.databaseDirectUrl
+        ? await migrateDirectly(config.databaseDirectUrl, timeouts)
+        : await migrateAsConnected(db);
     const newer = await newerMigrations(db);
     if (newer.length > 0) {
       console.error(
         `warning: the database has migrations this Medora does not know (${newer.join(', ')}): a newer release has run on it.`,
       );
     }
-    return { app: makeApp({ db, clock: systemClock, config, auditKeys }), db, config, applied };
+    replica = config.databaseReadUrl
+      ? await openPostgres(config.databaseReadUrl, {
+          max: config.databasePoolSize,
+          timeouts,
+          pooler: config.databasePooler,
+        })
+      : undefined;
+    const reads = replica ? replicaReads(db, replica, config.databaseReadMaxLagS) : db;
+    const opened = replica ? withReplica(db, replica) : db;
+    return { app: makeApp({ db: opened, reads, clock: systemClock, config, auditKeys }), db: opened, config, applied };
   } catch (error) {
+    await replica?.close();
     await db.close();
     throw error;
+  }
+}
+
+/** The primary, whose close also closes the replica its lag-tolerant reads go to. */
+function withReplica(db: Db, replica: Db): Db {
+  return {
+    ...db,
+    close: async () => {
+      await replica.close();
+      await db.close();
+    },
+  };
+}
+
+/** Migrates past the pooler (DATABASE_DIRECT_URL), on a connection of the server's own, as the same role. */
+async function migrateDirectly(directUrl: string, timeouts: DbTimeouts): Promise<string[]> {
+  const direct = await openPostgres(directUrl, { max: 1, timeouts });
+  try {
+    return await migrateAsConnected(direct);
+  } finally {
+    await direct.close();
   }
 }
 

@@ -79,18 +79,15 @@ export async function loadFixtures(db: Queryable, today: string, maxWrites: numb
   );
   const bookings = await freeSlots(db, today, maxWrites);
   const visits = await visitsToRecord(db, today, maxWrites);
-  const bills = await db.query<{ id: number; user_id: number }>(
-    `select b.id, p.user_id from billings b join patients p on p.id = b.patient_id
-     where b.payment_status = 'unpaid' order by b.id desc limit $1`,
+  const bills = await db.query<{ id: number }>(
+    `select b.id from billings b where b.payment_status = 'unpaid' order by b.id desc limit $1`,
     [maxWrites],
   );
   const { disease_id } = onlyRow(await db.query<{ disease_id: number }>('select min(id) as disease_id from diseases'));
 
   const tokens = await openSessions(db, [
     adminId,
-    ...[patients, treated, bookings, visits, bills].flatMap((rows: { user_id: number }[]) =>
-      rows.map((row) => row.user_id),
-    ),
+    ...[patients, treated, bookings, visits].flatMap((rows: { user_id: number }[]) => rows.map((row) => row.user_id)),
   ]);
   const tokenOf = (userId: number) => present(tokens.get(userId), 'session token');
   return {
@@ -110,7 +107,12 @@ export async function loadFixtures(db: Queryable, today: string, maxWrites: numb
         path: `/api/doctor/appointments/${v.id}/medical-record`,
         body: JSON.stringify({ disease_id, ...VISIT_NOTE }),
       })),
-      payment: bills.map((b) => ({ token: tokenOf(b.user_id), path: `/api/patient/billings/${b.id}/pay`, body: '{}' })),
+      // The desk takes the payment: a patient's own Pay is online only, through the card processor.
+      payment: bills.map((b) => ({
+        token: tokenOf(adminId),
+        path: `/api/billings/${b.id}/payments`,
+        body: JSON.stringify({ method: 'cash' }),
+      })),
     },
   };
 }

@@ -227,10 +227,13 @@ async function measureOneAtATime(): Promise<{ reads: ReadPair[][]; rest: Rest }>
     const writes = last ? WRITE_KINDS.map((kind) => writeTurns(kind, hospital.fixtures.writes[kind], rounds + 1)) : [];
     const twinWriteTurns: Measurement[][] = [];
     const twins = await startTwins(env, join(logDir, `twins-${scale}.log`));
+    let twinRss = 0;
     try {
       for (const scenario of scenarios) twinTurns.push(await measureTurns(twins, scenario));
       for (const turns of writes) twinWriteTurns.push(await measureWriteTurns(twins, turns.twin));
     } finally {
+      // Read while the twins still run: /proc forgets a process once it has exited.
+      twinRss = twins.peakRssMiB();
       await twins.stop();
     }
     const medora = await startMedora(env, join(logDir, `medora-${scale}.log`));
@@ -247,7 +250,7 @@ async function measureOneAtATime(): Promise<{ reads: ReadPair[][]; rest: Rest }>
         const writePairs = await sequence(writes, async (turns, j) =>
           logWritePair(nth([...WRITE_KINDS], j), await measureWriteTurns(medora, turns.medora), nth(twinWriteTurns, j)),
         );
-        rest = { writePairs, ...(await measureSignIns(medora, hospital.fixtures, twins.peakRssMiB())) };
+        rest = { writePairs, ...(await measureSignIns(medora, hospital.fixtures, twinRss)) };
       }
     } finally {
       await medora.stop();

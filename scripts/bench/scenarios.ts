@@ -128,7 +128,7 @@ export const WRITES: Record<WriteKind, { name: string; path: string; expectStatu
     path: '/api/doctor/appointments/{id}/medical-record',
     expectStatus: 201,
   },
-  payment: { name: 'POST /api/patient/billings/{id}/pay', path: '/api/patient/billings/{id}/pay', expectStatus: 200 },
+  payment: { name: 'POST /api/billings/{id}/payments', path: '/api/billings/{id}/payments', expectStatus: 200 },
 };
 
 /** Each request a target of its own (a free slot, a booked visit, an unpaid bill), so each is real work that must succeed. */

@@ -1,6 +1,6 @@
 /**
  * The bare twins of the three writes the bench drives: a booking, a visit's record (record, completion and bill)
- * and a patient's card payment. Each runs in one transaction through the very deps Medora composes (app.ts) — the
+ * and the desk's payment of a bill. Each runs in one transaction through the very deps Medora composes (app.ts) — the
  * same adapters in the same order, so the same statements — and answers the same JSON; the booking goes through
  * the same checkPlacement and takeSlot. Left out, as in the read twins: routing, role checks, input validation,
  * headers, request ids and the access log. round-trips.ts compares the statements of both on every bench run.
@@ -8,7 +8,7 @@
 import { billingDeps, recordsDeps, schedulingDeps, type AppConfig } from '../../src/app.ts';
 import { actorOf } from '../../src/domain/auth/auth.ts';
 import type { SessionUser } from '../../src/domain/auth/ports.ts';
-import { ONLINE_PAYMENT_METHOD, balanceOf, billForVisit, billedVisit } from '../../src/domain/billing/billing.ts';
+import { balanceOf, billForVisit, billedVisit, type PaymentMethod } from '../../src/domain/billing/billing.ts';
 import { billingJson } from '../../src/domain/billing/billing-answers.ts';
 import { billIssued, paymentReceipt } from '../../src/domain/notifications/templates.ts';
 import { medicalRecordJson } from '../../src/domain/records/records.ts';
@@ -32,6 +32,7 @@ export type WriteReply = { status: number; body: unknown };
 
 // The bench sends only well-formed requests: the twin trusts their shape, as it leaves validation out.
 type BookingBody = { doctor_id: number; schedule_id: number; date: string };
+type PaymentBody = { method: PaymentMethod };
 type VisitBody = {
   disease_id: number;
   diagnosis: string;
@@ -133,29 +134,34 @@ export function writeTwins(
     });
   };
 
-  const pay = async ({ user, id: billingId, requestId }: WriteAsk): Promise<WriteReply> => {
+  const pay = async ({ user, id: billingId, body, requestId }: WriteAsk): Promise<WriteReply> => {
     const actor = actorOf(user, requestId);
-    const patientId = present(user.patientId, 'patient id');
-    const method = ONLINE_PAYMENT_METHOD;
+    const { method } = body as PaymentBody;
     return billing.transaction(async (tx) => {
       const bill = await tx.bills.lock(billingId);
-      if (!bill || bill.patient.id !== patientId) return missing('Bill');
+      if (!bill) return missing('Bill');
       const amountCents = balanceOf(bill);
-      await tx.cardPayments.charge({ billingId, patientId, amountCents });
       const paid = await tx.bills.addPaid(bill.id, amountCents);
-      const payment = await tx.payments.create({ billingId, patientId, amountCents, method, paidAt: tx.clock.now() });
+      const payment = await tx.payments.create({
+        billingId,
+        patientId: bill.patient.id,
+        amountCents,
+        method,
+        paidAt: tx.clock.now(),
+        recordedBy: actor.userId,
+      });
       await tx.audit.record({
         actor,
         action: 'pay',
         entity: 'billing',
         entityId: bill.id,
-        patientId,
+        patientId: bill.patient.id,
         details: { payment_id: payment.id, amount_cents: amountCents, method, balance_cents: balanceOf(paid) },
       });
       if (paid.patient.email !== null) {
         const receipt = { ...billedVisit(paid), amountCents, method, paymentId: payment.id };
         await tx.outbox.enqueue(
-          paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId: actor.userId }, tx.clock.now()),
+          paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId: null }, tx.clock.now()),
         );
       }
       return { status: 200, body: { message: 'Payment successful', billing: billingJson(paid) } };
@@ -165,6 +171,6 @@ export function writeTwins(
   return [
     { path: /^\/api\/appointments\/book$/, answer: book },
     { path: /^\/api\/doctor\/appointments\/([^/]+)\/medical-record$/, answer: recordVisit },
-    { path: /^\/api\/patient\/billings\/([^/]+)\/pay$/, answer: pay },
+    { path: /^\/api\/billings\/([^/]+)\/payments$/, answer: pay },
   ];
 }

@@ -174,6 +174,42 @@ const labTechnicians: CatalogueGroup<StaffJson> = {
   },
 };
 
+const nurses: CatalogueGroup<StaffJson> = {
+  ...receptionists,
+  name: 'nurses',
+  singular: 'nurse',
+  columns: [
+    ID,
+    NAME,
+    { key: 'email', header: 'Email' },
+    { key: 'department', header: 'Department' },
+    { key: 'active', header: 'Active' },
+  ],
+  row: (r) => ({
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    department: r.department?.name ?? '',
+    active: r.active ? 'yes' : 'no',
+  }),
+  fields: [
+    ...receptionists.fields,
+    {
+      key: 'department_id',
+      arg: '<id>',
+      description: 'the department whose beds they work (see `medora departments list`)',
+      required: true,
+    },
+  ],
+  list: (app, query) => app.staff.listNurses(query, cliActor()),
+  add: (app, body, actor, password) => app.staff.createNurse({ ...body, password }, actor),
+  removes: 'deactivate a nurse: they are signed out and can no longer sign in',
+  remove: async (app, id, actor) => {
+    await app.staff.deactivateNurse(id, actor);
+    return `Deactivated nurse ${id}: they can no longer sign in.`;
+  },
+};
+
 const CATALOGUE_GROUPS = [
   departments,
   specializations,
@@ -182,10 +218,11 @@ const CATALOGUE_GROUPS = [
   doctors,
   receptionists,
   labTechnicians,
+  nurses,
 ] as CatalogueGroup<unknown>[];
 
 /** Every item of a list, page after page at the largest page size the use case allows. */
-async function allItems<T>(
+export async function allItems<T>(
   list: (query: Record<string, unknown>) => Promise<Page<T>>,
   q: string | undefined,
 ): Promise<T[]> {

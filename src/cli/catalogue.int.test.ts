@@ -252,5 +252,45 @@ for (const target of testDatabases('one')) {
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /^error: Receptionist not found$/m);
     });
+
+    it('adds nurses to a department, lists them with it and deactivates them', async () => {
+      const ward = await json('departments', 'add', '--name', 'Ward North');
+      const add = (department: string, email: string) =>
+        database.medora(
+          [
+            'nurses',
+            'add',
+            '--name',
+            'Nora Night',
+            '--email',
+            email,
+            '--department-id',
+            department,
+            '--password-stdin',
+            '--format',
+            'json',
+          ],
+          'correct horse battery\n',
+        );
+      const nowhere = await add('999999', 'nobody@x.test');
+      assert.equal(nowhere.code, 1);
+      assert.match(nowhere.stderr, /department_id: is not a department/);
+      const made = await add(String(ward.id), 'nora@x.test');
+      assert.equal(made.code, 0, made.stderr);
+      const nora = JSON.parse(made.stdout);
+      assert.deepEqual(nora, {
+        id: nora.id,
+        name: 'Nora Night',
+        email: 'nora@x.test',
+        department: 'Ward North',
+        active: 'yes',
+      });
+      const removed = await medora('nurses', 'remove', String(nora.id));
+      assert.match(removed.stdout, /^Deactivated nurse \d+: they can no longer sign in\.$/m);
+      assert.deepEqual(
+        (await json('nurses', 'list', '--search', 'nora')).map((r: { active: string }) => r.active),
+        ['no'],
+      );
+    });
   });
 }

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from '../testing/node-test.ts';
 import { only } from '../testing/assert.ts';
 import { openCliDatabase, type CliDatabase } from '../testing/cli.ts';
+import { danglingReferences } from '../testing/fhir.ts';
 import { readBulkFiles } from '../testing/fhir-bulk.ts';
 import { testDatabases } from '../testing/test-db.ts';
 
@@ -55,7 +56,12 @@ for (const target of testDatabases('one')) {
       assert.deepEqual((await readdir(out)).sort(), [
         'Appointment.ndjson',
         'Encounter.ndjson',
+        'Organization.ndjson',
         'Patient.ndjson',
+        'Practitioner.ndjson',
+        'PractitionerRole.ndjson',
+        'Schedule.ndjson',
+        'Slot.ndjson',
         'manifest.json',
       ]);
       const texts = new Map(
@@ -66,18 +72,27 @@ for (const target of testDatabases('one')) {
       const exported = readBulkFiles(texts.get('manifest.json') ?? '', (name) => texts.get(name) ?? '');
       assert.deepEqual(
         exported.manifest.output,
-        ['Patient', 'Appointment', 'Encounter'].map((type) => ({
+        [
+          'Patient',
+          'Appointment',
+          'Encounter',
+          'Practitioner',
+          'PractitionerRole',
+          'Organization',
+          'Schedule',
+          'Slot',
+        ].map((type) => ({
           type,
           url: pathToFileURL(join(out, `${type}.ndjson`)).href,
           count: 1,
         })),
       );
+      const resources = Object.values(exported.files).flat();
       assert.deepEqual(
-        Object.values(exported.files)
-          .flat()
-          .map((r) => `${r.resourceType}/${r.id}`),
+        resources.slice(0, 3).map((r) => `${r.resourceType}/${r.id}`),
         [`Patient/${patientId}`, `Appointment/${appointmentId}`, `Encounter/${appointmentId}`],
       );
+      assert.deepEqual(danglingReferences(resources), [], 'self-contained');
       // No PUBLIC_URL here: the systems and the kick-off are named under the fixed URN, no made-up localhost:3000.
       const [exportedPatient] = exported.files.Patient as { identifier: { system: string }[] }[];
       assert.deepEqual(

@@ -12,11 +12,11 @@ import { invalid } from '../domain/shared/errors.ts';
 import { toCsv } from './format.ts';
 import { writeLine, type Cli, type Output } from './context.ts';
 
-const FILE_HELP = 'a CSV file with a header row, or a JSON array of objects (by the .json extension)';
-const inputFormatOption = () =>
+export const FILE_HELP = 'a CSV file with a header row, or a JSON array of objects (by the .json extension)';
+export const inputFormatOption = () =>
   new Option('--input-format <format>', 'csv or json, when the file name does not say').choices(['csv', 'json']);
 
-async function readImportFile(
+export async function readImportFile(
   path: string,
   formatOption: string | undefined,
 ): Promise<{ text: string; format: ImportFormat }> {
@@ -30,12 +30,12 @@ async function readImportFile(
 }
 
 /** Progress on stderr, and only for a person watching a terminal; logs and cron mail stay clean. */
-function progressReporter(stderr: Output): ((step: string, done: number, total: number) => void) | undefined {
+export function progressReporter(stderr: Output): ((step: string, done: number, total: number) => void) | undefined {
   if (!stderr.isTTY) return undefined;
   return (step, done, total) => stderr.write(`\r${step}: ${done}/${total}${done === total ? '\n' : ''}`);
 }
 
-function printSummary(out: Output, result: ImportResult, noun: string, also: string[] = []): void {
+export function printSummary(out: Output, result: ImportResult, noun: string, also: string[] = []): void {
   const count = `${result.imported} ${noun}`;
   writeLine(
     out,

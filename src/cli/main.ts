@@ -15,6 +15,9 @@ import { register as registerAudit } from './audit-commands.ts';
 import { register as registerDb } from './db-commands.ts';
 import { register as registerInpatient } from './inpatient-commands.ts';
 import { register as registerExport } from './export-commands.ts';
+import { register as registerLabTests } from './lab-test-commands.ts';
+import { register as registerHl7 } from './hl7-commands.ts';
+import { register as registerFormulary } from './formulary-commands.ts';
 
 // Help and version are not failures; every other complaint of commander's is a usage error.
 const NOT_FAILURES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
@@ -50,6 +53,9 @@ export async function medora(args: readonly string[], cli: Cli): Promise<number>
     registerDb,
     registerInpatient,
     registerExport,
+    registerLabTests,
+    registerHl7,
+    registerFormulary,
   ]) {
     register(program, cli);
   }

@@ -1,10 +1,22 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.ts';
+import type { App } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import type { Queryable } from '../db/db.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { writeLine, type Cli } from './context.ts';
 
 /** What a stop may take past the grace period: cancelling statements, closing sockets and the database. */
 const SHUTDOWN_SLACK_MS = 2000;
+
+/** The HL7 sender of `serve` and `worker`, polling and leasing as the mail worker does. */
+const hl7SenderOptions = (app: App, db: Queryable, config: Config, io: Cli['io']) => ({
+  db,
+  clock: app.clock,
+  pollMs: config.outboxPollMs,
+  leaseMs: config.outboxLeaseMs,
+  ackTimeoutMs: config.hl7AckTimeoutMs,
+  log: (line: string) => writeLine(io.stderr, line),
+});
 
 export function register(program: Command, { getApp, getDb, io }: Cli): void {
   program
@@ -33,6 +45,8 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
         { serveEmbedded },
         { startMailWorker },
         { sealAuditContinuously },
+        { startHl7Listener },
+        { startHl7Sender },
       ] = await Promise.all([
         import('../demo/seed.ts'),
         import('../http/server.ts'),
@@ -41,6 +55,8 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
         import('../db/embedded/embedded.ts'),
         import('../mail/start.ts'),
         import('../audit-sealer.ts'),
+        import('../hl7/listener.ts'),
+        import('../hl7/sender.ts'),
       ]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl
@@ -57,6 +73,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       const server = createMedoraServer(app, {
         trustProxy: config.trustProxy,
         publicUrl: config.publicUrlSet ? config.publicUrl : undefined,
+        fhirCorsOrigins: config.fhirCorsOrigins,
       });
       // Nothing else would end the process when it cannot listen: the database and its sockets hold it open.
       const address = await listen(server, config.port, config.host).catch(async (error: unknown) => {
@@ -66,10 +83,18 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`;
       writeLine(io.stdout, `Medora is running at http://${config.host}:${address.port} on the ${where}`);
       const mail = opts.worker ? startMailWorker(app, db, config, (line) => writeLine(io.stderr, line)) : undefined;
+      const hl7Out = opts.worker ? startHl7Sender(hl7SenderOptions(app, db, config, io)) : undefined;
       if (!opts.worker)
         writeLine(io.stdout, 'No worker in this process: `medora worker` sends the e-mails and seals the audit trail.');
       else if (!config.smtpUrl)
         writeLine(io.stdout, 'No SMTP_URL: e-mails are kept in the outbox, marked not sent (admin → Messages).');
+      const hl7 =
+        config.hl7ListenPort === undefined
+          ? undefined
+          : await startHl7Listener(app.hl7Inbound.receiveMessage, config.hl7ListenPort, (line) =>
+              writeLine(io.stderr, line),
+            );
+      if (hl7) writeLine(io.stdout, `Taking HL7 v2 messages over MLLP on port ${hl7.port}`);
       if (embedded && config.backupKeep > 0) {
         embedded.backUpNightly({ time: config.backupTime, keep: config.backupKeep, timeZone: config.clinicTz });
       }
@@ -92,8 +117,8 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
           writeLine(io.stderr, 'Stopped without closing the database: it did not let go in time.');
           process.exit(1);
         }, config.shutdownGraceMs + SHUTDOWN_SLACK_MS).unref();
-        await closeGracefully(server, config.shutdownGraceMs);
-        await Promise.all([mail?.stop(), sealing?.stop()]);
+        await Promise.all([closeGracefully(server, config.shutdownGraceMs), hl7?.stop(config.shutdownGraceMs)]);
+        await Promise.all([mail?.stop(), hl7Out?.stop(), sealing?.stop()]);
         await db.close();
         process.exit(0);
       };
@@ -108,22 +133,25 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
     )
     .action(async () => {
       const config = loadConfig();
-      const [{ startMailWorker }, { databaseRoleWarning }, { sealAuditContinuously }] = await Promise.all([
-        import('../mail/start.ts'),
-        import('../runtime.ts'),
-        import('../audit-sealer.ts'),
-      ]);
+      const [{ startMailWorker }, { databaseRoleWarning }, { sealAuditContinuously }, { startHl7Sender }] =
+        await Promise.all([
+          import('../mail/start.ts'),
+          import('../runtime.ts'),
+          import('../audit-sealer.ts'),
+          import('../hl7/sender.ts'),
+        ]);
       const [app, db] = await Promise.all([getApp(), getDb()]);
       const roleWarning = await databaseRoleWarning(db, config);
       if (roleWarning) writeLine(io.stderr, roleWarning);
       const mail = startMailWorker(app, db, config, (line) => writeLine(io.stderr, line));
       const sealing = sealAuditContinuously(app.audit, (line) => writeLine(io.stderr, line));
+      const hl7Out = startHl7Sender(hl7SenderOptions(app, db, config, io));
       writeLine(
         io.stdout,
         config.smtpUrl ? "Sending the outbox's e-mails." : 'No SMTP_URL: due e-mails are marked not sent.',
       );
       await new Promise<void>((resolve) => {
-        const stop = () => void Promise.all([mail.stop(), sealing.stop()]).then(() => resolve());
+        const stop = () => void Promise.all([mail.stop(), hl7Out.stop(), sealing.stop()]).then(() => resolve());
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });

@@ -16,19 +16,20 @@ import type { Role } from '../domain/shared/actor.ts';
 import type { Db, Queryable } from './db.ts';
 import { onlyRow } from './rows.ts';
 import { onUnique } from './sql-errors.ts';
-import { conflict } from '../domain/shared/errors.ts';
+import { conflict, invalid } from '../domain/shared/errors.ts';
 import { pageWithTotal } from './list-page.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 
 const SESSION_USER_COLUMNS =
-  'u.id, u.name, u.email, u.role, u.active, u.profile_image_id, p.id as patient_id, d.id as doctor_id';
+  'u.id, u.name, u.email, u.role, u.active, u.profile_image_id, p.id as patient_id, d.id as doctor_id, n.department_id as ward_id';
 const USER_COLUMNS = `${SESSION_USER_COLUMNS}, u.password_hash`;
-const USER_FROM = `users u left join patients p on p.user_id = u.id left join doctors d on d.user_id = u.id`;
+const USER_FROM = `users u left join patients p on p.user_id = u.id left join doctors d on d.user_id = u.id
+  left join nurses n on n.user_id = u.id`;
 
 const TAKEN = { code: 'email_taken', field: 'email', message: 'This email is already registered' };
 const EMAIL_TAKEN = { users_email_key: TAKEN, users_pending_email_key: TAKEN };
 
-/** A row of SESSION_USER_COLUMNS; patient_id and doctor_id are null but for that role. */
+/** A row of SESSION_USER_COLUMNS; patient_id, doctor_id and ward_id are null but for that role. */
 interface SessionUserRow {
   id: number;
   name: string;
@@ -38,6 +39,7 @@ interface SessionUserRow {
   profile_image_id: number | null;
   patient_id: number | null;
   doctor_id: number | null;
+  ward_id: number | null;
 }
 
 /** A row of USER_COLUMNS. */
@@ -59,6 +61,7 @@ function toSessionUser(row: SessionUserRow): SessionUser {
     profileImageId: row.profile_image_id,
     patientId: row.patient_id,
     doctorId: row.doctor_id,
+    wardId: row.ward_id,
   };
 }
 
@@ -79,22 +82,47 @@ export function accountStore(db: Queryable): AccountStore {
     },
     createAdmin: (a) => insertStaff(db, { ...a, role: 'admin' }),
     createStaff: (a) => insertStaff(db, a),
+    createNurse: async (a) => {
+      const user = await insertStaff(db, { ...a, role: 'nurse' });
+      const [department] = await db.query<{ id: number; name: string }>(
+        `with n as (insert into nurses (user_id, department_id) select $1, id from departments where id = $2 returning department_id)
+         select d.id, d.name from n join departments d on d.id = n.department_id`,
+        [user.id, a.departmentId],
+      );
+      if (!department) throw invalid({ department_id: ['is not a department'] });
+      return { user: { ...user, wardId: department.id }, department };
+    },
     listStaff: (role, req) =>
       pageWithTotal(
         db,
         req,
         {
-          columns: 'u.id, u.name, u.email, u.active, u.created_at',
-          rowsOf: `from users u where u.role = $1 ${req.q ? 'and (lower(u.name) like $2 or lower(u.email) like $2)' : ''}`,
+          columns:
+            'u.id, u.name, u.email, u.active, u.created_at, dep.id as department_id, dep.name as department_name',
+          rowsOf: `from users u left join nurses n on n.user_id = u.id left join departments dep on dep.id = n.department_id
+                   where u.role = $1 ${req.q ? 'and (lower(u.name) like $2 or lower(u.email) like $2)' : ''}`,
+          countOf: `from users u where u.role = $1 ${req.q ? 'and (lower(u.name) like $2 or lower(u.email) like $2)' : ''}`,
           orderBy: 'u.active desc, lower(u.name), u.id',
           params: req.q ? [role, containsPattern(req.q)] : [role],
         },
-        (row: { id: number; name: string; email: string; active: boolean; created_at: Date }) => ({
+        (row: {
+          id: number;
+          name: string;
+          email: string;
+          active: boolean;
+          created_at: Date;
+          department_id: number | null;
+          department_name: string | null;
+        }) => ({
           id: row.id,
           name: row.name,
           email: row.email,
           active: row.active,
           createdAt: row.created_at,
+          department:
+            row.department_id === null || row.department_name === null
+              ? null
+              : { id: row.department_id, name: row.department_name },
         }),
       ),
     deactivateStaff: async (userId, role) => {
@@ -152,7 +180,7 @@ async function insertPatient(
          ), p as (
            insert into patients (user_id, phone, birthdate, gender) select id, $4, $5, $6 from u returning id, user_id
          )
-         select u.*, p.id as patient_id, null::integer as doctor_id from u join p on p.user_id = u.id`,
+         select u.*, p.id as patient_id, null::integer as doctor_id, null::integer as ward_id from u join p on p.user_id = u.id`,
         [a.name, a.email, a.passwordHash, a.phone, a.birthdate, a.gender, a.pendingEmail],
       ),
     EMAIL_TAKEN,
@@ -170,7 +198,7 @@ async function insertStaff(
       db.query<UserRow>(
         `insert into users (name, email, password_hash, role, email_verified_at) values ($1, $2, $3, $4, now())
          returning id, name, email, role, password_hash, active, profile_image_id,
-           null::integer as patient_id, null::integer as doctor_id`,
+           null::integer as patient_id, null::integer as doctor_id, null::integer as ward_id`,
         [a.name, a.email, a.passwordHash, a.role],
       ),
     EMAIL_TAKEN,

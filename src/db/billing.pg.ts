@@ -182,9 +182,10 @@ export function paymentStore(db: Queryable): PaymentStore {
   return {
     create: async (p) => {
       const rows = await db.query<PaymentRow>(
-        `insert into payments (billing_id, patient_id, amount_cents, method, paid_at) values ($1, $2, $3, $4, $5)
+        `insert into payments (billing_id, patient_id, amount_cents, method, paid_at, recorded_by, card_checkout_id)
+         values ($1, $2, $3, $4, $5, $6, $7)
          returning id, billing_id, amount_cents, method, paid_at`,
-        [p.billingId, p.patientId, p.amountCents, p.method, p.paidAt],
+        [p.billingId, p.patientId, p.amountCents, p.method, p.paidAt, p.recordedBy, p.cardCheckoutId ?? null],
       );
       return toPayment(onlyRow(rows));
     },

@@ -27,6 +27,12 @@ export function inCareTeamSql(doctor: string, patient: string): string {
                where ct_w.patient_id = ${patient} and ct_w.status in ('admitted', 'discharge_ordered') and ct_doc.id = ${doctor}))`;
 }
 
+/** Whether patient `patient` occupies a bed in a room of department `department` (a nurse's ward: `NURSE_REACH`). */
+export function onWardSql(department: string, patient: string): string {
+  return `exists (select 1 from admissions nw_a join beds nw_b on nw_b.id = nw_a.bed_id join rooms nw_r on nw_r.id = nw_b.room_id
+    where nw_a.patient_id = ${patient} and nw_a.status in ('admitted', 'discharge_ordered') and nw_r.department_id = ${department})`;
+}
+
 /** The reason of the break-the-glass access `doctor` holds to `patient`, open at `at` (the latest opened), or null. */
 function breakGlassReasonSql(doctor: string, patient: string, at: string): string {
   return `(select g.reason from break_glass_accesses g
@@ -53,6 +59,13 @@ export function careTeam(db: Queryable): CareTeam {
         else if (row.reason !== null) reach.set(row.patient_id, { via: 'break_glass', reason: row.reason });
       }
       return reach;
+    },
+    onWard: async (departmentId, patientIds) => {
+      const rows = await db.query<{ id: number }>(
+        `select p.id from unnest($2::int[]) as p(id) where ${onWardSql('$1::int', 'p.id')}`,
+        [departmentId, [...patientIds]],
+      );
+      return new Set(rows.map((row) => row.id));
     },
   };
 }

@@ -98,6 +98,39 @@ export function demoStore(db: Queryable) {
         doctor: { userId: row.user_id, name: row.name, id: row.doctor_id },
       }));
     },
+
+    /**
+     * A lab order written today through the use cases, moved back to `at` as history (ordering refuses the past,
+     * rightly): its number, order, collection, results, sign-off, review, release and bills, each at its usual
+     * distance after `at`.
+     */
+    async backdateLabOrder(orderId: number, at: Date, timeZone: string): Promise<void> {
+      await db.query(
+        `with old as (select order_number from lab_orders where id = $1),
+              o as (update lab_orders set ordered_at = $2,
+                      order_number = 'L' || to_char(($2::timestamptz at time zone $3::text), 'YYYYMMDD') || substr(order_number, 10)
+                    where id = $1 returning id, order_number),
+              s as (update lab_specimens s set collected_at = $2::timestamptz + interval '20 minutes'
+                    from lab_order_items i where i.id = s.order_item_id and i.order_id = $1),
+              rep as (select id from lab_reports where order_id = $1),
+              ob as (update observations set effective_at = $2::timestamptz + interval '20 minutes',
+                       recorded_at = $2::timestamptz + interval '3 hours'
+                     where report_id = (select id from rep) returning id),
+              v as (update observation_versions set recorded_at = $2::timestamptz + interval '3 hours'
+                    where observation_id in (select id from ob) and version = 1),
+              r as (update lab_reports set updated_at = $2::timestamptz + interval '4 hours',
+                      signed_off_at = case when signed_off_at is not null then $2::timestamptz + interval '4 hours' end,
+                      released_at = case when released_at is not null then $2::timestamptz + interval '1 day' end
+                    where order_id = $1),
+              rv as (update lab_report_reviews set reviewed_at = $2::timestamptz + interval '1 day'
+                     where report_id = (select id from rep)),
+              b as (update billings set billing_date = ($2::timestamptz at time zone $3::text)::date,
+                      service_details = replace(service_details, (select order_number from old), (select order_number from o))
+                    where id in (select billing_id from lab_order_charges where order_id = $1))
+         select 1`,
+        [orderId, at, timeZone],
+      );
+    },
   };
 }
 

@@ -9,7 +9,8 @@ import { sqlState } from './sql-errors.ts';
 
 /**
  * One resource type's rows: a select whose columns the search parameters name. `{tz}`, `{from}` and `{to}` in
- * `sql` stand for the clinic's time zone and a Slot search's first and last date.
+ * `sql` stand for the clinic's time zone and a Slot search's first and last date, `{autoRelease}` for
+ * RESULTS_AUTO_RELEASE_DAYS (null: never).
  */
 export interface FhirTable<R> {
   sql: string;
@@ -22,6 +23,8 @@ export interface FhirTable<R> {
   subqueries?: Record<string, string>;
   /** The column with the patient whose compartment a row is in; none for the clinic's directory. */
   patientColumn?: string;
+  /** A result's column: from when its patient may see it (null: not yet); a patient reads only what it has passed. */
+  releasedColumn?: string;
   toRow(raw: Row): R;
 }
 
@@ -37,7 +40,12 @@ export const versioned = (r: VersionedSql) => ({ id: r.id, updatedAt: r.updated_
 export type FhirTables = { [T in StoredType]: FhirTable<FhirRows[T]> };
 
 /** The FhirStore over `tables`: criteria, scope and keyset cursor become one statement's where clause. */
-export function fhirStore(db: Queryable, tables: FhirTables, timeZone: string): FhirStore {
+export function fhirStore(
+  db: Queryable,
+  tables: FhirTables,
+  timeZone: string,
+  autoReleaseDays: number | null,
+): FhirStore {
   return {
     async search<T extends StoredType>(type: T, query: StoreQuery): Promise<StorePage<FhirRows[T]>> {
       const table: FhirTable<FhirRows[T]> = tables[type];
@@ -46,7 +54,8 @@ export function fhirStore(db: Queryable, tables: FhirTables, timeZone: string): 
       const source = table.sql
         .replaceAll('{tz}', () => `${bind(timeZone)}::text`)
         .replaceAll('{from}', () => `${bind(query.dates?.from)}::date`)
-        .replaceAll('{to}', () => `${bind(query.dates?.to)}::date`);
+        .replaceAll('{to}', () => `${bind(query.dates?.to)}::date`)
+        .replaceAll('{autoRelease}', () => `${bind(autoReleaseDays)}::int`);
       const conditions = [
         ...query.criteria.map((c) => criterionSql(table, c, bind)),
         ...scopeSql(table, query.scope, bind),
@@ -134,7 +143,11 @@ function criterionSql(table: FhirTable<unknown>, criterion: Criterion, bind: (va
 function scopeSql(table: FhirTable<unknown>, scope: Scope, bind: (value: unknown) => string): string[] {
   if (scope.kind === 'all') return [];
   if (!table.patientColumn) throw new Error('a scoped search of a type outside the patient compartment');
-  if (scope.kind === 'patient') return [`r.${table.patientColumn} = ${bind(scope.patientId)}::int`];
+  if (scope.kind === 'patient')
+    return [
+      `r.${table.patientColumn} = ${bind(scope.patientId)}::int`,
+      ...(table.releasedColumn ? [`r.${table.releasedColumn} <= ${bind(scope.at)}::timestamptz`] : []),
+    ];
   // A doctor reads the compartments of the patients whose care team they are in, or whose record they hold open
   // (the one definition: src/db/care.pg.ts).
   return [reachesSql(`${bind(scope.doctorId)}::int`, `r.${table.patientColumn}`, `${bind(scope.at)}::timestamptz`)];

@@ -3,6 +3,7 @@ import { patientTable, practitionerRoleTable, practitionerTable, scheduleTable }
 import { healthcareServiceTable, locationTable, slotTable } from './fhir-places.pg.ts';
 import type { FhirTables } from './fhir-search.pg.ts';
 import { encounterTable } from './fhir-encounters.pg.ts';
+import { diagnosticReportTable, observationTable, serviceRequestTable, specimenTable } from './fhir-lab.pg.ts';
 import { appointmentTable, conditionTable, invoiceTable } from './fhir-visits.pg.ts';
 
 /** The select behind each stored FHIR resource type. */
@@ -18,5 +19,9 @@ export const FHIR_TABLES: FhirTables = {
   Encounter: encounterTable,
   Condition: conditionTable,
   Invoice: invoiceTable,
+  ServiceRequest: serviceRequestTable,
+  Specimen: specimenTable,
+  Observation: observationTable,
+  DiagnosticReport: diagnosticReportTable,
   AuditEvent: auditEventTable,
 };

@@ -75,13 +75,15 @@ interface ConditionSql extends VersionedSql {
   disease_id: number;
   disease_name: string;
   diagnosis: string;
+  prescriptions: string;
+  lab_tests: string;
   record_date: string;
 }
 
 export const conditionTable: FhirTable<ConditionRow> = {
   sql: `select m.id, m.updated_at, m.row_version as version, m.patient_id, pu.name as patient_name, m.doctor_id, du.name as doctor_name,
-               m.appointment_id, m.disease_id, dis.name as disease_name, m.diagnosis, m.record_date,
-               (m.record_date::timestamp at time zone {tz}) as recorded_at
+               m.appointment_id, m.disease_id, dis.name as disease_name, m.diagnosis, m.prescriptions, m.lab_tests,
+               m.record_date, (m.record_date::timestamp at time zone {tz}) as recorded_at
         from medical_records m ${names('m')} join diseases dis on dis.id = m.disease_id`,
   columns: {
     _id: 'id::int',
@@ -102,6 +104,8 @@ export const conditionTable: FhirTable<ConditionRow> = {
       encounterId: r.appointment_id,
       disease: { id: r.disease_id, name: r.disease_name },
       diagnosis: r.diagnosis,
+      prescriptions: r.prescriptions,
+      labTests: r.lab_tests,
       recordDate: r.record_date,
     };
   },

@@ -1,3 +1,5 @@
+import { LATE_AFTER_MINUTES } from '../domain/medicines/mar.ts';
+import { continuedOnDischarge, lateDosesByAdmission } from './medicines.pg.ts';
 import type { Segment, WardBed } from '../domain/inpatient/census.ts';
 import type { RatedSegment } from '../domain/inpatient/charges.ts';
 import type {
@@ -10,7 +12,14 @@ import type {
   Location,
   StayCharge,
 } from '../domain/inpatient/inpatient.ts';
-import type { AdmissionStore, BedStore, BoardRoom, CensusQueries, ChargeStore } from '../domain/inpatient/ports.ts';
+import type {
+  AdmissionStore,
+  BedNews2,
+  BedStore,
+  BoardRoom,
+  CensusQueries,
+  ChargeStore,
+} from '../domain/inpatient/ports.ts';
 import { conflict, invalid } from '../domain/shared/errors.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable } from './db.ts';
@@ -53,7 +62,9 @@ async function translated<T>(run: () => Promise<T>): Promise<T> {
 const BED_COLUMNS = `b.id, b.label, b.room_id, r.name as room_name, r.department_id as ward_id, d.name as ward_name,
   b.housekeeping, b.blocked_reason, b.housekeeping_since, b.retired_at,
   a.id as holder_id, a.status as holder_status, a.patient_id as holder_patient_id, pu.name as holder_patient_name,
-  coalesce(s.started_at, a.reserved_at) as holder_since`;
+  coalesce(s.started_at, a.reserved_at) as holder_since,
+  (select count(*)::int from lab_critical_alerts ca where ca.patient_id = a.patient_id
+      and not exists (select 1 from lab_critical_acknowledgements k where k.alert_id = ca.id)) as holder_critical`;
 const BED_FROM = `beds b join rooms r on r.id = b.room_id join departments d on d.id = r.department_id
   left join admissions a on a.bed_id = b.id and a.status in ${HOLDING}
   left join patients p on p.id = a.patient_id left join users pu on pu.id = p.user_id
@@ -76,6 +87,7 @@ interface BedRow {
   holder_patient_id: number | null;
   holder_patient_name: string | null;
   holder_since: Date | null;
+  holder_critical: number;
 }
 
 function toBed(row: BedRow): Bed {
@@ -86,6 +98,7 @@ function toBed(row: BedRow): Bed {
           status: row.holder_status,
           patient: { id: row.holder_patient_id, name: row.holder_patient_name ?? '' },
           since: row.holder_since ?? row.housekeeping_since,
+          criticalResults: row.holder_critical,
         }
       : null;
   return {
@@ -183,6 +196,28 @@ export function bedStore(db: Queryable): BedStore {
         `select ${BED_COLUMNS} from ${BED_FROM} where b.retired_at is null and b.room_id = any($1::int[]) order by lower(b.label), b.id`,
         [rooms.map((room) => room.id)],
       );
+      const scores = await db.query<{
+        admission_id: number;
+        total: number;
+        risk: BedNews2['risk'];
+        taken_at: Date;
+        next_due_at: Date;
+        alert: boolean;
+      }>(
+        `select h.id as admission_id, vs.news2_total as total, vs.news2_risk as risk, vs.effective_at as taken_at,
+           vs.next_due_at, exists (select 1 from news2_alerts al where al.set_id = vs.id and al.version = vs.version) as alert
+         from unnest($1::int[]) as h(id)
+         join lateral (select s.id, s.version, s.news2_total, s.news2_risk, s.effective_at, s.next_due_at from vital_sign_sets s
+                       where s.admission_id = h.id and s.news2_total is not null
+                       order by s.effective_at desc, s.id desc limit 1) vs on true`,
+        [beds.flatMap((bed) => (bed.holder_id === null ? [] : [bed.holder_id]))],
+      );
+      const news2Of = new Map(
+        scores.map((s) => [
+          s.admission_id,
+          { total: s.total, risk: s.risk, takenAt: s.taken_at, nextDueAt: s.next_due_at, alert: s.alert },
+        ]),
+      );
       return rooms.map(
         (room): BoardRoom => ({
           id: room.id,
@@ -190,10 +225,13 @@ export function bedStore(db: Queryable): BedStore {
           ward: { id: room.ward_id, name: room.ward_name },
           bedClass: room.bed_class,
           nightlyRateCents: room.nightly_rate_cents,
-          beds: beds.filter((bed) => bed.room_id === room.id).map(toBed),
+          beds: beds
+            .filter((bed) => bed.room_id === room.id)
+            .map((bed) => ({ ...toBed(bed), news2: (bed.holder_id !== null && news2Of.get(bed.holder_id)) || null })),
         }),
       );
     },
+    lateDoses: (admissionIds, at) => lateDosesByAdmission(db, admissionIds, at, LATE_AFTER_MINUTES),
   };
 }
 
@@ -546,6 +584,7 @@ export function admissionStore(db: Queryable): AdmissionStore {
           `select id from admissions where status in ('admitted', 'discharge_ordered') order by id`,
         )
       ).map((row) => row.id),
+    medicinesToContinue: (id, at) => continuedOnDischarge(db, id, at),
   };
 }
 

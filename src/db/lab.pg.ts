@@ -1,5 +1,12 @@
 import type { CatalogueTest } from '../domain/lab/catalogue.ts';
-import type { LabStore, LockedOrder, ObservationView, OrderView, UnmatchedResult } from '../domain/lab/ports.ts';
+import type {
+  LabStore,
+  LockedOrder,
+  ObservationView,
+  OpenAlert,
+  OrderView,
+  UnmatchedResult,
+} from '../domain/lab/ports.ts';
 import type { ObservationValue } from '../domain/lab/reports.ts';
 import { containsPattern, offsetOf } from '../domain/shared/pagination.ts';
 import type { Queryable } from './db.ts';
@@ -324,7 +331,99 @@ export function labStore(db: Queryable): LabStore {
          returning id`,
         [reportId, at, escalatesAt],
       );
-      return rows.length;
+      return rows.map((r) => Number(r.id));
+    },
+
+    criticalRecipients: async (alertIds) => {
+      const rows = await db.query<{
+        id: number;
+        order_number: string;
+        test_name: string;
+        patient_name: string;
+        escalates_at: Date;
+        doctor: { user_id: number; email: string; name: string };
+        department: { user_id: number; email: string; name: string }[];
+      }>(
+        `select a.id, o.order_number, ob.display as test_name, pu.name as patient_name, a.escalates_at,
+                json_build_object('user_id', du.id, 'email', du.email, 'name', du.name) as doctor,
+                coalesce((select json_agg(json_build_object('user_id', ou.id, 'email', ou.email, 'name', ou.name) order by ou.id)
+                   from doctors od join users ou on ou.id = od.user_id
+                   where od.department_id = a.department_id and od.id <> a.ordering_doctor_id and ou.active), '[]') as department
+         from lab_critical_alerts a join observations ob on ob.id = a.observation_id
+         join lab_reports r on r.id = ob.report_id join lab_orders o on o.id = r.order_id
+         join patients p on p.id = a.patient_id join users pu on pu.id = p.user_id
+         join doctors d on d.id = a.ordering_doctor_id join users du on du.id = d.user_id
+         where a.id = any($1::int[]) order by a.id`,
+        [alertIds],
+      );
+      const person = (u: { user_id: number; email: string; name: string }) => ({
+        userId: u.user_id,
+        email: u.email,
+        name: u.name,
+      });
+      return rows.map((r) => ({
+        notice: {
+          alertId: r.id,
+          orderNumber: r.order_number,
+          testName: r.test_name,
+          patientName: r.patient_name,
+          orderingDoctor: r.doctor.name,
+          escalatesAt: r.escalates_at,
+        },
+        orderingDoctor: person(r.doctor),
+        department: r.department.map(person),
+      }));
+    },
+
+    openAlerts: async (doctorId, now) => {
+      const rows = await db.query<
+        ValueColumns & {
+          id: number;
+          order_id: number;
+          order_number: string;
+          patient_id: number;
+          patient_name: string;
+          test_name: string;
+          interpretation: OpenAlert['interpretation'];
+          raised_at: Date;
+          escalates_at: Date;
+          doctor_id: number;
+          doctor_name: string;
+          bed: string | null;
+        }
+      >(
+        `select a.id, o.id as order_id, o.order_number, a.patient_id, pu.name as patient_name, ob.display as test_name,
+                v.value_type, v.value_quantity, v.value_unit, v.value_code, v.value_text, v.interpretation,
+                a.raised_at, a.escalates_at, a.ordering_doctor_id as doctor_id, du.name as doctor_name,
+                (select rm.name || ' ' || b.label from admissions ad join beds b on b.id = ad.bed_id
+                   join rooms rm on rm.id = b.room_id
+                  where ad.patient_id = a.patient_id and ad.status in ('admitted', 'discharge_ordered')) as bed
+         from lab_critical_alerts a
+         join observation_versions v on v.observation_id = a.observation_id and v.version = a.version
+         join observations ob on ob.id = a.observation_id
+         join lab_reports r on r.id = ob.report_id join lab_orders o on o.id = r.order_id
+         join patients p on p.id = a.patient_id join users pu on pu.id = p.user_id
+         join doctors d on d.id = a.ordering_doctor_id join users du on du.id = d.user_id
+         where not exists (select 1 from lab_critical_acknowledgements k where k.alert_id = a.id)
+           and (a.ordering_doctor_id = $1
+                or (a.escalates_at <= $2
+                    and a.department_id = (select department_id from doctors where id = $1)))
+         order by a.raised_at, a.id`,
+        [doctorId, now],
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        orderId: r.order_id,
+        orderNumber: r.order_number,
+        patient: { id: r.patient_id, name: r.patient_name },
+        testName: r.test_name,
+        value: valueOfRow(r),
+        interpretation: r.interpretation,
+        raisedAt: r.raised_at,
+        escalatesAt: r.escalates_at,
+        orderingDoctor: { id: r.doctor_id, name: r.doctor_name },
+        bed: r.bed,
+      }));
     },
 
     acknowledge: async (alertId, doctorId, at) => {
@@ -364,58 +463,6 @@ export function labStore(db: Queryable): LabStore {
       );
       return row?.department_id ?? null;
     },
-
-    escalatedAlerts: async (departmentId, doctorId, now, page) => {
-      const rows = await db.query<
-        ValueColumns & {
-          id: number;
-          order_id: number;
-          order_number: string;
-          patient_id: number;
-          patient_name: string;
-          ordering_doctor: string;
-          name: string;
-          interpretation: 'LL' | 'HH';
-          raised_at: Date;
-          escalates_at: Date;
-          total: number;
-        }
-      >(
-        `select a.id, lo.id as order_id, lo.order_number, a.patient_id, pu.name as patient_name,
-                du.name as ordering_doctor, ob.display as name, v.value_type, v.value_quantity, v.value_unit,
-                v.value_code, v.value_text, v.interpretation, a.raised_at, a.escalates_at,
-                count(*) over ()::int as total
-         from lab_critical_alerts a
-              join observation_versions v on v.observation_id = a.observation_id and v.version = a.version
-              join observations ob on ob.id = a.observation_id
-              join lab_order_items i on i.id = ob.order_item_id
-              join lab_orders lo on lo.id = i.order_id
-              join patients p on p.id = a.patient_id join users pu on pu.id = p.user_id
-              join doctors d on d.id = a.ordering_doctor_id join users du on du.id = d.user_id
-         where a.department_id = $1 and a.ordering_doctor_id <> $2 and a.escalates_at <= $3
-           and not exists (select 1 from lab_critical_acknowledgements k where k.alert_id = a.id)
-         order by a.raised_at, a.id limit $4 offset $5`,
-        [departmentId, doctorId, now, page.perPage, offsetOf(page)],
-      );
-      return {
-        items: rows.map((row) => ({
-          id: row.id,
-          orderId: row.order_id,
-          orderNumber: row.order_number,
-          patient: { id: row.patient_id, name: row.patient_name },
-          orderingDoctor: row.ordering_doctor,
-          name: row.name,
-          value: valueOfRow(row),
-          interpretation: row.interpretation,
-          raisedAt: row.raised_at,
-          escalatesAt: row.escalates_at,
-        })),
-        total: rows[0]?.total ?? 0,
-        totalIsLowerBound: false,
-        page: page.page,
-        perPage: page.perPage,
-      };
-    },
   };
 }
 
@@ -429,7 +476,7 @@ interface ValueColumns {
   value_text: string | null;
 }
 
-const valueOfRow = (row: ValueColumns): ObservationValue =>
+export const valueOfRow = (row: ValueColumns): ObservationValue =>
   row.value_type === 'quantity'
     ? { type: 'quantity', value: Number(row.value_quantity), unit: row.value_unit ?? '1' }
     : row.value_type === 'coded'
@@ -671,6 +718,7 @@ function viewQueries(
   | 'orderIdByNumber'
   | 'catalogue'
   | 'createTest'
+  | 'testIdsByCode'
   | 'lockTest'
   | 'updateTest'
 > {
@@ -880,44 +928,52 @@ function viewQueries(
       };
     },
 
+    // A code taken is answered as undefined without an error, which would abort an import's whole transaction.
     createTest: async (t) => {
-      try {
-        const row = onlyRow(
-          await db.query<{ id: number }>(
-            `with t as (
-               insert into lab_tests (kind, category, code_system, code, name, specimen_type, result_type, unit,
-                 physical_low, physical_high, price_cents, turnaround_minutes, created_at, updated_at)
-               values ('test', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $16, $16) returning id),
-             r as (insert into lab_reference_ranges (test_id, sex, low, high)
-                   select id, 'any', $12, $13 from t where $12::numeric is not null or $13::numeric is not null),
-             c as (insert into lab_critical_limits (test_id, sex, low, high)
-                   select id, 'any', $14, $15 from t where $14::numeric is not null or $15::numeric is not null)
-             select id from t`,
-            [
-              t.category,
-              t.codeSystem,
-              t.code,
-              t.name,
-              t.specimenType,
-              t.resultType,
-              t.unit,
-              t.physicalLow,
-              t.physicalHigh,
-              t.priceCents,
-              t.turnaroundMinutes,
-              t.range?.low ?? null,
-              t.range?.high ?? null,
-              t.critical?.low ?? null,
-              t.critical?.high ?? null,
-              t.at,
-            ],
-          ),
-        );
-        return row.id;
-      } catch (error) {
-        if (sqlState(error) === UNIQUE_VIOLATION) return undefined;
-        throw error;
-      }
+      const [row] = await db.query<{ id: number }>(
+        `with t as (
+           insert into lab_tests (kind, category, code_system, code, name, specimen_type, result_type, unit,
+             physical_low, physical_high, price_cents, turnaround_minutes, created_at, updated_at, answers)
+           values ($17, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $16, $16, $18)
+           on conflict (code_system, code) do nothing returning id),
+         m as (insert into lab_panel_members (panel_id, test_id, position)
+               select t.id, x.test_id, x.ord - 1 from t, unnest($19::int[]) with ordinality x(test_id, ord)),
+         r as (insert into lab_reference_ranges (test_id, sex, low, high)
+               select id, 'any', $12, $13 from t where $12::numeric is not null or $13::numeric is not null),
+         c as (insert into lab_critical_limits (test_id, sex, low, high)
+               select id, 'any', $14, $15 from t where $14::numeric is not null or $15::numeric is not null)
+         select id from t`,
+        [
+          t.category,
+          t.codeSystem,
+          t.code,
+          t.name,
+          t.specimenType,
+          t.resultType,
+          t.unit,
+          t.physicalLow,
+          t.physicalHigh,
+          t.priceCents,
+          t.turnaroundMinutes,
+          t.range?.low ?? null,
+          t.range?.high ?? null,
+          t.critical?.low ?? null,
+          t.critical?.high ?? null,
+          t.at,
+          t.kind,
+          t.answers,
+          t.memberIds,
+        ],
+      );
+      return row?.id;
+    },
+
+    testIdsByCode: async (codes) => {
+      const rows = await db.query<{ id: number; code: string }>(
+        `select id, code from lab_tests where kind = 'test' and code = any($1::text[])`,
+        [codes],
+      );
+      return new Map(rows.map((r) => [r.code, r.id]));
     },
 
     lockTest: async (id) => {

@@ -2,6 +2,7 @@ import { openPostgres } from './postgres.ts';
 import type { Db } from './db.ts';
 import { openEmbedded } from './embedded/embedded.ts';
 import type { DbTimeouts } from './timeouts.ts';
+import type { Pooler } from './postgres.ts';
 
 /**
  * For commands: PostgreSQL, or the embedded database — through the running server when there is one. Apart from
@@ -11,10 +12,20 @@ import type { DbTimeouts } from './timeouts.ts';
 export function openDb(config: {
   databaseUrl?: string;
   databasePoolSize: number;
+  databasePooler?: Pooler;
+  databaseDirectUrl?: string;
   dataDir: string;
   timeouts: DbTimeouts;
+  /** Under a pooler, make the timeouts this role's defaults (the servers; not the command line's longer ones). */
+  setRoleDefaults?: boolean;
 }): Promise<Db> {
   return config.databaseUrl
-    ? openPostgres(config.databaseUrl, { max: config.databasePoolSize, timeouts: config.timeouts })
+    ? openPostgres(config.databaseUrl, {
+        max: config.databasePoolSize,
+        timeouts: config.timeouts,
+        pooler: config.databasePooler,
+        directUrl: config.databaseDirectUrl,
+        setRoleDefaults: config.setRoleDefaults,
+      })
     : openEmbedded(config.dataDir, config.timeouts);
 }

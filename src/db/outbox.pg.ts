@@ -35,8 +35,8 @@ export function outboxStore(db: Queryable): Outbox {
   return {
     enqueue: async (m) => {
       await db.query(
-        `insert into outbox (kind, dedupe_key, recipient, recipient_user_id, appointment_id, subject, text_body, html_body, attachments, link_id, send_after)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        `insert into outbox (kind, dedupe_key, recipient, recipient_user_id, appointment_id, subject, text_body, html_body, attachments, link_id, send_after, lab_alert_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          on conflict (dedupe_key) do nothing`,
         [
           m.kind,
@@ -50,6 +50,7 @@ export function outboxStore(db: Queryable): Outbox {
           JSON.stringify(m.attachments),
           m.linkId ?? null,
           m.sendAfter,
+          m.labAlertId ?? null,
         ],
       );
     },
@@ -124,6 +125,14 @@ export function outboxQueue(db: Queryable): OutboxQueue {
          join patients p on p.id = a.patient_id and p.reminders
          join users u on u.id = p.user_id and u.email_verified_at is not null and lower(u.email) = lower(o.recipient)
          where o.id = $1`,
+        [id],
+      );
+      return rows.length > 0;
+    },
+    escalationWanted: async (id) => {
+      const rows = await db.query(
+        `select 1 from outbox o join lab_critical_alerts a on a.id = o.lab_alert_id
+         where o.id = $1 and not exists (select 1 from lab_critical_acknowledgements k where k.alert_id = a.id)`,
         [id],
       );
       return rows.length > 0;

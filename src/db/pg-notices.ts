@@ -9,9 +9,12 @@ export interface NoticeConnection {
 
 const RELISTEN_AFTER_MS = 1000;
 
-/** LISTEN on a client outside the pool, connecting again a second after it is lost, until stopped. */
+/**
+ * LISTEN on a client outside the pool, connecting again a second after it is lost, until stopped; each time to the
+ * server `connection()` names then (after a failover, the new primary).
+ */
 export function listenOnOwnConnection(
-  connection: pg.ClientConfig,
+  connection: () => pg.ClientConfig,
   channel: string,
   listener: NoticeListener,
 ): NoticeConnection {
@@ -26,7 +29,7 @@ export function listenOnOwnConnection(
   };
   const connect = async () => {
     // Named so an operator (and a test) can tell this connection from the pool's in pg_stat_activity.
-    const attempt = new pg.Client({ ...connection, application_name: `medora notices (pid ${process.pid})` });
+    const attempt = new pg.Client({ ...connection(), application_name: `medora notices (pid ${process.pid})` });
     client = attempt;
     attempt.on('notification', (message) => listener.notice(message.payload ?? ''));
     attempt.on('error', () => drop(attempt));

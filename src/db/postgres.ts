@@ -11,21 +11,80 @@ import {
   sqlState,
 } from './sql-errors.ts';
 import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from './pg-types.ts';
+import { pollNotices } from './pg-notice-poll.ts';
 import { listenOnOwnConnection, type NoticeConnection } from './pg-notices.ts';
 import { preparedOnce } from './prepared-statements.ts';
 import { readsOnly } from './reads-only.ts';
+import { findPrimary, hostList } from './pg-hosts.ts';
+import { cancelRequest } from './cancel-request.ts';
+import { limitsBegin, type SessionLimits, roleDefaultsMatch, serverDefaults } from './session-limits.ts';
+
+/**
+ * `none`: the URL reaches PostgreSQL itself (or a pooler in session mode), so a connection is a session of its own.
+ * `transaction`: a transaction pooler (PgBouncer's pool_mode=transaction) hands each transaction, or each statement
+ * outside one, to whichever server connection is free: nothing may rely on a session.
+ */
+export type Pooler = 'none' | 'transaction';
 
 export interface PostgresOptions {
   schema?: string;
   max?: number;
   timeouts?: DbTimeouts;
+  pooler?: Pooler;
+  /** The server itself, past the pooler, for LISTEN; without it a pooled Db hears nothing (listen never goes live). */
+  directUrl?: string;
+  /**
+   * Under a pooler, first makes the timeouts the defaults of this role in this database (`alter role … in database
+   * … set`), so statements outside a transaction carry them on whichever server connection they land: the servers
+   * do, the command line (whose reports wait longer) does not.
+   */
+  setRoleDefaults?: boolean;
 }
 
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
   const timeouts = opts.timeouts ?? DEFAULT_TIMEOUTS;
-  const connection = connectionConfig(url, timeouts, opts.schema);
+  const pooled = opts.pooler === 'transaction';
+  const { hosts, urls } = hostList(url);
+  const configs = urls.map((one) => connectionConfig(one, timeouts, pooled, opts.schema));
+  const connection = configs[0] ?? connectionConfig(url, timeouts, pooled, opts.schema);
+  // With several hosts, the one taken to be the primary; a failure that may mean it moved looks for it again.
+  let primary = 0;
+  const onPrimary = (): pg.ClientConfig => configs[primary] ?? connection;
+  let looking: Promise<void> | undefined;
+  const lookForPrimary = () => {
+    if (configs.length < 2 || looking) return;
+    looking = findPrimary(configs, timeouts.acquireMs)
+      .then((found) => {
+        if (found !== undefined && found !== primary) {
+          console.error(`database: the primary is now ${hosts[found]?.host}:${hosts[found]?.port}`);
+          primary = found;
+        }
+      })
+      .finally(() => {
+        looking = undefined;
+      });
+  };
+  const hostOf = new WeakMap<pg.Client, number>();
+  class PrimaryClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionString: onPrimary().connectionString });
+      hostOf.set(this, primary);
+    }
+  }
+  // Under a pooler, statements outside a transaction run with the server connection's defaults: read once (and set,
+  // when asked), so those that need other limits than the defaults run in a transaction of their own that sets them.
+  let defaults: Promise<SessionLimits | undefined> | undefined;
+  const limitsOutside = () => {
+    defaults ??= serverDefaults(onPrimary(), timeouts, opts.setRoleDefaults === true).catch((error) => {
+      console.error(`database: cannot read the role's default limits: ${(error as Error).message}`);
+      defaults = undefined;
+      throw driverFailure(error);
+    });
+    return defaults;
+  };
   const pool = new pg.Pool({
     ...connection,
+    Client: PrimaryClient,
     max: opts.max ?? 10,
     connectionTimeoutMillis: timeouts.acquireMs,
     types: {
@@ -45,21 +104,25 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   pool.on('connect', (client) => client.on('error', (error) => lost.set(client, error)));
   let interrupted = false;
   const checkedOut = new Set<pg.PoolClient>();
-  // A read waits readLockMs for a lock, a write lockMs. A connection starts at the reads' wait (the connection
-  // string's); a transaction raises its own with `set local`, sent with its begin, and a statement that writes on
-  // its own raises the connection's until a read lowers it again.
+  // Directly on the server, a read waits readLockMs for a lock, a write lockMs: a connection starts at the reads' wait
+  // (the connection string's); a transaction raises its own with `set local`, sent with its begin, and a statement
+  // that writes on its own raises the connection's until a read lowers it again. Under a pooler nothing is set on
+  // a connection: a transaction's begin sets every limit with `set local`.
   const lockTimeouts = new WeakMap<pg.PoolClient, number>();
   const lockTimeoutFor = async (client: pg.PoolClient, wanted: number) => {
-    if ((lockTimeouts.get(client) ?? timeouts.readLockMs) === wanted) return;
+    if (pooled || (lockTimeouts.get(client) ?? timeouts.readLockMs) === wanted) return;
     await client.query(`set lock_timeout = ${wanted}`);
     lockTimeouts.set(client, wanted);
   };
-  const beginWrites =
-    timeouts.lockMs === timeouts.readLockMs ? 'begin' : `begin; set local lock_timeout = ${timeouts.lockMs}`;
+  const beginWrites = pooled
+    ? limitsBegin({ ...timeouts, lockMs: timeouts.lockMs })
+    : timeouts.lockMs === timeouts.readLockMs
+      ? 'begin'
+      : `begin; set local lock_timeout = ${timeouts.lockMs}`;
 
   /**
-   * Runs `fn` on a client of its own, waiting `lockMs` for a lock; a broken client is discarded rather than returned
-   * to the pool.
+   * Runs `fn` on a client of its own, waiting `lockMs` for a lock; a broken client, or one on a host that is no
+   * longer the primary, is discarded rather than returned to the pool.
    */
   const withClient = async <T>(
     lockMs: number | 'transaction',
@@ -70,6 +133,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     try {
       client = await pool.connect();
     } catch (error) {
+      lookForPrimary();
       // pg-pool's own wait for a free connection ends in an error without a code.
       throw sqlState(error) ? driverFailure(error) : databaseBusy();
     }
@@ -88,71 +152,116 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       }
       return await fn(client);
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'database_unavailable') broken = error;
+      if (error instanceof DomainError && error.code === 'database_unavailable') {
+        broken = error;
+        lookForPrimary();
+      }
       throw error;
     } finally {
       checkedOut.delete(client);
-      client.release(lost.get(client) ?? broken);
+      const moved = hostOf.get(client) !== primary ? new Error('the primary moved') : undefined;
+      client.release(lost.get(client) ?? broken ?? moved);
     }
   };
-  const wrap = (client: pg.PoolClient): Queryable => ({
-    query: async <T extends object>(sql: string, params?: unknown[]) => {
+  const wrap = (client: pg.PoolClient): Queryable => {
+    // A client runs one statement at a time. Statements asked for at once on it (a transaction's Promise.all) wait
+    // here for the one before to end: pg's own queue for them is deprecated and goes in pg 9.
+    let last: Promise<unknown> = Promise.resolve();
+    const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+      const turn = last.then(run, run);
+      last = turn.catch(() => {});
+      return turn;
+    };
+    return {
+      query: <T extends object>(sql: string, params?: unknown[]) =>
+        inTurn(async () => {
+          try {
+            // A transaction pooler passes unnamed statements only (PgBouncer before 1.21).
+            return (await client.query(pooled ? { text: sql, values: params } : preparedOnce(sql, params))).rows as T[];
+          } catch (error) {
+            // Cancelled at shutdown (interrupt): the request is told Medora is restarting, to try again.
+            throw interrupted ? shuttingDown() : driverFailure(error);
+          }
+        }),
+      exec: (sql: string) =>
+        inTurn(async () => {
+          try {
+            await client.query(sql);
+          } catch (error) {
+            throw interrupted ? shuttingDown() : driverFailure(error);
+          }
+        }),
+    };
+  };
+  const inTransaction = <T>(begin: string, fn: (tx: Queryable) => Promise<T>) =>
+    withClient('transaction', async (client) => {
+      const tx = wrap(client);
+      await tx.exec(begin);
       try {
-        return (await client.query(preparedOnce(sql, params))).rows as T[];
+        const result = await fn(tx);
+        // A request abandoned at shutdown must not commit after its client was told it failed.
+        if (interrupted) throw shuttingDown();
+        await tx.exec('commit');
+        return result;
       } catch (error) {
-        // Cancelled at shutdown (interrupt): the request is told Medora is restarting, to try again.
-        throw interrupted ? shuttingDown() : driverFailure(error);
+        await client.query('rollback').catch(() => {});
+        throw error;
       }
-    },
-    exec: async (sql: string) => {
-      try {
-        await client.query(sql);
-      } catch (error) {
-        throw interrupted ? shuttingDown() : driverFailure(error);
-      }
-    },
-  });
+    });
+  /** Under a pooler, a statement whose limits are not the server connection's defaults sets them in a transaction. */
+  const pooledQuery = async <T extends object>(sql: string, params?: unknown[]): Promise<T[]> => {
+    const lockMs = readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs;
+    const wanted = { ...timeouts, lockMs };
+    if (roleDefaultsMatch(await limitsOutside(), wanted))
+      return withClient(lockMs, (client) => wrap(client).query<T>(sql, params));
+    return inTransaction(limitsBegin(wanted), (tx) => tx.query<T>(sql, params));
+  };
   const listening = new Set<NoticeConnection>();
+  const direct = opts.directUrl ? connectionConfig(opts.directUrl, timeouts, false, opts.schema) : undefined;
   return {
     kind: 'pg',
     query: (sql, params) =>
-      withClient(readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs, (client) => wrap(client).query(sql, params)),
+      pooled
+        ? pooledQuery(sql, params)
+        : withClient(readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs, (client) =>
+            wrap(client).query(sql, params),
+          ),
     exec: (sql) => withClient(timeouts.lockMs, (client) => wrap(client).exec(sql)),
     // A deadlock or a serialization failure rolled the whole transaction back: it runs once more, on a fresh
     // snapshot; a second one is answered 503 (asUnavailable), never 500.
     transaction: async (fn) => {
-      const attempt = () =>
-        withClient('transaction', async (client) => {
-          const tx = wrap(client);
-          await tx.exec(beginWrites);
-          try {
-            const result = await fn(tx);
-            // A request abandoned at shutdown must not commit after its client was told it failed.
-            if (interrupted) throw shuttingDown();
-            await tx.exec('commit');
-            return result;
-          } catch (error) {
-            await client.query('rollback').catch(() => {});
-            throw error;
-          }
-        });
       try {
-        return await attempt();
+        return await inTransaction(beginWrites, fn);
       } catch (error) {
         if (!isTransactionConflict(error) || interrupted) throw error;
-        return attempt();
+        return inTransaction(beginWrites, fn);
       }
     },
     listen: async (channel, listener) => {
-      const notices = listenOnOwnConnection(connection, channel, listener);
+      // A pooler's connection is not ours between statements: LISTEN needs the server itself. Without it the
+      // notices are read from their log every second instead.
+      const notices =
+        pooled && !direct
+          ? pollNotices(pooledQuery, channel, listener)
+          : listenOnOwnConnection(() => direct ?? onPrimary(), channel, listener);
       listening.add(notices);
       await notices.started;
     },
-    ready: (timeoutMs) => answersWithin(connection, timeoutMs),
+    ready: (timeoutMs) =>
+      writableWithin(onPrimary(), timeoutMs).then((ready) => {
+        if (!ready) lookForPrimary();
+        return ready;
+      }),
     interrupt: async () => {
       interrupted = true;
-      const pids = [...checkedOut].map(backendPid).filter((pid) => pid > 0);
-      if (pids.length > 0) await cancelBackends(connection, pids);
+      const clients = [...checkedOut];
+      if (pooled) {
+        // Through a pooler the backend's pid is the pooler's: the cancel request goes to it, which passes it on.
+        await Promise.all(clients.map((client) => cancelRequest(onPrimary(), keysOf(client))));
+        return;
+      }
+      const pids = clients.map((client) => keysOf(client).pid).filter((pid) => pid > 0);
+      if (pids.length > 0) await cancelBackends(onPrimary(), pids);
     },
     close: async () => {
       await Promise.all([...listening].map((notices) => notices.stop()));
@@ -171,35 +280,50 @@ function driverFailure(error: unknown): unknown {
 
 /**
  * The connection settings every client of this process uses. libpq's `options` may also come in the URL (a
- * schema's search_path, say); pg lets the URL's win, so ours are added to it rather than set beside it.
+ * schema's search_path, say); pg lets the URL's win, so ours are added to it rather than set beside it. A
+ * transaction pooler refuses startup options (PgBouncer), or drops them: then none are sent, and the limits come
+ * with each transaction and from the role's defaults (session-limits.ts).
  */
-function connectionConfig(url: string, timeouts: DbTimeouts, schema?: string): pg.ClientConfig {
+function connectionConfig(url: string, timeouts: DbTimeouts, pooled: boolean, schema?: string): pg.ClientConfig {
   const parsed = new URL(url);
   const fromUrl = parsed.searchParams.get('options');
   parsed.searchParams.delete('options');
-  const options = [
-    fromUrl,
-    // Short OLTP queries only pay for JIT compilation, which the planner may start on big counts.
-    '-c jit=off',
-    `-c statement_timeout=${timeouts.statementMs}`,
-    `-c lock_timeout=${timeouts.readLockMs}`,
-    `-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
-    schema && `-c search_path=${schema}`,
-  ];
+  const options = pooled
+    ? [fromUrl]
+    : [
+        fromUrl,
+        // Short OLTP queries only pay for JIT compilation, which the planner may start on big counts.
+        '-c jit=off',
+        `-c statement_timeout=${timeouts.statementMs}`,
+        `-c lock_timeout=${timeouts.readLockMs}`,
+        `-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
+        schema && `-c search_path=${schema}`,
+      ];
+  const joined = options.filter(Boolean).join(' ');
   return {
     connectionString: parsed.toString(),
-    options: options.filter(Boolean).join(' '),
+    ...(joined ? { options: joined } : {}),
     application_name: `medora (pid ${process.pid})`,
     keepAlive: true,
   };
 }
 
-const backendPid = (client: pg.PoolClient) => (client as unknown as { processID: number | null }).processID ?? 0;
+/** The backend a pooled client talks to, as its cancel key names it (a pooler's own numbers behind one). */
+const keysOf = (client: pg.PoolClient) => {
+  const keys = client as unknown as { processID: number | null; secretKey: number | null };
+  return { pid: keys.processID ?? 0, secret: keys.secretKey ?? 0 };
+};
 
-/** `select 1` on a connection of its own, so a full pool cannot make the answer wait. */
-async function answersWithin(connection: pg.ClientConfig, timeoutMs: number): Promise<boolean> {
-  return onConnection(connection, timeoutMs, (client) => client.query('select 1')).then(
-    () => true,
+/**
+ * Whether the database takes writes within `timeoutMs`, on a connection of its own so a full pool cannot make the
+ * answer wait: through a pooler the connection to it succeeds while the server is away, so a statement is asked;
+ * and a standby (read-only) is not ready, as an old primary come back after a failover is not.
+ */
+async function writableWithin(connection: pg.ClientConfig, timeoutMs: number): Promise<boolean> {
+  return onConnection(connection, timeoutMs, (client) =>
+    client.query<{ transaction_read_only: string }>('show transaction_read_only'),
+  ).then(
+    (answer) => answer.rows[0]?.transaction_read_only === 'off',
     () => false,
   );
 }
@@ -211,17 +335,13 @@ async function cancelBackends(connection: pg.ClientConfig, pids: number[]): Prom
   ).catch((error) => console.error(`database: could not cancel statements at shutdown: ${(error as Error).message}`));
 }
 
+/** A client outside the pool, bounded by `timeoutMs` on our side only (a pooler refuses a startup statement_timeout). */
 async function onConnection<T>(
   connection: pg.ClientConfig,
   timeoutMs: number,
   fn: (client: pg.Client) => Promise<T>,
 ): Promise<T> {
-  const client = new pg.Client({
-    ...connection,
-    connectionTimeoutMillis: timeoutMs,
-    statement_timeout: timeoutMs,
-    query_timeout: timeoutMs,
-  });
+  const client = new pg.Client({ ...connection, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   client.on('error', () => {});
   try {
     await client.connect();

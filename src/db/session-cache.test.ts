@@ -17,6 +17,7 @@ const user = (id: number): SessionUser => ({
   profileImageId: null,
   patientId: id,
   doctorId: null,
+  wardId: null,
 });
 
 /** A session table in memory that counts its lookups; `hold()` keeps the next lookup waiting until released. */

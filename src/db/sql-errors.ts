@@ -17,8 +17,9 @@ export function constraintName(error: unknown): string | undefined {
 const TRANSACTION_CONFLICTS = new Set(['40P01', '40001']);
 const QUERY_CANCELED = '57014'; // statement_timeout, or a cancel at shutdown
 const LOCK_NOT_AVAILABLE = '55P03'; // lock_timeout
-// admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
-const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
+// admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections, and read_only_sql_transaction: a write
+// on a server that became a standby (a failover moved the primary away; the next connection looks for it)
+const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
 // insufficient_resources: disk_full, out_of_memory and the rest of class 53; the server stays up and may recover.
 const DISK_FULL = '53100';
 const OUT_OF_MEMORY = '53200';

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { fixedClock, startTestServer, type TestServer } from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { seedDemo } from './seed.ts';
-import { only } from '../testing/assert.ts';
+import { auditTrail } from '../db/audit.pg.ts';
+import { at, only } from '../testing/assert.ts';
+import { sealAll } from '../testing/audit-sealing.ts';
 
 for (const target of testDatabases('both')) {
   describe(`demo appointments on ${target.name}`, () => {
@@ -54,7 +56,8 @@ for (const target of testDatabases('both')) {
       );
       assert.deepEqual(rows, [
         { status: 'checked_in', n: 1, first: '2026-06-13', last: '2026-06-13' },
-        { status: 'completed', n: 4, first: '2026-04-17', last: '2026-05-29' },
+        // Four recent visits, and two years of the GP's check-ups behind the lab demo's HbA1c trend.
+        { status: 'completed', n: 9, first: '2024-06-14', last: '2026-05-29' },
         { status: 'no_show', n: 1, first: '2026-06-05', last: '2026-06-05' },
         { status: 'scheduled', n: 8, first: '2026-06-15', last: '2026-06-17' },
       ]);
@@ -148,6 +151,64 @@ for (const target of testDatabases('both')) {
         ]),
         [['discharged', 'GP in one week']],
       );
+    });
+
+    it('gives the lab its technician, the demo patient released, corrected and trending results, one awaiting review, and a critical result on the ward', async () => {
+      const login = async (email: string) =>
+        (await server.api('POST', '/api/login', { body: { email, password: 'medora-demo' } })).body;
+      const lab = await login('lab@medora.test');
+      assert.equal(lab.role, 'lab');
+      const patient = await login('patient@medora.test');
+      const mine = await server.api('GET', '/api/patient/lab-results?per_page=100', { token: patient.token });
+      const results = mine.body.results as { name: string; value: number; effective_at: string; corrected: boolean }[];
+      const trend = results
+        .filter((r) => r.name === 'Haemoglobin A1c')
+        .sort((a, b) => a.effective_at.localeCompare(b.effective_at));
+      assert.deepEqual(
+        trend.map((r) => r.value),
+        [5.4, 5.6, 5.9, 6.1, 6.4, 6.7],
+      );
+      const span = Date.parse(at(trend, -1).effective_at) - Date.parse(at(trend, 0).effective_at);
+      assert.ok(span >= 700 * 86_400_000, 'the trend covers two years');
+      assert.deepEqual(
+        results.filter((r) => r.corrected).map((r) => [r.name, r.value]),
+        [['Potassium', 4.4]],
+      );
+      assert.ok(!results.some((r) => r.name.startsWith('Cholesterol')), 'the lipid panel awaits review, unseen');
+      assert.equal(results.length, 6 + 9 + 2);
+
+      const doctor = await login('doctor@medora.test');
+      const review = await server.api('GET', '/api/doctor/results-to-review', { token: doctor.token });
+      assert.deepEqual(
+        review.body.results.map((r: { order: { patient: { name: string } }; rank: string }) => [
+          r.order.patient.name,
+          r.rank,
+        ]),
+        [
+          ['Omar Haddad', 'critical'],
+          ['Paula Patient', 'abnormal'],
+        ],
+      );
+      const alerts = await server.api('GET', '/api/doctor/critical-alerts', { token: doctor.token });
+      assert.deepEqual(
+        alerts.body.alerts.map((a: { patient: { name: string }; test: string; value: number; bed: string }) => [
+          a.patient.name,
+          a.test,
+          a.value,
+          a.bed,
+        ]),
+        [['Omar Haddad', 'Potassium', 6.8, 'Room 101 A']],
+      );
+      const board = await server.api('GET', '/api/bed-board', { token: doctor.token });
+      const flagged = board.body.wards
+        .flatMap((w: { rooms: { beds: { occupant: { critical_results: number } | null }[] }[] }) =>
+          w.rooms.flatMap((r) => r.beds),
+        )
+        .filter((b: { occupant: { critical_results: number } | null }) => (b.occupant?.critical_results ?? 0) > 0);
+      assert.equal(flagged.length, 1);
+
+      await sealAll(server.db);
+      assert.equal((await auditTrail(server.db).verify()).intact, true, 'the audit chain holds over the whole demo');
     });
   });
 }

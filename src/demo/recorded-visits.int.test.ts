@@ -1,6 +1,6 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { fixedClock, startTestServer, type TestServer } from '../testing/http.ts';
+import { fixedClock, signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { seedRecordedVisits } from './seed.ts';
@@ -22,7 +22,8 @@ for (const target of testDatabases('both')) {
         await fx.appointment({ doctor, patientId: patient.patientId, date });
       const upcoming = await fx.appointment({ doctor, patientId: patient.patientId, date: '2026-06-15' });
 
-      await seedRecordedVisits(server.app, server.db);
+      const admin = await signUpAdmin(server);
+      await seedRecordedVisits(server.app, server.db, { userId: admin.user.id, role: 'admin', name: admin.user.name });
 
       const statuses = await server.db.query(
         `select payment_status, count(*)::int as n from billings where patient_id = $1 group by payment_status order by payment_status`,

@@ -3,6 +3,7 @@ import type { Queryable } from '../db/db.ts';
 import { demoStore, type DemoStore } from '../db/demo.pg.ts';
 import type { Actor } from '../domain/shared/actor.ts';
 import { addDays, clinicToday, isoWeekday } from '../domain/shared/clock.ts';
+import { DEMO_LAB_EMAIL, seedLab } from './lab-seed.ts';
 import { seedTimeOff } from './time-off-seed.ts';
 
 export const DEMO_PASSWORD = 'medora-demo';
@@ -11,6 +12,7 @@ export const DEMO_ACCOUNTS = [
   { role: 'doctor', email: 'doctor@medora.test' },
   { role: 'patient', email: 'patient@medora.test' },
   { role: 'reception', email: 'reception@medora.test' },
+  { role: 'lab', email: DEMO_LAB_EMAIL },
 ] as const;
 
 export const isEmpty = async (db: Queryable): Promise<boolean> => !(await demoStore(db).hasUsers());
@@ -32,12 +34,15 @@ export async function seedDemo(app: App, db: Queryable): Promise<void> {
     gender: 'female',
   });
   await seedAppointments(app, demo);
-  const recorded = await seedRecordedVisitsWith(app, demo);
   const adminActor: Actor = { userId: admin.id, role: 'admin', name: admin.name, requestId: 'demo-seed' };
+  const recorded = await seedRecordedVisitsWith(app, demo, adminActor);
   await seedCorrections(app, recorded, adminActor);
   const desk = await seedFrontDesk(app, demo, adminActor);
-  await seedWard(app, demo, adminActor, desk);
+  const ward = await seedWard(app, demo, adminActor, desk);
   await seedTimeOff(app, adminActor);
+  const [paula] = await demo.patients(['patient@medora.test']);
+  if (!paula) throw new Error('seed: the lab needs the demo patient');
+  await seedLab(app, demo, { admin: adminActor, password: DEMO_PASSWORD, patient: paula, visits: recorded, ward });
 }
 
 // --- catalogue
@@ -304,14 +309,16 @@ const DEMO_VISITS = [
 
 /**
  * Records a visit for each of the demo patient's past scheduled appointments through the doctors' own use
- * case (which completes the appointment and raises the bill), then pays every other bill as the patient,
- * leaving a history of paid and unpaid bills.
+ * case (which completes the appointment and raises the bill), then `desk` takes the card for every other bill
+ * on the desk's terminal, leaving a history of paid and unpaid bills.
  */
-export async function seedRecordedVisits(app: App, db: Queryable): Promise<void> {
-  await seedRecordedVisitsWith(app, demoStore(db));
+export async function seedRecordedVisits(app: App, db: Queryable, desk: Actor): Promise<void> {
+  await seedRecordedVisitsWith(app, demoStore(db), desk);
 }
 
 interface RecordedVisit {
+  appointmentId: number;
+  date: string;
   recordId: number;
   billId: number | undefined;
   doctor: Actor;
@@ -319,7 +326,7 @@ interface RecordedVisit {
   visit: Omit<(typeof DEMO_VISITS)[number], 'disease'>;
 }
 
-async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<RecordedVisit[]> {
+async function seedRecordedVisitsWith(app: App, demo: DemoStore, desk: Actor): Promise<RecordedVisit[]> {
   const today = clinicToday(app.clock, app.config.clinicTz);
   const [patient] = await demo.patients(['patient@medora.test']);
   const diseaseIds = await demo.diseaseIds(DEMO_VISITS.map((v) => v.disease));
@@ -327,13 +334,6 @@ async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<Record
     throw new Error('seed: recorded visits need the demo patient and the demo diseases first');
   }
   const diseaseId = (name: string) => diseaseIds.get(name);
-  const patientActor: Actor = {
-    userId: patient.userId,
-    role: 'patient',
-    name: patient.name,
-    patientId: patient.id,
-    requestId: 'demo-seed',
-  };
 
   const appointments = await demo.unrecordedVisits(patient.id, today);
   const recorded: RecordedVisit[] = [];
@@ -348,8 +348,17 @@ async function seedRecordedVisitsWith(app: App, demo: DemoStore): Promise<Record
     const { disease, ...visit } = nth(DEMO_VISITS, i % DEMO_VISITS.length, 'demo visit');
     const body = { ...visit, disease_id: diseaseId(disease), record_date: a.date };
     const { medical_record: record, billing } = await app.records.recordVisit({ appointmentId: a.id, body }, doctor);
-    if (billing && i % 2 === 0) await app.billing.payBill({ billingId: billing.id }, patientActor);
-    recorded.push({ recordId: record.id, billId: billing?.id, doctor, diseaseId: body.disease_id, visit });
+    if (billing && i % 2 === 0)
+      await app.billing.takePayment({ billingId: billing.id, body: { method: 'card' } }, desk);
+    recorded.push({
+      appointmentId: a.id,
+      date: a.date,
+      recordId: record.id,
+      billId: billing?.id,
+      doctor,
+      diseaseId: body.disease_id,
+      visit,
+    });
   }
   return recorded;
 }
@@ -414,7 +423,12 @@ async function seedFrontDesk(app: App, demo: DemoStore, admin: Actor): Promise<A
  * Cardiology's two rooms as a ward, through the admin's, the doctor's and the desk's own use cases: a four-bed
  * room and a private one, two patients in bed (one whose discharge is ordered) and the demo patient discharged.
  */
-async function seedWard(app: App, demo: DemoStore, admin: Actor, desk: Actor): Promise<void> {
+async function seedWard(
+  app: App,
+  demo: DemoStore,
+  admin: Actor,
+  desk: Actor,
+): Promise<{ stayId: number; doctor: Actor }> {
   const rooms = (await app.catalogue.listRooms({ q: 'Room 10' })).items;
   const [ward, single] = rooms;
   const doctor = await app.doctors.getDoctorByEmail(nth(DEMO_DOCTORS, 0, 'doctor').email);
@@ -445,7 +459,7 @@ async function seedWard(app: App, demo: DemoStore, admin: Actor, desk: Actor): P
     await app.inpatient.admitPatient({ admissionId: id, body: { bed_id: bedId } }, desk);
     return id;
   };
-  await admit(omar.id, beds[0], 'Chest pain under observation; serial troponins');
+  const omarStay = await admit(omar.id, beds[0], 'Chest pain under observation; serial troponins');
   const lucasStay = await admit(lucas.id, beds[4], 'Atrial fibrillation, rate control');
   const summary = {
     diagnosis: 'Paroxysmal atrial fibrillation',
@@ -465,4 +479,5 @@ async function seedWard(app: App, demo: DemoStore, admin: Actor, desk: Actor): P
   };
   await app.inpatient.orderDischarge({ admissionId: paulaStay, body: paulaSummary }, doctorActor);
   await app.inpatient.confirmDischarge(paulaStay, desk);
+  return { stayId: omarStay, doctor: doctorActor };
 }

@@ -230,6 +230,7 @@ for (const target of testDatabases('one')) {
         );
         assert.deepEqual(all.body.billings[0], {
           id: all.body.billings[0].id,
+          bill_number: `B-${String(all.body.billings[0].id).padStart(6, '0')}`,
           patient: { id: patientNamed('Quin').patientId, name: 'Quin Patient', email: patientNamed('Quin').email },
           // A bill written without a visit has no doctor or visit date to show.
           doctor_name: null,

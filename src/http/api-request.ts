@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.ts';
 import type { Actor } from '../domain/shared/actor.ts';
 import { asRecord, refuseUnstorableText } from '../domain/shared/validate.ts';
-import { bearerToken, clientIp, parseBody } from './parse.ts';
+import { bearerToken, clientIp, parseBody, readBody } from './parse.ts';
 import { isHttps, refuseCrossSite, sessionCookie } from './session-cookie.ts';
 import { checkRole, match, needsSignIn, type Answer, type Route } from './router.ts';
 import { sendAnswer } from './send-answer.ts';
@@ -41,10 +41,11 @@ export async function handleApi(
     }
   }
   const reads = method === 'GET' || method === 'HEAD';
-  const body = reads || method === 'DELETE' ? {} : await parseBody(req);
+  const body =
+    reads || method === 'DELETE' ? {} : route.rawBody ? new Uint8Array(await readBody(req)) : await parseBody(req);
   const query: Record<string, string> = opts.search ? Object.fromEntries(new URLSearchParams(opts.search)) : {};
   refuseUnstorableText(query);
-  refuseUnstorableText(asRecord(body));
+  if (!route.rawBody) refuseUnstorableText(asRecord(body));
   let answer: Answer;
   try {
     answer = await route.handler({

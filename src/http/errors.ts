@@ -1,6 +1,7 @@
 import { DomainError, type ErrorKind } from '../domain/shared/errors.ts';
 
 const STATUS: Record<ErrorKind, number> = {
+  malformed: 400,
   invalid: 422,
   unauthenticated: 401,
   forbidden: 403,

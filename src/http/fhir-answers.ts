@@ -5,7 +5,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import { allResources, writeNdjsonFiles } from '../domain/fhir/bulk-files.ts';
 import type { PatientExport } from '../domain/fhir/everything-use-case.ts';
 import { fhirSystemsBase } from '../domain/fhir/fhir.ts';
-import { errorOutcome } from '../domain/fhir/outcome.ts';
+import { errorOutcome, operationOutcome } from '../domain/fhir/outcome.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { HttpError, toErrorAnswer } from './errors.ts';
 import type { Answer } from './router.ts';
@@ -22,6 +22,24 @@ export const fhirAnswer = (resource: Resource, status = 200): Answer => ({
   body: Buffer.from(JSON.stringify(resource)),
   headers: { 'content-type': FHIR_JSON },
 });
+
+/**
+ * A read: revalidated each time (private: it is one reader's view), its ETag the version FHIR names it by
+ * (W/"<meta.versionId>", R4 §3.1.0.5.3), so If-None-Match answers 304. A resource without a version (a Slot, a bed)
+ * gets the hash of its bytes from sendAnswer.
+ */
+export function readAnswer(resource: Resource): Answer {
+  const answer = fhirAnswer(resource);
+  const version = resource.meta?.versionId;
+  return {
+    ...answer,
+    headers: {
+      ...answer.headers,
+      'cache-control': 'private, no-cache',
+      ...(version === undefined ? {} : { etag: `W/"${version}"` }),
+    },
+  };
+}
 
 const NDJSON = 'application/fhir+ndjson';
 
@@ -57,11 +75,17 @@ export function ndjsonAnswer(exported: PatientExport, filename: string): Answer 
 
 /**
  * A ZIP of `<type>.ndjson` files and their Bulk Data manifest.json (its urls the files' names inside the archive),
- * streamed as it is read: one file a patient can open, and any Bulk Data client read.
+ * streamed as it is read: one file any Bulk Data client reads, and, for a patient's own, `index.html`, their health
+ * record to read and print.
  */
-export function zipAnswer(exported: PatientExport, filename: string): Answer {
+export function zipAnswer(exported: PatientExport, filename: string, healthRecord?: string): Answer {
   const body = streamed(async (out) => {
     const zip = new ZipWriter(out, new Date(exported.transactionTime));
+    if (healthRecord !== undefined) {
+      const page = await zip.entry('index.html');
+      await page.write(healthRecord);
+      await page.close();
+    }
     const manifest = await writeNdjsonFiles(
       exported,
       (name) => zip.entry(name),
@@ -90,7 +114,11 @@ export function toFhirErrorAnswer(error: unknown): Answer & { status: number; un
           ? 'too_large'
           : 'invalid'
       : undefined);
-  const answer = fhirAnswer(errorOutcome(issueKind, plain.body.message), status);
+  const outcome =
+    status === 406 || status === 415
+      ? operationOutcome([{ severity: 'error', code: 'not-supported', diagnostics: plain.body.message }])
+      : errorOutcome(issueKind, plain.body.message);
+  const answer = fhirAnswer(outcome, status);
   return { ...answer, status, headers: { ...plain.headers, ...answer.headers }, unexpected: plain.unexpected };
 }
 

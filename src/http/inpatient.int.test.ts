@@ -214,7 +214,7 @@ for (const target of testDatabases('both')) {
         [[charge.billing_id, 45000, 'unpaid']],
       );
       assert.equal(
-        (await ok('POST', `/api/patient/billings/${charge.billing_id}/pay`, patient.token, { method: 'card' })).billing
+        (await ok('POST', `/api/billings/${charge.billing_id}/payments`, desk.token, { method: 'card' })).billing
           .payment_status,
         'paid',
       );
@@ -438,6 +438,14 @@ for (const target of testDatabases('both')) {
         { name: 'Lee Lab', email: labEmail, password: PASSWORD },
         201,
       );
+      const nurseEmail = uniqueEmail('nurse');
+      await ok(
+        'POST',
+        '/api/admin/nurses',
+        admin.token,
+        { name: 'Nia Nurse', email: nurseEmail, password: PASSWORD, department_id: (await ward(1)).departmentId },
+        201,
+      );
       const identities: Record<string, string | undefined> = {
         none: undefined,
         patient: (await fx.patient('Mat Rix')).token,
@@ -445,6 +453,7 @@ for (const target of testDatabases('both')) {
         reception: desk.token,
         admin: admin.token,
         lab: (await signIn(server, labEmail)).token,
+        nurse: (await signIn(server, nurseEmail)).token,
       };
       const routes = [...inpatientRoutes(server.app), ...careRoutes(server.app), ...labRoutes(server.app)];
       const checked: string[] = [];
@@ -465,7 +474,7 @@ for (const target of testDatabases('both')) {
           checked.push(`${route.method} ${route.path} ${who}`);
         }
       }
-      assert.equal(checked.length, routes.length * 6);
+      assert.equal(checked.length, routes.length * 7);
     });
 
     it('answers every clinical route of a patient 404 to a doctor outside their care team, API and FHIR alike, and opens them for the day to one who breaks the glass', async () => {

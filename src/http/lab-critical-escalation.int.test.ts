@@ -1,6 +1,6 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { at, only } from '../testing/assert.ts';
+import { at, only, present } from '../testing/assert.ts';
 import { signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
 import { labFixtures } from '../testing/lab-fixtures.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
@@ -21,8 +21,7 @@ for (const target of testDatabases('both')) {
 
     it('lets the department acknowledge after 30 minutes, once of 20 at once, and nobody outside it', async () => {
       const fx = clinicFixtures(server);
-      const lab = labFixtures(server, fx, await signUpAdmin(server));
-      const technician = await lab.staff('lab-technicians', 'Lee Lab');
+      const lab = labFixtures(server, await signUpAdmin(server));
       const orderer = await fx.doctor('Dr. Order');
       const colleague = await fx.doctor('Dr. Colleague');
       const other = await fx.doctor('Dr. Other');
@@ -32,37 +31,73 @@ for (const target of testDatabases('both')) {
       const patient = await fx.patient('Kai Kalium');
 
       clock.set('2026-05-04T08:00:00Z');
-      const order = await lab.resulted(orderer, patient.patientId, technician, '2823-3', 7.2, 'mmol/L');
-      await lab.ok('POST', `/api/lab/orders/${order.orderId}/finalize`, technician.token);
+      const appointmentId = await fx.appointment({
+        doctor: orderer,
+        patientId: patient.patientId,
+        date: '2026-05-04',
+      });
+      const order = await lab.order({
+        doctor: orderer,
+        appointmentId,
+        results: { '2823-3': { type: 'quantity', value: 7.2, unit: 'mmol/L' } },
+      });
       const [alert] = await server.db.query<{ id: number }>(
         'select id from lab_critical_alerts where observation_id = $1',
-        [order.observationId],
+        [order.observations['2823-3']],
       );
-      const alertId = alert?.id ?? 0;
-      const escalated = async (who: { token: string }) =>
-        (await lab.ok('GET', '/api/doctor/department-critical-results', who.token)).alerts as {
+      const alertId = present(alert).id;
+      /** The critical results standing on the doctor's day. */
+      const standing = async (who: { token: string }) =>
+        (await lab.ok('GET', '/api/doctor/critical-alerts', who.token)).alerts as {
           id: number;
           order_number: string;
           patient: { name: string };
-          ordering_doctor: string;
+          test: string;
+          ordering_doctor: { name: string };
           value: number;
           interpretation: string;
+          escalates_at: string;
+          escalated: boolean;
+          yours: boolean;
         }[];
       const acknowledge = (who: { token: string }) =>
         server.api('POST', `/api/lab/alerts/${alertId}/acknowledge`, { token: who.token });
 
       clock.set('2026-05-04T08:29:59Z');
-      assert.deepEqual(await escalated(colleague), []);
+      assert.deepEqual(await standing(colleague), []);
       assert.equal((await acknowledge(colleague)).status, 404);
-      assert.deepEqual(await escalated(orderer), [], 'the ordering doctor has it in their own results');
+      const own = only(await standing(orderer));
+      assert.deepEqual([own.id, own.yours, own.escalated], [alertId, true, false], 'the ordering doctor’s at once');
 
       clock.set('2026-05-04T08:30:00Z');
-      const seen = only(await escalated(colleague));
+      const seen = only(await standing(colleague));
       assert.deepEqual(
-        [seen.id, seen.order_number, seen.patient.name, seen.ordering_doctor, seen.value, seen.interpretation],
-        [alertId, order.orderNumber, 'Kai Kalium', 'Dr. Order', 7.2, 'HH'],
+        [
+          seen.id,
+          seen.order_number,
+          seen.patient.name,
+          seen.test,
+          seen.ordering_doctor.name,
+          seen.value,
+          seen.interpretation,
+          seen.escalates_at,
+          seen.escalated,
+          seen.yours,
+        ],
+        [
+          alertId,
+          order.orderNumber,
+          'Kai Kalium',
+          'Potassium',
+          'Dr. Order',
+          7.2,
+          'HH',
+          '2026-05-04T08:30:00.000Z',
+          true,
+          false,
+        ],
       );
-      assert.deepEqual(await escalated(stranger), []);
+      assert.deepEqual(await standing(stranger), []);
       assert.equal((await acknowledge(stranger)).status, 404);
 
       // Twenty acknowledgements at once, by the colleagues and the orderer: one is recorded, and one audit row.
@@ -81,8 +116,7 @@ for (const target of testDatabases('both')) {
         [String(alertId)],
       );
       assert.equal(audited.length, 1);
-      assert.deepEqual(await escalated(colleague), []);
-      assert.deepEqual(await escalated(other), []);
+      for (const doctor of [colleague, other, orderer]) assert.deepEqual(await standing(doctor), []);
     });
   });
 }

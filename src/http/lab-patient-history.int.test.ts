@@ -1,6 +1,6 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { only } from '../testing/assert.ts';
+import { only, present } from '../testing/assert.ts';
 import { signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
 import { labFixtures } from '../testing/lab-fixtures.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
@@ -23,23 +23,27 @@ for (const target of testDatabases('both')) {
 
     async function signUp() {
       const fx = clinicFixtures(server);
-      const lab = labFixtures(server, fx, await signUpAdmin(server));
-      const technician = await lab.staff('lab-technicians', 'Lee Lab');
+      const lab = labFixtures(server, await signUpAdmin(server));
+      const technician = await lab.technician();
       const doctor = await fx.doctor('Dr. Order');
       const patient = await fx.patient('Pia Potassium');
       /** A potassium of 7 mmol/L, signed off. */
       const signedOff = async () => {
-        const order = await lab.resulted(doctor, patient.patientId, technician, '2823-3', 7, 'mmol/L');
-        await lab.ok('POST', `/api/lab/orders/${order.orderId}/finalize`, technician.token);
-        return order;
+        const appointmentId = await fx.appointment({ doctor, patientId: patient.patientId, date: '2026-05-04' });
+        const order = await lab.order({
+          doctor,
+          appointmentId,
+          results: { '2823-3': { type: 'quantity', value: 7, unit: 'mmol/L' } },
+        });
+        return { ...order, observationId: present(order.observations['2823-3']) };
       };
       const correct = (order: { observationId: number }, version: number, value: number) =>
         server.api('POST', `/api/lab/results/${order.observationId}/correct`, {
           token: technician.token,
           body: { type: 'quantity', value, unit: 'mmol/L', version, reason: `Recalibrated to ${value}` },
         });
-      const release = (order: { orderId: number }) =>
-        server.api('POST', `/api/lab/orders/${order.orderId}/release`, { token: doctor.token });
+      const release = (order: { id: number }) =>
+        server.api('POST', `/api/lab/orders/${order.id}/release`, { token: doctor.token });
       /** The patient's result of the order: its value now and the history they are shown. */
       const mine = async (order: { orderNumber: string }) => {
         const answer = await lab.ok('GET', '/api/patient/lab-results', patient.token);
@@ -91,7 +95,7 @@ for (const target of testDatabases('both')) {
               or (action = 'release' and entity = 'lab_report'
                   and entity_id = (select id::text from lab_reports where order_id = $2))
            order by id`,
-          [String(order.observationId), order.orderId],
+          [String(order.observationId), order.id],
         );
         assert.deepEqual(steps.map((s) => s.action).sort(), ['correct', 'release']);
         const seen = await setup.mine(order);

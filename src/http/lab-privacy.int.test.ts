@@ -53,7 +53,7 @@ for (const target of testDatabases('one')) {
     it('gives reception no result, diagnosis or record text, and the lab no diagnosis, record text or bill, on any route', async () => {
       const fx = clinicFixtures(server);
       const admin = await signUpAdmin(server);
-      const lab = labFixtures(server, fx, admin);
+      const lab = labFixtures(server, admin);
       const desk = await lab.staff('receptionists', 'Rita Reception');
       const technician = await lab.staff('lab-technicians', 'Lee Lab');
       const doctor = await fx.doctor('Dr. Order');

@@ -8,7 +8,8 @@ export const MULTIPART_LIMIT_BYTES = 3 * 1024 * 1024; // one 2 MiB photo and the
 const tooLarge = (limit: number) =>
   new HttpError(413, 'too_large', `The request is larger than ${Math.round(limit / 1024)} KiB`);
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** The body's bytes, refused past `limit`. */
+export async function readBody(req: IncomingMessage, limit: number = JSON_LIMIT_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];

@@ -53,6 +53,8 @@ export interface Route {
   setsCookie: boolean;
   /** The route may change who a session belongs to (an account, its role, its patient or doctor). */
   changesAccounts: boolean;
+  /** The handler gets the body's bytes as sent (a Uint8Array), not parsed: a signature is over exactly those. */
+  rawBody: boolean;
   handler: Handler;
 }
 
@@ -88,12 +90,16 @@ export function route<P extends string>(
     access,
     setsCookie: false,
     changesAccounts: false,
+    rawBody: false,
     handler: handler as Handler,
   };
 }
 
 /** A public route that signs the browser in: it answers with the session cookie. */
 export const cookieSignIn = (route: Route): Route => ({ ...route, setsCookie: true });
+
+/** A route that reads its body as bytes, as a webhook whose signature covers them. */
+export const rawBody = (route: Route): Route => ({ ...route, rawBody: true });
 
 /**
  * A route whose writes may change what a server remembers of a session, so the answering server forgets that

@@ -11,6 +11,9 @@ import { waitlistRoutes } from './routes/waitlist.ts';
 import { recordRoutes } from './routes/records.ts';
 import { careRoutes } from './routes/care.ts';
 import { labRoutes } from './routes/lab.ts';
+import { vitalsRoutes } from './routes/vitals.ts';
+import { interfacesRoutes } from './routes/interfaces.ts';
+import { medicineRoutes } from './routes/medicines.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { auditRoutes } from './routes/audit.ts';
@@ -34,7 +37,10 @@ export function apiRoutes(app: App, { publicUrl }: { publicUrl?: string } = {}):
     ...recordRoutes(app),
     ...careRoutes(app),
     ...labRoutes(app),
-    ...billingRoutes(app),
+    ...vitalsRoutes(app),
+    ...medicineRoutes(app),
+    ...interfacesRoutes(app),
+    ...billingRoutes(app, { publicUrl }),
     ...inpatientRoutes(app),
     ...notificationRoutes(app, { publicUrl }),
     ...auditRoutes(app),

@@ -9,6 +9,7 @@ import { isHttps } from './session-cookie.ts';
 import { apiRoutes } from './routes.ts';
 import { fhirRoutes } from './routes/fhir.ts';
 import { isFhirPath, toFhirErrorAnswer } from './fhir-answers.ts';
+import { fhirCors, refuseUnservedFormats, type CorsOrigins } from './fhir-negotiation.ts';
 import { serveStatic } from './static.ts';
 import { ListenError } from './listen-error.ts';
 import { loggedPath, stdoutLog } from './access-log.ts';
@@ -24,6 +25,8 @@ export interface ServerOptions {
   trustProxy?: number;
   /** PUBLIC_URL, when set: the origin of every link the API hands out. */
   publicUrl?: string;
+  /** FHIR_CORS_ORIGINS: the origins a browser app may call /fhir/R4 from. */
+  fhirCorsOrigins?: CorsOrigins;
   /** Where the access log and unexpected errors go, a line at a time; by default stdout, in batches. */
   log?: (line: string) => void;
 }
@@ -80,6 +83,8 @@ export function createMedoraServer(app: App, options: ServerOptions = {}): Serve
     if (isHttps(req, trustProxy)) res.setHeader('strict-transport-security', HSTS);
     const fhir = isFhirPath(path);
     try {
+      if (fhir && options.fhirCorsOrigins?.length && fhirCors(options.fhirCorsOrigins, req, res)) return;
+      if (fhir) refuseUnservedFormats(req, search);
       if (path === '/api' || path.startsWith('/api/') || fhir) {
         await handleApi(app, routes, req, res, { path, search, requestId, trustProxy });
       } else if (req.method === 'GET' || req.method === 'HEAD') {

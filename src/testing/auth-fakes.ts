@@ -22,12 +22,20 @@ export function fakeAuthDeps(clock: Clock) {
   let tokenCount = 0;
 
   const addUser = (
-    u: Omit<UserRecord, 'id' | 'active' | 'profileImageId' | 'patientId' | 'doctorId'> & Partial<UserRecord>,
+    u: Omit<UserRecord, 'id' | 'active' | 'profileImageId' | 'patientId' | 'doctorId' | 'wardId'> & Partial<UserRecord>,
   ) => {
     if (users.some((x) => x.email.toLowerCase() === u.email.toLowerCase()))
       throw conflict('email_taken', 'This email is already registered');
     const id = users.length + 1;
-    const user: UserRecord = { active: true, profileImageId: null, patientId: null, doctorId: null, ...u, id };
+    const user: UserRecord = {
+      active: true,
+      profileImageId: null,
+      patientId: null,
+      doctorId: null,
+      wardId: null,
+      ...u,
+      id,
+    };
     users.push(user);
     return user;
   };
@@ -70,6 +78,7 @@ export function fakeAuthDeps(clock: Clock) {
   };
   const stores: AuthStores = {
     audit: auditLog,
+    hl7: { queue: async () => {} },
     outbox: { enqueue: async (m) => void messages.push(m), withdraw: async () => {} },
     links: {
       prepare: async (link) => links.push({ ...link, id: links.length + 1, token: null, used: false }),
@@ -86,12 +95,23 @@ export function fakeAuthDeps(clock: Clock) {
       createPatient: async (a) => addUser({ ...a, role: 'patient', patientId: users.length + 100 }),
       createAdmin: async (a) => addUser({ ...a, role: 'admin' }),
       createStaff: async (a) => addUser(a),
+      createNurse: async ({ departmentId, ...a }) => ({
+        user: addUser({ ...a, role: 'nurse', wardId: departmentId }),
+        department: { id: departmentId, name: `Department ${departmentId}` },
+      }),
       // A walk-in without an e-mail has no user a sign-in could find, so the fake keeps none.
       createWalkIn: async () => ({ userId: 0, patientId: 0 }),
       listStaff: async (role, req) => {
         const items = users
           .filter((u) => u.role === role)
-          .map((u) => ({ id: u.id, name: u.name, email: u.email, active: u.active, createdAt: new Date(0) }));
+          .map((u) => ({
+            id: u.id,
+            name: u.name,
+            email: u.email,
+            active: u.active,
+            createdAt: new Date(0),
+            department: null,
+          }));
         return { items, total: items.length, totalIsLowerBound: false, page: req.page, perPage: req.perPage };
       },
       deactivateStaff: async (userId, role) => {

@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import type { AuditEntry } from '../domain/audit/audit.ts';
 import type { Adjustment } from '../domain/billing/adjustments.ts';
 import { paymentStatusOf, type Bill, type Payment } from '../domain/billing/billing.ts';
-import type { BillingDeps, CardCharge, RememberedAnswer } from '../domain/billing/ports.ts';
+import type {
+  BillingDeps,
+  CardCheckout,
+  CardEvent,
+  CheckoutRequest,
+  RememberedAnswer,
+} from '../domain/billing/ports.ts';
+import { payBill, receiveCardEvent, type CardWebhook } from '../domain/billing/checkout-use-cases.ts';
+import { fakeCheckoutStore } from './checkout-fakes.ts';
 import type { Actor } from '../domain/shared/actor.ts';
 import { fixedClock } from '../domain/shared/clock.ts';
 import { present } from './assert.ts';
@@ -11,8 +19,40 @@ import { present } from './assert.ts';
 export const patient: Actor = { userId: 2, role: 'patient', name: 'Pat', patientId: 5 };
 export const desk: Actor = { userId: 3, role: 'reception', name: 'Rita' };
 
+/** A card processor that opens every checkout asked for and believes every event it is handed. */
+export function fakeCardCheckout(opened: CheckoutRequest[]): CardCheckout {
+  return {
+    open: async (request) => {
+      opened.push(request);
+      return { sessionId: `cs_${request.checkoutId}`, url: `https://pay.example.test/cs_${request.checkoutId}` };
+    },
+    verify: (payload) => JSON.parse(new TextDecoder().decode(payload)),
+  };
+}
+
+/** A webhook delivery, as the fake processor reads it, saying the checkout asked for as `request` was paid. */
+export function paidDelivery(request: CheckoutRequest, eventId = `evt_${request.checkoutId}`): CardWebhook {
+  const event: CardEvent = {
+    id: eventId,
+    type: 'checkout.session.completed',
+    kind: 'paid',
+    sessionId: `cs_${request.checkoutId}`,
+    checkoutId: request.checkoutId,
+    amountCents: request.amountCents,
+  };
+  return { payload: new TextEncoder().encode(JSON.stringify(event)), signature: 'signed' };
+}
+
+export const RETURN_URLS = { successUrl: 'https://clinic.test/paid', cancelUrl: 'https://clinic.test/cancelled' };
+
+/** The patient pays their bill online, as the processor's page and webhook would: the checkout, then its event. */
+export async function payOnline(deps: BillingDeps, opened: CheckoutRequest[], billingId: number, actor: Actor) {
+  await payBill(deps, { billingId, ...RETURN_URLS }, actor);
+  await receiveCardEvent(deps, paidDelivery(present(opened.at(-1))));
+}
+
 /** Billing deps over arrays; `transaction` runs in place, which is all a unit test of the rules needs. */
-export function fakeBillingDeps() {
+export function fakeBillingDeps({ online = false }: { online?: boolean } = {}) {
   const bills: Bill[] = [
     {
       id: 1,
@@ -28,7 +68,8 @@ export function fakeBillingDeps() {
     },
   ];
   const payments: Payment[] = [];
-  const charges: CardCharge[] = [];
+  const opened: CheckoutRequest[] = [];
+  const checkouts = fakeCheckoutStore();
   const audit: AuditEntry[] = [];
   const keys = new Map<string, RememberedAnswer>();
   const clock = fixedClock('2026-06-10T10:00:00Z');
@@ -79,6 +120,9 @@ export function fakeBillingDeps() {
           method: p.method,
           paidAt: p.paidAt,
         };
+        if (p.cardCheckoutId !== undefined && checkouts.paymentOf.has(p.cardCheckoutId))
+          assert.fail('a second payment of one checkout');
+        if (p.cardCheckoutId !== undefined) checkouts.paymentOf.set(p.cardCheckoutId, payment.id);
         payments.push(payment);
         return payment;
       },
@@ -113,7 +157,9 @@ export function fakeBillingDeps() {
         bill.paymentStatus = paymentStatusOf(bill.amountCents, bill.creditedCents, bill.paidCents);
       },
     },
-    cardPayments: { charge: async (c) => void charges.push(c) },
+    cardCheckout: online ? fakeCardCheckout(opened) : null,
+    checkouts: checkouts.store,
+    offlinePayment: { bankTransfer: 'IBAN DE00 0000 0000 0000 0000 00' },
     idempotency: {
       find: async (userId, key) => keys.get(`${userId} ${key}`),
       save: async (userId, key, answer) => void keys.set(`${userId} ${key}`, answer),
@@ -121,5 +167,5 @@ export function fakeBillingDeps() {
     audit: { record: async (...e) => void audit.push(...e) },
     transaction: (fn) => fn(deps),
   };
-  return { deps, bills, payments, charges, audit, adjustments, keys };
+  return { deps, bills, payments, opened, checkouts: checkouts.rows, audit, adjustments, keys };
 }

@@ -47,7 +47,9 @@ export function readBulkFiles(manifestText: string, read: (name: string) => stri
  * A ZIP checked by Debian's own `unzip -t` (every entry's CRC-32 and the central directory), then read back
  * with `unzip -p` as a Bulk Data export.
  */
-export async function readBulkZip(bytes: Uint8Array): Promise<BulkFiles & { names: string[] }> {
+export async function readBulkZip(
+  bytes: Uint8Array,
+): Promise<BulkFiles & { names: string[]; text: (name: string) => string }> {
   const dir = await mkdtemp(join(tmpdir(), 'medora-zip-'));
   try {
     const path = join(dir, 'export.zip');
@@ -62,7 +64,7 @@ export async function readBulkZip(bytes: Uint8Array): Promise<BulkFiles & { name
       assert.ok(found !== undefined, `${name} is in the archive`);
       return found;
     };
-    return { ...readBulkFiles(text('manifest.json'), text), names };
+    return { ...readBulkFiles(text('manifest.json'), text), names, text };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

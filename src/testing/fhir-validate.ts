@@ -16,6 +16,7 @@ import {
   cachedTerminology,
   fhirDefinitionsCache,
 } from './fhir-definitions.ts';
+import { usCoreLabProblemsIn } from './us-core-lab.ts';
 
 /**
  * Validates FHIR resources against the official R4 StructureDefinitions (@medplum/core's validateResource), plus
@@ -232,6 +233,8 @@ export function assertValidFhir(resource: unknown): void {
   walkResource(r as unknown as Record<string, unknown>, r.resourceType, errors);
   assert.deepEqual(errors, [], `${r.resourceType}/${r.id ?? ''} is not valid FHIR R4:\n${errors.join('\n')}`);
   counts.resources += walked;
+  const usCore = usCoreLabProblemsIn(r);
+  assert.deepEqual(usCore, [], `not shaped as US Core 5.0.1's lab profiles:\n${usCore.join('\n')}`);
 }
 
 process.on('exit', () => {

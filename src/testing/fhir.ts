@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
+import { referencesIn } from '../domain/fhir/references.ts';
 import { assertValidFhir } from './fhir-validate.ts';
 import type { ApiAnswer, TestServer } from './http.ts';
 
@@ -50,3 +51,12 @@ export const matches = <T extends Resource = Resource>(bundle: Bundle): T[] =>
   (bundle.entry ?? []).filter((e) => e.search?.mode === 'match').map((e) => e.resource as T);
 
 export const idsOf = (bundle: Bundle) => matches(bundle).map((r) => r.id);
+
+/** Every relative reference (`Type/id`) in `resources` that names none of them: what a self-contained set lacks. */
+export function danglingReferences(resources: readonly Resource[]): string[] {
+  const present = new Set(resources.map((r) => `${r.resourceType}/${r.id}`));
+  const dangling = new Set<string>();
+  for (const resource of resources)
+    for (const { type, id } of referencesIn(resource)) if (!present.has(`${type}/${id}`)) dangling.add(`${type}/${id}`);
+  return [...dangling].sort();
+}

@@ -9,6 +9,7 @@ import { apiRoutes } from '../http/routes.ts';
 import { observeContract, type ContractObserver } from './contract-observer.ts';
 import type { TestDatabase } from './test-db.ts';
 import type { Role } from '../domain/shared/actor.ts';
+import type { StripeSettings } from '../stripe-card-checkout.ts';
 import { hearingOf } from './hearing.ts';
 import { makeTestApp, TEST_TZ } from './test-app.ts';
 
@@ -52,20 +53,41 @@ export async function startTestServer(
     clinicName?: string;
     clinicAddress?: string;
     clinicPhone?: string;
+    /** Online card payments through Stripe (a stand-in's address as `apiUrl`); none turns them off. */
+    stripe?: StripeSettings;
+    bankTransferDetails?: string;
     requireMfa?: Role[];
+    billMedicines?: boolean;
     log?: (line: string) => void;
+    fhirCorsOrigins?: string[];
+    /**
+     * For a test of what one instance keeps in its memory (the sessions it remembers): no second instance through
+     * PgBouncer, whose requests would find the other's memory.
+     */
+    oneInstance?: boolean;
   } = {},
 ): Promise<TestServer> {
   const database = await target.open();
   const hearing = hearingOf(database.db);
   const app = makeTestApp(hearing.db, { ...opts, clock: opts.clock ?? systemClock });
   // Behind one trusted proxy, so a test can sign up many patients, each from an address of their own.
-  const server = createMedoraServer(app, { log: opts.log ?? (() => {}), trustProxy: 1 });
+  const server = createMedoraServer(app, {
+    log: opts.log ?? (() => {}),
+    trustProxy: 1,
+    fhirCorsOrigins: opts.fhirCorsOrigins,
+  });
   const contract = observeContract(server, apiRoutes(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // So a test that relies on a session being remembered does not meet one asked for before the server could.
   await hearing.live;
+  // Through PgBouncer (test-db.ts), a second instance on the same database answers every other request of `api()`.
+  const second =
+    database.anotherInstance && !opts.oneInstance
+      ? await secondInstance(await database.anotherInstance(), opts)
+      : undefined;
+  const instances = [{ url, contract }, ...(second ? [second] : [])];
+  let turn = 0;
   return {
     app,
     db: database.db,
@@ -78,12 +100,13 @@ export async function startTestServer(
       { token, body, headers = {} }: ApiOptions = {},
     ): Promise<ApiAnswer<T>> => {
       const isForm = body instanceof FormData;
-      const res = await fetch(url + path, {
+      const instance = instances[turn++ % instances.length] ?? { url, contract };
+      const res = await fetch(instance.url + path, {
         method,
         headers: {
           ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
-          ...headers,
+          ...sameOrigin(headers, url, instance.url),
         },
         body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
       });
@@ -92,20 +115,46 @@ export async function startTestServer(
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {}
-      const complaint = contract.take(res.headers.get('x-request-id'));
+      const complaint = instance.contract.take(res.headers.get('x-request-id'));
       if (complaint) throw complaint;
       return { status: res.status, body: parsed as T, headers: res.headers };
     },
     close: async () => {
       await closeGracefully(server, 1000);
+      if (second) await closeGracefully(second.server, 1000);
       await database.drop();
-      const broken = contract.untaken();
+      const broken = instances.flatMap((instance) => instance.contract.untaken());
       if (broken.length > 0)
         throw new AssertionError({
           message: `${broken.length} answers broke the OpenAPI document:\n\n${broken.map((error) => error.message).join('\n\n')}`,
         });
     },
   };
+}
+
+/**
+ * A load balancer hands each instance the Host the browser used, so the browser's Origin matches it whichever
+ * instance answers. fetch cannot set Host: the Origin a test gives for the first instance's address is given as the
+ * address of the instance the request goes to instead, scheme and all; any other Origin is left as it is.
+ */
+function sameOrigin(headers: Record<string, string>, publicUrl: string, instanceUrl: string): Record<string, string> {
+  const { origin } = headers;
+  if (origin === undefined || instanceUrl === publicUrl) return headers;
+  const asSent = URL.canParse(origin) ? new URL(origin) : undefined;
+  if (asSent?.host !== new URL(publicUrl).host) return headers;
+  asSent.host = new URL(instanceUrl).host;
+  return { ...headers, origin: asSent.origin };
+}
+
+/** Another server on the same database, as a second instance behind a load balancer is. */
+async function secondInstance(db: Db, opts: Parameters<typeof startTestServer>[1] = {}) {
+  const hearing = hearingOf(db);
+  const app = makeTestApp(hearing.db, { ...opts, clock: opts.clock ?? systemClock });
+  const server = createMedoraServer(app, { log: opts.log ?? (() => {}), trustProxy: 1 });
+  const contract = observeContract(server, apiRoutes(app));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await hearing.live;
+  return { server, contract, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 export { fixedClock, TEST_TZ };

@@ -34,6 +34,46 @@ export function clinicFixtures(server: TestServer) {
       return { ...signedIn, patientId, name };
     },
 
+    /** A nurse of department `departmentId`, signed in. */
+    async nurse(departmentId: number, name = 'Nia Nurse') {
+      const email = uniqueEmail('nurse');
+      passwordHash ??= testHasher.hash(PASSWORD);
+      const userId = await one(
+        `insert into users (name, email, password_hash, role) values ($1, $2, $3, 'nurse') returning id`,
+        [name, email, await passwordHash],
+      );
+      await db.query('insert into nurses (user_id, department_id) values ($1, $2)', [userId, departmentId]);
+      return { userId, departmentId, name, ...(await signIn(server, email)) };
+    },
+
+    /** A department with one room of `beds` beds in service. */
+    async ward(name: string, beds = 2) {
+      const departmentId = await one('insert into departments (name) values ($1) returning id', [name]);
+      const roomId = await one('insert into rooms (name, department_id) values ($1, $2) returning id', [
+        `${name} room`,
+        departmentId,
+      ]);
+      const bedIds: number[] = [];
+      for (let i = 1; i <= beds; i++)
+        bedIds.push(await one(`insert into beds (room_id, label) values ($1, $2) returning id`, [roomId, `B${i}`]));
+      return { departmentId, roomId, bedIds };
+    },
+
+    /** A stay of patient `patientId` in bed `bedId` of `departmentId`, requested by `doctorId`, admitted at `at`. */
+    async admit(a: { patientId: number; doctorId: number; departmentId: number; bedId: number; at: string }) {
+      const admissionId = await one(
+        `insert into admissions (patient_id, department_id, requested_by, expected_nights, reason, status, bed_id,
+           requested_at, reserved_at, admitted_at)
+         values ($1, $2, $3, 3, 'Community-acquired pneumonia', 'admitted', $4, $5, $5, $5) returning id`,
+        [a.patientId, a.departmentId, a.doctorId, a.bedId, a.at],
+      );
+      await db.query(
+        'insert into bed_stays (admission_id, bed_id, nightly_rate_cents, started_at) values ($1, $2, 0, $3)',
+        [admissionId, a.bedId, a.at],
+      );
+      return admissionId;
+    },
+
     async disease(name: string) {
       return one('insert into diseases (name) values ($1) returning id', [name]);
     },

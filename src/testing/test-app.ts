@@ -1,7 +1,8 @@
 import { makeApp, type App } from '../app.ts';
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import type { Clock } from '../domain/shared/clock.ts';
 import type { Role } from '../domain/shared/actor.ts';
+import type { StripeSettings } from '../stripe-card-checkout.ts';
 import type { AuditKeys } from '../domain/audit/checkpoint.ts';
 import { argon2HasherAt } from '../security.ts';
 
@@ -22,12 +23,19 @@ export function makeTestApp(
     clinicName?: string;
     clinicAddress?: string;
     clinicPhone?: string;
+    /** Online card payments through Stripe (a stand-in's address as `apiUrl`); none turns them off. */
+    stripe?: StripeSettings;
+    bankTransferDetails?: string;
     requireMfa?: Role[];
     auditKeys?: AuditKeys;
+    /** Where the lag-tolerant reads go (a replica); `db` when not given. */
+    reads?: Queryable;
+    billMedicines?: boolean;
   },
 ): App {
   return makeApp({
     db,
+    reads: opts.reads,
     clock: opts.clock,
     config: {
       clinicTz: opts.clinicTz ?? TEST_TZ,
@@ -35,6 +43,9 @@ export function makeTestApp(
       clinicAddress: opts.clinicAddress ?? '12 Test Street, Testville',
       clinicPhone: opts.clinicPhone ?? '+1 555 0199',
       requireMfa: opts.requireMfa,
+      stripe: opts.stripe,
+      bankTransferDetails: opts.bankTransferDetails,
+      billMedicines: opts.billMedicines ?? false,
     },
     hasher: testHasher,
     auditKeys: opts.auditKeys,

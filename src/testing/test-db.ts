@@ -16,6 +16,11 @@ export interface OpenedTestDatabase {
   db: Db;
   /** The PostgreSQL database's own URL, for a second connection pool or a `medora` process. */
   url?: string;
+  /**
+   * Through PgBouncer (TEST_DATABASE_POOLER_URL): another pool as `db` was opened, for a second instance of the
+   * server on the same database; closed by `drop`.
+   */
+  anotherInstance?(): Promise<Db>;
   /** Closes the database and removes it. */
   drop(): Promise<void>;
 }
@@ -30,7 +35,8 @@ export interface TestDatabase {
  * The databases a test file runs on. `both`, for what the two engines do differently (drivers, SQL, races, LISTEN,
  * dumps): PGlite always, and the PostgreSQL server too when TEST_DATABASE_URL is set. `one`, for behaviour above
  * the database (HTTP, the CLI, mail): the server when it is set, PGlite otherwise, since opening PGlite costs a
- * file seconds. Each open() copies a database that was migrated once (per version of the migrations) instead of
+ * file seconds. With TEST_DATABASE_POOLER_URL (PgBouncer in transaction mode in front of TEST_DATABASE_URL's server,
+ * as scripts/test-infra starts it), the server's databases are reached through it. Each open() copies a database that was migrated once (per version of the migrations) instead of
  * migrating anew: creating and migrating an embedded database takes seconds, copying one a fraction of that.
  */
 export function testDatabases(engines: 'both' | 'one'): TestDatabase[] {
@@ -68,7 +74,8 @@ function templateKey(): string {
 const execFileAsync = promisify(execFile);
 const TEMPLATE_KEY = templateKey();
 const PGLITE_TEMPLATE = join(tmpdir(), 'medora-test-templates', `pglite-${TEMPLATE_KEY}`);
-const POSTGRES_TEMPLATE = `medora_template_${TEMPLATE_KEY}`;
+/** The migrated template database on the server, which each test's database is copied from. */
+export const POSTGRES_TEMPLATE = `medora_template_${TEMPLATE_KEY}`;
 
 /** An embedded database's DATA_DIR holding a copy of the migrated template, for `openPglite` or a `medora` process. */
 export async function embeddedDataDir(): Promise<{ dataDir: string; remove(): Promise<void> }> {
@@ -152,11 +159,29 @@ async function openOnServer(url: string): Promise<OpenedTestDatabase> {
     await create();
   });
   const databaseUrl = withDatabase(url, name);
-  const db = await openPostgres(databaseUrl);
+  const pooler = process.env.TEST_DATABASE_POOLER_URL;
+  const open = () =>
+    pooler
+      ? openPostgres(withDatabase(pooler, name), {
+          pooler: 'transaction',
+          directUrl: databaseUrl,
+          setRoleDefaults: true,
+        })
+      : openPostgres(databaseUrl);
+  const db = await open();
+  const instances: Db[] = [];
   return {
     db,
     url: databaseUrl,
+    anotherInstance: pooler
+      ? async () => {
+          const another = await open();
+          instances.push(another);
+          return another;
+        }
+      : undefined,
     drop: async () => {
+      for (const another of instances) await another.close();
       await db.close();
       await runOnConnection(url, `drop database ${name} with (force)`);
     },

@@ -9,7 +9,14 @@ import type { UserJson } from '../domain/shared/shared-shapes.ts';
 
 const ROLE_KEY = 'medora.role';
 // Keyed by every role, so a new role cannot be left out.
-const ROLE_NAMES: Record<Role, true> = { admin: true, doctor: true, patient: true, reception: true, lab: true };
+const ROLE_NAMES: Record<Role, true> = {
+  admin: true,
+  doctor: true,
+  patient: true,
+  reception: true,
+  lab: true,
+  nurse: true,
+};
 
 const storedRole = localStorage.getItem(ROLE_KEY);
 

@@ -29,3 +29,15 @@ export const formatDayTime = (wallDateTime: string) => dates.formatDayTime(wallD
 
 /** An ISO instant on the clinic's clock → 'Jun 3, 2030, 8:00 AM'. */
 export const formatDateTime = (instant: string) => dates.formatDateTime(instant, clinic.locale, clinic.timeZone);
+
+/** An ISO instant → its day on the clinic's clock, 'Jun 3, 2030'. */
+export const formatInstantDate = (instant: string) => dates.formatInstantDate(instant, clinic.locale, clinic.timeZone);
+
+/** The time it is now on the clinic's clock, 'HH:mm' (the browser's own clock while the clinic's zone is unknown). */
+export const clinicTimeNow = () =>
+  new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: clinic.timeZone,
+  }).format(new Date());

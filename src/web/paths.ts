@@ -1,6 +1,12 @@
 /** The only place URLs are spelled: the UI's routes (patterns with `:id` and builders) and the API's paths. */
 import type { Role } from '../domain/shared/actor.ts';
-import { CANCEL_APPOINTMENT_PATH, RESET_PASSWORD_PATH, VERIFY_EMAIL_PATH, WAITLIST_OFFER_PATH } from '../links.ts';
+import {
+  CANCEL_APPOINTMENT_PATH,
+  PATIENT_BILLS_PATH,
+  RESET_PASSWORD_PATH,
+  VERIFY_EMAIL_PATH,
+  WAITLIST_OFFER_PATH,
+} from '../links.ts';
 
 type Id = number | string;
 type AdmissionStep = 'cancel' | 'reserve' | 'admit' | 'undo' | 'transfer' | 'discharge-order' | 'discharge';
@@ -39,23 +45,27 @@ export const routes = {
     receptionists: '/user/admin/receptionists',
     labTechnicians: '/user/admin/lab-technicians',
     labTests: '/user/admin/lab-tests',
+    nurses: '/user/admin/nurses',
     beds: '/user/admin/beds',
     admissions: '/user/admin/admissions',
     census: '/user/admin/census',
     takings: '/user/admin/takings',
     dischargeSummary: '/user/admin/admissions/:id/summary',
+    formulary: '/user/admin/formulary',
   },
   patient: {
     appointments: '/user/patient',
     profile: '/user/patient/profile',
     book: '/user/patient/book',
-    bills: '/user/patient/bills',
+    bills: PATIENT_BILLS_PATH,
     records: '/user/patient/records',
     results: '/user/patient/results',
     waitlist: '/user/patient/waitlist',
     doctors: '/user/patient/doctors',
     doctorProfile: '/user/patient/doctors/:id',
     dischargeSummary: '/user/patient/records/stays/:id/summary',
+    medicines: '/user/patient/medicines',
+    prescription: '/user/patient/medicines/:id',
   },
   reception: {
     root: '/user/reception',
@@ -81,10 +91,19 @@ export const routes = {
     results: '/user/doctor/results',
     patientResults: '/user/doctor/my-patients/:id/results',
     labReport: '/user/doctor/lab-orders/:id/report',
+    flowsheet: '/user/doctor/admissions/:id/flowsheet',
+    prescription: '/user/doctor/prescriptions/:id',
+    mar: '/user/doctor/mar',
   },
   lab: {
     worklist: '/user/lab',
     unmatched: '/user/lab/unmatched',
+  },
+  nurse: {
+    root: '/user/nurse',
+    beds: '/user/nurse/beds',
+    flowsheet: '/user/nurse/admissions/:id/flowsheet',
+    mar: '/user/nurse/mar',
   },
 } as const;
 
@@ -176,6 +195,8 @@ export const endpoints = {
     receptionist: (id: Id) => `/api/admin/receptionists/${id}`,
     labTechnicians: '/api/admin/lab-technicians',
     labTechnician: (id: Id) => `/api/admin/lab-technicians/${id}`,
+    nurses: '/api/admin/nurses',
+    nurse: (id: Id) => `/api/admin/nurses/${id}`,
     roomBeds: (roomId: Id) => `/api/admin/rooms/${roomId}/beds`,
     roomBedClass: (roomId: Id) => `/api/admin/rooms/${roomId}/bed-class`,
     bed: (id: Id) => `/api/admin/beds/${id}`,
@@ -194,6 +215,31 @@ export const endpoints = {
     /** A step of the admission's lifecycle: cancel, reserve, admit, undo, transfer, discharge-order, discharge. */
     admissionStep: (id: Id, step: AdmissionStep) => `/api/admissions/${id}/${step}`,
     dischargeSummary: (id: Id) => `/api/admissions/${id}/discharge-summary`,
+  },
+  /** Vital signs and the stay's charts (nurses and doctors; admins read). */
+  vitals: {
+    sets: '/api/vitals/sets',
+    flowsheet: (admissionId: Id) => `/api/admissions/${admissionId}/flowsheet`,
+    fluidBalance: (admissionId: Id) => `/api/admissions/${admissionId}/fluid-balance`,
+    nursingNotes: (admissionId: Id) => `/api/admissions/${admissionId}/nursing-notes`,
+    alerts: '/api/doctor/news2-alerts',
+  },
+  /** Medicines (issue 50): the formulary, allergies, prescriptions and orders, the ward's MAR. */
+  medicines: {
+    formulary: '/api/formulary',
+    adminFormulary: '/api/admin/formulary',
+    formularyEntry: (id: Id) => `/api/admin/formulary/${id}`,
+    allergies: (patientId: Id) => `/api/patients/${patientId}/allergies`,
+    allergyStatus: (id: Id) => `/api/allergies/${id}/status`,
+    orders: '/api/medication-orders',
+    order: (id: Id) => `/api/medication-orders/${id}`,
+    printout: (id: Id) => `/api/medication-orders/${id}/printout`,
+    discontinue: (id: Id) => `/api/medication-orders/${id}/discontinue`,
+    asNeededDose: (id: Id) => `/api/medication-orders/${id}/doses`,
+    recordDose: (id: Id) => `/api/medication-doses/${id}/record`,
+    patientMedicines: (patientId: Id) => `/api/patients/${patientId}/medicines`,
+    mine: '/api/patient/prescriptions',
+    wardMar: (wardId: Id) => `/api/wards/${wardId}/mar`,
   },
   /** The front desk's, for reception and admins. */
   desk: {
@@ -225,6 +271,7 @@ export const endpoints = {
     balance: '/api/patient/balance',
     records: '/api/patient/records',
     pay: (billId: Id) => `/api/patient/billings/${billId}/pay`,
+    paymentOptions: '/api/patient/payment-options',
     waitlist: '/api/patient/waitlist',
     waitlistEntry: (id: Id) => `/api/patient/waitlist/${id}`,
     admissions: '/api/patient/admissions',
@@ -242,8 +289,8 @@ export const endpoints = {
     orderStep: (id: Id, step: 'cancel' | 'review' | 'release') => `/api/lab/orders/${id}/${step}`,
     acknowledge: (alertId: Id) => `/api/lab/alerts/${alertId}/acknowledge`,
     toReview: '/api/doctor/results-to-review',
-    /** The department's critical values gone 30 minutes unacknowledged, for any of its doctors to acknowledge. */
-    departmentCriticals: '/api/doctor/department-critical-results',
+    /** The doctor's critical values not yet acknowledged, and their department's gone 30 minutes unacknowledged. */
+    criticalAlerts: '/api/doctor/critical-alerts',
     patientResults: (patientId: Id) => `/api/doctor/patients/${patientId}/lab-results`,
     myResults: '/api/patient/lab-results',
     orderCosts: '/api/desk/lab-orders',

@@ -40,15 +40,22 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.receptionists]: 'admin/receptionists',
     [routes.admin.labTechnicians]: 'admin/lab-technicians',
     [routes.admin.labTests]: 'admin/lab-tests',
+    [routes.admin.nurses]: 'admin/nurses',
     [routes.admin.beds]: 'bed-board',
     [routes.admin.admissions]: 'reception/admissions',
     [routes.admin.dischargeSummary]: 'discharge-summary',
     [routes.admin.census]: 'admin/census',
     [routes.admin.takings]: 'reception/takings',
+    [routes.admin.formulary]: 'admin/formulary',
   },
   lab: {
     [routes.lab.worklist]: 'lab/worklist',
     [routes.lab.unmatched]: 'lab/unmatched',
+  },
+  nurse: {
+    [routes.nurse.beds]: 'bed-board',
+    [routes.nurse.flowsheet]: 'flowsheet',
+    [routes.nurse.mar]: 'ward-mar',
   },
   reception: {
     [routes.reception.today]: 'reception/today',
@@ -70,6 +77,9 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.doctor.results]: 'doctor/results-to-review',
     [routes.doctor.patientResults]: 'doctor/patient-results',
     [routes.doctor.labReport]: 'doctor/lab-report',
+    [routes.doctor.flowsheet]: 'flowsheet',
+    [routes.doctor.prescription]: 'prescription',
+    [routes.doctor.mar]: 'ward-mar',
   },
   patient: {
     [routes.patient.appointments]: 'patient/appointments',
@@ -82,6 +92,8 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.patient.doctors]: 'patient/doctors',
     [routes.patient.doctorProfile]: 'patient/doctor-profile',
     [routes.patient.dischargeSummary]: 'discharge-summary',
+    [routes.patient.medicines]: 'patient/medicines',
+    [routes.patient.prescription]: 'prescription',
   },
 };
 
@@ -94,6 +106,7 @@ export const areaRedirects: Record<string, string> = {
   [routes.admin.root]: routes.admin.dashboard,
   [routes.doctor.root]: routes.doctor.agenda,
   [routes.reception.root]: routes.reception.today,
+  [routes.nurse.root]: routes.nurse.beds,
 };
 
 /** The signed-in areas' frame (header and sidebar), a lazy chunk of its own; its path as the build's metafile spells it. */

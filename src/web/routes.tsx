@@ -26,6 +26,7 @@ const areaRoutes = {
   patient: lazyPages(areaPages.patient),
   reception: lazyPages(areaPages.reception),
   lab: lazyPages(areaPages.lab),
+  nurse: lazyPages(areaPages.nurse),
 } satisfies Record<Role, unknown>;
 const AccountPage = lazyPage(accountPage);
 const NotFoundPage = lazyPage(notFoundPage);

@@ -1,4 +1,4 @@
-import { GenderShape, RoleShape, UserShape } from '../shared/shared-shapes.ts';
+import { GenderShape, NamedShape, RoleShape, UserShape } from '../shared/shared-shapes.ts';
 import {
   alwaysNull,
   array,
@@ -7,10 +7,12 @@ import {
   date,
   dateTime,
   email,
+  id,
   integer,
   nullable,
   object,
   oneOfValues,
+  propertiesOf,
   ref,
   string,
   text,
@@ -92,6 +94,7 @@ export const WalkInShape = object({
 export type WalkInJson = Static<typeof WalkInShape>;
 
 export const NewStaffRequest = object({ name: personName, email: newEmail, password: NewPasswordText });
+export const NewNurseRequest = object({ ...propertiesOf(NewStaffRequest), department_id: id() });
 
 /** A receptionist or lab technician deactivated: they can no longer sign in. */
 export const DeactivatedShape = object({ id: integer(), active: boolean({ const: false }) });
@@ -172,14 +175,18 @@ export type MfaStatusJson = Static<typeof MfaStatusShape>;
 
 export const StaffShape = component(
   'Staff',
-  object({
-    id: integer(),
-    name: string(),
-    email: email(),
-    role: oneOfValues(['reception', 'lab']),
-    active: boolean(),
-    created_at: dateTime(),
-  }),
+  object(
+    {
+      id: integer(),
+      name: string(),
+      email: email(),
+      role: oneOfValues(['reception', 'lab', 'nurse']),
+      active: boolean(),
+      created_at: dateTime(),
+      department: ref(NamedShape),
+    },
+    { optional: ['department'] },
+  ),
 );
 export type StaffJson = Static<typeof StaffShape>;
 

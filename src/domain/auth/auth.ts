@@ -26,6 +26,7 @@ export function actorOf(user: SessionUser, requestId?: string): Actor {
     name: user.name,
     patientId: user.patientId ?? undefined,
     doctorId: user.doctorId ?? undefined,
+    wardId: user.wardId ?? undefined,
     requestId,
   };
 }

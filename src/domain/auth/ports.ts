@@ -3,6 +3,7 @@ import type { Actor, Gender, Role } from '../shared/actor.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
+import type { Hl7Outbox } from '../notifications/hl7-events.ts';
 import type { Clinic } from '../notifications/message.ts';
 import type { Notifying } from '../notifications/ports.ts';
 
@@ -16,10 +17,12 @@ export interface UserRecord {
   profileImageId: number | null;
   patientId: number | null;
   doctorId: number | null;
+  /** A nurse's department: the ward whose beds they work; null for every other role. */
+  wardId: number | null;
 }
 
 /** Roles whose accounts are only users: no patient or doctor row. */
-export type StaffRole = Extract<Role, 'admin' | 'reception' | 'lab'>;
+export type StaffRole = Extract<Role, 'admin' | 'reception' | 'lab' | 'nurse'>;
 
 export interface StaffAccount {
   id: number;
@@ -27,6 +30,8 @@ export interface StaffAccount {
   email: string;
   active: boolean;
   createdAt: Date;
+  /** A nurse's department; null for the other staff. */
+  department: { id: number; name: string } | null;
 }
 
 /** Who is behind a session: everything but the password hash, which a signed-in request never needs. */
@@ -57,6 +62,13 @@ export interface AccountStore {
   createAdmin(account: { name: string; email: string; passwordHash: string }): Promise<UserRecord>;
   /** A staff account without a patient or doctor row; a taken email is a conflict `email_taken`. */
   createStaff(account: { name: string; email: string; passwordHash: string; role: StaffRole }): Promise<UserRecord>;
+  /** A nurse's account and the department they belong to; an unknown department is 422 naming `department_id`. */
+  createNurse(account: {
+    name: string;
+    email: string;
+    passwordHash: string;
+    departmentId: number;
+  }): Promise<{ user: UserRecord; department: { id: number; name: string } }>;
   /** The accounts of a staff role, active first, by name; `q` searches name and e-mail. */
   listStaff(role: StaffRole, req: PageRequest): Promise<Page<StaffAccount>>;
   /** Deactivates the account if it has `role`; its sessions stop working at once. False when there is none. */
@@ -202,6 +214,8 @@ export interface AuthStores extends Notifying {
   mfa: MfaStore;
   challenges: ChallengeStore;
   audit: AuditLog;
+  /** ADT^A04 to the receivers that take it, when a patient is registered. */
+  hl7: Hl7Outbox;
 }
 
 export interface AuthDeps extends AuthStores {

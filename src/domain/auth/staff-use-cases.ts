@@ -1,6 +1,6 @@
 /**
- * Staff accounts: admins create, list and deactivate receptionists and lab technicians; the desk registers walk-in
- * patients.
+ * Staff accounts: admins create, list and deactivate receptionists, lab technicians and nurses; the desk registers
+ * walk-in patients.
  */
 import { requireAdmin, requireDesk, type Actor } from '../shared/actor.ts';
 import { clinicToday } from '../shared/clock.ts';
@@ -9,6 +9,7 @@ import { pageRequest, type Page } from '../shared/pagination.ts';
 import { readFields } from '../shared/read-fields.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
 import {
+  NewNurseRequest,
   NewStaffRequest,
   WalkInRequest,
   type DeactivatedShape,
@@ -21,8 +22,8 @@ import type { AuthDeps, StaffAccount } from './ports.ts';
 import { sendVerification } from './verification.ts';
 
 /** The staff an admin keeps accounts for here (doctors have their own screen). */
-type DeskOrLab = 'reception' | 'lab';
-const WHO: Record<DeskOrLab, string> = { reception: 'Receptionist', lab: 'Lab technician' };
+type DeskOrLab = 'reception' | 'lab' | 'nurse';
+const WHO: Record<DeskOrLab, string> = { reception: 'Receptionist', lab: 'Lab technician', nurse: 'Nurse' };
 
 const staffJson =
   (role: DeskOrLab) =>
@@ -33,6 +34,7 @@ const staffJson =
     role,
     active: a.active,
     created_at: a.createdAt.toISOString(),
+    ...(a.department ? { department: a.department } : {}),
   });
 
 /** An admin creates a receptionist's account with a first password (from the admin screen, the API or `medora reception create`). */
@@ -43,6 +45,44 @@ export async function createReceptionist(deps: AuthDeps, body: unknown, actor: A
 /** An admin creates a lab technician's account with a first password (the admin API or `medora lab-technicians add`). */
 export async function createLabTechnician(deps: AuthDeps, body: unknown, actor: Actor): Promise<StaffJson> {
   return createStaffAccount(deps, 'lab', body, actor);
+}
+
+/**
+ * An admin creates a nurse's account in a department, whose inpatients they then care for (the admin API or
+ * `medora nurses add`); an unknown department is 422 naming `department_id`.
+ */
+export async function createNurse(deps: AuthDeps, body: unknown, actor: Actor): Promise<StaffJson> {
+  requireAdmin(actor);
+  const v = new Validator(asRecord(body));
+  const { name, email, password, department_id } = readFields(v, NewNurseRequest);
+  refuseCommonPassword(v, 'password', password);
+  v.done();
+  const passwordHash = await deps.hasher.hash(password);
+  return deps.transaction(async (tx) => {
+    const { user, department } = await tx.accounts.createNurse({
+      name,
+      email,
+      passwordHash,
+      departmentId: department_id,
+    });
+    await tx.audit.record({
+      actor,
+      action: 'create',
+      entity: 'user',
+      entityId: user.id,
+      requestId: actor.requestId,
+      details: { role: 'nurse', email, department_id },
+    });
+    return {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role: 'nurse',
+      active: true,
+      created_at: deps.clock.now().toISOString(),
+      department,
+    };
+  });
 }
 
 async function createStaffAccount(deps: AuthDeps, role: DeskOrLab, body: unknown, actor: Actor): Promise<StaffJson> {
@@ -102,6 +142,15 @@ async function listStaffOf(
   return { ...page, items: page.items.map(staffJson(role)) };
 }
 
+/** The nurses with their departments, active first; `q` searches name and e-mail. */
+export async function listNurses(
+  deps: AuthDeps,
+  query: Record<string, unknown>,
+  actor: Actor,
+): Promise<Page<StaffJson>> {
+  return listStaffOf(deps, 'nurse', query, actor);
+}
+
 /** Deactivates a receptionist: they cannot sign in, and their open sessions stop working at once. */
 export async function deactivateReceptionist(
   deps: AuthDeps,
@@ -118,6 +167,15 @@ export async function deactivateLabTechnician(
   actor: Actor,
 ): Promise<Static<typeof DeactivatedShape>> {
   return deactivateStaffOf(deps, 'lab', rawId, actor);
+}
+
+/** Deactivates a nurse: they cannot sign in, and their open sessions stop working at once. */
+export async function deactivateNurse(
+  deps: AuthDeps,
+  rawId: RawId,
+  actor: Actor,
+): Promise<Static<typeof DeactivatedShape>> {
+  return deactivateStaffOf(deps, 'nurse', rawId, actor);
 }
 
 async function deactivateStaffOf(
@@ -178,6 +236,7 @@ export async function registerWalkIn(
       requestId: actor.requestId,
       details: { via: 'front desk', email: email !== null },
     });
+    await tx.hl7.queue({ event: 'A04', patientId: created.patientId }, deps.clock.now());
     if (email !== null)
       await sendVerification(deps, tx, { id: created.userId, name, email }, deps.clock.now(), 'first');
     return { patient: { id: created.patientId, name, email: null, pending_email: email, phone, birthdate, gender } };

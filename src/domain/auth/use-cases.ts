@@ -83,6 +83,7 @@ async function createPatientAccount(
         patientId: user.patientId,
         requestId: client.requestId,
       });
+      if (user.patientId !== null) await tx.hl7.queue({ event: 'A04', patientId: user.patientId }, deps.clock.now());
       await sendVerification(deps, tx, user, deps.clock.now());
     });
   } catch (error) {

@@ -2,11 +2,11 @@ import { describe, it } from '../../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { DomainError } from '../shared/errors.ts';
 import { present } from '../../testing/assert.ts';
-import { desk, fakeBillingDeps, patient } from '../../testing/billing-fakes.ts';
+import { desk, fakeBillingDeps, patient, payOnline } from '../../testing/billing-fakes.ts';
 import { adjustBill } from './adjust-use-cases.ts';
 import { paymentStatusOf } from './billing.ts';
 import { billingJson, receiptJson } from './billing-answers.ts';
-import { payBill, takePayment } from './use-cases.ts';
+import { takePayment } from './use-cases.ts';
 
 const doctor = { userId: 4, role: 'doctor' as const, name: 'Dr. Grey', doctorId: 1 };
 const credit = (amount: string, reason = 'Goodwill') => ({ kind: 'credit', amount, reason });
@@ -74,10 +74,10 @@ describe('adjustBill: credit notes', () => {
   });
 
   it('lets the patient pay what the bill asks for after a credit', async () => {
-    const { deps } = fakeBillingDeps();
+    const { deps, opened, bills } = fakeBillingDeps({ online: true });
     await adjustBill(deps, { billingId: 1, body: credit('25') }, desk);
-    const { billing } = await payBill(deps, { billingId: 1 }, patient);
-    assert.deepEqual([billing.paid_cents, billing.payment_status], [7500, 'paid']);
+    await payOnline(deps, opened, 1, patient);
+    assert.deepEqual([present(bills[0]).paidCents, present(bills[0]).paymentStatus], [7500, 'paid']);
   });
 
   it('names a missing reason, a bad amount and an unknown kind, and adjusts nothing', async () => {

@@ -19,6 +19,7 @@ import type { AdjustmentJson, BillingJson, ReceiptJson } from './billing-shapes.
 export function billingJson(bill: Bill): BillingJson {
   return {
     id: bill.id,
+    bill_number: billNumber(bill.id),
     patient: bill.patient,
     service_details: bill.serviceDetails,
     amount: centsToDecimal(bill.amountCents),

@@ -3,6 +3,7 @@ import { MAX_AMOUNT_CENTS } from '../shared/money.ts';
 import {
   amount,
   array,
+  boolean,
   component,
   date,
   dateTime,
@@ -83,10 +84,14 @@ export const BillAdjustmentShape = component(
 );
 export type AdjustmentJson = Static<typeof BillAdjustmentShape>;
 
+const billNumber = (description?: string) =>
+  string({ pattern: '^B-[0-9]{6,}$', ...(description ? { description } : {}) });
+
 export const BillingShape = component(
   'Billing',
   object({
     id: id(),
+    bill_number: billNumber('As printed on its receipt; the reference to quote when paying by bank transfer'),
     patient: object(
       { id: id(), name: string(), email: nullable(email()) },
       { description: 'The email is null for a patient registered at the desk without one' },
@@ -116,9 +121,6 @@ export const BillingShape = component(
   }),
 );
 export type BillingJson = Static<typeof BillingShape>;
-
-const billNumber = (description?: string) =>
-  string({ pattern: '^B-[0-9]{6,}$', ...(description ? { description } : {}) });
 
 export const ReceiptShape = component(
   'Receipt',
@@ -165,6 +167,30 @@ export const BalanceShape = object({
   unpaid_bills: integer({ minimum: 0 }),
 });
 export type BalanceJson = Static<typeof BalanceShape>;
+
+/** Where the patient pays their bill: the card processor's page, open until `expires_at`. */
+export const CheckoutResultShape = object({
+  message: string(),
+  checkout_url: string({ format: 'uri', description: "The card processor's page; the patient pays there" }),
+  expires_at: dateTime(),
+});
+export type CheckoutResult = Static<typeof CheckoutResultShape>;
+
+/** How the patient may pay: online by card when a processor is configured, else at the desk or by transfer. */
+export const PaymentOptionsShape = object({
+  online_card: boolean({ description: 'Whether a card processor takes payments online' }),
+  bank_transfer: nullable(
+    string({ description: "The clinic's bank details; quote the bill's number (B-000123) as the reference" }),
+  ),
+  desk: object(
+    { name: string(), address: string(), phone: string() },
+    { description: 'Where the front desk takes payments; address and phone are empty when unset' },
+  ),
+});
+export type PaymentOptionsJson = Static<typeof PaymentOptionsShape>;
+
+/** What Medora answers the card processor's webhook. */
+export const CardWebhookAnswerShape = object({ received: boolean() });
 
 /** What paying a bill answers, the same to a retry with the same Idempotency-Key. */
 export const PaymentResultShape = object({ message: string(), billing: ref(BillingShape) });

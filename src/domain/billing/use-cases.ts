@@ -3,10 +3,9 @@ import { isDesk, ownPatientId, requireDesk, type Actor } from '../shared/actor.t
 import { conflict, invalid, notFound } from '../shared/errors.ts';
 import { pageRequest, type Page } from '../shared/pagination.ts';
 import { Validator, asRecord, pathId, type RawId } from '../shared/validate.ts';
-import { ONLINE_PAYMENT_METHOD, balanceOf, billedVisit, type PaymentMethod } from './billing.ts';
+import { balanceOf, billedVisit } from './billing.ts';
 import { billingJson, receiptJson } from './billing-answers.ts';
 import {
-  PayBillShape,
   TakePaymentShape,
   type AdjustmentResult,
   type BalanceJson,
@@ -31,68 +30,33 @@ export async function myBalance(deps: BillingDeps, actor: Actor): Promise<Balanc
   return { outstanding: centsToDecimal(cents), outstanding_cents: cents, unpaid_bills: count };
 }
 
-export interface PayInput {
+export interface PaymentInput {
   billingId: string | number;
   idempotencyKey?: string;
   body?: unknown;
 }
 
 /**
- * The patient pays what is left of their own bill, online, by card through the card processor port. Cash, bank
- * transfer and insurance are recorded by the front desk, which saw them, so a patient naming one is refused.
- * A retry carrying the same Idempotency-Key gets the first answer back instead of a 409.
- */
-export async function payBill(deps: BillingDeps, input: PayInput, actor: Actor): Promise<PaymentResult> {
-  const patientId = patientOf(actor);
-  const v = new Validator(asRecord(input.body));
-  const { method } = readFields(v, PayBillShape);
-  if (method !== undefined && method !== ONLINE_PAYMENT_METHOD && !v.failed('method')) {
-    v.fail('method', 'must be card: cash, bank transfer and insurance are recorded by the front desk');
-  }
-  return settle(deps, input, v, { method: ONLINE_PAYMENT_METHOD, patientId }, actor);
-}
-
-/**
  * The front desk or an admin records a payment of a bill: card (on the desk's terminal), cash, bank transfer or
  * insurance, for any amount up to the balance (the whole balance when none is given).
  */
-export async function takePayment(deps: BillingDeps, input: PayInput, actor: Actor): Promise<PaymentResult> {
+export async function takePayment(deps: BillingDeps, input: PaymentInput, actor: Actor): Promise<PaymentResult> {
   requireDesk(actor);
   const v = new Validator(asRecord(input.body));
   const { method, amount } = readFields(v, TakePaymentShape);
-  return settle(deps, input, v, { method, amountCents: amount === undefined ? undefined : parseCents(amount) }, actor);
-}
-
-interface Settlement {
-  method: PaymentMethod;
-  /** Only this patient's bill may be paid, others answered as missing; the payment is charged to their card. */
-  patientId?: number;
-  /** None: the whole balance. */
-  amountCents?: number;
-}
-
-/** Records one payment of the bill once `v` has no problem left; payments of one bill take turns on its row lock. */
-async function settle(
-  deps: BillingDeps,
-  input: PayInput,
-  v: Validator,
-  how: Settlement,
-  actor: Actor,
-): Promise<PaymentResult> {
+  const amountCents = amount === undefined ? undefined : parseCents(amount);
   const billingId = pathId(input.billingId, 'Bill');
-  const { method } = how;
   const key = readIdempotencyKey(v, input.idempotencyKey);
   v.done();
-  const request = `pay billing ${billingId} ${method} ${how.amountCents ?? 'balance'}`;
+  const request = `pay billing ${billingId} ${method} ${amountCents ?? 'balance'}`;
 
   return recordingRefusals(deps.audit, () =>
     deps.transaction(async (tx) => {
       const bill = await tx.bills.lock(billingId);
-      if (!bill || (how.patientId !== undefined && bill.patient.id !== how.patientId)) {
+      if (!bill) {
         throw refusal('Bill', actor, {
           entity: 'billing',
           entityId: billingId,
-          patientId: bill?.patient.id,
           attempt: 'pay',
         });
       }
@@ -101,18 +65,17 @@ async function settle(
       if (earlier && isPaymentResult(earlier.result)) return earlier.result;
       const balance = balanceOf(bill);
       if (balance === 0) throw conflict('bill_already_paid', 'This bill has already been paid');
-      const amountCents = how.amountCents ?? balance;
-      if (amountCents > balance) throw invalid({ amount: [`must be at most the balance ${centsToDecimal(balance)}`] });
-      if (how.patientId !== undefined)
-        await tx.cardPayments.charge({ billingId, patientId: how.patientId, amountCents });
-
-      const paid = await tx.bills.addPaid(bill.id, amountCents);
+      const taken = amountCents ?? balance;
+      if (taken > balance) throw invalid({ amount: [`must be at most the balance ${centsToDecimal(balance)}`] });
+      const paid = await tx.bills.addPaid(bill.id, taken);
       const payment = await tx.payments.create({
         billingId,
         patientId: bill.patient.id,
-        amountCents,
+        amountCents: taken,
         method,
         paidAt: tx.clock.now(),
+        // The command line acts as no user: its payments are taken by nobody named.
+        recordedBy: actor.userId || null,
       });
       const result = { message: 'Payment successful', billing: billingJson(paid) };
       if (key) await tx.idempotency.save(actor.userId, key, { request, result });
@@ -122,13 +85,12 @@ async function settle(
         entity: 'billing',
         entityId: bill.id,
         patientId: bill.patient.id,
-        details: { payment_id: payment.id, amount_cents: amountCents, method, balance_cents: balanceOf(paid) },
+        details: { payment_id: payment.id, amount_cents: taken, method, balance_cents: balanceOf(paid) },
       });
       if (paid.patient.email !== null) {
-        const receipt = { ...billedVisit(paid), amountCents, method, paymentId: payment.id };
-        const userId = how.patientId === undefined ? null : actor.userId;
+        const receipt = { ...billedVisit(paid), amountCents: taken, method, paymentId: payment.id };
         await tx.outbox.enqueue(
-          paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId }, tx.clock.now()),
+          paymentReceipt(tx.clinic, receipt, { email: paid.patient.email, userId: null }, tx.clock.now()),
         );
       }
       return result;

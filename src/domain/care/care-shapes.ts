@@ -11,7 +11,7 @@ import {
   string,
   text,
 } from '../shared/wire-schema.ts';
-import { MAX_BREAK_GLASS_REASON, RECORD_OPENINGS } from './care.ts';
+import { MAX_BREAK_GLASS_REASON, OPENING_ROLES, RECORD_OPENINGS } from './care.ts';
 
 // The care team's requests and answers, written once (docs/architecture.md "The wire contract").
 
@@ -35,7 +35,7 @@ export const RecordOpeningShape = component(
   object({
     id: id(),
     at: dateTime(),
-    by: object({ name: nullable(string()), role: oneOfValues(['doctor', 'admin']) }),
+    by: object({ name: nullable(string()), role: oneOfValues(OPENING_ROLES) }),
     what: string({ description: 'What was opened, in words for the patient' }),
     action: oneOfValues(RECORD_OPENINGS),
     reason: nullable(

@@ -14,6 +14,7 @@ import { breakGlass } from './use-cases.ts';
 const doctor: Actor = { userId: 7, role: 'doctor', name: 'Dr. Grey', doctorId: 3, requestId: 'r1' };
 const admin: Actor = { userId: 1, role: 'admin', name: 'Ada' };
 const patient: Actor = { userId: 2, role: 'patient', name: 'Pat', patientId: 5 };
+const nurse: Actor = { userId: 9, role: 'nurse', name: 'Nina Nurse', wardId: 4, requestId: 'r2' };
 const glass: Reach = { via: 'break_glass', reason: 'Unconscious in the emergency room' };
 
 /** A care team of `team` (patient ids) for doctor 3, asked `asked` times. */
@@ -26,6 +27,10 @@ function fakeCheck(team: Record<number, Reach>) {
         asked.push([...ids]);
         assert.equal(at.toISOString(), '2026-03-28T22:30:00.000Z');
         return new Map(doctorId === 3 ? ids.flatMap((id) => (team[id] ? [[id, team[id]] as const] : [])) : []);
+      },
+      onWard: async (departmentId, ids) => {
+        asked.push([...ids]);
+        return new Set(departmentId === 4 ? ids.filter((id) => team[id]?.via === 'ward') : []);
       },
     },
     audit: { record: async (...entries) => void audit.push(...entries) },
@@ -131,6 +136,22 @@ describe('requireCare', () => {
     assert.deepEqual(asked, []);
   });
 
+  it("lets a nurse reach only the patients in their department's beds, as if the others did not exist", async () => {
+    const { deps } = fakeCheck({ 5: { via: 'ward' } });
+    assert.deepEqual(await requireCare(deps, nurse, { ...target, patientId: 5 }), { via: 'ward' });
+    await assert.rejects(requireCare(deps, nurse, { ...target, patientId: 6 }), { kind: 'not_found' });
+    await assert.rejects(requireCare(deps, { ...nurse, wardId: 7 }, { ...target, patientId: 5 }), {
+      kind: 'not_found',
+    });
+    await assert.rejects(requireCare(deps, { ...nurse, wardId: undefined }, { ...target, patientId: 5 }), {
+      kind: 'not_found',
+    });
+    const seen = await reachOfList(deps, nurse, [5, 6]);
+    assert.deepEqual([seen.shows(5), seen.shows(6)], [true, false]);
+    assert.equal(refusedByCareTeam(nurse, undefined), true);
+    assert.equal(refusedByCareTeam(nurse, { via: 'ward' }), false);
+  });
+
   it("asks once for a whole list's patients", async () => {
     const { deps, asked } = fakeCheck({ 5: { via: 'care_team' } });
     const seen = await reachOfList(deps, doctor, [5, 6, 5]);
@@ -145,7 +166,7 @@ describe('breakGlass', () => {
     const audit: AuditEntry[] = [];
     let inTransaction = false;
     const stores = {
-      careTeam: { reach: async () => new Map() },
+      careTeam: { reach: async () => new Map(), onWard: async () => new Set<number>() },
       breakGlass: {
         open: async (a: { doctorId: number; patientId: number; reason: string; openedAt: Date; expiresAt: Date }) => {
           assert.ok(inTransaction);

@@ -10,8 +10,11 @@ import { addDays, clinicDateTime, clinicInstant } from '../shared/clock.ts';
  * (src/db/care.pg.ts); this file is the rule around it.
  */
 
-/** How a doctor reaches a patient's record: as one of their care team, or through a break-the-glass access and its reason. */
-export type Reach = { via: 'care_team' } | { via: 'break_glass'; reason: string };
+/**
+ * How staff reach a patient's record: a doctor as one of their care team or through a break-the-glass access and its
+ * reason; a nurse through the ward, the patient lying in a bed of the nurse's department.
+ */
+export type Reach = { via: 'care_team' } | { via: 'break_glass'; reason: string } | { via: 'ward' };
 
 /** The ties that put a doctor in a patient's care team, as the `CareTeam` port's query tests them. */
 export const CARE_TEAM_TIES = {
@@ -25,9 +28,17 @@ export const CARE_TEAM_TIES = {
 export const boundByCareTeam = (actor: Actor): actor is Actor & { doctorId: number } =>
   actor.role === 'doctor' && actor.doctorId !== undefined;
 
-/** The one rule: the actor is refused a patient's clinical data when the care team binds them and they do not reach the patient. */
+/**
+ * Whom the ward binds: a nurse reaches a patient while the patient occupies a bed (admitted, or their discharge
+ * ordered) in a room of the nurse's department, and no one else; the `CareTeam` port's `onWard` asks it.
+ */
+export const boundByWard = (actor: Actor): boolean => actor.role === 'nurse';
+
+export const NURSE_REACH = "an occupied bed in a room of the nurse's department" as const;
+
+/** The one rule: the actor is refused a patient's clinical data when the care team or the ward binds them and they do not reach the patient. */
 export const refusedByCareTeam = (actor: Actor, reach: Reach | undefined): boolean =>
-  boundByCareTeam(actor) && reach === undefined;
+  (boundByCareTeam(actor) || boundByWard(actor)) && reach === undefined;
 
 /** When a break-the-glass access opened at `now` lapses: the end of that day in the clinic's zone. */
 export function breakGlassEnds(now: Date, timeZone: string): Date {
@@ -82,7 +93,7 @@ export const RECORD_OPENINGS = [
   'break_glass',
 ] as const;
 /** The roles whose reads are clinical: reception never receives clinical content, so its reads open no record. */
-export const OPENING_ROLES = ['doctor', 'admin'] as const;
+export const OPENING_ROLES = ['doctor', 'nurse', 'admin'] as const;
 export type RecordOpeningAction = (typeof RECORD_OPENINGS)[number];
 export type OpeningRole = (typeof OPENING_ROLES)[number];
 

@@ -1,6 +1,6 @@
 import { refusal } from '../audit/audit.ts';
 import type { Actor } from '../shared/actor.ts';
-import { boundByCareTeam, refusedByCareTeam, type Reach } from './care.ts';
+import { boundByCareTeam, boundByWard, refusedByCareTeam, type Reach } from './care.ts';
 import type { CareCheck } from './ports.ts';
 
 /** What a refused doctor was after, for the 404 and the audit row of the refusal. */
@@ -20,11 +20,9 @@ export interface CareTarget {
  * records it once any transaction it was thrown in has rolled back.
  */
 export async function requireCare(deps: CareCheck, actor: Actor, target: CareTarget): Promise<Reach | undefined> {
-  if (!boundByCareTeam(actor)) return undefined;
+  if (!boundByCareTeam(actor) && !boundByWard(actor)) return undefined;
   const reach =
-    target.patientId === undefined
-      ? undefined
-      : (await deps.careTeam.reach(actor.doctorId, [target.patientId], deps.clock.now())).get(target.patientId);
+    target.patientId === undefined ? undefined : (await reachOf(deps, actor, [target.patientId])).get(target.patientId);
   if (refusedByCareTeam(actor, reach)) {
     throw refusal(target.what, actor, {
       entity: target.entity,
@@ -43,9 +41,16 @@ export interface ListReach {
 }
 
 export async function reachOfList(deps: CareCheck, actor: Actor, patientIds: readonly number[]): Promise<ListReach> {
-  if (!boundByCareTeam(actor)) return { reach: new Map(), shows: () => true };
+  if (!boundByCareTeam(actor) && !boundByWard(actor)) return { reach: new Map(), shows: () => true };
   const ids = [...new Set(patientIds)];
-  const reach =
-    ids.length === 0 ? new Map<number, Reach>() : await deps.careTeam.reach(actor.doctorId, ids, deps.clock.now());
+  const reach = ids.length === 0 ? new Map<number, Reach>() : await reachOf(deps, actor, ids);
   return { reach, shows: (patientId) => !refusedByCareTeam(actor, reach.get(patientId)) };
+}
+
+/** How a doctor (care team, break the glass) or a nurse (their ward) reaches each of `ids`: one query. */
+async function reachOf(deps: CareCheck, actor: Actor, ids: readonly number[]): Promise<Map<number, Reach>> {
+  if (boundByCareTeam(actor)) return deps.careTeam.reach(actor.doctorId, ids, deps.clock.now());
+  if (actor.wardId === undefined) return new Map();
+  const onWard = await deps.careTeam.onWard(actor.wardId, ids);
+  return new Map([...onWard].map((id) => [id, { via: 'ward' }]));
 }

@@ -10,6 +10,8 @@ export interface CareTeam {
    * open at `at`; a patient they do not reach (or who does not exist) is absent. One statement however many.
    */
   reach(doctorId: number, patientIds: readonly number[], at: Date): Promise<Map<number, Reach>>;
+  /** Which of `patientIds` occupy a bed in a room of department `departmentId` (a nurse's ward, `NURSE_REACH`) now. */
+  onWard(departmentId: number, patientIds: readonly number[]): Promise<Set<number>>;
 }
 
 /** A doctor's access to a patient's record outside the care team, until the end of the clinic's day. */

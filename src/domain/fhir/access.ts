@@ -5,7 +5,7 @@ import type { FhirType } from './resource-def.ts';
 /** Whose rows a reader sees of a type kept in patients' compartments. */
 export type Scope =
   | { kind: 'all' }
-  | { kind: 'patient'; patientId: number }
+  | { kind: 'patient'; patientId: number; at: Date }
   | { kind: 'doctor'; doctorId: number; at: Date };
 
 /** The clinic's directory (people, places, services, free time): every signed-in user reads it, as the booking pages do. */
@@ -18,13 +18,14 @@ const DIRECTORY: readonly FhirType[] = [
   'Schedule',
   'Slot',
 ];
-/** What a diagnosis is: the front desk never receives it (DESIGN §3). */
-const CLINICAL: readonly FhirType[] = ['Condition'];
+/** What a diagnosis or a result is: the front desk never receives it (DESIGN §3), nor does it an order's note. */
+const CLINICAL: readonly FhirType[] = ['Condition', 'Observation', 'DiagnosticReport'];
 
 /**
  * The same rules as the rest of Medora: a patient reads their own compartment, a doctor the compartments of the
  * patients whose care team they are in or whose record they hold open by breaking the glass at `at` (domain/care;
- * not their bills), reception everything but clinical content, admins everything; the audit trail is the admins' alone.
+ * not their bills), reception everything but clinical content (diagnoses, results), admins everything; the lab reads
+ * no patient's compartment through FHIR; the audit trail is the admins' alone.
  */
 export function scopeFor(type: FhirType, actor: Actor, at: Date): Scope {
   if (actor.role === 'admin' || DIRECTORY.includes(type)) return { kind: 'all' };
@@ -37,7 +38,9 @@ export function scopeFor(type: FhirType, actor: Actor, at: Date): Scope {
     if (type === 'Invoice') throw forbidden('Doctors do not read bills');
     return { kind: 'doctor', doctorId: actor.doctorId, at };
   }
-  if (actor.role === 'patient' && actor.patientId !== undefined) return { kind: 'patient', patientId: actor.patientId };
+  // A patient's results are theirs once released: the store reads only those (src/db/fhir-search.pg.ts).
+  if (actor.role === 'patient' && actor.patientId !== undefined)
+    return { kind: 'patient', patientId: actor.patientId, at };
   throw forbidden();
 }
 

@@ -5,6 +5,8 @@ export interface SearchsetPage {
   base: string;
   type: string;
   resources: Resource[];
+  /** What the matches refer to (or are referred by) that the query asked to have alongside them. */
+  included?: Resource[];
   /** The query as asked, for the self link. */
   params: readonly (readonly [string, string])[];
   next?: string;
@@ -24,6 +26,12 @@ export function searchset(page: SearchsetPage): Bundle {
     resource,
     search: { mode: 'match' },
   }));
+  for (const resource of page.included ?? [])
+    entries.push({
+      fullUrl: `${page.base}/${resource.resourceType}/${resource.id}`,
+      resource,
+      search: { mode: 'include' },
+    });
   if (page.ignored.length) entries.push({ resource: ignoredOutcome(page.ignored), search: { mode: 'outcome' } });
   const links = [{ relation: 'self', url: link(page.base, page.type, page.params) }];
   if (page.next !== undefined) {

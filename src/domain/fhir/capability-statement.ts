@@ -1,4 +1,5 @@
 import type { CapabilityStatement, CapabilityStatementRestResource } from '@medplum/fhirtypes';
+import { includesOf, revIncludesOf } from './includes.ts';
 import { RESULT_PARAMS } from './search-request.ts';
 import { FHIR_TYPES } from './resource-def.ts';
 import { RESOURCES } from './resources.ts';
@@ -16,6 +17,8 @@ const resourceCapability = (type: (typeof FHIR_TYPES)[number]): CapabilityStatem
     readHistory: false,
     updateCreate: false,
     searchParam: def.params.map((p) => ({ name: p.name, type: p.type, documentation: p.documentation })),
+    ...(includesOf(type).length ? { searchInclude: includesOf(type) } : {}),
+    ...(revIncludesOf(type).length ? { searchRevInclude: revIncludesOf(type) } : {}),
     operation: def.operations,
     documentation: `_sort by ${sorts.join(', ')} (prefix - for descending); ${RESULT_PARAMS.join(', ')} shape the result`,
   };
@@ -40,7 +43,8 @@ export function capabilityStatement(ctx: { base: string; clinicName: string }, d
       {
         mode: 'server',
         documentation:
-          'Read-only. Sign in as for the rest of Medora: the session cookie or Authorization: Bearer <token>.',
+          'Read-only, JSON only (XML is answered 406). Sign in as for the rest of Medora: the session cookie or ' +
+          'Authorization: Bearer <token>. Reads carry ETag W/"<meta.versionId>" and answer If-None-Match with 304.',
         security: {
           description:
             "Medora's sessions and bearer tokens, with Medora's permissions: a patient reads their own compartment.",

@@ -12,6 +12,10 @@ export const MEDORA_CODE_SYSTEMS = {
     title: 'Medora specializations',
     description: "The clinic's catalogue of specializations; a code is the specialization's id.",
   },
+  'lab-test': {
+    title: 'Medora lab tests',
+    description: "The clinic's own codes for the tests and imaging procedures LOINC has no code for.",
+  },
   'audit-action': {
     title: 'Medora audit actions',
     description: 'What an audited request did (read, list, create, refused …), as the audit trail records it.',

@@ -1,10 +1,12 @@
 import type { Actor } from '../shared/actor.ts';
-import { DomainError, invalid } from '../shared/errors.ts';
-import { scopeFor, type Scope } from './access.ts';
+import { invalid } from '../shared/errors.ts';
+import type { Scope } from './access.ts';
+import { scopeIfReadable } from './by-ids.ts';
 import { dateRange, type InstantRange } from './date-param.ts';
 import type { FhirContext } from './fhir.ts';
 import type { FhirDeps, StoreQuery } from './ports.ts';
 import { access, readableRow, type FhirCall, type Params } from './reading.ts';
+import { REFERENCED_TYPES } from './referenced.ts';
 import { RESOURCES, type StoredType } from './resources.ts';
 import type { Criterion } from './search-request.ts';
 
@@ -19,10 +21,11 @@ export const COMPARTMENT_TYPES = [
   'Location',
   'Condition',
   'Invoice',
+  'ServiceRequest',
+  'Specimen',
+  'Observation',
+  'DiagnosticReport',
 ] as const satisfies readonly StoredType[];
-type CompartmentType = (typeof COMPARTMENT_TYPES)[number];
-const isCompartmentType = (name: string): name is CompartmentType =>
-  (COMPARTMENT_TYPES as readonly string[]).includes(name);
 
 /** Patient-everything's (and Bulk Data's) parameters that select part of the compartment. */
 const FILTER_PARAMS = ['_type', '_since', 'start', 'end'] as const;
@@ -30,8 +33,8 @@ export const isFilterParam = (name: string) => (FILTER_PARAMS as readonly string
 
 /** What of the compartment is asked for; the empty filter is all of it. */
 export interface CompartmentFilter {
-  /** `_type`: the types named, or every type when none were. */
-  types?: ReadonlySet<StoredType>;
+  /** `_type`: the types named (of the compartment's and those it refers to), or every type when none were. */
+  types?: ReadonlySet<string>;
   /** `_since`: changed (meta.lastUpdated) at or after. */
   since?: Date;
   /** `start` and `end`: the care dates a type's clinical date (its `sortDate`) must lie in; the rest have none. */
@@ -53,7 +56,7 @@ export async function readableCompartment(
   const patient = await access(deps, { ...input, type: 'Patient' }, actor);
   await readableRow(deps, patient, input.id, actor);
   const types = COMPARTMENT_TYPES.flatMap((type) => {
-    const scope = readableScope(type, actor, deps.clock.now());
+    const scope = scopeIfReadable(type, actor, deps.clock.now());
     return scope ? [{ type, scope }] : [];
   });
   return { ctx: patient.ctx, types };
@@ -85,15 +88,6 @@ export const compartmentQuery = (
   scope,
 });
 
-function readableScope(type: StoredType, actor: Actor, at: Date): Scope | undefined {
-  try {
-    return scopeFor(type, actor, at);
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === 'forbidden') return undefined;
-    throw error;
-  }
-}
-
 function filterCriteria(type: StoredType, { since, care }: CompartmentFilter): Criterion[] {
   const sortDate = RESOURCES[type].sortDate;
   const criteria: Criterion[] = [];
@@ -119,13 +113,16 @@ export function parseCompartmentFilter(params: Params, timeZone: string): Compar
   };
 }
 
-function typesNamed(values: string[]): ReadonlySet<StoredType> | undefined {
+/** The types `_type` may name: the compartment's and those it refers to. */
+export const EXPORTED_TYPES: readonly string[] = [...new Set<string>([...COMPARTMENT_TYPES, ...REFERENCED_TYPES])];
+
+function typesNamed(values: string[]): ReadonlySet<string> | undefined {
   if (values.length === 0) return undefined;
   const names = values.flatMap((v) => v.split(','));
-  const unknown = names.find((name) => !isCompartmentType(name));
+  const unknown = names.find((name) => !EXPORTED_TYPES.includes(name));
   if (unknown !== undefined)
-    throw invalid({ _type: [`"${unknown}" is not one of a patient's types here: ${COMPARTMENT_TYPES.join(', ')}`] });
-  return new Set(names.filter(isCompartmentType));
+    throw invalid({ _type: [`"${unknown}" is not one of a patient's types here: ${EXPORTED_TYPES.join(', ')}`] });
+  return new Set(names);
 }
 
 /** The one date a parameter takes, as the instants it spans; a search prefix makes no sense here. */

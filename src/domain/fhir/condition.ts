@@ -10,6 +10,9 @@ export interface ConditionRow extends Versioned {
   encounterId: number;
   disease: Named;
   diagnosis: string;
+  /** The record's prescriptions and lab tests as the doctor wrote them; empty when none. */
+  prescriptions: string;
+  labTests: string;
   recordDate: string;
 }
 
@@ -58,6 +61,11 @@ export const conditionResource: ResourceDef<ConditionRow, Condition> = {
     encounter: ref('Encounter', row.encounterId),
     recordedDate: row.recordDate,
     recorder: ref('Practitioner', row.doctor.id, row.doctor.name),
-    note: [{ text: row.diagnosis }],
+    // The record's own text, as the patient reads it on My Records: the diagnosis, then what was prescribed and tested.
+    note: [
+      { text: row.diagnosis },
+      ...(row.prescriptions ? [{ text: `Prescriptions: ${row.prescriptions}` }] : []),
+      ...(row.labTests ? [{ text: `Lab tests: ${row.labTests}` }] : []),
+    ],
   }),
 };

@@ -13,6 +13,8 @@ import {
   type CompartmentFilter,
 } from './compartment.ts';
 import type { FhirContext } from './fhir.ts';
+import { REFERENCED_TYPES, closureOf, isReferencedType, referencedClosure } from './referenced.ts';
+import { keyOf, referencesIn, type RefKey } from './references.ts';
 import type { FhirDeps } from './ports.ts';
 import { clinicalReads, type FhirCall, type Params } from './reading.ts';
 import type { ResourceDef } from './resource-def.ts';
@@ -42,6 +44,8 @@ export async function patientEverything(
     timeZone: deps.timeZone,
   });
   const page = await everythingPage(deps, filtered(compartment, filter), input.id, filter, request);
+  // Each page is whole by itself: what its resources refer to outside the compartment comes with them.
+  const included = await referencedClosure(deps, actor, compartment.ctx, page.resources, allowedBy(filter));
   const read = {
     actor,
     action: 'read_everything',
@@ -57,6 +61,7 @@ export async function patientEverything(
     base: input.base,
     type: `Patient/${input.id}/$everything`,
     ...page,
+    included: included.map((f) => f.resource),
     params: input.params,
     ignored: request.ignored,
   });
@@ -107,7 +112,7 @@ function everythingCursor(cursor: string | undefined, types: number): [number, s
 
 /** One type's resources, read page by page when iterated: never the whole record in memory. */
 export interface ExportFile {
-  type: StoredType;
+  type: string;
   resources: () => AsyncGenerator<Resource>;
 }
 
@@ -120,10 +125,14 @@ export interface PatientExport {
   files: ExportFile[];
 }
 
+const allowedBy = (filter: CompartmentFilter) => (type: string) => filter.types?.has(type) ?? true;
+
 /**
  * Patient `id`'s record as the actor may read it, narrowed by `params` as $everything is (Bulk Data's `_type` and
  * `_since` among them; the rest are not read), audited once before a line is read: reading another's, or a filter
- * not understood, is refused here, before any answer or file is begun.
+ * not understood, is refused here, before any answer or file is begun. The compartment's files come first, read
+ * page by page; then one file for each type they refer to outside it (REFERENCED_TYPES), which a patient's record
+ * refers to few enough of to hold.
  */
 export async function exportPatient(
   deps: FhirDeps,
@@ -145,13 +154,45 @@ export async function exportPatient(
   };
   const clinical = await clinicalReads(deps, actor, [read]);
   await deps.audit.record(...(clinical.length > 0 ? clinical : [read]));
+  const seen = new Set<string>();
+  const refs = new Map<string, RefKey>();
+  const heldResources: Resource[] = [];
+  const referring = types.filter(({ type }) => !isReferencedType(type));
+  const held = types.filter(({ type }) => isReferencedType(type));
+  // Only the keys and references of what is written are kept, and the few resources of the referenced types.
+  const keep = (resource: Resource) => {
+    seen.add(keyOf(resource.resourceType, resource.id ?? ''));
+    for (const ref of referencesIn(resource)) refs.set(keyOf(ref.type, ref.id), ref);
+    if (isReferencedType(resource.resourceType)) heldResources.push(resource);
+  };
+  let closure: Promise<Resource[]> | undefined;
+  const referenced = async () => {
+    for (const { type, scope } of held)
+      for await (const resource of resourcesOf(deps, ctx, type, input.id, scope, filter)) keep(resource);
+    const found = await closureOf(deps, actor, ctx, seen, [...refs.values()], allowedBy(filter));
+    return [...heldResources, ...found.map((f) => f.resource)];
+  };
   return {
     transactionTime,
     request: input.request,
-    files: types.map(({ type, scope }) => ({
-      type,
-      resources: () => resourcesOf(deps, ctx, type, input.id, scope, filter),
-    })),
+    files: [
+      ...referring.map(({ type, scope }) => ({
+        type,
+        resources: async function* () {
+          for await (const resource of resourcesOf(deps, ctx, type, input.id, scope, filter)) {
+            keep(resource);
+            yield resource;
+          }
+        },
+      })),
+      ...REFERENCED_TYPES.filter(allowedBy(filter)).map((type) => ({
+        type,
+        resources: async function* () {
+          closure ??= referenced();
+          for (const resource of await closure) if (resource.resourceType === type) yield resource;
+        },
+      })),
+    ],
   };
 }
 

@@ -81,6 +81,8 @@ const ROWS: { [T in FhirType]: FhirRows[T] } = {
     encounterId: 7,
     disease: { id: 3, name: 'Influenza' },
     diagnosis: 'Seasonal flu',
+    prescriptions: 'Oseltamivir 75 mg twice daily',
+    labTests: '',
     recordDate: '2026-06-10',
   },
   Invoice: {
@@ -92,6 +94,66 @@ const ROWS: { [T in FhirType]: FhirRows[T] } = {
     creditedCents: 0,
     date: '2026-06-10',
     paid: true,
+  },
+  ServiceRequest: {
+    id: 21,
+    updatedAt: at,
+    orderNumber: 'L20260610-000042',
+    patient: visit.patient,
+    doctor: visit.doctor,
+    appointmentId: 7,
+    admissionId: null,
+    priority: 'urgent',
+    clinicalNote: 'Thirsty, tired',
+    orderedAt: at,
+    status: 'resulted',
+    category: 'laboratory',
+    test: { system: 'loinc', code: '2823-3', name: 'Potassium' },
+    specimenId: 22,
+  },
+  Specimen: {
+    id: 22,
+    updatedAt: at,
+    specimenCode: 'S-000022',
+    patient: visit.patient,
+    requestId: 21,
+    type: 'serum',
+    collectedAt: at,
+    collector: 'Lee Lab',
+    rejected: { reason: 'haemolysed', note: '' },
+  },
+  Observation: {
+    id: 23,
+    ...v,
+    patient: visit.patient,
+    category: 'laboratory',
+    test: { system: 'loinc', code: '2823-3', name: 'Potassium' },
+    value: { type: 'quantity', value: 6.8, unit: 'mmol/L' },
+    interpretation: 'HH',
+    range: { low: 3.5, high: 5.1 },
+    status: 'corrected',
+    effectiveAt: at,
+    issued: at,
+    requestId: 21,
+    reportId: 24,
+    specimenId: 22,
+  },
+  DiagnosticReport: {
+    id: 24,
+    ...v,
+    orderNumber: 'L20260610-000042',
+    patient: visit.patient,
+    doctor: visit.doctor,
+    appointmentId: null,
+    admissionId: 5,
+    status: 'final',
+    code: { system: 'loinc', code: '11502-2', name: 'Laboratory report' },
+    categories: ['imaging', 'laboratory'],
+    effectiveAt: at,
+    issued: at,
+    requestIds: [21],
+    specimenIds: [22],
+    resultIds: [23],
   },
   AuditEvent: {
     id: 13,
@@ -113,6 +175,14 @@ describe('the FHIR mappers', () => {
       assertValidFhir(resource);
     });
   }
+
+  it("notes a record's diagnosis and prescriptions on its Condition, and no empty lab tests", () => {
+    const condition = RESOURCES.Condition.toFhir(ROWS.Condition, ctx) as { note: { text: string }[] };
+    assert.deepEqual(
+      condition.note.map((n) => n.text),
+      ['Seasonal flu', 'Prescriptions: Oseltamivir 75 mg twice daily'],
+    );
+  });
 
   it('takes the id, lastUpdated and versionId from the row', () => {
     const patient = RESOURCES.Patient.toFhir(ROWS.Patient, ctx);

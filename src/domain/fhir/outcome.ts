@@ -2,6 +2,7 @@ import type { OperationOutcome, OperationOutcomeIssue } from '@medplum/fhirtypes
 import type { ErrorKind } from '../shared/errors.ts';
 
 const ISSUE_CODE: Record<ErrorKind, OperationOutcomeIssue['code']> = {
+  malformed: 'structure',
   invalid: 'invalid',
   unauthenticated: 'login',
   forbidden: 'forbidden',

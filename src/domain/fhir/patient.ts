@@ -46,8 +46,10 @@ export const patientResource: ResourceDef<PatientRow, Patient> = {
       name: 'everything',
       definition: 'http://hl7.org/fhir/OperationDefinition/Patient-everything',
       documentation:
-        'Takes start and end (care dates: an Appointment, Encounter, Condition or Invoice by its date; the Patient and Locations always), ' +
-        '_since (meta.lastUpdated at or after), _type (comma-separated, of the types it returns) and _count; ' +
+        'GET or POST (parameters in the query, a Parameters body or a form). Takes start and end (care dates: an Appointment, Encounter, Condition or Invoice by its date; the Patient and Locations always), ' +
+        '_since (meta.lastUpdated at or after), _type (comma-separated, of the types it returns) and _count. ' +
+        'What the resources refer to (Practitioners, PractitionerRoles, the Organization, Locations, Schedules, Slots) comes with them, search mode include, ' +
+        'of the types _type names; ' +
         '_format=application/fhir+ndjson or application/zip exports the same resources as Bulk Data NDJSON.',
     },
   ],

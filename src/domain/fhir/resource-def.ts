@@ -15,6 +15,10 @@ export const FHIR_TYPES = [
   'Encounter',
   'Condition',
   'Invoice',
+  'ServiceRequest',
+  'Specimen',
+  'Observation',
+  'DiagnosticReport',
   'AuditEvent',
   'CodeSystem',
 ] as const;

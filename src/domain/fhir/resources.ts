@@ -5,15 +5,19 @@ import { auditEventResource, type AuditEventRow } from './audit-event.ts';
 import { conditionResource, type ConditionRow } from './condition.ts';
 import { encounterResource, type EncounterRow } from './encounter.ts';
 import { healthcareServiceResource, type DepartmentRow } from './healthcare-service.ts';
+import { diagnosticReportResource, type LabReportRow } from './diagnostic-report.ts';
 import { invoiceResource, type BillRow } from './invoice.ts';
 import { locationResource, type LocationRow } from './location.ts';
+import { observationResource, type ObservationRow } from './observation.ts';
 import { organizationResource } from './organization.ts';
 import { patientResource, type PatientRow } from './patient.ts';
 import { practitionerRoleResource, type PractitionerRoleRow } from './practitioner-role.ts';
 import { practitionerResource, type PractitionerRow } from './practitioner.ts';
 import type { FhirType, ResourceDef } from './resource-def.ts';
 import { scheduleResource, type ScheduleRow } from './schedule.ts';
+import { serviceRequestResource, type LabRequestRow } from './service-request.ts';
 import { slotResource, type SlotRow } from './slot.ts';
+import { specimenResource, type SpecimenRow } from './specimen.ts';
 
 /** The stored row each resource type is mapped from; the clinic's Organization has none. */
 export interface FhirRows {
@@ -29,6 +33,10 @@ export interface FhirRows {
   Encounter: EncounterRow;
   Condition: ConditionRow;
   Invoice: BillRow;
+  ServiceRequest: LabRequestRow;
+  Specimen: SpecimenRow;
+  Observation: ObservationRow;
+  DiagnosticReport: LabReportRow;
   AuditEvent: AuditEventRow;
   CodeSystem: MedoraCodeSystem;
 }
@@ -51,6 +59,10 @@ export const RESOURCES: { [T in FhirType]: ResourceDef<FhirRows[T], Resource> } 
   Encounter: encounterResource,
   Condition: conditionResource,
   Invoice: invoiceResource,
+  ServiceRequest: serviceRequestResource,
+  Specimen: specimenResource,
+  Observation: observationResource,
+  DiagnosticReport: diagnosticReportResource,
   AuditEvent: auditEventResource,
   CodeSystem: codeSystemResourceDef,
 };

@@ -40,7 +40,7 @@ function fakeDeps(rows: unknown[] = [paula], next?: string) {
       },
     },
     audit: { record: async (...entries) => void audit.push(...entries) },
-    careTeam: { reach: async () => new Map() },
+    careTeam: { reach: async () => new Map(), onWard: async () => new Set<number>() },
     clock: fixedClock('2026-06-10T18:00:00Z'),
     timeZone: 'Europe/Berlin',
     clinic: { name: 'Medora Clinic', address: '', phone: '', timeZone: 'Europe/Berlin' },
@@ -55,7 +55,7 @@ describe('the FHIR use cases', () => {
     const { deps, queries, audit } = fakeDeps();
     const resource = await readResource(deps, { base, systems: base, type: 'Patient', id: '1' }, patient);
     assertValidFhir(resource);
-    assert.deepEqual(queries[0]?.scope, { kind: 'patient', patientId: 1 });
+    assert.deepEqual(queries[0]?.scope, { kind: 'patient', patientId: 1, at: new Date('2026-06-10T18:00:00Z') });
     assert.deepEqual(
       audit.map((e) => [e.action, e.entity, e.patientId]),
       [['read', 'fhir_Patient', 1]],
@@ -92,7 +92,7 @@ describe('the FHIR use cases', () => {
       refusedWith('not_found'),
     );
     await assert.rejects(
-      readResource(deps, { base, systems: base, type: 'Observation', id: '1' }, admin),
+      readResource(deps, { base, systems: base, type: 'MedicationRequest', id: '1' }, admin),
       refusedWith('not_found'),
     );
     assert.equal(queries.length, 0);

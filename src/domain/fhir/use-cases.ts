@@ -4,6 +4,7 @@ import { searchset } from './bundle.ts';
 import { capabilityStatement } from './capability-statement.ts';
 import type { FhirDeps } from './ports.ts';
 import { access, clinicalReads, readableRow, rowsOf, type FhirCall, type Params } from './reading.ts';
+import { included, parseIncludes } from './includes.ts';
 import { parseSearch } from './search-request.ts';
 
 /** The CapabilityStatement of what is implemented; anyone may ask (FHIR R4 §3.1.0.9). */
@@ -41,10 +42,18 @@ export async function searchResources(
   actor: Actor,
 ): Promise<Bundle> {
   const { type, def, scope, ctx } = await access(deps, input, actor);
-  const request = parseSearch(def, input.params, { strict: input.strict, ctx, timeZone: deps.timeZone });
+  const includes = parseIncludes(type, input.params, input.strict);
+  const request = parseSearch(def, includes.rest, { strict: input.strict, ctx, timeZone: deps.timeZone });
   const page = await rowsOf(deps, type, request, scope);
+  const resources = page.rows.map((row) => def.toFhir(row, ctx));
+  const extra = await included(deps, actor, ctx, resources, includes);
   // Each patient whose record the page shows is a clinical read of theirs, one row each, in the search's statement.
-  const patients = [...new Set(def.patientOf ? page.rows.map((row) => def.patientOf?.(row) as number) : [])];
+  const patients = [
+    ...new Set([
+      ...(def.patientOf ? page.rows.map((row) => def.patientOf?.(row) as number) : []),
+      ...extra.flatMap((f) => (f.patientId === undefined ? [] : [f.patientId])),
+    ]),
+  ];
   const reads = await clinicalReads(
     deps,
     actor,
@@ -61,10 +70,11 @@ export async function searchResources(
   return searchset({
     base: input.base,
     type,
-    resources: page.rows.map((row) => def.toFhir(row, ctx)),
+    resources,
+    included: extra.map((f) => f.resource),
     params: input.params,
     next: page.next,
     total: request.total ? page.total : undefined,
-    ignored: request.ignored,
+    ignored: [...includes.ignored, ...request.ignored],
   });
 }

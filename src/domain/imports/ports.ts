@@ -14,6 +14,8 @@ export interface ImportTx {
   createSpecialization(body: Record<string, unknown>, actor: Actor): Promise<{ id: number }>;
   /** Creates the doctor exactly as the admin's form does, storing `passwordHash` (computed beforehand) for `body.password`. */
   createDoctor(body: Record<string, unknown>, passwordHash: string, actor: Actor): Promise<{ id: number }>;
+  /** Adds a lab test or panel from a file row (domain/lab/catalogue-import.ts); undefined when its code exists. */
+  createLabTest(fields: Record<string, string>, actor: Actor): Promise<{ id: number } | undefined>;
 }
 
 export interface ImportDeps {

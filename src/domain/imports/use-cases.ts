@@ -1,3 +1,4 @@
+import { LAB_TEST_COLUMNS } from '../lab/catalogue-import.ts';
 import type { Actor } from '../shared/actor.ts';
 import { NameAndDescriptionRequest, NewDoctorRequest } from '../catalogue/catalogue-shapes.ts';
 import { DomainError, invalid, type FieldErrors } from '../shared/errors.ts';
@@ -189,7 +190,7 @@ const trimmed = (value: string | undefined) => (value ?? '').trim();
 const key = (value: string | undefined) => trimmed(value).toLowerCase();
 
 /** Every problem of every row, thrown together as one error whose fields read "line 7: email". */
-class RowProblems {
+export class RowProblems {
   private readonly fields: FieldErrors = {};
   private count = 0;
 
@@ -206,6 +207,11 @@ class RowProblems {
     if (fields.length === 0) this.add(where, undefined, error.message);
     for (const [field, messages] of fields)
       for (const message of messages) this.add(where, fieldNames[field] ?? field, message);
+  }
+
+  /** Whether a row has a problem already. */
+  has(where: string): boolean {
+    return Object.keys(this.fields).some((key) => key === where || key.startsWith(`${where}: `));
   }
 
   throwIfAny(): void {
@@ -310,4 +316,32 @@ async function mapConcurrently<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/**
+ * Adds tests and panels to the lab catalogue from a file (`LAB_TEST_COLUMNS`), in file order so a panel may name
+ * the tests above it; a code already in the catalogue is skipped, every bad row is reported by its line, and
+ * nothing is written unless every row is good.
+ */
+export async function importLabTests(
+  deps: ImportDeps,
+  file: ImportFile,
+  options: ImportOptions,
+  actor: Actor,
+): Promise<ImportResult> {
+  const rows = parseImport(file.text, file.format, LAB_TEST_COLUMNS);
+  const problems = new RowProblems();
+  const unique = withoutRepeats(rows, 'code', problems);
+  problems.throwIfAny();
+  return inOneTransaction(deps, options.dryRun, async (tx) => {
+    const skipped: ImportResult['skipped'] = [];
+    for (const [i, row] of unique.entries()) {
+      const created = await tx.createLabTest(row.fields, actor).catch((error) => problems.addRefusal(row.where, error));
+      if (created === undefined && !problems.has(row.where))
+        skipped.push({ where: row.where, reason: `code ${trimmed(row.fields.code)} is in the catalogue already` });
+      options.onProgress?.('importing lab tests', i + 1, unique.length);
+    }
+    problems.throwIfAny();
+    return { dryRun: options.dryRun, imported: unique.length - skipped.length, skipped };
+  });
 }

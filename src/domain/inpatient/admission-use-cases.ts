@@ -178,6 +178,7 @@ export async function admitPatient(deps: InpatientDeps, input: { admissionId: Ra
     );
     await takeVacant(tx, bedId, admission.id);
     await tx.admissions.admit(admission.id, bedId, await tx.beds.rateOf(bedId), tx.clock.now());
+    await tx.hl7.queue({ event: 'A01', admissionId: admission.id }, tx.clock.now());
     return { bed_id: bedId };
   });
 }
@@ -198,6 +199,8 @@ export async function undoAdmission(deps: InpatientDeps, admissionId: RawId, act
         throw conflict('undo_window_passed', 'This patient has been transferred since; transfer them back instead');
     }
     await tx.admissions.undo(admission.id);
+    if (admission.status === 'admitted')
+      await tx.hl7.queue({ event: 'A11', admissionId: admission.id }, tx.clock.now());
     return {
       from: admission.status,
       bed_id: admission.bed?.id ?? null,
@@ -218,6 +221,7 @@ export async function transferPatient(deps: InpatientDeps, input: { admissionId:
     const at = tx.clock.now();
     await tx.admissions.transfer(admission.id, bedId, await tx.beds.rateOf(bedId), at);
     if (from !== null) await tx.beds.setHousekeeping(from, 'cleaning', null, at);
+    await tx.hl7.queue({ event: 'A02', admissionId: admission.id }, at);
     return { from_bed_id: from, bed_id: bedId };
   });
 }
@@ -244,6 +248,7 @@ export async function confirmDischarge(deps: InpatientDeps, admissionId: RawId, 
     await tx.admissions.discharge(admission.id, at);
     const bedId = ensure(admission.bed?.id, () => notFound('Bed'));
     await tx.beds.setHousekeeping(bedId, 'cleaning', null, at);
+    await tx.hl7.queue({ event: 'A03', admissionId: admission.id }, at);
     const segments = await tx.admissions.segments(admission.id);
     const billedThrough = await tx.charges.billedThrough(admission.id);
     const billing = await postCharge(
@@ -296,7 +301,10 @@ export async function myStays(deps: InpatientDeps, actor: Actor): Promise<Static
   return { admissions: stays.filter((a) => a.status !== 'cancelled').map((a) => admissionDetailJson(a, actor)) };
 }
 
-/** The discharge summary to print: for doctors, admins and the patient it belongs to (reading it is audited). */
+/**
+ * The discharge summary to print, with the medicines ordered on the ward to continue at home: for doctors, admins and
+ * the patient it belongs to (reading it is audited).
+ */
 export async function dischargeSummary(
   deps: InpatientDeps,
   admissionId: RawId,
@@ -341,6 +349,11 @@ export async function dischargeSummary(
     admitted_at: admission.admittedAt?.toISOString() ?? null,
     discharged_at: admission.dischargedAt?.toISOString() ?? null,
     ...summaryJson(summary),
+    medicines_to_continue: (await deps.admissions.medicinesToContinue(id, deps.clock.now())).map((o) => ({
+      order_id: o.orderId,
+      medicine: o.medicine,
+      words: o.words,
+    })),
   };
 }
 

@@ -3,7 +3,7 @@ import { conflict, ensure, notFound } from '../shared/errors.ts';
 import { pathId, type RawId } from '../shared/validate.ts';
 import { centsToDecimal, parseCents } from '../shared/money.ts';
 import { readInput } from '../shared/read-fields.ts';
-import { BED_STATES, bedState, type Bed, type BedState } from './inpatient.ts';
+import { BED_STATES, bedState, seesClinical, type Bed, type BedState } from './inpatient.ts';
 import { bedJson, roomClassJson } from './inpatient-answers.ts';
 import {
   BedLabelRequest,
@@ -13,7 +13,7 @@ import {
   type BedBoardJson,
   type BedJson,
 } from './inpatient-shapes.ts';
-import type { BoardRoom, InpatientDeps } from './ports.ts';
+import type { BedNews2, BoardRoom, InpatientDeps } from './ports.ts';
 import { lockInService } from './bed-lock.ts';
 
 /** An admin adds a bed to a room; the room's department is its ward. */
@@ -151,8 +151,11 @@ const occupancy = (beds: Bed[]) => {
  * counts per state and the occupancy per ward and over all. Reception sees names and dates, no blocking reason.
  */
 export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor): Promise<BedBoardJson> {
-  const departmentId = readInput(WardQuery, query).department_id;
+  const asked = readInput(WardQuery, query).department_id;
+  // A nurse's board is their own ward's, whatever they ask for.
+  const departmentId = actor.role === 'nurse' ? (actor.wardId ?? 0) : asked;
   const rooms = await deps.beds.board(departmentId);
+  const now = deps.clock.now();
   const wards = new Map<number, { ward: BoardRoom['ward']; rooms: BoardRoom[] }>();
   for (const room of rooms) {
     const group = wards.get(room.ward.id) ?? { ward: room.ward, rooms: [] };
@@ -160,6 +163,13 @@ export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor
     wards.set(room.ward.id, group);
   }
   const all = rooms.flatMap((room) => room.beds);
+  const lateDoses =
+    actor.role === 'reception'
+      ? new Map<number, number>()
+      : await deps.beds.lateDoses(
+          all.flatMap((bed) => (bed.holder ? [bed.holder.admissionId] : [])),
+          deps.clock.now(),
+        );
   return {
     wards: [...wards.values()].map(({ ward, rooms: own }) => {
       const beds = own.flatMap((room) => room.beds);
@@ -172,7 +182,7 @@ export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor
           bed_class: room.bedClass,
           nightly_rate: room.nightlyRateCents === null ? null : centsToDecimal(room.nightlyRateCents),
           nightly_rate_cents: room.nightlyRateCents,
-          beds: room.beds.map((bed) => bedJson(bed, actor)),
+          beds: room.beds.map((bed) => ({ ...bedJson(bed, actor, lateDoses), ...boardNews2(bed.news2, actor, now) })),
         })),
         counts: countStates(beds),
         beds: beds.length,
@@ -182,5 +192,20 @@ export async function bedBoard(deps: InpatientDeps, query: unknown, actor: Actor
     counts: countStates(all),
     beds: all.length,
     occupancy_percent: occupancy(all),
+  };
+}
+
+/** An occupied bed's latest NEWS2 on the board: for clinical staff only, reception never sees a score. */
+function boardNews2(news2: BedNews2 | null, actor: Actor, now: Date) {
+  if (!seesClinical(actor)) return {};
+  return {
+    news2: news2 && {
+      total: news2.total,
+      risk: news2.risk,
+      taken_at: news2.takenAt.toISOString(),
+      next_due_at: news2.nextDueAt.toISOString(),
+      overdue: now.getTime() > news2.nextDueAt.getTime(),
+      alert: news2.alert,
+    },
   };
 }

@@ -104,7 +104,8 @@ export function admissionDetailJson(a: AdmissionDetail, actor: Actor): Admission
   };
 }
 
-export function bedJson(bed: Bed, actor: Actor): BedJson {
+/** `lateDoses`: the occupant's medication doses overdue on the ward's MAR (the bed board counts them; 0 elsewhere). */
+export function bedJson(bed: Bed, actor: Actor, lateDoses: ReadonlyMap<number, number> = new Map()): BedJson {
   const blockedAs = bedState(bed) === 'blocked' ? BLOCK_KINDS.find((kind) => kind === bed.housekeeping) : undefined;
   return {
     id: bed.id,
@@ -118,6 +119,9 @@ export function bedJson(bed: Bed, actor: Actor): BedJson {
       admission_id: bed.holder.admissionId,
       patient: bed.holder.patient,
       since: bed.holder.since.toISOString(),
+      // A flag on the board, never the value; the front desk sees no result at all.
+      critical_results: seesClinical(actor) ? bed.holder.criticalResults : null,
+      late_doses: lateDoses.get(bed.holder.admissionId) ?? 0,
     },
     retired: bed.retiredAt !== null,
   };

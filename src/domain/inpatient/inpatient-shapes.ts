@@ -113,11 +113,51 @@ export const BedShape = component(
     blocked: nullable(
       object({ kind: oneOfValues(BLOCK_KINDS), reason: nullable(string({ description: 'null for reception' })) }),
     ),
-    occupant: nullable(object({ admission_id: id(), patient: named, since: dateTime() })),
+    occupant: nullable(
+      object({
+        admission_id: id(),
+        patient: named,
+        since: dateTime(),
+        critical_results: nullable(
+          integer({
+            minimum: 0,
+            description: 'The patient’s critical lab results not yet acknowledged; null for reception',
+          }),
+        ),
+        late_doses: integer({
+          minimum: 0,
+          description: 'Medication doses overdue by more than 60 minutes (0 for reception)',
+        }),
+      }),
+    ),
     retired: boolean(),
   }),
 );
 export type BedJson = Static<typeof BedShape>;
+
+/** NEWS2's clinical risks (RCP 2017), as the vitals module grades a set. */
+export const NEWS2_RISKS = ['low', 'low-medium', 'medium', 'high'] as const;
+
+/** A bed as the board shows it: with its latest NEWS2 for clinical staff (reception never sees a score). */
+export const BoardBedShape = component(
+  'BoardBed',
+  object(
+    {
+      ...propertiesOf(BedShape),
+      news2: nullable(
+        object({
+          total: integer({ minimum: 0, maximum: 20 }),
+          risk: oneOfValues(NEWS2_RISKS),
+          taken_at: dateTime('When the latest scored set was taken'),
+          next_due_at: dateTime('When the next set is due, by the score’s frequency'),
+          overdue: boolean(),
+          alert: boolean({ description: 'Medium or high: an alert stands for the bed' }),
+        }),
+      ),
+    },
+    { optional: ['news2'] },
+  ),
+);
 
 export const StayChargeShape = component(
   'StayCharge',
@@ -241,7 +281,7 @@ export const BedBoardShape = object({
           bed_class: nullable(string()),
           nightly_rate: nullable(money),
           nightly_rate_cents: nullable(cents()),
-          beds: array(ref(BedShape)),
+          beds: array(ref(BoardBedShape)),
         }),
       ),
       ...occupancy,
@@ -261,6 +301,10 @@ export const PrintedSummaryShape = object({
   admitted_at: nullable(dateTime()),
   discharged_at: nullable(dateTime()),
   ...summaryFields,
+  medicines_to_continue: array(
+    object({ order_id: id(), medicine: string(), words: string({ description: 'As the prescription reads' }) }),
+    { description: 'The ward’s medicine orders marked to continue after discharge and not discontinued' },
+  ),
 });
 export type PrintedSummaryJson = Static<typeof PrintedSummaryShape>;
 

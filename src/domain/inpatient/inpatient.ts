@@ -49,7 +49,14 @@ export interface Bed {
   housekeepingSince: Date;
   retiredAt: Date | null;
   /** The admission holding the bed, if any. */
-  holder: { admissionId: number; status: AdmissionStatus; patient: Named; since: Date } | null;
+  holder: {
+    admissionId: number;
+    status: AdmissionStatus;
+    patient: Named;
+    since: Date;
+    /** The patient's critical lab results not yet acknowledged (domain/lab). */
+    criticalResults: number;
+  } | null;
 }
 
 export interface RoomClass {

@@ -1,3 +1,4 @@
+import type { Hl7Outbox } from '../notifications/hl7-events.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { BillStore } from '../billing/ports.ts';
 import type { CareTeam } from '../care/ports.ts';
@@ -5,6 +6,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import type { Segment, WardBed } from './census.ts';
 import type { RatedSegment } from './charges.ts';
+import type { NEWS2_RISKS } from './inpatient-shapes.ts';
 import type {
   Admission,
   AdmissionDetail,
@@ -25,7 +27,16 @@ export interface BoardRoom {
   ward: { id: number; name: string };
   bedClass: string | null;
   nightlyRateCents: number | null;
-  beds: Bed[];
+  beds: (Bed & { news2: BedNews2 | null })[];
+}
+
+/** The latest NEWS2 of an occupied bed's stay (the vitals module's sets): its score, when the next set is due, and whether it alerted. */
+export interface BedNews2 {
+  total: number;
+  risk: (typeof NEWS2_RISKS)[number];
+  takenAt: Date;
+  nextDueAt: Date;
+  alert: boolean;
 }
 
 export interface BedStore {
@@ -42,6 +53,8 @@ export interface BedStore {
   rateOf(bedId: number): Promise<number>;
   /** Every room that has a class or a bed in service, with its beds, of one ward or all. */
   board(departmentId: number | undefined): Promise<BoardRoom[]>;
+  /** Per stay, its medication doses still due more than an hour before `at` (the MAR's late doses). */
+  lateDoses(admissionIds: readonly number[], at: Date): Promise<Map<number, number>>;
 }
 
 export interface AdmissionStore {
@@ -72,6 +85,11 @@ export interface AdmissionStore {
   segments(id: number): Promise<RatedSegment[]>;
   /** Stays in a bed now. */
   inBed(): Promise<number[]>;
+  /**
+   * The stay's medicine orders marked to continue after discharge and not discontinued, oldest first, each in the
+   * prescription's own words (the medicines module words them).
+   */
+  medicinesToContinue(id: number, at: Date): Promise<ContinuedMedicine[]>;
 }
 
 export interface ChargeStore {
@@ -103,8 +121,17 @@ export interface InpatientDeps {
   audit: AuditLog;
   /** Whose care team a doctor is in: asked before every clinical read and write (domain/care/guard.ts). */
   careTeam: CareTeam;
+  /** Admissions, transfers and discharges reported to the HL7 receivers, in the change's transaction. */
+  hl7: Hl7Outbox;
   clock: Clock;
   timeZone: string;
   /** All or nothing: `fn` gets the same ports bound to one transaction. */
   transaction<T>(fn: (tx: InpatientDeps) => Promise<T>): Promise<T>;
+}
+
+/** A ward medicine the discharge summary lists to continue at home. */
+export interface ContinuedMedicine {
+  orderId: number;
+  medicine: string;
+  words: string;
 }

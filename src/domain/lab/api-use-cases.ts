@@ -11,7 +11,7 @@ import {
   AttachRequestShape,
   CollectRequestShape,
   CorrectionRequestShape,
-  type EscalatedAlertJson,
+  type StandingAlertJson,
   LabTestRequestShape,
   type LabTestJson,
   LabTestUpdateFields,
@@ -32,6 +32,7 @@ import {
   type WorkOrderJson,
   WorklistQuery,
 } from './lab-shapes.ts';
+import { standingAlerts, tellCriticalAlerts } from './critical.ts';
 import { requireLab } from './orders.ts';
 import type { LabDeps, ObservationView, OrderFilter, OrderView, UnmatchedResult } from './ports.ts';
 import {
@@ -284,41 +285,28 @@ export async function releaseReport(deps: LabDeps, orderId: RawId, actor: Actor)
   return orderJson(await oneView(deps, id), deps);
 }
 
-export async function acknowledgeAlert(deps: LabDeps, alertId: RawId, actor: Actor) {
-  return lab.acknowledgeCritical(deps, { alertId: pathId(alertId, 'Critical result') }, actor);
+/** The critical results standing as alerts on the signed-in doctor's day, oldest first, until acknowledged. */
+export async function criticalAlerts(deps: LabDeps, actor: Actor): Promise<StandingAlertJson[]> {
+  const now = deps.clock.now();
+  return (await standingAlerts(deps, actor)).map((a) => ({
+    id: a.id,
+    order_id: a.orderId,
+    order_number: a.orderNumber,
+    patient: a.patient,
+    test: a.testName,
+    ...valueJson(a.value),
+    interpretation: a.interpretation,
+    raised_at: iso(a.raisedAt),
+    escalates_at: iso(a.escalatesAt),
+    escalated: a.escalatesAt.getTime() <= now.getTime(),
+    ordering_doctor: a.orderingDoctor,
+    yours: a.orderingDoctor.id === actor.doctorId,
+    bed: a.bed,
+  }));
 }
 
-/**
- * The critical values of the doctor's department that went 30 minutes unacknowledged by the doctors who ordered
- * them, oldest first: this doctor may acknowledge each (src/domain/lab/reports.ts `mayAcknowledge`). A doctor of
- * no department has none.
- */
-export async function departmentCriticals(
-  deps: LabDeps,
-  query: unknown,
-  actor: Actor,
-): Promise<Page<EscalatedAlertJson>> {
-  const doctorId = ownDoctorId(actor, 'Only doctors acknowledge critical results');
-  const page = pageRequest(asRecord(query));
-  const departmentId = await deps.lab.doctorDepartment(doctorId);
-  if (departmentId === null)
-    return { items: [], total: 0, totalIsLowerBound: false, page: page.page, perPage: page.perPage };
-  const found = await deps.lab.escalatedAlerts(departmentId, doctorId, deps.clock.now(), page);
-  return {
-    ...found,
-    items: found.items.map((a) => ({
-      id: a.id,
-      order_id: a.orderId,
-      order_number: a.orderNumber,
-      patient: a.patient,
-      ordering_doctor: a.orderingDoctor,
-      name: a.name,
-      ...valueJson(a.value),
-      interpretation: a.interpretation,
-      raised_at: iso(a.raisedAt),
-      escalated_at: iso(a.escalatesAt),
-    })),
-  };
+export async function acknowledgeAlert(deps: LabDeps, alertId: RawId, actor: Actor) {
+  return lab.acknowledgeCritical(deps, { alertId: pathId(alertId, 'Critical result') }, actor);
 }
 
 /** The doctor's Results to review: signed-off reports of their orders not yet reviewed, critical first, then abnormal. */
@@ -516,7 +504,8 @@ export async function correctResult(deps: LabDeps, observationId: RawId, body: u
     next.value = read.value;
     if (!(await tx.lab.writeVersion(id, next, read, order.reportId, reportStatus)))
       throw conflict('result_changed', 'This result was changed meanwhile: read it again, then correct it');
-    const alerts = signedOff ? await tx.lab.raiseCriticalAlerts(order.reportId, now, escalatesAt(now)) : 0;
+    const alerts = signedOff ? await tx.lab.raiseCriticalAlerts(order.reportId, now, escalatesAt(now)) : [];
+    await tellCriticalAlerts(tx, alerts);
     await tx.audit.record({
       actor,
       action: 'correct',
@@ -524,7 +513,12 @@ export async function correctResult(deps: LabDeps, observationId: RawId, body: u
       entityId: id,
       patientId: order.patientId,
       requestId: actor.requestId,
-      details: { version: next.version, corrects: input.version, reason: input.reason, critical_alerts: alerts },
+      details: {
+        version: next.version,
+        corrects: input.version,
+        reason: input.reason,
+        critical_alerts: alerts.length,
+      },
     });
     return { observation_id: id, version: next.version, interpretation: read.interpretation };
   });
@@ -703,6 +697,7 @@ export async function createCatalogueTest(deps: LabDeps, body: unknown, actor: A
   const id = await deps.transaction(async (tx) => {
     const created = ensure(
       await tx.lab.createTest({
+        kind: 'test',
         codeSystem: t.code_system,
         code: t.code,
         name: t.name,
@@ -710,6 +705,8 @@ export async function createCatalogueTest(deps: LabDeps, body: unknown, actor: A
         specimenType: t.specimen_type,
         resultType: t.result_type,
         unit: t.result_type === 'quantity' ? (t.unit ?? null) : null,
+        answers: [],
+        memberIds: [],
         physicalLow: t.physical_low ?? null,
         physicalHigh: t.physical_high ?? null,
         range: pair(t.range_low, t.range_high),

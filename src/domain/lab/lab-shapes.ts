@@ -398,6 +398,26 @@ export const MyResultShape = component(
 );
 export type MyResultJson = Static<typeof MyResultShape>;
 
+export const StandingAlertShape = component(
+  'LabStandingAlert',
+  object({
+    id: id(),
+    order_id: id(),
+    order_number: string(),
+    patient: ref(NamedShape),
+    test: string(),
+    ...valueFields,
+    interpretation: nullable(oneOfValues(INTERPRETATIONS)),
+    raised_at: dateTime(),
+    escalates_at: dateTime('When the department’s doctors may acknowledge it too, and are e-mailed'),
+    escalated: boolean({ description: 'Whether it has gone unacknowledged past escalates_at' }),
+    ordering_doctor: ref(NamedShape),
+    yours: boolean({ description: 'Whether the signed-in doctor ordered it' }),
+    bed: nullable(string({ description: 'Where the patient lies when in a bed (the bed board marks it too)' })),
+  }),
+);
+export type StandingAlertJson = Static<typeof StandingAlertShape>;
+
 export const UnmatchedResultShape = component(
   'LabUnmatchedResult',
   object({
@@ -414,23 +434,6 @@ export const UnmatchedResultShape = component(
   }),
 );
 export type UnmatchedResultJson = Static<typeof UnmatchedResultShape>;
-
-export const EscalatedAlertShape = component(
-  'LabEscalatedAlert',
-  object({
-    id: id('The critical alert, acknowledged at POST /api/lab/alerts/{id}/acknowledge'),
-    order_id: id(),
-    order_number: string(),
-    patient: object({ id: id(), name: string() }),
-    ordering_doctor: string(),
-    name: string({ description: 'The test' }),
-    ...valueFields,
-    interpretation: oneOfValues(['LL', 'HH'] as const),
-    raised_at: dateTime(),
-    escalated_at: dateTime('When it went to the department, 30 minutes after it was raised'),
-  }),
-);
-export type EscalatedAlertJson = Static<typeof EscalatedAlertShape>;
 
 export const PlacedOrderShape = object({ id: id(), order_number: string(), bill_ids: array(id()) });
 export const ResultEnteredShape = object({

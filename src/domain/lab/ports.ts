@@ -1,4 +1,8 @@
+import type { Hl7Outbox } from '../notifications/hl7-events.ts';
 import type { AuditLog } from '../audit/audit.ts';
+import type { Clinic } from '../notifications/message.ts';
+import type { Outbox } from '../notifications/ports.ts';
+import type { CriticalNotice, Recipient } from '../notifications/templates.ts';
 import type { AdjustmentStore, BillStore } from '../billing/ports.ts';
 import type { CareTeam } from '../care/ports.ts';
 import type { Gender } from '../shared/actor.ts';
@@ -112,15 +116,21 @@ export interface OrderView {
   charges: { name: string; priceCents: number; voided: boolean }[];
 }
 
-/** A test an admin adds to the catalogue (panels and coded tests come by import). */
+/** A test or panel an admin adds to the catalogue (panels and coded tests come by import). */
 export interface NewTest {
+  kind: CatalogueTest['kind'];
   codeSystem: CatalogueTest['codeSystem'];
   code: string;
   name: string;
   category: CatalogueTest['category'];
   specimenType: CatalogueTest['specimenType'];
-  resultType: 'quantity' | 'text';
+  /** Null for a panel. */
+  resultType: CatalogueTest['resultType'] | null;
   unit: string | null;
+  /** A coded test's answers. */
+  answers: string[];
+  /** A panel's member tests, in their order. */
+  memberIds: number[];
   physicalLow: number | null;
   physicalHigh: number | null;
   range: { low: number | null; high: number | null } | null;
@@ -162,20 +172,6 @@ export interface UnmatchedResult {
   status: 'pending' | 'attached' | 'rejected';
 }
 
-/** A critical value gone 30 minutes unacknowledged, as a doctor of the ordering doctor's department reads it. */
-export interface EscalatedAlert {
-  id: number;
-  orderId: number;
-  orderNumber: string;
-  patient: { id: number; name: string };
-  orderingDoctor: string;
-  name: string;
-  value: ObservationValue;
-  interpretation: 'LL' | 'HH';
-  raisedAt: Date;
-  escalatesAt: Date;
-}
-
 export interface LabStore {
   /** The orders a filter names, newest first (the worklist: stat first, then oldest first), with the page's count. */
   orderIds(filter: OrderFilter, page: PageRequest): Promise<Page<number>>;
@@ -208,6 +204,8 @@ export interface LabStore {
   ): Promise<void>;
   orderIdByNumber(orderNumber: string): Promise<number | undefined>;
   catalogue(page: PageRequest): Promise<Page<CatalogueTest>>;
+  /** The ids of the tests (not panels) with these codes, in either code system. */
+  testIdsByCode(codes: readonly string[]): Promise<Map<string, number>>;
   /** Adds a test with its adult band for anyone; undefined when its code is taken. */
   createTest(test: NewTest): Promise<number | undefined>;
   /** The test with its row locked until the transaction ends, so two changes of it take turns. */
@@ -237,8 +235,15 @@ export interface LabStore {
   recordResult(result: NewResult): Promise<{ observationId: number } | undefined>;
   /** preliminary → final, once: false when another sign-off (or anything else) changed it first. */
   finalize(reportId: number, by: number, at: Date): Promise<boolean>;
-  /** Raises an alert on each critical value of the report's current versions; answers how many were raised. */
-  raiseCriticalAlerts(reportId: number, at: Date, escalatesAt: Date): Promise<number>;
+  /** Raises an alert on each critical value of the report's current versions; answers the alerts raised. */
+  raiseCriticalAlerts(reportId: number, at: Date, escalatesAt: Date): Promise<number[]>;
+  /** Who is told of each alert: the ordering doctor, and the other active doctors of their department. */
+  criticalRecipients(alertIds: readonly number[]): Promise<CriticalRecipients[]>;
+  /**
+   * The alerts standing for a doctor at `now`: unacknowledged, of their own orders, or of their department's once
+   * escalated; critical first by when they were raised.
+   */
+  openAlerts(doctorId: number, now: Date): Promise<OpenAlert[]>;
   /** Records the acknowledgement once: false when it was already acknowledged. */
   acknowledge(alertId: number, doctorId: number, at: Date): Promise<boolean>;
   alert(
@@ -247,11 +252,28 @@ export interface LabStore {
     { id: number; patientId: number; orderingDoctorId: number; departmentId: number | null; raisedAt: Date } | undefined
   >;
   doctorDepartment(doctorId: number): Promise<number | null>;
-  /**
-   * The department's critical values still unacknowledged at `now` and escalated by then, ordered by another
-   * doctor than `doctorId`, oldest first.
-   */
-  escalatedAlerts(departmentId: number, doctorId: number, now: Date, page: PageRequest): Promise<Page<EscalatedAlert>>;
+}
+
+export interface CriticalRecipients {
+  notice: CriticalNotice;
+  orderingDoctor: Recipient & { name: string };
+  department: (Recipient & { name: string })[];
+}
+
+/** A critical result not yet acknowledged, as the doctor's day shows it. */
+export interface OpenAlert {
+  id: number;
+  orderId: number;
+  orderNumber: string;
+  patient: { id: number; name: string };
+  testName: string;
+  value: ObservationValue;
+  interpretation: Interpretation | null;
+  raisedAt: Date;
+  escalatesAt: Date;
+  orderingDoctor: { id: number; name: string };
+  /** Where the patient lies when in a bed: "Room 2 B". */
+  bed: string | null;
 }
 
 export interface LabDeps {
@@ -261,6 +283,10 @@ export interface LabDeps {
   units: Units;
   audit: AuditLog;
   careTeam: CareTeam;
+  outbox: Outbox;
+  clinic: Clinic;
+  /** Orders placed and cancelled reported to the HL7 receivers (OML^O21), in the order's transaction. */
+  hl7: Hl7Outbox;
   clock: Clock;
   timeZone: string;
   /** RESULTS_AUTO_RELEASE_DAYS: null for never. */

@@ -15,6 +15,7 @@ import {
   requireLab,
   requireResultable,
 } from './orders.ts';
+import { tellCriticalAlerts } from './critical.ts';
 import type { LabDeps } from './ports.ts';
 import { type ObservationValue, escalatesAt, mayAcknowledge, reportTransition } from './reports.ts';
 import { quantityInTestUnit } from './units.ts';
@@ -68,6 +69,7 @@ export async function placeOrder(
         await tx.lab.addCharge(order.id, test.id, bill.id, test.priceCents);
         billIds.push(bill.id);
       }
+      await tx.hl7.queue({ event: 'O21', orderId: order.id, control: 'NW' }, now);
       await tx.audit.record({
         actor,
         action: 'create',
@@ -104,6 +106,7 @@ export async function cancelOrder(deps: LabDeps, input: { orderId: number }, act
       });
       await tx.adjustments.credit(charge.billingId, charge.priceCents);
     }
+    await tx.hl7.queue({ event: 'O21', orderId: order.id, control: 'CA' }, now);
     await tx.audit.record({
       actor,
       action: 'cancel',
@@ -247,7 +250,7 @@ async function resultValue(
 
 /**
  * A lab user signs the report off: preliminary → final, exactly once by the database (the second of two at once
- * is a 409); each critical value raises an alert for the ordering doctor.
+ * is a 409); each critical value raises an alert for the ordering doctor, who is e-mailed at once.
  */
 export async function finalizeReport(deps: LabDeps, input: { orderId: number }, actor: Actor): Promise<void> {
   requireLab(actor);
@@ -258,6 +261,7 @@ export async function finalizeReport(deps: LabDeps, input: { orderId: number }, 
     if (!(await tx.lab.finalize(order.reportId, actor.userId, now)))
       throw conflict('report_status', 'This report was signed off meanwhile');
     const alerts = await tx.lab.raiseCriticalAlerts(order.reportId, now, escalatesAt(now));
+    await tellCriticalAlerts(tx, alerts);
     await tx.audit.record({
       actor,
       action: 'finalize',
@@ -265,7 +269,7 @@ export async function finalizeReport(deps: LabDeps, input: { orderId: number }, 
       entityId: order.reportId,
       patientId: order.patientId,
       requestId: actor.requestId,
-      details: { critical_alerts: alerts },
+      details: { critical_alerts: alerts.length },
     });
   });
 }

@@ -11,6 +11,9 @@ export const MESSAGE_KINDS = [
   'email_change_notice',
   'registration_attempt',
   'waitlist_offer',
+  'news2_alert',
+  'critical_result',
+  'critical_result_escalation',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
@@ -38,6 +41,8 @@ export interface Message {
    * keeps its digest in that row and puts the link in place of LINK_PLACEHOLDER.
    */
   linkId?: number;
+  /** The critical lab result an escalation is about: it is not sent once the result was acknowledged. */
+  labAlertId?: number;
 }
 
 /** Where a message's link goes in its bodies; the sender fills it in, so stored bodies never hold a token. */

@@ -105,6 +105,8 @@ export interface OutboxQueue {
   renew(holder: string, ids: number[], leaseUntil: Date): Promise<number[]>;
   /** A reminder still wanted: its visit still scheduled, the patient's reminders on and the address verified. */
   reminderWanted(id: number): Promise<boolean>;
+  /** A critical result's escalation still wanted: nobody acknowledged the result yet. */
+  escalationWanted(id: number): Promise<boolean>;
   /** Records a delivery, whoever holds the lease; answers who held it then, or undefined when the message was already final. */
   sent(id: number, at: Date): Promise<{ heldBy: string | null } | undefined>;
   /** Due again at `at`; false when `holder` no longer holds the lease, and nothing changed. */

@@ -403,3 +403,48 @@ export function registrationAttempt(clinic: Clinic, user: Recipient & { name: st
     sendAfter: now,
   };
 }
+
+/** A critical lab result as its e-mails tell it: what and whose, never the value (it is read signed in). */
+export interface CriticalNotice {
+  alertId: number;
+  orderNumber: string;
+  testName: string;
+  patientName: string;
+  orderingDoctor: string;
+  /** When the alert escalates to the department (30 minutes after it was raised). */
+  escalatesAt: Date;
+}
+
+/**
+ * A critical result's e-mail: to the ordering doctor at once, or — `escalation` — to a doctor of their department
+ * when it escalates, which the outbox does not send if the result was acknowledged by then.
+ */
+export function criticalResult(
+  clinic: Clinic,
+  notice: CriticalNotice,
+  doctor: Recipient & { name: string },
+  escalation: boolean,
+  now: Date,
+): Message {
+  const kind = escalation ? 'critical_result_escalation' : 'critical_result';
+  return {
+    kind,
+    dedupeKey: `${kind}:alert:${notice.alertId}:user:${doctor.userId}`,
+    to: doctor.email,
+    userId: doctor.userId,
+    appointmentId: null,
+    subject: `Critical lab result to acknowledge: ${notice.testName} (order ${notice.orderNumber})`,
+    ...render(clinic, {
+      greeting: `Dear ${doctor.name},`,
+      paragraphs: [
+        escalation
+          ? `a critical result of ${notice.testName} for ${notice.patientName} (order ${notice.orderNumber}, ordered by ${notice.orderingDoctor}) has not been acknowledged for 30 minutes. As a doctor of the department, you may acknowledge it now.`
+          : `a critical result of ${notice.testName} for ${notice.patientName} (order ${notice.orderNumber}) needs your acknowledgement.`,
+        'Sign in to Medora to see the value and acknowledge it under Results to review.',
+      ],
+    }),
+    attachments: [],
+    sendAfter: escalation ? notice.escalatesAt : now,
+    labAlertId: notice.alertId,
+  };
+}

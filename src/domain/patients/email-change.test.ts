@@ -71,6 +71,7 @@ async function clinic() {
     visits: { listForPatient: async () => [] },
     records: { listForPatient: async () => [] },
     audit: auth.deps.audit,
+    hl7: auth.deps.hl7,
     outbox: auth.deps.outbox,
     links: auth.deps.links,
   };

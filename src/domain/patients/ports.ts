@@ -1,4 +1,5 @@
 import type { AuditLog } from '../audit/audit.ts';
+import type { Hl7Outbox } from '../notifications/hl7-events.ts';
 import type { Clinic } from '../notifications/message.ts';
 import type { Notifying } from '../notifications/ports.ts';
 import type { RecordStore } from '../records/ports.ts';
@@ -65,6 +66,8 @@ export interface PatientsStores extends Notifying {
   visits: PatientVisitStore;
   records: Pick<RecordStore, 'listForPatient'>;
   audit: AuditLog;
+  /** ADT^A08 to the receivers that take it, when a patient's details change. */
+  hl7: Hl7Outbox;
 }
 
 export interface PatientsDeps extends PatientsStores {

@@ -196,6 +196,7 @@ async function saveOwnProfile(
       patientId,
       requestId: actor.requestId,
     });
+    await tx.hl7.queue({ event: 'A08', patientId }, deps.clock.now());
     const email = newEmail(current, fields);
     if (email !== null) {
       await tx.audit.record({
@@ -236,6 +237,7 @@ async function saveStaffEdit(
       patientId: current.id,
       requestId: actor.requestId,
     });
+    await tx.hl7.queue({ event: 'A08', patientId: current.id }, deps.clock.now());
     if (email !== null) await requestEmailChange(deps, tx, current, fields.name, email, actor);
   });
 }

@@ -138,7 +138,7 @@ function fakeRecordsDeps(appointment: Appointment) {
       outstandingFor: async () => assert.fail('not used'),
     },
     patients: { list: async () => assert.fail('not used'), find: async () => undefined },
-    careTeam: { reach: async () => new Map() },
+    careTeam: { reach: async () => new Map(), onWard: async () => new Set<number>() },
     audit: { record: async (...e) => void audit.push(...e) },
     transaction: (fn) => fn(deps),
   };

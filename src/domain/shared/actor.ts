@@ -1,6 +1,6 @@
 import { forbidden } from './errors.ts';
 
-export const ROLES = ['patient', 'doctor', 'admin', 'reception', 'lab'] as const;
+export const ROLES = ['patient', 'doctor', 'admin', 'reception', 'lab', 'nurse'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const GENDERS = ['male', 'female', 'other'] as const;
@@ -13,6 +13,8 @@ export interface Actor {
   name: string;
   patientId?: number;
   doctorId?: number;
+  /** A nurse's department: the ward whose inpatients they care for. */
+  wardId?: number;
   requestId?: string;
 }
 

@@ -73,6 +73,10 @@ export const formatTime = (time: string, locale: string) => print('time', locale
 export const formatDateTime = (instant: string | Date, locale: string, timeZone: string | undefined) =>
   print('dateTime', locale, timeZone, typeof instant === 'string' ? new Date(instant) : instant);
 
+/** An ISO instant → 'Jun 3, 2030': its day on the clinic's clock in `timeZone` (a chart's axis of instants). */
+export const formatInstantDate = (instant: string | Date, locale: string, timeZone: string | undefined) =>
+  print('date', locale, timeZone, typeof instant === 'string' ? new Date(instant) : instant);
+
 /** The clinic's wall clock 'yyyy-MM-dd HH:mm' (or with a 'T') → 'Tue, Jun 4, 1:02 PM'. */
 export const formatDayTime = (wallDateTime: string, locale: string) =>
   `${formatDay(wallDateTime, locale)}, ${formatTime(wallDateTime.slice(11), locale)}`;

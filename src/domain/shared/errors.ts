@@ -1,4 +1,5 @@
 export type ErrorKind =
+  | 'malformed'
   | 'invalid'
   | 'unauthenticated'
   | 'forbidden'
@@ -27,6 +28,8 @@ export class DomainError extends Error {
 
 export const invalid = (fields: FieldErrors, message = firstMessage(fields)) =>
   new DomainError('invalid', 'invalid', message, fields);
+/** A request that cannot be read as what it claims to be (a webhook whose signature does not hold). */
+export const malformed = (code: string, message: string) => new DomainError('malformed', code, message);
 export const notFound = (what: string) => new DomainError('not_found', 'not_found', `${what} not found`);
 export const conflict = (code: string, message: string, fields?: FieldErrors) =>
   new DomainError('conflict', code, message, fields);

@@ -85,6 +85,19 @@ function readKind(v: Validator, field: string, schema: JsonSchema, optional: boo
   if (schema.type === 'number') return readNumber(v, field, schema, optional);
   if (schema.type === 'array' && keywords(schema.items as TSchema).type === 'integer')
     return v.ids(field, { optional, ...bounds(schema.minItems, schema.maxItems) });
+  if (schema.type === 'array') {
+    const items = keywords(schema.items as TSchema);
+    // A required list of fixed values (the events a receiver takes) is read whole, as one choice of values.
+    if (Array.isArray(items.enum) && !optional)
+      return v.values(field, items.enum.map(String), bounds(schema.minItems, undefined));
+    if (items.type === 'string' || Array.isArray(items.enum))
+      return v.strings(field, {
+        optional,
+        ...(Array.isArray(items.enum) ? { options: items.enum.map(String) } : {}),
+        ...(typeof items.pattern === 'string' ? { pattern: items.pattern } : {}),
+        ...bounds(schema.minItems, schema.maxItems),
+      });
+  }
   throw new Error(`read-fields.ts has no reading for ${field}: ${JSON.stringify(schema)}`);
 }
 

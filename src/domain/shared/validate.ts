@@ -216,7 +216,53 @@ export class Validator {
     return value;
   }
 
+  /** A list of distinct values, each one of `options` (the events a receiver takes). */
+  values<T extends string>(field: string, options: readonly T[], opts: { min?: number } = {}): T[] {
+    const raw = this.input[field];
+    if (raw === undefined || raw === null) {
+      this.fail(field, 'is required');
+      return [];
+    }
+    if (!Array.isArray(raw) || raw.some((value) => !options.includes(value as T))) {
+      this.fail(field, `must be a list of ${options.join(', ')}`);
+      return [];
+    }
+    const values = raw as T[];
+    if (opts.min !== undefined && values.length < opts.min) this.fail(field, `must name at least ${opts.min}`);
+    else if (new Set(values).size !== values.length) this.fail(field, 'must not name one value twice');
+    return values;
+  }
+
   /** Whether a problem was already found with `field`, so a rule that builds on it can stay quiet. */
+  /** A list of texts, each one of `options` when given, or matching `pattern`; each given once. */
+  strings(
+    field: string,
+    opts: { optional?: boolean; options?: readonly string[]; pattern?: string; min?: number; max?: number } = {},
+  ): string[] | undefined {
+    const raw = this.input[field];
+    if (raw === undefined || raw === null) {
+      if (!opts.optional) this.fail(field, 'is required');
+      return opts.optional ? undefined : [];
+    }
+    const pattern = opts.pattern === undefined ? undefined : new RegExp(opts.pattern);
+    const fits = (item: unknown) =>
+      typeof item === 'string' &&
+      (opts.options === undefined || opts.options.includes(item)) &&
+      (pattern === undefined || pattern.test(item));
+    if (!Array.isArray(raw) || !raw.every(fits)) {
+      this.fail(
+        field,
+        opts.options ? `must be a list of: ${opts.options.join(', ')}` : 'must be a list of valid values',
+      );
+      return [];
+    }
+    const items = raw as string[];
+    if (opts.min !== undefined && items.length < opts.min) this.fail(field, `must name at least ${opts.min}`);
+    else if (opts.max !== undefined && items.length > opts.max) this.fail(field, `must name at most ${opts.max}`);
+    else if (new Set(items).size !== items.length) this.fail(field, 'must not name one value twice');
+    return items;
+  }
+
   failed(field: string): boolean {
     return field in this.errors;
   }

@@ -13,6 +13,9 @@ import { waitlistPaths } from './paths/waitlist.ts';
 import { recordsPaths } from './paths/records.ts';
 import { carePaths } from './paths/care.ts';
 import { labPaths } from './paths/lab.ts';
+import { vitalsPaths } from './paths/vitals.ts';
+import { interfacesPaths } from './paths/interfaces.ts';
+import { medicinePaths } from './paths/medicines.ts';
 import { billingPaths } from './paths/billing.ts';
 import { inpatientPaths } from './paths/inpatient.ts';
 import { notificationsPaths } from './paths/notifications.ts';
@@ -31,6 +34,9 @@ const MODULES: ModulePaths[] = [
   recordsPaths,
   carePaths,
   labPaths,
+  vitalsPaths,
+  interfacesPaths,
+  medicinePaths,
   billingPaths,
   inpatientPaths,
   notificationsPaths,

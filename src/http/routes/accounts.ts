@@ -113,5 +113,18 @@ export function accountRoutes(app: App, { publicUrl }: { publicUrl?: string }): 
         ok(await app.staff.deactivateLabTechnician(params.id, actor)),
       ),
     ),
+    r('GET', '/api/admin/nurses', 'admin', async ({ query, actor }) =>
+      listOf('nurses', await app.staff.listNurses(query, actor)),
+    ),
+    accountChange(
+      r('POST', '/api/admin/nurses', 'admin', async ({ body, actor }) =>
+        created(await app.staff.createNurse(body, actor)),
+      ),
+    ),
+    accountChange(
+      r('DELETE', '/api/admin/nurses/{id}', 'admin', async ({ params, actor }) =>
+        ok(await app.staff.deactivateNurse(params.id, actor)),
+      ),
+    ),
   ];
 }

@@ -6,9 +6,11 @@ import {
   fhirSystems,
   ndjsonAnswer,
   prefersStrict,
+  readAnswer,
   zipAnswer,
 } from '../fhir-answers.ts';
-import { route, type Route } from '../router.ts';
+import { operationParams } from '../../domain/fhir/operation-parameters.ts';
+import { route, type Answer, type RequestContext, type Route } from '../router.ts';
 
 /**
  * The read-only FHIR R4 facade (issue 33), one route a line: signed in as for /api; which resources each role
@@ -35,28 +37,11 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
         ),
       ),
     ),
-    route('GET', '/fhir/R4/Patient/{id}/$everything', 'user', async (ctx) => {
-      const base = fhirBase(publicUrl, ctx);
-      const format = exportFormat(ctx.search);
-      const params = [...new URLSearchParams(ctx.search ?? '')];
-      if (format === undefined) {
-        return fhirAnswer(
-          await app.fhir.patientEverything(
-            { base, systems, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) },
-            ctx.actor,
-          ),
-        );
-      }
-      const request = `${base}/Patient/${ctx.params.id}/$everything?${ctx.search ?? ''}`;
-      const exported = await app.fhir.exportPatient(
-        { base, systems, id: ctx.params.id, params, request, format },
-        ctx.actor,
-      );
-      const name = `patient-${ctx.params.id}`;
-      return format === 'zip' ? zipAnswer(exported, `${name}.zip`) : ndjsonAnswer(exported, `${name}.ndjson`);
-    }),
+    route('GET', '/fhir/R4/Patient/{id}/$everything', 'user', everything),
+    // fhir-kit-client and others POST an operation by default, its parameters in the body (FHIR R4 §3.1.0.1.4).
+    route('POST', '/fhir/R4/Patient/{id}/$everything', 'user', everything),
     route('GET', '/fhir/R4/{type}/{id}', 'user', async (ctx) =>
-      fhirAnswer(
+      readAnswer(
         await app.fhir.readResource(
           { base: fhirBase(publicUrl, ctx), systems, type: ctx.params.type, id: ctx.params.id },
           ctx.actor,
@@ -64,4 +49,33 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
       ),
     ),
   ];
+
+  async function everything(ctx: RequestContext<{ id: string }>): Promise<Answer> {
+    const base = fhirBase(publicUrl, ctx);
+    const search = new URLSearchParams(ctx.search ?? '');
+    const posted = operationParams(ctx.body);
+    for (const [name, value] of posted) search.append(name, value);
+    // What was asked for, as the manifest repeats it: the query as sent, unless a body added to it.
+    const query = posted.length ? search.toString() : (ctx.search ?? '');
+    const format = exportFormat(query);
+    const params = [...search];
+    if (format === undefined) {
+      return fhirAnswer(
+        await app.fhir.patientEverything(
+          { base, systems, id: ctx.params.id, params, strict: prefersStrict(ctx.headers) },
+          ctx.actor,
+        ),
+      );
+    }
+    const request = `${base}/Patient/${ctx.params.id}/$everything?${query}`;
+    const exported = await app.fhir.exportPatient(
+      { base, systems, id: ctx.params.id, params, request, format },
+      ctx.actor,
+    );
+    const name = `patient-${ctx.params.id}`;
+    if (format === 'ndjson') return ndjsonAnswer(exported, `${name}.ndjson`);
+    // A patient's own download also holds their health record as a page to read and print.
+    const own = ctx.actor.role === 'patient' && String(ctx.actor.patientId) === ctx.params.id;
+    return zipAnswer(exported, `${name}.zip`, own ? await app.healthRecord.myHealthRecord(ctx.actor) : undefined);
+  }
 }

@@ -27,7 +27,7 @@ export function inpatientRoutes(app: App): Route[] {
     r('POST', '/api/beds/{id}/ready', DESK, async ({ params, actor }) =>
       ok(await app.inpatient.markBedReady(params.id, actor)),
     ),
-    r('GET', '/api/bed-board', ['doctor', ...DESK], async ({ query, actor }) =>
+    r('GET', '/api/bed-board', ['doctor', 'nurse', ...DESK], async ({ query, actor }) =>
       ok(await app.inpatient.bedBoard(query, actor)),
     ),
     r('POST', '/api/admissions', 'doctor', async ({ body, actor }) =>

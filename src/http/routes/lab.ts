@@ -29,8 +29,8 @@ export function labRoutes(app: App): Route[] {
     r('POST', '/api/lab/alerts/{id}/acknowledge', 'doctor', async ({ params, actor }) =>
       ok(await lab.acknowledgeAlert(params.id, actor)),
     ),
-    r('GET', '/api/doctor/department-critical-results', 'doctor', async ({ query, actor }) =>
-      listOf('alerts', await lab.departmentCriticals(query, actor)),
+    r('GET', '/api/doctor/critical-alerts', 'doctor', async ({ actor }) =>
+      ok({ alerts: await lab.criticalAlerts(actor) }),
     ),
     r('GET', '/api/doctor/results-to-review', 'doctor', async ({ query, actor }) =>
       listOf('results', await lab.resultsToReview(query, actor)),
@@ -62,13 +62,13 @@ export function labRoutes(app: App): Route[] {
     r('POST', '/api/lab/results/{id}/correct', 'lab', async ({ params, body, actor }) =>
       ok(await lab.correctResult(params.id, body, actor)),
     ),
-    r('GET', '/api/lab/unmatched', 'lab', async ({ query, actor }) =>
+    r('GET', '/api/lab/unmatched', ['lab', 'admin'], async ({ query, actor }) =>
       listOf('results', await lab.unmatchedResults(query, actor)),
     ),
-    r('POST', '/api/lab/unmatched/{id}/attach', 'lab', async ({ params, body, actor }) =>
+    r('POST', '/api/lab/unmatched/{id}/attach', ['lab', 'admin'], async ({ params, body, actor }) =>
       created(await lab.attachUnmatched(params.id, body, actor)),
     ),
-    r('POST', '/api/lab/unmatched/{id}/reject', 'lab', async ({ params, body, actor }) => {
+    r('POST', '/api/lab/unmatched/{id}/reject', ['lab', 'admin'], async ({ params, body, actor }) => {
       await lab.rejectUnmatched(params.id, body, actor);
       return noContent();
     }),

@@ -13,6 +13,9 @@ interface AppointmentTableProps<A extends AppointmentJson> {
   /** Change it when `load` filters differently: the table loads again from the first page. */
   filterKey?: string;
   actions?: (appointment: A) => RowAction[];
+  /** Compact rows, for a list a desk wants many of on one screen. */
+  dense?: boolean;
+  rowClass?: (appointment: A) => string | undefined;
   /** What stands before the row's actions, such as the status of a visit that has none left. */
   actionsNote?: (appointment: A) => ReactNode;
 }
@@ -26,6 +29,8 @@ export function AppointmentTable<A extends AppointmentJson>({
   reloadKey,
   filterKey,
   actions,
+  dense,
+  rowClass,
   actionsNote,
 }: AppointmentTableProps<A>) {
   return (
@@ -39,6 +44,8 @@ export function AppointmentTable<A extends AppointmentJson>({
       reloadKey={reloadKey}
       filterKey={filterKey}
       actions={actions}
+      dense={dense}
+      rowClass={rowClass}
       actionsNote={actionsNote}
     />
   );

@@ -4,35 +4,30 @@
  */
 import { Link } from 'wouter';
 import type { ListJson } from '../../http/answers.ts';
-import type { EscalatedAlertJson, ReviewEntryJson } from './lab-labels.ts';
+import type { ReviewEntryJson, StandingAlertJson } from './lab-labels.ts';
 import { useFetched } from './use-fetched.ts';
 import { endpoints, routes } from '../paths.ts';
 import { ALL } from './use-alert.ts';
 
 export function CriticalResultsNotice() {
   const answer = useFetched<ListJson<'results', ReviewEntryJson>>(endpoints.lab.toReview, 'Results to review', ALL);
-  const department = useFetched<ListJson<'alerts', EscalatedAlertJson>>(
-    endpoints.lab.departmentCriticals,
-    "The department's critical results",
-    ALL,
-  );
-  const escalated = department?.total ?? 0;
-  if (!answer || answer.total + escalated === 0) return null;
-  const critical = answer.results.flatMap((r) => r.order.report.critical_alerts).filter((a) => !a.acknowledged_at);
+  const alerts = useFetched<{ alerts: StandingAlertJson[] }>(endpoints.lab.criticalAlerts, 'Critical results');
+  if (!answer || !alerts) return null;
+  const yours = alerts.alerts.filter((a) => a.yours).length;
+  const department = alerts.alerts.length - yours;
+  if (answer.total + alerts.alerts.length === 0) return null;
   return (
     <section
-      className={critical.length + escalated > 0 ? 'lab-notice lab-notice-critical' : 'lab-notice'}
+      className={alerts.alerts.length > 0 ? 'lab-notice lab-notice-critical' : 'lab-notice'}
       aria-label="Lab results"
     >
       <p>
-        {critical.length > 0 && (
-          <strong>
-            {critical.length === 1 ? '1 critical result' : `${critical.length} critical results`} to acknowledge.{' '}
-          </strong>
+        {yours > 0 && (
+          <strong>{yours === 1 ? '1 critical result' : `${yours} critical results`} to acknowledge. </strong>
         )}
-        {escalated > 0 && (
+        {department > 0 && (
           <strong>
-            {escalated === 1 ? "1 of your department's" : `${escalated} of your department's`} critical results left
+            {department === 1 ? "1 of your department's" : `${department} of your department's`} critical results left
             unacknowledged.{' '}
           </strong>
         )}

@@ -49,9 +49,15 @@ interface DataTableProps<Row> {
   rowName?: (row: Row) => string;
   /** What stands before the row's actions, such as the status of a visit that has none left. */
   actionsNote?: (row: Row) => ReactNode;
+  /** Compact rows and toolbar, for a list a desk wants many of on one screen. */
+  dense?: boolean;
+  /** A class of the row's own, such as a marker drawn above it. */
+  rowClass?: (row: Row) => string | undefined;
 }
 
 const SEARCH_DELAY_MS = 400;
+/** More placeholder rows than a screen holds would only move what stands below the table when the rows arrive. */
+const MAX_SKELETON_ROWS = 20;
 
 export function DataTable<Row>({
   label,
@@ -67,6 +73,8 @@ export function DataTable<Row>({
   actions = () => [],
   rowName,
   actionsNote,
+  dense = false,
+  rowClass,
 }: DataTableProps<Row>) {
   const id = useId();
   const [details, setDetails] = useState<Row | null>(null);
@@ -114,7 +122,7 @@ export function DataTable<Row>({
   const hidden = useFittedColumns(box, list);
 
   return (
-    <div className="data-table">
+    <div className={dense ? 'data-table data-table-dense' : 'data-table'}>
       {(searchable || filters) && (
         <div className="data-table-toolbar">
           {searchable && (
@@ -165,12 +173,12 @@ export function DataTable<Row>({
                 <LoadFailure what={label} onRetry={retry} />
               </WholeRow>
             ) : list === null ? (
-              <SkeletonRows columns={withActions} count={perPage} />
+              <SkeletonRows columns={withActions} count={Math.min(perPage, MAX_SKELETON_ROWS)} />
             ) : list.rows.length === 0 ? (
               <WholeRow columns={withActions}>{emptyText}</WholeRow>
             ) : (
               list.rows.map((row) => (
-                <tr key={rowKey(row)}>
+                <tr key={rowKey(row)} className={rowClass?.(row)}>
                   {withActions.map((column) => (
                     <Cell key={column.header} column={column} row={row} />
                   ))}

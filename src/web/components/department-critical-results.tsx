@@ -1,16 +1,16 @@
 /**
  * On a doctor's Results to review: the critical values of their department that the doctors who ordered them left
- * unacknowledged for 30 minutes, each for this doctor to acknowledge. Nothing shows when there are none.
+ * unacknowledged for 30 minutes, each for this doctor to acknowledge (their own stand on their orders below).
+ * Nothing shows when there are none.
  */
 import { apiPost } from '../api.ts';
 import { formatDateTime } from '../format.ts';
 import { endpoints } from '../paths.ts';
 import { success, type AlertMessage } from './alert.tsx';
-import { FLAG_LABELS, valueText, type EscalatedAlertJson } from './lab-labels.ts';
-import { ALL, failureFor } from './use-alert.ts';
+import { FLAG_LABELS, valueText, type StandingAlertJson } from './lab-labels.ts';
+import { failureFor } from './use-alert.ts';
 import { useLoaded } from './use-fetched.ts';
 import { useSubmit } from './use-submit.ts';
-import type { ListJson } from '../../http/answers.ts';
 
 interface Props {
   setAlert: (message: AlertMessage) => void;
@@ -19,15 +19,16 @@ interface Props {
 }
 
 export function DepartmentCriticalResults({ setAlert, reloadKey, onChanged }: Props) {
-  const { loaded } = useLoaded<ListJson<'alerts', EscalatedAlertJson>>(
-    endpoints.lab.departmentCriticals,
+  const { loaded } = useLoaded<{ alerts: StandingAlertJson[] }>(
+    endpoints.lab.criticalAlerts,
     "The department's critical results",
-    ALL,
+    undefined,
     reloadKey,
   );
   const { busy, run } = useSubmit('Acknowledge');
-  if (loaded.state !== 'loaded' || loaded.value.alerts.length === 0) return null;
-  const acknowledge = (a: EscalatedAlertJson) =>
+  const alerts = loaded.state === 'loaded' ? loaded.value.alerts.filter((a) => !a.yours) : [];
+  if (alerts.length === 0) return null;
+  const acknowledge = (a: StandingAlertJson) =>
     run(
       async () => {
         await apiPost(endpoints.lab.acknowledge(a.id));
@@ -43,13 +44,15 @@ export function DepartmentCriticalResults({ setAlert, reloadKey, onChanged }: Pr
         Left unacknowledged for 30 minutes by the doctor who ordered them: any of you may acknowledge.
       </p>
       <ul>
-        {loaded.value.alerts.map((a) => (
+        {alerts.map((a) => (
           <li key={a.id} className="lab-alert">
             <p>
               <strong>
-                {a.patient.name}: {a.name} {valueText(a)} ({FLAG_LABELS[a.interpretation]})
+                {a.patient.name}: {a.test} {valueText(a)}
+                {a.interpretation && ` (${FLAG_LABELS[a.interpretation]})`}
               </strong>{' '}
-              — order {a.order_number} by {a.ordering_doctor}, raised {formatDateTime(a.raised_at)}
+              — order {a.order_number} by {a.ordering_doctor.name}, raised {formatDateTime(a.raised_at)}
+              {a.bed && `, ${a.bed}`}
             </p>
             <button
               type="button"

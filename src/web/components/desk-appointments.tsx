@@ -14,9 +14,13 @@ import type { RowAction } from './row-actions.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { serverFailure } from './use-alert.ts';
 import { useCancelAppointment } from './use-cancel-appointment.ts';
-import { formatDate, formatDay, formatTime } from '../format.ts';
+import { clinicTimeNow, formatDate, formatDay, formatTime } from '../format.ts';
 import { endpoints, routes, withId } from '../paths.ts';
 import type { DeskAppointmentJson } from '../../domain/scheduling/scheduling-shapes.ts';
+import type { AppointmentStatus } from '../../domain/scheduling/scheduling.ts';
+
+/** A busy day whole on one page: the desk scrolls the day rather than paging it. */
+const DAY_PAGE = 100;
 
 /** The desk's changes to a visit, in the order their buttons stand, each offered when the server lists it. */
 const DESK_ACTIONS: {
@@ -65,8 +69,10 @@ interface DeskAppointmentsProps {
   label: string;
   /** One patient's appointments; without it, a day's at the desk. */
   patientId?: number;
-  /** The day ('' for today), of one doctor ('' for all); its cancelled visits only with `status`. */
-  day?: { date: string; doctorId: string; status?: 'cancelled' };
+  /** The day ('' for today), of one doctor ('' for all); only its visits of `status` with one (cancelled only so). */
+  day?: { date: string; doctorId: string; status?: AppointmentStatus };
+  /** The day is today: a line marks the first visit still to come. */
+  nowOn?: boolean;
   setAlert: (message: AlertMessage) => void;
   /** Change it to load the list again (a booking made beside it). */
   reloadKey?: number;
@@ -74,8 +80,19 @@ interface DeskAppointmentsProps {
   onChanged?: () => void;
 }
 
-export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 0, onChanged }: DeskAppointmentsProps) {
+export function DeskAppointments({
+  label,
+  patientId,
+  day,
+  nowOn = false,
+  setAlert,
+  reloadKey = 0,
+  onChanged,
+}: DeskAppointmentsProps) {
   const [changed, setChanged] = useState(0);
+  // The first visit still to come on the page; marked once the day is known to be today.
+  const [upcomingId, setUpcomingId] = useState<number>();
+  const nextId = nowOn ? upcomingId : undefined;
   const confirm = useConfirm();
   const reload = () => {
     setChanged((n) => n + 1);
@@ -105,7 +122,17 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
 
   const columns: Column<DeskAppointmentJson>[] = [
     ...(patientId === undefined ? [] : [{ header: 'Date', cell: (a: DeskAppointmentJson) => formatDay(a.date) }]),
-    { header: 'Time', cell: (a) => formatTime(a.start_time) },
+    {
+      header: 'Time',
+      cell: (a) =>
+        a.id === nextId ? (
+          <>
+            <span className="now-marker">Now</span> {formatTime(a.start_time)}
+          </>
+        ) : (
+          formatTime(a.start_time)
+        ),
+    },
     ...(patientId !== undefined
       ? []
       : [
@@ -151,8 +178,8 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
       : []),
   ];
 
-  const load = (query: ListQuery, signal: AbortSignal) =>
-    fetchList<DeskAppointmentJson>(
+  const load = async (query: ListQuery, signal: AbortSignal) => {
+    const page = await fetchList<DeskAppointmentJson>(
       endpoints.desk.appointments,
       'appointments',
       {
@@ -164,6 +191,10 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
       },
       signal,
     );
+    const now = clinicTimeNow();
+    setUpcomingId(page.rows.find((a) => a.start_time.slice(0, 5) >= now)?.id);
+    return page;
+  };
 
   return (
     <>
@@ -171,7 +202,9 @@ export function DeskAppointments({ label, patientId, day, setAlert, reloadKey = 
         label={label}
         columns={columns}
         load={load}
-        pageSize={10}
+        pageSize={patientId === undefined ? DAY_PAGE : 10}
+        dense={patientId === undefined}
+        rowClass={(a) => (a.id === nextId ? 'now-row' : undefined)}
         reloadKey={reloadKey + changed}
         filterKey={JSON.stringify(day ?? {})}
         actions={actions}

@@ -3,13 +3,13 @@ import type { ObservationJson } from '../../domain/lab/lab-shapes.ts';
 import { formatDateTime } from '../format.ts';
 
 export type {
-  EscalatedAlertJson,
   LabOrderJson,
   LabTestJson,
   MyResultJson,
   ObservationJson,
   OrderCostJson,
   ReviewEntryJson,
+  StandingAlertJson,
   UnmatchedResultJson,
   WorkOrderJson,
 } from '../../domain/lab/lab-shapes.ts';

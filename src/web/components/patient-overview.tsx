@@ -10,6 +10,7 @@ import { HeartBeatIcon, PrescriptionIcon, RibbonIcon, VirusIcon, type IconProps 
 import { RecordHistory } from './record-history.tsx';
 import { AmendRecordDialog } from './amend-record-dialog.tsx';
 import { success, type AlertMessage } from './alert.tsx';
+import { AllergyBanner } from './allergy-banner.tsx';
 
 export type Tone = 'warning' | 'danger' | 'secondary';
 
@@ -92,6 +93,8 @@ export function MedicalRecordCard({
 
 interface PatientOverviewProps {
   patient: PatientDetailJson;
+  /** The allergy banner's editor, for the doctors and nurses who keep allergies. */
+  editAllergies?: boolean;
   showDescription?: boolean;
   /** Which records the reader may amend, and the patient as it reads after an amendment, with the message to show. */
   amend?: {
@@ -100,7 +103,12 @@ interface PatientOverviewProps {
   };
 }
 
-export function PatientOverview({ patient, showDescription = false, amend }: PatientOverviewProps) {
+export function PatientOverview({
+  patient,
+  showDescription = false,
+  editAllergies = false,
+  amend,
+}: PatientOverviewProps) {
   const [amending, setAmending] = useState<MedicalRecordJson | null>(null);
   const name = patient.name || patient.user?.name || 'No Name';
   const email = patient.email || patient.user?.email || 'N/A';
@@ -110,6 +118,7 @@ export function PatientOverview({ patient, showDescription = false, amend }: Pat
         <img className="doctor-photo" src={patient.photo ?? images.defaultAvatar} alt={name} width="160" height="160" />
         <div>
           <h2>{name}</h2>
+          <AllergyBanner patientId={patient.id} editable={editAllergies} />
           <dl className="details">
             <dt>Patient ID</dt>
             <dd>{patient.id}</dd>

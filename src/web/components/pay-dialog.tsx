@@ -15,8 +15,6 @@ export const METHOD_NAMES: Record<PaymentMethod, string> = {
   insurance: 'Insurance',
 };
 
-/** Online a patient pays by card only; the desk records the other methods, which it saw. */
-export const ONLINE_METHODS: PaymentMethod[] = ['card'];
 /** What the front desk records (the server's PAYMENT_METHODS), cash first. */
 export const DESK_METHODS: PaymentMethod[] = ['cash', 'card', 'bank_transfer', 'insurance'];
 
@@ -28,9 +26,9 @@ export interface PaymentForm {
 
 interface PayDialogProps {
   bill: BillingJson;
-  /** The ways offered, the first chosen: the patient's card, or the desk's every method. */
+  /** The ways offered, the first chosen. */
   methods: readonly PaymentMethod[];
-  /** The desk may take part of the balance; a patient pays all of it. */
+  /** Part of the balance may be taken. */
   partial?: boolean;
   /** Pays as the form says, `key` the same for every retry of this payment. */
   pay: (payment: PaymentForm, key: string) => Promise<PaymentResult>;

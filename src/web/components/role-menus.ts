@@ -50,6 +50,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Bills', to: routes.patient.bills, icon: BillIcon },
     { label: 'My Records', to: routes.patient.records, icon: PrescriptionIcon },
     { label: 'My Results', to: routes.patient.results, icon: FlaskIcon },
+    { label: 'My medicines', to: routes.patient.medicines, icon: PillIcon },
     { label: 'Sign-in & Security', to: routes.account('patient'), icon: LockIcon },
   ],
   admin: [
@@ -67,6 +68,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
       ],
     },
     { label: 'Diseases', to: routes.admin.diseases, icon: VirusIcon },
+    { label: 'Formulary', to: routes.admin.formulary, icon: PillIcon },
     { label: 'Rooms', to: routes.admin.rooms, icon: DoorIcon },
     {
       label: 'Ward',
@@ -85,12 +87,18 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Reception', to: routes.admin.receptionists, icon: UserIcon },
     { label: 'Lab technicians', to: routes.admin.labTechnicians, icon: UserIcon },
     { label: 'Lab tests', to: routes.admin.labTests, icon: FlaskIcon },
+    { label: 'Nurses', to: routes.admin.nurses, icon: UserIcon },
     { label: 'Sign-in & Security', to: routes.account('admin'), icon: LockIcon },
   ],
   lab: [
     { label: 'Worklist', to: routes.lab.worklist, icon: FlaskIcon },
     { label: 'Unmatched results', to: routes.lab.unmatched, icon: ClipboardIcon },
     { label: 'Sign-in & Security', to: routes.account('lab'), icon: LockIcon },
+  ],
+  nurse: [
+    { label: 'Bed board', to: routes.nurse.beds, icon: BedIcon },
+    { label: 'Medication round', to: routes.nurse.mar, icon: PillIcon },
+    { label: 'Sign-in & Security', to: routes.account('nurse'), icon: LockIcon },
   ],
   reception: [
     { label: "Today's Appointments", to: routes.reception.today, icon: CalendarIcon },
@@ -108,6 +116,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Results to review', to: routes.doctor.results, icon: FlaskIcon },
     { label: 'Ward patients', to: routes.doctor.admissions, icon: ClipboardIcon },
     { label: 'Bed board', to: routes.doctor.beds, icon: BedIcon },
+    { label: 'Medication round', to: routes.doctor.mar, icon: PillIcon },
     { label: 'Sign-in & Security', to: routes.account('doctor'), icon: LockIcon },
   ],
 };

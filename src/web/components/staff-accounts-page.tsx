@@ -7,12 +7,17 @@ import { AccountFields } from './account-fields.tsx';
 import { PageHeader } from './page-header.tsx';
 import type { RowAction } from './row-actions.tsx';
 import { SignInHelpDialog } from './sign-in-help.tsx';
+import { Field } from './field.tsx';
+import { NamedSelect } from './named-select.tsx';
 import { StatusBadge } from './status-badge.tsx';
+import { useAllRows } from './use-all-rows.ts';
 import { failureFor, useAlert } from './use-alert.ts';
 import { useCreateForm } from './use-create-form.ts';
 import type { StaffJson } from '../../domain/auth/auth-shapes.ts';
+import type { Department } from '../../domain/catalogue/catalogue-shapes.ts';
+import { endpoints } from '../paths.ts';
 
-const EMPTY = { name: '', email: '', password: '' };
+const EMPTY = { name: '', email: '', password: '', department_id: '' };
 
 /** Which staff a page keeps: their title, nouns, list key and endpoints. */
 export interface StaffKind {
@@ -27,6 +32,8 @@ export interface StaffKind {
   item: (id: number) => string;
   /** The form's id. */
   formId: string;
+  /** Each belongs to a department (nurses: the ward whose beds they work). */
+  inDepartment?: boolean;
 }
 
 /** Staff accounts of one kind: an admin adds them and deactivates those who leave. */
@@ -38,12 +45,16 @@ export function StaffAccountsPage({ kind }: { kind: StaffKind }) {
   const [values, setValues] = useState(EMPTY);
   const [helpFor, setHelpFor] = useState<StaffJson | null>(null);
   const confirm = useConfirm();
+  const departments = useAllRows<Department>(endpoints.admin.departments, 'departments', kind.inDepartment === true);
   const set = (key: keyof typeof EMPTY, value: string) => setValues((was) => ({ ...was, [key]: value }));
 
   const { errors, busy, create } = useCreateForm({
     noun: kind.noun,
     createdText: `${kind.one} created successfully`,
-    send: () => apiPost(kind.list, values),
+    send: () => {
+      const { department_id, ...account } = values;
+      return apiPost(kind.list, kind.inDepartment ? { ...account, department_id: Number(department_id) } : account);
+    },
     setAlert,
     onCreated: () => {
       setValues(EMPTY);
@@ -68,6 +79,7 @@ export function StaffAccountsPage({ kind }: { kind: StaffKind }) {
     { header: 'ID', cell: (r) => r.id, priority: 2 },
     { header: 'Name', text: (r) => r.name },
     { header: 'Email', text: (r) => r.email, priority: 2 },
+    ...(kind.inDepartment ? [{ header: 'Department', text: (r: StaffJson) => r.department?.name ?? '' }] : []),
     { header: 'Status', cell: (r) => <StatusBadge status={r.active ? 'active' : 'inactive'} /> },
   ];
   const actions = (r: StaffJson): RowAction[] =>
@@ -100,6 +112,20 @@ export function StaffAccountsPage({ kind }: { kind: StaffKind }) {
         aria-label={`New ${kind.noun}`}
       >
         <AccountFields values={values} errors={errors} onChange={set} />
+        {kind.inDepartment && (
+          <Field label="Department" errors={errors.department_id}>
+            {(control) => (
+              <NamedSelect
+                control={control}
+                placeholder="Select department"
+                options={departments}
+                value={values.department_id}
+                onChange={(id) => set('department_id', id)}
+                required
+              />
+            )}
+          </Field>
+        )}
         <button type="submit" className="button button-primary" disabled={busy}>
           Create {kind.one}
         </button>

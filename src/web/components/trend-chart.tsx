@@ -4,8 +4,7 @@
  * line drawn through it. Drawn in SVG that scales to a phone's width, with the same values in a table beside it.
  */
 import { useId } from 'react';
-import { clinic } from '../clinic.ts';
-import { formatDateTime } from '../format.ts';
+import { formatDateTime, formatInstantDate } from '../format.ts';
 import { FLAG_LABELS, isCriticalFlag } from './lab-labels.ts';
 
 export interface TrendPoint {
@@ -26,9 +25,6 @@ interface TrendChartProps {
 const W = 360;
 const H = 170;
 const PAD = { left: 46, right: 14, top: 12, bottom: 26 };
-
-const shortDate = (instant: string) =>
-  new Intl.DateTimeFormat(clinic.locale, { dateStyle: 'medium', timeZone: clinic.timeZone }).format(new Date(instant));
 
 const tick = (n: number) => String(Number(n.toPrecision(3)));
 
@@ -91,12 +87,12 @@ export function TrendChart({ name, unit, reference, points }: TrendChartProps) {
           ))}
           {first && (
             <text className="trend-tick" x={PAD.left} y={H - 8} textAnchor="start">
-              {shortDate(first.at)}
+              {formatInstantDate(first.at)}
             </text>
           )}
           {last && last !== first && (
             <text className="trend-tick" x={W - PAD.right} y={H - 8} textAnchor="end">
-              {shortDate(last.at)}
+              {formatInstantDate(last.at)}
             </text>
           )}
           {runsOf(placed).map((run) => (

@@ -13,7 +13,8 @@ const whyOf = (v: VisitToMoveJson) =>
 
 /**
  * Visits still booked inside a doctor's leave or a clinic closure, from today on: they stay booked until the desk
- * moves or cancels them, so the desk sees them here first. Nothing shows when there are none.
+ * moves or cancels them, so the desk sees how many beside the day's title and opens the list there. Nothing shows
+ * when there are none.
  */
 export function VisitsToMove({ setAlert }: { setAlert: (message: AlertMessage) => void }) {
   const [visits, setVisits] = useState<{ items: VisitToMoveJson[]; total: number } | null>(null);
@@ -26,24 +27,26 @@ export function VisitsToMove({ setAlert }: { setAlert: (message: AlertMessage) =
 
   if (!visits || visits.total === 0) return null;
   return (
-    <section className="card visits-to-move" aria-label="Visits to move">
-      <h2>Visits to move ({visits.total})</h2>
-      <ul>
-        {visits.items.map((v) => (
-          <li key={v.id}>
-            {formatDay(v.date)} {formatTime(v.start_time)}: {v.patient_name} with {v.doctor_name}, but {whyOf(v)}{' '}
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => reschedule(v)}
-              aria-label={`Reschedule ${v.patient_name} on ${formatDay(v.date)}`}
-            >
-              Reschedule
-            </button>
-          </li>
-        ))}
-      </ul>
+    <details className="visits-to-move">
+      <summary className="button button-small">Visits to move ({visits.total})</summary>
+      <section className="card visits-to-move-list" aria-label="Visits to move">
+        <ul>
+          {visits.items.map((v) => (
+            <li key={v.id}>
+              {formatDay(v.date)} {formatTime(v.start_time)}: {v.patient_name} with {v.doctor_name}, but {whyOf(v)}{' '}
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => reschedule(v)}
+                aria-label={`Reschedule ${v.patient_name} on ${formatDay(v.date)}`}
+              >
+                Reschedule
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
       {dialog}
-    </section>
+    </details>
   );
 }

@@ -19,13 +19,16 @@ import {
 } from './harness.ts';
 import {
   createLabTechnician,
+  createNurse,
   createReceptionist,
   registerPatient,
   seedClinic,
   seedLabOrder,
   seedUnmatchedResults,
+  seedPrescription,
   seedStay,
   seedUnpaidBill,
+  seedWardOrders,
   seedWard,
 } from './seed.ts';
 
@@ -54,18 +57,22 @@ describe('axe on every screen', () => {
       throw new Error('the seeded clinic has no department or patient');
     const reception = await createReceptionist(server, clinic.admin);
     const lab = await createLabTechnician(server, clinic.admin);
+    const nurse = await createNurse(server, clinic);
     // A ward with the patient in a bed, their discharge ordered: the ward's screens and the summary have content.
     const { bedIds } = await seedWard(server, clinic);
     const { admissionId } = await seedStay(server, clinic, patientId, bedIds[0] ?? 0);
     // A lab order of the patient's, resulted and released: the lab's, the doctor's and the patient's lab screens have content.
     const orderId = await seedLabOrder(server, clinic, lab, admissionId);
     await seedUnmatchedResults(server);
+    await seedWardOrders(server, clinic, admissionId);
+    const prescriptionId = (await seedPrescription(server, clinic, patient)).orderId;
     Object.assign(emails, {
       admin: clinic.admin.email,
       doctor: clinic.doctor.email,
       patient: patient.email,
       reception: reception.email,
       lab: lab.email,
+      nurse: nurse.email,
     });
     Object.assign(ids, {
       [routes.admin.editDepartment]: departmentId,
@@ -80,6 +87,10 @@ describe('axe on every screen', () => {
       [routes.patient.dischargeSummary]: admissionId,
       [routes.doctor.patientResults]: patientId,
       [routes.doctor.labReport]: orderId,
+      [routes.doctor.flowsheet]: admissionId,
+      [routes.nurse.flowsheet]: admissionId,
+      [routes.doctor.prescription]: prescriptionId,
+      [routes.patient.prescription]: prescriptionId,
     });
   });
 

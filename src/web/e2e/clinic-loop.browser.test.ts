@@ -22,7 +22,7 @@ import {
   type TestServer,
 } from './harness.ts';
 import { chooseRowAction } from './row-actions.ts';
-import { createAdmin, registerPatient, type Account } from './seed.ts';
+import { createAdmin, payAtDesk, registerPatient, type Account } from './seed.ts';
 
 // A 1×1 PNG, the doctor's photo.
 const PNG = Buffer.from(
@@ -239,7 +239,7 @@ describe('the clinic loop in the browser', () => {
       await page.context().close();
     }));
 
-  it('the patient reads the record the doctor saved, then sees the unpaid bill and pays it', async () => {
+  it('the patient reads the record the doctor saved, sees the unpaid bill and how to pay it, and pays at the desk', async () => {
     const { page, problems: seen } = await openPage(browser, server.url);
     problems.push(seen);
     await signInThroughUi(page, patient.email);
@@ -254,8 +254,14 @@ describe('the clinic loop in the browser', () => {
     await go(page, '/user/patient/bills', 'Your Bills');
     const bill = page.locator('tbody tr', { has: page.getByText('$150.00', { exact: true }) });
     await bill.getByRole('button', { name: /^Pay/ }).click();
-    await page.getByRole('dialog', { name: 'Confirm payment' }).getByRole('button', { name: 'Pay $150.00' }).click();
-    await alertText(page, 'Payment successful');
+    // No card processor here: the patient is told how to pay instead, with the bill's number to quote.
+    const howTo = page.getByRole('dialog', { name: 'How to pay this bill' });
+    await howTo.getByText('Online card payment is not available.', { exact: false }).waitFor();
+    await howTo.getByText('At the front desk').waitFor();
+    await howTo.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await howTo.waitFor({ state: 'detached' });
+    await payAtDesk(server, admin, patient);
+    await page.reload();
     await bill.getByText('Paid', { exact: true }).waitFor();
     await page.context().close();
   });

@@ -46,7 +46,8 @@ describe("downloading a patient's data in the browser", () => {
     await page.getByRole('heading', { name: 'My Records' }).waitFor();
     await settled(page);
     const zip = await download(page, 'Download my data');
-    assert.deepEqual(zip.names, ['Patient.ndjson', 'manifest.json']);
+    assert.deepEqual(zip.names, ['index.html', 'Patient.ndjson', 'manifest.json']);
+    assert.match(zip.text('index.html'), /<h1>Health record of Dora Download<\/h1>/);
     assert.deepEqual(
       zip.files.Patient?.map((p) => [p.id, p.resourceType === 'Patient' && p.name?.[0]?.text]),
       [[String(patient.patientId), 'Dora Download']],

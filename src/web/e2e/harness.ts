@@ -47,11 +47,14 @@ export async function atClinicTime<T>(time: string, fn: () => Promise<T>, date =
 }
 
 /** The server on a fresh database: the PostgreSQL server's when TEST_DATABASE_URL is set (it opens in a fraction of PGlite's time), PGlite otherwise. */
-async function startServer(): Promise<TestServer> {
+async function startServer(options: ServerOptions): Promise<TestServer> {
   const [database] = testDatabases('one');
   if (!database) throw new Error('no test database');
-  return startTestServer(database, { clock: clinicClock });
+  return startTestServer(database, { ...options, clock: clinicClock });
 }
+
+/** What a suite's server is configured with besides the clinic's clock: a card processor (a stand-in's). */
+export type ServerOptions = Omit<Parameters<typeof startTestServer>[1], 'clock'>;
 
 /**
  * Debian's chromium-headless-shell: Chromium's engine without the browser's own windows and services, which
@@ -75,14 +78,17 @@ function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * A suite's own server and browser: its `before` hook starts both and hands them to `setUp` (to keep and to
- * seed the clinic with), its `after` hook closes them.
+ * A suite's own server (configured with `options()`, asked for when it starts) and browser: its `before` hook
+ * starts both and hands them to `setUp` (to keep and to seed the clinic with), its `after` hook closes them.
  */
-export function serverAndBrowserPerSuite(setUp: (server: TestServer, browser: Browser) => Promise<void>): void {
+export function serverAndBrowserPerSuite(
+  setUp: (server: TestServer, browser: Browser) => Promise<void>,
+  options: () => ServerOptions = () => ({}),
+): void {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   before(async () => {
-    server = await startServer();
+    server = await startServer(options());
     browser = await launchBrowser();
     await setUp(server, browser);
   });

@@ -18,6 +18,7 @@ import {
   shownDate,
   type TestServer,
 } from './harness.ts';
+import { labFixtures } from '../../testing/lab-fixtures.ts';
 import { chooseRowAction } from './row-actions.ts';
 import {
   bookSlot,
@@ -119,6 +120,21 @@ describe('the ward in the browser', () => {
 
     // The doctor's board polls: the bed fills in without a reload.
     await tile(doctorBoard, 'A1').getByText(PATIENT).waitFor({ timeout: 20_000 });
+
+    // A critical result of the patient in bed marks the tile for the doctor until acknowledged; the desk sees none.
+    const admission = await server.db.query<{ id: number }>(
+      `select id from admissions where patient_id = $1 and status = 'admitted'`,
+      [patientId],
+    );
+    await labFixtures(server, clinic.admin).order({
+      doctor: clinic.doctor,
+      admissionId: admission[0]?.id,
+      results: { '2823-3': { type: 'quantity', value: 6.9, unit: 'mmol/L' } },
+    });
+    await tile(doctorBoard, 'A1').getByText('Critical result to acknowledge').waitFor({ timeout: 20_000 });
+    await desk.reload();
+    await tile(desk, 'A1').getByText(PATIENT).waitFor();
+    assert.equal(await tile(desk, 'A1').getByText('Critical result to acknowledge').count(), 0);
     await desk.context().close();
   });
 

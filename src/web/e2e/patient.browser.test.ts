@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { describe, it } from '../../testing/node-test.ts';
+import { after, before, describe, it } from '../../testing/node-test.ts';
+import {
+  STAND_IN_SECRET_KEY,
+  STAND_IN_WEBHOOK_SECRET,
+  startStripeStandIn,
+  type StripeStandIn,
+} from '../../testing/stripe-stand-in.ts';
 import type { Browser, Page } from 'playwright-core';
 import {
   CLINIC_TODAY,
@@ -30,20 +36,30 @@ describe('the patient area in the browser', () => {
   let page: Page;
   let problems: string[];
   let browser: Browser;
-
-  serverAndBrowserPerSuite(async (started, launched) => {
-    server = started;
-    browser = launched;
-    clinic = await seedClinic(server);
-    await openDoctorEveryDay(server, clinic);
-    patient = await registerPatient(server, 'Pat Patient');
-    await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
-    await seedUnpaidBill(server, clinic, patient, '16:00', '120.50');
-    // Recorded visits are no longer scheduled, so today stays free for the booking page; the rest come later.
-    for (const [index, time] of ['10:00', '10:30', '11:00', '11:30', '10:00'].entries())
-      await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
-    ({ page, problems } = await openSignedInPage(browser, server, patient.email));
+  // Stripe Checkout's stand-in: the patient's Pay goes to its page, which sends the signed webhook back.
+  let stripe: StripeStandIn;
+  before(async () => {
+    stripe = await startStripeStandIn();
   });
+  after(() => stripe.close());
+
+  serverAndBrowserPerSuite(
+    async (started, launched) => {
+      server = started;
+      browser = launched;
+      stripe.webhookUrl = `${server.url}/api/card-payments/webhook`;
+      clinic = await seedClinic(server);
+      await openDoctorEveryDay(server, clinic);
+      patient = await registerPatient(server, 'Pat Patient');
+      await seedUnpaidBill(server, clinic, patient, '15:00', '80.00');
+      await seedUnpaidBill(server, clinic, patient, '16:00', '120.50');
+      // Recorded visits are no longer scheduled, so today stays free for the booking page; the rest come later.
+      for (const [index, time] of ['10:00', '10:30', '11:00', '11:30', '10:00'].entries())
+        await bookSlot(server, clinic, patient, time, daysAhead(index + 1));
+      ({ page, problems } = await openSignedInPage(browser, server, patient.email));
+    },
+    () => ({ stripe: { secretKey: STAND_IN_SECRET_KEY, webhookSecret: STAND_IN_WEBHOOK_SECRET, apiUrl: stripe.url } }),
+  );
 
   const slot = (label: string) => page.getByRole('radio', { name: new RegExp(`^${label} –`) });
 
@@ -227,39 +243,38 @@ describe('the patient area in the browser', () => {
     await page.getByText('No biography available.').waitFor();
   });
 
-  it('pays an unpaid bill by card after confirming bill and balance, shows Paid and a printable receipt; a failed payment is explained', async () => {
+  it("pays an unpaid bill by card on the card processor's page, back to Paid and a printable receipt; a failed checkout is explained", async () => {
     await page.goto('/user/patient/bills');
     await page.getByRole('heading', { name: 'Your Bills' }).waitFor();
     const billRow = (amount: string) => page.locator('tbody tr', { has: page.getByText(amount, { exact: true }) });
     await billRow('$120.50').waitFor();
     await page.getByText('Outstanding balance: $200.50 (2 unpaid bills)').waitFor();
-    const confirm = page.getByRole('dialog', { name: 'Confirm payment' });
+    const confirm = page.getByRole('dialog', { name: 'Pay by card' });
 
-    // Cancelling the confirmation pays nothing.
+    // Cancelling the confirmation opens no checkout.
     await billRow('$80.00').getByRole('button', { name: /^Pay/ }).click();
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
-    assert.equal(await billRow('$80.00').getByRole('button', { name: /^Pay/ }).count(), 1);
+    assert.equal(stripe.sessions.length, 0);
 
     await page.route('**/api/patient/billings/*/pay', (route) =>
       route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }),
     );
     await billRow('$80.00').getByRole('button', { name: /^Pay/ }).click();
-    await confirm.getByRole('button', { name: 'Pay $80.00' }).click();
+    await confirm.getByRole('button', { name: 'Continue to pay $80.00' }).click();
     await page.getByRole('alert').getByText('Error processing payment. Please try again.').waitFor();
     await page.unroute('**/api/patient/billings/*/pay');
 
     await billRow('$120.50').getByRole('button', { name: /^Pay/ }).click();
     await confirm.getByText('Consultation', { exact: false }).waitFor();
     await confirm.getByText('$120.50', { exact: true }).first().waitFor();
-    // Online a patient pays by card only: no other method is offered.
-    assert.equal(await confirm.getByLabel('Payment method').count(), 0);
-    await confirm.getByText('Card', { exact: true }).waitFor();
-    const paid = page.waitForRequest((request) => request.url().endsWith('/pay'));
-    await confirm.getByRole('button', { name: 'Pay $120.50' }).click();
-    assert.deepEqual((await paid).postDataJSON(), { method: 'card' });
-    await page.getByRole('alert').getByText('Payment successful').waitFor();
-    await page.waitForFunction(() => document.activeElement?.classList.contains('result-focus'));
+    await confirm.getByRole('button', { name: 'Continue to pay $120.50' }).click();
+    // The processor's page (the stand-in's), then back to the bills once it has sent its signed webhook.
+    await page.waitForURL(`${stripe.url}/c/pay/**`);
+    assert.equal(stripe.sessions.at(-1)?.amount_total, 12050);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/user\/patient\/bills/);
+    await page.getByRole('alert').getByText('Thank you: your card payment was taken', { exact: false }).waitFor();
     await billRow('$120.50').getByText('Paid', { exact: true }).waitFor();
     await page.getByText('Outstanding balance: $80.00 (1 unpaid bill)').waitFor();
     assert.equal(await billRow('$120.50').getByRole('button', { name: /^Pay/ }).count(), 0);

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { openPage, openSignedInPage, serverAndBrowserPerSuite, signInThroughUi, type TestServer } from './harness.ts';
 import {
   createLabTechnician,
+  createNurse,
   createReceptionist,
   registerPatient,
   seedClinic,
@@ -21,6 +22,7 @@ const menus = {
     'Bills',
     'My Records',
     'My Results',
+    'My medicines',
     'Sign-in & Security',
     'Signout',
   ],
@@ -32,6 +34,7 @@ const menus = {
     'Specializations',
     'Departments',
     'Diseases',
+    'Formulary',
     'Rooms',
     'Ward',
     'Bills',
@@ -42,6 +45,7 @@ const menus = {
     'Reception',
     'Lab technicians',
     'Lab tests',
+    'Nurses',
     'Sign-in & Security',
     'Signout',
   ],
@@ -53,9 +57,11 @@ const menus = {
     'Results to review',
     'Ward patients',
     'Bed board',
+    'Medication round',
     'Sign-in & Security',
     'Signout',
   ],
+  nurse: ['Bed board', 'Medication round', 'Sign-in & Security', 'Signout'],
   reception: [
     "Today's Appointments",
     'Patients',
@@ -75,6 +81,7 @@ describe('signed-in areas and the route guard in the browser', () => {
   let patient: Account;
   let reception: Account;
   let lab: Account;
+  let nurse: Account;
 
   serverAndBrowserPerSuite(async (started, launched) => {
     server = started;
@@ -83,6 +90,7 @@ describe('signed-in areas and the route guard in the browser', () => {
     patient = await registerPatient(server, 'Rita Roles');
     reception = await createReceptionist(server, clinic.admin);
     lab = await createLabTechnician(server, clinic.admin);
+    nurse = await createNurse(server, clinic);
   });
 
   const signedIn = async (account: Account): Promise<Page> => {
@@ -109,6 +117,7 @@ describe('signed-in areas and the route guard in the browser', () => {
       [clinic.admin, ['/user/patient/book', '/user/doctor/my-patients'], '/user/admin/dashboard'],
       [reception, ['/user/admin/patients'], '/user/reception/today'],
       [lab, ['/user/doctor/results', '/user/patient/results'], '/user/lab'],
+      [nurse, ['/user/doctor/agenda', '/user/admin/bills'], '/user/nurse/beds'],
     ];
     for (const [account, froms, to] of bounces) {
       const page = await signedIn(account);
@@ -156,6 +165,7 @@ describe('signed-in areas and the route guard in the browser', () => {
       [clinic.doctor, menus.doctor],
       [reception, menus.reception],
       [lab, menus.lab],
+      [nurse, menus.nurse],
     ] as const) {
       const page = await signedIn(account);
       const sidebar = page.getByRole('navigation', { name: 'Main menu' });

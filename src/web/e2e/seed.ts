@@ -139,6 +139,14 @@ async function call(server: TestServer, method: string, path: string, token: str
   return answer.body;
 }
 
+/** The patient pays every unpaid bill of theirs by card at the desk, as `desk` records it. */
+export async function payAtDesk(server: TestServer, desk: Account, patient: Account): Promise<void> {
+  const { billings } = await call(server, 'GET', '/api/patient/billings', patient.token);
+  for (const bill of billings as { id: number; payment_status: string }[])
+    if (bill.payment_status !== 'paid')
+      await call(server, 'POST', `/api/billings/${bill.id}/payments`, desk.token, { method: 'card' });
+}
+
 /** A receptionist, made by the admin through the API as the Reception page does. */
 export async function createReceptionist(
   server: TestServer,
@@ -165,14 +173,20 @@ export async function createColleague(server: TestServer, clinic: Clinic, name: 
   return { name, ...(await signIn(server, email)) };
 }
 
+/** A nurse of the clinic's department (whose wards `seedWard` makes), made by the admin as the admin screen makes one. */
+export async function createNurse(server: TestServer, clinic: Clinic, name = 'Nina Nurse'): Promise<Account> {
+  return createStaff(server, clinic.admin, 'nurses', name, { department_id: clinic.departmentId });
+}
+
 async function createStaff(
   server: TestServer,
   admin: Account,
-  kind: 'receptionists' | 'lab-technicians',
+  kind: 'receptionists' | 'lab-technicians' | 'nurses',
   name: string,
+  extra: Record<string, unknown> = {},
 ): Promise<Account> {
   const email = uniqueEmail(kind);
-  await call(server, 'POST', `/api/admin/${kind}`, admin.token, { name, email, password: PASSWORD });
+  await call(server, 'POST', `/api/admin/${kind}`, admin.token, { name, email, password: PASSWORD, ...extra });
   return { name, ...(await signIn(server, email)) };
 }
 
@@ -282,4 +296,56 @@ export async function seedUnmatchedResults(server: TestServer): Promise<void> {
             ('analyser', 'seed-2', 'X-UNKNOWN', 'loinc', '2823-3', 'quantity', 4.1, 'mmol/L', $1, $1)`,
     ['2030-06-03T05:00:00Z'],
   );
+}
+
+/** The formulary's id of `label` ("Paracetamol 500 mg tablet"), as a doctor finds it. */
+async function medicineId(server: TestServer, clinic: Clinic, label: string): Promise<number> {
+  const list = await call(server, 'GET', `/api/formulary?per_page=200`, clinic.doctor.token);
+  const found = (list.medicines as { id: number; label: string }[]).find((m) => m.label === label);
+  if (!found) throw new Error(`no ${label} in the formulary`);
+  return found.id;
+}
+
+/** A prescription written by the clinic's doctor at the patient's first visit (booked before). */
+export async function seedPrescription(
+  server: TestServer,
+  clinic: Clinic,
+  patient: Account,
+): Promise<{ orderId: number }> {
+  const visits = await call(server, 'GET', '/api/patient/appointments', patient.token);
+  const appointment = (visits.appointments as { id: number }[])[0];
+  if (!appointment) throw new Error('the patient has no visit to prescribe at');
+  const order = await call(server, 'POST', '/api/medication-orders', clinic.doctor.token, {
+    appointment_id: appointment.id,
+    medicine_id: await medicineId(server, clinic, 'Amoxicillin 500 mg capsule'),
+    dose: 500,
+    dose_unit: 'mg',
+    route: 'oral',
+    frequency: 'times_a_day',
+    times_a_day: 3,
+    duration_days: 7,
+  });
+  return { orderId: order.id };
+}
+
+/** An inpatient order of the stay: a scheduled medicine every 8 hours and one as needed. */
+export async function seedWardOrders(server: TestServer, clinic: Clinic, admissionId: number): Promise<void> {
+  const order = { admission_id: admissionId, route: 'oral', duration_days: 2 };
+  await call(server, 'POST', '/api/medication-orders', clinic.doctor.token, {
+    ...order,
+    medicine_id: await medicineId(server, clinic, 'Omeprazole 20 mg capsule'),
+    dose: 20,
+    dose_unit: 'mg',
+    frequency: 'every_hours',
+    every_hours: 8,
+  });
+  await call(server, 'POST', '/api/medication-orders', clinic.doctor.token, {
+    ...order,
+    medicine_id: await medicineId(server, clinic, 'Paracetamol 500 mg tablet'),
+    dose: 1,
+    dose_unit: 'g',
+    frequency: 'as_needed',
+    min_interval_hours: 4,
+    max_per_day: 4,
+  });
 }

@@ -26,16 +26,20 @@ import {
   type BoardRoomJson,
 } from '../components/ward.ts';
 import { capitalize, formatDateTime, usd } from '../format.ts';
-import { endpoints } from '../paths.ts';
+import { Link } from 'wouter';
+import { endpoints, routes, withId } from '../paths.ts';
+import { VitalsDialog } from '../components/vitals-dialog.tsx';
 
 const POLL_MS = 15_000;
 
 type Counts = BedBoardJson['counts'];
-type Opened = { bed: BedJson; dialog: 'assign' | 'block' };
+type Opened = { bed: BedJson; dialog: 'assign' | 'block' | 'vitals' };
+type BoardBedJson = BoardRoomJson['beds'][number];
 
 export default function BedBoardPage() {
   useSignals();
   const desk = role.value === 'reception' || role.value === 'admin';
+  const wardStaff = role.value === 'nurse' || role.value === 'doctor';
   const { alert, setAlert, dismiss } = useAlert();
   const { loaded, retry } = useLoaded<BedBoardJson>(endpoints.ward.bedBoard, 'bed board');
   usePolling(retry, POLL_MS);
@@ -113,7 +117,12 @@ export default function BedBoardPage() {
                     {ward.name} <span className="muted">· {occupancyText(ward.occupancy_percent)} occupied</span>
                   </h2>
                   {ward.rooms.map((room) => (
-                    <Room key={room.id} room={room} actions={desk ? actions : null} />
+                    <Room
+                      key={room.id}
+                      room={room}
+                      actions={desk ? actions : null}
+                      onVitals={wardStaff ? (bed) => setOpened({ bed, dialog: 'vitals' }) : null}
+                    />
                   ))}
                 </section>
               ))}
@@ -125,6 +134,7 @@ export default function BedBoardPage() {
         <AssignBedDialog bed={opened.bed} onClose={() => setOpened(null)} onDone={done} />
       )}
       {opened?.dialog === 'block' && <BlockBedDialog bed={opened.bed} onClose={() => setOpened(null)} onDone={done} />}
+      {opened?.dialog === 'vitals' && <VitalsDialog bed={opened.bed} onClose={() => setOpened(null)} onDone={done} />}
     </>
   );
 }
@@ -167,7 +177,15 @@ interface BedActions {
   admit: (bed: BedJson) => void;
 }
 
-function Room({ room, actions }: { room: BoardRoomJson; actions: BedActions | null }) {
+function Room({
+  room,
+  actions,
+  onVitals,
+}: {
+  room: BoardRoomJson;
+  actions: BedActions | null;
+  onVitals: ((bed: BedJson) => void) | null;
+}) {
   return (
     <article className="card board-room" aria-labelledby={`room-${room.id}`}>
       <h3 id={`room-${room.id}`}>
@@ -184,7 +202,7 @@ function Room({ room, actions }: { room: BoardRoomJson; actions: BedActions | nu
       ) : (
         <ul className="bed-grid">
           {room.beds.map((bed) => (
-            <BedTile key={bed.id} bed={bed} actions={actions} />
+            <BedTile key={bed.id} bed={bed} actions={actions} onVitals={onVitals} />
           ))}
         </ul>
       )}
@@ -192,13 +210,29 @@ function Room({ room, actions }: { room: BoardRoomJson; actions: BedActions | nu
   );
 }
 
-function BedTile({ bed, actions }: { bed: BedJson; actions: BedActions | null }) {
+function BedTile({
+  bed,
+  actions,
+  onVitals,
+}: {
+  bed: BoardBedJson;
+  actions: BedActions | null;
+  onVitals: ((bed: BedJson) => void) | null;
+}) {
   const place = bedPlace(bed);
+  const flowsheet = role.value === 'nurse' ? routes.nurse.flowsheet : routes.doctor.flowsheet;
   return (
-    <li className={`bed-tile bed-${bed.state}`}>
+    <li className={`bed-tile bed-${bed.state}${bed.news2?.alert ? ' bed-alert' : ''}`}>
       <p className="bed-label">Bed {bed.label}</p>
       <StatusBadge status={`bed-${bed.state}`} label={BED_STATE_LABELS[bed.state]} />
       {bed.occupant && <p className="bed-occupant">{bed.occupant.patient.name}</p>}
+      {bed.occupant?.critical_results ? (
+        <p className="bed-critical">
+          {bed.occupant.critical_results === 1
+            ? 'Critical result to acknowledge'
+            : `${bed.occupant.critical_results} critical results to acknowledge`}
+        </p>
+      ) : null}
       {bed.blocked && (
         <p className="bed-occupant">
           {capitalize(bed.blocked.kind)}
@@ -206,6 +240,26 @@ function BedTile({ bed, actions }: { bed: BedJson; actions: BedActions | null })
         </p>
       )}
       <p className="muted bed-since">Since {formatDateTime(bed.since)}</p>
+      {bed.news2 && <News2Line news2={bed.news2} />}
+      {bed.occupant && onVitals && (
+        <div className="row-actions">
+          <button
+            type="button"
+            className="button button-small button-primary"
+            aria-label={`Record vitals: ${place}`}
+            onClick={() => onVitals(bed)}
+          >
+            Record vitals
+          </button>
+          <Link
+            className="button button-small"
+            href={withId(flowsheet, bed.occupant.admission_id)}
+            aria-label={`Flowsheet: ${place}`}
+          >
+            Flowsheet
+          </Link>
+        </div>
+      )}
       {actions && <BedButtons bed={bed} place={place} actions={actions} />}
     </li>
   );
@@ -236,4 +290,19 @@ function BedButtons({ bed, place, actions }: { bed: BedJson; place: string; acti
   if (bed.state === 'blocked')
     return <div className="row-actions">{button('Unblock', () => actions.unblock(bed))}</div>;
   return null;
+}
+
+/** The latest NEWS2 on a tile: the score and risk, when the next set is due (overdue marked), an alert when medium or high. */
+function News2Line({ news2 }: { news2: NonNullable<BoardBedJson['news2']> }) {
+  return (
+    <div className="bed-news2">
+      <p>
+        <strong>NEWS2 {news2.total}</strong> <span className="muted">({news2.risk} risk)</span>
+        {news2.alert && <span className="badge badge-alert"> Alert</span>}
+      </p>
+      <p className={news2.overdue ? 'bed-overdue' : 'muted'}>
+        {news2.overdue ? 'Overdue since' : 'Next due'} {formatDateTime(news2.next_due_at)}
+      </p>
+    </div>
+  );
 }

@@ -57,6 +57,18 @@ export default function DischargeSummaryPage() {
               </dd>
             </dl>
             <DischargeSummaryView summary={summary} />
+            <section className="summary-section" aria-labelledby="continue-medicines">
+              <h3 id="continue-medicines">Medicines to continue</h3>
+              {summary.medicines_to_continue.length === 0 ? (
+                <p>None ordered to continue.</p>
+              ) : (
+                <ul>
+                  {summary.medicines_to_continue.map((m) => (
+                    <li key={m.order_id}>{m.words}</li>
+                  ))}
+                </ul>
+              )}
+            </section>
           </article>
         )}
       </PanelBody>

@@ -12,6 +12,7 @@ import {
   MfaCodeRequest,
   MfaSetupShape,
   MfaStatusShape,
+  NewNurseRequest,
   NewStaffRequest,
   PasswordChangeRequest,
   PasswordRequest,
@@ -309,6 +310,30 @@ export const accountsPaths: ModulePaths = {
       summary: 'Deactivate a lab technician',
       description:
         'They can no longer sign in and their open sessions end at once. Unknown id (or not a lab technician) → 404. Audited.',
+      access: 'admin',
+      answers: { 200: DeactivatedShape },
+    },
+    'GET /api/admin/nurses': {
+      summary: 'List nurses',
+      description: 'With their departments; active ones first, then by name; `q` searches name and e-mail.',
+      access: 'admin',
+      query: pageQuery,
+      answers: { 200: listOf('nurses', ref('Staff')) },
+    },
+    'POST /api/admin/nurses': {
+      summary: 'Create a nurse account',
+      description:
+        "The nurse role: the inpatients in the beds of their department, their vital signs, fluid balance and nursing notes; never a bill or a record's text. " +
+        'With a first password the admin chooses; an unknown department is 422 naming `department_id`; a taken e-mail is 409 `email_taken` naming `email`. Audited.',
+      access: 'admin',
+      body: NewNurseRequest,
+      answers: { 201: ref('Staff') },
+      errors: [409],
+    },
+    'DELETE /api/admin/nurses/{id}': {
+      summary: 'Deactivate a nurse',
+      description:
+        'They can no longer sign in and their open sessions end at once. Unknown id (or not a nurse) → 404. Audited.',
       access: 'admin',
       answers: { 200: DeactivatedShape },
     },

@@ -6,15 +6,18 @@ import {
   BalanceShape,
   BillAdjustmentShape,
   BillingShape,
+  CardWebhookAnswerShape,
+  CheckoutResultShape,
   IdempotencyKeyHeader,
   PayBillShape,
+  PaymentOptionsShape,
   PaymentResultShape,
   ReceiptShape,
   TakePaymentShape,
   TakingsQuery,
   TakingsShape,
 } from '../../../domain/billing/billing-shapes.ts';
-import { listOf, ref, string } from '../../../domain/shared/wire-schema.ts';
+import { anyObject, listOf, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 /** The operations of src/http/routes/billing.ts. */
@@ -53,16 +56,37 @@ export const billingPaths: ModulePaths = {
       description: 'Patients only: the balance and number of their bills not paid in full.',
       answers: { 200: BalanceShape },
     },
-    'POST /api/patient/billings/{id}/pay': {
-      summary: 'Pay my bill',
+    'GET /api/patient/payment-options': {
+      summary: 'How I may pay',
       description:
-        "Patients only, their own bill (another's → 404): the balance, by card through the card processor port; audited, a receipt e-mailed. " +
-        'The body may be empty. Any method but `card` → 422 naming `method` (cash, bank transfer and insurance are recorded by the desk). ' +
-        'Paid in full already → 409 `bill_already_paid`.',
+        'Patients only: whether bills may be paid online by card, the bank details for a transfer (quote the bill number), and the desk.',
       access: 'patient',
-      headers: IdempotencyKeyHeader,
+      answers: { 200: PaymentOptionsShape },
+    },
+    'POST /api/patient/billings/{id}/pay': {
+      summary: 'Pay my bill online',
+      description:
+        "Patients only, their own bill (another's → 404). Opens a checkout of the balance on the card processor's page and answers its address: " +
+        "the bill is not paid yet; it is paid when the processor's signed webhook says so. While a checkout of the bill is open, the same one is " +
+        'answered again. The body may be empty. Any method but `card` → 422 naming `method`. No card processor configured → 409 ' +
+        '`online_payment_off`, its message saying how to pay instead; paid in full already → 409 `bill_already_paid`; a checkout of another ' +
+        'amount still open → 409 `checkout_under_way`; the processor unreachable → 503 `card_processor_unavailable`.',
+      access: 'patient',
       body: PayBillShape,
-      answers: { 200: PaymentResultShape },
+      answers: { 200: CheckoutResultShape },
+      errors: [409],
+    },
+    'POST /api/card-payments/webhook': {
+      summary: "The card processor's webhook",
+      description:
+        "For Stripe only: a Stripe event, its `Stripe-Signature` checked against STRIPE_WEBHOOK_SECRET over the body's bytes (a missing or " +
+        'forged signature → 400 `bad_signature`). `checkout.session.completed` (paid) and `checkout.session.async_payment_succeeded` pay the ' +
+        "checkout's bill, once whatever the number and order of deliveries; `checkout.session.expired` closes the checkout; others are received " +
+        'and ignored. No card processor configured → 409 `online_payment_off`.',
+      access: 'public',
+      headers: { 'Stripe-Signature': string({ description: "Stripe's signature of the body" }) },
+      body: anyObject('A Stripe event'),
+      answers: { 200: CardWebhookAnswerShape },
       errors: [409],
     },
     'POST /api/billings/{id}/payments': {

@@ -9,6 +9,7 @@ import {
   BedChoiceRequest,
   BedLabelRequest,
   BedShape,
+  BoardBedShape,
   BlockBedRequest,
   CensusQuery,
   CensusShape,
@@ -37,6 +38,7 @@ export const inpatientPaths: ModulePaths = {
     "discharge summary. A night is counted when the patient is in a bed at midnight in the clinic's zone.",
   schemas: {
     Bed: BedShape,
+    BoardBed: BoardBedShape,
     StayCharge: StayChargeShape,
     DischargeSummary: DischargeSummaryShape,
     Admission: AdmissionShape,
@@ -93,8 +95,8 @@ export const inpatientPaths: ModulePaths = {
     'GET /api/bed-board': {
       summary: 'The bed board',
       description:
-        'Every ward (or one), its rooms and beds with their state and occupant, counts per state and occupancy.',
-      access: ['doctor', 'reception', 'admin'],
+        "Every ward (or one), its rooms and beds with their state and occupant, counts per state and occupancy. A nurse sees their own department's ward only.",
+      access: ['doctor', 'nurse', 'reception', 'admin'],
       query: WardQuery,
       answers: { 200: BedBoardShape },
     },

@@ -21,14 +21,14 @@ import {
   RejectUnmatchedRequestShape,
   ResultEnteredShape,
   ResultRequestShape,
-  EscalatedAlertShape,
   ReviewEntryShape,
   ReviewRequestShape,
+  StandingAlertShape,
   UnmatchedResultShape,
   WorkOrderShape,
   WorklistQuery,
 } from '../../../domain/lab/lab-shapes.ts';
-import { listOf, ref } from '../../../domain/shared/wire-schema.ts';
+import { array, listOf, object, ref } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
 
 const pageOnly = { page: pageQuery.page, per_page: pageQuery.per_page };
@@ -51,11 +51,11 @@ export const labPaths: ModulePaths = {
     LabReport: LabReportShape,
     LabOrder: LabOrderShape,
     LabResultToReview: ReviewEntryShape,
+    LabStandingAlert: StandingAlertShape,
     LabWorkOrder: WorkOrderShape,
     LabOrderCost: OrderCostShape,
     MyLabResult: MyResultShape,
     LabUnmatchedResult: UnmatchedResultShape,
-    LabEscalatedAlert: EscalatedAlertShape,
   },
   operations: {
     'GET /api/lab/tests': {
@@ -141,15 +141,12 @@ export const labPaths: ModulePaths = {
       access: 'doctor',
       answers: { 200: AcknowledgedShape },
     },
-    'GET /api/doctor/department-critical-results': {
-      summary: 'The department’s escalated critical results',
+    'GET /api/doctor/critical-alerts': {
+      summary: 'Critical results standing as alerts',
       description:
-        'Critical (LL, HH) values of the signed-in doctor’s department left unacknowledged 30 minutes by the doctors who ordered ' +
-        'them, oldest first: this doctor may acknowledge each (POST /api/lab/alerts/{id}/acknowledge). The value shown is the ' +
-        'one that raised the alert. A doctor of no department has none.',
+        'The signed-in doctor’s day: critical (LL, HH) results not yet acknowledged — of their own orders at once, of their department’s once unacknowledged for 30 minutes — oldest first. Each stands until acknowledged.',
       access: 'doctor',
-      query: pageOnly,
-      answers: { 200: listOf('alerts', ref(EscalatedAlertShape)) },
+      answers: { 200: object({ alerts: array(ref(StandingAlertShape)) }) },
     },
     'GET /api/doctor/results-to-review': {
       summary: 'Results to review',
@@ -241,25 +238,25 @@ export const labPaths: ModulePaths = {
     'GET /api/lab/unmatched': {
       summary: 'Unmatched results',
       description:
-        'The lab: results from outside that matched no order number, oldest first, waiting to be attached or rejected.',
-      access: 'lab',
+        'The lab and admins: results from outside that matched no order number, oldest first, waiting to be attached or rejected.',
+      access: ['lab', 'admin'],
       query: pageOnly,
       answers: { 200: listOf('results', ref(UnmatchedResultShape)) },
     },
     'POST /api/lab/unmatched/{id}/attach': {
       summary: 'Attach an unmatched result',
       description:
-        'The lab names the order (`order_number`) it belongs to; it becomes the result of that order’s test of the same code (no such test → ' +
+        'The lab (or an admin) names the order (`order_number`) it belongs to; it becomes the result of that order’s test of the same code (no such test → ' +
         '422 naming `order_number`).',
-      access: 'lab',
+      access: ['lab', 'admin'],
       body: AttachRequestShape,
       answers: { 201: ResultEnteredShape },
       errors: [409],
     },
     'POST /api/lab/unmatched/{id}/reject': {
       summary: 'Reject an unmatched result',
-      description: 'The lab sets it aside with a note; it leaves the list.',
-      access: 'lab',
+      description: 'The lab (or an admin) sets it aside with a note; it leaves the list.',
+      access: ['lab', 'admin'],
       body: RejectUnmatchedRequestShape,
       answers: { 204: null },
     },

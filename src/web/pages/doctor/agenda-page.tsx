@@ -12,7 +12,9 @@ import { Alert, success } from '../../components/alert.tsx';
 import { CriticalResultsNotice } from '../../components/critical-results-notice.tsx';
 import { OrderTestsDialog } from '../../components/order-tests-dialog.tsx';
 import { LoadFailure, LoadingStatus } from '../../components/list-states.tsx';
+import { News2Alerts } from '../../components/news2-alerts.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { PrescribeDialog } from '../../components/prescribe-dialog.tsx';
 import { RecordDialog } from '../../components/record-dialog.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useAlert } from '../../components/use-alert.ts';
@@ -33,6 +35,7 @@ export default function AgendaPage() {
   const [recording, setRecording] = useState<AgendaVisitJson | null>(null);
   const [admitting, setAdmitting] = useState<AgendaVisitJson | null>(null);
   const [ordering, setOrdering] = useState<AgendaVisitJson | null>(null);
+  const [prescribing, setPrescribing] = useState<AgendaVisitJson | null>(null);
   const { alert, setAlert, dismiss } = useAlert();
   const {
     answer: agenda,
@@ -98,6 +101,7 @@ export default function AgendaPage() {
       </nav>
       <Alert message={alert} onDismiss={dismiss} />
       <CriticalResultsNotice />
+      <News2Alerts />
       {failed ? (
         <div className="card">
           <LoadFailure what="Your agenda" onRetry={retry} />
@@ -139,6 +143,7 @@ export default function AgendaPage() {
                       onRecord={() => setRecording(visit)}
                       onAdmit={() => setAdmitting(visit)}
                       onOrder={() => setOrdering(visit)}
+                      onPrescribe={() => setPrescribing(visit)}
                     />
                   ))}
                 </ol>
@@ -169,6 +174,14 @@ export default function AgendaPage() {
           }}
         />
       )}
+      {prescribing && (
+        <PrescribeDialog
+          patient={{ id: prescribing.patient.id, name: prescribing.patient_name }}
+          source={{ appointmentId: prescribing.id }}
+          onClose={() => setPrescribing(null)}
+          onDone={(order) => navigate(withId(routes.doctor.prescription, order.id))}
+        />
+      )}
       {admitting && (
         <RequestAdmissionDialog
           patient={{ id: admitting.patient.id, name: admitting.patient_name }}
@@ -189,9 +202,10 @@ interface VisitProps {
   onRecord: () => void;
   onAdmit: () => void;
   onOrder: () => void;
+  onPrescribe: () => void;
 }
 
-function Visit({ visit, onRecord, onAdmit, onOrder }: VisitProps) {
+function Visit({ visit, onRecord, onAdmit, onOrder, onPrescribe }: VisitProps) {
   return (
     <li className="agenda-visit">
       <span className="agenda-time">
@@ -216,6 +230,16 @@ function Visit({ visit, onRecord, onAdmit, onOrder }: VisitProps) {
         ) : (
           !visit.has_started &&
           visit.status !== 'cancelled' && <span className="muted">From {formatTime(visit.start_time)}</span>
+        )}
+        {(visit.status === 'checked_in' || visit.status === 'completed') && (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={onPrescribe}
+            aria-label={`Prescribe for ${visit.patient_name}, ${formatTime(visit.start_time)}`}
+          >
+            Prescribe
+          </button>
         )}
         {(visit.status === 'checked_in' || visit.status === 'completed') && (
           <button

@@ -43,6 +43,7 @@ export default function DoctorPatientPage() {
       {patient && (
         <PatientOverview
           patient={patient}
+          editAllergies
           amend={{
             allowed: wroteIt,
             done: (amended, message) => {

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import type { BalanceJson, BillingJson, PaymentResult } from '../../../domain/billing/billing-shapes.ts';
-import { apiGet, apiPost, listAt } from '../../api.ts';
-import { Alert, failure, success, type AlertMessage } from '../../components/alert.tsx';
+import type { BalanceJson, BillingJson, PaymentOptionsJson } from '../../../domain/billing/billing-shapes.ts';
+import { apiGet, listAt } from '../../api.ts';
+import { Alert, failure, info, success, type AlertMessage } from '../../components/alert.tsx';
 import { BillTable } from '../../components/bill-table.tsx';
-import { ONLINE_METHODS, PayDialog } from '../../components/pay-dialog.tsx';
+import { OnlinePayDialog } from '../../components/online-pay-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { usd } from '../../format.ts';
@@ -11,11 +11,22 @@ import { endpoints } from '../../paths.ts';
 
 const loadBills = listAt<BillingJson>(endpoints.patient.billings, 'billings');
 
+/** What the card processor's page sent the patient back to say (`?checkout=paid|cancelled`), once. */
+function checkoutOutcome(): AlertMessage | null {
+  const outcome = new URLSearchParams(window.location.search).get('checkout');
+  if (outcome === null) return null;
+  window.history.replaceState(window.history.state, '', window.location.pathname);
+  if (outcome === 'paid')
+    return success('Thank you: your card payment was taken. The bill shows Paid as soon as it is confirmed.');
+  return info('Card payment cancelled: nothing was charged.');
+}
+
 export default function BillsPage() {
   const { alert, setAlert, dismiss } = useAlert();
   const [reloadKey, setReloadKey] = useState(0);
   const [paying, setPaying] = useState<BillingJson | null>(null);
   const [balance, setBalance] = useState<BalanceJson | null>(null);
+  const [options, setOptions] = useState<PaymentOptionsJson | null>(null);
   const result = useRef<HTMLDivElement>(null);
   const [announce, setAnnounce] = useState(0);
 
@@ -24,6 +35,14 @@ export default function BillsPage() {
       .then(setBalance)
       .catch((error: unknown) => console.error('balance fetch failed', error));
   }, [reloadKey]);
+
+  useEffect(() => {
+    const returned = checkoutOutcome();
+    if (returned) setAlert(returned);
+    apiGet<PaymentOptionsJson>(endpoints.patient.paymentOptions)
+      .then(setOptions)
+      .catch((error: unknown) => console.error('payment options fetch failed', error));
+  }, [setAlert]);
 
   // After paying, focus goes to the result rather than to the page body (the Pay button it came from is gone).
   useEffect(() => {
@@ -62,19 +81,15 @@ export default function BillsPage() {
         onPay={setPaying}
         setAlert={setAlert}
       />
-      {paying && (
-        <PayDialog
+      {paying && options && (
+        <OnlinePayDialog
           bill={paying}
-          methods={ONLINE_METHODS}
-          pay={(payment, key) =>
-            apiPost<PaymentResult>(endpoints.patient.pay(paying.id), payment, { 'Idempotency-Key': key })
-          }
+          options={options}
           onClose={() => setPaying(null)}
-          onPaid={(answer) => {
-            finish(success(answer.message));
+          onFailed={(message) => {
+            finish(failure(message));
             setReloadKey((key) => key + 1);
           }}
-          onFailed={() => finish(failure('Error processing payment. Please try again.'))}
         />
       )}
     </>

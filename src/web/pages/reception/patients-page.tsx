@@ -165,7 +165,7 @@ export default function DeskPatientsPage() {
             <button type="button" className="button button-secondary" onClick={() => setMatches([])}>
               Back to the form
             </button>
-            <button type="button" className="button button-primary" disabled={busy} onClick={() => run(save, failed)}>
+            <button type="button" className="button button-secondary" disabled={busy} onClick={() => run(save, failed)}>
               Register a different person
             </button>
           </>
@@ -178,9 +178,15 @@ export default function DeskPatientsPage() {
         <ul>
           {matches.map((m) => (
             <li key={m.id}>
-              <Link href={withId(routes.reception.patient, m.id)}>{m.name}</Link>, born{' '}
-              {m.birthdate ? formatDate(m.birthdate) : '—'}, phone {m.phone || '—'}:{' '}
-              {m.matched_on.map((why) => MATCHED[why]).join(' and ')}
+              {m.name}, born {m.birthdate ? formatDate(m.birthdate) : '—'}, phone {m.phone || '—'}:{' '}
+              {m.matched_on.map((why) => MATCHED[why]).join(' and ')}{' '}
+              <Link
+                className="button button-primary button-small"
+                href={withId(routes.reception.patient, m.id)}
+                aria-label={`Open the existing chart of ${m.name}`}
+              >
+                Open the existing chart
+              </Link>
             </li>
           ))}
         </ul>

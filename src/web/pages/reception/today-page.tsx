@@ -26,10 +26,17 @@ const COUNTED: [AppointmentStatus, string][] = [
   ['cancelled', 'Cancelled'],
 ];
 
+const labelOf = (status: AppointmentStatus) => COUNTED.find(([counted]) => counted === status)?.[1] ?? status;
+
+/** The status the URL filters the day by, if it names one the counts offer. */
+const shownStatus = (value: string | null): AppointmentStatus | undefined =>
+  COUNTED.find(([counted]) => counted === value && counted !== 'cancelled')?.[0];
+
 /**
  * A day at the front desk (today unless the URL names another), of every doctor or one: how many visits stand
- * where, each visit to check in, mark a no-show or undo either, the cancelled ones folded away, and the day's
- * list to print, one page per doctor.
+ * where (each count shows only its visits), each visit to check in, mark a no-show or undo either, a line at the
+ * time it is now, the cancelled ones folded away, and the day's list to print, one page per doctor. The whole day
+ * is one compact table, so a desk sees fifteen visits and more at once.
  */
 export default function TodayPage() {
   const { alert, setAlert, dismiss } = useAlert();
@@ -38,6 +45,7 @@ export default function TodayPage() {
   const params = new URLSearchParams(search);
   const date = params.get('date') ?? '';
   const doctorId = params.get('doctor_id') ?? '';
+  const status = shownStatus(params.get('status'));
   const doctors = useAllRows<Doctor>(endpoints.doctors, 'doctors');
   const { loaded, retry } = useLoaded<DeskDayJson>(endpoints.desk.day, "the desk's day", {
     date: date || undefined,
@@ -48,11 +56,12 @@ export default function TodayPage() {
   const [sheet, setSheet] = useState<{ of: string; visits: DeskAppointmentJson[] } | null>(null);
   const shown = `${date} ${doctorId}`;
 
-  const show = (next: { date?: string; doctorId?: string }) => {
+  const show = (next: { date?: string; doctorId?: string; status?: string }) => {
     const query = new URLSearchParams(search);
     for (const [name, value] of [
       ['date', next.date ?? date],
       ['doctor_id', next.doctorId ?? doctorId],
+      ['status', next.status ?? status ?? ''],
     ] as const) {
       if (value) query.set(name, value);
       else query.delete(name);
@@ -80,13 +89,13 @@ export default function TodayPage() {
     <div className="desk-day">
       <div className="desk-day-screen">
         <PageHeader title="Today's Appointments">
-          <button type="button" className="button" onClick={printDay}>
+          <VisitsToMove setAlert={setAlert} />
+          <button type="button" className="button button-small" onClick={printDay}>
             Print day list
           </button>
         </PageHeader>
         <Alert message={alert} onDismiss={dismiss} />
-        <VisitsToMove setAlert={setAlert} />
-        <div className="desk-day-controls card">
+        <div className="desk-day-controls">
           {/* biome-ignore lint/a11y/useSemanticElements: a group of day buttons, not a form's fieldset */}
           <div className="day-nav" role="group" aria-label="Choose the day">
             <button
@@ -137,19 +146,34 @@ export default function TodayPage() {
           </Field>
         </div>
         {/* Standing before the day's summary arrives, so the list below does not move when it does. */}
-        <h2>
-          {summary ? formatDay(summary.date) : '\u00a0'}
-          {onToday ? ' (today)' : ''}
-        </h2>
-        <ul className="day-counts" aria-label="Visits by status">
-          {COUNTED.map(([status, label]) => (
-            <li key={status}>
-              <StatusBadge status={status} label={label} />{' '}
-              <span className="day-count">{summary?.counts[status] ?? '–'}</span>
-            </li>
-          ))}
-        </ul>
-        <DeskAppointments label="The day's appointments" day={day} setAlert={setAlert} onChanged={retry} />
+        <div className="day-summary">
+          <h2>
+            {summary ? formatDay(summary.date) : '\u00a0'}
+            {onToday ? ' (today)' : ''}
+          </h2>
+          {/* biome-ignore lint/a11y/useSemanticElements: a group of toggle buttons, not a form's fieldset */}
+          <div className="day-counts" role="group" aria-label="Show visits by status">
+            {COUNTED.filter(([counted]) => counted !== 'cancelled').map(([counted, label]) => (
+              <button
+                key={counted}
+                type="button"
+                className="day-count-filter"
+                aria-pressed={status === counted}
+                onClick={() => show({ status: status === counted ? '' : counted })}
+              >
+                <StatusBadge status={counted} label={label} />{' '}
+                <span className="day-count">{summary?.counts[counted] ?? '–'}</span>
+              </button>
+            ))}
+          </div>
+        </div>
+        <DeskAppointments
+          label={status ? `The day's appointments: ${labelOf(status)}` : "The day's appointments"}
+          day={{ ...day, status }}
+          nowOn={onToday}
+          setAlert={setAlert}
+          onChanged={retry}
+        />
         <details className="cancelled-visits" onToggle={(event) => setShowCancelled(event.currentTarget.open)}>
           <summary>Cancelled visits ({summary?.counts.cancelled ?? 0})</summary>
           {showCancelled && (

@@ -34,10 +34,4 @@ export const formatDateTime = (instant: string) => dates.formatDateTime(instant,
 export const formatInstantDate = (instant: string) => dates.formatInstantDate(instant, clinic.locale, clinic.timeZone);
 
 /** The time it is now on the clinic's clock, 'HH:mm' (the browser's own clock while the clinic's zone is unknown). */
-export const clinicTimeNow = () =>
-  new Intl.DateTimeFormat('en-GB', {
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZone: clinic.timeZone,
-  }).format(new Date());
+export const clinicTimeNow = () => dates.wallClockTime(new Date(), clinic.timeZone);

@@ -23,6 +23,7 @@ const STYLES = {
   day: { weekday: 'short', day: 'numeric', month: 'short' },
   monthDay: { day: 'numeric', month: 'short' },
   time: { timeStyle: 'short' },
+  wallClock: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
   dateTime: { dateStyle: 'medium', timeStyle: 'short' },
 } satisfies Record<string, Intl.DateTimeFormatOptions>;
 
@@ -76,6 +77,10 @@ export const formatDateTime = (instant: string | Date, locale: string, timeZone:
 /** An ISO instant → 'Jun 3, 2030': its day on the clinic's clock in `timeZone` (a chart's axis of instants). */
 export const formatInstantDate = (instant: string | Date, locale: string, timeZone: string | undefined) =>
   print('date', locale, timeZone, typeof instant === 'string' ? new Date(instant) : instant);
+
+/** An instant's 'HH:mm' on the clinic's clock in `timeZone`, to compare with the wire's times (never shown). */
+export const wallClockTime = (instant: Date, timeZone: string | undefined) =>
+  formatOf('wallClock', 'en-GB', timeZone).format(instant);
 
 /** The clinic's wall clock 'yyyy-MM-dd HH:mm' (or with a 'T') → 'Tue, Jun 4, 1:02 PM'. */
 export const formatDayTime = (wallDateTime: string, locale: string) =>

@@ -192,7 +192,8 @@ export function DeskAppointments({
       signal,
     );
     const now = clinicTimeNow();
-    setUpcomingId(page.rows.find((a) => a.start_time.slice(0, 5) >= now)?.id);
+    // Wire times are 'HH:mm:ss': compared as text, the first visit at or after now's 'HH:mm'.
+    setUpcomingId(page.rows.find((a) => a.start_time >= now)?.id);
     return page;
   };
 

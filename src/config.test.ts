@@ -99,6 +99,56 @@ describe('configuration from the environment', () => {
       /DATABASE_OWNER_URL is the owner of a PostgreSQL database: set DATABASE_URL/,
     );
   });
+  it('talks to PostgreSQL directly, with no replica, unless told of a transaction pooler, a direct URL or a replica', () => {
+    const db = ({ databasePooler, databaseDirectUrl, databaseReadUrl, databaseReadMaxLagS }: Config) => ({
+      databasePooler,
+      databaseDirectUrl,
+      databaseReadUrl,
+      databaseReadMaxLagS,
+    });
+    assert.deepEqual(db(loadConfig({ CLINIC_TZ: 'UTC', DATABASE_URL: 'postgres://app@db/medora' })), {
+      databasePooler: 'none',
+      databaseDirectUrl: undefined,
+      databaseReadUrl: undefined,
+      databaseReadMaxLagS: 10,
+    });
+    const told = {
+      CLINIC_TZ: 'UTC',
+      DATABASE_URL: 'postgres://app@pgbouncer:6432/medora',
+      DATABASE_POOLER: 'transaction',
+      DATABASE_DIRECT_URL: 'postgres://app@db:5432/medora',
+      DATABASE_READ_URL: 'postgres://app@replica:5432/medora',
+      DATABASE_READ_MAX_LAG_S: '30',
+    };
+    assert.deepEqual(db(loadConfig(told)), {
+      databasePooler: 'transaction',
+      databaseDirectUrl: 'postgres://app@db:5432/medora',
+      databaseReadUrl: 'postgres://app@replica:5432/medora',
+      databaseReadMaxLagS: 30,
+    });
+    assert.equal(loadConfig({ ...told, DATABASE_POOLER: 'none' }).databasePooler, 'none');
+    assert.equal(loadConfig({ ...told, DATABASE_READ_MAX_LAG_S: '0' }).databaseReadMaxLagS, 0);
+  });
+
+  it('refuses a pooler it does not know, a direct URL or a replica without DATABASE_URL, and a lag that is no whole number of seconds', () => {
+    const env = { CLINIC_TZ: 'UTC', DATABASE_URL: 'postgres://app@db/medora' };
+    for (const pooler of ['session', 'Transaction', 'pgbouncer'])
+      assert.throws(
+        () => loadConfig({ ...env, DATABASE_POOLER: pooler }),
+        new RegExp(`^Error: DATABASE_POOLER must be none or transaction, got "${pooler}"$`),
+      );
+    for (const name of ['DATABASE_DIRECT_URL', 'DATABASE_READ_URL'])
+      assert.throws(
+        () => loadConfig({ CLINIC_TZ: 'UTC', [name]: 'postgres://app@db/medora' }),
+        new RegExp(`^Error: ${name} goes with DATABASE_URL, which is not set$`),
+      );
+    for (const lag of ['-1', '2.5', 'ten'])
+      assert.throws(
+        () => loadConfig({ ...env, DATABASE_READ_MAX_LAG_S: lag }),
+        new RegExp(`^Error: DATABASE_READ_MAX_LAG_S must be a whole number of at least 0, got "${lag}"$`),
+      );
+  });
+
   it("sends from a valid mailbox by default: PUBLIC_URL's domain, or localhost.localdomain for an address or a bare host", () => {
     const from = (env: Record<string, string>) => loadConfig({ CLINIC_TZ: 'UTC', ...env }).mailFrom;
     assert.equal(from({}), 'no-reply@localhost.localdomain');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { clinicDateTime } from '../domain/shared/clock.ts';
 import { BackupError } from '../db/backup-error.ts';
 import type { TableCount } from '../db/table-counts.ts';
@@ -24,8 +24,9 @@ export function register(program: Command, { io }: Cli): void {
       ]);
       const started = performance.now();
       const { date, time } = clinicDateTime(new Date(), config.clinicTz);
-      const out = opts.out ?? `medora-${date}-${time.replace(':', '')}.${config.databaseUrl ? 'dump' : 'sql.gz'}`;
-      if (config.databaseUrl) await backupPostgres(config.databaseUrl, out);
+      const url = serverUrl(config);
+      const out = opts.out ?? `medora-${date}-${time.replace(':', '')}.${url ? 'dump' : 'sql.gz'}`;
+      if (url) await backupPostgres(url, out);
       else await writeAtomically(out, await backupEmbedded(config.dataDir));
       writeLine(io.stdout, `Wrote ${out}: ${megabytes(statSync(out).size)} in ${seconds(started)}.`);
     });
@@ -44,7 +45,8 @@ export function register(program: Command, { io }: Cli): void {
       ]);
       const started = performance.now();
       statSync(file); // a missing file is named before anything else happens
-      if (!config.databaseUrl) {
+      const url = serverUrl(config);
+      if (!url) {
         const result = await restoreEmbedded(config.dataDir, file, { force: opts.force ?? false });
         if (result.keptAt)
           writeLine(
@@ -57,15 +59,15 @@ export function register(program: Command, { io }: Cli): void {
         );
         return;
       }
-      const replaced = await countsAt(config.databaseUrl);
+      const replaced = await countsAt(url);
       if (replaced.length > 0 && !opts.force) {
         throw new BackupError(`The database is not empty (${describeCounts(replaced)}); add --force to replace it`);
       }
       if (replaced.length > 0) writeLine(io.stdout, `Replacing a database with ${describeCounts(replaced)}.`);
-      await restorePostgres(config.databaseUrl, file);
+      await restorePostgres(url, file);
       writeLine(
         io.stdout,
-        `Restored ${file} in ${seconds(started)}: ${describeCounts(await countsAt(config.databaseUrl)) || 'no rows'}.`,
+        `Restored ${file} in ${seconds(started)}: ${describeCounts(await countsAt(url)) || 'no rows'}.`,
       );
     });
 
@@ -108,6 +110,9 @@ export function register(program: Command, { io }: Cli): void {
       );
     });
 }
+
+/** pg_dump and pg_restore set session state that a transaction pooler would not keep: they go to the server itself. */
+const serverUrl = (config: Config) => config.databaseDirectUrl ?? config.databaseUrl;
 
 async function countsAt(url: string): Promise<TableCount[]> {
   const [{ openPostgres }, { tableCounts }] = await Promise.all([

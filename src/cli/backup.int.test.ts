@@ -95,6 +95,22 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     assert.deepEqual(await countsAt(target), await countsAt(source));
   });
 
+  it('dumps and restores through DATABASE_DIRECT_URL, past the transaction pooler DATABASE_URL names', async () => {
+    // Nothing listens at DATABASE_URL: only the direct URL can be the one used.
+    const pooler = 'postgres://postgres@127.0.0.1:1/medora';
+    const direct = join(dir, 'direct.dump');
+    const backup = await spawnMedora(['backup', '--out', direct], {
+      env: { DATABASE_URL: pooler, DATABASE_DIRECT_URL: source },
+    });
+    assert.equal(backup.code, 0, backup.stderr);
+    assert.equal((await readFile(direct)).subarray(0, 5).toString('latin1'), 'PGDMP');
+    const restore = await spawnMedora(['restore', '--force', direct], {
+      env: { DATABASE_URL: pooler, DATABASE_DIRECT_URL: target },
+    });
+    assert.equal(restore.code, 0, restore.stderr);
+    assert.deepEqual(await countsAt(target), await countsAt(source));
+  });
+
   it('refuses an embedded backup, and says when pg_dump is missing', async () => {
     const embedded = join(dir, 'embedded.sql.gz');
     await writeFile(embedded, gzipSync('-- PostgreSQL database dump\n'));

@@ -70,9 +70,10 @@ async function bookPatiently(url: string, token: string, body: string, maxWaitMs
     }).catch(() => undefined);
     const answer = (await res?.json().catch(() => ({}))) as { id?: number; code?: string } | undefined;
     statuses.push(res?.status ?? 0);
-    if (res && res.status !== 503) return { statuses, id: res.status === 201 ? answer?.id : undefined, sentAt };
+    if (res && res.status !== 503)
+      return { statuses, id: res.status === 201 ? answer?.id : undefined, sentAt, answeredAt: performance.now() };
     if (res && !res.headers.get('retry-after')) throw new Error('a 503 without Retry-After');
-    if (performance.now() > giveUpAt) return { statuses, id: undefined, sentAt };
+    if (performance.now() > giveUpAt) return { statuses, id: undefined, sentAt, answeredAt: performance.now() };
     await sleep(Number(res?.headers.get('retry-after') ?? 1) * 200);
   }
 }
@@ -276,9 +277,9 @@ describe('on the PostgreSQL infrastructure of a hospital', { skip: !serverUrl &&
       const statuses = answers.flatMap((a) => a.statuses);
       const acknowledged = answers.filter((a) => a.id !== undefined).map((a) => a.id as number);
       // Back: the first booking whose successful request was sent after the crash, so committed on the new primary.
-      const firstAfter = Math.min(
-        ...answers.filter((a) => a.id !== undefined && a.sentAt > stoppedAt).map((a) => a.sentAt),
-      );
+      const after = answers.filter((a) => a.id !== undefined && a.sentAt > stoppedAt);
+      const firstAfter = Math.min(...after.map((a) => a.sentAt));
+      const firstAnsweredAfter = Math.min(...after.map((a) => a.answeredAt));
       const kept = await standby.query<{ id: number }>(name, 'select id from appointments where id = any($1)', [
         acknowledged,
       ]);
@@ -286,7 +287,8 @@ describe('on the PostgreSQL infrastructure of a hospital', { skip: !serverUrl &&
       console.log(
         `failover: ${acknowledged.length} of ${requests.length} booked, ${statuses.filter((s) => s === 503).length} × 503, ` +
           `${statuses.filter((s) => s === 500).length} × 500, ${kept.length} of the acknowledged on the new primary; ` +
-          `the standby promoted ${((promotedAt - stoppedAt) / 1000).toFixed(1)} s after the crash, the first booking sent after it ${seconds.toFixed(1)} s after it`,
+          `the standby promoted ${((promotedAt - stoppedAt) / 1000).toFixed(1)} s after the crash, the first booking sent after it ${seconds.toFixed(1)} s after it, ` +
+          `the first of those answered ${((firstAnsweredAfter - stoppedAt) / 1000).toFixed(1)} s after it`,
       );
       assert.equal(statuses.filter((s) => s === 500).length, 0);
       assert.equal(statuses.filter((s) => s === 0).length, 0, 'every request answered');

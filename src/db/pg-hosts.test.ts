@@ -29,6 +29,46 @@ describe('a multi-host URL', () => {
     ]);
     assert.deepEqual(hostList('postgres://u@h/db?target_session_attrs=read-write').urls, ['postgres://u@h/db']);
   });
+  it('gives each host its own port, 5432 when it names none, and reads IPv6 addresses in brackets', () => {
+    assert.deepEqual(hostList('postgres://u@db-a,db-b:6432/medora'), {
+      hosts: [
+        { host: 'db-a', port: 5432 },
+        { host: 'db-b', port: 6432 },
+      ],
+      urls: ['postgres://u@db-a/medora', 'postgres://u@db-b:6432/medora'],
+    });
+    assert.deepEqual(hostList('postgresql://u:p@[::1]:5433,[fd00::2]/medora?target_session_attrs=read-write'), {
+      hosts: [
+        { host: '::1', port: 5433 },
+        { host: 'fd00::2', port: 5432 },
+      ],
+      urls: ['postgresql://u:p@[::1]:5433/medora', 'postgresql://u:p@[fd00::2]/medora'],
+    });
+    assert.deepEqual(hostList('postgres://%2Fvar%2Frun%2Fpostgresql,db-b/medora').hosts, [
+      { host: '/var/run/postgresql', port: 5432 },
+      { host: 'db-b', port: 5432 },
+    ]);
+  });
+
+  it('drops target_session_attrs wherever it stands among the parameters, keeping the others and a fragment', () => {
+    const urls = (query: string) => hostList(`postgres://u@a:1,b:2/medora${query}`).urls;
+    assert.deepEqual(urls('?sslmode=require&target_session_attrs=read-write&application_name=medora'), [
+      'postgres://u@a:1/medora?sslmode=require&application_name=medora',
+      'postgres://u@b:2/medora?sslmode=require&application_name=medora',
+    ]);
+    assert.deepEqual(urls('?sslmode=require&target_session_attrs=read-write'), [
+      'postgres://u@a:1/medora?sslmode=require',
+      'postgres://u@b:2/medora?sslmode=require',
+    ]);
+    assert.deepEqual(urls('?target_session_attrs=read-write#x'), [
+      'postgres://u@a:1/medora#x',
+      'postgres://u@b:2/medora#x',
+    ]);
+  });
+
+  it('leaves what is not a postgres:// URL to pg', () => {
+    assert.deepEqual(hostList('host=/tmp dbname=medora'), { hosts: [], urls: ['host=/tmp dbname=medora'] });
+  });
 });
 
 describe("a pooled transaction's limits", () => {

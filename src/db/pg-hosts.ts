@@ -18,7 +18,7 @@ export interface HostList {
 /**
  * Reads a libpq multi-host URL, which node-postgres does not: each host is tried in order for a primary (one that
  * accepts writes), as `target_session_attrs=read-write` asks of libpq. A Unix socket directory (a host starting
- * with `/`, or `%2F` encoded) is one host. Ports default to 5432, or to the last port given as libpq does.
+ * with `/`, or `%2F` encoded) is one host. A host without a port has 5432, as in libpq's URIs.
  */
 export function hostList(url: string): HostList {
   const match = /^(postgres(?:ql)?:\/\/(?:[^@/]*@)?)([^/?#]*)(.*)$/.exec(url);

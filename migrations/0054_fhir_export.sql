@@ -21,7 +21,8 @@ create table fhir_export_jobs (
 
 create index fhir_export_jobs_due on fhir_export_jobs (id) where status in ('pending', 'running');
 
--- One type's file, written whole in one transaction: a type is either done or to do again after a restart.
+-- A type's file is written chunk by chunk and counts as written once its row here is: a worker taking a job over
+-- deletes the chunks of a type it finds without one, and writes that type again.
 create table fhir_export_files (
   job_id bigint not null references fhir_export_jobs (id) on delete cascade,
   type text not null,
@@ -30,10 +31,9 @@ create table fhir_export_files (
 );
 
 create table fhir_export_chunks (
-  job_id bigint not null,
+  job_id bigint not null references fhir_export_jobs (id) on delete cascade,
   type text not null,
   seq integer not null,
   lines text not null,
-  primary key (job_id, type, seq),
-  foreign key (job_id, type) references fhir_export_files (job_id, type) on delete cascade
+  primary key (job_id, type, seq)
 );

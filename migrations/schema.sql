@@ -4665,11 +4665,11 @@ ALTER TABLE ONLY public.doctors
     ADD CONSTRAINT doctors_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id);
 
 --
--- Name: fhir_export_chunks fhir_export_chunks_job_id_type_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: fhir_export_chunks fhir_export_chunks_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.fhir_export_chunks
-    ADD CONSTRAINT fhir_export_chunks_job_id_type_fkey FOREIGN KEY (job_id, type) REFERENCES public.fhir_export_files(job_id, type) ON DELETE CASCADE;
+    ADD CONSTRAINT fhir_export_chunks_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.fhir_export_jobs(id) ON DELETE CASCADE;
 
 --
 -- Name: fhir_export_files fhir_export_files_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

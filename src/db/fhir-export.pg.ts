@@ -1,6 +1,6 @@
 import type { ExportJob, ExportJobs, NewExportJob } from '../domain/fhir/ports.ts';
 import type { Claimed, LeaseQueue } from '../outbox/lease-worker.ts';
-import type { Db, Queryable } from './db.ts';
+import type { Queryable } from './db.ts';
 
 interface JobRow {
   id: string | number;
@@ -16,7 +16,7 @@ interface JobRow {
 }
 
 /** The system exports' jobs and their files, in chunks of NDJSON (migration 0054). */
-export function exportJobStore(db: Db): ExportJobs {
+export function exportJobStore(db: Queryable): ExportJobs {
   return {
     create: async (job: NewExportJob) => {
       const [row] = await db.query<{ id: string | number }>(
@@ -53,22 +53,33 @@ export function exportJobStore(db: Db): ExportJobs {
       };
     },
     remove: async (id) => (await db.query('delete from fhir_export_jobs where id = $1 returning id', [id])).length > 0,
-    saveFile: (holder, id, type, chunks, count) =>
-      db.transaction(async (tx) => {
-        const held = await tx.query(
-          `select id from fhir_export_jobs where id = $1 and locked_by = $2 and status = 'running' for update`,
-          [id, holder],
-        );
-        if (held.length === 0) return false;
-        if (count === 0) return true;
-        await tx.query('insert into fhir_export_files (job_id, type, count) values ($1, $2, $3)', [id, type, count]);
-        await tx.query(
+    clearFile: async (holder, id, type) =>
+      (
+        await db.query(
+          `with held as (select id from fhir_export_jobs where id = $1 and locked_by = $2 and status = 'running'),
+                cleared as (delete from fhir_export_chunks where job_id in (select id from held) and type = $3)
+           select id from held`,
+          [id, holder, type],
+        )
+      ).length > 0,
+    saveChunk: async (holder, id, type, seq, lines) =>
+      (
+        await db.query(
           `insert into fhir_export_chunks (job_id, type, seq, lines)
-           select $1, $2, seq::integer - 1, lines from unnest($3::text[]) with ordinality as c(lines, seq)`,
-          [id, type, chunks],
-        );
-        return true;
-      }),
+           select id, $3, $4, $5 from fhir_export_jobs where id = $1 and locked_by = $2 and status = 'running'
+           returning seq`,
+          [id, holder, type, seq, lines],
+        )
+      ).length > 0,
+    saveFile: async (holder, id, type, count) =>
+      (
+        await db.query(
+          `insert into fhir_export_files (job_id, type, count)
+           select id, $3, $4 from fhir_export_jobs where id = $1 and locked_by = $2 and status = 'running'
+           returning type`,
+          [id, holder, type, count],
+        )
+      ).length > 0,
     finish: async (holder, id, outcome) => {
       await db.query(
         `update fhir_export_jobs set status = $3, error = $4, finished_at = now(), locked_by = null, lease_until = null

@@ -67,8 +67,14 @@ export interface ExportJobs {
   find(id: number): Promise<ExportJob | undefined>;
   /** Deletes the job and its files; false when there was none. */
   remove(id: number): Promise<boolean>;
-  /** Writes one type's file whole while `holder` holds the job; false when it no longer does (cancelled, taken over). */
-  saveFile(holder: string, id: number, type: string, chunks: string[], count: number): Promise<boolean>;
+  /**
+   * Each answers false when `holder` no longer holds the job (cancelled, taken over), and writes nothing then.
+   * `clearFile` deletes what an earlier worker wrote of a type's file without finishing it; `saveChunk` adds the
+   * next lines; `saveFile` marks the file written with its count.
+   */
+  clearFile(holder: string, id: number, type: string): Promise<boolean>;
+  saveChunk(holder: string, id: number, type: string, seq: number, lines: string): Promise<boolean>;
+  saveFile(holder: string, id: number, type: string, count: number): Promise<boolean>;
   finish(holder: string, id: number, outcome: { status: 'done' } | { status: 'failed'; error: string }): Promise<void>;
   /** A file's NDJSON, a chunk at a time. */
   chunks(id: number, type: string): AsyncGenerator<string>;

@@ -31,7 +31,7 @@ const doctor: Actor = { userId: 2, role: 'doctor', name: 'Dr. D', doctorId: 1, r
 /** Jobs in memory; `held` says whether the worker still holds a job (false: cancelled or taken over). */
 function fakeDeps() {
   const jobs = new Map<number, ExportJob>();
-  const saved: string[] = [];
+  const begun: string[] = [];
   let held = true;
   const store: ExportJobs = {
     create: async (job) => {
@@ -41,11 +41,15 @@ function fakeDeps() {
     },
     find: async (id) => jobs.get(id),
     remove: async (id) => jobs.delete(id),
-    saveFile: async (_holder, id, type, _chunks, count) => {
+    clearFile: async (_holder, _id, type) => {
+      if (held) begun.push(type);
+      return held;
+    },
+    saveChunk: async () => held,
+    saveFile: async (_holder, id, type, count) => {
       const job = jobs.get(id);
       if (!held || !job) return false;
-      saved.push(type);
-      if (count > 0) job.files.push({ type, count });
+      job.files.push({ type, count });
       return true;
     },
     finish: async (_holder, id, outcome) => {
@@ -65,7 +69,7 @@ function fakeDeps() {
     clinic: { name: 'Medora Clinic', address: '', phone: '', timeZone: 'Europe/Berlin' },
     jobs: store,
   };
-  return { deps, jobs, saved, release: () => (held = false) };
+  return { deps, jobs, begun, release: () => (held = false) };
 }
 
 const start = (deps: SystemExportDeps, params: [string, string][], actor = admin) =>
@@ -79,7 +83,7 @@ describe('the system export', () => {
   });
 
   it('writes the types left after a restart, then answers the manifest with absolute file URLs', async () => {
-    const { deps, jobs, saved } = fakeDeps();
+    const { deps, jobs, begun } = fakeDeps();
     const id = await start(deps, [['_type', 'Patient,Practitioner,Organization']]);
     const job = jobs.get(id);
     assert.deepEqual(job?.types, ['Patient', 'Practitioner', 'Organization']);
@@ -90,7 +94,7 @@ describe('the system export', () => {
       progress: '1 of 3 types',
     });
     await runSystemExport(deps, { id, holder: 'w2' });
-    assert.deepEqual(saved, ['Practitioner', 'Organization']);
+    assert.deepEqual(begun, ['Practitioner', 'Organization']);
     const status = await systemExportStatus(deps, { id: String(id) }, admin);
     assert.equal(status.state, 'done');
     if (status.state !== 'done') return;
@@ -102,7 +106,7 @@ describe('the system export', () => {
   });
 
   it('stops at the next type once the job is no longer its worker’s, and a cancelled job is gone', async () => {
-    const { deps, saved, release } = fakeDeps();
+    const { deps, begun, release } = fakeDeps();
     const id = await start(deps, [['_type', 'Patient,Organization']]);
     await runSystemExport(deps, {
       id,
@@ -112,7 +116,7 @@ describe('the system export', () => {
         return true;
       },
     });
-    assert.deepEqual(saved, ['Patient']);
+    assert.deepEqual(begun, ['Patient']);
     await cancelSystemExport(deps, { id: String(id) }, admin);
     await assert.rejects(
       systemExportStatus(deps, { id: String(id) }, admin),

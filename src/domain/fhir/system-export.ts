@@ -116,14 +116,14 @@ export async function systemExportFile(
   return deps.jobs.chunks(job.id, file.type);
 }
 
-/** Lines per stored chunk: a few hundred kilobytes. */
+/** Lines per stored chunk: a few hundred kilobytes, all of a file that is held in memory at once. */
 const CHUNK_LINES = 200;
 
 /**
- * Works a claimed job to its end as `holder`: each type not written yet is read whole and saved as one file in one
- * transaction, so a job taken over after a restart writes only the types left. Stops quietly when the job is no
- * longer ours (cancelled, or its lease lost); `between` runs after each type and answers false to stop there (the worker
- * stopping: the job's lease runs out and a worker takes it over).
+ * Works a claimed job to its end as `holder`: each type not written yet is written chunk by chunk and then marked
+ * written, so a job taken over after a restart writes again only the types left. Stops quietly when the job is no
+ * longer ours (cancelled, or its lease lost); `between` runs after each type and answers false to stop there (the
+ * worker stopping: the job's lease runs out and a worker takes it over).
  */
 export async function runSystemExport(
   deps: SystemExportDeps,
@@ -131,6 +131,7 @@ export async function runSystemExport(
 ): Promise<void> {
   const job = await deps.jobs.find(input.id);
   if (!job || job.status === 'done' || job.status === 'failed') return;
+  const { holder } = input;
   // The admin who asked: the job reads what they read, as they read it.
   const actor: Actor = { userId: job.requestedBy, role: 'admin', name: 'export', requestId: `export-${job.id}` };
   const ctx: FhirContext = { base: job.base, systems: job.systems, clinic: deps.clinic, clinical: true };
@@ -138,29 +139,33 @@ export async function runSystemExport(
   try {
     for (const type of job.types) {
       if (written.has(type)) continue;
-      const chunks: string[] = [];
+      if (!(await deps.jobs.clearFile(holder, job.id, type))) return;
       let lines: string[] = [];
+      let seq = 0;
       let count = 0;
+      const flush = async () => {
+        const held = await deps.jobs.saveChunk(holder, job.id, type, seq++, lines.join(''));
+        lines = [];
+        return held;
+      };
       for await (const resource of typeResources(deps, actor, ctx, job, type)) {
         lines.push(`${JSON.stringify(resource)}\n`);
         count += 1;
-        if (lines.length === CHUNK_LINES) {
-          chunks.push(lines.join(''));
-          lines = [];
-        }
+        if (lines.length === CHUNK_LINES && !(await flush())) return;
       }
-      if (lines.length > 0) chunks.push(lines.join(''));
-      if (!(await deps.jobs.saveFile(input.holder, job.id, type, chunks, count))) return;
+      if (lines.length > 0 && !(await flush())) return;
+      // A type with no resources gets no file (Bulk Data lists only files with resources).
+      if (count > 0 && !(await deps.jobs.saveFile(holder, job.id, type, count))) return;
       if (input.between && !(await input.between())) return;
     }
   } catch (error) {
-    await deps.jobs.finish(input.holder, job.id, {
+    await deps.jobs.finish(holder, job.id, {
       status: 'failed',
       error: error instanceof Error ? error.message : String(error),
     });
     return;
   }
-  await deps.jobs.finish(input.holder, job.id, { status: 'done' });
+  await deps.jobs.finish(holder, job.id, { status: 'done' });
 }
 
 const changedSince = (resource: Resource, since: Date | null) => {

@@ -85,6 +85,9 @@ import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 import { DEFAULT_LOCALE } from './domain/shared/date-format.ts';
 import * as fhirUseCases from './domain/fhir/use-cases.ts';
 import * as fhirEverything from './domain/fhir/everything-use-case.ts';
+import * as systemExport from './domain/fhir/system-export.ts';
+import type { FhirDeps } from './domain/fhir/ports.ts';
+import { exportJobStore } from './db/fhir-export.pg.ts';
 import { fhirStore } from './db/fhir-search.pg.ts';
 import { FHIR_TABLES } from './db/fhir-tables.pg.ts';
 import * as bedUseCases from './domain/inpatient/bed-use-cases.ts';
@@ -433,6 +436,14 @@ export function makeApp({
   auditKeys?: AuditKeys;
 }) {
   const timeZone = config.clinicTz;
+  const fhirDeps: FhirDeps = {
+    store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null),
+    audit: auditLog(db),
+    careTeam: careTeam(db),
+    clock,
+    timeZone,
+    clinic: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '', timeZone },
+  };
   const sessions = cachedSessionStore(sessionStore(db));
   const lifecycle: DatabaseLifecycle = db;
   const sessionCache: SessionCache = {
@@ -543,22 +554,8 @@ export function makeApp({
       { ...bedUseCases, ...admissionUseCases, ...censusUseCases },
       inpatientDeps(db, clock, config, reads),
     ),
-    fhir: bind(
-      { ...fhirUseCases, ...fhirEverything },
-      {
-        store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null),
-        audit: auditLog(db),
-        careTeam: careTeam(db),
-        clock,
-        timeZone,
-        clinic: {
-          name: config.clinicName,
-          address: config.clinicAddress ?? '',
-          phone: config.clinicPhone ?? '',
-          timeZone,
-        },
-      },
-    ),
+    fhir: bind({ ...fhirUseCases, ...fhirEverything }, fhirDeps),
+    fhirExport: bind(systemExport, { ...fhirDeps, jobs: exportJobStore(db) }),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(reads), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),

@@ -100,6 +100,8 @@ export interface Config {
   hl7ListenPort?: number;
   /** How long an HL7 receiver has to acknowledge a message before the attempt counts as failed. */
   hl7AckTimeoutMs: number;
+  /** A pause after each type a system export writes: lets a test stop the server in the middle of one. */
+  exportPauseMs: number;
 }
 
 /** Reports over a year of a hospital may run for minutes; the command line waits that long for one statement. */
@@ -215,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditVerifyKeyFile: env.AUDIT_VERIFY_KEY_FILE || undefined,
     hl7ListenPort,
     hl7AckTimeoutMs: whole('HL7_ACK_TIMEOUT_MS', 30_000, 100),
+    exportPauseMs: whole('MEDORA_TEST_EXPORT_PAUSE_MS', 0, 0),
   };
 }
 

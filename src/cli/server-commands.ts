@@ -47,6 +47,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
         { sealAuditContinuously },
         { startHl7Listener },
         { startHl7Sender },
+        { startExportWorker },
       ] = await Promise.all([
         import('../demo/seed.ts'),
         import('../http/server.ts'),
@@ -57,6 +58,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
         import('../audit-sealer.ts'),
         import('../hl7/listener.ts'),
         import('../hl7/sender.ts'),
+        import('../fhir-export-worker.ts'),
       ]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl
@@ -84,6 +86,9 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       writeLine(io.stdout, `Medora is running at http://${config.host}:${address.port} on the ${where}`);
       const mail = opts.worker ? startMailWorker(app, db, config, (line) => writeLine(io.stderr, line)) : undefined;
       const hl7Out = opts.worker ? startHl7Sender(hl7SenderOptions(app, db, config, io)) : undefined;
+      const exports = opts.worker
+        ? startExportWorker(app, db, config, (line) => writeLine(io.stderr, line))
+        : undefined;
       if (!opts.worker)
         writeLine(io.stdout, 'No worker in this process: `medora worker` sends the e-mails and seals the audit trail.');
       else if (!config.smtpUrl)
@@ -118,7 +123,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
           process.exit(1);
         }, config.shutdownGraceMs + SHUTDOWN_SLACK_MS).unref();
         await Promise.all([closeGracefully(server, config.shutdownGraceMs), hl7?.stop(config.shutdownGraceMs)]);
-        await Promise.all([mail?.stop(), hl7Out?.stop(), sealing?.stop()]);
+        await Promise.all([mail?.stop(), hl7Out?.stop(), exports?.stop(), sealing?.stop()]);
         await db.close();
         process.exit(0);
       };
@@ -133,25 +138,33 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
     )
     .action(async () => {
       const config = loadConfig();
-      const [{ startMailWorker }, { databaseRoleWarning }, { sealAuditContinuously }, { startHl7Sender }] =
-        await Promise.all([
-          import('../mail/start.ts'),
-          import('../runtime.ts'),
-          import('../audit-sealer.ts'),
-          import('../hl7/sender.ts'),
-        ]);
+      const [
+        { startMailWorker },
+        { databaseRoleWarning },
+        { sealAuditContinuously },
+        { startHl7Sender },
+        { startExportWorker },
+      ] = await Promise.all([
+        import('../mail/start.ts'),
+        import('../runtime.ts'),
+        import('../audit-sealer.ts'),
+        import('../hl7/sender.ts'),
+        import('../fhir-export-worker.ts'),
+      ]);
       const [app, db] = await Promise.all([getApp(), getDb()]);
       const roleWarning = await databaseRoleWarning(db, config);
       if (roleWarning) writeLine(io.stderr, roleWarning);
       const mail = startMailWorker(app, db, config, (line) => writeLine(io.stderr, line));
       const sealing = sealAuditContinuously(app.audit, (line) => writeLine(io.stderr, line));
       const hl7Out = startHl7Sender(hl7SenderOptions(app, db, config, io));
+      const exports = startExportWorker(app, db, config, (line) => writeLine(io.stderr, line));
       writeLine(
         io.stdout,
         config.smtpUrl ? "Sending the outbox's e-mails." : 'No SMTP_URL: due e-mails are marked not sent.',
       );
       await new Promise<void>((resolve) => {
-        const stop = () => void Promise.all([mail.stop(), hl7Out.stop(), sealing.stop()]).then(() => resolve());
+        const stop = () =>
+          void Promise.all([mail.stop(), hl7Out.stop(), exports.stop(), sealing.stop()]).then(() => resolve());
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });

@@ -50,6 +50,17 @@ export function capabilityStatement(ctx: { base: string; clinicName: string }, d
             "Medora's sessions and bearer tokens, with Medora's permissions: a patient reads their own compartment.",
         },
         resource: FHIR_TYPES.map(resourceCapability),
+        operation: [
+          {
+            name: 'export',
+            definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export',
+            documentation:
+              'Admins only. GET [base]/$export (Bulk Data Access 2.0, system level): 202 with Content-Location, a ' +
+              'status URL answering 202 with X-Progress while the job runs, then the manifest of one NDJSON file per ' +
+              'type at absolute URLs read with the same token; DELETE on it cancels. Takes _type (comma-separated) ' +
+              'and _since; _outputFormat only application/fhir+ndjson.',
+          },
+        ],
       },
     ],
   };

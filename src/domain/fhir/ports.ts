@@ -40,3 +40,42 @@ export interface FhirDeps {
   timeZone: string;
   clinic: FhirContext['clinic'];
 }
+
+/** A system export (Bulk Data's `GET [base]/$export`) as stored: asked for by an admin, worked by a background job. */
+export interface ExportJob {
+  id: number;
+  requestedBy: number;
+  /** The kick-off URL, as the manifest repeats it. */
+  request: string;
+  /** The FHIR base and the systems' base of the request, for the resources' links and the files' URLs. */
+  base: string;
+  systems: string;
+  /** The types to write, in order. */
+  types: string[];
+  since: Date | null;
+  transactionTime: Date;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  error: string | null;
+  /** The types written so far, each one file. */
+  files: { type: string; count: number }[];
+}
+
+export type NewExportJob = Omit<ExportJob, 'id' | 'status' | 'error' | 'files'>;
+
+export interface ExportJobs {
+  create(job: NewExportJob): Promise<number>;
+  find(id: number): Promise<ExportJob | undefined>;
+  /** Deletes the job and its files; false when there was none. */
+  remove(id: number): Promise<boolean>;
+  /**
+   * Each answers false when `holder` no longer holds the job (cancelled, taken over), and writes nothing then.
+   * `clearFile` deletes what an earlier worker wrote of a type's file without finishing it; `saveChunk` adds the
+   * next lines; `saveFile` marks the file written with its count.
+   */
+  clearFile(holder: string, id: number, type: string): Promise<boolean>;
+  saveChunk(holder: string, id: number, type: string, seq: number, lines: string): Promise<boolean>;
+  saveFile(holder: string, id: number, type: string, count: number): Promise<boolean>;
+  finish(holder: string, id: number, outcome: { status: 'done' } | { status: 'failed'; error: string }): Promise<void>;
+  /** A file's NDJSON, a chunk at a time. */
+  chunks(id: number, type: string): AsyncGenerator<string>;
+}

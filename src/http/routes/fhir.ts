@@ -10,6 +10,7 @@ import {
   zipAnswer,
 } from '../fhir-answers.ts';
 import { operationParams } from '../../domain/fhir/operation-parameters.ts';
+import { systemExportRoutes } from './fhir-export.ts';
 import { route, type Answer, type RequestContext, type Route } from '../router.ts';
 
 /**
@@ -23,6 +24,8 @@ export function fhirRoutes(app: App, { publicUrl }: { publicUrl?: string } = {})
     route('GET', '/fhir/R4/metadata', 'public', async (ctx) =>
       fhirAnswer(app.fhir.capabilities({ base: fhirBase(publicUrl, ctx) })),
     ),
+    // Before `{type}` and `{type}/{id}`, which their paths would match too.
+    ...systemExportRoutes(app, publicUrl),
     route('GET', '/fhir/R4/{type}', 'user', async (ctx) =>
       fhirAnswer(
         await app.fhir.searchResources(

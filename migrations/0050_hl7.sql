@@ -57,7 +57,3 @@ create table hl7_received (
 );
 create index hl7_received_at_idx on hl7_received (received_at desc, id desc);
 create index hl7_received_errors_idx on hl7_received (received_at) where status = 'error';
-
--- The account results received over HL7 are recorded by: a lab user who never signs in.
-insert into users (name, email, password_hash, role, active, email_verified_at)
-values ('HL7 interface', 'hl7-interface@medora.invalid', '!', 'lab', false, now());

@@ -32,11 +32,19 @@ export function hl7Inbox(db: Queryable): Hl7Inbox {
       );
       return row?.ack;
     },
-    interfaceUser: async () =>
-      onlyRow(
+    // Made with the first message received, not by a migration: a clinic without HL7 has no such user, and a new
+    // clinic's first account is still its first user (the demo seed and `medora move-to` look for an empty clinic).
+    interfaceUser: async () => {
+      await db.query(
+        `insert into users (name, email, password_hash, role, active, email_verified_at)
+         values ('HL7 interface', $1, '!', 'lab', false, now()) on conflict do nothing`,
+        [INTERFACE_ACCOUNT],
+      );
+      return onlyRow(
         await db.query<{ id: number }>(`select id from users where lower(email) = $1`, [INTERFACE_ACCOUNT]),
         'The HL7 interface account',
-      ).id,
+      ).id;
+    },
     addUnmatched: async (r) => {
       const v = r.value;
       await db.query(

@@ -131,6 +131,17 @@ export function demoStore(db: Queryable) {
         [orderId, at, timeZone],
       );
     },
+
+    /** A stay admitted today through the use cases, moved back to `at` as history: its request, admission and bed. */
+    async backdateStay(admissionId: number, at: Date): Promise<void> {
+      await db.query(
+        `with a as (update admissions set requested_at = $2::timestamptz - interval '1 hour',
+                      reserved_at = case when reserved_at is not null then $2::timestamptz - interval '30 minutes' end,
+                      admitted_at = $2 where id = $1)
+         update bed_stays set started_at = $2 where admission_id = $1`,
+        [admissionId, at],
+      );
+    },
   };
 }
 

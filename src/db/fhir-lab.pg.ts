@@ -5,11 +5,13 @@ import type { ObservationStatus, ReportStatus } from '../domain/lab/reports.ts';
 import type { LabReportRow } from '../domain/fhir/diagnostic-report.ts';
 import type { LabCode } from '../domain/fhir/lab-codes.ts';
 import type { ObservationRow } from '../domain/fhir/observation.ts';
+import type { ObservationCodeSystem } from '../domain/fhir/vital-observation.ts';
 import type { LabRequestRow } from '../domain/fhir/service-request.ts';
 import type { SpecimenRow } from '../domain/fhir/specimen.ts';
 import type { SpecimenType } from '../domain/lab/catalogue.ts';
 import { versioned, type FhirTable, type VersionedSql } from './fhir-search.pg.ts';
 import { valueOfRow } from './lab.pg.ts';
+import { componentsOf, VITAL_OBSERVATIONS } from './fhir-vitals.pg.ts';
 
 // The lab's resources (issue 48). A test's code is searched as `<loinc|local>|<code>` (domain/fhir/lab-codes.ts).
 // `visible_at` is when the patient may see a result: its report's release, or RESULTS_AUTO_RELEASE_DAYS
@@ -143,11 +145,16 @@ export const specimenTable: FhirTable<SpecimenRow> = {
   },
 };
 
-interface ObservationSql extends VersionedSql, CodeSql {
+interface ObservationSql extends VersionedSql {
+  kind: 'result' | 'vital' | 'news2' | 'fluid';
+  fhir_id: string;
   patient_id: number;
   patient_name: string;
   category: ObservationRow['category'];
-  value_type: 'quantity' | 'coded' | 'text';
+  code_system: ObservationCodeSystem;
+  code: string;
+  code_name: string;
+  value_type: 'quantity' | 'coded' | 'text' | 'none';
   value_quantity: number | string | null;
   value_unit: string | null;
   value_code: string | null;
@@ -160,22 +167,29 @@ interface ObservationSql extends VersionedSql, CodeSql {
   order_item_id: number | null;
   report_id: number | null;
   specimen_id: number | null;
+  components: unknown;
+  method: string | null;
+  appointment_id: number | null;
+  admission_id: number | null;
 }
 
 const numberOrNull = (v: number | string | null) => (v === null ? null : Number(v));
 
 export const observationTable: FhirTable<ObservationRow> = {
-  // An observation of no report (vital signs, later) is the patient's as soon as it is recorded.
-  sql: `select ob.id, v.recorded_at as updated_at, ob.version, ob.patient_id, pu.name as patient_name, ob.category,
-               ob.code_system, ob.code, ob.display as code_name, ob.code_system || '|' || ob.code as code_token,
-               ob.value_type, ob.value_quantity, ob.value_unit, ob.value_code, ob.value_text, ob.interpretation,
-               ob.range_low, ob.range_high, ob.status, ob.effective_at, ob.order_item_id, ob.report_id,
-               ${liveSpecimen('ob.order_item_id')} as specimen_id,
-               case when ob.report_id is null then ob.recorded_at else ${VISIBLE_AT} end as visible_at
+  // One select for the one resource type: the lab's results, then the ward's (fhir-vitals.pg.ts).
+  sql: `select 'result' as kind, ob.id::text as fhir_id, ob.id, v.recorded_at as updated_at, ob.version, ob.patient_id,
+               pu.name as patient_name, ob.category, ob.code_system, ob.code, ob.display as code_name,
+               ob.code_system || '|' || ob.code as code_token, ob.value_type, ob.value_quantity, ob.value_unit,
+               ob.value_code, ob.value_text, ob.interpretation, ob.range_low, ob.range_high, ob.status, ob.effective_at,
+               ob.order_item_id, ob.report_id, ${liveSpecimen('ob.order_item_id')} as specimen_id,
+               case when ob.report_id is null then ob.recorded_at else ${VISIBLE_AT} end as visible_at,
+               null::json as components, null::text as method, null::int as appointment_id, null::int as admission_id
         from observations ob join observation_versions v on v.observation_id = ob.id and v.version = ob.version
-        left join lab_reports rep on rep.id = ob.report_id ${patientOf('ob')}`,
+        left join lab_reports rep on rep.id = ob.report_id ${patientOf('ob')}
+        where ob.vital_set_id is null
+        union all ${VITAL_OBSERVATIONS}`,
   columns: {
-    _id: 'id::int',
+    _id: 'fhir_id::text',
     _lastUpdated: 'updated_at::timestamptz',
     patient: 'patient_id::int',
     subject: 'patient_id::int',
@@ -194,10 +208,15 @@ export const observationTable: FhirTable<ObservationRow> = {
     const high = numberOrNull(r.range_high);
     return {
       ...versioned(r),
+      fhirId: r.fhir_id,
       patient: { id: r.patient_id, name: r.patient_name },
       category: r.category,
-      test: codeOf(r),
-      value: valueOfRow(r),
+      test: { system: r.code_system, code: r.code, name: r.code_name },
+      value: r.value_type === 'none' ? null : valueOfRow({ ...r, value_type: r.value_type }),
+      components: componentsOf(r.kind, r.components),
+      method: r.method,
+      appointmentId: r.appointment_id,
+      admissionId: r.admission_id,
       interpretation: r.interpretation,
       range: low === null && high === null ? null : { low, high },
       status: r.status,

@@ -153,6 +153,45 @@ for (const target of testDatabases('both')) {
       );
     });
 
+    it("gives the ward its nurse, 72 hours of observations, Omar's NEWS2 rising from 1 to 7 with its alert standing, and his fluid balance", async () => {
+      const login = async (email: string) =>
+        (await server.api('POST', '/api/login', { body: { email, password: 'medora-demo' } })).body;
+      const nurse = await login('nurse@medora.test');
+      assert.equal(nurse.role, 'nurse');
+      const board = await server.api('GET', '/api/bed-board', { token: nurse.token });
+      const scored = board.body.wards
+        .flatMap((w: { rooms: { beds: unknown[] }[] }) => w.rooms.flatMap((r) => r.beds))
+        .filter((b: { news2?: unknown }) => b.news2)
+        .map(
+          (b: { occupant: { patient: { name: string } }; news2: { total: number; risk: string; alert: boolean } }) => [
+            b.occupant.patient.name,
+            b.news2.total,
+            b.news2.risk,
+            b.news2.alert,
+          ],
+        );
+      assert.deepEqual(
+        scored.sort(),
+        [
+          ['Lucas Brown', 0, 'low', false],
+          ['Omar Haddad', 7, 'high', true],
+        ].sort(),
+      );
+      const doctor = await login('doctor@medora.test');
+      const alerts = await server.api('GET', '/api/doctor/news2-alerts', { token: doctor.token });
+      const omar = alerts.body.alerts.filter((a: { patient: { name: string } }) => a.patient.name === 'Omar Haddad');
+      assert.deepEqual(omar[0] && [omar[0].total, omar[0].risk], [7, 'high']);
+      const stayId = omar[0].admission_id;
+      const sheet = await server.api('GET', `/api/admissions/${stayId}/flowsheet`, { token: nurse.token });
+      const news2 = sheet.body.series.news2 as { at: string; value: number }[];
+      const lastDay = news2.slice(-7).map((p) => p.value);
+      assert.deepEqual(lastDay, [1, 2, 3, 4, 5, 6, 7]);
+      const span = Date.parse(at(news2, -1).at) - Date.parse(at(news2, 0).at);
+      assert.ok(span >= 70 * 3_600_000, 'the chart covers three days');
+      const fluids = await server.api('GET', `/api/admissions/${stayId}/fluid-balance`, { token: nurse.token });
+      assert.equal(fluids.body.events.length, 10);
+    });
+
     it('gives the lab its technician, the demo patient released, corrected and trending results, one awaiting review, and a critical result on the ward', async () => {
       const login = async (email: string) =>
         (await server.api('POST', '/api/login', { body: { email, password: 'medora-demo' } })).body;

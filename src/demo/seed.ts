@@ -5,6 +5,7 @@ import type { Actor } from '../domain/shared/actor.ts';
 import { addDays, clinicToday, isoWeekday } from '../domain/shared/clock.ts';
 import { DEMO_LAB_EMAIL, seedLab } from './lab-seed.ts';
 import { seedTimeOff } from './time-off-seed.ts';
+import { DEMO_NURSE_EMAIL, seedVitals } from './vitals-seed.ts';
 
 export const DEMO_PASSWORD = 'medora-demo';
 export const DEMO_ACCOUNTS = [
@@ -13,6 +14,7 @@ export const DEMO_ACCOUNTS = [
   { role: 'patient', email: 'patient@medora.test' },
   { role: 'reception', email: 'reception@medora.test' },
   { role: 'lab', email: DEMO_LAB_EMAIL },
+  { role: 'nurse', email: DEMO_NURSE_EMAIL },
 ] as const;
 
 export const isEmpty = async (db: Queryable): Promise<boolean> => !(await demoStore(db).hasUsers());
@@ -43,6 +45,13 @@ export async function seedDemo(app: App, db: Queryable): Promise<void> {
   const [paula] = await demo.patients(['patient@medora.test']);
   if (!paula) throw new Error('seed: the lab needs the demo patient');
   await seedLab(app, demo, { admin: adminActor, password: DEMO_PASSWORD, patient: paula, visits: recorded, ward });
+  await seedVitals(app, {
+    admin: adminActor,
+    password: DEMO_PASSWORD,
+    departmentId: ward.departmentId,
+    deteriorating: ward.stayId,
+    calm: ward.calmStayId,
+  });
 }
 
 // --- catalogue
@@ -421,14 +430,15 @@ async function seedFrontDesk(app: App, demo: DemoStore, admin: Actor): Promise<A
 
 /**
  * Cardiology's two rooms as a ward, through the admin's, the doctor's and the desk's own use cases: a four-bed
- * room and a private one, two patients in bed (one whose discharge is ordered) and the demo patient discharged.
+ * room and a private one, two patients in bed for three days (one whose discharge is ordered) and the demo patient
+ * discharged.
  */
 async function seedWard(
   app: App,
   demo: DemoStore,
   admin: Actor,
   desk: Actor,
-): Promise<{ stayId: number; doctor: Actor }> {
+): Promise<{ stayId: number; calmStayId: number; departmentId: number; doctor: Actor }> {
   const rooms = (await app.catalogue.listRooms({ q: 'Room 10' })).items;
   const [ward, single] = rooms;
   const doctor = await app.doctors.getDoctorByEmail(nth(DEMO_DOCTORS, 0, 'doctor').email);
@@ -461,6 +471,9 @@ async function seedWard(
   };
   const omarStay = await admit(omar.id, beds[0], 'Chest pain under observation; serial troponins');
   const lucasStay = await admit(lucas.id, beds[4], 'Atrial fibrillation, rate control');
+  // Both in bed for three days, so the ward's charts have 72 hours of observations (vitals-seed.ts).
+  const threeDaysAgo = new Date(app.clock.now().getTime() - 73 * 3_600_000);
+  for (const stay of [omarStay, lucasStay]) await demo.backdateStay(stay, threeDaysAgo);
   const summary = {
     diagnosis: 'Paroxysmal atrial fibrillation',
     treatment: 'Rate control with bisoprolol',
@@ -479,5 +492,5 @@ async function seedWard(
   };
   await app.inpatient.orderDischarge({ admissionId: paulaStay, body: paulaSummary }, doctorActor);
   await app.inpatient.confirmDischarge(paulaStay, desk);
-  return { stayId: omarStay, doctor: doctorActor };
+  return { stayId: omarStay, calmStayId: lucasStay, departmentId: ward.department_id, doctor: doctorActor };
 }

@@ -17,6 +17,7 @@ import {
   fhirDefinitionsCache,
 } from './fhir-definitions.ts';
 import { usCoreLabProblemsIn } from './us-core-lab.ts';
+import { vitalProfileProblemsIn } from './vital-sign-profiles.ts';
 
 /**
  * Validates FHIR resources against the official R4 StructureDefinitions (@medplum/core's validateResource), plus
@@ -235,6 +236,8 @@ export function assertValidFhir(resource: unknown): void {
   counts.resources += walked;
   const usCore = usCoreLabProblemsIn(r);
   assert.deepEqual(usCore, [], `not shaped as US Core 5.0.1's lab profiles:\n${usCore.join('\n')}`);
+  const vitals = vitalProfileProblemsIn(r);
+  assert.deepEqual(vitals, [], `not valid against the vital signs profiles:\n${vitals.join('\n')}`);
 }
 
 process.on('exit', () => {

@@ -28,6 +28,11 @@ const observation = RESOURCES.Observation.toFhir(
     requestId: 2,
     reportId: 3,
     specimenId: null,
+    fhirId: '1',
+    components: [],
+    method: null,
+    appointmentId: null,
+    admissionId: null,
   },
   ctx,
 ) as Observation;

@@ -221,6 +221,8 @@ export const endpoints = {
     sets: '/api/vitals/sets',
     flowsheet: (admissionId: Id) => `/api/admissions/${admissionId}/flowsheet`,
     fluidBalance: (admissionId: Id) => `/api/admissions/${admissionId}/fluid-balance`,
+    fluids: (admissionId: Id) => `/api/admissions/${admissionId}/fluids`,
+    spo2Scale: (admissionId: Id) => `/api/admissions/${admissionId}/spo2-scale`,
     nursingNotes: (admissionId: Id) => `/api/admissions/${admissionId}/nursing-notes`,
     alerts: '/api/doctor/news2-alerts',
   },

@@ -16,6 +16,10 @@ export const MEDORA_CODE_SYSTEMS = {
     title: 'Medora lab tests',
     description: "The clinic's own codes for the tests and imaging procedures LOINC has no code for.",
   },
+  nursing: {
+    title: 'Medora nursing observations',
+    description: "The ward's words LOINC has no code for: NEWS2's parameter scores and risk, fluid intake and output.",
+  },
   'audit-action': {
     title: 'Medora audit actions',
     description: 'What an audited request did (read, list, create, refused …), as the audit trail records it.',

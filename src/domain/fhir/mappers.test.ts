@@ -137,6 +137,11 @@ const ROWS: { [T in FhirType]: FhirRows[T] } = {
     requestId: 21,
     reportId: 24,
     specimenId: 22,
+    fhirId: '23',
+    components: [],
+    method: null,
+    appointmentId: null,
+    admissionId: null,
   },
   DiagnosticReport: {
     id: 24,

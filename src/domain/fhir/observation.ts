@@ -2,15 +2,39 @@ import type { Observation, ObservationReferenceRange } from '@medplum/fhirtypes'
 import type { Interpretation } from '../lab/interpretation.ts';
 import { OBSERVATION_STATUSES, type ObservationStatus, type ObservationValue } from '../lab/reports.ts';
 import { meta, ref, type Named, type Versioned } from './fhir.ts';
-import { labCodeToken, labConcept, ucumQuantity, type LabCode } from './lab-codes.ts';
-import { ID_PARAM, LAST_UPDATED_PARAM, numericId, storedCode, type ResourceDef } from './resource-def.ts';
+import { encounterOf, ucumQuantity } from './lab-codes.ts';
+import { ID_PARAM, LAST_UPDATED_PARAM, numericId, prefixedId, storedCode, type ResourceDef } from './resource-def.ts';
+import {
+  FLUID_ID_PREFIX,
+  NEWS2_ID_PREFIX,
+  observationCodeToken,
+  observationComponents,
+  observationConcept,
+  observationValue,
+  vitalProfiles,
+  type ObservationCode,
+  type ObservationComponentRow,
+} from './vital-observation.ts';
 
-/** A result on the one observation store, as it stands now (its version counts the corrections). */
+export const OBSERVATION_CATEGORIES = ['laboratory', 'imaging', 'vital-signs', 'survey', 'exam'] as const;
+
+/**
+ * A result on the one observation store, as it stands now (its version counts the corrections): a lab result, a
+ * vital sign, a set's NEWS2 or a fluid intake or output (vital-observation.ts).
+ */
 export interface ObservationRow extends Versioned {
+  /** The row's id, or `news2-<set>` / `fluid-<event>`. */
+  fhirId: string;
   patient: Named;
-  category: 'laboratory' | 'imaging' | 'vital-signs';
-  test: LabCode;
-  value: ObservationValue;
+  category: (typeof OBSERVATION_CATEGORIES)[number];
+  test: ObservationCode;
+  /** None when the components hold the values (blood pressure). */
+  value: ObservationValue | null;
+  components: ObservationComponentRow[];
+  /** How a fluid went in or out. */
+  method: string | null;
+  appointmentId: number | null;
+  admissionId: number | null;
   interpretation: Interpretation | null;
   range: { low: number | null; high: number | null } | null;
   status: ObservationStatus;
@@ -31,19 +55,16 @@ const INTERPRETATION_NAMES: Record<Interpretation, string> = {
   LL: 'Critical low',
   HH: 'Critical high',
 };
-const CATEGORY_NAMES = { laboratory: 'Laboratory', imaging: 'Imaging', 'vital-signs': 'Vital Signs' } as const;
-
-const resultValue = (
-  value: ObservationValue,
-): Pick<Observation, 'valueQuantity' | 'valueCodeableConcept' | 'valueString'> =>
-  value.type === 'quantity'
-    ? { valueQuantity: ucumQuantity(value.value, value.unit) }
-    : value.type === 'coded'
-      ? { valueCodeableConcept: { text: value.code } }
-      : { valueString: value.text };
+const CATEGORY_NAMES = {
+  laboratory: 'Laboratory',
+  imaging: 'Imaging',
+  'vital-signs': 'Vital Signs',
+  survey: 'Survey',
+  exam: 'Exam',
+} as const;
 
 function referenceRange(row: ObservationRow): ObservationReferenceRange[] | undefined {
-  if (!row.range || row.value.type !== 'quantity' || (row.range.low === null && row.range.high === null))
+  if (!row.range || row.value?.type !== 'quantity' || (row.range.low === null && row.range.high === null))
     return undefined;
   const unit = row.value.unit;
   return [
@@ -53,6 +74,9 @@ function referenceRange(row: ObservationRow): ObservationReferenceRange[] | unde
     },
   ];
 }
+
+const isNews2Id = prefixedId(NEWS2_ID_PREFIX);
+const isFluidId = prefixedId(FLUID_ID_PREFIX);
 
 const same = <S extends string>(codes: readonly S[]) =>
   Object.fromEntries(codes.map((c) => [c, [c]])) as Record<S, S[]>;
@@ -67,14 +91,14 @@ export const observationResource: ResourceDef<ObservationRow, Observation> = {
     {
       name: 'code',
       type: 'token',
-      documentation: 'The test (LOINC, or Medora lab-test codes)',
-      stored: labCodeToken,
+      documentation: 'The test or vital sign (LOINC, SNOMED CT, Medora lab-test or nursing codes)',
+      stored: observationCodeToken,
     },
     {
       name: 'category',
       type: 'token',
-      documentation: 'laboratory | imaging',
-      stored: storedCode(same(['laboratory', 'imaging', 'vital-signs'])),
+      documentation: OBSERVATION_CATEGORIES.join(' | '),
+      stored: storedCode(same(OBSERVATION_CATEGORIES)),
     },
     {
       name: 'status',
@@ -87,22 +111,23 @@ export const observationResource: ResourceDef<ObservationRow, Observation> = {
     { name: 'specimen', type: 'reference', target: 'Specimen', documentation: 'The specimen measured' },
   ],
   sortDate: 'date',
-  isId: numericId,
+  isId: (id) => numericId(id) || isNews2Id(id) || isFluidId(id),
   patientOf: (row) => row.patient.id,
   toFhir: (row, ctx) => ({
     resourceType: 'Observation',
-    id: String(row.id),
-    meta: meta(row),
+    id: row.fhirId,
+    meta: { ...meta(row), profile: row.category === 'vital-signs' ? vitalProfiles(row.test.code) : undefined },
     basedOn: row.requestId === null ? undefined : [ref('ServiceRequest', row.requestId)],
     status: row.status,
     category: [
       { coding: [{ system: OBSERVATION_CATEGORY, code: row.category, display: CATEGORY_NAMES[row.category] }] },
     ],
-    code: labConcept(row.test, ctx),
+    code: observationConcept(row.test, ctx),
     subject: ref('Patient', row.patient.id, row.patient.name),
+    encounter: encounterOf(row),
     effectiveDateTime: row.effectiveAt.toISOString(),
     issued: row.issued.toISOString(),
-    ...resultValue(row.value),
+    ...(row.value === null ? {} : observationValue(row.value)),
     interpretation:
       row.interpretation === null
         ? undefined
@@ -117,7 +142,9 @@ export const observationResource: ResourceDef<ObservationRow, Observation> = {
               ],
             },
           ],
+    method: row.method === null ? undefined : { text: row.method },
     specimen: row.specimenId === null ? undefined : ref('Specimen', row.specimenId),
     referenceRange: referenceRange(row),
+    component: observationComponents(row.components, ctx),
   }),
 };

@@ -15,6 +15,9 @@ const NUMBERS = [
   ['diastolic', 'Diastolic BP (mm Hg)'],
   ['heart_rate', 'Pulse (/min)'],
   ['temperature', 'Temperature'],
+  ['weight', 'Weight (kg)'],
+  ['height', 'Height (cm)'],
+  ['pain_score', 'Pain (0-10)'],
 ] as const;
 type NumberKey = (typeof NUMBERS)[number][0];
 
@@ -36,6 +39,9 @@ export function VitalsDialog({
     diastolic: '',
     heart_rate: '',
     temperature: '',
+    weight: '',
+    height: '',
+    pain_score: '',
   });
   const [unit, setUnit] = useState('Cel');
   const [oxygen, setOxygen] = useState(false);

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
+import { present } from '../../testing/assert.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { routes } from '../paths.ts';
 import {
@@ -35,6 +36,7 @@ describe('vital signs in the browser', () => {
   let clinic: Clinic;
   let nurse: Account;
   let nursePage: Page;
+  let flowsheet: Page | undefined;
   const problems: string[][] = [];
 
   serverAndBrowserPerSuite(async (started, launched) => {
@@ -123,6 +125,28 @@ describe('vital signs in the browser', () => {
     assert.match(await rows.nth(1).innerText(), /12 \(high\)/);
     await settled(doctor);
     assert.deepEqual(await seriousAxeViolations(doctor), []);
+    flowsheet = doctor;
+  });
+
+  it('the doctor sets the stay to SpO2 scale 2, charts a fluid intake and signs a nursing note on the flowsheet', async () => {
+    const page = present(flowsheet);
+    await page.getByRole('button', { name: 'SpO2 scale' }).click();
+    const scale = page.getByRole('dialog', { name: 'SpO2 scale' });
+    await scale.getByLabel('Scale', { exact: true }).selectOption('2');
+    await scale.getByRole('button', { name: 'Set scale' }).click();
+    await page.getByText('SpO2 scale 2', { exact: false }).first().waitFor();
+    await page.getByRole('button', { name: 'Chart fluid' }).click();
+    const fluid = page.getByRole('dialog', { name: 'Fluid intake or output' });
+    await fluid.getByLabel('Volume (mL)', { exact: true }).fill('250');
+    await fluid.getByRole('button', { name: 'Chart' }).click();
+    await page.getByText(/Last 24 h: in 250 mL, out 0 mL/).waitFor();
+    await page.getByRole('button', { name: 'Write a note' }).click();
+    const note = page.getByRole('dialog', { name: 'Nursing note' });
+    await note.getByLabel('Note', { exact: true }).fill('Febrile and tachycardic; doctor informed.');
+    await note.getByRole('button', { name: 'Sign note' }).click();
+    await page.getByText('Febrile and tachycardic; doctor informed.').waitFor();
+    await settled(page);
+    assert.deepEqual(await seriousAxeViolations(page), []);
     assert.deepEqual(problems.flat(), []);
   });
 });

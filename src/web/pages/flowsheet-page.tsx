@@ -7,6 +7,10 @@ import { PanelBody } from '../components/list-states.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useFetched, useLoaded } from '../components/use-fetched.ts';
 import { VitalChart } from '../components/vital-chart.tsx';
+import { Alert, type AlertMessage } from '../components/alert.tsx';
+import { Spo2ScaleDialog } from '../components/spo2-scale-dialog.tsx';
+import { StayNursingPanel } from '../components/stay-nursing-panel.tsx';
+import { useAlert } from '../components/use-alert.ts';
 import { formatDateTime } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 import type { ClinicJson } from '../../domain/shared/shared-shapes.ts';
@@ -28,7 +32,15 @@ const dash = (value: number | string | boolean | null) =>
 export default function FlowsheetPage() {
   useSignals();
   const { id = '' } = useParams<{ id: string }>();
-  const { loaded, retry } = useLoaded<FlowsheetJson>(endpoints.vitals.flowsheet(id), 'flowsheet');
+  const [version, setVersion] = useState(0);
+  const { loaded, retry } = useLoaded<FlowsheetJson>(endpoints.vitals.flowsheet(id), 'flowsheet', {}, version);
+  const { alert, setAlert, dismiss } = useAlert();
+  const [settingScale, setSettingScale] = useState(false);
+  const scaleSet = (message: AlertMessage) => {
+    setSettingScale(false);
+    setAlert(message);
+    setVersion((v) => v + 1);
+  };
   const clinicInfo = useFetched<ClinicJson>(endpoints.clinic, 'clinic');
   const [view, setView] = useState<'chart' | 'table'>('chart');
   const back = role.value === 'nurse' ? routes.nurse.beds : routes.doctor.beds;
@@ -46,10 +58,16 @@ export default function FlowsheetPage() {
         >
           {view === 'chart' ? 'Table view' : 'Chart view'}
         </button>
+        {role.value === 'doctor' && (
+          <button type="button" className="button button-small no-print" onClick={() => setSettingScale(true)}>
+            SpO2 scale
+          </button>
+        )}
         <button type="button" className="button button-small button-primary no-print" onClick={() => window.print()}>
           Print temperature chart
         </button>
       </PageHeader>
+      <Alert message={alert} onDismiss={dismiss} />
       <PanelBody loaded={loaded} retry={retry} what="The flowsheet" skeleton={<div className="card skeleton-visit" />}>
         {(sheet) => {
           const unit = sheet.temperature_unit === 'Cel' ? '°C' : '°F';
@@ -114,6 +132,15 @@ export default function FlowsheetPage() {
                     </tbody>
                   </table>
                 </div>
+              )}
+              <StayNursingPanel admissionId={sheet.admission_id} />
+              {settingScale && (
+                <Spo2ScaleDialog
+                  admissionId={sheet.admission_id}
+                  scale={sheet.scale}
+                  onClose={() => setSettingScale(false)}
+                  onDone={scaleSet}
+                />
               )}
             </>
           );

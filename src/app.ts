@@ -546,7 +546,7 @@ export function makeApp({
     fhir: bind(
       { ...fhirUseCases, ...fhirEverything },
       {
-        store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null),
+        store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null, () => clock.now()),
         audit: auditLog(db),
         careTeam: careTeam(db),
         clock,

@@ -4,6 +4,7 @@ import { demoStore, type DemoStore } from '../db/demo.pg.ts';
 import type { Actor } from '../domain/shared/actor.ts';
 import { addDays, clinicToday, isoWeekday } from '../domain/shared/clock.ts';
 import { DEMO_LAB_EMAIL, seedLab } from './lab-seed.ts';
+import { seedMedicines } from './medicines-seed.ts';
 import { seedTimeOff } from './time-off-seed.ts';
 
 export const DEMO_PASSWORD = 'medora-demo';
@@ -43,6 +44,9 @@ export async function seedDemo(app: App, db: Queryable): Promise<void> {
   const [paula] = await demo.patients(['patient@medora.test']);
   if (!paula) throw new Error('seed: the lab needs the demo patient');
   await seedLab(app, demo, { admin: adminActor, password: DEMO_PASSWORD, patient: paula, visits: recorded, ward });
+  const [omar] = await demo.patients([nth(OTHER_DEMO_PATIENTS, 0, 'patient').email]);
+  if (!omar) throw new Error('seed: the medicines need the ward patient');
+  await seedMedicines(app, { patient: paula, visits: recorded, inpatient: omar, ward });
 }
 
 // --- catalogue

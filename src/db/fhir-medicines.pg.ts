@@ -3,6 +3,7 @@ import type { MedicationAdministrationRow } from '../domain/fhir/medication-admi
 import type { MedicationRequestRow } from '../domain/fhir/medication-request.ts';
 import type { MedicationRow } from '../domain/fhir/medication.ts';
 import { medicineLabel } from '../domain/medicines/formulary.ts';
+import type { DoseOutcome } from '../domain/medicines/mar.ts';
 import type { FhirTable } from './fhir-search.pg.ts';
 import {
   ALLERGY_SELECT,
@@ -48,7 +49,9 @@ export const medicationRequestTable: FhirTable<MedicationRequestRow> = {
   toRow: (raw) => ({ ...toRequestView(raw as unknown as RequestRow), updatedAt: raw.updated_at as Date }),
 };
 
-interface AdministrationSql extends DoseRow {
+/** A recorded dose: the select leaves out those still due and those cancelled. */
+interface AdministrationSql extends Omit<DoseRow, 'status'> {
+  status: DoseOutcome;
   patient_id: number;
   patient_name: string;
   admission_id: number;
@@ -82,7 +85,7 @@ export const medicationAdministrationTable: FhirTable<MedicationAdministrationRo
     const dose = toDose(r);
     return {
       ...dose,
-      status: r.status === 'given' || r.status === 'held' || r.status === 'refused' ? r.status : 'missed',
+      status: r.status,
       recordedAt: raw.updated_at as Date,
       updatedAt: raw.updated_at as Date,
       patient: { id: r.patient_id, name: r.patient_name },

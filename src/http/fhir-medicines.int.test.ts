@@ -8,6 +8,7 @@ import type {
 } from '@medplum/fhirtypes';
 import { at as item, present } from '../testing/assert.ts';
 import { danglingReferences, fhirClient, idsOf, matches } from '../testing/fhir.ts';
+import { readBulkZip } from '../testing/fhir-bulk.ts';
 import { labFixtures } from '../testing/lab-fixtures.ts';
 import { medicinesClinic } from '../testing/medicines-fixtures.ts';
 import { after, before, describe, it } from '../testing/node-test.ts';
@@ -204,7 +205,6 @@ for (const target of testDatabases('one')) {
         { headers: { authorization: `Bearer ${patient.token}` } },
       );
       assert.equal(res.status, 200);
-      const { readBulkZip } = await import('../testing/fhir-bulk.ts');
       const zip = await readBulkZip(new Uint8Array(await res.arrayBuffer()));
       for (const type of MEDICINE_TYPES) assert.ok(zip.names.includes(`${type}.ndjson`), type);
     });

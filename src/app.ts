@@ -437,7 +437,7 @@ export function makeApp({
 }) {
   const timeZone = config.clinicTz;
   const fhirDeps: FhirDeps = {
-    store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null),
+    store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null, () => clock.now()),
     audit: auditLog(db),
     careTeam: careTeam(db),
     clock,

@@ -1,4 +1,4 @@
-import { reachesSql } from './care.pg.ts';
+import { onWardSql, reachesSql } from './care.pg.ts';
 import type { Scope } from '../domain/fhir/access.ts';
 import type { FhirStore, StorePage, StoreQuery } from '../domain/fhir/ports.ts';
 import type { FhirRows, StoredType } from '../domain/fhir/resources.ts';
@@ -10,7 +10,7 @@ import { sqlState } from './sql-errors.ts';
 /**
  * One resource type's rows: a select whose columns the search parameters name. `{tz}`, `{from}` and `{to}` in
  * `sql` stand for the clinic's time zone and a Slot search's first and last date, `{autoRelease}` for
- * RESULTS_AUTO_RELEASE_DAYS (null: never).
+ * RESULTS_AUTO_RELEASE_DAYS (null: never), `{now}` for the clock's now.
  */
 export interface FhirTable<R> {
   sql: string;
@@ -45,6 +45,7 @@ export function fhirStore(
   tables: FhirTables,
   timeZone: string,
   autoReleaseDays: number | null,
+  now: () => Date,
 ): FhirStore {
   return {
     async search<T extends StoredType>(type: T, query: StoreQuery): Promise<StorePage<FhirRows[T]>> {
@@ -55,7 +56,8 @@ export function fhirStore(
         .replaceAll('{tz}', () => `${bind(timeZone)}::text`)
         .replaceAll('{from}', () => `${bind(query.dates?.from)}::date`)
         .replaceAll('{to}', () => `${bind(query.dates?.to)}::date`)
-        .replaceAll('{autoRelease}', () => `${bind(autoReleaseDays)}::int`);
+        .replaceAll('{autoRelease}', () => `${bind(autoReleaseDays)}::int`)
+        .replaceAll('{now}', () => `${bind(now())}::timestamptz`);
       const conditions = [
         ...query.criteria.map((c) => criterionSql(table, c, bind)),
         ...scopeSql(table, query.scope, bind),
@@ -148,6 +150,8 @@ function scopeSql(table: FhirTable<unknown>, scope: Scope, bind: (value: unknown
       `r.${table.patientColumn} = ${bind(scope.patientId)}::int`,
       ...(table.releasedColumn ? [`r.${table.releasedColumn} <= ${bind(scope.at)}::timestamptz`] : []),
     ];
+  // A nurse reads the medicines of the patients in a bed of their ward.
+  if (scope.kind === 'ward') return [onWardSql(`${bind(scope.departmentId)}::int`, `r.${table.patientColumn}`)];
   // A doctor reads the compartments of the patients whose care team they are in, or whose record they hold open
   // (the one definition: src/db/care.pg.ts).
   return [reachesSql(`${bind(scope.doctorId)}::int`, `r.${table.patientColumn}`, `${bind(scope.at)}::timestamptz`)];

@@ -4,6 +4,12 @@ import { healthcareServiceTable, locationTable, slotTable } from './fhir-places.
 import type { FhirTables } from './fhir-search.pg.ts';
 import { encounterTable } from './fhir-encounters.pg.ts';
 import { diagnosticReportTable, observationTable, serviceRequestTable, specimenTable } from './fhir-lab.pg.ts';
+import {
+  allergyIntoleranceTable,
+  medicationAdministrationTable,
+  medicationRequestTable,
+  medicationTable,
+} from './fhir-medicines.pg.ts';
 import { appointmentTable, conditionTable, invoiceTable } from './fhir-visits.pg.ts';
 
 /** The select behind each stored FHIR resource type. */
@@ -23,5 +29,9 @@ export const FHIR_TABLES: FhirTables = {
   Specimen: specimenTable,
   Observation: observationTable,
   DiagnosticReport: diagnosticReportTable,
+  Medication: medicationTable,
+  MedicationRequest: medicationRequestTable,
+  MedicationAdministration: medicationAdministrationTable,
+  AllergyIntolerance: allergyIntoleranceTable,
   AuditEvent: auditEventTable,
 };

@@ -20,7 +20,7 @@ import { UNIQUE_VIOLATION, sqlState } from './sql-errors.ts';
 
 // ── The formulary ──────────────────────────────────────────────────────────────────────────────────────────────
 
-interface FormularyRow {
+export interface FormularyRow {
   id: number;
   generic_name: string;
   form: FormularyEntry['form'];
@@ -31,7 +31,8 @@ interface FormularyRow {
   active: boolean;
 }
 
-const FORMULARY_COLUMNS = 'f.id, f.generic_name, f.form, f.strength, f.routes, f.dose_unit, f.price_cents, f.active';
+export const FORMULARY_COLUMNS =
+  'f.id, f.generic_name, f.form, f.strength, f.routes, f.dose_unit, f.price_cents, f.active';
 
 export const toFormularyEntry = (row: FormularyRow): FormularyEntry => ({
   id: row.id,
@@ -134,7 +135,7 @@ const formularyJsonRow = (e: NewFormularyEntry) => ({
 
 // ── Allergies ──────────────────────────────────────────────────────────────────────────────────────────────────
 
-interface AllergyRow {
+export interface AllergyRow {
   id: number;
   patient_id: number;
   substance_kind: Allergy['substance']['kind'];
@@ -150,7 +151,7 @@ interface AllergyRow {
   recorded_at: Date;
 }
 
-const ALLERGY_SELECT = `select a.id, a.patient_id, a.substance_kind, a.medicine_id, f.generic_name as medicine_name,
+export const ALLERGY_SELECT = `select a.id, a.patient_id, a.substance_kind, a.medicine_id, f.generic_name as medicine_name,
     a.substance_text, a.type, a.reaction, a.severity, a.status, a.recorded_by, u.name as recorded_by_name, a.recorded_at
   from allergies a join users u on u.id = a.recorded_by left join formulary f on f.id = a.medicine_id`;
 
@@ -235,7 +236,7 @@ export function allergyStore(db: Queryable): AllergyStore {
 
 // ── Medication requests and doses ──────────────────────────────────────────────────────────────────────────────
 
-interface RequestRow extends FormularyRow {
+export interface RequestRow extends FormularyRow {
   request_id: number;
   patient_id: number;
   patient_name: string;
@@ -270,7 +271,7 @@ interface RequestRow extends FormularyRow {
 }
 
 // An order past its end is completed; the stored status says only whether it was discontinued.
-const requestColumns = (nowParam: string) => `r.id as request_id, r.patient_id, pu.name as patient_name,
+export const requestColumns = (nowParam: string) => `r.id as request_id, r.patient_id, pu.name as patient_name,
     to_char(p.birthdate, 'YYYY-MM-DD') as patient_birthdate, r.doctor_id, du.name as doctor_name, r.appointment_id,
     r.admission_id, r.medicine_id, r.dose_amount, r.dose_unit as dose_unit_given, r.route, r.frequency_kind,
     r.times_a_day, r.every_hours, r.at_times, r.min_interval_hours, r.max_per_day, r.duration_days, r.quantity,
@@ -280,7 +281,7 @@ const requestColumns = (nowParam: string) => `r.id as request_id, r.patient_id, 
       else r.status end as status,
     r.discontinued_at, r.discontinued_reason, ${FORMULARY_COLUMNS}`;
 
-const REQUEST_FROM = `medication_requests r
+export const REQUEST_FROM = `medication_requests r
   join patients p on p.id = r.patient_id join users pu on pu.id = p.user_id
   join doctors d on d.id = r.doctor_id join users du on du.id = d.user_id
   join formulary f on f.id = r.medicine_id`;
@@ -331,7 +332,7 @@ export function toRequestView(row: RequestRow): MedicationRequestView {
   };
 }
 
-interface DoseRow {
+export interface DoseRow {
   id: number;
   request_id: number;
   due_at: Date | null;
@@ -344,7 +345,7 @@ interface DoseRow {
   recorded_at: Date | null;
 }
 
-const DOSE_SELECT = `select d.id, d.request_id, d.due_at, d.status, d.given_at, d.dose_amount, d.dose_unit, d.reason,
+export const DOSE_SELECT = `select d.id, d.request_id, d.due_at, d.status, d.given_at, d.dose_amount, d.dose_unit, d.reason,
     u.name as recorded_by_name, d.recorded_at
   from medication_doses d left join users u on u.id = d.recorded_by`;
 

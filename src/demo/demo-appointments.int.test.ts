@@ -192,6 +192,55 @@ for (const target of testDatabases('both')) {
       assert.equal(fluids.body.events.length, 10);
     });
 
+    it('gives the demo patient allergies and active prescriptions, the ward patient no known allergies and a MAR with given, held and late doses and an as-needed medicine', async () => {
+      const login = async (email: string) =>
+        (await server.api('POST', '/api/login', { body: { email, password: 'medora-demo' } })).body;
+      const doctor = await login('doctor@medora.test');
+      const paula = await login('patient@medora.test');
+      const [paulaId, omarId] = await Promise.all(
+        ['patient@medora.test', 'omar.haddad@medora.test'].map(
+          async (email) =>
+            only(
+              await server.db.query<{ id: number }>(
+                'select p.id from patients p join users u on u.id = p.user_id where u.email = $1',
+                [email],
+              ),
+            ).id,
+        ),
+      );
+      const allergies = await server.api('GET', `/api/patients/${paulaId}/allergies`, { token: doctor.token });
+      assert.equal(allergies.status, 200, JSON.stringify(allergies.body));
+      assert.match(allergies.body.summary, /Penicillin/);
+      assert.match(allergies.body.summary, /Codeine/);
+      const none = await server.api('GET', `/api/patients/${omarId}/allergies`, { token: doctor.token });
+      assert.equal(none.body.statement, 'none_known');
+      const mine = await server.api('GET', '/api/patient/prescriptions', { token: paula.token });
+      assert.deepEqual(
+        mine.body.orders.map((o: { status: string; words: string }) => [o.status, o.words.split(',')[0]]).sort(),
+        [
+          ['active', 'Amlodipine 5 mg tablet'],
+          ['active', 'Metformin 500 mg tablet'],
+        ],
+      );
+      const doses = await server.db.query<{ medicine: string; status: string }>(
+        `select f.generic_name as medicine, d.status from medication_doses d
+         join medication_requests r on r.id = d.request_id join formulary f on f.id = r.medicine_id
+         where r.patient_id = $1 and d.status <> 'due' order by coalesce(d.due_at, d.given_at)`,
+        [omarId],
+      );
+      assert.deepEqual(
+        doses.map((d) => `${d.medicine} ${d.status}`),
+        ['Paracetamol given', 'Paracetamol held', 'Paracetamol given', 'Morphine given'],
+      );
+      const board = await server.api('GET', '/api/bed-board', { token: doctor.token });
+      const late = board.body.wards
+        .flatMap((w: { rooms: { beds: { occupant: { late_doses: number } | null }[] }[] }) =>
+          w.rooms.flatMap((r) => r.beds),
+        )
+        .map((b: { occupant: { late_doses: number } | null }) => b.occupant?.late_doses ?? 0);
+      assert.equal(Math.max(...late), 1, 'the paracetamol due two hours ago is late');
+    });
+
     it('gives the lab its technician, the demo patient released, corrected and trending results, one awaiting review, and a critical result on the ward', async () => {
       const login = async (email: string) =>
         (await server.api('POST', '/api/login', { body: { email, password: 'medora-demo' } })).body;

@@ -4,6 +4,7 @@ import { demoStore, type DemoStore } from '../db/demo.pg.ts';
 import type { Actor } from '../domain/shared/actor.ts';
 import { addDays, clinicToday, isoWeekday } from '../domain/shared/clock.ts';
 import { DEMO_LAB_EMAIL, seedLab } from './lab-seed.ts';
+import { seedMedicines } from './medicines-seed.ts';
 import { seedTimeOff } from './time-off-seed.ts';
 import { DEMO_NURSE_EMAIL, seedVitals } from './vitals-seed.ts';
 
@@ -52,6 +53,9 @@ export async function seedDemo(app: App, db: Queryable): Promise<void> {
     deteriorating: ward.stayId,
     calm: ward.calmStayId,
   });
+  const [omar] = await demo.patients([nth(OTHER_DEMO_PATIENTS, 0, 'patient').email]);
+  if (!omar) throw new Error('seed: the medicines need the ward patient');
+  await seedMedicines(app, { patient: paula, visits: recorded, inpatient: omar, ward });
 }
 
 // --- catalogue

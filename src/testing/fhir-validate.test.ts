@@ -7,6 +7,19 @@ describe('the FHIR validation of the tests', () => {
     assertValidFhir({ resourceType: 'Patient', id: '1', gender: 'female', name: [{ text: 'A B' }] });
   });
 
+  it("refuses a MedicationRequest valid in R4 that US Core's us-core-medicationrequest does not take", () => {
+    const request = {
+      resourceType: 'MedicationRequest',
+      id: '1',
+      status: 'active',
+      intent: 'order',
+      medicationCodeableConcept: { text: 'Amoxicillin 500 mg capsule' },
+      subject: { reference: 'Patient/1' },
+    };
+    assertValidFhir({ ...request, requester: { reference: 'Practitioner/2' } });
+    assert.throws(() => assertValidFhir(request), /us-core-medicationrequest[\s\S]*requester/);
+  });
+
   it('refuses an element R4 does not have', () => {
     assert.throws(() => assertValidFhir({ resourceType: 'Patient', id: '1', bogus: true }), /bogus/);
   });

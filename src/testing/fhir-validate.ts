@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
+import { indexStructureDefinitionBundle } from '@medplum/core';
 import type {
   Bundle,
   CodeSystem,
@@ -18,6 +18,8 @@ import {
 } from './fhir-definitions.ts';
 import { usCoreLabProblemsIn } from './us-core-lab.ts';
 import { vitalProfileProblemsIn } from './vital-sign-profiles.ts';
+import { usCoreMedicationProblemsIn } from './us-core-medication.ts';
+import { validationErrors } from './validation-errors.ts';
 
 /**
  * Validates FHIR resources against the official R4 StructureDefinitions (@medplum/core's validateResource), plus
@@ -216,20 +218,7 @@ export function assertValidFhir(resource: unknown): void {
     r && typeof r === 'object' && typeof r.resourceType === 'string',
     `not a FHIR resource: ${JSON.stringify(resource)?.slice(0, 200)}`,
   );
-  let errors: string[] = [];
-  try {
-    errors = validateResource(r)
-      .filter((issue) => issue.severity === 'error')
-      .map((issue) => `${issue.expression?.join(', ')}: ${issue.details?.text}`);
-  } catch (error) {
-    const outcome = (
-      error as { outcome?: { issue?: { severity: string; expression?: string[]; details?: { text?: string } }[] } }
-    ).outcome;
-    if (!outcome) throw error;
-    errors = (outcome.issue ?? [])
-      .filter((issue) => issue.severity === 'error')
-      .map((issue) => `${issue.expression?.join(', ')}: ${issue.details?.text}`);
-  }
+  const errors = validationErrors(r);
   walked = 0;
   walkResource(r as unknown as Record<string, unknown>, r.resourceType, errors);
   assert.deepEqual(errors, [], `${r.resourceType}/${r.id ?? ''} is not valid FHIR R4:\n${errors.join('\n')}`);
@@ -238,6 +227,12 @@ export function assertValidFhir(resource: unknown): void {
   assert.deepEqual(usCore, [], `not shaped as US Core 5.0.1's lab profiles:\n${usCore.join('\n')}`);
   const vitals = vitalProfileProblemsIn(r);
   assert.deepEqual(vitals, [], `not valid against the vital signs profiles:\n${vitals.join('\n')}`);
+  const medication = usCoreMedicationProblemsIn(r);
+  assert.deepEqual(
+    medication,
+    [],
+    `not valid against US Core 5.0.1's us-core-medicationrequest:\n${medication.join('\n')}`,
+  );
 }
 
 process.on('exit', () => {

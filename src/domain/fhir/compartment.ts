@@ -25,6 +25,9 @@ export const COMPARTMENT_TYPES = [
   'Specimen',
   'Observation',
   'DiagnosticReport',
+  'MedicationRequest',
+  'MedicationAdministration',
+  'AllergyIntolerance',
 ] as const satisfies readonly StoredType[];
 
 /** Patient-everything's (and Bulk Data's) parameters that select part of the compartment. */

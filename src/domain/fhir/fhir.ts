@@ -9,6 +9,8 @@ export interface FhirContext {
   clinic: { name: string; address: string; phone: string; timeZone: string };
   /** Whether the reader may see clinical content (a diagnosis, a disease); reception may not. */
   clinical: boolean;
+  /** Whether the reader is the clinic's staff rather than the patient: what colleagues wrote for each other (an allergy override's reason) is theirs. */
+  staff?: boolean;
 }
 
 /** A row's own id, change time and version counter (migration 0019 keeps them). */

@@ -27,6 +27,7 @@ export const INCLUDES: readonly IncludeDef[] = [
   { source: 'Encounter', param: 'subject', target: 'Patient' },
   { source: 'Encounter', param: 'practitioner', target: 'Practitioner' },
   { source: 'Encounter', param: 'location', target: 'Location' },
+  { source: 'MedicationRequest', param: 'medication', target: 'Medication' },
 ];
 
 const nameOf = (def: IncludeDef) => `${def.source}:${def.param}`;

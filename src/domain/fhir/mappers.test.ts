@@ -5,7 +5,9 @@ import type { FhirContext } from './fhir.ts';
 import { RESOURCES, type FhirRows } from './resources.ts';
 import type { FhirType } from './resource-def.ts';
 import { MEDORA_CODE_SYSTEMS } from './code-systems.ts';
+import { allergyIntoleranceResource } from './allergy-intolerance.ts';
 import { invoiceResource } from './invoice.ts';
+import { medicationRequestResource } from './medication-request.ts';
 
 const ctx: FhirContext = {
   base: 'https://clinic.example.org/fhir/R4',
@@ -160,6 +162,80 @@ const ROWS: { [T in FhirType]: FhirRows[T] } = {
     specimenIds: [22],
     resultIds: [23],
   },
+  Medication: {
+    ...{
+      id: 30,
+      genericName: 'Amoxicillin',
+      form: 'capsule',
+      strength: '500 mg',
+      routes: ['oral'],
+      doseUnit: 'mg',
+      priceCents: 25,
+      active: true,
+    },
+    updatedAt: at,
+  },
+  MedicationRequest: {
+    id: 31,
+    updatedAt: at,
+    patient: { id: 1, name: 'Paula Patient', birthDate: '1990-05-17' },
+    doctor: visit.doctor,
+    source: { kind: 'stay', admissionId: 5 },
+    medicine: {
+      id: 30,
+      genericName: 'Amoxicillin',
+      form: 'capsule',
+      strength: '500 mg',
+      routes: ['oral'],
+      doseUnit: 'mg',
+      priceCents: 25,
+      active: true,
+    },
+    dose: { amount: 500, unit: 'mg' },
+    route: 'oral',
+    frequency: { kind: 'every_hours', hours: 8 },
+    durationDays: 5,
+    quantity: 15,
+    instructions: 'After food',
+    continueOnDischarge: true,
+    allergyOverride: { reason: 'Tolerated amoxicillin before', allergies: ['Penicillin'] },
+    startDate: '2026-06-10',
+    startsAt: at,
+    endsAt: new Date('2026-06-15T08:00:00Z'),
+    requestedAt: at,
+    status: 'active',
+    discontinuedAt: null,
+    discontinuedReason: null,
+  },
+  MedicationAdministration: {
+    id: 32,
+    requestId: 31,
+    dueAt: at,
+    status: 'held',
+    givenAt: null,
+    amount: null,
+    unit: null,
+    reason: 'Nil by mouth before theatre',
+    recordedBy: 'Nina Nurse',
+    recordedAt: at,
+    updatedAt: at,
+    patient: visit.patient,
+    admissionId: 5,
+    medicine: { id: 30, name: 'Amoxicillin 500 mg capsule' },
+    route: 'oral',
+  },
+  AllergyIntolerance: {
+    id: 33,
+    updatedAt: at,
+    patient: visit.patient,
+    substance: { kind: 'text', text: 'Penicillin' },
+    type: 'allergy',
+    reaction: 'Hives',
+    severity: 'moderate',
+    status: 'active',
+    recordedBy: { userId: 20, name: 'Dr. Grey' },
+    recordedAt: at,
+  },
   AuditEvent: {
     id: 13,
     at,
@@ -180,6 +256,24 @@ describe('the FHIR mappers', () => {
       assertValidFhir(resource);
     });
   }
+
+  it('shows an allergy override to the staff and never to the patient', () => {
+    const note = (staff: boolean) => medicationRequestResource.toFhir(ROWS.MedicationRequest, { ...ctx, staff }).note;
+    assert.deepEqual(note(true), [{ text: 'Prescribed despite a recorded allergy: Tolerated amoxicillin before' }]);
+    assert.equal(note(false), undefined);
+  });
+
+  it('states "no known allergies" coded, and an allergy entered in error without a clinical status', () => {
+    const none = allergyIntoleranceResource.toFhir(
+      { ...ROWS.AllergyIntolerance, substance: { kind: 'none_known' } },
+      ctx,
+    );
+    assert.equal(none.code?.coding?.[0]?.code, '716186003');
+    assertValidFhir(none);
+    const wrong = allergyIntoleranceResource.toFhir({ ...ROWS.AllergyIntolerance, status: 'entered-in-error' }, ctx);
+    assert.equal(wrong.clinicalStatus, undefined);
+    assertValidFhir(wrong);
+  });
 
   it("notes a record's diagnosis and prescriptions on its Condition, and no empty lab tests", () => {
     const condition = RESOURCES.Condition.toFhir(ROWS.Condition, ctx) as { note: { text: string }[] };

@@ -59,7 +59,13 @@ export async function access(deps: FhirDeps, input: FhirCall & { type: string },
     type,
     def,
     scope,
-    ctx: { base: input.base, systems: input.systems, clinic: deps.clinic, clinical: readsClinical(actor) },
+    ctx: {
+      base: input.base,
+      systems: input.systems,
+      clinic: deps.clinic,
+      clinical: readsClinical(actor),
+      staff: actor.role !== 'patient',
+    },
   };
 }
 

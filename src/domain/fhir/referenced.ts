@@ -9,7 +9,7 @@ import type { FhirType } from './resource-def.ts';
 /**
  * The types a patient's record refers to outside its compartment, which $everything and every export include so
  * that what they hand out is self-contained (FHIR R4 Patient-everything: "and any resource referenced from those").
- * In the order an export writes their files; a new type referred to (Medication) is one entry here.
+ * In the order an export writes their files; a new type referred to is one entry here.
  */
 export const REFERENCED_TYPES = [
   'Practitioner',
@@ -19,6 +19,7 @@ export const REFERENCED_TYPES = [
   'Location',
   'Schedule',
   'Slot',
+  'Medication',
 ] as const satisfies readonly FhirType[];
 
 export const isReferencedType = (type: string) => (REFERENCED_TYPES as readonly string[]).includes(type);

@@ -19,6 +19,10 @@ export const FHIR_TYPES = [
   'Specimen',
   'Observation',
   'DiagnosticReport',
+  'Medication',
+  'MedicationRequest',
+  'MedicationAdministration',
+  'AllergyIntolerance',
   'AuditEvent',
   'CodeSystem',
 ] as const;

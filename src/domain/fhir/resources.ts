@@ -1,4 +1,5 @@
 import type { Resource } from '@medplum/fhirtypes';
+import { allergyIntoleranceResource, type AllergyIntoleranceRow } from './allergy-intolerance.ts';
 import { appointmentResource, type VisitRow } from './appointment.ts';
 import { codeSystemResourceDef, type MedoraCodeSystem } from './code-systems.ts';
 import { auditEventResource, type AuditEventRow } from './audit-event.ts';
@@ -8,6 +9,9 @@ import { healthcareServiceResource, type DepartmentRow } from './healthcare-serv
 import { diagnosticReportResource, type LabReportRow } from './diagnostic-report.ts';
 import { invoiceResource, type BillRow } from './invoice.ts';
 import { locationResource, type LocationRow } from './location.ts';
+import { medicationAdministrationResource, type MedicationAdministrationRow } from './medication-administration.ts';
+import { medicationRequestResource, type MedicationRequestRow } from './medication-request.ts';
+import { medicationResource, type MedicationRow } from './medication.ts';
 import { observationResource, type ObservationRow } from './observation.ts';
 import { organizationResource } from './organization.ts';
 import { patientResource, type PatientRow } from './patient.ts';
@@ -37,6 +41,10 @@ export interface FhirRows {
   Specimen: SpecimenRow;
   Observation: ObservationRow;
   DiagnosticReport: LabReportRow;
+  Medication: MedicationRow;
+  MedicationRequest: MedicationRequestRow;
+  MedicationAdministration: MedicationAdministrationRow;
+  AllergyIntolerance: AllergyIntoleranceRow;
   AuditEvent: AuditEventRow;
   CodeSystem: MedoraCodeSystem;
 }
@@ -63,6 +71,10 @@ export const RESOURCES: { [T in FhirType]: ResourceDef<FhirRows[T], Resource> } 
   Specimen: specimenResource,
   Observation: observationResource,
   DiagnosticReport: diagnosticReportResource,
+  Medication: medicationResource,
+  MedicationRequest: medicationRequestResource,
+  MedicationAdministration: medicationAdministrationResource,
+  AllergyIntolerance: allergyIntoleranceResource,
   AuditEvent: auditEventResource,
   CodeSystem: codeSystemResourceDef,
 };

@@ -92,7 +92,7 @@ describe('the FHIR use cases', () => {
       refusedWith('not_found'),
     );
     await assert.rejects(
-      readResource(deps, { base, systems: base, type: 'MedicationRequest', id: '1' }, admin),
+      readResource(deps, { base, systems: base, type: 'MedicationStatement', id: '1' }, admin),
       refusedWith('not_found'),
     );
     assert.equal(queries.length, 0);

@@ -3,12 +3,7 @@
  * after a confirm) and those received (shown whole, as they came, with what Medora answered).
  */
 import { useCallback, useState } from 'react';
-import {
-  OUTBOUND_STATUSES,
-  RECEIVED_STATUSES,
-  type OutboundMessageJson,
-  type ReceivedMessageJson,
-} from '../../../domain/interfaces/interfaces-shapes.ts';
+import type { OutboundMessageJson, ReceivedMessageJson } from '../../../domain/interfaces/interfaces-shapes.ts';
 import { apiPost, fetchList, type ListQuery } from '../../api.ts';
 import { success, type AlertMessage } from '../../components/alert.tsx';
 import { useConfirm } from '../../components/confirm.tsx';
@@ -17,6 +12,19 @@ import { Dialog } from '../../components/dialog.tsx';
 import { failureFor } from '../../components/use-alert.ts';
 import { capitalize, formatDateTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
+
+// Each status a message has, typed against the domain's so neither can drift (the web imports only its types).
+const SENT_STATUSES: Record<OutboundMessageJson['status'], true> = {
+  pending: true,
+  sending: true,
+  sent: true,
+  dead: true,
+};
+const RECEIVED_STATUSES: Record<ReceivedMessageJson['status'], true> = {
+  processed: true,
+  unmatched: true,
+  error: true,
+};
 
 const time = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
 /** Segments end in a carriage return on the wire; one a line on screen. */
@@ -105,7 +113,14 @@ export function Hl7SentMessages({ reloadKey, onResent }: SentProps) {
         emptyText="No messages sent."
         reloadKey={reloadKey}
         searchable={false}
-        filters={<StatusFilter id="hl7-sent-status" value={status} statuses={OUTBOUND_STATUSES} onChange={setStatus} />}
+        filters={
+          <StatusFilter
+            id="hl7-sent-status"
+            value={status}
+            statuses={Object.keys(SENT_STATUSES)}
+            onChange={setStatus}
+          />
+        }
         filterKey={status}
         actions={(m) => [
           ...(m.status === 'dead'
@@ -162,7 +177,12 @@ export function Hl7ReceivedMessages({ reloadKey }: { reloadKey: number }) {
         reloadKey={reloadKey}
         searchable={false}
         filters={
-          <StatusFilter id="hl7-received-status" value={status} statuses={RECEIVED_STATUSES} onChange={setStatus} />
+          <StatusFilter
+            id="hl7-received-status"
+            value={status}
+            statuses={Object.keys(RECEIVED_STATUSES)}
+            onChange={setStatus}
+          />
         }
         filterKey={status}
         actions={(m) => [{ label: 'View', name: `View message ${name(m)}`, onSelect: () => setViewing(m) }]}

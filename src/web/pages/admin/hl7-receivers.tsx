@@ -1,6 +1,6 @@
 /** The systems Medora sends HL7 v2 to: each one's address, the events it takes, its queue and its dead letters. */
 import { useState } from 'react';
-import { HL7_EVENT_WORDS, HL7_EVENTS, type Hl7EventCode } from '../../../domain/notifications/hl7-events.ts';
+import type { Hl7EventCode } from '../../../domain/notifications/hl7-events.ts';
 import type { ReceiverJson } from '../../../domain/interfaces/interfaces-shapes.ts';
 import { apiPost, apiPut, listAt } from '../../api.ts';
 import { success, type AlertMessage } from '../../components/alert.tsx';
@@ -12,6 +12,20 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { failureFor } from '../../components/use-alert.ts';
 import { formatDateTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
+
+// Every event a receiver takes, typed against the domain's list so neither can drift (the web imports only its types).
+const EVENT_WORDS: Record<Hl7EventCode, string> = {
+  A01: 'ADT^A01 admit',
+  A02: 'ADT^A02 transfer',
+  A03: 'ADT^A03 discharge',
+  A04: 'ADT^A04 register a patient',
+  A08: "ADT^A08 update a patient's details",
+  A11: 'ADT^A11 cancel an admission',
+  A12: 'ADT^A12 cancel a transfer',
+  A13: 'ADT^A13 cancel a discharge',
+  O21: 'OML^O21 a lab order placed or cancelled',
+};
+const EVENTS = Object.keys(EVENT_WORDS) as Hl7EventCode[];
 
 const loadReceivers = listAt<ReceiverJson>(endpoints.hl7.receivers, 'receivers');
 
@@ -156,10 +170,10 @@ function ReceiverDialog({ receiver, onClose, onDone }: ReceiverDialogProps) {
           </div>
           <fieldset className="choice-group" aria-describedby={errors.events ? 'receiver-events-error' : undefined}>
             <legend>Events</legend>
-            {HL7_EVENTS.map((event) => (
+            {EVENTS.map((event) => (
               <label key={event}>
                 <input type="checkbox" checked={events.includes(event)} onChange={() => toggle(event)} />{' '}
-                {HL7_EVENT_WORDS[event]}
+                {EVENT_WORDS[event]}
               </label>
             ))}
             {errors.events && (

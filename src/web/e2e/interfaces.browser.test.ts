@@ -30,6 +30,7 @@ describe('the admin keeps the HL7 interfaces in the browser', () => {
   });
 
   const region = (name: string) => page.getByRole('region', { name, exact: true });
+  const show = (view: string) => page.getByRole('group', { name: 'Show' }).getByRole('button', { name: view }).click();
   const rowOf = (table: string, text: string) => region(table).locator('tbody tr', { hasText: text });
 
   it('adds a receiver with its events, resends a dead letter and shows messages as they came', async () => {
@@ -51,16 +52,16 @@ describe('the admin keeps the HL7 interfaces in the browser', () => {
       '1',
     );
 
-    await page.getByLabel('Status').first().selectOption('dead');
+    await show('Messages sent');
+    await page.getByLabel('Status').selectOption('dead');
     const letter = rowOf('Messages sent', deadLetter);
     await letter.getByText('Dead letter').waitFor();
     await chooseRowAction(letter, `Resend message ${deadLetter}`);
     await page.getByRole('dialog', { name: 'Resend message' }).getByRole('button', { name: 'Resend' }).click();
     await page.getByText(`Message ${deadLetter} queued again for Lab system`).waitFor();
     await region('Messages sent').getByText('No messages sent.').waitFor();
-    await rowOf('Receivers', 'Lab system').locator('td[data-label="Dead letters"]', { hasText: '0' }).waitFor();
 
-    await page.getByLabel('Status').first().selectOption('');
+    await page.getByLabel('Status').selectOption('');
     await chooseRowAction(rowOf('Messages sent', deadLetter), `View message ${deadLetter}`);
     const raw = page.getByRole('dialog', { name: `Message ${deadLetter} to Lab system` });
     const body = raw.getByRole('region', { name: 'Message' }).locator('pre');
@@ -69,12 +70,17 @@ describe('the admin keeps the HL7 interfaces in the browser', () => {
     assert.match((await raw.getByRole('region', { name: 'Acknowledgement' }).textContent()) ?? '', /MSA\|AR\|/);
     await page.keyboard.press('Escape');
 
-    await page.getByLabel('Status').nth(1).selectOption('error');
+    await show('Receivers');
+    await rowOf('Receivers', 'Lab system').locator('td[data-label="Dead letters"]', { hasText: '0' }).waitFor();
+
+    await show('Messages received');
+    await page.getByLabel('Status').selectOption('error');
     const refused = region('Messages received').locator('tbody tr', { hasText: 'AR' });
     await chooseRowAction(refused, /^View message/);
     await page.getByRole('dialog').locator('pre', { hasText: 'not an HL7 message' }).waitFor();
     await page.keyboard.press('Escape');
 
+    await show('Unmatched results');
     await chooseRowAction(rowOf('Unmatched results', 'NO-SUCH-ORDER'), 'Reject 2823-3 for NO-SUCH-ORDER');
     const reject = page.getByRole('dialog', { name: 'Reject 2823-3 for NO-SUCH-ORDER' });
     await reject.getByLabel('Reason').fill('Not our patient');

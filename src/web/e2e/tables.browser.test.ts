@@ -404,16 +404,21 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception', Table[]> = {
     },
     {
       path: '/user/admin/interfaces',
+      open: (page) => page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Messages sent' }).click(),
       label: 'Messages sent',
       required: ['Message', 'Event', 'Receiver', 'Status', 'Acknowledgement', 'Actions'],
     },
     {
       path: '/user/admin/interfaces',
+      open: (page) =>
+        page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Messages received' }).click(),
       label: 'Messages received',
       required: ['Message', 'Type', 'Status', 'Acknowledgement', 'Actions'],
     },
     {
       path: '/user/admin/interfaces',
+      open: (page) =>
+        page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Unmatched results' }).click(),
       label: 'Unmatched results',
       required: ['Order number', 'Test', 'Result', 'Actions'],
     },

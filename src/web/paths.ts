@@ -52,6 +52,7 @@ export const routes = {
     takings: '/user/admin/takings',
     dischargeSummary: '/user/admin/admissions/:id/summary',
     formulary: '/user/admin/formulary',
+    interfaces: '/user/admin/interfaces',
   },
   patient: {
     appointments: '/user/patient',
@@ -301,8 +302,18 @@ export const endpoints = {
     itemStep: (itemId: Id, step: 'collect' | 'reject' | 'result') => `/api/lab/items/${itemId}/${step}`,
     finalize: (orderId: Id) => `/api/lab/orders/${orderId}/finalize`,
     correct: (observationId: Id) => `/api/lab/results/${observationId}/correct`,
+    /** Results from outside that matched no order, for the lab and admins to attach or reject. */
     unmatched: '/api/lab/unmatched',
     unmatchedStep: (id: Id, step: 'attach' | 'reject') => `/api/lab/unmatched/${id}/${step}`,
+  },
+  /** The HL7 v2 interfaces (issue 51): receivers and the messages each way, for admins. */
+  hl7: {
+    receivers: '/api/admin/hl7/receivers',
+    receiver: (id: Id) => `/api/admin/hl7/receivers/${id}`,
+    deactivateReceiver: (id: Id) => `/api/admin/hl7/receivers/${id}/deactivate`,
+    outbound: '/api/admin/hl7/outbound',
+    resend: (id: Id) => `/api/admin/hl7/outbound/${id}/resend`,
+    received: '/api/admin/hl7/received',
   },
   doctor: {
     agenda: '/api/doctor/agenda',

@@ -47,6 +47,7 @@ export const areaPages: Record<Role, Record<string, string>> = {
     [routes.admin.census]: 'admin/census',
     [routes.admin.takings]: 'reception/takings',
     [routes.admin.formulary]: 'admin/formulary',
+    [routes.admin.interfaces]: 'admin/interfaces',
   },
   lab: {
     [routes.lab.worklist]: 'lab/worklist',

@@ -82,6 +82,7 @@ export const roleMenus: Record<Role, MenuItem[]> = {
     { label: 'Bills', to: routes.admin.bills, icon: BillIcon },
     { label: 'Takings', to: routes.admin.takings, icon: BillIcon },
     { label: 'Messages', to: routes.admin.messages, icon: MailIcon },
+    { label: 'Interfaces', to: routes.admin.interfaces, icon: MailIcon },
     { label: 'Audit trail', to: routes.admin.audit, icon: ShieldIcon },
     { label: 'Access outside the care team', to: routes.admin.breakGlass, icon: ShieldIcon },
     { label: 'Reception', to: routes.admin.receptionists, icon: UserIcon },

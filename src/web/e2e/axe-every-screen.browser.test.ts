@@ -23,6 +23,7 @@ import {
   createReceptionist,
   registerPatient,
   seedClinic,
+  seedHl7Traffic,
   seedLabOrder,
   seedUnmatchedResults,
   seedPrescription,
@@ -66,6 +67,8 @@ describe('axe on every screen', () => {
     await seedUnmatchedResults(server);
     await seedWardOrders(server, clinic, admissionId);
     const prescriptionId = (await seedPrescription(server, clinic, patient)).orderId;
+    // A receiver and messages each way: the Interfaces screen's tables have rows.
+    await seedHl7Traffic(server, clinic);
     Object.assign(emails, {
       admin: clinic.admin.email,
       doctor: clinic.doctor.email,

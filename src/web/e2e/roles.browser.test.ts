@@ -40,6 +40,7 @@ const menus = {
     'Bills',
     'Takings',
     'Messages',
+    'Interfaces',
     'Audit trail',
     'Access outside the care team',
     'Reception',

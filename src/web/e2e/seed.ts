@@ -1,5 +1,6 @@
 /** Test data made the way the clinic makes it: through the HTTP API (and the admin use case the CLI calls). */
 import { addDays } from '../../domain/shared/clock.ts';
+import { oru } from '../../testing/hl7-fixtures.ts';
 import { atClinicTime, CLINIC_TODAY, PASSWORD, uniqueEmail, type TestServer } from './harness.ts';
 
 export interface Account {
@@ -348,4 +349,34 @@ export async function seedWardOrders(server: TestServer, clinic: Clinic, admissi
     min_interval_hours: 4,
     max_per_day: 4,
   });
+}
+
+/**
+ * HL7 traffic each way: a receiver (nothing listens at its port) with a lab order message it refused (a dead
+ * letter, written to its queue as the sender leaves one), a result for no order (unmatched) and a message that is
+ * no HL7 (refused, kept).
+ */
+export async function seedHl7Traffic(server: TestServer, clinic: Clinic): Promise<{ deadLetter: string }> {
+  const receiver = await call(server, 'POST', '/api/admin/hl7/receivers', clinic.admin.token, {
+    name: 'Lab system',
+    host: '127.0.0.1',
+    port: 9,
+    events: ['O21'],
+  });
+  const deadLetter = 'TDEAD1';
+  await server.db.query(
+    `insert into hl7_outbox (receiver_id, event, control_id, message, status, attempts, last_error, ack_code, ack)
+     values ($1, 'O21', $2, $3, 'dead', 3, 'AR: unknown test', 'AR', $4)`,
+    [
+      receiver.id,
+      deadLetter,
+      `MSH|^~\\&|MEDORA|CLINIC|LAB|LAB|20300603080000||OML^O21^OML_O21|${deadLetter}|P|2.5.1\rPID|1||1^^^MEDORA^MR||Tester^Pat <b>`,
+      `MSH|^~\\&|LAB|LAB|MEDORA|CLINIC|20300603080001||ACK^O21^ACK|A1|P|2.5.1\rMSA|AR|${deadLetter}`,
+    ],
+  );
+  await server.app.hl7Inbound.receiveMessage(
+    oru('TIN1', 'NO-SUCH-ORDER', [{ code: '2823-3', value: '4.1', unit: 'mmol/L' }]),
+  );
+  await server.app.hl7Inbound.receiveMessage('not an HL7 message');
+  return { deadLetter };
 }

@@ -25,6 +25,7 @@ import {
   patientIdOf,
   registerPatient,
   seedClinic,
+  seedHl7Traffic,
   seedStay,
   seedUnmatchedResults,
   seedUnpaidBill,
@@ -207,6 +208,7 @@ describe('lists at desktop and phone widths in the browser', () => {
       (await server.api('POST', '/api/admissions', { token: clinic.doctor.token, body: request })).status,
       201,
     );
+    await seedHl7Traffic(server, clinic);
   });
 
   const signedIn = async (account: Account) => (await openSignedInPage(browser, server, account.email)).page;
@@ -399,6 +401,31 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception' | 'lab', Table
       path: '/user/admin/audit',
       label: 'Audit trail',
       required: ['When', 'User', 'Action', 'Subject', 'Patient', 'Details'],
+    },
+    {
+      path: '/user/admin/interfaces',
+      label: 'Receivers',
+      required: ['Name', 'Queued', 'Dead letters', 'Status', 'Actions'],
+    },
+    {
+      path: '/user/admin/interfaces',
+      open: (page) => page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Messages sent' }).click(),
+      label: 'Messages sent',
+      required: ['Message', 'Event', 'Receiver', 'Status', 'Acknowledgement', 'Actions'],
+    },
+    {
+      path: '/user/admin/interfaces',
+      open: (page) =>
+        page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Messages received' }).click(),
+      label: 'Messages received',
+      required: ['Message', 'Type', 'Status', 'Acknowledgement', 'Actions'],
+    },
+    {
+      path: '/user/admin/interfaces',
+      open: (page) =>
+        page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Unmatched results' }).click(),
+      label: 'Unmatched results',
+      required: ['Order number', 'Test', 'Result', 'Actions'],
     },
     { path: '/user/admin/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
     {

@@ -39,7 +39,7 @@ export function MedicalRecordCard({
   const { Icon, tone } = diseaseLook(record.disease?.name);
   const disease = record.disease?.name || 'N/A';
   return (
-    <li className={`record-card record-${tone}`}>
+    <li className={`record-card record-${tone}${record.amended ? ' record-amended' : ''}`}>
       <span className={`record-icon tone-${tone}`}>
         <Icon />
       </span>

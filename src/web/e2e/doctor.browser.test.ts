@@ -86,8 +86,12 @@ describe('the doctor area in the browser', () => {
       await dialog.getByRole('button', { name: 'Save Record' }).click();
       await page.getByRole('alert').getByText('Medical record saved successfully').waitFor();
       await adaVisit.getByText('Completed').waitFor();
-      // A completed visit is recorded once; what is left to do from it is asking for an admission.
-      assert.deepEqual(await adaVisit.getByRole('button').allInnerTexts(), ['Request admission']);
+      // A completed visit is recorded once; what is left to do from it is prescribing, an admission or tests.
+      assert.deepEqual(await adaVisit.getByRole('button').allInnerTexts(), [
+        'Prescribe',
+        'Request admission',
+        'Order tests',
+      ]);
       await visits.filter({ hasText: 'Nora New' }).getByText('From 3:00 PM').waitFor();
     });
 

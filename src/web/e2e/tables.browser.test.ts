@@ -425,7 +425,7 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception' | 'lab', Table
       open: (page) =>
         page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Unmatched results' }).click(),
       label: 'Unmatched results',
-      required: ['Order number', 'Test', 'Result', 'Actions'],
+      required: ['Received', 'Order number given', 'Code', 'Result', 'Actions'],
     },
     { path: '/user/admin/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
     {

@@ -164,6 +164,9 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     await hours.getByLabel('Monday 2 end').fill('14:00');
     await hours.getByLabel('Monday 2 slot minutes').fill('20');
     await hours.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
+    const preview = page.getByRole('region', { name: 'Slots preview' });
+    await preview.getByText(/^7: /).first().waitFor();
+    assert.equal(await preview.getByText('No slots', { exact: true }).count(), 2, 'the weekend is off before saving');
     await hours.getByRole('button', { name: 'Save Schedule' }).click();
     await page.getByRole('alert').getByText('Schedule saved successfully').waitFor();
     await glance

@@ -4,18 +4,16 @@ import { Alert, failure, success } from '../../components/alert.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useAllRows } from '../../components/use-all-rows.ts';
 import { useSubmit } from '../../components/use-submit.ts';
+import { formatTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { TimeOffPanel } from './time-off-panel.tsx';
+import { type RangeDraft, slotStarts } from './slot-starts.ts';
 import { WEEKDAYS, WeekGlance } from './week-glance.tsx';
 import type { Room } from '../../../domain/catalogue/catalogue-shapes.ts';
 import type { HoursRangeJson, ScheduleJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 /** One range of the form, as its inputs hold it. */
-interface Draft {
-  weekday: number;
-  start: string;
-  end: string;
-  minutes: string;
+interface Draft extends RangeDraft {
   roomId: string;
 }
 
@@ -114,58 +112,81 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
               <legend>{day}</legend>
               {rows.length === 0 && <p className="muted">Day off</p>}
               {rows.map(({ d, index }, n) => (
-                <div key={index} className="form-row">
-                  <input
-                    aria-label={`${day} ${n + 1} start`}
-                    type="time"
-                    required
-                    value={d.start}
-                    onChange={(e) => change(index, { start: e.target.value })}
-                  />
-                  <input
-                    aria-label={`${day} ${n + 1} end`}
-                    type="time"
-                    required
-                    value={d.end}
-                    onChange={(e) => change(index, { end: e.target.value })}
-                  />
-                  <input
-                    aria-label={`${day} ${n + 1} slot minutes`}
-                    type="number"
-                    min={5}
-                    max={480}
-                    required
-                    value={d.minutes}
-                    onChange={(e) => change(index, { minutes: e.target.value })}
-                  />
-                  <select
-                    aria-label={`${day} ${n + 1} room`}
-                    value={d.roomId}
-                    onChange={(e) => change(index, { roomId: e.target.value })}
-                  >
-                    <option value="">No room</option>
-                    {rooms.map((room) => (
-                      <option key={room.id} value={room.id}>
-                        {room.name}
-                      </option>
-                    ))}
-                  </select>
+                <div key={index} className="hours-range">
+                  <label>
+                    From
+                    <input
+                      aria-label={`${day} ${n + 1} start`}
+                      className="hours-field"
+                      type="time"
+                      required
+                      value={d.start}
+                      onChange={(e) => change(index, { start: e.target.value })}
+                    />
+                  </label>
+                  <label>
+                    To
+                    <input
+                      aria-label={`${day} ${n + 1} end`}
+                      className="hours-field"
+                      type="time"
+                      required
+                      value={d.end}
+                      onChange={(e) => change(index, { end: e.target.value })}
+                    />
+                  </label>
+                  <label>
+                    Slot (min)
+                    <input
+                      aria-label={`${day} ${n + 1} slot minutes`}
+                      className="hours-field hours-minutes"
+                      type="number"
+                      min={5}
+                      max={480}
+                      required
+                      value={d.minutes}
+                      onChange={(e) => change(index, { minutes: e.target.value })}
+                    />
+                  </label>
+                  <label>
+                    Room
+                    <select
+                      aria-label={`${day} ${n + 1} room`}
+                      className="hours-field"
+                      value={d.roomId}
+                      onChange={(e) => change(index, { roomId: e.target.value })}
+                    >
+                      <option value="">No room</option>
+                      {rooms.map((room) => (
+                        <option key={room.id} value={room.id}>
+                          {room.name}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
                   <button
                     type="button"
                     className="button button-small"
+                    aria-label={`Remove ${day} ${n + 1}`}
                     onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}
                   >
-                    Remove {day} {n + 1}
+                    Remove
                   </button>
                   {rowErrors(index).length > 0 && <p className="field-error">{rowErrors(index).join(' ')}</p>}
                 </div>
               ))}
-              <button type="button" className="button button-small" onClick={() => add(weekday)}>
-                Add hours to {day}
+              <button
+                type="button"
+                className="button button-small"
+                aria-label={`Add hours to ${day}`}
+                onClick={() => add(weekday)}
+              >
+                Add hours
               </button>
             </fieldset>
           );
         })}
+        <SlotPreview drafts={drafts} />
         <div className="form-actions">
           <button type="button" className="button" onClick={copyMonday}>
             Copy Monday to Tuesday–Friday
@@ -177,5 +198,25 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
       </form>
       <TimeOffPanel doctorId={doctorId} />
     </>
+  );
+}
+
+/** The slots the form's ranges would give, before saving: each weekday's start times on one line. */
+function SlotPreview({ drafts }: { drafts: readonly RangeDraft[] }) {
+  return (
+    <section className="slot-preview" aria-label="Slots preview">
+      <h3>Slots these hours give</h3>
+      <dl>
+        {WEEKDAYS.map((day, index) => {
+          const starts = slotStarts(drafts, index + 1);
+          return (
+            <div key={day}>
+              <dt>{day.slice(0, 3)}</dt>
+              <dd>{starts.length === 0 ? 'No slots' : `${starts.length}: ${starts.map(formatTime).join(' ')}`}</dd>
+            </div>
+          );
+        })}
+      </dl>
+    </section>
   );
 }

@@ -211,7 +211,7 @@ function SlotPreview({ drafts }: { drafts: readonly RangeDraft[] }) {
           const starts = slotStarts(drafts, index + 1);
           return (
             <div key={day}>
-              <dt>{day.slice(0, 3)}</dt>
+              <dt>{day}</dt>
               <dd>{starts.length === 0 ? 'No slots' : `${starts.length}: ${starts.map(formatTime).join(' ')}`}</dd>
             </div>
           );

@@ -110,79 +110,81 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
           return (
             <fieldset key={day} className="working-day">
               <legend>{day}</legend>
-              {rows.length === 0 && <p className="muted">Day off</p>}
-              {rows.map(({ d, index }, n) => (
-                <div key={index} className="hours-range">
-                  <label>
-                    From
-                    <input
-                      aria-label={`${day} ${n + 1} start`}
-                      className="hours-field"
-                      type="time"
-                      required
-                      value={d.start}
-                      onChange={(e) => change(index, { start: e.target.value })}
-                    />
-                  </label>
-                  <label>
-                    To
-                    <input
-                      aria-label={`${day} ${n + 1} end`}
-                      className="hours-field"
-                      type="time"
-                      required
-                      value={d.end}
-                      onChange={(e) => change(index, { end: e.target.value })}
-                    />
-                  </label>
-                  <label>
-                    Slot (min)
-                    <input
-                      aria-label={`${day} ${n + 1} slot minutes`}
-                      className="hours-field hours-minutes"
-                      type="number"
-                      min={5}
-                      max={480}
-                      required
-                      value={d.minutes}
-                      onChange={(e) => change(index, { minutes: e.target.value })}
-                    />
-                  </label>
-                  <label>
-                    Room
-                    <select
-                      aria-label={`${day} ${n + 1} room`}
-                      className="hours-field"
-                      value={d.roomId}
-                      onChange={(e) => change(index, { roomId: e.target.value })}
+              <div className="working-day-ranges">
+                {rows.length === 0 && <span className="muted">Day off</span>}
+                {rows.map(({ d, index }, n) => (
+                  <div key={index} className="hours-range">
+                    <label>
+                      From
+                      <input
+                        aria-label={`${day} ${n + 1} start`}
+                        className="hours-field"
+                        type="time"
+                        required
+                        value={d.start}
+                        onChange={(e) => change(index, { start: e.target.value })}
+                      />
+                    </label>
+                    <label>
+                      To
+                      <input
+                        aria-label={`${day} ${n + 1} end`}
+                        className="hours-field"
+                        type="time"
+                        required
+                        value={d.end}
+                        onChange={(e) => change(index, { end: e.target.value })}
+                      />
+                    </label>
+                    <label>
+                      Slot (min)
+                      <input
+                        aria-label={`${day} ${n + 1} slot minutes`}
+                        className="hours-field hours-minutes"
+                        type="number"
+                        min={5}
+                        max={480}
+                        required
+                        value={d.minutes}
+                        onChange={(e) => change(index, { minutes: e.target.value })}
+                      />
+                    </label>
+                    <label>
+                      Room
+                      <select
+                        aria-label={`${day} ${n + 1} room`}
+                        className="hours-field"
+                        value={d.roomId}
+                        onChange={(e) => change(index, { roomId: e.target.value })}
+                      >
+                        <option value="">No room</option>
+                        {rooms.map((room) => (
+                          <option key={room.id} value={room.id}>
+                            {room.name}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      aria-label={`Remove ${day} ${n + 1}`}
+                      onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}
                     >
-                      <option value="">No room</option>
-                      {rooms.map((room) => (
-                        <option key={room.id} value={room.id}>
-                          {room.name}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                  <button
-                    type="button"
-                    className="button button-small"
-                    aria-label={`Remove ${day} ${n + 1}`}
-                    onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}
-                  >
-                    Remove
-                  </button>
-                  {rowErrors(index).length > 0 && <p className="field-error">{rowErrors(index).join(' ')}</p>}
-                </div>
-              ))}
-              <button
-                type="button"
-                className="button button-small"
-                aria-label={`Add hours to ${day}`}
-                onClick={() => add(weekday)}
-              >
-                Add hours
-              </button>
+                      Remove
+                    </button>
+                    {rowErrors(index).length > 0 && <p className="field-error">{rowErrors(index).join(' ')}</p>}
+                  </div>
+                ))}
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`Add hours to ${day}`}
+                  onClick={() => add(weekday)}
+                >
+                  Add hours
+                </button>
+              </div>
             </fieldset>
           );
         })}

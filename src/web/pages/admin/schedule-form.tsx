@@ -7,8 +7,7 @@ import { useSubmit } from '../../components/use-submit.ts';
 import { formatTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { TimeOffPanel } from './time-off-panel.tsx';
-import { type RangeDraft, slotStarts } from './slot-starts.ts';
-import { WEEKDAYS, WeekGlance } from './week-glance.tsx';
+import { type RangeDraft, slotStarts, WEEKDAYS } from './slot-starts.ts';
 import type { Room } from '../../../domain/catalogue/catalogue-shapes.ts';
 import type { HoursRangeJson, ScheduleJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
@@ -101,7 +100,6 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
   return (
     <>
       <Alert message={alert} onDismiss={dismiss} />
-      {saved && <WeekGlance schedule={saved} />}
       <form className="form" onSubmit={save} aria-label="Working hours">
         {errors.hours && <p className="field-error">{errors.hours.join(' ')}</p>}
         {WEEKDAYS.map((day, dayIndex) => {
@@ -203,22 +201,23 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
   );
 }
 
-/** The slots the form's ranges would give, before saving: each weekday's start times on one line. */
+/** The slots the form's ranges would give, saved or not: each weekday's count and start times on one line. */
 function SlotPreview({ drafts }: { drafts: readonly RangeDraft[] }) {
   return (
-    <section className="slot-preview" aria-label="Slots preview">
-      <h3>Slots these hours give</h3>
-      <dl>
+    <table className="slot-preview" aria-label="Slots preview">
+      <caption>Slots these hours give</caption>
+      <tbody>
         {WEEKDAYS.map((day, index) => {
           const starts = slotStarts(drafts, index + 1);
           return (
-            <div key={day}>
-              <dt>{day}</dt>
-              <dd>{starts.length === 0 ? 'No slots' : `${starts.length}: ${starts.map(formatTime).join(' ')}`}</dd>
-            </div>
+            <tr key={day}>
+              <th scope="row">{day}</th>
+              <td>{starts.length === 1 ? '1 slot' : `${starts.length} slots`}</td>
+              <td>{starts.map(formatTime).join(' ')}</td>
+            </tr>
           );
         })}
-      </dl>
-    </section>
+      </tbody>
+    </table>
   );
 }

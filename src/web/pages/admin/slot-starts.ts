@@ -1,3 +1,5 @@
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
 /** One working-hours range as the editor holds it: times as "HH:MM", the slot length as typed. */
 export interface RangeDraft {
   weekday: number;

@@ -141,8 +141,8 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     assert.equal(await details.getByRole('img', { name: house.name }).getAttribute('src'), saved.image);
 
     const hours = page.getByRole('form', { name: 'Working hours' });
-    const glance = page.getByRole('table', { name: 'Week at a glance' });
-    await glance
+    const preview = page.getByRole('table', { name: 'Slots preview' });
+    await preview
       .getByRole('row', { name: /^Sunday/ })
       .getByRole('cell', { name: '16 slots', exact: true })
       .waitFor();
@@ -164,13 +164,17 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     await hours.getByLabel('Monday 2 end').fill('14:00');
     await hours.getByLabel('Monday 2 slot minutes').fill('20');
     await hours.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
+    await preview
+      .getByRole('row', { name: /^Friday/ })
+      .getByRole('cell', { name: '7 slots', exact: true })
+      .waitFor();
     await hours.getByRole('button', { name: 'Save Schedule' }).click();
     await page.getByRole('alert').getByText('Schedule saved successfully').waitFor();
-    await glance
+    await preview
       .getByRole('row', { name: /^Monday/ })
       .getByRole('cell', { name: '7 slots', exact: true })
       .waitFor();
-    await glance
+    await preview
       .getByRole('row', { name: /^Sunday/ })
       .getByRole('cell', { name: '0 slots', exact: true })
       .waitFor();
@@ -184,7 +188,7 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     );
 
     await page.reload();
-    await glance
+    await preview
       .getByRole('row', { name: /^Monday/ })
       .getByRole('cell', { name: '7 slots', exact: true })
       .waitFor();

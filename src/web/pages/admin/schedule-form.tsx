@@ -4,18 +4,15 @@ import { Alert, failure, success } from '../../components/alert.tsx';
 import { useAlert } from '../../components/use-alert.ts';
 import { useAllRows } from '../../components/use-all-rows.ts';
 import { useSubmit } from '../../components/use-submit.ts';
+import { formatTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { TimeOffPanel } from './time-off-panel.tsx';
-import { WEEKDAYS, WeekGlance } from './week-glance.tsx';
+import { type RangeDraft, slotStarts, WEEKDAYS } from './slot-starts.ts';
 import type { Room } from '../../../domain/catalogue/catalogue-shapes.ts';
 import type { HoursRangeJson, ScheduleJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
 /** One range of the form, as its inputs hold it. */
-interface Draft {
-  weekday: number;
-  start: string;
-  end: string;
-  minutes: string;
+interface Draft extends RangeDraft {
   roomId: string;
 }
 
@@ -103,7 +100,6 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
   return (
     <>
       <Alert message={alert} onDismiss={dismiss} />
-      {saved && <WeekGlance schedule={saved} />}
       <form className="form" onSubmit={save} aria-label="Working hours">
         {errors.hours && <p className="field-error">{errors.hours.join(' ')}</p>}
         {WEEKDAYS.map((day, dayIndex) => {
@@ -112,60 +108,85 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
           return (
             <fieldset key={day} className="working-day">
               <legend>{day}</legend>
-              {rows.length === 0 && <p className="muted">Day off</p>}
-              {rows.map(({ d, index }, n) => (
-                <div key={index} className="form-row">
-                  <input
-                    aria-label={`${day} ${n + 1} start`}
-                    type="time"
-                    required
-                    value={d.start}
-                    onChange={(e) => change(index, { start: e.target.value })}
-                  />
-                  <input
-                    aria-label={`${day} ${n + 1} end`}
-                    type="time"
-                    required
-                    value={d.end}
-                    onChange={(e) => change(index, { end: e.target.value })}
-                  />
-                  <input
-                    aria-label={`${day} ${n + 1} slot minutes`}
-                    type="number"
-                    min={5}
-                    max={480}
-                    required
-                    value={d.minutes}
-                    onChange={(e) => change(index, { minutes: e.target.value })}
-                  />
-                  <select
-                    aria-label={`${day} ${n + 1} room`}
-                    value={d.roomId}
-                    onChange={(e) => change(index, { roomId: e.target.value })}
-                  >
-                    <option value="">No room</option>
-                    {rooms.map((room) => (
-                      <option key={room.id} value={room.id}>
-                        {room.name}
-                      </option>
-                    ))}
-                  </select>
-                  <button
-                    type="button"
-                    className="button button-small"
-                    onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}
-                  >
-                    Remove {day} {n + 1}
-                  </button>
-                  {rowErrors(index).length > 0 && <p className="field-error">{rowErrors(index).join(' ')}</p>}
-                </div>
-              ))}
-              <button type="button" className="button button-small" onClick={() => add(weekday)}>
-                Add hours to {day}
-              </button>
+              <div className="working-day-ranges">
+                {rows.length === 0 && <span className="muted">Day off</span>}
+                {rows.map(({ d, index }, n) => (
+                  <div key={index} className="hours-range">
+                    <label>
+                      From
+                      <input
+                        aria-label={`${day} ${n + 1} start`}
+                        className="hours-field"
+                        type="time"
+                        required
+                        value={d.start}
+                        onChange={(e) => change(index, { start: e.target.value })}
+                      />
+                    </label>
+                    <label>
+                      To
+                      <input
+                        aria-label={`${day} ${n + 1} end`}
+                        className="hours-field"
+                        type="time"
+                        required
+                        value={d.end}
+                        onChange={(e) => change(index, { end: e.target.value })}
+                      />
+                    </label>
+                    <label>
+                      Slot (min)
+                      <input
+                        aria-label={`${day} ${n + 1} slot minutes`}
+                        className="hours-field hours-minutes"
+                        type="number"
+                        min={5}
+                        max={480}
+                        required
+                        value={d.minutes}
+                        onChange={(e) => change(index, { minutes: e.target.value })}
+                      />
+                    </label>
+                    <label>
+                      Room
+                      <select
+                        aria-label={`${day} ${n + 1} room`}
+                        className="hours-field"
+                        value={d.roomId}
+                        onChange={(e) => change(index, { roomId: e.target.value })}
+                      >
+                        <option value="">No room</option>
+                        {rooms.map((room) => (
+                          <option key={room.id} value={room.id}>
+                            {room.name}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      aria-label={`Remove ${day} ${n + 1}`}
+                      onClick={() => setDrafts(drafts.filter((_, i) => i !== index))}
+                    >
+                      Remove
+                    </button>
+                    {rowErrors(index).length > 0 && <p className="field-error">{rowErrors(index).join(' ')}</p>}
+                  </div>
+                ))}
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`Add hours to ${day}`}
+                  onClick={() => add(weekday)}
+                >
+                  Add hours
+                </button>
+              </div>
             </fieldset>
           );
         })}
+        <SlotPreview drafts={drafts} />
         <div className="form-actions">
           <button type="button" className="button" onClick={copyMonday}>
             Copy Monday to Tuesday–Friday
@@ -177,5 +198,26 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
       </form>
       <TimeOffPanel doctorId={doctorId} />
     </>
+  );
+}
+
+/** The slots the form's ranges would give, saved or not: each weekday's count and start times on one line. */
+function SlotPreview({ drafts }: { drafts: readonly RangeDraft[] }) {
+  return (
+    <table className="slot-preview" aria-label="Slots preview">
+      <caption>Slots these hours give</caption>
+      <tbody>
+        {WEEKDAYS.map((day, index) => {
+          const starts = slotStarts(drafts, index + 1);
+          return (
+            <tr key={day}>
+              <th scope="row">{day}</th>
+              <td>{starts.length === 1 ? '1 slot' : `${starts.length} slots`}</td>
+              <td>{starts.map(formatTime).join(' ')}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }

@@ -1,4 +1,4 @@
-import type { Actor } from '../shared/actor.ts';
+import type { Actor, Gender } from '../shared/actor.ts';
 import type { PaymentStatus } from '../billing/billing.ts';
 
 export interface Named {
@@ -53,6 +53,11 @@ export interface Bed {
     admissionId: number;
     status: AdmissionStatus;
     patient: Named;
+    /** Whole years, null without a birth date. */
+    age: number | null;
+    sex: Gender | null;
+    doctor: Named;
+    expectedNights: number;
     since: Date;
     /** The patient's critical lab results not yet acknowledged (domain/lab). */
     criticalResults: number;

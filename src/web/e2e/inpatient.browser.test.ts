@@ -170,7 +170,9 @@ describe('the ward in the browser', () => {
       async () => {
         const desk = await signedIn(reception);
         await menu(desk, 'Admissions');
-        await desk.getByLabel('Show').selectOption('current');
+        // The desk's admissions open on what it has to act on: the discharge ordered and not yet confirmed.
+        assert.equal(await desk.getByRole('combobox', { name: 'Show', exact: true }).inputValue(), 'action');
+        await desk.getByRole('option', { name: 'Needs action (1)' }).waitFor({ state: 'attached' });
         await row(desk, PATIENT)
           .getByRole('button', { name: `Confirm discharge: ${PATIENT}` })
           .click();

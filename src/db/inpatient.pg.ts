@@ -1,4 +1,5 @@
 import { LATE_AFTER_MINUTES } from '../domain/medicines/mar.ts';
+import type { Gender } from '../domain/shared/actor.ts';
 import { continuedOnDischarge, lateDosesByAdmission } from './medicines.pg.ts';
 import type { Segment, WardBed } from '../domain/inpatient/census.ts';
 import type { RatedSegment } from '../domain/inpatient/charges.ts';
@@ -62,12 +63,15 @@ async function translated<T>(run: () => Promise<T>): Promise<T> {
 const BED_COLUMNS = `b.id, b.label, b.room_id, r.name as room_name, r.department_id as ward_id, d.name as ward_name,
   b.housekeeping, b.blocked_reason, b.housekeeping_since, b.retired_at,
   a.id as holder_id, a.status as holder_status, a.patient_id as holder_patient_id, pu.name as holder_patient_name,
+  extract(year from age(current_date, p.birthdate))::int as holder_age, p.gender as holder_sex,
+  a.requested_by as holder_doctor_id, du.name as holder_doctor_name, a.expected_nights as holder_expected_nights,
   coalesce(s.started_at, a.reserved_at) as holder_since,
   (select count(*)::int from lab_critical_alerts ca where ca.patient_id = a.patient_id
       and not exists (select 1 from lab_critical_acknowledgements k where k.alert_id = ca.id)) as holder_critical`;
 const BED_FROM = `beds b join rooms r on r.id = b.room_id join departments d on d.id = r.department_id
   left join admissions a on a.bed_id = b.id and a.status in ${HOLDING}
   left join patients p on p.id = a.patient_id left join users pu on pu.id = p.user_id
+  left join doctors hd on hd.id = a.requested_by left join users du on du.id = hd.user_id
   left join bed_stays s on s.admission_id = a.id and s.ended_at is null`;
 
 /** A row of BED_COLUMNS. */
@@ -86,6 +90,11 @@ interface BedRow {
   holder_status: AdmissionStatus | null;
   holder_patient_id: number | null;
   holder_patient_name: string | null;
+  holder_age: number | null;
+  holder_sex: Gender | null;
+  holder_doctor_id: number | null;
+  holder_doctor_name: string | null;
+  holder_expected_nights: number | null;
   holder_since: Date | null;
   holder_critical: number;
 }
@@ -97,6 +106,10 @@ function toBed(row: BedRow): Bed {
           admissionId: row.holder_id,
           status: row.holder_status,
           patient: { id: row.holder_patient_id, name: row.holder_patient_name ?? '' },
+          age: row.holder_age,
+          sex: row.holder_sex,
+          doctor: { id: row.holder_doctor_id ?? 0, name: row.holder_doctor_name ?? '' },
+          expectedNights: row.holder_expected_nights ?? 1,
           since: row.holder_since ?? row.housekeeping_since,
           criticalResults: row.holder_critical,
         }

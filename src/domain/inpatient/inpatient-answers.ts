@@ -118,6 +118,10 @@ export function bedJson(bed: Bed, actor: Actor, lateDoses: ReadonlyMap<number, n
     occupant: bed.holder && {
       admission_id: bed.holder.admissionId,
       patient: bed.holder.patient,
+      age: bed.holder.age,
+      sex: bed.holder.sex,
+      doctor: bed.holder.doctor,
+      expected_nights: bed.holder.expectedNights,
       since: bed.holder.since.toISOString(),
       // A flag on the board, never the value; the front desk sees no result at all.
       critical_results: seesClinical(actor) ? bed.holder.criticalResults : null,

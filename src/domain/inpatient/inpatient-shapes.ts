@@ -1,7 +1,7 @@
 import { PAYMENT_STATUSES } from '../billing/billing.ts';
 import { MAX_AMOUNT_CENTS } from '../shared/money.ts';
 import { PageQuery } from '../shared/pagination.ts';
-import { MoneyShape, NamedShape } from '../shared/shared-shapes.ts';
+import { GenderShape, MoneyShape, NamedShape } from '../shared/shared-shapes.ts';
 import {
   amount,
   array,
@@ -117,6 +117,12 @@ export const BedShape = component(
       object({
         admission_id: id(),
         patient: named,
+        age: nullable(
+          integer({ minimum: 0, description: 'The patient’s age in whole years; null when no birth date' }),
+        ),
+        sex: nullable(ref(GenderShape)),
+        doctor: named,
+        expected_nights: integer({ minimum: 1 }),
         since: dateTime(),
         critical_results: nullable(
           integer({

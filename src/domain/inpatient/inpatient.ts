@@ -1,4 +1,4 @@
-import type { Actor } from '../shared/actor.ts';
+import type { Actor, Gender } from '../shared/actor.ts';
 import type { PaymentStatus } from '../billing/billing.ts';
 
 export interface Named {
@@ -25,9 +25,13 @@ export const ADMISSION_STATUSES = [
   'cancelled',
 ] as const;
 export type AdmissionStatus = (typeof ADMISSION_STATUSES)[number];
-/** The admissions a list shows by its `status`: waiting for a bed (the default), in a bed now, past, or all. */
-export type AdmissionGroup = 'waiting' | 'current' | 'past' | 'all';
+/**
+ * The admissions a list shows by its `status`: waiting for a bed (the default), in a bed now, past, or all; or those
+ * the desk has to act on (waiting for a bed, or a discharge ordered and not yet confirmed).
+ */
+export type AdmissionGroup = 'action' | 'waiting' | 'current' | 'past' | 'all';
 export const ADMISSION_GROUPS: Record<AdmissionGroup, readonly AdmissionStatus[]> = {
+  action: ['requested', 'reserved', 'discharge_ordered'],
   waiting: ['requested', 'reserved'],
   current: ['admitted', 'discharge_ordered'],
   past: ['discharged', 'cancelled'],
@@ -53,6 +57,11 @@ export interface Bed {
     admissionId: number;
     status: AdmissionStatus;
     patient: Named;
+    /** Whole years, null without a birth date. */
+    age: number | null;
+    sex: Gender | null;
+    doctor: Named;
+    expectedNights: number;
     since: Date;
     /** The patient's critical lab results not yet acknowledged (domain/lab). */
     criticalResults: number;

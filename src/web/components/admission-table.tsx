@@ -1,5 +1,8 @@
-/** The admissions of one group (waiting, current, past) of one ward or all, by patient name, with each row's actions. */
-import { useCallback, useState } from 'react';
+/**
+ * The admissions of one group (to act on, waiting, current, past) of one ward or all, by patient name, with each
+ * row's actions; each group's count beside its name.
+ */
+import { useCallback, useEffect, useState } from 'react';
 import { fetchList, type ListQuery } from '../api.ts';
 import { formatDateTime } from '../format.ts';
 import { endpoints } from '../paths.ts';
@@ -9,9 +12,10 @@ import { StatusBadge } from './status-badge.tsx';
 import { useFetched } from './use-fetched.ts';
 import { ADMISSION_STATUS_LABELS, bedPlace, type AdmissionJson, type BedBoardJson } from './ward.ts';
 
-export type AdmissionGroup = 'waiting' | 'current' | 'past';
+export type AdmissionGroup = 'action' | 'waiting' | 'current' | 'past';
 
 const GROUPS: Record<AdmissionGroup, string> = {
+  action: 'Needs action',
   waiting: 'Waiting for a bed',
   current: 'In a bed now',
   past: 'Past stays',
@@ -33,7 +37,7 @@ interface AdmissionTableProps {
 }
 
 export function AdmissionTable({
-  initialGroup = 'waiting',
+  initialGroup = 'action',
   reloadKey,
   showReason = false,
   actions,
@@ -41,6 +45,7 @@ export function AdmissionTable({
   const [group, setGroup] = useState<AdmissionGroup>(initialGroup);
   const [wardId, setWardId] = useState('');
   const wards = useFetched<BedBoardJson>(endpoints.ward.bedBoard, 'bed board')?.wards ?? [];
+  const counts = useGroupCounts(wardId, reloadKey);
   const load = useCallback(
     (query: ListQuery, signal: AbortSignal) =>
       fetchList<AdmissionJson>(
@@ -82,7 +87,7 @@ export function AdmissionTable({
           <select id="admission-group" value={group} onChange={(e) => setGroup(e.target.value as AdmissionGroup)}>
             {Object.entries(GROUPS).map(([value, text]) => (
               <option key={value} value={value}>
-                {text}
+                {counts[value as AdmissionGroup] === undefined ? text : `${text} (${counts[value as AdmissionGroup]})`}
               </option>
             ))}
           </select>
@@ -99,4 +104,29 @@ export function AdmissionTable({
       }
     />
   );
+}
+
+/** How many admissions each group holds in the ward shown (or all), fetched again when a step changed them. */
+function useGroupCounts(wardId: string, reloadKey: number): Partial<Record<AdmissionGroup, number>> {
+  const [counts, setCounts] = useState<Partial<Record<AdmissionGroup, number>>>({});
+  useEffect(() => {
+    const aborted = new AbortController();
+    const groups = Object.keys(GROUPS) as AdmissionGroup[];
+    Promise.all(
+      groups.map((group) =>
+        fetchList<AdmissionJson>(
+          endpoints.ward.admissions,
+          'admissions',
+          { q: '', page: 1, per_page: 1, status: group, department_id: wardId },
+          aborted.signal,
+        ),
+      ),
+    )
+      .then((pages) => setCounts(Object.fromEntries(groups.map((group, n) => [group, pages[n]?.total]))))
+      .catch((error: unknown) => {
+        if (!aborted.signal.aborted) console.error('admission counts failed', error);
+      });
+    return () => aborted.abort();
+  }, [wardId, reloadKey]);
+  return counts;
 }

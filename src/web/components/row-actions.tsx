@@ -81,7 +81,8 @@ function useMenuPlace(open: boolean, buttonRef: RefObject<HTMLElement | null>, m
   }, [open, buttonRef, menuRef]);
 }
 
-function RowMenu({ label, items }: { label: string; items: RowAction[] }) {
+/** `text`: what the button shows (its name is `label`); "More ▾" unless a tight place wants less. */
+export function RowMenu({ label, items, text }: { label: string; items: RowAction[]; text?: ReactNode }) {
   const { open, close, buttonProps, panelProps } = useDisclosure();
   const [, navigate] = useLocation();
   // Which item takes the focus once the menu is open: the first, or the last when opened with ArrowUp.
@@ -149,7 +150,11 @@ function RowMenu({ label, items }: { label: string; items: RowAction[] }) {
         onClick={() => (open ? close() : openAt('first'))}
         onKeyDown={onButtonKey}
       >
-        More <span aria-hidden="true">▾</span>
+        {text ?? (
+          <>
+            More <span aria-hidden="true">▾</span>
+          </>
+        )}
       </button>
       <div {...panelProps} className="row-menu" role="menu" aria-label={label} onKeyDown={onMenuKey}>
         {items.map((item, index) => (

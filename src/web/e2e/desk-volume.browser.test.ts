@@ -13,9 +13,11 @@ import { only } from '../../testing/assert.ts';
 import {
   CLINIC_TODAY,
   atClinicTime,
+  layoutShift,
   openSignedInPage,
   serverAndBrowserPerSuite,
   settled,
+  watchLayoutShifts,
   uniqueEmail,
   PASSWORD,
   type TestServer,
@@ -25,14 +27,6 @@ import { routes } from '../paths.ts';
 
 const DOCTORS = 5;
 const SLOTS_A_DOCTOR = 16; // 09:00–17:00 in 30 minutes
-
-/** Sums the page's layout shifts that no input caused, from its first paint: the page's CLS, near enough. */
-const WATCH_LAYOUT_SHIFTS = `
-  window.__layoutShift = 0;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
-  }).observe({ type: 'layout-shift', buffered: true });
-`;
 
 describe("the desk's day with eighty visits", () => {
   let server: TestServer;
@@ -106,7 +100,7 @@ describe("the desk's day with eighty visits", () => {
     const { page } = await openSignedInPage(browser, server, reception.email);
     await page.setViewportSize({ width, height });
     await page.clock.setFixedTime(clinicInstant(CLINIC_TODAY, '12:10', TEST_TZ));
-    await page.addInitScript(WATCH_LAYOUT_SHIFTS);
+    await watchLayoutShifts(page);
     await page.goto(routes.reception.today);
     await page
       .getByRole('table', { name: "The day's appointments" })
@@ -116,9 +110,6 @@ describe("the desk's day with eighty visits", () => {
     await settled(page);
     return page;
   }
-
-  const layoutShift = (page: Page) =>
-    page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift);
 
   it('shows fifteen visits and more at 1280×800 without scrolling, a line at now, and a count as a filter', async () => {
     const page = await openDay(1280, 800);

@@ -254,3 +254,15 @@ export async function builtSources(): Promise<Map<string, string[]>> {
     ]),
   );
 }
+
+/** Sums the page's layout shifts that no input caused, from its first paint (read with `layoutShift`): its CLS, near enough. */
+export const watchLayoutShifts = (page: Page) =>
+  page.addInitScript(`
+    window.__layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  `);
+
+export const layoutShift = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift);

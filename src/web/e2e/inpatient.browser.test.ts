@@ -110,7 +110,7 @@ describe('the ward in the browser', () => {
     const a1 = tile(desk, 'A1');
     await a1.getByText('Occupied', { exact: true }).waitFor();
     await a1.getByText(PATIENT).waitFor();
-    await desk.locator('.stat-occupied dd').getByText('1', { exact: true }).waitFor();
+    await desk.getByRole('button', { name: /^Occupied 1$/ }).waitFor();
     await phoneScreenshot(desk, 'bed-board');
     assert.equal(
       await desk.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
@@ -131,10 +131,10 @@ describe('the ward in the browser', () => {
       admissionId: admission[0]?.id,
       results: { '2823-3': { type: 'quantity', value: 6.9, unit: 'mmol/L' } },
     });
-    await tile(doctorBoard, 'A1').getByText('Critical result to acknowledge').waitFor({ timeout: 20_000 });
+    await tile(doctorBoard, 'A1').getByText('Critical result', { exact: true }).waitFor({ timeout: 20_000 });
     await desk.reload();
     await tile(desk, 'A1').getByText(PATIENT).waitFor();
-    assert.equal(await tile(desk, 'A1').getByText('Critical result to acknowledge').count(), 0);
+    assert.equal(await tile(desk, 'A1').getByText('Critical result', { exact: true }).count(), 0);
     await desk.context().close();
   });
 
@@ -170,7 +170,9 @@ describe('the ward in the browser', () => {
       async () => {
         const desk = await signedIn(reception);
         await menu(desk, 'Admissions');
-        await desk.getByLabel('Show').selectOption('current');
+        // The desk's admissions open on what it has to act on: the discharge ordered and not yet confirmed.
+        assert.equal(await desk.getByRole('combobox', { name: 'Show', exact: true }).inputValue(), 'action');
+        await desk.getByRole('option', { name: 'Needs action (1)' }).waitFor({ state: 'attached' });
         await row(desk, PATIENT)
           .getByRole('button', { name: `Confirm discharge: ${PATIENT}` })
           .click();

@@ -430,7 +430,7 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception' | 'lab', Table
     { path: '/user/admin/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
     {
       path: '/user/admin/admissions',
-      label: 'Admissions: waiting for a bed',
+      label: 'Admissions: needs action',
       required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'],
     },
     {
@@ -504,7 +504,7 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception' | 'lab', Table
     },
     {
       path: '/user/reception/admissions',
-      label: 'Admissions: waiting for a bed',
+      label: 'Admissions: needs action',
       required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'],
     },
     { path: '/user/reception/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },

@@ -12,7 +12,7 @@ import { Field } from '../components/field.tsx';
 import { PanelBody } from '../components/list-states.tsx';
 import { NamedSelect } from '../components/named-select.tsx';
 import { PageHeader } from '../components/page-header.tsx';
-import { StatusBadge } from '../components/status-badge.tsx';
+import { RowMenu } from '../components/row-actions.tsx';
 import { useAlert } from '../components/use-alert.ts';
 import { useLoaded } from '../components/use-fetched.ts';
 import { usePolling } from '../components/use-polling.ts';
@@ -21,12 +21,13 @@ import {
   BED_STATES,
   bedPlace,
   wardFailure,
+  type AdmissionJson,
   type BedBoardJson,
+  type BedState,
   type BedJson,
   type BoardRoomJson,
 } from '../components/ward.ts';
-import { capitalize, formatDateTime, usd } from '../format.ts';
-import { Link } from 'wouter';
+import { capitalize, formatDateTime } from '../format.ts';
 import { endpoints, routes, withId } from '../paths.ts';
 import { VitalsDialog } from '../components/vitals-dialog.tsx';
 
@@ -45,6 +46,8 @@ export default function BedBoardPage() {
   usePolling(retry, POLL_MS);
   const [wardId, setWardId] = useState('');
   const [opened, setOpened] = useState<Opened | null>(null);
+  const [stateShown, setStateShown] = useState<BedState | ''>('');
+  const showsRequests = desk || role.value === 'doctor';
   const wards = loaded.state === 'loaded' ? loaded.value.wards : [];
 
   const done = (message: AlertMessage) => {
@@ -86,11 +89,9 @@ export default function BedBoardPage() {
   };
 
   return (
-    <>
-      <PageHeader title="Bed board" />
-      <Alert message={alert} onDismiss={dismiss} />
-      <div className="board-toolbar">
-        <Field label="Ward">
+    <div className="board-page">
+      <PageHeader title="Bed board">
+        <Field label="Ward" className="board-ward">
           {(control) => (
             <NamedSelect
               control={control}
@@ -101,32 +102,48 @@ export default function BedBoardPage() {
             />
           )}
         </Field>
-        <p className="muted">Refreshes every 15 seconds.</p>
-      </div>
+      </PageHeader>
+      <Alert message={alert} onDismiss={dismiss} />
       <PanelBody loaded={loaded} retry={retry} what="The bed board" skeleton={<BoardSkeleton />}>
         {(board) => {
           const shown = board.wards.filter((ward) => wardId === '' || String(ward.id) === wardId);
           const whole = shown.length === 1 && shown[0] ? shown[0] : board;
+          // Refreshed every 15 seconds (POLL_MS) while in view.
           return (
-            <>
-              <StateCounts counts={whole.counts} beds={whole.beds} occupancy={whole.occupancy_percent} />
-              {shown.length === 0 && <p className="empty">No ward has beds yet.</p>}
-              {shown.map((ward) => (
-                <section key={ward.id} className="ward" aria-labelledby={`ward-${ward.id}`}>
-                  <h2 id={`ward-${ward.id}`}>
-                    {ward.name} <span className="muted">· {occupancyText(ward.occupancy_percent)} occupied</span>
-                  </h2>
-                  {ward.rooms.map((room) => (
-                    <Room
-                      key={room.id}
-                      room={room}
-                      actions={desk ? actions : null}
-                      onVitals={wardStaff ? (bed) => setOpened({ bed, dialog: 'vitals' }) : null}
-                    />
-                  ))}
-                </section>
-              ))}
-            </>
+            <div className={showsRequests ? 'board-layout board-with-requests' : 'board-layout'}>
+              <div className="board-main">
+                <div className="board-toolbar">
+                  <StateFilter counts={whole.counts} state={stateShown} onChange={setStateShown} />
+                </div>
+                {shown.length === 0 && <p className="empty">No ward has beds yet.</p>}
+                {shown.map((ward) => (
+                  <section key={ward.id} className="ward" aria-labelledby={`ward-${ward.id}`}>
+                    <h2 id={`ward-${ward.id}`}>
+                      {ward.name}{' '}
+                      <span className="muted">
+                        · {occupancyText(ward.occupancy_percent)} of {ward.beds} beds occupied
+                      </span>
+                    </h2>
+                    <ul className="bed-grid">
+                      {ward.rooms.flatMap((room) =>
+                        room.beds
+                          .filter((bed) => stateShown === '' || bed.state === stateShown)
+                          .map((bed) => (
+                            <BedTile
+                              key={bed.id}
+                              bed={bed}
+                              room={ward.rooms.length > 1 ? room.name : null}
+                              actions={desk ? actions : null}
+                              onVitals={wardStaff ? (bed) => setOpened({ bed, dialog: 'vitals' }) : null}
+                            />
+                          )),
+                      )}
+                    </ul>
+                  </section>
+                ))}
+              </div>
+              {showsRequests && <RequestsPanel reloadKey={board.counts.reserved + board.counts.occupied} />}
+            </div>
           );
         }}
       </PanelBody>
@@ -135,37 +152,95 @@ export default function BedBoardPage() {
       )}
       {opened?.dialog === 'block' && <BlockBedDialog bed={opened.bed} onClose={() => setOpened(null)} onDone={done} />}
       {opened?.dialog === 'vitals' && <VitalsDialog bed={opened.bed} onClose={() => setOpened(null)} onDone={done} />}
-    </>
+    </div>
   );
 }
 
 const occupancyText = (percent: number | null) => (percent === null ? '—' : `${percent}%`);
 
-function StateCounts({ counts, beds, occupancy }: { counts: Counts | null; beds?: number; occupancy?: number | null }) {
-  const value = (n: number | string | undefined) =>
-    counts === null ? <span className="skeleton skeleton-inline" /> : n;
+/** A mark for each state beside its words, so a tile never speaks by its colour alone. */
+const STATE_ICONS: Record<BedState, string> = {
+  vacant: '○',
+  reserved: '◔',
+  occupied: '●',
+  discharge_ordered: '➔',
+  cleaning: '✧',
+  blocked: '⊘',
+};
+
+/** The counts per state, each a filter: pressed, the board shows only that state's beds. */
+function StateFilter({
+  counts,
+  state,
+  onChange,
+}: {
+  counts: Counts;
+  state: BedState | '';
+  onChange: (state: BedState | '') => void;
+}) {
   return (
-    <dl className="stat-grid board-counts" aria-label="Beds by state">
-      {BED_STATES.map((state) => (
-        <div key={state} className={`stat stat-${state}`}>
-          <dt>{BED_STATE_LABELS[state]}</dt>
-          <dd>{value(counts?.[state])}</dd>
-        </div>
+    <fieldset className="board-filters">
+      <legend className="visually-hidden">Show beds</legend>
+      {BED_STATES.map((each) => (
+        <button
+          key={each}
+          type="button"
+          className={`board-filter board-filter-${each}`}
+          aria-pressed={state === each}
+          onClick={() => onChange(state === each ? '' : each)}
+        >
+          <span aria-hidden="true">{STATE_ICONS[each]}</span> {BED_STATE_LABELS[each]}{' '}
+          <span className="board-filter-count">{counts[each]}</span>
+        </button>
       ))}
-      <div className="stat">
-        <dt>Occupancy</dt>
-        <dd>{value(`${occupancyText(occupancy ?? null)} of ${beds ?? 0} beds`)}</dd>
-      </div>
-    </dl>
+    </fieldset>
   );
 }
 
 function BoardSkeleton() {
+  return <div className="card board-room-skeleton" />;
+}
+
+/** The requests waiting for a bed, beside the board, for those who admit (the desk) or ask (doctors). */
+function RequestsPanel({ reloadKey }: { reloadKey: number }) {
+  const { loaded, retry } = useLoaded<{ admissions: AdmissionJson[] }>(
+    endpoints.ward.admissions,
+    'admission requests',
+    { status: 'waiting', per_page: '50' },
+    reloadKey,
+  );
   return (
-    <>
-      <StateCounts counts={null} />
-      <div className="card board-room board-room-skeleton" />
-    </>
+    <aside className="card board-requests" aria-labelledby="board-requests">
+      <h2 id="board-requests">Waiting for a bed</h2>
+      <PanelBody
+        loaded={loaded}
+        retry={retry}
+        what="The admission requests"
+        skeleton={<p className="skeleton skeleton-inline" />}
+      >
+        {({ admissions }) =>
+          admissions.length === 0 ? (
+            <p className="empty">No one is waiting.</p>
+          ) : (
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a list that scrolls within the panel is reached by keyboard
+            <ul className="board-request-list" tabIndex={0} aria-label="Requests waiting for a bed">
+              {admissions.map((a) => (
+                <li key={a.id}>
+                  <strong>{a.patient.name}</strong>
+                  <span className="muted">
+                    {a.ward.name} · {a.expected_nights} {a.expected_nights === 1 ? 'night' : 'nights'}
+                  </span>
+                  <span className="muted">
+                    {a.status === 'reserved' && a.bed ? `Bed ${a.bed.label} held · ` : ''}
+                    {formatDateTime(a.requested_at)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </PanelBody>
+    </aside>
   );
 }
 
@@ -177,91 +252,99 @@ interface BedActions {
   admit: (bed: BedJson) => void;
 }
 
-function Room({
-  room,
-  actions,
-  onVitals,
-}: {
-  room: BoardRoomJson;
-  actions: BedActions | null;
-  onVitals: ((bed: BedJson) => void) | null;
-}) {
-  return (
-    <article className="card board-room" aria-labelledby={`room-${room.id}`}>
-      <h3 id={`room-${room.id}`}>
-        {room.name}
-        {room.bed_class && (
-          <span className="muted">
-            {' '}
-            · {room.bed_class}, {usd(room.nightly_rate_cents ?? 0)} a night
-          </span>
-        )}
-      </h3>
-      {room.beds.length === 0 ? (
-        <p className="empty">No beds in service.</p>
-      ) : (
-        <ul className="bed-grid">
-          {room.beds.map((bed) => (
-            <BedTile key={bed.id} bed={bed} actions={actions} onVitals={onVitals} />
-          ))}
-        </ul>
-      )}
-    </article>
-  );
+const SEX_LETTERS = { male: 'M', female: 'F', other: 'X' } as const;
+const DAY_MS = 86_400_000;
+
+/** Age and sex, then the nights slept so far against those expected: "54 F · 2/5 nights". */
+function stayLine(occupant: NonNullable<BedJson['occupant']>): string {
+  const person = [occupant.age ?? '', occupant.sex ? SEX_LETTERS[occupant.sex] : ''].join(' ').trim();
+  const nights = Math.max(0, Math.floor((Date.now() - Date.parse(occupant.since)) / DAY_MS));
+  return [person, `${nights}/${occupant.expected_nights} nights`].filter(Boolean).join(' · ');
 }
 
 function BedTile({
   bed,
+  room,
   actions,
   onVitals,
 }: {
   bed: BoardBedJson;
+  room: string | null;
   actions: BedActions | null;
   onVitals: ((bed: BedJson) => void) | null;
 }) {
   const place = bedPlace(bed);
   const flowsheet = role.value === 'nurse' ? routes.nurse.flowsheet : routes.doctor.flowsheet;
+  const occupant = bed.occupant;
   return (
     <li className={`bed-tile bed-${bed.state}${bed.news2?.alert ? ' bed-alert' : ''}`}>
-      <p className="bed-label">Bed {bed.label}</p>
-      <StatusBadge status={`bed-${bed.state}`} label={BED_STATE_LABELS[bed.state]} />
-      {bed.occupant && <p className="bed-occupant">{bed.occupant.patient.name}</p>}
-      {bed.occupant?.critical_results ? (
-        <p className="bed-critical">
-          {bed.occupant.critical_results === 1
-            ? 'Critical result to acknowledge'
-            : `${bed.occupant.critical_results} critical results to acknowledge`}
-        </p>
-      ) : null}
+      <p className="bed-head">
+        <span className="bed-icon" aria-hidden="true">
+          {STATE_ICONS[bed.state]}
+        </span>
+        <span className="bed-label">
+          <span className="visually-hidden">Bed </span>
+          {bed.label}
+        </span>
+        <span className="bed-state" title={BED_STATE_LABELS[bed.state]}>
+          {BED_STATE_LABELS[bed.state]}
+        </span>
+        {room && <span className="visually-hidden">, {room}</span>}
+      </p>
+      {occupant && (
+        <>
+          <p className="bed-occupant">{occupant.patient.name}</p>
+          <p className="bed-stay">{stayLine(occupant)}</p>
+          {!(actions && bed.state === 'reserved') && (
+            <p className="bed-last">
+              <BedFlags bed={bed} />
+              <span className="bed-doctor">{occupant.doctor.name}</span>
+            </p>
+          )}
+        </>
+      )}
       {bed.blocked && (
         <p className="bed-occupant">
           {capitalize(bed.blocked.kind)}
           {bed.blocked.reason ? `: ${bed.blocked.reason}` : ''}
         </p>
       )}
-      <p className="muted bed-since">Since {formatDateTime(bed.since)}</p>
-      {bed.news2 && <News2Line news2={bed.news2} />}
-      {bed.occupant && onVitals && (
-        <div className="row-actions">
-          <button
-            type="button"
-            className="button button-small button-primary"
-            aria-label={`Record vitals: ${place}`}
-            onClick={() => onVitals(bed)}
-          >
-            Record vitals
-          </button>
-          <Link
-            className="button button-small"
-            href={withId(flowsheet, bed.occupant.admission_id)}
-            aria-label={`Flowsheet: ${place}`}
-          >
-            Flowsheet
-          </Link>
+      {!occupant && !bed.blocked && <p className="bed-since">Since {formatDateTime(bed.since)}</p>}
+      {occupant && onVitals && (
+        <div className="bed-menu">
+          <RowMenu
+            label={`More actions for ${place}`}
+            text={<span aria-hidden="true">⋯</span>}
+            items={[
+              { label: 'Record vitals', name: `Record vitals: ${place}`, onSelect: () => onVitals(bed) },
+              {
+                label: 'Flowsheet',
+                name: `Flowsheet: ${place}`,
+                href: withId(flowsheet, occupant.admission_id),
+              },
+            ]}
+          />
         </div>
       )}
       {actions && <BedButtons bed={bed} place={place} actions={actions} />}
     </li>
+  );
+}
+
+/** What needs a look on a tile: the latest NEWS2 and its alert, observations overdue, late doses, critical results. */
+function BedFlags({ bed }: { bed: BoardBedJson }) {
+  const critical = bed.occupant?.critical_results ?? 0;
+  const late = bed.occupant?.late_doses ?? 0;
+  return (
+    <>
+      {bed.news2 && <News2Flag news2={bed.news2} />}
+      {late > 0 && (
+        <span className="bed-flag bed-flag-danger">{late === 1 ? '1 late dose' : `${late} late doses`}</span>
+      )}
+      {critical > 0 && (
+        <span className="bed-flag bed-flag-danger">{critical === 1 ? 'Critical result' : `${critical} critical`}</span>
+      )}
+    </>
   );
 }
 
@@ -292,17 +375,16 @@ function BedButtons({ bed, place, actions }: { bed: BedJson; place: string; acti
   return null;
 }
 
-/** The latest NEWS2 on a tile: the score and risk, when the next set is due (overdue marked), an alert when medium or high. */
-function News2Line({ news2 }: { news2: NonNullable<BoardBedJson['news2']> }) {
+/** The latest NEWS2 as a flag: the score (the risk and the next set due in its title), overdue or alert marked. */
+function News2Flag({ news2 }: { news2: NonNullable<BoardBedJson['news2']> }) {
+  const due = `${news2.overdue ? 'Overdue since' : 'Next due'} ${formatDateTime(news2.next_due_at)}`;
   return (
-    <div className="bed-news2">
-      <p>
-        <strong>NEWS2 {news2.total}</strong> <span className="muted">({news2.risk} risk)</span>
-        {news2.alert && <span className="badge badge-alert"> Alert</span>}
-      </p>
-      <p className={news2.overdue ? 'bed-overdue' : 'muted'}>
-        {news2.overdue ? 'Overdue since' : 'Next due'} {formatDateTime(news2.next_due_at)}
-      </p>
-    </div>
+    <>
+      <span className={news2.alert ? 'bed-flag bed-flag-danger' : 'bed-flag'} title={`${news2.risk} risk · ${due}`}>
+        NEWS2 {news2.total}
+        {news2.alert && ' Alert'}
+      </span>
+      {news2.overdue && <span className="bed-flag bed-flag-danger">Obs overdue</span>}
+    </>
   );
 }

@@ -11,6 +11,7 @@ import {
   type StripeStandIn,
 } from '../testing/stripe-stand-in.ts';
 import { billingRoutes } from './routes/billing.ts';
+import { assertRoutesAnswerByAccess } from '../testing/route-access.ts';
 
 const NOW = '2026-06-10T18:00:00Z';
 
@@ -164,22 +165,7 @@ for (const target of testDatabases('both')) {
         admin: (await signUpAdmin(server)).token,
       };
       const routes = billingRoutes(server.app, {});
-      for (const route of routes) {
-        const path = route.path.replace(/\{\w+\}/g, '999999');
-        for (const [who, token] of Object.entries(identities)) {
-          const res = await server.api(route.method, path, { token, ...(route.method === 'GET' ? {} : { body: {} }) });
-          const allowed =
-            route.access === 'public' ||
-            (Array.isArray(route.access) ? route.access.includes(who as never) : route.access === who);
-          const expected = who === 'none' && route.access !== 'public' ? [401] : allowed ? undefined : [403];
-          if (expected) assert.deepEqual([res.status], expected, `${route.method} ${route.path} as ${who}`);
-          else
-            assert.ok(
-              ![401, 403].includes(res.status) && res.status < 500,
-              `${route.method} ${route.path} as ${who} → ${res.status} ${JSON.stringify(res.body)}`,
-            );
-        }
-      }
+      await assertRoutesAnswerByAccess(server, routes, identities);
     });
   });
 }

@@ -10,6 +10,7 @@ import { inpatientRoutes } from './routes/inpatient.ts';
 import { recordRoutes } from './routes/records.ts';
 import { careRoutes } from './routes/care.ts';
 import { labRoutes } from './routes/lab.ts';
+import { assertRoutesAnswerByAccess } from '../testing/route-access.ts';
 
 /** Any key of an answer that carries clinical content: reception must never receive one. */
 const CLINICAL_KEY = /reason|diagnos|treatment|medication|instructions|follow_up|summary/i;
@@ -456,25 +457,7 @@ for (const target of testDatabases('both')) {
         nurse: (await signIn(server, nurseEmail)).token,
       };
       const routes = [...inpatientRoutes(server.app), ...careRoutes(server.app), ...labRoutes(server.app)];
-      const checked: string[] = [];
-      for (const route of routes) {
-        const path = route.path.replace(/\{\w+\}/g, '999999');
-        for (const [who, token] of Object.entries(identities)) {
-          const res = await server.api(route.method, path, { token, body: route.method === 'GET' ? undefined : {} });
-          const allowed =
-            route.access === 'user' ||
-            (Array.isArray(route.access) ? route.access.includes(who as never) : route.access === who);
-          const expected = who === 'none' ? [401] : allowed ? undefined : [403];
-          if (expected) assert.deepEqual([res.status], expected, `${route.method} ${route.path} as ${who}`);
-          else
-            assert.ok(
-              ![401, 403].includes(res.status) && res.status < 500,
-              `${route.method} ${route.path} as ${who} → ${res.status} ${JSON.stringify(res.body)}`,
-            );
-          checked.push(`${route.method} ${route.path} ${who}`);
-        }
-      }
-      assert.equal(checked.length, routes.length * 7);
+      assert.equal(await assertRoutesAnswerByAccess(server, routes, identities), routes.length * 7);
     });
 
     it('answers every clinical route of a patient 404 to a doctor outside their care team, API and FHIR alike, and opens them for the day to one who breaks the glass', async () => {

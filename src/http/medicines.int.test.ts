@@ -5,6 +5,7 @@ import { medicinesClinic } from '../testing/medicines-fixtures.ts';
 import type { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { medicineRoutes } from './routes/medicines.ts';
+import { assertRoutesAnswerByAccess } from '../testing/route-access.ts';
 
 interface DoseRow {
   id: number;
@@ -396,24 +397,12 @@ for (const target of testDatabases('one')) {
         admin: c.admin.token,
       };
       const routes = medicineRoutes(c.server.app);
-      const checked: string[] = [];
-      for (const route of routes) {
-        const path = route.path.replace(/\{\w+\}/g, '999999');
-        for (const [who, token] of Object.entries(identities)) {
-          const res = await c.api(route.method, path, token, route.method === 'GET' ? undefined : {});
-          const role = who === 'nurse_elsewhere' ? 'nurse' : who;
-          const allowed = Array.isArray(route.access) ? route.access.includes(role as never) : route.access === role;
-          const expected = who === 'none' ? [401] : allowed ? undefined : [403];
-          if (expected) assert.deepEqual([res.status], expected, `${route.method} ${route.path} as ${who}`);
-          else
-            assert.ok(
-              ![401, 403].includes(res.status) && res.status < 500,
-              `${route.method} ${route.path} as ${who} → ${res.status} ${JSON.stringify(res.body)}`,
-            );
-          checked.push(`${route.method} ${route.path} ${who}`);
-        }
-      }
-      assert.equal(checked.length, routes.length * 7);
+      assert.equal(
+        await assertRoutesAnswerByAccess(c.server, routes, identities, (who) =>
+          who === 'nurse_elsewhere' ? 'nurse' : who,
+        ),
+        routes.length * 7,
+      );
     });
   });
 }

@@ -7,6 +7,7 @@ import { movableClock } from '../testing/scheduling-fakes.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { careTeam } from '../db/care.pg.ts';
 import { accountRoutes } from './routes/accounts.ts';
+import { assertRoutesAnswerByAccess } from '../testing/route-access.ts';
 
 interface BoardJson {
   wards: { id: number; rooms: { beds: { occupant: { patient: { id: number } } | null }[] }[] }[];
@@ -109,15 +110,7 @@ for (const target of testDatabases('one')) {
       };
       const routes = accountRoutes(server.app, {}).filter((route) => route.path.startsWith('/api/admin/nurses'));
       assert.equal(routes.length, 3);
-      for (const route of routes) {
-        const path = route.path.replace(/\{\w+\}/g, '999999');
-        for (const [who, token] of Object.entries(identities)) {
-          const res = await api(route.method, path, token, route.method === 'GET' ? undefined : {});
-          const expected = who === 'none' ? 401 : who === 'admin' ? undefined : 403;
-          if (expected) assert.equal(res.status, expected, `${route.method} ${route.path} as ${who}`);
-          else assert.ok(res.status < 500 && res.status !== 403, `${route.method} ${route.path} as ${who}`);
-        }
-      }
+      await assertRoutesAnswerByAccess(server, routes, identities);
       for (const path of [
         '/api/admin/billings',
         '/api/patients/1/billings',

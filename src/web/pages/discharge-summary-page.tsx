@@ -10,6 +10,7 @@ import { useLoaded } from '../components/use-fetched.ts';
 import type { PrintedSummaryJson } from '../components/ward.ts';
 import { formatDateTime } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
+import { PrintButton } from '../components/print-button.tsx';
 
 /** Where each reader found the summary, to go back to. */
 const BACK: Partial<Record<Role, { to: string; label: string }>> = {
@@ -31,11 +32,7 @@ export default function DischargeSummaryPage() {
             {back.label}
           </Link>
         )}
-        {loaded.state === 'loaded' && (
-          <button type="button" className="button button-small button-primary no-print" onClick={() => window.print()}>
-            Print
-          </button>
-        )}
+        {loaded.state === 'loaded' && <PrintButton />}
       </PageHeader>
       <PanelBody
         loaded={loaded}

@@ -15,6 +15,7 @@ import { formatDateTime } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 import type { ClinicJson } from '../../domain/shared/shared-shapes.ts';
 import type { FlowsheetJson } from '../../domain/vitals/vitals-shapes.ts';
+import { PrintButton } from '../components/print-button.tsx';
 
 const CHARTS = [
   ['news2', 'NEWS2', 'score'],
@@ -63,9 +64,7 @@ export default function FlowsheetPage() {
             SpO2 scale
           </button>
         )}
-        <button type="button" className="button button-small button-primary no-print" onClick={() => window.print()}>
-          Print temperature chart
-        </button>
+        <PrintButton label="Print temperature chart" />
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
       <PanelBody loaded={loaded} retry={retry} what="The flowsheet" skeleton={<div className="card skeleton-visit" />}>

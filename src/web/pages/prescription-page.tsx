@@ -8,6 +8,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { useLoaded } from '../components/use-fetched.ts';
 import { formatDate } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
+import { PrintButton } from '../components/print-button.tsx';
 
 export default function PrescriptionPage() {
   useSignals();
@@ -20,11 +21,7 @@ export default function PrescriptionPage() {
         <Link href={back} className="button button-small no-print">
           {role.value === 'patient' ? 'My medicines' : 'My Day'}
         </Link>
-        {loaded.state === 'loaded' && (
-          <button type="button" className="button button-small button-primary no-print" onClick={() => window.print()}>
-            Print
-          </button>
-        )}
+        {loaded.state === 'loaded' && <PrintButton />}
       </PageHeader>
       <PanelBody
         loaded={loaded}

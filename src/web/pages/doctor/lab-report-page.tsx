@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched, useLoaded } from '../../components/use-fetched.ts';
 import { formatDate, formatDateTime } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
+import { PrintButton } from '../../components/print-button.tsx';
 
 export default function LabReportPage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -23,11 +24,7 @@ export default function LabReportPage() {
             Lab results
           </Link>
         )}
-        {order && (
-          <button type="button" className="button button-small button-primary no-print" onClick={() => window.print()}>
-            Print
-          </button>
-        )}
+        {order && <PrintButton />}
       </PageHeader>
       <PanelBody loaded={loaded} retry={retry} what="The lab report" skeleton={<article className="card lab-report" />}>
         {(o) => <LabReport order={o} />}

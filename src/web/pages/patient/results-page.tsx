@@ -13,6 +13,7 @@ import { ALL } from '../../components/use-alert.ts';
 import { useFetched, useLoaded } from '../../components/use-fetched.ts';
 import { formatDate, formatDateTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
+import { PrintButton } from '../../components/print-button.tsx';
 
 /** "Usual range 3.5 to 5 mmol/L — your value is above the usual range". */
 const rangeSentence = (r: MyResultJson) =>
@@ -24,11 +25,7 @@ export default function MyResultsPage() {
   return (
     <>
       <PageHeader title="My Results">
-        {loaded.state === 'loaded' && loaded.value.results.length > 0 && (
-          <button type="button" className="button button-small button-primary no-print" onClick={() => window.print()}>
-            Print
-          </button>
-        )}
+        {loaded.state === 'loaded' && loaded.value.results.length > 0 && <PrintButton />}
       </PageHeader>
       <PanelBody loaded={loaded} retry={retry} what="Your results" skeleton={<div className="card lab-order" />}>
         {({ results }) =>

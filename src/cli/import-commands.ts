@@ -4,12 +4,15 @@ import { formatOf, type ImportFormat } from '../domain/imports/parse.ts';
 import {
   DEPARTMENT_COLUMNS,
   DOCTOR_COLUMNS,
+  type ImportFile,
+  type ImportOptions,
   type ImportResult,
   type ImportedCredential,
 } from '../domain/imports/use-cases.ts';
 import { cliActor } from '../domain/shared/actor.ts';
 import { invalid } from '../domain/shared/errors.ts';
 import { toCsv } from './format.ts';
+import type { App } from '../app.ts';
 import { writeLine, type Cli, type Output } from './context.ts';
 
 export const FILE_HELP = 'a CSV file with a header row, or a JSON array of objects (by the .json extension)';
@@ -82,29 +85,50 @@ async function credentialsFile(
   };
 }
 
-export function register(program: Command, { getApp, io }: Cli): void {
+/**
+ * A subcommand that imports one kind of row from a file with `--dry-run`: every row checked first, nothing written
+ * unless all are good, the summary named by `noun` (singular, plural).
+ */
+export function rowImportCommand(
+  parent: Command,
+  { getApp, io }: Cli,
+  spec: {
+    name: string;
+    description: string;
+    noun: [string, string];
+    run: (app: App, file: ImportFile, options: ImportOptions) => Promise<ImportResult>;
+  },
+): void {
+  parent
+    .command(spec.name)
+    .description(spec.description)
+    .argument('<file>', FILE_HELP)
+    .option('--dry-run', 'check every row and write nothing')
+    .addOption(inputFormatOption())
+    .action(async (path: string, opts: { dryRun?: boolean; inputFormat?: string }) => {
+      const file = await readImportFile(path, opts.inputFormat);
+      const result = await spec.run(await getApp(), file, {
+        dryRun: !!opts.dryRun,
+        onProgress: progressReporter(io.stderr),
+      });
+      printSummary(io.stdout, result, result.imported === 1 ? spec.noun[0] : spec.noun[1]);
+    });
+}
+
+export function register(program: Command, cli: Cli): void {
+  const { getApp, io } = cli;
   const importCommand = program
     .command('import')
     .description(
       'import catalogue data from a file: every row is checked first, and nothing is written unless all are good',
     );
 
-  importCommand
-    .command('departments')
-    .description(`import departments (columns: ${DEPARTMENT_COLUMNS.join(', ')}); names that exist already are skipped`)
-    .argument('<file>', FILE_HELP)
-    .option('--dry-run', 'check every row and write nothing')
-    .addOption(inputFormatOption())
-    .action(async (path: string, opts: { dryRun?: boolean; inputFormat?: string }) => {
-      const file = await readImportFile(path, opts.inputFormat);
-      const app = await getApp();
-      const result = await app.imports.importDepartments(
-        file,
-        { dryRun: !!opts.dryRun, onProgress: progressReporter(io.stderr) },
-        cliActor('cli-import'),
-      );
-      printSummary(io.stdout, result, result.imported === 1 ? 'department' : 'departments');
-    });
+  rowImportCommand(importCommand, cli, {
+    name: 'departments',
+    description: `import departments (columns: ${DEPARTMENT_COLUMNS.join(', ')}); names that exist already are skipped`,
+    noun: ['department', 'departments'],
+    run: (app, file, options) => app.imports.importDepartments(file, options, cliActor('cli-import')),
+  });
 
   importCommand
     .command('doctors')

@@ -5,7 +5,7 @@ import { cliActor } from '../domain/shared/actor.ts';
 import { MAX_PER_PAGE } from '../domain/shared/pagination.ts';
 import { chosenFormat, formatOption, printRows, type Column } from './format.ts';
 import type { Cli } from './context.ts';
-import { FILE_HELP, inputFormatOption, printSummary, progressReporter, readImportFile } from './import-commands.ts';
+import { rowImportCommand } from './import-commands.ts';
 
 const COLUMNS: Column[] = [
   { key: 'id', header: 'ID' },
@@ -21,7 +21,8 @@ const COLUMNS: Column[] = [
 ];
 
 /** `medora lab-tests`: the lab's test catalogue, listed and imported from a file. */
-export function register(program: Command, { getApp, io }: Cli): void {
+export function register(program: Command, cli: Cli): void {
+  const { getApp, io } = cli;
   const command = program
     .command('lab-tests')
     .description("list the lab's test catalogue and import tests from a file");
@@ -42,23 +43,12 @@ export function register(program: Command, { getApp, io }: Cli): void {
       printRows(io.stdout, items, COLUMNS, chosenFormat(opts.format, io.stdout));
     });
 
-  command
-    .command('import')
-    .description(
+  rowImportCommand(command, cli, {
+    name: 'import',
+    description:
       `add tests and panels (columns: ${LAB_TEST_COLUMNS.join(', ')}; answers and a panel's member codes separated ` +
-        'by |, a panel after its tests); codes already in the catalogue are skipped, and nothing is written unless every row is good',
-    )
-    .argument('<file>', FILE_HELP)
-    .option('--dry-run', 'check every row and write nothing')
-    .addOption(inputFormatOption())
-    .action(async (path: string, opts: { dryRun?: boolean; inputFormat?: string }) => {
-      const file = await readImportFile(path, opts.inputFormat);
-      const app = await getApp();
-      const result = await app.imports.importLabTests(
-        file,
-        { dryRun: !!opts.dryRun, onProgress: progressReporter(io.stderr) },
-        cliActor('cli-import'),
-      );
-      printSummary(io.stdout, result, result.imported === 1 ? 'lab test' : 'lab tests');
-    });
+      'by |, a panel after its tests); codes already in the catalogue are skipped, and nothing is written unless every row is good',
+    noun: ['lab test', 'lab tests'],
+    run: (app, file, options) => app.imports.importLabTests(file, options, cliActor('cli-import')),
+  });
 }

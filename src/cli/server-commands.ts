@@ -90,7 +90,10 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
         ? startExportWorker(app, db, config, (line) => writeLine(io.stderr, line))
         : undefined;
       if (!opts.worker)
-        writeLine(io.stdout, 'No worker in this process: `medora worker` sends the e-mails and seals the audit trail.');
+        writeLine(
+          io.stdout,
+          'No worker in this process: `medora worker` sends the e-mails and HL7 messages, writes the $export jobs and seals the audit trail.',
+        );
       else if (!config.smtpUrl)
         writeLine(io.stdout, 'No SMTP_URL: e-mails are kept in the outbox, marked not sent (admin → Messages).');
       const hl7 =
@@ -134,7 +137,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
   program
     .command('worker')
     .description(
-      "send the outbox's e-mails and seal the audit trail in a process of its own (medora serve does both too); stops on SIGTERM",
+      "send the outbox's e-mails and HL7 messages, write the FHIR $export jobs and seal the audit trail in a process of its own (medora serve does all of it too); stops on SIGTERM",
     )
     .action(async () => {
       const config = loadConfig();

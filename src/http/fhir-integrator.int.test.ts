@@ -362,6 +362,8 @@ for (const target of testDatabases('one')) {
           'Appointment:patient',
           'Encounter:patient',
           'Encounter:subject',
+          'Observation:patient',
+          'DiagnosticReport:patient',
         ]);
         for (const r of metadata.body.rest?.[0]?.resource ?? [])
           for (const value of r.searchRevInclude ?? []) {

@@ -201,6 +201,42 @@ for (const target of testDatabases('one')) {
       assert.equal((await search(`/Specimen?${p}&status=available&collected=${TODAY}`)).length, 5);
     });
 
+    it("includes a report's results and patient, and revincludes them, as the caller may read each", async () => {
+      const report = String(released.report);
+      const kinds = (bundle: Bundle) =>
+        (bundle.entry ?? []).map((e) => `${e.search?.mode}:${e.resource?.resourceType}/${e.resource?.id}`).sort();
+      const q = `/DiagnosticReport?_id=${report}&_include=DiagnosticReport:result&_include=DiagnosticReport:patient`;
+      const asDoctor = await fhir.get<Bundle>(q, doctor.token);
+      assert.equal(asDoctor.status, 200);
+      assert.deepEqual(
+        kinds(asDoctor.body),
+        [
+          `match:DiagnosticReport/${report}`,
+          `include:Patient/${patient.patientId}`,
+          ...Object.values(released.observations).map((id) => `include:Observation/${id}`),
+        ].sort(),
+      );
+      const rev = await fhir.get<Bundle>(
+        `/Observation?_id=${released.observations['2823-3']}&_revinclude=DiagnosticReport:result&_include=Observation:patient`,
+        doctor.token,
+      );
+      assert.deepEqual(
+        kinds(rev.body),
+        [
+          `match:Observation/${released.observations['2823-3']}`,
+          `include:DiagnosticReport/${report}`,
+          `include:Patient/${patient.patientId}`,
+        ].sort(),
+      );
+      // The patient finds no report not yet released, so nothing of it is included either.
+      const unreleasedReport = String(unreleased.report);
+      const mine = await fhir.get<Bundle>(
+        `/DiagnosticReport?_id=${unreleasedReport}&_include=DiagnosticReport:result`,
+        patient.token,
+      );
+      assert.deepEqual(kinds(mine.body), []);
+    });
+
     it("holds only released results in the patient's own searches, reads, $everything and ZIP", async () => {
       const visible = [...Object.values(released.observations), imaging.observations['IMG-XR-CHEST']].map(String);
       assert.deepEqual(await search('/Observation', patient.token), visible.sort());

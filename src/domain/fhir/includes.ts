@@ -27,6 +27,9 @@ export const INCLUDES: readonly IncludeDef[] = [
   { source: 'Encounter', param: 'subject', target: 'Patient' },
   { source: 'Encounter', param: 'practitioner', target: 'Practitioner' },
   { source: 'Encounter', param: 'location', target: 'Location' },
+  { source: 'Observation', param: 'patient', target: 'Patient' },
+  { source: 'DiagnosticReport', param: 'patient', target: 'Patient' },
+  { source: 'DiagnosticReport', param: 'result', target: 'Observation' },
   { source: 'MedicationRequest', param: 'medication', target: 'Medication' },
 ];
 

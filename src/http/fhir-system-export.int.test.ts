@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import type { Resource } from '@medplum/fhirtypes';
+import type { Appointment, Resource } from '@medplum/fhirtypes';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../demo/seed.ts';
 import type { BulkManifest } from '../domain/fhir/bulk-files.ts';
 import { startExportWorker } from '../fhir-export-worker.ts';
 import type { LeaseWorker } from '../outbox/lease-worker.ts';
+import { referencesIn } from '../domain/fhir/references.ts';
 import { present } from '../testing/assert.ts';
 import { danglingReferences } from '../testing/fhir.ts';
 import { assertValidFhir } from '../testing/fhir-validate.ts';
@@ -94,12 +95,19 @@ for (const target of testDatabases('one')) {
       const all = [...files.values()].flat();
       for (const resource of all) assertValidFhir(resource);
       for (const [type, resources] of files) for (const r of resources) assert.equal(r.resourceType, type);
-      // A Slot is made from the schedule while it is still to come; one of a visit already begun is not served.
-      const past = (ref: string) => /^Slot\/\d+-(\d{4}-\d{2}-\d{2})$/.exec(ref)?.[1] ?? '9999' <= NOW.slice(0, 10);
-      assert.deepEqual(
-        danglingReferences(all).filter((ref) => !past(ref)),
-        [],
+      // Self-contained: every reference of every line, the Slots of today's visits and of those fitted in included.
+      assert.deepEqual(danglingReferences(all), []);
+      const referred = new Set(all.flatMap((r) => referencesIn(r).map(({ type }) => type)));
+      for (const type of ['Practitioner', 'Organization', 'Location', 'Schedule', 'Slot', 'Patient'])
+        assert.ok(referred.has(type), `the walk met references to ${type}`);
+      // Today's visit (the desk checked one in on this Saturday, in a Monday slot) has its slot written.
+      const slots = new Set(present(files.get('Slot'), 'the Slots').map((slot) => `Slot/${slot.id}`));
+      const today = (present(files.get('Appointment'), 'the Appointments') as Appointment[]).filter((a) =>
+        a.start?.startsWith(NOW.slice(0, 10)),
       );
+      assert.ok(today.length > 0, 'the demo has a visit today');
+      for (const visit of today)
+        for (const slot of visit.slot ?? []) assert.ok(slots.has(present(slot.reference, 'a slot')), slot.reference);
       // A file is the admin's: without the token it is not read.
       assert.equal((await get(present(manifest.output[0], 'a file').url)).status, 401);
     });

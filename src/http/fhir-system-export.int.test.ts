@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import type { Appointment, OperationOutcome, Resource } from '@medplum/fhirtypes';
+import type { Appointment, Bundle, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../demo/seed.ts';
 import type { BulkManifest } from '../domain/fhir/bulk-files.ts';
 import { startExportWorker } from '../fhir-export-worker.ts';
 import type { LeaseWorker } from '../outbox/lease-worker.ts';
 import { referencesIn } from '../domain/fhir/references.ts';
 import { present } from '../testing/assert.ts';
-import { danglingReferences } from '../testing/fhir.ts';
+import { danglingReferences, fhirClient } from '../testing/fhir.ts';
+import { readBulkZip } from '../testing/fhir-bulk.ts';
 import { assertValidFhir } from '../testing/fhir-validate.ts';
 import { signIn, signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
 import { movableClock } from '../testing/scheduling-fakes.ts';
@@ -111,6 +112,59 @@ for (const target of testDatabases('one')) {
         for (const slot of visit.slot ?? []) assert.ok(slots.has(present(slot.reference, 'a slot')), slot.reference);
       // A file is the admin's: without the token it is not read.
       assert.equal((await get(present(manifest.output[0], 'a file').url)).status, 401);
+    });
+
+    it("keeps every demo patient's $everything and its ZIP self-contained, for the patient, the doctor and an admin", async () => {
+      const fhir = fhirClient(server);
+      const entries = (bundles: Bundle[]) =>
+        bundles.flatMap((b) => (b.entry ?? []).flatMap((e) => (e.resource ? [e.resource] : [])));
+      const patients = await server.db.query<{ id: number; email: string }>(
+        'select p.id, u.email from patients p join users u on u.id = p.user_id order by p.id',
+      );
+      const demo = present(
+        patients.find((p) => p.email === 'patient@medora.test'),
+        'the demo patient',
+      );
+      const readers: [string, number][] = [
+        ...patients.map(({ id }): [string, number] => ['admin', id]),
+        ['patient', demo.id],
+        ['doctor', demo.id],
+      ];
+      const types = new Set<string>();
+      for (const [role, patientId] of readers) {
+        const token = present(tokens.get(role), role);
+        const zip = await fetch(`${server.url}/fhir/R4/Patient/${patientId}/$everything?_format=application/zip`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        assert.equal(zip.status, 200);
+        const zipped = Object.values((await readBulkZip(new Uint8Array(await zip.arrayBuffer()))).files).flat();
+        assert.deepEqual(danglingReferences(zipped), [], `the ZIP of Patient/${patientId} as ${role}`);
+        for (const r of zipped) types.add(r.resourceType);
+        if (patientId !== demo.id || role === 'admin') continue;
+        // The paged bundles (each validated by the client) hold the same, self-contained.
+        const bundles = await fhir.pages(`/Patient/${patientId}/$everything?_count=500`, token);
+        const resources = entries(bundles).filter((r) => r.resourceType !== 'OperationOutcome');
+        assert.deepEqual(danglingReferences(resources), [], `$everything of Patient/${patientId} as ${role}`);
+      }
+      // The walk met the clinical types of the lab, vital signs and medicines, and the directory they refer to.
+      for (const type of [
+        'Practitioner',
+        'PractitionerRole',
+        'Organization',
+        'Location',
+        'Schedule',
+        'Slot',
+        'Encounter',
+        'ServiceRequest',
+        'Specimen',
+        'Observation',
+        'DiagnosticReport',
+        'Medication',
+        'MedicationRequest',
+        'MedicationAdministration',
+        'AllergyIntolerance',
+      ])
+        assert.ok(types.has(type), `${type} is in the demo's records`);
     });
 
     it('honours _type and _since, and refuses a type it does not export', async () => {

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
-import type { TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Role } from '../../domain/shared/actor.ts';
 import { routes, withId } from '../paths.ts';
@@ -122,7 +121,7 @@ describe('axe on every screen', () => {
    * width rather than once per screen. Notes how many screens were measured and the largest shift seen.
    */
   async function findings(
-    t: TestContext,
+    t: { diagnostic(message: string): void },
     page: Page,
     viewport: { width: number; height: number },
     paths: string[],

@@ -37,6 +37,7 @@ export default function AccountPage() {
       <Alert message={alert} onDismiss={dismiss} />
       <div className="account-sections">
         <ChangePassword setAlert={setAlert} />
+        {/* Only admins and doctors may use it (the server's rule, domain/auth/mfa-use-cases.ts): only their page keeps its room while its status loads. */}
         {(currentRole === 'admin' || currentRole === 'doctor') && <TwoStepSignIn setAlert={setAlert} />}
         {(currentRole === 'doctor' || currentRole === 'patient') && (
           <CalendarFeedSection namesPatients={currentRole === 'doctor'} setAlert={setAlert} />

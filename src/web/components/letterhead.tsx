@@ -1,10 +1,16 @@
 /** The clinic's letterhead on a printout (a lab report): its name, address and phone, as GET /api/clinic gives them. */
 import type { ClinicJson } from '../../domain/shared/shared-shapes.ts';
-import { endpoints } from '../paths.ts';
-import { useFetched } from './use-fetched.ts';
 
-export function Letterhead({ title, reference }: { title: string; reference: string }) {
-  const clinic = useFetched<ClinicJson>(endpoints.clinic, 'clinic');
+/** `clinic` as its page fetched it (null until then): a page on screen waits for it, so the lines do not push it down. */
+export function Letterhead({
+  title,
+  reference,
+  clinic,
+}: {
+  title: string;
+  reference: string;
+  clinic: ClinicJson | null;
+}) {
   return (
     <header className="receipt-header letterhead">
       <address className="receipt-from">

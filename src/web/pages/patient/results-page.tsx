@@ -3,6 +3,7 @@
  * range in plain words and how the value stands against it, a trend per test, and what a correction changed.
  */
 import type { MyProfileJson } from '../../../domain/patients/patients-shapes.ts';
+import type { ClinicJson } from '../../../domain/shared/shared-shapes.ts';
 import type { ListJson } from '../../../http/answers.ts';
 import { valueText, type MyResultJson } from '../../components/lab-labels.ts';
 import { Letterhead } from '../../components/letterhead.tsx';
@@ -22,6 +23,7 @@ const rangeSentence = (r: MyResultJson) =>
 export default function MyResultsPage() {
   const { loaded, retry } = useLoaded<ListJson<'results', MyResultJson>>(endpoints.lab.myResults, 'Your results', ALL);
   const profile = useFetched<MyProfileJson>(endpoints.patient.profile, 'profile');
+  const clinic = useFetched<ClinicJson>(endpoints.clinic, 'clinic');
   return (
     <>
       <PageHeader title="My Results">
@@ -34,7 +36,11 @@ export default function MyResultsPage() {
           ) : (
             <div className="lab-report receipt">
               <div className="print-only">
-                <Letterhead title="Laboratory results" reference={profile ? `Patient ID ${profile.patient.id}` : ''} />
+                <Letterhead
+                  title="Laboratory results"
+                  reference={profile ? `Patient ID ${profile.patient.id}` : ''}
+                  clinic={clinic}
+                />
                 {profile && (
                   <p>
                     {profile.patient.name}

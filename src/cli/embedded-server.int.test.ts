@@ -164,7 +164,8 @@ describe('the embedded database while medora serve runs', () => {
     t.after(async () => {
       await load.stop();
     });
-    const env = { DATA_DIR: dataDir };
+    // Each command waits its turn behind the others and pg_dump, as the server's requests do (see before()).
+    const env = { DATA_DIR: dataDir, DATABASE_ACQUIRE_TIMEOUT_MS: '30000' };
     const addStartedAt = performance.now();
     let addedAt = Infinity;
     const [report, added, backup] = await Promise.all([

@@ -2,7 +2,13 @@ import { describe, it } from '../../src/testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { tallyBurst, type PatientBooking } from './burst.ts';
 
-const booking = (over: Partial<PatientBooking>): PatientBooking => ({ tries: 1, last: '201', at: 0, unavailable: [], ...over });
+const booking = (over: Partial<PatientBooking>): PatientBooking => ({
+  tries: 1,
+  last: '201',
+  at: 0,
+  unavailable: [],
+  ...over,
+});
 
 describe('a burst of bookings', () => {
   it('counts the first tries, the retries, what it ended with and every 503 on the way', () => {

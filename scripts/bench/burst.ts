@@ -98,7 +98,11 @@ export function tallyBurst(answers: PatientBooking[]): BurstTally {
       const sorted = [...ms].sort((a, b) => a - b);
       return [
         code,
-        { count: ms.length, medianHeldMs: at(sorted, Math.floor(sorted.length / 2), 'held'), maxHeldMs: Math.max(...ms) },
+        {
+          count: ms.length,
+          medianHeldMs: at(sorted, Math.floor(sorted.length / 2), 'held'),
+          maxHeldMs: Math.max(...ms),
+        },
       ];
     }),
   );

@@ -15,7 +15,8 @@ export function cpuUsOfStat(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
-  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error(`not a /proc stat line: ${stat.slice(0, 80)}`);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime))
+    throw new Error(`not a /proc stat line: ${stat.slice(0, 80)}`);
   return ((utime + stime) * 1e6) / TICKS_PER_SECOND;
 }
 

@@ -51,10 +51,9 @@ const activity = await openPostgres(serverUrl, { max: 1 });
 
 /** PostgreSQL backends of one server's pool, by the application name its connections carry: pid → CPU µs so far. */
 async function backendsOf(server: RunningServer): Promise<Map<number, number>> {
-  const rows = await activity.query<{ pid: number }>(
-    'select pid from pg_stat_activity where application_name = $1',
-    [`medora (pid ${server.pid})`],
-  );
+  const rows = await activity.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
+    `medora (pid ${server.pid})`,
+  ]);
   const cpu = new Map<number, number>();
   for (const { pid } of rows) {
     try {

@@ -169,7 +169,13 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
           throw error;
         },
       );
-      sides.push({ scale, medora, twins, worker, scenarios: readScenarios(hospital.fixtures, doctorsPerPage(hospitals)) });
+      sides.push({
+        scale,
+        medora,
+        twins,
+        worker,
+        scenarios: readScenarios(hospital.fixtures, doctorsPerPage(hospitals)),
+      });
     }
     const reads: ReadPair[][] = sides.map(() => []);
     for (const [j, { name }] of nth(sides, 0).scenarios.entries()) {

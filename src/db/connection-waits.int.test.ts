@@ -6,7 +6,7 @@ import { DEFAULT_TIMEOUTS } from './timeouts.ts';
 
 for (const target of testDatabases('both').filter((t) => t.name === 'postgres')) {
   describe('how long a request waits for a pooled connection, on postgres', () => {
-    it("a read is refused after the reads' short wait; a write waits its turn and is done", async () => {
+    it("a read is refused after the reads' short wait; a write, and a write request's read, wait their turn", async () => {
       const database = await target.open();
       // One connection, a read's wait far shorter than a write's: which of them is refused does not depend on timing.
       const db = await openPostgres(database.url ?? '', {
@@ -23,10 +23,13 @@ for (const target of testDatabases('both').filter((t) => t.name === 'postgres'))
         await assert.rejects(db.query('select count(*) from rooms'), { kind: 'unavailable', code: 'database_busy' });
         const booking = db.transaction((tx) => tx.query<{ n: number }>('select count(*)::int as n from rooms'));
         const writing = db.query<{ n: number }>('update rooms set name = name where id = 0 returning 1 as n');
+        // A write request's session lookup: a read that waits as the write will.
+        const lookup = db.query<{ n: number }>('select count(*)::int as n from rooms', [], { waitsAsWrite: true });
         letGo();
         await holding;
         assert.deepEqual(await booking, [{ n: 0 }]);
         assert.deepEqual(await writing, []);
+        assert.deepEqual(await lookup, [{ n: 0 }]);
         // The refused read's place in the pool's queue gave its connection straight back: the pool still serves.
         assert.deepEqual(await db.query('select 1 as one'), [{ one: 1 }]);
       } finally {

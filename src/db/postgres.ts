@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable } from './db.ts';
+import type { Db, Queryable, QueryOptions } from './db.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import {
@@ -238,13 +238,19 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       }
     });
   /** Under a pooler, a statement whose limits are not the server connection's defaults sets them in a transaction. */
-  const pooledQuery = async <T extends object>(sql: string, params?: unknown[]): Promise<T[]> => {
+  const pooledQuery = async <T extends object>(
+    sql: string,
+    params?: unknown[],
+    queryOpts?: QueryOptions,
+  ): Promise<T[]> => {
     const reads = readsOnly(sql);
     const lockMs = reads ? timeouts.readLockMs : timeouts.lockMs;
     const wanted = { ...timeouts, lockMs };
     if (roleDefaultsMatch(await limitsOutside(), wanted))
-      return withClient(reads ? timeouts.acquireMs : timeouts.writeAcquireMs, lockMs, (client) =>
-        wrap(client).query<T>(sql, params),
+      return withClient(
+        reads && !queryOpts?.waitsAsWrite ? timeouts.acquireMs : timeouts.writeAcquireMs,
+        lockMs,
+        (client) => wrap(client).query<T>(sql, params),
       );
     return inTransaction(limitsBegin(wanted), (tx) => tx.query<T>(sql, params));
   };
@@ -252,11 +258,15 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   const direct = opts.directUrl ? connectionConfig(opts.directUrl, timeouts, false, opts.schema) : undefined;
   return {
     kind: 'pg',
-    query: (sql, params) =>
+    query: (sql, params, queryOpts) =>
       pooled
-        ? pooledQuery(sql, params)
+        ? pooledQuery(sql, params, queryOpts)
         : readsOnly(sql)
-          ? withClient(timeouts.acquireMs, timeouts.readLockMs, (client) => wrap(client).query(sql, params))
+          ? withClient(
+              queryOpts?.waitsAsWrite ? timeouts.writeAcquireMs : timeouts.acquireMs,
+              timeouts.readLockMs,
+              (client) => wrap(client).query(sql, params),
+            )
           : withClient(timeouts.writeAcquireMs, timeouts.lockMs, (client) => wrap(client).query(sql, params)),
     exec: (sql) => withClient(timeouts.writeAcquireMs, timeouts.lockMs, (client) => wrap(client).exec(sql)),
     // A deadlock or a serialization failure rolled the whole transaction back: it runs once more, on a fresh

@@ -86,8 +86,10 @@ export function pgliteDb(
   const direct = wrap(client);
   return {
     kind: 'pglite',
-    query: (sql, params) =>
-      inTurn(readsOnly(sql) ? timeouts.acquireMs : timeouts.writeAcquireMs, () => direct.query(sql, params)),
+    query: (sql, params, queryOpts) =>
+      inTurn(readsOnly(sql) && !queryOpts?.waitsAsWrite ? timeouts.acquireMs : timeouts.writeAcquireMs, () =>
+        direct.query(sql, params),
+      ),
     exec: (sql) => inTurn(timeouts.writeAcquireMs, () => direct.exec(sql)),
     transaction: (fn) =>
       inTurn(timeouts.writeAcquireMs, () =>

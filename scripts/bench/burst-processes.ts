@@ -6,7 +6,7 @@
  * waits its Retry-After and books again. Reports the bookings made on the first try and in all, every 503 by code
  * with how long the server held it, how long until all were booked, each instance's CPU time and peak memory, and
  * checks in SQL that every slot was booked exactly once. `--env` passes a setting to both servers (to try a
- * different pool or wait); `--output` sets the `burst_processes` section of that results file.
+ * different pool or wait); `--output` adds the run to the `burst_processes` section (a list) of that results file.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import { makeTestApp } from '../../src/testing/test-app.ts';
 import { bookPatiently, bookingRequests, tallyBurst } from './burst.ts';
 import { createBenchDatabase } from './database.ts';
 import { round } from './load.ts';
-import { mergeResults } from './merge-results.ts';
+import { appendResult } from './merge-results.ts';
 import { benchMachine } from './report.ts';
 import { startMedora, type RunningServer } from './servers.ts';
 import { bookedSlots, describeTrail, trailAfterSealing } from './two-instances.ts';
@@ -32,7 +32,7 @@ const opts = new Command()
   .option('--bookings <n>', 'patients booking at once', '1000')
   .option('--max-wait <seconds>', 'how long a client keeps retrying after 503s, in all', '120')
   .option('--env <setting...>', 'NAME=value given to both servers', [])
-  .option('--output <file>', 'set the burst_processes section of this results file')
+  .option('--output <file>', 'add the run to the burst_processes runs of this results file')
   .parse()
   .opts<{ bookings: string; maxWait: string; env: string[]; output?: string }>();
 const n = Number(opts.bookings);
@@ -106,7 +106,12 @@ try {
     double_booked: slots.doubleBooked,
     exactly_once: exact,
     refused: tally.refused,
-    unavailable: tally.unavailable,
+    unavailable: Object.fromEntries(
+      Object.entries(tally.unavailable).map(([code, u]) => [
+        code,
+        { count: u.count, median_held_ms: u.medianHeldMs, max_held_ms: u.maxHeldMs },
+      ]),
+    ),
     trail: describeTrail(trail),
     cpu_seconds_per_instance: cpuSeconds,
     peak_rss_mib_per_instance: servers.map((s) => s.peakRssMiB()),
@@ -128,7 +133,7 @@ try {
   console.log(`  audit trail: ${result.trail}; CPU s ${cpuSeconds.join(' / ')}; load ${loadBefore.join(' ')}`);
   if (!exact) process.exitCode = 1;
   if (opts.output) {
-    await mergeResults(resolve(opts.output), 'burst_processes', result);
+    await appendResult(resolve(opts.output), 'burst_processes', result);
     console.log(`figures written to ${opts.output} (burst_processes)`);
   }
 } catch (error) {

@@ -11,3 +11,10 @@ export async function mergeResults(file: string, section: string, value: unknown
     throw new Error(`${file} does not hold a JSON object`);
   await writeFile(file, `${JSON.stringify({ ...current, [section]: value }, null, 2)}\n`);
 }
+
+/** Adds one run to a section that lists runs (the earlier ones kept, newest last). */
+export async function appendResult(file: string, section: string, run: unknown): Promise<void> {
+  const current: unknown = existsSync(file) ? JSON.parse(await readFile(file, 'utf8')) : {};
+  const runs = (current as Record<string, unknown>)[section];
+  await mergeResults(file, section, [...(Array.isArray(runs) ? runs : []), run]);
+}

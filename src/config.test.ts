@@ -11,6 +11,13 @@ describe('configuration from the environment', () => {
     assert.equal(loadConfig({ CLINIC_TZ: 'UTC', DATABASE_POOL_SIZE: '12' }).databasePoolSize, 12);
   });
 
+  it('lets a write wait longer for a database connection than a read, each as configured', () => {
+    const { timeouts } = loadConfig({ CLINIC_TZ: 'UTC' });
+    assert.deepEqual([timeouts.acquireMs, timeouts.writeAcquireMs], [3000, 15_000]);
+    const set = loadConfig({ CLINIC_TZ: 'UTC', DATABASE_WRITE_ACQUIRE_TIMEOUT_MS: '30000' }).timeouts;
+    assert.equal(set.writeAcquireMs, 30_000);
+  });
+
   it('stops with the variable named when a value is wrong', () => {
     assert.throws(
       () => loadConfig({ CLINIC_TZ: 'UTC', DATABASE_POOL_SIZE: '0' }),

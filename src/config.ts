@@ -190,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: whole('TRUST_PROXY', 0, 0),
     timeouts: {
       acquireMs: whole('DATABASE_ACQUIRE_TIMEOUT_MS', DEFAULT_TIMEOUTS.acquireMs),
+      writeAcquireMs: whole('DATABASE_WRITE_ACQUIRE_TIMEOUT_MS', DEFAULT_TIMEOUTS.writeAcquireMs),
       statementMs: whole('DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_TIMEOUTS.statementMs),
       lockMs: whole('DATABASE_LOCK_TIMEOUT_MS', DEFAULT_TIMEOUTS.lockMs),
       readLockMs: whole('DATABASE_READ_LOCK_TIMEOUT_MS', DEFAULT_TIMEOUTS.readLockMs),

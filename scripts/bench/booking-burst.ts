@@ -10,21 +10,16 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import type { App } from '../../src/app.ts';
-import type { Queryable } from '../../src/db/db.ts';
 import type { TrailCheck } from '../../src/domain/audit/use-cases.ts';
-import { at, present } from '../../src/testing/assert.ts';
+import { at } from '../../src/testing/assert.ts';
 import { benchMachine } from './report.ts';
+import { type BurstTally, bookPatiently, bookingRequests, tallyBurst } from './burst.ts';
 import {
   DATES,
-  SLOTS_A_DAY,
+  NOW,
   bookedSlots,
-  createDoctors,
-  createPatients,
   databasePoolSize,
   describeTrail,
-  isoWeekdayOf,
-  signInBySql,
   trailAfterSealing,
   withTwoInstances,
 } from './two-instances.ts';
@@ -38,12 +33,7 @@ const opts = new Command()
 const n = Number(opts.bookings);
 const maxWaitMs = Number(opts.maxWait) * 1000;
 
-interface Burst {
-  firstTry: number;
-  booked: number;
-  /** Answers other than 201 and 503, by status and code. */
-  refused: Record<string, number>;
-  retries: number;
+interface Burst extends BurstTally {
   seconds: number;
   distinctSlots: number;
   doubleBooked: number;
@@ -54,68 +44,25 @@ interface Burst {
 /** One burst on a fresh database; `chained: false` runs no sealer and leaves rows unmarked for one. */
 function burst(chained: boolean): Promise<Burst> {
   return withTwoInstances({ chained }, async ({ setup, apps, urls, verifier }) => {
-    const requests = await bookingRequests(at(apps, 0, 'app'), setup);
+    const requests = await bookingRequests(at(apps, 0, 'app'), setup, {
+      n,
+      dates: DATES,
+      sessionsUntil: new Date(Date.parse(NOW) + 86_400_000),
+    });
     const started = performance.now();
     const answers = await Promise.all(
-      requests.map((r, i) => bookPatiently(at(urls, i % urls.length, 'url'), r.token, r.body)),
+      requests.map((r, i) => bookPatiently(at(urls, i % urls.length, 'url'), r, maxWaitMs)),
     );
     const seconds = (Math.max(...answers.map((a) => a.at)) - started) / 1000;
-    const refused: Record<string, number> = {};
-    for (const a of answers) if (a.last !== '201') refused[a.last] = (refused[a.last] ?? 0) + 1;
     const slots = await bookedSlots(setup);
     return {
-      firstTry: answers.filter((a) => a.tries === 1 && a.last === '201').length,
-      booked: answers.filter((a) => a.last === '201').length,
-      refused,
-      retries: answers.reduce((sum, a) => sum + a.tries - 1, 0),
+      ...tallyBurst(answers),
       seconds,
       distinctSlots: slots.distinctSlots,
       doubleBooked: slots.doubleBooked,
       trail: await trailAfterSealing({ verifier }, chained),
     };
   });
-}
-
-/** Doctors enough for `n` free slots, `n` patients with a session each, and each patient's booking of a slot of their own. */
-async function bookingRequests(app: App, db: Queryable) {
-  const doctors = await createDoctors(app, Math.ceil(n / (SLOTS_A_DAY * DATES.length)));
-  const tokens = await signInBySql(db, await createPatients(db, n, 'burst'));
-  return tokens.map((token, i) => {
-    const doctor = at(doctors, i % doctors.length, 'doctor');
-    const k = Math.floor(i / doctors.length);
-    const date = at(DATES, Math.floor(k / SLOTS_A_DAY), 'date');
-    return {
-      token,
-      body: JSON.stringify({
-        doctor_id: doctor.id,
-        schedule_id: present(doctor.slotsOn.get(isoWeekdayOf(date)), 'schedule')[k % SLOTS_A_DAY],
-        date,
-      }),
-    };
-  });
-}
-
-/** A client that books, and on a 503 waits what Retry-After asks and books again, until maxWaitMs have passed. */
-async function bookPatiently(
-  url: string,
-  token: string,
-  body: string,
-): Promise<{ tries: number; last: string; at: number }> {
-  const giveUpAt = performance.now() + maxWaitMs;
-  for (let tries = 1; ; tries++) {
-    const res = await fetch(`${url}/api/appointments/book`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body,
-    });
-    const answer = (await res.json().catch(() => ({}))) as { code?: string };
-    if (res.status !== 503)
-      return { tries, last: res.status === 201 ? '201' : `${res.status} ${answer.code}`, at: performance.now() };
-    const waitMs = Number(res.headers.get('retry-after') ?? 1) * 1000;
-    if (performance.now() + waitMs > giveUpAt)
-      return { tries, last: `503 ${answer.code} (gave up)`, at: performance.now() };
-    await new Promise((resolve) => setTimeout(resolve, waitMs));
-  }
 }
 
 const runs: Record<string, unknown>[] = [];
@@ -134,6 +81,7 @@ for (const chained of [true, false]) {
     distinct_slots: b.distinctSlots,
     double_booked: b.doubleBooked,
     refused: b.refused,
+    unavailable: b.unavailable,
   });
   const refused = Object.entries(b.refused)
     .map(([answer, count]) => `${count} × ${answer}`)

@@ -70,6 +70,10 @@ const load: LoadOptions = {
 const rounds = positiveInt(options.rounds, '--rounds');
 const log = (line: string) => console.error(line);
 
+// Growth compares equally full pages: the doctors' list asks for as many as the smallest hospital has.
+const doctorsPerPage = (hospitals: { hospital: Hospital }[]) =>
+  hospitals.length < 2 ? undefined : Math.min(...hospitals.map(({ hospital }) => hospital.fixtures.doctorIds.length));
+
 const startedAt = new Date();
 const startLoad = loadavg().map((n) => round(n, 2));
 const clinicTimeZone = earlyMorningZone(startedAt);
@@ -165,7 +169,13 @@ async function measureSideBySide(): Promise<{ reads: ReadPair[][]; rest: Rest }>
           throw error;
         },
       );
-      sides.push({ scale, medora, twins, worker, scenarios: readScenarios(hospital.fixtures) });
+      sides.push({
+        scale,
+        medora,
+        twins,
+        worker,
+        scenarios: readScenarios(hospital.fixtures, doctorsPerPage(hospitals)),
+      });
     }
     const reads: ReadPair[][] = sides.map(() => []);
     for (const [j, { name }] of nth(sides, 0).scenarios.entries()) {
@@ -221,7 +231,7 @@ async function measureOneAtATime(): Promise<{ reads: ReadPair[][]; rest: Rest }>
   let rest: Rest | undefined;
   for (const [i, { scale, database, hospital }] of hospitals.entries()) {
     const env = { ...database.env, CLINIC_TZ: clinicTimeZone };
-    const scenarios = readScenarios(hospital.fixtures);
+    const scenarios = readScenarios(hospital.fixtures, doctorsPerPage(hospitals));
     const twinTurns: Measurement[][] = [];
     const last = i === hospitals.length - 1;
     const writes = last ? WRITE_KINDS.map((kind) => writeTurns(kind, hospital.fixtures.writes[kind], rounds + 1)) : [];

@@ -21,19 +21,27 @@ const PATIENT_PAGE_SIZES = [
   { perPage: 50, label: '50 a page, the API default' },
 ];
 
-/** GET /api/doctors as patients browse it. */
-export function doctorsScenario(f: Fixtures): Scenario {
+/**
+ * GET /api/doctors as patients browse it: the API's page of 50, or with `perPage` a page that size — the bench
+ * asks for as many as the smallest hospital of the run has, so every scale answers an equally full page and the
+ * growth is the query's, not the answer's.
+ */
+export function doctorsScenario(f: Fixtures, perPage?: number): Scenario {
+  const path = perPage === undefined ? '/api/doctors' : `/api/doctors?per_page=${perPage}`;
   return {
-    name: 'GET /api/doctors',
+    name: perPage === undefined ? 'GET /api/doctors' : `GET /api/doctors (${perPage} a page, full at every scale)`,
     method: 'GET',
     path: '/api/doctors',
     expectStatus: 200,
-    next: cycling(f.patients, (p) => ({ method: 'GET', path: '/api/doctors', headers: bearer(p.token) })),
+    next: cycling(f.patients, (p) => ({ method: 'GET', path, headers: bearer(p.token) })),
   };
 }
 
-/** Every read endpoint the bench drives; each has a bare twin (twins.ts) that is driven with the same requests. */
-export function readScenarios(f: Fixtures): Scenario[] {
+/**
+ * Every read endpoint the bench drives; each has a bare twin (twins.ts) that is driven with the same requests.
+ * `doctorsPerPage`: the doctors' list's page, when the run compares hospitals (doctorsScenario).
+ */
+export function readScenarios(f: Fixtures, doctorsPerPage?: number): Scenario[] {
   const read = (path: string, next: () => Request, variant?: string): Scenario => ({
     name: `GET ${path}${variant ? ` (${variant})` : ''}`,
     method: 'GET',
@@ -44,7 +52,7 @@ export function readScenarios(f: Fixtures): Scenario[] {
   const admin = bearer(f.adminToken);
   const doctorsAndPatients = f.doctorIds.map((id, i) => ({ id, token: nth(f.patients, i % f.patients.length).token }));
   return [
-    doctorsScenario(f),
+    doctorsScenario(f, doctorsPerPage),
     read(
       '/api/appointments/available/{id}',
       cycling(doctorsAndPatients, (d) => ({

@@ -3,6 +3,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { present } from '../../src/testing/assert.ts';
+import { cpuUsOfStat } from './cpu-accounting.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -140,12 +141,7 @@ export function peakRssMiB(pid: number): number {
 
 /** CPU time a process has used so far (user and system, all its threads), in microseconds, from /proc. */
 export function cpuTimeUs(pid: number): number {
-  // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /s, '')
-    .split(' ');
-  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux this runs on
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+  return cpuUsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
 /** The bench's servers listen in this range, away from the ports of a developer's own servers. */

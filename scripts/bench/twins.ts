@@ -88,7 +88,14 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
   const notFound: Reply = { status: 404, body: { message: 'Not found', code: 'not_found' } };
 
   const reads: { prefix: string; exact: boolean; answer: (ask: Ask) => Promise<Reply> }[] = [
-    { prefix: '/api/doctors', exact: true, answer: async () => list('doctors', await doctors.list(firstPage)) },
+    {
+      prefix: '/api/doctors',
+      exact: true,
+      answer: async ({ search }) => {
+        const perPage = new URLSearchParams(search).get('per_page');
+        return list('doctors', await doctors.list(perPage ? { ...firstPage, perPage: Number(perPage) } : firstPage));
+      },
+    },
     {
       prefix: '/api/appointments/available/',
       exact: false,

@@ -125,12 +125,16 @@ export async function createPatients(db: Queryable, n: number, label: string): P
   return users.map((u) => u.id);
 }
 
-/** A bearer token for each user, signed in by SQL until a day after the clinic's fixed `NOW`. */
-export async function signInBySql(db: Queryable, userIds: number[]): Promise<string[]> {
+/** A bearer token for each user, signed in by SQL until `until` (a day after the clinic's fixed `NOW` unless given). */
+export async function signInBySql(
+  db: Queryable,
+  userIds: number[],
+  until = new Date(Date.parse(NOW) + 86_400_000),
+): Promise<string[]> {
   const tokens = userIds.map(() => bearerTokens.issue());
   await db.query(
     `insert into sessions (user_id, token_hash, expires_at) select * from unnest($1::int[], $2::text[], $3::timestamptz[])`,
-    [userIds, tokens.map(bearerTokens.digest), tokens.map(() => new Date(Date.parse(NOW) + 86_400_000))],
+    [userIds, tokens.map(bearerTokens.digest), tokens.map(() => until)],
   );
   return tokens;
 }

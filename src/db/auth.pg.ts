@@ -207,11 +207,12 @@ async function insertStaff(
 }
 
 export function sessionStore(db: Queryable): SessionStore {
-  const findSession = async (tokenHash: string, now: Date): Promise<SessionLookup | undefined> => {
+  const findSession = async (tokenHash: string, now: Date, forWrite = false): Promise<SessionLookup | undefined> => {
     const [row] = await db.query<SessionUserRow & { expires_at: Date; persistent: boolean }>(
       `select ${SESSION_USER_COLUMNS}, s.expires_at, s.persistent from sessions s join ${USER_FROM} on u.id = s.user_id
        where s.token_hash = $1 and s.revoked_at is null and s.expires_at > $2 and u.active`,
       [tokenHash, now],
+      { waitsAsWrite: forWrite },
     );
     return row ? { user: toSessionUser(row), expiresAt: row.expires_at, persistent: row.persistent } : undefined;
   };
@@ -225,7 +226,7 @@ export function sessionStore(db: Queryable): SessionStore {
       ]);
     },
     findSession,
-    findUser: async (tokenHash, now) => (await findSession(tokenHash, now))?.user,
+    findUser: async (tokenHash, now, forWrite) => (await findSession(tokenHash, now, forWrite))?.user,
     revoke: async (tokenHash, now) => {
       await db.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [
         tokenHash,

@@ -2,11 +2,19 @@
 export type Row = Record<string, unknown>;
 
 /**
+ * `waitsAsWrite`: a read made for a write request (the session lookup of a booking) waits for a pooled connection as
+ * long as the write will (DATABASE_WRITE_ACQUIRE_TIMEOUT_MS), so the request is not refused before its write queues.
+ */
+export interface QueryOptions {
+  waitsAsWrite?: boolean;
+}
+
+/**
  * What a store needs: run one statement, or several without parameters.
  * `T` names the columns the statement selects; neither driver checks it, so it sits beside the SQL it describes.
  */
 export interface Queryable {
-  query<T extends object = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T extends object = Row>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
   exec(sql: string): Promise<void>;
 }
 

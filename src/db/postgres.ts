@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable } from './db.ts';
+import type { Db, Queryable, QueryOptions } from './db.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from './timeouts.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import {
@@ -82,11 +82,13 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     });
     return defaults;
   };
+  // The pool waits as long as a write may; a read gives up sooner (connectWithin).
+  const poolWaitMs = Math.max(timeouts.acquireMs, timeouts.writeAcquireMs);
   const pool = new pg.Pool({
     ...connection,
     Client: PrimaryClient,
     max: opts.max ?? 10,
-    connectionTimeoutMillis: timeouts.acquireMs,
+    connectionTimeoutMillis: poolWaitMs,
     types: {
       getTypeParser: (oid, format) => {
         if (oid === DATE_OID) return asText;
@@ -121,17 +123,44 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       : `begin; set local lock_timeout = ${timeouts.lockMs}`;
 
   /**
-   * Runs `fn` on a client of its own, waiting `lockMs` for a lock; a broken client, or one on a host that is no
-   * longer the primary, is discarded rather than returned to the pool.
+   * A pooled connection within `waitMs`. One that waits less than the pool would gives up in time, and the connection
+   * that comes for it after is handed straight back (to the next in the queue).
+   */
+  const connectWithin = (waitMs: number): Promise<pg.PoolClient> => {
+    if (waitMs >= poolWaitMs) return pool.connect();
+    return new Promise((resolve, reject) => {
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        reject(new Error('timeout exceeded when trying to connect'));
+      }, waitMs);
+      pool.connect().then(
+        (client) => {
+          clearTimeout(timer);
+          if (late) client.release();
+          else resolve(client);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          if (!late) reject(error);
+        },
+      );
+    });
+  };
+
+  /**
+   * Runs `fn` on a client of its own, got within `waitMs` and waiting `lockMs` for a lock; a broken client, or one on
+   * a host that is no longer the primary, is discarded rather than returned to the pool.
    */
   const withClient = async <T>(
+    waitMs: number,
     lockMs: number | 'transaction',
     fn: (client: pg.PoolClient) => Promise<T>,
   ): Promise<T> => {
     if (interrupted) throw shuttingDown();
     let client: pg.PoolClient;
     try {
-      client = await pool.connect();
+      client = await connectWithin(waitMs);
     } catch (error) {
       lookForPrimary();
       // pg-pool's own wait for a free connection ends in an error without a code.
@@ -194,7 +223,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     };
   };
   const inTransaction = <T>(begin: string, fn: (tx: Queryable) => Promise<T>) =>
-    withClient('transaction', async (client) => {
+    withClient(timeouts.writeAcquireMs, 'transaction', async (client) => {
       const tx = wrap(client);
       await tx.exec(begin);
       try {
@@ -209,24 +238,37 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       }
     });
   /** Under a pooler, a statement whose limits are not the server connection's defaults sets them in a transaction. */
-  const pooledQuery = async <T extends object>(sql: string, params?: unknown[]): Promise<T[]> => {
-    const lockMs = readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs;
+  const pooledQuery = async <T extends object>(
+    sql: string,
+    params?: unknown[],
+    queryOpts?: QueryOptions,
+  ): Promise<T[]> => {
+    const reads = readsOnly(sql);
+    const lockMs = reads ? timeouts.readLockMs : timeouts.lockMs;
     const wanted = { ...timeouts, lockMs };
     if (roleDefaultsMatch(await limitsOutside(), wanted))
-      return withClient(lockMs, (client) => wrap(client).query<T>(sql, params));
+      return withClient(
+        reads && !queryOpts?.waitsAsWrite ? timeouts.acquireMs : timeouts.writeAcquireMs,
+        lockMs,
+        (client) => wrap(client).query<T>(sql, params),
+      );
     return inTransaction(limitsBegin(wanted), (tx) => tx.query<T>(sql, params));
   };
   const listening = new Set<NoticeConnection>();
   const direct = opts.directUrl ? connectionConfig(opts.directUrl, timeouts, false, opts.schema) : undefined;
   return {
     kind: 'pg',
-    query: (sql, params) =>
+    query: (sql, params, queryOpts) =>
       pooled
-        ? pooledQuery(sql, params)
-        : withClient(readsOnly(sql) ? timeouts.readLockMs : timeouts.lockMs, (client) =>
-            wrap(client).query(sql, params),
-          ),
-    exec: (sql) => withClient(timeouts.lockMs, (client) => wrap(client).exec(sql)),
+        ? pooledQuery(sql, params, queryOpts)
+        : readsOnly(sql)
+          ? withClient(
+              queryOpts?.waitsAsWrite ? timeouts.writeAcquireMs : timeouts.acquireMs,
+              timeouts.readLockMs,
+              (client) => wrap(client).query(sql, params),
+            )
+          : withClient(timeouts.writeAcquireMs, timeouts.lockMs, (client) => wrap(client).query(sql, params)),
+    exec: (sql) => withClient(timeouts.writeAcquireMs, timeouts.lockMs, (client) => wrap(client).exec(sql)),
     // A deadlock or a serialization failure rolled the whole transaction back: it runs once more, on a fresh
     // snapshot; a second one is answered 503 (asUnavailable), never 500.
     transaction: async (fn) => {

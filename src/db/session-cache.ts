@@ -87,12 +87,12 @@ export function cachedSessionStore(
 
   return {
     create: store.create,
-    findUser: async (tokenHash, now) => {
+    findUser: async (tokenHash, now, forWrite) => {
       const entry = entries.get(tokenHash);
       if (entry && entry.expiresAt > now && now.getTime() - entry.cachedAt < options.maxAgeMs) return entry.user;
       drop(tokenHash);
       const seen = generation;
-      const lookup = await store.findSession(tokenHash, now);
+      const lookup = await store.findSession(tokenHash, now, forWrite);
       if (lookup && hearing && !forgottenSince(lookup.user.id, seen)) keep(tokenHash, lookup, now);
       return lookup?.user;
     },

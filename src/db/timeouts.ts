@@ -1,7 +1,13 @@
 /** Every wait on the database is bounded; each is configurable (README, `loadConfig`). */
 export interface DbTimeouts {
-  /** Waiting for a pooled connection (or the embedded database's turn), connecting included. */
+  /** A read's wait for a pooled connection (or the embedded database's turn), connecting included. */
   acquireMs: number;
+  /**
+   * The same for a write (a transaction, or a statement that changes data): longer than a read's, so a burst of
+   * writes — patients booking the moment bookings open — waits its turn for the pool instead of being refused at
+   * once, and is still answered 503 when the wait is longer than this.
+   */
+  writeAcquireMs: number;
   statementMs: number;
   lockMs: number;
   /**
@@ -15,6 +21,7 @@ export interface DbTimeouts {
 // A screen that waits longer than a few seconds is a screen a receptionist reloads; say so sooner instead.
 export const DEFAULT_TIMEOUTS: DbTimeouts = {
   acquireMs: 3000,
+  writeAcquireMs: 15_000,
   statementMs: 5000,
   lockMs: 2000,
   readLockMs: 200,

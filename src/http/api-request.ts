@@ -31,7 +31,8 @@ export async function handleApi(
   if (cookie || route.setsCookie) refuseCrossSite(req, https);
   const token = bearer ?? cookie;
   // Public routes are typed to take no actor (PublicHandler), so none is made up for them.
-  const actor = needsSignIn(route.access) ? await app.auth.authenticate(token, opts.requestId) : undefined;
+  const reads = method === 'GET' || method === 'HEAD';
+  const actor = needsSignIn(route.access) ? await app.auth.authenticate(token, opts.requestId, !reads) : undefined;
   if (actor) {
     try {
       checkRole(route.access, actor);
@@ -40,7 +41,6 @@ export async function handleApi(
       throw refused;
     }
   }
-  const reads = method === 'GET' || method === 'HEAD';
   const body =
     reads || method === 'DELETE' ? {} : route.rawBody ? new Uint8Array(await readBody(req)) : await parseBody(req);
   const query: Record<string, string> = opts.search ? Object.fromEntries(new URLSearchParams(opts.search)) : {};

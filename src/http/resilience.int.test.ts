@@ -308,6 +308,7 @@ if (url) {
             DATABASE_LOCK_TIMEOUT_MS: '60000',
             DATABASE_STATEMENT_TIMEOUT_MS: '60000',
             DATABASE_ACQUIRE_TIMEOUT_MS: '60000',
+            DATABASE_WRITE_ACQUIRE_TIMEOUT_MS: '60000',
             DATABASE_POOL_SIZE: String(poolSize),
             CLINIC_TZ: TEST_TZ,
           },

@@ -8,6 +8,7 @@ import { acquireDataDirLock } from './data-dir-lock.ts';
 import { asUnavailable, shuttingDown } from '../sql-errors.ts';
 import { asNumber, asText, DATE_OID, INT8_OID, NUMERIC_OID } from '../pg-types.ts';
 import { Turns } from './turns.ts';
+import { readsOnly } from '../reads-only.ts';
 
 /** The Db port on PGlite, with what the server needs to share it: turns for other clients. */
 export interface PgliteDb extends Db {
@@ -85,10 +86,13 @@ export function pgliteDb(
   const direct = wrap(client);
   return {
     kind: 'pglite',
-    query: (sql, params) => inTurn(timeouts.acquireMs, () => direct.query(sql, params)),
-    exec: (sql) => inTurn(timeouts.acquireMs, () => direct.exec(sql)),
+    query: (sql, params, queryOpts) =>
+      inTurn(readsOnly(sql) && !queryOpts?.waitsAsWrite ? timeouts.acquireMs : timeouts.writeAcquireMs, () =>
+        direct.query(sql, params),
+      ),
+    exec: (sql) => inTurn(timeouts.writeAcquireMs, () => direct.exec(sql)),
     transaction: (fn) =>
-      inTurn(timeouts.acquireMs, () =>
+      inTurn(timeouts.writeAcquireMs, () =>
         client.transaction(async (tx) => {
           const result = await fn(wrap(tx));
           if (interrupted) throw shuttingDown();

@@ -103,9 +103,12 @@ export interface SessionLookup {
 
 export interface SessionStore {
   create(session: NewSession): Promise<void>;
-  /** The active user behind an unexpired, unrevoked session. */
-  findUser(tokenHash: string, now: Date): Promise<SessionUser | undefined>;
-  findSession(tokenHash: string, now: Date): Promise<SessionLookup | undefined>;
+  /**
+   * The active user behind an unexpired, unrevoked session. `forWrite`: the lookup of a request that writes, which
+   * waits for the database as long as its write will.
+   */
+  findUser(tokenHash: string, now: Date, forWrite?: boolean): Promise<SessionUser | undefined>;
+  findSession(tokenHash: string, now: Date, forWrite?: boolean): Promise<SessionLookup | undefined>;
   revoke(tokenHash: string, now: Date): Promise<void>;
   /** Ends every session of the user ("sign out everywhere"). */
   revokeAll(userId: number, now: Date): Promise<void>;

@@ -225,10 +225,18 @@ async function verifyNothing(deps: AuthDeps): Promise<false> {
   return false;
 }
 
-/** The signed-in actor behind a session token, or an `unauthenticated` error. */
-export async function authenticate(deps: AuthDeps, token: string | undefined, requestId?: string): Promise<Actor> {
+/**
+ * The signed-in actor behind a session token, or an `unauthenticated` error. `forWrite`: the request writes, and its
+ * session lookup waits for the database as long as its write will.
+ */
+export async function authenticate(
+  deps: AuthDeps,
+  token: string | undefined,
+  requestId?: string,
+  forWrite = false,
+): Promise<Actor> {
   if (!token) throw unauthenticated();
-  const user = await deps.sessions.findUser(deps.tokens.digest(token), deps.clock.now());
+  const user = await deps.sessions.findUser(deps.tokens.digest(token), deps.clock.now(), forWrite);
   if (!user) throw unauthenticated('Your session has ended. Please sign in again.');
   return actorOf(user, requestId);
 }

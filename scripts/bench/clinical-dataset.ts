@@ -20,7 +20,7 @@ export const NURSE_EMAIL_DOMAIN = 'bench.medora.test';
 export const LAB_EMAIL = `lab@${NURSE_EMAIL_DOMAIN}`;
 /** The test whose five-year trend the bench reads, and the two ordered with it. */
 export const TREND_CODE = '4548-4';
-const LAB_TESTS = [
+export const LAB_TESTS = [
   { code: TREND_CODE, low: 4, high: 5.6, base: 5.2, spread: 1.6, step: 0.02 },
   { code: '2345-7', low: 70, high: 99, base: 88, spread: 40, step: 0.3 },
   { code: '2160-0', low: 0.7, high: 1.3, base: 0.8, spread: 0.5, step: 0.005 },

@@ -5,8 +5,8 @@
  * At 100 %: 18 wards of 30 beds (6 rooms of 5), 6 nurses each, 28 beds of each ward held by a stay admitted 78 hours
  * ago with a vital-sign set every 4 hours over the last 72 (NEWS2 scored by Medora's own rules, one deteriorating
  * patient per ward, with its alerts), 10 earlier stays per bed; 8 lab orders of 3 tests per patient over 5 years (the
- * HbA1c, glucose and creatinine trends), reviewed but for those of the last 14 days, collected orders waiting for the
- * lab's results, and one patient with 1,000 observations; two medicines per stay and their doses every 6 and 8 hours
+ * HbA1c, glucose and creatinine trends; their specimens are left out), reviewed but for those of the last 14 days,
+ * collected orders waiting for the lab's results, and one patient with 1,000 observations; two medicines per stay and their doses every 6 and 8 hours
  * from admission to a day ahead. Wards, stays and orders scale with the hospital (one ward at 1 %), so a ward's board,
  * a stay's flowsheet, a doctor's results to review and a patient's trend hold as much at every scale.
  */
@@ -86,6 +86,14 @@ const BULK_TABLES = [
   'lab_specimens',
   'lab_report_reviews',
 ];
+const CHECKED_TABLES = [
+  ...BULK_TABLES,
+  'vital_sign_sets',
+  'vital_sign_set_versions',
+  'news2_alerts',
+  'medication_requests',
+  'medication_doses',
+];
 const CLINICAL_SEQUENCES = [
   'beds',
   'admissions',
@@ -132,6 +140,9 @@ export async function generateClinical(
     [BULK_TABLES],
   );
   await db.exec(deferred.map(({ name }) => `drop index ${name};`).join('\n'));
+  // The rows refer to each other by arithmetic ids made to match: their foreign keys are not checked row by row, as
+  // pg_restore --disable-triggers loads a dump (a superuser's right; without it, they are checked).
+  const unchecked = await disableChecks(db, CHECKED_TABLES);
 
   counts.staff = await step(
     'ward staff',
@@ -259,10 +270,15 @@ export async function generateClinical(
     await db.query(
       `select setval(pg_get_serial_sequence('${table}', 'id'), greatest(1, (select max(id) from ${table})))`,
     );
+  if (unchecked) await db.exec(CHECKED_TABLES.map((table) => `alter table ${table} enable trigger all;`).join('\n'));
   await timed('clinical indexes', () => db.exec(deferred.map(({ definition }) => `${definition};`).join('\n')));
   counts.observations = onlyRow(await db.query<{ n: number }>('select count(*)::int as n from observations')).n;
   return counts;
 }
+
+/** The patient with `bigPatientObservations` observations: not a stay's (those are multiples of the stride), low
+ * enough to exist at every scale. */
+export const BIG_PATIENT_ID = 5;
 
 /** The ids of a hospital of `size` whose users ran up to `lastHospitalUser` before the clinical part. */
 export function clinicalIds(size: HospitalSize, lastHospitalUser: number): ClinicalIds {
@@ -270,12 +286,21 @@ export function clinicalIds(size: HospitalSize, lastHospitalUser: number): Clini
   return {
     firstUser: lastHospitalUser,
     labUserId: lastHospitalUser + c.wards * c.nursesPerWard + 1,
-    // Not a stay's patient (those are multiples of the stride), low enough to exist at every scale.
-    bigPatientId: 5,
+    bigPatientId: BIG_PATIENT_ID,
   };
 }
 
 type Step = ReturnType<typeof generationSteps>['step'];
+
+/** Switches the tables' triggers (their foreign keys' checks among them) off; false when the role may not. */
+async function disableChecks(db: Queryable, tables: string[]): Promise<boolean> {
+  try {
+    await db.exec(tables.map((table) => `alter table ${table} disable trigger all;`).join('\n'));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Lab orders of every patient with a visit, on their first visit and by its doctor: order k (0 the newest) of
@@ -329,11 +354,12 @@ async function generateLab(
     `insert into lab_order_items (id, order_id, test_id, status)
      select (o.id - 1) * ${perOrder} + t.n, o.id, t.test_id, o.status from lab_orders o, bench_lab_tests t`,
   );
+  // The specimens of the orders waiting for results (the history's are left out: its reads do not need them).
   await step(
     'lab specimens',
     `insert into lab_specimens (id, specimen_code, order_item_id, collected_by, collected_at)
      select i.id, 'S' || i.id, i.id, ${ids.labUserId}, o.ordered_at + interval '30 minutes'
-     from lab_order_items i join lab_orders o on o.id = i.order_id`,
+     from lab_order_items i join lab_orders o on o.id = i.order_id where o.status = 'collected'`,
   );
   await step(
     'lab reports',

@@ -56,8 +56,9 @@ export async function loadClinicalFixtures(
     `select distinct on (o.patient_id) o.patient_id, d.user_id
      from lab_orders o join doctors d on d.id = o.doctor_id
      where o.patient_id % greatest(1, (select count(*) from patients) / $1) = 0 and o.status = 'resulted'
+       and o.patient_id <> $2
      order by o.patient_id, o.id limit $1`,
-    [TREND_PATIENTS],
+    [TREND_PATIENTS, bigPatientId],
   );
   const big = onlyRow(
     await db.query<{ user_id: number; observations: number }>(

@@ -45,10 +45,10 @@ describe('the clinical reads report', () => {
     assert.deepEqual(clinicalMisses([read], []), []);
   });
 
-  it('says when the answers were not as full at both scales, and names a growth over 1.5 ×', () => {
+  it('says when the answers were not as full at both scales (over 10 % apart), and names a growth over 1.5 ×', () => {
     const read = clinicalRead('GET /api/doctor/results-to-review', [
       { scale: 0.01, fill: { items: 20, bytes: 1 }, medora: [turn(hundred(1))], twin: [turn(hundred(1))] },
-      { scale: 1, fill: { items: 22, bytes: 1 }, medora: [turn(hundred(2))], twin: [turn(hundred(1))] },
+      { scale: 1, fill: { items: 23, bytes: 1 }, medora: [turn(hundred(2))], twin: [turn(hundred(1))] },
     ]);
     assert.equal(read.equal_fill, false);
     assert.equal(read.growth.p50, 1.02);

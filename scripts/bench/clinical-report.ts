@@ -38,7 +38,10 @@ export interface ClinicalRead {
     twin_p50: number | undefined;
     twin_p95: number | undefined;
   };
-  /** The answers were as full at every scale (the same items): growth is then the query's, not the answer's. */
+  /**
+   * The answers were as full at every scale (their mean items within EQUAL_FILL of the smallest hospital's): the
+   * growth is then the query's, not the answer's.
+   */
   equal_fill: boolean;
 }
 
@@ -49,6 +52,9 @@ export interface ClinicalWrite {
   /** Median over rounds of Medora's answers a second over its twin's in the same round. */
   ratio: number;
 }
+
+/** Mean items a page within this share of each other count as equally full. */
+export const EQUAL_FILL = 0.1;
 
 const p95 = (latencies: number[]) => round(quantile(latencies, 0.95), 2);
 
@@ -78,7 +84,7 @@ export function clinicalRead(name: string, scales: ScaleTurns[]): ClinicalRead {
       twin_p50: grown((m) => m.p50Ms, 'twin'),
       twin_p95: grown(p95Of, 'twin'),
     },
-    equal_fill: scales.every((s) => s.fill.items === first.fill.items),
+    equal_fill: scales.every((s) => Math.abs(s.fill.items - first.fill.items) <= EQUAL_FILL * first.fill.items),
   };
 }
 

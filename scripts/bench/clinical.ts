@@ -38,6 +38,7 @@ import { startMedora, startTwins, startWorker, type RunningServer } from './serv
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAX_WRITES = 40_000;
+const FILL_SAMPLES = 10;
 
 const options = new Command('bench-clinical')
   .option('--scale <scales>', 'comma-separated shares of the full hospital', '0.01,1')
@@ -189,17 +190,22 @@ try {
   }
 }
 
-/** One answer of the scenario's first request from Medora: how many items it lists, and its bytes. */
+/** How full the scenario's answers are: the mean items and bytes of its first FILL_SAMPLES requests to Medora. */
 async function fillOf(
   server: RunningServer,
   scenario: ReturnType<typeof clinicalReadScenarios>[number],
 ): Promise<Fill> {
-  const request = scenario.next();
-  const response = await fetch(`${server.url}${request.path}`, {
-    headers: request.headers as Record<string, string>,
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${scenario.name}: ${response.status} ${text.slice(0, 300)}`);
-  return { items: scenario.itemsOf(JSON.parse(text)), bytes: Buffer.byteLength(text) };
+  const samples: Fill[] = [];
+  for (let i = 0; i < FILL_SAMPLES; i++) {
+    const request = scenario.next();
+    const response = await fetch(`${server.url}${request.path}`, {
+      headers: request.headers as Record<string, string>,
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${scenario.name}: ${response.status} ${text.slice(0, 300)}`);
+    samples.push({ items: scenario.itemsOf(JSON.parse(text)), bytes: Buffer.byteLength(text) });
+  }
+  const mean = (pick: (f: Fill) => number) => round(samples.reduce((sum, f) => sum + pick(f), 0) / samples.length, 1);
+  return { items: mean((f) => f.items), bytes: mean((f) => f.bytes) };
 }

@@ -212,7 +212,12 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
       const [type, payload] =
         'csv' in reply
           ? ['text/csv; charset=utf-8', Buffer.from(reply.csv)]
-          : ['application/json; charset=utf-8', Buffer.from(JSON.stringify(reply.body))];
+          : [
+              req.url?.startsWith('/fhir/')
+                ? 'application/fhir+json; charset=utf-8'
+                : 'application/json; charset=utf-8',
+              Buffer.from(JSON.stringify(reply.body)),
+            ];
       res.writeHead(reply.status, { 'content-type': type, 'content-length': payload.length });
       res.end(payload);
     };

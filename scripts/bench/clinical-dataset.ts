@@ -39,6 +39,8 @@ export interface ClinicalSize {
   setHours: number;
   labOrdersPerPatient: number;
   labYears: number;
+  /** Patients 1 … labPatients have a lab history: all up to 250,000, so a hospital group's stays generable. */
+  labPatients: number;
   /** Orders younger than this many days are signed off but not yet reviewed by their doctor. */
   unreviewedDays: number;
   /** Orders collected and waiting for the lab's results (the result entry write's targets). */
@@ -61,6 +63,7 @@ export function clinicalSize(size: HospitalSize): ClinicalSize {
     setHours: 4,
     labOrdersPerPatient: 8,
     labYears: 5,
+    labPatients: Math.min(size.patients, 250_000),
     unreviewedDays: 14,
     openLabOrders: Math.max(2_000, Math.round(20_000 * share)),
     bigPatientObservations: 1_000,
@@ -303,7 +306,7 @@ async function disableChecks(db: Queryable, tables: string[]): Promise<boolean> 
 }
 
 /**
- * Lab orders of every patient with a visit, on their first visit and by its doctor: order k (0 the newest) of
+ * Lab orders of every patient with a visit, on their first visit not cancelled and by its doctor (in their care team): order k (0 the newest) of
  * patient p is id (p-1)·orders + k + 1, one test of LAB_TESTS per item, one report, one specimen and one result
  * per item. Then the orders waiting for results, and the big patient's history.
  */
@@ -328,14 +331,15 @@ async function generateLab(
     low numeric, high numeric, base numeric, spread numeric, step numeric);
     insert into bench_lab_tests values ${catalogue.join(', ')};
     create temporary table bench_first_visits as
-      select distinct on (patient_id) patient_id, id as appointment_id, doctor_id from appointments order by patient_id, id;
+      select distinct on (patient_id) patient_id, id as appointment_id, doctor_id from appointments
+      where status <> 'cancelled' order by patient_id, id;
     alter table bench_first_visits add primary key (patient_id);`);
   // History: orders spaced over the years, newest first; open: collected two hours ago; big: the big patient's.
   const orders = `
     select (v.patient_id - 1) * ${c.labOrdersPerPatient} + k + 1 as id, v.patient_id, v.doctor_id, v.appointment_id,
            now() - (k * ${spacing} + ${hash(`v.patient_id * 8 + k`, 111)} % ${spacing}) * interval '1 day'
                  - ${hash(`v.patient_id * 8 + k`, 112)} % 600 * interval '1 minute' as ordered_at, 'resulted' as status
-    from bench_first_visits v, generate_series(0, ${c.labOrdersPerPatient - 1}) k
+    from bench_first_visits v, generate_series(0, ${c.labOrdersPerPatient - 1}) k where v.patient_id <= ${c.labPatients}
     union all
     select ${history} + n, v.patient_id, v.doctor_id, v.appointment_id, now() - interval '2 hours', 'collected'
     from generate_series(1, ${c.openLabOrders}) n

@@ -268,6 +268,19 @@ export function medicinesDeps(db: Db, clock: Clock, config: AppConfig): Medicine
   }));
 }
 
+/** The FHIR API's: searches and exports read from `reads` (a replica when there is one), audits write to `db`. */
+export function fhirApiDeps(db: Db, clock: Clock, config: AppConfig, reads: Queryable = db): FhirDeps {
+  const timeZone = config.clinicTz;
+  return {
+    store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null, () => clock.now()),
+    audit: auditLog(db),
+    careTeam: careTeam(db),
+    clock,
+    timeZone,
+    clinic: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '', timeZone },
+  };
+}
+
 export function billingDeps(db: Db, clock: Clock, config: AppConfig): BillingDeps {
   const cardCheckout = config.stripe ? stripeCardCheckout(config.stripe) : null;
   return transactional(db, (q) => ({
@@ -438,14 +451,7 @@ export function makeApp({
   auditKeys?: AuditKeys;
 }) {
   const timeZone = config.clinicTz;
-  const fhirDeps: FhirDeps = {
-    store: fhirStore(reads, FHIR_TABLES, timeZone, config.resultsAutoReleaseDays ?? null, () => clock.now()),
-    audit: auditLog(db),
-    careTeam: careTeam(db),
-    clock,
-    timeZone,
-    clinic: { name: config.clinicName, address: config.clinicAddress ?? '', phone: config.clinicPhone ?? '', timeZone },
-  };
+  const fhirDeps = fhirApiDeps(db, clock, config, reads);
   const sessions = cachedSessionStore(sessionStore(db));
   const lifecycle: DatabaseLifecycle = db;
   const sessionCache: SessionCache = {

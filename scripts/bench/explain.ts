@@ -1,6 +1,6 @@
 /**
  * `node --import tsx scripts/bench/explain.ts [--scale full] [--endpoint text]`: the query plans of the bench's main
- * reads on a generated hospital. Each read is asked once of Medora, in this process over a handle that notes every
+ * and clinical reads on a generated hospital. Each read is asked once of Medora, in this process over a handle that notes every
  * statement it sends; each statement that reads is then run again under EXPLAIN (ANALYZE, BUFFERS) with the same
  * parameters, and its plan printed with its time. What to look at when a read's p50 grows with the hospital.
  */
@@ -17,6 +17,9 @@ import { prepareHospital } from './hospital.ts';
 import { notingDb } from './noting-db.ts';
 import { parseScale } from './scale.ts';
 import { readScenarios } from './scenarios.ts';
+import { BIG_PATIENT_ID } from './clinical-dataset.ts';
+import { loadClinicalFixtures } from './clinical-fixtures.ts';
+import { clinicalReadScenarios } from './clinical-scenarios.ts';
 
 const options = new Command('explain')
   .description('the query plans of the bench reads on a generated hospital')
@@ -37,6 +40,7 @@ try {
     log,
   );
   const db = await database.open();
+  const clinical = clinicalReadScenarios(await loadClinicalFixtures(db, BIG_PATIENT_ID, 1), now);
   const statements: { sql: string; params: unknown[] }[] = [];
   const noting = notingDb(db, (sql, params) => {
     if (/^\s*(select|with)\b/i.test(sql)) statements.push({ sql, params: params ?? [] });
@@ -48,7 +52,7 @@ try {
   try {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    for (const scenario of readScenarios(fixtures).filter(
+    for (const scenario of [...readScenarios(fixtures), ...clinical].filter(
       (s) => !options.endpoint || s.name.includes(options.endpoint),
     )) {
       const { method, path, headers } = scenario.next();

@@ -201,7 +201,7 @@ async function visitsToRecord(db: Queryable, today: string, limit: number) {
 }
 
 /** One session per user, in one statement; the bearer token of each. */
-async function openSessions(db: Queryable, userIds: number[]): Promise<Map<number, string>> {
+export async function openSessions(db: Queryable, userIds: number[]): Promise<Map<number, string>> {
   const tokens = new Map(userIds.map((id) => [id, bearerTokens.issue()]));
   await db.query(
     `insert into sessions (user_id, token_hash, expires_at)

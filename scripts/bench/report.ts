@@ -104,19 +104,24 @@ export interface GrowthRow {
 }
 
 /**
+ * The median over the rounds of the larger hospital's latency over the smaller's in the same round; undefined when
+ * a round of either answered nothing (it has no latency: the growth is then not measured, never 0 ×).
+ */
+export function roundGrowth(first: number[], last: number[]): number | undefined {
+  const rounds = Math.min(first.length, last.length);
+  const unanswered = [...first.slice(0, rounds), ...last.slice(0, rounds)].some((ms) => !(ms > 0));
+  return rounds === 0 || unanswered
+    ? undefined
+    : round(median(Array.from({ length: rounds }, (_, r) => nth(last, r) / nth(first, r))), 2);
+}
+
+/**
  * How each read's p50 grows from the smallest hospital of the run to the largest: the median, over the rounds,
  * of the largest hospital's p50 over the smallest's in the same round (the scales take their turns in each round).
  */
 export function growthRows(run: BenchRun): GrowthRow[] {
-  const grown = (first: number[] | undefined, last: number[] | undefined) => {
-    if (run.scales.length < 2 || !first || !last) return undefined;
-    const rounds = Math.min(first.length, last.length);
-    // A round in which a server answered nothing has no p50: the growth is then not measured, never 0 ×.
-    const unanswered = [...first.slice(0, rounds), ...last.slice(0, rounds)].some((ms) => !(ms > 0));
-    return rounds === 0 || unanswered
-      ? undefined
-      : round(median(Array.from({ length: rounds }, (_, r) => nth(last, r) / nth(first, r))), 2);
-  };
+  const grown = (first: number[] | undefined, last: number[] | undefined) =>
+    run.scales.length < 2 || !first || !last ? undefined : roundGrowth(first, last);
   return largest(run).reads.map(({ name }) => {
     const at = run.scales.map((s) => s.reads.find((pair) => pair.name === name));
     const [first, last] = [at[0], at[at.length - 1]];

@@ -6,7 +6,13 @@
  * age), and answers the same JSON through the same domain mappers. What it leaves out is Medora's framework:
  * the route table, role checks, input validation, security headers, request ids and the access log.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { actorOf } from '../../src/domain/auth/auth.ts';
 import { auditLog } from '../../src/db/audit.pg.ts';
 import { sessionStore } from '../../src/db/auth.pg.ts';
@@ -40,6 +46,7 @@ import { bearerToken } from '../../src/http/parse.ts';
 import { bearerTokens } from '../../src/security.ts';
 import type { AppConfig } from '../../src/app.ts';
 import { present } from '../../src/testing/assert.ts';
+import { clinicalReadTwins } from './clinical-twins.ts';
 import { writeTwins } from './write-twins.ts';
 
 /** Medora's session cache keeps at most this many lookups, each for at most this long (src/db/session-cache.ts). */
@@ -49,6 +56,7 @@ interface Ask {
   user: SessionUser;
   path: string;
   search: string;
+  headers: IncomingHttpHeaders;
 }
 /** A JSON answer, or a CSV file's text. */
 type Reply = { status: number; body: unknown } | { status: 200; csv: string };
@@ -198,12 +206,25 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
     })),
   );
 
+  // The clinical reads (clinical-twins.ts): their use cases called as Medora's routes call them.
+  for (const { prefix, exact, answer } of clinicalReadTwins(db, opts.config, { now }))
+    reads.push({
+      prefix,
+      exact,
+      answer: ({ user, ...ask }) => answer({ ...ask, actor: actorOf(user, `twin-${++requests}`) }),
+    });
+
   return createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const answer = (reply: Reply) => {
       const [type, payload] =
         'csv' in reply
           ? ['text/csv; charset=utf-8', Buffer.from(reply.csv)]
-          : ['application/json; charset=utf-8', Buffer.from(JSON.stringify(reply.body))];
+          : [
+              req.url?.startsWith('/fhir/')
+                ? 'application/fhir+json; charset=utf-8'
+                : 'application/json; charset=utf-8',
+              Buffer.from(JSON.stringify(reply.body)),
+            ];
       res.writeHead(reply.status, { 'content-type': type, 'content-length': payload.length });
       res.end(payload);
     };
@@ -226,7 +247,7 @@ export function createTwinServer(db: Db, opts: { config: AppConfig; now?: () => 
           await write.w.answer({ user, id: Number(write.match?.[1]), body, requestId: `twin-${++requests}` }),
         );
       }
-      if (read) answer(await read.answer({ user, path, search }));
+      if (read) answer(await read.answer({ user, path, search, headers: req.headers }));
     } catch (error) {
       console.error(error);
       answer({ status: 500, body: { message: 'Internal error', code: 'internal' } });

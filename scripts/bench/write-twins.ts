@@ -1,11 +1,15 @@
 /**
- * The bare twins of the three writes the bench drives: a booking, a visit's record (record, completion and bill)
- * and the desk's payment of a bill. Each runs in one transaction through the very deps Medora composes (app.ts) — the
+ * The bare twins of the writes the bench drives: a booking, a visit's record (record, completion and bill), the
+ * desk's payment of a bill, and the clinical writes, a lab result entered and a vital-sign set recorded. Each runs in one transaction through the very deps Medora composes (app.ts) — the
  * same adapters in the same order, so the same statements — and answers the same JSON; the booking goes through
  * the same checkPlacement and takeSlot. Left out, as in the read twins: routing, role checks, input validation,
  * headers, request ids and the access log. round-trips.ts compares the statements of both on every bench run.
+ * The clinical writes' twins call the use case Medora's route calls (its input check included), so there the
+ * difference is the HTTP framework alone.
  */
-import { billingDeps, recordsDeps, schedulingDeps, type AppConfig } from '../../src/app.ts';
+import { billingDeps, labDeps, recordsDeps, schedulingDeps, vitalsDeps, type AppConfig } from '../../src/app.ts';
+import { enterItemResult } from '../../src/domain/lab/api-use-cases.ts';
+import { recordVitalSet } from '../../src/domain/vitals/use-cases.ts';
 import { actorOf } from '../../src/domain/auth/auth.ts';
 import type { SessionUser } from '../../src/domain/auth/ports.ts';
 import { balanceOf, billForVisit, billedVisit, type PaymentMethod } from '../../src/domain/billing/billing.ts';
@@ -168,8 +172,21 @@ export function writeTwins(
     });
   };
 
+  const lab = labDeps(db, clock, config);
+  const vitals = vitalsDeps(db, clock, config);
+  const enterResult = async ({ user, id, body, requestId }: WriteAsk): Promise<WriteReply> => ({
+    status: 201,
+    body: await enterItemResult(lab, id, body, actorOf(user, requestId)),
+  });
+  const recordVitals = async ({ user, body, requestId }: WriteAsk): Promise<WriteReply> => {
+    const { set, created } = await recordVitalSet(vitals, { body }, actorOf(user, requestId));
+    return { status: created ? 201 : 200, body: set };
+  };
+
   return [
     { path: /^\/api\/appointments\/book$/, answer: book },
+    { path: /^\/api\/lab\/items\/([^/]+)\/result$/, answer: enterResult },
+    { path: /^\/api\/vitals\/sets$/, answer: recordVitals },
     { path: /^\/api\/doctor\/appointments\/([^/]+)\/medical-record$/, answer: recordVisit },
     { path: /^\/api\/billings\/([^/]+)\/payments$/, answer: pay },
   ];

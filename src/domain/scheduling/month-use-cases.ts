@@ -30,7 +30,8 @@ export async function availableMonth(
   v.done();
   if (!(await deps.schedules.isActiveDoctor(doctorId))) throw notFound('Doctor');
   const { first, last } = monthSpan(month);
-  const range = { from: first < window.from ? window.from : first, to: last > window.to ? window.to : last };
+  // Dates compare as text: the later of the starts, the earlier of the ends.
+  const range = { from: [first, window.from].sort()[1] ?? first, to: [last, window.to].sort()[0] ?? last };
   const week = await doctorWeek(deps, doctorId, range, actor.patientId);
   const [before, after] = [previousMonth(month), nextMonth(month)];
   return {

@@ -25,7 +25,7 @@ export const monthOf = (date: string) => date.slice(0, 7);
 /** The first and last dates of `month` (`yyyy-MM`). */
 export function monthSpan(month: string): { first: string; last: string } {
   const first = `${month}-01`;
-  return { first, last: addDays(nextMonth(month) + '-01', -1) };
+  return { first, last: addDays(`${nextMonth(month)}-01`, -1) };
 }
 
 /** The month after `month`, and the one before (`yyyy-MM`). */

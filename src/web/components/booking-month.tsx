@@ -118,7 +118,6 @@ export function MonthView({ month, chosen, onChoose, onMonth }: MonthViewProps) 
           {weeks.map((week) => (
             <tr key={week.find(Boolean)?.date}>
               {week.map((day, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: an empty cell is only its place in the week
                 <td key={day?.date ?? i}>
                   {day && (
                     <DayCell day={day} chosen={day.date === chosen} tabbable={day === focusDay} onChoose={onChoose} />

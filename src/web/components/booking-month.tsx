@@ -36,8 +36,9 @@ const MARK: Record<MonthDayJson['state'], (day: MonthDayJson) => string> = {
 const SAYS: Record<MonthDayJson['state'], (day: MonthDayJson) => string> = {
   open: (day) => `${day.free} free ${day.free === 1 ? 'slot' : 'slots'}`,
   full: () => 'no free slot left',
-  closed: (day) => closedText(day) ?? 'closed',
-  off: () => 'the doctor does not work this day',
+  closed: (day) =>
+    day.closed?.kind === 'leave' ? 'on leave' : `clinic closed${day.closed?.name ? `: ${day.closed.name}` : ''}`,
+  off: () => 'not a working day',
   outside: () => 'not bookable',
 };
 
@@ -157,14 +158,15 @@ function DayCell({
       className={`month-day month-day-${day.state}`}
       data-date={day.date}
       aria-pressed={chosen}
-      aria-label={`${formatLongDate(day.date)}: ${SAYS[day.state](day)}`}
       tabIndex={tabbable ? 0 : -1}
       onClick={() => onChoose(day.date)}
     >
-      <span>{number}</span>
+      {/* The cell shows the day and its mark; a screen reader hears the whole date and what it holds. */}
+      <span aria-hidden="true">{number}</span>
       <span className="month-day-mark" aria-hidden="true">
         {MARK[day.state](day)}
       </span>
+      <span className="visually-hidden">{`${formatLongDate(day.date)}: ${SAYS[day.state](day)}`}</span>
     </button>
   );
 }

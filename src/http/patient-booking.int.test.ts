@@ -162,7 +162,7 @@ for (const target of testDatabases('both')) {
       assert.deepEqual([march.today, march.last_bookable], ['2030-03-20', '2030-05-19']);
       assert.deepEqual([march.previous, march.next], [null, '2030-04-01']);
       const day = (answer: typeof march, date: string) =>
-        (answer.days as { date: string }[]).find((d) => d.date === date);
+        (answer.days as { date: string; state: string; closed: unknown }[]).find((d) => d.date === date);
       assert.equal(march.days.length, 31);
       assert.deepEqual(day(march, '2030-03-18'), { date: '2030-03-18', state: 'outside', free: 0, closed: null });
       assert.deepEqual(day(march, '2030-03-20'), { date: '2030-03-20', state: 'off', free: 0, closed: null });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { describe, it } from '../../testing/node-test.ts';
 import { DEMO_PASSWORD, seedDemo } from '../../demo/seed.ts';
-import { openPage, serverAndBrowserPerSuite, signInThroughUi, type TestServer } from './harness.ts';
+import { openPage, serverAndBrowserPerSuite, settled, signInThroughUi, type TestServer } from './harness.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -22,6 +22,37 @@ describe('the demo clinic on screen', () => {
     await signInThroughUi(watched.page, email, DEMO_PASSWORD);
     return watched;
   };
+
+  const doctorId = async (email: string) =>
+    (
+      await server.db.query<{ id: number }>(
+        'select d.id from doctors d join users u on u.id = d.user_id where u.email = $1',
+        [email],
+      )
+    )[0]?.id;
+
+  it("fits a doctor's working hours, leave and breaks in 1,600 px at 1280 wide, labels and preview kept", async () => {
+    const { page, problems } = await signedIn('admin@medora.test');
+    // The physiotherapist works two ranges a day around a lunch break; the neurologist has leave ahead; all see the
+    // clinic's closure.
+    for (const email of ['sam.okafor@medora.test', 'stephen.park@medora.test', 'doctor@medora.test']) {
+      await page.goto(`/user/admin/doctors/edit/${await doctorId(email)}`);
+      const hours = page.getByRole('form', { name: 'Working hours' });
+      await hours.getByLabel('Monday 1 start').waitFor();
+      await page
+        .getByRole('table', { name: 'Slots preview' })
+        .getByRole('row', { name: /^Monday/ })
+        .waitFor();
+      await page.getByRole('form', { name: 'Add time off' }).waitFor();
+      await page.getByText(/^Clinic closed: /).waitFor();
+      await settled(page);
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      for (const label of ['From', 'To', 'Slot (min)', 'Room'])
+        assert.ok((await hours.locator('label').filter({ hasText: label }).count()) > 0, `${email}: ${label} shows`);
+      assert.ok(height <= 1600, `${email}: the doctor's page is ${height} px tall`);
+    }
+    assert.deepEqual(problems, []);
+  });
 
   it('shows the doctor an amended record as the fields it changed, across the main column', async () => {
     const { page, problems } = await signedIn('doctor@medora.test');

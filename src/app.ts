@@ -52,6 +52,7 @@ import { patientDirectory, patientVisitStore } from './db/patients.pg.ts';
 import { dashboardQueries } from './db/reports.pg.ts';
 import * as patternUseCases from './domain/scheduling/pattern-use-cases.ts';
 import * as bookingUseCases from './domain/scheduling/booking-use-cases.ts';
+import * as monthUseCases from './domain/scheduling/month-use-cases.ts';
 import * as cancelUseCases from './domain/scheduling/cancel-use-cases.ts';
 import * as deskUseCases from './domain/scheduling/desk-use-cases.ts';
 import * as listUseCases from './domain/scheduling/list-use-cases.ts';
@@ -529,6 +530,7 @@ export function makeApp({
         ...patternUseCases,
         ...timeOffUseCases,
         ...bookingUseCases,
+        ...monthUseCases,
         ...cancelUseCases,
         ...deskUseCases,
         ...listUseCases,

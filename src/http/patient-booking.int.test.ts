@@ -6,6 +6,7 @@ import { fixedClock } from '../domain/shared/clock.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/http.ts';
 import { testDatabases } from '../testing/test-db.ts';
+import { assertRoutesAnswerByAccess } from '../testing/route-access.ts';
 
 const ZONE = 'Europe/Berlin';
 const CLINIC = { name: 'Lakeside Clinic', timeZone: ZONE, locale: 'en-US', mailFrom: 'no-reply@medora.local' };
@@ -143,6 +144,57 @@ for (const target of testDatabases('both')) {
       assert.ok(day, 'the doctor has a free day');
       const [slot] = day.available_appointments;
       assert.deepEqual(ada?.next_free, { date: day.date, start_time: slot?.start_time, end_time: slot?.end_time });
+    });
+
+    it("answers a doctor's month in one read: free days counted, closed days with why, the window's months", async () => {
+      await server.db.query(
+        `insert into time_off (doctor_id, starts_on, ends_on, reason) values
+           (null, '2030-04-01', '2030-04-01', 'Easter Monday'), ($1, '2030-04-08', '2030-04-09', 'Private')`,
+        [doctor.doctorId],
+      );
+      const month = async (query: string) => {
+        const res = await server.api('GET', `/api/appointments/month/${doctor.doctorId}${query}`, { token: mia.token });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return res.body;
+      };
+      const march = await month('');
+      assert.equal(march.month, '2030-03');
+      assert.deepEqual([march.today, march.last_bookable], ['2030-03-20', '2030-05-19']);
+      assert.deepEqual([march.previous, march.next], [null, '2030-04-01']);
+      const day = (answer: typeof march, date: string) =>
+        (answer.days as { date: string; state: string; closed: unknown }[]).find((d) => d.date === date);
+      assert.equal(march.days.length, 31);
+      assert.deepEqual(day(march, '2030-03-18'), { date: '2030-03-18', state: 'outside', free: 0, closed: null });
+      assert.deepEqual(day(march, '2030-03-20'), { date: '2030-03-20', state: 'off', free: 0, closed: null });
+      assert.deepEqual(day(march, '2030-03-25'), { date: '2030-03-25', state: 'open', free: 1, closed: null });
+      const april = await month('?month=2030-04-17');
+      assert.equal(april.month, '2030-04');
+      assert.deepEqual([april.previous, april.next], ['2030-03-01', '2030-05-01']);
+      assert.deepEqual(day(april, '2030-04-01')?.closed, { kind: 'closure', name: 'Easter Monday' });
+      assert.deepEqual(day(april, '2030-04-08'), {
+        date: '2030-04-08',
+        state: 'closed',
+        free: 0,
+        closed: { kind: 'leave', name: null },
+      });
+      assert.equal(day(april, '2030-04-15')?.state, 'open');
+      assert.equal((await month('?month=2030-05-01')).next, null);
+      for (const query of ['?month=2030-06-01', '?month=2030-02-28', '?month=March']) {
+        const refused = await server.api('GET', `/api/appointments/month/${doctor.doctorId}${query}`, {
+          token: mia.token,
+        });
+        assert.equal(refused.status, 422, query);
+        assert.ok(refused.body.errors.month, JSON.stringify(refused.body));
+      }
+      assert.equal((await server.api('GET', '/api/appointments/month/999999', { token: mia.token })).status, 404);
+    });
+
+    it('answers the month route to each identity as its access says', async () => {
+      const { schedulingRoutes } = await import('./routes/scheduling.ts');
+      const routes = schedulingRoutes(server.app).filter((r) => r.path === '/api/appointments/month/{doctorId}');
+      assert.equal(routes.length, 1);
+      const identities = { none: undefined, patient: mia.token, doctor: doctor.token };
+      assert.equal(await assertRoutesAnswerByAccess(server, routes, identities), 3);
     });
   });
 }

@@ -21,6 +21,12 @@ export const formatDay = (date: string) => dates.formatDay(date, clinic.locale);
 /** 'yyyy-MM-dd' → 'Jun 4'. */
 export const formatMonthDay = (date: string) => dates.formatMonthDay(date, clinic.locale);
 
+/** 'yyyy-MM-dd' → 'June 2030', 'Tue', '4', 'Tuesday, June 4, 2030': a month view's title, column, day and name. */
+export const formatMonth = (date: string) => dates.formatMonth(date, clinic.locale);
+export const formatWeekday = (date: string) => dates.formatWeekday(date, clinic.locale);
+export const formatDayOfMonth = (date: string) => dates.formatDayOfMonth(date, clinic.locale);
+export const formatLongDate = (date: string) => dates.formatLongDate(date, clinic.locale);
+
 /** 'HH:mm[:ss]' → '1:30 PM'. */
 export const formatTime = (time: string) => dates.formatTime(time, clinic.locale);
 

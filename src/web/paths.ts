@@ -151,6 +151,7 @@ export const endpoints = {
   doctorProfile: (id: Id) => `/api/doctors/${id}`,
   availableSlots: (doctorId: Id) => `/api/appointments/available/${doctorId}`,
   nextAvailable: '/api/appointments/next-available',
+  availableMonth: (doctorId: Id) => `/api/appointments/month/${doctorId}`,
   book: '/api/appointments/book',
   /** Staff's: a patient onto a waitlist. */
   waitlist: '/api/waitlist',

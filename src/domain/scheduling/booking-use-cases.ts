@@ -19,6 +19,7 @@ import {
 import { choiceOf, inBookingWindow, nowInClinic, patientOf } from './use-case-input.ts';
 import { heldFromOthers } from './waitlist.ts';
 import { appointmentJson } from './appointment-answers.ts';
+import { doctorWeek } from './doctor-week.ts';
 import {
   AvailableSlotsQuery,
   BookRequest,
@@ -167,13 +168,8 @@ async function doctorFreeDays(
   now: ClinicMoment,
   patientId?: number,
 ) {
-  const [pattern, bookings, holds, timeOff] = await Promise.all([
-    deps.schedules.currentSlots(doctorId),
-    deps.appointments.doctorBookings(doctorId, range.from, range.to),
-    deps.waitlist.holds(doctorId, range.from, range.to),
-    deps.timeOff.covering(doctorId, range.from, range.to),
-  ]);
-  return freeDays(pattern, [...bookings, ...heldFromOthers(holds, patientId)], timeOff, range, now);
+  const { pattern, taken, timeOff } = await doctorWeek(deps, doctorId, range, patientId);
+  return freeDays(pattern, taken, timeOff, range, now);
 }
 
 async function bookPlacement(deps: SchedulingDeps, to: Placement, who: Booker) {

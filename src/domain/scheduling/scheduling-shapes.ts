@@ -30,6 +30,7 @@ import {
   MAX_DAYS_AHEAD,
   type AppointmentStatus,
 } from './scheduling.ts';
+import { MONTH_DAY_STATES } from './month-view.ts';
 import { MAX_TIME_OFF_DAYS } from './time-off.ts';
 
 // Scheduling's requests and answers, written once (docs/architecture.md "The wire contract").
@@ -118,6 +119,39 @@ export const NextAvailableShape = anyOf(
   object({ department_id: id(), days: array(availableOn(object({ ...slotFields, doctor: ref(NamedShape) }))) }),
 );
 export type NextAvailableJson = Static<typeof NextAvailableShape>;
+
+/** A doctor's month for the booking page's month view, read at once. */
+export const MonthAvailabilityShape = object({
+  doctor_id: id(),
+  month: string({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The month shown, `yyyy-MM`' }),
+  today: date("Today by the clinic's clock"),
+  last_bookable: date('The last day of the booking window'),
+  previous: nullable(date('The first day of the month before, null when it holds no bookable day')),
+  next: nullable(date('The first day of the month after, null when it holds no bookable day')),
+  days: array(
+    object({
+      date: date(),
+      state: oneOfValues(
+        MONTH_DAY_STATES,
+        '`open`: a slot is free; `full`: every slot is booked, held or over; `closed`: a clinic closure or the ' +
+          "doctor's leave takes every slot away; `off`: the doctor does not work that weekday; `outside`: before " +
+          'today or after the booking window',
+      ),
+      free: integer({ minimum: 0, description: 'How many slots are free' }),
+      closed: nullable(
+        object(
+          {
+            kind: oneOfValues(['closure', 'leave']),
+            name: nullable(string({ description: "A closure's name (the holiday); null for a doctor's leave" })),
+          },
+          { description: 'Why a `closed` day is closed; null on any other day' },
+        ),
+      ),
+    }),
+    { description: 'Every day of the month, first to last' },
+  ),
+});
+export type MonthAvailabilityJson = Static<typeof MonthAvailabilityShape>;
 
 /** A doctor's first free time: what a doctor's card offers. */
 export const NextFreeShape = object(
@@ -210,6 +244,12 @@ export type DeskDayJson = Static<typeof DeskDayShape>;
 const bookingDate = date(`The visit's date (default today): not in the past, at most ${MAX_DAYS_AHEAD} days ahead`);
 
 export const AvailableSlotsQuery = queryOf({ date: bookingDate });
+
+export const MonthAvailabilityQuery = queryOf({
+  month: date(
+    `Any day of the month to show (default this month): from this month to the one ${MAX_DAYS_AHEAD} days ahead`,
+  ),
+});
 
 export const NextAvailableQuery = queryOf({
   doctor_id: id(),

@@ -130,13 +130,23 @@ export function freeDays(
 ): { date: string; slots: WeeklySlot[] }[] {
   const days: { date: string; slots: WeeklySlot[] }[] = [];
   for (let date = range.from; date <= range.to && days.length < range.count; date = addDays(date, 1)) {
-    const booked = bookings.filter((booking) => booking.date === date);
-    const slots = openSlots(pattern, date, timeOff).filter(
-      (slot) => slotStatus(slot, date, now, booked) === 'available',
-    );
-    if (slots.length > 0) days.push({ date, slots });
+    const { free } = dayAvailability(pattern, bookings, timeOff, date, now);
+    if (free.length > 0) days.push({ date, slots: free });
   }
   return days;
+}
+
+/** The slots of `pattern` open on `date` (no leave or closure takes them away), and those of them still free. */
+export function dayAvailability(
+  pattern: WeeklySlot[],
+  bookings: DatedSpan[],
+  timeOff: TimeOffSpan[],
+  date: string,
+  now: ClinicMoment,
+): { open: WeeklySlot[]; free: WeeklySlot[] } {
+  const booked = bookings.filter((booking) => booking.date === date);
+  const open = openSlots(pattern, date, timeOff);
+  return { open, free: open.filter((slot) => slotStatus(slot, date, now, booked) === 'available') };
 }
 
 // --- answers

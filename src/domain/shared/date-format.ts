@@ -22,6 +22,9 @@ const STYLES = {
   date: { day: 'numeric', month: 'short', year: 'numeric' },
   day: { weekday: 'short', day: 'numeric', month: 'short' },
   monthDay: { day: 'numeric', month: 'short' },
+  month: { month: 'long', year: 'numeric' },
+  weekday: { weekday: 'short' },
+  dayOfMonth: { day: 'numeric' },
   time: { timeStyle: 'short' },
   wallClock: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
   dateTime: { dateStyle: 'medium', timeStyle: 'short' },
@@ -66,6 +69,15 @@ export const formatDay = (date: string, locale: string) => print('day', locale, 
 
 /** 'yyyy-MM-dd' → 'Jun 4' (en-US), '4 Jun' (en-GB): a chart's axis, where the weekday would crowd it. */
 export const formatMonthDay = (date: string, locale: string) => print('monthDay', locale, 'UTC', calendarDay(date));
+
+/** 'yyyy-MM-dd' → 'June 2030': a month view's title. */
+export const formatMonth = (date: string, locale: string) => print('month', locale, 'UTC', calendarDay(date));
+
+/** 'yyyy-MM-dd' → 'Tue': a month view's column. */
+export const formatWeekday = (date: string, locale: string) => print('weekday', locale, 'UTC', calendarDay(date));
+
+/** 'yyyy-MM-dd' → '4': a month view's day. */
+export const formatDayOfMonth = (date: string, locale: string) => print('dayOfMonth', locale, 'UTC', calendarDay(date));
 
 /** 'HH:mm' or 'HH:mm:ss' → '1:30 PM' (en-US), '13:30' (en-GB). */
 export const formatTime = (time: string, locale: string) => print('time', locale, 'UTC', wallClock(time));

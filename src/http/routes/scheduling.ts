@@ -18,6 +18,9 @@ export function schedulingRoutes(app: App): Route[] {
     r('GET', '/api/appointments/available/{doctorId}', 'user', async ({ params, query, actor }) =>
       ok(await app.scheduling.availableSlots(params.doctorId, query, actor)),
     ),
+    r('GET', '/api/appointments/month/{doctorId}', 'user', async ({ params, query, actor }) =>
+      ok(await app.scheduling.availableMonth(params.doctorId, query, actor)),
+    ),
     r('POST', '/api/appointments/book', 'patient', async ({ body, actor }) =>
       created(await app.scheduling.book(body, actor)),
     ),

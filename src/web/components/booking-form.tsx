@@ -8,6 +8,7 @@ import { apiGet, fetchList } from '../api.ts';
 import { failure, success, type AlertMessage } from './alert.tsx';
 import { Field } from './field.tsx';
 import { LoadFailure } from './list-states.tsx';
+import { MonthView, closedText } from './booking-month.tsx';
 import { ALL, serverFailure } from './use-alert.ts';
 import { useLatestRequest } from './use-latest-request.ts';
 import { useSubmit } from './use-submit.ts';
@@ -16,6 +17,7 @@ import { endpoints } from '../paths.ts';
 import type {
   AvailableSlotsJson,
   BookRequest,
+  MonthAvailabilityJson,
   NextAvailableJson,
   SlotJson,
 } from '../../domain/scheduling/scheduling-shapes.ts';
@@ -67,9 +69,12 @@ export function BookingForm({
   const [selected, setSelected] = useState<SlotJson | null>(null);
   // Asked for when the day shown has no free slot: the next days that have one.
   const [nextDays, setNextDays] = useState<AvailableSlotsJson[] | null>(null);
+  // The month view's month: which days have free slots, and why a closed day is closed.
+  const [month, setMonth] = useState<MonthAvailabilityJson | null>(null);
   const { busy, run } = useSubmit('booking');
   const slotsRequest = useLatestRequest();
   const nextDaysRequest = useLatestRequest();
+  const monthRequest = useLatestRequest();
 
   useEffect(() => {
     fetchList<Doctor>(endpoints.doctors, 'doctors', ALL)
@@ -86,7 +91,16 @@ export function BookingForm({
       (error) => console.error('next free days fetch failed', error),
     );
 
-  /** Loads a doctor's slots for `day`, or for the clinic's today when no day is given yet. */
+  /** Shows the doctor's month of `day` (the clinic's this month when none) in the month view. */
+  const loadMonth = (forDoctor: string, day: string) =>
+    monthRequest.start(
+      (signal) =>
+        apiGet<MonthAvailabilityJson>(endpoints.availableMonth(forDoctor), { month: day || undefined }, signal),
+      setMonth,
+      (error) => console.error('month fetch failed', error),
+    );
+
+  /** Loads a doctor's slots for `day`, or for the clinic's today when no day is given yet, and the day's month. */
   const loadSlots = (forDoctor: string, day: string) => {
     setSelected(null);
     setNextDays(null);
@@ -94,6 +108,8 @@ export function BookingForm({
     nextDaysRequest.abort();
     if (!forDoctor) {
       slotsRequest.abort();
+      monthRequest.abort();
+      setMonth(null);
       return setSlots(null);
     }
     slotsRequest.start(
@@ -102,6 +118,7 @@ export function BookingForm({
         setSlots(answer.available_appointments);
         setDate(answer.date);
         if (!day) setToday(answer.date);
+        loadMonth(forDoctor, answer.date);
         if (!answer.available_appointments.some(isFree)) loadNextDays(forDoctor, answer.date);
       },
       (error) => {
@@ -133,6 +150,11 @@ export function BookingForm({
 
   const shownSlots = slots?.filter(isShown) ?? [];
   const doctor = doctors.find((each) => String(each.id) === doctorId);
+  const chosenDay = month?.days.find((day) => day.date === date);
+  const choose = (day: string) => {
+    setDate(day);
+    loadSlots(doctorId, day);
+  };
 
   return (
     <div className="card booking">
@@ -174,18 +196,20 @@ export function BookingForm({
         </Field>
       </div>
 
+      {month && doctorId && (
+        <MonthView month={month} chosen={date} onChoose={choose} onMonth={(day) => loadMonth(doctorId, day)} />
+      )}
+
       {slotsFailed && <LoadFailure what="Time slots" onRetry={() => loadSlots(doctorId, date)} />}
       {slots && !slots.some(isFree) && (
         <NextFreeDays
+          closed={chosenDay && closedText(chosenDay)}
           dayHasSlots={slots.length > 0}
           days={nextDays}
           onJoinWaitlist={
             joinWaitlist && slots.some((slot) => slot.status === 'booked') ? waitlist(joinWaitlist) : undefined
           }
-          onChoose={(day) => {
-            setDate(day);
-            loadSlots(doctorId, day);
-          }}
+          onChoose={choose}
         />
       )}
       {shownSlots.length > 0 && (
@@ -204,9 +228,17 @@ export function BookingForm({
 
       <BookingSummary doctor={doctor} date={date} slot={selected} />
 
-      <button type="button" className="button button-primary" disabled={!selected || busy} onClick={book}>
-        {submitLabel}
-      </button>
+      {/* Kept in view at the bottom of a phone's screen, with the time it books, once the slot list is long. */}
+      <div className="booking-bar">
+        {selected && (
+          <span className="booking-bar-choice">
+            {formatDay(date)} · {formatTime(selected.start_time)}
+          </span>
+        )}
+        <button type="button" className="button button-primary" disabled={!selected || busy} onClick={book}>
+          {submitLabel}
+        </button>
+      </div>
     </div>
   );
 }
@@ -239,6 +271,8 @@ function BookingSummary({ doctor, date, slot }: { doctor: Doctor | undefined; da
 }
 
 interface NextFreeDaysProps {
+  /** Why the day is closed (a clinic closure or the doctor's leave), when it is. */
+  closed: string | undefined;
   /** The day has slots, all of them taken or over; otherwise the doctor does not work that day. */
   dayHasSlots: boolean;
   days: AvailableSlotsJson[] | null;
@@ -248,10 +282,12 @@ interface NextFreeDaysProps {
 }
 
 /** What a day without a free slot offers instead: the doctor's next days with one. */
-function NextFreeDays({ dayHasSlots, days, onChoose, onJoinWaitlist }: NextFreeDaysProps) {
+function NextFreeDays({ closed, dayHasSlots, days, onChoose, onJoinWaitlist }: NextFreeDaysProps) {
   return (
     <>
-      <p className="empty">{dayHasSlots ? 'No free time slot is left on this day.' : 'No time slots on this day.'}</p>
+      <p className="empty">
+        {closed ?? (dayHasSlots ? 'No free time slot is left on this day.' : 'No time slots on this day.')}
+      </p>
       {onJoinWaitlist && (
         <p>
           <button type="button" className="button button-small" onClick={onJoinWaitlist}>

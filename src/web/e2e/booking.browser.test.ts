@@ -237,3 +237,106 @@ describe('booking when the slots cannot be loaded, and in the afternoon', () => 
     assert.deepEqual(problems, []);
   });
 });
+
+describe("booking from the doctor's month", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let clinic: Clinic;
+  let patient: Account;
+
+  serverAndBrowserPerSuite(async (started, launched) => {
+    server = started;
+    browser = launched;
+    clinic = await seedClinic(server);
+    await openDoctorEveryDay(server, clinic);
+    const admin = { token: clinic.admin.token };
+    // Thursday 6 June the clinic is closed; Saturday 8 to Monday 10 June the doctor is away.
+    const closure = await server.api('POST', '/api/admin/closures', {
+      ...admin,
+      body: { starts_on: daysAhead(3), reason: 'Founders Day' },
+    });
+    assert.equal(closure.status, 201, JSON.stringify(closure.body));
+    const leave = await server.api('POST', `/api/admin/doctors/${clinic.doctor.id}/leave`, {
+      ...admin,
+      body: { starts_on: daysAhead(5), ends_on: daysAhead(7), reason: 'Conference' },
+    });
+    assert.equal(leave.status, 201, JSON.stringify(leave.body));
+    patient = await registerPatient(server, 'Molly Month');
+  });
+
+  const dayButton = (page: Page, date: string) => page.locator(`.month-grid button[data-date="${date}"]`);
+
+  it('shows which days have free slots and why a closed day is closed, by keyboard, within 390 px', async () => {
+    const { page, problems } = await openSignedInPage(browser, server, patient.email);
+    await page.setViewportSize(PHONE);
+    await page.goto('/user/patient/book');
+    await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+    const month = page.getByRole('heading', { name: 'June 2030' });
+    await month.waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Previous month' }).isDisabled(), true, 'June is this month');
+    await page.getByRole('button', { name: 'Monday, June 3, 2030: 16 free slots', exact: true }).waitFor();
+    assert.equal(await dayButton(page, CLINIC_TODAY).getAttribute('aria-pressed'), 'true');
+    assert.equal(await dayButton(page, daysAhead(1)).locator('.month-day-mark').innerText(), '16');
+    await page
+      .getByRole('button', { name: 'Thursday, June 6, 2030: clinic closed: Founders Day', exact: true })
+      .waitFor();
+    assert.equal(await dayButton(page, daysAhead(6)).locator('.month-day-mark').innerText(), 'Leave');
+    assert.equal(await page.locator('.month-grid button[data-date="2030-06-02"]').count(), 0, 'the past is no button');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= PHONE.width, `the page is ${width} px wide`);
+
+    // The arrows move between days and Enter chooses one: the closed day says why instead of "no slots".
+    await dayButton(page, CLINIC_TODAY).focus();
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-date')), daysAhead(3));
+    await page.keyboard.press('Enter');
+    await page.getByText('The clinic is closed: Founders Day.', { exact: true }).waitFor();
+    assert.equal(await page.getByLabel('Date').inputValue(), daysAhead(3));
+    assert.equal(await page.getByText('No time slots on this day.').count(), 0);
+    await dayButton(page, daysAhead(6)).click();
+    await page.getByText('The doctor is on leave.', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Next month' }).click();
+    await page.getByRole('heading', { name: 'July 2030' }).waitFor();
+    assert.equal(
+      await page.getByRole('button', { name: 'Next month' }).isDisabled(),
+      false,
+      'August has bookable days',
+    );
+    // Page Up from a day of July goes back to June.
+    await dayButton(page, '2030-07-01').focus();
+    await page.keyboard.press('PageUp');
+    await month.waitFor();
+    await settled(page);
+    assert.deepEqual(await seriousAxeViolations(page), []);
+    assert.deepEqual(problems, []);
+  });
+
+  it('keeps Book in view at 390 × 844 once a slot is chosen', async () => {
+    const { page, problems } = await openSignedInPage(browser, server, patient.email);
+    await page.setViewportSize(PHONE);
+    await page.goto('/user/patient/book');
+    await page.getByLabel('Doctor').selectOption(String(clinic.doctor.id));
+    await dayButton(page, daysAhead(1)).click();
+    await page.getByRole('group', { name: 'PM' }).locator('input[name="slot"]').first().waitFor();
+    const book = page.getByRole('button', { name: 'Book', exact: true });
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(height > PHONE.height + 200, `the page (${height} px) is longer than the screen`);
+    await page
+      .getByRole('group', { name: 'PM' })
+      .getByLabel(/^4:30 PM/)
+      .check();
+    const box = await book.evaluate((button) => {
+      const rect = button.getBoundingClientRect();
+      return { top: rect.top, bottom: rect.bottom, scrolled: window.scrollY };
+    });
+    assert.ok(box.top >= 0 && box.bottom <= PHONE.height, `Book at ${JSON.stringify(box)}`);
+    assert.equal(await book.isEnabled(), true);
+    await page.getByText('Tue, Jun 4 · 4:30 PM', { exact: true }).waitFor();
+    // Back at the top of the page, with the slot still chosen, Book is still on screen without scrolling to it.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const top = await book.evaluate((button) => button.getBoundingClientRect().bottom);
+    assert.ok(top <= PHONE.height, `Book's bottom at ${top} px with the page at its top`);
+    assert.deepEqual(problems, []);
+  });
+});

@@ -17,6 +17,8 @@ import {
   DeskBookRequest,
   DeskDayQuery,
   NextAvailableQuery,
+  MonthAvailabilityQuery,
+  MonthAvailabilityShape,
   DeskDayShape,
   ScheduleRequest,
   ScheduleShape,
@@ -95,6 +97,17 @@ export const schedulingPaths: ModulePaths = {
       access: 'user',
       query: AvailableSlotsQuery,
       answers: { 200: AvailableSlotsShape },
+    },
+    'GET /api/appointments/month/{doctorId}': {
+      summary: "A doctor's month for booking",
+      description:
+        'Any signed-in user. Every day of the month of `month` (default this month): `open` with how many slots are free, `full`, `closed` with why ' +
+        "(a clinic closure and its name, or the doctor's leave), `off` (the doctor does not work that weekday) or `outside` the booking window; " +
+        `counted as the day's slots are. \`month\` from this month to the one ${MAX_DAYS_AHEAD} days ahead, else 422. An unknown or inactive doctor → 404.`,
+      access: 'user',
+      query: MonthAvailabilityQuery,
+      answers: { 200: MonthAvailabilityShape },
+      errors: [404],
     },
     'POST /api/appointments/book': {
       summary: 'Book an appointment',

@@ -72,7 +72,7 @@ export default function DoctorEditPage() {
       <Alert message={alert} onDismiss={dismiss} />
       {doctor && values && (
         <>
-          <form className="form card form-grid" onSubmit={save} aria-label="Doctor details">
+          <form className="form card form-grid doctor-details" onSubmit={save} aria-label="Doctor details">
             <img
               className="avatar avatar-large field-wide"
               src={doctor.image ?? doctor.user.profile_image ?? images.defaultAvatar}

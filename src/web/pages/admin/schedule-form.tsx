@@ -92,6 +92,17 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
     );
   };
 
+  const addButton = (day: string, weekday: number) => (
+    <button
+      type="button"
+      className="button button-small"
+      aria-label={`Add hours to ${day}`}
+      onClick={() => add(weekday)}
+    >
+      Add hours
+    </button>
+  );
+
   const rowErrors = (index: number) =>
     Object.entries(errors).flatMap(([field, messages]) =>
       field.startsWith(`hours[${index}].`) ? messages.map((m) => `${field.split('.')[1]} ${m}`) : [],
@@ -100,7 +111,7 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
   return (
     <>
       <Alert message={alert} onDismiss={dismiss} />
-      <form className="form" onSubmit={save} aria-label="Working hours">
+      <form className="form schedule-form" onSubmit={save} aria-label="Working hours">
         {errors.hours && <p className="field-error">{errors.hours.join(' ')}</p>}
         {WEEKDAYS.map((day, dayIndex) => {
           const weekday = dayIndex + 1;
@@ -109,7 +120,12 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
             <fieldset key={day} className="working-day">
               <legend>{day}</legend>
               <div className="working-day-ranges">
-                {rows.length === 0 && <span className="muted">Day off</span>}
+                {rows.length === 0 && (
+                  <div className="hours-range">
+                    <span className="muted">Day off</span>
+                    {addButton(day, weekday)}
+                  </div>
+                )}
                 {rows.map(({ d, index }, n) => (
                   <div key={index} className="hours-range">
                     <label>
@@ -171,17 +187,11 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
                     >
                       Remove
                     </button>
+                    {/* At the end of the day's last line, so adding a range takes no line of its own. */}
+                    {n === rows.length - 1 && addButton(day, weekday)}
                     {rowErrors(index).length > 0 && <p className="field-error">{rowErrors(index).join(' ')}</p>}
                   </div>
                 ))}
-                <button
-                  type="button"
-                  className="button button-small"
-                  aria-label={`Add hours to ${day}`}
-                  onClick={() => add(weekday)}
-                >
-                  Add hours
-                </button>
               </div>
             </fieldset>
           );
@@ -201,19 +211,26 @@ export function ScheduleForm({ doctorId }: { doctorId: number | string }) {
   );
 }
 
-/** The slots the form's ranges would give, saved or not: each weekday's count and start times on one line. */
+/**
+ * The slots the form's ranges would give, saved or not: each weekday's count and start times on one line, or the
+ * earlier day it repeats (a working week of equal days reads as one day's times).
+ */
 function SlotPreview({ drafts }: { drafts: readonly RangeDraft[] }) {
+  const days = WEEKDAYS.map((day, index) => {
+    const starts = slotStarts(drafts, index + 1);
+    return { day, count: starts.length, times: starts.map(formatTime).join(' ') };
+  });
   return (
     <table className="slot-preview" aria-label="Slots preview">
       <caption>Slots these hours give</caption>
       <tbody>
-        {WEEKDAYS.map((day, index) => {
-          const starts = slotStarts(drafts, index + 1);
+        {days.map(({ day, count, times }, index) => {
+          const same = times ? days.slice(0, index).find((earlier) => earlier.times === times) : undefined;
           return (
             <tr key={day}>
               <th scope="row">{day}</th>
-              <td>{starts.length === 1 ? '1 slot' : `${starts.length} slots`}</td>
-              <td>{starts.map(formatTime).join(' ')}</td>
+              <td>{count === 1 ? '1 slot' : `${count} slots`}</td>
+              <td>{same ? `Same as ${same.day}` : times}</td>
             </tr>
           );
         })}

@@ -94,7 +94,7 @@ export function TimeOffPanel({ doctorId }: { doctorId: number | string }) {
           ))}
         </ul>
       )}
-      <form className="form" onSubmit={add} aria-label="Add time off">
+      <form className="form time-off-form" onSubmit={add} aria-label="Add time off">
         <div className="form-row">
           <Field label="Kind">
             {(control) => (

@@ -11,6 +11,7 @@ import type { PrintedSummaryJson } from '../components/ward.ts';
 import { formatDateTime } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 import { PrintButton } from '../components/print-button.tsx';
+import { PrintHead, SignatureLine, useClinic } from '../components/printout.tsx';
 
 /** Where each reader found the summary, to go back to. */
 const BACK: Partial<Record<Role, { to: string; label: string }>> = {
@@ -24,6 +25,7 @@ export default function DischargeSummaryPage() {
   const { id = '' } = useParams<{ id: string }>();
   const { loaded, retry } = useLoaded<PrintedSummaryJson>(endpoints.ward.dischargeSummary(id), 'discharge summary');
   const back = role.value ? BACK[role.value] : undefined;
+  const clinic = useClinic();
   return (
     <>
       <PageHeader title="Discharge summary">
@@ -41,8 +43,14 @@ export default function DischargeSummaryPage() {
         skeleton={<article className="card discharge-summary skeleton-visit" />}
       >
         {(summary) => (
-          <article className="card discharge-summary">
-            <h2>{summary.patient.name}</h2>
+          <article className="card printout discharge-summary">
+            <PrintHead
+              title="Discharge summary"
+              reference={`Stay ${summary.admission_id}`}
+              clinic={clinic}
+              patient={{ ...summary.patient, birthDate: summary.patient_birth_date }}
+              dated={{ label: 'Written', value: formatDateTime(summary.written_at) }}
+            />
             <dl className="details">
               <dt>Ward</dt>
               <dd>{summary.ward.name}</dd>
@@ -66,6 +74,7 @@ export default function DischargeSummaryPage() {
                 </ul>
               )}
             </section>
+            <SignatureLine name={summary.doctor.name} role="Discharging doctor" />
           </article>
         )}
       </PanelBody>

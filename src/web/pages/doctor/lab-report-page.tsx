@@ -4,13 +4,13 @@ import type { PatientDetailJson } from '../../../domain/records/records-shapes.t
 import type { LabOrderJson } from '../../components/lab-labels.ts';
 import { REPORT_STATUS_LABELS } from '../../components/lab-labels.ts';
 import { LabResultsTable } from '../../components/lab-results-table.tsx';
-import { Letterhead } from '../../components/letterhead.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useFetched, useLoaded } from '../../components/use-fetched.ts';
-import { formatDate, formatDateTime } from '../../format.ts';
+import { formatDateTime } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 import { PrintButton } from '../../components/print-button.tsx';
+import { PrintHead, SignatureLine, useClinic } from '../../components/printout.tsx';
 
 export default function LabReportPage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -35,17 +35,18 @@ export default function LabReportPage() {
 
 function LabReport({ order }: { order: LabOrderJson }) {
   const patient = useFetched<PatientDetailJson>(endpoints.doctor.patient(order.patient.id), 'patient');
+  const clinic = useClinic();
   const signed = order.report.signed_off_at;
   return (
-    <article className="card lab-report receipt">
-      <Letterhead title="Laboratory report" reference={order.order_number} />
+    <article className="card printout lab-report">
+      <PrintHead
+        title="Laboratory report"
+        reference={order.order_number}
+        clinic={clinic}
+        patient={{ ...order.patient, birthDate: patient?.birthdate ?? null }}
+        dated={{ label: 'Ordered', value: formatDateTime(order.ordered_at) }}
+      />
       <dl className="details">
-        <dt>Patient</dt>
-        <dd>{order.patient.name}</dd>
-        <dt>Birth date</dt>
-        <dd>{patient?.birthdate ? formatDate(patient.birthdate) : '—'}</dd>
-        <dt>Patient ID</dt>
-        <dd>{order.patient.id}</dd>
         <dt>Ordered by</dt>
         <dd>
           {order.doctor.name}, {formatDateTime(order.ordered_at)}
@@ -57,6 +58,7 @@ function LabReport({ order }: { order: LabOrderJson }) {
         </dd>
       </dl>
       <LabResultsTable order={order} caption="Results" printed />
+      <SignatureLine name={order.doctor.name} role="Requesting doctor" />
     </article>
   );
 }

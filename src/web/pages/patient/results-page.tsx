@@ -5,15 +5,15 @@
 import type { MyProfileJson } from '../../../domain/patients/patients-shapes.ts';
 import type { ListJson } from '../../../http/answers.ts';
 import { valueText, type MyResultJson } from '../../components/lab-labels.ts';
-import { Letterhead } from '../../components/letterhead.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Trends } from '../../components/trend-chart.tsx';
 import { ALL } from '../../components/use-alert.ts';
 import { useFetched, useLoaded } from '../../components/use-fetched.ts';
-import { formatDate, formatDateTime } from '../../format.ts';
+import { formatDateTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { PrintButton } from '../../components/print-button.tsx';
+import { PrintHead, useClinic } from '../../components/printout.tsx';
 
 /** "Usual range 3.5 to 5 mmol/L — your value is above the usual range". */
 const rangeSentence = (r: MyResultJson) =>
@@ -22,6 +22,7 @@ const rangeSentence = (r: MyResultJson) =>
 export default function MyResultsPage() {
   const { loaded, retry } = useLoaded<ListJson<'results', MyResultJson>>(endpoints.lab.myResults, 'Your results', ALL);
   const profile = useFetched<MyProfileJson>(endpoints.patient.profile, 'profile');
+  const clinic = useClinic();
   return (
     <>
       <PageHeader title="My Results">
@@ -32,15 +33,13 @@ export default function MyResultsPage() {
           results.length === 0 ? (
             <p className="empty">No results yet. Your doctor releases them here once they have seen them.</p>
           ) : (
-            <div className="lab-report receipt">
+            <div className="printout lab-report">
               <div className="print-only">
-                <Letterhead title="Laboratory results" reference={profile ? `Patient ID ${profile.patient.id}` : ''} />
-                {profile && (
-                  <p>
-                    {profile.patient.name}
-                    {profile.patient.birthdate ? `, born ${formatDate(profile.patient.birthdate)}` : ''}
-                  </p>
-                )}
+                <PrintHead
+                  title="Laboratory results"
+                  clinic={clinic}
+                  patient={profile ? { ...profile.patient, birthDate: profile.patient.birthdate } : undefined}
+                />
               </div>
               <Trends
                 entries={results

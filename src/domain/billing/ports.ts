@@ -5,7 +5,16 @@ import type { Adjustment, NewAdjustment } from './adjustments.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import type { BilledVisitOf, Bill, ClinicContact, DayPayment, NewBill, Payment, PaymentMethod, TakenPayment } from './billing.ts';
+import type {
+  BilledVisitOf,
+  Bill,
+  ClinicContact,
+  DayPayment,
+  NewBill,
+  Payment,
+  PaymentMethod,
+  TakenPayment,
+} from './billing.ts';
 
 export interface BillStore {
   create(bill: NewBill): Promise<Bill>;

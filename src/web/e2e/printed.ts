@@ -46,8 +46,10 @@ export async function printedProblems(page: Page, where: string, expected: Print
       );
       if (!name || !role) problems.push(`${where}: no signature line with a name and role ("${name}", "${role}")`);
     }
-    const body = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
-    for (const text of expected.text ?? []) if (!body.includes(text)) problems.push(`${where}: lacks "${text}"`);
+    // As printed: what is hidden on paper is left out; headers set in capitals are compared regardless of case.
+    const body = (await page.locator('body').innerText()).replace(/\s+/g, ' ').toLowerCase();
+    for (const text of expected.text ?? [])
+      if (!body.includes(text.toLowerCase())) problems.push(`${where}: lacks "${text}"`);
     for (const part of ['.shell-header', '.sidebar', 'button', 'input', 'select', '.button', '.data-table-pager'])
       if (await shown(part)) problems.push(`${where}: prints ${await shown(part)} × ${part}`);
     const overflow = await page.evaluate(() => {

@@ -82,11 +82,11 @@ export function PrintHead({ title, reference, clinic, patient, dated, children }
 }
 
 /** The line a clinician signs on, their name and role under it. */
-export function SignatureLine({ name, role }: { name: string; role: string }) {
+export function SignatureLine({ name, signsAs }: { name: string; signsAs: string }) {
   return (
     <p className="signature-line">
       <span className="signature-name">{name}</span>
-      <span className="signature-role">{role}</span>
+      <span className="signature-role">{signsAs}</span>
     </p>
   );
 }

@@ -74,7 +74,7 @@ export default function DischargeSummaryPage() {
                 </ul>
               )}
             </section>
-            <SignatureLine name={summary.doctor.name} role="Discharging doctor" />
+            <SignatureLine name={summary.doctor.name} signsAs="Discharging doctor" />
           </article>
         )}
       </PanelBody>

@@ -41,7 +41,7 @@ export default function PrescriptionPage() {
             />
             <h2>℞</h2>
             <p className="prescription-words">{p.order.words}</p>
-            <SignatureLine name={p.order.doctor.name} role="Prescribing doctor" />
+            <SignatureLine name={p.order.doctor.name} signsAs="Prescribing doctor" />
           </article>
         )}
       </PanelBody>

@@ -58,7 +58,7 @@ function LabReport({ order }: { order: LabOrderJson }) {
         </dd>
       </dl>
       <LabResultsTable order={order} caption="Results" printed />
-      <SignatureLine name={order.doctor.name} role="Requesting doctor" />
+      <SignatureLine name={order.doctor.name} signsAs="Requesting doctor" />
     </article>
   );
 }

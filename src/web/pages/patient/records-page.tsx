@@ -9,9 +9,9 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { RecordHistory } from '../../components/record-history.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
 import { HospitalStays } from './hospital-stays.tsx';
-import { useFetched, useLoaded } from '../../components/use-fetched.ts';
+import { useLoaded } from '../../components/use-fetched.ts';
 import { PrintButton } from '../../components/print-button.tsx';
-import { PrintHead, useClinic } from '../../components/printout.tsx';
+import { MyPrintHead } from './my-print-head.tsx';
 import { formatDate, formatTime, usd } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
@@ -22,8 +22,6 @@ export default function MyRecordsPage() {
   const { loaded, retry } = useLoaded<{ records: PatientVisitJson[] }>(endpoints.patient.records, 'records');
   const printable = loaded.state === 'loaded' && loaded.value.records.length > 0;
   const { alert, setAlert, dismiss } = useAlert();
-  const profile = useFetched<MyProfileJson>(endpoints.patient.profile, 'profile');
-  const clinic = useClinic();
   const ownId = () => apiGet<MyProfileJson>(endpoints.patient.profile).then(({ patient }) => patient.id);
 
   return (
@@ -33,13 +31,7 @@ export default function MyRecordsPage() {
         <DownloadDataButton label="Download my data" patientId={ownId} onFailure={setAlert} />
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
-      <div className="print-only">
-        <PrintHead
-          title="Medical records"
-          clinic={clinic}
-          patient={profile ? { ...profile.patient, birthDate: profile.patient.birthdate } : undefined}
-        />
-      </div>
+      <MyPrintHead title="Medical records" />
       <PanelBody
         loaded={loaded}
         retry={retry}

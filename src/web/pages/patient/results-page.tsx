@@ -2,18 +2,17 @@
  * My results: the lab results a doctor released (or the clinic released after its set days), each with its usual
  * range in plain words and how the value stands against it, a trend per test, and what a correction changed.
  */
-import type { MyProfileJson } from '../../../domain/patients/patients-shapes.ts';
 import type { ListJson } from '../../../http/answers.ts';
 import { valueText, type MyResultJson } from '../../components/lab-labels.ts';
 import { PanelBody } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Trends } from '../../components/trend-chart.tsx';
 import { ALL } from '../../components/use-alert.ts';
-import { useFetched, useLoaded } from '../../components/use-fetched.ts';
+import { useLoaded } from '../../components/use-fetched.ts';
 import { formatDateTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { PrintButton } from '../../components/print-button.tsx';
-import { PrintHead, useClinic } from '../../components/printout.tsx';
+import { MyPrintHead } from './my-print-head.tsx';
 
 /** "Usual range 3.5 to 5 mmol/L — your value is above the usual range". */
 const rangeSentence = (r: MyResultJson) =>
@@ -21,8 +20,6 @@ const rangeSentence = (r: MyResultJson) =>
 
 export default function MyResultsPage() {
   const { loaded, retry } = useLoaded<ListJson<'results', MyResultJson>>(endpoints.lab.myResults, 'Your results', ALL);
-  const profile = useFetched<MyProfileJson>(endpoints.patient.profile, 'profile');
-  const clinic = useClinic();
   return (
     <>
       <PageHeader title="My Results">
@@ -34,13 +31,7 @@ export default function MyResultsPage() {
             <p className="empty">No results yet. Your doctor releases them here once they have seen them.</p>
           ) : (
             <div className="printout lab-report">
-              <div className="print-only">
-                <PrintHead
-                  title="Laboratory results"
-                  clinic={clinic}
-                  patient={profile ? { ...profile.patient, birthDate: profile.patient.birthdate } : undefined}
-                />
-              </div>
+              <MyPrintHead title="Laboratory results" />
               <Trends
                 entries={results
                   .filter((r) => r.value_type === 'quantity')

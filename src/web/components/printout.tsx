@@ -9,7 +9,8 @@ import { endpoints } from '../paths.ts';
 import { formatDate, formatInstantDate } from '../format.ts';
 import { useFetched } from './use-fetched.ts';
 
-type Contact = Pick<ClinicJson, 'name' | 'address' | 'phone'>;
+/** The clinic as a letterhead names it. */
+export type Contact = Pick<ClinicJson, 'name' | 'address' | 'phone'>;
 
 export interface PrintedPatient {
   id: number;

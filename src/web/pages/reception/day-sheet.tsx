@@ -6,7 +6,7 @@ import { fetchList } from '../../api.ts';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { ALL } from '../../components/use-alert.ts';
 import { formatDate, formatTime, formatDay } from '../../format.ts';
-import { PrintHead, useClinic } from '../../components/printout.tsx';
+import { PrintHead, type Contact } from '../../components/printout.tsx';
 import { endpoints } from '../../paths.ts';
 import type { DeskAppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
@@ -25,9 +25,8 @@ export async function visitsOfDay(date: string, doctorId: string): Promise<DeskA
   }
 }
 
-export function DaySheet({ date, visits }: { date: string; visits: DeskAppointmentJson[] }) {
+export function DaySheet({ date, visits, clinic }: { date: string; visits: DeskAppointmentJson[]; clinic: Contact }) {
   const doctors = [...new Set(visits.map((a) => a.doctor_name))].sort((a, b) => a.localeCompare(b));
-  const clinic = useClinic();
   return (
     <section className="day-sheet" aria-label="Day list to print">
       {doctors.length === 0 && <p>No appointments on {formatDay(date)}.</p>}

@@ -1108,7 +1108,8 @@ CREATE TABLE public.fhir_export_jobs (
     lease_until timestamp with time zone,
     error text,
     finished_at timestamp with time zone,
-    CONSTRAINT fhir_export_jobs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'done'::text, 'failed'::text])))
+    expires_at timestamp with time zone,
+    CONSTRAINT fhir_export_jobs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'done'::text, 'failed'::text, 'expired'::text])))
 );
 
 --
@@ -3740,6 +3741,12 @@ CREATE INDEX doctors_specialization_idx ON public.doctors USING btree (specializ
 --
 
 CREATE INDEX fhir_export_jobs_due ON public.fhir_export_jobs USING btree (id) WHERE (status = ANY (ARRAY['pending'::text, 'running'::text]));
+
+--
+-- Name: fhir_export_jobs_expiring; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX fhir_export_jobs_expiring ON public.fhir_export_jobs USING btree (expires_at) WHERE (status = ANY (ARRAY['done'::text, 'failed'::text]));
 
 --
 -- Name: fluid_events_admission_idx; Type: INDEX; Schema: public; Owner: -

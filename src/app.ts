@@ -86,6 +86,7 @@ import { DEFAULT_LOCALE } from './domain/shared/date-format.ts';
 import * as fhirUseCases from './domain/fhir/use-cases.ts';
 import * as fhirEverything from './domain/fhir/everything-use-case.ts';
 import * as systemExport from './domain/fhir/system-export.ts';
+import { DEFAULT_EXPORT_RETENTION_HOURS } from './domain/fhir/bulk-files.ts';
 import type { FhirDeps } from './domain/fhir/ports.ts';
 import { exportJobStore } from './db/fhir-export.pg.ts';
 import { fhirStore } from './db/fhir-search.pg.ts';
@@ -133,6 +134,7 @@ export type AppConfig = Pick<Config, 'clinicTz' | 'clinicName'> &
       | 'reminderHours'
       | 'waitlistHoldMinutes'
       | 'auditAnonymousRetentionDays'
+      | 'exportRetentionHours'
       | 'clinicAddress'
       | 'clinicPhone'
       | 'clinicLocale'
@@ -555,7 +557,11 @@ export function makeApp({
       inpatientDeps(db, clock, config, reads),
     ),
     fhir: bind({ ...fhirUseCases, ...fhirEverything }, fhirDeps),
-    fhirExport: bind(systemExport, { ...fhirDeps, jobs: exportJobStore(db) }),
+    fhirExport: bind(systemExport, {
+      ...fhirDeps,
+      ...transactional(db, (q) => ({ jobs: exportJobStore(q), audit: auditLog(q) })),
+      retentionHours: config.exportRetentionHours ?? DEFAULT_EXPORT_RETENTION_HOURS,
+    }),
     reports: bind(reportUseCases, { dashboard: dashboardQueries(reads), audit: auditLog(db), clock, timeZone }),
     imports: bind(importUseCases, importDeps(db, clock, config, hasher)),
     notifications: bind(notificationUseCases, { messages: messageLog(db) }),

@@ -11,6 +11,7 @@ import type { Role } from './domain/shared/actor.ts';
 import { DEFAULT_REMINDER_HOURS } from './domain/notifications/templates.ts';
 import { DEFAULT_WAITLIST_HOLD_MINUTES } from './domain/scheduling/waitlist.ts';
 import { DEFAULT_ANONYMOUS_RETENTION_DAYS } from './domain/audit/audit.ts';
+import { DEFAULT_EXPORT_RETENTION_HOURS } from './domain/fhir/bulk-files.ts';
 import { DEFAULT_SEND_CONCURRENCY, DEFAULT_SEND_TIMEOUT_MS } from './domain/notifications/delivery.ts';
 import type { StripeSettings } from './stripe-card-checkout.ts';
 
@@ -102,6 +103,8 @@ export interface Config {
   hl7AckTimeoutMs: number;
   /** A pause after each type a system export writes: lets a test stop the server in the middle of one. */
   exportPauseMs: number;
+  /** EXPORT_RETENTION_HOURS: how long a finished system export's manifest and files are kept; the worker then deletes them. */
+  exportRetentionHours: number;
 }
 
 /** Reports over a year of a hospital may run for minutes; the command line waits that long for one statement. */
@@ -218,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hl7ListenPort,
     hl7AckTimeoutMs: whole('HL7_ACK_TIMEOUT_MS', 30_000, 100),
     exportPauseMs: whole('MEDORA_TEST_EXPORT_PAUSE_MS', 0, 0),
+    exportRetentionHours: whole('EXPORT_RETENTION_HOURS', DEFAULT_EXPORT_RETENTION_HOURS, 1),
   };
 }
 

@@ -8,6 +8,7 @@ import { type LeaseWorker, newWorkerId, startLeaseWorker } from './outbox/lease-
 /**
  * The system exports' worker of `medora serve` and `medora worker`: claims a job under the outboxes' lease and
  * writes its files; a job whose worker died (a restart) is taken over once its lease runs out, from the types left.
+ * Each round first deletes the files of the finished jobs past EXPORT_RETENTION_HOURS.
  */
 export function startExportWorker(
   app: App,
@@ -25,6 +26,7 @@ export function startExportWorker(
     leaseMs: config.outboxLeaseMs,
     concurrency: 1,
     workerId: holder,
+    beforeRound: () => app.fhirExport.expireSystemExports(),
     deliver: (job) =>
       app.fhirExport.runSystemExport({
         id: job.id,

@@ -13,7 +13,7 @@ import { tableCounts } from '../db/table-counts.ts';
 import { acquireDataDirLock } from '../db/embedded/data-dir-lock.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { embeddedDataDir } from '../testing/test-db.ts';
+import { demoDataDir, embeddedDataDir } from '../testing/test-db.ts';
 
 const DEMO_ADMIN = { email: 'admin@medora.test', password: 'medora-demo' };
 const REQUESTS_PER_SECOND = 20;
@@ -130,13 +130,15 @@ describe('a server on a port already in use', () => {
 
 describe('the embedded database while medora serve runs', () => {
   let dataDir: string;
+  let removeDataDir: (() => Promise<void>) | undefined;
   let restoredDir: string;
   let server: ServerProcess;
   let token: string;
   const backupFile = () => join(dataDir, 'under-load.sql.gz');
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'medora-served-'));
+    // The demo clinic, copied from the template the suite seeded once (the server seeds only an empty database).
+    ({ dataDir, remove: removeDataDir } = await demoDataDir());
     restoredDir = await mkdtemp(join(tmpdir(), 'medora-restored-'));
     // pg_dump runs on the embedded database's thread, in its turn; on a loaded test machine it can take longer than the default 3 s that a
     // request waits for its turn, and this test asserts answers, not latency.
@@ -151,7 +153,7 @@ describe('the embedded database while medora serve runs', () => {
 
   after(async () => {
     await server?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await removeDataDir?.();
     await rm(restoredDir, { recursive: true, force: true });
   });
 
@@ -162,7 +164,8 @@ describe('the embedded database while medora serve runs', () => {
     t.after(async () => {
       await load.stop();
     });
-    const env = { DATA_DIR: dataDir };
+    // Each command waits its turn behind the others and pg_dump, as the server's requests do (see before()).
+    const env = { DATA_DIR: dataDir, DATABASE_ACQUIRE_TIMEOUT_MS: '30000' };
     const addStartedAt = performance.now();
     let addedAt = Infinity;
     const [report, added, backup] = await Promise.all([

@@ -1,9 +1,6 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openEmbedded } from '../db/embedded/embedded.ts';
 import { openPostgres, runOnConnection } from '../db/postgres.ts';
 import { tableCounts, type TableCount } from '../db/table-counts.ts';
@@ -12,6 +9,7 @@ import { DEMO_PASSWORD } from '../demo/seed.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { signIn, signUpPatient, startTestServer, type TestServer } from '../testing/http.ts';
 import { first, present } from '../testing/assert.ts';
+import { demoDataDir, embeddedDataDir } from '../testing/test-db.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const PATIENT = 'patient@medora.test';
@@ -31,8 +29,8 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', {
     url.password = 'not-for-print';
     return url.toString();
   })();
-  let dir: string;
   let dataDir: string;
+  let removeDataDir: (() => Promise<void>) | undefined;
 
   const serverOver = (open: () => Promise<Db>) =>
     startTestServer({
@@ -54,16 +52,14 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', {
   };
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'medora-move-'));
-    dataDir = join(dir, 'data');
-    const seeded = await spawnMedora(['seed', '--demo'], { env: { DATA_DIR: dataDir } });
-    assert.equal(seeded.code, 0, seeded.stderr);
+    // The demo clinic as `medora seed --demo` loads it, copied from the template the suite seeded once.
+    ({ dataDir, remove: removeDataDir } = await demoDataDir());
     await runOnConnection(present(serverUrl, 'TEST_DATABASE_URL'), `create database ${name}`);
   });
 
   after(async () => {
     await runOnConnection(present(serverUrl, 'TEST_DATABASE_URL'), `drop database if exists ${name} with (force)`);
-    await rm(dir, { recursive: true, force: true });
+    await removeDataDir?.();
   });
 
   it('moves the demo clinic with one command: the same rows, an intact chain, and the password not printed', async () => {
@@ -71,7 +67,7 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', {
     assert.equal(moved.code, 0, moved.stderr);
     assert.match(
       moved.stdout,
-      /^Moved .*data to postgres:\/\/[^:]*@[^ ]*\/medora_move_\w+ in \d+\.\d s: .*8 departments, .*; audit chain intact \(\d+ rows\)\.\n$/,
+      /^Moved .*medora-test-\w+ to postgres:\/\/[^:]*@[^ ]*\/medora_move_\w+ in \d+\.\d s: .*8 departments, .*; audit chain intact \(\d+ rows\)\.\n$/,
     );
     assert.doesNotMatch(moved.stdout, /not-for-print/);
 
@@ -126,13 +122,19 @@ describe('medora move-to: the embedded clinic onto a PostgreSQL server', {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /is not empty \(.*appointments.*\); add --force to replace it/);
 
-    const forced = await spawnMedora(['move-to', target, '--force'], { env: { DATA_DIR: dataDir } });
-    assert.equal(forced.code, 0, forced.stderr);
-    assert.match(forced.stdout, /^Replaced a database with .*\nMoved /);
-    assert.deepEqual(
-      await countsOf(() => openPostgres(target, { max: 1 })),
-      await countsOf(() => openEmbedded(dataDir)),
-    );
+    // Forced, a new clinic (the migrations' starter rows, no appointments) replaces the demo: moving the demo again
+    // would prove no more, at the cost of moving it all again.
+    const empty = await embeddedDataDir();
+    try {
+      const forced = await spawnMedora(['move-to', target, '--force'], { env: { DATA_DIR: empty.dataDir } });
+      assert.equal(forced.code, 0, forced.stderr);
+      assert.match(forced.stdout, /^Replaced a database with .*appointments.*\nMoved /);
+      const replaced = await countsOf(() => openPostgres(target, { max: 1 }));
+      assert.ok(!replaced.some(({ table }) => table === 'appointments'), 'the demo is gone');
+      assert.deepEqual(replaced, await countsOf(() => openEmbedded(empty.dataDir)));
+    } finally {
+      await empty.remove();
+    }
   });
 
   it('is listed in the help', async () => {

@@ -137,7 +137,7 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
   program
     .command('worker')
     .description(
-      "send the outbox's e-mails and HL7 messages, write the FHIR $export jobs and seal the audit trail in a process of its own (medora serve does all of it too); stops on SIGTERM",
+      "send the outbox's e-mails and HL7 messages, write the FHIR $export jobs (and delete them once expired) and seal the audit trail in a process of its own (medora serve does all of it too); stops on SIGTERM",
     )
     .action(async () => {
       const config = loadConfig();

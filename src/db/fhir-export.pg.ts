@@ -13,6 +13,7 @@ interface JobRow {
   transaction_time: Date;
   status: ExportJob['status'];
   error: string | null;
+  expires_at: Date | null;
 }
 
 /** The system exports' jobs and their files, in chunks of NDJSON (migration 0054). */
@@ -28,7 +29,7 @@ export function exportJobStore(db: Queryable): ExportJobs {
     },
     find: async (id) => {
       const [row] = await db.query<JobRow>(
-        `select id, requested_by, request, base, systems, types, since, transaction_time, status, error
+        `select id, requested_by, request, base, systems, types, since, transaction_time, status, error, expires_at
          from fhir_export_jobs where id = $1`,
         [id],
       );
@@ -49,6 +50,7 @@ export function exportJobStore(db: Queryable): ExportJobs {
         transactionTime: row.transaction_time,
         status: row.status,
         error: row.error,
+        expiresAt: row.expires_at,
         files: files.sort((a, b) => order(a.type) - order(b.type)),
       };
     },
@@ -82,10 +84,23 @@ export function exportJobStore(db: Queryable): ExportJobs {
       ).length > 0,
     finish: async (holder, id, outcome) => {
       await db.query(
-        `update fhir_export_jobs set status = $3, error = $4, finished_at = now(), locked_by = null, lease_until = null
+        `update fhir_export_jobs
+         set status = $3, error = $4, finished_at = $5, expires_at = $6, locked_by = null, lease_until = null
          where id = $1 and locked_by = $2 and status = 'running'`,
-        [id, holder, outcome.status, outcome.status === 'failed' ? outcome.error : null],
+        [id, holder, outcome.status, outcome.status === 'failed' ? outcome.error : null, outcome.at, outcome.expiresAt],
       );
+    },
+    expire: async (now) => {
+      const rows = await db.query<{ id: string | number }>(
+        `with expired as (
+           update fhir_export_jobs set status = 'expired'
+           where status in ('done', 'failed') and expires_at <= $1 returning id),
+         files as (delete from fhir_export_files where job_id in (select id from expired)),
+         chunks as (delete from fhir_export_chunks where job_id in (select id from expired))
+         select id from expired order by id`,
+        [now],
+      );
+      return rows.map((r) => Number(r.id));
     },
     chunks: async function* (id, type) {
       // One chunk a query: a file is never held whole in memory.

@@ -1,7 +1,7 @@
 import type { DepartmentRow } from '../domain/fhir/healthcare-service.ts';
 import type { LocationRow } from '../domain/fhir/location.ts';
 import type { AdmissionStatus, Housekeeping } from '../domain/inpatient/inpatient.ts';
-import type { SlotRow } from '../domain/fhir/slot.ts';
+import type { SlotRow, SlotStatus } from '../domain/fhir/slot.ts';
 import { versioned, type FhirTable, type VersionedSql } from './fhir-search.pg.ts';
 
 interface DepartmentSql extends VersionedSql {
@@ -91,22 +91,32 @@ interface SlotSql {
   doctor_id: number;
   start_at: Date;
   end_at: Date;
-  status: 'free' | 'busy';
+  status: SlotStatus;
   updated_at: Date;
 }
 
-// Slots are the weekly pattern laid over the dates asked for: a retired pattern row keeps only the slots booked on it,
-// and a slot is busy while a booking that is not cancelled holds its doctor, date and start (appointments_slot_key).
+// Slots are the weekly pattern laid over the dates asked for, and every slot an appointment of those dates took,
+// whatever became of it: one of a pattern row since retired, or of a row of another weekday (the desk fitting a
+// visit in on a Saturday), is made for that appointment alone, so that every Appointment's slot can be read. A slot
+// is busy while a booking that is not cancelled holds its doctor, date and start (appointments_slot_key).
 export const slotTable: FhirTable<SlotRow> = {
-  sql: `select s.id || '-' || g.day::date::text as id, s.doctor_id,
-               ((g.day::date + s.start_time) at time zone {tz}) as start_at,
-               ((g.day::date + s.end_time) at time zone {tz}) as end_at,
-               case when a.id is null then 'free' else 'busy' end as status,
+  sql: `select k.schedule_id || '-' || k.day::text as id, s.doctor_id,
+               ((k.day + s.start_time) at time zone {tz}) as start_at,
+               ((k.day + s.end_time) at time zone {tz}) as end_at,
+               case when a.id is not null then 'busy'
+                    when s.retired_at is not null or extract(isodow from k.day) <> s.weekday then 'busy-unavailable'
+                    else 'free' end as status,
                greatest(s.updated_at, a.updated_at) as updated_at
-        from schedules s
-        join generate_series({from}::timestamp, {to}::timestamp, interval '1 day') g(day) on extract(isodow from g.day) = s.weekday
-        left join appointments a on a.doctor_id = s.doctor_id and a.date = g.day::date and a.start_time = s.start_time and a.status <> 'cancelled'
-        where s.retired_at is null or a.schedule_id = s.id`,
+        from (
+          select s.id as schedule_id, g.day::date as day
+          from schedules s
+          join generate_series({from}::timestamp, {to}::timestamp, interval '1 day') g(day) on extract(isodow from g.day) = s.weekday
+          where s.retired_at is null
+          union
+          select schedule_id, date from appointments where date between {from} and {to}
+        ) k
+        join schedules s on s.id = k.schedule_id
+        left join appointments a on a.doctor_id = s.doctor_id and a.date = k.day and a.start_time = s.start_time and a.status <> 'cancelled'`,
   columns: { _id: 'id::text', schedule: 'doctor_id::int', start: 'start_at::timestamptz', status: 'status::text' },
   toRow: (raw) => {
     const r = raw as unknown as SlotSql;
@@ -115,7 +125,7 @@ export const slotTable: FhirTable<SlotRow> = {
       doctorId: r.doctor_id,
       start: r.start_at,
       end: r.end_at,
-      busy: r.status === 'busy',
+      status: r.status,
       updatedAt: r.updated_at,
     };
   },

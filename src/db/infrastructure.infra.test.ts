@@ -1,6 +1,6 @@
 /**
  * Medora on the infrastructure hospitals run PostgreSQL on, each part real (src/testing/pg-infra.ts): a primary of
- * our own copied from the test server, a streaming replica and a synchronous standby of it, PgBouncer in transaction
+ * our own made by initdb, a streaming replica and a synchronous standby of it, PgBouncer in transaction
  * mode in front of it; two Medora instances through PgBouncer, the replica serving the lag-tolerant reads, and a
  * failover under load to the standby. Run by `make test-infra` (scripts/test-infra), which readies the test server.
  */
@@ -18,8 +18,8 @@ import { closeGracefully } from '../http/shutdown.ts';
 import { at, present } from '../testing/assert.ts';
 import { fixedClock, signIn, signUpAdmin } from '../testing/http.ts';
 import { makeTestApp } from '../testing/test-app.ts';
-import { POSTGRES_TEMPLATE, prepareTemplates } from '../testing/test-db.ts';
-import { caughtUp, copyCluster, startPgbouncer, type Bouncer, type Cluster } from '../testing/pg-infra.ts';
+import { POSTGRES_TEMPLATE, migratedTemplateOn } from '../testing/test-db.ts';
+import { caughtUp, newCluster, standbyOf, startPgbouncer, type Bouncer, type Cluster } from '../testing/pg-infra.ts';
 import {
   DATES,
   NOW,
@@ -32,8 +32,6 @@ import {
 } from '../../scripts/bench/two-instances.ts';
 import { hearingOf } from '../testing/hearing.ts';
 import { readMigrations } from './migrate.ts';
-
-const serverUrl = process.env.TEST_DATABASE_URL;
 
 interface Instance {
   app: App;
@@ -91,7 +89,7 @@ async function bookings(app: App, db: Queryable, n: number) {
   });
 }
 
-describe('on the PostgreSQL infrastructure of a hospital', { skip: !serverUrl && 'needs TEST_DATABASE_URL' }, () => {
+describe('on the PostgreSQL infrastructure of a hospital', () => {
   let primary: Cluster;
   let replica: Cluster;
   let standby: Cluster;
@@ -99,19 +97,17 @@ describe('on the PostgreSQL infrastructure of a hospital', { skip: !serverUrl &&
   const started: Cluster[] = [];
 
   before(async () => {
-    // The template database the tests copy, on the test server, so the copies have it.
-    await prepareTemplates();
-    const server = new URL(present(serverUrl, 'TEST_DATABASE_URL'));
-    primary = await copyCluster(
-      { host: server.hostname, port: Number(server.port || 5432) },
-      // A commit waits for the standby's copy: the failover loses no acknowledged write.
-      { name: 'primary', standby: false, settings: ["synchronous_standby_names = 'standby'"] },
-    );
+    primary = await newCluster({ name: 'primary' });
     started.push(primary);
-    standby = await copyCluster(primary, { name: 'standby', standby: true });
+    // The template database the tests copy, migrated on the primary before the standbys copy it.
+    await migratedTemplateOn(primary.url('postgres'));
+    standby = await standbyOf(primary, 'standby');
     started.push(standby);
-    replica = await copyCluster(primary, { name: 'replica', standby: true });
+    replica = await standbyOf(primary, 'replica');
     started.push(replica);
+    // From now on a commit waits for the standby's copy: the failover loses no acknowledged write.
+    await primary.query('postgres', "alter system set synchronous_standby_names = 'standby'");
+    await primary.query('postgres', 'select pg_reload_conf()');
     bouncer = await startPgbouncer(primary);
   });
   after(async () => {

@@ -1,4 +1,4 @@
-import { describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { openPglite } from './embedded/pglite.ts';
 import { openPostgres } from './postgres.ts';
 import { DatabaseLockedError } from './embedded/data-dir-lock.ts';
 import { migrate, readMigrations } from './migrate.ts';
+import type { Db } from './db.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 import { fileURLToPath } from 'node:url';
 import { only, present } from '../testing/assert.ts';
@@ -29,108 +30,87 @@ function migrationsWithEditedFile(): ReturnType<typeof readMigrations> {
 }
 
 for (const target of testDatabases('both')) {
+  // One database for the file's tests: each reads or changes the bookkeeping and puts it back, the one that leaves
+  // a file unapplied runs last; opening an embedded database costs seconds of CPU time.
   describe(`migrations on ${target.name}`, () => {
+    let db: Db;
+    let drop: (() => Promise<void>) | undefined;
+    before(async () => {
+      ({ db, drop } = await target.open());
+    });
+    after(() => drop?.());
+
     it('applies nothing twice and records every file', async () => {
-      const { db, drop } = await target.open();
-      try {
-        assert.deepEqual(await migrate(db), [], 'open() already migrated');
-        const rows = await db.query('select version, name from schema_migrations order by version');
-        assert.deepEqual(
-          rows.map((r) => r.name),
-          readMigrations().map((m) => m.name),
-        );
-      } finally {
-        await drop();
-      }
+      assert.deepEqual(await migrate(db), [], 'open() already migrated');
+      const rows = await db.query('select version, name from schema_migrations order by version');
+      assert.deepEqual(
+        rows.map((r) => r.name),
+        readMigrations().map((m) => m.name),
+      );
     });
 
     it('rolls back a failing file whole, bookkeeping included', async () => {
-      const { db, drop } = await target.open();
-      try {
-        const broken = {
-          version: 9001,
-          name: '9001_broken.sql',
-          sql: 'create table half_done (id int); select * from no_such_table;',
-          checksum: 'none',
-        };
-        await assert.rejects(migrate(db, [broken]));
-        const row = only(
-          await db.query(
-            `select to_regclass('half_done') as t, (select count(*)::int from schema_migrations where version = 9001) as n`,
-          ),
-        );
-        assert.equal(row.t, null);
-        assert.equal(row.n, 0);
-      } finally {
-        await drop();
-      }
+      const broken = {
+        version: 9001,
+        name: '9001_broken.sql',
+        sql: 'create table half_done (id int); select * from no_such_table;',
+        checksum: 'none',
+      };
+      await assert.rejects(migrate(db, [broken]));
+      const row = only(
+        await db.query(
+          `select to_regclass('half_done') as t, (select count(*)::int from schema_migrations where version = 9001) as n`,
+        ),
+      );
+      assert.equal(row.t, null);
+      assert.equal(row.n, 0);
     });
 
     it('records the sha256 of each file it applies', async () => {
-      const { db, drop } = await target.open();
-      try {
-        const rows = await db.query<{ name: string; checksum: string }>(
-          'select name, checksum from schema_migrations order by version',
-        );
-        assert.deepEqual(
-          rows,
-          readMigrations().map(({ name, checksum }) => ({ name, checksum })),
-        );
-        assert.match(rows[0]?.checksum ?? '', /^[0-9a-f]{64}$/);
-      } finally {
-        await drop();
-      }
+      const rows = await db.query<{ name: string; checksum: string }>(
+        'select name, checksum from schema_migrations order by version',
+      );
+      assert.deepEqual(
+        rows,
+        readMigrations().map(({ name, checksum }) => ({ name, checksum })),
+      );
+      assert.match(rows[0]?.checksum ?? '', /^[0-9a-f]{64}$/);
     });
 
     it('gives a database migrated before checksums were recorded the checksums of its files', async () => {
-      const { db, drop } = await target.open();
-      try {
-        await db.exec('alter table schema_migrations drop column checksum');
-        assert.deepEqual(await migrate(db), []);
-        const rows = await db.query<{ name: string; checksum: string }>(
-          'select name, checksum from schema_migrations order by version',
-        );
-        assert.deepEqual(
-          rows,
-          readMigrations().map(({ name, checksum }) => ({ name, checksum })),
-        );
-      } finally {
-        await drop();
-      }
-    });
-
-    it('refuses to migrate when an applied file has changed, naming the file', async () => {
-      const { db, drop } = await target.open();
-      try {
-        const edited = migrationsWithEditedFile();
-        await assert.rejects(migrate(db, edited), (error: Error) => CHANGED.test(error.message));
-        await db.exec('delete from schema_migrations where version = 32');
-        await assert.rejects(migrate(db, edited), (error: Error) => CHANGED.test(error.message));
-        assert.equal(
-          only(await db.query('select count(*)::int as n from schema_migrations where version = 32')).n,
-          0,
-          'nothing pending was applied',
-        );
-      } finally {
-        await drop();
-      }
+      await db.exec('alter table schema_migrations drop column checksum');
+      assert.deepEqual(await migrate(db), []);
+      const rows = await db.query<{ name: string; checksum: string }>(
+        'select name, checksum from schema_migrations order by version',
+      );
+      assert.deepEqual(
+        rows,
+        readMigrations().map(({ name, checksum }) => ({ name, checksum })),
+      );
     });
 
     it('keeps the case-insensitive email unique and the one-booking-per-slot index', async () => {
-      const { db, drop } = await target.open();
-      try {
-        await db.query(`insert into users (name, email, password_hash, role) values ('A', 'a@x.test', 'h', 'patient')`);
-        await assert.rejects(
-          db.query(`insert into users (name, email, password_hash, role) values ('B', 'A@X.test', 'h', 'patient')`),
-          { code: '23505' },
-        );
-        await assert.rejects(
-          db.query(`insert into users (name, email, password_hash, role) values ('C', 'c@x.test', 'h', 'root')`),
-          { code: '23514' },
-        );
-      } finally {
-        await drop();
-      }
+      await db.query(`insert into users (name, email, password_hash, role) values ('A', 'a@x.test', 'h', 'patient')`);
+      await assert.rejects(
+        db.query(`insert into users (name, email, password_hash, role) values ('B', 'A@X.test', 'h', 'patient')`),
+        { code: '23505' },
+      );
+      await assert.rejects(
+        db.query(`insert into users (name, email, password_hash, role) values ('C', 'c@x.test', 'h', 'root')`),
+        { code: '23514' },
+      );
+    });
+
+    it('refuses to migrate when an applied file has changed, naming the file', async () => {
+      const edited = migrationsWithEditedFile();
+      await assert.rejects(migrate(db, edited), (error: Error) => CHANGED.test(error.message));
+      await db.exec('delete from schema_migrations where version = 32');
+      await assert.rejects(migrate(db, edited), (error: Error) => CHANGED.test(error.message));
+      assert.equal(
+        only(await db.query('select count(*)::int as n from schema_migrations where version = 32')).n,
+        0,
+        'nothing pending was applied',
+      );
     });
   });
 }

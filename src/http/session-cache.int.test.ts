@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { makeApp } from '../app.ts';
+import { POLL_EVERY_MS } from '../db/pg-notice-poll.ts';
 import { openPostgres } from '../db/postgres.ts';
 import type { Db } from '../db/db.ts';
 import { systemClock } from '../domain/shared/clock.ts';
@@ -15,8 +16,13 @@ import { closeGracefully } from './shutdown.ts';
 
 const LISTENER = `medora notices (pid ${process.pid})`;
 
-/** Asks until the token is refused: another server hears of a change a moment after it commits. */
-async function refusedWithin(url: string, token: string, ms = 3000): Promise<void> {
+/**
+ * Asks until the token is refused: another server hears of a change a moment after it commits. The bound is eight
+ * times the second between two reads of the notice log behind a transaction pooler (POLL_EVERY_MS; LISTEN takes
+ * milliseconds), for a busy machine, and short of the 10 s a remembered lookup is trusted without a notice: a refusal
+ * within it was heard.
+ */
+async function refusedWithin(url: string, token: string, ms = 8 * POLL_EVERY_MS): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     const res = await fetch(`${url}/api/user`, { headers: { authorization: `Bearer ${token}` } });

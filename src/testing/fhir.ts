@@ -52,11 +52,28 @@ export const matches = <T extends Resource = Resource>(bundle: Bundle): T[] =>
 
 export const idsOf = (bundle: Bundle) => matches(bundle).map((r) => r.id);
 
-/** Every relative reference (`Type/id`) in `resources` that names none of them: what a self-contained set lacks. */
+/**
+ * Every reference in `resources` that does not resolve among them: a relative `Type/id` naming none of them, and any
+ * other form (absolute, versioned, a contained `#id` with no such contained resource), which a self-contained set
+ * never needs. What a self-contained set lacks; none when it is.
+ */
 export function danglingReferences(resources: readonly Resource[]): string[] {
   const present = new Set(resources.map((r) => `${r.resourceType}/${r.id}`));
   const dangling = new Set<string>();
-  for (const resource of resources)
-    for (const { type, id } of referencesIn(resource)) if (!present.has(`${type}/${id}`)) dangling.add(`${type}/${id}`);
+  for (const resource of resources) {
+    const relative = new Set(referencesIn(resource).map(({ type, id }) => `${type}/${id}`));
+    const contained = new Set((('contained' in resource && resource.contained) || []).map((c) => `#${c.id}`));
+    for (const reference of referenceValues(resource))
+      if (relative.has(reference) ? !present.has(reference) : !contained.has(reference)) dangling.add(reference);
+  }
   return [...dangling].sort();
+}
+
+/** Every `reference` string anywhere in a resource. */
+function referenceValues(value: unknown, key?: string): string[] {
+  if (typeof value === 'string') return key === 'reference' ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((item) => referenceValues(item));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => referenceValues(v, k));
+  return [];
 }

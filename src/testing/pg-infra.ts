@@ -1,9 +1,8 @@
 /**
  * The PostgreSQL infrastructure a hospital runs Medora on, started for a test from Debian's binaries: clusters made
- * with pg_basebackup (a primary of our own copied from the test server, streaming replicas and standbys of it) and
- * started with pg_ctl on free ports, and PgBouncer in transaction mode in front of one. Each lives in a folder of
- * /tmp/infra-* and is stopped by `stop()`. PostgreSQL and PgBouncer refuse to run as root: as root they run as the
- * `postgres` user. The test server must allow replication connections from 127.0.0.1 (scripts/test-infra sees to it).
+ * with initdb (a primary of our own) and pg_basebackup (streaming replicas and standbys of it), started with pg_ctl on
+ * free ports, and PgBouncer in transaction mode in front of one. Each lives in a folder of /tmp/infra-* and is
+ * stopped by `stop()`. PostgreSQL and PgBouncer refuse to run as root: as root they run as the `postgres` user.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -89,34 +88,64 @@ export interface Cluster extends PgAddress {
 }
 
 /**
- * A cluster copied from `from` by pg_basebackup (WAL streamed with it), started on a free port: a primary of its own
- * (`standby: false`) or a hot standby streaming from `from` (`standby: true`, as pg_basebackup -R writes it) named
- * `name` (its application_name, which the primary's synchronous_standby_names may list). `settings` go in its
- * postgresql.conf. Debian keeps the configuration outside the data folder, so the copy gets its own.
+ * A new, empty primary made by initdb, started on a free port; `settings` go in its postgresql.conf. (A copy of the
+ * test server would bring every database on it, other test runs' too: hundreds of megabytes, which each standby
+ * copied from it would copy again.)
  */
-export async function copyCluster(
-  from: PgAddress,
-  opts: { name: string; standby: boolean; settings?: string[] },
+export function newCluster(opts: { name: string; settings?: string[] }): Promise<Cluster> {
+  return startedCluster(opts, (data) =>
+    run(`${BIN}/initdb`, [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale',
+      'C.UTF-8',
+      '--no-sync',
+    ]),
+  );
+}
+
+/**
+ * A hot standby of `primary`, copied from it by pg_basebackup (WAL streamed with it, -R) and started on a free port,
+ * named `name` (its application_name, which the primary's synchronous_standby_names may list). Debian keeps the
+ * configuration outside the data folder, so the copy gets its own.
+ */
+export function standbyOf(primary: PgAddress, name: string): Promise<Cluster> {
+  return startedCluster({ name, standbyOf: primary }, (data) =>
+    run(`${BIN}/pg_basebackup`, [
+      '-h',
+      primary.host,
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-D',
+      data,
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+      '-R',
+    ]),
+  );
+}
+
+/** A cluster whose data folder `make` writes, configured as `opts` say and started on a free port. */
+async function startedCluster(
+  opts: { name: string; settings?: string[]; standbyOf?: PgAddress },
+  make: (data: string) => Promise<unknown>,
 ): Promise<Cluster> {
   const dir = await tempDir(opts.name);
   const data = `${dir}/data`;
   const port = await freePort();
   const address = { host: '127.0.0.1', port };
-  await run(`${BIN}/pg_basebackup`, [
-    '-h',
-    from.host,
-    '-p',
-    String(from.port),
-    '-U',
-    'postgres',
-    '-D',
-    data,
-    '-X',
-    'stream',
-    '-c',
-    'fast',
-    ...(opts.standby ? ['-R'] : []),
-  ]);
+  const from = opts.standbyOf;
+  await make(data);
   await writeOwned(
     `${data}/postgresql.conf`,
     [
@@ -132,7 +161,7 @@ export async function copyCluster(
       `cluster_name = '${opts.name}'`,
       // The database on each line, so a test can tell which cluster ran a database's statements (statementsOf).
       "log_line_prefix = '%m [%p] db=%d '",
-      ...(opts.standby
+      ...(from
         ? [`primary_conninfo = 'host=${from.host} port=${from.port} user=postgres application_name=${opts.name}'`]
         : []),
       ...(opts.settings ?? []),
@@ -148,7 +177,7 @@ export async function copyCluster(
   // The copy of a standby carries the source's own primary_conninfo in postgresql.auto.conf: ours, above, wins only
   // if that one goes.
   await writeOwned(`${data}/postgresql.auto.conf`, '');
-  if (opts.standby) await writeOwned(`${data}/standby.signal`, '');
+  if (from) await writeOwned(`${data}/standby.signal`, '');
   let running = false;
   const cluster: Cluster = {
     ...address,

@@ -11,6 +11,8 @@ import { openPostgres, runOnConnection } from '../db/postgres.ts';
 import type { Db } from '../db/db.ts';
 import { sqlState } from '../db/sql-errors.ts';
 import { migrate, readMigrations } from '../db/migrate.ts';
+import { TEST_TZ } from './test-app.ts';
+import { sealAll } from './audit-sealing.ts';
 
 export interface OpenedTestDatabase {
   db: Db;
@@ -47,9 +49,11 @@ export function testDatabases(engines: 'both' | 'one'): TestDatabase[] {
   return engines === 'both' ? [embedded, server] : [server];
 }
 
-/** Builds both templates ahead of a parallel run, so test files do not all build them at once. */
+/** Builds the templates ahead of a parallel run, so test files do not all build them at once. */
 export async function prepareTemplates(): Promise<void> {
   await pgliteTemplate();
+  // The demo clinic is seeded by the built CLI; a run that builds none (scripts/test-infra) copies no demo.
+  if (existsSync(CLI_BUNDLE)) await demoTemplate();
   const url = process.env.TEST_DATABASE_URL;
   if (url) await (await openOnServer(url)).drop();
 }
@@ -73,13 +77,27 @@ function templateKey(): string {
 
 const execFileAsync = promisify(execFile);
 const TEMPLATE_KEY = templateKey();
+const MEDORA_BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
+const CLI_BUNDLE = fileURLToPath(new URL('../../dist/cli/medora.js', import.meta.url));
 const PGLITE_TEMPLATE = join(tmpdir(), 'medora-test-templates', `pglite-${TEMPLATE_KEY}`);
 /** The migrated template database on the server, which each test's database is copied from. */
 export const POSTGRES_TEMPLATE = `medora_template_${TEMPLATE_KEY}`;
 
 /** An embedded database's DATA_DIR holding a copy of the migrated template, for `openPglite` or a `medora` process. */
 export async function embeddedDataDir(): Promise<{ dataDir: string; remove(): Promise<void> }> {
-  const template = await pgliteTemplate();
+  return copyOfTemplate(await pgliteTemplate());
+}
+
+/**
+ * An embedded database's DATA_DIR holding a copy of the demo clinic as `medora seed --demo` (the built CLI, in
+ * TEST_TZ) loads it into the migrated template: for the files about moving, serving and backing up a clinic that
+ * has data, which would otherwise each seed one, seconds of CPU time apiece.
+ */
+export async function demoDataDir(): Promise<{ dataDir: string; remove(): Promise<void> }> {
+  return copyOfTemplate(await demoTemplate());
+}
+
+async function copyOfTemplate(template: string): Promise<{ dataDir: string; remove(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'medora-test-'));
   // cp(1) copies the template's thousand files for a fraction of the CPU time node's fs.cp takes.
   await execFileAsync('cp', ['-R', template, join(dataDir, 'pglite')], { timeout: 120_000, killSignal: 'SIGKILL' });
@@ -98,26 +116,65 @@ async function openEmbedded(): Promise<OpenedTestDatabase> {
   };
 }
 
-/**
- * The migrated PGlite data folder, built once in the temporary directory: in a folder of its own, then renamed
- * into place, so a test file never copies half a template and a concurrent builder's work is merely discarded.
- */
-async function pgliteTemplate(): Promise<string> {
-  if (existsSync(PGLITE_TEMPLATE)) return PGLITE_TEMPLATE;
-  await mkdir(dirname(PGLITE_TEMPLATE), { recursive: true });
-  const building = await mkdtemp(join(dirname(PGLITE_TEMPLATE), 'building-'));
-  const db = await openPglite(building);
-  try {
-    await migrate(db);
-  } finally {
-    await db.close();
-  }
-  await appendFile(join(building, 'pglite', 'postgresql.conf'), `\n${PGLITE_TEST_SETTINGS}\n`);
-  await rename(join(building, 'pglite'), PGLITE_TEMPLATE).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST' && error.code !== 'ENOTEMPTY') throw error;
+/** The migrated PGlite data folder. */
+function pgliteTemplate(): Promise<string> {
+  return builtOnce(PGLITE_TEMPLATE, async (building) => {
+    const db = await openPglite(building);
+    try {
+      await migrate(db);
+    } finally {
+      await db.close();
+    }
+    await appendFile(join(building, 'pglite', 'postgresql.conf'), `\n${PGLITE_TEST_SETTINGS}\n`);
   });
-  await rm(building, { recursive: true, force: true });
-  return PGLITE_TEMPLATE;
+}
+
+/**
+ * The demo clinic's template: the migrated one with `medora seed --demo` run on it, its audit trail sealed. Named after the migrated
+ * template, the built CLI (dist/cli/medora.js, whose seed it ran) and the clinic's date, since the demo's
+ * appointments are placed around today.
+ */
+async function demoTemplate(): Promise<string> {
+  const migrated = await pgliteTemplate();
+  const cli = createHash('sha1').update(readFileSync(CLI_BUNDLE)).digest('hex').slice(0, 12);
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: TEST_TZ }).format(new Date());
+  const template = join(dirname(PGLITE_TEMPLATE), `demo-${TEMPLATE_KEY}-${cli}-${today}`);
+  return builtOnce(template, async (building) => {
+    await execFileAsync('cp', ['-R', migrated, join(building, 'pglite')], { timeout: 120_000, killSignal: 'SIGKILL' });
+    const { DATABASE_URL: _url, ...inherited } = process.env;
+    await execFileAsync(process.execPath, [MEDORA_BIN, 'seed', '--demo'], {
+      env: { ...inherited, DATA_DIR: building, CLINIC_TZ: TEST_TZ },
+      timeout: 300_000,
+      killSignal: 'SIGKILL',
+    });
+    // Its audit trail sealed, as a running server's sealer leaves it: the copies are used long after the seeding,
+    // and `medora audit verify` rightly fails on rows that waited minutes for a sealer.
+    const db = await openPglite(building);
+    try {
+      await sealAll(db);
+    } finally {
+      await db.close();
+    }
+  });
+}
+
+/**
+ * The data folder `template`, built once in the temporary directory: in a folder of its own, then renamed into
+ * place, so a test file never copies half a template and a concurrent builder's work is merely discarded.
+ */
+async function builtOnce(template: string, build: (building: string) => Promise<void>): Promise<string> {
+  if (existsSync(template)) return template;
+  await mkdir(dirname(template), { recursive: true });
+  const building = await mkdtemp(join(dirname(template), 'building-'));
+  try {
+    await build(building);
+    await rename(join(building, 'pglite'), template).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST' && error.code !== 'ENOTEMPTY') throw error;
+    });
+  } finally {
+    await rm(building, { recursive: true, force: true });
+  }
+  return template;
 }
 
 const withDatabase = (url: string, name: string) => {
@@ -127,11 +184,11 @@ const withDatabase = (url: string, name: string) => {
 };
 
 /**
- * The migrated template database on the server, built under a temporary name and renamed when complete.
+ * The migrated template database on the server at `url`, built under a temporary name and renamed when complete.
  * A database per test file, rather than a schema, also keeps one file's NOTIFYs from reaching another's
  * listeners when files run in parallel.
  */
-async function postgresTemplate(url: string): Promise<void> {
+export async function migratedTemplateOn(url: string): Promise<void> {
   const building = `medora_building_${randomBytes(6).toString('hex')}`;
   await runOnConnection(url, `create database ${building}`);
   try {
@@ -155,7 +212,7 @@ async function openOnServer(url: string): Promise<OpenedTestDatabase> {
   await create().catch(async (error) => {
     // 3D000: no template yet for these migrations.
     if (sqlState(error) !== '3D000') throw error;
-    await postgresTemplate(url);
+    await migratedTemplateOn(url);
     await create();
   });
   const databaseUrl = withDatabase(url, name);

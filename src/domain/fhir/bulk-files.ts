@@ -23,6 +23,9 @@ export interface NdjsonFile {
   close(): Promise<void>;
 }
 
+/** How long a finished system export's manifest and files are kept, unless EXPORT_RETENTION_HOURS says otherwise. */
+export const DEFAULT_EXPORT_RETENTION_HOURS = 24;
+
 export const ndjsonName = (type: string) => `${type}.ndjson`;
 
 /**

@@ -70,7 +70,7 @@ const ROWS: { [T in FhirType]: FhirRows[T] } = {
     doctorId: 2,
     start: new Date('2026-06-15T07:00:00Z'),
     end: new Date('2026-06-15T07:30:00Z'),
-    busy: false,
+    status: 'free',
     updatedAt: at,
   },
   Appointment: { ...visit, status: 'no_show' },

@@ -54,13 +54,15 @@ export interface ExportJob {
   types: string[];
   since: Date | null;
   transactionTime: Date;
-  status: 'pending' | 'running' | 'done' | 'failed';
+  status: 'pending' | 'running' | 'done' | 'failed' | 'expired';
   error: string | null;
+  /** A finished job's: when its files are deleted (EXPORT_RETENTION_HOURS after it finished). */
+  expiresAt: Date | null;
   /** The types written so far, each one file. */
   files: { type: string; count: number }[];
 }
 
-export type NewExportJob = Omit<ExportJob, 'id' | 'status' | 'error' | 'files'>;
+export type NewExportJob = Omit<ExportJob, 'id' | 'status' | 'error' | 'expiresAt' | 'files'>;
 
 export interface ExportJobs {
   create(job: NewExportJob): Promise<number>;
@@ -75,7 +77,14 @@ export interface ExportJobs {
   clearFile(holder: string, id: number, type: string): Promise<boolean>;
   saveChunk(holder: string, id: number, type: string, seq: number, lines: string): Promise<boolean>;
   saveFile(holder: string, id: number, type: string, count: number): Promise<boolean>;
-  finish(holder: string, id: number, outcome: { status: 'done' } | { status: 'failed'; error: string }): Promise<void>;
+  /** Marks the job finished at `at`, its files kept until `expiresAt`. */
+  finish(
+    holder: string,
+    id: number,
+    outcome: ({ status: 'done' } | { status: 'failed'; error: string }) & { at: Date; expiresAt: Date },
+  ): Promise<void>;
+  /** Deletes the files of the finished jobs expired at `now` and marks them expired; answers their ids. */
+  expire(now: Date): Promise<number[]>;
   /** A file's NDJSON, a chunk at a time. */
   chunks(id: number, type: string): AsyncGenerator<string>;
 }

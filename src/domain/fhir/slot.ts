@@ -3,6 +3,12 @@ import { meta, ref } from './fhir.ts';
 import { ID_PARAM, storedCode, type ResourceDef } from './resource-def.ts';
 
 /**
+ * Free, taken by a booking, or out of the pattern (`busy-unavailable`): a slot an appointment took on a row since
+ * retired, or on a date of another weekday (a visit the desk fitted in), which is made for that appointment alone.
+ */
+export type SlotStatus = 'free' | 'busy' | 'busy-unavailable';
+
+/**
  * One weekly pattern row on one date. Slots are not stored: the id names the pattern row and the date, and the
  * meta has no version, only the later of the pattern's and the booking's changes.
  */
@@ -11,7 +17,7 @@ export interface SlotRow {
   doctorId: number;
   start: Date;
   end: Date;
-  busy: boolean;
+  status: SlotStatus;
   updatedAt: Date;
 }
 
@@ -31,8 +37,8 @@ export const slotResource: ResourceDef<SlotRow, Slot> = {
     {
       name: 'status',
       type: 'token',
-      documentation: 'free | busy',
-      stored: storedCode({ free: ['free'], busy: ['busy'] }),
+      documentation: 'free | busy | busy-unavailable',
+      stored: storedCode({ free: ['free'], busy: ['busy'], 'busy-unavailable': ['busy-unavailable'] }),
     },
   ],
   sortDate: 'start',
@@ -42,7 +48,7 @@ export const slotResource: ResourceDef<SlotRow, Slot> = {
     id: row.id,
     meta: meta({ updatedAt: row.updatedAt }),
     schedule: ref('Schedule', row.doctorId),
-    status: row.busy ? 'busy' : 'free',
+    status: row.status,
     start: row.start.toISOString(),
     end: row.end.toISOString(),
   }),

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Actor } from '../shared/actor.ts';
-import { fixedClock } from '../shared/clock.ts';
 import { DomainError } from '../shared/errors.ts';
+import type { AuditEntry } from '../audit/audit.ts';
+import { movableClock } from '../../testing/scheduling-fakes.ts';
 import type { PatientRow } from './patient.ts';
 import type { ExportJob, ExportJobs } from './ports.ts';
 import {
   cancelSystemExport,
+  expireSystemExports,
   runSystemExport,
   startSystemExport,
+  systemExportFile,
   systemExportStatus,
   type SystemExportDeps,
 } from './system-export.ts';
@@ -32,11 +35,13 @@ const doctor: Actor = { userId: 2, role: 'doctor', name: 'Dr. D', doctorId: 1, r
 function fakeDeps() {
   const jobs = new Map<number, ExportJob>();
   const begun: string[] = [];
+  const audited: AuditEntry[] = [];
+  const clock = movableClock('2026-06-10T18:00:00Z');
   let held = true;
   const store: ExportJobs = {
     create: async (job) => {
       const id = jobs.size + 1;
-      jobs.set(id, { ...job, id, status: 'pending', error: null, files: [] });
+      jobs.set(id, { ...job, id, status: 'pending', error: null, expiresAt: null, files: [] });
       return id;
     },
     find: async (id) => jobs.get(id),
@@ -54,22 +59,41 @@ function fakeDeps() {
     },
     finish: async (_holder, id, outcome) => {
       const job = jobs.get(id);
-      if (job) Object.assign(job, { status: outcome.status, error: 'error' in outcome ? outcome.error : null });
+      if (job)
+        Object.assign(job, {
+          status: outcome.status,
+          error: 'error' in outcome ? outcome.error : null,
+          expiresAt: outcome.expiresAt,
+        });
+    },
+    expire: async (now) => {
+      const due = [...jobs.values()].filter(
+        (job) => (job.status === 'done' || job.status === 'failed') && job.expiresAt !== null && job.expiresAt <= now,
+      );
+      for (const job of due) Object.assign(job, { status: 'expired', files: [] });
+      return due.map((job) => job.id);
     },
     chunks: async function* () {},
+  };
+  const audit = {
+    record: async (...entries: AuditEntry[]) => {
+      audited.push(...entries);
+    },
   };
   const deps: SystemExportDeps = {
     store: {
       search: async (type) => ({ rows: (type === 'Patient' ? [paula] : []) as never[] }),
     },
-    audit: { record: async () => {} },
+    audit,
     careTeam: { reach: async () => new Map(), onWard: async () => new Set<number>() },
-    clock: fixedClock('2026-06-10T18:00:00Z'),
+    clock,
     timeZone: 'Europe/Berlin',
     clinic: { name: 'Medora Clinic', address: '', phone: '', timeZone: 'Europe/Berlin' },
     jobs: store,
+    retentionHours: 24,
+    transaction: (fn) => fn({ jobs: store, audit }),
   };
-  return { deps, jobs, begun, release: () => (held = false) };
+  return { deps, jobs, begun, audited, clock, release: () => (held = false) };
 }
 
 const start = (deps: SystemExportDeps, params: [string, string][], actor = admin) =>
@@ -122,5 +146,39 @@ describe('the system export', () => {
       systemExportStatus(deps, { id: String(id) }, admin),
       (e) => e instanceof DomainError && e.kind === 'not_found',
     );
+  });
+
+  it('keeps a finished job for its retention, says when it expires, then answers that it expired, audited', async () => {
+    const { deps, jobs, audited, clock } = fakeDeps();
+    const id = await start(deps, [['_type', 'Patient']]);
+    await runSystemExport(deps, { id, holder: 'w1' });
+    const status = await systemExportStatus(deps, { id: String(id) }, admin);
+    assert.equal(status.state, 'done');
+    if (status.state !== 'done') return;
+    assert.equal(status.expires.toISOString(), '2026-06-11T18:00:00.000Z');
+    // The last moment before it expires, the worker keeps it.
+    clock.set('2026-06-11T17:59:59Z');
+    assert.equal(await expireSystemExports(deps), 0);
+    assert.equal((await systemExportStatus(deps, { id: String(id) }, admin)).state, 'done');
+    // From when it expires it is missing, saying so, even before the worker deleted its files.
+    clock.set('2026-06-11T18:00:00Z');
+    const expired = (e: unknown) =>
+      e instanceof DomainError && e.kind === 'not_found' && e.code === 'export_expired' && /expired at/.test(e.message);
+    await assert.rejects(systemExportStatus(deps, { id: String(id) }, admin), expired);
+    assert.equal(await expireSystemExports(deps), 1);
+    assert.equal(jobs.get(id)?.status, 'expired');
+    assert.deepEqual(jobs.get(id)?.files, []);
+    assert.deepEqual(
+      audited.filter((e) => e.action === 'export_system_expire').map((e) => [e.entityId, e.actor]),
+      [[id, null]],
+    );
+    await assert.rejects(systemExportStatus(deps, { id: String(id) }, admin), expired);
+    await assert.rejects(systemExportFile(deps, { id: String(id), file: 'Patient.ndjson' }, admin), expired);
+    await assert.rejects(cancelSystemExport(deps, { id: String(id) }, admin), expired);
+    // A job still running never expires.
+    const running = await start(deps, [['_type', 'Patient']]);
+    clock.set('2027-06-11T18:00:00Z');
+    assert.equal(await expireSystemExports(deps), 0);
+    assert.equal((await systemExportStatus(deps, { id: String(running) }, admin)).state, 'running');
   });
 });

@@ -1,7 +1,8 @@
 import type { Resource } from '@medplum/fhirtypes';
+import type { AuditLog } from '../audit/audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { requireAdmin } from '../shared/actor.ts';
-import { notFound } from '../shared/errors.ts';
+import { DomainError, notFound } from '../shared/errors.ts';
 import type { BulkManifest } from './bulk-files.ts';
 import { ndjsonName } from './bulk-files.ts';
 import { EXPORTED_TYPES, parseCompartmentFilter } from './compartment.ts';
@@ -14,15 +15,23 @@ import { isFhirType, type FhirType, type ResourceDef } from './resource-def.ts';
 import { RESOURCES } from './resources.ts';
 import { MAX_COUNT, type SearchRequest } from './search-request.ts';
 
-export interface SystemExportDeps extends FhirDeps {
+/** What one transaction writes: a job and its audit rows. */
+export interface ExportJobsTx {
   jobs: ExportJobs;
+  audit: AuditLog;
 }
 
-/** A job's state as its status URL answers it (Bulk Data Access 2.0, "Status Request"). */
+export interface SystemExportDeps extends FhirDeps, ExportJobsTx {
+  /** EXPORT_RETENTION_HOURS: how long a finished job's manifest and files are kept. */
+  retentionHours: number;
+  transaction<T>(fn: (tx: ExportJobsTx) => Promise<T>): Promise<T>;
+}
+
+/** A job's state as its status URL answers it (Bulk Data Access 2.0, "Status Request"), with when it expires. */
 export type ExportStatus =
   | { state: 'running'; progress: string }
-  | { state: 'done'; manifest: BulkManifest }
-  | { state: 'failed'; error: string };
+  | { state: 'done'; manifest: BulkManifest; expires: Date }
+  | { state: 'failed'; error: string; expires: Date };
 
 /** Where a job's files are read: absolute, under the FHIR base the export was asked for at (Bulk Data's manifest). */
 const exportFileUrl = (base: string, id: number, type: string) => `${base}/$export-file/${id}/${ndjsonName(type)}`;
@@ -43,31 +52,43 @@ export async function startSystemExport(
     deps.timeZone,
   );
   const types = EXPORTED_TYPES.filter((type) => filter.types?.has(type) ?? true);
-  const id = await deps.jobs.create({
-    requestedBy: actor.userId,
-    request: input.request,
-    base: input.base,
-    systems: input.systems,
-    types,
-    since: filter.since ?? null,
-    transactionTime: deps.clock.now(),
+  return deps.transaction(async (tx) => {
+    const id = await tx.jobs.create({
+      requestedBy: actor.userId,
+      request: input.request,
+      base: input.base,
+      systems: input.systems,
+      types,
+      since: filter.since ?? null,
+      transactionTime: deps.clock.now(),
+    });
+    await tx.audit.record({
+      actor,
+      action: 'export_system',
+      entity: 'fhir_export',
+      entityId: id,
+      requestId: actor.requestId,
+      details: { types, since: filter.since?.toISOString() ?? null },
+    });
+    return id;
   });
-  await deps.audit.record({
-    actor,
-    action: 'export_system',
-    entity: 'fhir_export',
-    entityId: id,
-    requestId: actor.requestId,
-    details: { types, since: filter.since?.toISOString() ?? null },
-  });
-  return id;
 }
 
-/** The admin's own job; another's, or one cancelled, is missing. */
+/**
+ * The admin's own job; another's, or one cancelled, is missing. One past its expiry is missing too, saying so,
+ * from the moment it expires (the worker deletes its files at its next round).
+ */
 async function ownJob(deps: SystemExportDeps, id: string, actor: Actor): Promise<ExportJob> {
   requireAdmin(actor);
   const job = /^[1-9]\d{0,15}$/.test(id) ? await deps.jobs.find(Number(id)) : undefined;
   if (!job || job.requestedBy !== actor.userId) throw notFound('Export');
+  if (job.status === 'expired' || (job.expiresAt !== null && job.expiresAt <= deps.clock.now()))
+    throw new DomainError(
+      'not_found',
+      'export_expired',
+      `Export ${job.id} expired at ${job.expiresAt?.toISOString() ?? 'its end'} and its files were deleted: ` +
+        'they are kept EXPORT_RETENTION_HOURS after the export finishes. Start a new export.',
+    );
   return job;
 }
 
@@ -77,10 +98,13 @@ export async function systemExportStatus(
   actor: Actor,
 ): Promise<ExportStatus> {
   const job = await ownJob(deps, input.id, actor);
-  if (job.status === 'failed') return { state: 'failed', error: job.error ?? 'The export failed' };
-  if (job.status !== 'done') return { state: 'running', progress: `${job.files.length} of ${job.types.length} types` };
+  if ((job.status !== 'done' && job.status !== 'failed') || job.expiresAt === null)
+    return { state: 'running', progress: `${job.files.length} of ${job.types.length} types` };
+  if (job.status === 'failed')
+    return { state: 'failed', error: job.error ?? 'The export failed', expires: job.expiresAt };
   return {
     state: 'done',
+    expires: job.expiresAt,
     manifest: {
       transactionTime: job.transactionTime.toISOString(),
       request: job.request,
@@ -91,16 +115,43 @@ export async function systemExportStatus(
   };
 }
 
-/** DELETE on the status URL: the job stops (its worker finds it gone) and its files are deleted. */
+/**
+ * DELETE on the status URL: a running job stops (its worker finds it gone), a finished one is deleted; either way
+ * its files are deleted.
+ */
 export async function cancelSystemExport(deps: SystemExportDeps, input: { id: string }, actor: Actor): Promise<void> {
   const job = await ownJob(deps, input.id, actor);
-  await deps.jobs.remove(job.id);
-  await deps.audit.record({
-    actor,
-    action: 'export_system_cancel',
-    entity: 'fhir_export',
-    entityId: job.id,
-    requestId: actor.requestId,
+  await deps.transaction(async (tx) => {
+    if (!(await tx.jobs.remove(job.id))) throw notFound('Export');
+    await tx.audit.record({
+      actor,
+      action: 'export_system_cancel',
+      entity: 'fhir_export',
+      entityId: job.id,
+      requestId: actor.requestId,
+      details: { status: job.status },
+    });
+  });
+}
+
+/**
+ * The worker's round: deletes the files of every finished job whose retention ran out and marks it expired, each
+ * audited in the same transaction; answers how many expired.
+ */
+export async function expireSystemExports(deps: SystemExportDeps): Promise<number> {
+  return deps.transaction(async (tx) => {
+    const ids = await tx.jobs.expire(deps.clock.now());
+    if (ids.length > 0)
+      await tx.audit.record(
+        ...ids.map((id) => ({
+          actor: null,
+          action: 'export_system_expire',
+          entity: 'fhir_export',
+          entityId: id,
+          details: { retentionHours: deps.retentionHours },
+        })),
+      );
+    return ids.length;
   });
 }
 
@@ -162,10 +213,19 @@ export async function runSystemExport(
     await deps.jobs.finish(holder, job.id, {
       status: 'failed',
       error: error instanceof Error ? error.message : String(error),
+      ...finishedNow(deps),
     });
     return;
   }
-  await deps.jobs.finish(holder, job.id, { status: 'done' });
+  await deps.jobs.finish(holder, job.id, { status: 'done', ...finishedNow(deps) });
+}
+
+const HOUR_MS = 3_600_000;
+
+/** A job finishing now, and when its files go. */
+function finishedNow(deps: SystemExportDeps): { at: Date; expiresAt: Date } {
+  const at = deps.clock.now();
+  return { at, expiresAt: new Date(at.getTime() + deps.retentionHours * HOUR_MS) };
 }
 
 const changedSince = (resource: Resource, since: Date | null) => {

@@ -3,7 +3,7 @@ import type { App } from '../../app.ts';
 import { operationOutcome } from '../../domain/fhir/outcome.ts';
 import { invalid } from '../../domain/shared/errors.ts';
 import { fhirAnswer, fhirBase, fhirSystems } from '../fhir-answers.ts';
-import { route, type Route } from '../router.ts';
+import { route, type Answer, type Route } from '../router.ts';
 
 /** Bulk Data's `_outputFormat` values for NDJSON, the one format Medora writes files in. */
 const NDJSON_FORMAT = /^(ndjson|application\/(fhir\+)?ndjson)$/;
@@ -11,7 +11,9 @@ const NDJSON_FORMAT = /^(ndjson|application\/(fhir\+)?ndjson)$/;
 /**
  * The system-level Bulk Data export (FHIR Bulk Data Access 2.0), admins only: the kick-off answers 202 with the
  * status URL in Content-Location; polling it answers 202 with X-Progress while the background job works, then the
- * manifest, whose files are read at absolute URLs with the same bearer token; DELETE cancels and deletes the files.
+ * manifest (with Expires: EXPORT_RETENTION_HOURS after the job finished), whose files are read at absolute URLs with
+ * the same bearer token until then; after it, the status and files answer 404. DELETE cancels a running job or deletes
+ * a finished one, with its files.
  */
 export function systemExportRoutes(app: App, publicUrl: string | undefined): Route[] {
   const systems = fhirSystems(publicUrl);
@@ -32,15 +34,22 @@ export function systemExportRoutes(app: App, publicUrl: string | undefined): Rou
         headers: { ...fhirAnswer(accepted).headers, 'content-location': `${base}/$export-status/${id}` },
       };
     }),
-    route('GET', '/fhir/R4/$export-status/{id}', 'admin', async (ctx) => {
+    route('GET', '/fhir/R4/$export-status/{id}', 'admin', async (ctx): Promise<Answer> => {
       const status = await app.fhirExport.systemExportStatus({ id: ctx.params.id }, ctx.actor);
       if (status.state === 'running')
         return { status: 202, headers: { 'x-progress': status.progress, 'retry-after': '2' } };
-      if (status.state === 'failed')
-        return fhirAnswer(operationOutcome([{ severity: 'error', code: 'exception', diagnostics: status.error }]), 500);
+      // Bulk Data: the answer says until when the manifest and its files are kept.
+      const expires = status.expires.toUTCString();
+      if (status.state === 'failed') {
+        const failed = fhirAnswer(
+          operationOutcome([{ severity: 'error', code: 'exception', diagnostics: status.error }]),
+          500,
+        );
+        return { ...failed, headers: { ...failed.headers, expires } };
+      }
       return {
         body: Buffer.from(JSON.stringify(status.manifest)),
-        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', expires },
       };
     }),
     route('DELETE', '/fhir/R4/$export-status/{id}', 'admin', async (ctx) => {

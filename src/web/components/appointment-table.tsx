@@ -18,6 +18,8 @@ interface AppointmentTableProps<A extends AppointmentJson> {
   rowClass?: (appointment: A) => string | undefined;
   /** What stands before the row's actions, such as the status of a visit that has none left. */
   actionsNote?: (appointment: A) => ReactNode;
+  /** What stands below the table, shown with its first rows (see DataTable). */
+  after?: ReactNode;
 }
 
 /** A role's appointments as a server-paged table. */
@@ -32,6 +34,7 @@ export function AppointmentTable<A extends AppointmentJson>({
   dense,
   rowClass,
   actionsNote,
+  after,
 }: AppointmentTableProps<A>) {
   return (
     <DataTable
@@ -47,6 +50,7 @@ export function AppointmentTable<A extends AppointmentJson>({
       dense={dense}
       rowClass={rowClass}
       actionsNote={actionsNote}
+      after={after}
     />
   );
 }

@@ -53,6 +53,8 @@ interface DataTableProps<Row> {
   dense?: boolean;
   /** A class of the row's own, such as a marker drawn above it. */
   rowClass?: (row: Row) => string | undefined;
+  /** What stands below the table, shown with its first rows: standing earlier, it would move when they arrive. */
+  after?: ReactNode;
 }
 
 const SEARCH_DELAY_MS = 400;
@@ -75,6 +77,7 @@ export function DataTable<Row>({
   actionsNote,
   dense = false,
   rowClass,
+  after,
 }: DataTableProps<Row>) {
   const id = useId();
   const [details, setDetails] = useState<Row | null>(null);
@@ -204,6 +207,7 @@ export function DataTable<Row>({
       ) : (
         !failed && <LoadingStatus what={label} />
       )}
+      {list !== null && after}
       {details !== null && (
         <RowDetails
           title={`Details of ${nameOf(details)}`}

@@ -2,7 +2,7 @@
  * The front desk's appointment list (a day's, or one patient's) with its actions: check in, no-show, undo either,
  * reschedule, cancel. Check-in, no-show and their undo are offered as the server says it would accept them now.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { apiPost, fetchList, type ListQuery } from '../api.ts';
 import { success, type AlertMessage } from './alert.tsx';
@@ -78,6 +78,8 @@ interface DeskAppointmentsProps {
   reloadKey?: number;
   /** Called after the desk changed a visit, so what sums the list up loads again. */
   onChanged?: () => void;
+  /** What stands below the list, shown with its first rows (see DataTable). */
+  after?: ReactNode;
 }
 
 export function DeskAppointments({
@@ -88,6 +90,7 @@ export function DeskAppointments({
   setAlert,
   reloadKey = 0,
   onChanged,
+  after,
 }: DeskAppointmentsProps) {
   const [changed, setChanged] = useState(0);
   // The first visit still to come on the page; marked once the day is known to be today.
@@ -209,6 +212,7 @@ export function DeskAppointments({
         reloadKey={reloadKey + changed}
         filterKey={JSON.stringify(day ?? {})}
         actions={actions}
+        after={after}
       />
       {dialog}
     </>

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import type { ClinicJson } from '../../domain/shared/shared-shapes.ts';
 import { endpoints } from '../paths.ts';
 import { formatDate, formatInstantDate } from '../format.ts';
-import { useFetched } from './use-fetched.ts';
+import { useFetched, useLoaded, type Loaded } from './use-fetched.ts';
 
 /** The clinic as a letterhead names it. */
 export type Contact = Pick<ClinicJson, 'name' | 'address' | 'phone'>;
@@ -33,6 +33,18 @@ interface PrintHeadProps {
 
 /** The clinic's name, address and phone (GET /api/clinic), for a printout whose answer does not carry them. */
 export const useClinic = () => useFetched<ClinicJson>(endpoints.clinic, 'clinic');
+
+/**
+ * A printout shown on screen waits for its letterhead too: drawn before it, the clinic's lines would push the
+ * document down as they arrive. Answers the document's state held back until the clinic is here, and the clinic.
+ */
+export function useWithLetterhead<T>(document: Loaded<T>): { loaded: Loaded<T>; clinic: ClinicJson | null } {
+  const { loaded: clinic } = useLoaded<ClinicJson>(endpoints.clinic, 'clinic');
+  return {
+    loaded: clinic.state === 'loading' ? { state: 'loading' } : document,
+    clinic: clinic.state === 'loaded' ? clinic.value : null,
+  };
+}
 
 /** The letterhead, then the patient block: the head of every printout. */
 export function PrintHead({ title, reference, clinic, patient, dated, children }: PrintHeadProps) {

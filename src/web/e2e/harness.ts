@@ -255,14 +255,41 @@ export async function builtSources(): Promise<Map<string, string[]>> {
   );
 }
 
-/** Sums the page's layout shifts that no input caused, from its first paint (read with `layoutShift`): its CLS, near enough. */
+/**
+ * Records the page's layout shifts that no input caused, from its first paint, before any of its own scripts run:
+ * each shift's time, score and what moved (read with `layoutShift`). Call before the `page.goto` it should watch.
+ */
 export const watchLayoutShifts = (page: Page) =>
   page.addInitScript(`
-    window.__layoutShift = 0;
+    window.__layoutShifts = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+      for (const entry of list.getEntries()) {
+        if (entry.hadRecentInput) continue;
+        const moved = (entry.sources || []).map((source) => {
+          const node = source.node;
+          const name = !node ? '(gone)' : node.nodeType === 1 ? node.localName + (node.className ? '.' + String(node.className).trim().split(/\\s+/).join('.') : '') : node.nodeName;
+          return name + ' ' + Math.round(source.previousRect.y) + '→' + Math.round(source.currentRect.y);
+        });
+        window.__layoutShifts.push({ startTime: entry.startTime, value: entry.value, moved });
+      }
     }).observe({ type: 'layout-shift', buffered: true });
   `);
 
-export const layoutShift = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift);
+/** The page's clock (performance.now()): a screen's shifts are those `layoutShift` reads from its start on. */
+export const pageTime = (page: Page) => page.evaluate(() => performance.now());
+
+/**
+ * The layout shifts the page recorded (see `watchLayoutShifts`) since `since` (its clock, `pageTime`): their plain
+ * sum, stricter than CLS's largest five-second session window, and what moved in each, for a failure to name.
+ */
+export async function layoutShift(page: Page, since = 0): Promise<{ score: number; moved: string[] }> {
+  const shifts = await page.evaluate(
+    () =>
+      (window as unknown as { __layoutShifts: { startTime: number; value: number; moved: string[] }[] }).__layoutShifts,
+  );
+  const screen = shifts.filter((shift) => shift.startTime >= since);
+  return {
+    score: screen.reduce((sum, shift) => sum + shift.value, 0),
+    moved: screen.map((shift) => `${shift.value.toFixed(3)}: ${shift.moved.join(', ')}`),
+  };
+}

@@ -2,7 +2,7 @@
  * Every user's own sign-in settings: a new password, signing out everywhere, for staff the authenticator
  * of two-step sign-in with its recovery codes, and for doctors and patients their private calendar feed.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, apiGet, apiPost, apiPut } from '../api.ts';
 import { useSignals } from '@preact/signals-react/runtime';
 import { role, startSession } from '../auth.ts';
@@ -11,6 +11,7 @@ import { RecordOpeningsSection } from '../components/record-openings-section.tsx
 import { Alert, failure, success, type AlertMessage } from '../components/alert.tsx';
 import { useConfirm } from '../components/confirm.tsx';
 import { Field } from '../components/field.tsx';
+import { LoadingStatus } from '../components/list-states.tsx';
 import { MfaEnrolment, RecoveryCodes } from '../components/mfa-enrolment.tsx';
 import { NewPasswordFields, useNewPassword } from '../components/new-password-fields.tsx';
 import { PageHeader } from '../components/page-header.tsx';
@@ -36,7 +37,8 @@ export default function AccountPage() {
       <Alert message={alert} onDismiss={dismiss} />
       <div className="account-sections">
         <ChangePassword setAlert={setAlert} />
-        <TwoStepSignIn setAlert={setAlert} />
+        {/* Only admins and doctors may use it (the server's rule, domain/auth/mfa-use-cases.ts): only their page keeps its room while its status loads. */}
+        {(currentRole === 'admin' || currentRole === 'doctor') && <TwoStepSignIn setAlert={setAlert} />}
         {(currentRole === 'doctor' || currentRole === 'patient') && (
           <CalendarFeedSection namesPatients={currentRole === 'doctor'} setAlert={setAlert} />
         )}
@@ -115,7 +117,19 @@ function TwoStepSignIn({ setAlert }: SectionProps) {
       .catch((error: unknown) => console.error('mfa status fetch failed', error));
   useEffect(() => void load(), []);
 
-  if (!status?.available) return null;
+  // Drawn at once with its text's and button's room kept, so the sections below do not move when the status comes.
+  if (!status)
+    return (
+      <TwoStepFrame>
+        <p aria-hidden="true">
+          <span className="skeleton skeleton-text" />
+          <span className="skeleton skeleton-text" />
+        </p>
+        <span className="skeleton skeleton-button" aria-hidden="true" />
+        <LoadingStatus what="Two-step sign-in" hidden />
+      </TwoStepFrame>
+    );
+  if (!status.available) return null;
 
   const start = () =>
     run(
@@ -157,8 +171,7 @@ function TwoStepSignIn({ setAlert }: SectionProps) {
     );
 
   return (
-    <section className="card account-section" aria-labelledby="mfa-heading">
-      <h2 id="mfa-heading">Two-step sign-in</h2>
+    <TwoStepFrame>
       {codes ? (
         <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />
       ) : setup ? (
@@ -218,6 +231,16 @@ function TwoStepSignIn({ setAlert }: SectionProps) {
           </button>
         </>
       )}
+    </TwoStepFrame>
+  );
+}
+
+/** The two-step sign-in section's card and heading, loaded or not. */
+function TwoStepFrame({ children }: { children: ReactNode }) {
+  return (
+    <section className="card account-section" aria-labelledby="mfa-heading">
+      <h2 id="mfa-heading">Two-step sign-in</h2>
+      {children}
     </section>
   );
 }

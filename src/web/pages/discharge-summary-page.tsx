@@ -11,7 +11,7 @@ import type { PrintedSummaryJson } from '../components/ward.ts';
 import { formatDateTime } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 import { PrintButton } from '../components/print-button.tsx';
-import { PrintHead, SignatureLine, useClinic } from '../components/printout.tsx';
+import { PrintHead, SignatureLine, useWithLetterhead } from '../components/printout.tsx';
 
 /** Where each reader found the summary, to go back to. */
 const BACK: Partial<Record<Role, { to: string; label: string }>> = {
@@ -23,9 +23,9 @@ const BACK: Partial<Record<Role, { to: string; label: string }>> = {
 export default function DischargeSummaryPage() {
   useSignals();
   const { id = '' } = useParams<{ id: string }>();
-  const { loaded, retry } = useLoaded<PrintedSummaryJson>(endpoints.ward.dischargeSummary(id), 'discharge summary');
+  const fetched = useLoaded<PrintedSummaryJson>(endpoints.ward.dischargeSummary(id), 'discharge summary');
+  const { loaded, clinic } = useWithLetterhead(fetched.loaded);
   const back = role.value ? BACK[role.value] : undefined;
-  const clinic = useClinic();
   return (
     <>
       <PageHeader title="Discharge summary">
@@ -38,7 +38,7 @@ export default function DischargeSummaryPage() {
       </PageHeader>
       <PanelBody
         loaded={loaded}
-        retry={retry}
+        retry={fetched.retry}
         what="The discharge summary"
         skeleton={<article className="card discharge-summary skeleton-visit" />}
       >

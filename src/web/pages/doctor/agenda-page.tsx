@@ -9,10 +9,10 @@ import type { AgendaView } from '../../../domain/scheduling/scheduling.ts';
 import { apiGet } from '../../api.ts';
 import { RequestAdmissionDialog } from '../../components/admission-dialogs.tsx';
 import { Alert, success } from '../../components/alert.tsx';
-import { CriticalResultsNotice } from '../../components/critical-results-notice.tsx';
+import { useCriticalResultsNotice } from '../../components/critical-results-notice.tsx';
 import { OrderTestsDialog } from '../../components/order-tests-dialog.tsx';
 import { LoadFailure, LoadingStatus } from '../../components/list-states.tsx';
-import { News2Alerts } from '../../components/news2-alerts.tsx';
+import { useNews2Alerts } from '../../components/news2-alerts.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PrescribeDialog } from '../../components/prescribe-dialog.tsx';
 import { RecordDialog } from '../../components/record-dialog.tsx';
@@ -54,6 +54,10 @@ export default function AgendaPage() {
     navigate(text ? `${routes.doctor.agenda}?${text}` : routes.doctor.agenda);
   };
   const shown = agenda?.date ?? date;
+  const lab = useCriticalResultsNotice();
+  const news2 = useNews2Alerts();
+  // The notices stand above the day: they show with it, once all three answers are in, so none pushes it down.
+  const noticesIn = lab.settled && news2.settled;
 
   return (
     <>
@@ -100,13 +104,17 @@ export default function AgendaPage() {
         </button>
       </nav>
       <Alert message={alert} onDismiss={dismiss} />
-      <CriticalResultsNotice />
-      <News2Alerts />
+      {(agenda || failed) && noticesIn && (
+        <>
+          {lab.notice}
+          {news2.card}
+        </>
+      )}
       {failed ? (
         <div className="card">
           <LoadFailure what="Your agenda" onRetry={retry} />
         </div>
-      ) : !agenda || loading ? (
+      ) : !agenda || loading || !noticesIn ? (
         <AgendaSkeleton days={view === 'week' ? 7 : 1} />
       ) : (
         <div className={view === 'week' ? 'agenda-week' : 'agenda-day'}>

@@ -10,11 +10,12 @@ import { useFetched, useLoaded } from '../../components/use-fetched.ts';
 import { formatDateTime } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 import { PrintButton } from '../../components/print-button.tsx';
-import { PrintHead, SignatureLine, useClinic } from '../../components/printout.tsx';
+import { PrintHead, SignatureLine, type Contact, useWithLetterhead } from '../../components/printout.tsx';
 
 export default function LabReportPage() {
   const { id = '' } = useParams<{ id: string }>();
-  const { loaded, retry } = useLoaded<LabOrderJson>(endpoints.lab.order(id), 'lab report');
+  const fetched = useLoaded<LabOrderJson>(endpoints.lab.order(id), 'lab report');
+  const { loaded, clinic } = useWithLetterhead(fetched.loaded);
   const order = loaded.state === 'loaded' ? loaded.value : null;
   return (
     <>
@@ -26,16 +27,20 @@ export default function LabReportPage() {
         )}
         {order && <PrintButton />}
       </PageHeader>
-      <PanelBody loaded={loaded} retry={retry} what="The lab report" skeleton={<article className="card lab-report" />}>
-        {(o) => <LabReport order={o} />}
+      <PanelBody
+        loaded={loaded}
+        retry={fetched.retry}
+        what="The lab report"
+        skeleton={<article className="card lab-report" />}
+      >
+        {(o) => <LabReport order={o} clinic={clinic} />}
       </PanelBody>
     </>
   );
 }
 
-function LabReport({ order }: { order: LabOrderJson }) {
+function LabReport({ order, clinic }: { order: LabOrderJson; clinic: Contact | null }) {
   const patient = useFetched<PatientDetailJson>(endpoints.doctor.patient(order.patient.id), 'patient');
-  const clinic = useClinic();
   const signed = order.report.signed_off_at;
   return (
     <article className="card printout lab-report">

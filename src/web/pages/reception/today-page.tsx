@@ -176,13 +176,15 @@ export default function TodayPage() {
           nowOn={onToday}
           setAlert={setAlert}
           onChanged={retry}
+          after={
+            <details className="cancelled-visits" onToggle={(event) => setShowCancelled(event.currentTarget.open)}>
+              <summary>Cancelled visits ({summary?.counts.cancelled ?? '–'})</summary>
+              {showCancelled && (
+                <DeskAppointments label="Cancelled visits" day={{ ...day, status: 'cancelled' }} setAlert={setAlert} />
+              )}
+            </details>
+          }
         />
-        <details className="cancelled-visits" onToggle={(event) => setShowCancelled(event.currentTarget.open)}>
-          <summary>Cancelled visits ({summary?.counts.cancelled ?? 0})</summary>
-          {showCancelled && (
-            <DeskAppointments label="Cancelled visits" day={{ ...day, status: 'cancelled' }} setAlert={setAlert} />
-          )}
-        </details>
       </div>
       {sheet?.of === shown && clinic && <DaySheet date={summary?.date ?? date} visits={sheet.visits} clinic={clinic} />}
     </div>

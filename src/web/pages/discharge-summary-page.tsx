@@ -63,7 +63,7 @@ export default function DischargeSummaryPage() {
             </dl>
             <DischargeSummaryView summary={summary} />
             <section className="summary-section" aria-labelledby="continue-medicines">
-              <h3 id="continue-medicines">Medicines to continue</h3>
+              <h2 id="continue-medicines">Medicines to continue</h2>
               {summary.medicines_to_continue.length === 0 ? (
                 <p>None ordered to continue.</p>
               ) : (

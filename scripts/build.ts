@@ -27,7 +27,7 @@ const watch = process.argv.includes('--watch');
 const entryPoints = {
   main: path.join(webSrc, 'main.tsx'),
   'main-styles': path.join(webSrc, 'styles/main.css'),
-  'app-styles': path.join(webSrc, 'styles/app.css'),
+  'app-styles': path.join(webSrc, 'styles/signed-in.css'),
 };
 
 const options: BuildOptions = {

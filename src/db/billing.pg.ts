@@ -1,5 +1,5 @@
 import type { Adjustment, AdjustmentKind } from '../domain/billing/adjustments.ts';
-import type { Bill, Payment, PaymentMethod, PaymentStatus } from '../domain/billing/billing.ts';
+import type { Bill, Payment, PaymentMethod, PaymentStatus, TakenPayment } from '../domain/billing/billing.ts';
 import type {
   AdjustmentStore,
   BillStore,
@@ -15,7 +15,8 @@ import { onlyRow, readBack } from './rows.ts';
 import { UNIQUE_VIOLATION, sqlState } from './sql-errors.ts';
 
 // A bill's adjustments come with it, oldest first: a page of bills reads them by the index on billing_id.
-export const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email, b.service_details,
+export const BILL_COLUMNS = `b.id, b.patient_id, u.name as patient_name, u.email as patient_email,
+  p.birthdate as patient_birth_date, b.service_details,
   b.amount_cents, b.paid_cents, b.credited_cents, b.supplements_id, b.billing_date, b.payment_status,
   coalesce((select json_agg(json_build_object('id', ba.id, 'kind', ba.kind, 'amount_cents', ba.amount_cents, 'reason', ba.reason,
               'supplementary_billing_id', ba.supplementary_billing_id, 'created_at', ba.created_at) order by ba.created_at, ba.id)
@@ -31,6 +32,7 @@ export interface BillRow {
   patient_id: number;
   patient_name: string;
   patient_email: string;
+  patient_birth_date: string | null;
   service_details: string;
   amount_cents: number;
   paid_cents: number;
@@ -64,6 +66,7 @@ export function toBill(row: BillRow): Bill {
   return {
     id: row.id,
     patient: { id: row.patient_id, name: row.patient_name, email: row.patient_email },
+    patientBirthDate: row.patient_birth_date,
     serviceDetails: row.service_details,
     amountCents: row.amount_cents,
     paidCents: row.paid_cents,
@@ -178,6 +181,14 @@ export function toPayment(row: PaymentRow): Payment {
   };
 }
 
+/** A payment with the name of the desk member who took it (none for one taken online). */
+const TAKEN_PAYMENT_COLUMNS = `pay.id, pay.billing_id, pay.amount_cents, pay.method, pay.paid_at, tu.name as taken_by`;
+const TAKEN_PAYMENT_FROM = `payments pay left join users tu on tu.id = pay.recorded_by`;
+
+type TakenPaymentRow = PaymentRow & { taken_by: string | null };
+
+const toTakenPayment = (row: TakenPaymentRow): TakenPayment => ({ ...toPayment(row), takenBy: row.taken_by });
+
 export function paymentStore(db: Queryable): PaymentStore {
   return {
     create: async (p) => {
@@ -190,18 +201,22 @@ export function paymentStore(db: Queryable): PaymentStore {
       return toPayment(onlyRow(rows));
     },
     listForBill: async (billingId) => {
-      const rows = await db.query<PaymentRow>(
-        `select id, billing_id, amount_cents, method, paid_at from payments where billing_id = $1 order by paid_at, id`,
+      const rows = await db.query<TakenPaymentRow>(
+        `select ${TAKEN_PAYMENT_COLUMNS} from ${TAKEN_PAYMENT_FROM} where pay.billing_id = $1 order by pay.paid_at, pay.id`,
         [billingId],
       );
-      return rows.map(toPayment);
+      return rows.map(toTakenPayment);
     },
-    takings: async (from, to) =>
-      db.query<{ method: PaymentMethod; payments: number; cents: number }>(
-        `select method, count(*)::int as payments, sum(amount_cents)::bigint as cents
-           from payments where paid_at >= $1 and paid_at < $2 group by method`,
+    takenBetween: async (from, to) => {
+      const rows = await db.query<TakenPaymentRow & { patient_id: number; patient_name: string }>(
+        `select ${TAKEN_PAYMENT_COLUMNS}, pay.patient_id, pu.name as patient_name
+           from ${TAKEN_PAYMENT_FROM}
+           join patients p on p.id = pay.patient_id join users pu on pu.id = p.user_id
+          where pay.paid_at >= $1 and pay.paid_at < $2 order by pay.paid_at, pay.id`,
         [from, to],
-      ),
+      );
+      return rows.map((row) => ({ ...toTakenPayment(row), patient: { id: row.patient_id, name: row.patient_name } }));
+    },
   };
 }
 

@@ -248,7 +248,7 @@ export function bedStore(db: Queryable): BedStore {
   };
 }
 
-const ADMISSION_COLUMNS = `a.id, a.patient_id, pu.name as patient_name, a.department_id, d.name as ward_name, a.requested_by,
+const ADMISSION_COLUMNS = `a.id, a.patient_id, pu.name as patient_name, p.birthdate as patient_birth_date, a.department_id, d.name as ward_name, a.requested_by,
   du.name as doctor_name, a.appointment_id, a.expected_nights, a.reason, a.status, a.bed_id, b.label as bed_label,
   b.room_id, r.name as room_name, a.requested_at, a.reserved_at, a.admitted_at, a.discharge_ordered_at, a.discharged_at, a.cancelled_at`;
 const ADMISSION_FROM = `admissions a join patients p on p.id = a.patient_id join users pu on pu.id = p.user_id
@@ -261,6 +261,7 @@ interface AdmissionRow {
   id: number;
   patient_id: number;
   patient_name: string;
+  patient_birth_date: string | null;
   department_id: number;
   ward_name: string;
   requested_by: number;
@@ -285,6 +286,7 @@ function toAdmission(row: AdmissionRow): Admission {
   return {
     id: row.id,
     patient: { id: row.patient_id, name: row.patient_name },
+    patientBirthDate: row.patient_birth_date,
     ward: { id: row.department_id, name: row.ward_name },
     requestedBy: { id: row.requested_by, name: row.doctor_name },
     appointmentId: row.appointment_id,

@@ -189,7 +189,7 @@ export function scheduleStore(db: Queryable): ScheduleStore {
 
 /** The one appointment row every list reads (the admin's list too), mapped by `toAppointment`. */
 export const APPOINTMENT_COLUMNS = `a.id, a.date, a.start_time, a.end_time, a.status,
-  a.patient_id, pu.name as patient_name, pu.email as patient_email,
+  a.patient_id, pu.name as patient_name, pu.email as patient_email, p.birthdate as patient_birth_date,
   a.doctor_id, du.name as doctor_name, du.email as doctor_email,
   a.department_id, dep.name as department_name, a.room_id, r.name as room_name, a.sequence`;
 /** Appointments of `source` (the table, or rows an insert returns) as `a`, with the names they show. */
@@ -213,6 +213,7 @@ export interface AppointmentRow {
   patient_id: number;
   patient_name: string;
   patient_email: string | null;
+  patient_birth_date: string | null;
   doctor_id: number;
   doctor_name: string;
   doctor_email: string;
@@ -231,6 +232,7 @@ export function toAppointment(row: AppointmentRow): Appointment {
     endTime: hhmm(row.end_time),
     status: row.status,
     patient: { id: row.patient_id, name: row.patient_name, email: row.patient_email },
+    patientBirthDate: row.patient_birth_date,
     doctor: { id: row.doctor_id, name: row.doctor_name, email: row.doctor_email },
     department: namedOrNull(row.department_id, row.department_name),
     room: namedOrNull(row.room_id, row.room_name),

@@ -161,6 +161,7 @@ export function vitalsStore(db: Queryable): VitalsStore {
           ? await db.query<{
               patient_id: number;
               patient_name: string;
+              birth_date: string | null;
               doctor_id: number;
               doctor_name: string;
               doctor_user_id: number;
@@ -169,7 +170,7 @@ export function vitalsStore(db: Queryable): VitalsStore {
               scale: SpO2Scale | null;
               open: boolean;
             }>(
-              `select a.patient_id, pu.name as patient_name, d.id as doctor_id, du.name as doctor_name, du.id as doctor_user_id,
+              `select a.patient_id, pu.name as patient_name, p.birthdate as birth_date, d.id as doctor_id, du.name as doctor_name, du.id as doctor_user_id,
                  du.email as doctor_email, r.department_id, sc.scale, a.status in ('admitted', 'discharge_ordered') as open
                from admissions a join patients p on p.id = a.patient_id join users pu on pu.id = p.user_id
                join doctors d on d.id = a.requested_by join users du on du.id = d.user_id
@@ -181,6 +182,7 @@ export function vitalsStore(db: Queryable): VitalsStore {
           : await db.query<{
               patient_id: number;
               patient_name: string;
+              birth_date: string | null;
               doctor_id: number;
               doctor_name: string;
               doctor_user_id: number;
@@ -189,7 +191,7 @@ export function vitalsStore(db: Queryable): VitalsStore {
               scale: null;
               open: boolean;
             }>(
-              `select ap.patient_id, pu.name as patient_name, d.id as doctor_id, du.name as doctor_name, du.id as doctor_user_id,
+              `select ap.patient_id, pu.name as patient_name, p.birthdate as birth_date, d.id as doctor_id, du.name as doctor_name, du.id as doctor_user_id,
                  du.email as doctor_email, null as department_id, null as scale, true as open
                from appointments ap join patients p on p.id = ap.patient_id join users pu on pu.id = p.user_id
                join doctors d on d.id = ap.doctor_id join users du on du.id = d.user_id
@@ -200,6 +202,7 @@ export function vitalsStore(db: Queryable): VitalsStore {
       return {
         patientId: row.patient_id,
         patientName: row.patient_name,
+        patientBirthDate: row.birth_date,
         doctor: { id: row.doctor_id, name: row.doctor_name, userId: row.doctor_user_id, email: row.doctor_email },
         ...(row.department_id === null
           ? {}

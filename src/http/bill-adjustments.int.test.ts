@@ -1,15 +1,7 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { Invoice } from '@medplum/fhirtypes';
-import {
-  PASSWORD,
-  fixedClock,
-  signIn,
-  signUpAdmin,
-  startTestServer,
-  uniqueEmail,
-  type TestServer,
-} from '../testing/http.ts';
+import { fixedClock, signUpAdmin, signUpReceptionist, startTestServer, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { fhirClient } from '../testing/fhir.ts';
 import { testDatabases } from '../testing/test-db.ts';
@@ -34,13 +26,7 @@ for (const target of testDatabases('one')) {
       patient = await fx.patient('Paula Patient');
       diseaseId = await fx.disease('Migraine');
       admin = await signUpAdmin(server);
-      const email = uniqueEmail('reception');
-      const made = await server.api('POST', '/api/admin/receptionists', {
-        token: admin.token,
-        body: { name: 'Rita Reception', email, password: PASSWORD },
-      });
-      assert.equal(made.status, 201, JSON.stringify(made.body));
-      reception = await signIn(server, email);
+      reception = await signUpReceptionist(server, admin);
     });
     after(() => server.close());
 

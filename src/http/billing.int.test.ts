@@ -159,7 +159,7 @@ for (const target of testDatabases('both')) {
       assert.equal((await take({ method: 'cash', amount: '1' })).body.code, 'bill_already_paid');
     });
 
-    it("sums the desk's takings of a day per method to exactly the payments taken, on screen and as CSV", async () => {
+    it("sums the desk's takings of a day per method to exactly the payments taken, lists each with who took it, and gives the same as CSV", async () => {
       const desk = await signUpAdmin(server);
       const before = await server.api('GET', '/api/desk/takings?date=2026-06-10', { token: desk.token });
       assert.equal(before.status, 200);
@@ -186,6 +186,26 @@ for (const target of testDatabases('both')) {
         await server.db.query<{ sum: number }>('select sum(amount_cents)::int as sum from payments'),
       );
       assert.equal(after.body.total_cents, sum, 'the total is every payment of the day');
+      type Taken = {
+        bill_id: number;
+        bill_number: string;
+        method: string;
+        amount_cents: number;
+        patient: { name: string };
+        taken_by: string | null;
+      };
+      const listed = (after.body.taken as Taken[]).filter((p) => [partly, byCard].includes(p.bill_id));
+      const deskName = (await deskMember()).user.name;
+      assert.deepEqual(
+        listed.map((p) => [p.bill_id, p.method, p.amount_cents, p.patient.name, p.taken_by]),
+        [
+          [partly, 'cash', 1234, 'Oscar Other', desk.user.name],
+          [partly, 'bank_transfer', 1766, 'Oscar Other', desk.user.name],
+          [byCard, 'card', 2000, 'Oscar Other', deskName],
+        ],
+      );
+      assert.ok(listed.every((p) => p.bill_number === `B-${String(p.bill_id).padStart(6, '0')}`));
+      assert.equal(after.body.taken.length, after.body.payments, 'every payment of the day is listed');
       const csv = await server.api('GET', '/api/desk/takings.csv?date=2026-06-10', { token: desk.token });
       assert.equal(csv.status, 200);
       assert.ok(String(csv.body).startsWith('date,method,payments,amount,amount_cents,currency\r\n'));
@@ -201,7 +221,7 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it("gives the owner and an admin a receipt with the clinic's address and phone, the doctor and the visit date, and no one else", async () => {
+    it("gives the owner and an admin a receipt with the clinic's address and phone, the patient's birth date, the doctor, the visit date and who took each payment, and no one else", async () => {
       const billId = await billFor(patient, '120.50', '2026-06-08', 'X-ray');
       const unpaid = await server.api('GET', `/api/billings/${billId}/receipt`, { token: patient.token });
       assert.equal(unpaid.status, 200);
@@ -217,7 +237,7 @@ for (const target of testDatabases('both')) {
         clinic_name: 'St. Test Clinic',
         clinic: { name: 'St. Test Clinic', address: '1 Harbour Road', phone: '+1 555 0100' },
         bill_number: `B-${String(billId).padStart(6, '0')}`,
-        patient: { id: patient.patientId, name: 'Paula Patient', email: patient.email },
+        patient: { id: patient.patientId, name: 'Paula Patient', email: patient.email, birth_date: '1990-05-17' },
         doctor_name: 'Dr. Grey',
         visit_date: '2026-06-08',
         billing_date: '2026-06-08',
@@ -232,7 +252,15 @@ for (const target of testDatabases('both')) {
         balance_cents: 0,
         refund_due: '0.00',
         refund_due_cents: 0,
-        payments: [{ date: '2026-06-10', method: 'card', amount: '120.50', amount_cents: 12050 }],
+        payments: [
+          {
+            date: '2026-06-10',
+            method: 'card',
+            amount: '120.50',
+            amount_cents: 12050,
+            taken_by: (await deskMember()).user.name,
+          },
+        ],
         payment_date: '2026-06-10',
         payment_method: 'card',
         payment_status: 'paid',

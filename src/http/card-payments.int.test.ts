@@ -1,6 +1,6 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { fixedClock, signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
+import { fixedClock, signUpAdmin, signUpReceptionist, startTestServer, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { testDatabases } from '../testing/test-db.ts';
 import { present } from '../testing/assert.ts';
@@ -158,11 +158,13 @@ for (const target of testDatabases('both')) {
     });
 
     it('answers every billing route to each identity as its access says', async () => {
+      const admin = await signUpAdmin(server);
       const identities: Record<string, string | undefined> = {
         none: undefined,
         patient: (await fx.patient('Ida Identity')).token,
         doctor: (await fx.doctor()).token,
-        admin: (await signUpAdmin(server)).token,
+        reception: (await signUpReceptionist(server, admin)).token,
+        admin: admin.token,
       };
       const routes = billingRoutes(server.app, {});
       await assertRoutesAnswerByAccess(server, routes, identities);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { AuditEntry } from '../domain/audit/audit.ts';
 import type { Adjustment } from '../domain/billing/adjustments.ts';
-import { paymentStatusOf, type Bill, type Payment } from '../domain/billing/billing.ts';
+import { paymentStatusOf, type Bill, type TakenPayment } from '../domain/billing/billing.ts';
 import type {
   BillingDeps,
   CardCheckout,
@@ -57,6 +57,7 @@ export function fakeBillingDeps({ online = false }: { online?: boolean } = {}) {
     {
       id: 1,
       patient: { id: 5, name: 'Pat', email: 'pat@example.test' },
+      patientBirthDate: '1980-02-29',
       serviceDetails: 'X-ray',
       amountCents: 10000,
       paidCents: 0,
@@ -67,7 +68,7 @@ export function fakeBillingDeps({ online = false }: { online?: boolean } = {}) {
       paymentStatus: 'unpaid',
     },
   ];
-  const payments: Payment[] = [];
+  const payments: TakenPayment[] = [];
   const opened: CheckoutRequest[] = [];
   const checkouts = fakeCheckoutStore();
   const audit: AuditEntry[] = [];
@@ -87,6 +88,7 @@ export function fakeBillingDeps({ online = false }: { online?: boolean } = {}) {
         const bill: Bill = {
           id: bills.length + 1,
           patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' },
+          patientBirthDate: null,
           serviceDetails: b.serviceDetails,
           amountCents: b.amountCents,
           paidCents: 0,
@@ -119,6 +121,7 @@ export function fakeBillingDeps({ online = false }: { online?: boolean } = {}) {
           amountCents: p.amountCents,
           method: p.method,
           paidAt: p.paidAt,
+          takenBy: p.recordedBy === null ? null : `Desk member ${p.recordedBy}`,
         };
         if (p.cardCheckoutId !== undefined && checkouts.paymentOf.has(p.cardCheckoutId))
           assert.fail('a second payment of one checkout');
@@ -127,14 +130,10 @@ export function fakeBillingDeps({ online = false }: { online?: boolean } = {}) {
         return payment;
       },
       listForBill: async (id) => payments.filter((p) => p.billingId === id),
-      takings: async (from, to) => {
-        const taken = payments.filter((p) => p.paidAt >= from && p.paidAt < to);
-        const methods = [...new Set(taken.map((p) => p.method))];
-        return methods.map((method) => {
-          const mine = taken.filter((p) => p.method === method);
-          return { method, payments: mine.length, cents: mine.reduce((sum, p) => sum + p.amountCents, 0) };
-        });
-      },
+      takenBetween: async (from, to) =>
+        payments
+          .filter((p) => p.paidAt >= from && p.paidAt < to)
+          .map((p) => ({ ...p, patient: { id: present(found(p.billingId)).patient.id, name: 'Pat' } })),
     },
     adjustments: {
       create: async (a) => {

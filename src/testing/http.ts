@@ -195,6 +195,17 @@ export async function signUpAdmin(server: TestServer) {
   return { ...(await signIn(server, email)), email };
 }
 
+/** A receptionist the admin adds, signed in. */
+export async function signUpReceptionist(server: TestServer, admin: { token: string }, name = 'Rita Reception') {
+  const email = uniqueEmail('reception');
+  const made = await server.api('POST', '/api/admin/receptionists', {
+    token: admin.token,
+    body: { name, email, password: PASSWORD },
+  });
+  if (made.status !== 201) throw new Error(`receptionist not made: ${made.status} ${JSON.stringify(made.body)}`);
+  return { ...(await signIn(server, email)), email };
+}
+
 export async function signIn(server: TestServer, email: string, password = PASSWORD) {
   const login = await server.api('POST', '/api/login', { body: { email, password } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);

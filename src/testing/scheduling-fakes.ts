@@ -143,6 +143,7 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
       endTime: a.endTime,
       status: a.status,
       patient: { id: patient.id, name: patient.name, email: patient.email },
+      patientBirthDate: null,
       doctor: { id: doctor.id, name: doctor.name, email: doctor.email },
       department: named(state.departments.find((d) => d.id === doctor.departmentId)),
       room: slot?.room ?? null,

@@ -39,5 +39,9 @@ export const formatDateTime = (instant: string) => dates.formatDateTime(instant,
 /** An ISO instant → its day on the clinic's clock, 'Jun 3, 2030'. */
 export const formatInstantDate = (instant: string) => dates.formatInstantDate(instant, clinic.locale, clinic.timeZone);
 
+/** An ISO instant → its time on the clinic's clock, '8:00 AM'. */
+export const formatInstantTime = (instant: string) =>
+  formatTime(dates.wallClockTime(new Date(instant), clinic.timeZone));
+
 /** The time it is now on the clinic's clock, 'HH:mm' (the browser's own clock while the clinic's zone is unknown). */
 export const clinicTimeNow = () => dates.wallClockTime(new Date(), clinic.timeZone);

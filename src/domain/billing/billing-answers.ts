@@ -10,7 +10,7 @@ import {
   type Bill,
   type BilledVisitOf,
   type ClinicContact,
-  type Payment,
+  type TakenPayment,
 } from './billing.ts';
 import type { AdjustmentJson, BillingJson, ReceiptJson } from './billing-shapes.ts';
 
@@ -65,7 +65,7 @@ export const creditNotesJson = (adjustments: Adjustment[], timeZone: string) =>
 /** What a printed receipt (paid in full or in part) or invoice (unpaid) shows; one bill is one itemized service. */
 export function receiptJson(
   bill: Bill,
-  payments: Payment[],
+  payments: TakenPayment[],
   visit: BilledVisitOf | undefined,
   clinic: ClinicContact,
 ): ReceiptJson {
@@ -74,7 +74,7 @@ export function receiptJson(
     clinic_name: clinic.name,
     clinic: { name: clinic.name, address: clinic.address, phone: clinic.phone },
     bill_number: billNumber(bill.id),
-    patient: bill.patient,
+    patient: { ...bill.patient, birth_date: bill.patientBirthDate },
     doctor_name: visit?.doctorName ?? null,
     visit_date: visit?.visitDate ?? null,
     billing_date: bill.billingDate,
@@ -96,6 +96,7 @@ export function receiptJson(
       method: p.method,
       amount: centsToDecimal(p.amountCents),
       amount_cents: p.amountCents,
+      taken_by: p.takenBy,
     })),
     payment_date: last ? clinicDateTime(last.paidAt, clinic.timeZone).date : null,
     payment_method: last?.method ?? null,

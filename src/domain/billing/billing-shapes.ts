@@ -122,6 +122,8 @@ export const BillingShape = component(
 );
 export type BillingJson = Static<typeof BillingShape>;
 
+const takenBy = nullable(string({ description: 'The desk member who took it; null for a card payment taken online' }));
+
 export const ReceiptShape = component(
   'Receipt',
   object({
@@ -131,7 +133,12 @@ export const ReceiptShape = component(
       { description: 'Address and phone are empty when unset' },
     ),
     bill_number: billNumber(),
-    patient: object({ id: id(), name: string(), email: nullable(email()) }),
+    patient: object({
+      id: id(),
+      name: string(),
+      email: nullable(email()),
+      birth_date: nullable(date('Null when not given')),
+    }),
     doctor_name: nullable(string()),
     visit_date: nullable(date()),
     billing_date: date(),
@@ -149,7 +156,13 @@ export const ReceiptShape = component(
     refund_due: money,
     refund_due_cents: cents(0, 'Paid beyond the total: owed back to the patient'),
     payments: array(
-      object({ date: date(), method: oneOfValues(PAYMENT_METHODS), amount: money, amount_cents: cents(1) }),
+      object({
+        date: date(),
+        method: oneOfValues(PAYMENT_METHODS),
+        amount: money,
+        amount_cents: cents(1),
+        taken_by: takenBy,
+      }),
       { description: 'Oldest first' },
     ),
     payment_date: nullable(date("The latest payment's")),
@@ -205,6 +218,23 @@ export const AdjustmentResultShape = object({
 export type AdjustmentResult = Static<typeof AdjustmentResultShape>;
 
 /** One day's takings, every method listed (none taken is 0), and the total that sums them. */
+/** One payment of a day's takings, as the desk's list and its printout show it. */
+export const TakenPaymentShape = component(
+  'TakenPayment',
+  object({
+    id: id(),
+    paid_at: dateTime(),
+    patient: object({ id: id(), name: string() }),
+    bill_id: id(),
+    bill_number: billNumber(),
+    method: oneOfValues(PAYMENT_METHODS),
+    amount: money,
+    amount_cents: cents(1),
+    taken_by: takenBy,
+  }),
+);
+export type TakenPaymentJson = Static<typeof TakenPaymentShape>;
+
 export const TakingsShape = object({
   date: date(),
   time_zone: string(),
@@ -220,5 +250,6 @@ export const TakingsShape = object({
   payments: integer({ minimum: 0 }),
   total: money,
   total_cents: integer({ minimum: 0 }),
+  taken: array(ref(TakenPaymentShape), { description: 'Each payment of the day, oldest first' }),
 });
 export type TakingsJson = Static<typeof TakingsShape>;

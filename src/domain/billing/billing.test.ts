@@ -8,6 +8,7 @@ import { pathId } from '../shared/validate.ts';
 const bill: Bill = {
   id: 42,
   patient: { id: 5, name: 'Pat', email: 'pat@example.test' },
+  patientBirthDate: '1980-02-29',
   serviceDetails: 'X-ray',
   amountCents: 12050,
   paidCents: 12050,
@@ -67,25 +68,34 @@ describe('money in answers', () => {
     );
   });
 
-  it('lists every payment of a bill paid in parts on its receipt, the latest as its date and method', () => {
+  it('lists every payment of a bill paid in parts on its receipt with who took it, the latest as its date and method', () => {
     const payments = [
-      { id: 1, billingId: 42, amountCents: 2050, method: 'cash' as const, paidAt: new Date('2026-06-10T08:00:00Z') },
+      {
+        id: 1,
+        billingId: 42,
+        amountCents: 2050,
+        method: 'cash' as const,
+        paidAt: new Date('2026-06-10T08:00:00Z'),
+        takenBy: 'Rita Desk',
+      },
       {
         id: 2,
         billingId: 42,
         amountCents: 10000,
         method: 'insurance' as const,
         paidAt: new Date('2026-06-12T08:00:00Z'),
+        takenBy: null,
       },
     ];
     const receipt = receiptJson(bill, payments, visit, clinic);
     assert.deepEqual(
-      receipt.payments.map((p) => [p.date, p.method, p.amount]),
+      receipt.payments.map((p) => [p.date, p.method, p.amount, p.taken_by]),
       [
-        ['2026-06-10', 'cash', '20.50'],
-        ['2026-06-12', 'insurance', '100.00'],
+        ['2026-06-10', 'cash', '20.50', 'Rita Desk'],
+        ['2026-06-12', 'insurance', '100.00', null],
       ],
     );
+    assert.equal(receipt.patient.birth_date, '1980-02-29');
     assert.deepEqual(
       [receipt.payment_date, receipt.payment_method, receipt.balance],
       ['2026-06-12', 'insurance', '0.00'],
@@ -99,6 +109,7 @@ describe('money in answers', () => {
       amountCents: 12050,
       method: 'card' as const,
       paidAt: new Date('2026-06-10T22:30:00Z'),
+      takenBy: null,
     };
     const receipt = receiptJson(bill, [payment], visit, clinic);
     assert.equal(receipt.payment_date, '2026-06-11');

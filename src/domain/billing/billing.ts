@@ -15,6 +15,8 @@ export interface PersonRef {
 export interface Bill {
   id: number;
   patient: PersonRef;
+  /** yyyy-MM-dd, as the printed receipt shows it; null when not given. */
+  patientBirthDate: string | null;
   serviceDetails: string;
   amountCents: number;
   /** The sum of the bill's payments so far. */
@@ -70,6 +72,17 @@ export interface Payment {
   amountCents: number;
   method: PaymentMethod;
   paidAt: Date;
+}
+
+/** A payment as a receipt and the takings show it: who took it too. */
+export interface TakenPayment extends Payment {
+  /** The desk member who took it; null for one the card processor took online. */
+  takenBy: string | null;
+}
+
+/** A payment of a day's takings: whose bill it paid. */
+export interface DayPayment extends TakenPayment {
+  patient: { id: number; name: string };
 }
 
 /** What the front desk or an admin records; online, a patient pays by card only. */

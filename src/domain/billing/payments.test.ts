@@ -144,7 +144,7 @@ describe('takePayment', () => {
 });
 
 describe('takings', () => {
-  it("sums the day's payments per method, in the clinic's zone, every method listed, the total their sum", async () => {
+  it("sums the day's payments per method, in the clinic's zone, every method listed, the total their sum, and lists each", async () => {
     const { deps, opened } = fakeBillingDeps({ online: true });
     await takePayment(deps, { billingId: 1, body: { method: 'cash', amount: '10' } }, desk);
     await takePayment(deps, { billingId: 1, body: { method: 'cash', amount: '5.25' } }, desk);
@@ -160,6 +160,15 @@ describe('takings', () => {
       ],
     );
     assert.deepEqual([report.payments, report.total_cents], [3, 10000]);
+    assert.deepEqual(
+      report.taken.map((p) => [p.bill_number, p.method, p.amount_cents, p.patient.id, p.taken_by === null]),
+      [
+        ['B-000001', 'cash', 1000, 5, false],
+        ['B-000001', 'cash', 525, 5, false],
+        ['B-000001', 'card', 8475, 5, true],
+      ],
+      'each payment in the order taken, the online one taken by no one at the desk',
+    );
     assert.equal((await takings(deps, { date: '2026-06-11' }, desk)).total_cents, 0);
     const { csv } = await takingsCsv(deps, {}, desk);
     assert.equal(csv.split('\r\n')[0], 'date,method,payments,amount,amount_cents,currency');

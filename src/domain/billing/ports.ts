@@ -5,7 +5,16 @@ import type { Adjustment, NewAdjustment } from './adjustments.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Page, PageRequest } from '../shared/pagination.ts';
-import type { BilledVisitOf, Bill, ClinicContact, NewBill, Payment, PaymentMethod } from './billing.ts';
+import type {
+  BilledVisitOf,
+  Bill,
+  ClinicContact,
+  DayPayment,
+  NewBill,
+  Payment,
+  PaymentMethod,
+  TakenPayment,
+} from './billing.ts';
 
 export interface BillStore {
   create(bill: NewBill): Promise<Bill>;
@@ -22,13 +31,6 @@ export interface BillStore {
   visitOf(id: number): Promise<BilledVisitOf | undefined>;
 }
 
-/** One method's share of the payments taken in a period. */
-export interface MethodTakings {
-  method: PaymentMethod;
-  payments: number;
-  cents: number;
-}
-
 export interface PaymentStore {
   create(payment: {
     billingId: number;
@@ -41,10 +43,10 @@ export interface PaymentStore {
     /** The online checkout it came from: one payment per checkout. */
     cardCheckoutId?: number;
   }): Promise<Payment>;
-  /** The bill's payments, oldest first. */
-  listForBill(billingId: number): Promise<Payment[]>;
-  /** Payments taken from `from` up to (not including) `to`, summed per method; methods with none are left out. */
-  takings(from: Date, to: Date): Promise<MethodTakings[]>;
+  /** The bill's payments, oldest first, each with who took it. */
+  listForBill(billingId: number): Promise<TakenPayment[]>;
+  /** Payments taken from `from` up to (not including) `to`, oldest first, each with whose bill and who took it. */
+  takenBetween(from: Date, to: Date): Promise<DayPayment[]>;
 }
 
 /** A checkout of a bill's balance at the card processor, as Medora asks for it. */

@@ -12,7 +12,7 @@ export async function takings(deps: BillingDeps, query: unknown, actor: Actor): 
   const date = readInput(TakingsQuery, query).date ?? clinicToday(deps.clock, deps.timeZone);
   const from = clinicInstant(date, '00:00', deps.timeZone);
   const to = clinicInstant(addDays(date, 1), '00:00', deps.timeZone);
-  return takingsJson(date, deps.timeZone, await deps.payments.takings(from, to));
+  return takingsJson(date, deps.timeZone, await deps.payments.takenBetween(from, to));
 }
 
 const CSV_COLUMNS = ['date', 'method', 'payments', 'amount', 'amount_cents', 'currency'] as const;

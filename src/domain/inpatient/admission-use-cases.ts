@@ -345,6 +345,7 @@ export async function dischargeSummary(
   return {
     admission_id: admission.id,
     patient: admission.patient,
+    patient_birth_date: admission.patientBirthDate,
     ward: admission.ward,
     admitted_at: admission.admittedAt?.toISOString() ?? null,
     discharged_at: admission.dischargedAt?.toISOString() ?? null,

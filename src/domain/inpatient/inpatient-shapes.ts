@@ -303,6 +303,7 @@ export type BoardRoomJson = WardJson['rooms'][number];
 export const PrintedSummaryShape = object({
   admission_id: id(),
   patient: named,
+  patient_birth_date: nullable(date('As the printed summary shows it; null when not given')),
   ward: named,
   admitted_at: nullable(dateTime()),
   discharged_at: nullable(dateTime()),

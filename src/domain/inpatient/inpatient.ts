@@ -126,6 +126,8 @@ export interface StayCharge {
 export interface Admission {
   id: number;
   patient: Named;
+  /** yyyy-MM-dd, as the printed discharge summary shows it; null when not given. */
+  patientBirthDate: string | null;
   ward: Named;
   requestedBy: Named;
   appointmentId: number | null;

@@ -118,6 +118,7 @@ function fakeRecordsDeps(appointment: Appointment) {
         const bill: Bill = {
           id: bills.length + 1,
           patient: { id: b.patientId, name: 'Pat', email: 'pat@example.test' },
+          patientBirthDate: null,
           serviceDetails: b.serviceDetails,
           amountCents: b.amountCents,
           paidCents: 0,
@@ -152,6 +153,7 @@ const scheduled: Appointment = {
   endTime: '09:30',
   status: 'scheduled',
   patient: { id: 5, name: 'Pat', email: 'pat@example.test' },
+  patientBirthDate: null,
   doctor: { id: 3, name: 'Dr. Grey', email: 'grey@example.test' },
   department: null,
   room: null,

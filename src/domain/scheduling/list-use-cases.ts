@@ -116,6 +116,7 @@ export async function listDeskAppointments(deps: SchedulingDeps, query: Record<s
       : { doctorId, date: day ?? nowInClinic(deps).date, hideCancelled: true };
   const toJson = (a: Appointment, now: ClinicMoment): DeskAppointmentJson => ({
     ...listed(a, now),
+    patient_birth_date: a.patientBirthDate,
     desk_actions: deskActions(a, now),
   });
   return appointmentPage(deps, owner, query, toJson, actor);

@@ -74,6 +74,7 @@ export const DeskAppointmentShape = component(
   object({
     ...appointmentFields,
     has_started: hasStarted,
+    patient_birth_date: nullable(date('As the printed day list shows it; null when not given')),
     desk_actions: array(oneOfValues(DESK_EVENTS), {
       description:
         'What the desk can do to the visit now: check in on its day, no-show once started, undo either on its day',

@@ -177,6 +177,7 @@ describe("the doctor's agenda", () => {
       endTime: startTime,
       status,
       patient: { id: 1, name: 'Ann', email: 'ann@example.test' },
+      patientBirthDate: null,
       doctor: { id: 2, name: 'Dr. Grey', email: 'grey@example.test' },
       department: null,
       room: null,

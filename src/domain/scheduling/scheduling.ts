@@ -35,6 +35,8 @@ export interface Appointment extends TimeSpan {
   date: string;
   status: AppointmentStatus;
   patient: PatientPerson;
+  /** yyyy-MM-dd, as the desk's printed day list shows it; null when not given. */
+  patientBirthDate: string | null;
   doctor: Person;
   department: Named | null;
   room: Named | null;

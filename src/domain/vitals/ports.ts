@@ -16,6 +16,8 @@ export type VitalsSource = { kind: 'stay'; admissionId: number } | { kind: 'visi
 export interface SourceOfVitals {
   patientId: number;
   patientName: string;
+  /** yyyy-MM-dd, as the printed temperature chart shows it; null when not given. */
+  patientBirthDate: string | null;
   /** The patient's doctor, whom a medium or high score is e-mailed to: the stay's admitting doctor, the visit's doctor. */
   doctor: { id: number; name: string; userId: number; email: string | null };
   /** A stay's: its ward and the SpO2 scale a doctor set for it (1 when none); open while the patient is in a bed. */

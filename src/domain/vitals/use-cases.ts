@@ -315,6 +315,7 @@ export async function flowsheet(deps: VitalsDeps, rawId: RawId, actor: Actor): P
   return {
     admission_id: admissionId,
     patient: { id: found.patientId, name: found.patientName },
+    patient_birth_date: found.patientBirthDate,
     temperature_unit: deps.temperatureUnit,
     scale: found.stay?.scale ?? 1,
     series,

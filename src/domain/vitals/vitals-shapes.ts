@@ -3,6 +3,7 @@ import {
   array,
   boolean,
   component,
+  date,
   dateTime,
   id,
   integer,
@@ -150,6 +151,7 @@ const point = object({ at: dateTime(), value: nullable(number()), set_id: id() }
 export const FlowsheetShape = object({
   admission_id: id(),
   patient: ref(NamedShape),
+  patient_birth_date: nullable(date('As the printed temperature chart shows it; null when not given')),
   temperature_unit: oneOfValues(TEMPERATURE_UNITS),
   scale: integer({ minimum: 1, maximum: 2 }),
   series: object({

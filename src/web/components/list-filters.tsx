@@ -5,12 +5,14 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { FieldErrors } from '../../domain/shared/errors.ts';
-import { ApiError, downloadFile, type ListPage, type ListQuery, type Query } from '../api.ts';
+import { ApiError, apiGet, downloadFile, type ListPage, type ListQuery, type Query } from '../api.ts';
 import { capitalize } from '../format.ts';
 import { failure, type AlertMessage } from './alert.tsx';
 import { Field } from './field.tsx';
 import { NamedSelect } from './named-select.tsx';
 import { useAllRows } from './use-all-rows.ts';
+import { loadedOf } from './use-fetched.ts';
+import { useRequest } from './use-request.ts';
 import { endpoints } from '../paths.ts';
 import type { Department, Doctor } from '../../domain/catalogue/catalogue-shapes.ts';
 
@@ -26,21 +28,17 @@ const fromSearch = (search: string, names: readonly string[]): Filters => {
 const given = (values: Filters): Filters =>
   Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
 
-interface FilteredListOptions<Row> {
+interface UrlFilterOptions {
   /** The filters' query names. */
   names: readonly string[];
-  load: (query: ListQuery & Query, signal: AbortSignal) => Promise<ListPage<Row>>;
   csvPath: string;
   /** What the list holds, for the download's failure message: 'appointments'. */
   what: string;
   setAlert: (message: AlertMessage) => void;
 }
 
-/**
- * The filters in the URL, a DataTable loader that applies them, and a download of the same rows; a filter the
- * server refuses is shown by its field.
- */
-export function useFilteredList<Row>({ names, load, csvPath, what, setAlert }: FilteredListOptions<Row>) {
+/** The filters in the URL, applied by changing it, and a download of the rows they filter (`q` as last searched). */
+export function useUrlFilters({ names, csvPath, what, setAlert }: UrlFilterOptions) {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const applied = fromSearch(search, names);
@@ -48,24 +46,6 @@ export function useFilteredList<Row>({ names, load, csvPath, what, setAlert }: F
   const [errors, setErrors] = useState<FieldErrors>({});
   // The table's search as it last loaded, so the file holds what the table shows.
   const searched = useRef('');
-
-  // A filter the server refuses is shown by its field; any other failure the table shows itself, with Retry.
-  const filteredLoad = useCallback(
-    (query: ListQuery, signal: AbortSignal) => {
-      searched.current = query.q;
-      return load({ ...query, ...(JSON.parse(appliedKey) as Filters) }, signal).then(
-        (page) => {
-          setErrors({});
-          return page;
-        },
-        (error: unknown) => {
-          if (!signal.aborted && error instanceof ApiError && error.status === 422) setErrors(error.errors);
-          throw error;
-        },
-      );
-    },
-    [load, appliedKey],
-  );
 
   const apply = (values: Filters) => {
     const params = new URLSearchParams(search);
@@ -86,7 +66,60 @@ export function useFilteredList<Row>({ names, load, csvPath, what, setAlert }: F
     }
   };
 
-  return { applied, filterKey: appliedKey, load: filteredLoad, errors, apply, download };
+  return { applied, filterKey: appliedKey, errors, setErrors, searched, apply, download };
+}
+
+/** A refusal of the filters names them by field; any other failure the caller shows itself. */
+const fieldErrorsTo =
+  (setErrors: (errors: FieldErrors) => void, signal: AbortSignal) =>
+  (error: unknown): never => {
+    if (!signal.aborted && error instanceof ApiError && error.status === 422) setErrors(error.errors);
+    throw error;
+  };
+
+/** What `path` answers (a report, not paged) for the filters in the URL; a filter the server refuses is shown by its field. */
+export function useFilteredAnswer<T>(path: string, what: string, filters: ReturnType<typeof useUrlFilters>) {
+  const { filterKey, setErrors } = filters;
+  const { last, failed, retry } = useRequest(what, `${path} ${filterKey}`, (signal) =>
+    apiGet<T>(path, JSON.parse(filterKey) as Filters, signal).then(
+      (answer) => {
+        setErrors({});
+        return answer;
+      },
+      fieldErrorsTo(setErrors, signal),
+    ),
+  );
+  return { loaded: loadedOf(last, failed), retry };
+}
+
+interface FilteredListOptions<Row> extends UrlFilterOptions {
+  load: (query: ListQuery & Query, signal: AbortSignal) => Promise<ListPage<Row>>;
+}
+
+/**
+ * The filters in the URL, a DataTable loader that applies them, and a download of the same rows; a filter the
+ * server refuses is shown by its field.
+ */
+export function useFilteredList<Row>({ load, ...options }: FilteredListOptions<Row>) {
+  const { searched, setErrors, ...filters } = useUrlFilters(options);
+  const appliedKey = filters.filterKey;
+
+  // A filter the server refuses is shown by its field; any other failure the table shows itself, with Retry.
+  const filteredLoad = useCallback(
+    (query: ListQuery, signal: AbortSignal) => {
+      searched.current = query.q;
+      return load({ ...query, ...(JSON.parse(appliedKey) as Filters) }, signal).then(
+        (page) => {
+          setErrors({});
+          return page;
+        },
+        fieldErrorsTo(setErrors, signal),
+      );
+    },
+    [load, appliedKey, searched, setErrors],
+  );
+
+  return { ...filters, load: filteredLoad };
 }
 
 /** The query names of the filters `ListFilters` offers. */

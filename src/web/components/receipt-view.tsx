@@ -5,35 +5,26 @@
 import { Fragment } from 'react';
 import type { ReceiptJson } from '../../domain/billing/billing-shapes.ts';
 import { capitalize, formatDate, usd } from '../format.ts';
+import { PrintHead } from './printout.tsx';
 
 export const receiptKind = (receipt: ReceiptJson) => (receipt.payment_status === 'paid' ? 'Receipt' : 'Invoice');
 
 export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
-  const { clinic } = receipt;
+  const { patient } = receipt;
   return (
-    <div className="receipt">
-      <header className="receipt-header">
-        <address className="receipt-from">
-          <span className="receipt-clinic">{clinic.name}</span>
-          {clinic.address && <span>{clinic.address}</span>}
-          {clinic.phone && <span>Phone: {clinic.phone}</span>}
-        </address>
-        <p className="receipt-kind">
-          {receiptKind(receipt)}
-          <span>{receipt.bill_number}</span>
-        </p>
-      </header>
+    <div className="printout receipt">
+      <PrintHead
+        title={receiptKind(receipt)}
+        reference={receipt.bill_number}
+        clinic={receipt.clinic}
+        patient={{ id: patient.id, name: patient.name, birthDate: patient.birth_date }}
+        dated={{ label: 'Billing date', value: formatDate(receipt.billing_date) }}
+      />
       <dl className="details">
-        <dt>Patient</dt>
-        <dd>
-          {receipt.patient.name} ({receipt.patient.email})
-        </dd>
         <dt>Doctor</dt>
         <dd>{receipt.doctor_name ?? 'N/A'}</dd>
         <dt>Visit date</dt>
         <dd>{receipt.visit_date ? formatDate(receipt.visit_date) : 'N/A'}</dd>
-        <dt>Billing date</dt>
-        <dd>{formatDate(receipt.billing_date)}</dd>
         {receipt.supplements_bill_number && (
           <>
             <dt>Supplements</dt>
@@ -47,7 +38,8 @@ export function ReceiptView({ receipt }: { receipt: ReceiptJson }) {
           <Fragment key={index}>
             <dt>Paid on</dt>
             <dd>
-              {formatDate(payment.date)} ({payment.method.replace('_', ' ')}): {usd(payment.amount_cents)}
+              {formatDate(payment.date)} ({payment.method.replace('_', ' ')}): {usd(payment.amount_cents)},{' '}
+              {payment.taken_by ? `taken by ${payment.taken_by}` : 'paid online'}
             </dd>
           </Fragment>
         ))}

@@ -19,13 +19,12 @@ export function useLoaded<T>(
   // By value, so a query written inline does not fetch again on every render.
   const key = `${path} ${JSON.stringify(query ?? {})} ${reloadKey}`;
   const { last, failed, retry } = useRequest(what, key, (signal) => apiGet<T>(path, query, signal));
-  const loaded: Loaded<T> = last
-    ? { state: 'loaded', value: last.value }
-    : failed
-      ? { state: 'failed' }
-      : { state: 'loading' };
-  return { loaded, retry };
+  return { loaded: loadedOf(last, failed), retry };
 }
+
+/** A request's state as a screen shows it. */
+export const loadedOf = <T>(last: { value: T } | null, failed: boolean): Loaded<T> =>
+  last ? { state: 'loaded', value: last.value } : failed ? { state: 'failed' } : { state: 'loading' };
 
 /** What `path` answers, or null until then (and when it failed, which is only logged: spec §8). */
 export function useFetched<T>(path: string, what: string, query?: Query): T | null {

@@ -3,6 +3,7 @@
  * phone's width: axe finds nothing there (read at the desktop's and the phone's width), and the screen does not move
  * as its parts arrive (its layout shifts sum to under 0.05, stricter than CLS, at each width). A route added to the
  * table is visited here without more ado; one whose pattern names an `:id` needs that id below.
+ * Then every printout as each of its readers prints it, on the same seeded clinic (printed.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
@@ -37,8 +38,15 @@ import {
   seedWardOrders,
   seedWard,
 } from './seed.ts';
+import { printedProblems, type PrintedExpectation } from './printed.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
+/** The letterhead's name, address and phone. */
+const CLINIC_CONTACT = () => ({
+  clinicName: 'Harbour Clinic',
+  clinicAddress: '1 Harbour Road, Port Town',
+  clinicPhone: '+1 555 0100',
+});
 const PHONE = { width: 390, height: 844 };
 /** Each screen is opened at each width, one test per area and width; axe reads it at the desktop's and the phone's. */
 const WIDTHS = [DESKTOP, { width: 1024, height: 768 }, PHONE];
@@ -52,13 +60,15 @@ describe('axe on every screen', () => {
   const emails = {} as Record<Role, string>;
   /** The id each `:id` pattern of the route table opens. */
   const ids: Record<string, number> = {};
+  /** The bill partly paid at the desk, and the receptionist who took the payment. */
+  const receiptOf = { bill: 0, takenBy: '' };
 
   serverAndBrowserPerSuite(async (started, launched) => {
     server = started;
     browser = launched;
     const clinic = await seedClinic(server);
     const patient = await registerPatient(server);
-    await seedUnpaidBill(server, clinic, patient, '09:00', '120.00');
+    const bill = await seedUnpaidBill(server, clinic, patient, '09:00', '120.00');
     const admin = { token: clinic.admin.token };
     const departments = await server.api('GET', '/api/admin/departments', admin);
     const patients = await server.api('GET', `/api/admin/patients?q=${encodeURIComponent(patient.email)}`, admin);
@@ -68,6 +78,14 @@ describe('axe on every screen', () => {
       throw new Error('the seeded clinic has no department or patient');
     const reception = await createReceptionist(server, clinic.admin);
     const lab = await createLabTechnician(server, clinic.admin);
+    // Part of the bill taken in cash at the desk: the receipt says who took it, the takings list it.
+    const cash = await server.api('POST', `/api/billings/${bill.id}/payments`, {
+      token: reception.token,
+      body: { method: 'cash', amount: '20.00' },
+    });
+    assert.equal(cash.status, 200);
+    receiptOf.bill = bill.id;
+    receiptOf.takenBy = reception.name;
     const nurse = await createNurse(server, clinic);
     // A ward with the patient in a bed, their discharge ordered: the ward's screens and the summary have content.
     const { bedIds } = await seedWard(server, clinic);
@@ -105,7 +123,7 @@ describe('axe on every screen', () => {
       [routes.doctor.prescription]: prescriptionId,
       [routes.patient.prescription]: prescriptionId,
     });
-  });
+  }, CLINIC_CONTACT);
 
   const path = (pattern: string) => {
     if (!pattern.includes(':')) return pattern;
@@ -154,6 +172,66 @@ describe('axe on every screen', () => {
     return found;
   }
 
+  /** Each printout, as the role that prints it: where it is, what opens it there, and what its paper holds. */
+  const printouts = (): Partial<Record<Role, Printout[]>> => {
+    const clinic = ['Harbour Clinic', '1 Harbour Road, Port Town', '+1 555 0100'];
+    const clinician = { clinic, patient: true, signature: true };
+    const document = { clinic, patient: true, signature: false };
+    const list = { clinic, patient: false, signature: false };
+    const receipt = { ...document, text: [`taken by ${receiptOf.takenBy}`] };
+    return {
+      admin: [
+        { path: path(routes.admin.dischargeSummary), ready: '.signature-line', expected: clinician },
+        { path: `${routes.admin.bills}?receipt=${receiptOf.bill}`, ready: '.dialog .printout', expected: receipt },
+        { path: routes.admin.takings, ready: '.takings', expected: { ...list, text: [receiptOf.takenBy] } },
+      ],
+      doctor: [
+        { path: path(routes.doctor.prescription), ready: '.signature-line', expected: clinician },
+        { path: path(routes.doctor.labReport), ready: '.signature-line', expected: clinician },
+        { path: path(routes.doctor.dischargeSummary), ready: '.signature-line', expected: clinician },
+        { path: path(routes.doctor.flowsheet), ready: '.printout-patient', expected: document },
+      ],
+      nurse: [{ path: path(routes.nurse.flowsheet), ready: '.printout-patient', expected: document }],
+      patient: [
+        { path: path(routes.patient.prescription), ready: '.signature-line', expected: clinician },
+        { path: path(routes.patient.dischargeSummary), ready: '.signature-line', expected: clinician },
+        { path: routes.patient.results, ready: '.printout-patient dd', expected: document },
+        { path: routes.patient.records, ready: '.visit-record', expected: document },
+      ],
+      reception: [
+        { path: routes.reception.takings, ready: '.takings', expected: { ...list, text: [receiptOf.takenBy] } },
+        {
+          path: routes.reception.today,
+          open: (page) => page.getByRole('button', { name: 'Print day list' }).click(),
+          ready: '.day-sheet .printout-table',
+          expected: { ...list, text: ['Birth date', 'Patient ID'] },
+        },
+      ],
+    };
+  };
+
+  it('prints every printout with the letterhead, the patient, the date and a signature line, and nothing of the app around it', async (t) => {
+    const found: string[] = [];
+    for (const [role, pages] of Object.entries(printouts()) as [Role, Printout[]][]) {
+      const { page, problems } = await openSignedInPage(browser, server, emails[role]);
+      t.after(() => page.context().close());
+      // Printing opens no dialog here: a printout that prints itself when it opens (a receipt, the day list) goes on.
+      await page.addInitScript(() => {
+        window.print = () => {};
+      });
+      for (const printout of pages) {
+        await page.goto(printout.path);
+        await printout.open?.(page);
+        await page.locator(printout.ready).first().waitFor({ state: 'attached' });
+        await settled(page);
+        found.push(...(await printedProblems(page, `${role} ${printout.path}`, printout.expected)));
+      }
+      found.push(...problems);
+      await page.context().close();
+    }
+    assert.deepEqual(found, []);
+  });
+
   for (const viewport of WIDTHS) {
     const width = `at ${viewport.width} px`;
 
@@ -181,3 +259,12 @@ describe('axe on every screen', () => {
     }
   }
 });
+
+interface Printout {
+  path: string;
+  /** What the user does on the page to print it, when it is not the page itself. */
+  open?: (page: Page) => Promise<void>;
+  /** What stands on the page once it is ready to print. */
+  ready: string;
+  expected: PrintedExpectation;
+}

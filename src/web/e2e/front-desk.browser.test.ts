@@ -195,7 +195,7 @@ describe('the front desk in the browser', () => {
     assert.equal(await sheet.isVisible(), false, 'the list shows only on paper');
     await desk.emulateMedia({ media: 'print' });
     try {
-      await sheet.getByRole('heading', { name: new RegExp(`^${clinic.doctor.name} · `), level: 2 }).waitFor();
+      await sheet.locator('.letterhead-kind', { hasText: clinic.doctor.name }).waitFor();
       assert.deepEqual(await sheet.locator('tbody tr td:nth-child(2)').allInnerTexts(), [WALK_IN, 'Nico No-show']);
       assert.equal(await desk.getByRole('heading', { name: "Today's Appointments", level: 1 }).isVisible(), false);
     } finally {

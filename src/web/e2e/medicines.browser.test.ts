@@ -96,7 +96,7 @@ describe('medicines in the browser', () => {
     await doctor.getByRole('heading', { name: 'Prescription', level: 1 }).waitFor();
     const script = doctor.locator('.prescription');
     await script.getByText(/^Amoxicillin 500 mg capsule, 500 mg, oral, 3 times a day, for 7 days/).waitFor();
-    await script.getByText('Signature of Dr. Grace Hopper').waitFor();
+    await script.locator('.signature-line', { hasText: 'Dr. Grace Hopper' }).getByText('Prescribing doctor').waitFor();
     assert.equal(await script.getByText('Tolerated amoxicillin').count(), 0, 'the override is not on the script');
     await doctor.emulateMedia({ media: 'print' });
     assert.equal(await doctor.locator('.sidebar').isVisible(), false, 'the page around the script is not printed');

@@ -2,7 +2,8 @@
  * Every list as its users meet it, at a desktop's 1280×800 and a phone's 390×844: the first row's actions in
  * view without scrolling sideways, and a list that is loading or failed saying so instead of looking empty.
  * Every table of every role at 1280, 1024 and 390 px: the spec's columns shown at 1280, no control cut off at
- * 1024, the hidden columns named, every field of the first row in its Details, and no layout shift.
+ * 1024, the hidden columns named, every field of the first row in its Details, and no layout shift. A report's
+ * table (the takings, the census) shows every column and figure at 1024 px too, with no pager or Details.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
@@ -345,6 +346,11 @@ interface Table {
   open?: (page: Page) => Promise<void>;
   /** The columns spec.md lists (or, where it names none, the row's fields it lists), visible at 1280 px. */
   required: string[];
+  /**
+   * A report's table (components/report-table.tsx): every column and every figure in view at every desktop width,
+   * none hidden or cut, and no pager or row Details to reach them.
+   */
+  report?: true;
 }
 
 const PATIENT_COLUMNS = ['ID', 'Name', 'Email', 'Phone', 'Gender', 'Birth Date', 'Actions'];
@@ -427,7 +433,12 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception' | 'lab', Table
       label: 'Unmatched results',
       required: ['Received', 'Order number given', 'Code', 'Result', 'Actions'],
     },
-    { path: '/user/admin/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
+    {
+      path: '/user/admin/takings',
+      label: 'Takings per method',
+      required: ['Method', 'Payments', 'Amount'],
+      report: true,
+    },
     {
       path: '/user/admin/admissions',
       label: 'Admissions: needs action',
@@ -436,9 +447,24 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception' | 'lab', Table
     {
       path: '/user/admin/census',
       label: 'Census per day and ward',
-      required: ['Date', 'Ward', 'In bed at midnight', 'Occupancy'],
+      required: ['Date', 'Ward', 'Beds', 'In bed at midnight', 'Admissions', 'Discharges', 'Transfers', 'Occupancy'],
+      report: true,
     },
-    { path: '/user/admin/census', label: 'Census totals per ward', required: ['Ward', 'Patient nights', 'Occupancy'] },
+    {
+      path: '/user/admin/census',
+      label: 'Census totals per ward',
+      required: [
+        'Ward',
+        'Patient nights',
+        'Bed nights',
+        'Admissions',
+        'Discharges',
+        'Transfers',
+        'Occupancy',
+        'Average stay (nights)',
+      ],
+      report: true,
+    },
     {
       path: '/user/admin/rooms',
       open: async (page) => {
@@ -507,7 +533,18 @@ const TABLES: Record<'admin' | 'doctor' | 'patient' | 'reception' | 'lab', Table
       label: 'Admissions: needs action',
       required: ['Patient', 'Ward', 'Bed', 'Status', 'Since', 'Actions'],
     },
-    { path: '/user/reception/takings', label: 'Takings per method', required: ['Method', 'Payments', 'Amount'] },
+    {
+      path: '/user/reception/takings',
+      label: 'Takings per method',
+      required: ['Method', 'Payments', 'Amount'],
+      report: true,
+    },
+    {
+      path: '/user/reception/takings',
+      label: 'Payments taken',
+      required: ['Time', 'Patient', 'Bill', 'Method', 'Amount', 'Taken by'],
+      report: true,
+    },
   ],
   lab: [
     {
@@ -537,7 +574,7 @@ async function checkTable(page: Page, region: Locator, table: Table, width: numb
     `columns ${where}: ${headers.length - hidden.length}/${headers.length} shown${hidden.length ? `; hidden: ${hidden.join(', ')}` : ''}`,
   );
 
-  if (width >= 1280) {
+  if (width >= 1280 || (table.report && !phone)) {
     const missing = table.required.filter((name) => !headers.some((h) => h.name === name && h.shown));
     if (missing.length) problems.push(`${where} hides the spec's ${missing.join(', ')}`);
   }
@@ -565,7 +602,8 @@ async function checkTable(page: Page, region: Locator, table: Table, width: numb
   }, width);
   if (cut.length) problems.push(`${where} cuts ${cut.join('; ')}`);
 
-  problems.push(...(await checkDetails(page, region, where)));
+  if (table.report) problems.push(...(await checkReport(page, region, where, phone)));
+  else problems.push(...(await checkDetails(page, region, where)));
 
   const { shift, shifted } = await page.evaluate(() => {
     const counted = window as unknown as { medoraShift: number; medoraShifted: string[] };
@@ -573,6 +611,27 @@ async function checkTable(page: Page, region: Locator, table: Table, width: numb
   });
   if (!(shift < MAX_LAYOUT_SHIFT))
     problems.push(`${where} shifts its layout by ${shift.toFixed(3)}: ${shifted.join('; ')}`);
+  return problems;
+}
+
+/** A report's table shows every figure of every row itself: nothing scrolled out of view or cut, no pager, no Details. */
+async function checkReport(page: Page, region: Locator, where: string, phone: boolean): Promise<string[]> {
+  const problems: string[] = [];
+  const cut = await region.evaluate((scroller) => {
+    const box = scroller.getBoundingClientRect();
+    return [...scroller.querySelectorAll<HTMLElement>('td, th')]
+      .filter((cell) => cell.getClientRects().length > 0)
+      .filter((cell) => {
+        const at = cell.getBoundingClientRect();
+        return at.right > box.right + 0.5 || cell.scrollWidth > cell.clientWidth + 1;
+      })
+      .map((cell) => `${cell.dataset.label ?? 'header'} "${(cell.textContent ?? '').trim()}"`);
+  });
+  if (!phone && cut.length) problems.push(`${where} cuts or scrolls away ${cut.slice(0, 5).join(', ')}`);
+  const table = page.locator('.data-table', { has: region });
+  if ((await table.locator('.data-table-pager').count()) > 0) problems.push(`${where} has a pager`);
+  if ((await region.getByRole('button', { name: /^(Details|More actions)/ }).count()) > 0)
+    problems.push(`${where} has row Details`);
   return problems;
 }
 

@@ -11,6 +11,7 @@ import type { PrintedSummaryJson } from '../components/ward.ts';
 import { formatDateTime } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 import { PrintButton } from '../components/print-button.tsx';
+import { PrintHead, SignatureLine, useWithLetterhead } from '../components/printout.tsx';
 
 /** Where each reader found the summary, to go back to. */
 const BACK: Partial<Record<Role, { to: string; label: string }>> = {
@@ -22,7 +23,8 @@ const BACK: Partial<Record<Role, { to: string; label: string }>> = {
 export default function DischargeSummaryPage() {
   useSignals();
   const { id = '' } = useParams<{ id: string }>();
-  const { loaded, retry } = useLoaded<PrintedSummaryJson>(endpoints.ward.dischargeSummary(id), 'discharge summary');
+  const fetched = useLoaded<PrintedSummaryJson>(endpoints.ward.dischargeSummary(id), 'discharge summary');
+  const { loaded, clinic } = useWithLetterhead(fetched.loaded);
   const back = role.value ? BACK[role.value] : undefined;
   return (
     <>
@@ -36,13 +38,19 @@ export default function DischargeSummaryPage() {
       </PageHeader>
       <PanelBody
         loaded={loaded}
-        retry={retry}
+        retry={fetched.retry}
         what="The discharge summary"
         skeleton={<article className="card discharge-summary skeleton-visit" />}
       >
         {(summary) => (
-          <article className="card discharge-summary">
-            <h2>{summary.patient.name}</h2>
+          <article className="card printout discharge-summary">
+            <PrintHead
+              title="Discharge summary"
+              reference={`Stay ${summary.admission_id}`}
+              clinic={clinic}
+              patient={{ ...summary.patient, birthDate: summary.patient_birth_date }}
+              dated={{ label: 'Written', value: formatDateTime(summary.written_at) }}
+            />
             <dl className="details">
               <dt>Ward</dt>
               <dd>{summary.ward.name}</dd>
@@ -55,7 +63,7 @@ export default function DischargeSummaryPage() {
             </dl>
             <DischargeSummaryView summary={summary} />
             <section className="summary-section" aria-labelledby="continue-medicines">
-              <h3 id="continue-medicines">Medicines to continue</h3>
+              <h2 id="continue-medicines">Medicines to continue</h2>
               {summary.medicines_to_continue.length === 0 ? (
                 <p>None ordered to continue.</p>
               ) : (
@@ -66,6 +74,7 @@ export default function DischargeSummaryPage() {
                 </ul>
               )}
             </section>
+            <SignatureLine name={summary.doctor.name} signsAs="Discharging doctor" />
           </article>
         )}
       </PanelBody>

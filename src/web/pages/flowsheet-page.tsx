@@ -5,7 +5,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { role } from '../auth.ts';
 import { PanelBody } from '../components/list-states.tsx';
 import { PageHeader } from '../components/page-header.tsx';
-import { useFetched, useLoaded } from '../components/use-fetched.ts';
+import { useLoaded } from '../components/use-fetched.ts';
 import { VitalChart } from '../components/vital-chart.tsx';
 import { Alert, type AlertMessage } from '../components/alert.tsx';
 import { Spo2ScaleDialog } from '../components/spo2-scale-dialog.tsx';
@@ -13,9 +13,9 @@ import { StayNursingPanel } from '../components/stay-nursing-panel.tsx';
 import { useAlert } from '../components/use-alert.ts';
 import { formatDateTime } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
-import type { ClinicJson } from '../../domain/shared/shared-shapes.ts';
 import type { FlowsheetJson } from '../../domain/vitals/vitals-shapes.ts';
 import { PrintButton } from '../components/print-button.tsx';
+import { PrintHead, useClinic } from '../components/printout.tsx';
 
 const CHARTS = [
   ['news2', 'NEWS2', 'score'],
@@ -30,6 +30,12 @@ const CHARTS = [
 const dash = (value: number | string | boolean | null) =>
   value === null ? '—' : typeof value === 'boolean' ? (value ? 'Oxygen' : 'Air') : String(value);
 
+/** From the first set to the last, as the printed chart's date. */
+const chartedSpan = (times: string[]) => {
+  const [first, last] = [times.at(0), times.at(-1)];
+  return first && last ? `${formatDateTime(first)} to ${formatDateTime(last)}` : 'No sets yet';
+};
+
 export default function FlowsheetPage() {
   useSignals();
   const { id = '' } = useParams<{ id: string }>();
@@ -42,7 +48,7 @@ export default function FlowsheetPage() {
     setAlert(message);
     setVersion((v) => v + 1);
   };
-  const clinicInfo = useFetched<ClinicJson>(endpoints.clinic, 'clinic');
+  const clinic = useClinic();
   const [view, setView] = useState<'chart' | 'table'>('chart');
   const back = role.value === 'nurse' ? routes.nurse.beds : routes.doctor.beds;
   return (
@@ -72,10 +78,15 @@ export default function FlowsheetPage() {
           const unit = sheet.temperature_unit === 'Cel' ? '°C' : '°F';
           return (
             <>
-              <header className="flowsheet-letterhead">
-                <h2>{clinicInfo?.name ?? 'Medora'}</h2>
-                <p>Temperature chart</p>
-              </header>
+              <div className="print-only">
+                <PrintHead
+                  title="Temperature chart"
+                  reference={`Stay ${sheet.admission_id}`}
+                  clinic={clinic}
+                  patient={{ ...sheet.patient, birthDate: sheet.patient_birth_date }}
+                  dated={{ label: 'Charted', value: chartedSpan(sheet.sets.map((s) => s.effective_at)) }}
+                />
+              </div>
               <h2>
                 {sheet.patient.name}{' '}
                 <span className="muted">

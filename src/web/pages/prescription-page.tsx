@@ -9,6 +9,7 @@ import { useLoaded } from '../components/use-fetched.ts';
 import { formatDate } from '../format.ts';
 import { endpoints, routes } from '../paths.ts';
 import { PrintButton } from '../components/print-button.tsx';
+import { PrintHead, SignatureLine } from '../components/printout.tsx';
 
 export default function PrescriptionPage() {
   useSignals();
@@ -30,32 +31,17 @@ export default function PrescriptionPage() {
         skeleton={<article className="card prescription skeleton-visit" />}
       >
         {(p) => (
-          <article className="card prescription receipt">
-            <header className="receipt-header">
-              <address className="receipt-from">
-                <span className="receipt-clinic">{p.clinic.name}</span>
-                {p.clinic.address && <span>{p.clinic.address}</span>}
-                {p.clinic.phone && <span>Phone: {p.clinic.phone}</span>}
-              </address>
-              <p className="receipt-kind">
-                Prescription<span>No. {p.order.id}</span>
-              </p>
-            </header>
-            <dl className="details">
-              <dt>Patient</dt>
-              <dd>{p.order.patient.name}</dd>
-              <dt>Date of birth</dt>
-              <dd>{p.patient_birth_date ? formatDate(p.patient_birth_date) : 'N/A'}</dd>
-              <dt>Date</dt>
-              <dd>{formatDate(p.date)}</dd>
-            </dl>
+          <article className="card printout prescription">
+            <PrintHead
+              title="Prescription"
+              reference={`No. ${p.order.id}`}
+              clinic={p.clinic}
+              patient={{ ...p.order.patient, birthDate: p.patient_birth_date }}
+              dated={{ label: 'Date', value: formatDate(p.date) }}
+            />
             <h2>℞</h2>
             <p className="prescription-words">{p.order.words}</p>
-            <dl className="details">
-              <dt>Prescriber</dt>
-              <dd>{p.order.doctor.name}</dd>
-            </dl>
-            <p className="signature-line">Signature of {p.order.doctor.name}</p>
+            <SignatureLine name={p.order.doctor.name} signsAs="Prescribing doctor" />
           </article>
         )}
       </PanelBody>

@@ -16,6 +16,7 @@ import {
   TakePaymentShape,
   TakingsQuery,
   TakingsShape,
+  TakenPaymentShape,
 } from '../../../domain/billing/billing-shapes.ts';
 import { anyObject, listOf, ref, string } from '../../../domain/shared/wire-schema.ts';
 import { pageQuery } from '../components.ts';
@@ -34,6 +35,7 @@ export const billingPaths: ModulePaths = {
     Billing: BillingShape,
     BillAdjustment: BillAdjustmentShape,
     Receipt: ReceiptShape,
+    TakenPayment: TakenPaymentShape,
   },
   operations: {
     'GET /api/patients/{id}/billings': {
@@ -114,9 +116,9 @@ export const billingPaths: ModulePaths = {
       errors: [409],
     },
     'GET /api/desk/takings': {
-      summary: "A day's takings per method",
+      summary: "A day's takings per method, and each payment",
       description:
-        "Reception and admins: the payments taken on `date` (default today; the day in the clinic's zone) per method, every method listed, and their total.",
+        "Reception and admins: the payments taken on `date` (default today; the day in the clinic's zone) per method, every method listed, and their total; then `taken`, each payment of the day oldest first with its patient, bill, method, amount and who took it (null: paid online).",
       access: [...DESK_ROLES],
       query: TakingsQuery,
       answers: { 200: TakingsShape },

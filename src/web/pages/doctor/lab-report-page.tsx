@@ -1,25 +1,22 @@
 /** A lab order's report to print: the clinic's letterhead, the patient (name, birth date, id), the results. */
 import { Link, useParams } from 'wouter';
 import type { PatientDetailJson } from '../../../domain/records/records-shapes.ts';
-import type { ClinicJson } from '../../../domain/shared/shared-shapes.ts';
 import type { LabOrderJson } from '../../components/lab-labels.ts';
 import { REPORT_STATUS_LABELS } from '../../components/lab-labels.ts';
 import { LabResultsTable } from '../../components/lab-results-table.tsx';
-import { Letterhead } from '../../components/letterhead.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { useFetched, useLoaded, type Loaded } from '../../components/use-fetched.ts';
-import { formatDate, formatDateTime } from '../../format.ts';
+import { useFetched, useLoaded } from '../../components/use-fetched.ts';
+import { formatDateTime } from '../../format.ts';
 import { endpoints, routes, withId } from '../../paths.ts';
 import { PrintButton } from '../../components/print-button.tsx';
+import { PrintHead, SignatureLine, type Contact, useWithLetterhead } from '../../components/printout.tsx';
 
 export default function LabReportPage() {
   const { id = '' } = useParams<{ id: string }>();
-  const { loaded, retry } = useLoaded<LabOrderJson>(endpoints.lab.order(id), 'lab report');
+  const fetched = useLoaded<LabOrderJson>(endpoints.lab.order(id), 'lab report');
+  const { loaded, clinic } = useWithLetterhead(fetched.loaded);
   const order = loaded.state === 'loaded' ? loaded.value : null;
-  const { loaded: clinic } = useLoaded<ClinicJson>(endpoints.clinic, 'clinic');
-  // The report waits for its letterhead too: drawn before it, the clinic's lines would push the report down.
-  const report: Loaded<LabOrderJson> = clinic.state === 'loading' ? clinic : loaded;
   return (
     <>
       <PageHeader title="Lab report">
@@ -30,26 +27,31 @@ export default function LabReportPage() {
         )}
         {order && <PrintButton />}
       </PageHeader>
-      <PanelBody loaded={report} retry={retry} what="The lab report" skeleton={<article className="card lab-report" />}>
-        {(o) => <LabReport order={o} clinic={clinic.state === 'loaded' ? clinic.value : null} />}
+      <PanelBody
+        loaded={loaded}
+        retry={fetched.retry}
+        what="The lab report"
+        skeleton={<article className="card lab-report" />}
+      >
+        {(o) => <LabReport order={o} clinic={clinic} />}
       </PanelBody>
     </>
   );
 }
 
-function LabReport({ order, clinic }: { order: LabOrderJson; clinic: ClinicJson | null }) {
+function LabReport({ order, clinic }: { order: LabOrderJson; clinic: Contact | null }) {
   const patient = useFetched<PatientDetailJson>(endpoints.doctor.patient(order.patient.id), 'patient');
   const signed = order.report.signed_off_at;
   return (
-    <article className="card lab-report receipt">
-      <Letterhead title="Laboratory report" reference={order.order_number} clinic={clinic} />
+    <article className="card printout lab-report">
+      <PrintHead
+        title="Laboratory report"
+        reference={order.order_number}
+        clinic={clinic}
+        patient={{ ...order.patient, birthDate: patient?.birthdate ?? null }}
+        dated={{ label: 'Ordered', value: formatDateTime(order.ordered_at) }}
+      />
       <dl className="details">
-        <dt>Patient</dt>
-        <dd>{order.patient.name}</dd>
-        <dt>Birth date</dt>
-        <dd>{patient?.birthdate ? formatDate(patient.birthdate) : '—'}</dd>
-        <dt>Patient ID</dt>
-        <dd>{order.patient.id}</dd>
         <dt>Ordered by</dt>
         <dd>
           {order.doctor.name}, {formatDateTime(order.ordered_at)}
@@ -61,6 +63,7 @@ function LabReport({ order, clinic }: { order: LabOrderJson; clinic: ClinicJson 
         </dd>
       </dl>
       <LabResultsTable order={order} caption="Results" printed />
+      <SignatureLine name={order.doctor.name} signsAs="Requesting doctor" />
     </article>
   );
 }

@@ -10,6 +10,8 @@ import { RecordHistory } from '../../components/record-history.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
 import { HospitalStays } from './hospital-stays.tsx';
 import { useLoaded } from '../../components/use-fetched.ts';
+import { PrintButton } from '../../components/print-button.tsx';
+import { MyPrintHead } from './my-print-head.tsx';
 import { formatDate, formatTime, usd } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
@@ -25,14 +27,11 @@ export default function MyRecordsPage() {
   return (
     <>
       <PageHeader title="My Records">
-        {printable && (
-          <button type="button" className="button button-small no-print" onClick={() => window.print()}>
-            Print
-          </button>
-        )}
+        {printable && <PrintButton />}
         <DownloadDataButton label="Download my data" patientId={ownId} onFailure={setAlert} />
       </PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
+      <MyPrintHead title="Medical records" />
       <PanelBody
         loaded={loaded}
         retry={retry}

@@ -2,19 +2,17 @@
  * My results: the lab results a doctor released (or the clinic released after its set days), each with its usual
  * range in plain words and how the value stands against it, a trend per test, and what a correction changed.
  */
-import type { MyProfileJson } from '../../../domain/patients/patients-shapes.ts';
-import type { ClinicJson } from '../../../domain/shared/shared-shapes.ts';
 import type { ListJson } from '../../../http/answers.ts';
 import { valueText, type MyResultJson } from '../../components/lab-labels.ts';
-import { Letterhead } from '../../components/letterhead.tsx';
 import { PanelBody } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Trends } from '../../components/trend-chart.tsx';
 import { ALL } from '../../components/use-alert.ts';
-import { useFetched, useLoaded } from '../../components/use-fetched.ts';
-import { formatDate, formatDateTime } from '../../format.ts';
+import { useLoaded } from '../../components/use-fetched.ts';
+import { formatDateTime } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { PrintButton } from '../../components/print-button.tsx';
+import { MyPrintHead } from './my-print-head.tsx';
 
 /** "Usual range 3.5 to 5 mmol/L — your value is above the usual range". */
 const rangeSentence = (r: MyResultJson) =>
@@ -22,8 +20,6 @@ const rangeSentence = (r: MyResultJson) =>
 
 export default function MyResultsPage() {
   const { loaded, retry } = useLoaded<ListJson<'results', MyResultJson>>(endpoints.lab.myResults, 'Your results', ALL);
-  const profile = useFetched<MyProfileJson>(endpoints.patient.profile, 'profile');
-  const clinic = useFetched<ClinicJson>(endpoints.clinic, 'clinic');
   return (
     <>
       <PageHeader title="My Results">
@@ -34,20 +30,8 @@ export default function MyResultsPage() {
           results.length === 0 ? (
             <p className="empty">No results yet. Your doctor releases them here once they have seen them.</p>
           ) : (
-            <div className="lab-report receipt">
-              <div className="print-only">
-                <Letterhead
-                  title="Laboratory results"
-                  reference={profile ? `Patient ID ${profile.patient.id}` : ''}
-                  clinic={clinic}
-                />
-                {profile && (
-                  <p>
-                    {profile.patient.name}
-                    {profile.patient.birthdate ? `, born ${formatDate(profile.patient.birthdate)}` : ''}
-                  </p>
-                )}
-              </div>
+            <div className="printout lab-report">
+              <MyPrintHead title="Laboratory results" />
               <Trends
                 entries={results
                   .filter((r) => r.value_type === 'quantity')

@@ -1,8 +1,12 @@
-/** The desk's day list on paper: one page per doctor, each visit in time order with a box to tick on arrival. */
+/**
+ * The desk's day list on paper: one page per doctor under the clinic's letterhead and the day, each visit in time
+ * order with the patient's name, birth date and id and a box to tick on arrival.
+ */
 import { fetchList } from '../../api.ts';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { ALL } from '../../components/use-alert.ts';
-import { formatTime, formatDay } from '../../format.ts';
+import { formatDate, formatTime, formatDay } from '../../format.ts';
+import { PrintHead, type Contact } from '../../components/printout.tsx';
 import { endpoints } from '../../paths.ts';
 import type { DeskAppointmentJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 
@@ -21,21 +25,26 @@ export async function visitsOfDay(date: string, doctorId: string): Promise<DeskA
   }
 }
 
-export function DaySheet({ date, visits }: { date: string; visits: DeskAppointmentJson[] }) {
+export function DaySheet({ date, visits, clinic }: { date: string; visits: DeskAppointmentJson[]; clinic: Contact }) {
   const doctors = [...new Set(visits.map((a) => a.doctor_name))].sort((a, b) => a.localeCompare(b));
   return (
     <section className="day-sheet" aria-label="Day list to print">
       {doctors.length === 0 && <p>No appointments on {formatDay(date)}.</p>}
       {doctors.map((doctor) => (
-        <section key={doctor} className="day-sheet-doctor">
-          <h2>
-            {doctor} · {formatDay(date)}
-          </h2>
-          <table className="table">
+        <section key={doctor} className="printout day-sheet-doctor">
+          <PrintHead
+            title="Day list"
+            reference={doctor}
+            clinic={clinic}
+            dated={{ label: 'Day', value: formatDay(date) }}
+          />
+          <table className="printout-table">
             <thead>
               <tr>
                 <th scope="col">Time</th>
                 <th scope="col">Patient</th>
+                <th scope="col">Birth date</th>
+                <th scope="col">Patient ID</th>
                 <th scope="col">Room</th>
                 <th scope="col">Status</th>
                 <th scope="col">Arrived</th>
@@ -48,6 +57,8 @@ export function DaySheet({ date, visits }: { date: string; visits: DeskAppointme
                   <tr key={a.id}>
                     <td>{formatTime(a.start_time)}</td>
                     <td>{a.patient_name}</td>
+                    <td>{a.patient_birth_date ? formatDate(a.patient_birth_date) : '—'}</td>
+                    <td>{a.patient.id}</td>
                     <td>{a.room_name ?? '—'}</td>
                     <td>
                       <StatusBadge status={a.status} />

@@ -1,71 +1,84 @@
-/** The front desk's end-of-day takings: one day's payments per method and their total, with the same as CSV. */
-import { useCallback, useState } from 'react';
+/**
+ * The front desk's end-of-day takings: one day's payments per method and their total, then each payment (time,
+ * patient, bill, method, amount, who took it), to print under the letterhead or download as CSV.
+ */
 import type { TakingsJson } from '../../../domain/billing/billing-shapes.ts';
-import { apiGet, type ListQuery, type Query } from '../../api.ts';
 import { Alert } from '../../components/alert.tsx';
-import { DataTable, type Column } from '../../components/data-table.tsx';
 import { Field } from '../../components/field.tsx';
-import { FilterForm, useFilteredList } from '../../components/list-filters.tsx';
-import { localPage } from '../../components/local-page.ts';
+import { FilterForm, useFilteredAnswer, useUrlFilters } from '../../components/list-filters.tsx';
+import { PanelBody } from '../../components/list-states.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { METHOD_NAMES } from '../../components/pay-dialog.tsx';
+import { PrintButton } from '../../components/print-button.tsx';
+import { PrintHead, useClinic } from '../../components/printout.tsx';
+import { ReportTable } from '../../components/report-table.tsx';
 import { useAlert } from '../../components/use-alert.ts';
-import { formatDate, usd } from '../../format.ts';
+import { formatDate, formatInstantTime, usd } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 
-type TakingsRow = TakingsJson['methods'][number] | { method: 'total'; payments: number; amount_cents: number };
-
-const COLUMNS: Column<TakingsRow>[] = [
-  { header: 'Method', text: (row) => (row.method === 'total' ? 'Total' : METHOD_NAMES[row.method]) },
-  { header: 'Payments', cell: (row) => row.payments },
-  { header: 'Amount', cell: (row) => usd(row.amount_cents) },
-];
+type MethodRow = TakingsJson['methods'][number];
+type PaymentRow = TakingsJson['taken'][number];
 
 export default function TakingsPage() {
   const { alert, setAlert, dismiss } = useAlert();
-  const [takings, setTakings] = useState<TakingsJson | null>(null);
-
-  const load = useCallback(async (query: ListQuery & Query, signal: AbortSignal) => {
-    const answer = await apiGet<TakingsJson>(endpoints.desk.takings, { date: query.date }, signal);
-    setTakings(answer);
-    const total: TakingsRow = { method: 'total', payments: answer.payments, amount_cents: answer.total_cents };
-    return localPage<TakingsRow>([...answer.methods, total], query);
-  }, []);
-  const list = useFilteredList({
-    names: ['date'],
-    load,
-    csvPath: endpoints.desk.takingsCsv,
-    what: 'takings',
-    setAlert,
-  });
+  const filters = useUrlFilters({ names: ['date'], csvPath: endpoints.desk.takingsCsv, what: 'takings', setAlert });
+  const { loaded, retry } = useFilteredAnswer<TakingsJson>(endpoints.desk.takings, 'takings', filters);
+  const clinic = useClinic();
 
   return (
     <>
-      <PageHeader title="Takings" />
+      <PageHeader title="Takings">{loaded.state === 'loaded' && <PrintButton />}</PageHeader>
       <Alert message={alert} onDismiss={dismiss} />
-      <FilterForm label="Takings day" list={list}>
+      <FilterForm label="Takings day" list={filters}>
         {(draft, set) => (
-          <Field label="Day" errors={list.errors.date}>
+          <Field label="Day" errors={filters.errors.date}>
             {(control) => (
               <input {...control} type="date" value={draft.date} onChange={(e) => set('date', e.target.value)} />
             )}
           </Field>
         )}
       </FilterForm>
-      <p className="muted">
-        {takings
-          ? `Payments taken on ${formatDate(takings.date)} (${takings.time_zone}), per method.`
-          : 'Payments taken today, per method.'}
-      </p>
-      <DataTable
-        label="Takings per method"
-        columns={COLUMNS}
-        load={list.load}
-        rowKey={(row) => row.method}
-        searchable={false}
-        filterKey={list.filterKey}
-        emptyText="No payments."
-      />
+      <PanelBody loaded={loaded} retry={retry} what="The takings" skeleton={<div className="card skeleton-visit" />}>
+        {(takings) => (
+          <div className="printout takings">
+            <div className="print-only">
+              <PrintHead
+                title="Takings"
+                clinic={clinic}
+                dated={{ label: 'Day', value: `${formatDate(takings.date)} (${takings.time_zone})` }}
+              />
+            </div>
+            <p className="muted no-print">
+              Payments taken on {formatDate(takings.date)} ({takings.time_zone}), per method.
+            </p>
+            <ReportTable<MethodRow>
+              label="Takings per method"
+              rows={takings.methods}
+              rowKey={(m) => m.method}
+              columns={[
+                { header: 'Method', cell: (m) => METHOD_NAMES[m.method] },
+                { header: 'Payments', cell: (m) => m.payments, numeric: true },
+                { header: 'Amount', cell: (m) => usd(m.amount_cents), numeric: true },
+              ]}
+              footer={['Total', takings.payments, usd(takings.total_cents)]}
+            />
+            <ReportTable<PaymentRow>
+              label="Payments taken"
+              rows={takings.taken}
+              rowKey={(p) => p.id}
+              emptyText="No payments taken on this day."
+              columns={[
+                { header: 'Time', cell: (p) => formatInstantTime(p.paid_at) },
+                { header: 'Patient', cell: (p) => p.patient.name },
+                { header: 'Bill', cell: (p) => p.bill_number },
+                { header: 'Method', cell: (p) => METHOD_NAMES[p.method] },
+                { header: 'Amount', cell: (p) => usd(p.amount_cents), numeric: true },
+                { header: 'Taken by', cell: (p) => p.taken_by ?? 'Online' },
+              ]}
+            />
+          </div>
+        )}
+      </PanelBody>
     </>
   );
 }

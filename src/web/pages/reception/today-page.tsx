@@ -14,6 +14,7 @@ import { useLoaded } from '../../components/use-fetched.ts';
 import { formatDay } from '../../format.ts';
 import { endpoints } from '../../paths.ts';
 import { DaySheet, visitsOfDay } from './day-sheet.tsx';
+import { useClinic } from '../../components/printout.tsx';
 import type { DeskAppointmentJson, DeskDayJson } from '../../../domain/scheduling/scheduling-shapes.ts';
 import type { Doctor } from '../../../domain/catalogue/catalogue-shapes.ts';
 
@@ -70,9 +71,11 @@ export default function TodayPage() {
     navigate(text ? `${location}?${text}` : location, { replace: true });
   };
 
+  // The list prints once it is there under the clinic's letterhead.
+  const clinic = useClinic();
   useEffect(() => {
-    if (sheet?.of === shown) window.print();
-  }, [sheet, shown]);
+    if (sheet?.of === shown && clinic) window.print();
+  }, [sheet, shown, clinic]);
 
   const printDay = async () => {
     try {
@@ -183,7 +186,7 @@ export default function TodayPage() {
           }
         />
       </div>
-      {sheet?.of === shown && <DaySheet date={summary?.date ?? date} visits={sheet.visits} />}
+      {sheet?.of === shown && clinic && <DaySheet date={summary?.date ?? date} visits={sheet.visits} clinic={clinic} />}
     </div>
   );
 }

@@ -304,6 +304,34 @@ begin
 end $$;
 
 --
+-- Name: lab_orders_clear_awaiting_review(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.lab_orders_clear_awaiting_review() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  update lab_orders o set awaiting_review = false
+  from lab_reports r
+  where r.id = new.report_id and o.id = r.order_id and o.doctor_id = new.doctor_id and o.awaiting_review;
+  return null;
+end $$;
+
+--
+-- Name: lab_orders_mark_awaiting_review(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.lab_orders_mark_awaiting_review() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  update lab_orders o set awaiting_review = true
+  where o.id = new.order_id and not o.awaiting_review
+    and not exists (select 1 from lab_report_reviews rv where rv.report_id = new.id and rv.doctor_id = o.doctor_id);
+  return null;
+end $$;
+
+--
 -- Name: notify_auth_changed(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1479,6 +1507,7 @@ CREATE TABLE public.lab_orders (
     cancelled_at timestamp with time zone,
     cancelled_by integer,
     row_version integer DEFAULT 1 NOT NULL,
+    awaiting_review boolean DEFAULT false NOT NULL,
     CONSTRAINT lab_orders_check CHECK (((appointment_id IS NULL) <> (admission_id IS NULL))),
     CONSTRAINT lab_orders_check1 CHECK (((status = 'cancelled'::text) = (cancelled_at IS NOT NULL))),
     CONSTRAINT lab_orders_clinical_note_check CHECK ((length(clinical_note) <= 2000)),
@@ -3803,6 +3832,12 @@ CREATE INDEX lab_critical_limits_test_idx ON public.lab_critical_limits USING bt
 CREATE INDEX lab_order_items_test_idx ON public.lab_order_items USING btree (test_id);
 
 --
+-- Name: lab_orders_awaiting_review_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX lab_orders_awaiting_review_idx ON public.lab_orders USING btree (doctor_id) WHERE awaiting_review;
+
+--
 -- Name: lab_orders_doctor_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4275,6 +4310,18 @@ CREATE TRIGGER doctors_auth_changed AFTER INSERT OR DELETE OR UPDATE OF user_id 
 --
 
 CREATE TRIGGER doctors_touch BEFORE UPDATE ON public.doctors FOR EACH ROW EXECUTE FUNCTION public.touch_row();
+
+--
+-- Name: lab_report_reviews lab_report_reviews_reviewed; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER lab_report_reviews_reviewed AFTER INSERT ON public.lab_report_reviews FOR EACH ROW EXECUTE FUNCTION public.lab_orders_clear_awaiting_review();
+
+--
+-- Name: lab_reports lab_reports_awaiting_review; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER lab_reports_awaiting_review AFTER INSERT OR UPDATE OF status ON public.lab_reports FOR EACH ROW WHEN ((new.status = ANY (ARRAY['final'::text, 'corrected'::text, 'amended'::text]))) EXECUTE FUNCTION public.lab_orders_mark_awaiting_review();
 
 --
 -- Name: medical_records medical_records_count_insert_delete; Type: TRIGGER; Schema: public; Owner: -

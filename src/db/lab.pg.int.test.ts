@@ -208,5 +208,40 @@ for (const engine of testDatabases('both')) {
       );
       assert.equal(acks?.n, 1);
     });
+
+    it('lists a signed-off report to review for its ordering doctor until he reviews it, whoever else does', async () => {
+      const toReview = async () =>
+        (
+          await deps.lab.orderIds(
+            { kind: 'to_review', doctorId: present(w.doctor.doctorId) },
+            { q: '', page: 1, perPage: 100 },
+          )
+        ).items;
+      const placed = await order(['2951-2']);
+      const sodium = await itemOf(opened.db, placed.id, '2951-2');
+      await lab.collectSpecimen(deps, { itemId: sodium, specimenCode: `S-${placed.id}-r` }, w.labUsers[0]);
+      await lab.enterResult(
+        deps,
+        { itemId: sodium, result: { type: 'quantity', value: 141, unit: 'mmol/L' } },
+        w.labUsers[0],
+      );
+      assert.ok(!(await toReview()).includes(placed.id), 'not before sign-off');
+      await lab.finalizeReport(deps, { orderId: placed.id }, w.labUsers[0]);
+      assert.ok((await toReview()).includes(placed.id), 'signed off: to review');
+      const reportId = only(
+        await opened.db.query<{ id: number }>(`select id from lab_reports where order_id = $1`, [placed.id]),
+      ).id;
+      await deps.lab.review(reportId, present(w.colleague.doctorId), at(5), 'Seen for Dr Doe');
+      assert.ok((await toReview()).includes(placed.id), "a colleague's review leaves it to its doctor");
+      await deps.lab.review(reportId, present(w.doctor.doctorId), at(6), 'Normal');
+      assert.ok(!(await toReview()).includes(placed.id), 'reviewed by its doctor: gone');
+      await opened.db.query(`update lab_reports set status = 'corrected' where id = $1`, [reportId]);
+      assert.ok(!(await toReview()).includes(placed.id), 'a correction after his review does not bring it back');
+      const [flag] = await opened.db.query<{ awaiting_review: boolean }>(
+        `select awaiting_review from lab_orders where id = $1`,
+        [placed.id],
+      );
+      assert.equal(flag?.awaiting_review, false);
+    });
   });
 }

@@ -746,7 +746,7 @@ function viewQueries(
           return paged('o.patient_id = $1', 'o.ordered_at desc, o.id desc', [filter.patientId], page);
         case 'to_review':
           return paged(
-            `o.doctor_id = $1 and ${SIGNED_OFF_SQL}
+            `o.doctor_id = $1 and o.awaiting_review and ${SIGNED_OFF_SQL}
              and not exists (select 1 from lab_report_reviews rv where rv.report_id = r.id and rv.doctor_id = $1)`,
             'r.signed_off_at, o.id',
             [filter.doctorId],

@@ -25,6 +25,22 @@ for (const target of testDatabases('one')) {
 
         const stats = only(await db.query<{ patients: number }>('select patients from clinic_stats'));
         assert.equal(stats.patients, size.patients);
+
+        // The clinical part: a ward of 30 beds, 28 stays charted every 4 hours, one deteriorating to NEWS2 7.
+        assert.equal(counts.beds, 30);
+        const charted = only(
+          await db.query<{ stays: number; sets: number; last_totals: number[] }>(
+            `select count(distinct admission_id)::int as stays, count(*)::int as sets,
+                    array_agg(news2_total order by news2_total) filter (where effective_at > now() - interval '1 hour') as last_totals
+             from vital_sign_sets`,
+          ),
+        );
+        assert.deepEqual([charted.stays, charted.sets], [28, 28 * 19]);
+        assert.equal(Math.max(...charted.last_totals), 7);
+        const big = only(
+          await db.query<{ n: number }>(`select count(*)::int as n from observations where patient_id = 5`),
+        );
+        assert.ok(big.n >= 1_000, `the big patient has ${big.n} observations`);
         const stale = only(
           await db.query<{ n: number }>(
             `select count(*)::int as n from patients p join users u on u.id = p.user_id

@@ -8,7 +8,8 @@
  * "Random" choices are `hashint4` of the row number: the same hospital on PostgreSQL 15 and PGlite, run after run.
  */
 import type { Queryable } from '../../src/db/db.ts';
-import { onlyRow } from '../../src/db/rows.ts';
+import { generateClinical } from './clinical-dataset.ts';
+import { generationSteps, hash } from './generation.ts';
 import { slotCapacity, slotStride, type HospitalSize } from './scale.ts';
 
 export const BENCH_PASSWORD = 'bench-password';
@@ -244,9 +245,6 @@ function pick(list: string[], expr: string): string {
 function textArray(list: string[]): string {
   return `array[${list.map((item) => `'${item.replace(/'/g, "''")}'`).join(', ')}]::text[]`;
 }
-/** A stable pseudo-random non-negative integer from a row number and a salt. */
-const hash = (expr: string, salt: number) => `(hashint4((${expr})::int + ${salt}) & 2147483647)`;
-
 export async function generateHospital(db: Queryable, options: GenerateOptions): Promise<Record<string, number>> {
   const { size, today, passwordHash, progress } = options;
   const days = size.pastDays + size.futureDays;
@@ -254,24 +252,7 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
   const capacity = slotCapacity(size);
   const slotsPerDoctor = 7 * size.slotsPerDay;
 
-  const step = async (label: string, sql: string, params: unknown[] = []) => {
-    const started = performance.now();
-    const rows = await db.query<{ n: number }>(
-      `with inserted as (${sql} returning 1) select count(*)::int as n from inserted`,
-      params,
-    );
-    const { n } = onlyRow(rows);
-    progress(
-      `  ${label.padEnd(16)} ${String(n).padStart(9)} rows  ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-    return n;
-  };
-
-  const timed = async (label: string, work: () => Promise<unknown>) => {
-    const started = performance.now();
-    await work();
-    progress(`  ${label.padEnd(16)} ${''.padStart(9)}       ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  };
+  const { step, timed } = generationSteps(db, progress);
 
   // The dashboard counters are rebuilt once at the end instead of by a trigger call per generated row.
   await db.exec(COUNTED_TABLES.map((table) => `alter table ${table} disable trigger user;`).join('\n'));
@@ -436,6 +417,7 @@ export async function generateHospital(db: Queryable, options: GenerateOptions):
     await db.query('select recount_dashboard()');
     await db.exec(COUNTED_TABLES.map((table) => `alter table ${table} enable trigger user;`).join('\n'));
   });
+  Object.assign(counts, await generateClinical(db, { size, passwordHash, progress }));
   // A live database has been vacuumed by now; without it every index-only scan would still visit the heap.
   await timed('vacuum analyze', () => db.exec('vacuum analyze'));
   return counts;

@@ -87,6 +87,7 @@ const BULK_TABLES = [
   'lab_report_reviews',
 ];
 const CLINICAL_SEQUENCES = [
+  'users',
   'beds',
   'admissions',
   'bed_stays',

@@ -2,7 +2,8 @@
  * The hospital day's database: one per scale, kept between runs (`bench_day_full` for the full hospital), made only
  * when missing, since generating the full hospital takes minutes and a rerun of the day should not. What was
  * generated, for which clinic day and in how long is kept in the database's comment; a database without it was
- * left half made and is made again.
+ * left half made and is made again, as is one asked to be (`regenerate`: the stays, vital signs and doses are
+ * generated around the moment of generation, and a later day finds them older).
  */
 import { migrate } from '../../src/db/migrate.ts';
 import { openPostgres, runOnConnection } from '../../src/db/postgres.ts';
@@ -32,12 +33,13 @@ export async function ensureDayDatabase(
   scale: number,
   today: string,
   log: (line: string) => void,
+  regenerate = false,
 ): Promise<DayDatabase> {
   const name = dayDatabaseName(scale);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const open = () => openPostgres(url.toString(), { timeouts: GENERATOR_TIMEOUTS });
-  const kept = await describedDataset(serverUrl, name);
+  const kept = regenerate ? undefined : await describedDataset(serverUrl, name);
   if (kept) {
     log(`Using the kept hospital ${name} (${JSON.stringify(kept.counts)}), generated for ${kept.today}`);
     return { name, url: url.toString(), generated: false, dataset: kept, open };

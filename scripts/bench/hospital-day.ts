@@ -52,6 +52,7 @@ const opts = new Command('bench-day')
   .option('--think <seconds>', 'mean think time between a user’s actions (exponential)', '12')
   .option('--ramp <seconds>', 'the users arrive over this long', '60')
   .option('--cpu-seconds <n>', 'each action run alone for this long after the day, for its CPU (0: skip)', '3')
+  .option('--regenerate', 'generate the hospital again even if it is kept (its stays and doses are then of today)')
   .option('--seed <n>', 'seed of the users’ choices and think times', '1')
   .option('--output <file>', 'results file; its hospital_day section is replaced', 'bench/results.json')
   .parse()
@@ -63,6 +64,7 @@ const opts = new Command('bench-day')
     ramp: string;
     cpuSeconds: string;
     seed: string;
+    regenerate?: boolean;
     output: string;
   }>();
 
@@ -89,7 +91,7 @@ const clinicTimeZone = earlyMorningZone(startedAt);
 const today = clinicDateTime(startedAt, clinicTimeZone).date;
 if (!existsSync(join(ROOT, 'dist/cli'))) throw new Error('build first: make build (the instances run dist/)');
 
-const database = await ensureDayDatabase(serverUrl, scale, today, log);
+const database = await ensureDayDatabase(serverUrl, scale, today, log, opts.regenerate);
 const counts = roleCounts(users);
 const fixtures = await withDb((db) =>
   loadDayFixtures(db, today, {

@@ -203,11 +203,11 @@ const recordVitals: Run = async (ctx, user) => {
 };
 
 const recordDose: Run = async (ctx, user) => {
-  const dose = user.ward && take(user.ward.dueDoseIds);
-  if (dose === undefined) return false;
-  // Another nurse of the ward may have given it a moment before: 409 dose_already_recorded.
-  await call(ctx, user, 'nurse: record dose', 'POST', `/api/medication-doses/${dose}/record`, {
-    body: { outcome: 'given' },
+  const due = user.ward && take(user.ward.dueDoses);
+  if (due === undefined) return false;
+  await call(ctx, user, 'nurse: record dose', 'POST', `/api/medication-doses/${due.id}/record`, {
+    body: { outcome: 'given', dose: due.dose, dose_unit: due.unit },
+    // Another nurse of the ward may have given it a moment before (the same dose left in a rerun): 409.
     expected: [409],
   });
   return true;

@@ -15,8 +15,8 @@ export interface WardWork {
   nurseEmails: string[];
   /** Stays in the ward now. */
   admissionIds: number[];
-  /** Doses of the ward's orders still due, the earliest first. */
-  dueDoseIds: number[];
+  /** Doses of the ward's orders still due, the earliest first, with the order's amount and unit. */
+  dueDoses: { id: number; dose: number; unit: string }[];
 }
 
 export interface DayFixtures {
@@ -128,17 +128,18 @@ async function wardWork(db: Queryable, doses: number): Promise<WardWork[]> {
     department_id: number;
     nurse_emails: string[];
     admission_ids: number[];
-    due_dose_ids: number[];
+    due_doses: { id: number; dose: string; unit: string }[];
   }>(
     `select n.department_id,
             array_agg(u.email order by u.id) as nurse_emails,
             array(select a.id from admissions a where a.department_id = n.department_id and a.status = 'admitted' order by a.id) as admission_ids,
-            array(select d.id from medication_doses d
-                  join medication_requests r on r.id = d.request_id
-                  join admissions a on a.id = r.admission_id
-                  where a.department_id = n.department_id and a.status = 'admitted' and d.status = 'due'
-                    and d.due_at <= now() + interval '12 hours'
-                  order by d.due_at limit $1) as due_dose_ids
+            (select coalesce(json_agg(due order by due.due_at), '[]') from (
+               select d.id, d.due_at, r.dose_amount as dose, r.dose_unit as unit from medication_doses d
+               join medication_requests r on r.id = d.request_id
+               join admissions a on a.id = r.admission_id
+               where a.department_id = n.department_id and a.status = 'admitted' and d.status = 'due'
+                 and d.due_at <= now() + interval '12 hours'
+               order by d.due_at limit $1) due) as due_doses
      from nurses n join users u on u.id = n.user_id
      group by n.department_id order by n.department_id`,
     [doses],
@@ -149,6 +150,6 @@ async function wardWork(db: Queryable, doses: number): Promise<WardWork[]> {
       departmentId: row.department_id,
       nurseEmails: row.nurse_emails,
       admissionIds: row.admission_ids,
-      dueDoseIds: row.due_dose_ids,
+      dueDoses: row.due_doses.map(({ id, dose, unit }) => ({ id, dose: Number(dose), unit })),
     }));
 }

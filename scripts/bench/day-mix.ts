@@ -101,7 +101,7 @@ export function pickWeighted<K extends string>(random: () => number, weights: Re
  * `maxMs` so one user cannot sleep through a short run.
  */
 export function thinkTimeMs(random: () => number, meanMs: number, maxMs = meanMs * 6): number {
-  return Math.min(maxMs, -meanMs * Math.log(1 - random()));
+  return Math.min(maxMs, Math.max(0, -meanMs * Math.log(1 - random())));
 }
 
 /**

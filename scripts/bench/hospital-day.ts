@@ -41,6 +41,8 @@ import { startMedora, type RunningServer } from './servers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const INSTANCES = 2;
+/** Targets of each kind that gets used up (visits to record, check-ins, bills, doses a ward): more than a day uses. */
+const WORK_TARGETS = 3_000;
 /** Users of a role loaded together when an action is run alone for its CPU. */
 const ALONE_CONCURRENCY = 2;
 
@@ -98,13 +100,14 @@ const fixtures = await withDb((db) =>
     patients: counts.patient,
     doctors: counts.doctor,
     reception: counts.desk,
-    work: 20_000,
+    work: WORK_TARGETS,
   }),
 );
 const dayUsers = cast(rolesInArrivalOrder(seededRandom(seed), counts), fixtures);
 log(
   `${dayUsers.length} users (${DAY_ROLES.map((role) => `${counts[role]} ${role}`).join(', ')}); ` +
-    `${fixtures.wards.length} wards with nurses and patients, ${fixtures.toCheckIn.length} visits today to check in`,
+    `${fixtures.wards.length} wards with nurses and patients, ${fixtures.wards.reduce((n, w) => n + w.dueDoses.length, 0)} doses due, ` +
+    `${fixtures.toCheckIn.length} visits today to check in, ${fixtures.unpaidBills.length} bills to pay`,
 );
 
 const smtp = await startSmtpSink();

@@ -6,6 +6,7 @@ import {
   describeStatuses,
   missedTargets,
   percentile,
+  snakeCaseKeys,
   summarise,
   type Sample,
 } from './day-report.ts';
@@ -72,6 +73,16 @@ describe('the hospital day report', () => {
     assert.equal(
       actionTable([figures]).split('\n')[2],
       '| book | 3 | 20 | 30 | 30 | 1 (no answer × 1) | 409 × 1 | 4200 |',
+    );
+  });
+
+  it('writes keys in snake_case, leaving values and status keys alone', () => {
+    assert.deepEqual(
+      snakeCaseKeys({ p95Ms: 1, actions: [{ cpuUsPerAction: 2, expected: { 409: 3 }, action: 'doctor: patient' }] }),
+      {
+        p95_ms: 1,
+        actions: [{ cpu_us_per_action: 2, expected: { 409: 3 }, action: 'doctor: patient' }],
+      },
     );
   });
 });

@@ -33,7 +33,15 @@ import {
   type DayAction,
   type DayRole,
 } from './day-mix.ts';
-import { actionTable, cpuPerAction, missedTargets, summarise, TARGETS, type Sample } from './day-report.ts';
+import {
+  actionTable,
+  cpuPerAction,
+  missedTargets,
+  snakeCaseKeys,
+  summarise,
+  TARGETS,
+  type Sample,
+} from './day-report.ts';
 import { runAlone, runDay, signInsAlone } from './day-run.ts';
 import { round } from './load.ts';
 import { parseScale } from './scale.ts';
@@ -198,7 +206,7 @@ try {
     missed,
     actions,
   };
-  await writeSection(resolve(ROOT, opts.output), section);
+  await writeSection(resolve(ROOT, opts.output), snakeCaseKeys(section));
   console.log(actionTable(actions));
   console.log(
     `\n${daySamples.length} requests (${section.requestsPerSecond}/s) from ${signedIn} users; CPU ${section.cpu.usPerRequest} µs/request ` +

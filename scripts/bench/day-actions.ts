@@ -10,6 +10,7 @@ import { BENCH_PASSWORD } from './dataset.ts';
 import { type DayAction, type DayRole, type Measured, SIGN_IN } from './day-mix.ts';
 
 const REQUEST_TIMEOUT_MS = 30_000;
+const SIGN_IN_ATTEMPTS = 5;
 const FHIR_JSON = 'application/fhir+json';
 /** Every vital the set form takes: a complete set, scored by NEWS2. */
 const VITAL_SET = {
@@ -56,6 +57,8 @@ const nextUrl = (ctx: DayContext) => ctx.urls[turn++ % ctx.urls.length] as strin
 interface Answer {
   status: number;
   body: unknown;
+  /** Seconds a 429 or 503 asks to wait (`Retry-After`). */
+  retryAfter?: number;
 }
 
 /**
@@ -76,6 +79,7 @@ async function call(
   const started = performance.now();
   let status = 0;
   let body: unknown;
+  let retryAfter: number | undefined;
   try {
     const res = await fetch(`${nextUrl(ctx)}${path}`, {
       method,
@@ -85,6 +89,7 @@ async function call(
     });
     const text = await res.text();
     status = res.status;
+    retryAfter = Number(res.headers.get('retry-after') ?? Number.NaN) || undefined;
     body = options.json !== false && text.startsWith('{') ? JSON.parse(text) : undefined;
   } catch {
     status = 0;
@@ -95,18 +100,27 @@ async function call(
     status,
     expected: options.expected?.includes(status) ?? false,
   });
-  return { status, body };
+  return { status, body, retryAfter };
 }
 
-/** Signs the user in with the bench password; false when it failed (the user then sits the day out). */
+/**
+ * Signs the user in with the bench password, waiting as a 429 or 503 asks and trying again, as the sign-in page
+ * does; false when it still failed (the user then sits the day out). Every refused attempt counts as an error.
+ */
 export async function signIn(ctx: DayContext, user: DayUser): Promise<boolean> {
-  const answer = await call(ctx, user, SIGN_IN, 'POST', '/api/login', {
-    body: { email: user.email, password: BENCH_PASSWORD },
-  });
-  const token = (answer.body as { token?: unknown } | undefined)?.token;
-  if (answer.status !== 200 || typeof token !== 'string') return false;
-  user.token = token;
-  return true;
+  for (let attempt = 0; attempt < SIGN_IN_ATTEMPTS; attempt++) {
+    const answer = await call(ctx, user, SIGN_IN, 'POST', '/api/login', {
+      body: { email: user.email, password: BENCH_PASSWORD },
+    });
+    const token = (answer.body as { token?: unknown } | undefined)?.token;
+    if (answer.status === 200 && typeof token === 'string') {
+      user.token = token;
+      return true;
+    }
+    if (answer.status !== 429 && answer.status !== 503) return false;
+    await new Promise((resolve) => setTimeout(resolve, (answer.retryAfter ?? 5) * 1000));
+  }
+  return false;
 }
 
 const pick = <T>(ctx: DayContext, list: readonly T[]): T | undefined =>

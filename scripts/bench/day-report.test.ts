@@ -78,9 +78,14 @@ describe('the hospital day report', () => {
 
   it('writes keys in snake_case, leaving values and status keys alone', () => {
     assert.deepEqual(
-      snakeCaseKeys({ p95Ms: 1, actions: [{ cpuUsPerAction: 2, expected: { 409: 3 }, action: 'doctor: patient' }] }),
+      snakeCaseKeys({
+        p95Ms: 1,
+        peakRssMiB: 4,
+        actions: [{ cpuUsPerAction: 2, expected: { 409: 3 }, action: 'doctor: patient' }],
+      }),
       {
         p95_ms: 1,
+        peak_rss_mib: 4,
         actions: [{ cpu_us_per_action: 2, expected: { 409: 3 }, action: 'doctor: patient' }],
       },
     );

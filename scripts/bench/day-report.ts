@@ -127,13 +127,16 @@ export function actionTable(actions: readonly ActionFigures[]): string {
   ].join('\n');
 }
 
-/** `value` with every object key in snake_case (p95Ms → p95_ms), as bench/results.json writes its figures. */
+/** `value` with every object key in snake_case (p95Ms → p95_ms, peakRssMiB → peak_rss_mib), as bench/results.json writes its figures. */
 export function snakeCaseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snakeCaseKeys);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, inner]) => [
-      key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase(),
+      key
+        .replace(/MiB/g, 'Mib')
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .toLowerCase(),
       snakeCaseKeys(inner),
     ]),
   );

@@ -200,7 +200,7 @@ try {
       usPerRequest: cpuPerAction(spent.serversUs + spent.postgresUs, daySamples.length),
     },
     peakRssMiB,
-    rssMiBSampled: machine.highestRss,
+    highestRssMiBSampled: machine.highestRss,
     emailsReceived: smtp.received(),
     targets: TARGETS,
     missed,

@@ -97,6 +97,7 @@ interface SlotSql {
 
 // Slots are the weekly pattern laid over the dates asked for: a retired pattern row keeps only the slots booked on it,
 // and a slot is busy while a booking that is not cancelled holds its doctor, date and start (appointments_slot_key).
+// Read by id, only the pattern rows named are laid over the days: over all of them, 7 Slots took 2.4 s at 100 %.
 export const slotTable: FhirTable<SlotRow> = {
   sql: `select s.id || '-' || g.day::date::text as id, s.doctor_id,
                ((g.day::date + s.start_time) at time zone {tz}) as start_at,
@@ -106,7 +107,7 @@ export const slotTable: FhirTable<SlotRow> = {
         from schedules s
         join generate_series({from}::timestamp, {to}::timestamp, interval '1 day') g(day) on extract(isodow from g.day) = s.weekday
         left join appointments a on a.doctor_id = s.doctor_id and a.date = g.day::date and a.start_time = s.start_time and a.status <> 'cancelled'
-        where s.retired_at is null or a.schedule_id = s.id`,
+        where (s.retired_at is null or a.schedule_id = s.id) and ({scheduleIds} is null or s.id = any({scheduleIds}))`,
   columns: { _id: 'id::text', schedule: 'doctor_id::int', start: 'start_at::timestamptz', status: 'status::text' },
   toRow: (raw) => {
     const r = raw as unknown as SlotSql;

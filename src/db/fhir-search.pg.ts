@@ -46,7 +46,7 @@ export type FhirTables = { [T in StoredType]: FhirTable<FhirRows[T]> };
  */
 function slotScheduleIds(query: StoreQuery): number[] | null {
   const byId = query.criteria.find((c) => c.param === '_id' && c.kind === 'in');
-  if (!byId || byId.kind !== 'in') return null;
+  if (byId?.kind !== 'in') return null;
   return byId.values.map((id) => Number.parseInt(id, 10)).filter(Number.isSafeInteger);
 }
 

@@ -1,5 +1,5 @@
 .DEFAULT_GOAL := help
-.PHONY: help install start dev build check test test-infra test-pgbouncer test-dates bench lighthouse clean
+.PHONY: help install start dev build check test test-infra test-pgbouncer test-dates bench bench-day lighthouse clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-14s %s\n", $$1, $$2}'
@@ -36,6 +36,9 @@ test-dates: node_modules ## the unit and integration tests on PGlite at five tri
 
 bench: build ## hospital-scale benchmark (pass ARGS="--scale small" for a quick run)
 	npm run --silent bench -- $(ARGS)
+
+bench-day: build ## a 400-user hospital day on two medora serve instances (DATABASE_URL; keeps its hospital; ARGS="--users 100 --minutes 2 --scale small" for a short one)
+	node --import tsx scripts/bench/hospital-day.ts $(ARGS)
 
 lighthouse: node_modules ## Lighthouse mobile performance of /, /login and the patient's pages (builds; fails under 95)
 	npm run --silent lighthouse

@@ -3874,6 +3874,12 @@ CREATE INDEX lab_reference_ranges_test_idx ON public.lab_reference_ranges USING 
 CREATE UNIQUE INDEX lab_specimens_live_key ON public.lab_specimens USING btree (order_item_id) WHERE (rejected_at IS NULL);
 
 --
+-- Name: lab_specimens_order_item_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX lab_specimens_order_item_idx ON public.lab_specimens USING btree (order_item_id);
+
+--
 -- Name: lab_unmatched_results_pending_idx; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -98,6 +98,7 @@ const CHECKED_TABLES = [
   'medication_doses',
 ];
 const CLINICAL_SEQUENCES = [
+  'users',
   'beds',
   'admissions',
   'bed_stays',

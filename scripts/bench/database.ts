@@ -10,7 +10,7 @@ import { DEFAULT_TIMEOUTS } from '../../src/db/timeouts.ts';
 
 // Generating a million appointments is one statement per table: on a busy machine it takes longer than a
 // request may, so the bench's own handle waits as long as the command line's reports do.
-const GENERATOR_TIMEOUTS = {
+export const GENERATOR_TIMEOUTS = {
   ...DEFAULT_TIMEOUTS,
   statementMs: CLI_STATEMENT_TIMEOUT_MS,
   lockMs: 60_000,

@@ -173,7 +173,7 @@ async function freeSlots(db: Queryable, today: string, limit: number) {
  * Books free slots of the RECORD_DAYS days before today for patients spread over the whole table: visits that have
  * taken place and wait for their doctor's record. Answers each with its doctor's user.
  */
-async function visitsToRecord(db: Queryable, today: string, limit: number) {
+export async function visitsToRecord(db: Queryable, today: string, limit: number) {
   const slots = await freeSlotsOf(db, today, RECORD_DAYS, 'backward', limit);
   const patients = (await db.query<{ id: number }>('select id from patients order by id')).map((p) => p.id);
   const column = <K extends keyof FreeSlot>(key: K) => slots.map((slot) => slot[key]);

@@ -99,6 +99,7 @@ interface SlotSql {
 // whatever became of it: one of a pattern row since retired, or of a row of another weekday (the desk fitting a
 // visit in on a Saturday), is made for that appointment alone, so that every Appointment's slot can be read. A slot
 // is busy while a booking that is not cancelled holds its doctor, date and start (appointments_slot_key).
+// Read by id, only the pattern rows named are laid over the days: over all of them, 7 Slots took 2.4 s at 100 %.
 export const slotTable: FhirTable<SlotRow> = {
   sql: `select k.schedule_id || '-' || k.day::text as id, s.doctor_id,
                ((k.day + s.start_time) at time zone {tz}) as start_at,
@@ -111,9 +112,10 @@ export const slotTable: FhirTable<SlotRow> = {
           select s.id as schedule_id, g.day::date as day
           from schedules s
           join generate_series({from}::timestamp, {to}::timestamp, interval '1 day') g(day) on extract(isodow from g.day) = s.weekday
-          where s.retired_at is null
+          where s.retired_at is null and ({scheduleIds} is null or s.id = any({scheduleIds}))
           union
-          select schedule_id, date from appointments where date between {from} and {to}
+          select schedule_id, date from appointments
+          where date between {from} and {to} and ({scheduleIds} is null or schedule_id = any({scheduleIds}))
         ) k
         join schedules s on s.id = k.schedule_id
         left join appointments a on a.doctor_id = s.doctor_id and a.date = k.day and a.start_time = s.start_time and a.status <> 'cancelled'`,

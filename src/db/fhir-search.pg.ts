@@ -9,7 +9,8 @@ import { sqlState } from './sql-errors.ts';
 
 /**
  * One resource type's rows: a select whose columns the search parameters name. `{tz}`, `{from}` and `{to}` in
- * `sql` stand for the clinic's time zone and a Slot search's first and last date, `{autoRelease}` for
+ * `sql` stand for the clinic's time zone and a Slot search's first and last date, `{scheduleIds}` for the weekly
+ * pattern rows a Slot search by `_id` names (null for any other search), `{autoRelease}` for
  * RESULTS_AUTO_RELEASE_DAYS (null: never), `{now}` for the clock's now.
  */
 export interface FhirTable<R> {
@@ -39,6 +40,16 @@ export const versioned = (r: VersionedSql) => ({ id: r.id, updatedAt: r.updated_
 
 export type FhirTables = { [T in StoredType]: FhirTable<FhirRows[T]> };
 
+/**
+ * The pattern rows of the Slots a search by `_id` asks for (a Slot's id is `<schedule id>-<date>`), so the Slot
+ * select starts from those rows by key instead of every pattern row over every day; null for any other search.
+ */
+function slotScheduleIds(query: StoreQuery): number[] | null {
+  const byId = query.criteria.find((c) => c.param === '_id' && c.kind === 'in');
+  if (byId?.kind !== 'in') return null;
+  return byId.values.map((id) => Number.parseInt(id, 10)).filter(Number.isSafeInteger);
+}
+
 /** The FhirStore over `tables`: criteria, scope and keyset cursor become one statement's where clause. */
 export function fhirStore(
   db: Queryable,
@@ -56,6 +67,7 @@ export function fhirStore(
         .replaceAll('{tz}', () => `${bind(timeZone)}::text`)
         .replaceAll('{from}', () => `${bind(query.dates?.from)}::date`)
         .replaceAll('{to}', () => `${bind(query.dates?.to)}::date`)
+        .replaceAll('{scheduleIds}', () => `${bind(slotScheduleIds(query))}::int[]`)
         .replaceAll('{autoRelease}', () => `${bind(autoReleaseDays)}::int`)
         .replaceAll('{now}', () => `${bind(now())}::timestamptz`);
       const conditions = [

@@ -281,7 +281,10 @@ describe('the admin edits doctors and patients and filters and exports lists in 
     await page.getByRole('button', { name: /^View bill/ }).click();
     const modal = page.getByRole('dialog', { name: /^Bill #/ });
     await modal.getByText(clinic.doctor.name).waitFor();
-    await modal.getByText(`${patient.name} (${patient.email})`).waitFor();
+    // The bill's head names the patient as every printout does: name, birth date and id.
+    const printedPatient = modal.getByLabel('Patient and date');
+    await printedPatient.getByText(patient.name, { exact: true }).waitFor();
+    assert.match(await printedPatient.innerText(), new RegExp(`Patient ID\\s+${patient.id}\\b`));
     await modal.getByRole('cell', { name: 'Consultation' }).waitFor();
     await modal.getByText('Unpaid').waitFor();
     assert.match(await modal.innerText(), new RegExp(`Visit date\\s+${shownDate(CLINIC_TODAY)}`));

@@ -275,7 +275,7 @@ describe('the clinic loop in the browser', () => {
 
     await bill.getByRole('button', { name: /^View bill/ }).click();
     const modal = page.getByRole('dialog');
-    await modal.getByText(patient.email, { exact: false }).waitFor();
+    await modal.getByLabel('Patient and date').getByText(patient.name, { exact: true }).waitFor();
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'detached' });
 

@@ -87,7 +87,10 @@ describe('accounts in the browser', () => {
     const secret = ((await page.locator('.mfa-secret').textContent()) ?? '').replace(/\s/g, '');
     await page.getByLabel('Code from your authenticator').fill(codeAt(secret, 0));
     await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
-    const codes = await page.getByRole('list', { name: 'Recovery codes' }).locator('code').allTextContents();
+    const recoveryCodes = page.getByRole('list', { name: 'Recovery codes' }).locator('code');
+    // The codes come with the answer to "Turn on": wait for them before counting.
+    await recoveryCodes.last().waitFor();
+    const codes = await recoveryCodes.allTextContents();
     assert.equal(codes.length, 10);
     await page.getByRole('button', { name: 'I have saved them' }).click();
     await page.getByText('10 of 10 recovery codes left').waitFor();

@@ -5,14 +5,11 @@
  * left half made and is made again, as is one asked to be (`regenerate`: the stays, vital signs and doses are
  * generated around the moment of generation, and a later day finds them older).
  */
-import { migrate } from '../../src/db/migrate.ts';
 import { openPostgres, runOnConnection } from '../../src/db/postgres.ts';
 import type { Db } from '../../src/db/db.ts';
-import { argon2Hasher } from '../../src/security.ts';
 import { GENERATOR_TIMEOUTS } from './database.ts';
-import { BENCH_PASSWORD, generateHospital } from './dataset.ts';
+import { generateBenchHospital } from './hospital.ts';
 import { round } from './load.ts';
-import { hospitalSize } from './scale.ts';
 
 export interface DayDatabase {
   name: string;
@@ -49,15 +46,8 @@ export async function ensureDayDatabase(
   log(`Generating the hospital (${round(scale * 100, 2)} %) in ${name}; clinic day ${today}`);
   const db = await open();
   try {
-    await migrate(db);
-    const started = performance.now();
-    const counts = await generateHospital(db, {
-      size: hospitalSize(scale),
-      today,
-      passwordHash: await argon2Hasher.hash(BENCH_PASSWORD),
-      progress: log,
-    });
-    const dataset = { scale, today, counts, seconds: round((performance.now() - started) / 1000, 1) };
+    const { counts, seconds } = await generateBenchHospital(db, scale, today, log);
+    const dataset = { scale, today, counts, seconds };
     await db.exec(`comment on database ${name} is '${JSON.stringify(dataset)}'`);
     return { name, url: url.toString(), generated: true, dataset, open };
   } finally {

@@ -1,3 +1,4 @@
+import type { Db } from '../../src/db/db.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { argon2Hasher } from '../../src/security.ts';
 import type { BenchDatabase } from './database.ts';
@@ -32,15 +33,7 @@ export async function prepareHospital(
   const { today, timeZone } = clinic;
   const db = await target.open();
   try {
-    await migrate(db);
-    const started = performance.now();
-    const counts = await generateHospital(db, {
-      size: hospitalSize(scale),
-      today,
-      passwordHash: await argon2Hasher.hash(BENCH_PASSWORD),
-      progress: log,
-    });
-    const seconds = round((performance.now() - started) / 1000, 1);
+    const { counts, seconds } = await generateBenchHospital(db, scale, today, log);
     const fixtures = await loadFixtures(db, today, MAX_WRITES);
     const roundTrips = await countRoundTrips(
       db,
@@ -55,6 +48,24 @@ export async function prepareHospital(
   } finally {
     await db.close();
   }
+}
+
+/** The schema, then the hospital at `scale` for the clinic day `today`, with how long generating it took. */
+export async function generateBenchHospital(
+  db: Db,
+  scale: number,
+  today: string,
+  log: (line: string) => void,
+): Promise<{ counts: Record<string, number>; seconds: number }> {
+  await migrate(db);
+  const started = performance.now();
+  const counts = await generateHospital(db, {
+    size: hospitalSize(scale),
+    today,
+    passwordHash: await argon2Hasher.hash(BENCH_PASSWORD),
+    progress: log,
+  });
+  return { counts, seconds: round((performance.now() - started) / 1000, 1) };
 }
 
 /** Two targets of each write, taken out of the fixtures, for counting round trips. */

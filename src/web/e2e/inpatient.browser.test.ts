@@ -69,6 +69,8 @@ describe('the ward in the browser', () => {
   const alertText = (page: Page, text: string) => page.getByRole('alert').getByText(text, { exact: true }).waitFor();
   const row = (page: Page, text: string): Locator => page.locator('tbody tr', { hasText: text });
   const tile = (page: Page, label: string): Locator => page.locator('.bed-tile', { hasText: `Bed ${label}` });
+  /** The board's next poll, 15 s on (bed-board-page.tsx's POLL_MS) by the page's clock. */
+  const nextPoll = (page: Page) => page.clock.runFor(15_000);
   const menu = (page: Page, label: string) =>
     page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: label }).click();
 
@@ -90,6 +92,10 @@ describe('the ward in the browser', () => {
 
   it('reception assigns the waiting patient a vacant bed on the bed board, and the doctor’s open board follows', async () => {
     doctorBoard = await signedIn(clinic.doctor);
+    // The board's page runs on a clock the test moves: each poll is brought on by moving it a poll's length ahead,
+    // instead of waiting out the 15 s.
+    await doctorBoard.clock.install();
+    await doctorBoard.reload();
     await menu(doctorBoard, 'Bed board');
     await tile(doctorBoard, 'A1').getByText('Vacant', { exact: true }).waitFor();
     assert.equal(
@@ -119,6 +125,7 @@ describe('the ward in the browser', () => {
     );
 
     // The doctor's board polls: the bed fills in without a reload.
+    await nextPoll(doctorBoard);
     await tile(doctorBoard, 'A1').getByText(PATIENT).waitFor({ timeout: 20_000 });
 
     // A critical result of the patient in bed marks the tile for the doctor until acknowledged; the desk sees none.
@@ -131,6 +138,7 @@ describe('the ward in the browser', () => {
       admissionId: admission[0]?.id,
       results: { '2823-3': { type: 'quantity', value: 6.9, unit: 'mmol/L' } },
     });
+    await nextPoll(doctorBoard);
     await tile(doctorBoard, 'A1').getByText('Critical result', { exact: true }).waitFor({ timeout: 20_000 });
     await desk.reload();
     await tile(desk, 'A1').getByText(PATIENT).waitFor();
@@ -160,6 +168,7 @@ describe('the ward in the browser', () => {
     await doctor.getByRole('heading', { name: 'Discharge summary', level: 1 }).waitFor();
     await doctor.getByText(DIAGNOSIS).waitFor();
     await doctor.getByRole('button', { name: 'Print' }).waitFor();
+    await nextPoll(doctorBoard);
     await tile(doctorBoard, 'A1').getByText('Discharge ordered', { exact: true }).waitFor({ timeout: 20_000 });
     await doctorBoard.context().close();
   });

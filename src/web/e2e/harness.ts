@@ -141,15 +141,29 @@ export async function signInThroughUi(page: Page, email: string, password = PASS
  * A fresh watched page (see `openPage`) signed in as `email` and showing the role's first page. The session comes
  * from the API and sits where the login form leaves it: the token in the HttpOnly cookie, the role in
  * localStorage. Signing in through the form is tested on its own, and costs every other test a page load.
+ * `viewport` sizes the page before its first load, and `beforeLoad` prepares it (as `watchLayoutShifts` does).
  */
-export async function openSignedInPage(browser: Browser, server: TestServer, email: string): Promise<WatchedPage> {
-  const login = await server.api('POST', '/api/login', { body: { email, password: PASSWORD } });
+export async function openSignedInPage(
+  browser: Browser,
+  server: TestServer,
+  email: string,
+  {
+    password = PASSWORD,
+    viewport,
+    beforeLoad,
+  }: {
+    password?: string;
+    viewport?: { width: number; height: number };
+    beforeLoad?: (page: Page) => Promise<unknown>;
+  } = {},
+): Promise<WatchedPage> {
+  const login = await server.api('POST', '/api/login', { body: { email, password } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
   const { token, role } = login.body as { token: string; role: string };
   const cookies = [
     { name: 'medora_session', value: token, url: server.url, httpOnly: true, sameSite: 'Lax' as const, expires: -1 },
   ];
-  const watched = await openPage(browser, server.url, undefined, {
+  const watched = await openPage(browser, server.url, viewport, {
     cookies: cookies.map(({ url, ...cookie }) => ({
       ...cookie,
       domain: new URL(url).hostname,
@@ -158,6 +172,7 @@ export async function openSignedInPage(browser: Browser, server: TestServer, ema
     })),
     origins: [{ origin: server.url, localStorage: [{ name: 'medora.role', value: role }] }],
   });
+  await beforeLoad?.(watched.page);
   await watched.page.goto(`/user/${role}`);
   await watched.page.locator('.shell-main h1').waitFor();
   return watched;

@@ -5,14 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  openPage,
-  openSignedInPage,
-  serverAndBrowserPerSuite,
-  seriousAxeViolations,
-  signInThroughUi,
-  type TestServer,
-} from './harness.ts';
+import { openSignedInPage, serverAndBrowserPerSuite, seriousAxeViolations, type TestServer } from './harness.ts';
 import { chooseRowAction } from './row-actions.ts';
 import {
   createReceptionist,
@@ -50,9 +43,7 @@ describe('bill adjustments in the browser', () => {
   const supplement = () => `Supplement to B-${String(billId).padStart(6, '0')}: Extra ECG`;
 
   it('reception issues a credit note with a reason, and the balance and receipt show it', async () => {
-    const { page: desk } = await openPage(browser, server.url);
-    await signInThroughUi(desk, reception.email);
-    await desk.waitForURL('**/user/reception/today');
+    const { page: desk } = await openSignedInPage(browser, server, reception.email);
     await desk.goto(`${server.url}/user/reception/patients/${patientId}`);
     const bill = row(desk, `#${billId}`);
     await cell(bill, 'Balance').getByText('$80.00').waitFor();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { describe, it } from '../../testing/node-test.ts';
 import { DEMO_PASSWORD, seedDemo } from '../../demo/seed.ts';
-import { openPage, serverAndBrowserPerSuite, settled, signInThroughUi, type TestServer } from './harness.ts';
+import { openSignedInPage, serverAndBrowserPerSuite, settled, type TestServer } from './harness.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -18,9 +18,7 @@ describe('the demo clinic on screen', () => {
   });
 
   const signedIn = async (email: string) => {
-    const watched = await openPage(browser, server.url, DESKTOP);
-    await signInThroughUi(watched.page, email, DEMO_PASSWORD);
-    return watched;
+    return openSignedInPage(browser, server, email, { password: DEMO_PASSWORD, viewport: DESKTOP });
   };
 
   const doctorId = async (email: string) =>

@@ -26,9 +26,10 @@ describe('panels while their data loads, and when it fails', () => {
   });
 
   it("shows the dashboard's statistics as placeholders of the same size while they load, then the figures without a shift", async () => {
-    const { page, problems } = await openSignedInPage(browser, server, clinic.admin.email);
-    const release = await holdAnswers(page, '**/api/admin/statistics');
-    await page.reload();
+    let release = async () => {};
+    const { page, problems } = await openSignedInPage(browser, server, clinic.admin.email, {
+      beforeLoad: async (opened) => (release = await holdAnswers(opened, '**/api/admin/statistics')),
+    });
     const card = page.locator('.hospitality');
     await card.getByRole('status').filter({ hasText: 'Loading statistics…' }).waitFor({ state: 'attached' });
     assert.equal(await card.locator('.skeleton').count(), 4);
@@ -46,11 +47,12 @@ describe('panels while their data loads, and when it fails', () => {
   });
 
   it('says when the statistics could not be loaded, and Retry loads them', async () => {
-    const { page, problems } = await openSignedInPage(browser, server, clinic.admin.email);
-    await page.route('**/api/admin/statistics', (route) =>
-      route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }),
-    );
-    await page.reload();
+    const { page, problems } = await openSignedInPage(browser, server, clinic.admin.email, {
+      beforeLoad: (opened) =>
+        opened.route('**/api/admin/statistics', (route) =>
+          route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }),
+        ),
+    });
     const card = page.locator('.hospitality');
     await card.getByRole('alert').filter({ hasText: 'Statistics could not be loaded.' }).waitFor();
     await page.unroute('**/api/admin/statistics');

@@ -111,26 +111,6 @@ describe('signed-in areas and the route guard in the browser', () => {
     assert.equal(new URL((await throughForm(patient)).url()).pathname, '/user/patient');
   });
 
-  it('bounces each role from the other areas back to its own', async () => {
-    const bounces: [Account, string[], string][] = [
-      [patient, ['/user/admin/dashboard', '/user/doctor/manage-records', '/user/reception/patients'], '/user/patient'],
-      [clinic.doctor, ['/user/patient/bills', '/user/admin/departments'], '/user/doctor/agenda'],
-      [clinic.admin, ['/user/patient/book', '/user/doctor/my-patients'], '/user/admin/dashboard'],
-      [reception, ['/user/admin/patients'], '/user/reception/today'],
-      [lab, ['/user/doctor/results', '/user/patient/results'], '/user/lab'],
-      [nurse, ['/user/doctor/agenda', '/user/admin/bills'], '/user/nurse/beds'],
-    ];
-    for (const [account, froms, to] of bounces) {
-      const page = await signedIn(account);
-      for (const from of froms) {
-        await page.goto(from);
-        await page.waitForURL(`**${to}`);
-        await page.locator('h1').waitFor();
-      }
-      await page.context().close();
-    }
-  });
-
   it('sends a visitor without a token to /login', async () => {
     const { page } = await openPage(browser, server.url);
     await page.goto('/user/patient/bills');
@@ -159,15 +139,22 @@ describe('signed-in areas and the route guard in the browser', () => {
     await page.waitForURL('**/login');
   });
 
-  it('lists each role’s menu as the spec has it, with the Departments submenu for admins', async () => {
-    for (const [account, expected] of [
-      [patient, menus.patient],
-      [clinic.admin, menus.admin],
-      [clinic.doctor, menus.doctor],
-      [reception, menus.reception],
-      [lab, menus.lab],
-      [nurse, menus.nurse],
-    ] as const) {
+  it('lists each role’s menu as the spec has it, bounces the role from the other areas back to its own, and opens the Departments submenu for admins', async () => {
+    // One page per role for both: its menu as it lands, then each other area's path it is sent back from.
+    const roles: [Account, string[], string[], string][] = [
+      [
+        patient,
+        menus.patient,
+        ['/user/admin/dashboard', '/user/doctor/manage-records', '/user/reception/patients'],
+        '/user/patient',
+      ],
+      [clinic.admin, menus.admin, ['/user/patient/book', '/user/doctor/my-patients'], '/user/admin/dashboard'],
+      [clinic.doctor, menus.doctor, ['/user/patient/bills', '/user/admin/departments'], '/user/doctor/agenda'],
+      [reception, menus.reception, ['/user/admin/patients'], '/user/reception/today'],
+      [lab, menus.lab, ['/user/doctor/results', '/user/patient/results'], '/user/lab'],
+      [nurse, menus.nurse, ['/user/doctor/agenda', '/user/admin/bills'], '/user/nurse/beds'],
+    ];
+    for (const [account, expected, froms, to] of roles) {
       const page = await signedIn(account);
       const sidebar = page.getByRole('navigation', { name: 'Main menu' });
       const items = await sidebar.locator(':scope > ul > li > :is(a, button)').allInnerTexts();
@@ -175,6 +162,11 @@ describe('signed-in areas and the route guard in the browser', () => {
         items.map((text) => text.trim()),
         expected,
       );
+      for (const from of froms) {
+        await page.goto(from);
+        await page.waitForURL(`**${to}`);
+        await page.locator('h1').waitFor();
+      }
       await page.context().close();
     }
 

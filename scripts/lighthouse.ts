@@ -75,9 +75,9 @@ async function startMedora(dataDir: string): Promise<{ child: ChildProcess; url:
 /**
  * Signs the browser in as the demo patient, as the login form leaves it: the session in the HttpOnly cookie, the
  * role in localStorage (src/web/auth.ts). Lighthouse keeps both (its storage reset clears only caches and
- * workers) and clears the HTTP cache before each page. Answers the id of a demo doctor, for the doctor's profile.
+ * workers) and clears the HTTP cache before each page. Answers the session's token.
  */
-async function signInAsDemoPatient(chrome: LaunchedChrome, url: string): Promise<number> {
+async function signInAsDemoPatient(chrome: LaunchedChrome, url: string): Promise<string> {
   const email = DEMO_ACCOUNTS.find((account) => account.role === 'patient')?.email;
   const login = await fetch(`${url}/api/login`, {
     method: 'POST',
@@ -95,16 +95,47 @@ async function signInAsDemoPatient(chrome: LaunchedChrome, url: string): Promise
   await page.evaluate((signedIn) => localStorage.setItem('medora.role', signedIn), role);
   await page.close();
   await browser.close();
-  const doctors = await fetch(`${url}/api/doctors`, { headers: { authorization: `Bearer ${token}` } });
-  const list = (await doctors.json()) as { doctors?: { id: number }[] };
-  const doctorId = list.doctors?.[0]?.id;
-  if (doctorId === undefined) throw new Error('the demo clinic has no doctor');
-  return doctorId;
+  return token;
 }
 
-/** The patient's pages, from the UI's route table, with a demo doctor's profile for the one that names a doctor. */
-function patientPages(doctorId: number): string[] {
-  return [...Object.keys(areaPages.patient).map((pattern) => withId(pattern, doctorId)), routes.account('patient')];
+/**
+ * The patient's pages, from the UI's route table; a page of one thing shows the demo patient's own: a doctor's
+ * profile, the discharge summary of their past stay, the printable prescription of their outpatient medicine.
+ */
+async function patientPages(url: string, token: string): Promise<string[]> {
+  const first = async <T>(path: string, key: string, fits: (item: T) => boolean, what: string) => {
+    const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    const found = ((await response.json()) as Record<string, T[] | undefined>)[key]?.find(fits);
+    if (found === undefined) throw new Error(`the demo patient has no ${what}`);
+    return found;
+  };
+  const ids: Record<string, number> = {
+    [routes.patient.doctorProfile]: (await first<{ id: number }>('/api/doctors', 'doctors', () => true, 'doctor')).id,
+    [routes.patient.dischargeSummary]: (
+      await first<{ id: number; discharge_summary: unknown }>(
+        '/api/patient/admissions',
+        'admissions',
+        (stay) => Boolean(stay.discharge_summary),
+        'stay with a discharge summary',
+      )
+    ).id,
+    [routes.patient.prescription]: (
+      await first<{ id: number; setting: string }>(
+        '/api/patient/prescriptions',
+        'orders',
+        (order) => order.setting === 'outpatient',
+        'outpatient prescription',
+      )
+    ).id,
+  };
+  const pageOf = (pattern: string) => {
+    if (!pattern.includes(':id')) return pattern;
+    const id = ids[pattern];
+    if (id === undefined) throw new Error(`${pattern}: say whose page of the demo patient's to measure`);
+    return withId(pattern, id);
+  };
+  return [...Object.keys(areaPages.patient).map(pageOf), routes.account('patient')];
 }
 
 /**
@@ -196,8 +227,8 @@ try {
   });
   const measured: Measured[] = [];
   for (const page of ['/', '/login']) measured.push(await audit(chrome, medora.url, page));
-  const doctorId = await signInAsDemoPatient(chrome, medora.url);
-  for (const page of patientPages(doctorId)) measured.push(await audit(chrome, medora.url, page, true));
+  const token = await signInAsDemoPatient(chrome, medora.url);
+  for (const page of await patientPages(medora.url, token)) measured.push(await audit(chrome, medora.url, page, true));
   passed = report(measured);
 } finally {
   chrome?.kill();

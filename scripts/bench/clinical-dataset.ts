@@ -397,6 +397,12 @@ async function generateLab(
      select r.id, o.doctor_id, r.signed_off_at + interval '1 day' from lab_reports r join lab_orders o on o.id = r.order_id
      where r.released_at is not null`,
   );
+  // What migration 0061's triggers would mark, had they not been switched off: the orders whose report awaits review.
+  await step(
+    'awaiting review',
+    `update lab_orders o set awaiting_review = true from lab_reports r
+     where r.order_id = o.id and r.status = 'final' and r.released_at is null`,
+  );
   await db.exec('drop table bench_lab_tests; drop table bench_first_visits;');
   return n;
 }

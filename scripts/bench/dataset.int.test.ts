@@ -41,6 +41,18 @@ for (const target of testDatabases('one')) {
           await db.query<{ n: number }>(`select count(*)::int as n from observations where patient_id = 5`),
         );
         assert.ok(big.n >= 1_000, `the big patient has ${big.n} observations`);
+        // Migration 0061's flag, its triggers being off while the generator inserts: on exactly the unreviewed orders.
+        const toReview = only(
+          await db.query<{ flagged: number; unreviewed: number }>(
+            `select count(*) filter (where o.awaiting_review)::int as flagged,
+                    count(*) filter (where r.status in ('final', 'corrected', 'amended') and not exists
+                      (select 1 from lab_report_reviews rv where rv.report_id = r.id and rv.doctor_id = o.doctor_id))::int
+                      as unreviewed
+             from lab_orders o join lab_reports r on r.order_id = o.id`,
+          ),
+        );
+        assert.ok(toReview.unreviewed > 0);
+        assert.equal(toReview.flagged, toReview.unreviewed);
         const stale = only(
           await db.query<{ n: number }>(
             `select count(*)::int as n from patients p join users u on u.id = p.user_id

@@ -57,9 +57,13 @@ try {
     )) {
       const { method, path, headers } = scenario.next();
       statements.length = 0;
+      const asked = performance.now();
       const answer = await fetch(`${base}${path}`, { method, headers });
       await answer.arrayBuffer();
-      console.log(`\n=== ${scenario.name}: ${method} ${path} → ${answer.status}`);
+      const ms = Math.round(performance.now() - asked);
+      console.log(
+        `\n=== ${scenario.name}: ${method} ${path} → ${answer.status} in ${ms} ms, ${statements.length} statements`,
+      );
       for (const { sql, params } of [...statements]) {
         const plan = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${sql}`, params);
         console.log(`--- ${sql.replace(/\s+/g, ' ').trim().slice(0, 160)}`);

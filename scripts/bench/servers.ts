@@ -144,8 +144,21 @@ export function cpuTimeUs(pid: number): number {
   return cpuUsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
-/** The bench's servers listen in this range, away from the ports of a developer's own servers. */
-export const BENCH_PORTS = { first: 47000, last: 47999 } as const;
+/**
+ * The bench's servers listen in this range, away from the ports of a developer's own servers; `BENCH_PORTS=first-last`
+ * gives a bench its own range on a machine that others share.
+ */
+export const BENCH_PORTS = benchPorts(process.env.BENCH_PORTS);
+
+function benchPorts(range: string | undefined): { first: number; last: number } {
+  if (range === undefined) return { first: 47000, last: 47999 };
+  const match = /^(\d+)-(\d+)$/.exec(range);
+  const first = Number(match?.[1]);
+  const last = Number(match?.[2]);
+  if (!match || first < 1 || last > 65535 || first > last)
+    throw new Error(`BENCH_PORTS must be first-last, not ${range}`);
+  return { first, last };
+}
 
 /** A port of BENCH_PORTS that nothing listens on, tried from a random start so two benches rarely collide. */
 async function freePort(): Promise<number> {

@@ -68,6 +68,7 @@ import { timeOffStore } from './db/time-off.pg.ts';
 import * as waitlistUseCases from './domain/scheduling/waitlist-use-cases.ts';
 import { DEFAULT_WAITLIST_HOLD_MINUTES } from './domain/scheduling/waitlist.ts';
 import { waitlistStore } from './db/waitlist.pg.ts';
+import { placementStore } from './db/placements.pg.ts';
 
 import { randomBytes } from 'node:crypto';
 import * as importUseCases from './domain/imports/use-cases.ts';
@@ -388,6 +389,7 @@ const schedulingStores = (q: Queryable) => ({
   timeOff: timeOffStore(q),
   appointments: appointmentStore(q),
   waitlist: waitlistStore(q, bearerTokens),
+  placements: placementStore(q),
   audit: auditLog(q),
   ...notifying(q),
 });

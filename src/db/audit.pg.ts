@@ -2,7 +2,7 @@ import type { AuditFilter, AuditLog, AuditReader, AuditRow, AuditTrail, ChainChe
 import type { Role } from '../domain/shared/actor.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
-import { onlyRow } from './rows.ts';
+import { onlyRow, valuesOf } from './rows.ts';
 
 /** The row is inserted unsealed; the sealer chains it once its transaction has committed (migrations 0021, 0032). */
 export function auditLog(db: Queryable): AuditLog {
@@ -19,11 +19,10 @@ export function auditLog(db: Queryable): AuditLog {
         e.details ? JSON.stringify(e.details) : null,
       ]);
       if (rows.length === 0) return;
-      const values = rows.map((_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(', ')})`);
       // The row's transaction is its column's default: the sealer seals it once that has ended (migration 0032).
       await db.query(
         `insert into audit_log (actor_user_id, actor_role, action, entity, entity_id, patient_id, request_id, details)
-         values ${values.join(', ')}`,
+         values ${valuesOf(rows)}`,
         rows.flat(),
       );
     },

@@ -10,6 +10,7 @@ import type {
 } from '../domain/notifications/ports.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
+import { valuesOf } from './rows.ts';
 
 interface OutboxRow {
   id: string | number;
@@ -33,25 +34,27 @@ type OutboxListRow = Omit<OutboxRow, 'html_body' | 'link_id'>;
 
 export function outboxStore(db: Queryable): Outbox {
   return {
-    enqueue: async (m) => {
+    enqueue: async (...messages) => {
+      const rows = messages.map((m) => [
+        m.kind,
+        m.dedupeKey,
+        m.to,
+        m.userId,
+        m.appointmentId,
+        m.subject,
+        m.text,
+        m.html,
+        JSON.stringify(m.attachments),
+        m.linkId ?? null,
+        m.sendAfter,
+        m.labAlertId ?? null,
+      ]);
+      if (rows.length === 0) return;
       await db.query(
         `insert into outbox (kind, dedupe_key, recipient, recipient_user_id, appointment_id, subject, text_body, html_body, attachments, link_id, send_after, lab_alert_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         values ${valuesOf(rows)}
          on conflict (dedupe_key) do nothing`,
-        [
-          m.kind,
-          m.dedupeKey,
-          m.to,
-          m.userId,
-          m.appointmentId,
-          m.subject,
-          m.text,
-          m.html,
-          JSON.stringify(m.attachments),
-          m.linkId ?? null,
-          m.sendAfter,
-          m.labAlertId ?? null,
-        ],
+        rows.flat(),
       );
     },
     withdraw: async (appointmentId, kinds) => {

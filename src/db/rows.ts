@@ -25,3 +25,9 @@ export const namedOrNull = (id: number | null, name: string | null): { id: numbe
 export function readBack<T>(value: T | undefined, what: string): T {
   return ensure(value, changedMeanwhile(what));
 }
+
+/** `($1, $2, …), ($n+1, …)`: the parameters of `rows` (each the same length), for a multi-row `insert … values`. */
+export const valuesOf = (rows: unknown[][]): string => {
+  let n = 0;
+  return rows.map((row) => `(${row.map(() => `$${++n}`).join(', ')})`).join(', ');
+};

@@ -60,12 +60,12 @@ const ROOM_KEYS = new Set(['working_hours_room_id_fkey', 'schedules_room_id_fkey
 
 // --- weekly patterns
 
-const SLOT_COLUMNS =
+export const SLOT_COLUMNS =
   's.id, s.doctor_id, s.weekday, s.start_time, s.end_time, s.retired_at, s.room_id, r.name as room_name';
-const SLOT_FROM = 'schedules s left join rooms r on r.id = s.room_id';
+export const SLOT_FROM = 'schedules s left join rooms r on r.id = s.room_id';
 
 /** A row of SLOT_COLUMNS. */
-interface WeeklySlotRow {
+export interface WeeklySlotRow {
   id: number;
   doctor_id: number;
   weekday: number;
@@ -240,6 +240,29 @@ export function toAppointment(row: AppointmentRow): Appointment {
   };
 }
 
+/** The times of one doctor's or patient's appointments on a date that are not cancelled, but for `except`. */
+export const bookedTimesSql = (column: 'doctor_id' | 'patient_id', owner: string, date: string, except: string) =>
+  `select start_time, end_time from appointments
+   where ${column} = ${owner} and date = ${date} and status <> 'cancelled' and id is distinct from ${except}`;
+export interface BookedTimeRow {
+  start_time: string;
+  end_time: string;
+}
+export const toBookedTime = (row: BookedTimeRow) => ({ startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) });
+
+/** The patient's scheduled appointments with the doctor on a date, and from today on with anyone, but for `except`. */
+export const patientBookingsSql = (patient: string, doctor: string, date: string, today: string, except: string) =>
+  `select count(*) filter (where doctor_id = ${doctor} and date = ${date})::int as with_doctor_that_day, count(*)::int as upcoming
+   from appointments where patient_id = ${patient} and status = 'scheduled' and date >= ${today} and id is distinct from ${except}`;
+export interface PatientBookingsRow {
+  with_doctor_that_day: number;
+  upcoming: number;
+}
+export const toPatientBookings = (row: PatientBookingsRow) => ({
+  withDoctorThatDay: row.with_doctor_that_day,
+  upcoming: row.upcoming,
+});
+
 export function appointmentStore(db: Queryable): AppointmentStore {
   const findOne = async (id: number) => {
     const [row] = await db.query<AppointmentRow>(
@@ -257,13 +280,10 @@ export function appointmentStore(db: Queryable): AppointmentStore {
       return row && { hasEmail: row.has_email };
     },
     bookedTimes: async (owner, date, except) => {
-      const [column, id] = 'doctorId' in owner ? ['doctor_id', owner.doctorId] : ['patient_id', owner.patientId];
-      const rows = await db.query<{ start_time: string; end_time: string }>(
-        `select start_time, end_time from appointments
-         where ${column} = $1 and date = $2 and status <> 'cancelled' and id is distinct from $3`,
-        [id, date, except ?? null],
-      );
-      return rows.map((row) => ({ startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) }));
+      const [column, id] =
+        'doctorId' in owner ? (['doctor_id', owner.doctorId] as const) : (['patient_id', owner.patientId] as const);
+      const rows = await db.query<BookedTimeRow>(bookedTimesSql(column, '$1', '$2', '$3'), [id, date, except ?? null]);
+      return rows.map(toBookedTime);
     },
     doctorBookings: async (doctorId, from, to) => {
       const rows = await db.query<{ date: string; start_time: string; end_time: string }>(
@@ -274,13 +294,14 @@ export function appointmentStore(db: Queryable): AppointmentStore {
       return rows.map((row) => ({ date: row.date, startTime: hhmm(row.start_time), endTime: hhmm(row.end_time) }));
     },
     patientBookings: async (patientId, doctorId, date, today, except) => {
-      const rows = await db.query<{ with_doctor_that_day: number; upcoming: number }>(
-        `select count(*) filter (where doctor_id = $2 and date = $3)::int as with_doctor_that_day, count(*)::int as upcoming
-         from appointments where patient_id = $1 and status = 'scheduled' and date >= $4 and id is distinct from $5`,
-        [patientId, doctorId, date, today, except ?? null],
-      );
-      const row = onlyRow(rows);
-      return { withDoctorThatDay: row.with_doctor_that_day, upcoming: row.upcoming };
+      const rows = await db.query<PatientBookingsRow>(patientBookingsSql('$1', '$2', '$3', '$4', '$5'), [
+        patientId,
+        doctorId,
+        date,
+        today,
+        except ?? null,
+      ]);
+      return toPatientBookings(onlyRow(rows));
     },
     insert: async (a) => {
       const rows = await onUnique(

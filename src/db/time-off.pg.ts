@@ -10,7 +10,7 @@ const TIME_OFF_COLUMNS = `t.id as time_off_id, t.doctor_id as time_off_doctor_id
   t.start_time as time_off_start, t.end_time as time_off_end, t.reason`;
 const TIME_OFF_FROM = 'time_off t left join doctors td on td.id = t.doctor_id left join users tu on tu.id = td.user_id';
 
-interface TimeOffRow {
+export interface TimeOffRow {
   time_off_id: number;
   time_off_doctor_id: number | null;
   time_off_doctor_name: string | null;
@@ -21,7 +21,7 @@ interface TimeOffRow {
   reason: string;
 }
 
-function toTimeOff(row: TimeOffRow): TimeOff {
+export function toTimeOff(row: TimeOffRow): TimeOff {
   return {
     id: row.time_off_id,
     doctor: namedOrNull(row.time_off_doctor_id, row.time_off_doctor_name),
@@ -37,15 +37,16 @@ function toTimeOff(row: TimeOffRow): TimeOff {
 const COVERS_APPOINTMENT = `(t.doctor_id is null or t.doctor_id = a.doctor_id) and a.date between t.starts_on and t.ends_on
   and (t.start_time is null or (a.start_time < t.end_time and t.start_time < a.end_time))`;
 
+/** The doctor's leave and the clinic's closures that overlap `from`…`to`, in the order they begin. */
+export const coveringSql = (doctor: string, from: string, to: string) =>
+  `select ${TIME_OFF_COLUMNS} from ${TIME_OFF_FROM}
+   where (t.doctor_id = ${doctor} or t.doctor_id is null) and t.starts_on <= ${to} and t.ends_on >= ${from}
+   order by t.starts_on, t.start_time nulls first, t.id`;
+
 export function timeOffStore(db: Queryable): TimeOffStore {
   return {
     covering: async (doctorId, from, to) => {
-      const rows = await db.query<TimeOffRow>(
-        `select ${TIME_OFF_COLUMNS} from ${TIME_OFF_FROM}
-         where (t.doctor_id = $1 or t.doctor_id is null) and t.starts_on <= $3 and t.ends_on >= $2
-         order by t.starts_on, t.start_time nulls first, t.id`,
-        [doctorId, from, to],
-      );
+      const rows = await db.query<TimeOffRow>(coveringSql('$1', '$2', '$3'), [doctorId, from, to]);
       return rows.map(toTimeOff);
     },
     add: async (t) => {

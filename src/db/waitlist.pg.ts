@@ -1,5 +1,5 @@
 import type { WaitlistStore } from '../domain/scheduling/ports.ts';
-import type { OfferStatus, WaitlistEntry, WaitlistOffer } from '../domain/scheduling/waitlist.ts';
+import type { Hold, OfferStatus, WaitlistEntry, WaitlistOffer } from '../domain/scheduling/waitlist.ts';
 import { containsPattern } from '../domain/shared/pagination.ts';
 import type { Queryable } from './db.ts';
 import { pageWithTotal } from './list-page.ts';
@@ -82,6 +82,28 @@ const toEntry = (r: EntryRow): WaitlistEntry => ({
 });
 
 /** Waitlist entries and offers; an offer link's token is minted when its e-mail is sent and kept only as its SHA-256 digest. */
+/** The doctor's open offers from `from` to `to`: the slots they hold for the patient offered each. */
+export const holdsSql = (doctor: string, from: string, to: string) =>
+  `select o.id, o.entry_id, e.patient_id, o.date, o.start_time, o.end_time
+   from waitlist_offers o join waitlist_entries e on e.id = o.entry_id
+   where o.doctor_id = ${doctor} and o.date between ${from} and ${to} and o.status = 'open'`;
+export interface HoldRow {
+  id: number;
+  entry_id: number;
+  patient_id: number;
+  date: string;
+  start_time: string;
+  end_time: string;
+}
+export const toHold = (r: HoldRow): Hold => ({
+  offerId: r.id,
+  entryId: r.entry_id,
+  patientId: r.patient_id,
+  date: r.date,
+  startTime: hhmm(r.start_time),
+  endTime: hhmm(r.end_time),
+});
+
 export function waitlistStore(db: Queryable, tokens: { digest(token: string): string }): WaitlistStore {
   const offers = async (where: string, params: unknown[], lock = '') =>
     (
@@ -137,27 +159,8 @@ export function waitlistStore(db: Queryable, tokens: { digest(token: string): st
       await db.query('update waitlist_entries set status = $2, closed_at = $3 where id = $1', [id, status, at]);
     },
     holds: async (doctorId, from, to) => {
-      const rows = await db.query<{
-        id: number;
-        entry_id: number;
-        patient_id: number;
-        date: string;
-        start_time: string;
-        end_time: string;
-      }>(
-        `select o.id, o.entry_id, e.patient_id, o.date, o.start_time, o.end_time
-         from waitlist_offers o join waitlist_entries e on e.id = o.entry_id
-         where o.doctor_id = $1 and o.date between $2 and $3 and o.status = 'open'`,
-        [doctorId, from, to],
-      );
-      return rows.map((r) => ({
-        offerId: r.id,
-        entryId: r.entry_id,
-        patientId: r.patient_id,
-        date: r.date,
-        startTime: hhmm(r.start_time),
-        endTime: hhmm(r.end_time),
-      }));
+      const rows = await db.query<HoldRow>(holdsSql('$1', '$2', '$3'), [doctorId, from, to]);
+      return rows.map(toHold);
     },
     nextInLine: async (slot) => {
       const [row] = await db.query<{ id: number }>(

@@ -79,7 +79,7 @@ export function fakeAuthDeps(clock: Clock) {
   const stores: AuthStores = {
     audit: auditLog,
     hl7: { queue: async () => {} },
-    outbox: { enqueue: async (m) => void messages.push(m), withdraw: async () => {} },
+    outbox: { enqueue: async (...m) => void messages.push(...m), withdraw: async () => {} },
     links: {
       prepare: async (link) => links.push({ ...link, id: links.length + 1, token: null, used: false }),
       use: async (kind, token, now) => {

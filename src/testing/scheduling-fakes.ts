@@ -6,6 +6,7 @@ import { conflict, invalid } from '../domain/shared/errors.ts';
 import {
   DEFAULT_BOOKING_LIMITS,
   type AppointmentStore,
+  type PlacementStore,
   type ScheduleStore,
   type SchedulingSettings,
   type StatusCounts,
@@ -523,8 +524,8 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
   const audit: AuditLog = { record: async (...entry) => void state.audit.push(...entry) };
   const notifying: Notifying = {
     outbox: {
-      enqueue: async (m) => {
-        if (!state.outbox.some((x) => x.dedupeKey === m.dedupeKey)) state.outbox.push(m);
+      enqueue: async (...messages) => {
+        for (const m of messages) if (!state.outbox.some((x) => x.dedupeKey === m.dedupeKey)) state.outbox.push(m);
       },
       withdraw: async (appointmentId, kinds) => {
         const gone = state.outbox.filter((m) => m.appointmentId === appointmentId && kinds.includes(m.kind));
@@ -543,7 +544,15 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
     },
   };
 
-  const stores = { schedules, timeOff, appointments, waitlist, audit, ...notifying };
+  const stores = {
+    schedules,
+    timeOff,
+    appointments,
+    waitlist,
+    placements: placementsOf(schedules, timeOff, appointments, waitlist),
+    audit,
+    ...notifying,
+  };
   const deps = {
     ...stores,
     clock,
@@ -617,4 +626,27 @@ export function fakeScheduling(clock: Clock, settings: Partial<SchedulingSetting
 
 function offerToken(offerId: number): string {
   return `offer-token-${offerId}`;
+}
+
+/** A booking's lock and read, each answered part by part by the stores each part comes from. */
+export function placementsOf(
+  schedules: Pick<ScheduleStore, 'find' | 'lockDoctor'>,
+  timeOff: Pick<TimeOffStore, 'covering'>,
+  appointments: Pick<AppointmentStore, 'lockPatient' | 'bookedTimes' | 'patientBookings'>,
+  waitlist: Pick<WaitlistStore, 'holds'>,
+): PlacementStore {
+  return {
+    lock: async (doctorId, patientId) => {
+      const doctor = await schedules.lockDoctor(doctorId);
+      return { doctor, patient: doctor ? await appointments.lockPatient(patientId) : undefined };
+    },
+    facts: async (ask) => ({
+      slot: await schedules.find(ask.scheduleId),
+      timeOff: await timeOff.covering(ask.doctorId, ask.date, ask.date),
+      doctorBooked: await appointments.bookedTimes({ doctorId: ask.doctorId }, ask.date, ask.except),
+      holds: await waitlist.holds(ask.doctorId, ask.date, ask.date),
+      patientBooked: await appointments.bookedTimes({ patientId: ask.patientId }, ask.date, ask.except),
+      patientBookings: await appointments.patientBookings(ask.patientId, ask.doctorId, ask.date, ask.today, ask.except),
+    }),
+  };
 }

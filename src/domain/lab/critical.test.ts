@@ -12,7 +12,7 @@ function depsWith(recipients: CriticalRecipients[]) {
   const sent: Message[] = [];
   const deps = {
     lab: { criticalRecipients: async () => recipients },
-    outbox: { enqueue: async (m: Message) => void sent.push(m), withdraw: async () => {} },
+    outbox: { enqueue: async (...m: Message[]) => void sent.push(...m), withdraw: async () => {} },
     clinic: { name: 'Lakeside Clinic', timeZone: 'UTC', locale: 'en-US', mailFrom: 'desk@lakeside.test' },
     clock: fixedClock(raised.toISOString()),
   } as unknown as LabDeps;

@@ -4,8 +4,8 @@ import type { Attachment, Message, MessageKind } from './message.ts';
 
 /** Messages written in the transaction of their event. */
 export interface Outbox {
-  /** Stores the message to be sent; one already stored under its dedupe key stays as it is. */
-  enqueue(message: Message): Promise<void>;
+  /** Stores the messages to be sent, in one statement; one already stored under its dedupe key stays as it is. */
+  enqueue(...messages: Message[]): Promise<void>;
   /** Withdraws the appointment's messages of `kinds` not sent yet (a cancelled visit's reminder). */
   withdraw(appointmentId: number, kinds: MessageKind[]): Promise<void>;
 }

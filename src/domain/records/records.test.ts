@@ -61,7 +61,7 @@ function fakeRecordsDeps(appointment: Appointment) {
   const audit: AuditEntry[] = [];
   const messages: Message[] = [];
   const deps: RecordsDeps = {
-    outbox: { enqueue: async (m) => void messages.push(m), withdraw: async () => {} },
+    outbox: { enqueue: async (...m) => void messages.push(...m), withdraw: async () => {} },
     clinic: { name: 'Test Clinic', timeZone: 'Europe/Berlin', locale: 'en-US', mailFrom: 'clinic@example.test' },
     clock: fixedClock('2026-06-10T10:00:00Z'),
     timeZone: 'Europe/Berlin',

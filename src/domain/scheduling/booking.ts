@@ -77,51 +77,47 @@ type OwnHold = Pick<Hold, 'offerId' | 'entryId'>;
 /**
  * Checks that the placement is a current slot of its doctor, not yet started nor in a leave or closure, that
  * neither the doctor nor the patient has another appointment overlapping, that no waitlist offer holds it for
- * someone else, and the booking limits. The doctor's and then the patient's rows are locked first, so these checks see every booking and offer
- * committed before; the slot's unique index stays the last word on a taken slot. Answers the slot and the
- * patient's own offer of it, which taking the slot fulfils.
+ * someone else, and the booking limits. The doctor's and then the patient's rows are locked first, so the checks'
+ * one read sees every booking and offer committed before; the slot's unique index stays the last word on a taken
+ * slot. Answers the slot and the patient's own offer of it, which taking the slot fulfils.
  */
 export async function checkPlacement(
-  tx: BookingTx,
+  tx: Pick<BookingTx, 'placements'>,
   to: Placement,
   who: Booker,
   now: ClinicMoment,
 ): Promise<{ slot: WeeklySlot; ownHold: OwnHold | undefined }> {
   const gone = (refusal: DomainError) => who.slotGone?.() ?? refusal;
-  if (!(await tx.schedules.lockDoctor(to.doctorId))) throw gone(notFound('Doctor'));
-  const slot = await tx.schedules.find(to.scheduleId);
+  const { doctor, patient } = await tx.placements.lock(to.doctorId, who.patientId);
+  if (!doctor) throw gone(notFound('Doctor'));
+  const facts = await tx.placements.facts({
+    doctorId: to.doctorId,
+    scheduleId: to.scheduleId,
+    date: to.date,
+    patientId: who.patientId,
+    today: now.date,
+    except: who.moving,
+  });
+  const { slot } = facts;
   if (!slot || slot.doctorId !== to.doctorId || slot.retired)
     throw gone(invalid({ schedule_id: ["is not one of this doctor's current slots"] }));
   if (slot.weekday !== isoWeekday(to.date)) throw invalid({ schedule_id: [`is not a slot on ${to.date}'s weekday`] });
   if (hasStarted(to.date, slot.startTime, now))
     throw gone(invalid({ schedule_id: ['has already started; choose a later slot'] }));
-  const closed = closedBy(await tx.timeOff.covering(to.doctorId, to.date, to.date), to.date, slot);
+  const closed = closedBy(facts.timeOff, to.date, slot);
   if (closed) throw gone(invalid({ schedule_id: [closedReason(closed)] }));
-  const [booked, holds] = await Promise.all([
-    tx.appointments.bookedTimes({ doctorId: to.doctorId }, to.date, who.moving),
-    tx.waitlist.holds(to.doctorId, to.date, to.date),
-  ]);
-  if ([...booked, ...heldFromOthers(holds, who.patientId)].some((b) => overlaps(b, slot))) {
+  if ([...facts.doctorBooked, ...heldFromOthers(facts.holds, who.patientId)].some((b) => overlaps(b, slot))) {
     throw conflict(SLOT_TAKEN.code, SLOT_TAKEN.message, { [SLOT_TAKEN.field]: [SLOT_TAKEN.message] });
   }
-  if (!(await tx.appointments.lockPatient(who.patientId)))
-    throw invalid({ patient_id: ['is not a registered patient'] });
-  if (
-    (await tx.appointments.bookedTimes({ patientId: who.patientId }, to.date, who.moving)).some((b) =>
-      overlaps(b, slot),
-    )
-  ) {
+  if (!patient) throw invalid({ patient_id: ['is not a registered patient'] });
+  if (facts.patientBooked.some((b) => overlaps(b, slot))) {
     const whose = who.limits ? 'You already have' : 'The patient already has';
     throw conflict('patient_busy', `${whose} an appointment at this time on that day`, {
       schedule_id: ['overlaps another appointment of the patient'],
     });
   }
-  if (who.limits)
-    refuseOverLimit(
-      await tx.appointments.patientBookings(who.patientId, to.doctorId, to.date, now.date, who.moving),
-      who.limits,
-    );
-  return { slot, ownHold: holds.find((hold) => hold.patientId === who.patientId && overlaps(hold, slot)) };
+  if (who.limits) refuseOverLimit(facts.patientBookings, who.limits);
+  return { slot, ownHold: facts.holds.find((hold) => hold.patientId === who.patientId && overlaps(hold, slot)) };
 }
 
 /** The patient's offer of the slot they now have is accepted, and their place in line is done. */

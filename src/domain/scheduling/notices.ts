@@ -1,5 +1,5 @@
 /** The messages a booking, a move or a cancellation sends, written in its transaction. */
-import type { Clinic } from '../notifications/message.ts';
+import type { Clinic, Message } from '../notifications/message.ts';
 import type { Notifying } from '../notifications/ports.ts';
 import {
   bookingConfirmation,
@@ -36,17 +36,21 @@ export const visitOf = (a: Appointment): Visit => ({
 const patientRecipient = (a: Appointment): Recipient | undefined =>
   a.patient.email === null ? undefined : { email: a.patient.email, userId: null };
 
-/** A reminder before the visit with a one-click cancel link, unless that time has passed. */
-async function remind(
+/**
+ * `message`, and a reminder before the visit with a one-click cancel link unless that time has passed: the link
+ * first, then both messages in one insert.
+ */
+async function sendWithReminder(
   settings: NoticeSettings,
   tx: Notifying,
   appointment: Appointment,
   patient: Recipient,
   now: Date,
+  message: Message,
 ): Promise<void> {
   const visit = visitOf(appointment);
   const sendAfter = reminderTime(visit, settings.reminderHours, settings.clinic.timeZone, now);
-  if (!sendAfter) return;
+  if (!sendAfter) return tx.outbox.enqueue(message);
   const cancelLinkId = await tx.links.prepare({
     kind: 'cancel_appointment',
     userId: null,
@@ -54,7 +58,7 @@ async function remind(
     email: null,
     expiresAt: visitStart(visit, settings.clinic.timeZone),
   });
-  await tx.outbox.enqueue(reminder(settings.clinic, visit, patient, sendAfter, cancelLinkId));
+  await tx.outbox.enqueue(message, reminder(settings.clinic, visit, patient, sendAfter, cancelLinkId));
 }
 
 /** A confirmation with its calendar file now, and a reminder before the visit. */
@@ -66,8 +70,8 @@ export async function noticeBooked(
 ): Promise<void> {
   const patient = patientRecipient(appointment);
   if (!patient) return;
-  await tx.outbox.enqueue(bookingConfirmation(settings.clinic, visitOf(appointment), patient, now));
-  await remind(settings, tx, appointment, patient, now);
+  const confirmation = bookingConfirmation(settings.clinic, visitOf(appointment), patient, now);
+  await sendWithReminder(settings, tx, appointment, patient, now, confirmation);
 }
 
 /** The old time's unsent messages are withdrawn; the patient gets the new time with an updated calendar event and a new reminder. */
@@ -81,8 +85,8 @@ export async function noticeRescheduled(
   await tx.outbox.withdraw(from.id, ['reminder', 'booking_confirmation', 'reschedule']);
   const patient = patientRecipient(to);
   if (!patient) return;
-  await tx.outbox.enqueue(rescheduleConfirmation(settings.clinic, visitOf(from), visitOf(to), patient, now));
-  await remind(settings, tx, to, patient, now);
+  const confirmation = rescheduleConfirmation(settings.clinic, visitOf(from), visitOf(to), patient, now);
+  await sendWithReminder(settings, tx, to, patient, now, confirmation);
 }
 
 /** The unsent messages of the visit are withdrawn; the patient (with the calendar's withdrawal) and the doctor are told. */
@@ -95,8 +99,8 @@ export async function noticeCancelled(
   const visit = visitOf(appointment);
   await tx.outbox.withdraw(appointment.id, ['reminder', 'booking_confirmation', 'reschedule']);
   const patient = patientRecipient(appointment);
-  if (patient) await tx.outbox.enqueue(cancellationForPatient(settings.clinic, visit, patient, now));
   await tx.outbox.enqueue(
+    ...(patient ? [cancellationForPatient(settings.clinic, visit, patient, now)] : []),
     cancellationForDoctor(settings.clinic, visit, { email: appointment.doctor.email, userId: null }, now),
   );
 }

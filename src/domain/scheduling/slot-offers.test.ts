@@ -57,7 +57,7 @@ function clinic(opts: Clinic = {}) {
       },
     },
     audit: { record: async () => {} },
-    outbox: { enqueue: async (m: Message) => void sent.push(m) },
+    outbox: { enqueue: async (...m: Message[]) => void sent.push(...m) },
   } as unknown as OfferingTx;
   return { tx, offers, sent };
 }

@@ -24,6 +24,7 @@ import {
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 import { at, first, only } from '../testing/assert.ts';
+import { within } from '../testing/within.ts';
 
 const NOW = '2026-06-10T18:00:00Z'; // Wednesday 20:00 in Europe/Berlin: today's fixture visits have all begun
 const TODAY = '2026-06-10';
@@ -511,19 +512,6 @@ async function paidCount(db: Db, bills: number[]): Promise<number> {
     ),
   );
   return n;
-}
-
-/** `answer`, or a failure naming `what` once `ms` have passed without it. */
-async function within<T>(answer: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([answer, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {

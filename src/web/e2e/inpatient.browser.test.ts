@@ -36,6 +36,8 @@ import {
 const PATIENT = 'Ines Inpatient';
 const BED = 'Ward A, bed A1';
 const DIAGNOSIS = 'Paroxysmal atrial fibrillation';
+// bed-board-page.tsx's POLL_MS.
+const BOARD_POLL_MS = 15_000;
 
 describe('the ward in the browser', () => {
   let server: TestServer;
@@ -69,6 +71,15 @@ describe('the ward in the browser', () => {
   const alertText = (page: Page, text: string) => page.getByRole('alert').getByText(text, { exact: true }).waitFor();
   const row = (page: Page, text: string): Locator => page.locator('tbody tr', { hasText: text });
   const tile = (page: Page, label: string): Locator => page.locator('.bed-tile', { hasText: `Bed ${label}` });
+  /**
+   * What the doctor's open board shows after its next poll. The board polls every 15 s (bed-board-page.tsx's
+   * POLL_MS); its page's clock is moved on by that much, so the poll comes at once rather than in 15 s of a loaded
+   * machine's time, and the wait is the locator's 30 s, ten times what an answer and its drawing take.
+   */
+  const afterNextPoll = async (board: Page, shown: Locator) => {
+    await board.clock.fastForward(BOARD_POLL_MS);
+    await shown.waitFor();
+  };
   const menu = (page: Page, label: string) =>
     page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: label }).click();
 
@@ -90,6 +101,7 @@ describe('the ward in the browser', () => {
 
   it('reception assigns the waiting patient a vacant bed on the bed board, and the doctor’s open board follows', async () => {
     doctorBoard = await signedIn(clinic.doctor);
+    await doctorBoard.clock.install();
     await menu(doctorBoard, 'Bed board');
     await tile(doctorBoard, 'A1').getByText('Vacant', { exact: true }).waitFor();
     assert.equal(
@@ -119,7 +131,7 @@ describe('the ward in the browser', () => {
     );
 
     // The doctor's board polls: the bed fills in without a reload.
-    await tile(doctorBoard, 'A1').getByText(PATIENT).waitFor({ timeout: 20_000 });
+    await afterNextPoll(doctorBoard, tile(doctorBoard, 'A1').getByText(PATIENT));
 
     // A critical result of the patient in bed marks the tile for the doctor until acknowledged; the desk sees none.
     const admission = await server.db.query<{ id: number }>(
@@ -131,7 +143,7 @@ describe('the ward in the browser', () => {
       admissionId: admission[0]?.id,
       results: { '2823-3': { type: 'quantity', value: 6.9, unit: 'mmol/L' } },
     });
-    await tile(doctorBoard, 'A1').getByText('Critical result', { exact: true }).waitFor({ timeout: 20_000 });
+    await afterNextPoll(doctorBoard, tile(doctorBoard, 'A1').getByText('Critical result', { exact: true }));
     await desk.reload();
     await tile(desk, 'A1').getByText(PATIENT).waitFor();
     assert.equal(await tile(desk, 'A1').getByText('Critical result', { exact: true }).count(), 0);
@@ -160,7 +172,7 @@ describe('the ward in the browser', () => {
     await doctor.getByRole('heading', { name: 'Discharge summary', level: 1 }).waitFor();
     await doctor.getByText(DIAGNOSIS).waitFor();
     await doctor.getByRole('button', { name: 'Print' }).waitFor();
-    await tile(doctorBoard, 'A1').getByText('Discharge ordered', { exact: true }).waitFor({ timeout: 20_000 });
+    await afterNextPoll(doctorBoard, tile(doctorBoard, 'A1').getByText('Discharge ordered', { exact: true }));
     await doctorBoard.context().close();
   });
 

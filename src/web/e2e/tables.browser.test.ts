@@ -41,6 +41,8 @@ const WIDTHS = [
 ] as const;
 /** A small laptop, with the sidebar beside the page: checked for fit alone. */
 const NARROW_DESKTOP = { width: 1024, height: 768 };
+// A screen's first rows: a second or two on a loaded machine; the bound is ten times that, not a measure of speed.
+const ROWS_WITHIN_MS = 30_000;
 
 interface Screen {
   path: string;
@@ -148,7 +150,7 @@ const rowsShown = (page: Page, screen: Screen) =>
     : page.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
   )
     .first()
-    .waitFor({ timeout: 5000 })
+    .waitFor({ timeout: ROWS_WITHIN_MS })
     .catch((error: Error) => assert.fail(`${screen.path} shows no rows: ${error.message}`));
 
 describe('lists at desktop and phone widths in the browser', () => {
@@ -326,7 +328,7 @@ describe('lists at desktop and phone widths in the browser', () => {
           await region
             .locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
             .first()
-            .waitFor({ timeout: 5000 });
+            .waitFor({ timeout: ROWS_WITHIN_MS });
           await settled(page);
           problems.push(...(await checkTable(page, region, table, viewport.width)));
         }

@@ -24,6 +24,7 @@ import {
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 import { at, first, only } from '../testing/assert.ts';
+import { within } from '../testing/within.ts';
 
 const NOW = '2026-06-10T18:00:00Z'; // Wednesday 20:00 in Europe/Berlin: today's fixture visits have all begun
 const TODAY = '2026-06-10';
@@ -281,7 +282,7 @@ if (url) {
       }
     });
 
-    it('on SIGTERM exits 0 within ten times the grace period, and writes blocked on a row lock or queued for a connection never commit', async (t) => {
+    it('on SIGTERM exits 0 long before the blocked writes would time out, and writes blocked on a row lock or queued for a connection never commit', async (t) => {
       // The server started below keeps real time, so its sessions and yesterday's visits are made on real time too.
       const db = await openPostgres(dbUrl);
       t.after(() => db.close());
@@ -297,6 +298,7 @@ if (url) {
       await holder.connect();
       t.after(() => holder.end());
       const graceMs = 1000;
+      const lockTimeoutMs = 60_000;
       const child = spawn(
         process.execPath,
         [fileURLToPath(new URL('../../bin/medora.js', import.meta.url)), 'serve', '--port', '0'],
@@ -305,10 +307,10 @@ if (url) {
             ...process.env,
             DATABASE_URL: dbUrl,
             SHUTDOWN_GRACE_MS: String(graceMs),
-            DATABASE_LOCK_TIMEOUT_MS: '60000',
-            DATABASE_STATEMENT_TIMEOUT_MS: '60000',
-            DATABASE_ACQUIRE_TIMEOUT_MS: '60000',
-            DATABASE_WRITE_ACQUIRE_TIMEOUT_MS: '60000',
+            DATABASE_LOCK_TIMEOUT_MS: String(lockTimeoutMs),
+            DATABASE_STATEMENT_TIMEOUT_MS: String(lockTimeoutMs),
+            DATABASE_ACQUIRE_TIMEOUT_MS: String(lockTimeoutMs),
+            DATABASE_WRITE_ACQUIRE_TIMEOUT_MS: String(lockTimeoutMs),
             DATABASE_POOL_SIZE: String(poolSize),
             CLINIC_TZ: TEST_TZ,
           },
@@ -356,8 +358,10 @@ if (url) {
         child.kill('SIGTERM');
         const code = await exited;
         const took = performance.now() - signalled;
-        // Ten times the grace period, and far short of the 60 s the blocked writes would wait for their lock.
-        assert.ok(took < 10 * graceMs, `exit took ${took.toFixed(0)} ms (code ${code}):\n${output}`);
+        t.diagnostic(`exited ${took.toFixed(0)} ms after SIGTERM`);
+        // The failure is a wait for the blocked writes' lock timeout: half of it is more than ten times the grace and
+        // the interrupt's 1.7 s (closeGracefully) together, however loaded the machine.
+        assert.ok(took < lockTimeoutMs / 2, `exit took ${took.toFixed(0)} ms (code ${code}):\n${output}`);
         assert.equal(code, 0, output);
         for (const outcome of await Promise.all(payments))
           assert.ok(outcome === 'reset' || outcome === 503, String(outcome));
@@ -511,19 +515,6 @@ async function paidCount(db: Db, bills: number[]): Promise<number> {
     ),
   );
   return n;
-}
-
-/** `answer`, or a failure naming `what` once `ms` have passed without it. */
-async function within<T>(answer: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([answer, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { systemClock } from '../domain/shared/clock.ts';
-import { only } from '../testing/assert.ts';
+import { only, present } from '../testing/assert.ts';
+import { openPostgres } from '../db/postgres.ts';
+import { DEFAULT_TIMEOUTS } from '../db/timeouts.ts';
 import { PASSWORD, uniqueEmail } from '../testing/http.ts';
 import { makeTestApp } from '../testing/test-app.ts';
 import { testDatabases } from '../testing/test-db.ts';
@@ -17,7 +19,13 @@ for (const target of testDatabases('both').filter((t) => t.name === 'postgres'))
   describe('postgres: shutting down while a request waits for a lock', () => {
     it('answers it 503 shutting_down with Retry-After, not a connection reset, and nothing of it commits', async () => {
       const database = await target.open();
-      const app = makeTestApp(database.db, { clock: systemClock });
+      // The app over a pool of its own that waits for a lock as long as the test waits: only the shutdown ends the
+      // cancel's wait, however slow the machine, never its lock timeout first.
+      const waiting = await openPostgres(present(database.url, 'the database URL'), {
+        max: 2,
+        timeouts: { ...DEFAULT_TIMEOUTS, lockMs: WAIT_SEEN_WITHIN_MS, statementMs: WAIT_SEEN_WITHIN_MS },
+      });
+      const app = makeTestApp(waiting, { clock: systemClock });
       const server = createMedoraServer(app, { log: () => {} });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -46,7 +54,7 @@ for (const target of testDatabases('both').filter((t) => t.name === 'postgres'))
           ),
         );
 
-        // The doctor's row held elsewhere: the cancel waits for it (its lock timeout, 2 s, is longer than the grace).
+        // The doctor's row held elsewhere: the cancel waits for it.
         await holder.connect();
         await holder.query('begin');
         await holder.query('select id from doctors where id = $1 for no key update', [doctor]);
@@ -82,6 +90,7 @@ for (const target of testDatabases('both').filter((t) => t.name === 'postgres'))
       } finally {
         await holder.end().catch(() => {});
         await (closing ?? closeGracefully(server, 100));
+        await waiting.close();
         await database.drop();
       }
     });

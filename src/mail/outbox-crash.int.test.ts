@@ -8,6 +8,7 @@ import { testDatabases } from '../testing/test-db.ts';
 import { testHasher } from '../testing/test-app.ts';
 
 const postgres = testDatabases('both').find((target) => target.name === 'postgres');
+const LEASE_MS = 1500;
 
 /** A message either arrives once or is still waiting; a process killed with SIGKILL at any moment changes neither. */
 describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is not set' }, () => {
@@ -36,7 +37,7 @@ describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is
       DATABASE_URL: url,
       SMTP_URL: smtp.url,
       MAIL_FROM: 'desk@crash.test',
-      OUTBOX_LEASE_MS: '1500',
+      OUTBOX_LEASE_MS: String(LEASE_MS),
       ...env,
     });
     running.push(server);
@@ -124,9 +125,9 @@ describe('the outbox across kill -9', { skip: !postgres && 'TEST_DATABASE_URL is
     assert.equal((await statusOf(appointmentId))?.status, 'sending');
     await first.stop('SIGKILL');
 
-    // The next server takes the message over once the dead one's lease (1.5 s) has run out.
+    // The next server takes the message over once the dead one's lease (1.5 s) has run out: twenty times that.
     const second = await serve({ OUTBOX_POLL_MS: '100' });
-    const until = Date.now() + 15_000;
+    const until = Date.now() + 20 * LEASE_MS;
     while ((await statusOf(appointmentId))?.status !== 'sent' && Date.now() < until)
       await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(await statusOf(appointmentId), { status: 'sent', attempts: 2 });

@@ -12,11 +12,13 @@ import { startOutboxWorker, type OutboxWorker, type WorkerOptions } from './work
 
 /**
  * The fault run's race, scaled down: its SMTP server took 25 s a message, here 2.5 s (a tenth); its 120 s lease
- * covered a batch of 20 sent one after another, here the lease is 1 s, shorter than a single send, so every
- * message outlives its first lease and goes out once only if its lease is renewed while it is being sent.
+ * covered a batch of 20 sent one after another, here the lease is 2 s, shorter than a single send, so every
+ * message outlives its first lease and goes out once only if its lease is renewed while it is being sent. Renewed
+ * every third of the lease, a renewal may come 1.3 s late before another worker may take the message: far more
+ * than a renewal's round trip on a busy machine.
  */
 const SEND_MS = 2_500;
-const LEASE_MS = 1_000;
+const LEASE_MS = 2_000;
 
 interface Row {
   id: number;
@@ -222,11 +224,17 @@ for (const target of testDatabases('both')) {
     });
 
     it("keeps a message sent when its sender's lease ran out mid-send and the taker's copy is refused", async () => {
+      // The first copy is answered only once the taker's copy has been refused: its lease ran out mid-send by the
+      // order of events, not by how fast the machine is.
+      let answerFirst = () => {};
+      const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+      const takerRefused = () =>
+        logs.some((line) => line.startsWith('worker-taker: ') && /attempt 2 failed: .*451/.test(line));
       let copy = 0;
       smtp.verdict = (_attempt, mail) => {
         if (mail.subject !== 'cut-off 1') return { accept: true };
         return copy++ === 0
-          ? { accept: true, afterMs: SEND_MS }
+          ? { accept: true, until: firstAnswered }
           : { accept: false, code: 451, message: 'Try again later' };
       };
       await enqueue('cut-off', 1);
@@ -237,13 +245,16 @@ for (const target of testDatabases('both')) {
         retry: { baseDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 4 },
       });
       try {
-        // Ten times the first copy's 2.5 s.
+        // Ten times the lease the taker waits out, and its poll.
+        await until(async () => takerRefused(), 10 * LEASE_MS, "the taker's copy refused");
+        answerFirst();
         await until(
           async () => (await rowsOf('cut-off'))[0]?.status === 'sent',
-          10 * SEND_MS,
+          10 * LEASE_MS,
           'the first copy recorded',
         );
       } finally {
+        answerFirst();
         await stop(cutOff, taker);
       }
       assert.deepEqual(
@@ -252,10 +263,7 @@ for (const target of testDatabases('both')) {
         'not re-queued by the refused second copy',
       );
       assert.deepEqual([copy, copiesOf('cut-off').length], [2, 1], 'one copy per lease holder, the second refused');
-      assert.ok(
-        logs.some((line) => line.startsWith('worker-taker: ') && /attempt 2 failed: .*451/.test(line)),
-        logs.join('\n'),
-      );
+      assert.ok(takerRefused(), logs.join('\n'));
       assert.ok(
         logs.some((line) => line.startsWith('worker-cut-off: ') && /delivered after its lease ran out/.test(line)),
         logs.join('\n'),
@@ -263,13 +271,21 @@ for (const target of testDatabases('both')) {
     });
 
     it('counts a reply slower than the SMTP timeout as a passing failure, and a longer timeout delivers', async () => {
-      smtp.verdict = (_attempt, mail) =>
-        mail.subject?.startsWith('patient ') ? { accept: true, afterMs: 1_500 } : { accept: true };
+      // The first reply comes only once the impatient worker has given up: slower than its timeout by order. The
+      // second comes after 1.5 s.
+      let answerFirst = () => {};
+      const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+      let offered = 0;
+      smtp.verdict = (_attempt, mail) => {
+        if (!mail.subject?.startsWith('patient ')) return { accept: true };
+        return offered++ === 0 ? { accept: true, until: firstAnswered } : { accept: true, afterMs: 1_500 };
+      };
       await enqueue('patient', 1);
       const impatient = workerOn(db, 'worker-1s', { transport: smtpTransport(smtp.url, { timeoutMs: 1_000 }) }, false);
       try {
         assert.equal(await impatient.runOnce(), 1);
       } finally {
+        answerFirst();
         await stop(impatient);
       }
       const [failed] = await rowsOf('patient');

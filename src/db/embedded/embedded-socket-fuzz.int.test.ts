@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import pg from 'pg';
 import { serveEmbedded, type EmbeddedServer } from './embedded.ts';
-import { CLOSE_GRACE_MS, SOCKET_FILE } from './embedded-socket.ts';
+import { SOCKET_FILE } from './embedded-socket.ts';
 import { DEFAULT_TIMEOUTS } from '../timeouts.ts';
 import {
   CANCEL_REQUEST_CODE,
@@ -28,21 +28,26 @@ import { makeTestApp } from '../../testing/test-app.ts';
 import { systemClock } from '../../domain/shared/clock.ts';
 import { embeddedDataDir } from '../../testing/test-db.ts';
 import { at, only } from '../../testing/assert.ts';
+import { within } from '../../testing/within.ts';
 
 // Sessions at once: the backend takes them one at a time, but their sockets and startups overlap.
 const SESSIONS_AT_ONCE = 8;
 // FUZZ_RUNS=10000 (or more) for a longer run.
 const SESSIONS = Math.ceil(Number(process.env.FUZZ_RUNS ?? 1000) / SESSIONS_AT_ONCE) * SESSIONS_AT_ONCE;
-// A refused client is answered and closed at once; this is the bound on "at once" for a busy machine.
-const REFUSED_WITHIN_MS = 5000;
-const LIVE_WITHIN_MS = 2000;
-// Readiness asks the database within a second (READY_WITHIN_MS), then answers 200 or 503.
-const READY_WITHIN_MS = 3000;
+// A refused client is answered and closed at once, liveness answers at once: milliseconds on a quiet machine, most
+// of a second beside two CPU hogs on a shared one (measured: 0.8 s). These bound "at once" at ten times that.
+const REFUSED_WITHIN_MS = 10_000;
+const LIVE_WITHIN_MS = 10_000;
+// Readiness asks the database within a second (app.ts's READY_WITHIN_MS), then answers 200 or 503: ten times that.
+const READY_WITHIN_MS = 10_000;
 // PGlite's heap grows to its working size once and stays; the sockets' buffers must come and go.
 const RSS_GROWTH_BOUND = 256 * 1024 * 1024;
 // The refused client's idle limit, which a server that rolled back at once never reaches: ten times the 3 s that
 // bound "at once" before, so that a busy machine's slow rollback is not taken for a wait on the limit.
 const IDLE_IN_TRANSACTION_MS = 30_000;
+// How long a refused client that does not close keeps its socket: here far past the bound the server's statements are
+// held to (IDLE_IN_TRANSACTION_MS), so that a statement waiting for the socket to be dropped fails unmistakably.
+const CLOSE_GRACE_MS = 20 * IDLE_IN_TRANSACTION_MS;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const query = (sql: string) => encodeMessage('Q', cstring(sql));
@@ -516,9 +521,14 @@ describe('the embedded database socket, given malformed messages', () => {
   before(async () => {
     ({ dataDir: dir, remove: removeDir } = await embeddedDataDir());
     path = join(dir, SOCKET_FILE);
-    server = await serveEmbedded(dir, { ...DEFAULT_TIMEOUTS, idleInTransactionMs: IDLE_IN_TRANSACTION_MS }, (line) => {
-      if (line.includes('disconnecting a client')) refusals++;
-    });
+    server = await serveEmbedded(
+      dir,
+      { ...DEFAULT_TIMEOUTS, idleInTransactionMs: IDLE_IN_TRANSACTION_MS },
+      (line) => {
+        if (line.includes('disconnecting a client')) refusals++;
+      },
+      { closeGraceMs: CLOSE_GRACE_MS },
+    );
     await server.db.exec('create table t (id integer generated always as identity primary key, v text not null)');
     http = createMedoraServer(makeTestApp(server.db, { clock: systemClock }), { log: () => {} });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -578,12 +588,12 @@ describe('the embedded database socket, given malformed messages', () => {
         await client.until((bytes) => refusalIn(bytes, 0).sqlState === PROTOCOL_VIOLATION, REFUSED_WITHIN_MS),
         'the client is refused',
       );
-      const refused = Date.now();
-      await assertServerClean();
-      const waitedMs = Date.now() - refused;
-      assert.ok(
-        waitedMs < CLOSE_GRACE_MS,
-        `the server's statement waited ${waitedMs} ms, for the client's socket to be dropped`,
+      // The client's socket stays open for CLOSE_GRACE_MS, twenty times this bound: answered within it, the server's
+      // statement did not wait for the socket to be dropped, however slow the machine.
+      await within(
+        assertServerClean(),
+        IDLE_IN_TRANSACTION_MS,
+        "the server's statement, while the refused client's socket is still open",
       );
     } finally {
       client.destroy();

@@ -32,7 +32,7 @@ export const MAX_SOCKET_CLIENTS = 32;
  */
 const MAX_SOCKETS = 2 * MAX_SOCKET_CLIENTS;
 // How long a refused client has to read its last answer and close before its socket is dropped.
-export const CLOSE_GRACE_MS = 1000;
+const CLOSE_GRACE_MS = 1000;
 
 interface SocketOptions {
   /**
@@ -42,6 +42,8 @@ interface SocketOptions {
   idleInTransactionMs: number;
   /** A client's statement_timeout unless it sets its own (statementLimitMs), which the backend's line enforces. */
   statementMs: number;
+  /** CLOSE_GRACE_MS unless set: a test sets one longer than it waits, so that a wait for it fails unmistakably. */
+  closeGraceMs?: number;
   onNotice(channel: string, payload: string): void;
   log(line: string): void;
 }
@@ -200,7 +202,7 @@ class Connection {
     else this.socket.end();
     this.socket.resume();
     // A client that neither reads nor closes would keep its socket forever; its turn is given back at once.
-    this.closeTimer = setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS);
+    this.closeTimer = setTimeout(() => this.socket.destroy(), this.opts.closeGraceMs ?? CLOSE_GRACE_MS);
     void this.undo();
   }
 

@@ -9,6 +9,8 @@ export interface WorkerStart {
   /** The server's statement timeout: a socket client's limit unless it sets its own. */
   statementMs: number;
   idleInTransactionMs: number;
+  /** How long a refused socket client has to close (embedded-socket.ts); its default unless a test sets it. */
+  closeGraceMs?: number;
 }
 
 export const WORKER_MARK = 'medora-embedded-database';

@@ -29,6 +29,7 @@ export interface EmbeddedThreadOptions {
   turns: Turns;
   statementMs: number;
   idleInTransactionMs: number;
+  closeGraceMs?: number;
   log(line: string): void;
 }
 
@@ -70,6 +71,7 @@ class DatabaseThread implements EmbeddedThread {
       channels: [...this.listeners.keys()],
       statementMs: this.opts.statementMs,
       idleInTransactionMs: this.opts.idleInTransactionMs,
+      closeGraceMs: this.opts.closeGraceMs,
     };
     const worker = spawn(start);
     this.worker = worker;

@@ -36,6 +36,7 @@ export async function runEmbeddedWorker(port: MessagePort, start: WorkerStart): 
     socket = await serveEmbeddedSocket(backend, start.dataDir, {
       idleInTransactionMs: start.idleInTransactionMs,
       statementMs: start.statementMs,
+      closeGraceMs: start.closeGraceMs,
       onNotice: (channel, payload) => send({ kind: 'notice', channel, payload }),
       log: (line) => send({ kind: 'log', line }),
     });

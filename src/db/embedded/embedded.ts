@@ -9,7 +9,7 @@ import type { Db } from '../db.ts';
 import { DEFAULT_TIMEOUTS, type DbTimeouts } from '../timeouts.ts';
 import { acquireDataDirLock, DatabaseLockedError } from './data-dir-lock.ts';
 import { SOCKET_FILE } from './embedded-socket.ts';
-import { startEmbeddedThread } from './embedded-thread.ts';
+import { startEmbeddedThread, type EmbeddedThreadOptions } from './embedded-thread.ts';
 import { Turns } from './turns.ts';
 import { SharedBackend } from './shared-backend.ts';
 import { scheduleNightlyBackups } from './nightly-backup.ts';
@@ -34,12 +34,14 @@ const SOCKET_POOL_SIZE = 2;
 /**
  * Opens DATA_DIR for the server, which alone opens the folder, and lets other processes in: PostgreSQL's wire
  * protocol on `DATA_DIR/.s.PGSQL.5432` for the CLI, psql and pg_dump, and backups on `DATA_DIR/medora.sock`.
- * A second server, or a command that opened the folder itself, is refused with the holder's pid.
+ * A second server, or a command that opened the folder itself, is refused with the holder's pid. `socket` is for
+ * tests: the socket's close grace.
  */
 export async function serveEmbedded(
   dataDir: string,
   timeouts: DbTimeouts,
   log: (line: string) => void,
+  socket: Pick<EmbeddedThreadOptions, 'closeGraceMs'> = {},
 ): Promise<EmbeddedServer> {
   const closed = secureDataDir(dataDir);
   if (closed > 0)
@@ -58,6 +60,7 @@ export async function serveEmbedded(
       turns,
       statementMs: timeouts.statementMs,
       idleInTransactionMs: timeouts.idleInTransactionMs,
+      closeGraceMs: socket.closeGraceMs,
       log,
     });
     const inner = pgliteDb(thread, timeouts, () => lock.release(), turns);

@@ -12,6 +12,9 @@ import type { Role } from '../../domain/shared/actor.ts';
 import { routes } from '../paths.ts';
 import { settled } from './harness.ts';
 
+// A screen's first rows: a second or two on a loaded machine; the bound is ten times that, not a measure of speed.
+const ROWS_WITHIN_MS = 30_000;
+
 /**
  * What is wrong with the lists and tables of the screen the page shows, one line each: the screen `pattern` (a route
  * table key) of `role`, at `width`. The tables that stand in a dialog or behind a switch are opened, so the page may
@@ -27,7 +30,10 @@ export async function tableProblems(page: Page, role: Role, pattern: string, wid
   for (const table of TABLES[role]?.filter((table) => table.path === pattern) ?? []) {
     await table.open?.(page);
     const region = page.getByRole('region', { name: table.label, exact: true });
-    await region.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))').first().waitFor({ timeout: 5000 });
+    await region
+      .locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
+      .first()
+      .waitFor({ timeout: ROWS_WITHIN_MS });
     await settled(page);
     problems.push(...(await checkTable(page, region, table, width)));
   }
@@ -83,7 +89,7 @@ export const rowsShown = (page: Page, screen: Screen) =>
     : page.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
   )
     .first()
-    .waitFor({ timeout: 5000 })
+    .waitFor({ timeout: ROWS_WITHIN_MS })
     .catch((error: Error) => assert.fail(`${screen.path} shows no rows: ${error.message}`));
 
 /** The first row's buttons and links, or for a read-only table its cells. */

@@ -370,8 +370,9 @@ const newestLinkBy =
   });
 
 describe('the chain migration', () => {
-  it('chains the rows written before it, leaving anonymous failures out', async () => {
+  it('chains the rows written before it, leaving anonymous failures out', async (t) => {
     const copy = await embeddedDataDirBefore(8);
+    t.after(() => copy.remove());
     const db = await openPglite(copy.dataDir);
     try {
       await db.query(
@@ -387,14 +388,14 @@ describe('the chain migration', () => {
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 3 });
     } finally {
       await db.close();
-      await copy.remove();
     }
   });
 });
 
 describe('the batched sealing migration', () => {
-  it('keeps the chain sealed at commit, and its signed checkpoints, and seals on from its head', async () => {
+  it('keeps the chain sealed at commit, and its signed checkpoints, and seals on from its head', async (t) => {
     const copy = await embeddedDataDirBefore(21);
+    t.after(() => copy.remove());
     const db = await openPglite(copy.dataDir);
     try {
       // Written as the writer of the time wrote them: the row alone, chained at commit by 0008's trigger.
@@ -428,14 +429,14 @@ describe('the batched sealing migration', () => {
       );
     } finally {
       await db.close();
-      await copy.remove();
     }
   });
 });
 
 describe('the chain batches migration', () => {
-  it('moves the links and their signed checkpoints over, and seals the rows still waiting from their place', async () => {
+  it('moves the links and their signed checkpoints over, and seals the rows still waiting from their place', async (t) => {
     const copy = await embeddedDataDirBefore(32);
+    t.after(() => copy.remove());
     const db = await openPglite(copy.dataDir);
     try {
       // Written as the writer of the time wrote them: the row and its note, in one statement.
@@ -479,7 +480,6 @@ describe('the chain batches migration', () => {
       );
     } finally {
       await db.close();
-      await copy.remove();
     }
   });
 });

@@ -1,5 +1,5 @@
 .DEFAULT_GOAL := help
-.PHONY: help install start dev build check test test-infra test-pgbouncer test-dates bench bench-day lighthouse clean
+.PHONY: help install start dev build check test coverage test-infra test-pgbouncer test-dates bench bench-day lighthouse clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-14s %s\n", $$1, $$2}'
@@ -24,6 +24,9 @@ check: node_modules ## the fast inner loop: type check, lint and format check (B
 
 test: node_modules ## run every test: types, lint and format, unit, integration (PGlite and TEST_DATABASE_URL), browser
 	npm test
+
+coverage: node_modules ## the unit and integration tests under c8: the server's coverage in coverage/ (HTML) and on standard output
+	bash scripts/coverage
 
 test-infra: node_modules ## PgBouncer in transaction mode, a read replica and a failover, started for real, and a few HTTP files through PgBouncer (TEST_DATABASE_URL; minutes)
 	bash scripts/test-infra

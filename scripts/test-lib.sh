@@ -28,6 +28,23 @@ server_test_files() {
   find src scripts -name '*.test.ts' -not -name '*.browser.test.ts' -not -name '*.infra.test.ts' -not -path '*/node_modules/*' | node scripts/slowest-first.js server
 }
 
+# Test files run in parallel, each in a process with a database of its own; most of their time is spent
+# waiting on a database or a browser, so more files than cores keep the cores busy.
+SERVER_CONCURRENCY="${SERVER_CONCURRENCY:-3}"
+
+# The unit and integration tests, each file's duration recorded, run by the command given before them, if any
+# (scripts/coverage's c8); then their time. Each test process leaves in test-results/contract what its answers
+# were checked against (src/testing/contract-coverage.ts).
+run_server_tests() {
+  local started=$SECONDS server_tests
+  mapfile -t server_tests < <(server_test_files)
+  rm -rf test-results/contract
+  mkdir -p test-results
+  TEST_DURATIONS_FILE=test-results/durations-server.json \
+    "$@" node --import tsx --test "${BOUNDED_TESTS[@]}" --test-concurrency="$SERVER_CONCURRENCY" "${RECORDING_DURATIONS[@]}" "${server_tests[@]}"
+  echo "server tests: $((SECONDS - started)) s"
+}
+
 # The browser tests, slowest first.
 browser_test_files() {
   find src -name '*.browser.test.ts' | node scripts/slowest-first.js browser

@@ -1,18 +1,21 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
+import { join } from 'node:path';
+import { createPglite } from './embedded/pglite.ts';
+import { type DataDirCopy, embeddedDataDirBefore } from '../testing/test-db.ts';
 import { readMigrations } from './migrate.ts';
 
 const SEQUENCE_MIGRATION = 18;
 
 describe('migration 0018: appointment sequence', () => {
+  let copy: DataDirCopy | undefined;
   let db: PGlite;
   const ids: Record<string, number> = {};
 
   before(async () => {
-    db = new PGlite({ extensions: { pg_trgm } });
-    for (const m of readMigrations().filter((m) => m.version < SEQUENCE_MIGRATION)) await db.exec(m.sql);
+    copy = await embeddedDataDirBefore(SEQUENCE_MIGRATION);
+    db = await createPglite(join(copy.dataDir, 'pglite'));
     await db.exec(`
       insert into users (name, email, password_hash, role) values ('Mia', 'mia@example.test', 'x', 'patient'), ('Dr. Grey', 'grey@example.test', 'x', 'doctor');
       insert into patients (user_id) select id from users where role = 'patient' on conflict do nothing;
@@ -39,6 +42,7 @@ describe('migration 0018: appointment sequence', () => {
   });
   after(async () => {
     await db?.close();
+    await copy?.remove();
   });
 
   const sequenceOf = async (id: number | undefined) =>

@@ -5,8 +5,8 @@ import { auditLog, auditTrail } from './audit.pg.ts';
 import { openPglite } from './embedded/pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db, Queryable } from './db.ts';
-import { migrate, readMigrations } from './migrate.ts';
-import { testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
+import { migrate } from './migrate.ts';
+import { embeddedDataDirBefore, testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
 import { asTrailOwner, relink, sealAll } from '../testing/audit-sealing.ts';
 import { chainLinks, checkpointStore } from './audit-checkpoints.pg.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -370,21 +370,18 @@ const newestLinkBy =
   });
 
 describe('the chain migration', () => {
-  it('chains the rows written before it, leaving anonymous failures out', async () => {
-    const db = await openPglite(undefined);
+  it('chains the rows written before it, leaving anonymous failures out', async (t) => {
+    const copy = await embeddedDataDirBefore(8);
+    t.after(() => copy.remove());
+    const db = await openPglite(copy.dataDir);
     try {
-      const migrations = readMigrations();
-      await migrate(
-        db,
-        migrations.filter((m) => m.version < 8),
-      );
       await db.query(
         `insert into audit_log (at, actor_user_id, actor_role, action, entity, entity_id, details) values
            (now() - interval '2 days', 1, 'admin', 'create', 'department', '1', '{"b": 1, "a": [1, "x"]}'),
            (now() - interval '1 day', null, null, 'login_failed', 'user', null, '{"ip": "203.0.113.1"}'),
            (now(), 2, 'patient', 'book', 'appointment', '5', null)`,
       );
-      await migrate(db, migrations);
+      await migrate(db);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 2 });
       await auditLog(db).record(read(1));
       await sealAll(db);
@@ -396,14 +393,11 @@ describe('the chain migration', () => {
 });
 
 describe('the batched sealing migration', () => {
-  it('keeps the chain sealed at commit, and its signed checkpoints, and seals on from its head', async () => {
-    const db = await openPglite(undefined);
+  it('keeps the chain sealed at commit, and its signed checkpoints, and seals on from its head', async (t) => {
+    const copy = await embeddedDataDirBefore(21);
+    t.after(() => copy.remove());
+    const db = await openPglite(copy.dataDir);
     try {
-      const migrations = readMigrations();
-      await migrate(
-        db,
-        migrations.filter((m) => m.version < 21),
-      );
       // Written as the writer of the time wrote them: the row alone, chained at commit by 0008's trigger.
       for (let n = 1; n <= 3; n++) {
         await db.query(
@@ -418,7 +412,7 @@ describe('the batched sealing migration', () => {
       );
       assert.equal((await signCheckpoint(deps(linksInAuditLog), { onlyIfMoved: false })).signed?.seq, 3);
 
-      await migrate(db, migrations);
+      await migrate(db);
       for (let n = 4; n <= 5; n++) await auditLog(db).record(read(n));
       assert.equal((await auditTrail(db).backlog()).rows, 2);
       await sealAll(db);
@@ -440,14 +434,11 @@ describe('the batched sealing migration', () => {
 });
 
 describe('the chain batches migration', () => {
-  it('moves the links and their signed checkpoints over, and seals the rows still waiting from their place', async () => {
-    const db = await openPglite(undefined);
+  it('moves the links and their signed checkpoints over, and seals the rows still waiting from their place', async (t) => {
+    const copy = await embeddedDataDirBefore(32);
+    t.after(() => copy.remove());
+    const db = await openPglite(copy.dataDir);
     try {
-      const migrations = readMigrations();
-      await migrate(
-        db,
-        migrations.filter((m) => m.version < 32),
-      );
       // Written as the writer of the time wrote them: the row and its note, in one statement.
       const writeNoted = (n: number) =>
         db.query(
@@ -467,7 +458,7 @@ describe('the chain batches migration', () => {
       assert.equal((await signCheckpoint(deps(linkRows), { onlyIfMoved: false })).signed?.seq, 3);
       for (let n = 4; n <= 5; n++) await writeNoted(n);
 
-      await migrate(db, migrations);
+      await migrate(db);
       assert.deepEqual(await auditTrail(db).verify(), { intact: true, rows: 3 });
       assert.equal((await auditTrail(db).backlog()).rows, 2);
       await auditLog(db).record(read(6));

@@ -1,8 +1,10 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
+import { join } from 'node:path';
+import { createPglite } from './embedded/pglite.ts';
+import { type DataDirCopy, embeddedDataDirBefore } from '../testing/test-db.ts';
 import { readMigrations } from './migrate.ts';
 
 const LINK_MIGRATION = 17;
@@ -10,11 +12,12 @@ const PLAIN = 'a-plaintext-cancel-token-from-before';
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 describe('migration 0017: link tokens minted at send', () => {
+  let copy: DataDirCopy | undefined;
   let db: PGlite;
 
   before(async () => {
-    db = new PGlite({ extensions: { pg_trgm } });
-    for (const m of readMigrations().filter((m) => m.version < LINK_MIGRATION)) await db.exec(m.sql);
+    copy = await embeddedDataDirBefore(LINK_MIGRATION);
+    db = await createPglite(join(copy.dataDir, 'pglite'));
     // A reminder queued before the release, its token in plain text in the outbox, its digest in action_tokens.
     await db.query(
       `insert into action_tokens (token_hash, kind, expires_at) values ($1, 'cancel_appointment', now() + interval '30 days')`,
@@ -29,6 +32,7 @@ describe('migration 0017: link tokens minted at send', () => {
   });
   after(async () => {
     await db?.close();
+    await copy?.remove();
   });
 
   it('carries a pending message over to its link, voids its plaintext token and drops the column', async () => {

@@ -1,18 +1,21 @@
 import { after, before, describe, it } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
+import { join } from 'node:path';
+import { createPglite } from './embedded/pglite.ts';
+import { type DataDirCopy, embeddedDataDirBefore } from '../testing/test-db.ts';
 import { slotsOf } from '../domain/scheduling/working-hours.ts';
 import { readMigrations } from './migrate.ts';
 
 const WORKING_HOURS_MIGRATION = 22;
 
 describe('migration 0022: working hours', () => {
+  let copy: DataDirCopy | undefined;
   let db: PGlite;
 
   before(async () => {
-    db = new PGlite({ extensions: { pg_trgm } });
-    for (const m of readMigrations().filter((m) => m.version < WORKING_HOURS_MIGRATION)) await db.exec(m.sql);
+    copy = await embeddedDataDirBefore(WORKING_HOURS_MIGRATION);
+    db = await createPglite(join(copy.dataDir, 'pglite'));
     await db.exec(`
       insert into users (name, email, password_hash, role) values ('Dr. Grey', 'grey@example.test', 'x', 'doctor');
       insert into doctors (user_id) select id from users;
@@ -32,6 +35,7 @@ describe('migration 0022: working hours', () => {
   });
   after(async () => {
     await db?.close();
+    await copy?.remove();
   });
 
   it('turns the current slots into ranges that give exactly those slots back', async () => {

@@ -10,7 +10,7 @@ import { openPglite } from '../db/embedded/pglite.ts';
 import { openPostgres, runOnConnection } from '../db/postgres.ts';
 import type { Db } from '../db/db.ts';
 import { sqlState } from '../db/sql-errors.ts';
-import { migrate, readMigrations } from '../db/migrate.ts';
+import { migrate, readMigrations, type Migration } from '../db/migrate.ts';
 import { TEST_TZ } from './test-app.ts';
 import { sealAll } from './audit-sealing.ts';
 
@@ -25,6 +25,12 @@ export interface OpenedTestDatabase {
   anotherInstance?(): Promise<Db>;
   /** Closes the database and removes it. */
   drop(): Promise<void>;
+}
+
+/** A copy of a template in a temporary DATA_DIR, and how to remove it. */
+export interface DataDirCopy {
+  dataDir: string;
+  remove(): Promise<void>;
 }
 
 export interface TestDatabase {
@@ -62,12 +68,12 @@ export async function prepareTemplates(): Promise<void> {
 const PGLITE_TEST_SETTINGS = 'shared_buffers = 16MB';
 
 /**
- * Names the templates after the migrations, the code applying them (it makes schema_migrations) and PGlite's
- * release, whose data folder format may change.
+ * Names a template after the migrations applied to it, the code applying them (it makes schema_migrations) and
+ * PGlite's release, whose data folder format may change.
  */
-function templateKey(): string {
+function templateKey(migrations: Migration[]): string {
   const hash = createHash('sha1');
-  for (const migration of readMigrations()) hash.update(`${migration.name}\0${migration.sql}\0`);
+  for (const migration of migrations) hash.update(`${migration.name}\0${migration.sql}\0`);
   hash.update(readFileSync(fileURLToPath(import.meta.resolve('../db/migrate.ts'))));
   const pglitePackage = join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '../package.json');
   hash.update(JSON.parse(readFileSync(pglitePackage, 'utf8')).version);
@@ -76,15 +82,16 @@ function templateKey(): string {
 }
 
 const execFileAsync = promisify(execFile);
-const TEMPLATE_KEY = templateKey();
+const TEMPLATE_KEY = templateKey(readMigrations());
 const MEDORA_BIN = fileURLToPath(new URL('../../bin/medora.js', import.meta.url));
 const CLI_BUNDLE = fileURLToPath(new URL('../../dist/cli/medora.js', import.meta.url));
-const PGLITE_TEMPLATE = join(tmpdir(), 'medora-test-templates', `pglite-${TEMPLATE_KEY}`);
+const TEMPLATES = join(tmpdir(), 'medora-test-templates');
+const PGLITE_TEMPLATE = join(TEMPLATES, `pglite-${TEMPLATE_KEY}`);
 /** The migrated template database on the server, which each test's database is copied from. */
 export const POSTGRES_TEMPLATE = `medora_template_${TEMPLATE_KEY}`;
 
 /** An embedded database's DATA_DIR holding a copy of the migrated template, for `openPglite` or a `medora` process. */
-export async function embeddedDataDir(): Promise<{ dataDir: string; remove(): Promise<void> }> {
+export async function embeddedDataDir(): Promise<DataDirCopy> {
   return copyOfTemplate(await pgliteTemplate());
 }
 
@@ -93,16 +100,19 @@ export async function embeddedDataDir(): Promise<{ dataDir: string; remove(): Pr
  * TEST_TZ) loads it into the migrated template: for the files about moving, serving and backing up a clinic that
  * has data, which would otherwise each seed one, seconds of CPU time apiece.
  */
-export async function demoDataDir(): Promise<{ dataDir: string; remove(): Promise<void> }> {
+export async function demoDataDir(): Promise<DataDirCopy> {
   return copyOfTemplate(await demoTemplate());
 }
 
-async function copyOfTemplate(template: string): Promise<{ dataDir: string; remove(): Promise<void> }> {
+async function copyOfTemplate(template: string): Promise<DataDirCopy> {
   const dataDir = await mkdtemp(join(tmpdir(), 'medora-test-'));
-  // cp(1) copies the template's thousand files for a fraction of the CPU time node's fs.cp takes.
-  await execFileAsync('cp', ['-R', template, join(dataDir, 'pglite')], { timeout: 120_000, killSignal: 'SIGKILL' });
+  await copyFolder(template, join(dataDir, 'pglite'));
   return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
 }
+
+// cp(1) copies a template's thousand files for a fraction of the CPU time node's fs.cp takes.
+const copyFolder = (from: string, to: string) =>
+  execFileAsync('cp', ['-R', from, to], { timeout: 120_000, killSignal: 'SIGKILL' });
 
 async function openEmbedded(): Promise<OpenedTestDatabase> {
   const { dataDir, remove } = await embeddedDataDir();
@@ -118,13 +128,36 @@ async function openEmbedded(): Promise<OpenedTestDatabase> {
 
 /** The migrated PGlite data folder. */
 function pgliteTemplate(): Promise<string> {
-  return builtOnce(PGLITE_TEMPLATE, async (building) => {
+  return migratedTemplate(PGLITE_TEMPLATE, readMigrations());
+}
+
+/**
+ * An embedded database's DATA_DIR holding a copy of a database with the migrations before `version` applied, from
+ * a template built once per those migrations: for the tests of what a migration does to the rows written before it.
+ */
+export async function embeddedDataDirBefore(version: number): Promise<DataDirCopy> {
+  const migrations = readMigrations().filter((m) => m.version < version);
+  return copyOfTemplate(await migratedTemplate(join(TEMPLATES, `pglite-${templateKey(migrations)}`), migrations));
+}
+
+/** The PGlite data folder `template`: a copy of the new cluster with `migrations` applied. */
+async function migratedTemplate(template: string, migrations: Migration[]): Promise<string> {
+  const cluster = await clusterTemplate();
+  return builtOnce(template, async (building) => {
+    await copyFolder(cluster, join(building, 'pglite'));
     const db = await openPglite(building);
     try {
-      await migrate(db);
+      await migrate(db, migrations);
     } finally {
       await db.close();
     }
+  });
+}
+
+/** A new PGlite cluster, no migration applied: laying one out takes seconds of CPU time, copying it a fraction. */
+function clusterTemplate(): Promise<string> {
+  return builtOnce(join(TEMPLATES, `cluster-${templateKey([])}`), async (building) => {
+    await (await openPglite(building)).close();
     await appendFile(join(building, 'pglite', 'postgresql.conf'), `\n${PGLITE_TEST_SETTINGS}\n`);
   });
 }
@@ -140,7 +173,7 @@ async function demoTemplate(): Promise<string> {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: TEST_TZ }).format(new Date());
   const template = join(dirname(PGLITE_TEMPLATE), `demo-${TEMPLATE_KEY}-${cli}-${today}`);
   return builtOnce(template, async (building) => {
-    await execFileAsync('cp', ['-R', migrated, join(building, 'pglite')], { timeout: 120_000, killSignal: 'SIGKILL' });
+    await copyFolder(migrated, join(building, 'pglite'));
     const { DATABASE_URL: _url, ...inherited } = process.env;
     await execFileAsync(process.execPath, [MEDORA_BIN, 'seed', '--demo'], {
       env: { ...inherited, DATA_DIR: building, CLINIC_TZ: TEST_TZ },

@@ -19,9 +19,15 @@ export interface RunningServer {
 }
 
 /**
- * The real Medora, as users start it: `node bin/medora.js serve`, with the demo clinic switched off. `serveArgs`
- * `--no-worker` leaves the e-mails and the audit sealing to a `startWorker` process, as a site with several
- * instances runs them.
+ * One malloc arena, as the README tells operators to run `medora serve` on glibc: password hashing takes 19 MiB
+ * (argon2id) on whichever of libuv's four threads is free, and each thread's own arena would keep its block.
+ */
+const SERVE_MALLOC = { MALLOC_ARENA_MAX: '1' };
+
+/**
+ * The real Medora, as users start it: `node bin/medora.js serve` with SERVE_MALLOC, the demo clinic switched off.
+ * `serveArgs` `--no-worker` leaves the e-mails and the audit sealing to a `startWorker` process, as a site with
+ * several instances runs them.
  */
 export function startMedora(
   env: Record<string, string>,
@@ -32,7 +38,7 @@ export function startMedora(
   return startServer(
     'medora',
     [...nodeArgs, 'bin/medora.js', 'serve', ...serveArgs],
-    { ...env, SEED_DEMO: '0' },
+    { ...SERVE_MALLOC, ...env, SEED_DEMO: '0' },
     logFile,
   );
 }

@@ -36,38 +36,38 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
           'invalid',
           '--no-worker needs DATABASE_URL: on the embedded database only the server can send its e-mails and seal its trail',
         );
-      // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server.
+      // Loaded when a command runs, so `medora --help` does not wait for the database drivers and the web server;
+      // the embedded database, the demo clinic and the HL7 listener only when this server uses them, as each of
+      // PGlite, the demo's data and the MLLP server would otherwise stay in every instance's memory.
       const [
-        { DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo },
         { createMedoraServer, listen },
         { closeGracefully },
         { billInterimStaysDaily, checkpointAuditHourly, databaseRoleWarning, openRuntime, pruneAuditDaily },
-        { serveEmbedded },
         { startMailWorker },
         { sealAuditContinuously },
-        { startHl7Listener },
         { startHl7Sender },
         { startExportWorker },
       ] = await Promise.all([
-        import('../demo/seed.ts'),
         import('../http/server.ts'),
         import('../http/shutdown.ts'),
         import('../runtime.ts'),
-        import('../db/embedded/embedded.ts'),
         import('../mail/start.ts'),
         import('../audit-sealer.ts'),
-        import('../hl7/listener.ts'),
         import('../hl7/sender.ts'),
         import('../fhir-export-worker.ts'),
       ]);
       // The server alone opens the embedded folder; commands, psql and backups reach it through its sockets.
       const embedded = config.databaseUrl
         ? undefined
-        : await serveEmbedded(config.dataDir, config.timeouts, (line) => writeLine(io.stdout, line));
+        : await (await import('../db/embedded/embedded.ts')).serveEmbedded(config.dataDir, config.timeouts, (line) =>
+            writeLine(io.stdout, line),
+          );
       const { app, db } = await openRuntime(config, { opened: embedded?.db });
       const roleWarning = await databaseRoleWarning(db, config);
       if (roleWarning) writeLine(io.stderr, roleWarning);
-      if (!config.databaseUrl && config.seedDemo && (await isEmpty(db))) {
+      const demo = embedded && config.seedDemo ? await import('../demo/seed.ts') : undefined;
+      if (demo && (await demo.isEmpty(db))) {
+        const { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } = demo;
         await seedDemo(app, db);
         writeLine(io.stdout, `Loaded the demo clinic. Sign in with password "${DEMO_PASSWORD}" as:`);
         for (const account of DEMO_ACCOUNTS) writeLine(io.stdout, `  ${account.role.padEnd(8)} ${account.email}`);
@@ -99,8 +99,10 @@ export function register(program: Command, { getApp, getDb, io }: Cli): void {
       const hl7 =
         config.hl7ListenPort === undefined
           ? undefined
-          : await startHl7Listener(app.hl7Inbound.receiveMessage, config.hl7ListenPort, (line) =>
-              writeLine(io.stderr, line),
+          : await (await import('../hl7/listener.ts')).startHl7Listener(
+              app.hl7Inbound.receiveMessage,
+              config.hl7ListenPort,
+              (line) => writeLine(io.stderr, line),
             );
       if (hl7) writeLine(io.stdout, `Taking HL7 v2 messages over MLLP on port ${hl7.port}`);
       if (embedded && config.backupKeep > 0) {

@@ -32,17 +32,34 @@ server_test_files() {
 # waiting on a database or a browser, so more files than cores keep the cores busy.
 SERVER_CONCURRENCY="${SERVER_CONCURRENCY:-3}"
 
-# The unit and integration tests, each file's duration recorded, run by the command given before them, if any
+# The integration tests (each with a database, a server process or a socket of its own), slowest first.
+integration_test_files() {
+  find src scripts -name '*.int.test.ts' -not -path '*/node_modules/*' | node scripts/slowest-first.js server
+}
+
+# The unit tests in one process (scripts/one-process-tests.ts), reported by reporter $1 and run by the command
+# given after it, if any (scripts/coverage's c8): started one process a file, they cost ten times their tests.
+run_unit_tests() {
+  local reporter=$1 unit_tests
+  shift
+  mapfile -t unit_tests < <(unit_test_files)
+  "$@" timeout "$FILE_TIMEOUT_S" node --import tsx --test-reporter="$reporter" scripts/one-process-tests.ts "${unit_tests[@]}"
+}
+
+# The unit tests, then the integration tests with each file's duration recorded, run by the command given, if any
 # (scripts/coverage's c8); then their time. Each test process leaves in test-results/contract what its answers
 # were checked against (src/testing/contract-coverage.ts).
 run_server_tests() {
-  local started=$SECONDS server_tests
-  mapfile -t server_tests < <(server_test_files)
+  local started=$SECONDS integration_tests failed=0
+  mapfile -t integration_tests < <(integration_test_files)
   rm -rf test-results/contract
   mkdir -p test-results
+  run_unit_tests spec "$@" || failed=1
   TEST_DURATIONS_FILE=test-results/durations-server.json \
-    "$@" node --import tsx --test "${BOUNDED_TESTS[@]}" --test-concurrency="$SERVER_CONCURRENCY" "${RECORDING_DURATIONS[@]}" "${server_tests[@]}"
+    "$@" node --import tsx --test "${BOUNDED_TESTS[@]}" --test-concurrency="$SERVER_CONCURRENCY" "${RECORDING_DURATIONS[@]}" "${integration_tests[@]}" ||
+    failed=1
   echo "server tests: $((SECONDS - started)) s"
+  return "$failed"
 }
 
 # The browser tests, slowest first.

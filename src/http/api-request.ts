@@ -4,7 +4,7 @@ import type { Actor } from '../domain/shared/actor.ts';
 import { asRecord, refuseUnstorableText } from '../domain/shared/validate.ts';
 import { bearerToken, clientIp, parseBody, readBody } from './parse.ts';
 import { isHttps, refuseCrossSite, sessionCookie } from './session-cookie.ts';
-import { checkRole, match, needsSignIn, type Answer, type Route } from './router.ts';
+import { checkRole, match, needsSignIn, type Answer, type RouteTable } from './router.ts';
 import { sendAnswer } from './send-answer.ts';
 
 export interface ApiRequest {
@@ -17,7 +17,7 @@ export interface ApiRequest {
 /** One API request through its pipeline: route, origin check, sign-in, role, body, handler, answer. */
 export async function handleApi(
   app: App,
-  routes: Route[],
+  routes: RouteTable,
   req: IncomingMessage,
   res: ServerResponse,
   opts: ApiRequest,

@@ -108,20 +108,60 @@ export const rawBody = (route: Route): Route => ({ ...route, rawBody: true });
 export const accountChange = (route: Route): Route => ({ ...route, changesAccounts: true });
 
 /**
- * The route for a method and path: 404 when no path matches, 405 with Allow when only the method is wrong.
- * Every request walks the table, so a route is ruled out by comparing strings before any regex runs: a path
- * without parameters must equal the request's, one with them must be its prefix.
+ * The routes indexed for `match`, which answers as a walk of the table in order would (the first route whose path and
+ * method fit) without walking the table of two hundred routes, which cost a cheap read several µs: every path a route
+ * spells out is looked up with all the routes that match it, in table order; any other path is compared only with the
+ * routes whose prefix spells out its first two segments (`/api/doctors/{id}` under `/api/doctors`).
  */
-export function match(routes: Route[], method: string, path: string): { route: Route; params: Record<string, string> } {
+export interface RouteTable {
+  byPath: Map<string, Route[]>;
+  bySegments: Map<string, Route[]>;
+  /** Routes with parameters whose prefix spells out fewer than two segments: any path may match them. */
+  wide: Route[];
+}
+
+/** `/api/doctors/7` → `/api/doctors`: a path up to its third slash, the part a route's prefix must spell out. */
+function twoSegments(path: string): string | undefined {
+  const third = path.indexOf('/', path.indexOf('/', 1) + 1);
+  return third < 0 ? undefined : path.slice(0, third);
+}
+
+export function routeTable(routes: Route[]): RouteTable {
+  const parameterized = routes.filter((route) => route.parameterized);
+  const wide = parameterized.filter((route) => twoSegments(route.prefix) === undefined);
+  const bySegments = new Map<string, Route[]>();
+  for (const route of parameterized) {
+    const key = twoSegments(route.prefix);
+    if (key !== undefined) bySegments.set(key, []);
+  }
+  for (const [key, bucket] of bySegments)
+    bucket.push(...parameterized.filter((route) => wide.includes(route) || twoSegments(route.prefix) === key));
+  const byPath = new Map<string, Route[]>();
+  for (const { path } of routes)
+    if (!path.includes('{'))
+      byPath.set(
+        path,
+        routes.filter((route) => (route.parameterized ? route.pattern.test(path) : route.path === path)),
+      );
+  return { byPath, bySegments, wide };
+}
+
+/** The route for a method and path: 404 when no path matches, 405 with Allow when only the method is wrong. */
+export function match(
+  table: RouteTable,
+  method: string,
+  path: string,
+): { route: Route; params: Record<string, string> } {
+  const spelled = table.byPath.get(path);
+  const key = spelled ? undefined : twoSegments(path);
+  const candidates = spelled ?? ((key !== undefined && table.bySegments.get(key)) || table.wide);
   let allowed: Set<string> | undefined;
-  for (const candidate of routes) {
+  for (const candidate of candidates) {
     let found: RegExpExecArray | null = null;
     if (candidate.parameterized) {
       if (!path.startsWith(candidate.prefix)) continue;
       found = candidate.pattern.exec(path);
       if (!found) continue;
-    } else if (candidate.path !== path) {
-      continue;
     }
     if (candidate.method === method || (method === 'HEAD' && candidate.method === 'GET')) {
       return { route: candidate, params: found?.groups ? decodeParams(found.groups) : {} };
@@ -139,11 +179,16 @@ export function match(routes: Route[], method: string, path: string): { route: R
 }
 
 function decodeParams(groups: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = {};
   try {
-    return Object.fromEntries(Object.entries(groups).map(([name, value]) => [name, decodeURIComponent(value)]));
+    for (const name in groups) {
+      const value = groups[name] ?? '';
+      params[name] = value.includes('%') ? decodeURIComponent(value) : value;
+    }
   } catch {
     throw new HttpError(400, 'malformed_url', 'The address has a malformed percent-escape');
   }
+  return params;
 }
 
 export function needsSignIn(access: Access): boolean {

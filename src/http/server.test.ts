@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { asyncFdWriter, batchedLines } from './access-log.ts';
 import { present } from '../testing/assert.ts';
 import type { HttpError } from './errors.ts';
-import { match, route } from './router.ts';
+import { match, route, routeTable } from './router.ts';
 
 describe('the access log batch', () => {
   it('writes waiting lines together, once their time is up', (t) => {
@@ -89,21 +89,22 @@ describe('the access log writer', () => {
 
 describe('the router', () => {
   const ok = async () => ({});
-  const routes = [
+  const listed = [
     route('GET', '/api/doctors', 'user', ok),
     route('GET', '/api/doctors/{id}', 'user', ok),
     route('PUT', '/api/admin/doctors/{id}', 'admin', ok),
     route('DELETE', '/api/admin/doctors/{id}', 'admin', ok),
     route('GET', '/api/appointments/available/{doctorId}', 'user', ok),
   ];
+  const routes = routeTable(listed);
 
   it('finds a route without parameters by its path, and one with them by its pattern, decoded', () => {
-    assert.equal(match(routes, 'GET', '/api/doctors').route, routes[0]);
+    assert.equal(match(routes, 'GET', '/api/doctors').route, listed[0]);
     assert.deepEqual(match(routes, 'GET', '/api/doctors').params, {});
     const found = match(routes, 'GET', '/api/appointments/available/4%32');
-    assert.equal(found.route, routes[4]);
+    assert.equal(found.route, listed[4]);
     assert.deepEqual(found.params, { doctorId: '42' });
-    assert.equal(match(routes, 'HEAD', '/api/doctors/7').route, routes[1]);
+    assert.equal(match(routes, 'HEAD', '/api/doctors/7').route, listed[1]);
   });
 
   it('answers 405 with every allowed method when only the method is wrong, and 404 for an unknown path', () => {
@@ -121,6 +122,31 @@ describe('the router', () => {
     assert.throws(
       () => match(routes, 'GET', '/api/doctors/%E0%A4%A'),
       (e: HttpError) => e.status === 400,
+    );
+  });
+
+  it('answers as a walk of the table would: the first route that fits, whether or not it has parameters', () => {
+    const overlapping = [
+      route('GET', '/api/doctors/{id}', 'user', ok),
+      route('GET', '/api/doctors/search', 'user', ok),
+      route('POST', '/api/doctors/search', 'admin', ok),
+      route('PATCH', '/api/{kind}/search', 'admin', ok),
+      route('GET', '/api/notes', 'user', ok),
+      route('DELETE', '/api/{kind}', 'admin', ok),
+    ];
+    const table = routeTable(overlapping);
+    assert.equal(match(table, 'GET', '/api/doctors/search').route, overlapping[0]);
+    assert.equal(match(table, 'POST', '/api/doctors/search').route, overlapping[2]);
+    assert.equal(match(table, 'PATCH', '/api/doctors/search').route, overlapping[3]);
+    assert.equal(match(table, 'GET', '/api/notes').route, overlapping[4]);
+    assert.equal(match(table, 'DELETE', '/api/notes').route, overlapping[5]);
+    assert.throws(
+      () => match(table, 'PUT', '/api/doctors/search'),
+      (e: HttpError) => e.status === 405 && e.headers.Allow === 'GET, HEAD, POST, PATCH',
+    );
+    assert.throws(
+      () => match(table, 'PUT', '/api/notes'),
+      (e: HttpError) => e.status === 405 && e.headers.Allow === 'GET, HEAD, DELETE',
     );
   });
 });

@@ -14,6 +14,7 @@ import { serveStatic } from './static.ts';
 import { ListenError } from './listen-error.ts';
 import { loggedPath, stdoutLog } from './access-log.ts';
 import { handleApi } from './api-request.ts';
+import { routeTable } from './router.ts';
 import { SECURITY_HEADERS, rawErrorAnswer, sendAnswer } from './send-answer.ts';
 import { trackInFlight } from './shutdown.ts';
 
@@ -36,10 +37,10 @@ const HSTS = 'max-age=31536000';
 
 export function createMedoraServer(app: App, options: ServerOptions = {}): Server {
   // The FHIR facade's routes are apart from apiRoutes: the OpenAPI document describes /api alone.
-  const routes = [
+  const routes = routeTable([
     ...apiRoutes(app, { publicUrl: options.publicUrl }),
     ...fhirRoutes(app, { publicUrl: options.publicUrl }),
-  ];
+  ]);
   const staticDir = options.staticDir ?? DEFAULT_STATIC_DIR;
   const pageHead = clinicSettingsTag(app.config);
   const trustProxy = options.trustProxy ?? 0;

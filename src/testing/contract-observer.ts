@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { HttpError } from '../http/errors.ts';
-import { match, type Route } from '../http/router.ts';
+import { match, routeTable, type Route } from '../http/router.ts';
 import { contract } from './contract.ts';
 import { recordUncovered, recordValidated } from './contract-coverage.ts';
 
@@ -20,9 +20,10 @@ export interface ContractObserver {
  */
 export function observeContract(server: Server, routes: Route[]): ContractObserver {
   const complaints = new Map<string, Error>();
+  const table = routeTable(routes);
   const routeExists = (method: string, path: string) => {
     try {
-      match(routes, method, path);
+      match(table, method, path);
       return true;
     } catch (error) {
       return error instanceof HttpError && error.status === 400;

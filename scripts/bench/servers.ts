@@ -11,7 +11,7 @@ export interface RunningServer {
   name: string;
   url: string;
   pid: number;
-  /** Peak resident memory of the server process so far (VmHWM), in MiB. */
+  /** Peak resident memory of the server process so far (VmHWM), in MiB; throws, naming its log, once it has exited. */
   peakRssMiB(): number;
   /** CPU time the server process has used so far, in microseconds. */
   cpuTimeUs(): number;
@@ -84,11 +84,17 @@ async function startServer(
     throw error;
   }
   const pid = present(child.pid, `${name}'s pid`);
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
   return {
     name,
     url,
     pid,
-    peakRssMiB: () => peakRssMiB(pid),
+    peakRssMiB: () => {
+      if (exitCode !== undefined)
+        throw new Error(`${name} at ${url} exited (code ${exitCode}) during the run; see ${logFile}`);
+      return peakRssMiB(pid);
+    },
     cpuTimeUs: () => cpuTimeUs(pid),
     stop: () => stopChild(child, exited),
   };

@@ -37,6 +37,12 @@ integration_test_files() {
   find src scripts -name '*.int.test.ts' -not -path '*/node_modules/*' | node scripts/slowest-first.js server
 }
 
+# What the runner starts for the integration tests: the short files packed into groups of one process each, written
+# to test-results/groups (scripts/test-groups.js), and the files that keep a process of their own; slowest first.
+integration_test_runs() {
+  integration_test_files | node scripts/test-groups.js test-results/groups
+}
+
 # The unit tests in one process (scripts/one-process-tests.ts), reported by reporter $1 and run by the command
 # given after it, if any (scripts/coverage's c8): started one process a file, they cost ten times their tests.
 run_unit_tests() {
@@ -51,9 +57,9 @@ run_unit_tests() {
 # were checked against (src/testing/contract-coverage.ts).
 run_server_tests() {
   local started=$SECONDS integration_tests failed=0
-  mapfile -t integration_tests < <(integration_test_files)
   rm -rf test-results/contract
   mkdir -p test-results
+  mapfile -t integration_tests < <(integration_test_runs)
   run_unit_tests spec "$@" || failed=1
   TEST_DURATIONS_FILE=test-results/durations-server.json \
     "$@" node --import tsx --test "${BOUNDED_TESTS[@]}" --test-concurrency="$SERVER_CONCURRENCY" "${RECORDING_DURATIONS[@]}" "${integration_tests[@]}" ||

@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 /** A group's recorded seconds at most: long enough to halve the processes, short enough to keep the workers even. */
 const GROUP_SECONDS = 20;
 /** What a file does to the process it shares: it then keeps a process of its own. */
-const CHANGES_THE_PROCESS = /process\.env\.\w+\s*=[^=]|delete process\.env|process\.(on|once|chdir)\(|process\.exitCode/;
+const CHANGES_THE_PROCESS =
+  /process\.env\.\w+\s*=[^=]|delete process\.env|process\.(on|once|chdir)\(|process\.exitCode/;
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: node scripts/test-groups.js DIR');
@@ -55,7 +56,10 @@ groups.forEach((group, i) => {
   }
   const entry = join(dir, `group-${i + 1}.test.mjs`);
   const imports = group.files.map((file) => `await import(${JSON.stringify(pathToFileURL(resolve(file)).href)});\n`);
-  writeFileSync(entry, `// ${group.files.length} test files in one process (scripts/test-groups.js)\n${imports.join('')}`);
+  writeFileSync(
+    entry,
+    `// ${group.files.length} test files in one process (scripts/test-groups.js)\n${imports.join('')}`,
+  );
   runs.push({ cost: group.cost, run: entry });
 });
 runs.sort((a, b) => b.cost - a.cost);

@@ -1,14 +1,17 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it as itOnEveryEngine } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { fixedClock, signUpAdmin, startTestServer, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
-import { testDatabases } from '../testing/test-db.ts';
+import { onOneDatabase, testDatabases } from '../testing/test-db.ts';
 import { first } from '../testing/assert.ts';
 
 const NOW = '2026-06-10T18:00:00Z'; // 20:00 in the clinic's Europe/Berlin: today's fixture visits have all begun
 
 for (const target of testDatabases('both')) {
   describe(`bills and payments over HTTP on ${target.name}`, () => {
+    // `it` registers a test on the database testDatabases('one') gives alone: above the database, the engines do not
+    // differ. The races on one bill, settled by its row lock and unique keys, run on both (itOnEveryEngine).
+    const it = onOneDatabase(target, itOnEveryEngine);
     let server: TestServer;
     let fx: ReturnType<typeof clinicFixtures>;
     let doctor: Awaited<ReturnType<typeof fx.doctor>>;
@@ -94,7 +97,7 @@ for (const target of testDatabases('both')) {
       assert.equal((await payAtDesk(9_999_999)).status, 404);
     });
 
-    it('makes exactly one payment when twenty pays race on one bill', async () => {
+    itOnEveryEngine('makes exactly one payment when twenty pays race on one bill', async () => {
       const billId = await billFor(patient);
       const answers = await Promise.all(Array.from({ length: 20 }, () => payAtDesk(billId)));
       const statuses = answers.map((a) => a.status).sort();
@@ -103,22 +106,25 @@ for (const target of testDatabases('both')) {
       assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 1);
     });
 
-    it('replays the first answer to a retry with the same Idempotency-Key, even a racing one', async () => {
-      const billId = await billFor(patient);
-      const headers = { 'idempotency-key': `pay-${billId}-attempt` };
-      const answers = await Promise.all(Array.from({ length: 5 }, () => payAtDesk(billId, headers)));
-      assert.deepEqual(
-        answers.map((a) => a.status),
-        [200, 200, 200, 200, 200],
-      );
-      const firstAnswer = first(answers);
-      for (const a of answers) assert.deepEqual(a.body, firstAnswer.body);
-      const later = await payAtDesk(billId, headers);
-      assert.equal(later.status, 200);
-      assert.deepEqual(later.body, firstAnswer.body);
-      assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 1);
-      assert.equal((await payAtDesk(billId)).status, 409, 'without the key a repeat is still a conflict');
-    });
+    itOnEveryEngine(
+      'replays the first answer to a retry with the same Idempotency-Key, even a racing one',
+      async () => {
+        const billId = await billFor(patient);
+        const headers = { 'idempotency-key': `pay-${billId}-attempt` };
+        const answers = await Promise.all(Array.from({ length: 5 }, () => payAtDesk(billId, headers)));
+        assert.deepEqual(
+          answers.map((a) => a.status),
+          [200, 200, 200, 200, 200],
+        );
+        const firstAnswer = first(answers);
+        for (const a of answers) assert.deepEqual(a.body, firstAnswer.body);
+        const later = await payAtDesk(billId, headers);
+        assert.equal(later.status, 200);
+        assert.deepEqual(later.body, firstAnswer.body);
+        assert.equal(await fx.count('payments', 'billing_id = $1', [billId]), 1);
+        assert.equal((await payAtDesk(billId)).status, 409, 'without the key a repeat is still a conflict');
+      },
+    );
 
     it('refuses an Idempotency-Key reused for another bill with 422', async () => {
       const first = await billFor(patient);

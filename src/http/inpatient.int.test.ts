@@ -1,11 +1,11 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it as itOnEveryEngine } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import { only } from '../testing/assert.ts';
 import { CENSUS_MONTH } from '../testing/census-month.ts';
 import { PASSWORD, signIn, signUpAdmin, startTestServer, uniqueEmail, type TestServer } from '../testing/http.ts';
 import { clinicFixtures } from '../testing/records-fixtures.ts';
 import { movableClock } from '../testing/scheduling-fakes.ts';
-import { testDatabases } from '../testing/test-db.ts';
+import { onOneDatabase, testDatabases } from '../testing/test-db.ts';
 import { inpatientRoutes } from './routes/inpatient.ts';
 import { recordRoutes } from './routes/records.ts';
 import { careRoutes } from './routes/care.ts';
@@ -25,6 +25,10 @@ const clinicalKeys = (value: unknown, path = ''): string[] => {
 
 for (const target of testDatabases('both')) {
   describe(`inpatient care over HTTP on ${target.name}`, () => {
+    // `it` registers a test on the database testDatabases('one') gives alone: above the database, the engines do not
+    // differ. The races (50 admissions to one bed, two desks admitting one patient, two weekly billing runs at once),
+    // settled by the database's locks and constraints, run on both (itOnEveryEngine).
+    const it = onOneDatabase(target, itOnEveryEngine);
     let server: TestServer;
     let clock: ReturnType<typeof movableClock>;
     let fx: ReturnType<typeof clinicFixtures>;
@@ -242,7 +246,7 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it('admits exactly one of 50 simultaneous admissions to one bed', async () => {
+    itOnEveryEngine('admits exactly one of 50 simultaneous admissions to one bed', async () => {
       await at('2026-05-04T08:00:00Z');
       const w = await ward(1);
       const [bed] = w.beds;
@@ -272,7 +276,7 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it('lets only one of two desks admit the same patient into two beds at once', async () => {
+    itOnEveryEngine('lets only one of two desks admit the same patient into two beds at once', async () => {
       const w = await ward(2);
       const patient = await fx.patient('Dora Double');
       const id = await request(patient.patientId, w.departmentId);
@@ -329,44 +333,48 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it('bills each whole week of a long stay once, however often the weekly run goes, and the rest at discharge', async () => {
-      const w = await ward(1, '100.00');
-      const patient = await fx.patient('Lena Long');
-      await at('2026-06-01T10:00:00Z');
-      const id = await request(patient.patientId, w.departmentId);
-      await ok('POST', `/api/admissions/${id}/admit`, desk.token, { bed_id: w.beds[0] });
-      await at('2026-06-16T10:00:00Z');
-      // Two runs at once (other tests' stays are billed too), then a third with nothing left to bill.
-      await Promise.all([
-        ok('POST', '/api/admin/interim-bills', admin.token),
-        ok('POST', '/api/admin/interim-bills', admin.token),
-      ]);
-      assert.equal((await ok('POST', '/api/admin/interim-bills', admin.token)).bills, 0);
-      assert.equal(
-        only(
-          await server.db.query<{ n: number }>(`select count(*)::int as n from stay_charges where admission_id = $1`, [
-            id,
+    itOnEveryEngine(
+      'bills each whole week of a long stay once, however often the weekly run goes, and the rest at discharge',
+      async () => {
+        const w = await ward(1, '100.00');
+        const patient = await fx.patient('Lena Long');
+        await at('2026-06-01T10:00:00Z');
+        const id = await request(patient.patientId, w.departmentId);
+        await ok('POST', `/api/admissions/${id}/admit`, desk.token, { bed_id: w.beds[0] });
+        await at('2026-06-16T10:00:00Z');
+        // Two runs at once (other tests' stays are billed too), then a third with nothing left to bill.
+        await Promise.all([
+          ok('POST', '/api/admin/interim-bills', admin.token),
+          ok('POST', '/api/admin/interim-bills', admin.token),
+        ]);
+        assert.equal((await ok('POST', '/api/admin/interim-bills', admin.token)).bills, 0);
+        assert.equal(
+          only(
+            await server.db.query<{ n: number }>(
+              `select count(*)::int as n from stay_charges where admission_id = $1`,
+              [id],
+            ),
+          ).n,
+          2,
+        );
+        await ok('POST', `/api/admissions/${id}/discharge-order`, doctor.token, { diagnosis: 'd', treatment: 't' });
+        await ok('POST', `/api/admissions/${id}/discharge`, desk.token);
+        const charges = (await ok('GET', `/api/admissions/${id}`, desk.token)).charges;
+        assert.deepEqual(
+          charges.map((c: { kind: string; first_night: string; last_night: string; amount_cents: number }) => [
+            c.kind,
+            c.first_night,
+            c.last_night,
+            c.amount_cents,
           ]),
-        ).n,
-        2,
-      );
-      await ok('POST', `/api/admissions/${id}/discharge-order`, doctor.token, { diagnosis: 'd', treatment: 't' });
-      await ok('POST', `/api/admissions/${id}/discharge`, desk.token);
-      const charges = (await ok('GET', `/api/admissions/${id}`, desk.token)).charges;
-      assert.deepEqual(
-        charges.map((c: { kind: string; first_night: string; last_night: string; amount_cents: number }) => [
-          c.kind,
-          c.first_night,
-          c.last_night,
-          c.amount_cents,
-        ]),
-        [
-          ['interim', '2026-06-01', '2026-06-07', 70000],
-          ['interim', '2026-06-08', '2026-06-14', 70000],
-          ['final', '2026-06-15', '2026-06-15', 10000],
-        ],
-      );
-    });
+          [
+            ['interim', '2026-06-01', '2026-06-07', 70000],
+            ['interim', '2026-06-08', '2026-06-14', 70000],
+            ['final', '2026-06-15', '2026-06-15', 10000],
+          ],
+        );
+      },
+    );
 
     it("counts the census of a constructed month as by hand, at midnight in the clinic's zone and across the change to summer time", async () => {
       const w = await ward(2);

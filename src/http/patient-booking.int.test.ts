@@ -21,7 +21,7 @@ function onlyEvent(text: string): ICAL.Event {
   return new ICAL.Event(events[0]);
 }
 
-for (const target of testDatabases('both')) {
+for (const target of testDatabases('one')) {
   describe(`a patient's booking helpers on ${target.name}`, () => {
     let server: TestServer;
     let fixtures: ReturnType<typeof clinicFixtures>;

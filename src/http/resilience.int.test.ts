@@ -30,7 +30,9 @@ const NOW = '2026-06-10T18:00:00Z'; // Wednesday 20:00 in Europe/Berlin: today's
 const TODAY = '2026-06-10';
 const ADMIN = cliActor('resilience-test');
 
-for (const target of testDatabases('both')) {
+// Above the database (validation, routing, health), on one: the embedded engine's own wait and the server's failures
+// have tests of their own below.
+for (const target of testDatabases('one')) {
   describe(`bad input and health on ${target.name}`, () => {
     let server: TestServer;
     before(async () => {
@@ -377,7 +379,8 @@ if (url) {
     });
 
     it('keeps answering unrelated reads while a table is locked: reads that meet the lock give way at once', async (t) => {
-      // A pool of four, as on a two-core machine; the lock is held for LOCK_SECONDS (8 by default, 60 to measure).
+      // A pool of four, as on a two-core machine; the lock is held for LOCK_SECONDS (3 by default, fifteen times a read's
+      // lock wait, each blocked read giving way a dozen times; 60 to measure).
       // Writes would wait a minute for the lock: a read that waited as long as a write would hold its connection
       // for the whole test, and the unrelated reads would be refused for want of one.
       const timeouts = { ...DEFAULT_TIMEOUTS, lockMs: 60_000 };
@@ -400,7 +403,7 @@ if (url) {
       t.after(() => holder.end());
       await holder.query('begin');
       await holder.query('lock table appointments in access exclusive mode');
-      const until = performance.now() + Number(process.env.LOCK_SECONDS ?? 8) * 1000;
+      const until = performance.now() + Number(process.env.LOCK_SECONDS ?? 3) * 1000;
       const took: number[] = [];
       const tally = async (path: string, token?: string) => {
         const statuses: number[] = [];

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from '../testing/node-test.ts';
+import { after, before, describe, it as itOnEveryEngine } from '../testing/node-test.ts';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,7 +9,7 @@ import type { Db } from '../db/db.ts';
 import { fixedClock } from '../domain/shared/clock.ts';
 import { present } from '../testing/assert.ts';
 import { hearingOf } from '../testing/hearing.ts';
-import { testDatabases } from '../testing/test-db.ts';
+import { onOneDatabase, testDatabases } from '../testing/test-db.ts';
 import { signUpPatient, startTestServer, type TestServer } from '../testing/http.ts';
 import { createMedoraServer } from './server.ts';
 import { closeGracefully } from './shutdown.ts';
@@ -40,6 +40,10 @@ async function refusedWithin(url: string, token: string, ms = 20 * POLL_EVERY_MS
 
 for (const target of testDatabases('both')) {
   describe(`remembered sessions on ${target.name}`, () => {
+    // `it` registers a test on the database testDatabases('one') gives alone: above the database, the engines do not
+    // differ. Hearing another program's change (a trigger's NOTIFY, heard by LISTEN in each engine's driver) runs on
+    // both (itOnEveryEngine).
+    const it = onOneDatabase(target, itOnEveryEngine);
     let server: TestServer;
     /** How many times the server has been told that its listening connection was lost. */
     let listeningLost = 0;
@@ -77,16 +81,19 @@ for (const target of testDatabases('both')) {
       }
     };
 
-    it('answers a known token from memory, and hears when another program revokes its session', async () => {
-      const patient = await signUpPatient(server);
-      assert.equal(await userStatus(patient.token), 200);
-      // Without the notice the server cannot know: that it still answers shows the lookup was remembered.
-      await revokedUnheard(patient.user.id, async () => assert.equal(await userStatus(patient.token), 200));
-      await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
-      await refusedWithin(server.url, patient.token);
-    });
+    itOnEveryEngine(
+      'answers a known token from memory, and hears when another program revokes its session',
+      async () => {
+        const patient = await signUpPatient(server);
+        assert.equal(await userStatus(patient.token), 200);
+        // Without the notice the server cannot know: that it still answers shows the lookup was remembered.
+        await revokedUnheard(patient.user.id, async () => assert.equal(await userStatus(patient.token), 200));
+        await sql('update sessions set revoked_at = now() where user_id = $1', [patient.user.id]);
+        await refusedWithin(server.url, patient.token);
+      },
+    );
 
-    it('refuses a user deactivated by another program, keeping other users signed in', async () => {
+    itOnEveryEngine('refuses a user deactivated by another program, keeping other users signed in', async () => {
       const [leaving, staying] = [await signUpPatient(server), await signUpPatient(server)];
       assert.equal(await userStatus(leaving.token), 200);
       assert.equal(await userStatus(staying.token), 200);
@@ -95,7 +102,7 @@ for (const target of testDatabases('both')) {
       assert.equal(await userStatus(staying.token), 200);
     });
 
-    it('refuses every token once another program empties the sessions table', async () => {
+    itOnEveryEngine('refuses every token once another program empties the sessions table', async () => {
       const patient = await signUpPatient(server);
       assert.equal(await userStatus(patient.token), 200);
       await server.db.exec('truncate sessions');

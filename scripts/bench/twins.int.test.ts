@@ -19,6 +19,11 @@ import { clinicalReadScenarios } from './clinical-scenarios.ts';
 import { createTwinServer } from './twins.ts';
 
 const TIME_ZONE = 'Etc/GMT';
+/**
+ * Requests of each scenario to each server: the first remembers the session, the second and later compare the
+ * statements sent too. TWINS_ROUNDS=3 (or more) for more of each scenario's fixtures.
+ */
+const ROUNDS = Number(process.env.TWINS_ROUNDS ?? 2);
 
 /** A CSV export's text, else the JSON. */
 const bodyOf = (answer: Response): Promise<unknown> =>
@@ -63,7 +68,7 @@ for (const target of testDatabases('both')) {
         await hearing.live;
         // The doctors' list also at a page both hospitals of a growth run fill, as main.ts asks for it.
         for (const scenario of [...readScenarios(fixtures), doctorsScenario(fixtures, 1), ...clinical]) {
-          for (let i = 0; i < 3; i++) {
+          for (let i = 0; i < ROUNDS; i++) {
             const { method, path, headers } = scenario.next();
             const ask = async (base: string) => {
               sent();

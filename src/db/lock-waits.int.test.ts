@@ -6,10 +6,10 @@ import { openPostgres } from './postgres.ts';
 import { DEFAULT_TIMEOUTS } from './timeouts.ts';
 
 const READ_LOCK_MS = 50;
-// A read is refused within ten times its lock wait however busy the machine; writes wait three times that, so a read
-// that waited like a write still fails.
+// A read is refused within ten times its lock wait however busy the machine; writes wait twice that, so a read
+// that waited like a write still fails, and a write refused as soon as a read could not pass for one.
 const READ_GIVES_UP_MS = 10 * READ_LOCK_MS;
-const LOCK_MS = 3 * READ_GIVES_UP_MS;
+const LOCK_MS = 2 * READ_GIVES_UP_MS;
 
 /** How long `work` took to be refused as busy. */
 async function refusedAfter(work: () => Promise<unknown>): Promise<number> {

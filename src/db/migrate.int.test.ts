@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPglite } from './embedded/pglite.ts';
 import { openPostgres } from './postgres.ts';
-import { DatabaseLockedError } from './embedded/data-dir-lock.ts';
+import { acquireDataDirLock, DatabaseLockedError } from './embedded/data-dir-lock.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import type { Db } from './db.ts';
-import { embeddedDataDir, testDatabases } from '../testing/test-db.ts';
+import { type DataDirCopy, embeddedDataDir, testDatabases } from '../testing/test-db.ts';
 import { fileURLToPath } from 'node:url';
 import { only, present } from '../testing/assert.ts';
 import { spawnMedora } from '../testing/cli.ts';
@@ -137,47 +137,45 @@ describe('two instances starting together on one PostgreSQL database', { skip: !
   });
 });
 
-describe('the embedded database lock', () => {
-  it('refuses a second process-level opener with a clear message', async () => {
-    const { dataDir, remove } = await embeddedDataDir();
-    try {
-      const first = await openPglite(dataDir);
-      try {
-        await assert.rejects(
-          openPglite(dataDir),
-          (error: unknown) =>
-            error instanceof DatabaseLockedError && /is open in this process already/.test((error as Error).message),
-        );
-      } finally {
-        await first.close();
-      }
-      const again = await openPglite(dataDir);
-      await again.close();
-    } finally {
-      await remove();
-    }
+// One copy of the embedded template for both tests: booting PGlite costs seconds of CPU time. The first leaves the
+// folder closed and unchanged; the second opens it again in this process, as the first one's opener closed it.
+describe('the embedded database', () => {
+  let copy: DataDirCopy | undefined;
+  before(async () => {
+    copy = await embeddedDataDir();
   });
-});
+  after(() => copy?.remove());
 
-describe('a migration edited after it was applied, on the embedded database', () => {
-  it('stops `medora migrate` and `medora serve` with an error naming the file', async () => {
-    const { dataDir, remove } = await embeddedDataDir();
+  it('refuses a second process-level opener with a clear message, and lets the folder go on close', async () => {
+    const { dataDir } = present(copy, 'the data folder');
+    const first = await openPglite(dataDir);
     try {
-      const db = await openPglite(dataDir);
-      try {
-        // As if 0003's file had been edited: the checksum recorded differs from the file's.
-        await db.exec(`update schema_migrations set checksum = repeat('0', 64) where version = 3`);
-      } finally {
-        await db.close();
-      }
-      const migrating = await spawnMedora(['migrate'], { env: { DATA_DIR: dataDir } });
-      assert.equal(migrating.code, 1);
-      assert.match(migrating.stderr, /^error: migrations\/0003_patient_search_text\.sql changed after it was applied/m);
-      const serving = await serveRefused({ DATA_DIR: dataDir, SEED_DEMO: '0' });
-      assert.equal(serving.exit, '1');
-      assert.match(serving.output, /error: migrations\/0003_patient_search_text\.sql changed after it was applied/);
+      await assert.rejects(
+        openPglite(dataDir),
+        (error: unknown) =>
+          error instanceof DatabaseLockedError && /is open in this process already/.test((error as Error).message),
+      );
     } finally {
-      await remove();
+      await first.close();
     }
+    // Released: the next opener takes the folder (the next test opens PGlite on it again).
+    (await acquireDataDirLock(dataDir, 'command')).release();
+  });
+
+  it('stops `medora migrate` and `medora serve` with an error naming a migration edited after it was applied', async () => {
+    const { dataDir } = present(copy, 'the data folder');
+    const db = await openPglite(dataDir);
+    try {
+      // As if 0003's file had been edited: the checksum recorded differs from the file's.
+      await db.exec(`update schema_migrations set checksum = repeat('0', 64) where version = 3`);
+    } finally {
+      await db.close();
+    }
+    const migrating = await spawnMedora(['migrate'], { env: { DATA_DIR: dataDir } });
+    assert.equal(migrating.code, 1);
+    assert.match(migrating.stderr, /^error: migrations\/0003_patient_search_text\.sql changed after it was applied/m);
+    const serving = await serveRefused({ DATA_DIR: dataDir, SEED_DEMO: '0' });
+    assert.equal(serving.exit, '1');
+    assert.match(serving.output, /error: migrations\/0003_patient_search_text\.sql changed after it was applied/);
   });
 });

@@ -13,6 +13,9 @@ import { type OpenedTestDatabase, testDatabases } from '../testing/test-db.ts';
 import { startHl7Sender } from './sender.ts';
 
 const NOW = '2026-05-04T10:30:00.000Z';
+/** The slow receiver's lease, and its answers' delay: longer than a lease (a renewal comes during each). */
+const LEASE_MS = 200;
+const ANSWER_MS = 300;
 
 /** A receiving system on a free port: it keeps what it is sent and answers as `answer` says, after `delayMs`. */
 async function receiver(answer: (m: Hl7Message, seen: number) => 'AA' | 'AE' | 'AR', delayMs = 0, port = 0) {
@@ -149,7 +152,9 @@ for (const engine of testDatabases('one')) {
         );
         numbers.push(placed.orderNumber);
       }
-      const worker = sender(1_000, 10_000);
+      // The clock stands still within a round, so a lease runs out only when the test moves it on, however slow the
+      // machine: a short lease has renewals come during each answer, slower than a lease, with little waiting.
+      const worker = sender(LEASE_MS, 10_000);
       await worker.runOnce();
       assert.deepEqual(
         (await rows(id)).map((r) => [r.status, r.attempts]),
@@ -162,7 +167,7 @@ for (const engine of testDatabases('one')) {
       // Up again on the same port, refusing the first message once (AE), each answer slower than a lease.
       const again = await receiver(
         (m, seen) => (seen === 1 && m.getSegment('ORC')?.getComponent(2, 1) === numbers[0] ? 'AE' : 'AA'),
-        1_500,
+        ANSWER_MS,
         port,
       );
       try {

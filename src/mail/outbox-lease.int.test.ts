@@ -19,6 +19,21 @@ import { startOutboxWorker, type OutboxWorker, type WorkerOptions } from './work
  */
 const SEND_MS = 2_500;
 const LEASE_MS = 2_000;
+/**
+ * Two rounds of ten messages under way at once (five from each worker) show what the fault run's batch showed;
+ * OUTBOX_RACE_MESSAGES=30 (or more) for a longer run.
+ */
+const RACE_MESSAGES = Number(process.env.OUTBOX_RACE_MESSAGES ?? 20);
+/**
+ * The lease of the test of a worker cut off from the database: nothing renews it, so how soon another worker takes
+ * the message over is the lease's length alone, and the first copy is answered by the order of events.
+ */
+const CUT_OFF_LEASE_MS = 300;
+/**
+ * What a worker does above the database (sending, timing out) is the same on either engine: those tests run on one,
+ * the server when TEST_DATABASE_URL is set. The queue's SQL and the races between workers run on both.
+ */
+const ONE_ENGINE = testDatabases('one')[0]?.name;
 
 interface Row {
   id: number;
@@ -111,7 +126,7 @@ for (const target of testDatabases('both')) {
       for (const worker of workers) running.delete(worker);
     };
 
-    it('delivers each of 30 messages once from two workers while every send outlasts its lease', async (t) => {
+    it(`delivers each of ${RACE_MESSAGES} messages once from two workers while every send outlasts its lease`, async (t) => {
       // How many messages the mail server had under way at once: ones it was given and has not yet answered.
       let offered = 0;
       let underWayAtOnce = 0;
@@ -120,12 +135,16 @@ for (const target of testDatabases('both')) {
           underWayAtOnce = Math.max(underWayAtOnce, ++offered - copiesOf('race').length);
         return { accept: true, afterMs: SEND_MS };
       };
-      await enqueue('race', 30);
+      await enqueue('race', RACE_MESSAGES);
       const started = Date.now();
       const workers = [workerOn(db, 'worker-a'), workerOn(other, 'worker-b')];
       try {
-        // Ten times the three rounds of 2.5 s that ten messages at a time take.
-        await until(async () => (await rowsOf('race')).every((row) => row.status === 'sent'), 75_000, 'all 30 sent');
+        // Ten times the rounds of 2.5 s that ten messages at a time take.
+        await until(
+          async () => (await rowsOf('race')).every((row) => row.status === 'sent'),
+          10 * Math.ceil(RACE_MESSAGES / 10) * SEND_MS,
+          `all ${RACE_MESSAGES} sent`,
+        );
       } finally {
         // Stopping waits for any copy still under way, so a late duplicate is counted too.
         await stop(...workers);
@@ -133,9 +152,9 @@ for (const target of testDatabases('both')) {
       const elapsed = Date.now() - started;
       const delivered = new Set(copiesOf('race').map((mail) => mail.messageId));
       const duplicates = copiesOf('race').length - delivered.size;
-      const lost = 30 - delivered.size;
+      const lost = RACE_MESSAGES - delivered.size;
       t.diagnostic(
-        `30 messages, 2 workers, ${SEND_MS} ms a message, ${LEASE_MS} ms lease: ${duplicates} duplicates, ${lost} lost, ${elapsed} ms, ${underWayAtOnce} under way at once`,
+        `${RACE_MESSAGES} messages, 2 workers, ${SEND_MS} ms a message, ${LEASE_MS} ms lease: ${duplicates} duplicates, ${lost} lost, ${elapsed} ms, ${underWayAtOnce} under way at once`,
       );
       assert.deepEqual({ duplicates, lost }, { duplicates: 0, lost: 0 });
       assert.deepEqual(
@@ -155,7 +174,9 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it('lets a message the mail server is slow to take delay only itself', async () => {
+    it('lets a message the mail server is slow to take delay only itself', {
+      skip: target.name !== ONE_ENGINE && `the engines do not differ here: run on ${ONE_ENGINE}`,
+    }, async () => {
       // The mail server answers the slow one only once the test lets it: whatever arrives before then went past it.
       let answerSlow = () => {};
       const slowAnswered = new Promise<void>((resolve) => (answerSlow = resolve));
@@ -239,13 +260,17 @@ for (const target of testDatabases('both')) {
       };
       await enqueue('cut-off', 1);
       // A worker whose lease renewals never reach the database (a partition, a paused process).
-      const cutOff = workerOn(db, 'worker-cut-off', { queue: { ...outboxQueue(db), renew: async () => [] } });
+      const cutOff = workerOn(db, 'worker-cut-off', {
+        queue: { ...outboxQueue(db), renew: async () => [] },
+        leaseMs: CUT_OFF_LEASE_MS,
+      });
       await until(async () => (await rowsOf('cut-off'))[0]?.locked_by === 'worker-cut-off', 20_000, 'the first claim');
       const taker = workerOn(other, 'worker-taker', {
         retry: { baseDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 4 },
+        leaseMs: CUT_OFF_LEASE_MS,
       });
       try {
-        // Ten times the lease the taker waits out, and its poll.
+        // Far more than ten times the short lease the taker waits out, and its poll.
         await until(async () => takerRefused(), 10 * LEASE_MS, "the taker's copy refused");
         answerFirst();
         await until(
@@ -270,7 +295,9 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it('counts a reply slower than the SMTP timeout as a passing failure, and a longer timeout delivers', async () => {
+    it('counts a reply slower than the SMTP timeout as a passing failure, and a longer timeout delivers', {
+      skip: target.name !== ONE_ENGINE && `the engines do not differ here: run on ${ONE_ENGINE}`,
+    }, async () => {
       // The first reply comes only once the impatient worker has given up: slower than its timeout by order. The
       // second comes after 1.5 s.
       let answerFirst = () => {};

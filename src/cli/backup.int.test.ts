@@ -7,6 +7,7 @@ import pg from 'pg';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { makeApp } from '../app.ts';
 import { openPostgres, runOnConnection } from '../db/postgres.ts';
@@ -14,7 +15,8 @@ import { migrate } from '../db/migrate.ts';
 import { tableCounts, type TableCount } from '../db/table-counts.ts';
 import { seedDemo } from '../demo/seed.ts';
 import { systemClock } from '../domain/shared/clock.ts';
-import { spawnMedora } from '../testing/cli.ts';
+import { spawnMedora, type CliRun } from '../testing/cli.ts';
+import { medora } from './main.ts';
 import { endsWithTestFile } from '../testing/child-processes.ts';
 import { present } from '../testing/assert.ts';
 
@@ -26,6 +28,36 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * `medora ...args` in this process, `env` set in process.env while it runs (the commands read their configuration
+ * there): for what a command decides (a refusal, the URL it dumps from, a usage error), where starting a process
+ * of its own (most of a second of CPU time each) proves nothing more. The round trip, the missing pg_dump and the
+ * killed backup run the real process.
+ */
+async function medoraHere(args: string[], env: Record<string, string>): Promise<CliRun> {
+  const saved = Object.entries(env).map(([name]) => [name, process.env[name]] as const);
+  Object.assign(process.env, env);
+  let [stdout, stderr] = ['', ''];
+  const noDatabase = () => Promise.reject(new Error('backup and restore open no app'));
+  try {
+    const code = await medora(args, {
+      getApp: noDatabase,
+      getDb: noDatabase,
+      io: {
+        stdout: { write: (text) => (stdout += text) },
+        stderr: { write: (text) => (stderr += text) },
+        stdin: Readable.from(['']),
+      },
+    });
+    return { code, stdout, stderr };
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
 }
 
@@ -86,10 +118,10 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
   });
 
   it('refuses to restore over data unless forced, and then says what it replaces', async () => {
-    const refused = await spawnMedora(['restore', file()], { env: { DATABASE_URL: target } });
+    const refused = await medoraHere(['restore', file()], { DATABASE_URL: target });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /^error: The database is not empty \(.*\d+ users.*\); add --force to replace it\n$/);
-    const forced = await spawnMedora(['restore', '--force', file()], { env: { DATABASE_URL: target } });
+    const forced = await medoraHere(['restore', '--force', file()], { DATABASE_URL: target });
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /^Replacing a database with .*\d+ users.*\.\nRestored /);
     assert.deepEqual(await countsAt(target), await countsAt(source));
@@ -99,13 +131,12 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
     // Nothing listens at DATABASE_URL: only the direct URL can be the one used.
     const pooler = 'postgres://postgres@127.0.0.1:1/medora';
     const direct = join(dir, 'direct.dump');
-    const backup = await spawnMedora(['backup', '--out', direct], {
-      env: { DATABASE_URL: pooler, DATABASE_DIRECT_URL: source },
-    });
+    const backup = await medoraHere(['backup', '--out', direct], { DATABASE_URL: pooler, DATABASE_DIRECT_URL: source });
     assert.equal(backup.code, 0, backup.stderr);
     assert.equal((await readFile(direct)).subarray(0, 5).toString('latin1'), 'PGDMP');
-    const restore = await spawnMedora(['restore', '--force', direct], {
-      env: { DATABASE_URL: pooler, DATABASE_DIRECT_URL: target },
+    const restore = await medoraHere(['restore', '--force', direct], {
+      DATABASE_URL: pooler,
+      DATABASE_DIRECT_URL: target,
     });
     assert.equal(restore.code, 0, restore.stderr);
     assert.deepEqual(await countsAt(target), await countsAt(source));
@@ -114,7 +145,7 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
   it('refuses an embedded backup, and says when pg_dump is missing', async () => {
     const embedded = join(dir, 'embedded.sql.gz');
     await writeFile(embedded, gzipSync('-- PostgreSQL database dump\n'));
-    const wrongKind = await spawnMedora(['restore', '--force', embedded], { env: { DATABASE_URL: target } });
+    const wrongKind = await medoraHere(['restore', '--force', embedded], { DATABASE_URL: target });
     assert.equal(wrongKind.code, 1);
     assert.match(
       wrongKind.stderr,
@@ -172,7 +203,8 @@ describe('backup and restore on PostgreSQL', { skip: !serverUrl && 'TEST_DATABAS
   });
 
   it('exits 2 on a usage error', async () => {
-    const usage = await spawnMedora(['restore'], { env: { DATABASE_URL: target } });
+    // In this process: src/cli/process.int.test.ts proves a usage error's exit code 2 of the real process.
+    const usage = await medoraHere(['restore'], { DATABASE_URL: target });
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /missing required argument 'file'/);
   });

@@ -13,7 +13,7 @@ import { tableCounts } from '../db/table-counts.ts';
 import { acquireDataDirLock } from '../db/embedded/data-dir-lock.ts';
 import { spawnMedora } from '../testing/cli.ts';
 import { serveRefused, startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { demoDataDir, embeddedDataDir } from '../testing/test-db.ts';
+import { demoDataDir } from '../testing/test-db.ts';
 
 const DEMO_ADMIN = { email: 'admin@medora.test', password: 'medora-demo' };
 const REQUESTS_PER_SECOND = 20;
@@ -106,28 +106,6 @@ describe('a server on a folder that a command has open itself', () => {
   });
 });
 
-describe('a server on a port already in use', () => {
-  it('exits 1 within seconds, saying which port, and leaves the folder free for the next start', async (t) => {
-    const folder = await embeddedDataDir();
-    t.after(() => folder.remove());
-    const taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    t.after(() => new Promise<void>((resolve) => taken.close(() => resolve())));
-    const port = String((taken.address() as AddressInfo).port);
-    const startedAt = performance.now();
-    const refused = await serveRefused({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', PORT: port });
-    assert.equal(refused.exit, '1', refused.output);
-    assert.match(
-      refused.output,
-      new RegExp(`error: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use by another program`),
-    );
-    assert.ok(performance.now() - startedAt < 60_000, 'the process ended on its own');
-    // It let go of the folder: the next server starts on it.
-    const next = await startServerProcess({ DATA_DIR: folder.dataDir, SEED_DEMO: '0', BACKUP_KEEP: '0' });
-    await next.stop();
-  });
-});
-
 describe('the embedded database while medora serve runs', () => {
   let dataDir: string;
   let removeDataDir: (() => Promise<void>) | undefined;
@@ -140,6 +118,29 @@ describe('the embedded database while medora serve runs', () => {
     // The demo clinic, copied from the template the suite seeded once (the server seeds only an empty database).
     ({ dataDir, remove: removeDataDir } = await demoDataDir());
     restoredDir = await mkdtemp(join(tmpdir(), 'medora-restored-'));
+  });
+
+  after(async () => {
+    await server?.stop();
+    await removeDataDir?.();
+    await rm(restoredDir, { recursive: true, force: true });
+  });
+
+  // The server the other tests use is the next start this one proves: one PGlite start fewer than a folder of its own.
+  it('exits 1 within seconds on a port in use, saying which port, and leaves the folder free for the next start', async (t) => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const port = String((taken.address() as AddressInfo).port);
+    const startedAt = performance.now();
+    const refused = await serveRefused({ DATA_DIR: dataDir, SEED_DEMO: '0', PORT: port });
+    assert.equal(refused.exit, '1', refused.output);
+    assert.match(
+      refused.output,
+      new RegExp(`error: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use by another program`),
+    );
+    assert.ok(performance.now() - startedAt < 60_000, 'the process ended on its own');
+    // It let go of the folder: the next server starts on it.
     // pg_dump runs on the embedded database's thread, in its turn; on a loaded test machine it can take longer than the default 3 s that a
     // request waits for its turn, and this test asserts answers, not latency.
     server = await startServerProcess({
@@ -149,12 +150,6 @@ describe('the embedded database while medora serve runs', () => {
       DATABASE_ACQUIRE_TIMEOUT_MS: '30000',
     });
     token = await signIn(server.url);
-  });
-
-  after(async () => {
-    await server?.stop();
-    await removeDataDir?.();
-    await rm(restoredDir, { recursive: true, force: true });
   });
 
   it('runs a report, an addition and a backup from other processes while 20 requests a second hit the server', async (t) => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { secureDataDir } from './data-dir-permissions.ts';
-import { embeddedDataDir } from '../../testing/test-db.ts';
+import { demoDataDir } from '../../testing/test-db.ts';
 import { startServerProcess } from '../../testing/server-process.ts';
 
 const run = promisify(execFile);
@@ -39,7 +39,10 @@ describe('the embedded database folder', () => {
     const parent = mkdtempSync(join(tmpdir(), 'medora-modes-'));
     chmodSync(parent, 0o755);
     t.after(() => rmSync(parent, { recursive: true, force: true }));
-    const folder = await embeddedDataDir();
+    // The demo clinic copied from its template, as a server that has seeded it leaves it: the folder holds a
+    // clinic's files to secure without this server spending seconds of CPU time seeding one (SEED_DEMO=1 seeds only
+    // an empty database). What it writes after the securing (its backup on start, the WAL) must stay owner-only.
+    const folder = await demoDataDir();
     t.after(() => folder.remove());
     const dataDir = join(parent, 'data');
     await run('cp', ['-R', folder.dataDir, dataDir], { timeout: 60_000 });

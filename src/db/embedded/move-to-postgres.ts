@@ -18,7 +18,6 @@ export interface Move {
  * transaction, which commits only when every table holds as many rows as the dump and the audit chain verifies.
  */
 export async function moveToPostgres(sql: string, url: string, opts: { force: boolean }): Promise<Move> {
-  const expected = await countsOfDump(sql);
   const client = new pg.Client({ connectionString: url });
   // A lost connection fails the query under way; without a listener it would end the process.
   client.on('error', () => {});
@@ -31,6 +30,8 @@ export async function moveToPostgres(sql: string, url: string, opts: { force: bo
         `${hidePassword(url)} is not empty (${describeCounts(replaced)}); add --force to replace it`,
       );
     }
+    // After the target's check: loading the dump into a PGlite of its own takes seconds, which a refusal need not wait.
+    const expected = await countsOfDump(sql);
     const known = new Set((await tx.query<{ name: string }>('select name from pg_settings')).map(({ name }) => name));
     await tx.exec('begin');
     try {

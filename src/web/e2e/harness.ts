@@ -174,8 +174,34 @@ export async function openSignedInPage(
   });
   await beforeLoad?.(watched.page);
   await watched.page.goto(`/user/${role}`);
+  await shownInPage(watched.page, '.shell-main h1');
   await watched.page.locator('.shell-main h1').waitFor();
   return watched;
+}
+
+/**
+ * Resolves on the first animation frame at which the first element matching `selector` (CSS) is visible as
+ * Playwright means it (a box of some size, not `visibility: hidden`), or attached. A wait before Playwright's own
+ * (`locator.waitFor`), which then finds it at once: Playwright polls at 20, 50, 100, 100 and then every 500 ms,
+ * so an element that appears after a quarter of a second is found up to half a second late; this finds it in the
+ * frame it appears in.
+ */
+export async function shownInPage(
+  page: Page,
+  selector: string,
+  state: 'visible' | 'attached' = 'visible',
+): Promise<void> {
+  await page.waitForFunction(
+    ([css, wanted]) => {
+      const element = document.querySelector(css);
+      if (!element) return false;
+      if (wanted === 'attached') return true;
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
+    },
+    [selector, state] as const,
+    { polling: 'raf', timeout: 30_000 },
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import type { Role } from '../../domain/shared/actor.ts';
 import { routes } from '../paths.ts';
-import { settled, shownInPage } from './harness.ts';
+import { POLL_MS, settled, shownInPage } from './harness.ts';
 
 // A screen's first rows: a second or two on a loaded machine; the bound is ten times that, not a measure of speed.
 const ROWS_WITHIN_MS = 30_000;
@@ -84,7 +84,7 @@ export const listScreens: Partial<Record<Role, Screen[]>> = {
 };
 
 /**
- * Resolves on the frame in which the table captioned `label` shows a first row, or after ROWS_WITHIN_MS: a wait
+ * Resolves within POLL_MS of the table captioned `label` showing a first row, or after ROWS_WITHIN_MS: a wait
  * before Playwright's for the same row, which polls only every half second after the first quarter (harness.ts's
  * `shownInPage`). Playwright's wait that follows decides.
  */
@@ -106,7 +106,7 @@ const firstRowInPage = (page: Page, label: string) =>
           return !!box && box.width > 0 && box.height > 0;
         }),
       label,
-      { polling: 'raf', timeout: ROWS_WITHIN_MS },
+      { polling: POLL_MS, timeout: ROWS_WITHIN_MS },
     )
     .catch(() => {});
 

@@ -387,7 +387,7 @@ describe('the clinic loop in the browser', () => {
     await page.getByText('No doctors found.').waitFor();
   });
 
-  // axe checks every screen of every role at both widths in axe-every-screen.browser.test.ts; here, a form that
+  // axe checks every screen of every role at both widths in axe-every-screen.ts; here, a form that
   // opens on demand, which that suite does not open.
   it('finds no serious accessibility violation in the Add Doctor form, and screenshots it on a phone', async () => {
     const page = adminPage;

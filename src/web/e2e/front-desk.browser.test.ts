@@ -291,7 +291,7 @@ describe('the front desk in the browser', () => {
     await page.context().close();
   });
 
-  // axe checks every reception screen at both widths in axe-every-screen.browser.test.ts; here, the forms that
+  // axe checks every reception screen at both widths in axe-every-screen.ts; here, the forms that
   // open on demand.
   it("finds no serious accessibility violation in the desk's booking form and the admin's new receptionist form", async () => {
     await desk.goto(patientPage);

@@ -174,8 +174,39 @@ export async function openSignedInPage(
   });
   await beforeLoad?.(watched.page);
   await watched.page.goto(`/user/${role}`);
+  await shownInPage(watched.page, '.shell-main h1');
   await watched.page.locator('.shell-main h1').waitFor();
   return watched;
+}
+
+/**
+ * How often an in-page wait looks: every 20 ms, a frame or so, on a timer rather than each animation frame, which
+ * would make an idle page draw frames while it waits.
+ */
+export const POLL_MS = 20;
+
+/**
+ * Resolves within POLL_MS of the first element matching `selector` (CSS) being visible as Playwright means it (a
+ * box of some size, not `visibility: hidden`), or attached. A wait before Playwright's own (`locator.waitFor`),
+ * which then finds it at once: Playwright polls at 20, 50, 100, 100 and then every 500 ms, so an element that
+ * appears after a quarter of a second is found up to half a second late; this looks in the page every 20 ms.
+ */
+export async function shownInPage(
+  page: Page,
+  selector: string,
+  state: 'visible' | 'attached' = 'visible',
+): Promise<void> {
+  await page.waitForFunction(
+    ([css, wanted]) => {
+      const element = document.querySelector(css);
+      if (!element) return false;
+      if (wanted === 'attached') return true;
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
+    },
+    [selector, state] as const,
+    { polling: POLL_MS, timeout: 30_000 },
+  );
 }
 
 /**

@@ -325,7 +325,7 @@ describe('the patient area in the browser', () => {
     await page.getByRole('button', { name: 'Print' }).waitFor();
   });
 
-  // axe checks every patient screen at both widths in axe-every-screen.browser.test.ts; here, the booking page
+  // axe checks every patient screen at both widths in axe-every-screen.ts; here, the booking page
   // with a doctor's slots shown, which needs a choice first.
   it("finds no serious accessibility violation among a doctor's slots, and screenshots them at phone width", async () => {
     await page.goto('/user/patient/book');

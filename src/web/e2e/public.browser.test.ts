@@ -307,7 +307,7 @@ describe('public pages in the browser', () => {
     assert.deepEqual([...new Set(serverCode)], []);
   });
 
-  // axe checks the public pages at both widths in axe-every-screen.browser.test.ts.
+  // axe checks the public pages at both widths in axe-every-screen.ts.
 });
 
 async function fillSignUp(

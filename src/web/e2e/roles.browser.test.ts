@@ -192,5 +192,5 @@ describe('signed-in areas and the route guard in the browser', () => {
     await sidebar.waitFor({ state: 'visible' });
   });
 
-  // axe checks each role's shell on every screen in axe-every-screen.browser.test.ts.
+  // axe checks each role's shell on every screen in axe-every-screen.ts.
 });

@@ -1,5 +1,5 @@
 /**
- * What the every-screen sweep (axe-every-screen.browser.test.ts) checks of a screen's lists and tables besides axe and
+ * What the every-screen sweep (axe-every-screen.ts) checks of a screen's lists and tables besides axe and
  * layout shift, in the same visit at each width:
  * - a list's first row (its actions, or its cells) in view without scrolling sideways, nor inside its table;
  * - every table with the spec's columns shown at 1280 px, no control cut at 1024 px, the hidden columns named, and
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import type { Role } from '../../domain/shared/actor.ts';
 import { routes } from '../paths.ts';
-import { settled } from './harness.ts';
+import { POLL_MS, settled, shownInPage } from './harness.ts';
 
 // A screen's first rows: a second or two on a loaded machine; the bound is ten times that, not a measure of speed.
 const ROWS_WITHIN_MS = 30_000;
@@ -29,6 +29,7 @@ export async function tableProblems(page: Page, role: Role, pattern: string, wid
   }
   for (const table of TABLES[role]?.filter((table) => table.path === pattern) ?? []) {
     await table.open?.(page);
+    await firstRowInPage(page, table.label);
     const region = page.getByRole('region', { name: table.label, exact: true });
     await region
       .locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
@@ -82,15 +83,48 @@ export const listScreens: Partial<Record<Role, Screen[]>> = {
   ],
 };
 
+/**
+ * Resolves within POLL_MS of the table captioned `label` showing a first row, or after ROWS_WITHIN_MS: a wait
+ * before Playwright's for the same row, which polls only every half second after the first quarter (harness.ts's
+ * `shownInPage`). Playwright's wait that follows decides.
+ */
+const firstRowInPage = (page: Page, label: string) =>
+  page
+    .waitForFunction(
+      (name) =>
+        [...document.querySelectorAll('section[aria-label], section[aria-labelledby]')].some((section) => {
+          const by = section.getAttribute('aria-labelledby');
+          const named = by
+            ? by
+                .split(/\s+/)
+                .map((id) => document.getElementById(id)?.textContent ?? '')
+                .join(' ')
+            : (section.getAttribute('aria-label') ?? '');
+          if (named.replace(/\s+/g, ' ').trim() !== name) return false;
+          const row = section.querySelector('tbody tr:not(.skeleton-row):not(:has(.table-empty))');
+          const box = row?.getBoundingClientRect();
+          return !!box && box.width > 0 && box.height > 0;
+        }),
+      label,
+      { polling: POLL_MS, timeout: ROWS_WITHIN_MS },
+    )
+    .catch(() => {});
+
 /** Waits for the screen's first row (or card), or fails naming the screen. */
-export const rowsShown = (page: Page, screen: Screen) =>
-  (screen.cards
-    ? page.locator('.card-grid > li:not(.skeleton-card)')
-    : page.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
+export const rowsShown = async (page: Page, screen: Screen) => {
+  const rows = screen.cards
+    ? '.card-grid > li:not(.skeleton-card)'
+    : 'tbody tr:not(.skeleton-row):not(:has(.table-empty))';
+  await shownInPage(page, rows).catch(() => {});
+  return (
+    screen.cards
+      ? page.locator('.card-grid > li:not(.skeleton-card)')
+      : page.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
   )
     .first()
     .waitFor({ timeout: ROWS_WITHIN_MS })
     .catch((error: Error) => assert.fail(`${screen.path} shows no rows: ${error.message}`));
+};
 
 /** The first row's buttons and links, or for a read-only table its cells. */
 function firstRowControls(page: Page, screen: Screen): Locator {

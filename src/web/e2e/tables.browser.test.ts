@@ -2,7 +2,7 @@
  * Every list as its users meet it on a phone: one that is loading or failed says so instead of looking empty, and
  * the pager stays in place when the first rows arrive. What the lists and tables show once loaded, at 1280, 1024 and
  * 390 px (the first row in view, the spec's columns, each row's Details, no layout shift), is checked in the
- * every-screen sweep (axe-every-screen.browser.test.ts, table-checks.ts) as it visits each screen.
+ * every-screen sweep (axe-every-screen.ts, table-checks.ts) as it visits each screen.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '../../testing/node-test.ts';

@@ -1,0 +1,4 @@
+/** The every-screen sweep (axe-every-screen.ts) of doctor, nurse, lab: one file of three, so two browser workers share the sweep. */
+import { sweepEveryScreen } from './axe-every-screen.ts';
+
+sweepEveryScreen(['doctor', 'nurse', 'lab']);

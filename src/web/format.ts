@@ -2,10 +2,15 @@
 import * as dates from '../domain/shared/date-format.ts';
 import { clinic } from './clinic.ts';
 
-const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+// Made at the first amount shown, not when the module loads: building an Intl format is costly (it loads the
+// locale's data), and it would lengthen the task that starts every page, most of which show no amount.
+let usdFormat: Intl.NumberFormat | undefined;
 
 /** Amounts arrive as integer cents; the clinic bills in USD (spec §9). */
-export const usd = (cents: number) => usdFormat.format(cents / 100);
+export const usd = (cents: number) => {
+  usdFormat ??= new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+  return usdFormat.format(cents / 100);
+};
 
 export const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 

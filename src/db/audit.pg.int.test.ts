@@ -6,7 +6,7 @@ import { openPglite } from './embedded/pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db, Queryable } from './db.ts';
 import { migrate } from './migrate.ts';
-import { embeddedDataDirBefore, testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
+import { embeddedDataDirBefore, onOneDatabase, testDatabases, type OpenedTestDatabase } from '../testing/test-db.ts';
 import { asTrailOwner, relink, sealAll } from '../testing/audit-sealing.ts';
 import { chainLinks, checkpointStore } from './audit-checkpoints.pg.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -56,9 +56,6 @@ function held(db: Db, begin: (tx: Queryable) => Promise<void>) {
     },
   };
 }
-
-/** The engine of the tests where the engines do not differ: the server when TEST_DATABASE_URL is set. */
-const ONE_ENGINE = testDatabases('one')[0]?.name;
 
 const idsOf = async (db: Db) =>
   (await db.query<{ id: number }>('select audit_id as id from audit_chain order by seq')).map((r) => r.id);
@@ -162,11 +159,9 @@ for (const target of testDatabases('both')) {
     // The tests below, each on a database of its own, check how verify reads a trail: the same queries on either
     // engine, whose drivers the tests above cover. They run on one, the server when TEST_DATABASE_URL is set, since
     // opening an embedded database costs seconds of CPU time.
-    const oneEngine = {
-      skip: target.name !== ONE_ENGINE && `the engines do not differ here: run on ${ONE_ENGINE}`,
-    };
+    const itOnOne = onOneDatabase(target, it);
 
-    it('notices rows removed from the end of the chain', oneEngine, async () => {
+    itOnOne('notices rows removed from the end of the chain', async () => {
       const tail = await target.open();
       try {
         for (let n = 1; n <= 3; n++) await auditLog(tail.db).record(read(n));
@@ -182,7 +177,7 @@ for (const target of testDatabases('both')) {
       }
     });
 
-    it('notices a row slipped into the chain or dressed as an anonymous failure', oneEngine, async () => {
+    itOnOne('notices a row slipped into the chain or dressed as an anonymous failure', async () => {
       const forged = await target.open();
       try {
         for (let n = 1; n <= 3; n++) await auditLog(forged.db).record(read(n));
@@ -212,46 +207,42 @@ for (const target of testDatabases('both')) {
       }
     });
 
-    it(
-      'prunes only anonymous failed sign-ins older than the bound, and the chain still verifies',
-      oneEngine,
-      async () => {
-        const fresh = await target.open();
-        try {
-          const log = auditLog(fresh.db);
-          await log.record(read(1));
-          await log.record(anonymousFailure);
-          await log.record({ ...anonymousFailure, entityId: 42, details: { email: 'pat@example.test' } });
-          await log.record(read(2));
-          // Written long ago: `at` is the insert's own (the chain covers it like any column).
-          await fresh.db.query(
-            `insert into audit_log (at, actor_user_id, action, entity, entity_id) values
+    itOnOne('prunes only anonymous failed sign-ins older than the bound, and the chain still verifies', async () => {
+      const fresh = await target.open();
+      try {
+        const log = auditLog(fresh.db);
+        await log.record(read(1));
+        await log.record(anonymousFailure);
+        await log.record({ ...anonymousFailure, entityId: 42, details: { email: 'pat@example.test' } });
+        await log.record(read(2));
+        // Written long ago: `at` is the insert's own (the chain covers it like any column).
+        await fresh.db.query(
+          `insert into audit_log (at, actor_user_id, action, entity, entity_id) values
              ($1, null, 'login_failed', 'user', null), ($1, null, 'login_failed', 'user', null),
              ($1, null, 'login_failed', 'user', '42'), ($1, 3, 'read_records', 'patient', '9')`,
-            [daysAgo(100)],
-          );
-          await sealAll(fresh.db);
-          assert.equal(await auditTrail(fresh.db).pruneAnonymous(daysAgo(90)), 2);
-          const left = await fresh.db.query<{ action: string; entity_id: string | null; old: boolean }>(
-            `select action, entity_id, at < now() - interval '90 days' as old from audit_log order by id`,
-          );
-          assert.deepEqual(
-            left.map((r) => [r.action, r.entity_id, r.old]),
-            [
-              ['read_records', '1', false],
-              ['login_failed', null, false],
-              ['login_failed', '42', false],
-              ['read_records', '2', false],
-              ['login_failed', '42', true],
-              ['read_records', '9', true],
-            ],
-          );
-          assert.deepEqual(await auditTrail(fresh.db).verify(), { intact: true, rows: 5 });
-        } finally {
-          await fresh.drop();
-        }
-      },
-    );
+          [daysAgo(100)],
+        );
+        await sealAll(fresh.db);
+        assert.equal(await auditTrail(fresh.db).pruneAnonymous(daysAgo(90)), 2);
+        const left = await fresh.db.query<{ action: string; entity_id: string | null; old: boolean }>(
+          `select action, entity_id, at < now() - interval '90 days' as old from audit_log order by id`,
+        );
+        assert.deepEqual(
+          left.map((r) => [r.action, r.entity_id, r.old]),
+          [
+            ['read_records', '1', false],
+            ['login_failed', null, false],
+            ['login_failed', '42', false],
+            ['read_records', '2', false],
+            ['login_failed', '42', true],
+            ['read_records', '9', true],
+          ],
+        );
+        assert.deepEqual(await auditTrail(fresh.db).verify(), { intact: true, rows: 5 });
+      } finally {
+        await fresh.drop();
+      }
+    });
 
     it('seals committed rows only, once, in one order, whichever transaction began or committed first', {
       skip: target.name !== 'postgres' && 'needs a PostgreSQL server',

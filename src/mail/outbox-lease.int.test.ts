@@ -6,7 +6,7 @@ import { outboxQueue } from '../db/outbox.pg.ts';
 import type { OutboxQueue } from '../domain/notifications/ports.ts';
 import { systemClock, type Clock } from '../domain/shared/clock.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
-import { testDatabases } from '../testing/test-db.ts';
+import { onOneDatabase, testDatabases } from '../testing/test-db.ts';
 import { smtpTransport } from './smtp.ts';
 import { startOutboxWorker, type OutboxWorker, type WorkerOptions } from './worker.ts';
 
@@ -29,12 +29,6 @@ const RACE_MESSAGES = Number(process.env.OUTBOX_RACE_MESSAGES ?? 20);
  * the message over is the lease's length alone, and the first copy is answered by the order of events.
  */
 const CUT_OFF_LEASE_MS = 300;
-/**
- * What a worker does above the database (sending, timing out) is the same on either engine: those tests run on one,
- * the server when TEST_DATABASE_URL is set. The queue's SQL and the races between workers run on both.
- */
-const ONE_ENGINE = testDatabases('one')[0]?.name;
-
 interface Row {
   id: number;
   status: string;
@@ -53,6 +47,9 @@ const until = async (done: () => Promise<boolean>, ms: number, what: string) => 
 
 for (const target of testDatabases('both')) {
   describe(`the outbox's leases with a slow mail server on ${target.name}`, () => {
+    // What a worker does above the database (sending, timing out) is the same on either engine: those tests run on
+    // one, the server when TEST_DATABASE_URL is set. The queue's SQL and the races between workers run on both.
+    const itOnOne = onOneDatabase(target, it);
     let db: Db;
     /** A second instance's own connections (PostgreSQL); PGlite's workers share its one connection. */
     let other: Db;
@@ -174,9 +171,7 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it('lets a message the mail server is slow to take delay only itself', {
-      skip: target.name !== ONE_ENGINE && `the engines do not differ here: run on ${ONE_ENGINE}`,
-    }, async () => {
+    itOnOne('lets a message the mail server is slow to take delay only itself', async () => {
       // The mail server answers the slow one only once the test lets it: whatever arrives before then went past it.
       let answerSlow = () => {};
       const slowAnswered = new Promise<void>((resolve) => (answerSlow = resolve));
@@ -295,47 +290,53 @@ for (const target of testDatabases('both')) {
       );
     });
 
-    it('counts a reply slower than the SMTP timeout as a passing failure, and a longer timeout delivers', {
-      skip: target.name !== ONE_ENGINE && `the engines do not differ here: run on ${ONE_ENGINE}`,
-    }, async () => {
-      // The first reply comes only once the impatient worker has given up: slower than its timeout by order. The
-      // second comes after 1.5 s.
-      let answerFirst = () => {};
-      const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
-      let offered = 0;
-      smtp.verdict = (_attempt, mail) => {
-        if (!mail.subject?.startsWith('patient ')) return { accept: true };
-        return offered++ === 0 ? { accept: true, until: firstAnswered } : { accept: true, afterMs: 1_500 };
-      };
-      await enqueue('patient', 1);
-      const impatient = workerOn(db, 'worker-1s', { transport: smtpTransport(smtp.url, { timeoutMs: 1_000 }) }, false);
-      try {
-        assert.equal(await impatient.runOnce(), 1);
-      } finally {
-        answerFirst();
-        await stop(impatient);
-      }
-      const [failed] = await rowsOf('patient');
-      assert.deepEqual([failed?.status, failed?.attempts], ['pending', 1]);
-      assert.match(failed?.last_error ?? '', /timeout/i);
+    itOnOne(
+      'counts a reply slower than the SMTP timeout as a passing failure, and a longer timeout delivers',
+      async () => {
+        // The first reply comes only once the impatient worker has given up: slower than its timeout by order. The
+        // second comes after 1.5 s.
+        let answerFirst = () => {};
+        const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+        let offered = 0;
+        smtp.verdict = (_attempt, mail) => {
+          if (!mail.subject?.startsWith('patient ')) return { accept: true };
+          return offered++ === 0 ? { accept: true, until: firstAnswered } : { accept: true, afterMs: 1_500 };
+        };
+        await enqueue('patient', 1);
+        const impatient = workerOn(
+          db,
+          'worker-1s',
+          { transport: smtpTransport(smtp.url, { timeoutMs: 1_000 }) },
+          false,
+        );
+        try {
+          assert.equal(await impatient.runOnce(), 1);
+        } finally {
+          answerFirst();
+          await stop(impatient);
+        }
+        const [failed] = await rowsOf('patient');
+        assert.deepEqual([failed?.status, failed?.attempts], ['pending', 1]);
+        assert.match(failed?.last_error ?? '', /timeout/i);
 
-      const anHourOn: Clock = { now: () => new Date(Date.now() + 3_600_000) };
-      // Ten times the reply's 1.5 s.
-      const patient = workerOn(
-        db,
-        'worker-15s',
-        { transport: smtpTransport(smtp.url, { timeoutMs: 15_000 }), clock: anHourOn },
-        false,
-      );
-      try {
-        assert.equal(await patient.runOnce(), 1);
-      } finally {
-        await stop(patient);
-      }
-      assert.deepEqual(
-        (await rowsOf('patient')).map((row) => [row.status, row.attempts]),
-        [['sent', 2]],
-      );
-    });
+        const anHourOn: Clock = { now: () => new Date(Date.now() + 3_600_000) };
+        // Ten times the reply's 1.5 s.
+        const patient = workerOn(
+          db,
+          'worker-15s',
+          { transport: smtpTransport(smtp.url, { timeoutMs: 15_000 }), clock: anHourOn },
+          false,
+        );
+        try {
+          assert.equal(await patient.runOnce(), 1);
+        } finally {
+          await stop(patient);
+        }
+        assert.deepEqual(
+          (await rowsOf('patient')).map((row) => [row.status, row.attempts]),
+          [['sent', 2]],
+        );
+      },
+    );
   });
 }

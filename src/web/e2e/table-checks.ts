@@ -116,11 +116,8 @@ export const rowsShown = async (page: Page, screen: Screen) => {
     ? '.card-grid > li:not(.skeleton-card)'
     : 'tbody tr:not(.skeleton-row):not(:has(.table-empty))';
   await shownInPage(page, rows).catch(() => {});
-  return (
-    screen.cards
-      ? page.locator('.card-grid > li:not(.skeleton-card)')
-      : page.locator('tbody tr:not(.skeleton-row):not(:has(.table-empty))')
-  )
+  return page
+    .locator(rows)
     .first()
     .waitFor({ timeout: ROWS_WITHIN_MS })
     .catch((error: Error) => assert.fail(`${screen.path} shows no rows: ${error.message}`));

@@ -9,6 +9,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { recordedSeconds } from './recorded-durations.js';
 
 /** A group's recorded seconds at most: long enough to halve the processes, short enough to keep the workers even. */
 const GROUP_SECONDS = 20;
@@ -18,15 +19,7 @@ const CHANGES_THE_PROCESS =
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: node scripts/test-groups.js DIR');
-/** @param {string} file @returns {Record<string, number>} */
-const secondsIn = (file) => {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return {};
-  }
-};
-const seconds = { ...secondsIn('scripts/test-durations.json'), ...secondsIn('test-results/durations-server.json') };
+const seconds = recordedSeconds('server');
 const files = readFileSync(0, 'utf8').split('\n').filter(Boolean);
 
 /** @type {{ cost: number, run: string }[]} */

@@ -233,7 +233,8 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
         await tx.exec('commit');
         return result;
       } catch (error) {
-        await client.query('rollback').catch(() => {});
+        // In turn too: a statement asked for beside the one that failed may still be running on the client.
+        await tx.exec('rollback').catch(() => {});
         throw error;
       }
     });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { buildCli, CLI_BUNDLE } from './cli-bundle.ts';
 import { usesAppStylesheet } from '../src/web/paths.ts';
-import { appRoutes, notFoundPage, pageSource } from '../src/web/route-table.ts';
+import { accountPage, appRoutes, areaPages, notFoundPage, pageSource, SHELL_SOURCE } from '../src/web/route-table.ts';
 import { pageFiles, type BuildOutputs } from './bench/ui-weight.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -46,8 +46,32 @@ const options: BuildOptions = {
   define: { 'process.env.NODE_ENV': JSON.stringify(watch ? 'development' : 'production') },
   metafile: true,
   logLevel: 'info',
-  plugins: [finishPlugin()],
+  plugins: [signedInSharedPlugin(), finishPlugin()],
 };
+
+const SIGNED_IN_SHARED = path.join(webSrc, 'components/signed-in-shared.ts');
+
+/**
+ * The app shell and every signed-in page import src/web/components/signed-in-shared.ts (why: that file's comment),
+ * added here so no page has to name a module it does not use.
+ */
+function signedInSharedPlugin(): Plugin {
+  const signedIn = new Set(
+    [SHELL_SOURCE, ...[accountPage, ...Object.values(areaPages).flatMap(Object.values)].map(pageSource)].map((file) =>
+      path.join(root, file),
+    ),
+  );
+  return {
+    name: 'medora-signed-in-shared',
+    setup(build) {
+      build.onLoad({ filter: /\.tsx$/ }, async ({ path: file }) => {
+        if (!signedIn.has(file)) return undefined;
+        const source = await readFile(file, 'utf8');
+        return { contents: `${source}\nimport ${JSON.stringify(SIGNED_IN_SHARED)};\n`, loader: 'tsx' };
+      });
+    },
+  };
+}
 
 /** After every (re)build: write index.html and the metafile, and drop hashed files of earlier builds. */
 function finishPlugin(): Plugin {

@@ -233,6 +233,11 @@ describe('booking when the slots cannot be loaded, and in the afternoon', () => 
     assert.deepEqual(await seriousAxeViolations(page), []);
     await card.getByRole('link', { name: `Book: ${clinic.doctor.name}` }).click();
     await page.getByRole('heading', { name: 'Select an Appointment' }).waitFor();
+    // The heading comes before the list of doctors, which is when the doctor can be chosen in it.
+    await page
+      .getByLabel('Doctor')
+      .locator(`option[value="${clinic.doctor.id}"]:checked`)
+      .waitFor({ state: 'attached' });
     assert.equal(await page.getByLabel('Doctor').inputValue(), String(clinic.doctor.id));
     assert.deepEqual(problems, []);
   });

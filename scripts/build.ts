@@ -67,7 +67,12 @@ function signedInSharedPlugin(): Plugin {
       build.onLoad({ filter: /\.tsx$/ }, async ({ path: file }) => {
         if (!signedIn.has(file)) return undefined;
         const source = await readFile(file, 'utf8');
-        return { contents: `${source}\nimport ${JSON.stringify(SIGNED_IN_SHARED)};\n`, loader: 'tsx' };
+        return {
+          contents: `${source}\nimport ${JSON.stringify(SIGNED_IN_SHARED)};\n`,
+          loader: 'tsx',
+          // Loaded here, not by esbuild: named so that `--watch` still rebuilds when the page changes.
+          watchFiles: [file],
+        };
       });
     },
   };

@@ -1,8 +1,9 @@
 /**
  * The components and hooks most signed-in pages use. The build has the app shell and every signed-in page import
  * this module (scripts/build.ts): esbuild splits code by the set of lazy modules that reach it, so without it each
- * of these travels as a chunk of its own for each set of pages sharing it, and a page's first screen fetches ~30
- * files, which on a phone's connection costs round trips (Lighthouse's LCP). With it they are one file.
+ * of these travels as a chunk of its own for each set of pages sharing it, and a page's first screen fetched ~30
+ * files, which on a phone's connection costs round trips (Lighthouse's LCP). With it those no public page uses are
+ * one file, and each of the others (alert, field, icons…) one file beside the public pages that use it.
  */
 import './alert.tsx';
 import './confirm.tsx';

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { describe, it } from '../../testing/node-test.ts';
 import type { Browser } from 'playwright-core';
-import { openPage, openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
+import { builtSources, openPage, openSignedInPage, serverAndBrowserPerSuite, type TestServer } from './harness.ts';
+import { areaPages, publicPages } from '../route-table.ts';
 import { registerPatient } from './seed.ts';
 
 /** The scripts a page's HTML names: the entry and its modulepreload links. */
 const namedScripts = (html: string) =>
-  new Set([...html.matchAll(/<(?:script[^>]*\bsrc|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]));
+  new Set(
+    [...html.matchAll(/<(?:script[^>]*\bsrc|link rel="modulepreload" href)="([^"]+)"/g)].flatMap((m) => m[1] ?? []),
+  );
 
 describe('first screens', () => {
   let server: TestServer;
@@ -47,6 +51,31 @@ describe('first screens', () => {
       assert.match(html, /<link rel="modulepreload" href="\/assets\/app-shell-/);
     }
     assert.deepEqual(problems, []);
+  });
+
+  it('sends the components most signed-in pages share as one file, so a patient page names at most 22 scripts', async () => {
+    const listed = await readFile(new URL('../components/signed-in-shared.ts', import.meta.url), 'utf8');
+    const shared = [...listed.matchAll(/^import '\.\/(.+)';$/gm)].map((m) => `src/web/components/${m[1]}`);
+    const sources = await builtSources();
+    const scriptsOf = async (path: string) =>
+      namedScripts(await (await fetch(new URL(path.replace(/:\w+/g, '1'), server.url))).text());
+    const publicSources = new Set<string>();
+    for (const path of Object.keys(publicPages)) {
+      for (const script of await scriptsOf(path))
+        for (const input of sources.get(script) ?? []) publicSources.add(input);
+    }
+    const signedInOnly = shared.filter((source) => !publicSources.has(source));
+    const files = [...sources].filter(([, inputs]) => inputs.some((input) => signedInOnly.includes(input)));
+    assert.ok(signedInOnly.length >= 10, signedInOnly.join(', '));
+    assert.deepEqual(
+      files.map(([url]) => url),
+      [files[0]?.[0]],
+      'the shared modules no public page uses are in one file',
+    );
+    for (const path of Object.keys(areaPages.patient)) {
+      const named = await scriptsOf(path);
+      assert.ok(named.size <= 22, `${path} names ${named.size} scripts`);
+    }
   });
 
   it('lets only the stylesheet of the path block rendering, and swaps to the other one when the path needs it', async () => {

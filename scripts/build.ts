@@ -12,7 +12,7 @@ import path from 'node:path';
 import { context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { buildCli, CLI_BUNDLE } from './cli-bundle.ts';
 import { usesAppStylesheet } from '../src/web/paths.ts';
-import { accountPage, appRoutes, areaPages, notFoundPage, pageSource, SHELL_SOURCE } from '../src/web/route-table.ts';
+import { appRoutes, notFoundPage, pageSource, SHELL_SOURCE } from '../src/web/route-table.ts';
 import { pageFiles, type BuildOutputs } from './bench/ui-weight.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -57,9 +57,9 @@ const SIGNED_IN_SHARED = path.join(webSrc, 'components/signed-in-shared.ts');
  */
 function signedInSharedPlugin(): Plugin {
   const signedIn = new Set(
-    [SHELL_SOURCE, ...[accountPage, ...Object.values(areaPages).flatMap(Object.values)].map(pageSource)].map((file) =>
-      path.join(root, file),
-    ),
+    appRoutes()
+      .filter(({ sources }) => sources.includes(SHELL_SOURCE))
+      .flatMap(({ sources }) => sources.map((file) => path.join(root, file))),
   );
   return {
     name: 'medora-signed-in-shared',
